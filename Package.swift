@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+// Swift 6 language mode: strict concurrency checking is on for every target.
+import PackageDescription
+
+let package = Package(
+    name: "quaketui",
+    products: [
+        .executable(name: "quaketui", targets: ["quaketui"]),
+        .executable(name: "quakebench", targets: ["quakebench"]),
+    ],
+    targets: [
+        // C libraries, each behind one system-library target (module map + shim header only).
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+
+        // The store: the Core Data counterpart. Only QuakeStore/SQLite imports CSQLite.
+        .target(name: "QuakeStore", dependencies: ["CSQLite"]),
+        // Streaming feed readers that yield QuakeRecord values; no SQLite.
+        .target(name: "QuakeFeed", dependencies: ["QuakeStore", "CZlib"]),
+        // Scene storage, app storage, user activities, state directory.
+        .target(name: "QuakeScenes"),
+        // The terminal UI. Only QuakeTUI/Terminal imports CNcursesw.
+        .target(name: "QuakeTUI", dependencies: ["QuakeStore", "QuakeScenes", "CNcursesw"]),
+
+        .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
+        .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed"]),
+
+        .target(name: "QuakeTestSupport", dependencies: ["QuakeStore"], path: "Tests/QuakeTestSupport"),
+        .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport"]),
+        .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
+        .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
+        .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeTestSupport"],
+                    exclude: ["Snapshots"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "quaketui"]),
+    ]
+)

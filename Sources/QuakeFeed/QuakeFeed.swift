@@ -1,0 +1,1 @@
+// Streaming USGS feed readers. See issue 3.

@@ -1,0 +1,1 @@
+// Scene storage, app storage, user activities. See issue 5.

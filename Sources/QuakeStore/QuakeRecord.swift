@@ -1,0 +1,76 @@
+import Foundation
+
+/// One earthquake as the feeds describe it: the feed-owned fields of the `Quake` entity.
+///
+/// Feed readers (`QuakeFeed`) produce these; the store's batch upsert consumes them.
+/// User-owned fields (`notes`) are deliberately absent: imports never carry them.
+///
+/// ```swift
+/// let quake = QuakeRecord(code: "us7000abcd", magnitude: 5.1, place: "105 km WNW of Höfn, Iceland",
+///                         time: 1_700_000_000_000, updated: 1_700_000_100_000,
+///                         latitude: 64.5, longitude: -17.2)
+/// quake.region // "Iceland"
+/// ```
+public struct QuakeRecord: Sendable, Hashable {
+    /// The feed feature `id`, e.g. `us7000abcd`; unique in the store.
+    public var code: String
+    public var magnitude: Double?
+    public var magType: String?
+    /// Human-readable location; empty when the feed has none (`null` or an empty CSV cell).
+    public var place: String
+    /// Origin time, milliseconds since 1970-01-01T00:00:00Z.
+    public var time: Int64
+    /// Last update of the event, milliseconds since the epoch; decides which version wins an upsert.
+    public var updated: Int64
+    public var latitude: Double
+    public var longitude: Double
+    /// Depth in kilometres (negative above sea level, as USGS reports it).
+    public var depth: Double?
+    public var status: String?
+    public var type: String?
+    public var tsunami: Int?
+    public var felt: Int?
+    public var alert: String?
+    public var sig: Int?
+    public var net: String?
+    public var url: String?
+    public var title: String?
+
+    public init(
+        code: String, magnitude: Double? = nil, magType: String? = nil, place: String,
+        time: Int64, updated: Int64, latitude: Double, longitude: Double, depth: Double? = nil,
+        status: String? = nil, type: String? = nil, tsunami: Int? = nil, felt: Int? = nil,
+        alert: String? = nil, sig: Int? = nil, net: String? = nil, url: String? = nil,
+        title: String? = nil
+    ) {
+        self.code = code
+        self.magnitude = magnitude
+        self.magType = magType
+        self.place = place
+        self.time = time
+        self.updated = updated
+        self.latitude = latitude
+        self.longitude = longitude
+        self.depth = depth
+        self.status = status
+        self.type = type
+        self.tsunami = tsunami
+        self.felt = felt
+        self.alert = alert
+        self.sig = sig
+        self.net = net
+        self.url = url
+        self.title = title
+    }
+
+    /// The region section key: the last comma-separated part of `place`, trimmed
+    /// ("105 km WNW of Höfn, Iceland" → "Iceland"); a place without a comma is its own region,
+    /// and an empty place has the region "Unknown".
+    public var region: String { Self.region(ofPlace: place) }
+
+    public static func region(ofPlace place: String) -> String {
+        let last = place.split(separator: ",", omittingEmptySubsequences: false).last ?? ""
+        let trimmed = last.trimmingCharacters(in: .whitespaces)
+        return trimmed.isEmpty ? "Unknown" : String(trimmed)
+    }
+}

@@ -1,0 +1,1 @@
+// The terminal UI. See issue 7.

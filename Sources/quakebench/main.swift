@@ -1,0 +1,1 @@
+print("quakebench: not written yet (issue 6)")

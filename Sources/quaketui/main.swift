@@ -1,0 +1,1 @@
+print("quaketui: not written yet")
