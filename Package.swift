@@ -27,7 +27,9 @@ let package = Package(
         .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed"]),
 
         .target(name: "QuakeTestSupport", dependencies: ["QuakeStore"], path: "Tests/QuakeTestSupport"),
-        .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport"]),
+        // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
+        .executableTarget(name: "store-probe", dependencies: ["QuakeStore"], path: "Tests/StoreProbe"),
+        .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
         .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeTestSupport"],

@@ -1,0 +1,52 @@
+import Foundation
+
+/// Summary figures of the store, for `quaketui info`.
+public struct StoreStatistics: Sendable, Equatable {
+    public var quakeCount: Int
+    /// Origin times of the oldest and newest quake (nil for an empty store).
+    public var oldest: Date?
+    public var newest: Date?
+    public var withNotes: Int
+    public var historyToken: HistoryToken
+    public var schemaVersion: Int
+}
+
+extension Connection {
+    public func quakeCount() throws(SQLiteError) -> Int {
+        Int(try scalar("SELECT count(*) FROM quake").int64 ?? 0)
+    }
+
+    public func statistics() throws(SQLiteError) -> StoreStatistics {
+        let span = try prepare("SELECT min(time), max(time), count(*), count(notes) FROM quake")
+        try span.step()
+        func date(_ column: Int32) -> Date? {
+            span.isNull(at: column) ? nil : Date(timeIntervalSince1970: Double(span.int64(at: column)) / 1000)
+        }
+        return StoreStatistics(
+            quakeCount: Int(span.int64(at: 2)), oldest: date(0), newest: date(1),
+            withNotes: Int(span.int64(at: 3)), historyToken: try currentHistoryToken(),
+            schemaVersion: Int(try scalar("PRAGMA user_version").int64 ?? 0))
+    }
+
+    /// A store-wide string setting (e.g. where the data came from).
+    public func metaValue(_ key: String) throws(SQLiteError) -> String? {
+        try scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).string
+    }
+
+    /// Sets a store-wide string setting; nil removes it. Must run inside a write transaction.
+    public func setMetaValue(_ value: String?, for key: String) throws(SQLiteError) {
+        if let value {
+            try execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO UPDATE SET value = excluded.value",
+                        [.text(key), .text(value)])
+        } else {
+            try execute("DELETE FROM meta WHERE key = ?", [.text(key)])
+        }
+    }
+
+    /// One quake by code, with its notes, or nil.
+    public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
+        let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
+        statement.bind(code, at: 1)
+        return try statement.step() ? StoredQuake(statement) : nil
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The store: one SQLite file in WAL mode (`STATE/quakes.sqlite`) with a view context for the
+/// UI and background contexts for writers, like Core Data's `NSPersistentContainer`.
+///
+/// ```swift
+/// let container = try PersistentContainer(directory: stateDir)
+/// defer { container.close() }
+/// let count = try container.viewContext.read { db in try db.quakeCount() }
+/// ```
+///
+/// Durability: `synchronous = NORMAL` in WAL mode. A committed transaction survives a crash or
+/// `kill -9` of any process; only a power loss or OS crash can roll back the last commits, never
+/// corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous). That is the right
+/// trade for a cache of a public feed plus notes, and keeps imports fast.
+public final class PersistentContainer: Sendable {
+    public static let fileName = "quakes.sqlite"
+    /// How long a connection waits for another process's write lock before giving up.
+    public static let busyTimeout: Int32 = 10_000
+
+    public let directory: URL
+    public let url: URL
+    public var path: String { url.path }
+    public let viewContext: ViewContext
+
+    /// Opens the store in `directory`, creating the directory (0700) and the file (0600) if
+    /// needed, and migrating the schema forward.
+    ///
+    /// - Throws: `StoreError` with `.notAStore` (file is not ours; left untouched),
+    ///   `.newerSchema` (left untouched), `.accessDenied` (read-only directory), and others.
+    public convenience init(directory: URL) throws(StoreError) {
+        try self.init(directory: directory, migrations: Schema.migrations)
+    }
+
+    /// Opens the store with a given migration list (tests use it to write older schemas).
+    init(directory: URL, migrations: [String]) throws(StoreError) {
+        self.directory = directory
+        url = directory.appendingPathComponent(Self.fileName)
+        let path = url.path
+        try Self.prepareDirectory(directory, storePath: path)
+        try Self.checkHeader(path: path)
+        do {
+            let writer = try Connection(path: path)
+            defer { writer.close() }
+            try Self.configure(writer)
+            try Self.migrate(writer, path: path, migrations: migrations)
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw StoreError(error, path: path)
+        } catch {
+            throw StoreError(.sqlite, path: path)
+        }
+        chmod(path, 0o600)
+        do {
+            viewContext = try ViewContext(connection: Self.openConnection(path: path))
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// A new writer with its own connection and queue. Every transaction it commits is recorded
+    /// in the persistent history under `author`.
+    public func newBackgroundContext(author: String) throws(StoreError) -> BackgroundContext {
+        do {
+            return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path)
+        } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// A new read-only-by-convention connection for a reader outside the UI (e.g. the change observer).
+    public func newViewContext() throws(StoreError) -> ViewContext {
+        do { return try ViewContext(connection: Self.openConnection(path: path)) } catch {
+            throw StoreError(error, path: path)
+        }
+    }
+
+    /// Closes the view context. Background contexts are closed by their owners.
+    public func close() { viewContext.close() }
+
+    static func openConnection(path: String) throws(SQLiteError) -> Connection {
+        let connection = try Connection(path: path, create: false)
+        do {
+            try configure(connection)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private static func configure(_ db: Connection) throws(SQLiteError) {
+        db.setBusyTimeout(milliseconds: busyTimeout)
+        // Read the header first: on a file that is not a database this fails with SQLITE_NOTADB
+        // before `journal_mode` could write anything to it.
+        _ = try db.scalar("PRAGMA user_version")
+        let mode = try db.scalar("PRAGMA journal_mode = WAL").string
+        guard mode == "wal" else {
+            throw SQLiteError(extendedCode: 8, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+        }
+        try db.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    private static func prepareDirectory(_ directory: URL, storePath: String) throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError(.invalidArgument("The state directory \(directory.path) is a file, not a directory. Choose another one with --state-dir."), path: storePath)
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError(.accessDenied, path: storePath)
+        }
+    }
+
+    /// Refuses, without opening it, a non-empty file that does not start with SQLite's magic header.
+    private static func checkHeader(path: String) throws(StoreError) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            if FileManager.default.fileExists(atPath: path) { throw StoreError(.accessDenied, path: path) }
+            return
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
+            throw StoreError(.notAStore, path: path)
+        }
+    }
+
+    private static func migrate(_ db: Connection, path: String, migrations: [String]) throws {
+        try db.transaction(.immediate) {
+            let found = Int(try db.scalar("PRAGMA user_version").int64 ?? 0)
+            if found > migrations.count {
+                throw StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
+            }
+            if found == 0 {
+                let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").int64 ?? 0
+                if tables > 0 { throw StoreError(.notAStore, path: path) }
+            }
+            for version in found..<migrations.count {
+                try db.execute(migrations[version])
+                try db.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+}

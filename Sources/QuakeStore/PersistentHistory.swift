@@ -1,0 +1,156 @@
+import Foundation
+
+/// A position in the persistent history: every committed write transaction gets the next one.
+public struct HistoryToken: RawRepresentable, Comparable, Hashable, Codable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    /// Before every transaction.
+    public static let zero = HistoryToken(rawValue: 0)
+    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { String(rawValue) }
+}
+
+/// One changed quake in a history transaction.
+public struct HistoryChange: Hashable, Sendable {
+    public enum Kind: Int, Sendable { case insert = 0, update = 1, delete = 2 }
+    public let code: String
+    public let kind: Kind
+    public init(code: String, kind: Kind) {
+        self.code = code
+        self.kind = kind
+    }
+}
+
+/// One committed write transaction as the history records it.
+public struct HistoryTransaction: Hashable, Sendable {
+    public let token: HistoryToken
+    public let timestamp: Date
+    public let author: String
+    /// The process that committed it (`StoreOrigin.current` of that process).
+    public let origin: String
+    /// Too many changes to list: readers must refetch everything.
+    public let isBulk: Bool
+    /// The changed codes (empty when `isBulk`).
+    public let changes: [HistoryChange]
+}
+
+/// What `history(after:)` finds.
+public enum HistoryFetch: Sendable, Equatable {
+    /// The transactions after the token, oldest first (possibly none), and the newest token.
+    case transactions([HistoryTransaction], latest: HistoryToken)
+    /// History after the token was purged: the reader missed changes and must refetch everything.
+    case expired(latest: HistoryToken)
+
+    public var latest: HistoryToken {
+        switch self {
+        case .transactions(_, let latest), .expired(let latest): latest
+        }
+    }
+}
+
+/// Identifies this process's writes in the history, so a reader can skip its own changes.
+public enum StoreOrigin {
+    public static let current = "\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+}
+
+extension Connection {
+    /// The newest history token (`.zero` for a store nothing was ever written to).
+    public func currentHistoryToken() throws(SQLiteError) -> HistoryToken {
+        let latest = try scalar("SELECT max(token) FROM history").int64 ?? 0
+        return HistoryToken(rawValue: max(latest, try purgedThrough().rawValue))
+    }
+
+    /// The transactions committed after `token`, oldest first.
+    ///
+    /// - Parameters:
+    ///   - excludingOrigin: skip transactions this origin committed (pass `StoreOrigin.current`
+    ///     to ignore this process's own writes).
+    ///   - excludingAuthors: skip transactions by these authors.
+    public func history(
+        after token: HistoryToken, excludingOrigin: String? = nil, excludingAuthors: Set<String> = []
+    ) throws(SQLiteError) -> HistoryFetch {
+        let purged = try purgedThrough()
+        let latest = try currentHistoryToken()
+        if token < purged { return .expired(latest: latest) }
+        let statement = try prepare(
+            "SELECT token, timestamp, author, origin, isBulk FROM history WHERE token > ? ORDER BY token")
+        statement.bind(token.rawValue, at: 1)
+        var transactions: [HistoryTransaction] = []
+        let changeStatement = try prepare("SELECT code, kind FROM history_change WHERE token = ?")
+        while try statement.step() {
+            let origin = statement.text(at: 3)
+            let author = statement.text(at: 2)
+            if origin == excludingOrigin || excludingAuthors.contains(author) { continue }
+            let txToken = statement.int64(at: 0)
+            let isBulk = statement.int64(at: 4) != 0
+            var changes: [HistoryChange] = []
+            if !isBulk {
+                changeStatement.reset()
+                changeStatement.bind(txToken, at: 1)
+                while try changeStatement.step() {
+                    changes.append(HistoryChange(code: changeStatement.text(at: 0),
+                                                 kind: HistoryChange.Kind(rawValue: Int(changeStatement.int64(at: 1))) ?? .update))
+                }
+            }
+            transactions.append(HistoryTransaction(
+                token: HistoryToken(rawValue: txToken),
+                timestamp: Date(timeIntervalSince1970: Double(statement.int64(at: 1)) / 1000),
+                author: author, origin: origin, isBulk: isBulk, changes: changes))
+        }
+        return .transactions(transactions, latest: latest)
+    }
+
+    /// Every token at or below this one has been purged.
+    func purgedThrough() throws(SQLiteError) -> HistoryToken {
+        HistoryToken(rawValue: try scalar("SELECT value FROM meta WHERE key = 'history.purgedThrough'").int64 ?? 0)
+    }
+
+    /// Deletes the history recorded before `date` and remembers how far it went, so that a
+    /// reader whose token is older learns it must refetch (see `HistoryFetch.expired`).
+    /// Must run inside a write transaction.
+    /// - Returns: the number of transactions purged.
+    @discardableResult
+    public func purgeHistory(before date: Date) throws(SQLiteError) -> Int {
+        let cutoff = Int64(date.timeIntervalSince1970 * 1000)
+        guard let last = try scalar("SELECT max(token) FROM history WHERE timestamp < ?", [.integer(cutoff)]).int64 else {
+            return 0
+        }
+        try execute("DELETE FROM history_change WHERE token <= ?", [.integer(last)])
+        try execute("DELETE FROM history WHERE token <= ?", [.integer(last)])
+        let count = changes
+        try execute("INSERT INTO meta (key, value) VALUES ('history.purgedThrough', ?) ON CONFLICT DO UPDATE SET value = max(value, excluded.value)",
+                    [.integer(last)])
+        return count
+    }
+}
+
+/// Purges history older than `retention` now and then, after a commit.
+enum HistoryPurge {
+    static let retention: TimeInterval = 7 * 24 * 3600
+    static let interval: TimeInterval = 3600
+    private static let lastRun = LockedValue<Date?>(nil)
+
+    static func runIfDue(_ db: Connection, now: Date = Date()) {
+        let due = lastRun.withLock { last -> Bool in
+            if let last, now.timeIntervalSince(last) < interval { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        // Best effort: a purge that fails (busy, read-only) is retried after the next interval.
+        _ = try? db.transaction(.immediate) { try db.purgeHistory(before: now.addingTimeInterval(-retention)) }
+    }
+}
+
+/// A value behind a lock, for small process-wide state.
+final class LockedValue<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,136 @@
+import CSQLite
+import Foundation
+
+/// `SQLITE_TRANSIENT`: tells SQLite to copy bound text and blobs before the call returns.
+/// The C macro is a cast of -1 to a function pointer, which Swift cannot import (GRDB does the same).
+let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+
+/// One SQLite connection. It owns its `sqlite3*` handle and must be closed with `close()`.
+///
+/// A connection is not thread-safe and deliberately not `Sendable`: contexts (`ViewContext`,
+/// `BackgroundContext`) own one each and serialize access to it.
+///
+/// ```swift
+/// let db = try Connection(path: "/tmp/x.sqlite")
+/// defer { db.close() }
+/// try db.execute("CREATE TABLE t(x)")
+/// ```
+public final class Connection {
+    private var handle: OpaquePointer?
+    public let path: String
+
+    /// Opens (and with `create`, creates) the database at `path`.
+    ///
+    /// The corresponding C function is `sqlite3_open_v2`. An open that fails still closes the
+    /// handle SQLite allocated, then throws.
+    /// - Throws: `SQLiteError`, e.g. `SQLITE_CANTOPEN` when the directory is not writable.
+    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+        self.path = path
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        if readOnly { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        var db: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            sqlite3_close_v2(db)
+            throw SQLiteError(extendedCode: code, message: message)
+        }
+        handle = db
+    }
+
+    deinit {
+        assert(handle == nil, "Connection to \(path) was not closed")
+        if let handle { sqlite3_close_v2(handle) }
+    }
+
+    /// Closes the connection. The corresponding C function is `sqlite3_close_v2`.
+    public func close() {
+        guard let handle else { return }
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    var rawHandle: OpaquePointer {
+        guard let handle else { preconditionFailure("use of closed connection to \(path)") }
+        return handle
+    }
+
+    func error(sql: String? = nil) -> SQLiteError {
+        SQLiteError(extendedCode: sqlite3_extended_errcode(rawHandle),
+                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql)
+    }
+
+    /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let rc = sqlite3_exec(rawHandle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw error(sql: sql) }
+    }
+
+    /// Runs one statement with bound parameters, discarding any rows.
+    public func execute(_ sql: String, _ arguments: [SQLiteValue]) throws(SQLiteError) {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Compiles a statement. The corresponding C function is `sqlite3_prepare_v3`.
+    public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> Statement {
+        var stmt: OpaquePointer?
+        let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
+        let rc = sqlite3_prepare_v3(rawHandle, sql, -1, flags, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(sql: sql) }
+        return Statement(handle: stmt, connection: self, sql: sql)
+    }
+
+    /// The first column of the first row, or nil when there is no row or it is NULL.
+    public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : .null
+    }
+
+    /// Rows changed by the most recent statement. The corresponding C function is `sqlite3_changes64`.
+    public var changes: Int { Int(sqlite3_changes64(rawHandle)) }
+
+    /// The rowid of the most recent successful INSERT. The corresponding C function is
+    /// `sqlite3_last_insert_rowid`. An upsert that takes its DO UPDATE branch leaves it unchanged.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(rawHandle) }
+
+    /// Whether a transaction is open. The corresponding C function is `sqlite3_get_autocommit`.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(rawHandle) == 0 }
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    /// The corresponding C function is `sqlite3_busy_timeout`.
+    public func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(rawHandle, milliseconds)
+    }
+
+    /// Stops any running statement of this connection at its next step; safe from another thread.
+    /// The corresponding C function is `sqlite3_interrupt`.
+    public func interrupt() { sqlite3_interrupt(rawHandle) }
+
+    /// Runs `body` in a transaction: commits if it returns, rolls back if it throws.
+    ///
+    /// `.immediate` takes the write lock up front, so a writer never fails half-way with
+    /// `SQLITE_BUSY` on the upgrade from a read lock (https://www.sqlite.org/lang_transaction.html).
+    public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
+        try execute("BEGIN \(kind.rawValue)")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isInTransaction { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    public enum TransactionKind: String, Sendable {
+        case deferred = "DEFERRED", immediate = "IMMEDIATE", exclusive = "EXCLUSIVE"
+    }
+}
+
+@available(*, unavailable)
+extension Connection: Sendable {}

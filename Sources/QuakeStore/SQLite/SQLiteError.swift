@@ -1,0 +1,41 @@
+import CSQLite
+
+/// An error reported by SQLite: the primary and extended result codes, SQLite's message,
+/// and the SQL that failed, if any.
+///
+/// Runtime conditions (busy, full, corrupt, read-only, not a database) are thrown as this
+/// error; misuse of the API (binding a parameter that doesn't exist) is a bug and traps.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The extended result code, e.g. `SQLITE_BUSY_SNAPSHOT` (517).
+    public let extendedCode: Int32
+    /// SQLite's own message (`sqlite3_errmsg`).
+    public let message: String
+    /// The statement that failed, if the failure belongs to one.
+    public let sql: String?
+
+    /// The primary result code, e.g. `SQLITE_BUSY` (5).
+    public var code: Int32 { extendedCode & 0xFF }
+
+    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+        self.extendedCode = extendedCode
+        self.message = message
+        self.sql = sql
+    }
+
+    public var description: String {
+        var text = "SQLite error \(extendedCode): \(message)"
+        if let sql { text += " (in: \(sql))" }
+        return text
+    }
+
+    /// The corresponding C code is `SQLITE_BUSY`: another connection holds a lock too long.
+    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    /// The corresponding C codes are `SQLITE_NOTADB` and `SQLITE_CORRUPT`.
+    public var isNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+    /// The corresponding C codes are `SQLITE_READONLY`, `SQLITE_CANTOPEN` and `SQLITE_PERM`.
+    public var isAccessDenied: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM }
+    /// The corresponding C code is `SQLITE_FULL`: the disk is full.
+    public var isDiskFull: Bool { code == SQLITE_FULL }
+    /// The corresponding C code is `SQLITE_INTERRUPT`: `Connection.interrupt()` stopped it.
+    public var isInterrupted: Bool { code == SQLITE_INTERRUPT }
+}

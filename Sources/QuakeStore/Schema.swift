@@ -1,0 +1,54 @@
+/// The store's schema and its forward migrations, versioned by `PRAGMA user_version`.
+///
+/// A migration runs once, in order, inside the transaction that opens the store; a store whose
+/// version is newer than `Schema.version` is refused untouched (see `StoreError.Code.newerSchema`).
+enum Schema {
+    /// Each entry migrates from version `index` to `index + 1`.
+    static let migrations: [String] = [
+        // 1: the Quake entity, persistent history and store metadata.
+        """
+        CREATE TABLE quake (
+            id INTEGER PRIMARY KEY,          -- a rowid table: upserts keep row ids stable
+            code TEXT NOT NULL UNIQUE,       -- the feed's event id, e.g. us7000abcd
+            magnitude REAL,
+            magType TEXT,
+            place TEXT NOT NULL,
+            time INTEGER NOT NULL,           -- ms since the epoch
+            updated INTEGER NOT NULL,        -- ms since the epoch; decides which version wins
+            latitude REAL NOT NULL,
+            longitude REAL NOT NULL,
+            depth REAL,
+            region TEXT NOT NULL,            -- section key: last comma-separated part of place
+            regionKey TEXT NOT NULL,         -- region, case- and diacritic-folded (section order)
+            placeKey TEXT NOT NULL,          -- place, folded (CONTAINS[cd] search)
+            status TEXT, type TEXT, tsunami INTEGER, felt INTEGER, alert TEXT, sig INTEGER,
+            net TEXT, url TEXT, title TEXT,
+            notes TEXT                       -- user-owned: never written by imports
+        );
+        CREATE INDEX quake_time ON quake(time);
+        CREATE INDEX quake_magnitude ON quake(magnitude, time);
+        CREATE INDEX quake_region ON quake(regionKey, time);
+
+        -- Persistent history: one row per committed write transaction.
+        CREATE TABLE history (
+            token INTEGER PRIMARY KEY AUTOINCREMENT,  -- AUTOINCREMENT: never reused after a purge
+            timestamp INTEGER NOT NULL,               -- ms since the epoch
+            author TEXT NOT NULL,                     -- import, refresh, delete, notes, ...
+            origin TEXT NOT NULL,                     -- the writing process, to skip its own changes
+            isBulk INTEGER NOT NULL,                  -- 1: too many changes to list; refetch everything
+            inserted INTEGER NOT NULL, updated INTEGER NOT NULL, deleted INTEGER NOT NULL
+        );
+        CREATE INDEX history_timestamp ON history(timestamp);
+        CREATE TABLE history_change (
+            token INTEGER NOT NULL,
+            code TEXT NOT NULL,
+            kind INTEGER NOT NULL,                    -- 0 insert, 1 update, 2 delete
+            PRIMARY KEY (token, code)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        """,
+    ]
+
+    static var version: Int { migrations.count }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// The one error type of `QuakeStore`: what went wrong, with the store's path and the
+/// underlying SQLite error as detail, and a `description` that says what to do.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public enum Code: Sendable, Equatable {
+        /// The file exists but is not an SQLite database, or not one written by quaketui.
+        case notAStore
+        /// The store was written by a newer quaketui (a schema version this build doesn't know).
+        case newerSchema(found: Int, supported: Int)
+        /// The file or its directory cannot be written (permissions, read-only file system).
+        case accessDenied
+        /// The disk is full.
+        case diskFull
+        /// The database file is damaged.
+        case corrupt
+        /// Another process held the write lock for longer than the busy timeout.
+        case busy
+        /// A write was cancelled (e.g. the import was interrupted).
+        case cancelled
+        /// The input to a store operation was invalid (e.g. a bad date for `delete --before`).
+        case invalidArgument(String)
+        /// Any other SQLite failure.
+        case sqlite
+    }
+
+    public let code: Code
+    public let path: String
+    public let underlyingError: SQLiteError?
+
+    public init(_ code: Code, path: String, underlyingError: SQLiteError? = nil) {
+        self.code = code
+        self.path = path
+        self.underlyingError = underlyingError
+    }
+
+    /// Classifies an SQLite error raised while working on the store at `path`.
+    init(_ error: SQLiteError, path: String) {
+        let code: Code =
+            if error.isInterrupted { .cancelled }
+            else if error.isDiskFull { .diskFull }
+            else if error.isBusy { .busy }
+            else if error.isAccessDenied { .accessDenied }
+            else if error.code == 26 /* SQLITE_NOTADB */ { .notAStore }
+            else if error.code == 11 /* SQLITE_CORRUPT */ { .corrupt }
+            else { .sqlite }
+        self.init(code, path: path, underlyingError: error)
+    }
+
+    public var description: String {
+        let sentence: String
+        switch code {
+        case .notAStore:
+            sentence = "\(path) is not a quaketui store (it is not an SQLite database quaketui wrote). It was left untouched; move it aside or choose another state directory with --state-dir."
+        case .newerSchema(let found, let supported):
+            sentence = "\(path) was written by a newer quaketui (store schema \(found); this build knows up to \(supported)). It was left untouched; upgrade quaketui or choose another state directory with --state-dir."
+        case .accessDenied:
+            sentence = "Cannot write the store \(path): permission denied or read-only file system. Make its directory writable or choose another state directory with --state-dir."
+        case .diskFull:
+            sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
+        case .corrupt:
+            sentence = "The store \(path) is damaged. Move it (and its -wal and -shm files) aside; quaketui will create a new one."
+        case .busy:
+            sentence = "The store \(path) is locked by another process for too long (a large import?). Nothing was changed; try again when it has finished."
+        case .cancelled:
+            sentence = "The write to \(path) was cancelled; nothing was changed."
+        case .invalidArgument(let what):
+            sentence = what
+        case .sqlite:
+            sentence = "The store \(path) reported an error; nothing was changed."
+        }
+        guard let underlyingError else { return sentence }
+        return "\(sentence) (\(underlyingError))"
+    }
+}

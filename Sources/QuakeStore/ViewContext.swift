@@ -1,0 +1,34 @@
+import Foundation
+
+/// The UI's reader: one connection, serialized by a lock, handed out through `read`.
+///
+/// Every `read` runs in one read transaction, so all its statements see the same snapshot even
+/// while another process commits.
+public final class ViewContext: @unchecked Sendable {
+    // @unchecked: `connection` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private let connection: Connection
+
+    init(connection: Connection) throws(SQLiteError) {
+        self.connection = connection
+        try connection.execute("PRAGMA query_only = 1")
+    }
+
+    /// Runs `body` with the connection inside one read transaction.
+    ///
+    /// The connection is valid only during `body`; do not store it or statements made from it.
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try connection.transaction(.deferred) { try body(connection) }
+    }
+
+    /// Stops the running `read` at its next step (e.g. a superseded search keystroke).
+    public func interrupt() { connection.interrupt() }
+
+    func close() {
+        lock.lock()
+        defer { lock.unlock() }
+        connection.close()
+    }
+}

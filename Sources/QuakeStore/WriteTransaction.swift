@@ -1,0 +1,200 @@
+import Foundation
+
+/// The open write transaction handed to `BackgroundContext.performAndWait`'s body. It tracks
+/// what changed so that the commit can record one persistent-history entry.
+///
+/// Valid only during the body; do not store it.
+public final class WriteTransaction {
+    /// The connection, for statements the typed API below does not cover. Changes made
+    /// through it directly are not recorded in the history; call `record(_:code:)` for them.
+    public let connection: Connection
+    var changes = ChangeTracker()
+    private var upsertStatement: Statement?
+
+    init(connection: Connection) {
+        self.connection = connection
+    }
+
+    /// Records a change made with raw SQL so that it reaches the history.
+    public func record(_ kind: HistoryChange.Kind, code: String) { changes.record(kind, code: code) }
+
+    /// Forces this transaction's history entry to be a bulk one ("refetch everything").
+    public func markBulk() { changes.markBulk() }
+
+    func recordHistory(author: String) throws(SQLiteError) {
+        guard changes.hasChanges else { return }
+        let statement = try connection.prepare(
+            "INSERT INTO history (timestamp, author, origin, isBulk, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        try statement.bind([
+            .integer(Int64(Date().timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
+            .integer(changes.isBulk ? 1 : 0), .integer(Int64(changes.inserted)),
+            .integer(Int64(changes.updated)), .integer(Int64(changes.deleted)),
+        ])
+        try statement.step()
+        guard !changes.isBulk else { return }
+        let token = connection.lastInsertRowID
+        let insert = try connection.prepare(
+            "INSERT INTO history_change (token, code, kind) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET kind = excluded.kind")
+        for (code, kind) in changes.codes {
+            insert.reset()
+            insert.bind(token, at: 1)
+            insert.bind(code, at: 2)
+            insert.bind(Int64(kind.rawValue), at: 3)
+            try insert.step()
+        }
+    }
+}
+
+/// The outcome of upserting one record.
+public enum UpsertOutcome: Sendable, Equatable {
+    case inserted, updated, unchanged
+}
+
+extension WriteTransaction {
+    /// Inserts `record`, or merges it into the stored quake with the same code: every feed field
+    /// is replaced ("object trump") unless the incoming `updated` is older than the stored one,
+    /// so an old snapshot never regresses newer data. `notes` is never touched.
+    ///
+    /// A rowid table with `ON CONFLICT(code) DO UPDATE`, never `REPLACE` (which would delete the
+    /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
+    @discardableResult
+    public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        let statement: Statement
+        if let upsertStatement {
+            statement = upsertStatement
+            statement.reset()
+        } else {
+            statement = try connection.prepare(Self.upsertSQL, persistent: true)
+            upsertStatement = statement
+        }
+        statement.bind(record.code, at: 1)
+        statement.bind(record.magnitude, at: 2)
+        statement.bind(record.magType, at: 3)
+        statement.bind(record.place, at: 4)
+        statement.bind(record.time, at: 5)
+        statement.bind(record.updated, at: 6)
+        statement.bind(record.latitude, at: 7)
+        statement.bind(record.longitude, at: 8)
+        statement.bind(record.depth, at: 9)
+        let region = record.region
+        statement.bind(region, at: 10)
+        statement.bind(TextFolding.fold(region), at: 11)
+        statement.bind(TextFolding.fold(record.place), at: 12)
+        statement.bind(record.status, at: 13)
+        statement.bind(record.type, at: 14)
+        statement.bind(record.tsunami, at: 15)
+        statement.bind(record.felt, at: 16)
+        statement.bind(record.alert, at: 17)
+        statement.bind(record.sig, at: 18)
+        statement.bind(record.net, at: 19)
+        statement.bind(record.url, at: 20)
+        statement.bind(record.title, at: 21)
+        let rowidBefore = connection.lastInsertRowID
+        try statement.step()
+        // The DO UPDATE branch leaves last_insert_rowid alone, so a new row id means an insert.
+        let outcome: UpsertOutcome =
+            connection.changes == 0 ? .unchanged
+            : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
+        switch outcome {
+        case .inserted: changes.record(.insert, code: record.code)
+        case .updated: changes.record(.update, code: record.code)
+        case .unchanged: changes.unchanged += 1
+        }
+        return outcome
+    }
+
+    /// Upserts every record `next` yields, in this transaction, in bounded memory.
+    ///
+    /// - Parameters:
+    ///   - next: returns the next record, nil at the end; an error it throws rolls back the whole
+    ///     transaction (so an import is all or nothing).
+    ///   - progress: called every `progressInterval` records with the counts so far.
+    public func upsert(
+        from next: () throws -> QuakeRecord?,
+        progressInterval: Int = 4096,
+        progress: (UpsertCounts) -> Void = { _ in }
+    ) throws -> UpsertCounts {
+        var seen = 0
+        while let record = try next() {
+            try upsert(record)
+            seen += 1
+            if seen % progressInterval == 0 { progress(counts) }
+        }
+        return counts
+    }
+
+    /// The counts of this transaction so far.
+    public var counts: UpsertCounts {
+        UpsertCounts(inserted: changes.inserted, updated: changes.updated, unchanged: changes.unchanged,
+                     deleted: changes.deleted)
+    }
+
+    /// Deletes every quake, or those whose origin time is before `date`, without loading rows.
+    /// - Returns: the number deleted.
+    @discardableResult
+    public func deleteQuakes(before date: Date? = nil) throws(SQLiteError) -> Int {
+        let statement: Statement
+        if let date {
+            statement = try connection.prepare("DELETE FROM quake WHERE time < ? RETURNING code")
+            statement.bind(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), at: 1)
+        } else {
+            statement = try connection.prepare("DELETE FROM quake RETURNING code")
+        }
+        var count = 0
+        // RETURNING streams the codes one step at a time; the tracker keeps at most
+        // `ChangeTracker.bulkThreshold` of them, so memory stays bounded.
+        while try statement.step() {
+            changes.record(.delete, code: statement.text(at: 0))
+            count += 1
+        }
+        return count
+    }
+
+    /// Sets the user-owned notes of a quake (empty text clears them).
+    /// - Returns: false when no quake has that code.
+    @discardableResult
+    public func setNotes(_ text: String, forCode code: String) throws(SQLiteError) -> Bool {
+        try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
+        guard connection.changes > 0 else { return false }
+        changes.record(.update, code: code)
+        return true
+    }
+
+    static let upsertSQL = """
+        INSERT INTO quake (code, magnitude, magType, place, time, updated, latitude, longitude, depth,
+                           region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+        ON CONFLICT(code) DO UPDATE SET
+            magnitude = excluded.magnitude, magType = excluded.magType, place = excluded.place,
+            time = excluded.time, updated = excluded.updated, latitude = excluded.latitude,
+            longitude = excluded.longitude, depth = excluded.depth, region = excluded.region,
+            regionKey = excluded.regionKey, placeKey = excluded.placeKey, status = excluded.status,
+            type = excluded.type, tsunami = excluded.tsunami, felt = excluded.felt, alert = excluded.alert,
+            sig = excluded.sig, net = excluded.net, url = excluded.url, title = excluded.title
+        WHERE excluded.updated > quake.updated
+           OR (excluded.updated = quake.updated AND (
+                quake.magnitude IS NOT excluded.magnitude OR quake.magType IS NOT excluded.magType
+             OR quake.place IS NOT excluded.place OR quake.time IS NOT excluded.time
+             OR quake.latitude IS NOT excluded.latitude OR quake.longitude IS NOT excluded.longitude
+             OR quake.depth IS NOT excluded.depth OR quake.status IS NOT excluded.status
+             OR quake.type IS NOT excluded.type OR quake.tsunami IS NOT excluded.tsunami
+             OR quake.felt IS NOT excluded.felt OR quake.alert IS NOT excluded.alert
+             OR quake.sig IS NOT excluded.sig OR quake.net IS NOT excluded.net
+             OR quake.url IS NOT excluded.url OR quake.title IS NOT excluded.title))
+        """
+}
+
+/// Inserted / updated / unchanged / deleted counts of one write transaction.
+public struct UpsertCounts: Sendable, Equatable, Codable {
+    public var inserted = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var deleted = 0
+
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0) {
+        self.inserted = inserted
+        self.updated = updated
+        self.unchanged = unchanged
+        self.deleted = deleted
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+@Suite struct HistoryTests {
+    @Test func everyCommitGetsAnIncreasingTokenWithItsChanges() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        #expect(try store.read { try $0.currentHistoryToken() } == .zero)
+        try store.upsert([.fixture("a"), .fixture("b")], author: "import")
+        try store.upsert([.fixture("a", magnitude: 7, updated: 1_800_000_000_000), .fixture("c")], author: "refresh")
+        let fetch = try store.read { try $0.history(after: .zero) }
+        guard case .transactions(let txs, let latest) = fetch else { Issue.record("expected transactions"); return }
+        #expect(txs.map(\.author) == ["import", "refresh"])
+        #expect(txs[0].token < txs[1].token)
+        #expect(latest == txs[1].token)
+        #expect(Set(txs[0].changes) == [HistoryChange(code: "a", kind: .insert), HistoryChange(code: "b", kind: .insert)])
+        #expect(Set(txs[1].changes) == [HistoryChange(code: "a", kind: .update), HistoryChange(code: "c", kind: .insert)])
+        #expect(txs.allSatisfy { $0.origin == StoreOrigin.current && !$0.isBulk })
+        // After the latest token there is nothing.
+        #expect(try store.read { try $0.history(after: latest) } == .transactions([], latest: latest))
+    }
+
+    @Test func readersCanSkipTheirOwnProcessOrAuthors() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a")], author: "import")
+        try store.upsert([.fixture("b")], author: "notes")
+        let byAuthor = try store.read { try $0.history(after: .zero, excludingAuthors: ["notes"]) }
+        guard case .transactions(let txs, _) = byAuthor else { Issue.record("expected transactions"); return }
+        #expect(txs.map(\.author) == ["import"])
+        let own = try store.read { try $0.history(after: .zero, excludingOrigin: StoreOrigin.current) }
+        guard case .transactions(let none, _) = own else { Issue.record("expected transactions"); return }
+        #expect(none.isEmpty)
+    }
+
+    @Test func aReaderWhoseHistoryWasPurgedIsToldToRefetch() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a")])
+        let readerToken = try store.read { try $0.currentHistoryToken() }
+        try store.upsert([.fixture("b")])
+        try store.upsert([.fixture("c")])
+        let writer = try store.container.newBackgroundContext(author: "purge")
+        defer { writer.close() }
+        let purged = try writer.performAndWait { try $0.connection.purgeHistory(before: Date().addingTimeInterval(60)) }
+        #expect(purged == 3)
+        let fetch = try store.read { try $0.history(after: readerToken) }
+        #expect(fetch == .expired(latest: try store.read { try $0.currentHistoryToken() }))
+        // A reader that was up to date is not expired, and tokens never go backwards.
+        let latest = try store.read { try $0.currentHistoryToken() }
+        #expect(try store.read { try $0.history(after: latest) } == .transactions([], latest: latest))
+        try store.upsert([.fixture("d")])
+        guard case .transactions(let txs, _) = try store.read({ try $0.history(after: latest) }) else {
+            Issue.record("expected transactions"); return
+        }
+        #expect(txs.count == 1 && txs[0].token > latest)
+    }
+
+    @Test func notesEditsAreRecordedUnderTheirAuthor() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a")])
+        let token = try store.read { try $0.currentHistoryToken() }
+        let notes = try store.container.newBackgroundContext(author: "notes")
+        defer { notes.close() }
+        try notes.performAndWait { try $0.setNotes("hello", forCode: "a") }
+        guard case .transactions(let txs, _) = try store.read({ try $0.history(after: token) }) else {
+            Issue.record("expected transactions"); return
+        }
+        #expect(txs.map(\.author) == ["notes"])
+        #expect(txs[0].changes == [HistoryChange(code: "a", kind: .update)])
+    }
+}

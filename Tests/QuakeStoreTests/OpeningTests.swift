@@ -1,0 +1,101 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+@Suite struct OpeningTests {
+    @Test func aNewStoreIsCreatedPrivateInWALMode() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let stateDir = dir.appending("state/nested")
+        let container = try PersistentContainer(directory: stateDir)
+        defer { container.close() }
+        let mode = try container.viewContext.read { try $0.scalar("PRAGMA journal_mode").string }
+        #expect(mode == "wal")
+        #expect(try container.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == Int64(Schema.version))
+        let attributes = try FileManager.default.attributesOfItem(atPath: container.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let dirAttributes = try FileManager.default.attributesOfItem(atPath: stateDir.path)
+        #expect((dirAttributes[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test func anOlderSchemaIsMigratedForwardKeepingItsData() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let v1 = try PersistentContainer(directory: dir.url, migrations: Array(Schema.migrations.prefix(1)))
+        let writer = try v1.newBackgroundContext(author: "test")
+        try writer.performAndWait { try $0.upsert(.fixture("old")) }
+        writer.close()
+        v1.close()
+        let v2Migration = "ALTER TABLE quake ADD COLUMN migratedFlag INTEGER NOT NULL DEFAULT 7"
+        let v2 = try PersistentContainer(directory: dir.url, migrations: [Schema.migrations[0], v2Migration])
+        defer { v2.close() }
+        #expect(try v2.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == 2)
+        #expect(try v2.viewContext.read { try $0.scalar("SELECT migratedFlag FROM quake WHERE code = 'old'").int64 } == 7)
+        #expect(try v2.viewContext.read { try $0.quake(code: "old") }?.record == .fixture("old"))
+    }
+
+    @Test func aStoreFromANewerQuaketuiIsRefusedUntouched() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let container = try PersistentContainer(directory: dir.url)
+        let writer = try container.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            try tx.upsert(.fixture("a"))
+            try tx.connection.execute("PRAGMA user_version = 99")
+        }
+        writer.close()
+        container.close()
+        let before = try Data(contentsOf: dir.appending("quakes.sqlite"))
+        let error = #expect(throws: StoreError.self) { try PersistentContainer(directory: dir.url) }
+        #expect(error?.code == .newerSchema(found: 99, supported: Schema.version))
+        #expect(error?.description.contains("newer quaketui") == true)
+        #expect(try Data(contentsOf: dir.appending("quakes.sqlite")) == before)
+    }
+
+    @Test(arguments: [
+        ("text", Data("this is my shopping list\n".utf8)),
+        ("binary", Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })),
+        ("corrupt", Data("SQLite format 3\0".utf8) + Data(repeating: 0xAB, count: 8192)),
+    ])
+    func aFileThatIsNotAStoreIsNamedAndLeftUntouched(kind: String, contents: Data) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("quakes.sqlite")
+        try contents.write(to: path)
+        let error = #expect(throws: StoreError.self) { try PersistentContainer(directory: dir.url) }
+        #expect(error?.code == .notAStore || error?.code == .corrupt, "\(kind): \(String(describing: error))")
+        #expect(error?.description.contains(path.path) == true)
+        #expect(try Data(contentsOf: path) == contents)
+        #expect(!FileManager.default.fileExists(atPath: path.path + "-wal"))
+    }
+
+    @Test func anSQLiteDatabaseOfAnotherAppIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.appending("quakes.sqlite").path
+        let other = try Connection(path: path)
+        try other.execute("CREATE TABLE recipes(name TEXT)")
+        other.close()
+        let error = #expect(throws: StoreError.self) { try PersistentContainer(directory: dir.url) }
+        #expect(error?.code == .notAStore)
+    }
+
+    @Test func aReadOnlyStateDirectoryIsNamedInAClearError() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let readOnly = dir.appending("ro")
+        try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o555])
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: dir.path)
+        // Root ignores permission bits, so as root the probe runs as `nobody`.
+        let probe = BuildProducts.executable("store-probe")
+        let result = getuid() == 0
+            ? try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                   ["--reuid=65534", "--regid=65534", "--clear-groups", probe.path, "open", readOnly.path])
+            : try ChildProcess.run(probe, ["open", readOnly.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("Cannot write the store \(readOnly.path)/quakes.sqlite"), "\(result.stderr)")
+        #expect(result.stderr.contains("--state-dir"))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import QuakeStore
+
+/// A real store in a fresh temp directory, removed by `remove()`.
+public final class TestStore {
+    public let directory: TemporaryDirectory
+    public let container: PersistentContainer
+
+    public init() throws {
+        directory = try TemporaryDirectory(prefix: "quaketui-store")
+        container = try PersistentContainer(directory: directory.url)
+    }
+
+    /// Upserts `records` in one transaction of a new background context.
+    @discardableResult
+    public func upsert(_ records: [QuakeRecord], author: String = "test") throws -> UpsertCounts {
+        let context = try container.newBackgroundContext(author: author)
+        defer { context.close() }
+        return try context.performAndWait { tx in
+            for record in records { try tx.upsert(record) }
+            return tx.counts
+        }
+    }
+
+    public func read<T>(_ body: (Connection) throws -> T) throws -> T { try container.viewContext.read(body) }
+
+    public func remove() {
+        container.close()
+        directory.remove()
+    }
+}
+
+extension QuakeRecord {
+    /// A plausible record for tests: code, magnitude, place and times by index.
+    public static func fixture(_ code: String, magnitude: Double? = 4.2, place: String = "10 km N of Somewhere, Chile",
+                               time: Int64 = 1_700_000_000_000, updated: Int64? = nil) -> QuakeRecord {
+        QuakeRecord(code: code, magnitude: magnitude, magType: "mb", place: place, time: time,
+                    updated: updated ?? time, latitude: -33.4, longitude: -70.6, depth: 10,
+                    status: "reviewed", type: "earthquake", tsunami: 0, felt: nil, alert: nil, sig: 300,
+                    net: "us", url: "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)",
+                    title: "M \(magnitude.map { String($0) } ?? "?") - \(place)")
+    }
+}
