@@ -1,1 +1,3 @@
-print("quaketui: not written yet")
+import Foundation
+
+exit(Quaketui.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,103 @@
+/// The options a command accepts, for parsing and for its `--help`.
+struct CommandSpec: Sendable {
+    struct Option: Sendable {
+        /// The long name without dashes, e.g. `state-dir`.
+        let name: String
+        /// The value's placeholder for options that take one (`DIR`); nil for flags.
+        let value: String?
+        let help: String
+    }
+
+    /// e.g. `info`; empty for the root command.
+    let name: String
+    let abstract: String
+    /// Usage lines after `quaketui `, e.g. `info [--json]`.
+    let usage: [String]
+    let discussion: String
+    let options: [Option]
+
+    func option(named name: String) -> Option? { options.first { $0.name == name } }
+
+    static let stateDir = Option(name: "state-dir", value: "DIR", help: "Where the store, scenes and settings live (see 'State directory' in --help).")
+    static let json = Option(name: "json", value: nil, help: "Print one JSON object on stdout.")
+}
+
+/// What `parse` found: flags present, option values (last one wins), positionals in order.
+struct ParsedArguments: Sendable {
+    var flags: Set<String> = []
+    var values: [String: String] = [:]
+    var positionals: [String] = []
+
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+    func value(_ name: String) -> String? { values[name] }
+}
+
+/// A mistake in the command line: printed as `Error:` with the usage and a hint, exit 64.
+struct UsageError: Error, Sendable {
+    let message: String
+    let command: CommandSpec
+}
+
+extension CommandSpec {
+    /// Parses `--flag`, `--option value`, `--option=value`, `--` and positionals, the way
+    /// swift-argument-parser does; `-h`/`--help` is answered by the caller.
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
+        var parsed = ParsedArguments()
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositionals = true; continue }
+            if argument == "-h" { parsed.flags.insert("help"); continue }
+            guard argument.hasPrefix("--") else {
+                throw UsageError(message: "Unknown option '\(argument)'.", command: self)
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if name == "help" { parsed.flags.insert("help"); continue }
+            guard let option = option(named: name) else {
+                throw UsageError(message: "Unknown option '--\(name)'.", command: self)
+            }
+            if let placeholder = option.value {
+                if let inlineValue {
+                    parsed.values[name] = inlineValue
+                } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                    parsed.values[name] = arguments[index]
+                    index += 1
+                } else {
+                    throw UsageError(message: "Missing value for '--\(name) <\(placeholder.lowercased())>'.", command: self)
+                }
+            } else {
+                if inlineValue != nil {
+                    throw UsageError(message: "The flag '--\(name)' does not take a value.", command: self)
+                }
+                parsed.flags.insert(name)
+            }
+        }
+        return parsed
+    }
+
+    /// The text `--help` prints.
+    var helpText: String {
+        var text = "OVERVIEW: \(abstract)\n\n"
+        text += "USAGE: " + usage.map { "quaketui \($0)" }.joined(separator: "\n       ") + "\n"
+        if !discussion.isEmpty { text += "\n\(discussion)\n" }
+        let rows = options + [Option(name: "help", value: nil, help: "Show help information.")]
+        let labels = rows.map { "--\($0.name)" + ($0.value.map { " <\($0.lowercased())>" } ?? "") }
+        let width = (labels.map(\.count).max() ?? 0) + 2
+        text += "\nOPTIONS:\n"
+        for (label, option) in zip(labels, rows) {
+            text += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + option.help + "\n"
+        }
+        return text
+    }
+}

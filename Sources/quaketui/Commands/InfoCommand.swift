@@ -1,0 +1,64 @@
+import Foundation
+import QuakeStore
+
+/// `quaketui info [--json]`: where the store is and what it holds.
+enum InfoCommand {
+    static let spec = CommandSpec(
+        name: "info",
+        abstract: "Show the store's path, counts, time span, sizes and scenes.",
+        usage: ["info [--json]"],
+        discussion: "",
+        options: [CommandSpec.stateDir, CommandSpec.json])
+
+    struct Report: Encodable {
+        var stateDirectory: String
+        var store: String
+        var quakes: Int
+        var withNotes: Int
+        var oldest: Date?
+        var newest: Date?
+        var storeBytes: Int64
+        var walBytes: Int64
+        var schemaVersion: Int
+        var historyToken: Int64
+    }
+
+    static func run(_ arguments: ParsedArguments) throws {
+        let directory = try StateDirectoryOption.resolve(arguments)
+        let container = try PersistentContainer(directory: directory)
+        defer { container.close() }
+        let stats = try container.viewContext.read { try $0.statistics() }
+        let report = Report(
+            stateDirectory: directory.path, store: container.path, quakes: stats.quakeCount,
+            withNotes: stats.withNotes, oldest: stats.oldest, newest: stats.newest,
+            storeBytes: fileSize(container.path), walBytes: fileSize(container.path + "-wal"),
+            schemaVersion: stats.schemaVersion, historyToken: stats.historyToken.rawValue)
+        if arguments.has("json") { return try printJSON(report) }
+        let span = if let oldest = report.oldest, let newest = report.newest {
+            "\(iso(oldest)) → \(iso(newest))"
+        } else { "—" }
+        print("""
+            state directory  \(report.stateDirectory)
+            store            \(report.store)
+            quakes           \(report.quakes.formatted()) (\(report.withNotes.formatted()) with notes)
+            time span        \(span)
+            size             \(byteCount(report.storeBytes)) + \(byteCount(report.walBytes)) WAL
+            schema           version \(report.schemaVersion), history token \(report.historyToken)
+            """)
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+    }
+
+    private static func byteCount(_ bytes: Int64) -> String {
+        let units = ["bytes", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes), unit = 0
+        while value >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f %@", value, units[unit])
+    }
+
+    private static func iso(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The `quaketui` binary's command line: exit codes, errors, --help, --json.
+@Suite struct CommandLineTests {
+    @Test func versionAndHelpSucceed() throws {
+        let version = try QuaketuiBinary.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("quaketui "))
+        for arguments in [["--help"], ["help"], ["help", "info"], ["info", "--help"], ["delete", "-h"]] {
+            let help = try QuaketuiBinary.run(arguments)
+            #expect(help.status == 0, "\(arguments)")
+            #expect(help.stdout.contains("USAGE:"), "\(arguments)")
+        }
+    }
+
+    @Test(arguments: [
+        (["info", "--bogus"], "Unknown option '--bogus'"),
+        (["frobnicate"], "Unknown command 'frobnicate'"),
+        (["help", "frobnicate"], "Unknown command 'frobnicate'"),
+        (["delete"], "Say what to delete"),
+        (["delete", "--all", "--before", "2020-01-01"], "not both"),
+        (["delete", "--before", "last tuesday"], "'last tuesday' is not a date"),
+        (["delete", "--before"], "Missing value for '--before <date>'"),
+        (["info", "--json=yes"], "does not take a value"),
+    ])
+    func usageErrorsExit64WithAHint(arguments: [String], message: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: quaketui"))
+        #expect(result.stderr.contains("--help"))
+    }
+
+    @Test func infoOnAnEmptyStateDirectoryReportsNoQuakes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.appending("fresh")
+        let result = try QuaketuiBinary.run(["info", "--json", "--state-dir", state.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["quakes"] as? Int == 0)
+        #expect(json["store"] as? String == state.appendingPathComponent("quakes.sqlite").path)
+    }
+
+    @Test func deleteBeforeADateThenInfoReportsTheRightCount() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        // 2023-11-14T22:13:20Z plus i days.
+        try store.upsert((0..<10).map { .fixture("q\($0)", time: 1_700_000_000_000 + Int64($0) * 86_400_000) })
+        let delete = try QuaketuiBinary.run(["delete", "--before", "2023-11-18", "--json"], stateDirectory: store.directory.url)
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(try delete.json()["deleted"] as? Int == 4)
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: store.directory.url)
+        #expect(try info.json()["quakes"] as? Int == 6)
+        let all = try QuaketuiBinary.run(["delete", "--all"], stateDirectory: store.directory.url)
+        #expect(all.stdout == "deleted 6 quakes (0 left)\n")
+        #expect(try QuaketuiBinary.run(["info", "--json"], stateDirectory: store.directory.url).json()["quakes"] as? Int == 0)
+    }
+
+    @Test func aStateDirectoryHoldingAForeignFileFailsWithExit1AndThePath() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Data("not a database".utf8).write(to: dir.appending("quakes.sqlite"))
+        let result = try QuaketuiBinary.run(["info"], stateDirectory: dir.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(dir.path)/quakes.sqlite is not a quaketui store"))
+    }
+}
