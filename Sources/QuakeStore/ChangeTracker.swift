@@ -4,6 +4,8 @@ struct ChangeTracker {
     static let bulkThreshold = 10_000
 
     private(set) var codes: [String: HistoryChange.Kind] = [:]
+    /// The keys each changed row had before this transaction first touched it (absent: it did not exist).
+    private(set) var oldKeys: [String: RowKeys] = [:]
     private(set) var isBulk = false
     private(set) var inserted = 0
     private(set) var updated = 0
@@ -12,7 +14,10 @@ struct ChangeTracker {
 
     var hasChanges: Bool { inserted + updated + deleted > 0 || isBulk }
 
-    mutating func record(_ kind: HistoryChange.Kind, code: String) {
+    /// Whether changes are still listed one by one (callers skip reading old keys otherwise).
+    var isTrackingCodes: Bool { !isBulk }
+
+    mutating func record(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil) {
         switch kind {
         case .insert: inserted += 1
         case .update: updated += 1
@@ -22,6 +27,7 @@ struct ChangeTracker {
         // Within one transaction, an insert then update is still an insert for readers,
         // and an insert then delete is a delete of something they never saw (harmless).
         if kind == .update, codes[code] == .insert { return }
+        if codes[code] == nil, let old { oldKeys[code] = old }
         codes[code] = kind
         if codes.count > Self.bulkThreshold { markBulk() }
     }
@@ -29,5 +35,31 @@ struct ChangeTracker {
     mutating func markBulk() {
         isBulk = true
         codes = [:]
+        oldKeys = [:]
+    }
+}
+
+/// The keys that decide where a row sorts and whether it matches a predicate.
+public struct RowKeys: Hashable, Sendable {
+    public var id: Int64
+    public var time: Int64
+    public var magnitude: Double?
+    public var regionKey: String
+    public var placeKey: String
+
+    public init(id: Int64, time: Int64, magnitude: Double?, regionKey: String, placeKey: String) {
+        self.id = id
+        self.time = time
+        self.magnitude = magnitude
+        self.regionKey = regionKey
+        self.placeKey = placeKey
+    }
+
+    static let columns = "id, time, magnitude, regionKey, placeKey"
+
+    /// Reads `columns` starting at `first` from the current row.
+    init(_ s: Statement, from first: Int32 = 0) {
+        self.init(id: s.int64(at: first), time: s.int64(at: first + 1), magnitude: s.optionalDouble(at: first + 2),
+                  regionKey: s.text(at: first + 3), placeKey: s.text(at: first + 4))
     }
 }

@@ -15,9 +15,12 @@ public struct HistoryChange: Hashable, Sendable {
     public enum Kind: Int, Sendable { case insert = 0, update = 1, delete = 2 }
     public let code: String
     public let kind: Kind
-    public init(code: String, kind: Kind) {
+    /// Where the row sorted before the change; nil for inserts (and in histories that predate it).
+    public let old: RowKeys?
+    public init(code: String, kind: Kind, old: RowKeys? = nil) {
         self.code = code
         self.kind = kind
+        self.old = old
     }
 }
 
@@ -76,7 +79,8 @@ extension Connection {
             "SELECT token, timestamp, author, origin, isBulk FROM history WHERE token > ? ORDER BY token")
         statement.bind(token.rawValue, at: 1)
         var transactions: [HistoryTransaction] = []
-        let changeStatement = try prepare("SELECT code, kind FROM history_change WHERE token = ?")
+        let changeStatement = try prepare(
+            "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey FROM history_change WHERE token = ?")
         while try statement.step() {
             let origin = statement.text(at: 3)
             let author = statement.text(at: 2)
@@ -88,8 +92,10 @@ extension Connection {
                 changeStatement.reset()
                 changeStatement.bind(txToken, at: 1)
                 while try changeStatement.step() {
-                    changes.append(HistoryChange(code: changeStatement.text(at: 0),
-                                                 kind: HistoryChange.Kind(rawValue: Int(changeStatement.int64(at: 1))) ?? .update))
+                    changes.append(HistoryChange(
+                        code: changeStatement.text(at: 0),
+                        kind: HistoryChange.Kind(rawValue: Int(changeStatement.int64(at: 1))) ?? .update,
+                        old: changeStatement.isNull(at: 2) ? nil : RowKeys(changeStatement, from: 2)))
                 }
             }
             transactions.append(HistoryTransaction(

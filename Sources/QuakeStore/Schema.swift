@@ -43,10 +43,28 @@ enum Schema {
             token INTEGER NOT NULL,
             code TEXT NOT NULL,
             kind INTEGER NOT NULL,                    -- 0 insert, 1 update, 2 delete
+            -- The row's sort and filter keys before the change (NULL oldId: it did not exist),
+            -- so a results controller can tell where a row was without keeping a snapshot.
+            oldId INTEGER, oldTime INTEGER, oldMagnitude REAL, oldRegionKey TEXT, oldPlaceKey TEXT,
             PRIMARY KEY (token, code)
         ) WITHOUT ROWID;
 
         CREATE TABLE meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+
+        -- Search: CONTAINS[cd] over the folded place. A trigram index answers 3+ characters
+        -- without scanning (https://www.sqlite.org/fts5.html#the_trigram_tokenizer); it is an
+        -- external-content table, so the text is stored once, kept in sync by triggers.
+        CREATE VIRTUAL TABLE quake_fts USING fts5(placeKey, content='quake', content_rowid='id', tokenize='trigram');
+        CREATE TRIGGER quake_fts_insert AFTER INSERT ON quake BEGIN
+            INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
+        END;
+        CREATE TRIGGER quake_fts_delete AFTER DELETE ON quake BEGIN
+            INSERT INTO quake_fts (quake_fts, rowid, placeKey) VALUES ('delete', old.id, old.placeKey);
+        END;
+        CREATE TRIGGER quake_fts_update AFTER UPDATE OF placeKey ON quake WHEN old.placeKey IS NOT new.placeKey BEGIN
+            INSERT INTO quake_fts (quake_fts, rowid, placeKey) VALUES ('delete', old.id, old.placeKey);
+            INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
+        END;
         """,
     ]
 

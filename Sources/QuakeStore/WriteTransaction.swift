@@ -10,6 +10,7 @@ public final class WriteTransaction {
     public let connection: Connection
     var changes = ChangeTracker()
     private var upsertStatement: Statement?
+    private var oldKeysStatement: Statement?
 
     init(connection: Connection) {
         self.connection = connection
@@ -34,12 +35,19 @@ public final class WriteTransaction {
         guard !changes.isBulk else { return }
         let token = connection.lastInsertRowID
         let insert = try connection.prepare(
-            "INSERT INTO history_change (token, code, kind) VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET kind = excluded.kind")
+            "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (code, kind) in changes.codes {
             insert.reset()
             insert.bind(token, at: 1)
             insert.bind(code, at: 2)
             insert.bind(Int64(kind.rawValue), at: 3)
+            if let old = changes.oldKeys[code] {
+                insert.bind(old.id, at: 4)
+                insert.bind(old.time, at: 5)
+                insert.bind(old.magnitude, at: 6)
+                insert.bind(old.regionKey, at: 7)
+                insert.bind(old.placeKey, at: 8)
+            }
             try insert.step()
         }
     }
@@ -89,6 +97,8 @@ extension WriteTransaction {
         statement.bind(record.net, at: 19)
         statement.bind(record.url, at: 20)
         statement.bind(record.title, at: 21)
+        // While changes are listed one by one, remember where the row was for readers' diffs.
+        let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
         let rowidBefore = connection.lastInsertRowID
         try statement.step()
         // The DO UPDATE branch leaves last_insert_rowid alone, so a new row id means an insert.
@@ -97,7 +107,7 @@ extension WriteTransaction {
             : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
         switch outcome {
         case .inserted: changes.record(.insert, code: record.code)
-        case .updated: changes.record(.update, code: record.code)
+        case .updated: changes.record(.update, code: record.code, old: old)
         case .unchanged: changes.unchanged += 1
         }
         return outcome
@@ -135,16 +145,16 @@ extension WriteTransaction {
     public func deleteQuakes(before date: Date? = nil) throws(SQLiteError) -> Int {
         let statement: Statement
         if let date {
-            statement = try connection.prepare("DELETE FROM quake WHERE time < ? RETURNING code")
+            statement = try connection.prepare("DELETE FROM quake WHERE time < ? RETURNING code, \(RowKeys.columns)")
             statement.bind(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), at: 1)
         } else {
-            statement = try connection.prepare("DELETE FROM quake RETURNING code")
+            statement = try connection.prepare("DELETE FROM quake RETURNING code, \(RowKeys.columns)")
         }
         var count = 0
         // RETURNING streams the codes one step at a time; the tracker keeps at most
         // `ChangeTracker.bulkThreshold` of them, so memory stays bounded.
         while try statement.step() {
-            changes.record(.delete, code: statement.text(at: 0))
+            changes.record(.delete, code: statement.text(at: 0), old: RowKeys(statement, from: 1))
             count += 1
         }
         return count
@@ -154,10 +164,24 @@ extension WriteTransaction {
     /// - Returns: false when no quake has that code.
     @discardableResult
     public func setNotes(_ text: String, forCode code: String) throws(SQLiteError) -> Bool {
+        let old = try oldKeys(code: code)
         try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
         guard connection.changes > 0 else { return false }
-        changes.record(.update, code: code)
+        changes.record(.update, code: code, old: old)
         return true
+    }
+
+    private func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
+        let statement: Statement
+        if let oldKeysStatement {
+            statement = oldKeysStatement
+            statement.reset()
+        } else {
+            statement = try connection.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?", persistent: true)
+            oldKeysStatement = statement
+        }
+        statement.bind(code, at: 1)
+        return try statement.step() ? RowKeys(statement) : nil
     }
 
     static let upsertSQL = """

@@ -16,7 +16,9 @@ import Testing
         #expect(txs[0].token < txs[1].token)
         #expect(latest == txs[1].token)
         #expect(Set(txs[0].changes) == [HistoryChange(code: "a", kind: .insert), HistoryChange(code: "b", kind: .insert)])
-        #expect(Set(txs[1].changes) == [HistoryChange(code: "a", kind: .update), HistoryChange(code: "c", kind: .insert)])
+        let oldA = RowKeys(id: 1, time: 1_700_000_000_000, magnitude: 4.2, regionKey: "chile",
+                           placeKey: "10 km n of somewhere, chile")
+        #expect(Set(txs[1].changes) == [HistoryChange(code: "a", kind: .update, old: oldA), HistoryChange(code: "c", kind: .insert)])
         #expect(txs.allSatisfy { $0.origin == StoreOrigin.current && !$0.isBulk })
         // After the latest token there is nothing.
         #expect(try store.read { try $0.history(after: latest) } == .transactions([], latest: latest))
@@ -70,6 +72,8 @@ import Testing
             Issue.record("expected transactions"); return
         }
         #expect(txs.map(\.author) == ["notes"])
-        #expect(txs[0].changes == [HistoryChange(code: "a", kind: .update)])
+        #expect(txs[0].changes.map(\.code) == ["a"])
+        #expect(txs[0].changes.first?.kind == .update)
+        #expect(txs[0].changes.first?.old?.id == 1)
     }
 }
