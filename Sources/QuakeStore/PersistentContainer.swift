@@ -69,9 +69,9 @@ public final class PersistentContainer: Sendable {
         }
     }
 
-    /// A new read-only-by-convention connection for a reader outside the UI (e.g. the change observer).
-    public func newViewContext() throws(StoreError) -> ViewContext {
-        do { return try ViewContext(connection: Self.openConnection(path: path)) } catch {
+    /// A new reader with its own connection (e.g. for a results controller); its owner closes it.
+    public func newViewContext(queryOnly: Bool = true) throws(StoreError) -> ViewContext {
+        do { return try ViewContext(connection: Self.openConnection(path: path), queryOnly: queryOnly) } catch {
             throw StoreError(error, path: path)
         }
     }

@@ -23,7 +23,19 @@ public enum TextFolding {
             guard hasUpper else { return text }
             return String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
         }
-        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
-            .lowercased()
+        let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        guard folded.unicodeScalars.contains(where: { extraLetters[$0] != nil }) else { return folded }
+        var result = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
+            if let replacement = extraLetters[scalar] { result.append(contentsOf: replacement.unicodeScalars) }
+            else { result.append(scalar) }
+        }
+        return String(result)
     }
+
+    /// Letters that are not a base letter plus a combining mark, so diacritic folding leaves them,
+    /// but that a person typing ASCII expects to match: "sindirgi" finds "Sındırgı".
+    static let extraLetters: [Unicode.Scalar: String] = [
+        "ı": "i", "ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ŧ": "t", "ß": "ss", "æ": "ae", "œ": "oe", "þ": "th",
+    ]
 }

@@ -9,9 +9,11 @@ public final class ViewContext: @unchecked Sendable {
     private let lock = NSLock()
     private let connection: Connection
 
-    init(connection: Connection) throws(SQLiteError) {
+    /// - Parameter queryOnly: refuse writes (`PRAGMA query_only`); a results controller turns it
+    ///   off because it keeps its search matches in a temporary table.
+    init(connection: Connection, queryOnly: Bool = true) throws(SQLiteError) {
         self.connection = connection
-        try connection.execute("PRAGMA query_only = 1")
+        if queryOnly { try connection.execute("PRAGMA query_only = 1") }
     }
 
     /// Runs `body` with the connection inside one read transaction.
@@ -26,7 +28,7 @@ public final class ViewContext: @unchecked Sendable {
     /// Stops the running `read` at its next step (e.g. a superseded search keystroke).
     public func interrupt() { connection.interrupt() }
 
-    func close() {
+    public func close() {
         lock.lock()
         defer { lock.unlock() }
         connection.close()

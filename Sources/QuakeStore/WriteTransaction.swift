@@ -16,8 +16,11 @@ public final class WriteTransaction {
         self.connection = connection
     }
 
-    /// Records a change made with raw SQL so that it reaches the history.
-    public func record(_ kind: HistoryChange.Kind, code: String) { changes.record(kind, code: code) }
+    /// Records a change made with raw SQL so that it reaches the history. For updates and deletes
+    /// pass the row's keys from before the change (readers reload everything when they are missing).
+    public func record(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil) {
+        changes.record(kind, code: code, old: old)
+    }
 
     /// Forces this transaction's history entry to be a bulk one ("refetch everything").
     public func markBulk() { changes.markBulk() }
@@ -158,6 +161,18 @@ extension WriteTransaction {
             count += 1
         }
         return count
+    }
+
+    /// Deletes one quake by code.
+    /// - Returns: false when no quake has that code.
+    @discardableResult
+    public func deleteQuake(code: String) throws(SQLiteError) -> Bool {
+        let statement = try connection.prepare("DELETE FROM quake WHERE code = ? RETURNING \(RowKeys.columns)")
+        statement.bind(code, at: 1)
+        guard try statement.step() else { return false }
+        changes.record(.delete, code: code, old: RowKeys(statement))
+        while try statement.step() {}
+        return true
     }
 
     /// Sets the user-owned notes of a quake (empty text clears them).

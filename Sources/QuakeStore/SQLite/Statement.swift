@@ -86,7 +86,13 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(let v): rc = sqlite3_bind_text(handle, index, v, -1, SQLITE_TRANSIENT)
+        case .text(var v):
+            // With its byte length, not -1: text may contain NUL, which must not end it early.
+            rc = v.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
+                }
+            }
         case .blob(let v):
             rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
         }

@@ -1,0 +1,81 @@
+/// The SQL and the Swift comparisons of one sectioned fetch request; the two must agree exactly,
+/// because the results controller mixes them when it merges changes.
+struct FetchSQL {
+    let request: SectionedFetchRequest
+    /// Whether the search matches live in `temp.fetch_matches` (see `FetchedResultsController`).
+    let usesMatches: Bool
+
+    private var order: QuakeSortOrder { request.sortDescriptor.order }
+    private var ascending: Bool { request.sortDescriptor.ascending }
+
+    /// `WHERE` terms of the predicate (never empty: `1` when there is none).
+    var predicate: (String, [SQLiteValue]) {
+        var terms: [String] = []
+        var arguments: [SQLiteValue] = []
+        if let minimum = request.predicate.minimumMagnitude {
+            terms.append("magnitude >= ?")
+            arguments.append(.real(minimum))
+        }
+        if usesMatches { terms.append("id IN temp.fetch_matches") }
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
+    }
+
+    /// `ORDER BY` of the rows; a total order (ties broken by id), served by an index.
+    var orderBy: String {
+        switch (order, ascending) {
+        case (.time, false): "time DESC, id DESC"
+        case (.time, true): "time ASC, id ASC"
+        case (.magnitude, false): "magnitude DESC, time DESC, id DESC"
+        case (.magnitude, true): "magnitude ASC, time ASC, id ASC"
+        // Newest first inside a region in both directions (index quake_region: regionKey, time DESC).
+        case (.region, false): "regionKey DESC, time DESC, id ASC"
+        case (.region, true): "regionKey ASC, time DESC, id ASC"
+        }
+    }
+
+    /// Rows of the same section that sort before a row with `keys`.
+    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) {
+        let op = ascending ? "<" : ">"
+        switch order {
+        case .time:
+            return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
+        case .magnitude:
+            guard let magnitude = keys.magnitude else {
+                return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
+            }
+            return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
+        case .region:
+            return ("(time > ? OR (time = ? AND id < ?))", [.integer(keys.time), .integer(keys.time), .integer(keys.id)])
+        }
+    }
+
+    /// Swift's twin of `beforeInSection` for two rows of the same section.
+    func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool {
+        switch order {
+        case .time:
+            return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
+        case .magnitude:
+            if let am = a.magnitude, let bm = b.magnitude, am != bm { return ascending ? am < bm : am > bm }
+            return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
+        case .region:
+            return a.time > b.time || (a.time == b.time && a.id < b.id)
+        }
+    }
+
+    /// Whether section `a` comes before section `b` (same family of keys).
+    func sectionPrecedes(_ a: SectionKey, _ b: SectionKey) -> Bool {
+        switch (a, b) {
+        case (.day(let x, _), .day(let y, _)):
+            return ascending ? x < y : x > y
+        case (.magnitude(let x), .magnitude(let y)):
+            // NULL sorts smallest, as in SQLite.
+            let xv = x ?? -1, yv = y ?? -1
+            return ascending ? xv < yv : xv > yv
+        case (.region(let x), .region(let y)):
+            // SQLite's BINARY collation compares UTF-8 bytes.
+            return ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
+        default:
+            preconditionFailure("sections of different kinds compared")
+        }
+    }
+}

@@ -1,0 +1,383 @@
+import Foundation
+
+/// A lazy, live, sectioned result set over the store, like Core Data's
+/// `NSFetchedResultsController`.
+///
+/// It holds the section index (identifier, title, count) and a small window of rows near what
+/// is shown — never every row: rows are read on demand with indexed queries per section. It
+/// merges the persistent history (any process's commits) into exact changes.
+///
+/// ```swift
+/// let controller = try FetchedResultsController(container: container, request: request)
+/// let visible = try controller.rows(in: 0..<40)
+/// if let changes = try controller.merge() { … }
+/// ```
+///
+/// Not thread-safe: use it from one thread (the UI's).
+public final class FetchedResultsController {
+    /// Merges listing more changes than this reload instead (cheaper than per-row ranks).
+    public static let maxListedChanges = 2_000
+
+    private let context: ViewContext
+    public private(set) var request: SectionedFetchRequest
+    public private(set) var sections: [QuakeSection] = []
+    private var sectionStarts: [Int] = []
+    private var sectionIndexByKey: [SectionKey: Int] = [:]
+    public private(set) var count = 0
+    /// The history token the results reflect.
+    public private(set) var token: HistoryToken = .zero
+    /// How many rows were read from SQLite so far (the laziness counter tests assert on).
+    public private(set) var rowsMaterialized = 0
+    /// Rows read around a requested range, so scrolling by a line does not query.
+    public var windowMargin = 32
+
+    private var cache: (start: Int, rows: [QuakeRow])?
+    private var days: DayCalendar
+    private var sql: FetchSQL
+    /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
+    private var vanishedKeys: [String: RowKeys] = [:]
+
+    public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest()) throws {
+        context = try container.newViewContext(queryOnly: false)
+        self.request = request
+        days = DayCalendar(timeZone: request.timeZone)
+        sql = FetchSQL(request: request, usesMatches: request.predicate.foldedSearch != nil)
+        do {
+            try context.read { db in
+                try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_matches (id INTEGER PRIMARY KEY)")
+            }
+            try reload()
+        } catch {
+            context.close()
+            throw error
+        }
+    }
+
+    public func close() { context.close() }
+
+    /// Applies a new predicate, sort and section identifier together and refetches the section index.
+    public func configure(_ request: SectionedFetchRequest) throws {
+        let searchChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
+        self.request = request
+        if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
+        sql = FetchSQL(request: request, usesMatches: request.predicate.foldedSearch != nil)
+        try reload(rebuildMatches: searchChanged)
+    }
+
+    // MARK: Reading
+
+    /// The rows at flat offsets `range` (clamped to `count`).
+    ///
+    /// Rows are values; the controller keeps only a window of them.
+    public func rows(in range: Range<Int>) throws -> [QuakeRow] {
+        let range = range.clamped(to: 0..<count)
+        guard !range.isEmpty else { return [] }
+        if let cache, cache.start <= range.lowerBound, range.upperBound <= cache.start + cache.rows.count {
+            return Array(cache.rows[(range.lowerBound - cache.start)..<(range.upperBound - cache.start)])
+        }
+        let window = max(0, range.lowerBound - windowMargin)..<min(count, range.upperBound + windowMargin)
+        let rows = try context.read { db in try fetchRows(db, window) }
+        cache = (window.lowerBound, rows)
+        return Array(rows[(range.lowerBound - window.lowerBound)..<(range.upperBound - window.lowerBound)])
+    }
+
+    /// The section and row within it of a flat offset.
+    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
+        precondition(offset >= 0 && offset < count, "offset \(offset) out of 0..<\(count)")
+        var low = 0, high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sectionStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return (low, offset - sectionStarts[low])
+    }
+
+    /// The flat offset of the first row of a section.
+    public func offset(ofSection section: Int) -> Int { sectionStarts[section] }
+
+    /// The flat offset of the quake with `code`, or nil when it is not in the results.
+    public func offset(ofCode code: String) throws -> Int? {
+        try context.read { db in
+            guard let keys = try rowKeys(db, code: code), request.predicate.matches(keys) else { return nil }
+            return try rank(db, keys)
+        }
+    }
+
+    /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
+    /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
+    public func anchor(code: String) throws -> Int? {
+        guard count > 0 else { return nil }
+        return try context.read { db in
+            guard let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
+            return min(try rank(db, keys), count - 1)
+        }
+    }
+
+    // MARK: Merging
+
+    /// Merges what was committed since `token`, by any process, and reports it; nil when nothing
+    /// changed the results.
+    public func merge() throws -> ResultChanges? {
+        let changes = try context.read { db -> ResultChanges? in
+            let fetch = try db.history(after: token)
+            guard case .transactions(let transactions, let latest) = fetch else {
+                try reloadLocked(db, rebuildMatches: true)
+                return ResultChanges(reloaded: true)
+            }
+            guard !transactions.isEmpty else {
+                token = latest
+                return nil
+            }
+            let listed = transactions.reduce(0) { $0 + $1.changes.count }
+            // Without a row's previous keys its old position is unknown: reload rather than guess.
+            let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
+            if transactions.contains(where: \.isBulk) || listed > Self.maxListedChanges || unplaceable {
+                try reloadLocked(db, rebuildMatches: true)
+                return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
+            }
+            // The keys each code had before the first of these transactions touched it.
+            var before: [String: RowKeys?] = [:]
+            for change in transactions.flatMap(\.changes) where before[change.code] == nil {
+                before[change.code] = change.kind == .insert ? .some(nil) : .some(change.old)
+            }
+            let result = try applyChanges(db, before: before.mapValues { $0 })
+            token = latest
+            return result
+        }
+        if changes != nil { cache = nil }
+        return changes
+    }
+
+    // MARK: Fetching
+
+    private func reload(rebuildMatches: Bool = true) throws {
+        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches) }
+        cache = nil
+    }
+
+    private func reloadLocked(_ db: Connection, rebuildMatches: Bool) throws {
+        token = try db.currentHistoryToken()
+        if rebuildMatches { try rebuildSearchMatches(db) }
+        setSections(try buildSections(db))
+        cache = nil
+    }
+
+    private func setSections(_ new: [QuakeSection]) {
+        sections = new
+        sectionStarts = []
+        sectionIndexByKey = [:]
+        var total = 0
+        for (index, section) in new.enumerated() {
+            sectionStarts.append(total)
+            sectionIndexByKey[section.key] = index
+            total += section.count
+        }
+        count = total
+    }
+
+    /// Materializes the ids matching the search text into `temp.fetch_matches`: FTS5 trigram
+    /// for 3+ characters, else `instr` over the folded place (literal by construction: no
+    /// pattern syntax to escape, and it compares byte lengths, so even NUL is matched as text).
+    private func rebuildSearchMatches(_ db: Connection) throws {
+        try db.execute("DELETE FROM temp.fetch_matches")
+        guard let folded = request.predicate.foldedSearch else { return }
+        let hasControl = folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        if folded.unicodeScalars.count >= 3 && !hasControl {
+            let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            try db.execute("INSERT INTO temp.fetch_matches SELECT rowid FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
+        } else {
+            try db.execute("INSERT INTO temp.fetch_matches SELECT id FROM quake WHERE instr(placeKey, ?) > 0", [.text(folded)])
+        }
+    }
+
+    private func buildSections(_ db: Connection) throws -> [QuakeSection] {
+        let (predicate, predicateArgs) = sql.predicate
+        let ascending = request.sortDescriptor.ascending
+        var result: [QuakeSection] = []
+        switch request.sortDescriptor.order {
+        case .time:
+            // Jump from day to day: one indexed seek for the next day's first row, one indexed range count.
+            let direction = ascending ? "ASC" : "DESC"
+            var next = try db.scalar("SELECT time FROM quake WHERE \(predicate) ORDER BY time \(direction) LIMIT 1", predicateArgs).int64
+            while let time = next {
+                let day = days.day(containing: time)
+                result.append(QuakeSection(id: day.id, title: day.title, count: try countRows(db, in: day.key), key: day.key))
+                guard case .day(let start, let end) = day.key else { break }
+                next = ascending
+                    ? try db.scalar("SELECT time FROM quake WHERE time >= ? AND \(predicate) ORDER BY time ASC LIMIT 1", [.integer(end)] + predicateArgs).int64
+                    : try db.scalar("SELECT time FROM quake WHERE time < ? AND \(predicate) ORDER BY time DESC LIMIT 1", [.integer(start)] + predicateArgs).int64
+            }
+        case .magnitude:
+            let buckets: [Int?] = [nil, 0, 1, 2, 3, 4, 5, 6]
+            for bucket in ascending ? buckets : buckets.reversed() {
+                let key = SectionKey.magnitude(bucket)
+                let count = try countRows(db, in: key)
+                guard count > 0 else { continue }
+                let title = SectionKey.magnitudeTitle(bucket)
+                result.append(QuakeSection(id: title, title: title, count: count, key: key))
+            }
+        case .region:
+            let direction = ascending ? "ASC" : "DESC"
+            var next = try db.scalar("SELECT regionKey FROM quake WHERE \(predicate) ORDER BY regionKey \(direction) LIMIT 1", predicateArgs).string
+            while let regionKey = next {
+                result.append(try regionSection(db, regionKey))
+                next = try db.scalar(
+                    "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
+                    [.text(regionKey)] + predicateArgs).string
+            }
+        }
+        return result
+    }
+
+    private func regionSection(_ db: Connection, _ regionKey: String) throws -> QuakeSection {
+        let key = SectionKey.region(regionKey)
+        let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(regionKey)]).string ?? regionKey
+        return QuakeSection(id: regionKey, title: title, count: try countRows(db, in: key), key: key)
+    }
+
+    private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil) throws -> Int {
+        let (range, rangeArgs) = key.rangeSQL
+        let (predicate, predicateArgs) = sql.predicate
+        var where_ = "\(range) AND \(predicate)"
+        var args = rangeArgs + predicateArgs
+        if let keys {
+            let (before, beforeArgs) = sql.beforeInSection(keys)
+            where_ += " AND \(before)"
+            args += beforeArgs
+        }
+        return Int(try db.scalar("SELECT count(*) FROM quake WHERE \(where_)", args).int64 ?? 0)
+    }
+
+    private func fetchRows(_ db: Connection, _ window: Range<Int>) throws -> [QuakeRow] {
+        var rows: [QuakeRow] = []
+        rows.reserveCapacity(window.count)
+        var section = indexPath(forOffset: window.lowerBound).section
+        let (predicate, predicateArgs) = sql.predicate
+        while section < sections.count, sectionStarts[section] < window.upperBound {
+            let start = sectionStarts[section]
+            let local = max(window.lowerBound, start) - start
+            let end = min(window.upperBound, start + sections[section].count) - start
+            let (range, rangeArgs) = sections[section].key.rangeSQL
+            let statement = try db.prepare(
+                "SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate) ORDER BY \(sql.orderBy) LIMIT ? OFFSET ?")
+            try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(local))])
+            while try statement.step() {
+                rows.append(QuakeRow(statement))
+                rowsMaterialized += 1
+            }
+            section += 1
+        }
+        return rows
+    }
+
+    private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
+        let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+        statement.bind(code, at: 1)
+        return try statement.step() ? RowKeys(statement) : nil
+    }
+
+    func sectionKey(of keys: RowKeys) -> SectionKey {
+        switch request.sortDescriptor.order {
+        case .time: days.day(containing: keys.time).key
+        case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
+        case .region: .region(keys.regionKey)
+        }
+    }
+
+    /// Where a row with `keys` sorts among the current results: the number of matching rows before it.
+    private func rank(_ db: Connection, _ keys: RowKeys) throws -> Int {
+        let key = sectionKey(of: keys)
+        let start = sectionIndexByKey[key].map { sectionStarts[$0] }
+            ?? sections.filter { sql.sectionPrecedes($0.key, key) }.reduce(0) { $0 + $1.count }
+        return start + (try countRows(db, in: key, before: keys))
+    }
+
+    // MARK: Merging changes
+
+    /// Turns the changed codes (with the keys they had before) into section and row changes,
+    /// and moves the controller to the new state. Runs inside the merge's read transaction.
+    private func applyChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
+        let predicate = request.predicate
+        var after: [String: RowKeys] = [:]
+        for code in before.keys { if let keys = try rowKeys(db, code: code) { after[code] = keys } }
+        if sql.usesMatches, let folded = predicate.foldedSearch {
+            for (code, old) in before {
+                if let old { try db.execute("DELETE FROM temp.fetch_matches WHERE id = ?", [.integer(old.id)]) }
+                if let new = after[code], new.placeKey.utf8.contains(subsequence: folded.utf8) {
+                    try db.execute("INSERT OR IGNORE INTO temp.fetch_matches (id) VALUES (?)", [.integer(new.id)])
+                }
+            }
+        }
+        let oldMatched = before.compactMapValues { $0 }.filter { predicate.matches($0.value) }
+        let newMatched = after.filter { predicate.matches($0.value) }
+        vanishedKeys = before.compactMapValues { $0 }.filter { after[$0.key] == nil }
+
+        // Old positions (before the sections change).
+        let oldSections = sections, oldStarts = sectionStarts, oldIndexByKey = sectionIndexByKey
+        var oldRank: [String: Int] = [:]
+        for (code, keys) in oldMatched {
+            let key = sectionKey(of: keys)
+            let within = try countRows(db, in: key, before: keys)
+                - newMatched.values.filter { sectionKey(of: $0) == key && sql.precedesInSection($0, keys) }.count
+                + oldMatched.values.filter { sectionKey(of: $0) == key && sql.precedesInSection($0, keys) }.count
+            oldRank[code] = oldStarts[oldIndexByKey[key]!] + within
+        }
+
+        // New sections: adjust counts, drop emptied ones, insert new ones in order.
+        var counts = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.key, $0.count) })
+        for keys in oldMatched.values { counts[sectionKey(of: keys), default: 0] -= 1 }
+        for keys in newMatched.values { counts[sectionKey(of: keys), default: 0] += 1 }
+        var newSections: [QuakeSection] = []
+        for var section in oldSections {
+            section.count = counts[section.key] ?? 0
+            if section.count > 0 { newSections.append(section) }
+        }
+        let added = Set(newMatched.values.map(sectionKey(of:))).subtracting(oldIndexByKey.keys)
+        for key in added {
+            let section: QuakeSection
+            switch key {
+            case .day(let start, _):
+                let day = days.day(containing: start)
+                section = QuakeSection(id: day.id, title: day.title, count: counts[key] ?? 0, key: key)
+            case .magnitude(let bucket):
+                let title = SectionKey.magnitudeTitle(bucket)
+                section = QuakeSection(id: title, title: title, count: counts[key] ?? 0, key: key)
+            case .region(let regionKey):
+                var region = try regionSection(db, regionKey)
+                region.count = counts[key] ?? 0
+                section = region
+            }
+            let index = newSections.firstIndex { sql.sectionPrecedes(key, $0.key) } ?? newSections.endIndex
+            newSections.insert(section, at: index)
+        }
+        setSections(newSections)
+
+        var newRank: [String: Int] = [:]
+        for (code, keys) in newMatched { newRank[code] = try rank(db, keys) }
+
+        var changes = ResultChanges(codes: Set(before.keys))
+        changes.sectionsDeleted = oldSections.indices.filter { sectionIndexByKey[oldSections[$0].key] == nil }
+        changes.sectionsInserted = sections.indices.filter { oldIndexByKey[sections[$0].key] == nil }
+        for code in before.keys {
+            switch (oldRank[code], newRank[code]) {
+            case (let from?, nil): changes.deleted.append(from)
+            case (nil, let to?): changes.inserted.append(to)
+            case (let from?, let to?):
+                // A move when its place among the unchanged rows differs; otherwise an update.
+                let changedBeforeOld = oldRank.values.filter { $0 < from }.count
+                let changedBeforeNew = newRank.values.filter { $0 < to }.count
+                if from - changedBeforeOld == to - changedBeforeNew {
+                    changes.updated.append(.init(from: from, to: to))
+                } else {
+                    changes.moved.append(.init(from: from, to: to))
+                }
+            case (nil, nil): break
+            }
+        }
+        changes.deleted.sort()
+        changes.inserted.sort()
+        changes.moved.sort { $0.to < $1.to }
+        changes.updated.sort { $0.to < $1.to }
+        return changes
+    }
+}

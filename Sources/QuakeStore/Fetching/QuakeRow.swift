@@ -1,0 +1,54 @@
+/// One row of the list: what the list shows, nothing more (detail reads `StoredQuake`).
+public struct QuakeRow: Hashable, Sendable {
+    public let code: String
+    public let magnitude: Double?
+    public let place: String
+    /// ms since the epoch.
+    public let time: Int64
+    public let depth: Double?
+    public let latitude: Double
+    public let longitude: Double
+    public let hasNotes: Bool
+
+    static let columns = "code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL"
+
+    init(_ s: Statement) {
+        code = s.text(at: 0)
+        magnitude = s.optionalDouble(at: 1)
+        place = s.text(at: 2)
+        time = s.int64(at: 3)
+        depth = s.optionalDouble(at: 4)
+        latitude = s.double(at: 5)
+        longitude = s.double(at: 6)
+        hasNotes = s.int64(at: 7) != 0
+    }
+}
+
+/// What one merge changed, in flat row offsets (see `FetchedResultsController.indexPath(forOffset:)`).
+///
+/// Apply in this order to the old rows to get the new ones: remove `deleted` and the `from` of
+/// `moved` (old offsets, highest first); insert `inserted` and the `to` of `moved` (new offsets,
+/// lowest first); then refresh the rows at the `to` of `updated`.
+public struct ResultChanges: Sendable, Equatable {
+    public struct Move: Sendable, Equatable, Hashable {
+        public let from: Int
+        public let to: Int
+    }
+
+    /// Too much changed to list (a bulk import or delete, or purged history): refetch what you show.
+    public var reloaded = false
+    /// Old section indexes that disappeared, and new ones that appeared.
+    public var sectionsDeleted: [Int] = []
+    public var sectionsInserted: [Int] = []
+    public var deleted: [Int] = []
+    public var inserted: [Int] = []
+    public var moved: [Move] = []
+    public var updated: [Move] = []
+    /// The codes whose rows changed (for a detail view showing one of them).
+    public var codes: Set<String> = []
+
+    public var isEmpty: Bool {
+        !reloaded && sectionsDeleted.isEmpty && sectionsInserted.isEmpty && deleted.isEmpty && inserted.isEmpty
+            && moved.isEmpty && updated.isEmpty
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+@Suite struct FetchedResultsControllerTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let records = ExpectedResults.variedRecords(count: 600)
+
+    /// Every section with its codes, read through the controller's lazy windows.
+    static func contents(_ controller: FetchedResultsController) throws -> [ExpectedResults.Section] {
+        let rows = try controller.rows(in: 0..<controller.count)
+        return controller.sections.enumerated().map { index, section in
+            let start = controller.offset(ofSection: index)
+            return ExpectedResults.Section(id: section.id, codes: rows[start..<start + section.count].map(\.code))
+        }
+    }
+
+    static let configurations: [(QuakeSortOrder, Bool, String, Double?)] = [
+        (.time, false, "", nil), (.time, true, "", nil), (.magnitude, false, "", nil), (.magnitude, true, "", nil),
+        (.region, true, "", nil), (.region, false, "", nil), (.time, false, "alaska", nil), (.region, true, "isl", 2.5),
+        (.magnitude, false, "o", nil), (.time, true, "", 4.0), (.magnitude, true, "MEXICO", 1),
+    ]
+
+    @Test(arguments: configurations)
+    func sectionsAreContiguousOrderedAndCounted(order: QuakeSortOrder, ascending: Bool, search: String, minimum: Double?) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum),
+                                            sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: Self.utc)
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        let expected = ExpectedResults.sections(Self.records, search: search, minimumMagnitude: minimum,
+                                                order: order, ascending: ascending, timeZone: Self.utc)
+        #expect(try Self.contents(controller) == expected)
+        #expect(Set(controller.sections.map(\.id)).count == controller.sections.count, "a section appears twice")
+    }
+
+    @Test func dynamicConfigurationChangesSortAndSectionsTogether() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        let controller = try FetchedResultsController(
+            container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { controller.close() }
+        for (order, ascending, search, minimum) in Self.configurations {
+            var request = controller.request
+            request.sortDescriptor = QuakeSortDescriptor(order, ascending: ascending)
+            request.predicate = QuakePredicate(searchText: search, minimumMagnitude: minimum)
+            try controller.configure(request)
+            #expect(try Self.contents(controller) == ExpectedResults.sections(
+                Self.records, search: search, minimumMagnitude: minimum, order: order, ascending: ascending, timeZone: Self.utc))
+        }
+    }
+
+    @Test func daySectionsFollowTheTimeZone() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        // 2023-11-15 03:00 UTC is still the 14th in Los Angeles.
+        try store.upsert([.fixture("a", time: 1_700_017_200_000)])
+        let controller = try FetchedResultsController(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { controller.close() }
+        #expect(controller.sections.map(\.id) == ["2023-11-15"])
+        #expect(controller.sections.first?.title == "Wednesday, 15 November 2023")
+        var request = controller.request
+        request.timeZone = TimeZone(identifier: "America/Los_Angeles")!
+        try controller.configure(request)
+        #expect(controller.sections.map(\.id) == ["2023-11-14"])
+    }
+
+    @Test(arguments: ["\"", "'", "*", "%", "_", "\\", "AND", "NEAR(", "(", ")", "\"quoted\"", "100%", "a OR b",
+                      "place:fiji", "^", "--", ";DROP TABLE quake;", "\u{0}", "\u{1b}[31m", "   ", "é", "sa", "SÃO", "mexico"])
+    func hostileSearchTextIsLiteral(search: String) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search), timeZone: Self.utc)
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        let expected = ExpectedResults.sections(Self.records, search: search, order: .time, ascending: false, timeZone: Self.utc)
+        #expect(try Self.contents(controller) == expected)
+        #expect(try store.read { try $0.quakeCount() } == Self.records.count)
+    }
+
+    @Test func searchIsCaseAndDiacriticInsensitive() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        for (search, place) in [("mexico", "México"), ("SAO", "São"), ("hofn", "Höfn"), ("sindirgi", "Sındırgı")] {
+            let controller = try FetchedResultsController(
+                container: store.container, request: SectionedFetchRequest(predicate: QuakePredicate(searchText: search)))
+            defer { controller.close() }
+            let rows = try controller.rows(in: 0..<controller.count)
+            #expect(!rows.isEmpty && rows.allSatisfy { $0.place.contains(place) }, "\(search) → \(rows.prefix(3).map(\.place))")
+        }
+    }
+
+    @Test func offsetsAndIndexPathsAgree() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        let controller = try FetchedResultsController(
+            container: store.container, request: SectionedFetchRequest(sortDescriptor: .init(.region), timeZone: Self.utc))
+        defer { controller.close() }
+        let rows = try controller.rows(in: 0..<controller.count)
+        for offset in stride(from: 0, to: rows.count, by: 37) {
+            #expect(try controller.offset(ofCode: rows[offset].code) == offset)
+            let path = controller.indexPath(forOffset: offset)
+            #expect(controller.offset(ofSection: path.section) + path.row == offset)
+        }
+        #expect(try controller.offset(ofCode: "no-such-code") == nil)
+    }
+
+    @Test func aSelectionThatNoLongerMatchesAnchorsToItsNearestNeighbour() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<10).map { .fixture("q\($0)", magnitude: Double($0), time: 1_700_000_000_000 + Int64($0) * 1000) })
+        let controller = try FetchedResultsController(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { controller.close() }
+        // Newest first: q9 … q0. Filter out q5 (magnitude 5) by searching for nothing it has… use a minimum instead.
+        var request = controller.request
+        request.predicate.minimumMagnitude = 6
+        try controller.configure(request)  // q9 q8 q7 q6
+        #expect(try controller.anchor(code: "q7") == 2)
+        #expect(try controller.anchor(code: "q3") == 3)  // would sort after q6: clamped to the last row
+        request.predicate.minimumMagnitude = nil
+        try controller.configure(request)
+        // Deleted: lands where it stood.
+        let writer = try store.container.newBackgroundContext(author: "delete")
+        defer { writer.close() }
+        try writer.performAndWait { try $0.deleteQuake(code: "q5") }
+        let changes = try #require(try controller.merge())
+        #expect(changes.deleted == [4])
+        #expect(controller.count == 9)
+        // q9 q8 q7 q6 q4 …: the vanished q5 hands selection to q4, now at offset 4.
+        #expect(try controller.anchor(code: "q5") == 4)
+    }
+}

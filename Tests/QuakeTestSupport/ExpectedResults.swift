@@ -1,0 +1,104 @@
+import Foundation
+import QuakeStore
+
+/// An independent, in-memory computation of a sectioned fetch: what the store must return.
+/// Deliberately written without the store's SQL or comparators.
+public enum ExpectedResults {
+    public struct Section: Equatable, CustomStringConvertible {
+        public var id: String
+        public var codes: [String]
+        public var description: String { "\(id)(\(codes.count))" }
+        public init(id: String, codes: [String]) {
+            self.id = id
+            self.codes = codes
+        }
+    }
+
+    /// Case- and diacritic-insensitive, plus the letters without a combining mark that a
+    /// person types in ASCII (SPEC: "mexico" finds "México"; "sindirgi" finds "Sındırgı").
+    public static func fold(_ s: String) -> String {
+        var folded = s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
+        for (letter, ascii) in [("ı", "i"), ("ł", "l"), ("ø", "o"), ("đ", "d"), ("ð", "d"), ("ħ", "h"), ("ŧ", "t"),
+                                ("ß", "ss"), ("æ", "ae"), ("œ", "oe"), ("þ", "th")] {
+            folded = folded.replacingOccurrences(of: letter, with: ascii)
+        }
+        return folded
+    }
+
+    public static func sections(_ records: [QuakeRecord], search: String = "", minimumMagnitude: Double? = nil,
+                                order: QuakeSortOrder, ascending: Bool, timeZone: TimeZone) -> [Section] {
+        let needle = fold(search.trimmingCharacters(in: .whitespacesAndNewlines))
+        let matching = records.filter { record in
+            if let minimumMagnitude, (record.magnitude ?? -.infinity) < minimumMagnitude || record.magnitude == nil { return false }
+            return needle.isEmpty || fold(record.place).contains(needle)
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let dayFormatter = DateFormatter()
+        dayFormatter.locale = Locale(identifier: "en_US_POSIX")
+        dayFormatter.timeZone = timeZone
+        dayFormatter.dateFormat = "yyyy-MM-dd"
+        func sectionID(_ r: QuakeRecord) -> String {
+            switch order {
+            case .time: return dayFormatter.string(from: Date(timeIntervalSince1970: Double(r.time) / 1000))
+            case .magnitude:
+                guard let m = r.magnitude else { return "unknown" }
+                return m >= 6 ? "M 6+" : m < 1 ? "M <1" : "M \(Int(m.rounded(.down)))"
+            case .region: return fold(r.region)
+            }
+        }
+        // Records inserted in order get ids 1, 2, 3…: ties break by insertion index.
+        let indexed = Array(matching.enumerated())
+        let sorted = indexed.sorted { a, b in
+            let (x, y) = (a.element, b.element)
+            switch order {
+            case .time:
+                return ascending ? (x.time, a.offset) < (y.time, b.offset) : (x.time, a.offset) > (y.time, b.offset)
+            case .magnitude:
+                let xm = x.magnitude ?? -.infinity, ym = y.magnitude ?? -.infinity
+                return ascending ? (xm, x.time, a.offset) < (ym, y.time, b.offset) : (xm, x.time, a.offset) > (ym, y.time, b.offset)
+            case .region:
+                let xr = Array(fold(x.region).utf8), yr = Array(fold(y.region).utf8)
+                if xr != yr { return ascending ? xr.lexicographicallyPrecedes(yr) : yr.lexicographicallyPrecedes(xr) }
+                return (x.time, -a.offset) > (y.time, -b.offset)
+            }
+        }
+        var result: [Section] = []
+        for (_, record) in sorted {
+            let id = sectionID(record)
+            if result.last?.id == id { result[result.count - 1].codes.append(record.code) }
+            else { result.append(Section(id: id, codes: [record.code])) }
+        }
+        return result
+    }
+
+    /// A varied data set: times over 20 days, magnitudes incl. null and negative, accented and
+    /// comma-less places, identical times.
+    public static func variedRecords(count: Int, seed: UInt64 = 42) -> [QuakeRecord] {
+        var rng = SeededGenerator(seed: seed)
+        let places = ["10 km N of Höfn, Iceland", "5 km SSE of México City, Mexico", "Fiji region", "near São Paulo, Brazil",
+                      "12 km W of Anchorage, Alaska", "3km NE of Cobb, CA", "Kermadec Islands, New Zealand",
+                      "100% weird \"quoted\" (place), Ísland", "south of the Fiji Islands", "", "Sındırgı, Turkey",
+                      "8 km E of Volcano, Hawaii", "Off the coast of ALASKA"]
+        return (0..<count).map { i in
+            let place = places[Int.random(in: 0..<places.count, using: &rng)]
+            let magnitude: Double? = Int.random(in: 0..<15, using: &rng) == 0 ? nil : Double(Int.random(in: -10...78, using: &rng)) / 10
+            let time = 1_700_000_000_000 + Int64.random(in: 0..<(20 * 86_400_000), using: &rng) / 60_000 * 60_000
+            return QuakeRecord(code: "v\(i)", magnitude: magnitude, place: place, time: time, updated: time,
+                               latitude: 1, longitude: 2, depth: 3)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible test data.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
