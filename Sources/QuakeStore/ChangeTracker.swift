@@ -24,9 +24,13 @@ struct ChangeTracker {
         case .delete: deleted += 1
         }
         guard !isBulk else { return }
-        // Within one transaction, an insert then update is still an insert for readers,
-        // and an insert then delete is a delete of something they never saw (harmless).
-        if kind == .update, codes[code] == .insert { return }
+        // What readers need is the net change from before the transaction to after it.
+        switch (codes[code], kind) {
+        case (.insert?, .update): return                      // still new to readers
+        case (.insert?, .delete): codes[code] = nil; return   // never existed for readers
+        case (.delete?, .insert): codes[code] = .update; return // existed before, exists after
+        default: break
+        }
         if codes[code] == nil, let old { oldKeys[code] = old }
         codes[code] = kind
         if codes.count > Self.bulkThreshold { markBulk() }

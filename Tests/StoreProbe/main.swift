@@ -2,6 +2,7 @@
 //
 //   store-probe write DIR AUTHOR PREFIX COUNT [BATCH]   COUNT quakes PREFIX-0…, BATCH per transaction
 //   store-probe hang DIR PREFIX COUNT                   inserts COUNT rows, prints "inserting", never commits
+//   store-probe mutate DIR SEED                         one transaction of random inserts/updates/deletes/notes
 //   store-probe open DIR                                opens the store, prints its quake count
 //   store-probe observe DIR                             prints "ready", then "change TOKEN AUTHOR code,code…"
 //                                                       per merged transaction, until stdin closes
@@ -39,6 +40,37 @@ case "write":
         }
         say("commit \(prefix) \(i) \(Date().timeIntervalSince1970)")
         i = end
+    }
+    context.close()
+    say("done")
+case "mutate":
+    var rng = SplitMix(seed: UInt64(args[3])!)
+    let reader = container.viewContext
+    let codes: [String] = try reader.read { db in
+        let s = try db.prepare("SELECT code FROM quake ORDER BY id")
+        var codes: [String] = []
+        while try s.step() { codes.append(s.text(at: 0)) }
+        return codes
+    }
+    let places = ["Höfn, Iceland", "near México City, Mexico", "Fiji region", "São Paulo, Brazil", "Anchorage, Alaska", ""]
+    let context = try container.newBackgroundContext(author: "mutate")
+    try context.performAndWait { tx in
+        let operations = Int(rng.next() % 12) + 1
+        for _ in 0..<operations {
+            let roll = rng.next() % 10
+            let code = codes.isEmpty || roll < 4 ? "m\(rng.next() % 1_000_000)" : codes[Int(rng.next() % UInt64(codes.count))]
+            if roll == 9 && !codes.isEmpty {
+                try tx.deleteQuake(code: code)
+            } else if roll == 8 && !codes.isEmpty {
+                try tx.setNotes(rng.next() % 2 == 0 ? "" : "note \(rng.next() % 100)", forCode: code)
+            } else {
+                let time = 1_700_000_000_000 + Int64(rng.next() % (5 * 86_400_000))
+                let magnitude: Double? = rng.next() % 8 == 0 ? nil : Double(rng.next() % 80) / 10
+                try tx.upsert(QuakeRecord(code: code, magnitude: magnitude, place: places[Int(rng.next() % UInt64(places.count))],
+                                          time: time, updated: 1_800_000_000_000 + Int64(rng.next() % 1_000_000),
+                                          latitude: 1, longitude: 2, depth: 3))
+            }
+        }
     }
     context.close()
     say("done")
@@ -80,4 +112,16 @@ final class LockedToken: @unchecked Sendable {
     // @unchecked: only the observer's serial queue touches `value` after init.
     var value: HistoryToken
     init(_ value: HistoryToken) { self.value = value }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -78,7 +78,9 @@ public final class FetchedResultsController {
         let window = max(0, range.lowerBound - windowMargin)..<min(count, range.upperBound + windowMargin)
         let rows = try context.read { db in try fetchRows(db, window) }
         cache = (window.lowerBound, rows)
-        return Array(rows[(range.lowerBound - window.lowerBound)..<(range.upperBound - window.lowerBound)])
+        // Counts and rows come from the same snapshot and agree; clamp anyway rather than trap.
+        let lower = min(range.lowerBound - window.lowerBound, rows.count)
+        return Array(rows[lower..<min(range.upperBound - window.lowerBound, rows.count)])
     }
 
     /// The section and row within it of a flat offset.

@@ -47,6 +47,11 @@ public struct ResultChanges: Sendable, Equatable {
     /// The codes whose rows changed (for a detail view showing one of them).
     public var codes: Set<String> = []
 
+    public init(reloaded: Bool = false, codes: Set<String> = []) {
+        self.reloaded = reloaded
+        self.codes = codes
+    }
+
     public var isEmpty: Bool {
         !reloaded && sectionsDeleted.isEmpty && sectionsInserted.isEmpty && deleted.isEmpty && inserted.isEmpty
             && moved.isEmpty && updated.isEmpty

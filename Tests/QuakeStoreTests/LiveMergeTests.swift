@@ -1,0 +1,48 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// Random changes from another process, merged one transaction at a time.
+@Suite struct LiveMergeTests {
+    let probe = BuildProducts.executable("store-probe")
+
+    /// Applies reported changes to the old rows as the documentation of `ResultChanges` says.
+    static func apply(_ changes: ResultChanges, to old: [QuakeRow], new: [QuakeRow]) -> [QuakeRow] {
+        var rows = old
+        for offset in (changes.deleted + changes.moved.map(\.from)).sorted(by: >) { rows.remove(at: offset) }
+        for offset in (changes.inserted + changes.moved.map(\.to)).sorted() { rows.insert(new[offset], at: offset) }
+        for update in changes.updated { rows[update.to] = new[update.to] }
+        return rows
+    }
+
+    @Test(arguments: [
+        (1, SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)),
+        (2, SectionedFetchRequest(sortDescriptor: .init(.magnitude, ascending: true), timeZone: TimeZone(identifier: "UTC")!)),
+        (3, SectionedFetchRequest(predicate: QuakePredicate(searchText: "ic"), sortDescriptor: .init(.region))),
+        (4, SectionedFetchRequest(predicate: QuakePredicate(searchText: "mexico", minimumMagnitude: 2), sortDescriptor: .init(.time, ascending: true))),
+        (5, SectionedFetchRequest(sortDescriptor: .init(.magnitude), timeZone: TimeZone(identifier: "Pacific/Chatham")!)),
+    ])
+    func mergedChangesApplyToTheOldContentsAndEqualAFreshFetch(seed: Int, request: SectionedFetchRequest) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(ExpectedResults.variedRecords(count: 150))
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        var old = try controller.rows(in: 0..<controller.count)
+        for round in 0..<12 {
+            let mutate = try ChildProcess.run(probe, ["mutate", store.directory.path, "\(seed * 1000 + round)"])
+            #expect(mutate.status == 0, "\(mutate.stderr)")
+            let changes = try controller.merge() ?? ResultChanges()
+            let new = try controller.rows(in: 0..<controller.count)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            #expect(try fresh.rows(in: 0..<fresh.count) == new, "round \(round): merged contents differ from a fresh fetch")
+            #expect(fresh.sections == controller.sections, "round \(round): sections differ from a fresh fetch")
+            if !changes.reloaded {
+                #expect(Self.apply(changes, to: old, new: new) == new, "round \(round): \(changes)")
+            }
+            old = new
+        }
+    }
+}
