@@ -10,6 +10,7 @@ enum Quaketui {
     }
 
     static let commands: [Command] = [
+        Command(spec: ListCommand.spec, run: ListCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
     ]

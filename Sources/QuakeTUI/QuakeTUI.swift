@@ -1,1 +1,0 @@
-// The terminal UI. See issue 7.

@@ -1,0 +1,189 @@
+import Foundation
+import QuakeStore
+import QuakeTUI
+
+/// `quaketui list`: the sectioned results, for people and scripts.
+enum ListCommand {
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "Print the sectioned results (for scripting).",
+        usage: ["list [--sort time|magnitude|region] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--limit <n>] [--json]"],
+        discussion: """
+            Sections follow the sort: days for time, whole magnitudes for magnitude, regions
+            for region. The search is a case- and diacritic-insensitive substring of the place
+            ("mexico" finds "México"); the text is literal. Times are shown in the time zone of
+            the app settings (local by default).
+            """,
+        options: [
+            .init(name: "sort", value: "ORDER", help: "time (default), magnitude or region."),
+            .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
+            .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
+            .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
+            .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+            .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),
+            CommandSpec.stateDir, CommandSpec.json,
+        ])
+
+    static func request(from arguments: ParsedArguments, timeZone: TimeZone) throws(UsageError) -> SectionedFetchRequest {
+        if let extra = arguments.positionals.first {
+            throw UsageError(message: "Unexpected argument '\(extra)'.", command: spec)
+        }
+        var order = QuakeSortOrder.time
+        if let text = arguments.value("sort") {
+            guard let parsed = QuakeSortOrder(rawValue: text) else {
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude or region.", command: spec)
+            }
+            order = parsed
+        }
+        if arguments.has("ascending") && arguments.has("descending") {
+            throw UsageError(message: "Give either --ascending or --descending, not both.", command: spec)
+        }
+        let ascending: Bool? = arguments.has("ascending") ? true : arguments.has("descending") ? false : nil
+        var minimum: Double?
+        if let text = arguments.value("min-magnitude") {
+            guard let value = Double(text), value.isFinite else {
+                throw UsageError(message: "'\(text)' is not a magnitude; use a number such as 4.5.", command: spec)
+            }
+            minimum = value
+        }
+        return SectionedFetchRequest(
+            predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum),
+            sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: timeZone)
+    }
+
+    static func limit(from arguments: ParsedArguments) throws(UsageError) -> Int {
+        guard let text = arguments.value("limit") else { return .max }
+        guard let value = Int(text), value >= 0 else {
+            throw UsageError(message: "'\(text)' is not a count; use a whole number such as 20.", command: spec)
+        }
+        return value
+    }
+
+    static func run(_ arguments: ParsedArguments) throws {
+        let timeZone = TimeZone.current
+        let request = try request(from: arguments, timeZone: timeZone)
+        let limit = try limit(from: arguments)
+        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        defer { container.close() }
+        let controller = try FetchedResultsController(container: container, request: request)
+        defer { controller.close() }
+        let output = BufferedOutput()
+        defer { output.flush() }
+        if arguments.has("json") {
+            try writeJSON(controller, limit: limit, to: output)
+        } else {
+            try writeText(controller, limit: limit, timeZone: timeZone, to: output)
+        }
+    }
+
+    /// Calls `body` for every printed row with its section, reading the rows in chunks.
+    private static func forEachRow(_ controller: FetchedResultsController, limit: Int,
+                                   _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
+        let total = min(limit, controller.count)
+        var offset = 0
+        while offset < total {
+            let rows = try controller.rows(in: offset..<min(total, offset + 1000))
+            for (i, row) in rows.enumerated() {
+                let section = controller.indexPath(forOffset: offset + i).section
+                try body(section, controller.sections[section], row)
+            }
+            offset += rows.count
+            if rows.isEmpty { break }
+        }
+    }
+
+    private static func writeText(_ controller: FetchedResultsController, limit: Int, timeZone: TimeZone,
+                                  to output: BufferedOutput) throws {
+        guard controller.count > 0 else {
+            output.write("No quakes match. Import a feed with 'quaketui import FILE' or loosen the search.\n")
+            return
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var lastSection = -1
+        try forEachRow(controller, limit: limit) { index, section, row in
+            if index != lastSection {
+                if lastSection >= 0 { output.write("\n") }
+                output.write("\(SafeText.sanitize(section.title)) (\(section.count))\n")
+                lastSection = index
+            }
+            let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
+            let time = formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000))
+            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(row.place)
+            output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
+        }
+        if limit < controller.count {
+            output.write("\n… \(controller.count - limit) more (of \(controller.count)); raise --limit to see them.\n")
+        }
+    }
+
+    struct QuakeJSON: Encodable {
+        let row: QuakeRow
+        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude }
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(row.code, forKey: .code)
+            try c.encode(row.magnitude, forKey: .magnitude)  // null when unknown, not omitted
+            try c.encode(row.place, forKey: .place)
+            try c.encode(Date(timeIntervalSince1970: Double(row.time) / 1000), forKey: .time)
+            try c.encode(row.depth, forKey: .depth)
+            try c.encode(row.latitude, forKey: .latitude)
+            try c.encode(row.longitude, forKey: .longitude)
+        }
+    }
+
+    /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
+    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, to output: BufferedOutput) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var c = encoder.singleValueContainer()
+            try c.encode(ISO8601Format.string(from: date))
+        }
+        func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        output.write("{\"sections\":[")
+        var lastSection = -1
+        try forEachRow(controller, limit: limit) { index, section, row in
+            if index != lastSection {
+                if lastSection >= 0 { output.write("]},") }
+                output.write("{\"count\":\(section.count),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
+                lastSection = index
+            } else {
+                output.write(",")
+            }
+            output.write(try json(QuakeJSON(row: row)))
+        }
+        if lastSection >= 0 { output.write("]}") }
+        output.write("],\"total\":\(controller.count)}\n")
+    }
+}
+
+/// ISO-8601 with milliseconds, UTC (`2024-05-01T12:00:00.123Z`).
+enum ISO8601Format {
+    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }()
+    private static let lock = NSLock()
+    static func string(from date: Date) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return formatter.string(from: date)
+    }
+}
+
+/// stdout through a 64 KiB buffer: printing a million rows one `print` at a time is slow.
+final class BufferedOutput {
+    private var buffer = Data()
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 65_536 { flush() }
+    }
+    func flush() {
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
