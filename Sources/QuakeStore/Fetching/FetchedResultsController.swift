@@ -105,6 +105,14 @@ public final class FetchedResultsController {
         }
     }
 
+    /// One quake with everything stored about it (for a detail view), read on this controller's connection.
+    public func quake(code: String) throws -> StoredQuake? {
+        try context.read { try $0.quake(code: code) }
+    }
+
+    /// The user's notes of one quake.
+    public func notes(code: String) throws -> String? { try quake(code: code)?.notes }
+
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
     public func anchor(code: String) throws -> Int? {

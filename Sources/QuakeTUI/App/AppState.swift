@@ -1,0 +1,108 @@
+import Foundation
+import QuakeStore
+
+/// Which tab of the detail view is shown (`DetailView.selectedTab`).
+public enum DetailTab: String, CaseIterable, Sendable {
+    case detail, map, notes
+}
+
+/// App-wide settings from app storage (`defaults.plist`), shared by every scene.
+public struct AppSettings: Equatable, Sendable {
+    public enum TimeZoneSetting: String, Sendable { case utc, local }
+    public enum DistanceUnit: String, Sendable { case km, mi }
+
+    public var minimumMagnitude: Double?
+    public var timeZone: TimeZoneSetting
+    public var distanceUnit: DistanceUnit
+    public var refreshFeed: String
+
+    public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneSetting = .local,
+                distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {
+        self.minimumMagnitude = minimumMagnitude
+        self.timeZone = timeZone
+        self.distanceUnit = distanceUnit
+        self.refreshFeed = refreshFeed
+    }
+
+    public var resolvedTimeZone: TimeZone {
+        timeZone == .utc ? TimeZone(identifier: "UTC")! : .current
+    }
+
+    /// The presets `m` cycles through.
+    public static let magnitudePresets: [Double?] = [nil, 2.5, 4.5, 6]
+}
+
+/// An unsaved notes edit (`EditView.draft`): the text and the cursor as a character offset.
+public struct NotesEditor: Equatable, Sendable {
+    public var code: String
+    public var text: String
+    public var cursor: Int
+
+    public init(code: String, text: String, cursor: Int) {
+        self.code = code
+        self.text = text
+        self.cursor = max(0, min(cursor, text.count))
+    }
+}
+
+/// The status line's transient parts.
+public struct StatusState: Equatable, Sendable {
+    /// A one-shot message, cleared by the next key press.
+    public var message: String?
+    public var isError = false
+    /// Import or refresh progress: 0…1, or nil for unknown, with a label.
+    public var progress: Double?
+    public var progressLabel: String?
+    public var isRefreshing = false
+    public var lastRefresh: Date?
+    /// Set when the last refresh failed and the bundled sample is what is shown.
+    public var offline = false
+
+    public init() {}
+}
+
+/// Everything one scene (one tmux pane) shows. Restored from scene storage on launch.
+public struct AppState: Equatable, Sendable {
+    public var sceneID: String
+    public var sort: QuakeSortDescriptor
+    public var searchText: String
+    /// The search field has focus: typed characters go into `searchText`.
+    public var isSearching = false
+    public var collapsedSections: Set<String> = []
+    /// The cursor: a display line (a section header or a quake row).
+    public var cursorLine = 0
+    /// The first display line on screen.
+    public var topLine = 0
+    /// `ContentView.selectedQuake`: the code under the cursor, or the last one if the cursor is on a header.
+    public var selectedCode: String?
+    /// `ContentView.topQuake`: the first quake on screen, to restore the scroll position.
+    public var topCode: String?
+    public var detailPresented = false
+    public var detailTab: DetailTab = .detail
+    public var editor: NotesEditor?
+    public var settings: AppSettings
+    public var helpVisible = false
+    public var status = StatusState()
+    /// Terminal size in cells.
+    public var columns: Int
+    public var rows: Int
+    /// The store holds the bundled sample, not real data.
+    public var isSample = false
+
+    public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
+                settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
+        self.sceneID = sceneID
+        self.sort = sort
+        self.searchText = searchText
+        self.settings = settings
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// The fetch request this state asks for.
+    public var request: SectionedFetchRequest {
+        SectionedFetchRequest(
+            predicate: QuakePredicate(searchText: searchText, minimumMagnitude: settings.minimumMagnitude),
+            sortDescriptor: sort, timeZone: settings.resolvedTimeZone)
+    }
+}

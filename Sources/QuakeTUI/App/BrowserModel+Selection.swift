@@ -1,0 +1,94 @@
+import QuakeStore
+
+/// Cursor, scrolling and selection anchoring: the selected quake stays selected (and on the
+/// same screen line where possible) across sort, search and store changes.
+extension BrowserModel {
+    func relayout() {
+        let starts = results.sections.indices.map(results.offset(ofSection:))
+        layout = DisplayLayout(sections: results.sections, sectionStarts: starts, collapsed: state.collapsedSections)
+    }
+
+    func moveCursor(by delta: Int) { moveCursor(to: state.cursorLine + delta) }
+
+    func moveCursor(to line: Int) {
+        state.cursorLine = line
+        clampCursor()
+        clampScroll()
+    }
+
+    /// Moves the cursor to a result row; a row in a collapsed section puts the cursor on its
+    /// header, unless `reveal` expands the section.
+    func moveCursor(toOffset offset: Int, reveal: Bool = false) {
+        let section = results.indexPath(forOffset: offset).section
+        if reveal && state.collapsedSections.remove(results.sections[section].id) != nil { relayout() }
+        moveCursor(to: layout.line(ofOffset: offset, section: section) ?? layout.headerLine(ofSection: section))
+    }
+
+    func clampCursor() {
+        state.cursorLine = max(0, min(state.cursorLine, layout.lineCount - 1))
+    }
+
+    /// Keeps the cursor on screen and the list from scrolling past its end.
+    func clampScroll() {
+        let height = listHeight
+        if state.cursorLine < state.topLine { state.topLine = state.cursorLine }
+        if state.cursorLine >= state.topLine + height { state.topLine = state.cursorLine - height + 1 }
+        state.topLine = max(0, min(state.topLine, layout.lineCount - height))
+    }
+
+    /// Updates `selectedCode` and `topCode` from the cursor and the scroll position.
+    func syncSelection() throws {
+        if case .row(_, let offset)? = layout.line(at: state.cursorLine) {
+            state.selectedCode = try results.rows(in: offset..<offset + 1).first?.code
+        } else if layout.lineCount == 0 {
+            state.selectedCode = nil
+        }
+        var top: String?
+        for line in state.topLine..<min(layout.lineCount, state.topLine + listHeight) {
+            if case .row(_, let offset)? = layout.line(at: line) {
+                top = try results.rows(in: offset..<offset + 1).first?.code
+                break
+            }
+        }
+        state.topCode = top
+        if state.selectedCode == nil || layout.lineCount == 0 { state.detailPresented = false }
+    }
+
+    func toggleSection() throws {
+        guard let line = layout.line(at: state.cursorLine) else { return }
+        let id = results.sections[line.section].id
+        if state.collapsedSections.remove(id) == nil { state.collapsedSections.insert(id) }
+        let screenRow = state.cursorLine - state.topLine
+        relayout()
+        state.cursorLine = layout.headerLine(ofSection: line.section)
+        state.topLine = state.cursorLine - screenRow
+        clampCursor()
+        clampScroll()
+    }
+
+    /// Applies the state's fetch request, keeping the selected quake (or its nearest neighbour)
+    /// under the cursor on the same screen line.
+    func refetchKeepingSelection() throws {
+        let screenRow = state.cursorLine - state.topLine
+        try results.configure(state.request)
+        try reanchor(screenRow: screenRow)
+    }
+
+    /// Merges other processes' (and our own) commits into the list, keeping the selection.
+    func mergeStoreChanges() throws {
+        let screenRow = state.cursorLine - state.topLine
+        guard try results.merge() != nil else { return }
+        try reanchor(screenRow: screenRow)
+    }
+
+    private func reanchor(screenRow: Int) throws {
+        relayout()
+        if let code = state.selectedCode, let offset = try results.anchor(code: code) {
+            moveCursor(toOffset: offset)
+        } else {
+            clampCursor()
+        }
+        state.topLine = state.cursorLine - screenRow
+        clampScroll()
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import QuakeStore
+
+/// The browser's logic for one scene: state, the live results, and what every action does.
+///
+/// Rendering and the terminal are elsewhere; this reads the store only through its lazy
+/// `FetchedResultsController`, so it can be tested against a real store without a terminal.
+///
+/// ```swift
+/// let model = try BrowserModel(state: restored, container: container)
+/// let effects = try model.send(.moveDown)
+/// ```
+public final class BrowserModel {
+    public internal(set) var state: AppState
+    public let results: FetchedResultsController
+    public internal(set) var layout: DisplayLayout
+
+    /// Lines the list shows: the terminal minus header, status line and list chrome.
+    public var listHeight: Int { max(1, state.rows - Self.chromeLines) }
+    static let chromeLines = 4
+
+    public init(state: AppState, container: PersistentContainer) throws {
+        self.state = state
+        results = try FetchedResultsController(container: container, request: state.request)
+        layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
+        relayout()
+    }
+
+    public func close() { results.close() }
+
+    // MARK: Restoration
+
+    /// Puts the cursor back on the restored selection and the list back at the restored top row.
+    /// A selection that no longer exists or no longer matches falls back to its nearest row.
+    public func restore(selectedCode: String?, topCode: String?) throws {
+        if let code = selectedCode, let offset = try results.anchor(code: code) {
+            moveCursor(toOffset: offset)
+            if let top = topCode, let topOffset = try results.offset(ofCode: top),
+               let line = layout.line(ofOffset: topOffset, section: results.indexPath(forOffset: topOffset).section) {
+                state.topLine = line
+            }
+        } else {
+            state.cursorLine = layout.lineCount > 1 ? 1 : 0
+        }
+        clampScroll()
+        try syncSelection()
+    }
+
+    // MARK: Reading for the view
+
+    /// The display lines on screen with the rows they show (only these rows are read).
+    public func visibleLines() throws -> [(line: DisplayLine, row: QuakeRow?)] {
+        let lines = (state.topLine..<min(layout.lineCount, state.topLine + listHeight)).compactMap(layout.line(at:))
+        let offsets = lines.compactMap { line -> Int? in if case .row(_, let o) = line { o } else { nil } }
+        guard let first = offsets.first, let last = offsets.last else { return lines.map { ($0, nil) } }
+        let rows = try results.rows(in: first..<last + 1)
+        return lines.map { line in
+            if case .row(_, let offset) = line, offset - first < rows.count { return (line, rows[offset - first]) }
+            return (line, nil)
+        }
+    }
+
+    /// The quake under the cursor with everything stored about it.
+    public func selectedQuake(in container: PersistentContainer) throws -> StoredQuake? {
+        guard let code = state.selectedCode else { return nil }
+        return try container.viewContext.read { try $0.quake(code: code) }
+    }
+
+    // MARK: Actions
+
+    /// Applies `action` and returns the effects for the runtime to perform.
+    @discardableResult
+    public func send(_ action: Action) throws -> [Effect] {
+        let before = state
+        var effects: [Effect] = []
+        if !isOutside(action) { state.status.message = nil }
+        switch action {
+        case .moveUp: moveCursor(by: -1)
+        case .moveDown: moveCursor(by: 1)
+        case .pageUp: moveCursor(by: -listHeight)
+        case .pageDown: moveCursor(by: listHeight)
+        case .halfPageUp: moveCursor(by: -max(1, listHeight / 2))
+        case .halfPageDown: moveCursor(by: max(1, listHeight / 2))
+        case .first: moveCursor(to: 0)
+        case .last: moveCursor(to: layout.lineCount - 1)
+        case .scroll(let lines):
+            state.topLine += lines
+            clampScroll()
+            state.cursorLine = min(max(state.cursorLine, state.topLine), state.topLine + listHeight - 1)
+            clampCursor()
+        case .selectLine(let line): moveCursor(to: line)
+        case .toggleSection: try toggleSection()
+        case .nextSortOrder:
+            state.sort = QuakeSortDescriptor(state.sort.order.next)
+            try refetchKeepingSelection()
+        case .reverseSortDirection:
+            state.sort.ascending.toggle()
+            try refetchKeepingSelection()
+        case .cycleMinimumMagnitude:
+            let presets = AppSettings.magnitudePresets
+            let index = presets.firstIndex(of: state.settings.minimumMagnitude) ?? 0
+            state.settings.minimumMagnitude = presets[(index + 1) % presets.count]
+            try refetchKeepingSelection()
+            effects.append(.saveSettings(state.settings))
+            state.status.message = state.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
+        case .beginSearch: state.isSearching = true
+        case .searchInput(let text):
+            state.searchText += text
+            try refetchKeepingSelection()
+        case .searchBackspace:
+            guard !state.searchText.isEmpty else { break }
+            state.searchText.removeLast()
+            try refetchKeepingSelection()
+        case .commitSearch: state.isSearching = false
+        case .cancelSearch:
+            state.isSearching = false
+            if !state.searchText.isEmpty {
+                state.searchText = ""
+                try refetchKeepingSelection()
+            }
+        case .openDetail:
+            guard let code = state.selectedCode, case .row = layout.line(at: state.cursorLine) else {
+                try toggleSection()
+                break
+            }
+            state.detailPresented = true
+            effects.append(.advertise(code: code))
+        case .closeDetail:
+            state.detailPresented = false
+        case .nextTab, .previousTab:
+            let tabs = DetailTab.allCases
+            let step = action == .nextTab ? 1 : tabs.count - 1
+            state.detailTab = tabs[(tabs.firstIndex(of: state.detailTab)! + step) % tabs.count]
+            state.detailPresented = state.selectedCode != nil
+        case .selectTab(let tab):
+            state.detailTab = tab
+            state.detailPresented = state.selectedCode != nil
+        case .beginEditing:
+            guard let code = state.selectedCode else { break }
+            let existing = state.editor?.code == code ? state.editor : nil
+            let notes = try results.notes(code: code) ?? ""
+            state.editor = existing ?? NotesEditor(code: code, text: notes, cursor: notes.count)
+            state.detailPresented = true
+            state.detailTab = .notes
+        case .editorInsert(let text): editText { editor in
+                let index = editor.text.index(editor.text.startIndex, offsetBy: editor.cursor)
+                editor.text.insert(contentsOf: text, at: index)
+                editor.cursor += text.count
+            }
+        case .editorBackspace: editText { editor in
+                guard editor.cursor > 0 else { return }
+                editor.text.remove(at: editor.text.index(editor.text.startIndex, offsetBy: editor.cursor - 1))
+                editor.cursor -= 1
+            }
+        case .editorDelete: editText { editor in
+                guard editor.cursor < editor.text.count else { return }
+                editor.text.remove(at: editor.text.index(editor.text.startIndex, offsetBy: editor.cursor))
+            }
+        case .editorMove(let delta): editText { $0.cursor = max(0, min($0.text.count, $0.cursor + delta)) }
+        case .editorHome: editText { $0.cursor = 0 }
+        case .editorEnd: editText { $0.cursor = $0.text.count }
+        case .saveNotes:
+            if let editor = state.editor { effects.append(.saveNotes(code: editor.code, text: editor.text)) }
+        case .cancelEditing:
+            state.editor = nil
+        case .notesSaved(let code):
+            if state.editor?.code == code { state.editor = nil }
+            state.status.message = "Notes saved"
+        case .refresh:
+            guard !state.status.isRefreshing else {
+                state.status.message = "A refresh is already running"
+                break
+            }
+            state.status.isRefreshing = true
+            state.status.progress = nil
+            state.status.progressLabel = "Refreshing \(state.settings.refreshFeed)…"
+            effects.append(.startRefresh(feed: state.settings.refreshFeed))
+        case .refreshProgress(let fraction, let label):
+            state.status.progress = fraction
+            state.status.progressLabel = label
+        case .refreshFinished(let message, let failed, let date):
+            state.status.isRefreshing = false
+            state.status.progress = nil
+            state.status.progressLabel = nil
+            state.status.message = message
+            state.status.isError = failed
+            state.status.offline = failed && state.isSample
+            if !failed { state.status.lastRefresh = date }
+        case .handoff: effects.append(.continueHandoff)
+        case .continueActivity(let code):
+            if state.isSearching || !state.searchText.isEmpty || state.settings.minimumMagnitude != nil,
+               try results.offset(ofCode: code) == nil {
+                state.searchText = ""
+                state.isSearching = false
+                try refetchKeepingSelection()
+            }
+            guard let offset = try results.offset(ofCode: code) else {
+                state.status.message = "Quake \(code) is not in the store; import or refresh first"
+                state.status.isError = true
+                break
+            }
+            moveCursor(toOffset: offset, reveal: true)
+            state.detailPresented = true
+            effects.append(.advertise(code: code))
+        case .toggleHelp: state.helpVisible.toggle()
+        case .dismissOverlay: state.helpVisible = false
+        case .quit: effects.append(.quit)
+        case .closeScene: effects.append(.closeScene)
+        case .redraw: effects.append(.redraw)
+        case .resize(let columns, let rows):
+            state.columns = columns
+            state.rows = rows
+            clampScroll()
+        case .storeChanged: try mergeStoreChanges()
+        case .settingsChanged(let settings):
+            guard settings != state.settings else { break }
+            state.settings = settings
+            try refetchKeepingSelection()
+        case .showMessage(let message, let isError):
+            state.status.message = message
+            state.status.isError = isError
+        }
+        try syncSelection()
+        if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
+        return effects
+    }
+
+    private func isOutside(_ action: Action) -> Bool {
+        switch action {
+        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage: true
+        default: false
+        }
+    }
+
+    private func sceneKeysChanged(from before: AppState) -> Bool {
+        before.sort != state.sort || before.searchText != state.searchText
+            || before.collapsedSections != state.collapsedSections || before.selectedCode != state.selectedCode
+            || before.topCode != state.topCode || before.detailPresented != state.detailPresented
+            || before.detailTab != state.detailTab || before.editor != state.editor
+    }
+
+    private func editText(_ body: (inout NotesEditor) -> Void) {
+        guard var editor = state.editor else { return }
+        body(&editor)
+        state.editor = editor
+    }
+}

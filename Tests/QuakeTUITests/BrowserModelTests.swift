@@ -1,0 +1,174 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+@Suite struct BrowserModelTests {
+    static let utc = AppSettings(timeZone: .utc)
+
+    /// 3 days × 5 quakes, magnitudes 1…5 within each day; q<day><i>, newer = larger index.
+    static func makeStore() throws -> TestStore {
+        let store = try TestStore()
+        var records: [QuakeRecord] = []
+        for day in 0..<3 {
+            for i in 0..<5 {
+                records.append(.fixture("q\(day)\(i)", magnitude: Double(i + 1), place: "Place \(day)\(i), Region \(i % 2)",
+                                        time: 1_700_006_400_000 + Int64(day) * 86_400_000 + Int64(i) * 60_000))
+            }
+        }
+        try store.upsert(records)
+        return store
+    }
+
+    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), container: store.container)
+    }
+
+    @Test func theCursorStartsOnTheFirstQuakeAndMovesThroughHeadersAndRows() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        #expect(model.state.cursorLine == 1)
+        #expect(model.state.selectedCode == "q24")  // newest first
+        var expected = model.state
+        try model.send(.moveDown)
+        expected.cursorLine = 2
+        expected.selectedCode = "q23"
+        #expect(model.state == expected)
+        try model.send(.last)
+        #expect(model.state.selectedCode == "q00")
+        #expect(model.state.cursorLine == model.layout.lineCount - 1)
+        #expect(model.state.topLine == model.layout.lineCount - model.listHeight)
+        try model.send(.first)
+        #expect(model.state.cursorLine == 0 && model.state.topLine == 0)
+        #expect(model.state.selectedCode == "q00")  // a header keeps the last selected quake
+    }
+
+    @Test func sortingKeepsTheSelectedQuakeOnTheSameScreenLine() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q12", topCode: nil)
+        let screenRow = model.state.cursorLine - model.state.topLine
+        let effects = try model.send(.nextSortOrder)
+        #expect(effects == [.saveScene])
+        #expect(model.state.sort == QuakeSortDescriptor(.magnitude))
+        #expect(model.state.selectedCode == "q12")
+        #expect(model.results.sections.map(\.id) == ["M 5", "M 4", "M 3", "M 2", "M 1"])
+        #expect(model.state.cursorLine - model.state.topLine == screenRow)
+        try model.send(.reverseSortDirection)
+        #expect(model.state.sort.ascending)
+        #expect(model.state.selectedCode == "q12")
+    }
+
+    @Test func searchNarrowsAsYouTypeAndEscapeClearsIt() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q24", topCode: nil)
+        try model.send(.beginSearch)
+        for character in "place 1" { try model.send(.searchInput(String(character))) }
+        #expect(model.results.count == 5)
+        #expect(model.state.selectedCode?.hasPrefix("q1") == true)  // handed to the nearest match
+        try model.send(.searchBackspace)  // "place " matches everything again
+        #expect(model.results.count == 15)
+        try model.send(.searchInput("2"))
+        try model.send(.commitSearch)
+        #expect(!model.state.isSearching && model.state.searchText == "place 2")
+        try model.send(.beginSearch)
+        try model.send(.cancelSearch)
+        #expect(model.state.searchText.isEmpty && model.results.count == 15)
+    }
+
+    @Test func collapsingASectionPutsTheCursorOnItsHeader() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q22", topCode: nil)
+        try model.send(.toggleSection)
+        let id = model.results.sections[0].id
+        #expect(model.state.collapsedSections == [id])
+        #expect(model.state.cursorLine == 0)
+        #expect(model.layout.lineCount == 1 + 1 + 5 + 1 + 5)
+        try model.send(.moveDown)
+        #expect(model.layout.line(at: model.state.cursorLine) == .header(section: 1))
+        try model.send(.moveUp)
+        try model.send(.toggleSection)
+        #expect(model.state.collapsedSections.isEmpty)
+    }
+
+    @Test func aCommitFromAnotherWriterAppearsAndTheSelectionStays() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q13", topCode: nil)
+        let screenRow = model.state.cursorLine - model.state.topLine
+        try store.upsert([.fixture("new1", time: 1_700_006_400_000 + 2 * 86_400_000 + 3_600_000),
+                          .fixture("new2", time: 1_700_006_400_000 + 9 * 86_400_000)], author: "import")
+        try model.send(.storeChanged)
+        #expect(model.results.count == 17)
+        #expect(model.state.selectedCode == "q13")
+        #expect(model.state.cursorLine - model.state.topLine == screenRow)
+        // The selected quake is deleted elsewhere: its neighbour takes over.
+        let writer = try store.container.newBackgroundContext(author: "delete")
+        defer { writer.close() }
+        try writer.performAndWait { try $0.deleteQuake(code: "q13") }
+        try model.send(.storeChanged)
+        #expect(model.state.selectedCode == "q12")
+    }
+
+    @Test func notesEditingProducesASaveAndSurvivesAsADraft() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q20", topCode: nil)
+        try model.send(.beginEditing)
+        #expect(model.state.detailPresented && model.state.detailTab == .notes)
+        for piece in ["felt", " it"] { try model.send(.editorInsert(piece)) }
+        try model.send(.editorHome)
+        try model.send(.editorInsert(">"))
+        #expect(model.state.editor == NotesEditor(code: "q20", text: ">felt it", cursor: 1))
+        let effects = try model.send(.saveNotes)
+        #expect(effects == [.saveNotes(code: "q20", text: ">felt it")])
+        try model.send(.notesSaved(code: "q20"))
+        #expect(model.state.editor == nil)
+    }
+
+    @Test func openingTheDetailAdvertisesTheQuake() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "q11", topCode: nil)
+        #expect(try model.send(.openDetail) == [.saveScene, .advertise(code: "q11")])
+        #expect(try model.send(.nextTab) == [.saveScene])
+        #expect(model.state.detailTab == .map)
+        try model.send(.closeDetail)
+        #expect(!model.state.detailPresented)
+        // Continuing another scene's activity selects and opens that quake.
+        #expect(try model.send(.continueActivity(code: "q02")) == [.saveScene, .advertise(code: "q02")])
+        #expect(model.state.selectedCode == "q02" && model.state.detailPresented)
+    }
+
+    @Test func restoringAScrollPositionAndAVanishedSelection() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store, rows: 8)
+        defer { model.close() }
+        try model.restore(selectedCode: "q03", topCode: "q04")
+        #expect(model.state.selectedCode == "q03")
+        #expect(model.state.topCode == "q04")
+        let other = try Self.makeModel(store, rows: 8)
+        defer { other.close() }
+        try other.restore(selectedCode: "gone-forever", topCode: nil)
+        #expect(other.state.selectedCode == "q24")
+    }
+}
