@@ -1,0 +1,123 @@
+import Foundation
+import QuakeStore
+
+/// Generates benchmark feeds of N quakes by replicating the real USGS features in
+/// `../shared/data/usgs` with new codes, shifted times and jittered magnitudes, so the
+/// distributions (places, depths, field sizes) stay real.
+struct BenchFeed {
+    struct Template {
+        let magnitude: Double?
+        let place: String
+        let depth: Double
+        let latitude: Double
+        let longitude: Double
+        /// The other properties, serialized once: `"key":value,…` (no braces).
+        let rest: String
+        let record: QuakeRecord
+    }
+
+    let templates: [Template]
+
+    init(dataDirectory: URL) throws {
+        var templates: [Template] = []
+        let names = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)
+            .filter { $0.hasSuffix(".geojson") && !$0.contains("TRUNCATED") }.sorted()
+        let changed: Set<String> = ["mag", "place", "time", "updated", "code", "ids", "url", "detail", "title"]
+        for name in names {
+            let data = try Data(contentsOf: dataDirectory.appendingPathComponent(name))
+            guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let features = root["features"] as? [[String: Any]] else { continue }
+            for feature in features {
+                guard let properties = feature["properties"] as? [String: Any],
+                      let geometry = feature["geometry"] as? [String: Any],
+                      let coordinates = geometry["coordinates"] as? [Double], coordinates.count >= 3,
+                      let place = properties["place"] as? String else { continue }
+                let rest = properties.filter { !changed.contains($0.key) && !($0.value is NSNull) }
+                let restJSON = String(decoding: try JSONSerialization.data(withJSONObject: rest, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+                let magnitude = properties["mag"] as? Double
+                templates.append(Template(
+                    magnitude: magnitude, place: place, depth: coordinates[2], latitude: coordinates[1], longitude: coordinates[0],
+                    rest: String(restJSON.dropFirst().dropLast()),
+                    record: QuakeRecord(code: "", magnitude: magnitude, place: place, time: 0, updated: 0,
+                                        latitude: coordinates[1], longitude: coordinates[0], depth: coordinates[2])))
+            }
+        }
+        guard !templates.isEmpty else { throw BenchError("no GeoJSON features found in \(dataDirectory.path)") }
+        self.templates = templates
+    }
+
+    /// The i-th generated quake: template i mod T, code `bench%08d`, times 30 s apart backwards
+    /// from 2026-01-01, magnitude jittered by ±0.3.
+    func quake(_ i: Int) -> (template: Template, code: String, magnitude: Double?, time: Int64) {
+        let template = templates[i % templates.count]
+        let jitter = Double((i &* 2_654_435_761) % 61 - 30) / 100
+        let magnitude = template.magnitude.map { (($0 + jitter) * 100).rounded() / 100 }
+        return (template, String(format: "bench%08d", i), magnitude, 1_767_225_600_000 - Int64(i) * 30_000)
+    }
+
+    /// Writes a USGS-style GeoJSON FeatureCollection of `count` quakes.
+    func writeGeoJSON(count: Int, to url: URL) throws {
+        let out = try Writer(url)
+        out.write(#"{"type":"FeatureCollection","metadata":{"generated":1767225600000,"url":"quakebench","title":"quakebench generated feed","status":200,"api":"1.14.1","count":\#(count)},"features":["#)
+        for i in 0..<count {
+            let q = quake(i)
+            let mag = q.magnitude.map { String($0) } ?? "null"
+            let place = jsonString(q.template.place)
+            let title = jsonString("M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.template.place)")
+            out.write(i == 0 ? "\n" : ",\n")
+            out.write(#"{"type":"Feature","properties":{"mag":\#(mag),"place":\#(place),"time":\#(q.time),"updated":\#(q.time + 60_000),"url":"https://earthquake.usgs.gov/earthquakes/eventpage/\#(q.code)","detail":"https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/\#(q.code).geojson","code":"\#(q.code.dropFirst(5))","ids":",\#(q.code),","title":\#(title)\#(q.template.rest.isEmpty ? "" : ",")\#(q.template.rest)},"geometry":{"type":"Point","coordinates":[\#(q.template.longitude),\#(q.template.latitude),\#(q.template.depth)]},"id":"\#(q.code)"}"#)
+        }
+        out.write("\n]}\n")
+        try out.close()
+    }
+
+    /// Writes the same quakes as CSV in the exact column order of our `quake` table, for the
+    /// `sqlite3` shell's `.import` (the storage floor: no parsing work but CSV's).
+    func writeTableCSV(count: Int, to url: URL) throws {
+        let out = try Writer(url)
+        for i in 0..<count {
+            let q = quake(i)
+            var r = q.template.record
+            r.code = q.code
+            let cells: [String] = [
+                String(i + 1), q.code, q.magnitude.map { String($0) } ?? "", "", r.place, String(q.time), String(q.time + 60_000),
+                String(r.latitude), String(r.longitude), r.depth.map { String($0) } ?? "", r.region,
+                TextFolding.fold(r.region), TextFolding.fold(r.place), "", "", "", "", "", "", "", "", "", "",
+            ]
+            out.write(cells.map(csvField).joined(separator: ","))
+            out.write("\n")
+        }
+        try out.close()
+    }
+
+    private func jsonString(_ s: String) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: s, options: [.fragmentsAllowed, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    private func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// A file written through a 1 MiB buffer.
+final class Writer {
+    private let handle: FileHandle
+    private var buffer = Data()
+    init(_ url: URL) throws {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        handle = try FileHandle(forWritingTo: url)
+    }
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 20 { flush() }
+    }
+    private func flush() {
+        handle.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+    func close() throws {
+        flush()
+        try handle.close()
+    }
+}
