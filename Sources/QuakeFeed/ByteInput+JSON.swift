@@ -31,6 +31,21 @@ struct PackedKey: Equatable {
         self = bytes.withUnsafeBufferPointer { PackedKey.pack($0.baseAddress!, count) }
     }
 
+    /// Packs `count` bytes at `p` with two unaligned loads; `p` must have 16 readable bytes
+    /// (ByteInput's buffer is padded for this).
+    @inline(__always) static func packPadded(_ p: UnsafePointer<UInt8>, _ count: Int) -> PackedKey {
+        guard count <= 15 else { return .unknown }
+        var lo = UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+        var hi = UnsafeRawPointer(p + 8).loadUnaligned(as: UInt64.self)
+        if count < 8 {
+            lo &= (1 &<< UInt64(count &* 8)) &- 1
+            hi = 0
+        } else {
+            hi &= (1 &<< UInt64((count &- 8) &* 8)) &- 1
+        }
+        return PackedKey(lo: lo, hi: hi | UInt64(count) &<< 56)
+    }
+
     @inline(__always) static func pack(_ p: UnsafePointer<UInt8>, _ count: Int) -> PackedKey {
         guard count <= 15 else { return .unknown }
         var lo: UInt64 = 0, hi: UInt64 = 0
@@ -46,6 +61,30 @@ struct PackedKey: Equatable {
         hi |= UInt64(count) << 56
         return PackedKey(lo: lo, hi: hi)
     }
+}
+
+/// The index of the first byte in `p[i..<e]` that ends a plain string run — `"`, `\\` or a
+/// control character — or `e`. Eight bytes at a time (SWAR): strings are most of a feed's bytes.
+@inline(__always) func stringRunEnd(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ e: Int) -> Int {
+    var i = start
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while i &+ 8 <= e {
+        let w = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self)
+        let q = w ^ 0x2222_2222_2222_2222
+        let b = w ^ 0x5C5C_5C5C_5C5C_5C5C
+        // Classic "has zero byte" / "has byte less than n" tests; the lowest flagged byte is exact
+        // (false positives can only appear above a true one, through the borrow).
+        let mask = (((q &- ones) & ~q) | ((b &- ones) & ~b) | ((w &- 0x2020_2020_2020_2020) & ~w))
+            & 0x8080_8080_8080_8080
+        if mask != 0 { return i &+ (mask.trailingZeroBitCount &>> 3) }
+        i &+= 8
+    }
+    while i < e {
+        let c = p[i]
+        if c == quote || c == backslash || c < 0x20 { return i }
+        i &+= 1
+    }
+    return e
 }
 
 extension ByteInput {
@@ -104,12 +143,10 @@ extension ByteInput {
     /// Skips a string whose opening quote was consumed, validating escapes and control characters.
     @inline(__always) func skipString() throws(FeedError) {
         let p = buffer, e = end
-        var i = pos
-        while i < e {
-            let b = p[i]
-            if b == quote { pos = i &+ 1; return }
-            if b == backslash || b < 0x20 { break }
-            i &+= 1
+        let i = stringRunEnd(p, pos, e)
+        if i < e, p[i] == quote {
+            pos = i &+ 1
+            return
         }
         pos = i
         try scanString(collect: false)
@@ -119,12 +156,7 @@ extension ByteInput {
     /// longer than `scratchCapacity` bytes. Invalid UTF-8 becomes U+FFFD.
     @inline(__always) func readString() throws(FeedError) -> String? {
         let p = buffer, e = end
-        var i = pos
-        while i < e {
-            let b = p[i]
-            if b == quote || b == backslash || b < 0x20 { break }
-            i &+= 1
-        }
+        let i = stringRunEnd(p, pos, e)
         if i < e, p[i] == quote {
             let count = i &- pos
             let start = pos
@@ -140,14 +172,9 @@ extension ByteInput {
     /// Reads a member name whose opening quote was consumed.
     @inline(__always) func readKey() throws(FeedError) -> PackedKey {
         let p = buffer, e = end
-        var i = pos
-        while i < e {
-            let b = p[i]
-            if b == quote || b == backslash || b < 0x20 { break }
-            i &+= 1
-        }
+        let i = stringRunEnd(p, pos, e)
         if i < e, p[i] == quote {
-            let key = PackedKey.pack(p + pos, i &- pos)
+            let key = PackedKey.packPadded(p + pos, i &- pos)
             pos = i &+ 1
             return key
         }
@@ -161,12 +188,7 @@ extension ByteInput {
     func scanString(collect: Bool) throws(FeedError) {
         while true {
             let p = buffer, e = end
-            var i = pos
-            while i < e {
-                let b = p[i]
-                if b == quote || b == backslash || b < 0x20 { break }
-                i &+= 1
-            }
+            let i = stringRunEnd(p, pos, e)
             if collect { appendScratch(p + pos, i &- pos) }
             pos = i
             if i == e {
@@ -254,7 +276,19 @@ extension ByteInput {
     // MARK: - Numbers
 
     /// Reads a number literal starting at `pos`.
-    func readNumber() throws(FeedError) -> JSONNumber {
+    @inline(__always) func readNumber() throws(FeedError) -> JSONNumber {
+        // Fast path: the literal ends inside the buffer; parse it in one pass, in place.
+        let available = end &- pos
+        let (number, length) = scanJSONNumber(buffer + pos, available)
+        if length < available, let number, !isNumberByte(buffer[pos &+ length]) {
+            pos &+= length
+            return number
+        }
+        return try readNumberSlowly()
+    }
+
+    /// Collects the literal across chunk boundaries, then parses it (and reports errors).
+    private func readNumberSlowly() throws(FeedError) -> JSONNumber {
         let start = offset
         let p = buffer, e = end
         var i = pos
@@ -299,7 +333,19 @@ extension ByteInput {
     // MARK: - Literals and skipping
 
     /// Consumes `true`, `false` or `null` starting at `pos`; returns its first byte.
-    func readLiteral() throws(FeedError) -> UInt8 {
+    @inline(__always) func readLiteral() throws(FeedError) -> UInt8 {
+        if end &- pos >= 4 {
+            let word = UnsafeRawPointer(buffer + pos).loadUnaligned(as: UInt32.self)
+            if word == 0x6C6C_756E || word == 0x6575_7274 {  // "null", "true" (little-endian)
+                let first = buffer[pos]
+                pos &+= 4
+                return first
+            }
+        }
+        return try readLiteralSlowly()
+    }
+
+    private func readLiteralSlowly() throws(FeedError) -> UInt8 {
         let start = offset
         let first = buffer[pos]
         let literal: StaticString
@@ -317,6 +363,22 @@ extension ByteInput {
             }
         }
         return first
+    }
+
+    /// ``skipValue()`` with the common cases (a string, `null`, a number) inlined.
+    @inline(__always) func skipValueFast() throws(FeedError) {
+        let c = buffer[pos]
+        if c == quote {
+            pos &+= 1
+            try skipString()
+        } else if c == UInt8(ascii: "n"), end &- pos >= 4,
+                  UnsafeRawPointer(buffer + pos).loadUnaligned(as: UInt32.self) == 0x6C6C_756E {
+            pos &+= 4
+        } else if (c &- 0x30) < 10 || c == UInt8(ascii: "-") {
+            _ = try readNumber()
+        } else {
+            try skipValue()
+        }
     }
 
     /// Skips one complete value starting at `pos` (a significant byte), validating its syntax.
@@ -402,20 +464,28 @@ private let powersOfTen: [Double] = [
 /// exactly-rounded multiplication or division (Clinger's fast path); anything else falls
 /// back to the standard library's correctly rounded `Double(_:)`.
 func parseJSONNumber(_ s: UnsafePointer<UInt8>, _ n: Int) -> JSONNumber? {
+    let (number, length) = scanJSONNumber(s, n)
+    return length == n ? number : nil
+}
+
+/// Parses the longest number literal at the start of `s[0..<n]`; returns it (nil if the
+/// grammar failed) and where parsing stopped.
+@inline(__always)
+func scanJSONNumber(_ s: UnsafePointer<UInt8>, _ n: Int) -> (JSONNumber?, Int) {
     var i = 0
     var negative = false
     if i < n, s[i] == UInt8(ascii: "-") {
         negative = true
         i = 1
     }
-    guard i < n, (s[i] &- 0x30) < 10 else { return nil }
+    guard i < n, (s[i] &- 0x30) < 10 else { return (nil, i) }
     var mantissa: UInt64 = 0
     var overflow = false
     var exponent = 0
     var isInteger = true
     if s[i] == 0x30 {
         i &+= 1
-        if i < n, (s[i] &- 0x30) < 10 { return nil }  // leading zero
+        if i < n, (s[i] &- 0x30) < 10 { return (nil, i) }  // leading zero
     } else {
         while i < n, (s[i] &- 0x30) < 10 {
             if mantissa < 1_000_000_000_000_000_000 {
@@ -429,7 +499,7 @@ func parseJSONNumber(_ s: UnsafePointer<UInt8>, _ n: Int) -> JSONNumber? {
     if i < n, s[i] == UInt8(ascii: ".") {
         isInteger = false
         i &+= 1
-        guard i < n, (s[i] &- 0x30) < 10 else { return nil }
+        guard i < n, (s[i] &- 0x30) < 10 else { return (nil, i) }
         while i < n, (s[i] &- 0x30) < 10 {
             if mantissa < 1_000_000_000_000_000_000 {
                 mantissa = mantissa &* 10 &+ UInt64(s[i] &- 0x30)
@@ -448,7 +518,7 @@ func parseJSONNumber(_ s: UnsafePointer<UInt8>, _ n: Int) -> JSONNumber? {
             exponentNegative = s[i] == UInt8(ascii: "-")
             i &+= 1
         }
-        guard i < n, (s[i] &- 0x30) < 10 else { return nil }
+        guard i < n, (s[i] &- 0x30) < 10 else { return (nil, i) }
         var e = 0
         while i < n, (s[i] &- 0x30) < 10 {
             if e < 100_000 { e = e &* 10 &+ Int(s[i] &- 0x30) }
@@ -456,22 +526,21 @@ func parseJSONNumber(_ s: UnsafePointer<UInt8>, _ n: Int) -> JSONNumber? {
         }
         exponent &+= exponentNegative ? -e : e
     }
-    guard i == n else { return nil }
     if !overflow {
         if isInteger {
             if negative, mantissa <= UInt64(Int64.max) {
-                return JSONNumber(integer: -Int64(mantissa), double: -Double(mantissa))
+                return (JSONNumber(integer: -Int64(mantissa), double: -Double(mantissa)), i)
             }
             if !negative, mantissa <= UInt64(Int64.max) {
-                return JSONNumber(integer: Int64(mantissa), double: Double(mantissa))
+                return (JSONNumber(integer: Int64(mantissa), double: Double(mantissa)), i)
             }
         } else if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             var d = Double(mantissa)
             if exponent < 0 { d /= powersOfTen[-exponent] } else { d *= powersOfTen[exponent] }
-            return JSONNumber(integer: nil, double: negative ? -d : d)
+            return (JSONNumber(integer: nil, double: negative ? -d : d), i)
         }
     }
-    let text = String(decoding: UnsafeBufferPointer(start: s, count: n), as: UTF8.self)
-    guard let d = Double(text) else { return nil }
-    return JSONNumber(integer: nil, double: d)
+    let text = String(decoding: UnsafeBufferPointer(start: s, count: i), as: UTF8.self)
+    guard let d = Double(text) else { return (nil, i) }
+    return (JSONNumber(integer: nil, double: d), i)
 }

@@ -10,6 +10,7 @@
 final class ByteInput {
     let name: String
     private let stream: any FeedByteStream
+    /// `capacity` bytes of input followed by 16 readable padding bytes.
     let buffer: UnsafeMutablePointer<UInt8>
     let capacity: Int
     /// Next unread byte.
@@ -42,7 +43,9 @@ final class ByteInput {
         self.name = name
         self.stream = stream
         capacity = max(1, chunkSize)
-        buffer = .allocate(capacity: capacity)
+        // 16 spare bytes so word-at-a-time code may read past `end` (the excess is masked off).
+        buffer = .allocate(capacity: capacity + 16)
+        buffer.initialize(repeating: 0, count: capacity + 16)
         scratchCapacity = maximumStringLength
         // +4 so one encoded scalar always fits after the limit check.
         scratch = .allocate(capacity: maximumStringLength + 4)

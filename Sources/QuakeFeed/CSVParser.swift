@@ -67,9 +67,10 @@ final class CSVParser: RecordParser {
             }
             if terminator == .endOfInput { finished = true }
             if blank { continue }
-            switch fields.makeRecord() {
-            case .success(let record): return record
-            case .failure(let skip): skips.add(SkippedFeature(index: line, line: line, reason: skip.reason))
+            if let reason = fields.skipReason() {
+                skips.add(SkippedFeature(index: line, line: line, reason: reason))
+            } else {
+                return fields.makeRecord()
             }
         }
         return nil

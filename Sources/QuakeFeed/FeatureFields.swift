@@ -58,35 +58,29 @@ struct FeatureFields {
         if problem == nil { problem = reason }
     }
 
-    /// The record, or the reason the feature cannot be one.
-    func makeRecord() -> Result<QuakeRecord, Skip> {
-        guard let code, !code.isEmpty else {
-            return .failure(Skip(idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty")))
-        }
-        guard let time else { return .failure(Skip(timeProblem ?? "no \"time\"")) }
-        if let coordinatesProblem { return .failure(Skip(coordinatesProblem)) }
-        guard let longitude, let latitude else { return .failure(Skip("no coordinates")) }
-        if let problem { return .failure(Skip(problem)) }
-        guard latitude >= -90, latitude <= 90 else {
-            return .failure(Skip("latitude \(latitude) is outside -90…90"))
-        }
-        guard longitude >= -180, longitude <= 180 else {
-            return .failure(Skip("longitude \(longitude) is outside -180…180"))
-        }
-        if let depth, !depth.isFinite { return .failure(Skip("depth \(depth) is not a finite number")) }
-        if let magnitude, !magnitude.isFinite {
-            return .failure(Skip("magnitude \(magnitude) is not a finite number"))
-        }
-        return .success(QuakeRecord(
-            code: code, magnitude: magnitude, magType: magType, place: place ?? "",
-            time: time, updated: updated ?? time, latitude: latitude, longitude: longitude,
-            depth: depth, status: status, type: type, tsunami: tsunami, felt: felt, alert: alert,
-            sig: sig, net: net, url: url, title: title))
+    /// Why the feature cannot become a record, or nil when it can.
+    func skipReason() -> String? {
+        guard let code, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
+        guard time != nil else { return timeProblem ?? "no \"time\"" }
+        if let coordinatesProblem { return coordinatesProblem }
+        guard let longitude, let latitude else { return "no coordinates" }
+        if let problem { return problem }
+        guard latitude >= -90, latitude <= 90 else { return "latitude \(latitude) is outside -90…90" }
+        guard longitude >= -180, longitude <= 180 else { return "longitude \(longitude) is outside -180…180" }
+        if let depth, !depth.isFinite { return "depth \(depth) is not a finite number" }
+        if let magnitude, !magnitude.isFinite { return "magnitude \(magnitude) is not a finite number" }
+        return nil
     }
 
-    struct Skip: Error {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
+    /// The record; call only when ``skipReason()`` is nil. Consuming, so the strings move
+    /// into the record without retain/release traffic.
+    consuming func makeRecord() -> QuakeRecord {
+        let time = time!
+        return QuakeRecord(
+            code: code!, magnitude: magnitude, magType: magType, place: place ?? "",
+            time: time, updated: updated ?? time, latitude: latitude!, longitude: longitude!,
+            depth: depth, status: status, type: type, tsunami: tsunami, felt: felt, alert: alert,
+            sig: sig, net: net, url: url, title: title)
     }
 
     /// Milliseconds from a JSON number: exact for integers, truncated for decimals.

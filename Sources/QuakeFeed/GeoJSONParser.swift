@@ -19,28 +19,8 @@ final class GeoJSONParser: RecordParser {
     private let isJSONP: Bool
     private var state = State.start
     private var featureIndex = 0
-    private var fields = FeatureFields()
 
-    // Member names, packed once.
-    private let kFeatures = PackedKey("features")
-    private let kId = PackedKey("id")
-    private let kProperties = PackedKey("properties")
-    private let kGeometry = PackedKey("geometry")
-    private let kCoordinates = PackedKey("coordinates")
-    private let kMag = PackedKey("mag")
-    private let kPlace = PackedKey("place")
-    private let kTime = PackedKey("time")
-    private let kUpdated = PackedKey("updated")
-    private let kURL = PackedKey("url")
-    private let kFelt = PackedKey("felt")
-    private let kAlert = PackedKey("alert")
-    private let kStatus = PackedKey("status")
-    private let kTsunami = PackedKey("tsunami")
-    private let kSig = PackedKey("sig")
-    private let kNet = PackedKey("net")
-    private let kType = PackedKey("type")
-    private let kTitle = PackedKey("title")
-    private let kMagType = PackedKey("magType")
+    private let keys = KeyTable.geoJSON
 
     /// - Parameter isJSONP: the callback name was consumed; `(` comes next.
     init(input: ByteInput, isJSONP: Bool) {
@@ -77,10 +57,13 @@ final class GeoJSONParser: RecordParser {
                 let line = input.line
                 if c == openBrace {
                     input.pos &+= 1
-                    try parseFeature()
-                    switch fields.makeRecord() {
-                    case .success(let record): return record
-                    case .failure(let skip): skips.add(SkippedFeature(index: index, line: line, reason: skip.reason))
+                    // A local, passed inout: a class property would pay dynamic exclusivity checks.
+                    var fields = FeatureFields()
+                    try parseFeature(&fields)
+                    if let reason = fields.skipReason() {
+                        skips.add(SkippedFeature(index: index, line: line, reason: reason))
+                    } else {
+                        return fields.makeRecord()
                     }
                 } else {
                     try input.skipValue()
@@ -129,7 +112,7 @@ final class GeoJSONParser: RecordParser {
             first = false
             let key = try memberName(c)
             c = try input.nextToken("after a member name")
-            if findFeatures, key == kFeatures {
+            if findFeatures, keys.lookup(key) == .features {
                 guard c == openBracket else {
                     throw input.error(.notFeatureCollection,
                                       "\"features\" is not an array (found \(describeByte(c)))")
@@ -199,16 +182,16 @@ final class GeoJSONParser: RecordParser {
 
     // MARK: - A feature
 
-    private func parseFeature() throws(FeedError) {
-        fields.reset()
+    private func parseFeature(_ fields: inout FeatureFields) throws(FeedError) {
         try forEachMember("in a feature") { (key, c) throws(FeedError) in
-            if key == kProperties, c == openBrace {
+            let known = keys.lookup(key)
+            if known == .properties, c == openBrace {
                 input.pos &+= 1
-                try parseProperties()
-            } else if key == kGeometry, c == openBrace {
+                try parseProperties(&fields)
+            } else if known == .geometry, c == openBrace {
                 input.pos &+= 1
-                try parseGeometry()
-            } else if key == kId {
+                try parseGeometry(&fields)
+            } else if known == .id {
                 if c == quote {
                     input.pos &+= 1
                     fields.code = try input.readString()
@@ -224,13 +207,14 @@ final class GeoJSONParser: RecordParser {
         }
     }
 
-    private func parseProperties() throws(FeedError) {
+    private func parseProperties(_ fields: inout FeatureFields) throws(FeedError) {
         try forEachMember("in \"properties\"") { (key, c) throws(FeedError) in
-            if key == kMag {
+            switch keys.lookup(key) {
+            case .mag:
                 fields.magnitude = try number(c)?.double
-            } else if key == kPlace {
-                fields.place = try string(c, "place")
-            } else if key == kTime {
+            case .place:
+                fields.place = try string(c, &fields, "place")
+            case .time:
                 fields.time = nil
                 if let n = try number(c) {
                     fields.time = FeatureFields.milliseconds(n)
@@ -238,42 +222,31 @@ final class GeoJSONParser: RecordParser {
                 } else {
                     fields.timeProblem = c == UInt8(ascii: "n") ? "\"time\" is null" : "\"time\" is not a number"
                 }
-            } else if key == kUpdated {
+            case .updated:
                 if let n = try number(c) {
                     fields.updated = FeatureFields.milliseconds(n)
                     if fields.updated == nil { fields.fail("\"updated\" \(n.double) is out of range") }
                 } else {
                     fields.updated = nil
                 }
-            } else if key == kType {
-                fields.type = try string(c, "type")
-            } else if key == kStatus {
-                fields.status = try string(c, "status")
-            } else if key == kMagType {
-                fields.magType = try string(c, "magType")
-            } else if key == kNet {
-                fields.net = try string(c, "net")
-            } else if key == kURL {
-                fields.url = try string(c, "url")
-            } else if key == kTitle {
-                fields.title = try string(c, "title")
-            } else if key == kAlert {
-                fields.alert = try string(c, "alert")
-            } else if key == kTsunami {
-                fields.tsunami = try number(c).flatMap(FeatureFields.integer)
-            } else if key == kFelt {
-                fields.felt = try number(c).flatMap(FeatureFields.integer)
-            } else if key == kSig {
-                fields.sig = try number(c).flatMap(FeatureFields.integer)
-            } else {
-                try input.skipValue()
+            case .type: fields.type = try string(c, &fields, "type")
+            case .status: fields.status = try string(c, &fields, "status")
+            case .magType: fields.magType = try string(c, &fields, "magType")
+            case .net: fields.net = try string(c, &fields, "net")
+            case .url: fields.url = try string(c, &fields, "url")
+            case .title: fields.title = try string(c, &fields, "title")
+            case .alert: fields.alert = try string(c, &fields, "alert")
+            case .tsunami: fields.tsunami = try number(c).flatMap(FeatureFields.integer)
+            case .felt: fields.felt = try number(c).flatMap(FeatureFields.integer)
+            case .sig: fields.sig = try number(c).flatMap(FeatureFields.integer)
+            default: try input.skipValueFast()
             }
         }
     }
 
-    private func parseGeometry() throws(FeedError) {
+    private func parseGeometry(_ fields: inout FeatureFields) throws(FeedError) {
         try forEachMember("in \"geometry\"") { (key, c) throws(FeedError) in
-            guard key == kCoordinates else {
+            guard keys.lookup(key) == .coordinates else {
                 try input.skipValue()
                 return
             }
@@ -283,7 +256,7 @@ final class GeoJSONParser: RecordParser {
             fields.coordinatesProblem = nil
             if c == openBracket {
                 input.pos &+= 1
-                try parseCoordinates()
+                try parseCoordinates(&fields)
             } else {
                 if c != UInt8(ascii: "n") { fields.coordinatesProblem = "\"coordinates\" is not an array" }
                 try input.skipValue()
@@ -292,7 +265,7 @@ final class GeoJSONParser: RecordParser {
     }
 
     /// `[longitude, latitude, depth?, …]` with `[` consumed; extra elements are ignored.
-    private func parseCoordinates() throws(FeedError) {
+    private func parseCoordinates(_ fields: inout FeatureFields) throws(FeedError) {
         var c = try input.nextToken("in \"coordinates\"")
         var index = 0
         if c == closeBracket {
@@ -343,7 +316,8 @@ final class GeoJSONParser: RecordParser {
 
     /// A string value at pos, or nil (consumed) for null or any other type. An over-long string
     /// marks the feature unusable.
-    @inline(__always) private func string(_ c: UInt8, _ name: StaticString) throws(FeedError) -> String? {
+    @inline(__always)
+    private func string(_ c: UInt8, _ fields: inout FeatureFields, _ name: StaticString) throws(FeedError) -> String? {
         guard c == quote else {
             try input.skipValue()
             return nil
