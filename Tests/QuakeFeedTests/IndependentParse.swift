@@ -47,42 +47,46 @@ enum IndependentParse {
 
     // MARK: - CSV
 
-    /// RFC 4180 rows of `text` (quotes, `""`, commas and newlines in quotes).
-    static func csvRows(_ text: String) -> [[String]] {
+    /// RFC 4180 rows of `bytes` (quotes, `""`, commas and newlines in quotes).
+    static func csvRows(_ bytes: [UInt8]) -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
-        var field = ""
+        var field: [UInt8] = []
         var inQuotes = false
-        var iterator = Array(text.unicodeScalars).makeIterator()
-        var pending: Unicode.Scalar? = nil
-        while let c = pending ?? iterator.next() {
-            pending = nil
+        var i = 0
+        let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lf = UInt8(ascii: "\n"), cr = UInt8(ascii: "\r")
+        func endField() {
+            row.append(String(decoding: field, as: UTF8.self))
+            field.removeAll(keepingCapacity: true)
+        }
+        while i < bytes.count {
+            let c = bytes[i]
+            i += 1
             if inQuotes {
-                if c == "\"" {
-                    if let n = iterator.next() {
-                        if n == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; pending = n }
-                    } else { inQuotes = false }
+                if c == quote {
+                    if i < bytes.count, bytes[i] == quote { field.append(quote); i += 1 } else { inQuotes = false }
                 } else {
-                    field.unicodeScalars.append(c)
+                    field.append(c)
                 }
-            } else if c == "\"" {
+            } else if c == quote {
                 inQuotes = true
-            } else if c == "," {
-                row.append(field); field = ""
-            } else if c == "\n" || c == "\r" {
-                if c == "\r", let n = iterator.next(), n != "\n" { pending = n }
-                row.append(field); field = ""
-                rows.append(row); row = []
+            } else if c == comma {
+                endField()
+            } else if c == lf || c == cr {
+                if c == cr, i < bytes.count, bytes[i] == lf { i += 1 }
+                endField()
+                rows.append(row)
+                row = []
             } else {
-                field.unicodeScalars.append(c)
+                field.append(c)
             }
         }
-        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        if !field.isEmpty || !row.isEmpty { endField(); rows.append(row) }
         return rows.filter { !($0.count == 1 && $0[0].isEmpty) }
     }
 
     static func csv(_ data: Data) throws -> [CoreFields] {
-        let rows = csvRows(String(decoding: data, as: UTF8.self))
+        let rows = csvRows(Array(data))
         guard let header = rows.first else { return [] }
         func column(_ name: String) -> Int? { header.firstIndex(of: name) }
         let iTime = column("time")!, iLat = column("latitude")!, iLon = column("longitude")!, iId = column("id")!
@@ -97,25 +101,23 @@ enum IndependentParse {
         }
     }
 
-    nonisolated(unsafe) private static let isoFormatter: ISO8601DateFormatter = {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f
-    }()
-    nonisolated(unsafe) private static let isoFormatterNoFraction = ISO8601DateFormatter()
-    private static let lock = NSLock()
+    private static let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let withoutFraction = Date.ISO8601FormatStyle()
 
+    /// Foundation's ISO-8601 parse, in milliseconds.
     static func isoMilliseconds(_ text: String) -> Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let date = isoFormatter.date(from: text) ?? isoFormatterNoFraction.date(from: text) else { return nil }
+        guard let date = (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text)) else { return nil }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// Formats milliseconds the way the USGS CSV does: `2019-07-19T02:52:13.590Z`.
+    /// (Whole seconds through Foundation, the milliseconds appended exactly: formatting a
+    /// fractional Date can truncate .893 to .892.)
     static func isoString(milliseconds: Int64) -> String {
-        lock.lock()
-        defer { lock.unlock() }
-        return isoFormatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let fraction = milliseconds - seconds * 1000
+        let whole = withoutFraction.format(Date(timeIntervalSince1970: Double(seconds)))
+        let digits = String(fraction)
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 }
