@@ -74,7 +74,7 @@ struct FeatureFields {
 
     /// The record; call only when ``skipReason()`` is nil. Consuming, so the strings move
     /// into the record without retain/release traffic.
-    consuming func makeRecord() -> QuakeRecord {
+    @inline(__always) consuming func makeRecord() -> QuakeRecord {
         let time = time!
         return QuakeRecord(
             code: code!, magnitude: magnitude, magType: magType, place: place ?? "",
