@@ -169,6 +169,18 @@ extension ByteInput {
         return scratchOverflowed ? nil : scratchString()
     }
 
+    /// ``readString()`` for short, repetitive values, through `interner`.
+    @inline(__always) func readShortString(_ interner: StringInterner) throws(FeedError) -> String? {
+        let p = buffer, e = end
+        let i = stringRunEnd(p, pos, e)
+        if i < e, p[i] == quote, i &- pos <= 15 {
+            let s = interner.string(p + pos, i &- pos)
+            pos = i &+ 1
+            return s
+        }
+        return try readString()
+    }
+
     /// Reads a member name whose opening quote was consumed.
     @inline(__always) func readKey() throws(FeedError) -> PackedKey {
         let p = buffer, e = end

@@ -21,6 +21,7 @@ final class GeoJSONParser: RecordParser {
     private var featureIndex = 0
 
     private let keys = KeyTable.geoJSON
+    private let interner = StringInterner()
 
     /// - Parameter isJSONP: the callback name was consumed; `(` comes next.
     init(input: ByteInput, isJSONP: Bool) {
@@ -229,13 +230,13 @@ final class GeoJSONParser: RecordParser {
                 } else {
                     fields.updated = nil
                 }
-            case .type: fields.type = try string(c, &fields, "type")
-            case .status: fields.status = try string(c, &fields, "status")
-            case .magType: fields.magType = try string(c, &fields, "magType")
-            case .net: fields.net = try string(c, &fields, "net")
+            case .type: fields.type = try string(c, &fields, "type", intern: true)
+            case .status: fields.status = try string(c, &fields, "status", intern: true)
+            case .magType: fields.magType = try string(c, &fields, "magType", intern: true)
+            case .net: fields.net = try string(c, &fields, "net", intern: true)
             case .url: fields.url = try string(c, &fields, "url")
             case .title: fields.title = try string(c, &fields, "title")
-            case .alert: fields.alert = try string(c, &fields, "alert")
+            case .alert: fields.alert = try string(c, &fields, "alert", intern: true)
             case .tsunami: fields.tsunami = try number(c).flatMap(FeatureFields.integer)
             case .felt: fields.felt = try number(c).flatMap(FeatureFields.integer)
             case .sig: fields.sig = try number(c).flatMap(FeatureFields.integer)
@@ -317,13 +318,14 @@ final class GeoJSONParser: RecordParser {
     /// A string value at pos, or nil (consumed) for null or any other type. An over-long string
     /// marks the feature unusable.
     @inline(__always)
-    private func string(_ c: UInt8, _ fields: inout FeatureFields, _ name: StaticString) throws(FeedError) -> String? {
+    private func string(_ c: UInt8, _ fields: inout FeatureFields, _ name: StaticString,
+                        intern: Bool = false) throws(FeedError) -> String? {
         guard c == quote else {
             try input.skipValue()
             return nil
         }
         input.pos &+= 1
-        guard let s = try input.readString() else {
+        guard let s = try intern ? input.readShortString(interner) : input.readString() else {
             fields.fail("\"\(name)\" is longer than \(input.scratchCapacity) bytes")
             return nil
         }
