@@ -1,0 +1,118 @@
+import QuakeStore
+
+/// The fields of one feature (or CSV row) as they are read, before they become a `QuakeRecord`.
+///
+/// The mapping rules, shared by the GeoJSON and CSV readers:
+///
+/// - **Usable** means: a non-empty string `id`, a numeric `time`, and numeric longitude and
+///   latitude (`geometry.coordinates[0]` and `[1]`). A feature without one of these, or with
+///   one of the wrong type (an `id` that is a number, `coordinates` that is a string), is
+///   skipped with a reason; the rest of the file is still read.
+/// - **Optional fields of the wrong type become nil** (`"sig": "449"` in the legacy 2012
+///   feed, a string `mag`): the quake is still worth showing, and the store keeps what it can.
+///   An `updated` that is missing or not a number falls back to `time`; a `place` that is
+///   null, missing or not a string becomes `""`.
+/// - **Out-of-range values skip the feature**: a latitude outside −90…90, a longitude outside
+///   −180…180, or a non-finite `mag`, `depth`, `time` or `updated` (a literal such as `1e400`
+///   overflows to infinity) would corrupt sorting and the map, so the feature is skipped with
+///   a reason instead of being stored. A `time` or `updated` with a fraction is truncated to
+///   whole milliseconds; beyond ±9.2e18 it is out of range.
+/// - `tsunami`, `felt` and `sig` must be integers (`5` or `5.0`); otherwise they are nil.
+/// - A kept string longer than ``FeedReader/maximumStringLength`` bytes skips the feature
+///   (`place`, `title`, … are short in every real feed; a 10 MB value is garbage). Strings we
+///   do not keep may be any length: they are scanned, never stored.
+/// - Times are taken as milliseconds, as every current feed writes them. (The legacy 2012
+///   feed wrote seconds; they are not converted, because seconds and milliseconds cannot be
+///   told apart reliably for historical events.)
+struct FeatureFields {
+    var code: String?
+    var magnitude: Double?
+    var magType: String?
+    var place: String?
+    var time: Int64?
+    var updated: Int64?
+    var longitude: Double?
+    var latitude: Double?
+    var depth: Double?
+    var status: String?
+    var type: String?
+    var tsunami: Int?
+    var felt: Int?
+    var alert: String?
+    var sig: Int?
+    var net: String?
+    var url: String?
+    var title: String?
+
+    /// Why a required field is unusable, when it is present but wrong.
+    var idProblem: String?
+    var timeProblem: String?
+    var coordinatesProblem: String?
+    /// Anything else that makes the feature unusable (an over-long string, a non-finite number).
+    var problem: String?
+
+    mutating func reset() { self = FeatureFields() }
+
+    /// Records `problem` unless an earlier one is already recorded.
+    mutating func fail(_ reason: String) {
+        if problem == nil { problem = reason }
+    }
+
+    /// Why the feature cannot become a record, or nil when it can.
+    func skipReason() -> String? {
+        guard let code, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
+        guard time != nil else { return timeProblem ?? "no \"time\"" }
+        if let coordinatesProblem { return coordinatesProblem }
+        guard let longitude, let latitude else { return "no coordinates" }
+        if let problem { return problem }
+        guard latitude >= -90, latitude <= 90 else { return "latitude \(latitude) is outside -90…90" }
+        guard longitude >= -180, longitude <= 180 else { return "longitude \(longitude) is outside -180…180" }
+        if let depth, !depth.isFinite { return "depth \(depth) is not a finite number" }
+        if let magnitude, !magnitude.isFinite { return "magnitude \(magnitude) is not a finite number" }
+        return nil
+    }
+
+    /// The record; call only when ``skipReason()`` is nil. Consuming, so the strings move
+    /// into the record without retain/release traffic.
+    @inline(__always) consuming func makeRecord() -> QuakeRecord {
+        let time = time!
+        return QuakeRecord(
+            code: code!, magnitude: magnitude, magType: magType, place: place ?? "",
+            time: time, updated: updated ?? time, latitude: latitude!, longitude: longitude!,
+            depth: depth, status: status, type: type, tsunami: tsunami, felt: felt, alert: alert,
+            sig: sig, net: net, url: url, title: title)
+    }
+
+    /// Milliseconds from a JSON number: exact for integers, truncated for decimals.
+    static func milliseconds(_ number: JSONNumber) -> Int64? {
+        if let integer = number.integer { return integer }
+        let d = number.double
+        guard d.isFinite, d > -9.2e18, d < 9.2e18 else { return nil }
+        return Int64(d)
+    }
+
+    /// An integer field value: an integer literal, or a decimal with no fraction, within `Int`.
+    static func integer(_ number: JSONNumber) -> Int? {
+        if let integer = number.integer { return Int(exactly: integer) }
+        let d = number.double
+        guard d.isFinite, d == d.rounded(), abs(d) < 9.2e18 else { return nil }
+        return Int(d)
+    }
+}
+
+/// The first skipped features of a read, with the total count.
+struct SkipLog {
+    var list: [SkippedFeature] = []
+    var count = 0
+    let limit: Int
+
+    mutating func add(_ skipped: SkippedFeature) {
+        count += 1
+        if list.count < limit { list.append(skipped) }
+    }
+}
+
+/// A format-specific parser that yields records one at a time.
+protocol RecordParser: AnyObject {
+    func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord?
+}

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import QuakeStore
+
+/// Reads a USGS feed — GeoJSON, GeoJSONP, USGS CSV, or gzip of any of them — one quake at a time.
+///
+/// The format is sniffed from the first bytes, never from the name. Memory stays bounded
+/// (one `chunkSize` buffer plus one string of at most ``maximumStringLength`` bytes) whatever
+/// the input size, so the store can import a 1 GB feed inside one transaction:
+///
+/// ```swift
+/// let reader = try FeedReader(source: FeedSource(argument: path), name: path)
+/// while let record = try reader.next() {
+///     try upsert(record)
+///     progress(reader.bytesRead, reader.totalBytes)
+/// }
+/// print("\(reader.skippedCount) skipped", reader.skipped)
+/// ```
+///
+/// See `FeatureFields` for the mapping rules (which features are skipped, which fields become
+/// nil). Duplicate codes inside one file are **all yielded** in file order; the store's upsert
+/// de-duplicates them (the newer `updated` wins), so the reader needs no memory per code.
+///
+/// Not `Sendable`: one reader belongs to one importing task.
+public final class FeedReader {
+    /// A sniffed input format.
+    public enum Format: String, Sendable {
+        case geoJSON, geoJSONP, csv
+    }
+
+    /// Bytes read from the source per `read` call, and the size of the parse buffer.
+    public static let defaultChunkSize = 256 * 1024
+    /// The longest string value kept (`place`, `title`, `url`, CSV cells); longer skips the feature.
+    public static let maximumStringLength = 64 * 1024
+    /// The deepest nesting accepted in skipped values (unknown members); deeper is an error.
+    public static let maximumNestingDepth = 512
+    /// How many skipped features ``skipped`` lists.
+    public static let skippedListLimit = 10
+
+    /// The name used in errors (`name:line:column`).
+    public let name: String
+    public let format: Format
+    /// Whether the input was gzip- or zlib-compressed.
+    public let isCompressed: Bool
+    /// The size of the source in bytes if known (a regular file, a stream that says so).
+    public let totalBytes: Int64?
+    /// Bytes read from the source so far (compressed bytes for gzip input), for progress.
+    public var bytesRead: Int64 { counter.count }
+    /// Records returned so far.
+    public private(set) var recordsRead = 0
+    /// The first ``skippedListLimit`` skipped features, in order, with index and reason.
+    public var skipped: [SkippedFeature] { skips.list }
+    /// How many features were skipped in all.
+    public var skippedCount: Int { skips.count }
+
+    private let counter: CountingStream
+    private let input: ByteInput
+    private let parser: any RecordParser
+    private var skips = SkipLog(limit: FeedReader.skippedListLimit)
+    private var failure: FeedError?
+    private var finished = false
+
+    /// Opens a file path; `-` reads standard input.
+    /// - Throws: ``FeedError`` when the file cannot be opened or its first bytes are not a feed.
+    public convenience init(path: String) throws(FeedError) {
+        try self.init(source: FeedSource(argument: path), name: path == "-" ? "<stdin>" : path)
+    }
+
+    /// Opens `source` and sniffs its format.
+    ///
+    /// - Parameters:
+    ///   - source: where the bytes come from.
+    ///   - name: the name for error messages, usually the path or URL as the user typed it.
+    ///   - chunkSize: bytes per read and parse buffer size (tests use tiny ones).
+    /// - Throws: ``FeedError`` — `cannotOpen`, `readFailed`, `emptyInput`, `unknownFormat`,
+    ///   `corruptCompressedData`, or `missingColumns` for a CSV header without the needed columns.
+    public init(source: FeedSource, name: String, chunkSize: Int = FeedReader.defaultChunkSize) throws(FeedError) {
+        self.name = name
+        let raw: any FeedByteStream
+        switch source {
+        case .path(let path):
+            do {
+                raw = try FileDescriptorStream.open(path: path)
+            } catch {
+                throw FeedError(code: .cannotOpen, name: name, message: "cannot open the file: \(error)",
+                                hint: error.code == ENOENT ? "check the path" : nil, underlyingError: error)
+            }
+        case .standardInput: raw = FileDescriptorStream(fd: 0, ownsDescriptor: false)
+        case .fileDescriptor(let fd): raw = FileDescriptorStream(fd: fd, ownsDescriptor: false)
+        case .stream(let stream): raw = stream
+        case .bytes(let bytes): raw = MemoryByteStream(bytes)
+        }
+        totalBytes = raw.totalBytes
+        counter = CountingStream(raw, maximumRead: chunkSize)
+
+        let magic: [UInt8]
+        do {
+            magic = try counter.peek(2)
+        } catch {
+            throw FeedError(code: .readFailed, name: name, line: 1, column: 1,
+                            message: "read failed: \(error)", underlyingError: error)
+        }
+        var stream: any FeedByteStream = counter
+        isCompressed = magic == [0x1F, 0x8B]
+        if isCompressed {
+            do {
+                stream = try GzipInflater(upstream: counter, chunkSize: chunkSize)
+            } catch {
+                throw FeedError(code: .corruptCompressedData, name: name, message: error.message, underlyingError: error)
+            }
+        }
+        input = ByteInput(name: name, stream: stream, chunkSize: chunkSize,
+                          maximumStringLength: Self.maximumStringLength, maximumDepth: Self.maximumNestingDepth)
+        (format, parser) = try Self.sniff(input)
+    }
+
+    /// The next usable record, or nil at the end of the input. Unusable features are skipped
+    /// (see ``skipped``); after an error, every later call throws the same error.
+    /// - Throws: ``FeedError`` for syntax errors, truncated input, read and gzip failures.
+    public func next() throws(FeedError) -> QuakeRecord? {
+        if let failure { throw failure }
+        if finished { return nil }
+        do {
+            guard let record = try parser.next(skips: &skips) else {
+                finished = true
+                return nil
+            }
+            recordsRead += 1
+            return record
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    /// Reads every remaining record into an array (for small inputs and tests).
+    public func readAll() throws(FeedError) -> [QuakeRecord] {
+        var records: [QuakeRecord] = []
+        while let record = try next() { records.append(record) }
+        return records
+    }
+
+    // MARK: - Sniffing
+
+    private static func sniff(_ input: ByteInput) throws(FeedError) -> (Format, any RecordParser) {
+        // A UTF-8 byte order mark.
+        if try input.ensure(), input.buffer[input.pos] == 0xEF {
+            let start = input.offset
+            for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
+                guard try input.ensure(), input.buffer[input.pos] == expected else {
+                    throw input.error(.unknownFormat, "the input starts with byte 0xEF but not with a UTF-8 byte order mark",
+                                      at: start, hint: formatHint)
+                }
+                input.pos += 1
+            }
+            input.lineStart = input.offset
+        }
+        guard try input.skipWhitespace() else {
+            throw input.error(.emptyInput, "the input is empty",
+                              hint: "expected a GeoJSON, GeoJSONP or CSV feed — download it again")
+        }
+        let first = input.buffer[input.pos]
+        switch first {
+        case UInt8(ascii: "{"):
+            return (.geoJSON, GeoJSONParser(input: input, isJSONP: false))
+        case UInt8(ascii: "\""):
+            return (.csv, try CSVParser(input: input, firstName: nil))
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "_"), UInt8(ascii: "$"):
+            let start = input.offset
+            var name: [UInt8] = []
+            while try input.ensure(), isIdentifierByte(input.buffer[input.pos]), name.count <= 256 {
+                name.append(input.buffer[input.pos])
+                input.pos += 1
+            }
+            if try input.ensure(), input.buffer[input.pos] == UInt8(ascii: ",") {
+                return (.csv, try CSVParser(input: input, firstName: name))
+            }
+            if try input.skipWhitespace(), input.buffer[input.pos] == UInt8(ascii: "(") {
+                return (.geoJSONP, GeoJSONParser(input: input, isJSONP: true))
+            }
+            let word = String(decoding: name.prefix(40), as: UTF8.self)
+            throw input.error(.unknownFormat,
+                              "the input starts with '\(word)' but is neither a JSONP callback nor a CSV header",
+                              at: start, hint: formatHint)
+        default:
+            throw input.error(.unknownFormat,
+                              "the input starts with \(describeByte(first)), which is not how GeoJSON, GeoJSONP or CSV starts",
+                              hint: formatHint)
+        }
+    }
+
+    private static let formatHint =
+        "expected a USGS GeoJSON or GeoJSONP feed, a USGS CSV file, or one of those gzip-compressed"
+}
+
+@inline(__always) private func isIdentifierByte(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "."):
+        return true
+    default:
+        return false
+    }
+}
+
+@available(*, unavailable)
+extension FeedReader: Sendable {}

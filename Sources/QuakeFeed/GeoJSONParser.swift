@@ -1,0 +1,334 @@
+import QuakeStore
+
+private let quote: UInt8 = 0x22
+private let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":")
+private let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
+private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
+
+/// Streams the features of a GeoJSON FeatureCollection (optionally inside a JSONP callback).
+///
+/// Only the path `features[i].{id, properties.*, geometry.coordinates}` is decoded; every
+/// other member (`metadata`, `bbox`, unknown properties, nested values) is skipped by the
+/// tokenizer without building values. Members may come in any order, `features` included.
+final class GeoJSONParser: RecordParser {
+    private enum State {
+        case start, firstFeature, nextFeature, finished
+    }
+
+    private let input: ByteInput
+    private let isJSONP: Bool
+    private var state = State.start
+    private var featureIndex = 0
+
+    private let keys = KeyTable.geoJSON
+    private let interner = StringInterner()
+
+    /// - Parameter isJSONP: the callback name was consumed; `(` comes next.
+    init(input: ByteInput, isJSONP: Bool) {
+        self.input = input
+        self.isJSONP = isJSONP
+    }
+
+    func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
+        while true {
+            switch state {
+            case .finished:
+                return nil
+            case .start:
+                try openCollection()
+                state = .firstFeature
+            case .firstFeature, .nextFeature:
+                var c = try input.nextToken("in the \"features\" array")
+                if c == closeBracket {
+                    input.pos &+= 1
+                    try closeCollection()
+                    state = .finished
+                    return nil
+                }
+                if state == .nextFeature {
+                    guard c == comma else {
+                        throw input.syntaxError(expected: "expected ',' or ']' after a feature", found: c)
+                    }
+                    input.pos &+= 1
+                    c = try input.nextToken("in the \"features\" array")
+                }
+                state = .nextFeature
+                let index = featureIndex
+                featureIndex &+= 1
+                let line = input.line
+                if c == openBrace {
+                    input.pos &+= 1
+                    // A local, passed inout: a class property would pay dynamic exclusivity checks.
+                    var fields = FeatureFields()
+                    try parseFeature(&fields)
+                    if let reason = fields.skipReason() {
+                        skips.add(SkippedFeature(index: index, line: line, reason: reason))
+                    } else {
+                        return fields.makeRecord()
+                    }
+                } else {
+                    try input.skipValue()
+                    skips.add(SkippedFeature(index: index, line: line, reason: "the feature is not a JSON object"))
+                }
+            }
+        }
+    }
+
+    // MARK: - The collection
+
+    private func openCollection() throws(FeedError) {
+        if isJSONP {
+            try input.expect(UInt8(ascii: "("), "expected '(' after the JSONP callback name")
+        }
+        let c = try input.nextToken("at the start of the document")
+        guard c == openBrace else {
+            throw input.error(.notFeatureCollection,
+                              "expected '{' starting a GeoJSON FeatureCollection, found \(describeByte(c))")
+        }
+        input.pos &+= 1
+        guard try collectionMembers(first: true, findFeatures: true) else {
+            throw input.error(.notFeatureCollection,
+                              "the document has no \"features\" array, so it is not a GeoJSON FeatureCollection",
+                              at: input.offset - 1)
+        }
+    }
+
+    /// Reads members of the top-level object. With `findFeatures`, stops after the `[` of
+    /// `features` and returns true; otherwise skips them all and returns false at the `}`.
+    private func collectionMembers(first: Bool, findFeatures: Bool) throws(FeedError) -> Bool {
+        var first = first
+        while true {
+            var c = try input.nextToken("in the FeatureCollection object")
+            if c == closeBrace {
+                input.pos &+= 1
+                return false
+            }
+            if !first {
+                guard c == comma else {
+                    throw input.syntaxError(expected: "expected ',' or '}' in the FeatureCollection object", found: c)
+                }
+                input.pos &+= 1
+                c = try input.nextToken("in the FeatureCollection object")
+            }
+            first = false
+            let key = try memberName(c)
+            c = try input.nextToken("after a member name")
+            if findFeatures, keys.lookup(key) == .features {
+                guard c == openBracket else {
+                    throw input.error(.notFeatureCollection,
+                                      "\"features\" is not an array (found \(describeByte(c)))")
+                }
+                input.pos &+= 1
+                return true
+            }
+            try input.skipValue()
+        }
+    }
+
+    private func closeCollection() throws(FeedError) {
+        _ = try collectionMembers(first: false, findFeatures: false)
+        if isJSONP {
+            // Anything after `)` (`;`, the legacy feed's "\n0\n") is tolerated.
+            try input.expect(UInt8(ascii: ")"), "expected ')' closing the JSONP callback")
+            return
+        }
+        if try input.skipWhitespace() {
+            throw input.error(.syntax,
+                              "unexpected \(describeByte(input.buffer[input.pos])) after the end of the FeatureCollection")
+        }
+    }
+
+    /// Reads `"name":` with `c` (at pos) the opening quote.
+    @inline(__always) private func memberName(_ c: UInt8) throws(FeedError) -> PackedKey {
+        guard c == quote else {
+            throw input.syntaxError(expected: "expected a member name in double quotes", found: c)
+        }
+        input.pos &+= 1
+        let key = try input.readKey()
+        if input.pos < input.end, input.buffer[input.pos] == colon {
+            input.pos &+= 1
+        } else {
+            try input.expect(colon, "expected ':' after a member name")
+        }
+        return key
+    }
+
+    /// Iterates the members of an object whose `{` was consumed, calling `body` with each name
+    /// and the first byte of its value (at pos); `body` must consume the value.
+    @inline(__always)
+    private func forEachMember(_ context: String,
+                               _ body: (PackedKey, UInt8) throws(FeedError) -> Void) throws(FeedError) {
+        var c = try input.nextToken(context)
+        if c == closeBrace {
+            input.pos &+= 1
+            return
+        }
+        while true {
+            let key = try memberName(c)
+            let v = try input.nextToken(context)
+            try body(key, v)
+            c = try input.nextToken(context)
+            if c == comma {
+                input.pos &+= 1
+                c = try input.nextToken(context)
+                continue
+            }
+            if c == closeBrace {
+                input.pos &+= 1
+                return
+            }
+            throw input.syntaxError(expected: "expected ',' or '}' \(context)", found: c)
+        }
+    }
+
+    // MARK: - A feature
+
+    private func parseFeature(_ fields: inout FeatureFields) throws(FeedError) {
+        try forEachMember("in a feature") { (key, c) throws(FeedError) in
+            let known = keys.lookup(key)
+            if known == .properties, c == openBrace {
+                input.pos &+= 1
+                try parseProperties(&fields)
+            } else if known == .geometry, c == openBrace {
+                input.pos &+= 1
+                try parseGeometry(&fields)
+            } else if known == .id {
+                if c == quote {
+                    input.pos &+= 1
+                    fields.code = try input.readString()
+                    fields.idProblem = fields.code == nil ? "\"id\" is longer than \(input.scratchCapacity) bytes" : nil
+                } else {
+                    fields.code = nil
+                    fields.idProblem = c == UInt8(ascii: "n") ? "\"id\" is null" : "\"id\" is not a string"
+                    try input.skipValue()
+                }
+            } else {
+                try input.skipValue()
+            }
+        }
+    }
+
+    private func parseProperties(_ fields: inout FeatureFields) throws(FeedError) {
+        try forEachMember("in \"properties\"") { (key, c) throws(FeedError) in
+            switch keys.lookup(key) {
+            case .mag:
+                fields.magnitude = try number(c)?.double
+            case .place:
+                fields.place = try string(c, &fields, "place")
+            case .time:
+                fields.time = nil
+                if let n = try number(c) {
+                    fields.time = FeatureFields.milliseconds(n)
+                    fields.timeProblem = fields.time == nil ? "\"time\" \(n.double) is out of range" : nil
+                } else {
+                    fields.timeProblem = c == UInt8(ascii: "n") ? "\"time\" is null" : "\"time\" is not a number"
+                }
+            case .updated:
+                if let n = try number(c) {
+                    fields.updated = FeatureFields.milliseconds(n)
+                    if fields.updated == nil { fields.fail("\"updated\" \(n.double) is out of range") }
+                } else {
+                    fields.updated = nil
+                }
+            case .type: fields.type = try string(c, &fields, "type", intern: true)
+            case .status: fields.status = try string(c, &fields, "status", intern: true)
+            case .magType: fields.magType = try string(c, &fields, "magType", intern: true)
+            case .net: fields.net = try string(c, &fields, "net", intern: true)
+            case .url: fields.url = try string(c, &fields, "url")
+            case .title: fields.title = try string(c, &fields, "title")
+            case .alert: fields.alert = try string(c, &fields, "alert", intern: true)
+            case .tsunami: fields.tsunami = try number(c).flatMap(FeatureFields.integer)
+            case .felt: fields.felt = try number(c).flatMap(FeatureFields.integer)
+            case .sig: fields.sig = try number(c).flatMap(FeatureFields.integer)
+            default: try input.skipValueFast()
+            }
+        }
+    }
+
+    private func parseGeometry(_ fields: inout FeatureFields) throws(FeedError) {
+        try forEachMember("in \"geometry\"") { (key, c) throws(FeedError) in
+            guard keys.lookup(key) == .coordinates else {
+                try input.skipValue()
+                return
+            }
+            fields.longitude = nil
+            fields.latitude = nil
+            fields.depth = nil
+            fields.coordinatesProblem = nil
+            if c == openBracket {
+                input.pos &+= 1
+                try parseCoordinates(&fields)
+            } else {
+                if c != UInt8(ascii: "n") { fields.coordinatesProblem = "\"coordinates\" is not an array" }
+                try input.skipValue()
+            }
+        }
+    }
+
+    /// `[longitude, latitude, depth?, …]` with `[` consumed; extra elements are ignored.
+    private func parseCoordinates(_ fields: inout FeatureFields) throws(FeedError) {
+        var c = try input.nextToken("in \"coordinates\"")
+        var index = 0
+        if c == closeBracket {
+            input.pos &+= 1
+            fields.coordinatesProblem = "\"coordinates\" is empty"
+            return
+        }
+        while true {
+            if index < 3 {
+                let value = try number(c)?.double
+                switch index {
+                case 0: fields.longitude = value
+                case 1: fields.latitude = value
+                default: fields.depth = value
+                }
+                if value == nil, index < 2, fields.coordinatesProblem == nil {
+                    fields.coordinatesProblem = "\"coordinates\"[\(index)] is not a number"
+                }
+            } else {
+                try input.skipValue()
+            }
+            index &+= 1
+            c = try input.nextToken("in \"coordinates\"")
+            if c == comma {
+                input.pos &+= 1
+                c = try input.nextToken("in \"coordinates\"")
+                continue
+            }
+            if c == closeBracket {
+                input.pos &+= 1
+                break
+            }
+            throw input.syntaxError(expected: "expected ',' or ']' in \"coordinates\"", found: c)
+        }
+        if index < 2, fields.coordinatesProblem == nil {
+            fields.coordinatesProblem = "\"coordinates\" has fewer than two numbers"
+        }
+    }
+
+    // MARK: - Values
+
+    /// A number value at pos, or nil (consumed) for null or any other type.
+    @inline(__always) private func number(_ c: UInt8) throws(FeedError) -> JSONNumber? {
+        if (c &- 0x30) < 10 || c == UInt8(ascii: "-") { return try input.readNumber() }
+        try input.skipValue()
+        return nil
+    }
+
+    /// A string value at pos, or nil (consumed) for null or any other type. An over-long string
+    /// marks the feature unusable.
+    @inline(__always)
+    private func string(_ c: UInt8, _ fields: inout FeatureFields, _ name: StaticString,
+                        intern: Bool = false) throws(FeedError) -> String? {
+        guard c == quote else {
+            try input.skipValue()
+            return nil
+        }
+        input.pos &+= 1
+        guard let s = try intern ? input.readShortString(interner) : input.readString() else {
+            fields.fail("\"\(name)\" is longer than \(input.scratchCapacity) bytes")
+            return nil
+        }
+        return s
+    }
+}

@@ -1,1 +1,0 @@
-// Streaming USGS feed readers. See issue 3.
