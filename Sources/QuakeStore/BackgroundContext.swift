@@ -15,6 +15,8 @@ public final class BackgroundContext: @unchecked Sendable {
     private let queue: DispatchQueue
     public let author: String
     let storePath: String
+    /// The store's path, for errors raised about this context's work.
+    public var storePathForErrors: String { storePath }
 
     init(connection: Connection, author: String, storePath: String) {
         self.connection = connection

@@ -10,6 +10,8 @@ enum Quaketui {
     }
 
     static let commands: [Command] = [
+        Command(spec: ImportCommand.spec, run: ImportCommand.run),
+        Command(spec: RefreshCommand.spec, run: RefreshCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),

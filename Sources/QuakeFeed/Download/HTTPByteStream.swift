@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Streams an HTTP(S) response body into a `FeedReader`: the download and the import run at
+/// once, with at most `bufferLimit` bytes waiting between them (backpressure suspends the task).
+///
+/// ```swift
+/// let stream = try HTTPByteStream(url: url, timeout: 30)
+/// let reader = try FeedReader(source: .stream(stream), name: url.absoluteString)
+/// ```
+public final class HTTPByteStream: NSObject, FeedByteStream, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: every mutable member is guarded by `condition`.
+    private let condition = NSCondition()
+    private var buffer = Data()
+    private var finished = false
+    private var failure: Error?
+    private var contentLength: Int64?
+    private var session: URLSession!
+    private var task: URLSessionDataTask!
+    private var suspended = false
+    private let bufferLimit = 4 << 20
+    public let url: URL
+
+    /// Starts the request and waits for the response headers.
+    /// - Throws: `FeedError` with `.cannotOpen` and a sentence for offline, DNS, TLS, timeouts
+    ///   and HTTP status errors.
+    public init(url: URL, timeout: TimeInterval = 30) throws(FeedError) {
+        self.url = url
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = 30 * 60
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        var request = URLRequest(url: url)
+        request.setValue("quaketui", forHTTPHeaderField: "User-Agent")
+        task = session.dataTask(with: request)
+        task.resume()
+        condition.lock()
+        while contentLength == nil && !finished && failure == nil { condition.wait() }
+        let error = failure
+        condition.unlock()
+        if let error {
+            session.invalidateAndCancel()
+            throw FeedError(code: .cannotOpen, name: url.absoluteString, message: Self.describe(error, url: url),
+                            hint: "nothing was changed", underlyingError: error)
+        }
+    }
+
+    deinit { session?.invalidateAndCancel() }
+
+    public var totalBytes: Int64? {
+        condition.lock()
+        defer { condition.unlock() }
+        return contentLength.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    public func read(into target: UnsafeMutableRawBufferPointer) throws -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        while buffer.isEmpty && !finished && failure == nil { condition.wait() }
+        if buffer.isEmpty, let failure { throw DownloadFailure(message: Self.describe(failure, url: url)) }
+        let count = min(target.count, buffer.count)
+        buffer.copyBytes(to: target.bindMemory(to: UInt8.self), count: count)
+        buffer.removeFirst(count)
+        if suspended && buffer.count < bufferLimit / 2 {
+            suspended = false
+            task.resume()
+        }
+        return count
+    }
+
+    /// Stops the download; a blocked `read` returns an error.
+    public func cancel() {
+        task.cancel()
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                           completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        condition.lock()
+        defer { condition.signal(); condition.unlock() }
+        if let http = response as? HTTPURLResponse, !(200..<300).contains(http.statusCode) {
+            failure = HTTPStatusError(status: http.statusCode)
+            completionHandler(.cancel)
+            return
+        }
+        contentLength = max(0, response.expectedContentLength)
+        completionHandler(.allow)
+    }
+
+    public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        condition.lock()
+        buffer.append(data)
+        if buffer.count > bufferLimit && !suspended {
+            suspended = true
+            dataTask.suspend()
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        condition.lock()
+        if let error, failure == nil { failure = error }
+        finished = true
+        if contentLength == nil { contentLength = 0 }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    struct HTTPStatusError: Error {
+        let status: Int
+    }
+
+    struct DownloadFailure: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    /// One sentence for what went wrong with the download.
+    static func describe(_ error: Error, url: URL) -> String {
+        let host = url.host ?? url.absoluteString
+        if let status = error as? HTTPStatusError {
+            let reason = HTTPURLResponse.localizedString(forStatusCode: status.status)
+            return "the server answered HTTP \(status.status) (\(reason)) for \(url.absoluteString)"
+        }
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return "the download failed: \(error)" }
+        switch nsError.code {
+        case NSURLErrorNotConnectedToInternet, NSURLErrorNetworkConnectionLost:
+            return "cannot download: no network connection (offline?)"
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
+            return "cannot download: the host \(host) could not be found (offline or DNS failure?)"
+        case NSURLErrorCannotConnectToHost:
+            return "cannot download: \(host) refused the connection"
+        case NSURLErrorTimedOut:
+            return "cannot download: \(host) did not answer in time"
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
+             NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot:
+            return "cannot download: the secure (TLS) connection to \(host) failed"
+        case NSURLErrorCancelled:
+            return "the download was cancelled"
+        default:
+            return "cannot download from \(host): \(nsError.localizedDescription)"
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import QuakeFeed
+import QuakeStore
+
+/// `quaketui import PATH|URL|- [--json]`: one atomic import with a progress bar.
+enum ImportCommand {
+    static let spec = CommandSpec(
+        name: "import",
+        abstract: "Import a USGS feed file, URL or standard input.",
+        usage: ["import <path>|<url>|- [--json]"],
+        discussion: """
+            Reads GeoJSON, GeoJSONP (eqfeed_callback(…);), USGS CSV, or gzip of any of them; the
+            format is recognised from the content. Quakes are merged by event code: a newer
+            'updated' replaces the stored quake, an older one changes nothing, notes are kept.
+            The import is all or nothing: on any error the store is left exactly as it was.
+            """,
+        options: [CommandSpec.stateDir, CommandSpec.json])
+
+    static func run(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1, let argument = arguments.positionals.first else {
+            throw UsageError(message: arguments.positionals.isEmpty
+                ? "Say what to import: a file, a URL, or - for standard input."
+                : "Import one feed at a time; got \(arguments.positionals.count) arguments.", command: spec)
+        }
+        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        defer { container.close() }
+        let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import")
+        try FeedImportRun.report(summary, json: arguments.has("json"))
+    }
+}
+
+/// The shared body of `import` and `refresh`: open, import with progress on a TTY, summarize.
+enum FeedImportRun {
+    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String,
+                    beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
+        let bar = ProgressBar(label: label(location))
+        defer { bar.finish() }
+        let reader = try location.openReader()
+        let importer = try FeedImporter(container: container, author: author)
+        return try importer.run(reader, beforeCommit: beforeCommit) { bar.update($0) }
+    }
+
+    static func report(_ summary: ImportSummary, json: Bool) throws {
+        if json { return try printJSON(summary) }
+        print(summary.sentence)
+        for reason in summary.skippedReasons { print("  skipped \(reason)") }
+        if summary.skipped > summary.skippedReasons.count {
+            print("  … and \(summary.skipped - summary.skippedReasons.count) more skipped")
+        }
+    }
+
+    private static func label(_ location: FeedLocation) -> String {
+        switch location {
+        case .path(let path): URL(fileURLWithPath: path).lastPathComponent
+        case .standardInput: "standard input"
+        case .url(let url): url.lastPathComponent.isEmpty ? url.absoluteString : url.lastPathComponent
+        }
+    }
+}
+
+/// A progress bar on stderr when it is a terminal: bytes, quakes/s, ETA; nothing otherwise.
+final class ProgressBar {
+    private let label: String
+    private let enabled = isatty(2) == 1
+    private var lastDraw = Date.distantPast
+    private var drawn = false
+
+    init(label: String) { self.label = label }
+
+    func update(_ progress: ImportProgress) {
+        guard enabled, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
+        lastDraw = Date()
+        var line = "importing \(label)  "
+        if let fraction = progress.fraction {
+            let width = 24, filled = Int(fraction * Double(width))
+            line += "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
+            line += String(format: "%3.0f%%  ", fraction * 100)
+        }
+        line += megabytes(progress.bytesRead) + (progress.totalBytes.map { "/" + megabytes($0) } ?? "") + "  "
+        line += "\(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
+        if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
+        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        drawn = true
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        drawn = false
+    }
+
+    private func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+}

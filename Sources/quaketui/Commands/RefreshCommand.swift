@@ -1,0 +1,33 @@
+import Foundation
+import QuakeFeed
+import QuakeStore
+
+/// `quaketui refresh [FEED] [--json]`: download a USGS summary feed and import it.
+enum RefreshCommand {
+    static let spec = CommandSpec(
+        name: "refresh",
+        abstract: "Download a USGS summary feed and import it.",
+        usage: ["refresh [<feed>] [--json]"],
+        discussion: """
+            FEED is {significant,4.5,2.5,1.0,all}_{hour,day,week,month}; the default is the app
+            setting refreshFeed, else all_month. The feed streams into the store as it downloads;
+            on any network or HTTP error nothing is changed. QUAKETUI_FEED_BASE_URL replaces
+            https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary (for mirrors and tests).
+            """,
+        options: [CommandSpec.stateDir, CommandSpec.json])
+
+    static func run(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count <= 1 else {
+            throw UsageError(message: "Refresh one feed at a time.", command: spec)
+        }
+        let feed = arguments.positionals.first ?? "all_month"
+        guard FeedLocation.summaryFeeds.contains(feed) else {
+            throw UsageError(message: "'\(feed)' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
+                             command: spec)
+        }
+        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        defer { container.close() }
+        let summary = try FeedImportRun.run(.url(FeedLocation.summaryFeedURL(feed)), into: container, author: "refresh")
+        try FeedImportRun.report(summary, json: arguments.has("json"))
+    }
+}
