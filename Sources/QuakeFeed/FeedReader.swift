@@ -18,9 +18,24 @@ import QuakeStore
 /// print("\(reader.skippedCount) skipped", reader.skipped)
 /// ```
 ///
-/// See `FeatureFields` for the mapping rules (which features are skipped, which fields become
-/// nil). Duplicate codes inside one file are **all yielded** in file order; the store's upsert
-/// de-duplicates them (the newer `updated` wins), so the reader needs no memory per code.
+/// Mapping rules (details in `FeatureFields`):
+///
+/// - A feature is **usable** when it has a non-empty string `id`, a numeric `properties.time`
+///   and numeric `geometry.coordinates[0]` (longitude) and `[1]` (latitude). A well-formed
+///   feature that is not usable — or has a latitude outside −90…90, a longitude outside
+///   −180…180, or a non-finite number such as `1e400` in `mag`, `depth`, `time` or
+///   `updated` — is **skipped** and counted (``skipped``, ``skippedCount``), with its 0-based
+///   index in `features` (CSV: its 1-based line) and a reason. Reading goes on.
+/// - An **optional field of the wrong type becomes nil** (`"sig": "449"` in the legacy feed);
+///   `place` null/missing → `""`; `updated` missing → `time`; `depth` missing → nil.
+/// - **Duplicate codes** inside one file are all yielded, in file order; the store's upsert
+///   de-duplicates them (the newer `updated` wins), so the reader keeps no memory per code.
+/// - Structural problems are errors, not skips: `features` that is not an array, a syntax
+///   error, a truncated file. Kept strings longer than ``maximumStringLength`` skip their
+///   feature; skipped values may be any size (they are scanned, never stored); nesting
+///   deeper than ``maximumNestingDepth`` is an error (skipping is iterative, so no stack
+///   overflow either way).
+/// - Times are milliseconds as the feeds write them; CSV times are ISO-8601.
 ///
 /// Not `Sendable`: one reader belongs to one importing task.
 public final class FeedReader {
