@@ -18,9 +18,24 @@ import QuakeStore
 /// print("\(reader.skippedCount) skipped", reader.skipped)
 /// ```
 ///
-/// See `FeatureFields` for the mapping rules (which features are skipped, which fields become
-/// nil). Duplicate codes inside one file are **all yielded** in file order; the store's upsert
-/// de-duplicates them (the newer `updated` wins), so the reader needs no memory per code.
+/// Mapping rules (details in `FeatureFields`):
+///
+/// - A feature is **usable** when it has a non-empty string `id`, a numeric `properties.time`
+///   and numeric `geometry.coordinates[0]` (longitude) and `[1]` (latitude). A well-formed
+///   feature that is not usable — or has a latitude outside −90…90, a longitude outside
+///   −180…180, or a non-finite number such as `1e400` in `mag`, `depth`, `time` or
+///   `updated` — is **skipped** and counted (``skipped``, ``skippedCount``), with its 0-based
+///   index in `features` (CSV: its 1-based line) and a reason. Reading goes on.
+/// - An **optional field of the wrong type becomes nil** (`"sig": "449"` in the legacy feed);
+///   `place` null/missing → `""`; `updated` missing → `time`; `depth` missing → nil.
+/// - **Duplicate codes** inside one file are all yielded, in file order; the store's upsert
+///   de-duplicates them (the newer `updated` wins), so the reader keeps no memory per code.
+/// - Structural problems are errors, not skips: `features` that is not an array, a syntax
+///   error, a truncated file. Kept strings longer than ``maximumStringLength`` skip their
+///   feature; skipped values may be any size (they are scanned, never stored); nesting
+///   deeper than ``maximumNestingDepth`` is an error (skipping is iterative, so no stack
+///   overflow either way).
+/// - Times are milliseconds as the feeds write them; CSV times are ISO-8601.
 ///
 /// Not `Sendable`: one reader belongs to one importing task.
 public final class FeedReader {
@@ -46,13 +61,13 @@ public final class FeedReader {
     /// The size of the source in bytes if known (a regular file, a stream that says so).
     public let totalBytes: Int64?
     /// Bytes read from the source so far (compressed bytes for gzip input), for progress.
-    public var bytesRead: Int64 { counter.count }
+    public var bytesRead: Int64 { readAhead?.progress.bytesRead ?? counter.count }
     /// Records returned so far.
     public private(set) var recordsRead = 0
     /// The first ``skippedListLimit`` skipped features, in order, with index and reason.
-    public var skipped: [SkippedFeature] { skips.list }
+    public var skipped: [SkippedFeature] { (readAhead?.progress.skips ?? skips).list }
     /// How many features were skipped in all.
-    public var skippedCount: Int { skips.count }
+    public var skippedCount: Int { (readAhead?.progress.skips ?? skips).count }
 
     private let counter: CountingStream
     private let input: ByteInput
@@ -60,6 +75,9 @@ public final class FeedReader {
     private var skips = SkipLog(limit: FeedReader.skippedListLimit)
     private var failure: FeedError?
     private var finished = false
+    private var readAhead: ReadAhead?
+    /// The current read-ahead batch, reversed (next record last).
+    private var batch: [QuakeRecord] = []
 
     /// Opens a file path; `-` reads standard input.
     /// - Throws: ``FeedError`` when the file cannot be opened or its first bytes are not a feed.
@@ -119,8 +137,30 @@ public final class FeedReader {
     /// (see ``skipped``); after an error, every later call throws the same error.
     /// - Throws: ``FeedError`` for syntax errors, truncated input, read and gzip failures.
     public func next() throws(FeedError) -> QuakeRecord? {
+        if let record = batch.popLast() {
+            recordsRead += 1
+            return record
+        }
         if let failure { throw failure }
         if finished { return nil }
+        if let readAhead {
+            while true {
+                switch readAhead.take() {
+                case .batch(let records):
+                    batch = records
+                    if let record = batch.popLast() {
+                        recordsRead += 1
+                        return record
+                    }
+                case .end:
+                    finished = true
+                    return nil
+                case .failure(let error):
+                    failure = error
+                    throw error
+                }
+            }
+        }
         do {
             guard let record = try parser.next(skips: &skips) else {
                 finished = true
@@ -132,6 +172,24 @@ public final class FeedReader {
             failure = error
             throw error
         }
+    }
+
+    /// Parses on a background thread from now on, up to `batches` × `batchSize` records
+    /// ahead of ``next()``, so parsing overlaps with the caller's work (the store's inserts)
+    /// on another core. Results, skips and errors are exactly those of the plain reader;
+    /// ``bytesRead`` and ``skipped`` then describe the producer's progress, which runs ahead.
+    /// Call it before the first ``next()``; later calls do nothing.
+    ///
+    /// Memory stays bounded by the queue. Deinitializing the reader stops the thread and
+    /// waits for it (for a pipe, until its current `read` returns).
+    public func startReadingAhead(batchSize: Int = 1024, batches: Int = 4) {
+        guard readAhead == nil, recordsRead == 0, failure == nil, !finished else { return }
+        readAhead = ReadAhead(parser: parser, counter: counter, skips: skips, batchSize: batchSize,
+                              maximumQueued: batches)
+    }
+
+    deinit {
+        readAhead?.cancel()
     }
 
     /// Reads every remaining record into an array (for small inputs and tests).

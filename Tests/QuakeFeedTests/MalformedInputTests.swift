@@ -98,6 +98,28 @@ import QuakeTestSupport
         #expect(try Feed.read(fine).count == 1)
     }
 
+    @Test(arguments: [
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00], "starts with byte 0x89"),  // PNG
+        ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "starts with 'PK' but is neither"),               // zip
+        ([0x00, 0x00, 0x00, 0x00], "starts with byte 0x00"),
+        ([0xFF, 0xFE, 0x7B, 0x00], "starts with byte 0xFF"),                                    // UTF-16
+    ] as [([UInt8], String)])
+    func binaryGarbageIsAnUnknownFormat(_ bytes: [UInt8], _ says: String) throws {
+        let error = try #require(Feed.error(bytes, name: "junk.bin"))
+        #expect(error.code == .unknownFormat)
+        #expect(error.line == 1 && error.column == 1)
+        #expect(error.description.contains(says), "\(error)")
+        #expect(error.description.hasSuffix("or one of those gzip-compressed."))
+    }
+
+    @Test func binaryBytesInsideADocumentAreASyntaxError() throws {
+        let bytes = Array(#"{"features":[{"id":"a"},"#.utf8) + [0x00, 0xFF] + Array("]}".utf8)
+        let error = try #require(Feed.error(bytes))
+        #expect(error.code == .syntax)
+        #expect(error.column == 25)
+        #expect(error.description.contains("expected a value, found byte 0x00"))
+    }
+
     @Test func missingFileCannotBeOpened() {
         let error = #expect(throws: FeedError.self) { try FeedReader(path: "/nonexistent/all_month.geojson") }
         #expect(error?.code == .cannotOpen)

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import QuakeFeed
+import QuakeStore
+import QuakeTestSupport
+
+/// Parsing on a background thread gives exactly the plain reader's results.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs beside the checkout"))
+struct ReadAheadTests {
+    @Test(arguments: ["all_week-2018-06-14.geojson", "all_month-2022-03-08.csv", "legacy2012_geojsonp-2012-09-20.geojsonp"])
+    func readAheadYieldsTheSameRecords(_ file: String) throws {
+        let path = SharedData.url(file).path
+        let plain = try FeedReader(path: path)
+        let expected = try plain.readAll()
+        for batchSize in [1, 7, 1024] {
+            let reader = try FeedReader(path: path)
+            reader.startReadingAhead(batchSize: batchSize, batches: 2)
+            #expect(try reader.readAll() == expected, "batch size \(batchSize)")
+            #expect(reader.recordsRead == expected.count)
+            #expect(reader.bytesRead == plain.bytesRead)
+            #expect(reader.skipped == plain.skipped)
+            #expect(try reader.next() == nil)
+        }
+    }
+
+    @Test func errorsArriveAfterTheRecordsBeforeThem() throws {
+        let path = SharedData.url("1.0_month_TRUNCATED-2019-02-16.geojson").path
+        func drain(_ reader: FeedReader) -> (Int, FeedError?) {
+            var count = 0
+            do {
+                while try reader.next() != nil { count += 1 }
+                return (count, nil)
+            } catch {
+                return (count, error)
+            }
+        }
+        let (plainCount, plainError) = drain(try FeedReader(path: path))
+        let reader = try FeedReader(path: path)
+        reader.startReadingAhead(batchSize: 100)
+        let (count, error) = drain(reader)
+        #expect(count == plainCount)
+        #expect(error?.description == plainError?.description)
+        #expect(throws: FeedError.self) { _ = try reader.next() }
+    }
+
+    @Test func droppingAReaderEarlyStopsItsThread() throws {
+        for _ in 0..<20 {
+            let reader = try FeedReader(path: SharedData.url("all_week-2018-06-14.geojson").path)
+            reader.startReadingAhead(batchSize: 10, batches: 1)
+            _ = try reader.next()
+        }
+    }
+}
