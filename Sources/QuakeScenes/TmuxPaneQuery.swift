@@ -1,0 +1,46 @@
+import Foundation
+
+/// Asks tmux which pane this process runs in; a value so tests can inject an answer.
+///
+/// ```swift
+/// let fake = TmuxPaneQuery { _ in "work 2 1" }
+/// let identity = try SceneIdentity.resolve(option: nil, environment: ["TMUX": "/tmp/t,1,0"], tmux: fake)
+/// // identity.id == "tmux-work-2-1"
+/// ```
+public struct TmuxPaneQuery: Sendable {
+    /// Given `$TMUX_PANE` (if set), returns the line
+    /// `#{session_name} #{window_index} #{pane_index}`, or nil if tmux cannot be asked.
+    public var query: @Sendable (_ pane: String?) -> String?
+
+    public init(query: @escaping @Sendable (_ pane: String?) -> String?) {
+        self.query = query
+    }
+
+    /// Runs `tmux display-message -p -t "$TMUX_PANE" '#{session_name} #{window_index} #{pane_index}'`
+    /// with a 2-second limit, found on `$PATH`.
+    public static let live = TmuxPaneQuery { pane in
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        var arguments = ["tmux", "display-message", "-p"]
+        if let pane, !pane.isEmpty { arguments += ["-t", pane] }
+        arguments.append("#{session_name} #{window_index} #{pane_index}")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            return nil
+        }
+        guard process.terminationStatus == 0 else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Never in tmux.
+    public static let none = TmuxPaneQuery { _ in nil }
+}
