@@ -1,0 +1,74 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+@testable import QuakeScenes
+
+/// The other side of the multi-process tests: when the test binary is re-launched with
+/// `QUAKETUI_TEST_CHILD_ROLE` set (see ``SceneChildProcess``), this test plays that role.
+/// Parameters come from the environment: `SCENE_STATE` (state directory), `SCENE_ID`,
+/// `SCENE_READY` (a file to create once the role's work is done), `APP_PREFIX`, `APP_COUNT`.
+@Suite struct SceneChildRole {
+    static let filter = "SceneChildRole"
+
+    @Test(.enabled(if: SceneChildProcess.currentRole != nil, "runs only inside a re-launched child process"))
+    func actAsChild() throws {
+        let env = ProcessInfo.processInfo.environment
+        let state = StateDirectory(path: env["SCENE_STATE"]!)
+        let scene = try SceneID(validating: env["SCENE_ID"] ?? "main")
+        let ready = env["SCENE_READY"] ?? ""
+        func signalReady() { _ = FileManager.default.createFile(atPath: ready, contents: Data()) }
+
+        switch SceneChildProcess.currentRole {
+        case "scene-set-keys":
+            // Set every key and then hang, without flushing: only the background write can save them.
+            let storage = try SceneStorage(state: state, scene: scene, restoring: false)
+            try SampleScene.apply(to: storage)
+            signalReady()
+            sleep(60)
+        case "scene-write-loop":
+            // Rewrite the file as fast as possible, with values of changing size, until killed.
+            let storage = try SceneStorage(state: state, scene: scene, restoring: false)
+            var n = 0
+            while true {
+                n += 1
+                try storage.set(String(repeating: "x", count: n % 5000), for: SceneKeys.searchText)
+                try storage.set((0..<(n % 200)).map { "section-\($0)" }, for: SceneKeys.collapsedSections)
+                try storage.flush()
+                if n == 1 { signalReady() }
+            }
+        case "scene-crash-while-restoring":
+            // A launch that restores, changes state, and dies before its first frame.
+            let storage = try SceneStorage(state: state, scene: scene, restoring: true)
+            try storage.set("crashy", for: SceneKeys.selectedQuake)
+            try storage.flush()
+            signalReady()
+            sleep(60)
+        case "scene-hold":
+            let lease = try SceneLease.acquire(SceneIdentity(id: scene, source: .option), in: state)
+            signalReady()
+            sleep(60)
+            withExtendedLifetime(lease) {}
+        case "app-hammer":
+            let storage = try AppStorage(state: state)
+            let prefix = env["APP_PREFIX"]!
+            let count = Int(env["APP_COUNT"]!)!
+            let go = env["SCENE_GO"]!
+            signalReady()
+            while !FileManager.default.fileExists(atPath: go) { usleep(1_000) }
+            for i in 0..<count {
+                try storage.set(i, for: AppKey<Int>("hammer.\(prefix).\(i)", default: -1))
+            }
+        default:
+            Issue.record("unknown child role \(SceneChildProcess.currentRole ?? "")")
+        }
+    }
+}
+
+/// Launches the test binary as a child playing `role` against `state`.
+func launchChild(_ role: String, state: StateDirectory, scene: String = "main", ready: String,
+                 extra: [String: String] = [:], logDirectory: String) throws -> SceneChildProcess {
+    var env = ["SCENE_STATE": state.path, "SCENE_ID": scene, "SCENE_READY": ready]
+    env.merge(extra) { _, new in new }
+    return try SceneChildProcess.launch(role: role, filter: SceneChildRole.filter, environment: env,
+                                        logDirectory: logDirectory)
+}
