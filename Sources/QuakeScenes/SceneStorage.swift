@@ -83,7 +83,7 @@ public final class SceneStorage: @unchecked Sendable {
         }
 
         let loaded = PropertyListFile.load(plist, limit: SceneStorage.maximumFileSize,
-                                           checks: SceneKeys.checks, what: "scene \(scene)")
+                                           checks: SceneKeys.checks, what: "the saved state of scene \(scene)")
         values = loaded.root
         reportedKeys.formUnion(loaded.droppedKeys)
         if let notice = loaded.notice { notices.append(notice) }
