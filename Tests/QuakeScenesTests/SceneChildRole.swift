@@ -9,6 +9,8 @@ import Testing
 /// `SCENE_READY` (a file to create once the role's work is done), `APP_PREFIX`, `APP_COUNT`.
 @Suite struct SceneChildRole {
     static let filter = "SceneChildRole"
+    /// How many distinct keys each app-storage writer cycles through.
+    static let hammerKeys = 25
 
     @Test(.enabled(if: SceneChildProcess.currentRole != nil, "runs only inside a re-launched child process"))
     func actAsChild() throws {
@@ -55,9 +57,19 @@ import Testing
             let go = env["SCENE_GO"]!
             signalReady()
             while !FileManager.default.fileExists(atPath: go) { usleep(1_000) }
+            // Each set must leave every key this process set earlier intact: check the file
+            // before every write, so a lost update anywhere in the run is caught, not only at the end.
+            var expected: [String: PropertyListItem] = [:]
+            var lost = 0
             for i in 0..<count {
-                try storage.set(i, for: AppKey<Int>("hammer.\(prefix).\(i)", default: -1))
+                if let root = readPlist(state.defaultsPath) {
+                    lost += expected.filter { root[$0.key] != $0.value }.count
+                }
+                let name = "hammer.\(prefix).\(i % SceneChildRole.hammerKeys)"
+                try storage.set(i, for: AppKey<Int>(name, default: -1))
+                expected[name] = .int(i)
             }
+            #expect(lost == 0, "\(prefix) saw \(lost) lost updates")
         default:
             Issue.record("unknown child role \(SceneChildProcess.currentRole ?? "")")
         }
