@@ -16,8 +16,8 @@ import Foundation
 /// to it by `quaketui open`, consumed by that scene. Every change is a read-modify-write under
 /// an flock on `.activity.lock` with an atomic replace.
 ///
-/// `@unchecked Sendable`: it has no mutable state besides the watcher list under `mutex`.
-public final class ActivityCenter: @unchecked Sendable {
+/// It holds no mutable state, so it is plainly `Sendable`.
+public final class ActivityCenter: Sendable {
     /// How many scenes' latest activities `recent` keeps.
     public static let recentLimit = 16
     /// The largest `activity.plist` read.
@@ -27,9 +27,6 @@ public final class ActivityCenter: @unchecked Sendable {
     public let state: StateDirectory
     /// `activity.plist`.
     public var path: String { state.activityPath }
-
-    private let mutex = NSLock()
-    private var watchers: [FileWatcher] = []
 
     /// - Throws: ``QuakeScenesError`` if the state directory is unusable.
     public init(state: StateDirectory) throws {
@@ -78,23 +75,16 @@ public final class ActivityCenter: @unchecked Sendable {
     public func onActivity(for scene: SceneID, _ handler: @escaping @Sendable (UserActivity) -> Void)
         -> ObservationToken
     {
-        let deliver: @Sendable () -> Void = { [weak self] in
-            guard let self, let activity = try? self.takeActivity(for: scene) else { return }
+        // The watcher holds this center strongly and the token holds the watcher, so observing
+        // keeps working even if the caller drops the center; cancelling the token frees both.
+        let deliver: @Sendable () -> Void = { [self] in
+            guard let activity = try? takeActivity(for: scene) else { return }
             handler(activity)
         }
         let watcher = FileWatcher(path: path, interval: AppStorage.pollInterval, handler: deliver)
-        mutex.lock()
-        watchers.append(watcher)
-        mutex.unlock()
         watcher.start()
         DispatchQueue.global(qos: .utility).async(execute: deliver)
-        return ObservationToken { [weak self, weak watcher] in
-            watcher?.stop()
-            guard let self else { return }
-            self.mutex.lock()
-            self.watchers.removeAll { $0 === watcher || watcher == nil }
-            self.mutex.unlock()
-        }
+        return ObservationToken { watcher.stop() }
     }
 
     /// Carries out `quaketui open CODE|EVENT-URL [--scene ID]`: parses the argument and sends a

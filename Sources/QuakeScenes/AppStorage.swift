@@ -47,6 +47,9 @@ public final class AppStorage: @unchecked Sendable {
     deinit { watcher?.stop() }
 
     /// The value for `key`, or its default if missing, wrong-typed or invalid.
+    ///
+    /// Served from memory: the cache follows other processes' changes once ``onChange(_:)``
+    /// (or ``changes()``) has started the watcher, or after ``reload()``.
     public func value<V>(for key: AppKey<V>) -> V {
         mutex.lock()
         defer { mutex.unlock() }

@@ -46,11 +46,21 @@ public final class SceneLease: @unchecked Sendable {
     }
 
     /// Takes exactly `id`, or returns nil if a live process (or another lease in this process) holds it.
+    ///
+    /// A lock held by no live process is only a passing probe (`scenes list` or `scenes rm`
+    /// checking the scene for a moment, or a holder that has not written its PID yet), so
+    /// that case is retried for up to about 100 ms before the scene counts as taken.
     public static func tryAcquire(_ id: SceneID, in state: StateDirectory) throws -> SceneLease? {
         try state.prepared()
-        guard let lock = try FileLock.acquire(state.sceneLockPath(id), wait: false) else { return nil }
-        lock.writeContents("\(getpid())\n")
-        return SceneLease(id: id, lock: lock)
+        for attempt in 0..<10 {
+            if let lock = try FileLock.acquire(state.sceneLockPath(id), wait: false) {
+                lock.writeContents("\(getpid())\n")
+                return SceneLease(id: id, lock: lock)
+            }
+            if let pid = holderPID(of: id, in: state), ProcessLiveness.isAlive(pid) { return nil }
+            if attempt < 9 { usleep(10_000) }
+        }
+        return nil
     }
 
     /// The PID written in `ID.lock` by its current holder, or nil if unknown.

@@ -97,7 +97,7 @@ public final class SceneStorage: @unchecked Sendable {
             if fd >= 0 {
                 let text = Array("\(getpid())\n".utf8)
                 _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-                close(fd)
+                Glibc.close(fd)
             }
         }
     }
@@ -231,10 +231,18 @@ public final class SceneStorage: @unchecked Sendable {
         unlink(state.sceneRestoringPath(sceneID))
     }
 
+    /// Writes pending changes and ends the restoring phase: call it on every orderly exit
+    /// (`q`, or a usage error before drawing). A SIGTERM/SIGHUP handler calls ``flush()``
+    /// only, so a launch killed while hanging in restore still trips the crash guard.
+    public func close() throws {
+        try flush()
+        markFirstFrameDrawn()
+    }
+
     /// Starts the crash guard's restoring phase again (e.g. before restoring after `open`).
     public func markRestoring() {
         let fd = open(state.sceneRestoringPath(sceneID), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd >= 0 { close(fd) }
+        if fd >= 0 { Glibc.close(fd) }
     }
 
     /// Whether the restoring marker is present.

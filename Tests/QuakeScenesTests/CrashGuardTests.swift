@@ -83,3 +83,16 @@ import Testing
         #expect(readPlist(state.scenesPath + "/" + (aside.first ?? ""))?["ContentView.selectedQuake"] == .string("crashy"))
     }
 }
+
+@Suite struct CrashGuardCloseTests {
+    @Test func anOrderlyCloseBeforeTheFirstFrameIsNotACrash() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let first = try SceneStorage(state: state, scene: .main)
+        try first.set("region", for: SceneKeys.sortOrder)
+        try first.close()
+        let second = try SceneStorage(state: state, scene: .main)
+        #expect(second.takeNotice() == nil)
+        #expect(second.value(for: SceneKeys.sortOrder) == "region")
+    }
+}
