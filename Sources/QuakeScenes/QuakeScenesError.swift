@@ -88,7 +88,8 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
         case .fileOperationFailed:
             text = "A state file\(where_) could not be read or written; check the disk and the permissions of the state directory."
         case .valueTooLarge:
-            text = "The value for key \"\(key ?? "?")\" would make\(where_.isEmpty ? " the storage file" : where_) larger than its limit; store less (never model data) under that key."
+            let file = path.map { "the file \($0)" } ?? "the storage file"
+            text = "The value for key \"\(key ?? "?")\" would make \(file) larger than its 64 KiB limit; store less under that key (never model data)."
         case .valueNotEncodable:
             text = "The value for key \"\(key ?? "?")\" cannot be written as a property list; use strings, numbers, booleans, dates, data, arrays or dictionaries of them."
         case .invalidActivityTarget:

@@ -52,7 +52,7 @@ public struct SceneIdentity: Sendable, Equatable, Codable {
             return SceneIdentity(id: try SceneID(validating: env), source: .environment)
         }
         if let socket = environment["TMUX"], !socket.isEmpty,
-           let pane = tmux.query(environment["TMUX_PANE"]),
+           let pane = tmux.query(environment["TMUX_PANE"], socket.split(separator: ",").first.map(String.init)),
            let id = tmuxSceneID(from: pane)
         {
             return SceneIdentity(id: id, source: .tmux)

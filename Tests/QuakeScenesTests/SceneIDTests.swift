@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func resolutionOrderIsOptionThenEnvironmentThenTmuxThenMain() throws {
-        let tmux = TmuxPaneQuery { pane in pane == "%3" ? "work 2 1" : nil }
+        let tmux = TmuxPaneQuery { pane, socket in pane == "%3" && socket == "/tmp/tmux-0/default" ? "work 2 1" : nil }
         let env = ["QUAKETUI_SCENE": "fromenv", "TMUX": "/tmp/tmux-0/default,1,0", "TMUX_PANE": "%3"]
         #expect(try SceneIdentity.resolve(option: "opt", environment: env, tmux: tmux)
                 == SceneIdentity(id: SceneID(validating: "opt"), source: .option))
@@ -61,11 +61,11 @@ import Testing
     }
 
     @Test func tmuxIsNotAskedOutsideTmuxAndAFailedQueryFallsBackToMain() throws {
-        let asked = TmuxPaneQuery { _ in Issue.record("tmux was asked outside tmux"); return nil }
+        let asked = TmuxPaneQuery { _, _ in Issue.record("tmux was asked outside tmux"); return nil }
         #expect(try SceneIdentity.resolve(option: nil, environment: [:], tmux: asked).id == .main)
-        let failing = TmuxPaneQuery { _ in nil }
+        let failing = TmuxPaneQuery { _, _ in nil }
         #expect(try SceneIdentity.resolve(option: nil, environment: ["TMUX": "x"], tmux: failing).id == .main)
-        let garbage = TmuxPaneQuery { _ in "no indexes here" }
+        let garbage = TmuxPaneQuery { _, _ in "no indexes here" }
         #expect(try SceneIdentity.resolve(option: nil, environment: ["TMUX": "x"], tmux: garbage).id == .main)
     }
 
@@ -75,7 +75,7 @@ import Testing
         ("\(String(repeating: "s", count: 100)) 1 2", "tmux-" + String(repeating: "s", count: 59)),
     ])
     func tmuxPanesBecomeSanitizedIDs(_ line: String, _ expected: String) throws {
-        let tmux = TmuxPaneQuery { _ in line }
+        let tmux = TmuxPaneQuery { _, _ in line }
         let identity = try SceneIdentity.resolve(option: nil, environment: ["TMUX": "x", "TMUX_PANE": "%1"], tmux: tmux)
         #expect(identity.id.rawValue == expected)
         #expect(!identity.isExplicit)
@@ -92,5 +92,56 @@ import Testing
         let good = try JSONDecoder().decode([SceneID].self, from: Data("[\"left\"]".utf8))
         #expect(good.first?.rawValue == "left")
         #expect(throws: (any Error).self) { try JSONDecoder().decode([SceneID].self, from: Data("[\"../x\"]".utf8)) }
+    }
+
+    static let hasTmux = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+        || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
+
+    @Test(.enabled(if: hasTmux, "needs tmux installed"))
+    func theLiveQueryAsksARealTmuxServer() throws {
+        let dir = try TemporaryDirectory(prefix: "qs-tmux")
+        defer { dir.remove() }
+        let socket = dir.path + "/sock"
+        // posix_spawn + waitpid rather than Foundation's Process: the tmux client daemonizes a
+        // server that inherits Process's exit-monitoring descriptors, and waitUntilExit then
+        // never returns. Output goes to a file for the same reason.
+        func tmux(_ arguments: [String]) throws -> String {
+            let output = dir.path + "/out"
+            let argv = ["tmux", "-f", "/dev/null", "-S", socket] + arguments
+            var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+            defer { for arg in cArgs { free(arg) } }
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            var pid: pid_t = 0
+            let rc = posix_spawnp(&pid, "tmux", &actions, nil, &cArgs, environ)
+            guard rc == 0 else { throw QuakeScenesError(.fileOperationFailed, errno: rc, detail: "posix_spawnp tmux") }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        }
+        _ = try tmux(["new-session", "-d", "-s", "my work", "-x", "80", "-y", "24"])
+        let serverPID = Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        defer {
+            // kill-server, then make sure this test's own server is gone (by its PID).
+            _ = try? tmux(["kill-server"])
+            // A zombie counts as gone: this container's init does not reap orphans.
+            let gone = {
+                guard let stat = try? String(contentsOfFile: "/proc/\(serverPID)/stat", encoding: .utf8) else { return true }
+                return stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? true
+            }
+            if serverPID > 0, !eventually(timeout: 2, gone) { kill(serverPID, SIGKILL) }
+        }
+        _ = try tmux(["split-window", "-t", "my work"])
+        let panes = try tmux(["list-panes", "-t", "my work", "-F", "#{pane_id}"]).split(separator: "\n").map(String.init)
+        #expect(panes.count == 2)
+        let identity = try SceneIdentity.resolve(option: nil,
+                                                 environment: ["TMUX": "\(socket),1,0", "TMUX_PANE": panes.last ?? ""],
+                                                 tmux: .live)
+        #expect(identity.id.rawValue == "tmux-my_work-0-1")
+        #expect(identity.source == .tmux)
     }
 }
