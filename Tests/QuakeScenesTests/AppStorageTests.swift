@@ -161,11 +161,3 @@ import Testing
         #expect(!seen.isSet)
     }
 }
-
-/// A thread-safe boolean for callbacks.
-final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    func set() { lock.lock(); value = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}

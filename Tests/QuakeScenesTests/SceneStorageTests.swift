@@ -180,4 +180,14 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
         #expect(again.value(for: SceneKeys.sortOrder) == "magnitude")
         #expect(right.value(for: SceneKeys.sortOrder) == "region")
     }
+
+    @Test func flushPutsEveryChangeOnDiskBeforeItReturns() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false)
+        try SampleScene.apply(to: storage)
+        try storage.flush()   // what the SIGTERM/SIGHUP handler does
+        #expect(storage.isFlushed)
+        #expect(readPlist(state.scenePlistPath(.main)) == SampleScene.items)
+    }
 }

@@ -61,3 +61,19 @@ enum SampleScene {
                                        "cursor": .int(draft.cursor)]),
     ]
 }
+
+/// A thread-safe boolean for callbacks.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// Activities collected by a callback, thread-safely.
+final class Received: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [UserActivity] = []
+    func append(_ activity: UserActivity) { lock.lock(); items.append(activity); lock.unlock() }
+    var codes: [String] { lock.lock(); defer { lock.unlock() }; return items.compactMap(\.quakeCode) }
+}

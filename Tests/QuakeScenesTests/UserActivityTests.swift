@@ -130,11 +130,3 @@ import Testing
         #expect(files(in: state.path, withPrefix: "activity.plist.corrupt-").count == 1)
     }
 }
-
-/// Activities collected by a callback, thread-safely.
-final class Received: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [UserActivity] = []
-    func append(_ activity: UserActivity) { lock.lock(); items.append(activity); lock.unlock() }
-    var codes: [String] { lock.lock(); defer { lock.unlock() }; return items.compactMap(\.quakeCode) }
-}
