@@ -196,7 +196,13 @@ public final class SceneStorage: @unchecked Sendable {
             data = try? PropertyListItem.xmlData(for: snapshot)
         }
         guard let data else { return }
-        try AtomicFile.write(data, to: path)
+        do {
+            try AtomicFile.write(data, to: path)
+        } catch let error as QuakeScenesError where error.errno == ENOENT {
+            // Someone removed scenes/ (or the whole state directory) under us: recreate, retry once.
+            try state.prepared()
+            try AtomicFile.write(data, to: path)
+        }
         mutex.lock()
         writtenGeneration = max(writtenGeneration, target)
         lastWriteErrorValue = nil

@@ -26,12 +26,13 @@ import Testing
             let storage = try SceneStorage(state: state, scene: scene, restoring: false)
             try SampleScene.apply(to: storage)
             signalReady()
-            sleep(60)
+            sleepWhileParentLives()
         case "scene-write-loop":
             // Rewrite the file as fast as possible, with values of changing size, until killed.
             let storage = try SceneStorage(state: state, scene: scene, restoring: false)
             var n = 0
-            while true {
+            let parent = getppid()
+            while getppid() == parent {
                 n += 1
                 try storage.set(String(repeating: "x", count: n % 5000), for: SceneKeys.searchText)
                 try storage.set((0..<(n % 200)).map { "section-\($0)" }, for: SceneKeys.collapsedSections)
@@ -44,11 +45,11 @@ import Testing
             try storage.set("crashy", for: SceneKeys.selectedQuake)
             try storage.flush()
             signalReady()
-            sleep(60)
+            sleepWhileParentLives()
         case "scene-hold":
             let lease = try SceneLease.acquire(SceneIdentity(id: scene, source: .option), in: state)
             signalReady()
-            sleep(60)
+            sleepWhileParentLives()
             withExtendedLifetime(lease) {}
         case "app-hammer":
             let storage = try AppStorage(state: state)
@@ -56,7 +57,11 @@ import Testing
             let count = Int(env["APP_COUNT"]!)!
             let go = env["SCENE_GO"]!
             signalReady()
-            while !FileManager.default.fileExists(atPath: go) { usleep(1_000) }
+            let parent = getppid()
+            while !FileManager.default.fileExists(atPath: go) {
+                guard getppid() == parent else { return }
+                usleep(1_000)
+            }
             // Each set must leave every key this process set earlier intact: check the file
             // before every write, so a lost update anywhere in the run is caught, not only at the end.
             var expected: [String: PropertyListItem] = [:]
@@ -83,4 +88,13 @@ func launchChild(_ role: String, state: StateDirectory, scene: String = "main", 
     env.merge(extra) { _, new in new }
     return try SceneChildProcess.launch(role: role, filter: SceneChildRole.filter, environment: env,
                                         logDirectory: logDirectory)
+}
+
+/// Sleeps up to 60 s, returning early if the parent test process goes away, so an
+/// interrupted test run leaves no child behind for long.
+private func sleepWhileParentLives() {
+    let parent = getppid()
+    for _ in 0..<600 where getppid() == parent {
+        usleep(100_000)
+    }
 }

@@ -190,4 +190,14 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
         #expect(storage.isFlushed)
         #expect(readPlist(state.scenePlistPath(.main)) == SampleScene.items)
     }
+
+    @Test func aRemovedScenesDirectoryIsRecreatedOnTheNextWrite() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false)
+        try FileManager.default.removeItem(atPath: state.scenesPath)
+        try storage.set("x", for: SceneKeys.searchText)
+        try storage.flush()
+        #expect(readPlist(state.scenePlistPath(.main)) == ["ContentView.searchText": .string("x")])
+    }
 }
