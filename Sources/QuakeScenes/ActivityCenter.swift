@@ -16,8 +16,9 @@ import Foundation
 /// to it by `quaketui open`, consumed by that scene. Every change is a read-modify-write under
 /// an flock on `.activity.lock` with an atomic replace.
 ///
-/// It holds no mutable state, so it is plainly `Sendable`.
-public final class ActivityCenter: Sendable {
+/// `@unchecked Sendable`: the only mutable state, the coalesced background advertisement,
+/// is guarded by `mutex`.
+public final class ActivityCenter: @unchecked Sendable {
     /// How many scenes' latest activities `recent` keeps.
     public static let recentLimit = 16
     /// The largest `activity.plist` read.
@@ -28,10 +29,40 @@ public final class ActivityCenter: Sendable {
     /// `activity.plist`.
     public var path: String { state.activityPath }
 
+    private let mutex = NSLock()
+    private var queuedAdvertisement: (activity: UserActivity, scene: SceneID)?
+    private let queue = DispatchQueue(label: "quaketui.activity-center", qos: .utility)
+
     /// - Throws: ``QuakeScenesError`` if the state directory is unusable.
     public init(state: StateDirectory) throws {
         try state.prepared()
         self.state = state
+    }
+
+    /// Advertises `activity` from `scene` on a background queue, keeping only the latest if
+    /// several arrive before the write: for the UI thread, which advertises on every selection
+    /// change in the detail view and must not wait for an flock and an fsync.
+    public func advertiseInBackground(_ activity: UserActivity, from scene: SceneID) {
+        mutex.lock()
+        let alreadyQueued = queuedAdvertisement != nil
+        queuedAdvertisement = (activity, scene)
+        mutex.unlock()
+        if !alreadyQueued {
+            queue.async { [self] in try? writeQueuedAdvertisement() }
+        }
+    }
+
+    /// Writes a pending background advertisement now, if any (for quitting, and for tests).
+    public func flushAdvertisements() throws {
+        try queue.sync { try writeQueuedAdvertisement() }
+    }
+
+    private func writeQueuedAdvertisement() throws {
+        mutex.lock()
+        let next = queuedAdvertisement
+        queuedAdvertisement = nil
+        mutex.unlock()
+        if let next { try advertise(next.activity, from: next.scene) }
     }
 
     /// Records `activity` as the most recent one, advertised by `scene` now.

@@ -129,4 +129,16 @@ import Testing
         #expect(center.mostRecent()?.quakeCode == "us7000abcd")
         #expect(files(in: state.path, withPrefix: "activity.plist.corrupt-").count == 1)
     }
+
+    @Test func backgroundAdvertisementsKeepTheLatest() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let center = try ActivityCenter(state: state)
+        for n in 0..<50 {
+            center.advertiseInBackground(.showQuake(code: "us\(7_000_000 + n)"), from: .main)
+        }
+        try center.flushAdvertisements()
+        #expect(center.mostRecent()?.quakeCode == "us7000049")
+        #expect(center.mostRecent()?.sceneID == .main)
+    }
 }
