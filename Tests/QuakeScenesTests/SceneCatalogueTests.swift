@@ -132,4 +132,14 @@ import Testing
         child.kill()
         #expect(try SceneCatalogue(state: state).list().first?.isOpen == false)
     }
+
+    @Test func summariesEncodeLastUsedAsISO8601AndRoundTrip() throws {
+        let summary = SceneSummary(id: .main, lastUsed: Date(timeIntervalSince1970: 1_763_800_000),
+                                   selectedQuake: "us7000abcd", sortOrder: "time", selectedTab: "map",
+                                   isOpen: false, pid: nil)
+        let data = try JSONEncoder().encode(summary)
+        let json = String(decoding: data, as: UTF8.self)
+        #expect(json.contains("\"lastUsed\":\"2025-11-22T08:26:40Z\""))
+        #expect(try JSONDecoder().decode(SceneSummary.self, from: data) == summary)
+    }
 }
