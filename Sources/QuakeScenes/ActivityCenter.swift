@@ -101,6 +101,14 @@ public final class ActivityCenter: @unchecked Sendable {
         return taken
     }
 
+    /// Drops activities addressed to `scenes` and not yet taken (their scenes were removed, so a
+    /// later scene reusing the ID must not inherit them).
+    public func discardActivities(for scenes: [SceneID]) throws {
+        let pending = load().pending
+        guard scenes.contains(where: { pending[$0] != nil }) else { return }
+        try modify { file in for scene in scenes { file.pending[scene] = nil } }
+    }
+
     /// Calls `handler` on a background queue with each activity addressed to `scene`, taking it,
     /// within about 250 ms of `send`. An activity already waiting is delivered at once.
     public func onActivity(for scene: SceneID, _ handler: @escaping @Sendable (UserActivity) -> Void)

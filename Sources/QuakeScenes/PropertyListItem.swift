@@ -10,13 +10,21 @@ import Foundation
 /// Converting to and from `PropertyListSerialization`'s `Any` happens only here, so the type
 /// checks (is this `<true/>` or `<integer>1</integer>`?) are in one place.
 public enum PropertyListItem: Sendable, Equatable {
+    /// `<string>`.
     case string(String)
+    /// `<true/>` or `<false/>`.
     case bool(Bool)
+    /// `<integer>`.
     case int(Int)
+    /// `<real>`.
     case double(Double)
+    /// `<date>`; XML property lists keep whole seconds only.
     case date(Date)
+    /// `<data>` (base64 in the file).
     case data(Data)
+    /// `<array>`.
     case array([PropertyListItem])
+    /// `<dict>` with string keys.
     case dictionary([String: PropertyListItem])
 
     /// Converts a value produced by `PropertyListSerialization`, or nil for anything else.

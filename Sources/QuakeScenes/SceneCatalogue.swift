@@ -47,7 +47,8 @@ public struct SceneCatalogue: Sendable {
     }
 
     /// Deletes the named scenes' state files (`ID.plist`, `ID.lock`, `ID.restoring` and files set
-    /// aside as `ID.plist.corrupt-…`/`ID.plist.crashed-…`).
+    /// aside as `ID.plist.corrupt-…`/`ID.plist.crashed-…`) and any `quaketui open` still
+    /// waiting for them.
     ///
     /// A scene held by a live process is refused unless `force`; a forced removal leaves that
     /// process running (it keeps its lock on the unlinked file and may write its plist again).
@@ -95,6 +96,9 @@ public struct SceneCatalogue: Sendable {
             result.removed.append(id)
         }
         AtomicFile.syncDirectory(state.scenesPath)
+        if !result.removed.isEmpty, FileManager.default.fileExists(atPath: state.activityPath) {
+            try? ActivityCenter(state: state).discardActivities(for: result.removed)
+        }
         return result
     }
 

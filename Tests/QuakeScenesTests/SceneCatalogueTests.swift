@@ -142,4 +142,17 @@ import Testing
         #expect(json.contains("\"lastUsed\":\"2025-11-22T08:26:40Z\""))
         #expect(try JSONDecoder().decode(SceneSummary.self, from: data) == summary)
     }
+
+    @Test func removingASceneDropsOpensStillWaitingForIt() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        try makeScene("left", in: state)
+        let left = try SceneID(validating: "left")
+        let center = try ActivityCenter(state: state)
+        _ = try center.open("us7000abcd", in: left)
+        _ = try center.open("ci40123456", in: .main)
+        _ = try SceneCatalogue(state: state).remove(["left"])
+        #expect(try center.takeActivity(for: left) == nil)
+        #expect(try center.takeActivity(for: .main)?.quakeCode == "ci40123456")
+    }
 }
