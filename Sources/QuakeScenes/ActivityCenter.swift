@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// let activities = try ActivityCenter(state: state)
-/// try activities.advertise(.showQuake(code: code), from: lease.id)        // detail view shows it
+/// activities.advertiseInBackground(.showQuake(code: code), from: lease.id) // detail view shows it
 /// let handoff = activities.mostRecent(excludingScene: lease.id)           // the H key
 /// let token = activities.onActivity(for: lease.id) { activity in … }      // `quaketui open` while running
 /// if let pending = try activities.takeActivity(for: lease.id) { … }      // `quaketui open` before launch
