@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whole-file reads and crash-safe whole-file replacement for the small state files.
+///
+/// ```swift
+/// try AtomicFile.write(data, to: "/state/scenes/main.plist")
+/// ```
+///
+/// A write goes to a temporary file in the same directory, is `fsync`ed, renamed over the
+/// target and the directory is `fsync`ed, so a `kill -9` (or power loss) at any point leaves
+/// either the old or the new file, never a torn one. rename(2) is atomic within one file system.
+enum AtomicFile {
+    /// The prefix of temporary files, so the catalogue and cleanup can recognise them.
+    static let temporaryPrefix = ".tmp-"
+
+    /// Replaces the file at `path` with `data` atomically and durably, mode 0600.
+    ///
+    /// - Throws: ``QuakeScenesError`` with code `fileOperationFailed` naming the path.
+    static func write(_ data: Data, to path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let temporary = directory + "/" + temporaryPrefix + name + "-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw failure(temporary, "open") }
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        do {
+            try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(temporary, "write")
+                    }
+                    offset += n
+                }
+            }
+            guard fsync(fd) == 0 else { throw failure(temporary, "fsync") }
+            closed = true
+            guard close(fd) == 0 else { throw failure(temporary, "close") }
+            guard rename(temporary, path) == 0 else { throw failure(path, "rename") }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        syncDirectory(directory)
+    }
+
+    /// `fsync`s a directory so a rename or unlink in it survives power loss; failures are ignored
+    /// because some file systems refuse directory fsync and the rename itself already happened.
+    static func syncDirectory(_ directory: String) {
+        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// Reads a whole file, or returns nil if it does not exist.
+    ///
+    /// - Parameter limit: read at most this many bytes plus one, so an oversized file is
+    ///   detected without reading all of it.
+    static func read(_ path: String, limit: Int) throws -> Data? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw failure(path, "open")
+        }
+        defer { close(fd) }
+        var result = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while result.count <= limit {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "read")
+            }
+            if n == 0 { break }
+            result.append(contentsOf: buffer[0..<n])
+        }
+        return result
+    }
+
+    /// Removes leftover temporary files for `name` in `directory` whose writer process is gone
+    /// (a writer killed between creating and renaming its temporary file leaves one behind).
+    static func removeStaleTemporaries(for name: String, in directory: String) {
+        let prefix = temporaryPrefix + name + "-"
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            let rest = entry.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }) else { continue }
+            if pid != getpid() && !ProcessLiveness.isAlive(pid) {
+                unlink(directory + "/" + entry)
+            }
+        }
+    }
+
+    /// A `fileOperationFailed` error for the current `errno`.
+    static func failure(_ path: String, _ call: String) -> QuakeScenesError {
+        QuakeScenesError(.fileOperationFailed, path: path, errno: errno, detail: "\(call) failed")
+    }
+}

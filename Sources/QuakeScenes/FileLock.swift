@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An advisory `flock(2)` on a lock file, released by ``unlock()`` or `deinit`.
+///
+/// ```swift
+/// let lock = try FileLock.acquire("/state/.defaults.lock")   // blocks until exclusive
+/// defer { lock.unlock() }
+/// ```
+///
+/// flock locks belong to the open file description, so two opens in one process conflict just
+/// as two processes do. The file is opened `O_CLOEXEC` so child processes never inherit a lock.
+/// `@unchecked Sendable`: the descriptor is only changed under `mutex`.
+final class FileLock: @unchecked Sendable {
+    private let mutex = NSLock()
+    private var fd: Int32
+    /// The lock file's path.
+    let path: String
+
+    private init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+    }
+
+    deinit { unlock() }
+
+    /// Opens (creating, mode 0600) and exclusively locks `path`, waiting for other holders.
+    ///
+    /// The corresponding C functions are `open` and `flock(LOCK_EX)`.
+    static func acquire(_ path: String) throws -> FileLock {
+        guard let lock = try acquire(path, wait: true) else {
+            throw AtomicFile.failure(path, "flock")
+        }
+        return lock
+    }
+
+    /// Tries to lock `path` without waiting; nil if another open file description holds it.
+    ///
+    /// After locking it checks that `path` still names the locked file: a `scenes rm` may
+    /// have unlinked it in between, in which case the lock is worthless and we retry.
+    static func acquire(_ path: String, wait: Bool) throws -> FileLock? {
+        while true {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw AtomicFile.failure(path, "open") }
+            var result: Int32
+            repeat {
+                result = flock(fd, wait ? LOCK_EX : (LOCK_EX | LOCK_NB))
+            } while result != 0 && errno == EINTR
+            if result != 0 {
+                let code = errno
+                close(fd)
+                if code == EWOULDBLOCK { return nil }
+                errno = code
+                throw AtomicFile.failure(path, "flock")
+            }
+            var held = stat()
+            var named = stat()
+            if fstat(fd, &held) == 0, stat(path, &named) == 0,
+               held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+                return FileLock(fd: fd, path: path)
+            }
+            close(fd)
+        }
+    }
+
+    /// Replaces the lock file's contents (e.g. with the holder's PID).
+    func writeContents(_ text: String) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard fd >= 0 else { return }
+        _ = ftruncate(fd, 0)
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) }
+    }
+
+    /// Releases the lock by closing the descriptor; safe to call twice.
+    func unlock() {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A type-erased check of one known key, used to validate a file when it is loaded.
+struct KeyCheck: Sendable {
+    let name: String
+    let accepts: @Sendable (PropertyListItem) -> Bool
+
+    init<V>(_ key: SceneKey<V>) {
+        name = key.name
+        accepts = { key.decode($0) != nil }
+    }
+
+    init<V>(_ key: AppKey<V>) {
+        name = key.name
+        accepts = { key.decode($0) != nil }
+    }
+}

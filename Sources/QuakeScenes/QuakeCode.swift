@@ -1,0 +1,40 @@
+import Foundation
+
+/// Turns the argument of `quaketui open` into a quake code (SPEC §4.3).
+///
+/// ```swift
+/// try QuakeCode.parse("us7000abcd")                                                       // "us7000abcd"
+/// try QuakeCode.parse("https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd/executive") // "us7000abcd"
+/// ```
+public enum QuakeCode {
+    /// Returns the code given directly or inside a USGS event page URL (any trailing path,
+    /// query or fragment is ignored), lowercased as the feeds spell codes.
+    ///
+    /// - Throws: ``QuakeScenesError`` `invalidActivityTarget` (a usage error) for anything else.
+    public static func parse(_ argument: String) throws -> String {
+        let text = argument.trimmingCharacters(in: .whitespacesAndNewlines)
+        if isPlausible(text) { return text.lowercased() }
+        if let components = URLComponents(string: text),
+           let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
+           let host = components.host?.lowercased(), host == "earthquake.usgs.gov"
+        {
+            let parts = components.path.split(separator: "/").map(String.init)
+            if parts.count >= 3, parts[0] == "earthquakes", parts[1] == "eventpage", isPlausible(parts[2]) {
+                return parts[2].lowercased()
+            }
+        }
+        throw QuakeScenesError(.invalidActivityTarget, detail: argument)
+    }
+
+    /// Whether `text` looks like a USGS event code: a two-letter network then 4 to 18 letters
+    /// and digits, with at least one digit (e.g. `us7000abcd`, `ci40123456`, `usp000h60h`).
+    public static func isPlausible(_ text: String) -> Bool {
+        let scalars = Array(text.unicodeScalars)
+        guard (6...20).contains(scalars.count) else { return false }
+        let isLetter: (Unicode.Scalar) -> Bool = { ("a"..."z").contains($0) || ("A"..."Z").contains($0) }
+        let isDigit: (Unicode.Scalar) -> Bool = { ("0"..."9").contains($0) }
+        guard isLetter(scalars[0]), isLetter(scalars[1]) else { return false }
+        let rest = scalars.dropFirst(2)
+        return rest.allSatisfy { isLetter($0) || isDigit($0) } && rest.contains(where: isDigit)
+    }
+}

@@ -1,1 +1,0 @@
-// Scene storage, app storage, user activities. See issue 5.

@@ -1,0 +1,51 @@
+import Foundation
+
+/// The scene-storage keys of SPEC §4.1, a public file format: never rename them.
+///
+/// ```swift
+/// let code = storage.value(for: SceneKeys.selectedQuake)   // "" when nothing is selected
+/// ```
+public enum SceneKeys {
+    /// The sort orders, in the order `s` cycles through them.
+    public static let sortOrders = ["time", "magnitude", "region"]
+    /// The detail view's tabs, in order.
+    public static let tabs = ["detail", "map", "notes"]
+
+    /// `ContentView.selectedQuake`: code of the selected quake; "" for none.
+    public static let selectedQuake = SceneKey<String>("ContentView.selectedQuake", default: "")
+    /// `ContentView.sortOrder`: `time` (default), `magnitude` or `region`.
+    public static let sortOrder = SceneKey<String>("ContentView.sortOrder", default: "time",
+                                                   isValid: { sortOrders.contains($0) })
+    /// `ContentView.sortAscending`: the direction. Its default depends on the sort order, see
+    /// ``defaultSortAscending(for:)``; read it with `storage.value(for:)` of
+    /// ``sortAscendingKey(for:)`` to get the right default.
+    public static let sortAscending = SceneKey<Bool>("ContentView.sortAscending", default: false)
+    /// `ContentView.searchText`: the search field's text.
+    public static let searchText = SceneKey<String>("ContentView.searchText", default: "")
+    /// `ContentView.collapsedSections`: identifiers of collapsed sections.
+    public static let collapsedSections = SceneKey<[String]>("ContentView.collapsedSections", default: [])
+    /// `ContentView.topQuake`: code of the first visible row; "" for the top.
+    public static let topQuake = SceneKey<String>("ContentView.topQuake", default: "")
+    /// `DetailView.isPresented`: whether the detail view is open.
+    public static let detailIsPresented = SceneKey<Bool>("DetailView.isPresented", default: false)
+    /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
+    public static let selectedTab = SceneKey<String>("DetailView.selectedTab", default: "detail",
+                                                     isValid: { tabs.contains($0) })
+    /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
+    public static let editDraft = SceneKey<EditDraft?>("EditView.draft", default: nil)
+
+    /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1).
+    public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" }
+
+    /// `ContentView.sortAscending` with the default that fits `sortOrder`.
+    public static func sortAscendingKey(for sortOrder: String) -> SceneKey<Bool> {
+        SceneKey<Bool>(sortAscending.name, default: defaultSortAscending(for: sortOrder))
+    }
+
+    /// Checks for every key above, applied when a scene file is loaded.
+    static let checks: [KeyCheck] = [
+        KeyCheck(selectedQuake), KeyCheck(sortOrder), KeyCheck(sortAscending), KeyCheck(searchText),
+        KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
+        KeyCheck(selectedTab), KeyCheck(editDraft),
+    ]
+}

@@ -1,0 +1,64 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+@testable import QuakeScenes
+
+@Suite struct SceneLeaseTests {
+    @Test func aSecondOwnerOfAnExplicitSceneFailsNamingTheFirstsPID() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let identity = SceneIdentity(id: try SceneID(validating: "left"), source: .option)
+        let first = try SceneLease.acquire(identity, in: state)
+        let error = #expect(throws: QuakeScenesError.self) { try SceneLease.acquire(identity, in: state) }
+        #expect(error?.code == .sceneInUse)
+        #expect(error?.pid == getpid())
+        #expect(error?.description.hasPrefix("scene left is open in process \(getpid())") == true)
+        first.release()
+        let again = try SceneLease.acquire(identity, in: state)
+        #expect(again.id == identity.id)
+    }
+
+    @Test func theLockFileHoldsTheOwnersPID() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let lease = try SceneLease.acquire(SceneIdentity(id: .main, source: .fallback), in: state)
+        #expect(SceneLease.holderPID(of: .main, in: state) == getpid())
+        #expect(SceneLease.holder(of: .main, in: state) == getpid())
+        lease.release()
+        #expect(SceneLease.holder(of: .main, in: state) == nil)
+    }
+
+    @Test func aDerivedSceneMovesOnToTheNextNumber() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let identity = SceneIdentity(id: try SceneID(validating: "tmux-w-0-1"), source: .tmux)
+        let first = try SceneLease.acquire(identity, in: state)
+        let second = try SceneLease.acquire(identity, in: state)
+        let third = try SceneLease.acquire(identity, in: state)
+        #expect([first.id.rawValue, second.id.rawValue, third.id.rawValue] == ["tmux-w-0-1", "tmux-w-0-1-2", "tmux-w-0-1-3"])
+        second.release()
+        let fourth = try SceneLease.acquire(identity, in: state)
+        #expect(fourth.id.rawValue == "tmux-w-0-1-2")
+    }
+
+    @Test func aSceneHeldByAnotherProcessIsRefusedUntilThatProcessDies() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let ready = dir.path + "/ready"
+        let child = try launchChild("scene-hold", state: state, scene: "shared", ready: ready, logDirectory: dir.path)
+        defer { child.kill() }
+        try child.waitForFile(ready, timeout: 30)
+
+        let explicit = SceneIdentity(id: try SceneID(validating: "shared"), source: .option)
+        let error = #expect(throws: QuakeScenesError.self) { try SceneLease.acquire(explicit, in: state) }
+        #expect(error?.pid == child.pid)
+        #expect(error?.description.contains("scene shared is open in process \(child.pid)") == true)
+
+        let derived = try SceneLease.acquire(SceneIdentity(id: explicit.id, source: .tmux), in: state)
+        #expect(derived.id.rawValue == "shared-2")
+
+        child.kill()   // the kernel drops the flock of a killed process
+        let after = try SceneLease.acquire(explicit, in: state)
+        #expect(after.id.rawValue == "shared")
+    }
+}
