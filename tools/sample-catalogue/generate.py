@@ -11,6 +11,7 @@ Usage:
     python3 tools/sample-catalogue/generate.py            # writes the Swift file
     python3 tools/sample-catalogue/generate.py --stdout   # GeoJSON to stdout
     python3 tools/sample-catalogue/generate.py --geojson out.geojson
+    python3 tools/sample-catalogue/generate.py --stats    # counts per zone, histograms
 
 Python 3 standard library only; no network.
 """
@@ -497,10 +498,12 @@ OTHER_EVENTS = [
     ("Washington and Oregon: Puget Sound, Cascades", "explosion", 1),
 ]
 
-# Mainshock-aftershock sequences: (zone name, mainshock magnitude floor, cap).
+# Mainshock-aftershock sequences: (zone name, mainshock magnitude floor, cap,
+# mainshock depth distribution).  Shallow mainshocks: deep ones have few
+# aftershocks.
 SEQUENCES = [
-    ("Tonga", 6.3, 7.6),
-    ("Turkey: North and East Anatolian faults, western Anatolia", 5.6, 6.6),
+    ("Tonga", 6.3, 7.6, [(1.0, "t", 10.0, 22.0, 45.0)]),
+    ("Turkey: North and East Anatolian faults, western Anatolia", 5.6, 6.6, CRUSTAL),
 ]
 
 # Decimal places per network (magnitude, coordinates, depth), as the feeds do.
@@ -688,8 +691,9 @@ def intensity(m, r_km):
 
 
 def make_event(rng, zone, when_ms, lat=None, lon=None, depth=None, mag=None, etype="earthquake",
-               region=None):
-    part = pick_part(rng, zone)
+               region=None, part=None):
+    if part is None:
+        part = pick_part(rng, zone)
     if lat is None:
         plat, plon = point_on_polyline(rng, part[1])
         lat, lon = jitter(rng, plat, wrap_lon(plon), part[3])
@@ -738,17 +742,18 @@ def finish(rng, ev, code):
     if town_km is not None and mag >= 2.5 and ev["type"] == "earthquake":
         i_town = intensity(mag, hypo)
         if i_town >= 2.5 and rng.random() < 0.7:
-            felt = max(0, int(round(10 ** (0.9 * (i_town - 2.5)) * rng.uniform(0.5, 3.0)))) - (1 if mag < 3.5 else 0)
-            felt = max(0, felt)
+            # Fewer DYFI reports outside the US (NEIC-located events).
+            people = 0.15 if net == "us" else 1.0
+            felt = int(round(10 ** (0.9 * (i_town - 2.5)) * rng.uniform(0.5, 3.0) * people))
+            felt = max(0, felt - (1 if mag < 3.5 else 0))
             cdi = round(max(1.0, min(i_town + rng.gauss(0, 0.4), 9.1)), 1)
             if felt == 0:
                 cdi = 1
             types.add("dyfi")
     shakemap = mag >= 4.5 or (net != "us" and mag >= 3.5)
     if shakemap:
-        epi_i = intensity(mag, math.hypot(depth, 5.0))
-        mmi = round(epi_i + rng.gauss(0, 0.3), 3)
-        mmi = max(1.0, min(mmi, 9.5))
+        epi_i = intensity(mag, math.hypot(depth, 20.0))
+        mmi = round(max(1.0, min(epi_i + rng.gauss(0, 0.3), 8.6)), 3)
         types.add("shakemap")
     if mag >= 5.5:
         alert = "green"
@@ -827,7 +832,7 @@ def finish(rng, ev, code):
     coords = "[%s,%s,%s]" % (num(lon, cplaces), num(lat, cplaces), num(depth, dplaces))
     text = ('{"type":"Feature","properties":{' + ",".join('"%s":%s' % kv for kv in props) +
             '},"geometry":{"type":"Point","coordinates":' + coords + '},"id":' + jstr(eid) + "}")
-    stats = dict(zone=ev["zone"], mag=mag, lat=float(num(lat, cplaces)), lon=float(num(lon, cplaces)),
+    stats = dict(zone=ev["zone"], net=net, mag=mag, lat=float(num(lat, cplaces)), lon=float(num(lon, cplaces)),
                  depth=float(num(depth, dplaces)))
     return text, stats
 
@@ -846,10 +851,12 @@ def build():
 
     # Mainshock-aftershock sequences: G-R mainshock above a floor, Bath's law
     # cap, Omori-like (p ~ 1, log-uniform) aftershock times, rupture-sized cloud.
-    for zname, floor, cap in SEQUENCES:
+    for zname, floor, cap, main_depth in SEQUENCES:
         zone = zones[zname]
         t0 = GENERATED_MS - int(rng.uniform(4, 24) * DAY_MS)
-        main = make_event(rng, zone, t0, mag=gutenberg_richter(rng, floor, zone["b"], cap=cap))
+        main = make_event(rng, zone, t0, mag=gutenberg_richter(rng, floor, zone["b"], cap=cap),
+                          part=zone["parts"][0])
+        main["depth"] = draw_depth(rng, main_depth)
         events.append(main)
         n_after = max(8, min(30, int(10 ** (main["mag"] - 4.6))))
         rupture_km = 10 ** (0.5 * main["mag"] - 1.85)
@@ -908,8 +915,29 @@ def swift_source(geojson):
             "}\n") % (GENERATED_MS, indented)
 
 
+def print_stats(geojson, stats, out):
+    out.write("features: %d, bytes: %d\n" % (len(stats), len(geojson.encode("utf-8"))))
+    for label, keep in (("all", lambda s: True),
+                        ("US regional networks", lambda s: s["net"] != "us"),
+                        ("NEIC (us)", lambda s: s["net"] == "us")):
+        hist = {}
+        for st in stats:
+            if keep(st):
+                k = int(math.floor(st["mag"]))
+                hist[k] = hist.get(k, 0) + 1
+        out.write("magnitudes, %s: %s\n" % (label, ", ".join("M%d: %d" % kv for kv in sorted(hist.items()))))
+    counts = {}
+    for st in stats:
+        counts[st["zone"]] = counts.get(st["zone"], 0) + 1
+    for z in ZONES:
+        out.write("%4d  %s\n" % (counts.get(z["name"], 0), z["name"]))
+
+
 def main(argv):
-    geojson, _ = build()
+    geojson, stats = build()
+    if "--stats" in argv:
+        print_stats(geojson, stats, sys.stdout)
+        return
     if "--stdout" in argv:
         sys.stdout.buffer.write(geojson.encode("utf-8") + b"\n")
         return
