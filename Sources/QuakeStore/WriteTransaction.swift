@@ -146,13 +146,20 @@ extension WriteTransaction {
     /// - Returns: the number deleted.
     @discardableResult
     public func deleteQuakes(before date: Date? = nil) throws(SQLiteError) -> Int {
-        let statement: Statement
-        if let date {
-            statement = try connection.prepare("DELETE FROM quake WHERE time < ? RETURNING code, \(RowKeys.columns)")
-            statement.bind(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)), at: 1)
-        } else {
-            statement = try connection.prepare("DELETE FROM quake RETURNING code, \(RowKeys.columns)")
-        }
+        guard let date else { return try deleteQuakes(where: "1", []) }
+        return try deleteQuakes(where: "time < ?", [.integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))])
+    }
+
+    /// Deletes the quakes whose code starts with `prefix` (e.g. the bundled sample's).
+    @discardableResult
+    public func deleteQuakes(codePrefix prefix: String) throws(SQLiteError) -> Int {
+        // substr rather than LIKE/GLOB: the prefix is literal whatever it contains.
+        try deleteQuakes(where: "substr(code, 1, length(?1)) = ?1", [.text(prefix)])
+    }
+
+    private func deleteQuakes(where condition: String, _ arguments: [SQLiteValue]) throws(SQLiteError) -> Int {
+        let statement = try connection.prepare("DELETE FROM quake WHERE \(condition) RETURNING code, \(RowKeys.columns)")
+        try statement.bind(arguments)
         var count = 0
         // RETURNING streams the codes one step at a time; the tracker keeps at most
         // `ChangeTracker.bulkThreshold` of them, so memory stays bounded.

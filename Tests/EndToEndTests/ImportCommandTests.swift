@@ -129,12 +129,12 @@ struct ImportCommandTests {
         // Wait until the import is writing (its WAL grows), then kill it mid-transaction.
         let wal = dir.appending("quakes.sqlite-wal").path
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, child.process.isRunning {
+        while Date() < deadline, child.isRunning {
             let size = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
             if size > 2_000_000 { break }
             usleep(5_000)
         }
-        #expect(child.process.isRunning, "the import finished before it could be killed")
+        #expect(child.isRunning, "the import finished before it could be killed")
         child.kill(SIGKILL)
         child.wait()
         #expect(try Self.storeRows(dir.url) == before)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The executables SwiftPM built beside the running test bundle.
 public enum BuildProducts {
@@ -6,7 +9,6 @@ public enum BuildProducts {
     public static let directory: URL = {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var dir = exe.deletingLastPathComponent()
-        // On Linux the test runner is `…/debug/quaketuiPackageTests.xctest`; elsewhere it may sit in a bundle.
         while dir.path != "/" && !FileManager.default.fileExists(atPath: dir.appendingPathComponent("quaketui").path) {
             dir = dir.deletingLastPathComponent()
         }
@@ -17,44 +19,126 @@ public enum BuildProducts {
 }
 
 /// A child process with captured output, for multi-process and command-line tests.
+///
+/// Built on `posix_spawn` and `waitpid` rather than Foundation's `Process`, which on Linux
+/// sometimes never reports a child's exit when tests spawn many processes in parallel. Pipes
+/// are close-on-exec, so concurrently spawned children never hold each other's pipe ends.
 public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: `output` is appended by the pipe's reader thread under `lock`.
-    public let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
+    // @unchecked: `out`, `err` and `exitStatus` are only touched under `lock`.
+    public let pid: pid_t
+    private let stdinFD: Int32
     private let lock = NSLock()
     private var out = Data()
     private var err = Data()
+    private var exitStatus: Int32?
+    private let readers = DispatchGroup()
+    private var inputClosed = false
+    private static let spawnLock = NSLock()
 
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-                currentDirectory: URL? = nil) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            lock.lock(); out.append(data); lock.unlock()
+                currentDirectory: URL? = nil, stdoutPath: String? = nil) throws {
+        // pipe2(O_CLOEXEC) is not imported; pipe + FD_CLOEXEC under one process-wide lock that
+        // also covers the spawn, so no concurrent spawn here inherits these pipes unmarked.
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0], error: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0, pipe(&error) == 0 else {
+            throw ChildError("pipe failed: \(String(cString: strerror(errno)))")
         }
-        stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self else { return }
-            lock.lock(); err.append(data); lock.unlock()
+        for fd in input + output + error { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        if let stdoutPath {
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, stdoutPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, error[1], 2)
         }
-        try process.run()
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment ?? [:] { env[key] = value }
+        // posix_spawn_file_actions_addchdir_np is not imported: change directory through sh.
+        var command = [executable.path] + arguments
+        if let currentDirectory {
+            command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", currentDirectory.path] + command
+        }
+        let path = command[0]
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, &argv, &envp)
+        close(input[0]); close(output[1]); close(error[1])
+        guard rc == 0 else {
+            close(input[1]); close(output[0]); close(error[0])
+            throw ChildError("cannot start \(executable.path): \(String(cString: strerror(rc)))")
+        }
+        self.pid = pid
+        stdinFD = input[1]
+        startReading(output[0]) { [unowned self] data in out.append(data) }
+        startReading(error[0]) { [unowned self] data in err.append(data) }
+    }
+
+    deinit {
+        if exitStatus == nil {
+            Glibc.kill(pid, SIGKILL)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
+        if !inputClosed { close(stdinFD) }
+    }
+
+    private func startReading(_ fd: Int32, _ append: @escaping @Sendable (Data) -> Void) {
+        readers.enter()
+        Thread.detachNewThread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                lock.lock(); append(Data(buffer[0..<count])); lock.unlock()
+            }
+            close(fd)
+            readers.leave()
+        }
     }
 
     public var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
     public var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
 
-    public func write(_ text: String) { stdinPipe.fileHandleForWriting.write(Data(text.utf8)) }
-    public func closeInput() { try? stdinPipe.fileHandleForWriting.close() }
+    public func write(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(stdinFD, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    /// Closes the child's standard input (it sees end of file).
+    public func closeInput() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !inputClosed else { return }
+        inputClosed = true
+        Glibc.close(stdinFD)
+    }
+
+    /// Whether the child is still running (reaps it if it has exited).
+    public var isRunning: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if exitStatus != nil { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        exitStatus = Self.decode(status)
+        return false
+    }
 
     /// Polls until `condition` holds on stdout or `timeout` passes; returns whether it held.
     @discardableResult
@@ -67,20 +151,29 @@ public final class ChildProcess: @unchecked Sendable {
         return condition(stdout)
     }
 
-    /// Waits for the process to exit and returns its status (drains the pipes first).
+    /// Waits for the child to exit and its output to be read; returns its exit status
+    /// (128 + signal for a signalled child).
     @discardableResult
     public func wait() -> Int32 {
-        process.waitUntilExit()
-        // Let the readability handlers catch up with what is left in the pipes.
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        let restOut = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
-        let restErr = stderrPipe.fileHandleForReading.readDataToEndOfFile()
-        lock.lock(); out.append(restOut); err.append(restErr); lock.unlock()
-        return process.terminationStatus
+        lock.lock()
+        var status = exitStatus
+        lock.unlock()
+        if status == nil {
+            var raw: Int32 = 0
+            while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+            status = Self.decode(raw)
+            lock.lock(); exitStatus = status; lock.unlock()
+        }
+        // A grandchild (a daemon) may keep the pipes open: don't wait for it forever.
+        _ = readers.wait(timeout: .now() + 5)
+        return status!
     }
 
-    public func kill(_ signal: Int32 = SIGKILL) { Foundation.kill(process.processIdentifier, signal) }
+    public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
+
+    private static func decode(_ status: Int32) -> Int32 {
+        (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
 
     /// Runs to completion and returns (status, stdout, stderr).
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
@@ -90,5 +183,11 @@ public final class ChildProcess: @unchecked Sendable {
         child.closeInput()
         let status = child.wait()
         return (status, child.stdout, child.stderr)
+    }
+
+    /// A failure to start or manage a child process.
+    public struct ChildError: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
     }
 }

@@ -24,11 +24,11 @@ public final class SceneChildProcess: @unchecked Sendable {
     /// The role of this process if it was launched as a child, else nil.
     public static var currentRole: String? { ProcessInfo.processInfo.environment[roleVariable] }
 
-    private let process: Process
+    private let process: ChildProcess
     /// Where the child's stdout and stderr go, for failure messages.
     public let logPath: String
 
-    private init(process: Process, logPath: String) {
+    private init(process: ChildProcess, logPath: String) {
         self.process = process
         self.logPath = logPath
     }
@@ -37,32 +37,25 @@ public final class SceneChildProcess: @unchecked Sendable {
     public static func launch(role: String, filter: String, environment: [String: String],
                               logDirectory: String) throws -> SceneChildProcess {
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", filter]
-        var env = ProcessInfo.processInfo.environment
+        var env = environment
         env[roleVariable] = role
-        env.merge(environment) { _, new in new }
-        process.environment = env
         let logPath = logDirectory + "/child-\(role)-\(UUID().uuidString.prefix(8)).log"
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(URL(fileURLWithPath: executable), ["--testing-library", "swift-testing", "--filter", filter],
+                                       environment: env, stdoutPath: logPath)
+        process.closeInput()
         return SceneChildProcess(process: process, logPath: logPath)
     }
 
     /// The child's process ID.
-    public var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.pid }
 
     /// Waits until `path` exists (the child creates it when ready), or throws after `timeout`.
     public func waitForFile(_ path: String, timeout: TimeInterval) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !FileManager.default.fileExists(atPath: path) {
             if !process.isRunning {
-                throw ChildError("child exited with status \(process.terminationStatus) before \(path) appeared; log:\n\(log())")
+                throw ChildError("child exited with status \(process.wait()) before \(path) appeared; log:\n\(log())")
             }
             if Date() > deadline { throw ChildError("timed out waiting for \(path); log:\n\(log())") }
             usleep(5_000)
@@ -71,8 +64,8 @@ public final class SceneChildProcess: @unchecked Sendable {
 
     /// Sends SIGKILL and reaps the child.
     public func kill() {
-        if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        if process.isRunning { process.kill(SIGKILL) }
+        process.wait()
     }
 
     /// Waits for the child to exit by itself; returns its status.
@@ -86,7 +79,7 @@ public final class SceneChildProcess: @unchecked Sendable {
             }
             usleep(5_000)
         }
-        return process.terminationStatus
+        return process.wait()
     }
 
     /// The child's output so far.
@@ -94,9 +87,5 @@ public final class SceneChildProcess: @unchecked Sendable {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
     }
 
-    /// A failure of the child process helper.
-    public struct ChildError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
+    public typealias ChildError = ChildProcess.ChildError
 }

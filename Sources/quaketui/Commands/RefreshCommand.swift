@@ -27,7 +27,8 @@ enum RefreshCommand {
         }
         let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
         defer { container.close() }
-        let summary = try FeedImportRun.run(.url(FeedLocation.summaryFeedURL(feed)), into: container, author: "refresh")
+        let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)
+        let summary = try FeedImportRun.run(location, into: container, author: "refresh")
         try FeedImportRun.report(summary, json: arguments.has("json"))
     }
 }

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A static file server on 127.0.0.1 (Python's `http.server`), for tests that download.
+/// Never reaches beyond the loopback interface.
+public final class LocalHTTPServer {
+    public let port: Int
+    public let directory: URL
+    private let process: ChildProcess
+
+    public init(serving directory: URL) throws {
+        self.directory = directory
+        var lastError: Error?
+        for _ in 0..<20 {
+            let port = Int.random(in: 20_000..<60_000)
+            let process: ChildProcess
+            do {
+                process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path],
+                                           stdoutPath: "/dev/null")
+            } catch {
+                lastError = error
+                continue
+            }
+            // Ready when it answers; gone when the port was taken.
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline && process.isRunning {
+                if Self.answers(port: port) {
+                    self.port = port
+                    self.process = process
+                    return
+                }
+                usleep(20_000)
+            }
+            process.kill(SIGTERM)
+            process.wait()
+        }
+        throw lastError ?? ChildProcess.ChildError("could not start a local HTTP server")
+    }
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public func stop() {
+        guard process.isRunning else { return }
+        process.kill(SIGTERM)
+        process.wait()
+    }
+
+    deinit { stop() }
+
+    private static func answers(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
