@@ -1,0 +1,88 @@
+import Testing
+@testable import QuakeTUI
+
+@Suite struct ScreenSnapshotTests {
+    @Test func listWithDaySections() {
+        assertSnapshot(Screen.render(Fixtures.model()), named: "list-day-sections")
+    }
+
+    @Test func listWithMagnitudeSections() {
+        let model = Fixtures.model(lines: Fixtures.magnitudeLines(), selected: 3, sort: .magnitude)
+        assertSnapshot(Screen.render(model), named: "list-magnitude-sections")
+    }
+
+    @Test func collapsedSection() {
+        assertSnapshot(Screen.render(Fixtures.model(lines: Fixtures.dayLines(collapsedYesterday: true), selected: 4)),
+                       named: "list-collapsed-section")
+    }
+
+    @Test func selectionIsOnTheSelectedLineOnly() {
+        let buffer = Screen.render(Fixtures.model(selected: 2))
+        let layout = ScreenLayout(size: buffer.size, detailPresented: false)
+        let row = layout.list!.y + 2
+        #expect((0..<buffer.width).allSatisfy { buffer[$0, row].style.background == .selection })
+        #expect((0..<buffer.width).allSatisfy { buffer[$0, row + 1].style.background != .selection })
+    }
+
+    @Test(arguments: DetailTab.allCases)
+    func detailTabsNarrow(tab: DetailTab) {
+        let model = Fixtures.model(detail: DetailModel(tab: tab, record: Fixtures.record,
+                                                       notes: NotesEditor(text: "Felt strongly in Taipei.")))
+        assertSnapshot(Screen.render(model), named: "detail-\(tab.rawValue)-80x24")
+    }
+
+    @Test func notesEditorWithCursor() {
+        let text = "Felt strongly in Taipei. Aftershocks\nthrough the night; check the USGS page tomorrow for the finite fault."
+        let notes = NotesEditor(text: text, cursor: 10, isEditing: true, isDirty: true)
+        let model = Fixtures.model(detail: DetailModel(tab: .notes, record: Fixtures.record, notes: notes))
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "notes-editing")
+        let cursorCells = buffer.cells.filter { $0.style.attributes.contains(.reverse) && $0.style.foreground == nil }
+        #expect(cursorCells.map(\.grapheme) == ["g"])
+    }
+
+    @Test func helpOverlay() {
+        var model = Fixtures.model()
+        model.showsHelp = true
+        assertSnapshot(Screen.render(model), named: "help-overlay")
+    }
+
+    @Test func wideLayoutSideBySide() {
+        let model = Fixtures.model(columns: 160, rows: 40,
+                                   detail: DetailModel(tab: .map, record: Fixtures.record))
+        assertSnapshot(Screen.render(model), named: "wide-160x40-map")
+    }
+
+    @Test func wideLayoutDetail() {
+        let model = Fixtures.model(columns: 160, rows: 40,
+                                   detail: DetailModel(tab: .detail, record: Fixtures.record))
+        assertSnapshot(Screen.render(model), named: "wide-160x40-detail")
+    }
+
+    @Test func minimumSize() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 40, rows: 10)), named: "minimum-40x10")
+    }
+
+    @Test func tooSmall() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 39, rows: 9)), named: "too-small-39x9")
+    }
+
+    @Test func veryWideTerminal() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 250, rows: 12)), named: "list-250x12")
+    }
+
+    @Test func hostilePlaceNames() {
+        let hostile = [
+            QuakeLine(code: "evil1", magnitude: 4, place: "Evil\u{1B}]0;pwned\u{07} Place", time: Fixtures.now),
+            QuakeLine(code: "evil2", magnitude: 4, place: "\u{1B}[2J\u{1B}[1;1HCleared\u{1B}[31m red", time: Fixtures.now),
+            QuakeLine(code: "evil3", magnitude: 4, place: "bidi \u{202E}desrever\u{9B}31m tab\there", time: Fixtures.now),
+        ]
+        var model = Fixtures.model(lines: hostile.map { .quake($0) }, selected: nil)
+        model.header.searchText = "\u{1B}]52;c;ZXZpbA==\u{07}x"
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "hostile-place-names")
+        for cell in buffer.cells {
+            #expect(!cell.grapheme.unicodeScalars.contains { SafeText.isUnsafe($0) })
+        }
+    }
+}
