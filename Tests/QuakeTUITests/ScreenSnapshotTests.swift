@@ -86,3 +86,35 @@ import Testing
         }
     }
 }
+
+@Suite struct WideCharacterSnapshotTests {
+    @Test func wideCharactersStayInTheirColumns() {
+        let places = ["東京都の南東 20 km", "🌋 Kīlauea summit", "서울 남쪽 15km", "Tokyo (plain ASCII)",
+                      "👩‍💻🇯🇵 flags and ZWJ", "e\u{301}ve\u{301}nement combining", "東京東京東京東京東京東京東京東京東京東京東京東京"]
+        let lines = places.enumerated().map { index, place in
+            ListLine.quake(QuakeLine(code: "wide\(index)", magnitude: 4.2, place: place,
+                                     time: Fixtures.now - Int64(index) * Fixtures.hour))
+        }
+        for columns in [80, 41] {
+            let buffer = Screen.render(Fixtures.model(columns: columns, rows: 12, lines: lines, selected: nil))
+            assertSnapshot(buffer, named: "wide-characters-\(columns)")
+            // The relative-time column ends at the same column on every row.
+            for row in 1...places.count {
+                let line = buffer.line(row)
+                let width = TextWidth.of(line)
+                #expect(width == columns)
+                #expect(line.trimmingSuffixSpaces.hasSuffix("ago") || line.trimmingSuffixSpaces.hasSuffix("now"))
+                let end = TextWidth.of(line.trimmingSuffixSpaces)
+                #expect(end == TextWidth.of(buffer.line(1).trimmingSuffixSpaces), "row \(row) at \(columns) columns")
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingSuffixSpaces: String {
+        var copy = Substring(self)
+        while copy.last == " " { copy = copy.dropLast() }
+        return String(copy)
+    }
+}
