@@ -8,6 +8,7 @@ root=$(cd "$here/../.." && pwd)
 out="$root/Sources/QuakeTUI/Views/Coastlines.swift"
 # -Rd: the whole world, longitudes -180..180; -Dc: crude resolution; -W: shorelines;
 # -M: multi-segment ASCII output; -A1000: drop features smaller than 1000 km^2.
+cd "${TMPDIR:-/tmp}"  # gmt writes gmt.history into the working directory
 gmt coast -Rd -Dc -W -M -A1000 | python3 "$here/encode.py" > "$out.tmp"
 mv "$out.tmp" "$out"
 echo "wrote $out ($(wc -c < "$out") bytes)"

@@ -14,6 +14,8 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String {
-        "Could not \(context): \(call) returned \(code). Check that TERM names a terminal this system knows (try TERM=xterm-256color)."
+        let sentence = "Could not \(context): \(call) returned \(code)."
+        guard call == "newterm" || call == "fdopen" else { return sentence }
+        return sentence + " Check that standard input and output are a terminal and that TERM names one this system knows (try TERM=xterm-256color)."
     }
 }

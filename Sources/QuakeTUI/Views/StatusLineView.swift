@@ -3,18 +3,25 @@ enum StatusLineView {
     static func render(_ model: ScreenModel, in rect: Rect, into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }
         let status = model.status
-        var right: [(String, Style)] = []
+        // Candidates in priority order; each is kept only if the left side still gets half the line.
+        var candidates: [(order: Int, text: String, style: Style)] = []
         if let progress = status.progress {
-            right.append((progressText(progress, width: max(10, rect.width / 5)), .role(.accent)))
+            candidates.append((0, progressText(progress, width: min(20, max(5, rect.width / 8))), .role(.accent)))
         }
+        if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
         if let refreshed = status.lastRefresh {
-            right.append(("↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
+            candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
         }
-        if status.isLive { right.append(("● live", .role(.live, [.bold]))) }
-        // Drop right-hand parts until the left side keeps at least half the line.
-        while !right.isEmpty, right.reduce(0, { $0 + TextWidth.of($1.0) + 2 }) > rect.width / 2 {
-            right.removeFirst()
+        var kept: [(order: Int, text: String, style: Style)] = []
+        var used = 0
+        for candidate in candidates {
+            let width = TextWidth.of(candidate.text) + 2
+            if used + width <= rect.width / 2 {
+                kept.append(candidate)
+                used += width
+            }
         }
+        let right = kept.sorted { $0.order < $1.order }.map { ($0.text, $0.style) }
         let rightWidth = right.reduce(0) { $0 + TextWidth.of($1.0) + 2 }
         var x = rect.maxX - rightWidth
         for (text, style) in right {
