@@ -118,3 +118,37 @@ extension String {
         return String(copy)
     }
 }
+
+@Suite struct MoreScreenSnapshotTests {
+    @Test func emptyList() {
+        var model = Fixtures.model(lines: [], selected: nil)
+        model.header.count = 0
+        model.header.searchText = "atlantis"
+        model.list.emptyMessage = "No quakes match “atlantis”. Esc clears the search."
+        assertSnapshot(Screen.render(model), named: "list-empty")
+    }
+
+    @Test func detailWhileLoading() {
+        assertSnapshot(Screen.render(Fixtures.model(detail: DetailModel(record: nil))), named: "detail-loading")
+    }
+
+    @Test func detailInLocalTimeAndMiles() {
+        var model = Fixtures.model(detail: DetailModel(record: Fixtures.record))
+        model.display.timeZone = .local
+        model.display.distanceUnit = .mi
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "detail-local-miles")
+        #expect(buffer.text.contains("2024-05-06 19:00:00 GMT+9"))
+        #expect(buffer.text.contains("7.6 mi"))
+    }
+
+    @Test func scrolledListShowsAThumb() {
+        var model = Fixtures.model(columns: 60, rows: 10)
+        model.list.firstLineIndex = 40
+        model.list.totalLines = 100
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "list-scrolled-60x10")
+        // 40 of 100 lines scrolled past, 8 rows: the thumb (1 row) sits at row 3 of the list.
+        #expect((1...8).filter { buffer.line($0).hasSuffix("┃") } == [4])
+    }
+}

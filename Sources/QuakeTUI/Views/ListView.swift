@@ -29,6 +29,7 @@ enum ListView {
             return
         }
         let columns = Columns(width: rect.width)
+        defer { renderScrollbar(list, in: rect, into: &buffer) }
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
             let selected = index == list.selectedIndex
@@ -47,6 +48,24 @@ enum ListView {
                 }
             }
         }
+    }
+
+    /// A thumb in the pane's last column (which rows leave free) when not every line fits.
+    static func renderScrollbar(_ list: ListModel, in rect: Rect, into buffer: inout CellBuffer) {
+        guard let thumb = scrollbarThumb(first: list.firstLineIndex, total: list.totalLines, rows: rect.height) else {
+            return
+        }
+        for row in thumb {
+            buffer.put("┃", at: Point(x: rect.maxX - 1, y: rect.y + row), style: .role(.border))
+        }
+    }
+
+    /// The rows of the scrollbar thumb, nil when everything fits.
+    static func scrollbarThumb(first: Int, total: Int, rows: Int) -> Range<Int>? {
+        guard rows > 0, total > rows else { return nil }
+        let size = max(1, rows * rows / total)
+        let start = min(rows - size, (first * (rows - size) + (total - rows) / 2) / (total - rows))
+        return start..<(start + size)
     }
 
     static func renderSection(_ section: SectionLine, in row: Rect, selected: Bool, into buffer: inout CellBuffer) {
