@@ -107,6 +107,16 @@ public final class Terminal {
         previous = nil
     }
 
+    /// Hands the terminal back to the shell and stops the process (ctrl-z: raw mode delivers it
+    /// as a key, not as SIGTSTP); on `fg` the next `present` redraws everything.
+    /// The corresponding C functions are `endwin` and `kill(getpid(), SIGSTOP)`.
+    public func suspend() {
+        endwin()
+        kill(getpid(), SIGSTOP)
+        // Resumed: curses restores its modes on the next refresh.
+        redraw()
+    }
+
     /// Forgets the previous frame and clears the physical screen on the next `present`
     /// (ctrl-l). The corresponding C function is `clearok`.
     public func redraw() {

@@ -14,6 +14,14 @@ public struct DetailModel: Sendable, Equatable {
     }
 }
 
+extension DetailModel {
+    /// The detail of a stored quake, its saved notes in a (not editing) editor.
+    public init(tab: DetailTab = .detail, quake: StoredQuake) {
+        let notes = quake.notes ?? ""
+        self.init(tab: tab, record: quake.record, notes: NotesEditor(text: notes, cursor: notes.count))
+    }
+}
+
 /// The detail view's tabs, in order (`1 2 3`, `Tab`/`shift-Tab`).
 public enum DetailTab: String, CaseIterable, Sendable, Equatable {
     case detail, map, notes
