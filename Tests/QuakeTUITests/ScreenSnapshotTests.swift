@@ -152,3 +152,26 @@ extension String {
         #expect((1...8).filter { buffer.line($0).hasSuffix("┃") } == [4])
     }
 }
+
+@Suite struct HelpOverlaySizeTests {
+    @Test(arguments: [(40, 10), (60, 20)])
+    func helpOnSmallTerminals(columns: Int, rows: Int) {
+        var model = Fixtures.model(columns: columns, rows: rows)
+        model.showsHelp = true
+        assertSnapshot(Screen.render(model), named: "help-overlay-\(columns)x\(rows)")
+    }
+}
+
+@Suite struct HelpScrollTests {
+    @Test func helpScrollsWhenItDoesNotFit() {
+        let size = Size(columns: 40, rows: 10)
+        #expect(Screen.maximumHelpOffset(for: size) == 17 - 8)
+        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 30)) == 0)
+        var model = Fixtures.model(columns: 40, rows: 10)
+        model.showsHelp = true
+        model.helpOffset = 100  // clamped to the last page
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "help-overlay-40x10-scrolled")
+        #expect(buffer.text.contains("mouse"))
+    }
+}

@@ -29,8 +29,13 @@ public enum Screen {
         }
         StatusLineView.render(model, in: layout.status, into: &buffer)
         if model.showsHelp {
-            HelpOverlay.render(in: buffer.bounds, into: &buffer)
+            HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, into: &buffer)
         }
+    }
+
+    /// The largest useful `ScreenModel.helpOffset` for a terminal size (0 when all keys fit).
+    public static func maximumHelpOffset(for size: Size) -> Int {
+        max(0, HelpOverlay.entries.count - HelpOverlay.visibleEntries(in: Rect(size)))
     }
 
     /// A new buffer the size of the model with the frame drawn.

@@ -13,6 +13,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var status: StatusModel
     /// The help overlay, drawn over everything.
     public var showsHelp: Bool
+    /// The first help entry shown when the help does not fit (see `Screen.maximumHelpOffset`).
+    public var helpOffset: Int = 0
     /// Time zone, distance unit and the clock for relative times.
     public var display: DisplaySettings
 
