@@ -8,9 +8,22 @@ import Testing
 /// run can never pass by accident; a mismatch prints a line diff.
 func assertSnapshot(_ buffer: CellBuffer, named name: String, filePath: String = #filePath,
                     sourceLocation: SourceLocation = #_sourceLocation) {
+    assertSnapshot(text: buffer.text, named: name, filePath: filePath, sourceLocation: sourceLocation)
+}
+
+/// Compares the style layer (`CellBuffer.styleText`, one role letter per column) with
+/// `Snapshots/<name>.styles.txt`.
+func assertStyleSnapshot(_ buffer: CellBuffer, named name: String, filePath: String = #filePath,
+                         sourceLocation: SourceLocation = #_sourceLocation) {
+    assertSnapshot(text: buffer.styleText, named: "\(name).styles", filePath: filePath, sourceLocation: sourceLocation)
+}
+
+/// Compares text with `Snapshots/<name>.txt`, recording it under `RECORD_SNAPSHOTS=1`.
+func assertSnapshot(text: String, named name: String, filePath: String = #filePath,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
     let url = URL(fileURLWithPath: filePath).deletingLastPathComponent()
         .appendingPathComponent("Snapshots").appendingPathComponent("\(name).txt")
-    let actual = buffer.text + "\n"
+    let actual = text + "\n"
     if ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

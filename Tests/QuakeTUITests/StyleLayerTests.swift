@@ -18,6 +18,10 @@ import Testing
         #expect(buffer[3, 2].style.attributes.contains(.bold))
     }
 
+    @Test func listStyleLayer() {
+        assertStyleSnapshot(Screen.render(Fixtures.model()), named: "list-day-sections")
+    }
+
     @Test func epicentreMarkerIsDistinct() {
         let model = Fixtures.model(detail: DetailModel(tab: .map, record: Fixtures.record))
         let buffer = Screen.render(model)
