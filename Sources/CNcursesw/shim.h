@@ -21,4 +21,13 @@ static inline int quaketui_COLS(void) { return COLS; }
 static inline WINDOW *quaketui_stdscr(void) { return stdscr; }
 // getmaxyx is a function-like macro that assigns to its arguments.
 static inline void quaketui_getmaxyx(WINDOW *win, int *y, int *x) { getmaxyx(win, *y, *x); }
+// Mouse masks are built by function-like macros (NCURSES_MOUSE_MASK).
+static inline mmask_t quaketui_BUTTON1_PRESSED(void) { return BUTTON1_PRESSED; }
+static inline mmask_t quaketui_BUTTON1_CLICKED(void) { return BUTTON1_CLICKED; }
+static inline mmask_t quaketui_BUTTON4_PRESSED(void) { return BUTTON4_PRESSED; }
+static inline mmask_t quaketui_BUTTON5_PRESSED(void) { return BUTTON5_PRESSED; }
+// KEY_F(n) is a function-like macro.
+static inline int quaketui_KEY_F(int n) { return KEY_F(n); }
+// COLOR_PAIR(n) is a function-like macro; used only to check the pair limit.
+static inline WINDOW *quaketui_curscr(void) { return curscr; }
 #endif

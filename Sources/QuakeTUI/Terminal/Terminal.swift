@@ -1,0 +1,178 @@
+import CNcursesw
+import Foundation
+import Glibc
+
+/// The curses screen: scoped set-up and tear-down, diffed frames, decoded keys.
+///
+/// The only type that talks to ncurses. Use it through `run`, which restores the terminal on
+/// every exit path (return, thrown error, SIGINT/SIGTERM/SIGHUP):
+///
+/// ```swift
+/// try Terminal.run { terminal in
+///     while true {
+///         var buffer = CellBuffer(size: terminal.size)
+///         Screen.render(model, into: &buffer)
+///         try terminal.present(buffer)
+///         if let key = terminal.readKey(timeoutMilliseconds: 250) { … }
+///     }
+/// }
+/// ```
+@MainActor
+public final class Terminal {
+    /// The terminal's size in columns and rows, updated on resize.
+    public private(set) var size: Size
+    /// The colour depth styles are mapped to (decided once at start-up).
+    public let colorDepth: ColorDepth
+    private let screen: OpaquePointer
+    private var previous: CellBuffer?
+    private var colors: ColorPairs
+
+    private let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+
+    private init(screen: OpaquePointer, streams: (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<FILE>),
+                 colorDepth: ColorDepth) {
+        self.screen = screen
+        self.streams = streams
+        self.colorDepth = colorDepth
+        colors = ColorPairs(depth: colorDepth)
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        size = Size(columns: Int(columns), rows: Int(rows))
+    }
+
+    /// Sets up the terminal, runs `body`, and restores the terminal however `body` ends.
+    ///
+    /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
+    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` and the colour set-up; `endwin` and
+    /// `delscreen` on the way out.
+    public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
+        let (terminal, signals) = try open()
+        defer { terminal.close(signals) }
+        return try body(terminal)
+    }
+
+    /// The async form of `run`, for a loop that awaits between frames on the main actor.
+    public static func run<T>(_ body: (Terminal) async throws -> T) async throws -> T {
+        let (terminal, signals) = try open()
+        defer { terminal.close(signals) }
+        return try await body(terminal)
+    }
+
+    private static func open() throws -> (Terminal, [Int32: sigaction]) {
+        setlocale(LC_ALL, "")
+        // Own FILE streams on duplicates of fd 0 and 1 (the C globals are not concurrency-safe
+        // in Swift 6); closed in `close`.
+        guard let output = fdopen(dup(STDOUT_FILENO), "w"), let input = fdopen(dup(STDIN_FILENO), "r") else {
+            throw TerminalError(call: "fdopen", code: errno, context: "open the terminal's input and output")
+        }
+        guard let screen = newterm(nil, output, input) else {
+            fclose(output)
+            fclose(input)
+            throw TerminalError(call: "newterm", code: -1, context: "open the terminal")
+        }
+        let signals = TerminalSignals.install()
+        raw()
+        noecho()
+        nonl()
+        keypad(quaketui_stdscr(), true)
+        set_escdelay(25)
+        curs_set(0)
+        leaveok(quaketui_stdscr(), true)
+        let mask = quaketui_BUTTON1_PRESSED() | quaketui_BUTTON1_CLICKED() | quaketui_BUTTON4_PRESSED()
+            | quaketui_BUTTON5_PRESSED()
+        mousemask(mask, nil)
+        mouseinterval(0)
+        var hasColors = has_colors()
+        if hasColors, start_color() == ERR { hasColors = false }
+        if hasColors { use_default_colors() }
+        let depth = ColorDepth.detect(colors: Int(quaketui_COLORS()), hasColors: hasColors,
+                                      environment: ProcessInfo.processInfo.environment)
+        return (Terminal(screen: screen, streams: (input, output), colorDepth: depth), signals)
+    }
+
+    private func close(_ signals: [Int32: sigaction]) {
+        mousemask(0, nil)
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+        fclose(streams.output)
+        fclose(streams.input)
+        TerminalSignals.restore(signals)
+    }
+
+    /// Records a new size after a resize; the next frame is drawn in full.
+    func setSize(_ newSize: Size) {
+        size = newSize
+        previous = nil
+    }
+
+    /// Hands the terminal back to the shell and stops the process (ctrl-z: raw mode delivers it
+    /// as a key, not as SIGTSTP); on `fg` the next `present` redraws everything.
+    /// The corresponding C functions are `endwin` and `kill(getpid(), SIGSTOP)`.
+    public func suspend() {
+        endwin()
+        kill(getpid(), SIGSTOP)
+        // Resumed: curses restores its modes on the next refresh.
+        redraw()
+    }
+
+    /// Forgets the previous frame and clears the physical screen on the next `present`
+    /// (ctrl-l). The corresponding C function is `clearok`.
+    public func redraw() {
+        previous = nil
+        clearok(quaketui_curscr(), true)
+    }
+
+    /// Draws a frame, writing only the cells that changed since the last one, then `doupdate`.
+    public func present(_ buffer: CellBuffer) throws {
+        let window = quaketui_stdscr()
+        let full = previous == nil || previous?.size != buffer.size
+        if full { werase(window) }
+        let rows = min(buffer.height, size.rows)
+        let columns = min(buffer.width, size.columns)
+        var cchar = cchar_t()
+        for y in 0..<rows {
+            for x in 0..<columns {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if !full, let previous, previous[x, y] == cell { continue }
+                let (attributes, pair) = colors.attributes(for: cell.style)
+                var characters = cell.grapheme.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+                characters.append(0)
+                setcchar(&cchar, characters, attributes, pair, nil)
+                let result = mvwadd_wch(window, Int32(y), Int32(x), &cchar)
+                // Writing the bottom-right cell reports ERR because the cursor cannot advance.
+                if result == ERR, !(y == size.rows - 1 && x + max(1, cell.width) >= size.columns) {
+                    throw TerminalError(call: "mvwadd_wch", code: result, context: "draw at column \(x), row \(y)")
+                }
+            }
+        }
+        previous = buffer
+        let refreshed = wnoutrefresh(window)
+        guard refreshed != ERR else { throw TerminalError(call: "wnoutrefresh", code: refreshed, context: "draw the frame") }
+        let updated = doupdate()
+        guard updated != ERR else { throw TerminalError(call: "doupdate", code: updated, context: "draw the frame") }
+    }
+
+    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, mouse event, resize
+    /// or stop signal; nil on timeout. The corresponding C function is `wget_wch`.
+    public func readKey(timeoutMilliseconds: Int) -> Key? {
+        if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        let window = quaketui_stdscr()
+        wtimeout(window, Int32(clamping: timeoutMilliseconds))
+        var character: wint_t = 0
+        let result = wget_wch(window, &character)
+        switch result {
+        case KEY_CODE_YES:
+            return decodeKeyCode(Int32(bitPattern: character))
+        case OK:
+            guard let scalar = Unicode.Scalar(character) else { return nil }
+            if scalar == "\u{1B}" { return readEscapeSequence() }
+            return Key.decode(scalar: scalar)
+        default:
+            if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+            return nil
+        }
+    }
+}

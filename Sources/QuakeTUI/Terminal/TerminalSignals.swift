@@ -1,0 +1,50 @@
+import CNcursesw
+import Glibc
+
+/// The signal that asked the app to stop, 0 while none did. Written only by the handler.
+nonisolated(unsafe) private var pendingSignal: Int32 = 0
+
+/// SIGINT, SIGTERM and SIGHUP handling while curses owns the screen.
+///
+/// The first signal is recorded and `Terminal.readKey` reports it as `.terminate(signal:)` so
+/// the app can save and return (SPEC §4.1: SIGHUP/SIGTERM flush and exit); a second one
+/// restores the terminal at once and re-raises with the default action.
+enum TerminalSignals {
+    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The signal received since `install`, if any.
+    static var pending: Int32? { pendingSignal == 0 ? nil : pendingSignal }
+
+    /// Installs the handlers; returns the previous actions for `restore`.
+    /// The corresponding C function is `sigaction`.
+    static func install() -> [Int32: sigaction] {
+        pendingSignal = 0
+        var previous: [Int32: sigaction] = [:]
+        for signal in handled {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { received in
+                if pendingSignal != 0 {
+                    // Asked twice: restore the screen now and die as the signal says.
+                    endwin()
+                    Glibc.signal(received, SIG_DFL)
+                    raise(received)
+                    return
+                }
+                pendingSignal = received
+            }
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = 0  // no SA_RESTART: a blocked read returns so the loop sees the signal
+            var old = sigaction()
+            if sigaction(signal, &action, &old) == 0 { previous[signal] = old }
+        }
+        return previous
+    }
+
+    /// Puts back the actions `install` replaced.
+    static func restore(_ previous: [Int32: sigaction]) {
+        for (signal, old) in previous {
+            var action = old
+            sigaction(signal, &action, nil)
+        }
+    }
+}

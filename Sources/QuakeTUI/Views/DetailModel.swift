@@ -1,0 +1,110 @@
+import QuakeStore
+
+/// The detail view of one quake: which tab, the record and the notes editor.
+public struct DetailModel: Sendable, Equatable {
+    public var tab: DetailTab
+    /// The quake, nil while it loads or after it was deleted.
+    public var record: QuakeRecord?
+    public var notes: NotesEditor
+
+    public init(tab: DetailTab = .detail, record: QuakeRecord?, notes: NotesEditor = NotesEditor()) {
+        self.tab = tab
+        self.record = record
+        self.notes = notes
+    }
+}
+
+extension DetailModel {
+    /// The detail of a stored quake, its saved notes in a (not editing) editor.
+    public init(tab: DetailTab = .detail, quake: StoredQuake) {
+        let notes = quake.notes ?? ""
+        self.init(tab: tab, record: quake.record, notes: NotesEditor(text: notes, cursor: notes.count))
+    }
+}
+
+/// The detail view's tabs, in order (`1 2 3`, `Tab`/`shift-Tab`).
+public enum DetailTab: String, CaseIterable, Sendable, Equatable {
+    case detail, map, notes
+
+    /// The tab's label.
+    public var title: String {
+        switch self {
+        case .detail: "Detail"
+        case .map: "Map"
+        case .notes: "Notes"
+        }
+    }
+}
+
+/// The notes text and, while editing, the cursor.
+public struct NotesEditor: Sendable, Equatable {
+    public var text: String
+    /// Cursor position in Characters from the start of `text`.
+    public var cursor: Int
+    public var isEditing: Bool
+    /// Whether the text differs from what is saved.
+    public var isDirty: Bool
+
+    public init(text: String = "", cursor: Int = 0, isEditing: Bool = false, isDirty: Bool = false) {
+        self.text = text
+        self.cursor = cursor
+        self.isEditing = isEditing
+        self.isDirty = isDirty
+    }
+}
+
+/// The status line: key hints, live indicator, import progress, last refresh, a message.
+public struct StatusModel: Sendable, Equatable {
+    /// Whether the store is being watched for changes from other processes.
+    public var isLive: Bool
+    public var progress: ImportProgress?
+    /// ms since the epoch of the last completed refresh.
+    public var lastRefresh: Int64?
+    /// A one-shot message, shown until the app clears it.
+    public var message: StatusMessage?
+    /// Key hints; nil uses the hints for the current context.
+    public var hints: [KeyHint]?
+
+    public init(isLive: Bool = false, progress: ImportProgress? = nil, lastRefresh: Int64? = nil,
+                message: StatusMessage? = nil, hints: [KeyHint]? = nil) {
+        self.isLive = isLive
+        self.progress = progress
+        self.lastRefresh = lastRefresh
+        self.message = message
+        self.hints = hints
+    }
+}
+
+/// Progress of a background import.
+public struct ImportProgress: Sendable, Equatable {
+    /// 0…1; nil when the total is unknown.
+    public var fraction: Double?
+    public var label: String
+
+    public init(fraction: Double?, label: String) {
+        self.fraction = fraction
+        self.label = label
+    }
+}
+
+/// A one-shot status message.
+public struct StatusMessage: Sendable, Equatable {
+    public var text: String
+    public var isError: Bool
+
+    public init(_ text: String, isError: Bool = false) {
+        self.text = text
+        self.isError = isError
+    }
+}
+
+/// A key and what it does, for the status line: `j/k move`.
+public struct KeyHint: Sendable, Equatable {
+    public var keys: String
+    public var action: String
+
+    public init(_ keys: String, _ action: String) {
+        self.keys = keys
+        self.action = action
+    }
+}

@@ -1,0 +1,79 @@
+import QuakeStore
+
+/// The detail pane: a tab bar (Detail, Map, Notes) and the selected tab's content.
+enum DetailView {
+    static func render(_ detail: DetailModel, display: DisplaySettings, layout: ScreenLayout, in rect: Rect,
+                       into buffer: inout CellBuffer) {
+        guard let bar = layout.tabBar, let content = layout.detailContent else { return }
+        buffer.fill(bar, style: .role(.border))
+        for (index, (tab, columns)) in layout.tabRanges.enumerated() where !columns.isEmpty {
+            let selected = tab == detail.tab
+            let style = selected ? Style(foreground: .header, background: .selection, attributes: [.bold])
+                                 : Style.role(.dim)
+            buffer.put(ScreenLayout.tabLabel(tab, index: index), at: Point(x: columns.lowerBound, y: bar.y),
+                       style: style, maxWidth: columns.count)
+        }
+        guard let record = detail.record else {
+            buffer.put("No quake selected.", at: Point(x: content.x + 1, y: content.y + 1), style: .role(.dim),
+                       maxWidth: content.width - 1)
+            return
+        }
+        switch detail.tab {
+        case .detail: renderFields(record, hasNotes: !detail.notes.text.isEmpty, display: display, in: content,
+                                   into: &buffer)
+        case .map: MapView.render(record, in: content, into: &buffer)
+        case .notes: NotesView.render(detail.notes, in: content, into: &buffer)
+        }
+    }
+
+    /// Every field of the record, one per line, labels in a column.
+    static func fields(_ r: QuakeRecord, hasNotes: Bool, display: DisplaySettings) -> [(String, String, Style)] {
+        let zone = display.zone
+        func optional(_ value: String?) -> String { value.flatMap { $0.isEmpty ? nil : $0 } ?? "—" }
+        let magnitude = QuakeFormat.magnitude(r.magnitude) + (r.magType.map { " \($0)" } ?? "")
+        var rows: [(String, String, Style)] = [
+            ("Magnitude", magnitude, MagnitudeBand(magnitude: r.magnitude).style),
+            ("Place", r.place.isEmpty ? "—" : r.place, .plain),
+            ("Time", QuakeFormat.absolute(r.time, in: zone) + "  (" + QuakeFormat.relative(r.time, now: display.now) + ")",
+             .plain),
+            ("Updated", QuakeFormat.absolute(r.updated, in: zone), .role(.dim)),
+            ("Location", QuakeFormat.coordinates(latitude: r.latitude, longitude: r.longitude), .plain),
+            ("Depth", QuakeFormat.distance(kilometres: r.depth, unit: display.distanceUnit), .plain),
+            ("Code", r.code, .role(.accent)),
+            ("Status", optional(r.status), .plain),
+            ("Type", optional(r.type), .plain),
+            ("Tsunami", r.tsunami.map { $0 != 0 ? "yes" : "no" } ?? "—",
+             r.tsunami.map { $0 != 0 } == true ? .role(.error, [.bold]) : .plain),
+            ("Felt", r.felt.map { "\($0) report\($0 == 1 ? "" : "s")" } ?? "—", .plain),
+            ("Alert", optional(r.alert), alertStyle(r.alert)),
+            ("Significance", r.sig.map(String.init) ?? "—", .plain),
+            ("Network", optional(r.net), .plain),
+            ("URL", optional(r.url), .role(.accent, [.underline])),
+        ]
+        if let title = r.title, !title.isEmpty { rows.insert(("Title", title, .plain), at: 0) }
+        rows.append(("Notes", hasNotes ? "✎ yes (tab 3)" : "—", .plain))
+        return rows
+    }
+
+    static func alertStyle(_ alert: String?) -> Style {
+        switch alert {
+        case "red"?: .role(.error, [.bold])
+        case "orange"?, "yellow"?: .role(.warning, [.bold])
+        case "green"?: .role(.success)
+        default: .plain
+        }
+    }
+
+    static func renderFields(_ record: QuakeRecord, hasNotes: Bool, display: DisplaySettings, in rect: Rect,
+                             into buffer: inout CellBuffer) {
+        let inner = rect.inset(dx: 1, dy: 0).splitTop(rect.height).0
+        let rows = fields(record, hasNotes: hasNotes, display: display)
+        let labelWidth = min(13, max(0, inner.width / 3))
+        for (index, (label, value, style)) in rows.enumerated() where index + 1 < inner.height {
+            let y = inner.y + 1 + index
+            buffer.put(label, at: Point(x: inner.x, y: y), style: .role(.dim), maxWidth: labelWidth)
+            buffer.put(value, at: Point(x: inner.x + labelWidth + 1, y: y), style: style,
+                       maxWidth: inner.width - labelWidth - 1)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// The header row: `quaketui │ 1,234 quakes │ sort time ↓ │ /tokyo │ M ≥ 2.5 │ scene main`.
+enum HeaderView {
+    static func render(_ header: HeaderModel, in rect: Rect, into buffer: inout CellBuffer) {
+        guard !rect.isEmpty else { return }
+        let bar = Style(foreground: .header, background: nil, attributes: [.reverse])
+        buffer.fill(rect, style: bar)
+        var x = rect.x
+        func segment(_ text: String, _ style: Style) {
+            guard x < rect.maxX else { return }
+            x += buffer.put(text, at: Point(x: x, y: rect.y), style: style, maxWidth: rect.maxX - x)
+        }
+        let separator = " │ "
+        // Right side first so the scene is never cut; the rest shrinks around it.
+        let right = " scene \(header.sceneID) "
+        let rightWidth = min(TextWidth.of(right), max(0, rect.width / 3))
+        let leftLimit = rect.maxX - rightWidth
+        segment(" \(header.title)", bar.with(.bold))
+        let arrow = header.ascending ? "↑" : "↓"
+        let noun = header.count == 1 ? "quake" : "quakes"
+        var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
+        if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
+        if let sample = header.sampleLabel { parts.append(sample) }
+        for part in parts where x < leftLimit {
+            x += buffer.put(separator + part, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
+        }
+        if header.isSearching || !header.searchText.isEmpty, x < leftLimit {
+            x += buffer.put(separator, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
+            let field = "/" + header.searchText + (header.isSearching ? "▏" : "")
+            let style = header.isSearching ? Style(foreground: .accent, attributes: [.bold]) : bar.with(.bold)
+            x += buffer.put(field, at: Point(x: x, y: rect.y), style: style, maxWidth: leftLimit - x)
+        }
+        buffer.put(right, at: Point(x: leftLimit, y: rect.y), style: bar, maxWidth: rightWidth)
+    }
+}

@@ -1,0 +1,111 @@
+/// The list pane: section headers and quake rows in columns sized to the pane's width.
+enum ListView {
+    /// Column widths for one pane width; optional columns appear as the pane grows.
+    struct Columns: Equatable {
+        var magnitude = 5
+        var place: Int
+        var notes = 1
+        var absolute = 0
+        var depth = 0
+        var code = 0
+        var relative = 8
+
+        init(width: Int) {
+            var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
+            if rest >= 60 { absolute = 16; rest -= absolute + 2 }
+            if rest >= 50 { depth = 9; rest -= depth + 2 }
+            if rest >= 44 { code = 12; rest -= code + 2 }
+            // A very wide pane does not stretch places across the screen: columns stay together.
+            place = max(0, min(rest, 72))
+        }
+    }
+
+    static func render(_ list: ListModel, display: DisplaySettings, in rect: Rect, focused: Bool,
+                       into buffer: inout CellBuffer) {
+        guard !rect.isEmpty else { return }
+        if list.lines.isEmpty {
+            buffer.put(list.emptyMessage, at: Point(x: rect.x + 2, y: rect.y + 1), style: .role(.dim),
+                       maxWidth: rect.width - 2)
+            return
+        }
+        let columns = Columns(width: rect.width)
+        defer { renderScrollbar(list, in: rect, into: &buffer) }
+        for (index, line) in list.lines.prefix(rect.height).enumerated() {
+            let row = rect.row(index)
+            let selected = index == list.selectedIndex
+            switch line {
+            case .section(let section):
+                renderSection(section, in: row, selected: selected, into: &buffer)
+            case .quake(let quake):
+                renderQuake(quake, columns: columns, display: display, in: row, selected: selected, into: &buffer)
+            }
+            if selected {
+                buffer.restyle(row) { style in
+                    var copy = style
+                    copy.background = .selection
+                    if !focused { copy.attributes.insert(.dim) }
+                    return copy
+                }
+            }
+        }
+    }
+
+    /// A thumb in the pane's last column (which rows leave free) when not every line fits.
+    static func renderScrollbar(_ list: ListModel, in rect: Rect, into buffer: inout CellBuffer) {
+        guard let thumb = scrollbarThumb(first: list.firstLineIndex, total: list.totalLines, rows: rect.height) else {
+            return
+        }
+        for row in thumb {
+            buffer.put("┃", at: Point(x: rect.maxX - 1, y: rect.y + row), style: .role(.border))
+        }
+    }
+
+    /// The rows of the scrollbar thumb, nil when everything fits.
+    static func scrollbarThumb(first: Int, total: Int, rows: Int) -> Range<Int>? {
+        guard rows > 0, total > rows else { return nil }
+        let size = max(1, rows * rows / total)
+        let start = min(rows - size, (first * (rows - size) + (total - rows) / 2) / (total - rows))
+        return start..<(start + size)
+    }
+
+    static func renderSection(_ section: SectionLine, in row: Rect, selected: Bool, into buffer: inout CellBuffer) {
+        let marker = section.isCollapsed ? "▸" : "▾"
+        let count = " (\(QuakeFormat.count(section.count)))"
+        let countWidth = TextWidth.of(count)
+        let titleWidth = buffer.put("\(marker) \(section.title)", at: Point(x: row.x, y: row.y),
+                                    style: .role(.header, [.bold]), maxWidth: row.width - countWidth)
+        let x = row.x + titleWidth
+        if x + countWidth <= row.maxX {
+            buffer.put(count, at: Point(x: x, y: row.y), style: .role(.dim))
+            // A dim rule to the right edge makes sections easy to scan.
+            let ruleStart = x + countWidth + 1
+            if ruleStart < row.maxX - 1 {
+                buffer.put(String(repeating: "─", count: row.maxX - 1 - ruleStart),
+                           at: Point(x: ruleStart, y: row.y), style: .role(.border))
+            }
+        }
+    }
+
+    static func renderQuake(_ quake: QuakeLine, columns: Columns, display: DisplaySettings, in row: Rect,
+                            selected: Bool, into buffer: inout CellBuffer) {
+        var x = row.x + 1
+        let y = row.y
+        func column(_ text: String, width: Int, style: Style, right: Bool = false, gap: Int = 1) {
+            guard width > 0 else { return }
+            buffer.put(TextWidth.pad(text, to: width, alignRight: right), at: Point(x: x, y: y), style: style,
+                       maxWidth: min(width, row.maxX - x))
+            x += width + gap
+        }
+        let band = MagnitudeBand(magnitude: quake.magnitude)
+        column(QuakeFormat.magnitude(quake.magnitude), width: columns.magnitude, style: band.style, right: true, gap: 2)
+        column(quake.place.isEmpty ? "(unknown place)" : quake.place, width: columns.place,
+               style: quake.place.isEmpty ? .role(.dim) : .plain)
+        column(quake.hasNotes ? "✎" : "", width: columns.notes, style: .role(.accent))
+        column(QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false), width: columns.absolute,
+               style: .role(.dim), gap: 2)
+        column(QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), width: columns.depth,
+               style: .role(.dim), right: true, gap: 2)
+        column(quake.code, width: columns.code, style: .role(.dim), gap: 2)
+        column(QuakeFormat.relative(quake.time, now: display.now), width: columns.relative, style: .plain, right: true)
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Formats quake values for display: magnitudes, times, coordinates, distances.
+public enum QuakeFormat {
+    /// `6.1`, or `?` when unknown.
+    public static func magnitude(_ value: Double?) -> String {
+        guard let value else { return "?" }
+        return String(format: "%.1f", value)
+    }
+
+    /// `now`, `42s ago`, `5m ago`, `3h ago`, `2d ago`, `5w ago`, `in 3m` for future times.
+    public static func relative(_ time: Int64, now: Int64) -> String {
+        let seconds = (now - time) / 1000
+        let magnitude = abs(seconds)
+        let text: String
+        switch magnitude {
+        case ..<10: return "now"
+        case ..<60: text = "\(magnitude)s"
+        case ..<3600: text = "\(magnitude / 60)m"
+        case ..<86_400: text = "\(magnitude / 3600)h"
+        case ..<(86_400 * 14): text = "\(magnitude / 86_400)d"
+        case ..<(86_400 * 365): text = "\(magnitude / (86_400 * 7))w"
+        default: text = "\(magnitude / (86_400 * 365))y"
+        }
+        return seconds >= 0 ? "\(text) ago" : "in \(text)"
+    }
+
+    /// `2024-05-06 14:03:21 UTC` in a zone; `withSeconds: false` drops seconds and zone.
+    public static func absolute(_ time: Int64, in zone: TimeZone, withSeconds: Bool = true) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let date = Date(timeIntervalSince1970: Double(time) / 1000)
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let day = String(format: "%04d-%02d-%02d %02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        guard withSeconds else { return day }
+        let abbreviation = ["UTC", "GMT"].contains(zone.identifier) ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
+        return day + String(format: ":%02d ", c.second!) + abbreviation
+    }
+
+    /// `35.69°N 139.69°E`.
+    public static func coordinates(latitude: Double, longitude: Double) -> String {
+        String(format: "%.2f°%@ %.2f°%@", abs(latitude), latitude >= 0 ? "N" : "S",
+               abs(longitude), longitude >= 0 ? "E" : "W")
+    }
+
+    /// A distance given in km, in the chosen unit: `10.0 km`, `6.2 mi`.
+    public static func distance(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
+        guard let kilometres else { return "?" }
+        switch unit {
+        case .km: return String(format: "%.1f km", kilometres)
+        case .mi: return String(format: "%.1f mi", kilometres * 0.621_371)
+        }
+    }
+
+    /// `1,234`.
+    public static func count(_ value: Int) -> String {
+        let digits = String(abs(value))
+        var grouped = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
+            grouped.append(digit)
+        }
+        return value < 0 ? "-" + grouped : grouped
+    }
+}

@@ -1,0 +1,62 @@
+/// Draws a whole frame from a `ScreenModel`: header, list, detail, status line, help.
+///
+/// ```swift
+/// var buffer = CellBuffer(size: model.size)
+/// Screen.render(model, into: &buffer)
+/// try terminal.present(buffer)
+/// ```
+public enum Screen {
+    /// Draws `model` into `buffer`, clearing it first; the buffer should be `model.size`.
+    public static func render(_ model: ScreenModel, into buffer: inout CellBuffer) {
+        buffer.fill(buffer.bounds)
+        let layout = ScreenLayout(model)
+        if layout.isTooSmall {
+            renderTooSmall(size: model.size, into: &buffer)
+            return
+        }
+        HeaderView.render(model.header, in: layout.header, into: &buffer)
+        if let list = layout.list {
+            ListView.render(model.list, display: model.display, in: list,
+                            focused: model.detail == nil, into: &buffer)
+        }
+        if let separator = layout.separator {
+            for y in separator.y..<separator.maxY {
+                buffer.put("│", at: Point(x: separator.x, y: y), style: .role(.border))
+            }
+        }
+        if let detail = model.detail, let rect = layout.detail {
+            DetailView.render(detail, display: model.display, layout: layout, in: rect, into: &buffer)
+        }
+        StatusLineView.render(model, in: layout.status, into: &buffer)
+        if model.showsHelp {
+            HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, into: &buffer)
+        }
+    }
+
+    /// The largest useful `ScreenModel.helpOffset` for a terminal size (0 when all keys fit).
+    public static func maximumHelpOffset(for size: Size) -> Int {
+        max(0, HelpOverlay.entries.count - HelpOverlay.visibleEntries(in: Rect(size)))
+    }
+
+    /// A new buffer the size of the model with the frame drawn.
+    public static func render(_ model: ScreenModel) -> CellBuffer {
+        var buffer = CellBuffer(size: model.size)
+        render(model, into: &buffer)
+        return buffer
+    }
+
+    /// The message shown instead of the browser below `ScreenLayout.minimumSize`.
+    static func renderTooSmall(size: Size, into buffer: inout CellBuffer) {
+        let minimum = ScreenLayout.minimumSize
+        let lines = [
+            "Terminal too small (need \(minimum.columns)×\(minimum.rows))",
+            "now \(size.columns)×\(size.rows)",
+        ]
+        let top = max(0, (size.rows - lines.count) / 2)
+        for (index, line) in lines.enumerated() where top + index < size.rows {
+            let width = min(TextWidth.of(line), size.columns)
+            buffer.put(line, at: Point(x: max(0, (size.columns - width) / 2), y: top + index),
+                       style: index == 0 ? .role(.warning, [.bold]) : .role(.dim))
+        }
+    }
+}

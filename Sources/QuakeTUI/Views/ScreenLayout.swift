@@ -1,0 +1,120 @@
+/// Where each part of the screen goes for a terminal size: computed, never assumed, and
+/// shared by rendering and hit-testing so a click lands on what was drawn.
+public struct ScreenLayout: Sendable, Equatable {
+    /// Below this the screen shows "Terminal too small" instead of the browser.
+    public static let minimumSize = Size(columns: 40, rows: 10)
+    /// From this width list and detail sit side by side.
+    public static let sideBySideColumns = 120
+
+    public var size: Size
+    public var isTooSmall: Bool
+    public var header: Rect
+    /// The list pane; nil when the detail covers the body (narrow terminal, detail open).
+    public var list: Rect?
+    /// The detail pane (tab bar included); nil when closed.
+    public var detail: Rect?
+    /// The column between list and detail when side by side.
+    public var separator: Rect?
+    public var status: Rect
+
+    /// The layout for a terminal size, with or without the detail view.
+    public init(size: Size, detailPresented: Bool) {
+        self.size = size
+        let screen = Rect(size)
+        isTooSmall = size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
+        let (header, rest) = screen.splitTop(1)
+        let (body, status) = rest.splitBottom(1)
+        self.header = header
+        self.status = status
+        guard !isTooSmall else {
+            list = nil
+            detail = nil
+            separator = nil
+            return
+        }
+        if !detailPresented {
+            list = body
+            detail = nil
+            separator = nil
+        } else if size.columns >= Self.sideBySideColumns {
+            let listWidth = max(50, size.columns * 45 / 100)
+            let (left, right) = body.splitLeft(listWidth)
+            let (line, detailRect) = right.splitLeft(1)
+            list = left
+            separator = line
+            detail = detailRect
+        } else {
+            list = nil
+            separator = nil
+            detail = body
+        }
+    }
+
+    /// The layout a model is drawn with.
+    public init(_ model: ScreenModel) { self.init(size: model.size, detailPresented: model.detail != nil) }
+
+    /// How many list lines fit: the app fetches this many for `ListModel.lines`.
+    public var listRows: Int { list?.height ?? 0 }
+
+    /// The detail's tab bar row.
+    public var tabBar: Rect? { detail.map { $0.splitTop(1).0 } }
+
+    /// The detail's content below the tab bar.
+    public var detailContent: Rect? { detail.map { $0.splitTop(1).1 } }
+
+    /// Column ranges of each tab label in the tab bar, left to right.
+    public var tabRanges: [(tab: DetailTab, columns: Range<Int>)] {
+        guard let bar = tabBar else { return [] }
+        var x = bar.x + 1
+        var ranges: [(DetailTab, Range<Int>)] = []
+        for (index, tab) in DetailTab.allCases.enumerated() {
+            let label = Self.tabLabel(tab, index: index)
+            let width = TextWidth.of(label)
+            ranges.append((tab, x..<min(x + width, bar.maxX)))
+            x += width + 1
+        }
+        return ranges
+    }
+
+    /// A tab's label in the bar: ` 1 Detail `.
+    static func tabLabel(_ tab: DetailTab, index: Int) -> String { " \(index + 1) \(tab.title) " }
+}
+
+/// What a mouse position points at.
+public enum HitTarget: Sendable, Equatable {
+    /// A list line, as an index into `ListModel.lines`.
+    case listLine(Int)
+    /// A tab in the detail's tab bar.
+    case tab(DetailTab)
+    case header
+    case status
+    case detail
+    case nothing
+}
+
+extension ScreenLayout {
+    /// What is at a column and row, given how many list lines are shown.
+    public func hitTest(x: Int, y: Int, listLineCount: Int) -> HitTarget {
+        let point = Point(x: x, y: y)
+        guard !isTooSmall else { return .nothing }
+        if header.contains(point) { return .header }
+        if status.contains(point) { return .status }
+        if let list, list.contains(point) {
+            let index = y - list.y
+            return index < listLineCount ? .listLine(index) : .nothing
+        }
+        if let bar = tabBar, bar.contains(point) {
+            for (tab, columns) in tabRanges where columns.contains(x) { return .tab(tab) }
+            return .detail
+        }
+        if let detail, detail.contains(point) { return .detail }
+        return .nothing
+    }
+}
+
+extension Screen {
+    /// What is at a column and row of the frame drawn for `model`.
+    public static func hitTest(_ model: ScreenModel, x: Int, y: Int) -> HitTarget {
+        ScreenLayout(model).hitTest(x: x, y: y, listLineCount: model.list.lines.count)
+    }
+}

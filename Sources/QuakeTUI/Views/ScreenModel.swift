@@ -1,0 +1,162 @@
+import Foundation
+import QuakeStore
+
+/// Everything one frame shows, as plain values: the app builds it from its state, and
+/// `Screen.render` draws it. Nothing here touches the store or the terminal.
+public struct ScreenModel: Sendable, Equatable {
+    /// The terminal size the frame is drawn for.
+    public var size: Size
+    public var header: HeaderModel
+    public var list: ListModel
+    /// The detail view, nil when it is closed.
+    public var detail: DetailModel?
+    public var status: StatusModel
+    /// The help overlay, drawn over everything.
+    public var showsHelp: Bool
+    /// The first help entry shown when the help does not fit (see `Screen.maximumHelpOffset`).
+    public var helpOffset: Int = 0
+    /// Time zone, distance unit and the clock for relative times.
+    public var display: DisplaySettings
+
+    public init(size: Size, header: HeaderModel = HeaderModel(), list: ListModel = ListModel(),
+                detail: DetailModel? = nil, status: StatusModel = StatusModel(), showsHelp: Bool = false,
+                display: DisplaySettings = DisplaySettings(now: 0)) {
+        self.size = size
+        self.header = header
+        self.list = list
+        self.detail = detail
+        self.status = status
+        self.showsHelp = showsHelp
+        self.display = display
+    }
+}
+
+/// How times and distances are shown, and what "now" is for relative times.
+public struct DisplaySettings: Sendable, Equatable {
+    public enum TimeZoneChoice: String, Sendable, Equatable { case utc, local }
+    public enum DistanceUnit: String, Sendable, Equatable { case km, mi }
+
+    /// ms since the epoch.
+    public var now: Int64
+    public var timeZone: TimeZoneChoice
+    /// The zone `local` means (injected so snapshots do not depend on the machine).
+    public var localTimeZone: TimeZone
+    public var distanceUnit: DistanceUnit
+
+    public init(now: Int64, timeZone: TimeZoneChoice = .utc, localTimeZone: TimeZone = .current,
+                distanceUnit: DistanceUnit = .km) {
+        self.now = now
+        self.timeZone = timeZone
+        self.localTimeZone = localTimeZone
+        self.distanceUnit = distanceUnit
+    }
+
+    /// The zone times are shown in.
+    public var zone: TimeZone { timeZone == .utc ? TimeZone(identifier: "UTC")! : localTimeZone }
+}
+
+/// The header row: title, count, sort, search, filter, scene.
+public struct HeaderModel: Sendable, Equatable {
+    public var title: String
+    /// Quakes matching the current search and filter.
+    public var count: Int
+    public var sortOrder: QuakeSortOrder
+    public var ascending: Bool
+    public var searchText: String
+    /// Whether the search field has focus (typing edits it).
+    public var isSearching: Bool
+    public var minimumMagnitude: Double?
+    public var sceneID: String
+    /// A label such as `sample data`, shown when the store holds the bundled sample.
+    public var sampleLabel: String?
+
+    public init(title: String = "quaketui", count: Int = 0, sortOrder: QuakeSortOrder = .time,
+                ascending: Bool = false, searchText: String = "", isSearching: Bool = false,
+                minimumMagnitude: Double? = nil, sceneID: String = "main", sampleLabel: String? = nil) {
+        self.title = title
+        self.count = count
+        self.sortOrder = sortOrder
+        self.ascending = ascending
+        self.searchText = searchText
+        self.isSearching = isSearching
+        self.minimumMagnitude = minimumMagnitude
+        self.sceneID = sceneID
+        self.sampleLabel = sampleLabel
+    }
+}
+
+/// The visible window of the list: section headers and quake rows, already scrolled.
+public struct ListModel: Sendable, Equatable {
+    /// The lines that fit, from the top of the list pane (`Screen.layout(for:).listRows` of them).
+    public var lines: [ListLine]
+    /// Index into `lines` of the selected line, nil when it is scrolled out or the list is empty.
+    public var selectedIndex: Int?
+    /// The flat index of `lines[0]` among all lines, and how many lines there are (for the
+    /// position indicator).
+    public var firstLineIndex: Int
+    public var totalLines: Int
+    /// Shown in place of rows when the list is empty ("No quakes match …").
+    public var emptyMessage: String
+
+    public init(lines: [ListLine] = [], selectedIndex: Int? = nil, firstLineIndex: Int = 0,
+                totalLines: Int? = nil, emptyMessage: String = "No quakes.") {
+        self.lines = lines
+        self.selectedIndex = selectedIndex
+        self.firstLineIndex = firstLineIndex
+        self.totalLines = totalLines ?? lines.count
+        self.emptyMessage = emptyMessage
+    }
+}
+
+/// One line of the list.
+public enum ListLine: Sendable, Equatable {
+    case section(SectionLine)
+    case quake(QuakeLine)
+}
+
+/// A section header: `▾ Monday, 6 May 2024  (42)`.
+public struct SectionLine: Sendable, Equatable {
+    public var id: String
+    public var title: String
+    public var count: Int
+    public var isCollapsed: Bool
+
+    public init(id: String, title: String, count: Int, isCollapsed: Bool = false) {
+        self.id = id
+        self.title = title
+        self.count = count
+        self.isCollapsed = isCollapsed
+    }
+
+    /// The line for a section of a fetch.
+    public init(_ section: QuakeSection, isCollapsed: Bool) {
+        self.init(id: section.id, title: section.title, count: section.count, isCollapsed: isCollapsed)
+    }
+}
+
+/// A quake row: what the list shows of one quake.
+public struct QuakeLine: Sendable, Equatable {
+    public var code: String
+    public var magnitude: Double?
+    public var place: String
+    /// ms since the epoch.
+    public var time: Int64
+    public var depth: Double?
+    public var hasNotes: Bool
+
+    public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double? = nil,
+                hasNotes: Bool = false) {
+        self.code = code
+        self.magnitude = magnitude
+        self.place = place
+        self.time = time
+        self.depth = depth
+        self.hasNotes = hasNotes
+    }
+
+    /// The line for a fetched row.
+    public init(_ row: QuakeRow) {
+        self.init(code: row.code, magnitude: row.magnitude, place: row.place, time: row.time,
+                  depth: row.depth, hasNotes: row.hasNotes)
+    }
+}

@@ -1,0 +1,72 @@
+/// The status line: a message or key hints on the left; progress, live and refresh on the right.
+enum StatusLineView {
+    static func render(_ model: ScreenModel, in rect: Rect, into buffer: inout CellBuffer) {
+        guard !rect.isEmpty else { return }
+        let status = model.status
+        // Candidates in priority order; each is kept only if the left side still gets half the line.
+        var candidates: [(order: Int, text: String, style: Style)] = []
+        if let progress = status.progress {
+            candidates.append((0, progressText(progress, width: min(20, max(5, rect.width / 8))), .role(.accent)))
+        }
+        if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
+        if let refreshed = status.lastRefresh {
+            candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
+        }
+        var kept: [(order: Int, text: String, style: Style)] = []
+        var used = 0
+        for candidate in candidates {
+            let width = TextWidth.of(candidate.text) + 2
+            if used + width <= rect.width / 2 {
+                kept.append(candidate)
+                used += width
+            }
+        }
+        let right = kept.sorted { $0.order < $1.order }.map { ($0.text, $0.style) }
+        let rightWidth = right.reduce(0) { $0 + TextWidth.of($1.0) + 2 }
+        var x = rect.maxX - rightWidth
+        for (text, style) in right {
+            x += buffer.put("  " + text, at: Point(x: x, y: rect.y), style: style)
+        }
+        let leftWidth = rect.width - rightWidth - 1
+        let start = Point(x: rect.x + 1, y: rect.y)
+        if let message = status.message {
+            buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
+                       maxWidth: leftWidth)
+            return
+        }
+        var hx = start.x
+        for hint in status.hints ?? defaultHints(model) {
+            let width = TextWidth.of(hint.keys) + 1 + TextWidth.of(hint.action)
+            guard hx + width <= start.x + leftWidth else { break }
+            hx += buffer.put(hint.keys, at: Point(x: hx, y: rect.y), style: .role(.accent, [.bold]))
+            hx += buffer.put(" " + hint.action, at: Point(x: hx, y: rect.y), style: .role(.dim))
+            hx += 2
+        }
+    }
+
+    /// `importing ▕████░░░░▏ 42%` or, without a total, `importing …`.
+    static func progressText(_ progress: ImportProgress, width: Int) -> String {
+        guard let fraction = progress.fraction else { return "\(progress.label) …" }
+        let clamped = min(1, max(0, fraction))
+        let filled = Int((clamped * Double(width)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        return "\(progress.label) ▕\(bar)▏ \(Int((clamped * 100).rounded(.down)))%"
+    }
+
+    /// The hints that fit what the user is doing.
+    static func defaultHints(_ model: ScreenModel) -> [KeyHint] {
+        if model.showsHelp { return [KeyHint("?", "close help"), KeyHint("Esc", "close")] }
+        if model.header.isSearching {
+            return [KeyHint("Enter", "keep"), KeyHint("Esc", "clear"), KeyHint("↑↓", "move")]
+        }
+        if let detail = model.detail {
+            if detail.notes.isEditing { return [KeyHint("ctrl-s", "save"), KeyHint("Esc", "cancel")] }
+            var hints = [KeyHint("Esc", "back"), KeyHint("Tab", "next tab"), KeyHint("1-3", "tabs")]
+            if detail.tab == .notes { hints.append(KeyHint("e", "edit")) }
+            return hints + [KeyHint("?", "help"), KeyHint("q", "quit")]
+        }
+        return [KeyHint("j/k", "move"), KeyHint("Enter", "open"), KeyHint("/", "search"), KeyHint("s", "sort"),
+                KeyHint("space", "fold"), KeyHint("m", "min mag"), KeyHint("r", "refresh"), KeyHint("?", "help"),
+                KeyHint("q", "quit")]
+    }
+}

@@ -1,0 +1,177 @@
+import Testing
+@testable import QuakeTUI
+
+@Suite struct ScreenSnapshotTests {
+    @Test func listWithDaySections() {
+        assertSnapshot(Screen.render(Fixtures.model()), named: "list-day-sections")
+    }
+
+    @Test func listWithMagnitudeSections() {
+        let model = Fixtures.model(lines: Fixtures.magnitudeLines(), selected: 3, sort: .magnitude)
+        assertSnapshot(Screen.render(model), named: "list-magnitude-sections")
+    }
+
+    @Test func collapsedSection() {
+        assertSnapshot(Screen.render(Fixtures.model(lines: Fixtures.dayLines(collapsedYesterday: true), selected: 4)),
+                       named: "list-collapsed-section")
+    }
+
+    @Test func selectionIsOnTheSelectedLineOnly() {
+        let buffer = Screen.render(Fixtures.model(selected: 2))
+        let layout = ScreenLayout(size: buffer.size, detailPresented: false)
+        let row = layout.list!.y + 2
+        #expect((0..<buffer.width).allSatisfy { buffer[$0, row].style.background == .selection })
+        #expect((0..<buffer.width).allSatisfy { buffer[$0, row + 1].style.background != .selection })
+    }
+
+    @Test(arguments: DetailTab.allCases)
+    func detailTabsNarrow(tab: DetailTab) {
+        let model = Fixtures.model(detail: DetailModel(tab: tab, record: Fixtures.record,
+                                                       notes: NotesEditor(text: "Felt strongly in Taipei.")))
+        assertSnapshot(Screen.render(model), named: "detail-\(tab.rawValue)-80x24")
+    }
+
+    @Test func notesEditorWithCursor() {
+        let text = "Felt strongly in Taipei. Aftershocks\nthrough the night; check the USGS page tomorrow for the finite fault."
+        let notes = NotesEditor(text: text, cursor: 10, isEditing: true, isDirty: true)
+        let model = Fixtures.model(detail: DetailModel(tab: .notes, record: Fixtures.record, notes: notes))
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "notes-editing")
+        let cursorCells = buffer.cells.filter { $0.style.attributes.contains(.reverse) && $0.style.foreground == nil }
+        #expect(cursorCells.map(\.grapheme) == ["g"])
+    }
+
+    @Test func helpOverlay() {
+        var model = Fixtures.model()
+        model.showsHelp = true
+        assertSnapshot(Screen.render(model), named: "help-overlay")
+    }
+
+    @Test func wideLayoutSideBySide() {
+        let model = Fixtures.model(columns: 160, rows: 40,
+                                   detail: DetailModel(tab: .map, record: Fixtures.record))
+        assertSnapshot(Screen.render(model), named: "wide-160x40-map")
+    }
+
+    @Test func wideLayoutDetail() {
+        let model = Fixtures.model(columns: 160, rows: 40,
+                                   detail: DetailModel(tab: .detail, record: Fixtures.record))
+        assertSnapshot(Screen.render(model), named: "wide-160x40-detail")
+    }
+
+    @Test func minimumSize() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 40, rows: 10)), named: "minimum-40x10")
+    }
+
+    @Test func tooSmall() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 39, rows: 9)), named: "too-small-39x9")
+    }
+
+    @Test func veryWideTerminal() {
+        assertSnapshot(Screen.render(Fixtures.model(columns: 250, rows: 12)), named: "list-250x12")
+    }
+
+    @Test func hostilePlaceNames() {
+        let hostile = [
+            QuakeLine(code: "evil1", magnitude: 4, place: "Evil\u{1B}]0;pwned\u{07} Place", time: Fixtures.now),
+            QuakeLine(code: "evil2", magnitude: 4, place: "\u{1B}[2J\u{1B}[1;1HCleared\u{1B}[31m red", time: Fixtures.now),
+            QuakeLine(code: "evil3", magnitude: 4, place: "bidi \u{202E}desrever\u{9B}31m tab\there", time: Fixtures.now),
+        ]
+        var model = Fixtures.model(lines: hostile.map { .quake($0) }, selected: nil)
+        model.header.searchText = "\u{1B}]52;c;ZXZpbA==\u{07}x"
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "hostile-place-names")
+        for cell in buffer.cells {
+            #expect(!cell.grapheme.unicodeScalars.contains { SafeText.isUnsafe($0) })
+        }
+    }
+}
+
+@Suite struct WideCharacterSnapshotTests {
+    @Test func wideCharactersStayInTheirColumns() {
+        let places = ["東京都の南東 20 km", "🌋 Kīlauea summit", "서울 남쪽 15km", "Tokyo (plain ASCII)",
+                      "👩‍💻🇯🇵 flags and ZWJ", "e\u{301}ve\u{301}nement combining", "東京東京東京東京東京東京東京東京東京東京東京東京"]
+        let lines = places.enumerated().map { index, place in
+            ListLine.quake(QuakeLine(code: "wide\(index)", magnitude: 4.2, place: place,
+                                     time: Fixtures.now - Int64(index) * Fixtures.hour))
+        }
+        for columns in [80, 41] {
+            let buffer = Screen.render(Fixtures.model(columns: columns, rows: 12, lines: lines, selected: nil))
+            assertSnapshot(buffer, named: "wide-characters-\(columns)")
+            // The relative-time column ends at the same column on every row.
+            for row in 1...places.count {
+                let line = buffer.line(row)
+                let width = TextWidth.of(line)
+                #expect(width == columns)
+                #expect(line.trimmingSuffixSpaces.hasSuffix("ago") || line.trimmingSuffixSpaces.hasSuffix("now"))
+                let end = TextWidth.of(line.trimmingSuffixSpaces)
+                #expect(end == TextWidth.of(buffer.line(1).trimmingSuffixSpaces), "row \(row) at \(columns) columns")
+            }
+        }
+    }
+}
+
+extension String {
+    var trimmingSuffixSpaces: String {
+        var copy = Substring(self)
+        while copy.last == " " { copy = copy.dropLast() }
+        return String(copy)
+    }
+}
+
+@Suite struct MoreScreenSnapshotTests {
+    @Test func emptyList() {
+        var model = Fixtures.model(lines: [], selected: nil)
+        model.header.count = 0
+        model.header.searchText = "atlantis"
+        model.list.emptyMessage = "No quakes match “atlantis”. Esc clears the search."
+        assertSnapshot(Screen.render(model), named: "list-empty")
+    }
+
+    @Test func detailWhileLoading() {
+        assertSnapshot(Screen.render(Fixtures.model(detail: DetailModel(record: nil))), named: "detail-loading")
+    }
+
+    @Test func detailInLocalTimeAndMiles() {
+        var model = Fixtures.model(detail: DetailModel(record: Fixtures.record))
+        model.display.timeZone = .local
+        model.display.distanceUnit = .mi
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "detail-local-miles")
+        #expect(buffer.text.contains("2024-05-06 19:00:00 GMT+9"))
+        #expect(buffer.text.contains("7.6 mi"))
+    }
+
+    @Test func scrolledListShowsAThumb() {
+        var model = Fixtures.model(columns: 60, rows: 10)
+        model.list.firstLineIndex = 40
+        model.list.totalLines = 100
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "list-scrolled-60x10")
+        // 40 of 100 lines scrolled past, 8 rows: the thumb (1 row) sits at row 3 of the list.
+        #expect((1...8).filter { buffer.line($0).hasSuffix("┃") } == [4])
+    }
+}
+
+@Suite struct HelpOverlaySizeTests {
+    @Test(arguments: [(40, 10), (60, 20)])
+    func helpOnSmallTerminals(columns: Int, rows: Int) {
+        var model = Fixtures.model(columns: columns, rows: rows)
+        model.showsHelp = true
+        assertSnapshot(Screen.render(model), named: "help-overlay-\(columns)x\(rows)")
+    }
+}
+
+@Suite struct HelpScrollTests {
+    @Test func helpScrollsWhenItDoesNotFit() {
+        let size = Size(columns: 40, rows: 10)
+        #expect(Screen.maximumHelpOffset(for: size) == 17 - 8)
+        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 30)) == 0)
+        var model = Fixtures.model(columns: 40, rows: 10)
+        model.showsHelp = true
+        model.helpOffset = 100  // clamped to the last page
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "help-overlay-40x10-scrolled")
+        #expect(buffer.text.contains("mouse"))
+    }
+}

@@ -1,0 +1,48 @@
+import Testing
+@testable import QuakeTUI
+
+@Suite struct StatusLineTests {
+    @Test func searchProgressAndMessage() {
+        var model = Fixtures.model(columns: 100, rows: 12)
+        model.header.searchText = "東京"
+        model.header.isSearching = true
+        model.header.minimumMagnitude = 2.5
+        model.header.sampleLabel = "sample data"
+        model.status.progress = ImportProgress(fraction: 0.42, label: "importing all_month")
+        assertSnapshot(Screen.render(model), named: "search-and-progress-100x12")
+        model.status.message = StatusMessage("Scene file was corrupt; started fresh.", isError: true)
+        model.header.isSearching = false
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "error-message-100x12")
+        #expect(buffer[1, 11].style.foreground == .error)
+    }
+
+    @Test func progressBar() {
+        #expect(StatusLineView.progressText(ImportProgress(fraction: 0.5, label: "import"), width: 10)
+            == "import ▕█████░░░░░▏ 50%")
+        #expect(StatusLineView.progressText(ImportProgress(fraction: 1.7, label: "import"), width: 4)
+            == "import ▕████▏ 100%")
+        #expect(StatusLineView.progressText(ImportProgress(fraction: nil, label: "import"), width: 4) == "import …")
+    }
+}
+
+@Suite struct ListViewportTests {
+    @Test func selectionStaysVisibleWithMargins() {
+        #expect(ListViewport.top(selected: 0, currentTop: 0, rows: 10, totalLines: 100) == 0)
+        #expect(ListViewport.top(selected: 8, currentTop: 0, rows: 10, totalLines: 100) == 1)
+        #expect(ListViewport.top(selected: 50, currentTop: 0, rows: 10, totalLines: 100) == 43)
+        #expect(ListViewport.top(selected: 44, currentTop: 43, rows: 10, totalLines: 100) == 42)
+        #expect(ListViewport.top(selected: 99, currentTop: 0, rows: 10, totalLines: 100) == 90)
+        #expect(ListViewport.top(selected: 3, currentTop: 50, rows: 10, totalLines: 5) == 0)
+        #expect(ListViewport.top(selected: 0, currentTop: 0, rows: 0, totalLines: 5) == 0)
+    }
+
+    @Test func pagingMovesByAScreen() {
+        let down = ListViewport.page(selected: 0, top: 0, rows: 10, totalLines: 100, pages: 1)
+        #expect(down.selected == 9)
+        let last = ListViewport.page(selected: 95, top: 90, rows: 10, totalLines: 100, pages: 1)
+        #expect(last == (99, 90))
+        let up = ListViewport.page(selected: 5, top: 0, rows: 10, totalLines: 100, pages: -1)
+        #expect(up == (0, 0))
+    }
+}
