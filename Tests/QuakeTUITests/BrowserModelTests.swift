@@ -132,10 +132,11 @@ import Testing
         try model.restore(selectedCode: "q20", topCode: nil)
         try model.send(.beginEditing)
         #expect(model.state.detailPresented && model.state.detailTab == .notes)
-        for piece in ["felt", " it"] { try model.send(.editorInsert(piece)) }
-        try model.send(.editorHome)
-        try model.send(.editorInsert(">"))
-        #expect(model.state.editor == NotesEditor(code: "q20", text: ">felt it", cursor: 1))
+        for character in "felt it" { try model.send(.editorKey(.character(character))) }
+        try model.send(.editorKey(.home))
+        try model.send(.editorKey(.character(">")))
+        #expect(model.state.editor?.code == "q20")
+        #expect(model.state.editor?.text == ">felt it" && model.state.editor?.cursor == 1)
         let effects = try model.send(.saveNotes)
         #expect(effects == [.saveNotes(code: "q20", text: ">felt it")])
         try model.send(.notesSaved(code: "q20"))

@@ -17,7 +17,9 @@ public enum Action: Equatable, Sendable {
     // Detail.
     case openDetail, closeDetail, nextTab, previousTab, selectTab(DetailTab)
     // Notes.
-    case beginEditing, editorInsert(String), editorBackspace, editorDelete, editorMove(Int), editorHome, editorEnd
+    case beginEditing
+    /// An editing key while the notes editor has focus (see `NotesEditor.apply`).
+    case editorKey(Key)
     case saveNotes, cancelEditing
     // App.
     case refresh, handoff, toggleHelp, quit, closeScene, redraw

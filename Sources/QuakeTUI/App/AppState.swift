@@ -1,22 +1,17 @@
 import Foundation
 import QuakeStore
 
-/// Which tab of the detail view is shown (`DetailView.selectedTab`).
-public enum DetailTab: String, CaseIterable, Sendable {
-    case detail, map, notes
-}
-
 /// App-wide settings from app storage (`defaults.plist`), shared by every scene.
 public struct AppSettings: Equatable, Sendable {
-    public enum TimeZoneSetting: String, Sendable { case utc, local }
-    public enum DistanceUnit: String, Sendable { case km, mi }
+    public typealias TimeZoneChoice = DisplaySettings.TimeZoneChoice
+    public typealias DistanceUnit = DisplaySettings.DistanceUnit
 
     public var minimumMagnitude: Double?
-    public var timeZone: TimeZoneSetting
+    public var timeZone: TimeZoneChoice
     public var distanceUnit: DistanceUnit
     public var refreshFeed: String
 
-    public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneSetting = .local,
+    public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneChoice = .local,
                 distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {
         self.minimumMagnitude = minimumMagnitude
         self.timeZone = timeZone
@@ -32,17 +27,18 @@ public struct AppSettings: Equatable, Sendable {
     public static let magnitudePresets: [Double?] = [nil, 2.5, 4.5, 6]
 }
 
-/// An unsaved notes edit (`EditView.draft`): the text and the cursor as a character offset.
-public struct NotesEditor: Equatable, Sendable {
+/// An unsaved notes edit (`EditView.draft`): which quake, and the editor's text and cursor.
+public struct NotesDraft: Equatable, Sendable {
     public var code: String
-    public var text: String
-    public var cursor: Int
+    public var editor: NotesEditor
 
     public init(code: String, text: String, cursor: Int) {
         self.code = code
-        self.text = text
-        self.cursor = max(0, min(cursor, text.count))
+        editor = NotesEditor(text: text, cursor: max(0, min(cursor, text.count)), isEditing: true)
     }
+
+    public var text: String { editor.text }
+    public var cursor: Int { editor.cursor }
 }
 
 /// The status line's transient parts.
@@ -79,7 +75,7 @@ public struct AppState: Equatable, Sendable {
     public var topCode: String?
     public var detailPresented = false
     public var detailTab: DetailTab = .detail
-    public var editor: NotesEditor?
+    public var editor: NotesDraft?
     public var settings: AppSettings
     public var helpVisible = false
     public var status = StatusState()

@@ -139,26 +139,14 @@ public final class BrowserModel {
             guard let code = state.selectedCode else { break }
             let existing = state.editor?.code == code ? state.editor : nil
             let notes = try results.notes(code: code) ?? ""
-            state.editor = existing ?? NotesEditor(code: code, text: notes, cursor: notes.count)
+            state.editor = existing ?? NotesDraft(code: code, text: notes, cursor: notes.count)
             state.detailPresented = true
             state.detailTab = .notes
-        case .editorInsert(let text): editText { editor in
-                let index = editor.text.index(editor.text.startIndex, offsetBy: editor.cursor)
-                editor.text.insert(contentsOf: text, at: index)
-                editor.cursor += text.count
+        case .editorKey(let key):
+            if var draft = state.editor {
+                _ = draft.editor.apply(key)
+                state.editor = draft
             }
-        case .editorBackspace: editText { editor in
-                guard editor.cursor > 0 else { return }
-                editor.text.remove(at: editor.text.index(editor.text.startIndex, offsetBy: editor.cursor - 1))
-                editor.cursor -= 1
-            }
-        case .editorDelete: editText { editor in
-                guard editor.cursor < editor.text.count else { return }
-                editor.text.remove(at: editor.text.index(editor.text.startIndex, offsetBy: editor.cursor))
-            }
-        case .editorMove(let delta): editText { $0.cursor = max(0, min($0.text.count, $0.cursor + delta)) }
-        case .editorHome: editText { $0.cursor = 0 }
-        case .editorEnd: editText { $0.cursor = $0.text.count }
         case .saveNotes:
             if let editor = state.editor { effects.append(.saveNotes(code: editor.code, text: editor.text)) }
         case .cancelEditing:
@@ -237,11 +225,5 @@ public final class BrowserModel {
             || before.collapsedSections != state.collapsedSections || before.selectedCode != state.selectedCode
             || before.topCode != state.topCode || before.detailPresented != state.detailPresented
             || before.detailTab != state.detailTab || before.editor != state.editor
-    }
-
-    private func editText(_ body: (inout NotesEditor) -> Void) {
-        guard var editor = state.editor else { return }
-        body(&editor)
-        state.editor = editor
     }
 }
