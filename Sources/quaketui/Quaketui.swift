@@ -31,7 +31,7 @@ enum Quaketui {
 
             See 'quaketui help <command>' for a command's options.
             """,
-        options: [CommandSpec.stateDir])
+        options: [BrowseCommand.scene, CommandSpec.stateDir])
 
     /// Runs the command line and returns the exit code; prints errors on stderr.
     static func main(_ arguments: [String]) -> ExitCode {
@@ -79,8 +79,8 @@ enum Quaketui {
             if let first = parsed.positionals.first {
                 throw UsageError(message: "Unknown command '\(first)'.", command: root)
             }
-            printError("Error: the browser is not built yet in this version; use 'quaketui info'.")
-            return .failure
+            try BrowseCommand.run(parsed)
+            return .success
         } catch let error as UsageError {
             return report(error)
         } catch {

@@ -8,7 +8,7 @@ import Testing
         model.header.isSearching = true
         model.header.minimumMagnitude = 2.5
         model.header.sampleLabel = "sample data"
-        model.status.progress = ImportProgress(fraction: 0.42, label: "importing all_month")
+        model.status.progress = StatusProgress(fraction: 0.42, label: "importing all_month")
         assertSnapshot(Screen.render(model), named: "search-and-progress-100x12")
         model.status.message = StatusMessage("Scene file was corrupt; started fresh.", isError: true)
         model.header.isSearching = false
@@ -18,11 +18,11 @@ import Testing
     }
 
     @Test func progressBar() {
-        #expect(StatusLineView.progressText(ImportProgress(fraction: 0.5, label: "import"), width: 10)
+        #expect(StatusLineView.progressText(StatusProgress(fraction: 0.5, label: "import"), width: 10)
             == "import ▕█████░░░░░▏ 50%")
-        #expect(StatusLineView.progressText(ImportProgress(fraction: 1.7, label: "import"), width: 4)
+        #expect(StatusLineView.progressText(StatusProgress(fraction: 1.7, label: "import"), width: 4)
             == "import ▕████▏ 100%")
-        #expect(StatusLineView.progressText(ImportProgress(fraction: nil, label: "import"), width: 4) == "import …")
+        #expect(StatusLineView.progressText(StatusProgress(fraction: nil, label: "import"), width: 4) == "import …")
     }
 }
 

@@ -13,7 +13,7 @@ public enum Action: Equatable, Sendable {
     case nextSortOrder, reverseSortDirection
     case cycleMinimumMagnitude
     // Search.
-    case beginSearch, searchInput(String), searchBackspace, commitSearch, cancelSearch
+    case beginSearch, searchInput(String), searchBackspace, clearSearchText, commitSearch, cancelSearch
     // Detail.
     case openDetail, closeDetail, nextTab, previousTab, selectTab(DetailTab)
     // Notes.
@@ -24,6 +24,8 @@ public enum Action: Equatable, Sendable {
     // App.
     case refresh, handoff, toggleHelp, quit, closeScene, redraw
     case dismissOverlay
+    /// Scrolls the help overlay by entries on a terminal too short to show every key.
+    case scrollHelp(Int)
     // From outside.
     case resize(columns: Int, rows: Int)
     case storeChanged
@@ -33,6 +35,8 @@ public enum Action: Equatable, Sendable {
     case notesSaved(code: String)
     case continueActivity(code: String)
     case showMessage(String, isError: Bool)
+    /// The store now holds (or no longer holds) the bundled sample.
+    case sampleChanged(Bool)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.

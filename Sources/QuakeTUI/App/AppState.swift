@@ -78,6 +78,8 @@ public struct AppState: Equatable, Sendable {
     public var editor: NotesDraft?
     public var settings: AppSettings
     public var helpVisible = false
+    /// The first help entry shown when the help does not fit the terminal.
+    public var helpOffset = 0
     public var status = StatusState()
     /// Terminal size in cells.
     public var columns: Int
@@ -94,6 +96,9 @@ public struct AppState: Equatable, Sendable {
         self.columns = columns
         self.rows = rows
     }
+
+    /// The notes editor has focus: keys edit the draft.
+    public var isEditing: Bool { editor != nil && detailPresented && detailTab == .notes }
 
     /// The fetch request this state asks for.
     public var request: SectionedFetchRequest {

@@ -15,9 +15,13 @@ public final class BrowserModel {
     public let results: FetchedResultsController
     public internal(set) var layout: DisplayLayout
 
-    /// Lines the list shows: the terminal minus header, status line and list chrome.
-    public var listHeight: Int { max(1, state.rows - Self.chromeLines) }
-    static let chromeLines = 4
+    /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
+    /// narrow terminal, the height the list will have when it comes back.
+    public var listHeight: Int {
+        let size = Size(columns: state.columns, rows: state.rows)
+        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented).listRows
+        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false).listRows)
+    }
 
     public init(state: AppState, container: PersistentContainer) throws {
         self.state = state
@@ -73,7 +77,10 @@ public final class BrowserModel {
     public func send(_ action: Action) throws -> [Effect] {
         let before = state
         var effects: [Effect] = []
-        if !isOutside(action) { state.status.message = nil }
+        if !isOutside(action) {
+            state.status.message = nil
+            state.status.isError = false
+        }
         switch action {
         case .moveUp: moveCursor(by: -1)
         case .moveDown: moveCursor(by: 1)
@@ -110,6 +117,10 @@ public final class BrowserModel {
         case .searchBackspace:
             guard !state.searchText.isEmpty else { break }
             state.searchText.removeLast()
+            try refetchKeepingSelection()
+        case .clearSearchText:
+            guard !state.searchText.isEmpty else { break }
+            state.searchText = ""
             try refetchKeepingSelection()
         case .commitSearch: state.isSearching = false
         case .cancelSearch:
@@ -154,6 +165,7 @@ public final class BrowserModel {
         case .notesSaved(let code):
             if state.editor?.code == code { state.editor = nil }
             state.status.message = "Notes saved"
+            state.status.isError = false
         case .refresh:
             guard !state.status.isRefreshing else {
                 state.status.message = "A refresh is already running"
@@ -190,8 +202,13 @@ public final class BrowserModel {
             moveCursor(toOffset: offset, reveal: true)
             state.detailPresented = true
             effects.append(.advertise(code: code))
-        case .toggleHelp: state.helpVisible.toggle()
+        case .toggleHelp:
+            state.helpVisible.toggle()
+            state.helpOffset = 0
         case .dismissOverlay: state.helpVisible = false
+        case .scrollHelp(let delta):
+            let maximum = Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows))
+            state.helpOffset = max(0, min(maximum, state.helpOffset + delta))
         case .quit: effects.append(.quit)
         case .closeScene: effects.append(.closeScene)
         case .redraw: effects.append(.redraw)
@@ -199,15 +216,20 @@ public final class BrowserModel {
             state.columns = columns
             state.rows = rows
             clampScroll()
+            state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
         case .storeChanged: try mergeStoreChanges()
         case .settingsChanged(let settings):
             guard settings != state.settings else { break }
             state.settings = settings
             try refetchKeepingSelection()
+        case .sampleChanged(let isSample):
+            state.isSample = isSample
+            if !isSample { state.status.offline = false }
         case .showMessage(let message, let isError):
             state.status.message = message
             state.status.isError = isError
         }
+        clampScroll()
         try syncSelection()
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         return effects
@@ -215,7 +237,8 @@ public final class BrowserModel {
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
-        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage: true
+        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
+             .sampleChanged, .continueActivity: true
         default: false
         }
     }

@@ -57,7 +57,7 @@ public struct NotesEditor: Sendable, Equatable {
 public struct StatusModel: Sendable, Equatable {
     /// Whether the store is being watched for changes from other processes.
     public var isLive: Bool
-    public var progress: ImportProgress?
+    public var progress: StatusProgress?
     /// ms since the epoch of the last completed refresh.
     public var lastRefresh: Int64?
     /// A one-shot message, shown until the app clears it.
@@ -65,7 +65,7 @@ public struct StatusModel: Sendable, Equatable {
     /// Key hints; nil uses the hints for the current context.
     public var hints: [KeyHint]?
 
-    public init(isLive: Bool = false, progress: ImportProgress? = nil, lastRefresh: Int64? = nil,
+    public init(isLive: Bool = false, progress: StatusProgress? = nil, lastRefresh: Int64? = nil,
                 message: StatusMessage? = nil, hints: [KeyHint]? = nil) {
         self.isLive = isLive
         self.progress = progress
@@ -75,8 +75,8 @@ public struct StatusModel: Sendable, Equatable {
     }
 }
 
-/// Progress of a background import.
-public struct ImportProgress: Sendable, Equatable {
+/// Progress of a background import or refresh, as the status line shows it.
+public struct StatusProgress: Sendable, Equatable {
     /// 0…1; nil when the total is unknown.
     public var fraction: Double?
     public var label: String

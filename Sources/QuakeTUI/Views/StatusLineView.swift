@@ -45,7 +45,7 @@ enum StatusLineView {
     }
 
     /// `importing ▕████░░░░▏ 42%` or, without a total, `importing …`.
-    static func progressText(_ progress: ImportProgress, width: Int) -> String {
+    static func progressText(_ progress: StatusProgress, width: Int) -> String {
         guard let fraction = progress.fraction else { return "\(progress.label) …" }
         let clamped = min(1, max(0, fraction))
         let filled = Int((clamped * Double(width)).rounded(.down))

@@ -1,0 +1,100 @@
+import Foundation
+import QuakeStore
+
+/// What the runtime knows that the model does not: the clock, whether the store is watched,
+/// and the machine's time zone.
+public struct FrameContext: Sendable {
+    /// ms since the epoch.
+    public var now: Int64
+    public var isLive: Bool
+    public var localTimeZone: TimeZone
+
+    public init(now: Int64, isLive: Bool, localTimeZone: TimeZone = .current) {
+        self.now = now
+        self.isLive = isLive
+        self.localTimeZone = localTimeZone
+    }
+}
+
+extension BrowserModel {
+    /// The frame for the current state: reads only the rows on screen and, with the detail
+    /// open, the selected quake.
+    public func screenModel(_ context: FrameContext) throws -> ScreenModel {
+        let size = Size(columns: state.columns, rows: state.rows)
+        let header = HeaderModel(
+            count: results.count, sortOrder: state.sort.order, ascending: state.sort.ascending,
+            searchText: state.searchText, isSearching: state.isSearching,
+            minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
+            sampleLabel: state.isSample ? "sample data" : nil)
+        var model = ScreenModel(size: size, header: header, list: try listModel(),
+                                detail: try detailModel(), status: statusModel(context),
+                                showsHelp: state.helpVisible,
+                                display: DisplaySettings(now: context.now, timeZone: state.settings.timeZone,
+                                                         localTimeZone: context.localTimeZone,
+                                                         distanceUnit: state.settings.distanceUnit))
+        model.helpOffset = state.helpOffset
+        return model
+    }
+
+    /// The action for a left click at a cell of `frame` (the frame last drawn).
+    public func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
+        switch Screen.hitTest(frame, x: x, y: y) {
+        case .listLine(let index): .selectLine(frame.list.firstLineIndex + index)
+        case .tab(let tab): .selectTab(tab)
+        default: nil
+        }
+    }
+
+    private func listModel() throws -> ListModel {
+        let lines = try visibleLines().map { line, row -> ListLine in
+            switch line {
+            case .header(let section):
+                return .section(SectionLine(results.sections[section],
+                                            isCollapsed: state.collapsedSections.contains(results.sections[section].id)))
+            case .row:
+                guard let row else { return .quake(QuakeLine(code: "", magnitude: nil, place: "", time: 0)) }
+                return .quake(QuakeLine(row))
+            }
+        }
+        let selected = state.cursorLine - state.topLine
+        return ListModel(lines: lines, selectedIndex: lines.indices.contains(selected) ? selected : nil,
+                         firstLineIndex: state.topLine, totalLines: layout.lineCount,
+                         emptyMessage: emptyMessage)
+    }
+
+    private var emptyMessage: String {
+        if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
+        if let minimum = state.settings.minimumMagnitude {
+            return "No quakes of magnitude \(minimum) or more. m changes the filter."
+        }
+        return "No quakes yet. r refreshes from USGS; quaketui import FILE loads a feed."
+    }
+
+    private func detailModel() throws -> DetailModel? {
+        guard state.detailPresented, let code = state.selectedCode else { return nil }
+        let stored = try results.quake(code: code)
+        var detail = stored.map { DetailModel(tab: state.detailTab, quake: $0) }
+            ?? DetailModel(tab: state.detailTab, record: nil)
+        if let draft = state.editor, draft.code == code {
+            detail.notes = draft.editor
+            detail.notes.isEditing = state.isEditing
+            detail.notes.isDirty = draft.text != (stored?.notes ?? "")
+        }
+        return detail
+    }
+
+    private func statusModel(_ context: FrameContext) -> StatusModel {
+        let status = state.status
+        var model = StatusModel(isLive: context.isLive,
+                                lastRefresh: status.lastRefresh.map { Int64($0.timeIntervalSince1970 * 1000) })
+        if status.isRefreshing {
+            model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
+        }
+        if let message = status.message {
+            model.message = StatusMessage(message, isError: status.isError)
+        } else if status.offline {
+            model.message = StatusMessage("offline — showing the bundled sample; press r to retry", isError: true)
+        }
+        return model
+    }
+}

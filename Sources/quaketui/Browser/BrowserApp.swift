@@ -1,0 +1,242 @@
+import Foundation
+import QuakeFeed
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// The browser's runtime: one scene in one terminal. Keys and outside events become
+/// `Action`s for the `BrowserModel`; its `Effect`s are carried out here (scene storage, app
+/// storage, notes, refresh, handoff); every change is drawn as a new frame.
+///
+/// Threads: the loop runs on the main thread. The store observer, app-storage watcher,
+/// activity watcher, refresh and notes writer run on their own queues and talk to the loop
+/// only through the `ActionInbox`, which the loop drains at least every `pollMilliseconds`.
+@MainActor
+final class BrowserApp {
+    /// The longest a posted action waits for the loop (keys wake it at once).
+    static let pollMilliseconds = 25
+    /// Relative times ("5 min ago") are redrawn at least this often.
+    static let clockRedrawSeconds = 15.0
+
+    private let session: SceneSession
+    private let container: PersistentContainer
+    private let appStorage: AppStorage
+    private let activities: ActivityCenter
+    private let model: BrowserModel
+    private let inbox = ActionInbox()
+    private var observer: StoreChangeObserver?
+    private var tokens: [ObservationToken] = []
+    private var refresh: FeedImporter?
+    private var lastFrame: ScreenModel?
+    private var isDone = false
+
+    init(session: SceneSession) throws {
+        self.session = session
+        let state = session.state
+        container = try PersistentContainer(directory: URL(fileURLWithPath: state.path))
+        do {
+            appStorage = try AppStorage(state: state)
+            activities = try ActivityCenter(state: state)
+            // Something real to show on first launch, offline: the bundled sample.
+            _ = try SampleCatalogue.importIfEmpty(into: container)
+            var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
+            let restored = appState.restore(from: session.storage)
+            appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
+            model = try BrowserModel(state: appState, container: container)
+            try model.restore(selectedCode: restored.selectedCode, topCode: restored.topCode)
+        } catch {
+            container.close()
+            throw error
+        }
+    }
+
+    /// Runs until `q`, `Q` or SIGINT/SIGTERM/SIGHUP; the terminal is restored however it ends.
+    func run() throws {
+        defer { stopWatching() }
+        try Terminal.run { terminal in
+            try startWatching()
+            try send(.resize(columns: terminal.size.columns, rows: terminal.size.rows), terminal)
+            for notice in [session.storage.takeNotice(), appStorage.takeNotice()].compactMap({ $0 }) {
+                try send(.showMessage(notice, isError: true), terminal)
+            }
+            if model.state.isSample { try send(.refresh, terminal) }
+            try draw(terminal)
+            session.storage.markFirstFrameDrawn()
+            var lastDraw = Date()
+            while !isDone {
+                var changed = false
+                if let key = terminal.readKey(timeoutMilliseconds: Self.pollMilliseconds) {
+                    try handle(key, terminal)
+                    changed = true
+                }
+                for action in inbox.drain() where !isDone {
+                    try send(action, terminal)
+                    changed = true
+                }
+                if isDone { break }
+                if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
+                    try draw(terminal)
+                    lastDraw = Date()
+                }
+            }
+        }
+    }
+
+    // MARK: Keys and actions
+
+    private func handle(_ key: Key, _ terminal: Terminal) throws {
+        if case .terminate = key {
+            // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
+            try? model.state.save(to: session.storage)
+            try? session.storage.flush()
+            refresh?.cancel()
+            isDone = true
+            return
+        }
+        let action: Action?
+        if case .click(let x, let y) = key, let frame = lastFrame {
+            action = model.action(forClickAt: x, y, in: frame)
+        } else {
+            action = KeyMap.action(for: key, in: model.state)
+        }
+        if let action { try send(action, terminal) }
+    }
+
+    /// Applies an action and carries out its effects. A failure (a busy or broken store, a
+    /// full disk) is shown on the status line rather than ending the session.
+    private func send(_ action: Action, _ terminal: Terminal) throws {
+        let effects: [Effect]
+        do {
+            effects = try model.send(action)
+        } catch {
+            _ = try? model.send(.showMessage("Error: \(error)", isError: true))
+            return
+        }
+        for effect in effects { try perform(effect, terminal) }
+        if case .storeChanged = action { checkSample() }
+    }
+
+    private func perform(_ effect: Effect, _ terminal: Terminal) throws {
+        switch effect {
+        case .saveScene:
+            do { try model.state.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
+        case .saveNotes(let code, let text): saveNotes(text, code: code)
+        case .saveSettings(let settings):
+            do { try appStorage.set(settings.minimumMagnitude, for: AppKeys.minimumMagnitude) } catch {
+                show("Setting not saved: \(error)")
+            }
+        case .startRefresh(let feed): startRefresh(feed)
+        case .advertise(let code):
+            activities.advertiseInBackground(.showQuake(code: code), from: session.id)
+        case .continueHandoff:
+            if let code = activities.mostRecent(excludingScene: session.id)?.quakeCode {
+                try send(.continueActivity(code: code), terminal)
+            } else {
+                show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
+            }
+        case .redraw: terminal.redraw()
+        case .quit:
+            refresh?.cancel()
+            try? model.state.save(to: session.storage)
+            do { try session.close() } catch { printError("Error: the scene could not be saved: \(error)") }
+            isDone = true
+        case .closeScene:
+            refresh?.cancel()
+            session.closeAndDelete()
+            isDone = true
+        }
+    }
+
+    private func show(_ message: String, error: Bool = true) {
+        _ = try? model.send(.showMessage(message, isError: error))
+    }
+
+    private func draw(_ terminal: Terminal) throws {
+        let frame: ScreenModel
+        do {
+            frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
+                                                       isLive: observer != nil))
+        } catch {
+            show("Error: \(error)")
+            return
+        }
+        lastFrame = frame
+        try terminal.present(Screen.render(frame))
+    }
+
+    // MARK: The outside world
+
+    private func startWatching() throws {
+        let inbox = inbox
+        do {
+            observer = try StoreChangeObserver(container: container) { inbox.post(.storeChanged) }
+        } catch {
+            show("Live updates are off: \(error)")
+        }
+        let appStorage = appStorage
+        tokens.append(appStorage.onChange { inbox.post(.settingsChanged(AppSettings(appStorage))) })
+        tokens.append(activities.onActivity(for: session.id) { activity in
+            if let code = activity.quakeCode { inbox.post(.continueActivity(code: code)) }
+        })
+    }
+
+    private func stopWatching() {
+        observer?.stop()
+        observer = nil
+        tokens.forEach { $0.cancel() }
+        tokens.removeAll()
+        model.close()
+        container.close()
+    }
+
+    /// After a commit anywhere: did a refresh or import replace the bundled sample?
+    private func checkSample() {
+        guard let isSample = try? container.viewContext.read({ try SampleCatalogue.isSample($0) }),
+              isSample != model.state.isSample else { return }
+        _ = try? model.send(.sampleChanged(isSample))
+    }
+
+    private func saveNotes(_ text: String, code: String) {
+        let container = container, inbox = inbox
+        DispatchQueue.global(qos: .userInitiated).async {
+            do {
+                let writer = try container.newBackgroundContext(author: "notes")
+                defer { writer.close() }
+                let saved = try writer.performAndWait { try $0.setNotes(text, forCode: code) }
+                inbox.post(saved ? .notesSaved(code: code)
+                                 : .showMessage("Quake \(code) is no longer in the store; notes not saved", isError: true))
+            } catch {
+                inbox.post(.showMessage("Notes not saved (the draft is kept): \(error)", isError: true))
+            }
+        }
+    }
+
+    /// Downloads the feed and imports it in the background, replacing the sample if shown.
+    private func startRefresh(_ feed: String) {
+        let importer: FeedImporter
+        do {
+            importer = try FeedImporter(container: container, author: "refresh")
+        } catch {
+            inbox.post(.refreshFinished(message: "Refresh failed: \(error)", failed: true, at: Date()))
+            return
+        }
+        refresh = importer
+        let inbox = inbox
+        let url = FeedLocation.summaryFeedURL(feed)
+        DispatchQueue.global(qos: .utility).async {
+            do {
+                let reader = try FeedLocation(argument: url.absoluteString).openReader()
+                var lastPost = Date.distantPast
+                let summary = try importer.run(reader, beforeCommit: { try SampleCatalogue.removeSample(in: $0) }) {
+                    progress in
+                    guard Date().timeIntervalSince(lastPost) > 0.1 else { return }
+                    lastPost = Date()
+                    inbox.post(.refreshProgress(fraction: progress.fraction, label: "refreshing \(feed)"))
+                }
+                inbox.post(.refreshFinished(message: "Refreshed \(feed): \(summary.sentence)", failed: false, at: Date()))
+            } catch {
+                inbox.post(.refreshFinished(message: "Refresh failed: \(error)", failed: true, at: Date()))
+            }
+        }
+    }
+}
