@@ -30,6 +30,9 @@ extension BrowserModel {
 
     /// Keeps the cursor on screen and the list from scrolling past its end.
     func clampScroll() {
+        // Nothing is drawn below the minimum size: keep the scroll position for when it grows.
+        guard !ScreenLayout(size: Size(columns: state.columns, rows: state.rows), detailPresented: false).isTooSmall
+        else { return }
         let height = listHeight
         if state.cursorLine < state.topLine { state.topLine = state.cursorLine }
         if state.cursorLine >= state.topLine + height { state.topLine = state.cursorLine - height + 1 }

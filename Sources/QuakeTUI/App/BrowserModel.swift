@@ -41,7 +41,9 @@ public final class BrowserModel {
             moveCursor(toOffset: offset)
             if let top = topCode, let topOffset = try results.offset(ofCode: top),
                let line = layout.line(ofOffset: topOffset, section: results.indexPath(forOffset: topOffset).section) {
-                state.topLine = line
+                // The first quake of a section was on top with its header above it.
+                let headerAbove = if case .header? = layout.line(at: line - 1) { true } else { false }
+                state.topLine = headerAbove ? line - 1 : line
             }
         } else {
             state.cursorLine = layout.lineCount > 1 ? 1 : 0

@@ -63,6 +63,7 @@ final class BrowserApp {
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
             var lastDraw = Date()
+            var lastTerminalCheck = Date()
             while !isDone {
                 var changed = false
                 if let key = terminal.readKey(timeoutMilliseconds: Self.pollMilliseconds) {
@@ -74,6 +75,11 @@ final class BrowserApp {
                     changed = true
                 }
                 if isDone { break }
+                // A terminal hung up without SIGHUP reaching us would make every read fail at once.
+                if Date().timeIntervalSince(lastTerminalCheck) > 1 {
+                    lastTerminalCheck = Date()
+                    if isatty(STDIN_FILENO) == 0 { try handle(.terminate(signal: SIGHUP), terminal) }
+                }
                 if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
                     try draw(terminal)
                     lastDraw = Date()

@@ -1,0 +1,201 @@
+import Foundation
+import QuakeScenes
+import QuakeTestSupport
+import Testing
+
+/// The browser in a real terminal: tmux panes driven with send-keys, read with capture-pane.
+/// Each test has its own tmux server (socket) and state directory.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct BrowserTests {
+    /// An unreachable feed mirror, so no test ever touches the network.
+    static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
+    static let feed = "all_week-2018-06-14.geojson"
+
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let tmux: TmuxSession
+
+        init(columns: Int = 100, rows: Int = 30, importing feed: String? = BrowserTests.feed) throws {
+            dir = try TemporaryDirectory()
+            tmux = try TmuxSession(columns: columns, rows: rows)
+            if let feed {
+                let result = try QuaketuiBinary.run(["import", SharedData.url(feed).path], stateDirectory: dir.url)
+                guard result.status == 0 else { throw ChildProcess.ChildError("import failed: \(result.stderr)") }
+            }
+        }
+
+        @discardableResult
+        func launch(scene: String = "a", window: String? = nil) throws -> String {
+            let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", scene],
+                                      environment: BrowserTests.offline, window: window)
+            try tmux.waitFor(pane, "the first frame") { $0.contains("scene \(scene)") }
+            return pane
+        }
+
+        func close() {
+            tmux.close()
+            dir.remove()
+        }
+    }
+
+    static func header(_ screen: String) -> String { String(screen.split(separator: "\n").first ?? "") }
+    static func line(_ screen: String, containing text: String) -> String? {
+        screen.split(separator: "\n").map(String.init).first { $0.contains(text) }
+    }
+
+    @Test func firstLaunchOnAnEmptyStoreShowsTheSampleAndSaysItIsOffline() throws {
+        let fixture = try Fixture(importing: nil)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        let screen = try fixture.tmux.waitFor(pane, "the sample") { $0.contains("775 quakes") && $0.contains("sample data") }
+        #expect(screen.contains("▾ "))  // day sections
+        try fixture.tmux.send(pane, "j")
+        try fixture.tmux.waitFor(pane, "the offline line") { $0.contains("offline — showing the bundled sample; press r to retry") }
+        try fixture.tmux.send(pane, "q")
+        #expect(try fixture.tmux.waitForExit(pane) == 0)
+    }
+
+    @Test func killNineThenRelaunchRestoresSortSearchSelectionTabAndDraft() throws {
+        let fixture = try Fixture(columns: 130, rows: 30)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "s")
+        try fixture.tmux.waitFor(pane, "magnitude sort") { Self.header($0).contains("magnitude") }
+        try fixture.tmux.send(pane, "/")
+        try fixture.tmux.send(pane, "alaska", literal: true)
+        try fixture.tmux.send(pane, "Enter")
+        try fixture.tmux.waitFor(pane, "the search") { Self.header($0).contains("alaska") }
+        try fixture.tmux.send(pane, "j", "j", "j", "Enter", "3", "e")
+        try fixture.tmux.send(pane, "felt it", literal: true)
+        let before = try fixture.tmux.waitFor(pane, "the draft") { $0.contains("felt it") }
+        usleep(400_000)  // scene storage promises disk within 250 ms
+        kill(try fixture.tmux.pid(pane), SIGKILL)
+        _ = try fixture.tmux.waitForExit(pane)
+
+        let relaunched = try fixture.launch(window: "again")
+        let after = try fixture.tmux.waitFor(relaunched, "the restored draft") { $0.contains("felt it") }
+        #expect(Self.header(after) == Self.header(before))
+        #expect(after.contains("Editing notes"))
+        // The same rows around the same selection, on the same screen lines (relative times aside).
+        let strip = { (screen: String) in
+            screen.split(separator: "\n").dropFirst().prefix(20).map { $0.prefix(58) }.joined(separator: "\n")
+        }
+        #expect(strip(after) == strip(before))
+        let plist = try String(contentsOf: fixture.dir.appending("scenes/a.plist"), encoding: .utf8)
+        #expect(plist.contains("EditView.draft") && plist.contains("felt it"))
+    }
+
+    @Test func aChangeFromAnotherProcessShowsInTwoRunningPanes() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let paneA = try fixture.launch(scene: "a")
+        let paneB = try fixture.launch(scene: "b")
+        let count = { (screen: String) in Self.header(screen).split(separator: "│")[1].trimmingCharacters(in: .whitespaces) }
+        let initial = count(try fixture.tmux.capture(paneA))
+        let result = try QuaketuiBinary.run(["import", SharedData.url("all_day-2017-03-23.geojson").path],
+                                            stateDirectory: fixture.dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        for pane in [paneA, paneB] {
+            try fixture.tmux.waitFor(pane, timeout: 5, "the new count") { count($0) != initial }
+        }
+        // App storage: a minimum magnitude set in one pane filters the other.
+        try fixture.tmux.send(paneA, "m")
+        try fixture.tmux.waitFor(paneB, timeout: 5, "the filter from pane a") { Self.header($0).contains("M ≥ 2.5") || Self.header($0).contains("2.5") }
+    }
+
+    @Test func handoffShowsInThisPaneTheQuakeAnotherPaneShows() throws {
+        let fixture = try Fixture(columns: 130)
+        defer { fixture.close() }
+        let paneA = try fixture.launch(scene: "a")
+        let paneB = try fixture.launch(scene: "b")
+        try fixture.tmux.send(paneA, "j", "j", "j", "j", "Enter")
+        let shown = try fixture.tmux.waitFor(paneA, "the detail") { $0.contains("Title") }
+        let title = try #require(Self.line(shown, containing: "Title")).split(separator: "│").last.map(String.init) ?? ""
+        usleep(300_000)
+        try fixture.tmux.send(paneB, "H")
+        try fixture.tmux.waitFor(paneB, "the handed-off quake") { screen in
+            (Self.line(screen, containing: "Title")?.split(separator: "│").last.map(String.init)) == title
+        }
+        // `quaketui open` reaches a running pane too.
+        let code = try #require(shown.split(separator: "\n").first { $0.contains(" Code ") }?
+            .split(separator: " ").last.map(String.init))
+        _ = try ActivityCenter(state: StateDirectory(path: fixture.dir.path)).open(code, in: SceneID(validating: "b"))
+        try fixture.tmux.waitFor(paneB, "the opened quake") { $0.contains(code) }
+    }
+
+    @Test func resizingRedrawsAndATinyTerminalGetsAMessage() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        try fixture.tmux.resize(pane, columns: 40, rows: 10)
+        try fixture.tmux.waitFor(pane, "the 40×10 frame") { screen in
+            Self.header(screen).contains("quaketui") && screen.split(separator: "\n").allSatisfy { $0.count <= 40 }
+                && screen.contains("▾ ")
+        }
+        try fixture.tmux.resize(pane, columns: 39, rows: 9)
+        try fixture.tmux.waitFor(pane, "the too-small message") { $0.contains("Terminal too small") }
+        try fixture.tmux.resize(pane, columns: 250, rows: 70)
+        try fixture.tmux.send(pane, "Enter")
+        try fixture.tmux.waitFor(pane, "list and detail side by side") { screen in
+            screen.contains("Detail") && screen.contains("│") && screen.contains("▾ ")
+        }
+        try fixture.tmux.send(pane, "q")
+        #expect(try fixture.tmux.waitForExit(pane) == 0)
+    }
+
+    @Test func escapeSequencesInPlaceNamesNeverReachTheTerminal() throws {
+        let fixture = try Fixture(importing: nil)
+        defer { fixture.close() }
+        let hostile = [
+            "Evil\u{1B}]0;pwned\u{07} title", "Clear\u{1B}[2J\u{1B}[H screen", "Bell\u{07}\u{07} ring",
+            "Wide 東京都 🌋 place", "Bidi \u{202E}reversed",
+        ]
+        let features = hostile.enumerated().map { index, place in
+            let escaped = place.unicodeScalars.map { $0.value < 0x20 ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
+            return """
+                {"type":"Feature","id":"evil\(index)","properties":{"mag":\(3 + index),"place":"\(escaped)",\
+                "time":\(1_700_000_000_000 + index * 60_000),"updated":1700000000000},\
+                "geometry":{"type":"Point","coordinates":[139.7,35.6,10]}}
+                """
+        }
+        let file = fixture.dir.appending("hostile.geojson")
+        try #"{"type":"FeatureCollection","features":["#.appending(features.joined(separator: ",")).appending("]}")
+            .write(to: file, atomically: true, encoding: .utf8)
+        let imported = try QuaketuiBinary.run(["import", file.path], stateDirectory: fixture.dir.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let pane = try fixture.launch()
+        let screen = try fixture.tmux.waitFor(pane, "the rows") { $0.contains("5 quakes") }
+        #expect(!screen.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(screen.contains("Clear") && screen.contains("title") && screen.contains("東京都"))
+        // The frame is intact: the header is still on the first line and every row is there.
+        #expect(Self.header(screen).contains("quaketui"))
+        for word in ["Evil", "Clear", "Bell", "Wide", "Bidi"] { #expect(screen.contains(word), "\(word)") }
+    }
+
+    @Test func qKeepsTheSceneAndCapitalQClosesIt() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let pane = try fixture.launch(scene: "keep")
+        try fixture.tmux.send(pane, "j", "q")
+        #expect(try fixture.tmux.waitForExit(pane) == 0)
+        let plist = fixture.dir.appending("scenes/keep.plist").path
+        #expect(FileManager.default.fileExists(atPath: plist))
+        let again = try fixture.launch(scene: "keep", window: "again")
+        try fixture.tmux.send(again, "Q")
+        #expect(try fixture.tmux.waitForExit(again) == 0)
+        #expect(!FileManager.default.fileExists(atPath: plist))
+    }
+
+    @Test func aSceneOpenInOnePaneCannotBeOpenedTwice() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        _ = try fixture.launch(scene: "solo")
+        let second = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "solo"],
+                                            environment: Self.offline)
+        try fixture.tmux.waitFor(second, "the refusal") { $0.contains("scene solo is open in process") }
+        #expect(try fixture.tmux.waitForExit(second) == 1)
+        // Without a terminal the browser says what to use instead.
+        let piped = try QuaketuiBinary.run(["--scene", "other"], stateDirectory: fixture.dir.url)
+        #expect(piped.status == 1 && piped.stderr.contains("quaketui list"))
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+
+/// A real terminal for end-to-end tests: a tmux server on its own socket (`tmux -L NAME`),
+/// driven with `send-keys` and read with `capture-pane -p`. `close()` kills the server.
+///
+/// ```swift
+/// let tmux = try TmuxSession(columns: 100, rows: 30)
+/// defer { tmux.close() }
+/// try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path])
+/// try tmux.waitFor { $0.contains("quakes") }
+/// try tmux.send("j", "Enter")
+/// ```
+public final class TmuxSession: @unchecked Sendable {
+    public let socket: String
+    private static let tmux = URL(fileURLWithPath: "/usr/bin/tmux")
+
+    public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: tmux.path) }
+
+    public init(columns: Int = 100, rows: Int = 30) throws {
+        socket = "quaketui-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+        // A placeholder window keeps the server alive while panes come and go.
+        try run(["-f", "/dev/null", "new-session", "-d", "-s", "main", "-x", "\(columns)", "-y", "\(rows)", "cat"])
+    }
+
+    /// Runs `executable` in a new window; each call is one "pane". Returns its target, e.g.
+    /// `main:w1A2B3C`. A small shell waits for the program and records its exit status (tmux
+    /// 3.3 does not report it reliably).
+    @discardableResult
+    public func start(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                      window: String? = nil) throws -> String {
+        let name = window ?? "w\(UUID().uuidString.prefix(6))"
+        try run(["new-window", "-d", "-t", "main", "-n", name, command(executable, arguments, environment, name)])
+        return "main:\(name)"
+    }
+
+    /// Splits `target` and runs a program in the new pane; returns the new pane's target.
+    @discardableResult
+    public func split(_ target: String, _ executable: String, _ arguments: [String],
+                      environment: [String: String] = [:]) throws -> String {
+        let name = "p\(UUID().uuidString.prefix(6))"
+        return try run(["split-window", "-d", "-h", "-P", "-F", "#{pane_id}", "-t", target,
+                        command(executable, arguments, environment, name)])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func command(_ executable: String, _ arguments: [String], _ environment: [String: String],
+                         _ name: String) -> String {
+        let program = (environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted()
+                       + [Self.quote(executable)] + arguments.map(Self.quote)).joined(separator: " ")
+        // The shell then waits, keeping the program's last screen (tmux 3.3 may blank a dead pane).
+        return "env \(program); echo $? > \(Self.quote(statusPath(name))); exec sleep 86400"
+    }
+
+    private func statusPath(_ name: String) -> String { "/tmp/\(socket)-\(name).status" }
+
+    /// Sends keys in tmux's names (`Enter`, `Escape`, `C-s`, `Down`) or literal text with `literal`.
+    public func send(_ target: String, _ keys: String..., literal: Bool = false) throws {
+        try run(["send-keys", "-t", target] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// The pane's text now, one line per row.
+    public func capture(_ target: String) throws -> String {
+        try run(["capture-pane", "-p", "-t", target])
+    }
+
+    /// Polls the pane until `condition` holds; throws with the last screen after `timeout`.
+    @discardableResult
+    public func waitFor(_ target: String, timeout: TimeInterval = 10, _ what: String = "condition",
+                        _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = try capture(target)
+            if condition(screen) { return screen }
+            usleep(50_000)
+        }
+        throw ChildProcess.ChildError("timed out after \(timeout) s waiting for \(what); the pane shows:\n\(screen)")
+    }
+
+    /// The program's process id (the child of the pane's shell), or 0 once it has exited.
+    public func pid(_ target: String) throws -> pid_t {
+        let shell = try run(["display-message", "-p", "-t", target, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        return pid_t(children.split(separator: " ").first ?? "") ?? 0
+    }
+
+    /// The program's exit status once it has exited (128 + N for signal N), else nil.
+    public func exitStatus(_ target: String) throws -> Int32? {
+        let name = target.split(separator: ":").last.map(String.init) ?? target
+        guard let text = try? String(contentsOfFile: statusPath(name), encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    public func waitForExit(_ target: String, timeout: TimeInterval = 10) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status = try exitStatus(target) { return status }
+            usleep(50_000)
+        }
+        throw ChildProcess.ChildError("pane \(target) did not exit within \(timeout) s:\n\(try capture(target))")
+    }
+
+    public func resize(_ target: String, columns: Int, rows: Int) throws {
+        try run(["resize-window", "-t", target, "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    public func close() {
+        _ = try? run(["kill-server"])
+        let prefix = "\(socket)-"
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? [] where file.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(atPath: "/tmp/" + file)
+        }
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> String {
+        let (status, out, err) = try ChildProcess.run(Self.tmux, ["-L", socket] + arguments,
+                                                      environment: ["TERM": "xterm-256color"])
+        guard status == 0 else {
+            throw ChildProcess.ChildError("tmux \(arguments.joined(separator: " ")) failed (\(status)): \(err)")
+        }
+        return out
+    }
+
+    private static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
