@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
-        .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeTestSupport"],
+        .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeScenes", "QuakeTestSupport"],
                     exclude: ["Snapshots"]),
         .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "quaketui"]),
     ]

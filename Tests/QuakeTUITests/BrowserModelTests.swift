@@ -162,12 +162,13 @@ import Testing
     @Test func restoringAScrollPositionAndAVanishedSelection() throws {
         let store = try Self.makeStore()
         defer { store.remove() }
-        let model = try Self.makeModel(store, rows: 8)
+        let model = try Self.makeModel(store, rows: 12)
         defer { model.close() }
-        try model.restore(selectedCode: "q03", topCode: "q04")
-        #expect(model.state.selectedCode == "q03")
-        #expect(model.state.topCode == "q04")
-        let other = try Self.makeModel(store, rows: 8)
+        try model.restore(selectedCode: "q13", topCode: "q14")
+        #expect(model.state.selectedCode == "q13")
+        #expect(model.state.topCode == "q14")
+        #expect(model.state.topLine == 6)  // with q14's section header above it, as it was saved
+        let other = try Self.makeModel(store, rows: 12)
         defer { other.close() }
         try other.restore(selectedCode: "gone-forever", topCode: nil)
         #expect(other.state.selectedCode == "q24")

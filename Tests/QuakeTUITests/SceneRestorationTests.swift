@@ -1,0 +1,72 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// AppState ↔ scene storage (SPEC §4.1), and the frame a restored scene draws, on real files.
+@Suite struct SceneRestorationTests {
+    static func storage(_ dir: TemporaryDirectory) throws -> SceneStorage {
+        let state = try StateDirectory(path: dir.path).prepared()
+        return try SceneStorage(state: state, scene: SceneID(validating: "t"))
+    }
+
+    @Test func everySceneKeyRoundTripsThroughTheFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var state = AppState(sceneID: "t", sort: QuakeSortDescriptor(.region, ascending: false), searchText: "São")
+        state.collapsedSections = ["alaska", "chile"]
+        state.selectedCode = "us1"
+        state.topCode = "us0"
+        state.detailPresented = true
+        state.detailTab = .map
+        state.editor = NotesDraft(code: "us1", text: "felt\nit", cursor: 3)
+        let storage = try Self.storage(dir)
+        try state.save(to: storage)
+        try storage.close()
+
+        var restored = AppState(sceneID: "t")
+        let selection = restored.restore(from: try Self.storage(dir))
+        #expect(selection == .init(selectedCode: "us1", topCode: "us0"))
+        #expect(restored.sort == state.sort && restored.searchText == "São")
+        #expect(restored.collapsedSections == state.collapsedSections)
+        #expect(restored.detailPresented && restored.detailTab == .map)
+        #expect(restored.editor == state.editor)
+        let file = try String(contentsOfFile: dir.path + "/scenes/t.plist", encoding: .utf8)
+        for key in ["ContentView.selectedQuake", "ContentView.sortOrder", "ContentView.sortAscending",
+                    "ContentView.searchText", "ContentView.collapsedSections", "ContentView.topQuake",
+                    "DetailView.isPresented", "DetailView.selectedTab", "EditView.draft"] {
+            #expect(file.contains("<key>\(key)</key>"), "\(key)")
+        }
+    }
+
+    @Test func aMissingSceneFileGivesTheDefaults() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var state = AppState(sceneID: "t")
+        let selection = state.restore(from: try Self.storage(dir))
+        #expect(selection == .init(selectedCode: nil, topCode: nil))
+        #expect(state.sort == QuakeSortDescriptor(.time) && !state.sort.ascending)
+        #expect(!state.detailPresented && state.detailTab == .detail && state.editor == nil)
+    }
+
+    @Test func aRestoredSceneDrawsItsSelectionDetailAndDraft() throws {
+        let store = try BrowserModelTests.makeStore()
+        defer { store.remove() }
+        var state = AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 130, rows: 14)
+        state.detailPresented = true
+        state.detailTab = .notes
+        state.editor = NotesDraft(code: "q12", text: "felt it", cursor: 7)
+        let model = try BrowserModel(state: state, container: store.container)
+        defer { model.close() }
+        try model.restore(selectedCode: "q12", topCode: "q14")
+        let frame = try model.screenModel(FrameContext(now: 1_700_300_000_000, isLive: true,
+                                                       localTimeZone: TimeZone(identifier: "UTC")!))
+        #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(QuakeLine(
+            code: "q12", magnitude: 3, place: "Place 12, Region 0", time: 1_700_006_400_000 + 86_400_000 + 120_000,
+            depth: 10)))
+        #expect(frame.detail?.notes.text == "felt it" && frame.detail?.notes.isEditing == true)
+        assertSnapshot(Screen.render(frame), named: "restored-scene-130x14")
+    }
+}
