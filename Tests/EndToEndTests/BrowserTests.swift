@@ -49,58 +49,127 @@ struct BrowserTests {
         let pane = try fixture.launch()
         let screen = try fixture.tmux.waitFor(pane, "the sample") { $0.contains("775 quakes") && $0.contains("sample data") }
         #expect(screen.contains("▾ "))  // day sections
+        try fixture.tmux.waitFor(pane, "the failed refresh") { $0.contains("Refresh failed") }
         try fixture.tmux.send(pane, "j")
         try fixture.tmux.waitFor(pane, "the offline line") { $0.contains("offline — showing the bundled sample; press r to retry") }
         try fixture.tmux.send(pane, "q")
         #expect(try fixture.tmux.waitForExit(pane) == 0)
     }
 
-    @Test func killNineThenRelaunchRestoresSortSearchSelectionTabAndDraft() throws {
+    static func count(_ screen: String) -> String {
+        let parts = header(screen).split(separator: "│")
+        return parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+    }
+
+    static func sceneFile(_ fixture: Fixture, _ scene: String = "a") throws -> [String: Any] {
+        let data = try Data(contentsOf: fixture.dir.appending("scenes/\(scene).plist"))
+        return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    }
+
+    @Test func onFirstLaunchABackgroundRefreshReplacesTheSampleAndRRefreshesAgain() throws {
+        let fixture = try Fixture(importing: nil)
+        defer { fixture.close() }
+        // A local mirror of the summary feeds: all_month is a real snapshot.
+        let mirror = fixture.dir.appending("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: SharedData.url(BrowserTests.feed), to: mirror.appendingPathComponent("all_month.geojson"))
+        let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
+                                          environment: ["QUAKETUI_FEED_BASE_URL": mirror.absoluteString])
+        let screen = try fixture.tmux.waitFor(pane, "the live feed") { $0.contains("4,711 quakes") && $0.contains("Refreshed") }
+        #expect(!Self.header(screen).contains("sample"))
+        try fixture.tmux.send(pane, "r")
+        try fixture.tmux.waitFor(pane, "the second refresh") { $0.contains("0 new") }
+        #expect(try QuaketuiBinary.run(["info", "--json"], stateDirectory: fixture.dir.url).stdout.contains("4711"))
+    }
+
+    @Test func killNineThenRelaunchRestoresSortSearchSelectionAndTab() throws {
         let fixture = try Fixture(columns: 130, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        try fixture.tmux.send(pane, "s")
-        try fixture.tmux.waitFor(pane, "magnitude sort") { Self.header($0).contains("magnitude") }
+        let first = try fixture.tmux.capture(pane)
+        #expect(first.contains("▾ Thursday, 14 June 2018"))  // day sections, newest first
+        // The list narrows as you type, before Enter.
         try fixture.tmux.send(pane, "/")
-        try fixture.tmux.send(pane, "alaska", literal: true)
+        try fixture.tmux.send(pane, "ala", literal: true)
+        let narrowed = try fixture.tmux.waitFor(pane, "narrowing") { Self.count($0) != Self.count(first) }
+        try fixture.tmux.send(pane, "ska", literal: true)
+        try fixture.tmux.waitFor(pane, "more narrowing") { Self.count($0) != Self.count(narrowed) }
         try fixture.tmux.send(pane, "Enter")
-        try fixture.tmux.waitFor(pane, "the search") { Self.header($0).contains("alaska") }
-        try fixture.tmux.send(pane, "j", "j", "j", "Enter", "3", "e")
-        try fixture.tmux.send(pane, "felt it", literal: true)
-        let before = try fixture.tmux.waitFor(pane, "the draft") { $0.contains("felt it") }
+        try fixture.tmux.send(pane, "s")
+        try fixture.tmux.waitFor(pane, "magnitude order") { Self.header($0).contains("sort magnitude") }
+        try fixture.tmux.send(pane, "j", "j", "j", "Enter", "Tab")
+        let before = try fixture.tmux.waitFor(pane, "the map") { $0.contains("◉") }
         usleep(400_000)  // scene storage promises disk within 250 ms
+        let saved = try Self.sceneFile(fixture)
+        #expect(saved["ContentView.sortOrder"] as? String == "magnitude")
+        #expect(saved["ContentView.searchText"] as? String == "alaska")
+        #expect(saved["DetailView.selectedTab"] as? String == "map")
+        #expect(saved["DetailView.isPresented"] as? Bool == true)
+        let code = try #require(saved["ContentView.selectedQuake"] as? String)
         kill(try fixture.tmux.pid(pane), SIGKILL)
-        _ = try fixture.tmux.waitForExit(pane)
+        #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
 
         let relaunched = try fixture.launch(window: "again")
-        let after = try fixture.tmux.waitFor(relaunched, "the restored draft") { $0.contains("felt it") }
+        let after = try fixture.tmux.waitFor(relaunched, "the restored map") { $0.contains("◉") }
         #expect(Self.header(after) == Self.header(before))
-        #expect(after.contains("Editing notes"))
-        // The same rows around the same selection, on the same screen lines (relative times aside).
-        let strip = { (screen: String) in
-            screen.split(separator: "\n").dropFirst().prefix(20).map { $0.prefix(58) }.joined(separator: "\n")
+        #expect(Self.line(after, containing: "◉") == Self.line(before, containing: "◉"))
+        // The same rows on the same screen lines (relative times aside).
+        let rows = { (screen: String) in
+            screen.split(separator: "\n").dropFirst().prefix(20).map { $0.prefix(50) }.joined(separator: "\n")
         }
-        #expect(strip(after) == strip(before))
-        let plist = try String(contentsOf: fixture.dir.appending("scenes/a.plist"), encoding: .utf8)
-        #expect(plist.contains("EditView.draft") && plist.contains("felt it"))
+        #expect(rows(after) == rows(before))
+        #expect(try Self.sceneFile(fixture)["ContentView.selectedQuake"] as? String == code)
     }
 
-    @Test func aChangeFromAnotherProcessShowsInTwoRunningPanes() throws {
-        let fixture = try Fixture()
+    @Test func aNotesDraftSurvivesKillNineAndSavingShowsLiveInAnotherPane() throws {
+        let fixture = try Fixture(columns: 130)
         defer { fixture.close() }
         let paneA = try fixture.launch(scene: "a")
         let paneB = try fixture.launch(scene: "b")
-        let count = { (screen: String) in Self.header(screen).split(separator: "│")[1].trimmingCharacters(in: .whitespaces) }
-        let initial = count(try fixture.tmux.capture(paneA))
+        try fixture.tmux.send(paneA, "j", "j", "Enter", "3", "e")
+        try fixture.tmux.send(paneA, "felt it in the kitchen", literal: true)
+        try fixture.tmux.waitFor(paneA, "the draft") { $0.contains("felt it in the kitchen") }
+        usleep(400_000)
+        kill(try fixture.tmux.pid(paneA), SIGKILL)
+        _ = try fixture.tmux.waitForExit(paneA)
+        let again = try fixture.launch(scene: "a", window: "again")
+        try fixture.tmux.waitFor(again, "the restored draft") {
+            $0.contains("Editing notes") && $0.contains("felt it in the kitchen")
+        }
+        // Pane B shows the same quake's notes (handed off), then sees the save live.
+        try fixture.tmux.send(paneB, "H")
+        try fixture.tmux.waitFor(paneB, "the handoff") { $0.contains("1 Detail") }
+        try fixture.tmux.send(paneB, "3")
+        try fixture.tmux.waitFor(paneB, "the empty notes tab") { $0.contains("3 Notes") && !$0.contains("kitchen") }
+        try fixture.tmux.send(again, "C-s")
+        try fixture.tmux.waitFor(again, "the save") { $0.contains("Notes saved") }
+        try fixture.tmux.waitFor(paneB, timeout: 2, "the saved notes, live") { $0.contains("felt it in the kitchen") }
+        let deadline = Date().addingTimeInterval(1)
+        while try Self.sceneFile(fixture)["EditView.draft"] != nil && Date() < deadline { usleep(20_000) }
+        #expect(try Self.sceneFile(fixture)["EditView.draft"] == nil, "a saved draft is no longer a draft")
+    }
+
+    @Test func aChangeFromAnotherProcessShowsInTwoRunningPanesThatKeepTheirSelection() throws {
+        let fixture = try Fixture(columns: 130)
+        defer { fixture.close() }
+        let paneA = try fixture.launch(scene: "a")
+        let paneB = try fixture.launch(scene: "b")
+        try fixture.tmux.send(paneA, "j", "j", "Enter")
+        try fixture.tmux.send(paneB, "G", "Enter")
+        let titleA = try #require(Self.line(try fixture.tmux.waitFor(paneA, "A's detail") { $0.contains("Title") }, containing: "Title"))
+        let titleB = try #require(Self.line(try fixture.tmux.waitFor(paneB, "B's detail") { $0.contains("Title") }, containing: "Title"))
+        #expect(titleA != titleB)
+        let initial = Self.count(try fixture.tmux.capture(paneA))
         let result = try QuaketuiBinary.run(["import", SharedData.url("all_day-2017-03-23.geojson").path],
                                             stateDirectory: fixture.dir.url)
         #expect(result.status == 0, "\(result.stderr)")
-        for pane in [paneA, paneB] {
-            try fixture.tmux.waitFor(pane, timeout: 5, "the new count") { count($0) != initial }
+        for (pane, title) in [(paneA, titleA), (paneB, titleB)] {
+            let screen = try fixture.tmux.waitFor(pane, timeout: 2, "the new count") { Self.count($0) != initial }
+            #expect(Self.line(screen, containing: "Title") == title)
         }
         // App storage: a minimum magnitude set in one pane filters the other.
-        try fixture.tmux.send(paneA, "m")
-        try fixture.tmux.waitFor(paneB, timeout: 5, "the filter from pane a") { Self.header($0).contains("M ≥ 2.5") || Self.header($0).contains("2.5") }
+        try fixture.tmux.send(paneA, "Escape", "m")
+        try fixture.tmux.waitFor(paneB, timeout: 2, "the filter from pane a") { Self.header($0).contains("2.5") }
     }
 
     @Test func handoffShowsInThisPaneTheQuakeAnotherPaneShows() throws {
@@ -165,6 +234,9 @@ struct BrowserTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         let pane = try fixture.launch()
         let screen = try fixture.tmux.waitFor(pane, "the rows") { $0.contains("5 quakes") }
+        try fixture.tmux.send(pane, "Enter")  // the detail shows the place in full
+        try fixture.tmux.waitFor(pane, "the detail") { $0.contains("Place") }
+        #expect(!(try fixture.tmux.paneTitle(pane)).contains("pwned"))
         #expect(!screen.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(screen.contains("Clear") && screen.contains("title") && screen.contains("東京都"))
         // The frame is intact: the header is still on the first line and every row is there.

@@ -102,6 +102,11 @@ public final class TmuxSession: @unchecked Sendable {
         throw ChildProcess.ChildError("pane \(target) did not exit within \(timeout) s:\n\(try capture(target))")
     }
 
+    /// The pane's title, which an OSC 0/2 sequence written to the terminal would change.
+    public func paneTitle(_ target: String) throws -> String {
+        try run(["display-message", "-p", "-t", target, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     public func resize(_ target: String, columns: Int, rows: Int) throws {
         try run(["resize-window", "-t", target, "-x", "\(columns)", "-y", "\(rows)"])
     }
