@@ -49,7 +49,7 @@ struct BrowserTests {
         let pane = try fixture.launch()
         let screen = try fixture.tmux.waitFor(pane, "the sample") { $0.contains("775 quakes") && $0.contains("sample data") }
         #expect(screen.contains("▾ "))  // day sections
-        try fixture.tmux.waitFor(pane, "the failed refresh") { $0.contains("Refresh failed") }
+        try fixture.tmux.waitFor(pane, "the failed refresh") { $0.contains("Refresh of all_month failed") }
         try fixture.tmux.send(pane, "j")
         try fixture.tmux.waitFor(pane, "the offline line") { $0.contains("offline — showing the bundled sample; press r to retry") }
         try fixture.tmux.send(pane, "q")

@@ -241,7 +241,10 @@ final class BrowserApp {
                 }
                 inbox.post(.refreshFinished(message: "Refreshed \(feed): \(summary.sentence)", failed: false, at: Date()))
             } catch {
-                inbox.post(.refreshFinished(message: "Refresh failed: \(error)", failed: true, at: Date()))
+                // The status line is short: the feed name says where, the error says why.
+                var reason = "\(error)"
+                if reason.hasPrefix(url.absoluteString + ": ") { reason.removeFirst(url.absoluteString.count + 2) }
+                inbox.post(.refreshFinished(message: "Refresh of \(feed) failed: \(reason)", failed: true, at: Date()))
             }
         }
     }
