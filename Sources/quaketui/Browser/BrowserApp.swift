@@ -29,6 +29,7 @@ final class BrowserApp {
     private var refresh: FeedImporter?
     private var lastFrame: ScreenModel?
     private var isDone = false
+    private let trace = FrameTrace(environment: ProcessInfo.processInfo.environment)
 
     init(session: SceneSession) throws {
         self.session = session
@@ -168,6 +169,7 @@ final class BrowserApp {
         }
         lastFrame = frame
         try terminal.present(Screen.render(frame))
+        trace?.frame(rows: model.results.rowsMaterialized)
     }
 
     // MARK: The outside world

@@ -1,0 +1,24 @@
+import Foundation
+
+/// A trace for the benchmark, off unless `QUAKETUI_TRACE=FILE` is set: one line per frame
+/// presented, `frame <CLOCK_MONOTONIC ns> <rows materialized so far>`, so a driver on a
+/// pseudo-terminal can time launch → first frame and key → frame on the same clock.
+final class FrameTrace {
+    private let handle: FileHandle
+
+    init?(environment: [String: String]) {
+        guard let path = environment["QUAKETUI_TRACE"], !path.isEmpty,
+              FileManager.default.createFile(atPath: path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: path) else { return nil }
+        self.handle = handle
+    }
+
+    deinit { try? handle.close() }
+
+    func frame(rows: Int) {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        handle.write(Data("frame \(nanoseconds) \(rows)\n".utf8))
+    }
+}
