@@ -244,6 +244,33 @@ struct BrowserTests {
         for word in ["Evil", "Clear", "Bell", "Wide", "Bidi"] { #expect(screen.contains(word), "\(word)") }
     }
 
+    @Test func aCorruptSceneFileIsSetAsideAndTheSceneStartsFresh() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let scenes = fixture.dir.appending("scenes")
+        try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+        try Data("<?xml version=\"1.0\"?><plist><dict><key>ContentView.sortOrder".utf8)
+            .write(to: scenes.appendingPathComponent("a.plist"))
+        let pane = try fixture.launch()
+        let screen = try fixture.tmux.waitFor(pane, "the notice") { $0.contains("The saved state of scene a") }
+        #expect(Self.header(screen).contains("sort time"))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: scenes.path).filter { $0.hasPrefix("a.plist.corrupt-") }
+        #expect(aside.count == 1)
+    }
+
+    @Test func aLaunchThatDiedWhileRestoringStartsFreshNextTime() throws {
+        let fixture = try Fixture()
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "s", "q")
+        _ = try fixture.tmux.waitForExit(pane)
+        // As if the next launch had crashed before drawing its first frame.
+        FileManager.default.createFile(atPath: fixture.dir.appending("scenes/a.restoring").path, contents: nil)
+        let again = try fixture.launch(window: "again")
+        let screen = try fixture.tmux.waitFor(again, "the crash-guard notice") { $0.contains("stopped while restoring") }
+        #expect(Self.header(screen).contains("sort time"))
+    }
+
     @Test func qKeepsTheSceneAndCapitalQClosesIt() throws {
         let fixture = try Fixture()
         defer { fixture.close() }

@@ -57,9 +57,10 @@ final class BrowserApp {
         try Terminal.run { terminal in
             try startWatching()
             try send(.resize(columns: terminal.size.columns, rows: terminal.size.rows), terminal)
-            for notice in [session.storage.takeNotice(), appStorage.takeNotice()].compactMap({ $0 }) {
-                try send(.showMessage(notice, isError: true), terminal)
-            }
+            // Files set aside, values reset: said once, all together.
+            var notices: [String] = []
+            while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
+            if !notices.isEmpty { try send(.showMessage(notices.joined(separator: " "), isError: true), terminal) }
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
