@@ -1,4 +1,5 @@
 import Foundation
+import QuakeScenes
 
 /// The command table and the one place where errors become text and exit codes.
 enum Quaketui {
@@ -63,6 +64,9 @@ enum Quaketui {
             return .success
         } catch let error as UsageError {
             return report(error)
+        } catch let error as QuakeScenesError where error.isUsageError {
+            // A bad scene ID or `open` target is a mistake in the command line, not a failure.
+            return report(UsageError(message: error.description, command: command.spec))
         } catch {
             printError("Error: \(error)")
             return .failure

@@ -22,7 +22,7 @@ enum ImportCommand {
                 ? "Say what to import: a file, a URL, or - for standard input."
                 : "Import one feed at a time; got \(arguments.positionals.count) arguments.", command: spec)
         }
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import")
         try FeedImportRun.report(summary, json: arguments.has("json"))

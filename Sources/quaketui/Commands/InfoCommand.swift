@@ -24,8 +24,8 @@ enum InfoCommand {
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        let directory = try StateDirectoryOption.resolve(arguments)
-        let container = try PersistentContainer(directory: directory)
+        let directory = try arguments.stateDirectory()
+        let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
         let stats = try container.viewContext.read { try $0.statistics() }
         let report = Report(

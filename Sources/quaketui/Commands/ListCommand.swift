@@ -63,7 +63,7 @@ enum ListCommand {
         let timeZone = TimeZone.current
         let request = try request(from: arguments, timeZone: timeZone)
         let limit = try limit(from: arguments)
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }

@@ -25,7 +25,7 @@ enum RefreshCommand {
             throw UsageError(message: "'\(feed)' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
                              command: spec)
         }
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)
         let summary = try FeedImportRun.run(location, into: container, author: "refresh")
