@@ -13,6 +13,8 @@ enum ImportCommand {
             format is recognised from the content. Quakes are merged by event code: a newer
             'updated' replaces the stored quake, an older one changes nothing, notes are kept.
             The import is all or nothing: on any error the store is left exactly as it was.
+            If the store holds the bundled sample catalogue, the same transaction removes it,
+            so real data never mixes with the sample.
             """,
         options: [CommandSpec.stateDir, CommandSpec.json])
 
@@ -31,13 +33,14 @@ enum ImportCommand {
 
 /// The shared body of `import` and `refresh`: open, import with progress on a TTY, summarize.
 enum FeedImportRun {
-    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String,
-                    beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
+    /// Imports `location` in one transaction that also removes the bundled sample, if the
+    /// store holds it (SPEC §6: real data replaces the sample, never mixes with it).
+    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String) throws -> ImportSummary {
         let bar = ProgressBar(label: label(location))
         defer { bar.finish() }
         let reader = try location.openReader()
         let importer = try FeedImporter(container: container, author: author)
-        return try importer.run(reader, beforeCommit: beforeCommit) { bar.update($0) }
+        return try importer.run(reader, beforeCommit: { try SampleCatalogue.removeSample(in: $0) }) { bar.update($0) }
     }
 
     static func report(_ summary: ImportSummary, json: Bool) throws {
