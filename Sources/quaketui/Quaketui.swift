@@ -14,6 +14,8 @@ enum Quaketui {
         Command(spec: ImportCommand.spec, run: ImportCommand.run),
         Command(spec: RefreshCommand.spec, run: RefreshCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
+        Command(spec: OpenCommand.spec, run: OpenCommand.run),
+        Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
     ]
