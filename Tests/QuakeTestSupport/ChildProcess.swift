@@ -68,8 +68,21 @@ public final class ChildProcess: @unchecked Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // The child starts with no blocked signals and default handlers. posix_spawn otherwise
+        // copies the calling thread's signal mask, and Dispatch and Swift Testing worker
+        // threads block most signals: a child spawned there ignored SIGTERM, so stopping it
+        // (LocalHTTPServer.stop) waited forever.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t(), allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, &argv, &envp)
+        let rc = posix_spawn(&pid, path, &actions, &attributes, &argv, &envp)
         close(input[0]); close(output[1]); close(error[1])
         guard rc == 0 else {
             close(input[1]); close(output[0]); close(error[0])
