@@ -34,13 +34,18 @@ enum ImportCommand {
 /// The shared body of `import` and `refresh`: open, import with progress on a TTY, summarize.
 enum FeedImportRun {
     /// Imports `location` in one transaction that also removes the bundled sample, if the
-    /// store holds it (SPEC §6: real data replaces the sample, never mixes with it).
-    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String) throws -> ImportSummary {
+    /// store holds it (SPEC §6: real data replaces the sample, never mixes with it), then runs
+    /// `beforeCommit`, if given, in the same transaction.
+    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String,
+                    beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
         let bar = ProgressBar(label: label(location))
         defer { bar.finish() }
         let reader = try location.openReader()
         let importer = try FeedImporter(container: container, author: author)
-        return try importer.run(reader, beforeCommit: { try SampleCatalogue.removeSample(in: $0) }) { bar.update($0) }
+        return try importer.run(reader, beforeCommit: { tx in
+            try SampleCatalogue.removeSample(in: tx)
+            try beforeCommit?(tx)
+        }) { bar.update($0) }
     }
 
     static func report(_ summary: ImportSummary, json: Bool) throws {
