@@ -188,6 +188,9 @@ public final class FeedReader {
                               maximumQueued: batches)
     }
 
+    /// Whether ``startReadingAhead(batchSize:batches:)`` took effect: parsing runs on its own thread.
+    public var isReadingAhead: Bool { readAhead != nil }
+
     deinit {
         readAhead?.cancel()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeScenes
 
 /// The command table and the one place where errors become text and exit codes.
 enum Quaketui {
@@ -13,6 +14,8 @@ enum Quaketui {
         Command(spec: ImportCommand.spec, run: ImportCommand.run),
         Command(spec: RefreshCommand.spec, run: RefreshCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
+        Command(spec: OpenCommand.spec, run: OpenCommand.run),
+        Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
     ]
@@ -63,6 +66,9 @@ enum Quaketui {
             return .success
         } catch let error as UsageError {
             return report(error)
+        } catch let error as QuakeScenesError where error.isUsageError {
+            // A bad scene ID or `open` target is a mistake in the command line, not a failure.
+            return report(UsageError(message: error.description, command: command.spec))
         } catch {
             printError("Error: \(error)")
             return .failure

@@ -51,3 +51,31 @@ struct ReadAheadTests {
         }
     }
 }
+
+/// The importer parses ahead on a second thread so parsing overlaps the store's inserts.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs beside the checkout"))
+struct ImporterReadAheadTests {
+    @Test func importerReadsAheadAndCountsLikeThePlainReader() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let path = SharedData.url("legacy2012_geojsonp-2012-09-20.geojsonp").path
+        let plain = try FeedReader(path: path)
+        let expected = try plain.readAll()
+        let reader = try FeedReader(path: path)
+        let summary = try FeedImporter(container: store.container).run(reader)
+        #expect(reader.isReadingAhead)
+        #expect(summary.inserted == expected.count)
+        #expect(summary.skipped == plain.skippedCount)
+        #expect(summary.skippedReasons == plain.skipped.map(\.description))
+        #expect(try store.read { try $0.quakeCount() } == expected.count)
+    }
+
+    @Test func aSyntaxErrorReadAheadStillRollsBackTheWholeImport() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let reader = try FeedReader(path: SharedData.url("1.0_month_TRUNCATED-2019-02-16.geojson").path)
+        #expect(throws: FeedError.self) { _ = try FeedImporter(container: store.container).run(reader) }
+        #expect(reader.isReadingAhead)
+        #expect(try store.read { try $0.quakeCount() } == 0)
+    }
+}

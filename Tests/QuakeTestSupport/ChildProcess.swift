@@ -68,14 +68,15 @@ public final class ChildProcess: @unchecked Sendable {
         var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        // A clean signal state: the test runner's threads may block or ignore signals (SIGWINCH
-        // among them) and a child, or a tmux server and its panes, would inherit that.
+        // The child starts with no blocked signals and default handlers. posix_spawn otherwise
+        // copies the calling thread's signal mask, and Dispatch and Swift Testing worker
+        // threads block most signals: a child spawned there ignored SIGTERM (LocalHTTPServer.stop
+        // waited forever), and a tmux server passed a blocked SIGWINCH on to the browser.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
+        var noSignals = sigset_t(), allSignals = sigset_t()
         sigemptyset(&noSignals)
-        var allSignals = sigset_t()
         sigfillset(&allSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)

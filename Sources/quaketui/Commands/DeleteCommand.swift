@@ -32,7 +32,7 @@ enum DeleteCommand {
         case (false, nil): throw UsageError(message: "Say what to delete: --all or --before <date>.", command: spec)
         default: break
         }
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let context = try container.newBackgroundContext(author: "delete")
         defer { context.close() }

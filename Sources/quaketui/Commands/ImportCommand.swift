@@ -13,6 +13,8 @@ enum ImportCommand {
             format is recognised from the content. Quakes are merged by event code: a newer
             'updated' replaces the stored quake, an older one changes nothing, notes are kept.
             The import is all or nothing: on any error the store is left exactly as it was.
+            If the store holds the bundled sample catalogue, the same transaction removes it,
+            so real data never mixes with the sample.
             """,
         options: [CommandSpec.stateDir, CommandSpec.json])
 
@@ -22,7 +24,7 @@ enum ImportCommand {
                 ? "Say what to import: a file, a URL, or - for standard input."
                 : "Import one feed at a time; got \(arguments.positionals.count) arguments.", command: spec)
         }
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import")
         try FeedImportRun.report(summary, json: arguments.has("json"))
@@ -31,13 +33,19 @@ enum ImportCommand {
 
 /// The shared body of `import` and `refresh`: open, import with progress on a TTY, summarize.
 enum FeedImportRun {
+    /// Imports `location` in one transaction that also removes the bundled sample, if the
+    /// store holds it (SPEC §6: real data replaces the sample, never mixes with it), then runs
+    /// `beforeCommit`, if given, in the same transaction.
     static func run(_ location: FeedLocation, into container: PersistentContainer, author: String,
                     beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
         let bar = ProgressBar(label: label(location))
         defer { bar.finish() }
         let reader = try location.openReader()
         let importer = try FeedImporter(container: container, author: author)
-        return try importer.run(reader, beforeCommit: beforeCommit) { bar.update($0) }
+        return try importer.run(reader, beforeCommit: { tx in
+            try SampleCatalogue.removeSample(in: tx)
+            try beforeCommit?(tx)
+        }) { bar.update($0) }
     }
 
     static func report(_ summary: ImportSummary, json: Bool) throws {

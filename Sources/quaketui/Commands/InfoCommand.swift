@@ -1,4 +1,6 @@
 import Foundation
+import QuakeFeed
+import QuakeScenes
 import QuakeStore
 
 /// `quaketui info [--json]`: where the store is and what it holds.
@@ -7,7 +9,11 @@ enum InfoCommand {
         name: "info",
         abstract: "Show the store's path, counts, time span, sizes and scenes.",
         usage: ["info [--json]"],
-        discussion: "",
+        discussion: """
+            'sample' says whether the store holds the bundled sample catalogue (synthetic data
+            shown on first use) rather than imported feeds; 'quaketui refresh' or 'quaketui
+            import' replaces it. 'scenes' lists the saved scenes (see 'quaketui scenes').
+            """,
         options: [CommandSpec.stateDir, CommandSpec.json])
 
     struct Report: Encodable {
@@ -21,19 +27,34 @@ enum InfoCommand {
         var walBytes: Int64
         var schemaVersion: Int
         var historyToken: Int64
+        /// Whether the store holds the bundled sample catalogue rather than real data.
+        var sample: Bool
+        var sceneCount: Int
+        /// Scene IDs, sorted.
+        var scenes: [String]
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        let directory = try StateDirectoryOption.resolve(arguments)
-        let container = try PersistentContainer(directory: directory)
+        let state = try arguments.stateDirectory()
+        let container = try PersistentContainer(directory: state.url)
         defer { container.close() }
-        let stats = try container.viewContext.read { try $0.statistics() }
+        let (stats, sample) = try container.viewContext.read { db in
+            (try db.statistics(), try SampleCatalogue.isSample(db))
+        }
+        let scenes = try SceneCatalogue(state: state).list()
         let report = Report(
-            stateDirectory: directory.path, store: container.path, quakes: stats.quakeCount,
+            stateDirectory: state.path, store: container.path, quakes: stats.quakeCount,
             withNotes: stats.withNotes, oldest: stats.oldest, newest: stats.newest,
             storeBytes: fileSize(container.path), walBytes: fileSize(container.path + "-wal"),
-            schemaVersion: stats.schemaVersion, historyToken: stats.historyToken.rawValue)
+            schemaVersion: stats.schemaVersion, historyToken: stats.historyToken.rawValue,
+            sample: sample, sceneCount: scenes.count, scenes: scenes.map(\.id.rawValue))
         if arguments.has("json") { return try printJSON(report) }
+        let source = sample
+            ? "the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
+            : report.quakes == 0 ? "none yet; run 'quaketui refresh' or 'quaketui import FILE'" : "imported feeds"
+        let sceneLine = scenes.isEmpty ? "none" : "\(scenes.count): " + scenes.map { scene in
+            scene.id.rawValue + (scene.isOpen ? " (open" + (scene.pid.map { " in process \($0)" } ?? "") + ")" : "")
+        }.joined(separator: ", ")
         let span = if let oldest = report.oldest, let newest = report.newest {
             "\(iso(oldest)) → \(iso(newest))"
         } else { "—" }
@@ -41,9 +62,11 @@ enum InfoCommand {
             state directory  \(report.stateDirectory)
             store            \(report.store)
             quakes           \(report.quakes.formatted()) (\(report.withNotes.formatted()) with notes)
+            data             \(source)
             time span        \(span)
             size             \(byteCount(report.storeBytes)) + \(byteCount(report.walBytes)) WAL
             schema           version \(report.schemaVersion), history token \(report.historyToken)
+            scenes           \(sceneLine)
             """)
     }
 

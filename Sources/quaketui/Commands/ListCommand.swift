@@ -1,4 +1,6 @@
 import Foundation
+import QuakeFeed
+import QuakeScenes
 import QuakeStore
 import QuakeTUI
 
@@ -11,8 +13,12 @@ enum ListCommand {
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
             for region. The search is a case- and diacritic-insensitive substring of the place
-            ("mexico" finds "México"); the text is literal. Times are shown in the time zone of
-            the app settings (local by default).
+            ("mexico" finds "México"); the text is literal. Days and times follow the app setting
+            timeZone in defaults.plist (utc or local; local by default).
+
+            On an empty store, list first imports the bundled sample catalogue (synthetic data,
+            so there is something to see offline) and says so on stderr while the store holds
+            it; 'quaketui refresh' or 'quaketui import' replaces it with real data.
             """,
         options: [
             .init(name: "sort", value: "ORDER", help: "time (default), magnitude or region."),
@@ -59,12 +65,23 @@ enum ListCommand {
         return value
     }
 
+    /// What `list` says on stderr while the store holds the bundled sample.
+    static let sampleNote = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
+
     static func run(_ arguments: ParsedArguments) throws {
-        let timeZone = TimeZone.current
-        let request = try request(from: arguments, timeZone: timeZone)
+        // Validate the command line before touching the state directory.
+        _ = try request(from: arguments, timeZone: .current)
         let limit = try limit(from: arguments)
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let state = try arguments.stateDirectory()
+        let timeZone = try self.timeZone(AppStorage(state: state).value(for: AppKeys.timeZone))
+        let request = try request(from: arguments, timeZone: timeZone)
+        let container = try PersistentContainer(directory: state.url)
         defer { container.close() }
+        // First use: show the sample offline, as the browser does (SPEC §6, embedded default).
+        try SampleCatalogue.importIfEmpty(into: container)
+        if try container.viewContext.read({ try SampleCatalogue.isSample($0) }) {
+            printError(sampleNote)
+        }
         let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }
         let output = BufferedOutput()
@@ -74,6 +91,11 @@ enum ListCommand {
         } else {
             try writeText(controller, limit: limit, timeZone: timeZone, to: output)
         }
+    }
+
+    /// The zone of the app setting `timeZone`: `utc`, or `local` (the default) for the process's zone.
+    static func timeZone(_ setting: String) -> TimeZone {
+        setting == "utc" ? TimeZone(identifier: "UTC")! : .current
     }
 
     /// Calls `body` for every printed row with its section, reading the rows in chunks.

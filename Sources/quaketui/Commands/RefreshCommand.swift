@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeScenes
 import QuakeStore
 
 /// `quaketui refresh [FEED] [--json]`: download a USGS summary feed and import it.
@@ -11,7 +12,8 @@ enum RefreshCommand {
         discussion: """
             FEED is {significant,4.5,2.5,1.0,all}_{hour,day,week,month}; the default is the app
             setting refreshFeed, else all_month. The feed streams into the store as it downloads;
-            on any network or HTTP error nothing is changed. QUAKETUI_FEED_BASE_URL replaces
+            on any network or HTTP error nothing is changed. If the store holds the bundled
+            sample catalogue, the import removes it. QUAKETUI_FEED_BASE_URL replaces
             https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary (for mirrors and tests).
             """,
         options: [CommandSpec.stateDir, CommandSpec.json])
@@ -20,12 +22,14 @@ enum RefreshCommand {
         guard arguments.positionals.count <= 1 else {
             throw UsageError(message: "Refresh one feed at a time.", command: spec)
         }
-        let feed = arguments.positionals.first ?? "all_month"
-        guard FeedLocation.summaryFeeds.contains(feed) else {
+        if let feed = arguments.positionals.first, !FeedLocation.summaryFeeds.contains(feed) {
             throw UsageError(message: "'\(feed)' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
                              command: spec)
         }
-        let container = try PersistentContainer(directory: try StateDirectoryOption.resolve(arguments))
+        let state = try arguments.stateDirectory()
+        // AppStorage falls back to all_month for a missing or invalid refreshFeed.
+        let feed = try arguments.positionals.first ?? AppStorage(state: state).value(for: AppKeys.refreshFeed)
+        let container = try PersistentContainer(directory: state.url)
         defer { container.close() }
         let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)
         let summary = try FeedImportRun.run(location, into: container, author: "refresh")

@@ -1,23 +1,23 @@
 import Foundation
-import QuakeTestSupport
 
 /// Computes the expected records of a feed file with Foundation (JSONSerialization) and a
-/// simple CSV splitter — independently of QuakeFeed.
-enum IndependentParse {
-    static func expected(for url: URL) throws -> [CoreFields] {
+/// simple CSV splitter — independently of QuakeFeed. Shared by the reader tests and the
+/// end-to-end import tests.
+public enum IndependentParse {
+    public static func expected(for url: URL) throws -> [CoreFields] {
         let data = try Data(contentsOf: url)
         return url.pathExtension == "csv" ? try csv(data) : try geoJSON(data)
     }
 
     /// Strips a JSONP wrapper `name( … )` (anything after the last `)` is ignored).
-    static func stripJSONP(_ data: Data) -> Data {
+    public static func stripJSONP(_ data: Data) -> Data {
         guard let first = data.first, first != UInt8(ascii: "{"),
               let open = data.firstIndex(of: UInt8(ascii: "(")),
               let close = data.lastIndex(of: UInt8(ascii: ")")) else { return data }
         return data.subdata(in: (open + 1)..<close)
     }
 
-    static func geoJSON(_ data: Data) throws -> [CoreFields] {
+    public static func geoJSON(_ data: Data) throws -> [CoreFields] {
         let object = try JSONSerialization.jsonObject(with: stripJSONP(data))
         guard let root = object as? [String: Any], let features = root["features"] as? [[String: Any]] else {
             throw CocoaError(.coderReadCorrupt)
@@ -48,7 +48,7 @@ enum IndependentParse {
     // MARK: - CSV
 
     /// RFC 4180 rows of `bytes` (quotes, `""`, commas and newlines in quotes).
-    static func csvRows(_ bytes: [UInt8]) -> [[String]] {
+    public static func csvRows(_ bytes: [UInt8]) -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
         var field: [UInt8] = []
@@ -85,7 +85,7 @@ enum IndependentParse {
         return rows.filter { !($0.count == 1 && $0[0].isEmpty) }
     }
 
-    static func csv(_ data: Data) throws -> [CoreFields] {
+    public static func csv(_ data: Data) throws -> [CoreFields] {
         let rows = csvRows(Array(data))
         guard let header = rows.first else { return [] }
         func column(_ name: String) -> Int? { header.firstIndex(of: name) }
@@ -105,7 +105,7 @@ enum IndependentParse {
     private static let withoutFraction = Date.ISO8601FormatStyle()
 
     /// Foundation's ISO-8601 parse, in milliseconds.
-    static func isoMilliseconds(_ text: String) -> Int64? {
+    public static func isoMilliseconds(_ text: String) -> Int64? {
         guard let date = (try? withFraction.parse(text)) ?? (try? withoutFraction.parse(text)) else { return nil }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
@@ -113,7 +113,7 @@ enum IndependentParse {
     /// Formats milliseconds the way the USGS CSV does: `2019-07-19T02:52:13.590Z`.
     /// (Whole seconds through Foundation, the milliseconds appended exactly: formatting a
     /// fractional Date can truncate .893 to .892.)
-    static func isoString(milliseconds: Int64) -> String {
+    public static func isoString(milliseconds: Int64) -> String {
         let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
         let fraction = milliseconds - seconds * 1000
         let whole = withoutFraction.format(Date(timeIntervalSince1970: Double(seconds)))

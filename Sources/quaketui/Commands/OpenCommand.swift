@@ -1,0 +1,82 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+
+/// `quaketui open CODE|EVENT-URL [--scene ID] [--json]`: continue a "show this quake" activity
+/// in a scene (SPEC §4.3, the `onContinueUserActivity` path).
+enum OpenCommand {
+    static let spec = CommandSpec(
+        name: "open",
+        abstract: "Show a quake in a scene: continue an activity from a code or event URL.",
+        usage: ["open <code>|<event-url> [--scene <id>] [--json]"],
+        discussion: """
+            CODE is a USGS event code (us7000abcd); EVENT-URL a USGS event page
+            (https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd). The scene selects the
+            quake and opens its detail view: within a second if a browser shows the scene now,
+            otherwise the next time that scene starts.
+
+            The scene is --scene ID, else $QUAKETUI_SCENE, else this tmux pane's scene
+            (tmux-SESSION-WINDOW-PANE), else main — the scene 'quaketui' would open here.
+
+            A code the store does not hold yet is still sent (a later import may bring it); the
+            message says so and the exit status is 0. Anything that is neither a code nor an
+            event URL is a usage error (status 64).
+
+            --json prints {"code","scene","isOpen","pid","inStore"}.
+            """,
+        options: [
+            .init(name: "scene", value: "ID", help: "The scene to show the quake in (see above for the default)."),
+            CommandSpec.stateDir, CommandSpec.json,
+        ])
+
+    struct Report: Encodable {
+        var code: String
+        var scene: SceneID
+        /// Whether a running browser shows the scene (it takes the activity within a second).
+        var isOpen: Bool
+        var pid: Int32?
+        /// Whether the store holds the quake now.
+        var inStore: Bool
+    }
+
+    static func run(_ arguments: ParsedArguments) throws {
+        guard arguments.positionals.count == 1, let target = arguments.positionals.first else {
+            throw UsageError(message: arguments.positionals.isEmpty
+                ? "Say which quake to open: a code like us7000abcd or a USGS event page URL."
+                : "Open one quake at a time; got \(arguments.positionals.count) arguments.", command: spec)
+        }
+        // Both checks before touching the state directory: a typo changes nothing.
+        _ = try QuakeCode.parse(target)
+        let identity = try SceneIdentity.resolve(option: arguments.value("scene"),
+                                                 environment: ProcessInfo.processInfo.environment)
+        let state = try arguments.stateDirectory()
+        let summary = try ActivityCenter(state: state).open(target, in: identity.id)
+        let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
+                            inStore: try storeHolds(summary.code, in: state))
+        if arguments.has("json") { return try printJSON(report) }
+        print(sentence(report))
+    }
+
+    /// Looks the code up without creating a store where there is none.
+    private static func storeHolds(_ code: String, in state: StateDirectory) throws -> Bool {
+        guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return false }
+        let container = try PersistentContainer(directory: state.url)
+        defer { container.close() }
+        return try container.viewContext.read { try $0.quake(code: code) } != nil
+    }
+
+    /// e.g. "sent us7000abcd to scene main, open in process 4242: it shows the quake within a second."
+    static func sentence(_ report: Report) -> String {
+        var text = "sent \(report.code) to scene \(report.scene)"
+        if report.isOpen {
+            text += ", open in " + (report.pid.map { "process \($0)" } ?? "another process")
+                + ": it shows the quake within a second"
+        } else {
+            text += ": it shows the quake the next time that scene starts ('quaketui --scene \(report.scene)')"
+        }
+        if !report.inStore {
+            text += "; \(report.code) is not in the store yet, so import or refresh a feed that has it"
+        }
+        return text + "."
+    }
+}

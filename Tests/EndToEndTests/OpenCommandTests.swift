@@ -1,0 +1,126 @@
+import Foundation
+import QuakeScenes
+import QuakeTestSupport
+import Testing
+
+/// `quaketui open CODE|EVENT-URL [--scene ID]`: continuing a "show this quake" activity.
+@Suite struct OpenCommandTests {
+    /// No scene named by the environment or tmux: the default scene is `main`.
+    static let plainEnvironment = ["QUAKETUI_SCENE": "", "TMUX": ""]
+
+    static func pending(_ dir: TemporaryDirectory, _ scene: String) throws -> UserActivity? {
+        try ActivityCenter(state: StateDirectory(path: dir.path)).takeActivity(for: SceneID(validating: scene))
+    }
+
+    @Test func aCodeIsSentToTheDefaultSceneForItsNextLaunch() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(["open", "us7000abcd", "--json"], stateDirectory: dir.url,
+                                            environment: Self.plainEnvironment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["code"] as? String == "us7000abcd")
+        #expect(json["scene"] as? String == "main")
+        #expect(json["isOpen"] as? Bool == false)
+        #expect(json["inStore"] as? Bool == false)
+        let activity = try #require(try Self.pending(dir, "main"))
+        #expect(activity.type == UserActivity.showQuakeType)
+        #expect(activity.quakeCode == "us7000abcd")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("quakes.sqlite").path), "open creates no store")
+    }
+
+    @Test func anEventURLGoesToTheNamedScene() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let url = "https://earthquake.usgs.gov/earthquakes/eventpage/ci40123456/executive"
+        let result = try QuaketuiBinary.run(["open", url, "--scene", "left"], stateDirectory: dir.url,
+                                            environment: Self.plainEnvironment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("sent ci40123456 to scene left: it shows the quake the next time that scene starts"))
+        #expect(result.stdout.contains("not in the store yet"))
+        #expect(try Self.pending(dir, "left")?.quakeCode == "ci40123456")
+        #expect(try Self.pending(dir, "main") == nil)
+    }
+
+    @Test func quaketuiSceneNamesTheDefaultScene() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(["open", "us7000abcd"], stateDirectory: dir.url,
+                                            environment: ["QUAKETUI_SCENE": "right", "TMUX": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.pending(dir, "right")?.quakeCode == "us7000abcd")
+    }
+
+    @Test func aSceneOpenInALiveProcessIsReportedAsLive() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = StateDirectory(path: dir.path)
+        let lease = try SceneLease.acquire(SceneIdentity(id: .main, source: .option), in: state)
+        defer { lease.release() }
+        let center = try ActivityCenter(state: state)
+        let delivered = DeliveredActivities()
+        let token = center.onActivity(for: .main) { delivered.append($0) }
+        defer { token.cancel() }
+        let result = try QuaketuiBinary.run(["open", "us7000abcd", "--json"], stateDirectory: dir.url,
+                                            environment: Self.plainEnvironment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["isOpen"] as? Bool == true)
+        #expect(json["pid"] as? Int == Int(getpid()))
+        let deadline = Date().addingTimeInterval(5)
+        while delivered.codes.isEmpty && Date() < deadline { usleep(20_000) }
+        #expect(delivered.codes == ["us7000abcd"], "the running scene picks the activity up live")
+        let text = try QuaketuiBinary.run(["open", "us7000abcd"], stateDirectory: dir.url, environment: Self.plainEnvironment)
+        #expect(text.stdout.contains("open in process \(getpid()): it shows the quake within a second"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func aQuakeInTheStoreIsSaidToBeThere() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let feed = SharedData.url("all_hour-2017-12-03.geojson").path
+        #expect(try QuaketuiBinary.run(["import", feed], stateDirectory: dir.url).status == 0)
+        let result = try QuaketuiBinary.run(["open", "NC72934355", "--json"], stateDirectory: dir.url,
+                                            environment: Self.plainEnvironment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.json()["code"] as? String == "nc72934355")
+        #expect(try result.json()["inStore"] as? Bool == true)
+        let text = try QuaketuiBinary.run(["open", "nc72934355"], stateDirectory: dir.url, environment: Self.plainEnvironment)
+        #expect(!text.stdout.contains("not in the store"))
+    }
+
+    @Test(arguments: [
+        (["open"], "Say which quake to open"),
+        (["open", "us7000abcd", "ci40123456"], "one quake at a time"),
+        (["open", "hello"], "\"hello\" is neither a quake code"),
+        (["open", "https://example.com/earthquakes/eventpage/us7000abcd"], "is neither a quake code"),
+        (["open", "https://earthquake.usgs.gov/earthquakes/map/"], "is neither a quake code"),
+        (["open", "us7000abcd", "--scene", "../../etc"], "The scene ID \"../../etc\" is not valid"),
+        (["open", "us7000abcd", "--scene"], "Missing value for '--scene <id>'"),
+    ])
+    func badInputExits64AndSendsNothing(arguments: [String], message: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url, environment: Self.plainEnvironment)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: quaketui open"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("activity.plist").path))
+    }
+
+    @Test func helpSaysWhatHappensToACodeNotInTheStore() throws {
+        let help = try QuaketuiBinary.run(["help", "open"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("not hold yet is still sent"))
+        #expect(help.stdout.contains("--scene <id>"))
+        #expect(help.stdout.contains("$QUAKETUI_SCENE"))
+    }
+}
+
+/// Activities a test's observer received, from the observer's queue.
+final class DeliveredActivities: @unchecked Sendable {
+    private let lock = NSLock()
+    private var activities: [UserActivity] = []
+    func append(_ activity: UserActivity) { lock.lock(); activities.append(activity); lock.unlock() }
+    var codes: [String] { lock.lock(); defer { lock.unlock() }; return activities.compactMap(\.quakeCode) }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// `quaketui import` and `list --json` on every real USGS file in ../shared/data/usgs, checked
+/// against an independent parse (Foundation's JSONSerialization and a plain CSV splitter) and an
+/// independent in-memory grouping (`ExpectedResults`).
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct RealFeedImportTests {
+    /// The distinct usable quakes of `url` (an id, a time and coordinates), a later `updated`
+    /// winning as in the store, in file order.
+    static func expectedRecords(_ url: URL) throws -> [QuakeRecord] {
+        var byCode: [String: CoreFields] = [:]
+        var order: [String] = []
+        for fields in try IndependentParse.expected(for: url) {
+            if let known = byCode[fields.code] {
+                if fields.updated >= known.updated { byCode[fields.code] = fields }
+            } else {
+                byCode[fields.code] = fields
+                order.append(fields.code)
+            }
+        }
+        return order.map { code in
+            let f = byCode[code]!
+            return QuakeRecord(code: f.code, magnitude: f.magnitude, place: f.place, time: f.time, updated: f.updated,
+                               latitude: f.latitude, longitude: f.longitude, depth: f.depth)
+        }
+    }
+
+    /// `list --json` as (section id, count field, codes) triples.
+    static func listedSections(_ result: QuaketuiBinary.Result) throws -> [(id: String, count: Int, codes: [String])] {
+        let sections = try #require(try result.json()["sections"] as? [[String: Any]])
+        return try sections.map { section in
+            let quakes = try #require(section["quakes"] as? [[String: Any]])
+            return (try #require(section["id"] as? String), try #require(section["count"] as? Int),
+                    quakes.compactMap { $0["code"] as? String })
+        }
+    }
+
+    /// Checks that sections are contiguous (each id once, counts complete) and hold exactly the
+    /// independently grouped codes, section by section in order.
+    static func expectSections(_ listed: [(id: String, count: Int, codes: [String])],
+                               match expected: [ExpectedResults.Section], _ label: String) {
+        #expect(Set(listed.map(\.id)).count == listed.count, "\(label): a section id appears twice (not contiguous)")
+        for section in listed where section.count != section.codes.count {
+            Issue.record("\(label): section \(section.id) says \(section.count) but lists \(section.codes.count)")
+        }
+        #expect(listed.map(\.id) == expected.map(\.id), "\(label): section ids")
+        for (got, want) in zip(listed, expected) where got.codes.sorted() != want.codes.sorted() {
+            Issue.record("\(label): section \(got.id) has \(got.codes.count) quakes, expected \(want.codes.count)")
+        }
+    }
+
+    @Test(arguments: SharedData.feedFiles())
+    func importInsertsEveryDistinctUsableQuakeAndListGroupsThemByDay(_ url: URL) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let name = url.lastPathComponent
+        let result = try QuaketuiBinary.run(["import", url.path, "--json"], stateDirectory: dir.url)
+        if name.contains("_TRUNCATED") {
+            #expect(result.status == 1)
+            let position = try #require(result.stderr.firstMatch(of: #/^Error: (.+):(\d+):(\d+): /#), "\(result.stderr)")
+            #expect(String(position.1) == url.path)
+            #expect(result.stdout.isEmpty)
+            #expect(try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()["quakes"] as? Int == 0)
+            return
+        }
+        #expect(result.status == 0, "\(name): \(result.stderr)")
+        let records = try Self.expectedRecords(url)
+        #expect(!records.isEmpty)
+        let json = try result.json()
+        #expect(json["inserted"] as? Int == records.count, "\(name)")
+        #expect(json["skipped"] as? Int == 0, "\(name): \(json["skippedReasons"] ?? "")")
+
+        // Day sections in UTC, as the app setting timeZone says.
+        try AppStorage(state: StateDirectory(path: dir.path)).set("utc", for: AppKeys.timeZone)
+        let byDay = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
+        #expect(byDay.status == 0, "\(byDay.stderr)")
+        #expect(byDay.stderr.isEmpty, "real data: no sample note")
+        #expect(try byDay.json()["total"] as? Int == records.count)
+        Self.expectSections(try Self.listedSections(byDay),
+                            match: ExpectedResults.sections(records, order: .time, ascending: false,
+                                                            timeZone: TimeZone(identifier: "UTC")!), "\(name) by day")
+
+        let byMagnitude = try QuaketuiBinary.run(["list", "--sort", "magnitude", "--json"], stateDirectory: dir.url)
+        #expect(byMagnitude.status == 0, "\(byMagnitude.stderr)")
+        Self.expectSections(try Self.listedSections(byMagnitude),
+                            match: ExpectedResults.sections(records, order: .magnitude, ascending: false,
+                                                            timeZone: TimeZone(identifier: "UTC")!), "\(name) by magnitude")
+    }
+
+    @Test func daySectionsFollowTheLocalTimeZoneByDefault() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let url = SharedData.url("all_week-2018-06-14.geojson")
+        #expect(try QuaketuiBinary.run(["import", url.path], stateDirectory: dir.url).status == 0)
+        let records = try Self.expectedRecords(url)
+        for zone in ["Pacific/Auckland", "America/Los_Angeles"] {
+            let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url, environment: ["TZ": zone])
+            #expect(list.status == 0, "\(list.stderr)")
+            let expected = ExpectedResults.sections(records, order: .time, ascending: false,
+                                                    timeZone: TimeZone(identifier: zone)!)
+            Self.expectSections(try Self.listedSections(list), match: expected, zone)
+        }
+        // The app setting utc wins over the process's zone.
+        try AppStorage(state: StateDirectory(path: dir.path)).set("utc", for: AppKeys.timeZone)
+        let utc = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url, environment: ["TZ": "Pacific/Auckland"])
+        Self.expectSections(try Self.listedSections(utc),
+                            match: ExpectedResults.sections(records, order: .time, ascending: false,
+                                                            timeZone: TimeZone(identifier: "UTC")!), "utc setting")
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import QuakeScenes
+import QuakeTestSupport
+import Testing
+
+/// The bundled sample on the command line: `list` shows it offline, `info` labels it, and an
+/// import replaces it.
+@Suite struct SampleCatalogueCommandTests {
+    static let note = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
+
+    @Test func listOnAnEmptyStoreShowsTheSampleAndSaysSo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let before = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(before["quakes"] as? Int == 0)
+        #expect(before["sample"] as? Bool == false)
+
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stderr == Self.note + "\n")
+        let json = try list.json()
+        let total = try #require(json["total"] as? Int)
+        #expect(total > 100)
+        let sections = try #require(json["sections"] as? [[String: Any]])
+        let codes = sections.flatMap { ($0["quakes"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        #expect(codes.count == total)
+        #expect(codes.allSatisfy { $0.hasPrefix("sample") })
+
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["sample"] as? Bool == true)
+        #expect(info["quakes"] as? Int == total)
+        let text = try QuaketuiBinary.run(["info"], stateDirectory: dir.url)
+        #expect(text.stdout.contains("the bundled sample catalogue (not real data)"))
+
+        // A second list neither imports it again nor loses the note.
+        let again = try QuaketuiBinary.run(["list", "--limit", "1"], stateDirectory: dir.url)
+        #expect(again.stderr == Self.note + "\n")
+        #expect(again.stdout.contains("(of \(total))"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func importingAFeedReplacesTheSample() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        let feed = SharedData.url("all_week-2023-04-17.geojson")
+        let expected = Set(try IndependentParse.expected(for: feed).map(\.code)).count
+        let result = try QuaketuiBinary.run(["import", feed.path, "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.json()["inserted"] as? Int == expected)
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["sample"] as? Bool == false)
+        #expect(info["quakes"] as? Int == expected)
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
+        #expect(list.stderr.isEmpty, "no sample note once real data is in")
+        #expect(try list.json()["total"] as? Int == expected)
+        #expect(!list.stdout.contains("\"sample"))
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func aFailedImportKeepsTheSample() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        let before = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()["quakes"] as? Int
+        let truncated = SharedData.url("1.0_month_TRUNCATED-2019-02-16.geojson").path
+        #expect(try QuaketuiBinary.run(["import", truncated], stateDirectory: dir.url).status == 1)
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["sample"] as? Bool == true)
+        #expect(info["quakes"] as? Int == before)
+    }
+
+    @Test func infoListsTheScenes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(at: dir.appending("scenes"), withIntermediateDirectories: true)
+        for id in ["right", "left"] {
+            _ = FileManager.default.createFile(atPath: dir.appending("scenes/\(id).plist").path, contents: nil)
+        }
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["sceneCount"] as? Int == 2)
+        #expect(info["scenes"] as? [String] == ["left", "right"])
+        #expect(info["store"] is String && info["historyToken"] is Int, "the earlier fields stay")
+        let text = try QuaketuiBinary.run(["info"], stateDirectory: dir.url)
+        #expect(text.stdout.contains("scenes           2: left, right"))
+    }
+}
+
+/// `refresh` replaces the sample too, and defaults to the `refreshFeed` app setting.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct SampleCatalogueRefreshTests {
+    @Test func refreshReplacesTheSampleWithTheFeedOfTheAppSetting() throws {
+        let mirror = try TemporaryDirectory(prefix: "quaketui-mirror")
+        defer { mirror.remove() }
+        try FileManager.default.copyItem(at: SharedData.url("all_week-2020-06-10.geojson"), to: mirror.appending("all_week.geojson"))
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        try AppStorage(state: StateDirectory(path: dir.path)).set("all_week", for: AppKeys.refreshFeed)
+        let result = try QuaketuiBinary.run(["refresh", "--json"], stateDirectory: dir.url,
+                                            environment: ["QUAKETUI_FEED_BASE_URL": mirror.url.absoluteString])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.json()["inserted"] as? Int == 4119)
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["sample"] as? Bool == false)
+        #expect(info["quakes"] as? Int == 4119)
+    }
+}

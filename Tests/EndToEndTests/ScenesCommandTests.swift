@@ -1,0 +1,150 @@
+import Foundation
+import QuakeScenes
+import QuakeTestSupport
+import Testing
+
+/// `quaketui scenes [list|rm ID...|rm --all|prune --older-than DAYS] [--json]`.
+@Suite struct ScenesCommandTests {
+    /// A state directory with scenes `left` (selecting us7000abcd) and `right`, both closed.
+    static func stateWithScenes() throws -> (TemporaryDirectory, StateDirectory) {
+        let dir = try TemporaryDirectory()
+        let state = try StateDirectory(path: dir.path).prepared()
+        for (id, code) in [("left", "us7000abcd"), ("right", "")] {
+            let storage = try SceneStorage(state: state, scene: SceneID(validating: id), restoring: false)
+            try storage.set(code, for: SceneKeys.selectedQuake)
+            try storage.set("magnitude", for: SceneKeys.sortOrder)
+            try storage.close()
+        }
+        return (dir, state)
+    }
+
+    static func scenes(_ dir: TemporaryDirectory) throws -> [[String: Any]] {
+        let result = try QuaketuiBinary.run(["scenes", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try #require(try result.json()["scenes"] as? [[String: Any]])
+    }
+
+    @Test func listShowsEveryScene() throws {
+        let (dir, _) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let scenes = try Self.scenes(dir)
+        #expect(scenes.map { $0["id"] as? String } == ["left", "right"])
+        #expect(scenes[0]["selectedQuake"] as? String == "us7000abcd")
+        #expect(scenes[0]["sortOrder"] as? String == "magnitude")
+        #expect(scenes[0]["isOpen"] as? Bool == false)
+        #expect(scenes[0]["lastUsed"] is String)
+
+        let text = try QuaketuiBinary.run(["scenes", "list"], stateDirectory: dir.url)
+        #expect(text.status == 0)
+        let lines = text.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("ID") && lines[0].contains("LAST USED") && lines[0].contains("SELECTED QUAKE"))
+        #expect(lines[1].hasPrefix("left ") && lines[1].contains("us7000abcd"))
+        #expect(lines[2].hasPrefix("right "))
+    }
+
+    @Test func anEmptyStateDirectoryHasNoScenes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try Self.scenes(dir).isEmpty)
+        let text = try QuaketuiBinary.run(["scenes"], stateDirectory: dir.url)
+        #expect(text.status == 0)
+        #expect(text.stdout.hasPrefix("No scenes yet"))
+    }
+
+    @Test func listShowsTheProcessThatHasASceneOpen() throws {
+        let (dir, state) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let lease = try SceneLease.acquire(SceneIdentity(id: SceneID(validating: "left"), source: .option), in: state)
+        defer { lease.release() }
+        let scenes = try Self.scenes(dir)
+        #expect(scenes[0]["isOpen"] as? Bool == true)
+        #expect(scenes[0]["pid"] as? Int == Int(getpid()))
+        let text = try QuaketuiBinary.run(["scenes"], stateDirectory: dir.url)
+        #expect(text.stdout.contains("process \(getpid())"))
+    }
+
+    @Test func rmDeletesTheNamedScenesAndTheirPendingActivities() throws {
+        let (dir, state) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["open", "us7000abcd", "--scene", "left"], stateDirectory: dir.url).status == 0)
+        let result = try QuaketuiBinary.run(["scenes", "rm", "left", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["removed"] as? [String] == ["left"])
+        #expect((json["refused"] as? [Any])?.isEmpty == true)
+        #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["right"])
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("scenes/left.plist").path))
+        #expect(try ActivityCenter(state: state).takeActivity(for: SceneID(validating: "left")) == nil)
+
+        let text = try QuaketuiBinary.run(["scenes", "rm", "right"], stateDirectory: dir.url)
+        #expect(text.stdout == "removed 1 scene: right\n")
+    }
+
+    @Test func rmAllKeepsAnOpenSceneAndFailsNamingItsProcess() throws {
+        let (dir, state) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let lease = try SceneLease.acquire(SceneIdentity(id: SceneID(validating: "left"), source: .option), in: state)
+        defer { lease.release() }
+        let result = try QuaketuiBinary.run(["scenes", "rm", "--all", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: scene left is open in process \(getpid())"), "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["removed"] as? [String] == ["right"])
+        let refused = try #require(json["refused"] as? [[String: Any]])
+        #expect(refused.first?["id"] as? String == "left")
+        #expect(refused.first?["pid"] as? Int == Int(getpid()))
+        #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["left"])
+
+        let named = try QuaketuiBinary.run(["scenes", "rm", "left"], stateDirectory: dir.url)
+        #expect(named.status == 1)
+        #expect(named.stderr.contains("open in process \(getpid())"))
+        lease.release()
+        #expect(try QuaketuiBinary.run(["scenes", "rm", "left"], stateDirectory: dir.url).status == 0)
+    }
+
+    @Test func pruneRemovesOnlyScenesUnusedForThatLong() throws {
+        let (dir, _) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let old = Date().addingTimeInterval(-40 * 86_400)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.appending("scenes").path) where name.hasPrefix("left.") {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir.appending("scenes/\(name)").path)
+        }
+        let none = try QuaketuiBinary.run(["scenes", "prune", "--older-than", "60"], stateDirectory: dir.url)
+        #expect(none.status == 0)
+        #expect(none.stdout == "no scenes unused for 60 days\n")
+        let result = try QuaketuiBinary.run(["scenes", "prune", "--older-than=30", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.json()["removed"] as? [String] == ["left"])
+        #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["right"])
+    }
+
+    @Test(arguments: [
+        (["scenes", "rm", "../etc"], "is not valid"),
+        (["scenes", "rm", "left", "a b"], "is not valid"),
+        (["scenes", "rm", "nosuch"], "There is no scene \"nosuch\""),
+        (["scenes", "rm"], "Say which scenes"),
+        (["scenes", "rm", "--all", "left"], "not both"),
+        (["scenes", "prune"], "Say how old"),
+        (["scenes", "prune", "--older-than", "soon"], "'soon' is not a number of days"),
+        (["scenes", "list", "--all"], "--all goes with 'scenes rm'"),
+        (["scenes", "frobnicate"], "Unknown scenes action 'frobnicate'"),
+    ])
+    func badArgumentsExit64AndRemoveNothing(arguments: [String], message: String) throws {
+        let (dir, _) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage: quaketui scenes"))
+        #expect(try Self.scenes(dir).count == 2)
+    }
+
+    @Test func helpDescribesTheActions() throws {
+        let help = try QuaketuiBinary.run(["scenes", "--help"])
+        #expect(help.status == 0)
+        for word in ["rm <id>...", "rm --all", "prune --older-than <days>", "--json", "status 1", "status 64"] {
+            #expect(help.stdout.contains(word), "\(word)")
+        }
+    }
+}
