@@ -1,5 +1,4 @@
 import Foundation
-import QuakeScenes
 import QuakeTestSupport
 import Testing
 
@@ -178,7 +177,7 @@ struct BrowserTests {
         let paneA = try fixture.launch(scene: "a")
         let paneB = try fixture.launch(scene: "b")
         try fixture.tmux.send(paneA, "j", "j", "j", "j", "Enter")
-        let shown = try fixture.tmux.waitFor(paneA, "the detail") { $0.contains("Title") }
+        let shown = try fixture.tmux.waitFor(paneA, "the detail") { $0.contains("Title") && $0.contains(" Code ") }
         let title = try #require(Self.line(shown, containing: "Title")).split(separator: "│").last.map(String.init) ?? ""
         usleep(300_000)
         try fixture.tmux.send(paneB, "H")
@@ -186,10 +185,13 @@ struct BrowserTests {
             (Self.line(screen, containing: "Title")?.split(separator: "│").last.map(String.init)) == title
         }
         // `quaketui open` reaches a running pane too.
-        let code = try #require(shown.split(separator: "\n").first { $0.contains(" Code ") }?
-            .split(separator: " ").last.map(String.init))
-        _ = try ActivityCenter(state: StateDirectory(path: fixture.dir.path)).open(code, in: SceneID(validating: "b"))
-        try fixture.tmux.waitFor(paneB, "the opened quake") { $0.contains(code) }
+        let code = try #require(Self.line(shown, containing: " Code ")?.split(separator: " ").last.map(String.init),
+                                "\(shown)")
+        try fixture.tmux.send(paneB, "Escape", "g")
+        let opened = try QuaketuiBinary.run(["open", "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)",
+                                             "--scene", "b"], stateDirectory: fixture.dir.url)
+        #expect(opened.status == 0 && opened.stdout.contains("open in process"), "\(opened.stdout)\(opened.stderr)")
+        try fixture.tmux.waitFor(paneB, timeout: 2, "the opened quake") { $0.contains("Code          \(code)") }
     }
 
     @Test func resizingRedrawsAndATinyTerminalGetsAMessage() throws {
