@@ -28,6 +28,13 @@ enum Quaketui {
             COMMANDS:
             \(commands.map { "  " + $0.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
 
+            THE BROWSER (the default command; needs a terminal):
+              j/k or arrows move, Enter opens the detail (Tab, 1 2 3: Detail, Map, Notes),
+              / searches as you type, s/S sort, space folds a section, m minimum magnitude,
+              r refreshes, e edits notes, H continues another pane's quake, ? lists every key,
+              q quits keeping this scene, Q closes the scene. An empty store starts with a
+              bundled sample catalogue (not real data) and refreshes from USGS in the background.
+
             STATE DIRECTORY (first match wins):
               --state-dir DIR, $QUAKETUI_STATE_DIR, ./state if ./state/.quaketui exists,
               $XDG_STATE_HOME/quaketui, ~/.local/state/quaketui
