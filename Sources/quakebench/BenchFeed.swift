@@ -1,4 +1,5 @@
 import Foundation
+import QuakeFeed
 import QuakeStore
 
 /// Generates benchmark feeds of N quakes by replicating the real USGS features in
@@ -54,6 +55,38 @@ struct BenchFeed {
         self.templates = templates
     }
 
+    /// Templates from the bundled sample catalogue (synthetic but in the USGS format), for
+    /// machines without the USGS snapshots, such as CI outside this workspace.
+    init(bundledSampleIn scratch: URL) throws {
+        let container = try PersistentContainer(directory: scratch)
+        defer { container.close() }
+        try SampleCatalogue.importIfEmpty(into: container)
+        let records = try container.viewContext.read { db -> [QuakeRecord] in
+            let statement = try db.prepare("SELECT code FROM quake ORDER BY id")
+            var codes: [String] = []
+            while try statement.step() { codes.append(statement.text(at: 0)) }
+            return try codes.compactMap { try db.quake(code: $0)?.record }
+        }
+        templates = records.compactMap { r in
+            guard let depth = r.depth else { return nil }
+            var rest: [String] = []
+            func add(_ key: String, _ value: String?) { if let value { rest.append("\"\(key)\":\(value)") } }
+            func quoted(_ s: String?) -> String? {
+                s.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]), as: UTF8.self) }
+            }
+            add("alert", quoted(r.alert)); add("felt", r.felt.map(String.init)); add("magType", quoted(r.magType))
+            add("net", quoted(r.net)); add("sig", r.sig.map(String.init)); add("status", quoted(r.status))
+            add("tsunami", r.tsunami.map(String.init)); add("type", quoted(r.type))
+            var record = r
+            record.url = nil
+            record.title = nil
+            return Template(magnitude: r.magnitude, place: r.place, depth: depth, latitude: r.latitude, longitude: r.longitude,
+                            rest: rest.joined(separator: ","), record: record, region: r.region,
+                            regionKey: TextFolding.fold(r.region), placeKey: TextFolding.fold(r.place))
+        }
+        guard !templates.isEmpty else { throw BenchError("the bundled sample catalogue is empty") }
+    }
+
     /// The i-th generated quake: template i mod T, code `bench%08d`, times 30 s apart backwards
     /// from 2026-01-01, magnitude jittered by ±0.3.
     func quake(_ i: Int) -> (template: Template, code: String, magnitude: Double?, time: Int64) {
@@ -79,7 +112,7 @@ struct BenchFeed {
         try out.close()
     }
 
-    /// The generated title and URL of quake `i` (the GeoJSON and the CSV carry the same).
+    /// The generated title of a quake (the GeoJSON and the CSV carry the same).
     func title(_ q: (template: Template, code: String, magnitude: Double?, time: Int64)) -> String {
         "M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.template.place)"
     }

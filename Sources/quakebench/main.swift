@@ -83,8 +83,14 @@ do {
     if python && Peers.python3 == nil { log("peer missing: python3 is not on PATH; the Python figures are left out") }
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
-    log("reading templates from \(data.path)")
-    let feed = try BenchFeed(dataDirectory: data)
+    let feed: BenchFeed
+    if FileManager.default.fileExists(atPath: data.path) {
+        log("reading templates from \(data.path)")
+        feed = try BenchFeed(dataDirectory: data)
+    } else {
+        log("\(data.path) not found: using the bundled sample catalogue as templates (say --data DIR for real USGS data)")
+        feed = try BenchFeed(bundledSampleIn: work.appendingPathComponent("sample-store"))
+    }
     var figures: [Figure] = []
     for n in sizes {
         log("N = \(n.formatted())")
