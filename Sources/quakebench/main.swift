@@ -100,6 +100,8 @@ do {
         let store = importBench.store(n: n)
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
         figures += try LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench).run(n: n)
+        // A long run's results so far, in case it is interrupted.
+        log("figures so far:\n" + Report.table(figures))
     }
     // Import RSS must stay flat from the smallest size to the largest.
     let rss = figures.filter { $0.name == "import peak RSS" && !$0.ours.isNaN }
