@@ -73,8 +73,9 @@ import Testing
     }
 
     @Test func deferralWaitsForAQuarterOfTheTable() {
-        #expect(!WriteTransaction.shouldDeferSearchIndex(seen: 9_999, rowsBefore: 0))
-        #expect(WriteTransaction.shouldDeferSearchIndex(seen: 10_000, rowsBefore: 0))
+        let minimum = WriteTransaction.searchIndexDeferralMinimum
+        #expect(!WriteTransaction.shouldDeferSearchIndex(seen: minimum - 1, rowsBefore: 0))
+        #expect(WriteTransaction.shouldDeferSearchIndex(seen: minimum, rowsBefore: 0))
         #expect(!WriteTransaction.shouldDeferSearchIndex(seen: 10_000, rowsBefore: 1_000_000))
         #expect(WriteTransaction.shouldDeferSearchIndex(seen: 250_000, rowsBefore: 1_000_000))
     }
