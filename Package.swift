@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "QuakeTUI", dependencies: ["QuakeStore", "QuakeScenes", "CNcursesw"]),
 
         .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
-        .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed"]),
+        .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
 
         .target(name: "QuakeTestSupport", dependencies: ["QuakeStore"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).

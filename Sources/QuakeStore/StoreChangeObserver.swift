@@ -102,7 +102,9 @@ public final class StoreChangeObserver: @unchecked Sendable {
         // A large import writes the WAL thousands of times; coalesce into one check shortly after.
         if relevant && !checkScheduled {
             checkScheduled = true
-            queue.asyncAfter(deadline: .now() + .milliseconds(5)) { [unowned self] in
+            // Strong, not unowned: the owner may stop and release the observer within these
+            // 5 ms (quitting right after a commit); `check()` then sees `stopped` and returns.
+            queue.asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in
                 checkScheduled = false
                 check()
             }

@@ -128,11 +128,19 @@ extension WriteTransaction {
         progress: (UpsertCounts) -> Void = { _ in }
     ) throws -> UpsertCounts {
         var seen = 0
+        // A large import indexes search once at the end (see WriteTransaction+SearchIndex.swift).
+        // max(id) bounds the row count from above in O(log n): at worst the switch comes later.
+        let rowsBefore = Int(try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
+        var suspendedTriggers: [String]?
         while let record = try next() {
+            if suspendedTriggers == nil, Self.shouldDeferSearchIndex(seen: seen, rowsBefore: rowsBefore) {
+                suspendedTriggers = try suspendSearchIndexTriggers()
+            }
             try upsert(record)
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }
+        if let suspendedTriggers { try rebuildSearchIndex(restoring: suspendedTriggers) }
         return counts
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeFeed
 import QuakeStore
 
 /// Generates benchmark feeds of N quakes by replicating the real USGS features in
@@ -13,7 +14,10 @@ struct BenchFeed {
         let longitude: Double
         /// The other properties, serialized once: `"key":value,…` (no braces).
         let rest: String
+        /// The feed fields the store keeps, as `quaketui import` reads them (for the CSV peer).
         let record: QuakeRecord
+        /// Derived columns, computed once per template: region, regionKey, placeKey.
+        let region: String, regionKey: String, placeKey: String
     }
 
     let templates: [Template]
@@ -35,15 +39,52 @@ struct BenchFeed {
                 let rest = properties.filter { !changed.contains($0.key) && !($0.value is NSNull) }
                 let restJSON = String(decoding: try JSONSerialization.data(withJSONObject: rest, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
                 let magnitude = properties["mag"] as? Double
+                func int(_ key: String) -> Int? { (rest[key] as? NSNumber)?.intValue }
+                let record = QuakeRecord(
+                    code: "", magnitude: magnitude, magType: rest["magType"] as? String, place: place, time: 0, updated: 0,
+                    latitude: coordinates[1], longitude: coordinates[0], depth: coordinates[2],
+                    status: rest["status"] as? String, type: rest["type"] as? String, tsunami: int("tsunami"),
+                    felt: int("felt"), alert: rest["alert"] as? String, sig: int("sig"), net: rest["net"] as? String)
                 templates.append(Template(
                     magnitude: magnitude, place: place, depth: coordinates[2], latitude: coordinates[1], longitude: coordinates[0],
-                    rest: String(restJSON.dropFirst().dropLast()),
-                    record: QuakeRecord(code: "", magnitude: magnitude, place: place, time: 0, updated: 0,
-                                        latitude: coordinates[1], longitude: coordinates[0], depth: coordinates[2])))
+                    rest: String(restJSON.dropFirst().dropLast()), record: record,
+                    region: record.region, regionKey: TextFolding.fold(record.region), placeKey: TextFolding.fold(place)))
             }
         }
         guard !templates.isEmpty else { throw BenchError("no GeoJSON features found in \(dataDirectory.path)") }
         self.templates = templates
+    }
+
+    /// Templates from the bundled sample catalogue (synthetic but in the USGS format), for
+    /// machines without the USGS snapshots, such as CI outside this workspace.
+    init(bundledSampleIn scratch: URL) throws {
+        let container = try PersistentContainer(directory: scratch)
+        defer { container.close() }
+        try SampleCatalogue.importIfEmpty(into: container)
+        let records = try container.viewContext.read { db -> [QuakeRecord] in
+            let statement = try db.prepare("SELECT code FROM quake ORDER BY id")
+            var codes: [String] = []
+            while try statement.step() { codes.append(statement.text(at: 0)) }
+            return try codes.compactMap { try db.quake(code: $0)?.record }
+        }
+        templates = records.compactMap { r in
+            guard let depth = r.depth else { return nil }
+            var rest: [String] = []
+            func add(_ key: String, _ value: String?) { if let value { rest.append("\"\(key)\":\(value)") } }
+            func quoted(_ s: String?) -> String? {
+                s.map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed]), as: UTF8.self) }
+            }
+            add("alert", quoted(r.alert)); add("felt", r.felt.map(String.init)); add("magType", quoted(r.magType))
+            add("net", quoted(r.net)); add("sig", r.sig.map(String.init)); add("status", quoted(r.status))
+            add("tsunami", r.tsunami.map(String.init)); add("type", quoted(r.type))
+            var record = r
+            record.url = nil
+            record.title = nil
+            return Template(magnitude: r.magnitude, place: r.place, depth: depth, latitude: r.latitude, longitude: r.longitude,
+                            rest: rest.joined(separator: ","), record: record, region: r.region,
+                            regionKey: TextFolding.fold(r.region), placeKey: TextFolding.fold(r.place))
+        }
+        guard !templates.isEmpty else { throw BenchError("the bundled sample catalogue is empty") }
     }
 
     /// The i-th generated quake: template i mod T, code `bench%08d`, times 30 s apart backwards
@@ -63,7 +104,7 @@ struct BenchFeed {
             let q = quake(i)
             let mag = q.magnitude.map { String($0) } ?? "null"
             let place = jsonString(q.template.place)
-            let title = jsonString("M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.template.place)")
+            let title = jsonString(self.title(q))
             out.write(i == 0 ? "\n" : ",\n")
             out.write(#"{"type":"Feature","properties":{"mag":\#(mag),"place":\#(place),"time":\#(q.time),"updated":\#(q.time + 60_000),"url":"https://earthquake.usgs.gov/earthquakes/eventpage/\#(q.code)","detail":"https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/\#(q.code).geojson","code":"\#(q.code.dropFirst(5))","ids":",\#(q.code),","title":\#(title)\#(q.template.rest.isEmpty ? "" : ",")\#(q.template.rest)},"geometry":{"type":"Point","coordinates":[\#(q.template.longitude),\#(q.template.latitude),\#(q.template.depth)]},"id":"\#(q.code)"}"#)
         }
@@ -71,18 +112,27 @@ struct BenchFeed {
         try out.close()
     }
 
+    /// The generated title of a quake (the GeoJSON and the CSV carry the same).
+    func title(_ q: (template: Template, code: String, magnitude: Double?, time: Int64)) -> String {
+        "M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.template.place)"
+    }
+
     /// Writes the same quakes as CSV in the exact column order of our `quake` table, for the
-    /// `sqlite3` shell's `.import` (the storage floor: no parsing work but CSV's).
+    /// `sqlite3` shell's `.import` (the storage floor: no parsing work but CSV's). Every column
+    /// the import stores is there, derived columns included; only `notes` is empty. (`.import`
+    /// stores an empty cell as '' where we store NULL: the same bytes to within a few per row.)
     func writeTableCSV(count: Int, to url: URL) throws {
         let out = try Writer(url)
         for i in 0..<count {
             let q = quake(i)
-            var r = q.template.record
-            r.code = q.code
+            let r = q.template.record
             let cells: [String] = [
-                String(i + 1), q.code, q.magnitude.map { String($0) } ?? "", "", r.place, String(q.time), String(q.time + 60_000),
-                String(r.latitude), String(r.longitude), r.depth.map { String($0) } ?? "", r.region,
-                TextFolding.fold(r.region), TextFolding.fold(r.place), "", "", "", "", "", "", "", "", "", "",
+                String(i + 1), q.code, q.magnitude.map { String($0) } ?? "", r.magType ?? "", r.place,
+                String(q.time), String(q.time + 60_000), String(r.latitude), String(r.longitude),
+                r.depth.map { String($0) } ?? "", q.template.region, q.template.regionKey, q.template.placeKey,
+                r.status ?? "", r.type ?? "", r.tsunami.map(String.init) ?? "", r.felt.map(String.init) ?? "",
+                r.alert ?? "", r.sig.map(String.init) ?? "", r.net ?? "",
+                "https://earthquake.usgs.gov/earthquakes/eventpage/\(q.code)", title(q), "",
             ]
             out.write(cells.map(csvField).joined(separator: ","))
             out.write("\n")
@@ -105,7 +155,9 @@ final class Writer {
     private let handle: FileHandle
     private var buffer = Data()
     init(_ url: URL) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw BenchError("cannot create \(url.path)")
+        }
         handle = try FileHandle(forWritingTo: url)
     }
     func write(_ text: String) {

@@ -3,49 +3,99 @@ import Foundation
 import Glibc
 #endif
 
-/// A child process's wall time and peak resident set size (from `wait4`'s rusage).
+/// A child process's wall time and peak resident set size.
 struct Measurement {
     var seconds: Double
-    var peakRSSBytes: Int64
+    /// The child's own peak RSS, or nil when it could not be measured fairly (see `Measured.run`).
+    var peakRSSBytes: Int64?
     var status: Int32
     var stdout: String
+    /// The monotonic clock (ns) just before the child was started, to compare with times it prints.
+    var startedAt: UInt64
 }
 
 enum Measured {
+    /// GNU time, used as a small intermediate process when a figure needs the child's peak RSS.
+    ///
+    /// Why not `wait4` on our own child: glibc's `posix_spawn` shares our address space until the
+    /// child execs (CLONE_VFORK), and Linux charges the replaced address space's high-water mark
+    /// to the new program's `ru_maxrss` (`exec_mmap` → `setmax_mm_hiwater_rss`). quakebench holds
+    /// ~110 MB of feed templates, so every child "peaked" at 114 MB. GNU time's own footprint is
+    /// ~1 MB, so its child's `ru_maxrss` is the child's own.
+    static let timeTool: String? = Peers.find("time", preferring: "/usr/bin/time")
+
     /// Runs `arguments[0]` (a path) with `arguments`, stdin from `stdinPath`, and measures it.
-    /// posix_spawn + wait4 gives this child's own maximum RSS, not all children's.
-    static func run(_ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil) throws -> Measurement {
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: out) }
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
+                    measureRSS: Bool = false) throws -> Measurement {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-\(UUID().uuidString)")
+        let out = scratch.appendingPathExtension("out"), rssFile = scratch.appendingPathExtension("rss")
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: rssFile)
+        }
+        var command = arguments
+        if measureRSS, let timeTool { command = [timeTool, "-f", "%M", "-o", rssFile.path] + arguments }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let stdinPath { posix_spawn_file_actions_addopen(&actions, 0, stdinPath, O_RDONLY, 0) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        var argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         var envp: [UnsafeMutablePointer<CChar>?] = envStrings.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid: pid_t = 0
-        let start = DispatchTime.now()
-        let rc = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
-        guard rc == 0 else { throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(rc)))") }
+        let start = monotonicNanoseconds()
+        let rc = posix_spawn(&pid, command[0], &actions, nil, &argv, &envp)
+        guard rc == 0 else { throw BenchError("cannot start \(command[0]): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let seconds = Double(monotonicNanoseconds() - start) / 1e9
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let output = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
-        return Measurement(seconds: seconds, peakRSSBytes: Int64(usage.ru_maxrss) * 1024, status: exitCode, stdout: output)
+        var rss: Int64?
+        if measureRSS, timeTool != nil, let text = try? String(contentsOf: rssFile, encoding: .utf8),
+           let kilobytes = text.split(separator: "\n").last.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }) {
+            rss = kilobytes * 1024
+        }
+        return Measurement(seconds: seconds, peakRSSBytes: rss, status: exitCode, stdout: output, startedAt: start)
     }
 
     /// Times an in-process block: (result, seconds).
     static func time<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-        let start = DispatchTime.now()
+        let start = monotonicNanoseconds()
         let result = try body()
-        return (result, Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9)
+        return (result, Double(monotonicNanoseconds() - start) / 1e9)
+    }
+}
+
+/// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine, so a time printed
+/// by a child can be compared with one taken by its parent.
+func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// The peer programs, found on PATH; a missing one is reported, never a crash.
+enum Peers {
+    static let sqlite3 = find("sqlite3", preferring: "/usr/bin/sqlite3")
+    static let python3 = find("python3", preferring: nil)
+
+    static func find(_ name: String, preferring preferred: String?) -> String? {
+        if let preferred, access(preferred, X_OK) == 0 { return preferred }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") where access("\(directory)/\(name)", X_OK) == 0 {
+            return "\(directory)/\(name)"
+        }
+        return nil
+    }
+
+    static func versionLine(_ arguments: [String]) -> String? {
+        guard let m = try? Measured.run(arguments), m.status == 0 else { return nil }
+        return m.stdout.split(separator: "\n").first.map(String.init)
     }
 }
 
@@ -60,9 +110,15 @@ extension Array where Element == Double {
         let sorted = self.sorted()
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
+    var maximum: Double { self.max() ?? .nan }
     func percentile(_ p: Double) -> Double {
         guard !isEmpty else { return .nan }
         let sorted = self.sorted()
         return sorted[Swift.min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
     }
+}
+
+/// Progress on stderr, so stdout stays the table (or JSON).
+func log(_ message: String) {
+    FileHandle.standardError.write(Data("quakebench: \(message)\n".utf8))
 }

@@ -1,68 +1,126 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--sizes 10000,100000,1000000] [--runs 3] [--json]
+//   swift run -c release quakebench [--quick] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--role", arguments.count >= 4, arguments[1] == "writer" {
-    try LiveBench.writer(store: URL(fileURLWithPath: arguments[2]), count: Int(arguments[3]) ?? 20)
-    exit(0)
-}
-if arguments.contains("--help") {
-    print("""
-        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python]
-
-        Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
-        import, fetching and live propagation, each beside its peer from the same run.
-          --quick      small sizes, one run: checks that the benchmark works (CI runs this)
-          --sizes      quake counts to measure (default 10000,100000,1000000)
-          --runs       runs per figure; figures are medians (default 3)
-          --json       print the figures as JSON instead of a table
-          --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
-          --work DIR   where generated feeds and stores go (default a temp dir, removed afterwards)
-          --no-python  skip the Python peer (it needs ~700 MB at 200k quakes)
-        """)
-    exit(0)
-}
 
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
     return arguments[index + 1]
 }
+
+// Child roles: the benchmark's own processes.
+if arguments.first == "--role", arguments.count >= 2 {
+    do {
+        switch arguments[1] {
+        case "writer" where arguments.count >= 4:
+            try LiveBench.writer(store: URL(fileURLWithPath: arguments[2]), count: Int(arguments[3]) ?? 20)
+        case "browser" where arguments.count >= 4:
+            try BrowserRole.run(stateDirectory: arguments[2], scene: arguments[3],
+                                firstFrameOnly: arguments.contains("--first-frame-only"),
+                                repetitions: Int(option("--repetitions") ?? "") ?? 5)
+        default:
+            FileHandle.standardError.write(Data("quakebench: unknown role \(arguments.dropFirst().joined(separator: " "))\n".utf8))
+            exit(64)
+        }
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("quakebench (\(arguments[1])): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+    print("""
+        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python]
+
+        Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
+        every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
+        storage), each beside its peer from the same run. Prints a table (or JSON) on stdout,
+        progress on stderr. Exits 1 only if something fails to run; a missed target is reported,
+        never an error. Missing peers (sqlite3, python3, GNU time for RSS) are named in the table.
+          --quick      10,000 quakes, 3 runs, no Python: checks that the benchmark works (CI runs this)
+          --sizes      quake counts to measure (default 10000,200000,1000000)
+          --runs       runs per figure; figures are medians (default 5; imports use min(runs, 3) at ≥ 500k)
+          --json       print the figures as JSON instead of a table
+          --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
+          --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
+          --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
+        """)
+    exit(0)
+}
+
+let known: Set<String> = ["--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python"]
+for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
+    let previous = index > 0 ? arguments[index - 1] : ""
+    guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
+        FileHandle.standardError.write(Data("quakebench: unknown option \(argument); see --help\n".utf8))
+        exit(64)
+    }
+}
+
 let quick = arguments.contains("--quick")
-let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [2_000] : [10_000, 100_000, 1_000_000])
-let runs = Int(option("--runs") ?? "") ?? (quick ? 1 : 3)
+let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
+let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
 let keepWork = option("--work") != nil
 let work = URL(fileURLWithPath: option("--work") ?? NSTemporaryDirectory() + "quakebench-\(UUID().uuidString)")
 let binaries = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
 let quaketui = binaries.appendingPathComponent("quaketui").path
-let python = !arguments.contains("--no-python")
+let quakebench = binaries.appendingPathComponent("quakebench").path
+let python = !arguments.contains("--no-python") && !quick
 let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Benchmarks/peers/python_import.py").path
 
 do {
+    guard FileManager.default.isExecutableFile(atPath: quaketui) else {
+        throw BenchError("\(quaketui) is missing: build it first (swift build -c release --product quaketui)")
+    }
+    if Peers.sqlite3 == nil { log("peer missing: sqlite3 is not on PATH; its figures are left out (apt-get install -y sqlite3)") }
+    if Measured.timeTool == nil { log("GNU time is missing: peak RSS figures are left out (apt-get install -y time)") }
+    if python && Peers.python3 == nil { log("peer missing: python3 is not on PATH; the Python figures are left out") }
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     defer { if !keepWork { try? FileManager.default.removeItem(at: work) } }
-    FileHandle.standardError.write(Data("quakebench: reading templates from \(data.path)\n".utf8))
-    let feed = try BenchFeed(dataDirectory: data)
+    let feed: BenchFeed
+    if FileManager.default.fileExists(atPath: data.path) {
+        log("reading templates from \(data.path)")
+        feed = try BenchFeed(dataDirectory: data)
+    } else {
+        log("\(data.path) not found: using the bundled sample catalogue as templates (say --data DIR for real USGS data)")
+        feed = try BenchFeed(bundledSampleIn: work.appendingPathComponent("sample-store"))
+    }
     var figures: [Figure] = []
     for n in sizes {
-        FileHandle.standardError.write(Data("quakebench: N = \(n)\n".utf8))
-        let importBench = ImportBench(feed: feed, work: work, runs: runs, quaketui: quaketui, pythonPeer: peerScript)
+        log("N = \(n.formatted())")
+        let importRuns = n >= 500_000 ? min(runs, 3) : runs
+        let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript)
         figures += try importBench.run(n: n, python: python && n <= 200_000)
-        figures += try FetchBench(store: importBench.store(n: n), runs: max(3, runs)).run(n: n)
-        figures += try LiveBench(store: importBench.store(n: n), commits: quick ? 10 : 40, quakebench: binaries.appendingPathComponent("quakebench").path).run(n: n)
+        let store = importBench.store(n: n)
+        figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
+        figures += try LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench).run(n: n)
+        // A long run's results so far, in case it is interrupted.
+        log("figures so far:\n" + Report.table(figures))
     }
+    // Import RSS must stay flat from the smallest size to the largest.
+    let rss = figures.filter { $0.name == "import peak RSS" && !$0.ours.isNaN }
+    if let small = rss.first, let large = rss.last, large.n > small.n {
+        figures.append(Figure(name: "import peak RSS growth \(small.n.formatted())→\(large.n.formatted())", n: large.n,
+                              ours: large.ours / small.ours, samples: large.samples, unit: "×",
+                              target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
+    }
+    figures += try SceneBench(work: work, samples: quick ? 10 : 40).run()
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         print(String(decoding: try encoder.encode(figures), as: UTF8.self))
     } else {
         print(Report.table(figures))
+        let missed = figures.filter { $0.met == false }.map { "\($0.name) at \($0.n.formatted())" }
+        print(missed.isEmpty ? "\nall targets met" : "\nmissed: " + missed.joined(separator: "; "))
     }
 } catch {
-    FileHandle.standardError.write(Data("quakebench: \(error)\n".utf8))
+    log("\(error)")
     exit(1)
 }

@@ -1,0 +1,194 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+
+/// The browser's figures at N quakes, measured in `--role browser` children (see `BrowserRole`):
+/// first restored frame after launch, key press to frame (scroll, search keystroke, sort change)
+/// and the browser's peak RSS — each beside the equivalent SQL in the `sqlite3` shell.
+///
+/// The scene restored is one a user left in the middle of the list: time order, the quake at
+/// offset N/2 selected, the detail view open. Page cache warm (the store was just written).
+struct BrowserBench {
+    let store: URL
+    let quakebench: String
+    let runs: Int
+    /// The list's height in rows at `BenchScreen.size` (the SQL peers fetch as many).
+    let window = BenchScreen.size.rows - 4
+    let scene = "bench"
+
+    func run(n: Int) throws -> [Figure] {
+        let middle = n / 2
+        let selected = String(format: "bench%08d", middle), top = String(format: "bench%08d", max(0, middle - 10))
+        try saveScene(selected: selected, top: top)
+        var figures: [Figure] = []
+        let peer = Peers.sqlite3.map { ShellPeer(sqlite3: $0, database: store.appendingPathComponent("quakes.sqlite").path) }
+        let sql = PeerSQL(window: window, selected: selected, middle: middle)
+
+        // First restored frame, process start included, beside a sqlite3 process that runs the
+        // same reads (sections, anchor, window, the detail's row) and exits.
+        log("first frame N=\(n.formatted()) ×\(runs)")
+        var launches: [Double] = [], inProcess: [Double] = []
+        for _ in 0..<runs {
+            let m = try Measured.run([quakebench, "--role", "browser", store.path, scene, "--first-frame-only"])
+            guard m.status == 0, let drawn = Self.firstFrame(m.stdout) else {
+                throw BenchError("browser child failed (exit \(m.status)): \(m.stdout.prefix(300))")
+            }
+            launches.append(Double(drawn - m.startedAt) / 1e9)
+            if let start = Self.stamp("restore-start", m.stdout) { inProcess.append(Double(drawn - start) / 1e9) }
+        }
+        var peerLaunch: [Double] = []
+        if let peer { peerLaunch = try peer.processWallTimes(sql.restore, runs: runs) }
+        figures.append(Figure(name: "first restored frame after launch", n: n, ours: launches.median, ourMax: launches.maximum,
+                              samples: runs, peer: peerLaunch.isEmpty ? nil : peerLaunch.median,
+                              peerName: "sqlite3 process, same reads", unit: "s", target: "≤ 100 ms",
+                              met: launches.median <= 0.1, note: peer == nil ? Self.missing : nil))
+        figures.append(Figure(name: "  of which open store → first frame (in process)", n: n, ours: inProcess.median,
+                              ourMax: inProcess.maximum, samples: inProcess.count, unit: "s",
+                              target: "(breakdown)", met: nil))
+
+        // Key presses, then the peak RSS of that whole browser process.
+        log("key presses N=\(n.formatted()) ×\(runs)")
+        let m = try Measured.run([quakebench, "--role", "browser", store.path, scene, "--repetitions", String(runs)],
+                                 measureRSS: true)
+        guard m.status == 0 else { throw BenchError("browser child failed (exit \(m.status)): \(m.stdout.prefix(300))") }
+        var samples: [String: [Double]] = [:]
+        for line in m.stdout.split(separator: "\n") where line.hasPrefix("sample ") {
+            let parts = line.split(separator: " ")
+            if parts.count == 3, let seconds = Double(parts[2]) { samples[String(parts[1]), default: []].append(seconds) }
+        }
+        var keys: [(kind: String, name: String, peerSQL: [String])] = [
+            ("scroll-line", "key→frame: scroll a line (j)", sql.window(offset: middle + 20)),
+            ("scroll-page", "key→frame: scroll a page (PgDn)", sql.window(offset: middle + 2 * window)),
+        ]
+        var typed = ""
+        for character in BrowserRole.searchWord {
+            typed.append(character)
+            keys.append(("search-\(typed)", "key→frame: search \"\(typed)\"", sql.search(typed)))
+        }
+        keys.append(("search-esc", "key→frame: Esc clears search", sql.timeOrder))
+        keys.append(("sort-magnitude", "key→frame: sort → magnitude (s)", sql.magnitudeOrder))
+        keys.append(("sort-region", "key→frame: sort → region (s)", sql.regionOrder))
+        keys.append(("sort-time", "key→frame: sort → time (s)", sql.timeOrder))
+        for key in keys {
+            let ours = samples[key.kind] ?? []
+            guard !ours.isEmpty else { throw BenchError("browser child printed no \(key.kind) samples") }
+            let peerTimes = try peer?.inShellTimes(key.peerSQL, runs: runs) ?? []
+            figures.append(Figure(name: key.name, n: n, ours: ours.median, ourMax: ours.maximum, samples: ours.count,
+                                  peer: peerTimes.isEmpty ? nil : peerTimes.median, peerName: "sqlite3 shell .timer",
+                                  unit: "s", target: "≤ 16 ms", met: ours.median <= 0.016,
+                                  note: peer == nil ? Self.missing : nil))
+        }
+        figures.append(Figure(name: "browser peak RSS (restore + all keys above)", n: n,
+                              ours: m.peakRSSBytes.map { Double($0) / 1e6 } ?? .nan, samples: m.peakRSSBytes == nil ? 0 : 1,
+                              unit: "MB", target: "≤ 64 MB", met: m.peakRSSBytes.map { Double($0) / 1e6 <= 64 },
+                              note: m.peakRSSBytes == nil ? "not measured: GNU time missing (apt-get install -y time)" : nil))
+        return figures
+    }
+
+    static let missing = "peer missing: sqlite3 not on PATH (apt-get install -y sqlite3)"
+
+    static func firstFrame(_ stdout: String) -> UInt64? { stamp("first-frame", stdout) }
+
+    /// A `NAME <ns>` line the browser child printed.
+    static func stamp(_ name: String, _ stdout: String) -> UInt64? {
+        stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { UInt64($0.dropFirst(name.count + 1)) }
+    }
+
+    /// Writes the scene a user left: mid-list selection, detail open, default sort.
+    private func saveScene(selected: String, top: String) throws {
+        let storage = try SceneStorage(state: StateDirectory(path: store.path), scene: SceneID(validating: scene), restoring: false)
+        try storage.set(selected, for: SceneKeys.selectedQuake)
+        try storage.set(top, for: SceneKeys.topQuake)
+        try storage.set("time", for: SceneKeys.sortOrder)
+        try storage.set("", for: SceneKeys.searchText)
+        try storage.set(true, for: SceneKeys.detailIsPresented)
+        try storage.set("detail", for: SceneKeys.selectedTab)
+        try storage.close()
+    }
+}
+
+/// The SQL a plain `sqlite3` user would run for the same frame: the section index by GROUP BY,
+/// the selection's rank, the visible window, and the detail view's row.
+struct PeerSQL {
+    let window: Int
+    let selected: String
+    let middle: Int
+
+    private var columns: String { "code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL" }
+    private var detail: String { "SELECT * FROM quake WHERE code = '\(selected)';" }
+
+    var restore: [String] {
+        ["SELECT time / 86400000 AS d, count(*) FROM quake GROUP BY d ORDER BY d DESC;",
+         "SELECT count(*) FROM quake WHERE time > (SELECT time FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake ORDER BY time DESC, id DESC LIMIT \(window) OFFSET \(max(0, middle - 10));",
+         detail]
+    }
+    var timeOrder: [String] { restore }
+
+    func window(offset: Int) -> [String] {
+        ["SELECT \(columns) FROM quake ORDER BY time DESC, id DESC LIMIT \(window) OFFSET \(offset);", detail]
+    }
+
+    func search(_ text: String) -> [String] {
+        let like = "'%\(text)%'"
+        return ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE placeKey LIKE \(like) GROUP BY d ORDER BY d DESC;",
+                "SELECT \(columns) FROM quake WHERE placeKey LIKE \(like) ORDER BY time DESC, id DESC LIMIT \(window);",
+                detail]
+    }
+
+    var magnitudeOrder: [String] {
+        ["SELECT CAST(magnitude AS INT) AS b, count(*) FROM quake GROUP BY b ORDER BY b DESC;",
+         "SELECT count(*) FROM quake WHERE magnitude > (SELECT magnitude FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake ORDER BY magnitude DESC, time DESC, id DESC LIMIT \(window) OFFSET \(middle);",
+         detail]
+    }
+
+    var regionOrder: [String] {
+        ["SELECT regionKey, min(region), count(*) FROM quake GROUP BY regionKey ORDER BY regionKey;",
+         "SELECT count(*) FROM quake WHERE regionKey < (SELECT regionKey FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake ORDER BY regionKey, time DESC, id LIMIT \(window) OFFSET \(middle);",
+         detail]
+    }
+}
+
+/// Runs SQL in the `sqlite3` shell on a read-only store.
+struct ShellPeer {
+    let sqlite3: String
+    let database: String
+
+    /// Wall time of a whole `sqlite3` process (start, the statements, exit), `runs` times.
+    func processWallTimes(_ statements: [String], runs: Int) throws -> [Double] {
+        try withScript(statements.joined(separator: "\n")) { script in
+            try (0..<runs).map { _ in
+                let m = try Measured.run([sqlite3, "-readonly", database], stdinPath: script)
+                guard m.status == 0 else { throw BenchError("sqlite3 failed (exit \(m.status))") }
+                return m.seconds
+            }
+        }
+    }
+
+    /// The statements' summed `.timer` real time, `runs` times in one warm shell session.
+    /// `.timer` reports whole milliseconds in sqlite3 3.40, so sub-millisecond figures read 0.
+    func inShellTimes(_ statements: [String], runs: Int) throws -> [Double] {
+        let body = Array(repeating: statements.joined(separator: "\n"), count: runs).joined(separator: "\n")
+        return try withScript(".timer on\n" + body) { script in
+            let m = try Measured.run([sqlite3, "-readonly", database], stdinPath: script)
+            guard m.status == 0 else { throw BenchError("sqlite3 failed (exit \(m.status))") }
+            let times = m.stdout.split(separator: "\n").compactMap { line -> Double? in
+                guard let range = line.range(of: "Run Time: real ") else { return nil }
+                return Double(line[range.upperBound...].split(separator: " ").first ?? "")
+            }
+            guard times.count == statements.count * runs else {
+                throw BenchError("sqlite3 printed \(times.count) timings for \(statements.count * runs) statements")
+            }
+            return stride(from: 0, to: times.count, by: statements.count).map { times[$0..<$0 + statements.count].reduce(0, +) }
+        }
+    }
+
+    private func withScript<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-\(UUID().uuidString).sql")
+        try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try body(url.path)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// `quakebench --role browser STATE SCENE [--first-frame-only]`: a browser without a terminal.
+///
+/// It launches the way the browser does — open the store, open the scene's storage, build the
+/// state from it, `BrowserModel` + `restore`, render the first frame — and prints
+/// `first-frame <CLOCK_MONOTONIC ns>` so the parent can measure from before `posix_spawn`
+/// (process start included). Then, unless `--first-frame-only`, it plays key presses and prints
+/// one `sample <kind> <seconds>` per key: `BrowserModel.send` + reading the visible rows +
+/// `Screen.render`. Its peak RSS is the "browser RSS" figure.
+enum BrowserRole {
+    /// The typed search, one key at a time, and how many times each key sequence is repeated.
+    static let searchWord = "alaska"
+
+    static func run(stateDirectory: String, scene: String, firstFrameOnly: Bool, repetitions: Int) throws {
+        let launchedAt = monotonicNanoseconds()
+        let container = try PersistentContainer(directory: URL(fileURLWithPath: stateDirectory))
+        defer { container.close() }
+        let storage = try SceneStorage(state: StateDirectory(path: stateDirectory), scene: SceneID(validating: scene))
+        let order = storage.value(for: SceneKeys.sortOrder)
+        var state = AppState(sceneID: scene,
+                             sort: QuakeSortDescriptor(QuakeSortOrder(rawValue: order) ?? .time,
+                                                       ascending: storage.value(for: SceneKeys.sortAscendingKey(for: order))),
+                             searchText: storage.value(for: SceneKeys.searchText),
+                             settings: AppSettings(timeZone: .utc),
+                             columns: BenchScreen.size.columns, rows: BenchScreen.size.rows)
+        state.collapsedSections = Set(storage.value(for: SceneKeys.collapsedSections))
+        state.detailPresented = storage.value(for: SceneKeys.detailIsPresented)
+        state.detailTab = DetailTab(rawValue: storage.value(for: SceneKeys.selectedTab)) ?? .detail
+        let model = try BrowserModel(state: state, container: container)
+        defer { model.close() }
+        let selected = storage.value(for: SceneKeys.selectedQuake), top = storage.value(for: SceneKeys.topQuake)
+        try model.restore(selectedCode: selected.isEmpty ? nil : selected, topCode: top.isEmpty ? nil : top)
+        let first = try BenchScreen.frame(model, container: container)
+        let drawnAt = monotonicNanoseconds()
+        storage.markFirstFrameDrawn()
+        guard model.state.selectedCode == selected, first.size == BenchScreen.size else {
+            throw BenchError("restore did not come back to \(selected) (got \(model.state.selectedCode ?? "nothing"))")
+        }
+        var output = "first-frame \(drawnAt)\nrestore-start \(launchedAt)\n"
+        if !firstFrameOnly {
+            var samples: [(String, Double)] = []
+            func key(_ kind: String, _ action: Action) throws {
+                let (_, seconds) = try Measured.time {
+                    try model.send(action)
+                    _ = try BenchScreen.frame(model, container: container)
+                }
+                samples.append((kind, seconds))
+            }
+            for _ in 0..<repetitions {
+                for _ in 0..<4 { try key("scroll-line", .moveDown) }
+                try key("scroll-page", .pageDown)
+            }
+            for _ in 0..<repetitions {
+                try key("search-begin", .beginSearch)
+                var typed = ""
+                for character in searchWord {
+                    typed.append(character)
+                    try key("search-\(typed)", .searchInput(String(character)))
+                }
+                try key("search-esc", .cancelSearch)
+            }
+            for _ in 0..<repetitions {
+                for _ in QuakeSortOrder.allCases {
+                    let next = model.state.sort.order.next
+                    try key("sort-\(next.rawValue)", .nextSortOrder)
+                }
+            }
+            output += samples.map { "sample \($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
+            output += "rows-materialized \(model.results.rowsMaterialized)\n"
+        }
+        try storage.close()
+        print(output, terminator: "")
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// A search's section seeks and counts walk the sort order's index and probe the matches,
+/// rather than re-reading every match once per section (a plan that was quadratic in practice).
+@Suite struct SearchPlanTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test(arguments: [
+        (QuakeSortOrder.time, "time >= 0 AND time < 86400000", "quake_time"),
+        (.magnitude, "magnitude >= 2 AND magnitude < 3", "quake_magnitude"),
+        (.region, "regionKey = 'alaska'", "quake_region"),
+    ])
+    func searchSectionCountsUseTheSortIndex(order: QuakeSortOrder, range: String, index: String) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.generate(count: 200)
+        var request = SectionedFetchRequest(sortDescriptor: .init(order), timeZone: Self.utc)
+        request.predicate.searchText = "town"
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        let (predicate, _) = FetchSQL(request: request, usesMatches: true).predicate
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let plan = try context.read { db in
+            try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_matches (id INTEGER PRIMARY KEY)")
+            let statement = try db.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quake WHERE \(range) AND \(predicate)")
+            var details: [String] = []
+            while try statement.step() { details.append(statement.text(at: 3)) }
+            return details.joined(separator: "\n")
+        }
+        #expect(plan.contains(index), "plan:\n\(plan)")
+        #expect(!plan.contains("INTEGER PRIMARY KEY (rowid=?)"), "plan:\n\(plan)")
+        // And the results are still right.
+        #expect(controller.count == (try controller.rows(in: 0..<controller.count)).filter { $0.place.lowercased().contains("town") }.count)
+    }
+}
