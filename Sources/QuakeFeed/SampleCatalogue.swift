@@ -22,10 +22,10 @@ public enum SampleCatalogue {
         let context = try container.newBackgroundContext(author: "sample")
         defer { context.close() }
         let start = Date()
-        let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample")
         let shift = Int64((now.timeIntervalSince1970 * 1000).rounded()) - generatedMilliseconds
         let counts: UpsertCounts? = try context.performAndWait { tx in
-            guard try tx.connection.quakeCount() == 0 else { return nil }
+            guard try !tx.connection.hasQuakes() else { return nil }
+            let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample")
             let counts = try tx.upsert(from: {
                 guard var record = try reader.next() else { return nil }
                 record.time += shift

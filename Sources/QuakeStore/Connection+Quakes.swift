@@ -16,6 +16,11 @@ extension Connection {
         Int(try scalar("SELECT count(*) FROM quake").int64 ?? 0)
     }
 
+    /// Whether the store holds any quake: one index probe, where `quakeCount` reads every row.
+    public func hasQuakes() throws(SQLiteError) -> Bool {
+        try scalar("SELECT EXISTS (SELECT 1 FROM quake)").int64 == 1
+    }
+
     public func statistics() throws(SQLiteError) -> StoreStatistics {
         let span = try prepare("SELECT min(time), max(time), count(*), count(notes) FROM quake")
         try span.step()

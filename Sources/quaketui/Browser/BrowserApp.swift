@@ -55,7 +55,6 @@ final class BrowserApp {
     func run() throws {
         defer { stopWatching() }
         try Terminal.run { terminal in
-            try startWatching()
             try send(.resize(columns: terminal.size.columns, rows: terminal.size.rows), terminal)
             // Files set aside, values reset: said once, all together.
             var notices: [String] = []
@@ -64,6 +63,10 @@ final class BrowserApp {
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
+            // Watching starts after the first frame, which it would only delay; a commit made
+            // since the fetch is caught by one merge (a no-op when there is none).
+            try startWatching()
+            inbox.post(.storeChanged)
             var lastDraw = Date()
             var lastTerminalCheck = Date()
             while !isDone {
