@@ -91,6 +91,38 @@ struct RealFeedImportTests {
                                                             timeZone: TimeZone(identifier: "UTC")!), "\(name) by magnitude")
     }
 
+    /// Every sort order and direction, with and without search and a minimum magnitude, on
+    /// real feeds: `list --json` sections against the independent grouping.
+    @Test(arguments: ["all_week-2018-06-14.geojson", "2.5_month-2025-10-29.geojson"])
+    func listSectionsMatchForEverySortDirectionSearchAndMinimum(_ name: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let url = SharedData.url(name)
+        #expect(try QuaketuiBinary.run(["import", url.path], stateDirectory: dir.url).status == 0)
+        try AppStorage(state: StateDirectory(path: dir.path)).set("utc", for: AppKeys.timeZone)
+        let records = try Self.expectedRecords(url)
+        let filters: [(search: String, minimum: Double?)] = [
+            ("", nil), ("alaska", nil), ("MEXICO", nil), ("o", 2.5), ("", 4.5), ("%_*\"(", nil),
+        ]
+        for order in QuakeSortOrder.allCases {
+            for ascending in [true, false] {
+                for filter in filters {
+                    var arguments = ["list", "--json", "--sort", order.rawValue, ascending ? "--ascending" : "--descending"]
+                    if !filter.search.isEmpty { arguments += ["--search", filter.search] }
+                    if let minimum = filter.minimum { arguments += ["--min-magnitude", String(minimum)] }
+                    let label = "\(name) \(arguments.dropFirst(2).joined(separator: " "))"
+                    let listed = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+                    #expect(listed.status == 0, "\(label): \(listed.stderr)")
+                    Self.expectSections(try Self.listedSections(listed),
+                                        match: ExpectedResults.sections(records, search: filter.search,
+                                                                        minimumMagnitude: filter.minimum, order: order,
+                                                                        ascending: ascending,
+                                                                        timeZone: TimeZone(identifier: "UTC")!), label)
+                }
+            }
+        }
+    }
+
     @Test func daySectionsFollowTheLocalTimeZoneByDefault() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
