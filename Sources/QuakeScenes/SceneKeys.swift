@@ -26,6 +26,20 @@ public enum SceneKeys {
     public static let collapsedSections = SceneKey<[String]>("ContentView.collapsedSections", default: [])
     /// `ContentView.topQuake`: code of the first visible row; "" for the top.
     public static let topQuake = SceneKey<String>("ContentView.topQuake", default: "")
+    /// `ContentView.selectedSection`: identifier of the section whose header is selected; "" when
+    /// a quake row is selected (then `selectedQuake` says which).
+    public static let selectedSection = SceneKey<String>("ContentView.selectedSection", default: "")
+    /// `ContentView.selectionLine`: the selection's line in the list pane (0 = its first line),
+    /// so the list comes back at the same scroll offset; missing in files from before it existed.
+    public static let selectionLine = SceneKey<Int?>("ContentView.selectionLine", default: nil,
+                                                     isValid: { ($0 ?? 0) >= 0 && ($0 ?? 0) < 10_000 })
+    /// `ContentView.isSearching`: the search field has focus (typing edits it).
+    public static let isSearching = SceneKey<Bool>("ContentView.isSearching", default: false)
+    /// `ContentView.isHelpPresented`: the help overlay is open.
+    public static let isHelpPresented = SceneKey<Bool>("ContentView.isHelpPresented", default: false)
+    /// `ContentView.helpOffset`: the first help entry shown on a terminal too short for all of them.
+    public static let helpOffset = SceneKey<Int>("ContentView.helpOffset", default: 0,
+                                                 isValid: { $0 >= 0 && $0 < 1_000 })
     /// `DetailView.isPresented`: whether the detail view is open.
     public static let detailIsPresented = SceneKey<Bool>("DetailView.isPresented", default: false)
     /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
@@ -46,6 +60,7 @@ public enum SceneKeys {
     static let checks: [KeyCheck] = [
         KeyCheck(selectedQuake), KeyCheck(sortOrder), KeyCheck(sortAscending), KeyCheck(searchText),
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
-        KeyCheck(selectedTab), KeyCheck(editDraft),
+        KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
+        KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
     ]
 }

@@ -79,7 +79,7 @@ struct TerminalBench {
                 let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n")
                 for line in lines.dropFirst(seen) where line.hasSuffix("") {
                     let parts = line.split(separator: " ")
-                    guard parts.count >= 2, let time = UInt64(parts[1]) else { continue }
+                    guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { continue }
                     seen += 1
                     if time >= after { seen = lines.count; return time }
                 }

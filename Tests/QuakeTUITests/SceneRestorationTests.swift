@@ -22,21 +22,28 @@ import Testing
         state.detailPresented = true
         state.detailTab = .map
         state.editor = NotesDraft(code: "us1", text: "felt\nit", cursor: 3)
+        state.selectedSection = "chile"
+        (state.cursorLine, state.topLine) = (17, 12)
+        state.isSearching = true
+        (state.helpVisible, state.helpOffset) = (true, 4)
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
         let selection = restored.restore(from: try Self.storage(dir))
-        #expect(selection == .init(selectedCode: "us1", topCode: "us0"))
-        #expect(restored.sort == state.sort && restored.searchText == "São")
+        #expect(selection == .init(selectedCode: "us1", topCode: "us0", selectedSection: "chile", selectionLine: 5))
+        #expect(restored.sort == state.sort && restored.searchText == "São" && restored.isSearching)
+        #expect(restored.helpVisible && restored.helpOffset == 4)
         #expect(restored.collapsedSections == state.collapsedSections)
         #expect(restored.detailPresented && restored.detailTab == .map)
         #expect(restored.editor == state.editor)
         let file = try String(contentsOfFile: dir.path + "/scenes/t.plist", encoding: .utf8)
         for key in ["ContentView.selectedQuake", "ContentView.sortOrder", "ContentView.sortAscending",
                     "ContentView.searchText", "ContentView.collapsedSections", "ContentView.topQuake",
-                    "DetailView.isPresented", "DetailView.selectedTab", "EditView.draft"] {
+                    "DetailView.isPresented", "DetailView.selectedTab", "EditView.draft",
+                    "ContentView.selectedSection", "ContentView.selectionLine", "ContentView.isSearching",
+                    "ContentView.isHelpPresented", "ContentView.helpOffset"] {
             #expect(file.contains("<key>\(key)</key>"), "\(key)")
         }
     }

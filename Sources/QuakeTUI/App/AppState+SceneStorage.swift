@@ -1,7 +1,8 @@
 import QuakeScenes
 import QuakeStore
 
-/// The scene-storage keys of SPEC §4.1 read into and written from `AppState`.
+/// The scene-storage keys of SPEC §4.1 (and the README's additions) read into and written from
+/// `AppState`: everything needed to draw the same screen again after a relaunch.
 ///
 /// ```swift
 /// var state = AppState(sceneID: session.id.rawValue, settings: settings)
@@ -10,10 +11,47 @@ import QuakeStore
 /// state.save(to: session.storage)                       // on every Effect.saveScene
 /// ```
 extension AppState {
-    /// What restoring needs after the results are fetched: the selected and first visible quake.
+    /// What restoring needs after the results are fetched: the selected row (a quake, or a
+    /// section header) and where it was on screen.
     public struct RestoredSelection: Equatable, Sendable {
         public var selectedCode: String?
         public var topCode: String?
+        /// The section whose header was selected, if the cursor was on a header.
+        public var selectedSection: String?
+        /// The selection's line in the list pane; nil for scene files from before it was saved.
+        public var selectionLine: Int?
+
+        public init(selectedCode: String? = nil, topCode: String? = nil, selectedSection: String? = nil,
+                    selectionLine: Int? = nil) {
+            self.selectedCode = selectedCode
+            self.topCode = topCode
+            self.selectedSection = selectedSection
+            self.selectionLine = selectionLine
+        }
+    }
+
+    /// The scene keys' values as this state would write them; a change means a save is due.
+    public struct SceneValues: Equatable, Sendable {
+        var sort: QuakeSortDescriptor
+        var searchText: String
+        var isSearching: Bool
+        var collapsedSections: Set<String>
+        var selectedCode: String?
+        var selectedSection: String?
+        var selectionLine: Int
+        var topCode: String?
+        var detailPresented: Bool
+        var detailTab: DetailTab
+        var editor: NotesDraft?
+        var helpVisible: Bool
+        var helpOffset: Int
+    }
+
+    public var sceneValues: SceneValues {
+        SceneValues(sort: sort, searchText: searchText, isSearching: isSearching, collapsedSections: collapsedSections,
+                    selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
+                    topCode: topCode, detailPresented: detailPresented, detailTab: detailTab, editor: editor,
+                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -22,16 +60,22 @@ extension AppState {
         let ascending = storage.value(for: SceneKeys.sortAscendingKey(for: order.rawValue))
         sort = QuakeSortDescriptor(order, ascending: ascending)
         searchText = storage.value(for: SceneKeys.searchText)
+        isSearching = storage.value(for: SceneKeys.isSearching)
         collapsedSections = Set(storage.value(for: SceneKeys.collapsedSections))
         detailTab = DetailTab(rawValue: storage.value(for: SceneKeys.selectedTab)) ?? .detail
         if let draft = storage.value(for: SceneKeys.editDraft) {
             editor = NotesDraft(code: draft.code, text: draft.text, cursor: draft.cursor)
         }
+        helpVisible = storage.value(for: SceneKeys.isHelpPresented)
+        helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
+        let section = storage.value(for: SceneKeys.selectedSection)
         // Presented only if the selection survives the restore; BrowserModel checks that.
         detailPresented = storage.value(for: SceneKeys.detailIsPresented) && !selected.isEmpty
-        return RestoredSelection(selectedCode: selected.isEmpty ? nil : selected, topCode: top.isEmpty ? nil : top)
+        return RestoredSelection(selectedCode: selected.isEmpty ? nil : selected, topCode: top.isEmpty ? nil : top,
+                                 selectedSection: section.isEmpty ? nil : section,
+                                 selectionLine: storage.value(for: SceneKeys.selectionLine))
     }
 
     /// Writes every scene key (coalesced by `SceneStorage`, on disk within its delay).
@@ -39,13 +83,18 @@ extension AppState {
         try storage.set(sort.order.rawValue, for: SceneKeys.sortOrder)
         try storage.set(sort.ascending, for: SceneKeys.sortAscending)
         try storage.set(searchText, for: SceneKeys.searchText)
+        try storage.set(isSearching, for: SceneKeys.isSearching)
         try storage.set(collapsedSections.sorted(), for: SceneKeys.collapsedSections)
         try storage.set(selectedCode ?? "", for: SceneKeys.selectedQuake)
+        try storage.set(selectedSection ?? "", for: SceneKeys.selectedSection)
+        try storage.set(Optional(max(0, selectionLine)), for: SceneKeys.selectionLine)
         try storage.set(topCode ?? "", for: SceneKeys.topQuake)
         try storage.set(detailPresented, for: SceneKeys.detailIsPresented)
         try storage.set(detailTab.rawValue, for: SceneKeys.selectedTab)
         try storage.set(editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) },
                         for: SceneKeys.editDraft)
+        try storage.set(helpVisible, for: SceneKeys.isHelpPresented)
+        try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
     }
 }
 

@@ -71,6 +71,8 @@ public struct AppState: Equatable, Sendable {
     public var topLine = 0
     /// `ContentView.selectedQuake`: the code under the cursor, or the last one if the cursor is on a header.
     public var selectedCode: String?
+    /// `ContentView.selectedSection`: the section whose header is under the cursor, nil on a quake row.
+    public var selectedSection: String?
     /// `ContentView.topQuake`: the first quake on screen, to restore the scroll position.
     public var topCode: String?
     public var detailPresented = false
@@ -96,6 +98,9 @@ public struct AppState: Equatable, Sendable {
         self.columns = columns
         self.rows = rows
     }
+
+    /// `ContentView.selectionLine`: the cursor's line in the list pane.
+    public var selectionLine: Int { cursorLine - topLine }
 
     /// The notes editor has focus: keys edit the draft.
     public var isEditing: Bool { editor != nil && detailPresented && detailTab == .notes }

@@ -24,6 +24,20 @@ extension BrowserModel {
         moveCursor(to: layout.line(ofOffset: offset, section: section) ?? layout.headerLine(ofSection: section))
     }
 
+    /// The mouse wheel: scrolls the view by `lines` and drags the cursor along when it would
+    /// leave the screen (as htop and lazygit do); once the view cannot scroll further, the
+    /// cursor moves instead, so the wheel always reaches the first and last rows.
+    func scroll(by lines: Int) {
+        let height = listHeight
+        let maximumTop = max(0, layout.lineCount - height)
+        let newTop = max(0, min(state.topLine + lines, maximumTop))
+        let unscrolled = lines - (newTop - state.topLine)
+        state.topLine = newTop
+        state.cursorLine = min(max(state.cursorLine + unscrolled, newTop), newTop + height - 1)
+        clampCursor()
+        clampScroll()
+    }
+
     func clampCursor() {
         state.cursorLine = max(0, min(state.cursorLine, layout.lineCount - 1))
     }
@@ -39,12 +53,17 @@ extension BrowserModel {
         state.topLine = max(0, min(state.topLine, layout.lineCount - height))
     }
 
-    /// Updates `selectedCode` and `topCode` from the cursor and the scroll position.
+    /// Updates `selectedCode`, `selectedSection` and `topCode` from the cursor and the scroll position.
     func syncSelection() throws {
-        if case .row(_, let offset)? = layout.line(at: state.cursorLine) {
+        switch layout.line(at: state.cursorLine) {
+        case .row(_, let offset)?:
             state.selectedCode = try results.rows(in: offset..<offset + 1).first?.code
-        } else if layout.lineCount == 0 {
+            state.selectedSection = nil
+        case .header(let section)?:
+            state.selectedSection = results.sections[section].id
+        case nil:
             state.selectedCode = nil
+            state.selectedSection = nil
         }
         var top: String?
         for line in state.topLine..<min(layout.lineCount, state.topLine + listHeight) {

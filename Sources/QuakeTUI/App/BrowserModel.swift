@@ -37,16 +37,37 @@ public final class BrowserModel {
     /// Puts the cursor back on the restored selection and the list back at the restored top row.
     /// A selection that no longer exists or no longer matches falls back to its nearest row.
     public func restore(selectedCode: String?, topCode: String?) throws {
-        if let code = selectedCode, let offset = try results.anchor(code: code) {
+        try restore(AppState.RestoredSelection(selectedCode: selectedCode, topCode: topCode))
+    }
+
+    /// Puts the screen back as it was saved, for a terminal of `size` (the restore needs the
+    /// real size: the scroll offset depends on how many lines the list shows).
+    ///
+    /// With the same rows in the store this draws the saved screen exactly: the selected row
+    /// (a quake, or a section header) on its saved line of the list. When rows were added or
+    /// removed meanwhile, the selected quake (or its nearest neighbour) stays on that line
+    /// where the list allows, as merges do. No effects: nothing needs saving.
+    public func restore(_ saved: AppState.RestoredSelection, size: Size? = nil) throws {
+        if let size {
+            state.columns = size.columns
+            state.rows = size.rows
+        }
+        state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
+        state.selectedCode = saved.selectedCode
+        if let id = saved.selectedSection, let section = results.sections.firstIndex(where: { $0.id == id }) {
+            moveCursor(to: layout.headerLine(ofSection: section))
+        } else if let code = saved.selectedCode, let offset = try results.anchor(code: code) {
             moveCursor(toOffset: offset)
-            if let top = topCode, let topOffset = try results.offset(ofCode: top),
-               let line = layout.line(ofOffset: topOffset, section: results.indexPath(forOffset: topOffset).section) {
-                // The first quake of a section was on top with its header above it.
-                let headerAbove = if case .header? = layout.line(at: line - 1) { true } else { false }
-                state.topLine = headerAbove ? line - 1 : line
-            }
         } else {
             state.cursorLine = layout.lineCount > 1 ? 1 : 0
+        }
+        if let line = saved.selectionLine {
+            state.topLine = state.cursorLine - line
+        } else if saved.selectedCode != nil, let top = saved.topCode, let topOffset = try results.offset(ofCode: top),
+                  let line = layout.line(ofOffset: topOffset, section: results.indexPath(forOffset: topOffset).section) {
+            // Older scene files: the first quake on top, with its section's header above it.
+            let headerAbove = if case .header? = layout.line(at: line - 1) { true } else { false }
+            state.topLine = headerAbove ? line - 1 : line
         }
         clampScroll()
         try syncSelection()
@@ -92,11 +113,7 @@ public final class BrowserModel {
         case .halfPageDown: moveCursor(by: max(1, listHeight / 2))
         case .first: moveCursor(to: 0)
         case .last: moveCursor(to: layout.lineCount - 1)
-        case .scroll(let lines):
-            state.topLine += lines
-            clampScroll()
-            state.cursorLine = min(max(state.cursorLine, state.topLine), state.topLine + listHeight - 1)
-            clampCursor()
+        case .scroll(let lines): scroll(by: lines)
         case .selectLine(let line): moveCursor(to: line)
         case .toggleSection: try toggleSection()
         case .nextSortOrder:
@@ -245,10 +262,5 @@ public final class BrowserModel {
         }
     }
 
-    private func sceneKeysChanged(from before: AppState) -> Bool {
-        before.sort != state.sort || before.searchText != state.searchText
-            || before.collapsedSections != state.collapsedSections || before.selectedCode != state.selectedCode
-            || before.topCode != state.topCode || before.detailPresented != state.detailPresented
-            || before.detailTab != state.detailTab || before.editor != state.editor
-    }
+    private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != state.sceneValues }
 }

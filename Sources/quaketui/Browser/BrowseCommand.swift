@@ -33,7 +33,14 @@ enum BrowseCommand {
                 try? session.close()
                 throw error
             }
-            try app.run()
+            do {
+                try app.run()
+            } catch {
+                // A clean error exit (no terminal of that TERM, a broken store) is not a crash
+                // while restoring: keep the scene for the next launch (SPEC §4.1 crash guard).
+                try? session.close()
+                throw error
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ final class BrowserApp {
     private let appStorage: AppStorage
     private let activities: ActivityCenter
     private let model: BrowserModel
+    /// The saved selection and scroll, put back once the terminal's size is known.
+    private let restored: AppState.RestoredSelection
     private let inbox = ActionInbox()
     private var observer: StoreChangeObserver?
     private var tokens: [ObservationToken] = []
@@ -41,10 +43,9 @@ final class BrowserApp {
             // Something real to show on first launch, offline: the bundled sample.
             _ = try SampleCatalogue.importIfEmpty(into: container)
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
-            let restored = appState.restore(from: session.storage)
+            restored = appState.restore(from: session.storage)
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
             model = try BrowserModel(state: appState, container: container)
-            try model.restore(selectedCode: restored.selectedCode, topCode: restored.topCode)
         } catch {
             container.close()
             throw error
@@ -55,7 +56,8 @@ final class BrowserApp {
     func run() throws {
         defer { stopWatching() }
         try Terminal.run { terminal in
-            try send(.resize(columns: terminal.size.columns, rows: terminal.size.rows), terminal)
+            // The scroll offset depends on the list's height: restore for the real size.
+            try model.restore(restored, size: terminal.size)
             // Files set aside, values reset: said once, all together.
             var notices: [String] = []
             while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
@@ -69,6 +71,7 @@ final class BrowserApp {
             inbox.post(.storeChanged)
             var lastDraw = Date()
             var lastTerminalCheck = Date()
+            var settled = false
             while !isDone {
                 var changed = false
                 if let key = terminal.readKey(timeoutMilliseconds: Self.pollMilliseconds) {
@@ -88,6 +91,12 @@ final class BrowserApp {
                 if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
                     try draw(terminal)
                     lastDraw = Date()
+                    settled = false
+                }
+                // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
+                if !changed, !settled, let trace, session.storage.isFlushed {
+                    trace.event("idle")
+                    settled = true
                 }
             }
         }
@@ -111,11 +120,16 @@ final class BrowserApp {
             action = KeyMap.action(for: key, in: model.state)
         }
         if let action { try send(action, terminal) }
+        if case .resize = key {} else { trace?.event("key") }
     }
 
     /// Applies an action and carries out its effects. A failure (a busy or broken store, a
     /// full disk) is shown on the status line rather than ending the session.
     private func send(_ action: Action, _ terminal: Terminal) throws {
+        var action = action
+        // Read when handled, not when the watcher fired: a notice of our own earlier write
+        // (`m` pressed twice quickly) must not undo the later one.
+        if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
         let effects: [Effect]
         do {
             effects = try model.send(action)

@@ -2,7 +2,9 @@ import Foundation
 
 /// A trace for the benchmark, off unless `QUAKETUI_TRACE=FILE` is set: one line per frame
 /// presented, `frame <CLOCK_MONOTONIC ns> <rows materialized so far>`, so a driver on a
-/// pseudo-terminal can time launch → first frame and key → frame on the same clock.
+/// pseudo-terminal can time launch → first frame and key → frame on the same clock. Tests also
+/// read `key` (a key or mouse event was handled) and `idle` (nothing pending, every scene
+/// change on disk) lines, to wait on conditions rather than sleep.
 final class FrameTrace {
     private let handle: FileHandle
 
@@ -14,6 +16,10 @@ final class FrameTrace {
     }
 
     deinit { try? handle.close() }
+
+    func event(_ name: String) {
+        handle.write(Data("\(name)\n".utf8))
+    }
 
     func frame(rows: Int) {
         var now = timespec()
