@@ -33,6 +33,31 @@ import Testing
         #expect(Key.decodeSGRMouse("<2;12;5M") == nil)
     }
 
+    /// What follows an ESC, as the terminal reads it: SGR presses and wheel notches at any
+    /// column, and releases, drags and unknown reports are nothing at all — never Esc.
+    @Test func sgrReportsAfterEscapeAreKeysOrNothingButNeverEscape() {
+        #expect(Key.decodeAfterEscape("[<0;240;5M") == .click(x: 239, y: 4))
+        #expect(Key.decodeAfterEscape("[<0;1000;300M") == .click(x: 999, y: 299))
+        #expect(Key.decodeAfterEscape("[<0;240;5m") == nil)      // the release of that click
+        #expect(Key.decodeAfterEscape("[<3;20;5M") == nil)       // an X10-style release
+        #expect(Key.decodeAfterEscape("[<32;20;5M") == nil)      // a drag
+        #expect(Key.decodeAfterEscape("[<64;250;1M") == .wheelUp(x: 249, y: 0))
+        #expect(Key.decodeAfterEscape("[<65;3;40M") == .wheelDown(x: 2, y: 39))
+        #expect(Key.decodeAfterEscape("[<69;3;40M") == .wheelDown(x: 2, y: 39))  // shift-wheel
+        #expect(Key.decodeAfterEscape("[<65;3;40m") == nil)
+        #expect(Key.decodeAfterEscape("[<0;;5M") == nil && Key.decodeAfterEscape("[<0;0;5M") == nil)
+        #expect(Key.decodeAfterEscape("[I") == nil)              // a focus report is not a key
+        #expect(Key.decodeAfterEscape("") == .escape)
+        #expect(Key.decodeAfterEscape("[6~") == .pageDown)
+        #expect(Key.decodeAfterEscape("[<0;24") == nil)          // a report cut short is dropped too
+    }
+
+    @Test(arguments: [("[", false), ("[<", false), ("[<0;240;5", false), ("[<0;240;5M", true), ("[<0;2;5m", true),
+                      ("[5", false), ("[5~", true), ("[A", true), ("[1;5", false), ("O", false), ("OP", true)])
+    func escapeSequencesAreCompleteAtTheirFinalByte(sequence: String, complete: Bool) {
+        #expect(Key.isCompleteEscapeSequence(sequence) == complete)
+    }
+
     @Test func keysDescribeThemselvesAsHelpNamesThem() {
         #expect(Key.control("s").description == "ctrl-s")
         #expect(Key.backTab.description == "shift-Tab")

@@ -4,13 +4,16 @@
 /// Mouse clicks need the frame they land on; the runtime hit-tests them with
 /// `BrowserModel.action(forClickAt:in:)`.
 public enum KeyMap {
+    /// Lines one notch of the mouse wheel scrolls.
+    public static let wheelLines = 3
+
     public static func action(for key: Key, in state: AppState) -> Action? {
         switch key {
         case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
         case .terminate: return .quit
         case .control("l"): return .redraw
-        case .wheelUp: return .scroll(lines: -3)
-        case .wheelDown: return .scroll(lines: 3)
+        case .wheelUp: return state.helpVisible ? .scrollHelp(-wheelLines) : .scroll(lines: -wheelLines)
+        case .wheelDown: return state.helpVisible ? .scrollHelp(wheelLines) : .scroll(lines: wheelLines)
         default: break
         }
         if state.helpVisible { return helpAction(for: key) }

@@ -54,17 +54,42 @@ extension Key {
     }
 
     /// Decodes an SGR mouse report body (`<0;12;5M`, without the leading `ESC [`), with
-    /// 1-based coordinates converted to 0-based; nil for releases, drags and unknown buttons.
+    /// 1-based coordinates converted to 0-based (any column: SGR has no 223-column limit);
+    /// nil for releases, drags, motion and other buttons. Shift, alt and ctrl are ignored.
     public static func decodeSGRMouse(_ body: String) -> Key? {
         guard body.first == "<", let final = body.last, final == "M" || final == "m" else { return nil }
-        let fields = body.dropFirst().dropLast().split(separator: ";").compactMap { Int($0) }
-        guard fields.count == 3, final == "M" else { return nil }
-        let (button, x, y) = (fields[0], fields[1] - 1, fields[2] - 1)
-        switch button {
+        let fields = body.dropFirst().dropLast().split(separator: ";", omittingEmptySubsequences: false)
+            .map { Int($0) }
+        guard fields.count == 3, let code = fields[0], let column = fields[1], let row = fields[2],
+              column >= 1, row >= 1, final == "M" else { return nil }
+        let (x, y) = (column - 1, row - 1)
+        switch code & ~(4 | 8 | 16) {  // without the modifier bits
         case 0: return .click(x: x, y: y)
         case 64: return .wheelUp(x: x, y: y)
         case 65: return .wheelDown(x: x, y: y)
-        default: return nil
+        default: return nil  // 3 release (X10 style), 32+ motion and drags, 1 2 other buttons
         }
+    }
+
+    /// Whether the bytes read after an ESC so far (`[`, `[<0;1`, `[5~`) form a whole sequence:
+    /// a CSI ends with a byte in `@`…`~`, an SGR mouse report (`[<`) only with `M` or `m`.
+    public static func isCompleteEscapeSequence(_ sequence: String) -> Bool {
+        let scalars = Array(sequence.unicodeScalars)
+        guard let first = scalars.first, let last = scalars.last else { return false }
+        if first == "O" { return scalars.count >= 2 }
+        guard first == "[", scalars.count >= 2 else { return first != "[" }
+        if scalars[1] == "<" { return scalars.count > 2 && (last == "M" || last == "m") }
+        return (0x40...0x7E).contains(last.value)
+    }
+
+    /// What an ESC followed by `sequence` means (the bytes read after it without waiting):
+    /// `.escape` when nothing followed, a key for a known sequence, and nil — nothing at all —
+    /// for a mouse report that is not a press or wheel (a release must never read as Esc) or
+    /// for an unknown CSI sequence (a terminal's report is not a key press).
+    public static func decodeAfterEscape(_ sequence: String) -> Key? {
+        guard !sequence.isEmpty else { return .escape }
+        if sequence.hasPrefix("[<") { return decodeSGRMouse(String(sequence.dropFirst())) }
+        if let key = decodeEscapeSequence(sequence) { return key }
+        return sequence.hasPrefix("[") && isCompleteEscapeSequence(sequence) ? nil : .escape
     }
 }

@@ -35,9 +35,11 @@ extension Terminal {
         }
     }
 
-    /// After an ESC that curses did not decode: reads what follows without waiting. A lone ESC
-    /// is `.escape`; a CSI/SS3 sequence is decoded; anything else is pushed back for the next read.
-    func readEscapeSequence() -> Key {
+    /// After an ESC that curses did not decode: reads what follows. A lone ESC is `.escape`; a
+    /// CSI/SS3 sequence is decoded (an SGR mouse release or an unknown report is nil, never
+    /// Esc); anything else is pushed back for the next read. The rest of a sequence already
+    /// begun is waited for briefly, in case the terminal's write was split.
+    func readEscapeSequence() -> Key? {
         let window = quaketui_stdscr()
         wtimeout(window, 0)
         var character: wint_t = 0
@@ -47,16 +49,12 @@ extension Terminal {
             return .escape
         }
         var sequence = String(first)
-        for _ in 0..<32 {
-            guard wget_wch(window, &character) == OK, let scalar = Unicode.Scalar(character) else { break }
+        wtimeout(window, 50)
+        while sequence.unicodeScalars.count < 32, !Key.isCompleteEscapeSequence(sequence),
+              wget_wch(window, &character) == OK, let scalar = Unicode.Scalar(character) {
             sequence.unicodeScalars.append(scalar)
-            let isFinal = (0x40...0x7E).contains(scalar.value) && !(sequence.count == 2 && scalar == "<")
-            if isFinal, !(first == "[" && sequence.hasPrefix("[<") && scalar != "M" && scalar != "m") { break }
         }
-        if sequence.hasPrefix("[<") {
-            return Key.decodeSGRMouse(String(sequence.dropFirst())) ?? .escape
-        }
-        return Key.decodeEscapeSequence(sequence) ?? .escape
+        return Key.decodeAfterEscape(sequence)
     }
 
     /// Reads the window size again (after `KEY_RESIZE`).

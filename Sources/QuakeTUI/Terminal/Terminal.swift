@@ -44,7 +44,7 @@ public final class Terminal {
     /// Sets up the terminal, runs `body`, and restores the terminal however `body` ends.
     ///
     /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
-    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` and the colour set-up; `endwin` and
+    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` (plus SGR mouse mode 1006 with `putp`) and the colour set-up; `endwin` and
     /// `delscreen` on the way out.
     public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
         let (terminal, signals) = try open()
@@ -81,7 +81,11 @@ public final class Terminal {
         leaveok(quaketui_stdscr(), true)
         let mask = quaketui_BUTTON1_PRESSED() | quaketui_BUTTON1_CLICKED() | quaketui_BUTTON4_PRESSED()
             | quaketui_BUTTON5_PRESSED()
-        mousemask(mask, nil)
+        // SGR mouse reports (mode 1006) carry any column (X10 ones stop at 223) and say
+        // which button was released. curses decodes them itself where the terminfo entry says
+        // so (xterm's `kmous=\E[<`); elsewhere (tmux's `screen`) they reach `readEscapeSequence`.
+        let mouse = mousemask(mask, nil) != 0
+        if mouse { putp(Self.sgrMouseOn) }
         mouseinterval(0)
         var hasColors = has_colors()
         if hasColors, start_color() == ERR { hasColors = false }
@@ -92,6 +96,7 @@ public final class Terminal {
     }
 
     private func close(_ signals: [Int32: sigaction]) {
+        putp(Self.sgrMouseOff)
         mousemask(0, nil)
         curs_set(1)
         endwin()
@@ -100,6 +105,10 @@ public final class Terminal {
         fclose(streams.input)
         TerminalSignals.restore(signals)
     }
+
+    /// Turns SGR mouse reporting (DECSET 1006) on, beside the button tracking curses enables.
+    static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    static let sgrMouseOff = "\u{1B}[?1006l"
 
     /// Records a new size after a resize; the next frame is drawn in full.
     func setSize(_ newSize: Size) {
