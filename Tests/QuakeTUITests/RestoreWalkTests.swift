@@ -126,16 +126,3 @@ extension RestoreWalkTests {
         #expect(relaunched.state.topLine == live.state.topLine + 9)
     }
 }
-
-/// SplitMix64: the same walk for the same seed on every machine.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB9_133B_111B
-        return z ^ (z >> 31)
-    }
-}

@@ -44,6 +44,16 @@ public final class TmuxSession: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Runs a program again in the pane `target` (from `start`), as a user relaunching in the
+    /// same pane: whatever runs there is killed first (`respawn-pane -k`), and the exit status
+    /// of the previous run is forgotten.
+    public func respawn(_ target: String, _ executable: String, _ arguments: [String],
+                        environment: [String: String] = [:]) throws {
+        let name = target.split(separator: ":").last.map(String.init) ?? target
+        try? FileManager.default.removeItem(atPath: statusPath(name))
+        try run(["respawn-pane", "-k", "-t", target, command(executable, arguments, environment, name)])
+    }
+
     private func command(_ executable: String, _ arguments: [String], _ environment: [String: String],
                          _ name: String) -> String {
         let program = (environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted()
@@ -56,6 +66,11 @@ public final class TmuxSession: @unchecked Sendable {
 
     /// Sends keys in tmux's names (`Enter`, `Escape`, `C-s`, `Down`) or literal text with `literal`.
     public func send(_ target: String, _ keys: String..., literal: Bool = false) throws {
+        try run(["send-keys", "-t", target] + (literal ? ["-l"] : []) + keys)
+    }
+
+    /// `send` with the keys in an array.
+    public func send(_ target: String, keys: [String], literal: Bool = false) throws {
         try run(["send-keys", "-t", target] + (literal ? ["-l"] : []) + keys)
     }
 
@@ -105,6 +120,12 @@ public final class TmuxSession: @unchecked Sendable {
     /// The pane's title, which an OSC 0/2 sequence written to the terminal would change.
     public func paneTitle(_ target: String) throws -> String {
         try run(["display-message", "-p", "-t", target, "#{pane_title}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A tmux format evaluated for the pane, e.g. `#{mouse_sgr_flag}` (1 once the program
+    /// asked for SGR mouse reports).
+    public func format(_ target: String, _ format: String) throws -> String {
+        try run(["display-message", "-p", "-t", target, format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     public func resize(_ target: String, columns: Int, rows: Int) throws {

@@ -43,7 +43,13 @@ extension Terminal {
         let window = quaketui_stdscr()
         wtimeout(window, 0)
         var character: wint_t = 0
-        guard wget_wch(window, &character) == OK, let first = Unicode.Scalar(character) else { return .escape }
+        let next = wget_wch(window, &character)
+        if next == KEY_CODE_YES {
+            // Esc then a key curses decoded at once (Esc, Up typed quickly): keep that key.
+            ungetch(Int32(bitPattern: character))
+            return .escape
+        }
+        guard next == OK, let first = Unicode.Scalar(character) else { return .escape }
         guard first == "[" || first == "O" else {
             unget_wch(wchar_t(bitPattern: character))
             return .escape
