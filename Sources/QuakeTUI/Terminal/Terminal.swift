@@ -44,7 +44,7 @@ public final class Terminal {
     /// Sets up the terminal, runs `body`, and restores the terminal however `body` ends.
     ///
     /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
-    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` (plus SGR mouse mode 1006 with `putp`) and the colour set-up; `endwin` and
+    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` (plus SGR mouse mode 1006) and the colour set-up; `endwin` and
     /// `delscreen` on the way out.
     public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
         let (terminal, signals) = try open()
@@ -85,7 +85,7 @@ public final class Terminal {
         // which button was released. curses decodes them itself where the terminfo entry says
         // so (xterm's `kmous=\E[<`); elsewhere (tmux's `screen`) they reach `readEscapeSequence`.
         let mouse = mousemask(mask, nil) != 0
-        if mouse { putp(Self.sgrMouseOn) }
+        if mouse { Self.write(Self.sgrMouseOn, to: output) }
         mouseinterval(0)
         var hasColors = has_colors()
         if hasColors, start_color() == ERR { hasColors = false }
@@ -96,7 +96,7 @@ public final class Terminal {
     }
 
     private func close(_ signals: [Int32: sigaction]) {
-        putp(Self.sgrMouseOff)
+        Self.write(Self.sgrMouseOff, to: streams.output)
         mousemask(0, nil)
         curs_set(1)
         endwin()
@@ -109,6 +109,14 @@ public final class Terminal {
     /// Turns SGR mouse reporting (DECSET 1006) on, beside the button tracking curses enables.
     static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     static let sgrMouseOff = "\u{1B}[?1006l"
+
+    /// Writes a control sequence curses has no capability for straight to the terminal (not
+    /// through `putp`, which writes to the C `stdout` when the screen came from `newterm`).
+    /// The corresponding C functions are `fputs` and `fflush`.
+    private static func write(_ sequence: String, to stream: UnsafeMutablePointer<FILE>) {
+        fputs(sequence, stream)
+        fflush(stream)
+    }
 
     /// Records a new size after a resize; the next frame is drawn in full.
     func setSize(_ newSize: Size) {

@@ -1,0 +1,87 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The mouse in the real browser in tmux (SPEC §8): SGR reporting (mode 1006) is on, so a
+/// click lands at any column of a wide terminal; the wheel scrolls the view at the top, middle
+/// and bottom of the list; a release is never read as a key (it used to be read as Esc).
+/// Reports are sent as raw bytes (`send-keys -l`), as the terminal would write them.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+       .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct MouseEndToEndTests {
+    static func sceneFile(_ dir: TemporaryDirectory, _ scene: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: dir.appending("scenes/\(scene).plist"))
+        return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+    }
+
+    static func rows(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.prefix(200)) }
+    }
+
+    @Test func aClickAtColumn240Of250SelectsAndItsReleaseIsNotEsc() throws {
+        let dir = try RestoreWalkEndToEndTests.stateDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 250, rows: 40)
+        defer { tmux.close() }
+        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "click")
+        try pane.launch()
+        _ = try pane.settle()
+        #expect(try tmux.format(pane.target, "#{mouse_sgr_flag}") == "1")
+
+        // Column 240, row 9 (1-based): the 8th line of the list.
+        try pane.send(.raw("\u{1B}[<0;240;9M", keys: 1))
+        let screen = try pane.settle()
+        var saved = try Self.sceneFile(dir, "click")
+        #expect(saved["ContentView.selectionLine"] as? Int == 7)
+        let code = try #require(saved["ContentView.selectedQuake"] as? String)
+        #expect(Self.rows(screen)[8].contains(code), "row 9 shows \(Self.rows(screen)[8])")
+
+        // Open the detail, then the release: nothing happens (an Esc would close the detail).
+        try pane.send(.keys(["Enter"]))
+        _ = try pane.settle()
+        try pane.send(.raw("\u{1B}[<0;240;9m", keys: 0))
+        try pane.send(.keys(["C-l"]))
+        let after = try pane.settle()
+        saved = try Self.sceneFile(dir, "click")
+        #expect(saved["DetailView.isPresented"] as? Bool == true)
+        #expect(after.contains("1 Detail"))
+
+        try pane.send(.keys(["q"]))
+        #expect(try tmux.waitForExit(pane.target) == 0)
+        #expect(try tmux.format(pane.target, "#{mouse_sgr_flag}") == "0")
+    }
+
+    @Test func theWheelScrollsTheViewAtTheTopMiddleAndBottomOfTheList() throws {
+        let dir = try RestoreWalkEndToEndTests.stateDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 120, rows: 40)
+        defer { tmux.close() }
+        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "wheel")
+        try pane.launch()
+        var before = Self.rows(try pane.settle())
+        // Rows 2 (the list's first), 20 and 39 (its last): each notch moves the view 3 lines.
+        for y in [2, 20, 39] {
+            try pane.send(.wheel(down: true, x: 30, y: y))
+            let after = Self.rows(try pane.settle())
+            for line in 1..<30 {
+                // The list's text, without the scrollbar in its last column.
+                #expect(after[line].prefix(110) == before[line + 3].prefix(110), "wheel at row \(y), line \(line)")
+            }
+            before = after
+        }
+        // The selection was dragged along: it stays on the first line of the list.
+        #expect(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int == 0)
+
+        // At the end the view stops and the selection walks down to the last row.
+        try pane.send(.keys(["G", "k", "k", "k"]))
+        let bottom = Self.rows(try pane.settle())
+        try pane.send(.wheel(down: true, x: 30, y: 39))
+        let moved = Self.rows(try pane.settle())
+        #expect(moved[1...37].map { $0.prefix(110) } == bottom[1...37].map { $0.prefix(110) })
+        #expect(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int == 37)
+        // And back up from the bottom row: the view moves again.
+        try pane.send(.wheel(down: false, x: 30, y: 39))
+        let up = Self.rows(try pane.settle())
+        #expect(up[4].prefix(110) == moved[1].prefix(110))
+    }
+}
