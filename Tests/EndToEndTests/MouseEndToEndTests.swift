@@ -19,12 +19,9 @@ struct MouseEndToEndTests {
     }
 
     @Test func aClickAtColumn240Of250SelectsAndItsReleaseIsNotEsc() throws {
-        let dir = try RestoreWalkEndToEndTests.stateDirectory()
-        defer { dir.remove() }
-        let tmux = try TmuxSession(columns: 250, rows: 40)
-        defer { tmux.close() }
-        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "click")
-        try pane.launch()
+        let pane = try BrowserPane(columns: 250, rows: 40, scene: "click")
+        defer { pane.close() }
+        let (tmux, dir) = (pane.tmux, pane.dir)
         _ = try pane.settle()
         #expect(try tmux.format(pane.target, "#{mouse_sgr_flag}") == "1")
 
@@ -52,12 +49,9 @@ struct MouseEndToEndTests {
     }
 
     @Test func theWheelScrollsTheViewAtTheTopMiddleAndBottomOfTheList() throws {
-        let dir = try RestoreWalkEndToEndTests.stateDirectory()
-        defer { dir.remove() }
-        let tmux = try TmuxSession(columns: 120, rows: 40)
-        defer { tmux.close() }
-        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "wheel")
-        try pane.launch()
+        let pane = try BrowserPane(columns: 120, rows: 40, scene: "wheel")
+        defer { pane.close() }
+        let dir = pane.dir
         var before = Self.rows(try pane.settle())
         // Rows 2 (the list's first), 20 and 39 (its last): each notch moves the view 3 lines.
         for y in [2, 20, 39] {

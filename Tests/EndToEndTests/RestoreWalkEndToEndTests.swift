@@ -45,12 +45,9 @@ struct RestoreWalkEndToEndTests {
 
     /// Every fourth walk ends with `q` instead of `kill -9`.
     static func walks(columns: Int, rows: Int, seeds: ClosedRange<UInt64>) throws {
-        let dir = try stateDirectory()
-        defer { dir.remove() }
-        let tmux = try TmuxSession(columns: columns, rows: rows)
-        defer { tmux.close() }
-        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "walk")
-        try pane.launch()
+        let pane = try BrowserPane(columns: columns, rows: rows, scene: "walk")
+        defer { pane.close() }
+        let tmux = pane.tmux
         var screen = try pane.settle()
         var tracker = ModeTracker()
         for seed in seeds {
@@ -115,12 +112,9 @@ struct RestoreWalkEndToEndTests {
     /// stops cleanly before its first frame (no terminal description for its TERM) must leave
     /// the scene as it was for the next launch, which then draws the same screen.
     @Test func aCleanErrorExitBeforeTheFirstFrameLeavesTheSceneIntact() throws {
-        let dir = try Self.stateDirectory()
-        defer { dir.remove() }
-        let tmux = try TmuxSession(columns: 120, rows: 30)
-        defer { tmux.close() }
-        let pane = try BrowserPane(tmux: tmux, dir: dir, scene: "guard")
-        try pane.launch()
+        let pane = try BrowserPane(columns: 120, rows: 30, scene: "guard")
+        defer { pane.close() }
+        let (tmux, dir) = (pane.tmux, pane.dir)
         _ = try pane.settle()
         for step: Step in [.keys(["s", "j", "j", "j", "Enter", "2"]), .keys(["Space"])] { try pane.send(step) }
         let left = try pane.settle()
@@ -242,7 +236,8 @@ struct ModeTracker {
     }
 }
 
-/// The browser in one tmux pane with its `QUAKETUI_TRACE`, relaunched in the same pane.
+/// The browser in one tmux pane (its own tmux server) on a copy of the two-feed store, with
+/// its `QUAKETUI_TRACE`; relaunched in the same pane. `close()` removes both.
 final class BrowserPane {
     let tmux: TmuxSession
     let dir: TemporaryDirectory
@@ -252,11 +247,26 @@ final class BrowserPane {
     /// Keys sent since the last launch.
     private var sent = 0
 
-    init(tmux: TmuxSession, dir: TemporaryDirectory, scene: String) throws {
-        self.tmux = tmux
-        self.dir = dir
+    /// Launches the browser in a new `columns`×`rows` pane.
+    init(columns: Int, rows: Int, scene: String) throws {
+        dir = try RestoreWalkEndToEndTests.stateDirectory()
+        do {
+            tmux = try TmuxSession(columns: columns, rows: rows)
+        } catch {
+            dir.remove()
+            throw error
+        }
         self.scene = scene
         trace = dir.appending("trace-\(scene)")
+        do { try launch() } catch {
+            close()
+            throw error
+        }
+    }
+
+    func close() {
+        tmux.close()
+        dir.remove()
     }
 
     /// Starts the browser, in the same pane after the first time.
