@@ -20,20 +20,13 @@ enum BrowserRole {
         let container = try PersistentContainer(directory: URL(fileURLWithPath: stateDirectory))
         defer { container.close() }
         let storage = try SceneStorage(state: StateDirectory(path: stateDirectory), scene: SceneID(validating: scene))
-        let order = storage.value(for: SceneKeys.sortOrder)
-        var state = AppState(sceneID: scene,
-                             sort: QuakeSortDescriptor(QuakeSortOrder(rawValue: order) ?? .time,
-                                                       ascending: storage.value(for: SceneKeys.sortAscendingKey(for: order))),
-                             searchText: storage.value(for: SceneKeys.searchText),
-                             settings: AppSettings(timeZone: .utc),
-                             columns: BenchScreen.size.columns, rows: BenchScreen.size.rows)
-        state.collapsedSections = Set(storage.value(for: SceneKeys.collapsedSections))
-        state.detailPresented = storage.value(for: SceneKeys.detailIsPresented)
-        state.detailTab = DetailTab(rawValue: storage.value(for: SceneKeys.selectedTab)) ?? .detail
+        // The browser's own restore path: every scene key, then the screen for this size.
+        var state = AppState(sceneID: scene, settings: AppSettings(timeZone: .utc))
+        let restored = state.restore(from: storage)
+        let selected = restored.selectedCode ?? ""
         let model = try BrowserModel(state: state, container: container)
         defer { model.close() }
-        let selected = storage.value(for: SceneKeys.selectedQuake), top = storage.value(for: SceneKeys.topQuake)
-        try model.restore(selectedCode: selected.isEmpty ? nil : selected, topCode: top.isEmpty ? nil : top)
+        try model.restore(restored, size: BenchScreen.size)
         let first = try BenchScreen.frame(model, container: container)
         let drawnAt = monotonicNanoseconds()
         storage.markFirstFrameDrawn()
