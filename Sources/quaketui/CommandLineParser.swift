@@ -93,7 +93,9 @@ extension CommandSpec {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+            // `-33.9,18.4` (a southern latitude) is a value, not an option.
+            let isNegativeNumber = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" || isNegativeNumber {
                 parsed.positionals.append(argument)
                 continue
             }

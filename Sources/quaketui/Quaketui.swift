@@ -18,6 +18,8 @@ enum Quaketui {
         Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
+        Command(spec: WatchCommand.spec, run: WatchCommand.run),
+        Command(spec: ConfigCommand.spec, run: ConfigCommand.run),
     ]
 
     static let root = CommandSpec(
