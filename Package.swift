@@ -34,6 +34,6 @@ let package = Package(
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
         .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeScenes", "QuakeTestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "quaketui"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "QuakeStore", "QuakeFeed", "quaketui"]),
     ]
 )

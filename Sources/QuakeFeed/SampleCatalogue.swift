@@ -12,19 +12,21 @@ public enum SampleCatalogue {
     /// The `meta` key whose value `sample` marks a store that holds the sample.
     static let sourceKey = "source"
 
-    /// Imports the sample into `container` if, and only if, the store has no quakes.
+    /// Imports the sample into `container` if, and only if, the store is new: it has no quakes
+    /// and has never committed a change (history token 0). A store emptied by `delete --all`
+    /// stays empty: the sample belongs to a first launch only.
     ///
-    /// The emptiness check and the import are one immediate transaction, so two panes launching
-    /// at once import it once.
-    /// - Returns: the summary, or nil when the store was not empty.
+    /// The check and the import are one immediate transaction, so two panes launching at once
+    /// import it once.
+    /// - Returns: the summary, or nil when the store was not new.
     @discardableResult
-    public static func importIfEmpty(into container: PersistentContainer, now: Date = Date()) throws -> ImportSummary? {
+    public static func importIntoNewStore(_ container: PersistentContainer, now: Date = Date()) throws -> ImportSummary? {
         let context = try container.newBackgroundContext(author: "sample")
         defer { context.close() }
         let start = Date()
         let shift = Int64((now.timeIntervalSince1970 * 1000).rounded()) - generatedMilliseconds
         let counts: UpsertCounts? = try context.performAndWait { tx in
-            guard try !tx.connection.hasQuakes() else { return nil }
+            guard try !tx.connection.hasQuakes(), try tx.connection.currentHistoryToken().rawValue == 0 else { return nil }
             let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample")
             let counts = try tx.upsert(from: {
                 guard var record = try reader.next() else { return nil }
@@ -42,6 +44,13 @@ public enum SampleCatalogue {
     /// Whether the store holds the bundled sample.
     public static func isSample(_ db: Connection) throws -> Bool {
         try db.metaValue(sourceKey) == "sample"
+    }
+
+    /// Drops the label once no sample row is left (after `delete`), so that nothing calls an
+    /// emptied store a sample.
+    public static func forgetIfDeleted(in tx: WriteTransaction) throws {
+        guard try isSample(tx.connection), try !tx.connection.hasQuakes() else { return }
+        try tx.connection.setMetaValue(nil, for: sourceKey)
     }
 
     /// Removes the sample rows and the label, inside the transaction that imports real data.

@@ -33,6 +33,11 @@ extension Connection {
             schemaVersion: Int(try scalar("PRAGMA user_version").int64 ?? 0))
     }
 
+    /// The largest stored magnitude, or nil when no quake has one (for "nothing matches" advice).
+    public func largestMagnitude() throws(SQLiteError) -> Double? {
+        try scalar("SELECT max(magnitude) FROM quake").double
+    }
+
     /// A store-wide string setting (e.g. where the data came from).
     public func metaValue(_ key: String) throws(SQLiteError) -> String? {
         try scalar("SELECT value FROM meta WHERE key = ?", [.text(key)]).string

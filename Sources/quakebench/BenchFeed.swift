@@ -60,7 +60,7 @@ struct BenchFeed {
     init(bundledSampleIn scratch: URL) throws {
         let container = try PersistentContainer(directory: scratch)
         defer { container.close() }
-        try SampleCatalogue.importIfEmpty(into: container)
+        try SampleCatalogue.importIntoNewStore(container)
         let records = try container.viewContext.read { db -> [QuakeRecord] in
             let statement = try db.prepare("SELECT code FROM quake ORDER BY id")
             var codes: [String] = []

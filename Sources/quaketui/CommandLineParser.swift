@@ -6,6 +6,33 @@ struct CommandSpec: Sendable {
         /// The value's placeholder for options that take one (`DIR`); nil for flags.
         let value: String?
         let help: String
+        /// What a shell offers for the value (completion scripts).
+        var completion: Completion = .none
+
+        init(name: String, value: String?, help: String, completion: Completion = .none) {
+            self.name = name
+            self.value = value
+            self.help = help
+            self.completion = completion
+        }
+    }
+
+    /// A positional argument, for usage checks, completion scripts and the manual.
+    struct Argument: Sendable {
+        /// The placeholder, e.g. `path`.
+        let name: String
+        let help: String
+        var completion: Completion = .none
+        /// Whether it may be given more than once (`rm <id>...`).
+        var isRepeating = false
+    }
+
+    /// What a shell offers when completing a value.
+    enum Completion: Sendable, Equatable {
+        case none
+        case file
+        case directory
+        case values([String])
     }
 
     /// e.g. `info`; empty for the root command.
@@ -15,10 +42,28 @@ struct CommandSpec: Sendable {
     let usage: [String]
     let discussion: String
     let options: [Option]
+    /// The positional arguments it takes; any more is a usage error.
+    let arguments: [Argument]
+
+    init(name: String, abstract: String, usage: [String], discussion: String, options: [Option],
+         arguments: [Argument] = []) {
+        self.name = name
+        self.abstract = abstract
+        self.usage = usage
+        self.discussion = discussion
+        self.options = options
+        self.arguments = arguments
+    }
 
     func option(named name: String) -> Option? { options.first { $0.name == name } }
 
-    static let stateDir = Option(name: "state-dir", value: "DIR", help: "Where the store, scenes and settings live (see 'State directory' in --help).")
+    /// How many positionals the command takes at most.
+    var maximumPositionals: Int {
+        arguments.contains(where: \.isRepeating) ? .max : arguments.count
+    }
+
+    static let stateDir = Option(name: "state-dir", value: "DIR", help: "Where the store, scenes and settings live (see 'State directory' in --help).",
+                                 completion: .directory)
     static let json = Option(name: "json", value: nil, help: "Print one JSON object on stdout.")
 }
 
@@ -48,14 +93,17 @@ extension CommandSpec {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" {
+            // `-33.9,18.4` (a southern latitude) is a value, not an option.
+            let isNegativeNumber = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+            if onlyPositionals || !argument.hasPrefix("-") || argument == "-" || isNegativeNumber {
                 parsed.positionals.append(argument)
                 continue
             }
             if argument == "--" { onlyPositionals = true; continue }
             if argument == "-h" { parsed.flags.insert("help"); continue }
             guard argument.hasPrefix("--") else {
-                throw UsageError(message: "Unknown option '\(argument)'.", command: self)
+                throw UsageError(message: "Unknown option '\(argument)'." + suggestion(forOption: argument),
+                                 command: self)
             }
             var name = String(argument.dropFirst(2))
             var inlineValue: String?
@@ -65,7 +113,7 @@ extension CommandSpec {
             }
             if name == "help" { parsed.flags.insert("help"); continue }
             guard let option = option(named: name) else {
-                throw UsageError(message: "Unknown option '--\(name)'.", command: self)
+                throw UsageError(message: "Unknown option '--\(name)'." + suggestion(forOption: name), command: self)
             }
             if let placeholder = option.value {
                 if let inlineValue {
@@ -83,7 +131,28 @@ extension CommandSpec {
                 parsed.flags.insert(name)
             }
         }
+        if parsed.positionals.count > maximumPositionals, !parsed.has("help") {
+            let extra = parsed.positionals[maximumPositionals]
+            throw UsageError(message: "Unexpected argument '\(extra)'." + hint(forExtra: extra), command: self)
+        }
         return parsed
+    }
+
+    /// ` Did you mean '--sort'?` for a mistyped option, or nothing.
+    private func suggestion(forOption typed: String) -> String {
+        let bare = String(typed.drop(while: { $0 == "-" }))
+        let names = options.map(\.name) + ["help"]
+        guard let near = Spelling.nearest(to: bare, in: names) else { return "" }
+        return " Did you mean '--\(near)'?"
+    }
+
+    private func hint(forExtra extra: String) -> String {
+        let command = name.isEmpty ? "quaketui" : name
+        switch arguments.count {
+        case 0: return " '\(command)' takes no arguments."
+        case 1: return " '\(command)' takes one argument, <\(arguments[0].name)>."
+        default: return " '\(command)' takes " + arguments.map { "<\($0.name)>" }.joined(separator: " and ") + "."
+        }
     }
 
     /// The text `--help` prints.

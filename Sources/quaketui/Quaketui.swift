@@ -18,6 +18,8 @@ enum Quaketui {
         Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
+        Command(spec: WatchCommand.spec, run: WatchCommand.run),
+        Command(spec: ConfigCommand.spec, run: ConfigCommand.run),
     ]
 
     static let root = CommandSpec(
@@ -41,20 +43,30 @@ enum Quaketui {
 
             See 'quaketui help <command>' for a command's options.
             """,
-        options: [BrowseCommand.scene, CommandSpec.stateDir])
+        options: [BrowseCommand.scene, CommandSpec.stateDir,
+                  .init(name: "generate-completion-script", value: "SHELL",
+                        help: "Print a completion script for bash, zsh or fish and exit.",
+                        completion: .values(CompletionScript.Shell.allCases.map(\.rawValue))),
+                  .init(name: "generate-manual", value: nil, help: "Print the manual page (roff) and exit."),
+                  .init(name: "version", value: nil, help: "Print the version and exit.")],
+        arguments: [.init(name: "command", help: "The command to run; without one, the browser opens.",
+                          completion: .values(["help"] + commands.map(\.spec.name)))])
+
+    /// "Unknown command 'lst'. Did you mean 'list'?"
+    static func unknownCommand(_ name: String) -> UsageError {
+        let near = Spelling.nearest(to: name, in: commands.map(\.spec.name) + ["help"])
+        return UsageError(message: "Unknown command '\(name)'." + (near.map { " Did you mean '\($0)'?" } ?? ""),
+                          command: root)
+    }
 
     /// Runs the command line and returns the exit code; prints errors on stderr.
     static func main(_ arguments: [String]) -> ExitCode {
         var arguments = arguments
-        if arguments.first == "--version" {
-            print("quaketui \(version)")
-            return .success
-        }
         if arguments.first == "help" {
             arguments.removeFirst()
             guard let name = arguments.first else { print(root.helpText, terminator: ""); return .success }
             guard let command = commands.first(where: { $0.spec.name == name }) else {
-                return report(UsageError(message: "Unknown command '\(name)'.", command: root))
+                return report(unknownCommand(name))
             }
             print(command.spec.helpText, terminator: "")
             return .success
@@ -90,7 +102,23 @@ enum Quaketui {
                 return .success
             }
             if let first = parsed.positionals.first {
-                throw UsageError(message: "Unknown command '\(first)'.", command: root)
+                throw unknownCommand(first)
+            }
+            if parsed.has("version") {
+                print("quaketui \(version)")
+                return .success
+            }
+            if let shell = parsed.value("generate-completion-script") {
+                guard let shell = CompletionScript.Shell(rawValue: shell) else {
+                    throw UsageError(message: "'\(shell)' is not a shell quaketui writes completions for; use bash, zsh or fish.",
+                                     command: root)
+                }
+                print(CompletionScript(shell: shell, root: root, commands: commands.map(\.spec)).text, terminator: "")
+                return .success
+            }
+            if parsed.has("generate-manual") {
+                print(ManualPage(root: root, commands: commands.map(\.spec), version: version).text, terminator: "")
+                return .success
             }
             try BrowseCommand.run(parsed)
             return .success

@@ -91,7 +91,7 @@ import Testing
 
     @Test(arguments: [
         (["open"], "Say which quake to open"),
-        (["open", "us7000abcd", "ci40123456"], "one quake at a time"),
+        (["open", "us7000abcd", "ci40123456"], "'open' takes one argument, <code>."),
         (["open", "hello"], "\"hello\" is neither a quake code"),
         (["open", "https://example.com/earthquakes/eventpage/us7000abcd"], "is neither a quake code"),
         (["open", "https://earthquake.usgs.gov/earthquakes/map/"], "is neither a quake code"),

@@ -1,5 +1,7 @@
 import Foundation
+import QuakeFeed
 import QuakeScenes
+import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -8,17 +10,37 @@ import Testing
 @Suite struct SampleCatalogueCommandTests {
     static let note = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
 
-    @Test func listOnAnEmptyStoreShowsTheSampleAndSaysSo() throws {
+    /// What the browser's first launch does: the bundled sample into a new store.
+    static func seedSample(_ dir: TemporaryDirectory) throws {
+        let container = try PersistentContainer(directory: dir.url)
+        defer { container.close() }
+        #expect(try SampleCatalogue.importIntoNewStore(container) != nil)
+    }
+
+    @Test func listOnlyReadsAndSaysWhatToDoOnAnEmptyStore() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let before = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
-        #expect(before["quakes"] as? Int == 0)
-        #expect(before["sample"] as? Bool == false)
+        let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout == "The store is empty. Run 'quaketui refresh' to download the USGS month feed, or 'quaketui import FILE'.\n")
+        let json = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url).json()
+        #expect(json["total"] as? Int == 0)
+        #expect(json["sample"] as? Bool == false)
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()
+        #expect(info["quakes"] as? Int == 0)
+        #expect(info["historyToken"] as? Int == 0, "list wrote nothing to the store")
+        #expect(info["sample"] as? Bool == false)
+    }
 
+    @Test func listSaysWhenItShowsTheSample() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.seedSample(dir)
         let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stderr == Self.note + "\n")
         let json = try list.json()
+        #expect(json["sample"] as? Bool == true)
         let total = try #require(json["total"] as? Int)
         #expect(total > 100)
         let sections = try #require(json["sections"] as? [[String: Any]])
@@ -32,17 +54,29 @@ import Testing
         let text = try QuaketuiBinary.run(["info"], stateDirectory: dir.url)
         #expect(text.stdout.contains("the bundled sample catalogue (not real data)"))
 
-        // A second list neither imports it again nor loses the note.
         let again = try QuaketuiBinary.run(["list", "--limit", "1"], stateDirectory: dir.url)
         #expect(again.stderr == Self.note + "\n")
         #expect(again.stdout.contains("(of \(total))"))
+    }
+
+    @Test func theSampleBelongsToANewStoreOnly() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.seedSample(dir)
+        #expect(try QuaketuiBinary.run(["delete", "--all"], stateDirectory: dir.url).status == 0)
+        let container = try PersistentContainer(directory: dir.url)
+        defer { container.close() }
+        #expect(try SampleCatalogue.importIntoNewStore(container) == nil, "an emptied store is not new")
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url).json()
+        #expect(list["total"] as? Int == 0)
+        #expect(list["sample"] as? Bool == false)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
     func importingAFeedReplacesTheSample() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        try SampleCatalogueCommandTests.seedSample(dir)
         let feed = SharedData.url("all_week-2023-04-17.geojson")
         let expected = Set(try IndependentParse.expected(for: feed).map(\.code)).count
         let result = try QuaketuiBinary.run(["import", feed.path, "--json"], stateDirectory: dir.url)
@@ -54,14 +88,15 @@ import Testing
         let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
         #expect(list.stderr.isEmpty, "no sample note once real data is in")
         #expect(try list.json()["total"] as? Int == expected)
-        #expect(!list.stdout.contains("\"sample"))
+        #expect(!list.stdout.contains("\"code\":\"sample"))
+        #expect(try list.json()["sample"] as? Bool == false)
     }
 
     @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
     func aFailedImportKeepsTheSample() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        try SampleCatalogueCommandTests.seedSample(dir)
         let before = try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()["quakes"] as? Int
         let truncated = SharedData.url("1.0_month_TRUNCATED-2019-02-16.geojson").path
         #expect(try QuaketuiBinary.run(["import", truncated], stateDirectory: dir.url).status == 1)
@@ -95,7 +130,7 @@ struct SampleCatalogueRefreshTests {
         try FileManager.default.copyItem(at: SharedData.url("all_week-2020-06-10.geojson"), to: mirror.appending("all_week.geojson"))
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        #expect(try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: dir.url).status == 0)
+        try SampleCatalogueCommandTests.seedSample(dir)
         try AppStorage(state: StateDirectory(path: dir.path)).set("all_week", for: AppKeys.refreshFeed)
         let result = try QuaketuiBinary.run(["refresh", "--json"], stateDirectory: dir.url,
                                             environment: ["QUAKETUI_FEED_BASE_URL": mirror.url.absoluteString])

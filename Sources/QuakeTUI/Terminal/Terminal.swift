@@ -60,7 +60,10 @@ public final class Terminal {
     }
 
     private static func open() throws -> (Terminal, [Int32: sigaction]) {
-        setlocale(LC_ALL, "")
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        // A dumb terminal has no cursor addressing: curses would garble the pane.
+        guard !term.isEmpty, term != "dumb", term != "unknown" else { throw TerminalError.unsupportedType(term) }
+        useUTF8CharacterType()
         // Own FILE streams on duplicates of fd 0 and 1 (the C globals are not concurrency-safe
         // in Swift 6); closed in `close`.
         guard let output = fdopen(dup(STDOUT_FILENO), "w"), let input = fdopen(dup(STDIN_FILENO), "r") else {
@@ -69,7 +72,7 @@ public final class Terminal {
         guard let screen = newterm(nil, output, input) else {
             fclose(output)
             fclose(input)
-            throw TerminalError(call: "newterm", code: -1, context: "open the terminal")
+            throw TerminalError.unsupportedType(term)
         }
         let signals = TerminalSignals.install()
         raw()
@@ -93,6 +96,24 @@ public final class Terminal {
         let depth = ColorDepth.detect(colors: Int(quaketui_COLORS()), hasColors: hasColors,
                                       environment: ProcessInfo.processInfo.environment)
         return (Terminal(screen: screen, streams: (input, output), colorDepth: depth), signals)
+    }
+
+    /// The user's locale, but always a UTF-8 character type: under `LANG=C` (containers, ssh)
+    /// curses would otherwise drop every non-ASCII letter and cut pastes at the first one.
+    /// Falls back to the C locale's ASCII only when the system has no UTF-8 locale at all.
+    /// The corresponding C functions are `setlocale` and `nl_langinfo(nl_item(CODESET))`.
+    private static func useUTF8CharacterType() {
+        setlocale(LC_ALL, "")
+        guard !isUTF8CharacterType else { return }
+        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+            if isUTF8CharacterType { return }
+        }
+    }
+
+    static var isUTF8CharacterType: Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
     }
 
     private func close(_ signals: [Int32: sigaction]) {

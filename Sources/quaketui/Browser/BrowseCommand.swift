@@ -12,6 +12,12 @@ enum BrowseCommand {
         help: "The scene to show (default: $QUAKETUI_SCENE, the tmux pane, else 'main').")
 
     static func run(_ arguments: ParsedArguments) throws {
+        // The command line first: a bad scene ID is a usage error (64) with or without a terminal.
+        if let id = arguments.value("scene") {
+            do { _ = try SceneID(validating: id) } catch let error as QuakeScenesError {
+                throw UsageError(message: error.description, command: Quaketui.root)
+            }
+        }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else {
             throw CommandError("the browser needs a terminal; for scripts use 'quaketui list' (see 'quaketui --help').")
         }

@@ -40,8 +40,8 @@ final class BrowserApp {
         do {
             appStorage = try AppStorage(state: state)
             activities = try ActivityCenter(state: state)
-            // Something real to show on first launch, offline: the bundled sample.
-            _ = try SampleCatalogue.importIfEmpty(into: container)
+            // Something real to show on first launch, offline: the bundled sample (new stores only).
+            _ = try SampleCatalogue.importIntoNewStore(container)
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
             restored = appState.restore(from: session.storage)
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeFeed
 import QuakeStore
 
 /// `quaketui delete (--all | --before DATE) [--json]`: batch delete without loading rows.
@@ -23,9 +24,6 @@ enum DeleteCommand {
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        if let extra = arguments.positionals.first {
-            throw UsageError(message: "Unexpected argument '\(extra)'.", command: spec)
-        }
         let before = try arguments.value("before").map(parseDate)
         switch (arguments.has("all"), before) {
         case (true, .some): throw UsageError(message: "Give either --all or --before, not both.", command: spec)
@@ -36,7 +34,11 @@ enum DeleteCommand {
         defer { container.close() }
         let context = try container.newBackgroundContext(author: "delete")
         defer { context.close() }
-        let deleted = try context.performAndWait { try $0.deleteQuakes(before: before) }
+        let deleted = try context.performAndWait { tx in
+            let deleted = try tx.deleteQuakes(before: before)
+            try SampleCatalogue.forgetIfDeleted(in: tx)
+            return deleted
+        }
         let remaining = try container.viewContext.read { try $0.quakeCount() }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
         print("deleted \(deleted.formatted()) quakes (\(remaining.formatted()) left)")

@@ -16,18 +16,31 @@ enum ImportCommand {
             If the store holds the bundled sample catalogue, the same transaction removes it,
             so real data never mixes with the sample.
             """,
-        options: [CommandSpec.stateDir, CommandSpec.json])
+        options: [CommandSpec.stateDir, CommandSpec.json],
+        arguments: [.init(name: "path", help: "A feed file, an http(s) or file URL, or - for standard input.",
+                          completion: .file)])
 
     static func run(_ arguments: ParsedArguments) throws {
-        guard arguments.positionals.count == 1, let argument = arguments.positionals.first else {
-            throw UsageError(message: arguments.positionals.isEmpty
-                ? "Say what to import: a file, a URL, or - for standard input."
-                : "Import one feed at a time; got \(arguments.positionals.count) arguments.", command: spec)
+        guard let argument = arguments.positionals.first else {
+            throw UsageError(message: "Say what to import: a file, a URL, or - for standard input.", command: spec)
+        }
+        if let scheme = unsupportedScheme(argument) {
+            throw UsageError(message: "'\(scheme)' URLs cannot be imported; use an http, https or file URL, or download the feed and import its path.",
+                             command: spec)
         }
         let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
         let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import")
         try FeedImportRun.report(summary, json: arguments.has("json"))
+    }
+
+    /// The scheme of an argument written as a URL (`ftp://…`) that `import` cannot read, if any.
+    static func unsupportedScheme(_ argument: String) -> String? {
+        guard let range = argument.range(of: "://") else { return nil }
+        let scheme = argument[..<range.lowerBound]
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) }) else { return nil }
+        return ["http", "https", "file"].contains(scheme.lowercased()) ? nil : String(scheme)
     }
 }
 

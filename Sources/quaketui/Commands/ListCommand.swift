@@ -16,12 +16,17 @@ enum ListCommand {
             ("mexico" finds "México"); the text is literal. Days and times follow the app setting
             timeZone in defaults.plist (utc or local; local by default).
 
-            On an empty store, list first imports the bundled sample catalogue (synthetic data,
-            so there is something to see offline) and says so on stderr while the store holds
-            it; 'quaketui refresh' or 'quaketui import' replaces it with real data.
+            list only reads: it never imports anything. While the store holds the bundled sample
+            catalogue (synthetic data the browser shows on its first launch), list says so on
+            stderr and --json has "sample": true; 'quaketui refresh' or 'quaketui import'
+            replaces it with real data.
+
+            --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
+            "magnitude","place","time","depth","latitude","longitude"}]}]}.
             """,
         options: [
-            .init(name: "sort", value: "ORDER", help: "time (default), magnitude or region."),
+            .init(name: "sort", value: "ORDER", help: "time (default), magnitude or region.",
+                  completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
@@ -31,9 +36,6 @@ enum ListCommand {
         ])
 
     static func request(from arguments: ParsedArguments, timeZone: TimeZone) throws(UsageError) -> SectionedFetchRequest {
-        if let extra = arguments.positionals.first {
-            throw UsageError(message: "Unexpected argument '\(extra)'.", command: spec)
-        }
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
             guard let parsed = QuakeSortOrder(rawValue: text) else {
@@ -77,20 +79,43 @@ enum ListCommand {
         let request = try request(from: arguments, timeZone: timeZone)
         let container = try PersistentContainer(directory: state.url)
         defer { container.close() }
-        // First use: show the sample offline, as the browser does (SPEC §6, embedded default).
-        try SampleCatalogue.importIfEmpty(into: container)
-        if try container.viewContext.read({ try SampleCatalogue.isSample($0) }) {
-            printError(sampleNote)
-        }
+        let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
+        if isSample { printError(sampleNote) }
         let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }
         let output = BufferedOutput()
         defer { output.flush() }
         if arguments.has("json") {
-            try writeJSON(controller, limit: limit, to: output)
+            try writeJSON(controller, limit: limit, isSample: isSample, to: output)
+        } else if controller.count == 0 {
+            output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
         } else {
             try writeText(controller, limit: limit, timeZone: timeZone, to: output)
         }
+    }
+
+    /// Why nothing is listed, and what to do: an empty store, or the filters that hide what it holds.
+    private static func emptyResultMessage(container: PersistentContainer, request: SectionedFetchRequest,
+                                           arguments: ParsedArguments) throws -> String {
+        let (stored, largest) = try container.viewContext.read { db in
+            (try db.statistics().quakeCount, try db.largestMagnitude())
+        }
+        guard stored > 0 else {
+            return "The store is empty. Run 'quaketui refresh' to download the USGS month feed, or 'quaketui import FILE'."
+        }
+        var filters: [String] = []
+        var advice: [String] = []
+        if let search = arguments.value("search") {
+            filters.append("no place contains '\(SafeText.sanitize(search))'")
+            advice.append("try a shorter search")
+        }
+        if let minimum = request.predicate.minimumMagnitude {
+            let top = largest.map { String(format: "M %.1f", $0) } ?? "none with a magnitude"
+            filters.append("--min-magnitude \(minimum.formatted()) (the largest stored is \(top))")
+            advice.append("lower --min-magnitude")
+        }
+        return "No quakes match among the \(stored.formatted()) stored: \(filters.joined(separator: ", and ")). "
+            + advice.joined(separator: " or ").prefix(1).uppercased() + advice.joined(separator: " or ").dropFirst() + "."
     }
 
     /// The zone of the app setting `timeZone`: `utc`, or `local` (the default) for the process's zone.
@@ -116,10 +141,6 @@ enum ListCommand {
 
     private static func writeText(_ controller: FetchedResultsController, limit: Int, timeZone: TimeZone,
                                   to output: BufferedOutput) throws {
-        guard controller.count > 0 else {
-            output.write("No quakes match. Import a feed with 'quaketui import FILE' or loosen the search.\n")
-            return
-        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
@@ -157,7 +178,8 @@ enum ListCommand {
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
-    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, to output: BufferedOutput) throws {
+    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, isSample: Bool,
+                                  to output: BufferedOutput) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -178,7 +200,7 @@ enum ListCommand {
             output.write(try json(QuakeJSON(row: row)))
         }
         if lastSection >= 0 { output.write("]}") }
-        output.write("],\"total\":\(controller.count)}\n")
+        output.write("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")
     }
 }
 

@@ -27,7 +27,8 @@ enum OpenCommand {
         options: [
             .init(name: "scene", value: "ID", help: "The scene to show the quake in (see above for the default)."),
             CommandSpec.stateDir, CommandSpec.json,
-        ])
+        ],
+        arguments: [.init(name: "code", help: "A USGS event code or event page URL.")])
 
     struct Report: Encodable {
         var code: String
@@ -40,10 +41,9 @@ enum OpenCommand {
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        guard arguments.positionals.count == 1, let target = arguments.positionals.first else {
-            throw UsageError(message: arguments.positionals.isEmpty
-                ? "Say which quake to open: a code like us7000abcd or a USGS event page URL."
-                : "Open one quake at a time; got \(arguments.positionals.count) arguments.", command: spec)
+        guard let target = arguments.positionals.first else {
+            throw UsageError(message: "Say which quake to open: a code like us7000abcd or a USGS event page URL.",
+                             command: spec)
         }
         // Both checks before touching the state directory: a typo changes nothing.
         _ = try QuakeCode.parse(target)

@@ -16,12 +16,11 @@ enum RefreshCommand {
             sample catalogue, the import removes it. QUAKETUI_FEED_BASE_URL replaces
             https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary (for mirrors and tests).
             """,
-        options: [CommandSpec.stateDir, CommandSpec.json])
+        options: [CommandSpec.stateDir, CommandSpec.json],
+        arguments: [.init(name: "feed", help: "A USGS summary feed such as all_day or 4.5_week.",
+                          completion: .values(FeedLocation.summaryFeeds))])
 
     static func run(_ arguments: ParsedArguments) throws {
-        guard arguments.positionals.count <= 1 else {
-            throw UsageError(message: "Refresh one feed at a time.", command: spec)
-        }
         if let feed = arguments.positionals.first, !FeedLocation.summaryFeeds.contains(feed) {
             throw UsageError(message: "'\(feed)' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
                              command: spec)

@@ -27,6 +27,10 @@ enum ScenesCommand {
             .init(name: "all", value: nil, help: "With rm: remove every scene that is not open."),
             .init(name: "older-than", value: "DAYS", help: "With prune: remove scenes not used for DAYS days."),
             CommandSpec.stateDir, CommandSpec.json,
+        ],
+        arguments: [
+            .init(name: "action", help: "list (the default), rm or prune.", completion: .values(["list", "rm", "prune"])),
+            .init(name: "id", help: "With rm: the scenes to remove.", isRepeating: true),
         ])
 
     struct ListReport: Encodable {

@@ -1,0 +1,177 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// `quaketui watch [--min-magnitude M] [--near LAT,LON --radius KM] [--json]`: print each quake
+/// as it arrives in the store, from any process (an import, a refresh, a browser's poll).
+enum WatchCommand {
+    static let spec = CommandSpec(
+        name: "watch",
+        abstract: "Print quakes as they arrive in the store (one line each, or NDJSON).",
+        usage: ["watch [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--json]"],
+        discussion: """
+            Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
+            store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
+            refresh — within a fraction of a second of its commit. Updates of quakes already
+            stored are not printed again.
+
+            A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
+            --near. --json prints one object per line (NDJSON): {"code","magnitude","place",
+            "time","updated","depth","latitude","longitude","type","status","alert","tsunami",
+            "felt","sig","net","url","title"}, plus "distanceKm" and "bearing" with --near.
+            """,
+        options: [
+            .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+            .init(name: "near", value: "LAT,LON", help: "Only quakes within --radius of this point (decimal degrees)."),
+            .init(name: "radius", value: "KM", help: "With --near: the radius in kilometres."),
+            CommandSpec.stateDir, CommandSpec.json,
+        ])
+
+    /// The quakes `watch` prints: at least a magnitude, within a radius of a point.
+    struct Filter: Sendable {
+        var minimumMagnitude: Double?
+        var center: GeoPoint?
+        var radius: Double?
+
+        /// Whether `quake` passes, with its distance from the center when there is one.
+        func admits(_ quake: QuakeRecord) -> (Bool, distance: Double?) {
+            if let minimumMagnitude {
+                guard let magnitude = quake.magnitude, magnitude >= minimumMagnitude else { return (false, nil) }
+            }
+            guard let center else { return (true, nil) }
+            let distance = center.distance(to: GeoPoint(latitude: quake.latitude, longitude: quake.longitude))
+            return (radius.map { distance <= $0 } ?? true, distance)
+        }
+    }
+
+    static func filter(from arguments: ParsedArguments) throws(UsageError) -> Filter {
+        var filter = Filter()
+        if let text = arguments.value("min-magnitude") {
+            guard let value = Double(text), value.isFinite else {
+                throw UsageError(message: "'\(SafeText.sanitize(text))' is not a magnitude; use a number such as 4.5.", command: spec)
+            }
+            filter.minimumMagnitude = value
+        }
+        switch (arguments.value("near"), arguments.value("radius")) {
+        case (nil, nil): break
+        case (let near?, let radius?):
+            guard let center = GeoPoint(parsing: near) else {
+                throw UsageError(message: "'\(SafeText.sanitize(near))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
+                                 command: spec)
+            }
+            guard let km = Double(radius), km.isFinite, km > 0 else {
+                throw UsageError(message: "'\(SafeText.sanitize(radius))' is not a radius; use a positive number of kilometres.", command: spec)
+            }
+            filter.center = center
+            filter.radius = km
+        default:
+            throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
+        }
+        return filter
+    }
+
+    static func run(_ arguments: ParsedArguments) throws {
+        let filter = try filter(from: arguments)
+        let json = arguments.has("json")
+        let state = try arguments.stateDirectory()
+        let settings = try AppStorage(state: state)
+        let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
+        let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
+        let container = try PersistentContainer(directory: state.url)
+        defer { container.close() }
+        var cursor = try container.viewContext.read { try $0.arrivalCursor() }
+        let wake = DispatchSemaphore(value: 0)
+        let observer = try StoreChangeObserver(container: container) { wake.signal() }
+        defer { observer.stop() }
+        // On stderr, so a pipe of stdout sees only quakes; a script can wait for it before writing.
+        printError("Watching \(SafeText.sanitize(container.path)) for new quakes; press ctrl-c to stop.")
+        let line = QuakeLine(timeZone: timeZone, miles: miles)
+        while true {
+            wake.wait()
+            let output = BufferedOutput()
+            cursor = try container.viewContext.read { db in
+                try db.forEachArrival(after: cursor) { quake in
+                    let (admitted, distance) = filter.admits(quake.record)
+                    guard admitted else { return }
+                    let bearing = filter.center.map {
+                        $0.bearing(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
+                    }
+                    if json {
+                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing).line() + "\n")
+                    } else {
+                        output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
+                    }
+                }
+            }
+            output.flush()
+        }
+    }
+}
+
+/// One quake as a line of text: `2024-01-01 07:10:09  M 7.5  Noto Peninsula, Japan  [us6000m0xl]`.
+struct QuakeLine {
+    let formatter: DateFormatter
+    let miles: Bool
+
+    init(timeZone: TimeZone, miles: Bool) {
+        formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        self.miles = miles
+    }
+
+    func text(_ quake: QuakeRecord, distance: Double?, bearing: Double?) -> String {
+        let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M    —"
+        let time = formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))
+        var text = "\(time)  \(magnitude)  \(quake.place.isEmpty ? "(no place)" : SafeText.sanitize(quake.place))"
+        if let distance, let bearing {
+            let value = miles ? distance / 1.609344 : distance
+            text += String(format: "  %.0f %@ %@", value, miles ? "mi" : "km", GeoPoint.compassPoint(bearing))
+        }
+        return text + "  [\(SafeText.sanitize(quake.code))]"
+    }
+}
+
+/// A quake as one JSON object, as `watch --json` prints it and the alert command reads it.
+struct ArrivalJSON: Encodable {
+    let record: QuakeRecord
+    var distanceKm: Double?
+    var bearing: Double?
+
+    enum CodingKeys: String, CodingKey {
+        case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
+        case tsunami, felt, sig, net, url, title, distanceKm, bearing
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(record.code, forKey: .code)
+        try c.encode(record.magnitude, forKey: .magnitude)
+        try c.encode(record.magType, forKey: .magType)
+        try c.encode(record.place, forKey: .place)
+        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.time) / 1000)), forKey: .time)
+        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.updated) / 1000)), forKey: .updated)
+        try c.encode(record.depth, forKey: .depth)
+        try c.encode(record.latitude, forKey: .latitude)
+        try c.encode(record.longitude, forKey: .longitude)
+        try c.encode(record.type, forKey: .type)
+        try c.encode(record.status, forKey: .status)
+        try c.encode(record.alert, forKey: .alert)
+        try c.encode(record.tsunami, forKey: .tsunami)
+        try c.encode(record.felt, forKey: .felt)
+        try c.encode(record.sig, forKey: .sig)
+        try c.encode(record.net, forKey: .net)
+        try c.encode(record.url, forKey: .url)
+        try c.encode(record.title, forKey: .title)
+        try c.encodeIfPresent(distanceKm.map { ($0 * 10).rounded() / 10 }, forKey: .distanceKm)
+        try c.encodeIfPresent(bearing.map { $0.rounded() }, forKey: .bearing)
+    }
+
+    func line() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

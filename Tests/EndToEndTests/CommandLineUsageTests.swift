@@ -1,0 +1,69 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// Usage errors that say what to do: nearest-name suggestions, stray arguments, arguments checked
+/// before anything else runs, and URLs `import` cannot read.
+@Suite struct CommandLineUsageTests {
+    /// `(arguments, status, the first line of stderr)`.
+    static let cases: [([String], Int32, String)] = [
+        (["lst"], 64, "Error: Unknown command 'lst'. Did you mean 'list'?"),
+        (["lsit"], 64, "Error: Unknown command 'lsit'. Did you mean 'list'?"),
+        (["help", "scenez"], 64, "Error: Unknown command 'scenez'. Did you mean 'scenes'?"),
+        (["frobnicate"], 64, "Error: Unknown command 'frobnicate'."),
+        (["list", "--sortt", "time"], 64, "Error: Unknown option '--sortt'. Did you mean '--sort'?"),
+        (["list", "--min-mag", "2"], 64, "Error: Unknown option '--min-mag'. Did you mean '--min-magnitude'?"),
+        (["delete", "--al"], 64, "Error: Unknown option '--al'. Did you mean '--all'?"),
+        (["--scen", "x"], 64, "Error: Unknown option '--scen'. Did you mean '--scene'?"),
+        (["info", "extra"], 64, "Error: Unexpected argument 'extra'. 'info' takes no arguments."),
+        (["info", "--state-dir", "X", "extra"], 64, "Error: Unexpected argument 'extra'. 'info' takes no arguments."),
+        (["scenes", "list", "extra"], 64, "Error: Unexpected argument 'extra'."),
+        (["import", "a.geojson", "b.geojson"], 64, "Error: Unexpected argument 'b.geojson'. 'import' takes one argument, <path>."),
+        (["refresh", "all_day", "all_week"], 64, "Error: Unexpected argument 'all_week'. 'refresh' takes one argument, <feed>."),
+        (["--scene", "../x"], 64, "Error: The scene ID \"../x\" is not valid: use 1 to 64 letters, digits, '.', '_' or '-' (not '.' or '..')."),
+        (["import", "ftp://example.org/all_day.geojson"], 64,
+         "Error: 'ftp' URLs cannot be imported; use an http, https or file URL, or download the feed and import its path."),
+        (["--generate-completion-script", "tcsh"], 64,
+         "Error: 'tcsh' is not a shell quaketui writes completions for; use bash, zsh or fish."),
+    ]
+
+    @Test(arguments: cases.indices)
+    func usageErrorsSayWhatToDo(_ index: Int) throws {
+        let (arguments, status, first) = Self.cases[index]
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // No terminal on stdin/stdout: a bad --scene must still be a usage error, not "needs a terminal".
+        let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        let line = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
+        #expect(line == first, "\(arguments)")
+        #expect(result.stderr.contains("--help' for more information."), "\(arguments)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("quakes.sqlite").path),
+                "a usage error touches nothing: \(arguments)")
+    }
+
+    @Test func versionAndHelpStillWork() throws {
+        let version = try QuaketuiBinary.run(["--version"])
+        #expect(version.status == 0 && version.stdout.hasPrefix("quaketui "))
+        let help = try QuaketuiBinary.run(["--help"])
+        #expect(help.status == 0)
+        for word in ["--generate-completion-script", "--generate-manual", "COMMANDS:"] {
+            #expect(help.stdout.contains(word), "\(word)")
+        }
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func anEmptyListSaysWhichFilterHidesTheQuakes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let feed = SharedData.url("all_week-2018-06-14.geojson").path
+        #expect(try QuaketuiBinary.run(["import", feed], stateDirectory: dir.url).status == 0)
+        let high = try QuaketuiBinary.run(["list", "--min-magnitude", "11"], stateDirectory: dir.url)
+        #expect(high.status == 0)
+        #expect(high.stdout == "No quakes match among the 4,711 stored: --min-magnitude 11 (the largest stored is M 5.8). Lower --min-magnitude.\n")
+        let search = try QuaketuiBinary.run(["list", "--search", "atlantis\u{1B}]0;x\u{07}"], stateDirectory: dir.url)
+        #expect(search.stdout.hasPrefix("No quakes match among the 4,711 stored: no place contains 'atlantis"))
+        #expect(!search.stdout.contains("\u{1B}"), "hostile search text is not echoed raw")
+        #expect(search.stdout.hasSuffix("Try a shorter search.\n"))
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The completion scripts and the manual page, generated from the command table, checked by the
+/// shells and by groff themselves.
+@Suite struct CompletionScriptTests {
+    static func script(_ shell: String) throws -> URL {
+        let result = try QuaketuiBinary.run(["--generate-completion-script", shell])
+        #expect(result.status == 0, "\(result.stderr)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quaketui-\(UUID().uuidString).\(shell)")
+        try Data(result.stdout.utf8).write(to: url)
+        return url
+    }
+
+    static func installed(_ name: String) -> URL? {
+        ["/usr/bin", "/bin", "/usr/local/bin"].map { URL(fileURLWithPath: "\($0)/\(name)") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// What bash's completion function offers for `words`, the last one being completed.
+    static func bashCompletions(_ script: URL, _ words: [String], in directory: URL? = nil) throws -> [String] {
+        let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+        let program = """
+            source '\(script.path)'
+            complete -p quaketui >/dev/null || exit 3
+            COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+            _quaketui
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let (status, out, err) = try ChildProcess.run(try #require(installed("bash")), ["--norc", "-c", program],
+                                                      currentDirectory: directory)
+        #expect(status == 0, "\(err)")
+        return out.split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: installed("bash") != nil, "needs bash"))
+    func bashCompletesCommandsOptionsAndValues() throws {
+        let script = try Self.script("bash")
+        defer { try? FileManager.default.removeItem(at: script) }
+        #expect(try Self.bashCompletions(script, ["quaketui", "li"]) == ["list"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "s"]) == ["scenes"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "help", "re"]) == ["refresh"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--so"]) == ["--sort"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", "m"]) == ["magnitude"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "refresh", "4.5_w"]) == ["4.5_week"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "p"]) == ["prune"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "--gen"]).sorted()
+                == ["--generate-completion-script", "--generate-manual"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "--generate-completion-script", "f"]) == ["fish"])
+        // Every option of every command is offered after `--`.
+        let help = try QuaketuiBinary.run(["help", "delete"]).stdout
+        let offered = Set(try Self.bashCompletions(script, ["quaketui", "delete", "--"]))
+        #expect(offered == ["--all", "--before", "--state-dir", "--json", "--help"], "\(help)")
+        // Paths for import, directories for --state-dir.
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(at: dir.appending("feeds"), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: dir.appending("feed.geojson").path, contents: Data())
+        #expect(try Self.bashCompletions(script, ["quaketui", "import", "fe"], in: dir.url).sorted() == ["feed.geojson", "feeds"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "info", "--state-dir", "fe"], in: dir.url) == ["feeds"])
+    }
+
+    @Test(.enabled(if: installed("fish") != nil, "needs fish (installed by .ci/run)"))
+    func fishCompletesCommandsOptionsAndValues() throws {
+        let script = try Self.script("fish")
+        defer { try? FileManager.default.removeItem(at: script) }
+        func complete(_ line: String) throws -> [String] {
+            let (status, out, err) = try ChildProcess.run(try #require(Self.installed("fish")), [
+                "--no-config", "-c", "source '\(script.path)'; complete -C '\(line)'"])
+            #expect(status == 0, "\(err)")
+            return out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try complete("quaketui li") == ["list"])
+        #expect(try complete("quaketui list --sort ").sorted() == ["magnitude", "region", "time"])
+        #expect(try complete("quaketui refresh all_h") == ["all_hour"])
+        #expect(try complete("quaketui delete --be") == ["--before"])
+    }
+
+    @Test(.enabled(if: installed("zsh") != nil, "needs zsh (installed by .ci/run)"))
+    func zshLoadsTheScript() throws {
+        let script = try Self.script("zsh")
+        defer { try? FileManager.default.removeItem(at: script) }
+        // Load it the way compinit does (as an autoloaded function) and check it parses and registers.
+        let directory = script.deletingLastPathComponent().appendingPathComponent("zfunc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.copyItem(at: script, to: directory.appendingPathComponent("_quaketui"))
+        let program = """
+            fpath=('\(directory.path)' $fpath); autoload -Uz compinit; compinit -u -D
+            zsh -n '\(directory.path)/_quaketui' || exit 4
+            [[ ${_comps[quaketui]} == _quaketui ]] || exit 5
+            """
+        let (status, _, err) = try ChildProcess.run(try #require(Self.installed("zsh")), ["-f", "-c", program])
+        #expect(status == 0, "\(err)")
+    }
+
+    @Test func theManualCoversEveryCommandAndOption() throws {
+        let manual = try QuaketuiBinary.run(["--generate-manual"])
+        #expect(manual.status == 0)
+        #expect(manual.stdout.hasPrefix(".\\\" Generated by 'quaketui --generate-manual'"))
+        #expect(manual.stdout.contains(".TH QUAKETUI 1"))
+        for command in ["import", "refresh", "list", "open", "scenes", "info", "delete"] {
+            #expect(manual.stdout.contains(".SS \(command)\n"), "\(command)")
+            let help = try QuaketuiBinary.run(["help", command]).stdout
+            let optionLines = help.split(separator: "\n").filter { $0.hasPrefix("  --") }
+            #expect(!optionLines.isEmpty)
+            for option in optionLines.compactMap({ $0.split(separator: " ").first }) {
+                #expect(manual.stdout.contains(".B \\-\\-\(option.dropFirst(2))"), "\(command) \(option)")
+            }
+        }
+        guard let groff = Self.installed("groff") else { return }
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("quaketui-\(UUID().uuidString).1")
+        try Data(manual.stdout.utf8).write(to: page)
+        defer { try? FileManager.default.removeItem(at: page) }
+        let (status, out, err) = try ChildProcess.run(groff, ["-man", "-Tutf8", "-ww", page.path])
+        #expect(status == 0)
+        #expect(err.isEmpty, "groff warns: \(err)")
+        #expect(out.contains("QUAKETUI(1)"))
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The browser under the environments people really have: a terminal type it cannot draw on,
+/// and `LANG=C` (containers, ssh) with non-ASCII place names.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct TerminalEnvironmentTests {
+    static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
+
+    @Test(arguments: ["dumb", "", "nosuchterm"])
+    func aTerminalWithoutCursorAddressingIsRefusedClearly(_ term: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 200, rows: 10)
+        defer { tmux.close() }
+        var environment = Self.offline
+        environment["TERM"] = term
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", "t"], environment: environment)
+        #expect(try tmux.waitForExit(pane) == 1)
+        // The message wraps at the pane's width: read it as one line.
+        let screen = try tmux.capture(pane).replacingOccurrences(of: "\n", with: "")
+        let what = term.isEmpty ? "Error: TERM is not set" : "Error: TERM=\(term) is not a terminal the browser can draw on"
+        #expect(screen.contains(what), "\(screen)")
+        #expect(screen.contains("xterm-256color, tmux-256color or screen-256color"), "\(screen)")
+        #expect(!screen.contains("quakes │"), "no frame was drawn")
+    }
+
+    /// Two quakes with accented place names, in the USGS GeoJSON format.
+    static let feed = """
+        {"type":"FeatureCollection","metadata":{"generated":1700000000000,"count":3},"features":[
+        {"type":"Feature","id":"ut0001","properties":{"mag":4.1,"place":"12 km SW of Suárez, Colombia","time":1699990000000,"updated":1699990000000,"type":"earthquake"},"geometry":{"type":"Point","coordinates":[-76.7,2.9,10]}},
+        {"type":"Feature","id":"ut0002","properties":{"mag":2.2,"place":"6 km S of Pāhala, Hawaii","time":1699980000000,"updated":1699980000000,"type":"earthquake"},"geometry":{"type":"Point","coordinates":[-155.4,19.1,30]}},
+        {"type":"Feature","id":"ut0003","properties":{"mag":3.0,"place":"10 km N of Bend, Oregon","time":1699970000000,"updated":1699970000000,"type":"earthquake"},"geometry":{"type":"Point","coordinates":[-121.3,44.1,5]}}
+        ]}
+        """
+
+    @Test func lang_C_keepsNonASCIILettersAndPastes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: Self.feed)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let tmux = try TmuxSession(columns: 120, rows: 12)
+        defer { tmux.close() }
+        var environment = Self.offline
+        environment["LANG"] = "C"
+        environment["LC_ALL"] = "C"
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", "c"], environment: environment)
+        let screen = try tmux.waitFor(pane, "the first frame") { $0.contains("scene c") }
+        #expect(screen.contains("12 km SW of Suárez, Colombia"), "\(screen)")
+        #expect(screen.contains("6 km S of Pāhala, Hawaii"), "\(screen)")
+        #expect(screen.contains("│"), "box drawing survives LANG=C")
+        // A paste of non-ASCII text arrives whole in the search field and narrows the list.
+        try tmux.send(pane, "/")
+        try tmux.send(pane, "suárez", literal: true)
+        let narrowed = try tmux.waitFor(pane, "the narrowed list") { $0.contains("/suárez") && !$0.contains("Pāhala") }
+        #expect(narrowed.contains("Suárez, Colombia"), "\(narrowed)")
+        #expect(!narrowed.contains("Bend, Oregon"))
+        try tmux.send(pane, "Escape")
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 0)
+    }
+}

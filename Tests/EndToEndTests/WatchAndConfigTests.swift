@@ -1,0 +1,130 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// `quaketui watch` prints what other processes import, filtered like an independent haversine
+/// filter; `quaketui config` reads, checks and writes app storage.
+@Suite struct WatchAndConfigTests {
+    static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = Double.pi / 180
+        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
+        return 2 * 6371.0088 * asin(min(1, sqrt(a)))
+    }
+
+    func startWatch(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> ChildProcess {
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--state-dir", dir.path] + arguments)
+        let deadline = Date().addingTimeInterval(20)
+        while !watch.stderr.contains("Watching "), Date() < deadline { usleep(5_000) }
+        #expect(watch.stderr.contains("for new quakes"), "\(watch.stderr)")
+        return watch
+    }
+
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func watchPrintsEachArrivalNearAPointAsNDJSON() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        // Something stored before watch starts is not printed.
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("all_week-2018-06-14.geojson").path],
+                                       stateDirectory: dir.url).status == 0)
+        let (lat, lon, radius, minimum) = (19.4, -155.3, 150.0, 1.5)
+        let watch = try startWatch(dir, ["--json", "--near", "\(lat),\(lon)", "--radius", "\(radius)",
+                                         "--min-magnitude", "\(minimum)"])
+        defer { watch.kill(); watch.wait() }
+        let feed = SharedData.url("all_month-2023-04-04.csv")
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url).status == 0)
+        let expected = try IndependentParse.expected(for: feed).filter {
+            ($0.magnitude ?? -.infinity) >= minimum && Self.haversine(lat, lon, $0.latitude, $0.longitude) <= radius
+        }
+        #expect(expected.count > 50)
+        #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= expected.count })
+        let lines = watch.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == expected.count)
+        var printed: [String: [String: Any]] = [:]
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            printed[try #require(object["code"] as? String)] = object
+        }
+        #expect(Set(printed.keys) == Set(expected.map(\.code)))
+        for quake in expected {
+            let object = try #require(printed[quake.code])
+            let distance = try #require(object["distanceKm"] as? Double)
+            #expect(abs(distance - Self.haversine(lat, lon, quake.latitude, quake.longitude)) <= 0.051, "\(quake.code)")
+            #expect(object["bearing"] is Double)
+            #expect(object["magnitude"] as? Double == quake.magnitude)
+        }
+        // A re-import changes nothing and prints nothing; of three new quakes only the one near
+        // the point (Pāhala, M 2.2) is printed, after everything before it.
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url).status == 0)
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: TerminalEnvironmentTests.feed).status == 0)
+        #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count > expected.count })
+        let after = watch.stdout.split(separator: "\n")
+        #expect(after.count == expected.count + 1)
+        #expect(after.last?.contains("\"code\":\"ut0002\"") == true, "\(after.last ?? "")")
+    }
+
+    @Test func watchLinesAreTextWithoutJSON() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let watch = try startWatch(dir, [])
+        defer { watch.kill(); watch.wait() }
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: TerminalEnvironmentTests.feed,
+                                       environment: ["TZ": "UTC"]).status == 0)
+        #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 3 })
+        #expect(watch.stdout.contains("M  4.1  12 km SW of Suárez, Colombia  [ut0001]"), "\(watch.stdout)")
+    }
+
+    @Test(arguments: [
+        (["watch", "--near", "1,2"], "--near and --radius go together"),
+        (["watch", "--near", "95,2", "--radius", "10"], "'95,2' is not a place"),
+        (["watch", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius"),
+        (["watch", "--min-magnitude", "big"], "'big' is not a magnitude"),
+        (["config", "alertMagnitude", "x"], "'x' is not a valid alertMagnitude"),
+        (["config", "home", "91,0"], "'91,0' is not a valid home"),
+        (["config", "homee"], "Did you mean 'home'?"),
+        (["config", "timeZone", "mars"], "'mars' is not a valid timeZone"),
+        (["config", "--unset"], "--unset goes with one key"),
+        (["config", "timeZone", "--name", "x"], "--name goes with a new home"),
+        (["config", "autoRefreshInterval", "5"], "use 0 or a number of seconds of at least 30"),
+    ])
+    func badArgumentsAreUsageErrors(_ arguments: [String], _ message: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+        #expect(result.status == 64, "\(arguments)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("defaults.plist").path), "nothing written")
+    }
+
+    @Test func configSetsReadsAndUnsetsAppStorage() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        func config(_ arguments: String...) throws -> QuaketuiBinary.Result {
+            let result = try QuaketuiBinary.run(["config"] + arguments, stateDirectory: dir.url)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            return result
+        }
+        #expect(try config("home", "-33.92,18.42", "--name", "Cape Town").stdout == "-33.9200,18.4200 (Cape Town)\n")
+        #expect(try config("alertMagnitude", "6").stdout == "M 6\n")
+        #expect(try config("alertRadius", "250").stdout == "250 km\n")
+        #expect(try config("alertCommand", "cat > /tmp/x").stdout == "cat > /tmp/x\n")
+        #expect(try config("autoRefreshInterval", "0").stdout == "off\n")
+        let plist = try String(contentsOf: dir.appending("defaults.plist"), encoding: .utf8)
+        for key in ["<key>home</key>", "<key>latitude</key>", "<key>name</key>",
+                    "<string>Cape Town</string>", "<key>alertMagnitude</key>", "<key>alertRadius</key>",
+                    "<key>alertCommand</key>", "<key>autoRefreshInterval</key>"] {
+            #expect(plist.contains(key), "\(key) in \(plist)")
+        }
+        let json = try config("--json").json()
+        let settings = try #require(json["settings"] as? [String: Any])
+        let home = try #require(settings["home"] as? [String: Any])
+        #expect(home["latitude"] as? Double == -33.92 && home["name"] as? String == "Cape Town")
+        #expect(settings["alertMagnitude"] as? Double == 6)
+        #expect(settings["minimumMagnitude"] is NSNull)
+        #expect(settings["nearRadius"] as? Double == 300)
+        #expect(try config("home", "--unset").stdout == "—\n")
+        #expect(try config("home", "--json").json()["value"] is NSNull)
+        let list = try config().stdout
+        #expect(list.contains("alertMagnitude       M 6\n"), "\(list)")
+        #expect(list.contains("home                 —\n"), "\(list)")
+    }
+}

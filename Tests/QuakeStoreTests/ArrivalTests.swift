@@ -1,0 +1,69 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// `forEachArrival`: every quake inserted after a cursor, once, whether the history names the
+/// codes (exact transactions) or not (bulk, purged); updates and deleted quakes are not arrivals.
+@Suite struct ArrivalTests {
+    func arrivals(_ store: TestStore, after cursor: ArrivalCursor) throws -> ([String], ArrivalCursor) {
+        var codes: [String] = []
+        let next = try store.read { db in try db.forEachArrival(after: cursor) { codes.append($0.record.code) } }
+        return (codes, next)
+    }
+
+    @Test func exactTransactionsReportInsertsOnceAndNotUpdates() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a1"), .fixture("a2")])
+        var cursor = try store.read { try $0.arrivalCursor() }
+        var (codes, next) = try arrivals(store, after: cursor)
+        #expect(codes.isEmpty, "nothing arrived since the cursor")
+        #expect(next == cursor)
+
+        try store.upsert([.fixture("a2", magnitude: 5.0, updated: 1_700_000_000_001), .fixture("b1")])
+        try store.upsert([.fixture("b2"), .fixture("b3")])
+        (codes, next) = try arrivals(store, after: cursor)
+        #expect(codes == ["b1", "b2", "b3"], "updates are not arrivals; commits in order")
+        cursor = next
+        (codes, next) = try arrivals(store, after: cursor)
+        #expect(codes.isEmpty, "each quake once")
+
+        // A quake inserted and deleted before anyone looked is not reported.
+        try store.upsert([.fixture("c1"), .fixture("c2")])
+        let context = try store.container.newBackgroundContext(author: "delete")
+        defer { context.close() }
+        _ = try context.performAndWait { try $0.deleteQuakes(codePrefix: "c1") }
+        (codes, _) = try arrivals(store, after: cursor)
+        #expect(codes == ["c2"])
+    }
+
+    @Test func bulkTransactionsFallBackToRowIDs() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<5).map { .fixture("old\($0)") })
+        let cursor = try store.read { try $0.arrivalCursor() }
+        // More changes than the history lists one by one: the transaction is marked bulk.
+        let many = (0..<10_050).map { QuakeRecord.fixture("bulk\($0)", time: 1_700_000_000_000 + Int64($0)) }
+        try store.upsert(many + [.fixture("old1", magnitude: 6, updated: 1_800_000_000_000)])
+        try store.upsert([.fixture("after")])
+        let (codes, next) = try arrivals(store, after: cursor)
+        #expect(codes.count == 10_051)
+        #expect(Set(codes) == Set(many.map(\.code) + ["after"]), "the updated old1 is not an arrival")
+        #expect(Set(codes).count == codes.count, "each once")
+        #expect(try arrivals(store, after: next).0.isEmpty)
+    }
+
+    @Test func purgedHistoryFallsBackToRowIDs() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("x1")])
+        let cursor = try store.read { try $0.arrivalCursor() }
+        try store.upsert([.fixture("x2"), .fixture("x3")])
+        let context = try store.container.newBackgroundContext(author: "purge")
+        defer { context.close() }
+        _ = try context.performAndWait { try $0.connection.purgeHistory(before: Date().addingTimeInterval(60)) }
+        let (codes, _) = try arrivals(store, after: cursor)
+        #expect(codes.sorted() == ["x2", "x3"])
+    }
+}
