@@ -123,12 +123,23 @@ struct RestoreWalkEndToEndTests {
         let plist = dir.appending("scenes/guard.plist")
         let saved = try Data(contentsOf: plist)
 
+        // No terminal description for TERM; then a store that cannot be opened.
         try pane.launch(environment: ["TERM": "nosuchterm"])
         #expect(try tmux.waitForExit(pane.target) == 1)
         let error = try tmux.capture(pane.target)
         #expect(error.contains("Error"), "\(error)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("scenes/guard.restoring").path))
         #expect(try Data(contentsOf: plist) == saved)
+
+        let store = dir.appending("quakes.sqlite"), kept = dir.appending("kept.sqlite")
+        try FileManager.default.moveItem(at: store, to: kept)
+        try Data("not a store, not SQLite at all".utf8).write(to: store)
+        try pane.launch()
+        #expect(try tmux.waitForExit(pane.target) == 1)
+        #expect(!FileManager.default.fileExists(atPath: dir.appending("scenes/guard.restoring").path))
+        #expect(try Data(contentsOf: plist) == saved)
+        try FileManager.default.removeItem(at: store)
+        try FileManager.default.moveItem(at: kept, to: store)
 
         try pane.launch()
         let screen = try pane.settle()
