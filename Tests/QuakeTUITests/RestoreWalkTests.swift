@@ -39,7 +39,8 @@ import Testing
         .control("d"), .control("u"), .character("g"), .character("G"), .character("s"), .character("S"),
         .character("/"), .character("h"), .character("a"), .character("w"), .backspace, .enter, .escape,
         .character(" "), .tab, .backTab, .character("1"), .character("2"), .character("3"), .character("m"),
-        .character("?"), .wheelDown(x: 5, y: 5), .wheelUp(x: 5, y: 5),
+        .character("?"), .wheelDown(x: 5, y: 5), .wheelUp(x: 5, y: 5), .click(x: 3, y: 7), .click(x: 100, y: 2),
+        .character("e"), .left, .control("s"),
     ]
 
     static func walk(seed: UInt64) -> (size: Size, keys: [Key]) {
@@ -69,7 +70,12 @@ import Testing
             defer { live.close() }
             try live.restore(AppState.RestoredSelection(), size: size)
             for key in keys {
-                if let action = KeyMap.action(for: key, in: live.state) { try live.send(action) }
+                let action = if case .click(let x, let y) = key {
+                    live.action(forClickAt: x, y, in: try live.screenModel(Self.context))
+                } else {
+                    KeyMap.action(for: key, in: live.state)
+                }
+                if let action { try live.send(action) }
             }
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
             try live.state.save(to: storage)

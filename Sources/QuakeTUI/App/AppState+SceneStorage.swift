@@ -42,7 +42,8 @@ extension AppState {
         var topCode: String?
         var detailPresented: Bool
         var detailTab: DetailTab
-        var editor: NotesDraft?
+        /// `EditView.draft`: code, text and cursor (not the editor's transient flags).
+        var draft: [String]?
         var helpVisible: Bool
         var helpOffset: Int
     }
@@ -50,7 +51,8 @@ extension AppState {
     public var sceneValues: SceneValues {
         SceneValues(sort: sort, searchText: searchText, isSearching: isSearching, collapsedSections: collapsedSections,
                     selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
-                    topCode: topCode, detailPresented: detailPresented, detailTab: detailTab, editor: editor,
+                    topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
+                    draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0)
     }
 
