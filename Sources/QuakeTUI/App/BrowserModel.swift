@@ -56,6 +56,8 @@ public final class BrowserModel {
         state.selectedCode = saved.selectedCode
         if let id = saved.selectedSection, let section = results.sections.firstIndex(where: { $0.id == id }) {
             moveCursor(to: layout.headerLine(ofSection: section))
+            // On a header the selected quake is the last one shown; one deleted meanwhile is gone.
+            if let code = saved.selectedCode, try results.quake(code: code) == nil { state.selectedCode = nil }
         } else if let code = saved.selectedCode, let offset = try results.anchor(code: code) {
             moveCursor(toOffset: offset)
         } else {
