@@ -106,6 +106,24 @@ struct RestoreWalkEndToEndTests {
         }
     }
 
+    /// `m` is app-wide (`defaults.plist`): the pane's own writes come back through the file
+    /// watcher, and an older one must not undo a newer one when `m` is pressed quickly.
+    @Test func minimumMagnitudePressedQuicklyComesBackAsShown() throws {
+        let pane = try BrowserPane(columns: 100, rows: 30, scene: "magnitude")
+        defer { pane.close() }
+        _ = try pane.settle()
+        try pane.send(.keys(["m", "m", "m", "j", "m", "m"]))  // 2.5, 4.5, 6, then all, 2.5
+        let left = try pane.settle()
+        #expect(Self.header(left).contains("M ≥ 2.5"), "\(left)")
+        kill(try pane.tmux.pid(pane.target), SIGKILL)
+        _ = try pane.tmux.waitForExit(pane.target)
+        try pane.launch()
+        let screen = try pane.settle()
+        #expect(Self.masked(screen) == Self.masked(left), "left:\n\(left)\nrelaunched:\n\(screen)")
+    }
+
+    static func header(_ screen: String) -> String { String(screen.split(separator: "\n").first ?? "") }
+
     // MARK: A clean error exit is not a crash
 
     /// SPEC §4.1's crash guard is for a launch that crashed while restoring: a launch that

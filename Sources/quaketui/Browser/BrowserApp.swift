@@ -127,8 +127,8 @@ final class BrowserApp {
     /// full disk) is shown on the status line rather than ending the session.
     private func send(_ action: Action, _ terminal: Terminal) throws {
         var action = action
-        // Read when handled, not when the watcher fired: a notice of our own earlier write
-        // (`m` pressed twice quickly) must not undo the later one.
+        // Read when handled, not when the watcher fired: the latest values, so a notice that
+        // waited in the inbox behind later `m` presses cannot bring back an older value.
         if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
         let effects: [Effect]
         do {
