@@ -75,7 +75,10 @@ struct BrowserTests {
         try FileManager.default.copyItem(at: SharedData.url(BrowserTests.feed), to: mirror.appendingPathComponent("all_month.geojson"))
         let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
                                           environment: ["QUAKETUI_FEED_BASE_URL": mirror.absoluteString])
-        let screen = try fixture.tmux.waitFor(pane, "the live feed") { $0.contains("4,711 quakes") && $0.contains("Refreshed") }
+        // The status line can say "Refreshed" a frame before the merge reaches the header.
+        let screen = try fixture.tmux.waitFor(pane, "the live feed") {
+            Self.header($0).contains("4,711 quakes") && $0.contains("Refreshed")
+        }
         #expect(!Self.header(screen).contains("sample"))
         try fixture.tmux.send(pane, "r")
         try fixture.tmux.waitFor(pane, "the second refresh") { $0.contains("0 new") }
