@@ -89,6 +89,14 @@ public struct StateDirectory: Sendable, Equatable, Codable {
     /// The lock file serializing read-modify-write of `activity.plist` across processes.
     public var activityLockPath: String { path + "/.activity.lock" }
     /// The `scenes` subdirectory.
+    /// `alerts.plist`: the quakes that have alerted, so each alerts once across every pane.
+    public var alertsPath: String { path + "/alerts.plist" }
+    /// The lock held while claiming an alert.
+    public var alertsLockPath: String { path + "/.alerts.lock" }
+    /// `refresh.plist`: when the automatic refresh last ran and is next due, shared by every pane.
+    public var refreshStatusPath: String { path + "/refresh.plist" }
+    /// Held (flock) by the one process that runs the automatic refresh.
+    public var refreshLockPath: String { path + "/refresh.lock" }
     public var scenesPath: String { path + "/scenes" }
     /// Scene storage for one scene, `scenes/ID.plist`.
     public func scenePlistPath(_ id: SceneID) -> String { scenesPath + "/\(id.rawValue).plist" }

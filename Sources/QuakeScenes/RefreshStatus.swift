@@ -1,0 +1,86 @@
+import Foundation
+
+/// What the automatic refresh last did and when it runs next, in `refresh.plist`, so that every
+/// pane's status line can say it, whichever process refreshes.
+///
+/// Keys: `feed` (String), `lastAttempt`, `lastSuccess`, `nextDue` (Date), `failures` (Int),
+/// `lastError` (String), `etag`, `lastModified` (String: the validators of the last response,
+/// sent back as `If-None-Match` / `If-Modified-Since`), `pid` (Int: the refreshing process).
+public struct RefreshStatus: Equatable, Sendable {
+    public var feed: String?
+    public var lastAttempt: Date?
+    public var lastSuccess: Date?
+    public var nextDue: Date?
+    public var failures = 0
+    public var lastError: String?
+    public var etag: String?
+    public var lastModified: String?
+    public var pid: Int32?
+
+    public init() {}
+
+    init(_ root: [String: PropertyListItem]) {
+        func string(_ key: String) -> String? { if case .string(let v)? = root[key] { v } else { nil } }
+        func date(_ key: String) -> Date? { if case .date(let v)? = root[key] { v } else { nil } }
+        feed = string("feed")
+        lastAttempt = date("lastAttempt")
+        lastSuccess = date("lastSuccess")
+        nextDue = date("nextDue")
+        if case .int(let n)? = root["failures"] { failures = max(0, n) }
+        lastError = string("lastError")
+        etag = string("etag")
+        lastModified = string("lastModified")
+        if case .int(let n)? = root["pid"] { pid = Int32(truncatingIfNeeded: n) }
+    }
+
+    var root: [String: PropertyListItem] {
+        var root: [String: PropertyListItem] = ["failures": .int(failures)]
+        root["feed"] = feed.map(PropertyListItem.string)
+        root["lastAttempt"] = lastAttempt.map(PropertyListItem.date)
+        root["lastSuccess"] = lastSuccess.map(PropertyListItem.date)
+        root["nextDue"] = nextDue.map(PropertyListItem.date)
+        root["lastError"] = lastError.map(PropertyListItem.string)
+        root["etag"] = etag.map(PropertyListItem.string)
+        root["lastModified"] = lastModified.map(PropertyListItem.string)
+        root["pid"] = pid.map { PropertyListItem.int(Int($0)) }
+        return root
+    }
+}
+
+/// Reads and writes `refresh.plist` (atomically; a bad file reads as "never refreshed").
+public struct RefreshStatusFile: Sendable {
+    public let state: StateDirectory
+    static let maximumFileSize = 64 << 10
+
+    public init(state: StateDirectory) { self.state = state }
+
+    public func load() -> RefreshStatus {
+        RefreshStatus(PropertyListFile.load(state.refreshStatusPath, limit: Self.maximumFileSize, checks: [],
+                                            what: "refresh.plist").root)
+    }
+
+    public func save(_ status: RefreshStatus) throws {
+        try AtomicFile.write(try PropertyListItem.xmlData(for: status.root), to: state.refreshStatusPath)
+    }
+}
+
+/// The right to run the automatic refresh: an flock on `refresh.lock`, so that of all the panes
+/// and processes on one state directory exactly one polls the feed and the others see its
+/// imports live. The kernel drops the lock when the holder exits or is killed, and another
+/// process takes over at its next try.
+public final class RefreshLease: @unchecked Sendable {
+    // @unchecked: the only state is the FileLock, which locks.
+    private let lock: FileLock
+
+    private init(lock: FileLock) { self.lock = lock }
+
+    /// Takes the lease, or returns nil when another process (or lease) holds it.
+    public static func tryAcquire(in state: StateDirectory) throws -> RefreshLease? {
+        try state.prepared()
+        guard let lock = try FileLock.acquire(state.refreshLockPath, wait: false) else { return nil }
+        lock.writeContents("\(getpid())\n")
+        return RefreshLease(lock: lock)
+    }
+
+    public func release() { lock.unlock() }
+}
