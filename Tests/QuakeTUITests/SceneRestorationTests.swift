@@ -72,7 +72,7 @@ import Testing
                                                        localTimeZone: TimeZone(identifier: "UTC")!))
         #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(QuakeLine(
             code: "q12", magnitude: 3, place: "Place 12, Region 0", time: 1_700_006_400_000 + 86_400_000 + 120_000,
-            depth: 10)))
+            depth: 10, latitude: -33.4, longitude: -70.6)))
         #expect(frame.detail?.notes.text == "felt it" && frame.detail?.notes.isEditing == true)
         assertSnapshot(Screen.render(frame), named: "restored-scene-130x14")
     }

@@ -175,3 +175,31 @@ extension String {
         #expect(buffer.text.contains("mouse"))
     }
 }
+
+/// Columns that follow the pane's width (issue 15): depth before the date, the time of day under
+/// day sections, code and epicentre when there is room, and no stray `…` for tabs and newlines.
+@Suite struct ResponsiveColumnsTests {
+    @Test(arguments: [60, 80, 120, 200, 250])
+    func listAtWidth(_ columns: Int) {
+        assertSnapshot(Screen.render(Fixtures.model(columns: columns, rows: 10)), named: "list-columns-\(columns)")
+    }
+
+    @Test func magnitudeSortShowsTheDate() {
+        let model = Fixtures.model(columns: 120, rows: 10, lines: Fixtures.magnitudeLines(), selected: 3, sort: .magnitude)
+        let text = Screen.render(model).text
+        #expect(text.contains("2024-05-06 10:00"), "\(text)")
+    }
+
+    @Test func tabsAndNewlinesInAPlaceAreSpacesWithoutAnEllipsis() {
+        let lines: [ListLine] = [
+            .section(SectionLine(id: "2024-05-06", title: "Monday,\t6 May\n2024", count: 2)),
+            .quake(QuakeLine(code: "t1", magnitude: nil, place: "12 km\tSW of\nSuárez, Colombia", time: Fixtures.now)),
+            .quake(QuakeLine(code: "t2", magnitude: 3, place: "line\r\nbreak", time: Fixtures.now)),
+        ]
+        let text = Screen.render(Fixtures.model(columns: 100, rows: 10, lines: lines, selected: 1)).text
+        #expect(text.contains("—  12 km SW of Suárez, Colombia "), "\(text)")
+        #expect(text.contains("line  break "), "\(text)")
+        #expect(text.contains("Monday, 6 May 2024 (2)"), "\(text)")
+        #expect(!text.contains("…"), "\(text)")
+    }
+}

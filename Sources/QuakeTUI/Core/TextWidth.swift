@@ -75,8 +75,13 @@ public enum TextWidth {
 
     /// Cuts text to at most `width` columns, ending in `…` when something was cut; a wide
     /// character that would straddle the limit is dropped, never split.
+    ///
+    /// Measures what will be drawn: the text is sanitized first (a tab or line break becomes a
+    /// space, escape sequences go), exactly as `CellBuffer.put` draws it, so a place with a tab
+    /// is neither cut short nor given a stray `…`.
     public static func truncate(_ text: String, to width: Int, ellipsis: Bool = true) -> String {
         guard width > 0 else { return "" }
+        let text = SafeText.sanitize(text)
         if of(text) <= width { return text }
         let budget = ellipsis ? width - 1 : width
         var result = ""

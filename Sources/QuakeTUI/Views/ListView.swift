@@ -1,34 +1,53 @@
 /// The list pane: section headers and quake rows in columns sized to the pane's width.
 enum ListView {
-    /// Column widths for one pane width; optional columns appear as the pane grows.
+    /// Column widths for one pane width and the places on screen. The place keeps room for the
+    /// longest visible place (up to a minimum); the other columns join in order of use as the
+    /// pane grows (depth, time, code, epicentre), and the place takes what is left up to the
+    /// longest place, so the columns sit next to their data at any width (as k9s sizes them).
     struct Columns: Equatable {
         var magnitude = 5
         var place: Int
         var notes = 1
+        /// `HH:mm` under day sections (the day is in the header), else the date and time.
         var absolute = 0
         var depth = 0
+        var location = 0
         var code = 0
         var relative = 8
 
-        init(width: Int) {
+        /// The place keeps this much before depth or time may take room…
+        static let placeBeforeDetails = 28
+        /// …and this much before the code or the epicentre may.
+        static let placeBeforeExtras = 36
+
+        init(width: Int, timeOfDayOnly: Bool = false, longestPlace: Int = .max) {
             var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
-            if rest >= 60 { absolute = 16; rest -= absolute + 2 }
-            if rest >= 50 { depth = 9; rest -= depth + 2 }
-            if rest >= 44 { code = 12; rest -= code + 2 }
-            // A very wide pane does not stretch places across the screen: columns stay together.
-            place = max(0, min(rest, 72))
+            func take(_ column: Int, keeping minimum: Int) -> Int {
+                guard rest - (column + 2) >= min(minimum, longestPlace) else { return 0 }
+                rest -= column + 2
+                return column
+            }
+            depth = take(9, keeping: Self.placeBeforeDetails)
+            absolute = take(timeOfDayOnly ? 5 : 16, keeping: Self.placeBeforeDetails)
+            code = take(12, keeping: Self.placeBeforeExtras)
+            location = take(16, keeping: Self.placeBeforeExtras)
+            place = max(0, min(rest, max(longestPlace, "(unknown place)".count)))
         }
     }
 
     static func render(_ list: ListModel, display: DisplaySettings, in rect: Rect, focused: Bool,
-                       into buffer: inout CellBuffer) {
+                       timeOfDayOnly: Bool = false, into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }
         if list.lines.isEmpty {
             buffer.put(list.emptyMessage, at: Point(x: rect.x + 2, y: rect.y + 1), style: .role(.dim),
                        maxWidth: rect.width - 2)
             return
         }
-        let columns = Columns(width: rect.width)
+        let longestPlace = list.lines.prefix(rect.height).map { line -> Int in
+            if case .quake(let quake) = line { return TextWidth.of(SafeText.sanitize(quake.place)) }
+            return 0
+        }.max() ?? 0
+        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly, longestPlace: longestPlace)
         defer { renderScrollbar(list, in: rect, into: &buffer) }
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
@@ -101,10 +120,14 @@ enum ListView {
         column(quake.place.isEmpty ? "(unknown place)" : quake.place, width: columns.place,
                style: quake.place.isEmpty ? .role(.dim) : .plain)
         column(quake.hasNotes ? "✎" : "", width: columns.notes, style: .role(.accent))
-        column(QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false), width: columns.absolute,
-               style: .role(.dim), gap: 2)
+        let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
+        column(columns.absolute == 5 ? String(time.suffix(5)) : time, width: columns.absolute, style: .role(.dim), gap: 2)
         column(QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), width: columns.depth,
                style: .role(.dim), right: true, gap: 2)
+        let location = quake.latitude.flatMap { lat in
+            quake.longitude.map { QuakeFormat.coordinates(latitude: lat, longitude: $0) }
+        } ?? ""
+        column(location, width: columns.location, style: .role(.dim), right: true, gap: 2)
         column(quake.code, width: columns.code, style: .role(.dim), gap: 2)
         column(QuakeFormat.relative(quake.time, now: display.now), width: columns.relative, style: .plain, right: true)
     }

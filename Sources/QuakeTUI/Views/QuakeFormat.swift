@@ -2,9 +2,9 @@ import Foundation
 
 /// Formats quake values for display: magnitudes, times, coordinates, distances.
 public enum QuakeFormat {
-    /// `6.1`, or `?` when unknown.
+    /// `6.1`, or `—` when unknown (as every other missing field shows).
     public static func magnitude(_ value: Double?) -> String {
-        guard let value else { return "?" }
+        guard let value else { return "—" }
         return String(format: "%.1f", value)
     }
 
@@ -45,7 +45,7 @@ public enum QuakeFormat {
 
     /// A distance given in km, in the chosen unit: `10.0 km`, `6.2 mi`.
     public static func distance(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
-        guard let kilometres else { return "?" }
+        guard let kilometres else { return "—" }
         switch unit {
         case .km: return String(format: "%.1f km", kilometres)
         case .mi: return String(format: "%.1f mi", kilometres * 0.621_371)

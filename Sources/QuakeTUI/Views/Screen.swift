@@ -16,8 +16,8 @@ public enum Screen {
         }
         HeaderView.render(model.header, in: layout.header, into: &buffer)
         if let list = layout.list {
-            ListView.render(model.list, display: model.display, in: list,
-                            focused: model.detail == nil, into: &buffer)
+            ListView.render(model.list, display: model.display, in: list, focused: model.detail == nil,
+                            timeOfDayOnly: model.header.sortOrder == .time, into: &buffer)
         }
         if let separator = layout.separator {
             for y in separator.y..<separator.maxY {

@@ -143,20 +143,25 @@ public struct QuakeLine: Sendable, Equatable {
     public var time: Int64
     public var depth: Double?
     public var hasNotes: Bool
+    /// The epicentre, for the location column of wide panes.
+    public var latitude: Double?
+    public var longitude: Double?
 
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double? = nil,
-                hasNotes: Bool = false) {
+                hasNotes: Bool = false, latitude: Double? = nil, longitude: Double? = nil) {
         self.code = code
         self.magnitude = magnitude
         self.place = place
         self.time = time
         self.depth = depth
         self.hasNotes = hasNotes
+        self.latitude = latitude
+        self.longitude = longitude
     }
 
     /// The line for a fetched row.
     public init(_ row: QuakeRow) {
         self.init(code: row.code, magnitude: row.magnitude, place: row.place, time: row.time,
-                  depth: row.depth, hasNotes: row.hasNotes)
+                  depth: row.depth, hasNotes: row.hasNotes, latitude: row.latitude, longitude: row.longitude)
     }
 }
