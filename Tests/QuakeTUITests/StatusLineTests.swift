@@ -46,3 +46,35 @@ import Testing
         #expect(up == (0, 0))
     }
 }
+
+/// `? help` is always on the status line, and `sample data` / `offline` are header badges that
+/// win over the scene ID (issue 15).
+@Suite struct HelpAndBadgesTests {
+    @Test(arguments: [40, 60, 80, 120])
+    func helpStaysOnTheStatusLine(_ columns: Int) {
+        let text = Screen.render(Fixtures.model(columns: columns, rows: 10)).text
+        let status = String(text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+        #expect(status.contains("? help"), "\(status)")
+    }
+
+    @Test func aLongMessageKeepsHelp() {
+        var model = Fixtures.model(columns: 80, rows: 10)
+        model.status.message = StatusMessage(String(repeating: "The refresh failed because the network is down. ", count: 3),
+                                             isError: true)
+        let status = String(Screen.render(model).text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+        #expect(status.contains("? help"), "\(status)")
+        #expect(status.contains("The refresh failed"), "\(status)")
+    }
+
+    @Test(arguments: [40, 80, 160])
+    func badgesWinOverTheSceneID(_ columns: Int) {
+        var model = Fixtures.model(columns: columns, rows: 10)
+        model.header.sampleLabel = "sample data"
+        model.header.isOffline = true
+        model.header.sceneID = "tmux-a-very-long-session-name-0-1"
+        let header = String(Screen.render(model).text.split(separator: "\n").first ?? "")
+        #expect(header.contains("sample data"), "\(header)")
+        #expect(header.contains("offline"), "\(header)")
+        assertSnapshot(text: header, named: "header-badges-\(columns)")
+    }
+}

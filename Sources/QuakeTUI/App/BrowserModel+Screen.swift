@@ -21,11 +21,12 @@ extension BrowserModel {
     /// open, the selected quake.
     public func screenModel(_ context: FrameContext) throws -> ScreenModel {
         let size = Size(columns: state.columns, rows: state.rows)
-        let header = HeaderModel(
+        var header = HeaderModel(
             count: results.count, sortOrder: state.sort.order, ascending: state.sort.ascending,
             searchText: state.searchText, isSearching: state.isSearching,
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
+        header.isOffline = state.status.offline
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: try detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -92,8 +93,6 @@ extension BrowserModel {
         }
         if let message = status.message {
             model.message = StatusMessage(message, isError: status.isError)
-        } else if status.offline {
-            model.message = StatusMessage("offline — showing the bundled sample; press r to retry", isError: true)
         }
         return model
     }

@@ -10,16 +10,18 @@ enum HeaderView {
             x += buffer.put(text, at: Point(x: x, y: rect.y), style: style, maxWidth: rect.maxX - x)
         }
         let separator = " │ "
-        // Right side first so the scene is never cut; the rest shrinks around it.
+        // Right side first: badges (sample data, offline) are never cut, then the scene, which
+        // gives way to them; the rest shrinks around both.
+        let badges = header.badges
+        let badgeWidth = min(badges.reduce(0) { $0 + TextWidth.of($1) + 2 }, max(0, rect.width * 2 / 3))
         let right = " scene \(header.sceneID) "
-        let rightWidth = min(TextWidth.of(right), max(0, rect.width / 3))
-        let leftLimit = rect.maxX - rightWidth
+        let rightWidth = min(TextWidth.of(right), max(0, rect.width / 3 - badgeWidth))
+        let leftLimit = rect.maxX - rightWidth - badgeWidth
         segment(" \(header.title)", bar.with(.bold))
         let arrow = header.ascending ? "↑" : "↓"
         let noun = header.count == 1 ? "quake" : "quakes"
         var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
-        if let sample = header.sampleLabel { parts.append(sample) }
         for part in parts where x < leftLimit {
             x += buffer.put(separator + part, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
         }
@@ -29,6 +31,11 @@ enum HeaderView {
             let style = header.isSearching ? Style(foreground: .accent, attributes: [.bold]) : bar.with(.bold)
             x += buffer.put(field, at: Point(x: x, y: rect.y), style: style, maxWidth: leftLimit - x)
         }
-        buffer.put(right, at: Point(x: leftLimit, y: rect.y), style: bar, maxWidth: rightWidth)
+        var bx = leftLimit + 1
+        for badge in badges where bx < leftLimit + badgeWidth {
+            bx += buffer.put(badge, at: Point(x: bx, y: rect.y), style: Style(foreground: .accent, attributes: [.bold]),
+                             maxWidth: leftLimit + badgeWidth - bx) + 2
+        }
+        buffer.put(right, at: Point(x: leftLimit + badgeWidth, y: rect.y), style: bar, maxWidth: rightWidth)
     }
 }

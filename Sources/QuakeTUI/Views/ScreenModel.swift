@@ -69,6 +69,11 @@ public struct HeaderModel: Sendable, Equatable {
     public var sceneID: String
     /// A label such as `sample data`, shown when the store holds the bundled sample.
     public var sampleLabel: String?
+    /// The last refresh failed: an `offline` badge.
+    public var isOffline = false
+
+    /// Badges that win over the scene ID when the header is short: `sample data`, `offline`.
+    public var badges: [String] { (sampleLabel.map { [$0] } ?? []) + (isOffline ? ["offline"] : []) }
 
     public init(title: String = "quaketui", count: Int = 0, sortOrder: QuakeSortOrder = .time,
                 ascending: Bool = false, searchText: String = "", isSearching: Bool = false,

@@ -29,15 +29,27 @@ enum StatusLineView {
         }
         let leftWidth = rect.width - rightWidth - 1
         let start = Point(x: rect.x + 1, y: rect.y)
-        if let message = status.message {
-            buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
-                       maxWidth: leftWidth)
-            return
-        }
+        // `? help` is always there, whatever else has to give way to a message or a narrow pane.
+        let help = KeyHint("?", "help")
+        let helpWidth = TextWidth.of(help.keys) + 1 + TextWidth.of(help.action)
+        var hints = status.hints ?? defaultHints(model)
         var hx = start.x
-        for hint in status.hints ?? defaultHints(model) {
-            let width = TextWidth.of(hint.keys) + 1 + TextWidth.of(hint.action)
-            guard hx + width <= start.x + leftWidth else { break }
+        if let message = status.message {
+            hx += buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
+                             maxWidth: max(0, leftWidth - helpWidth - 2)) + 2
+            hints = [help]
+        } else if !hints.contains(where: { $0.keys == "?" }) {
+            hints.append(help)
+        }
+        let widths = hints.map { TextWidth.of($0.keys) + 1 + TextWidth.of($0.action) + 2 }
+        // Drop hints from the end, except the last (help), until the rest fits.
+        var shown = Array(hints.indices)
+        while shown.count > 1, shown.reduce(0, { $0 + widths[$1] }) - 2 > start.x + leftWidth - hx {
+            shown.remove(at: shown.count - 2)
+        }
+        for index in shown {
+            let hint = hints[index]
+            guard hx + widths[index] - 2 <= start.x + leftWidth else { break }
             hx += buffer.put(hint.keys, at: Point(x: hx, y: rect.y), style: .role(.accent, [.bold]))
             hx += buffer.put(" " + hint.action, at: Point(x: hx, y: rect.y), style: .role(.dim))
             hx += 2
@@ -63,10 +75,10 @@ enum StatusLineView {
             if detail.notes.isEditing { return [KeyHint("ctrl-s", "save"), KeyHint("Esc", "cancel")] }
             var hints = [KeyHint("Esc", "back"), KeyHint("Tab", "next tab"), KeyHint("1-3", "tabs")]
             if detail.tab == .notes { hints.append(KeyHint("e", "edit")) }
-            return hints + [KeyHint("?", "help"), KeyHint("q", "quit")]
+            return hints + [KeyHint("q", "quit"), KeyHint("?", "help")]
         }
         return [KeyHint("j/k", "move"), KeyHint("Enter", "open"), KeyHint("/", "search"), KeyHint("s", "sort"),
-                KeyHint("space", "fold"), KeyHint("m", "min mag"), KeyHint("r", "refresh"), KeyHint("?", "help"),
-                KeyHint("q", "quit")]
+                KeyHint("space", "fold"), KeyHint("m", "min mag"), KeyHint("r", "refresh"), KeyHint("q", "quit"),
+                KeyHint("?", "help")]
     }
 }
