@@ -203,3 +203,19 @@ extension String {
         #expect(!text.contains("…"), "\(text)")
     }
 }
+
+/// Long detail values wrap under their label instead of being cut (issue 15).
+@Suite struct DetailWrapTests {
+    @Test func aLongTitleAndURLWrapWhole() {
+        var record = Fixtures.record
+        record.title = "M 6.4 - 45 km SSE of Hualien City, Taiwan, felt widely across the island and in Taipei"
+        record.url = "https://earthquake.usgs.gov/earthquakes/eventpage/us7000m1a1/executive?view=full"
+        let model = Fixtures.model(columns: 60, rows: 30, detail: DetailModel(tab: .detail, record: record,
+                                                                             notes: NotesEditor(text: "")))
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "detail-wrapped-60x30")
+        let joined = buffer.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        #expect(joined.contains("us7000m1a1/executive?view=full"), "the URL is there whole")
+        #expect(!buffer.text.contains("…"), "nothing is cut")
+    }
+}

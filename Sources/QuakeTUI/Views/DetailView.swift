@@ -64,16 +64,23 @@ enum DetailView {
         }
     }
 
+    /// The fields, a label column and values word-wrapped under their first line (a long title
+    /// or URL is read whole, not cut), as many as fit.
     static func renderFields(_ record: QuakeRecord, hasNotes: Bool, display: DisplaySettings, in rect: Rect,
                              into buffer: inout CellBuffer) {
         let inner = rect.inset(dx: 1, dy: 0).splitTop(rect.height).0
         let rows = fields(record, hasNotes: hasNotes, display: display)
         let labelWidth = min(13, max(0, inner.width / 3))
-        for (index, (label, value, style)) in rows.enumerated() where index + 1 < inner.height {
-            let y = inner.y + 1 + index
+        let valueWidth = inner.width - labelWidth - 1
+        var y = inner.y + 1
+        for (label, value, style) in rows where y < inner.maxY {
             buffer.put(label, at: Point(x: inner.x, y: y), style: .role(.dim), maxWidth: labelWidth)
-            buffer.put(value, at: Point(x: inner.x + labelWidth + 1, y: y), style: style,
-                       maxWidth: inner.width - labelWidth - 1)
+            let characters = Array(SafeText.sanitize(value))
+            for line in NotesView.wrap(characters, width: valueWidth) where y < inner.maxY {
+                let text = String(characters[line.range]).trimmingCharacters(in: .whitespaces)
+                buffer.put(text, at: Point(x: inner.x + labelWidth + 1, y: y), style: style, maxWidth: valueWidth)
+                y += 1
+            }
         }
     }
 }
