@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "quaketui", targets: ["quaketui"]),
         .executable(name: "quakebench", targets: ["quakebench"]),
+        .executable(name: "quaketui-http", targets: ["quaketui-http"]),
     ],
     targets: [
         // C libraries, each behind one system-library target (module map + shim header only).
@@ -23,7 +24,10 @@ let package = Package(
         // The terminal UI. Only QuakeTUI/Terminal imports CNcursesw.
         .target(name: "QuakeTUI", dependencies: ["QuakeStore", "QuakeScenes", "CNcursesw"]),
 
-        .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
+        // The only code that links FoundationNetworking (libcurl and ~25 TLS/LDAP/Kerberos
+        // libraries): quaketui starts it per download, so nothing else pays for loading them.
+        .executableTarget(name: "quaketui-http"),
+        .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "quaketui-http"]),
         .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
 
         .target(name: "QuakeTestSupport", dependencies: ["QuakeStore"], path: "Tests/QuakeTestSupport"),
