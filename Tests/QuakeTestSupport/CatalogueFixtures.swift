@@ -3,9 +3,9 @@ import Foundation
 /// Small fixtures written from the published formats: the FDSN web service specification 1.2
 /// (`format=text`), QuakeML 1.2 BED, EMSC seismicportal's `format=json`, and a USGS-shaped
 /// feed whose times are seconds (as the legacy 2012 GeoJSONP feed and hand-edited feeds write them).
-enum CatalogueFixtures {
+public enum CatalogueFixtures {
     /// FDSN text with the optional 14th column (EventType), spaces around names, CRLF, a comment.
-    static let fdsnText14 = """
+    public static let fdsnText14 = """
         #EventID | Time | Latitude | Longitude | Depth/km | Author | Catalog | Contributor | ContributorID | MagType | Magnitude | MagAuthor | EventLocationName | EventType\r
         20240101_0000123|2024-01-01T00:10:31.5|45.70|26.60|130.0|NIEP|EMSC-RTS|EMSC|1573035|ml|3.1|NIEP|ROMANIA|earthquake\r
         # a comment line\r
@@ -14,7 +14,7 @@ enum CatalogueFixtures {
         """
 
     /// FDSN text, 12 columns (no EventLocationName), INGV style: numeric ids, no time zone.
-    static let fdsnText12 = """
+    public static let fdsnText12 = """
         #EventID|Time|Latitude|Longitude|Depth/Km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor
         37893831|2024-03-01T10:12:13.450000|42.8|13.1|9.5|SURVEY-INGV|||||ML|2.1|--
         37893832|2024-03-01T11:00:00.000000|not a number|13.1|9.5|SURVEY-INGV|||||ML|2.1|--
@@ -24,7 +24,7 @@ enum CatalogueFixtures {
     /// QuakeML with another prefix for the root, a default BED namespace declared on
     /// eventParameters, magnitude before origin, two origins (the preferred second), a time
     /// without Z, a comment, CDATA and entities.
-    static let quakeML = """
+    public static let quakeML = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!-- written from the QuakeML 1.2 BED -->
         <qml:quakeml xmlns:qml="http://quakeml.org/xmlns/quakeml/1.2">
@@ -57,7 +57,7 @@ enum CatalogueFixtures {
 
     /// EMSC seismicportal `format=json` (ISO-8601 strings, lastupdate, flynn_region, unid,
     /// coordinates[2] negative while properties.depth is positive).
-    static let emscJSON = """
+    public static let emscJSON = """
         {"type":"FeatureCollection","metadata":{"count":2},"features":[
         {"geometry":{"type":"Point","coordinates":[26.6,45.7,-130.0]},"type":"Feature","id":"20240101_0000123",
          "properties":{"source_id":"1573035","source_catalog":"EMSC-RTS","lastupdate":"2024-01-01T00:25:12.123456Z",
@@ -71,28 +71,28 @@ enum CatalogueFixtures {
         """
 
     /// A USGS-shaped feed whose metadata and times are in seconds.
-    static let secondsWithMetadata = """
+    public static let secondsWithMetadata = """
         {"type":"FeatureCollection","metadata":{"generated":1700000500,"title":"hand-edited"},"features":[
         {"type":"Feature","properties":{"mag":4.5,"place":"10 km N of Somewhere","time":1700000000,"updated":1700000100.5},
          "geometry":{"type":"Point","coordinates":[-120.5,35.25,8.1]},"id":"us1"}]}
         """
 
     /// A USGS-shaped feed without metadata whose times are seconds (decided from the records).
-    static let secondsWithoutMetadata = """
+    public static let secondsWithoutMetadata = """
         {"type":"FeatureCollection","features":[
         {"type":"Feature","properties":{"mag":4.5,"place":"A","time":1348176066},"geometry":{"type":"Point","coordinates":[1,2,3]},"id":"us1"},
         {"type":"Feature","properties":{"mag":4.6,"place":"B","time":1348175020},"geometry":{"type":"Point","coordinates":[1,2,3]},"id":"us2"}]}
         """
 
     /// Well-formed, but every feature lacks a time.
-    static let everyFeatureSkipped = """
+    public static let everyFeatureSkipped = """
         {"type":"FeatureCollection","features":[
         {"type":"Feature","properties":{"mag":4.5},"geometry":{"type":"Point","coordinates":[1,2,3]},"id":"us1"},
         {"type":"Feature","properties":{"mag":4.6},"geometry":{"type":"Point","coordinates":[1,2,3]},"id":"us2"}]}
         """
 
     /// `text` as UTF-16 with a byte order mark and CRLF line ends.
-    static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
+    public static func utf16(_ text: String, bigEndian: Bool) -> [UInt8] {
         let crlf = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         var bytes: [UInt8] = bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]
         for unit in crlf.utf16 {
