@@ -86,3 +86,46 @@ import Testing
         #expect(!quakes.contains { ["us1", "us2"].contains($0["code"] as? String) })
     }
 }
+
+/// QuakeML is streamed: peak RSS of an import does not grow with the document (the 1,000,000-event
+/// figure is in BENCHMARKS.md; here 20× more events must not cost more than a few MB).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (apt-get install -y time)"))
+struct QuakeMLMemoryTests {
+    static func writeQuakeML(events: Int, to url: URL) throws {
+        var text = #"<?xml version="1.0" encoding="UTF-8"?><q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2"><eventParameters publicID="smi:test">"#
+        text += "\n"
+        for i in 0..<events {
+            let time = IndependentParse.isoString(milliseconds: 1_262_304_000_000 + Int64(i) * 300_000)
+            text += """
+                <event publicID="smi:service.iris.edu/fdsnws/event/1/query?eventid=\(i)"><description><type>Flinn-Engdahl region</type><text>REGION \(i % 757)</text></description>
+                <magnitude publicID="smi:m/\(i)"><mag><value>\(Double(20 + i % 50) / 10)</value></mag><type>mb</type></magnitude>
+                <origin publicID="smi:o/\(i)"><time><value>\(time)</value></time><latitude><value>\(Double(i % 170) - 85)</value></latitude><longitude><value>\(Double(i % 350) - 175)</value></longitude><depth><value>\(i % 700_000)</value></depth><arrival><pickID>smi:p/\(i)</pickID></arrival></origin>
+                <preferredOriginID>smi:o/\(i)</preferredOriginID><preferredMagnitudeID>smi:m/\(i)</preferredMagnitudeID><type>earthquake</type></event>
+
+                """
+        }
+        text += "</eventParameters></q:quakeml>\n"
+        try text.write(to: url, atomically: false, encoding: .utf8)
+    }
+
+    static func peakRSSKilobytes(importing url: URL, state: URL) throws -> Int {
+        let rssFile = state.appendingPathExtension("rss")
+        let (status, _, err) = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/time"),
+                                                   ["-f", "%M", "-o", rssFile.path, QuaketuiBinary.url.path, "import", url.path,
+                                                    "--state-dir", state.path])
+        #expect(status == 0, "\(err)")
+        return Int(try String(contentsOf: rssFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    @Test func importPeakMemoryIsFlatFrom2000To40000Events() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let small = dir.appending("small.xml"), large = dir.appending("large.xml")
+        try Self.writeQuakeML(events: 2_000, to: small)
+        try Self.writeQuakeML(events: 40_000, to: large)
+        let smallRSS = try Self.peakRSSKilobytes(importing: small, state: dir.appending("s1"))
+        let largeRSS = try Self.peakRSSKilobytes(importing: large, state: dir.appending("s2"))
+        #expect(smallRSS > 0)
+        #expect(largeRSS - smallRSS < 8 * 1024, "peak RSS \(smallRSS) KB at 2,000 events, \(largeRSS) KB at 40,000")
+    }
+}
