@@ -259,21 +259,13 @@ final class QuakeMLParser: RecordParser {
     private func close(_ name: Name, skips: inout SkipLog) -> QuakeRecord? {
         switch name {
         case .origin where origin != nil && stack.count == 3:
-            if let o = origin, var e = event {
-                event = nil
-                if e.origins.count < Self.maximumCandidates || o.publicID == e.preferredOriginID {
-                    e.origins.append(o)
-                }
-                event = e
+            if let o = origin, event != nil {
+                Self.keep(o, id: o.publicID, preferred: event!.preferredOriginID, in: &event!.origins)
             }
             origin = nil
         case .magnitude where magnitude != nil && stack.count == 3:
-            if let m = magnitude, var e = event {
-                event = nil
-                if e.magnitudes.count < Self.maximumCandidates || m.publicID == e.preferredMagnitudeID {
-                    e.magnitudes.append(m)
-                }
-                event = e
+            if let m = magnitude, event != nil {
+                Self.keep(m, id: m.publicID, preferred: event!.preferredMagnitudeID, in: &event!.magnitudes)
             }
             magnitude = nil
         case .description where description != nil && stack.count == 3:
@@ -292,6 +284,11 @@ final class QuakeMLParser: RecordParser {
             break
         }
         return nil
+    }
+
+    /// Keeps a candidate origin or magnitude: at most ``maximumCandidates``, the preferred one always.
+    private static func keep<T>(_ item: T, id: String, preferred: String?, in list: inout [T]) {
+        if list.count < maximumCandidates || id == preferred { list.append(item) }
     }
 
     private struct Skip: Error { let reason: String }

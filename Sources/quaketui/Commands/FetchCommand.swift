@@ -114,33 +114,25 @@ enum FetchCommand {
 /// The fetch's progress bar on stderr when it is a terminal: the whole span, windows, quakes,
 /// rate, ETA. Notes (waits, retries) go above it, or alone when stderr is not a terminal.
 final class FetchProgressBar {
+    private let bar: ProgressBar
     private let label: String
-    private let enabled = isatty(2) == 1
-    private var lastDraw = Date.distantPast
-    private var drawn = false
 
-    init(label: String) { self.label = label }
+    init(label: String) {
+        self.label = label
+        bar = ProgressBar(label: label)
+    }
 
     func update(_ progress: FDSNFetch.Progress) {
-        guard enabled, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = Date()
+        guard bar.isDue else { return }
         let width = 24, filled = Int(progress.fraction * Double(width))
         var line = "fetching \(label)  [" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
         line += String(format: "%3.0f%%  ", progress.fraction * 100)
         line += "\(progress.windows.formatted()) windows  \(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-        drawn = true
+        bar.draw(line)
     }
 
-    func note(_ text: String) {
-        finish()
-        FileHandle.standardError.write(Data("fetch: \(text)\n".utf8))
-        lastDraw = .distantPast
-    }
+    func note(_ text: String) { bar.note("fetch: \(text)") }
 
-    func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        drawn = false
-    }
+    func finish() { bar.finish() }
 }

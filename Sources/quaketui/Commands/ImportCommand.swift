@@ -81,8 +81,7 @@ final class ProgressBar {
     init(label: String) { self.label = label }
 
     func update(_ progress: ImportProgress) {
-        guard enabled, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = Date()
+        guard isDue else { return }
         var line = "importing \(label)  "
         if let fraction = progress.fraction {
             let width = 24, filled = Int(fraction * Double(width))
@@ -92,8 +91,24 @@ final class ProgressBar {
         line += megabytes(progress.bytesRead) + (progress.totalBytes.map { "/" + megabytes($0) } ?? "") + "  "
         line += "\(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
+        draw(line)
+    }
+
+    /// Whether a new frame may be drawn (a terminal, and 0.1 s since the last one).
+    var isDue: Bool { enabled && Date().timeIntervalSince(lastDraw) >= 0.1 }
+
+    /// Replaces the bar's line with `line`.
+    func draw(_ line: String) {
+        lastDraw = Date()
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         drawn = true
+    }
+
+    /// Prints `text` on its own line (the bar, if drawn, is redrawn by the next update).
+    func note(_ text: String) {
+        finish()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        lastDraw = .distantPast
     }
 
     func finish() {
