@@ -123,6 +123,14 @@ import Testing
             let expected = catalogue.filtered(filter)
             #expect(!expected.isEmpty)
             #expect(try Self.storedCodes(state) == Set(expected.map(\.code)), "\(flags)")
+            // Each window is its own commit in the persistent history, which running browsers
+            // merge live like any import's.
+            let windows = try #require(try result.json()["windows"] as? Int)
+            #expect(windows > 1)
+            let container = try PersistentContainer(directory: state)
+            defer { container.close() }
+            let commits = try container.viewContext.read { try $0.scalar("SELECT count(*) FROM history WHERE author = 'fetch'").int64 }
+            #expect(commits == Int64(windows))
         }
     }
 
