@@ -327,14 +327,37 @@ final class QuakeMLParser: RecordParser {
         }
         let publicID = e.publicID
         guard !publicID.isEmpty else { return nil }
-        var id = Substring(publicID)
-        if let range = publicID.range(of: "eventid=") {
-            id = publicID[range.upperBound...].prefix { $0 != "&" }
-        } else if let slash = publicID.lastIndex(of: "/") {
-            id = publicID[publicID.index(after: slash)...]
+        // Byte searches: Foundation's range(of:) on every event was a tenth of the parse (perf).
+        let bytes = Array(publicID.utf8)
+        var id = bytes[...]
+        let key = Array("eventid=".utf8)
+        if let at = Self.find(key, in: bytes) {
+            id = bytes[(at + key.count)...].prefix { $0 != UInt8(ascii: "&") }
+        } else if let slash = bytes.lastIndex(of: UInt8(ascii: "/")) {
+            id = bytes[(slash + 1)...]
         }
-        let agency = agencyOverride ?? FeedAgency.fromPublicID(publicID)
-        return (agency, id.isEmpty ? publicID : String(id))
+        // One service writes one authority (`smi:service.iris.edu/…`): look its agency up once.
+        let authority = bytes.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
+        let agency: String
+        if let override = agencyOverride {
+            agency = override
+        } else if let cached = cachedAgency, cached.authority.elementsEqual(authority) {
+            agency = cached.agency
+        } else {
+            agency = FeedAgency.fromPublicID(publicID)
+            cachedAgency = (Array(authority), agency)
+        }
+        return (agency, id.isEmpty ? publicID : String(decoding: id, as: UTF8.self))
+    }
+
+    private var cachedAgency: (authority: [UInt8], agency: String)?
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
     }
 
     private static func time(_ text: String) -> Int64? {
