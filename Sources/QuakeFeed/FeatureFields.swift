@@ -21,9 +21,9 @@ import QuakeStore
 /// - A kept string longer than ``FeedReader/maximumStringLength`` bytes skips the feature
 ///   (`place`, `title`, … are short in every real feed; a 10 MB value is garbage). Strings we
 ///   do not keep may be any length: they are scanned, never stored.
-/// - Times are taken as milliseconds, as every current feed writes them. (The legacy 2012
-///   feed wrote seconds; they are not converted, because seconds and milliseconds cannot be
-///   told apart reliably for historical events.)
+/// - Times are milliseconds, as every current feed writes them, unless the feed as a whole
+///   says seconds (`GeoJSONParser`: its `metadata.generated`, else its first features); EMSC
+///   writes ISO-8601 strings (`time`, `lastupdate`), which are read as such.
 struct FeatureFields {
     var code: String?
     var magnitude: Double?
@@ -43,6 +43,15 @@ struct FeatureFields {
     var net: String?
     var url: String?
     var title: String?
+    /// The numbers behind `time` and `updated` when they were numbers (not ISO strings), for
+    /// a feed whose times turn out to be seconds.
+    var timeNumber: Double?
+    var updatedNumber: Double?
+    /// EMSC members: `flynn_region` (the place), `unid` (the id), `depth` in properties.
+    var region: String?
+    var unid: String?
+    var propertyDepth: Double?
+    var isEMSC = false
 
     /// Why a required field is unusable, when it is present but wrong.
     var idProblem: String?
@@ -60,7 +69,7 @@ struct FeatureFields {
 
     /// Why the feature cannot become a record, or nil when it can.
     func skipReason() -> String? {
-        guard let code, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
+        guard let code = code ?? unid, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
         guard time != nil else { return timeProblem ?? "no \"time\"" }
         if let coordinatesProblem { return coordinatesProblem }
         guard let longitude, let latitude else { return "no coordinates" }
@@ -115,4 +124,10 @@ struct SkipLog {
 /// A format-specific parser that yields records one at a time.
 protocol RecordParser: AnyObject {
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord?
+    /// Decisions about the feed as a whole the user should hear about (see ``FeedReader/notes``).
+    var notes: [String] { get }
+}
+
+extension RecordParser {
+    var notes: [String] { [] }
 }

@@ -43,6 +43,8 @@ public struct FeedError: Error, CustomStringConvertible {
         case missingColumns
         /// The gzip/zlib stream is damaged or ends early.
         case corruptCompressedData
+        /// Every record was well-formed but unusable, so nothing would be imported.
+        case noUsableRecords
     }
 
     public var code: Code
@@ -78,6 +80,16 @@ public struct FeedError: Error, CustomStringConvertible {
         if let hint { text += "; \(hint)" }
         if !text.hasSuffix(".") { text += "." }
         return text
+    }
+}
+
+extension FeedError {
+    /// The error for an input whose every record was skipped: it names the first reasons.
+    static func everyRecordSkipped(name: String, count: Int, first: [SkippedFeature]) -> FeedError {
+        let reasons = first.prefix(3).map(\.description).joined(separator: "; ")
+        return FeedError(code: .noUsableRecords, name: name,
+                         message: "all \(count) record\(count == 1 ? " was" : "s were") skipped, so nothing was imported (\(reasons)\(count > 3 ? "; …" : ""))",
+                         hint: "check that this is an earthquake catalogue in a supported format; the store is unchanged")
     }
 }
 

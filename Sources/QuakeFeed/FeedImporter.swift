@@ -10,6 +10,10 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var seconds = 0.0
     /// The first few skipped features: `feature 12 (line 14): no id`.
     public var skippedReasons: [String] = []
+    /// The format read: `geoJSON`, `geoJSONP`, `csv`, `fdsnText` or `quakeML` (nil: not recorded).
+    public var format: String?
+    /// What the reader decided about the feed as a whole, e.g. that its times are in seconds.
+    public var notes: [String] = []
 
     /// Usable quakes read (not counting skipped ones).
     public var imported: Int { inserted + updated + unchanged }
@@ -90,12 +94,17 @@ public final class FeedImporter: @unchecked Sendable {
                 transform?(&record)
                 return record
             }, progress: { counts in report(counts.inserted + counts.updated + counts.unchanged) })
+            // A file whose every record was skipped is not a success that stored nothing.
+            if counts.inserted + counts.updated + counts.unchanged == 0, reader.skippedCount > 0 {
+                throw FeedError.everyRecordSkipped(name: reader.name, count: reader.skippedCount, first: reader.skipped)
+            }
             try beforeCommit?(tx)
             return counts
         }
         var summary = ImportSummary(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
                                     skipped: reader.skippedCount, seconds: Date().timeIntervalSince(start),
-                                    skippedReasons: reader.skipped.map(\.description))
+                                    skippedReasons: reader.skipped.map(\.description),
+                                    format: reader.format.rawValue, notes: reader.notes)
         summary.seconds = Date().timeIntervalSince(start)
         report(summary.imported)
         return summary

@@ -3,7 +3,9 @@ import Glibc
 #endif
 import QuakeStore
 
-/// Reads a USGS feed — GeoJSON, GeoJSONP, USGS CSV, or gzip of any of them — one quake at a time.
+/// Reads an earthquake catalogue — USGS GeoJSON, GeoJSONP and CSV, EMSC GeoJSON, FDSN text,
+/// QuakeML 1.2, or gzip of any of them, in UTF-8 (with or without a byte order mark) or
+/// UTF-16 with a byte order mark — one quake at a time.
 ///
 /// The format is sniffed from the first bytes, never from the name. Memory stays bounded
 /// (one `chunkSize` buffer plus one string of at most ``maximumStringLength`` bytes) whatever
@@ -41,7 +43,7 @@ import QuakeStore
 public final class FeedReader {
     /// A sniffed input format.
     public enum Format: String, Sendable {
-        case geoJSON, geoJSONP, csv
+        case geoJSON, geoJSONP, csv, fdsnText, quakeML
     }
 
     /// Bytes read from the source per `read` call, and the size of the parse buffer.
@@ -68,10 +70,21 @@ public final class FeedReader {
     public var skipped: [SkippedFeature] { (readAhead?.progress.skips ?? skips).list }
     /// How many features were skipped in all.
     public var skippedCount: Int { (readAhead?.progress.skips ?? skips).count }
+    /// Whether the text was UTF-16 (turned into UTF-8 before parsing).
+    public var isUTF16: Bool { decoder.encoding != .utf8 && decoder.encoding != nil }
+    /// What the reader decided about the feed as a whole that the user should know, e.g.
+    /// `times are in seconds (decided from the first 12 features), converted to milliseconds`.
+    /// Complete once ``next()`` has returned nil.
+    public var notes: [String] {
+        var notes = parser.notes
+        if isUTF16 { notes.insert("the file is UTF-16 text", at: 0) }
+        return notes
+    }
 
     private let counter: CountingStream
     private let input: ByteInput
     private let parser: any RecordParser
+    private let decoder: TextDecodingStream
     private var skips = SkipLog(limit: FeedReader.skippedListLimit)
     private var failure: FeedError?
     private var finished = false
@@ -93,7 +106,10 @@ public final class FeedReader {
     ///   - chunkSize: bytes per read and parse buffer size (tests use tiny ones).
     /// - Throws: ``FeedError`` — `cannotOpen`, `readFailed`, `emptyInput`, `unknownFormat`,
     ///   `corruptCompressedData`, or `missingColumns` for a CSV header without the needed columns.
-    public init(source: FeedSource, name: String, chunkSize: Int = FeedReader.defaultChunkSize) throws(FeedError) {
+    ///   - agency: the agency whose service produced the input (`fetch` knows it); nil decides
+    ///     it from the content (see ``FeedAgency``).
+    public init(source: FeedSource, name: String, chunkSize: Int = FeedReader.defaultChunkSize,
+                agency: String? = nil) throws(FeedError) {
         self.name = name
         let raw: any FeedByteStream
         switch source {
@@ -128,9 +144,10 @@ public final class FeedReader {
                 throw FeedError(code: .corruptCompressedData, name: name, message: error.message, underlyingError: error)
             }
         }
-        input = ByteInput(name: name, stream: stream, chunkSize: chunkSize,
+        decoder = TextDecodingStream(stream, chunkSize: chunkSize)
+        input = ByteInput(name: name, stream: decoder, chunkSize: chunkSize,
                           maximumStringLength: Self.maximumStringLength, maximumDepth: Self.maximumNestingDepth)
-        (format, parser) = try Self.sniff(input)
+        (format, parser) = try Self.sniff(input, agency: agency)
     }
 
     /// The next usable record, or nil at the end of the input. Unusable features are skipped
@@ -204,7 +221,7 @@ public final class FeedReader {
 
     // MARK: - Sniffing
 
-    private static func sniff(_ input: ByteInput) throws(FeedError) -> (Format, any RecordParser) {
+    private static func sniff(_ input: ByteInput, agency: String?) throws(FeedError) -> (Format, any RecordParser) {
         // A UTF-8 byte order mark.
         if try input.ensure(), input.buffer[input.pos] == 0xEF {
             let start = input.offset
@@ -219,21 +236,34 @@ public final class FeedReader {
         }
         guard try input.skipWhitespace() else {
             throw input.error(.emptyInput, "the input is empty",
-                              hint: "expected a GeoJSON, GeoJSONP or CSV feed — download it again")
+                              hint: "expected an earthquake catalogue (GeoJSON, CSV, FDSN text or QuakeML) — download it again")
         }
         let first = input.buffer[input.pos]
         switch first {
         case UInt8(ascii: "{"):
-            return (.geoJSON, GeoJSONParser(input: input, isJSONP: false))
+            return (.geoJSON, GeoJSONParser(input: input, isJSONP: false, agency: agency))
         case UInt8(ascii: "\""):
             return (.csv, try CSVParser(input: input, firstName: nil))
+        case UInt8(ascii: "<"):
+            return (.quakeML, QuakeMLParser(input: input, agency: agency))
+        case UInt8(ascii: "#"):
+            return (.fdsnText, FDSNTextParser(input: input, agency: agency))
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"):
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
             let start = input.offset
             var name: [UInt8] = []
             while try input.ensure(), isIdentifierByte(input.buffer[input.pos]), name.count <= 256 {
                 name.append(input.buffer[input.pos])
                 input.pos += 1
+            }
+            if try input.ensure(), input.buffer[input.pos] == UInt8(ascii: "|") {
+                // FDSN text without its header line: rewind is impossible, so hand the id over.
+                return (.fdsnText, FDSNTextParser(input: input, agency: agency, firstCell: name))
+            }
+            if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
+                throw input.error(.unknownFormat,
+                                  "the input starts with '\(String(decoding: name.prefix(40), as: UTF8.self))', which is not how a catalogue starts",
+                                  at: start, hint: formatHint)
             }
             if try input.ensure(), input.buffer[input.pos] == UInt8(ascii: ",") {
                 return (.csv, try CSVParser(input: input, firstName: name))
@@ -247,13 +277,13 @@ public final class FeedReader {
                               at: start, hint: formatHint)
         default:
             throw input.error(.unknownFormat,
-                              "the input starts with \(describeByte(first)), which is not how GeoJSON, GeoJSONP or CSV starts",
+                              "the input starts with \(describeByte(first)), which is not how GeoJSON, CSV, FDSN text or QuakeML starts",
                               hint: formatHint)
         }
     }
 
-    private static let formatHint =
-        "expected a USGS GeoJSON or GeoJSONP feed, a USGS CSV file, or one of those gzip-compressed"
+    static let formatHint =
+        "expected a USGS GeoJSON or GeoJSONP feed, a USGS CSV file, EMSC GeoJSON, FDSN text, QuakeML 1.2, or one of those gzip-compressed"
 }
 
 @inline(__always) private func isIdentifierByte(_ b: UInt8) -> Bool {

@@ -5,7 +5,17 @@ private let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":")
 private let openBrace = UInt8(ascii: "{"), closeBrace = UInt8(ascii: "}")
 private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 
-/// Streams the features of a GeoJSON FeatureCollection (optionally inside a JSONP callback).
+/// Streams the features of a GeoJSON FeatureCollection (optionally inside a JSONP callback):
+/// the USGS feeds and FDSN `format=geojson` answers, and EMSC's seismicportal JSON.
+///
+/// - **Seconds or milliseconds** is decided once for the whole feed, never per feature: from
+///   `metadata.generated` when the metadata comes first (a USGS feed is generated "now", so
+///   below 10^11 it is seconds), else from the first ``decisionSample`` usable features
+///   (every numeric `time`/`updated` below 10^11 — before March 1973 as milliseconds — and
+///   at least one above 10^7 means seconds, as in the legacy 2012 feed). ``notes`` says so.
+/// - **EMSC** features (`unid`, `flynn_region`, `source_catalog`, ISO-8601 `time` and
+///   `lastupdate`, a positive `properties.depth` while `coordinates[2]` is negative) are read
+///   as such: the code becomes `emsc:<id>`, the place the Flinn–Engdahl region.
 ///
 /// Only the path `features[i].{id, properties.*, geometry.coordinates}` is decoded; every
 /// other member (`metadata`, `bbox`, unknown properties, nested values) is skipped by the
@@ -22,15 +32,31 @@ final class GeoJSONParser: RecordParser {
 
     private let keys = KeyTable.geoJSON
     private let interner = StringInterner()
+    private let agency: String?
+
+    private enum TimeUnit { case undecided, milliseconds, seconds }
+    /// How many usable features decide seconds or milliseconds when the metadata does not.
+    static let decisionSample = 16
+    private var timeUnit = TimeUnit.undecided
+    private var decidedBy = ""
+    /// Usable features waiting for the decision, and records ready to return (next last).
+    private var pending: [(fields: FeatureFields, index: Int, line: Int)] = []
+    private var ready: [QuakeRecord] = []
 
     /// - Parameter isJSONP: the callback name was consumed; `(` comes next.
-    init(input: ByteInput, isJSONP: Bool) {
+    init(input: ByteInput, isJSONP: Bool, agency: String? = nil) {
         self.input = input
         self.isJSONP = isJSONP
+        self.agency = agency
+    }
+
+    var notes: [String] {
+        timeUnit == .seconds ? ["times are in seconds (decided from \(decidedBy)); converted to milliseconds"] : []
     }
 
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
         while true {
+            if let record = ready.popLast() { return record }
             switch state {
             case .finished:
                 return nil
@@ -43,7 +69,8 @@ final class GeoJSONParser: RecordParser {
                     input.pos &+= 1
                     try closeCollection()
                     state = .finished
-                    return nil
+                    if !pending.isEmpty { decide(skips: &skips, by: "its \(pending.count) features") }
+                    continue
                 }
                 if state == .nextFeature {
                     guard c == comma else {
@@ -63,8 +90,13 @@ final class GeoJSONParser: RecordParser {
                     try parseFeature(&fields)
                     if let reason = fields.skipReason() {
                         skips.add(SkippedFeature(index: index, line: line, reason: reason))
-                    } else {
-                        return fields.makeRecord()
+                    } else if timeUnit == .undecided && fields.timeNumber != nil {
+                        pending.append((fields, index, line))
+                        if pending.count >= Self.decisionSample {
+                            decide(skips: &skips, by: "the first \(pending.count) features")
+                        }
+                    } else if let record = finish(fields, index: index, line: line, skips: &skips) {
+                        return record
                     }
                 } else {
                     try input.skipValue()
@@ -72,6 +104,46 @@ final class GeoJSONParser: RecordParser {
                 }
             }
         }
+    }
+
+    // MARK: - Seconds or milliseconds, identity
+
+    private func decide(skips: inout SkipLog, by: String) {
+        let values = pending.flatMap { [$0.fields.timeNumber, $0.fields.updatedNumber].compactMap { $0.map(abs) } }
+        let seconds = !values.isEmpty && values.allSatisfy { $0 < 1e11 } && values.contains { $0 >= 1e7 }
+        timeUnit = seconds ? .seconds : .milliseconds
+        decidedBy = by
+        let waiting = pending
+        pending = []
+        for (fields, index, line) in waiting.reversed() {
+            if let record = finish(fields, index: index, line: line, skips: &skips) {
+                ready.append(record)
+            }
+        }
+    }
+
+    /// The record of a usable feature, in the decided time unit, with its agency's code.
+    private func finish(_ fields: consuming FeatureFields, index: Int, line: Int, skips: inout SkipLog) -> QuakeRecord? {
+        if timeUnit == .seconds {
+            if let t = fields.timeNumber {
+                let ms = (t * 1000).rounded()
+                guard abs(ms) < 9.2e18 else {
+                    skips.add(SkippedFeature(index: index, line: line, reason: "\"time\" \(t) s is out of range"))
+                    return nil
+                }
+                fields.time = Int64(ms)
+            }
+            if let u = fields.updatedNumber, abs(u * 1000) < 9.2e18 { fields.updated = Int64((u * 1000).rounded()) }
+        }
+        let emsc = fields.isEMSC || fields.unid != nil || fields.region != nil
+        let source = agency ?? (emsc ? "emsc" : "usgs")
+        if source != "usgs" { fields.code = FeedAgency.code(fields.code ?? fields.unid ?? "", agency: source) }
+        if fields.code == nil { fields.code = fields.unid }
+        if fields.place == nil { fields.place = fields.region }
+        if let depth = fields.propertyDepth { fields.depth = depth }
+        var record = fields.makeRecord()
+        record.source = source
+        return record
     }
 
     // MARK: - The collection
@@ -113,6 +185,21 @@ final class GeoJSONParser: RecordParser {
             first = false
             let key = try memberName(c)
             c = try input.nextToken("after a member name")
+            if findFeatures, keys.lookup(key) == .metadata, c == openBrace, timeUnit == .undecided {
+                input.pos &+= 1
+                try forEachMember("in \"metadata\"") { (key, c) throws(FeedError) in
+                    if keys.lookup(key) == .generated, let n = try number(c) {
+                        let generated = n.double
+                        if generated > 0 {
+                            timeUnit = generated < 1e11 ? .seconds : .milliseconds
+                            decidedBy = "metadata.generated"
+                        }
+                    } else {
+                        try input.skipValue()
+                    }
+                }
+                continue
+            }
             if findFeatures, keys.lookup(key) == .features {
                 guard c == openBracket else {
                     throw input.error(.notFeatureCollection,
@@ -217,19 +304,42 @@ final class GeoJSONParser: RecordParser {
                 fields.place = try string(c, &fields, "place")
             case .time:
                 fields.time = nil
-                if let n = try number(c) {
+                fields.timeNumber = nil
+                if c == quote {
+                    // EMSC: an ISO-8601 string.
+                    let text = try string(c, &fields, "time") ?? ""
+                    fields.time = isoMilliseconds(text)
+                    fields.timeProblem = fields.time == nil ? "\"time\" \"\(text.prefix(40))\" is not an ISO-8601 date" : nil
+                } else if let n = try number(c) {
                     fields.time = FeatureFields.milliseconds(n)
+                    fields.timeNumber = n.double
                     fields.timeProblem = fields.time == nil ? "\"time\" \(n.double) is out of range" : nil
                 } else {
                     fields.timeProblem = c == UInt8(ascii: "n") ? "\"time\" is null" : "\"time\" is not a number"
                 }
             case .updated:
-                if let n = try number(c) {
+                fields.updatedNumber = nil
+                if c == quote {
+                    fields.updated = isoMilliseconds(try string(c, &fields, "updated") ?? "")
+                } else if let n = try number(c) {
                     fields.updated = FeatureFields.milliseconds(n)
+                    fields.updatedNumber = n.double
                     if fields.updated == nil { fields.fail("\"updated\" \(n.double) is out of range") }
                 } else {
                     fields.updated = nil
                 }
+            case .lastupdate:
+                if let text = try string(c, &fields, "lastupdate"), let ms = isoMilliseconds(text) {
+                    fields.updated = ms
+                    fields.updatedNumber = nil
+                }
+            case .flynnRegion: fields.region = try string(c, &fields, "flynn_region")
+            case .unid: fields.unid = try string(c, &fields, "unid")
+            case .magtype: if fields.magType == nil { fields.magType = try string(c, &fields, "magtype", intern: true) } else { try input.skipValue() }
+            case .depth: fields.propertyDepth = try number(c).map(\.double).flatMap { $0.isFinite ? $0 : nil }
+            case .sourceCatalog:
+                fields.isEMSC = true
+                try input.skipValue()
             case .type: fields.type = try string(c, &fields, "type", intern: true)
             case .status: fields.status = try string(c, &fields, "status", intern: true)
             case .magType: fields.magType = try string(c, &fields, "magType", intern: true)
@@ -307,6 +417,11 @@ final class GeoJSONParser: RecordParser {
     }
 
     // MARK: - Values
+
+    private func isoMilliseconds(_ text: String) -> Int64? {
+        var text = text
+        return text.withUTF8 { $0.isEmpty ? nil : parseISO8601Milliseconds($0.baseAddress!, $0.count) }
+    }
 
     /// A number value at pos, or nil (consumed) for null or any other type.
     @inline(__always) private func number(_ c: UInt8) throws(FeedError) -> JSONNumber? {

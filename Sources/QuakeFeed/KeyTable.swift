@@ -3,6 +3,8 @@ enum FeedKey: UInt8 {
     case unknown = 0
     case features, id, properties, geometry, coordinates
     case mag, place, time, updated, url, felt, alert, status, tsunami, sig, net, type, title, magType
+    // The feed's metadata (seconds or milliseconds) and EMSC's seismicportal members.
+    case metadata, generated, lastupdate, flynnRegion, unid, magtype, depth, sourceCatalog
 }
 
 /// Maps a ``PackedKey`` to a ``FeedKey`` with one multiply, one shift and one comparison:
@@ -19,6 +21,8 @@ final class KeyTable: @unchecked Sendable {
         "coordinates": .coordinates, "mag": .mag, "place": .place, "time": .time, "updated": .updated,
         "url": .url, "felt": .felt, "alert": .alert, "status": .status, "tsunami": .tsunami, "sig": .sig,
         "net": .net, "type": .type, "title": .title, "magType": .magType,
+        "metadata": .metadata, "generated": .generated, "lastupdate": .lastupdate, "flynn_region": .flynnRegion,
+        "unid": .unid, "magtype": .magtype, "depth": .depth, "source_catalog": .sourceCatalog,
     ])
 
     init(_ entries: [String: FeedKey]) {

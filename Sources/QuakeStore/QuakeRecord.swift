@@ -35,13 +35,17 @@ public struct QuakeRecord: Sendable, Hashable {
     public var net: String?
     public var url: String?
     public var title: String?
+    /// The agency the event comes from: `usgs` (the USGS feeds and ComCat), `emsc`, `iris`,
+    /// `ingv`, `geofon`, … Codes of agencies other than USGS carry it as a prefix
+    /// (`emsc:20240101_0000123`), so they never collide. Nil is read as `usgs`.
+    public var source: String?
 
     public init(
         code: String, magnitude: Double? = nil, magType: String? = nil, place: String,
         time: Int64, updated: Int64, latitude: Double, longitude: Double, depth: Double? = nil,
         status: String? = nil, type: String? = nil, tsunami: Int? = nil, felt: Int? = nil,
         alert: String? = nil, sig: Int? = nil, net: String? = nil, url: String? = nil,
-        title: String? = nil
+        title: String? = nil, source: String? = nil
     ) {
         self.code = code
         self.magnitude = magnitude
@@ -61,6 +65,7 @@ public struct QuakeRecord: Sendable, Hashable {
         self.net = net
         self.url = url
         self.title = title
+        self.source = source
     }
 
     /// The region section key: the last comma-separated part of `place`, trimmed

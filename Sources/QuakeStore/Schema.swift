@@ -66,6 +66,11 @@ enum Schema {
             INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
         END;
         """,
+        // 2 (issue 14): the agency each quake comes from (`usgs`, `emsc`, `iris`, …); NULL is
+        // USGS (rows imported before). Codes of other agencies carry it as a prefix (`emsc:…`).
+        """
+        ALTER TABLE quake ADD COLUMN source TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

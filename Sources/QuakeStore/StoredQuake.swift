@@ -4,7 +4,7 @@ public struct StoredQuake: Sendable, Hashable {
     public var record: QuakeRecord
     public var notes: String?
 
-    static let columns = "id, code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, notes"
+    static let columns = "id, code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, notes, source"
 
     /// Reads the current row of a statement that selected `columns` first.
     init(_ s: Statement) {
@@ -17,5 +17,6 @@ public struct StoredQuake: Sendable, Hashable {
             felt: s.optionalInt(at: 13), alert: s.optionalText(at: 14), sig: s.optionalInt(at: 15),
             net: s.optionalText(at: 16), url: s.optionalText(at: 17), title: s.optionalText(at: 18))
         notes = s.optionalText(at: 19)
+        record.source = s.optionalText(at: 20)
     }
 }

@@ -100,6 +100,7 @@ extension WriteTransaction {
         statement.bind(record.net, at: 19)
         statement.bind(record.url, at: 20)
         statement.bind(record.title, at: 21)
+        statement.bind(record.source, at: 22)
         // While changes are listed one by one, remember where the row was for readers' diffs.
         let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
         let rowidBefore = connection.lastInsertRowID
@@ -216,15 +217,16 @@ extension WriteTransaction {
 
     static let upsertSQL = """
         INSERT INTO quake (code, magnitude, magType, place, time, updated, latitude, longitude, depth,
-                           region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+                           region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title, source)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
         ON CONFLICT(code) DO UPDATE SET
             magnitude = excluded.magnitude, magType = excluded.magType, place = excluded.place,
             time = excluded.time, updated = excluded.updated, latitude = excluded.latitude,
             longitude = excluded.longitude, depth = excluded.depth, region = excluded.region,
             regionKey = excluded.regionKey, placeKey = excluded.placeKey, status = excluded.status,
             type = excluded.type, tsunami = excluded.tsunami, felt = excluded.felt, alert = excluded.alert,
-            sig = excluded.sig, net = excluded.net, url = excluded.url, title = excluded.title
+            sig = excluded.sig, net = excluded.net, url = excluded.url, title = excluded.title,
+            source = excluded.source
         WHERE excluded.updated > quake.updated
            OR (excluded.updated = quake.updated AND (
                 quake.magnitude IS NOT excluded.magnitude OR quake.magType IS NOT excluded.magType
@@ -234,7 +236,8 @@ extension WriteTransaction {
              OR quake.type IS NOT excluded.type OR quake.tsunami IS NOT excluded.tsunami
              OR quake.felt IS NOT excluded.felt OR quake.alert IS NOT excluded.alert
              OR quake.sig IS NOT excluded.sig OR quake.net IS NOT excluded.net
-             OR quake.url IS NOT excluded.url OR quake.title IS NOT excluded.title))
+             OR quake.url IS NOT excluded.url OR quake.title IS NOT excluded.title
+             OR quake.source IS NOT excluded.source))
         """
 }
 

@@ -119,7 +119,7 @@ struct BenchFeed {
 
     /// Writes the same quakes as CSV in the exact column order of our `quake` table, for the
     /// `sqlite3` shell's `.import` (the storage floor: no parsing work but CSV's). Every column
-    /// the import stores is there, derived columns included; only `notes` is empty. (`.import`
+    /// the import stores is there, derived columns included (and `source`); only `notes` is empty. (`.import`
     /// stores an empty cell as '' where we store NULL: the same bytes to within a few per row.)
     func writeTableCSV(count: Int, to url: URL) throws {
         let out = try Writer(url)
@@ -133,6 +133,7 @@ struct BenchFeed {
                 r.status ?? "", r.type ?? "", r.tsunami.map(String.init) ?? "", r.felt.map(String.init) ?? "",
                 r.alert ?? "", r.sig.map(String.init) ?? "", r.net ?? "",
                 "https://earthquake.usgs.gov/earthquakes/eventpage/\(q.code)", title(q), "",
+                "usgs",  // source (schema 2): what our import stores for a USGS feed
             ]
             out.write(cells.map(csvField).joined(separator: ","))
             out.write("\n")

@@ -34,7 +34,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python]
+        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -48,11 +48,12 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
           --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
+          --no-fetch   skip the fetch row (fetch of 200,000 events from a local FDSN service, python3)
         """)
     exit(0)
 }
 
-let known: Set<String> = ["--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python"]
+let known: Set<String> = ["--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -73,6 +74,7 @@ let quakebench = binaries.appendingPathComponent("quakebench").path
 let python = !arguments.contains("--no-python") && !quick
 let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Benchmarks/peers/python_import.py").path
+let fetchServerScript = URL(fileURLWithPath: peerScript).deletingLastPathComponent().appendingPathComponent("fdsnws_server.py").path
 
 do {
     guard FileManager.default.isExecutableFile(atPath: quaketui) else {
@@ -110,6 +112,12 @@ do {
         figures.append(Figure(name: "import peak RSS growth \(small.n.formatted())→\(large.n.formatted())", n: large.n,
                               ours: large.ours / small.ours, samples: large.samples, unit: "×",
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
+    }
+    // Paging through a local FDSN service beside importing the same events from one file (issue 14).
+    if !arguments.contains("--no-fetch") {
+        let fetchN = quick ? 10_000 : 200_000
+        log("fetch N = \(fetchN.formatted())")
+        figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
     figures += try SceneBench(work: work, samples: quick ? 10 : 40).run()
     if arguments.contains("--json") {

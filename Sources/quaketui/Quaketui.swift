@@ -13,6 +13,7 @@ enum Quaketui {
     static let commands: [Command] = [
         Command(spec: ImportCommand.spec, run: ImportCommand.run),
         Command(spec: RefreshCommand.spec, run: RefreshCommand.run),
+        Command(spec: FetchCommand.spec, run: FetchCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
         Command(spec: OpenCommand.spec, run: OpenCommand.run),
         Command(spec: ScenesCommand.spec, run: ScenesCommand.run),

@@ -35,7 +35,7 @@ import QuakeTestSupport
         Case(label: "binary garbage", text: "\u{89}PNG\r\n\u{1A}\n", code: .unknownFormat, line: 1, column: 1,
              says: "starts with byte 0xC2"),
         Case(label: "HTML error page", text: "<!DOCTYPE html><html>", code: .unknownFormat, line: 1, column: 1,
-             says: "starts with '<'"),
+             says: "root element is not <quakeml>, so it is not QuakeML"),
         Case(label: "lone high surrogate", text: "{\"features\":[{\"id\":\"a\\uD83Dx\"}]}", code: .invalidString,
              line: 1, column: 22, says: "lone UTF-16 high surrogate \\uD83D"),
         Case(label: "lone low surrogate", text: "{\"features\":[{\"id\":\"a\\uDE00\"}]}", code: .invalidString,
@@ -102,7 +102,7 @@ import QuakeTestSupport
         ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00], "starts with byte 0x89"),  // PNG
         ([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00], "starts with 'PK' but is neither"),               // zip
         ([0x00, 0x00, 0x00, 0x00], "starts with byte 0x00"),
-        ([0xFF, 0xFE, 0x7B, 0x00], "starts with byte 0xFF"),                                    // UTF-16
+        ([0xFF, 0xD8, 0xFF, 0xE0], "starts with byte 0xFF"),                                    // a JPEG
     ] as [([UInt8], String)])
     func binaryGarbageIsAnUnknownFormat(_ bytes: [UInt8], _ says: String) throws {
         let error = try #require(Feed.error(bytes, name: "junk.bin"))

@@ -32,7 +32,7 @@ import QuakeTestSupport
         #expect(reader.skipped.count == FeedReader.skippedListLimit)
         let expected: [(Int, String)] = [
             (1, "\"id\" is null"), (2, "\"id\" is not a string"), (3, "\"coordinates\" is not an array"),
-            (4, "no \"time\""), (5, "\"time\" is not a number"), (6, "latitude 95.5 is outside -90…90"),
+            (4, "no \"time\""), (5, "\"time\" \"2019-07-19\" is not an ISO-8601 date"), (6, "latitude 95.5 is outside -90…90"),
             (7, "longitude -200.0 is outside -180…180"), (8, "magnitude inf is not a finite number"),
             (9, "no coordinates"), (10, "the feature is not a JSON object"),
         ]
@@ -73,7 +73,7 @@ import QuakeTestSupport
             time: 1_696_742_710_000, updated: 1_697_053_294_041, latitude: 34.6, longitude: 61.9, depth: 14,
             status: "reviewed", type: "earthquake", tsunami: 0, felt: 3, alert: "red", sig: 2010, net: "us",
             url: "https://earthquake.usgs.gov/earthquakes/eventpage/us6000lf6j",
-            title: "M 6.3 - 40 km NNW of Herāt, Afghanistan"))
+            title: "M 6.3 - 40 km NNW of Herāt, Afghanistan", source: "usgs"))
     }
 
     @Test func membersMayComeInAnyOrderAndUnknownValuesAreSkipped() throws {

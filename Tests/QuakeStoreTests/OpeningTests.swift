@@ -24,15 +24,45 @@ import Testing
         defer { dir.remove() }
         let v1 = try PersistentContainer(directory: dir.url, migrations: Array(Schema.migrations.prefix(1)))
         let writer = try v1.newBackgroundContext(author: "test")
-        try writer.performAndWait { try $0.upsert(.fixture("old")) }
+        // Written as version 1 wrote it (no source column yet).
+        try writer.performAndWait { tx in
+            try tx.connection.execute("""
+                INSERT INTO quake (code, magnitude, place, time, updated, latitude, longitude, region, regionKey, placeKey)
+                VALUES ('old', 4.5, 'Somewhere, CA', 1, 2, 3, 4, 'CA', 'ca', 'somewhere, ca')
+                """)
+        }
         writer.close()
         v1.close()
-        let v2Migration = "ALTER TABLE quake ADD COLUMN migratedFlag INTEGER NOT NULL DEFAULT 7"
-        let v2 = try PersistentContainer(directory: dir.url, migrations: [Schema.migrations[0], v2Migration])
-        defer { v2.close() }
-        #expect(try v2.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == 2)
-        #expect(try v2.viewContext.read { try $0.scalar("SELECT migratedFlag FROM quake WHERE code = 'old'").int64 } == 7)
-        #expect(try v2.viewContext.read { try $0.quake(code: "old") }?.record == .fixture("old"))
+        let v3Migration = "ALTER TABLE quake ADD COLUMN migratedFlag INTEGER NOT NULL DEFAULT 7"
+        let v3 = try PersistentContainer(directory: dir.url, migrations: Schema.migrations + [v3Migration])
+        defer { v3.close() }
+        #expect(try v3.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == Int64(Schema.version + 1))
+        #expect(try v3.viewContext.read { try $0.scalar("SELECT migratedFlag FROM quake WHERE code = 'old'").int64 } == 7)
+        let old = try #require(try v3.viewContext.read { try $0.quake(code: "old") })
+        #expect(old.record.place == "Somewhere, CA" && old.record.magnitude == 4.5)
+        // Rows stored before the source column existed are USGS rows.
+        #expect(old.record.source == nil)
+    }
+
+    @Test func theSourceAgencyIsStored() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let container = try PersistentContainer(directory: dir.url)
+        defer { container.close() }
+        let writer = try container.newBackgroundContext(author: "test")
+        var emsc = QuakeRecord.fixture("emsc:20240101_0000123")
+        emsc.source = "emsc"
+        try writer.performAndWait { tx in
+            try tx.upsert(emsc)
+            try tx.upsert(.fixture("us1"))
+        }
+        // A changed source alone is a change.
+        var moved = emsc
+        moved.source = "iris"
+        #expect(try writer.performAndWait { try $0.upsert(moved) } == .updated)
+        writer.close()
+        #expect(try container.viewContext.read { try $0.quake(code: "emsc:20240101_0000123") }?.record.source == "iris")
+        #expect(try container.viewContext.read { try $0.quake(code: "us1") }?.record.source == nil)
     }
 
     @Test func aStoreFromANewerQuaketuiIsRefusedUntouched() throws {

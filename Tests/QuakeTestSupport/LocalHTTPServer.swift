@@ -1,22 +1,29 @@
 import Foundation
 
-/// A static file server on 127.0.0.1 (Python's `http.server`), for tests that download.
+/// A static file server on 127.0.0.1 (Python's `http.server`), for tests that download;
+/// or an FDSN event service over a catalogue file (see `LocalHTTPServer+FDSN.swift`).
 /// Never reaches beyond the loopback interface.
 public final class LocalHTTPServer {
     public let port: Int
     public let directory: URL
     private let process: ChildProcess
 
-    public init(serving directory: URL) throws {
+    public convenience init(serving directory: URL) throws {
+        try self.init(directory: directory, output: "/dev/null") { port in
+            ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path]
+        }
+    }
+
+    /// Starts `python3 ARGUMENTS(port)` on a free port and waits until it answers.
+    init(directory: URL, output: String, arguments: (Int) -> [String]) throws {
         self.directory = directory
         var lastError: Error?
         for _ in 0..<20 {
             let port = Int.random(in: 20_000..<60_000)
             let process: ChildProcess
             do {
-                process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path],
-                                           stdoutPath: "/dev/null")
+                process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments(port),
+                                           stdoutPath: output)
             } catch {
                 lastError = error
                 continue

@@ -15,6 +15,18 @@ public enum SharedData {
             .appendingPathComponent("shared/data/usgs", isDirectory: true)
     }()
 
+    /// `../shared/data/other`: QuakeML and FDSN text samples.
+    public static var otherDirectory: URL {
+        usgsDirectory.deletingLastPathComponent().appendingPathComponent("other", isDirectory: true)
+    }
+
+    /// Every catalogue file in `../shared/data/other`, sorted by name.
+    public static func otherFiles() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: otherDirectory.path)) ?? []
+        return names.filter { $0.hasSuffix(".xml") || $0.hasSuffix(".txt") }.sorted()
+            .map { otherDirectory.appendingPathComponent($0) }
+    }
+
     public static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: usgsDirectory.appendingPathComponent("SOURCES.md").path)
     }

@@ -9,8 +9,10 @@ public struct QuakeRow: Hashable, Sendable {
     public let latitude: Double
     public let longitude: Double
     public let hasNotes: Bool
+    /// The agency the quake comes from (`usgs`, `emsc`, …; `usgs` for rows stored before it was kept).
+    public let source: String
 
-    static let columns = "code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL"
+    static let columns = "code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL, coalesce(source, 'usgs')"
 
     init(_ s: Statement) {
         code = s.text(at: 0)
@@ -21,6 +23,7 @@ public struct QuakeRow: Hashable, Sendable {
         latitude = s.double(at: 5)
         longitude = s.double(at: 6)
         hasNotes = s.int64(at: 7) != 0
+        source = s.text(at: 8)
     }
 }
 

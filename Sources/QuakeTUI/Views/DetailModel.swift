@@ -108,3 +108,14 @@ public struct KeyHint: Sendable, Equatable {
         self.action = action
     }
 }
+
+extension QuakeRecord {
+    /// The agency the detail view names as the source: `USGS` (also for rows imported before
+    /// the store kept a source), `EMSC`, `IRIS`, `INGV`, `GEOFON`, or the stored name as is.
+    public var sourceName: String {
+        switch source ?? "usgs" {
+        case "usgs", "emsc", "iris", "ingv", "geofon", "isc": (source ?? "usgs").uppercased()
+        case let other: other
+        }
+    }
+}

@@ -40,6 +40,7 @@ enum DetailView {
             ("Location", QuakeFormat.coordinates(latitude: r.latitude, longitude: r.longitude), .plain),
             ("Depth", QuakeFormat.distance(kilometres: r.depth, unit: display.distanceUnit), .plain),
             ("Code", r.code, .role(.accent)),
+            ("Source", r.sourceName, .plain),
             ("Status", optional(r.status), .plain),
             ("Type", optional(r.type), .plain),
             ("Tsunami", r.tsunami.map { $0 != 0 ? "yes" : "no" } ?? "—",

@@ -6,11 +6,15 @@ import QuakeStore
 enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Import a USGS feed file, URL or standard input.",
+        abstract: "Import an earthquake catalogue file, URL or standard input.",
         usage: ["import <path>|<url>|- [--json]"],
         discussion: """
-            Reads GeoJSON, GeoJSONP (eqfeed_callback(…);), USGS CSV, or gzip of any of them; the
-            format is recognised from the content. Quakes are merged by event code: a newer
+            Reads USGS GeoJSON, GeoJSONP (eqfeed_callback(…);) and CSV, EMSC GeoJSON, FDSN text
+            (#EventID|Time|…), QuakeML 1.2, or gzip of any of them, as UTF-8 or UTF-16 with a byte
+            order mark; the format is recognised from the content. A GeoJSON feed whose times are
+            in seconds is recognised as a whole and converted (the summary says so). Codes of
+            agencies other than USGS are prefixed with the agency (emsc:…, iris:…). A file whose
+            every record is skipped fails and changes nothing. Quakes are merged by event code: a newer
             'updated' replaces the stored quake, an older one changes nothing, notes are kept.
             The import is all or nothing: on any error the store is left exactly as it was.
             If the store holds the bundled sample catalogue, the same transaction removes it,
@@ -64,6 +68,7 @@ enum FeedImportRun {
     static func report(_ summary: ImportSummary, json: Bool) throws {
         if json { return try printJSON(summary) }
         print(summary.sentence)
+        for note in summary.notes { print("  note: \(note)") }
         for reason in summary.skippedReasons { print("  skipped \(reason)") }
         if summary.skipped > summary.skippedReasons.count {
             print("  … and \(summary.skipped - summary.skippedReasons.count) more skipped")
@@ -89,8 +94,7 @@ final class ProgressBar {
     init(label: String) { self.label = label }
 
     func update(_ progress: ImportProgress) {
-        guard enabled, Date().timeIntervalSince(lastDraw) >= 0.1 else { return }
-        lastDraw = Date()
+        guard isDue else { return }
         var line = "importing \(label)  "
         if let fraction = progress.fraction {
             let width = 24, filled = Int(fraction * Double(width))
@@ -100,8 +104,24 @@ final class ProgressBar {
         line += megabytes(progress.bytesRead) + (progress.totalBytes.map { "/" + megabytes($0) } ?? "") + "  "
         line += "\(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
+        draw(line)
+    }
+
+    /// Whether a new frame may be drawn (a terminal, and 0.1 s since the last one).
+    var isDue: Bool { enabled && Date().timeIntervalSince(lastDraw) >= 0.1 }
+
+    /// Replaces the bar's line with `line`.
+    func draw(_ line: String) {
+        lastDraw = Date()
         FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
         drawn = true
+    }
+
+    /// Prints `text` on its own line (the bar, if drawn, is redrawn by the next update).
+    func note(_ text: String) {
+        finish()
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+        lastDraw = .distantPast
     }
 
     func finish() {

@@ -164,7 +164,7 @@ enum ListCommand {
 
     struct QuakeJSON: Encodable {
         let row: QuakeRow
-        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude }
+        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude, source }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(row.code, forKey: .code)
@@ -174,6 +174,7 @@ enum ListCommand {
             try c.encode(row.depth, forKey: .depth)
             try c.encode(row.latitude, forKey: .latitude)
             try c.encode(row.longitude, forKey: .longitude)
+            try c.encode(row.source, forKey: .source)
         }
     }
 

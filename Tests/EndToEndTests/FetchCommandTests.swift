@@ -1,0 +1,189 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// `quaketui fetch` against a local FDSN event service over a generated catalogue.
+@Suite struct FetchCommandTests {
+    /// The codes in the store, read directly from SQLite.
+    static func storedCodes(_ dir: URL) throws -> Set<String> {
+        let container = try PersistentContainer(directory: dir)
+        defer { container.close() }
+        return try container.viewContext.read { db in
+            let statement = try db.prepare("SELECT code FROM quake WHERE coalesce(source, 'usgs') = 'usgs' AND code NOT LIKE 'sample%'")
+            var codes = Set<String>()
+            while try statement.step() { codes.insert(statement.text(at: 0)) }
+            return codes
+        }
+    }
+
+    /// The start of the next unfinished window stored by the interrupted fetch.
+    static func storedCursor(_ dir: URL) throws -> Int64? {
+        let container = try PersistentContainer(directory: dir)
+        defer { container.close() }
+        return try container.viewContext.read { db in
+            let statement = try db.prepare("SELECT value FROM meta WHERE key LIKE 'fetch.%'")
+            guard try statement.step() else { return nil }
+            let object = try JSONSerialization.jsonObject(with: Data(statement.text(at: 0).utf8)) as? [String: Any]
+            return (object?["cursor"] as? NSNumber)?.int64Value
+        }
+    }
+
+    static func iso(_ ms: Int64) -> String { String(IndependentParse.isoString(milliseconds: ms).dropLast()) }
+
+    /// 280,000 events (60,000 of them in a two-day burst), fetched from M3, a 20,000-event limit, and 429, 503,
+    /// 413, a truncated body and 500 injected; killed with -9 part-way, then run again.
+    @Test(.timeLimit(.minutes(5)))
+    func fetchSurvivesFaultsAndKillNineWithoutLosingOrRefetchingAWindow() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let catalogue = GeneratedCatalogue(count: 280_000, burst: 60_000)
+        let file = dir.appending("catalogue.txt")
+        try catalogue.write(to: file)
+        let serverDir = dir.appending("server")
+        try FileManager.default.createDirectory(at: serverDir, withIntermediateDirectories: true)
+        let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 20_000, faults: [
+            2: .status(429, retryAfter: 1, message: "Too many requests from your address; slow down."),
+            4: .status(503, retryAfter: 1, message: "The service is busy."),
+            5: .status(413, retryAfter: nil, message: "Too many events requested."),
+            7: .truncated,
+            9: .status(500, retryAfter: nil, message: "Internal error."),
+        ], in: serverDir)
+        defer { server.stop() }
+        let state = dir.appending("state")
+        let arguments = ["fetch", "--service", "usgs", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end),
+                         "--min-magnitude", "3", "--json"]
+        print("fetch test: \(arguments.joined(separator: " "))")
+        let environment = ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_STATE_DIR": state.path]
+
+        // Run 1: kill -9 once a dozen requests were answered.
+        let first = try ChildProcess(QuaketuiBinary.url, arguments, environment: environment)
+        let deadline = Date().addingTimeInterval(120)
+        while server.requests.filter({ $0.status == 200 }).count < 6 && Date() < deadline && first.isRunning {
+            usleep(20_000)
+        }
+        if !first.isRunning {
+            print("run 1 exit \(first.wait()) requests: \(server.requests.map { "\($0.number):\($0.status):\($0.count)" })\nrun 1 stderr: \(first.stderr) stdout: \(first.stdout)")
+        }
+        #expect(first.isRunning, "the fetch finished before it could be killed: \(first.stderr) \(server.requests)")
+        first.kill(SIGKILL)
+        _ = first.wait()
+        let cursor = try #require(try Self.storedCursor(state))
+        #expect(cursor > catalogue.start)
+        let firstRun = server.requests
+
+        // Run 2: the same command continues.
+        let second = try QuaketuiBinary.run(arguments, stateDirectory: state, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        let summary = try second.json()
+        #expect(summary["resumed"] as? Bool == true)
+        let secondRun = server.requests.dropFirst(firstRun.count)
+
+        // Nothing lost: the store holds exactly the independently filtered catalogue.
+        let expected = catalogue.filtered(.init(start: catalogue.start, end: catalogue.end, minMagnitude: 3))
+        // (M3+ keeps the test's import small; the burst still fills windows past the limit.)
+        #expect(expected.count > 100_000)
+        let stored = try Self.storedCodes(state)
+        #expect(stored.count == expected.count)
+        #expect(stored == Set(expected.map(\.code)))
+
+        // No finished window asked for again: run 2 starts at the stored cursor or later.
+        let cursorText = Self.iso(cursor)
+        #expect(secondRun.allSatisfy { $0.start >= cursorText }, "\(secondRun.map(\.start)) vs \(cursorText)")
+        // (A window that reached the limit was refused by quaketui and halved: not a finished window.)
+        let okStarts = secondRun.filter { ($0.status == 200 && $0.count < 20_000) || $0.status == 204 }.map(\.start)
+        #expect(Set(okStarts).count == okStarts.count, "a window was downloaded twice in run 2")
+        // Every fault was met and survived; the limit was reached.
+        let all = Array(firstRun) + Array(secondRun)
+        for status in [429, 503, 413, 500, -200] { #expect(all.contains { $0.status == status }, "no \(status)") }
+        #expect(all.contains { $0.count == 20_000 }, "no window reached the limit")
+        #expect(all.allSatisfy { $0.userAgent.hasPrefix("quaketui/") })
+    }
+
+    @Test func filtersAreSentAndAppliedLikeTheService() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let catalogue = GeneratedCatalogue(count: 20_000, days: 60, seed: 3)
+        let file = dir.appending("catalogue.txt")
+        try catalogue.write(to: file)
+        let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 2_000, in: dir.url)
+        defer { server.stop() }
+        let cases: [([String], GeneratedCatalogue.Filter)] = [
+            (["--bbox", "-80,-60,-30,10", "--max-depth", "300"],
+             .init(start: catalogue.start, end: catalogue.end, maxDepth: 300, box: [-80, -60, -30, 10])),
+            (["--near", "35.5,139.7", "--radius", "3000", "--min-magnitude", "3"],
+             .init(start: catalogue.start, end: catalogue.end, minMagnitude: 3, circle: [35.5, 139.7, 3000])),
+        ]
+        for (index, (flags, filter)) in cases.enumerated() {
+            let state = dir.appending("state-\(index)")
+            let result = try QuaketuiBinary.run(
+                ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end), "--json"] + flags,
+                stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "2000"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let expected = catalogue.filtered(filter)
+            #expect(!expected.isEmpty)
+            #expect(try Self.storedCodes(state) == Set(expected.map(\.code)), "\(flags)")
+            // Each window is its own commit in the persistent history, which running browsers
+            // merge live like any import's.
+            let windows = try #require(try result.json()["windows"] as? Int)
+            #expect(windows > 1)
+            let container = try PersistentContainer(directory: state)
+            defer { container.close() }
+            let commits = try container.viewContext.read { try $0.scalar("SELECT count(*) FROM history WHERE author = 'fetch'").int64 }
+            #expect(commits == Int64(windows))
+        }
+    }
+
+    @Test func aRefusedQueryIsOneClearSentenceAndKeepsFinishedWindows() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let catalogue = GeneratedCatalogue(count: 2_000, days: 90, seed: 5)
+        let file = dir.appending("catalogue.txt")
+        try catalogue.write(to: file)
+        let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 20_000, faults: [
+            2: .status(400, retryAfter: nil, message: "Bad request: starttime must be before endtime."),
+        ], in: dir.url)
+        defer { server.stop() }
+        let state = dir.appending("state")
+        let result = try QuaketuiBinary.run(
+            ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end)],
+            stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the server answered HTTP 400 (Bad Request) for \(server.fdsnBaseURL)?"), "\(result.stderr)")
+        #expect(result.stderr.contains(": Bad request: starttime must be before endtime; the windows fetched so far are kept"),
+                "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(try !Self.storedCodes(state).isEmpty)
+    }
+
+    @Test func aRangeWithoutEventsIs204AndASuccess() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let catalogue = GeneratedCatalogue(count: 100, days: 10, seed: 9)
+        let file = dir.appending("catalogue.txt")
+        try catalogue.write(to: file)
+        let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 20_000, in: dir.url)
+        defer { server.stop() }
+        let result = try QuaketuiBinary.run(
+            ["fetch", "--start", "2001-01-01", "--end", "2001-03-01", "--json"], stateDirectory: dir.appending("state"),
+            environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try result.json()["quakes"] as? Int == 0)
+        #expect(server.requests.map(\.status) == [204, 204])
+    }
+
+    @Test(arguments: [
+        (["--start", "yesterday"], "'yesterday' is not a date"),
+        (["--bbox", "1,2,3"], "--bbox wants 4 numbers"),
+        (["--near", "1,2"], "--near and --radius go together"),
+        (["--service", "ftp://x"], "is not a service quaketui knows"),
+        (["--start", "2024-02-01", "--end", "2024-01-01"], "must be before --end"),
+    ])
+    func badArgumentsAreUsageErrors(_ arguments: [String], _ says: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(["fetch"] + arguments, stateDirectory: dir.url)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+    }
+}
