@@ -128,19 +128,26 @@ extension WriteTransaction {
         progress: (UpsertCounts) -> Void = { _ in }
     ) throws -> UpsertCounts {
         var seen = 0
-        // A large import indexes search once at the end (see WriteTransaction+SearchIndex.swift).
-        // max(id) bounds the row count from above in O(log n): at worst the switch comes later.
+        // A large import indexes in bulk at the end (see WriteTransaction+SearchIndex.swift).
+        // max(id) bounds the row count from above in O(log n): at worst a switch comes later.
         let rowsBefore = Int(try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
-        var suspendedTriggers: [String]?
+        let insertedBefore = changes.inserted
+        var search: DeferredSearchIndex?
+        var droppedIndexes: [(name: String, sql: String)]?
         while let record = try next() {
-            if suspendedTriggers == nil, Self.shouldDeferSearchIndex(seen: seen, rowsBefore: rowsBefore) {
-                suspendedTriggers = try suspendSearchIndexTriggers()
+            let inserted = changes.inserted - insertedBefore
+            if droppedIndexes == nil, Self.shouldDeferSecondaryIndexes(inserted: inserted, rowsBefore: rowsBefore) {
+                droppedIndexes = try dropSecondaryIndexes()
             }
-            try upsert(record)
+            if search == nil, Self.shouldDeferSearchIndex(inserted: inserted) {
+                search = try deferSearchIndex()
+            }
+            if try upsert(record) == .inserted, search != nil { search!.deferred += 1 }
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }
-        if let suspendedTriggers { try rebuildSearchIndex(restoring: suspendedTriggers) }
+        if let droppedIndexes { try recreateIndexes(droppedIndexes) }
+        if let search { try catchUpSearchIndex(search) }
         return counts
     }
 

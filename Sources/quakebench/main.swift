@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -34,7 +34,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python]
+        USAGE: quakebench [--quick] [--import-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -47,12 +47,13 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --json       print the figures as JSON instead of a table
           --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
           --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
+          --import-only  only the import figures (empty store, a month into N, re-import)
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
         """)
     exit(0)
 }
 
-let known: Set<String> = ["--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python"]
+let known: Set<String> = ["--import-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -62,6 +63,7 @@ for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") &&
 }
 
 let quick = arguments.contains("--quick")
+let importOnly = arguments.contains("--import-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -95,8 +97,10 @@ do {
     for n in sizes {
         log("N = \(n.formatted())")
         let importRuns = n >= 500_000 ? min(runs, 3) : runs
-        let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript)
+        let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
+                                      monthFile: data.appendingPathComponent("all_month-2023-04-04.csv"))
         figures += try importBench.run(n: n, python: python && n <= 200_000)
+        if importOnly { continue }
         let store = importBench.store(n: n)
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
         figures += try TerminalBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
@@ -111,7 +115,7 @@ do {
                               ours: large.ours / small.ours, samples: large.samples, unit: "×",
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
-    figures += try SceneBench(work: work, samples: quick ? 10 : 40).run()
+    if !importOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
