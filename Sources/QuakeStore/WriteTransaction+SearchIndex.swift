@@ -8,7 +8,7 @@
 /// 65% of a month's import in `sqlite3VtabSavepoint`). Indexing many rows in one statement
 /// flushes once per megabyte of terms instead.
 ///
-/// So once an import has inserted `searchIndexDeferralMinimum` rows, the three triggers are
+/// So once an import has inserted a few rows (`shouldDeferSearchIndex`), the three triggers are
 /// swapped, inside the import's transaction, for ones that only touch rows indexed before the
 /// switch (id ≤ the mark), and before commit the originals are recreated from their stored SQL
 /// and the rows after the mark are indexed in one statement: appended (cost ∝ K, the new rows)
@@ -21,10 +21,14 @@
 /// sort each, once the import's inserts outnumber the rows stored before it (always, into an
 /// empty store) — what `CREATE INDEX` after a load does for an expert's `sqlite3` load.
 extension WriteTransaction {
-    /// Rows an import inserts row by row before it defers the search index. A small import
-    /// (a live refresh's few new quakes) keeps the triggers: swapping them is DDL, which makes
-    /// every connection re-read the schema, and costs more than a few dozen flushes.
+    /// Rows an import inserts row by row before it defers the search index, into a small
+    /// store. A small import keeps the triggers: swapping them is DDL, which makes every
+    /// connection re-read the schema, and into a small store a flush costs microseconds.
     static let searchIndexDeferralMinimum = 64
+    /// Into a store of `searchIndexLargeStore` rows or more, each row-by-row flush costs
+    /// milliseconds (FTS5 rewrites its structure and merges: 9.4M instructions per flush at
+    /// 1M quakes, callgrind), so the switch comes at the second new row.
+    static let searchIndexLargeStore = 50_000
 
     /// Inserted rows before the secondary indexes may be dropped and rebuilt at the end.
     static let secondaryIndexDeferralMinimum = 1_000
@@ -37,9 +41,10 @@ extension WriteTransaction {
         case rebuild
     }
 
-    /// Whether to stop maintaining the search index row by row now, after `inserted` new rows.
-    static func shouldDeferSearchIndex(inserted: Int) -> Bool {
-        inserted >= searchIndexDeferralMinimum
+    /// Whether to stop maintaining the search index row by row now, after `inserted` new rows
+    /// into a table that held (at most) `rowsBefore`.
+    static func shouldDeferSearchIndex(inserted: Int, rowsBefore: Int) -> Bool {
+        inserted >= (rowsBefore >= searchIndexLargeStore ? 2 : searchIndexDeferralMinimum)
     }
 
     /// How to index `deferred` rows added after the switch, when `indexedBefore` rows (at most)

@@ -151,7 +151,7 @@ extension WriteTransaction {
                 // listing codes and reading old keys per row.
                 markBulk()
             }
-            if search == nil, Self.shouldDeferSearchIndex(inserted: inserted) {
+            if search == nil, Self.shouldDeferSearchIndex(inserted: inserted, rowsBefore: rowsBefore) {
                 search = try deferSearchIndex()
             }
             if try upsert(record) == .inserted, search != nil { search!.deferred += 1 }

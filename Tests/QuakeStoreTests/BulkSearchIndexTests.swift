@@ -84,8 +84,13 @@ import Testing
 
     @Test func decisionsOnBothSidesOfTheirThresholds() {
         let minimum = WriteTransaction.searchIndexDeferralMinimum
-        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: minimum - 1))
-        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: minimum))
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: minimum - 1, rowsBefore: 0))
+        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: minimum, rowsBefore: 0))
+        // Into a large store a row-by-row flush costs milliseconds: the switch comes at once.
+        let large = WriteTransaction.searchIndexLargeStore
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 1, rowsBefore: large))
+        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large))
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large - 1))
         // Append while the new rows are fewer than the indexed ones (a month into a big store),
         // rebuild once they outnumber them (into an empty or small store).
         #expect(WriteTransaction.searchIndexCatchUp(deferred: 12_569, indexedBefore: 1_000_000) == .append)
