@@ -24,11 +24,8 @@ struct LiveBench {
         log("live changes N=\(n.formatted()) ×\(commits)")
         let container = try PersistentContainer(directory: store)
         defer { container.close() }
-        let model = try BrowserModel(state: AppState(sceneID: "live", settings: AppSettings(timeZone: .utc),
-                                                     columns: BenchScreen.size.columns, rows: BenchScreen.size.rows),
-                                     container: container)
+        let model = try Self.browserModel(scene: "live", container: container)
         defer { model.close() }
-        try model.restore(selectedCode: nil, topCode: nil)
         let reader = LiveReader(model: model, container: container)
         let initialCount = model.results.count
         let observer = try StoreChangeObserver(container: container) { reader.storeChanged() }
@@ -81,11 +78,8 @@ struct LiveBench {
             log("month import → browser frame N=\(n.formatted()) run \(run + 1)/\(monthRuns)")
             let container = try PersistentContainer(directory: store)
             defer { container.close() }
-            let model = try BrowserModel(state: AppState(sceneID: "live-month", settings: AppSettings(timeZone: .utc),
-                                                         columns: BenchScreen.size.columns, rows: BenchScreen.size.rows),
-                                         container: container)
+            let model = try Self.browserModel(scene: "live-month", container: container)
             defer { model.close() }
-            try model.restore(selectedCode: nil, topCode: nil)
             let selected = try model.results.rows(in: 100..<101).first?.code
             try model.restore(selectedCode: selected, topCode: nil)
             let reader = LiveReader(model: model, container: container)
@@ -127,6 +121,18 @@ struct LiveBench {
                    note: (problems.isEmpty ? "selection kept" : problems.joined(separator: "; "))
                     + String(format: "; the commit itself (history timestamp → visible) took %.0f ms more", commitSeconds.median * 1000)),
         ]
+    }
+
+    /// A browser model on the benchmark screen, at the top of the list.
+    static func browserModel(scene: String, container: PersistentContainer) throws -> BrowserModel {
+        let model = try BrowserModel(state: AppState(sceneID: scene, settings: AppSettings(timeZone: .utc),
+                                                     columns: BenchScreen.size.columns, rows: BenchScreen.size.rows),
+                                     container: container)
+        do { try model.restore(selectedCode: nil, topCode: nil) } catch {
+            model.close()
+            throw error
+        }
+        return model
     }
 
     /// The writer role: COUNT single-quake commits 40 ms apart, each newer than everything
