@@ -63,28 +63,10 @@ public final class PersistentContainer: Sendable {
     /// in the persistent history under `author`.
     public func newBackgroundContext(author: String) throws(StoreError) -> BackgroundContext {
         do {
-            return BackgroundContext(connection: try Self.openWriterConnection(path: path), author: author, storePath: path)
+            return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path)
         } catch {
             throw StoreError(error, path: path)
         }
-    }
-
-    /// A connection for a background context.
-    ///
-    /// Statement journals in memory (`temp_store = MEMORY`): every upsert statement journals
-    /// the few pages it changes (NOT NULL and UNIQUE may abort it), and once one statement of a
-    /// transaction spilled past 64 KiB SQLite keeps that journal a temp file until the commit:
-    /// ten `pwrite` calls per imported row. Set before any `BEGIN`, which is when the pager
-    /// decides. (Sorts for `CREATE INDEX` still spill to files past the cache size.)
-    static func openWriterConnection(path: String) throws(SQLiteError) -> Connection {
-        let connection = try openConnection(path: path)
-        do {
-            try connection.execute("PRAGMA temp_store = MEMORY")
-        } catch {
-            connection.close()
-            throw error
-        }
-        return connection
     }
 
     /// A new reader with its own connection (e.g. for a results controller); its owner closes it.

@@ -27,7 +27,7 @@ import Testing
     static func import_(_ store: TestStore, _ records: [QuakeRecord], failAt: Int? = nil) throws -> UpsertCounts {
         let context = try store.container.newBackgroundContext(author: "import")
         defer { context.close() }
-        return try context.performAndWait { tx in
+        return try context.performAndWait(importing: true) { tx in
             var iterator = records.makeIterator()
             var index = 0
             return try tx.upsert(from: {
@@ -173,6 +173,21 @@ import Testing
         #expect(try Self.searchResults(bulk, phrases) == expected)
         try Self.checkIntegrity(rowByRow)
         try Self.checkIntegrity(bulk)
+    }
+
+    /// Imports keep statement journals in memory; every other transaction (a `DELETE` of every
+    /// row would journal the whole store) keeps SQLite's default, files past 64 KiB.
+    @Test func onlyImportsKeepStatementJournalsInMemory() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let context = try store.container.newBackgroundContext(author: "import")
+        defer { context.close() }
+        #expect(try context.performAndWait(importing: true) { try $0.connection.scalar("PRAGMA temp_store").int64 } == 2)
+        #expect(try context.performAndWait { try $0.connection.scalar("PRAGMA temp_store").int64 } == 0)
+        #expect(throws: StoreError.self) {
+            try context.performAndWait(importing: true) { _ in throw StoreError(.cancelled, path: store.container.path) }
+        }
+        #expect(try context.performAndWait { try $0.connection.scalar("PRAGMA temp_store").int64 } == 0)
     }
 
     /// A refresh of ~10,000 quakes into a larger store stays an exact history entry (not
