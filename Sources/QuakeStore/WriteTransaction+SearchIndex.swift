@@ -135,7 +135,15 @@ extension WriteTransaction {
     }
 
     /// Recreates indexes dropped by `dropSecondaryIndexes()`: one sort of the table each.
+    ///
+    /// With `temp_store = MEMORY` (an import's, for its statement journals) SQLite's sorter
+    /// never spills to temp files and sorts the whole table in memory: 104 MB peak at 1M quakes.
+    /// The sorter reads the setting when the statement starts, and the statement journals stay
+    /// as the transaction began, so the setting goes back to files for the sorts.
     func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws(SQLiteError) {
+        let tempStore = try connection.scalar("PRAGMA temp_store").int64 ?? 0
+        if tempStore != 0 { try connection.execute("PRAGMA temp_store = DEFAULT") }
         for index in indexes { try connection.execute(index.sql) }
+        if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }
 }
