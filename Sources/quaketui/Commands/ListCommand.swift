@@ -75,10 +75,10 @@ enum ListCommand {
         let state = try arguments.stateDirectory()
         let timeZone = try self.timeZone(AppStorage(state: state).value(for: AppKeys.timeZone))
         let request = try request(from: arguments, timeZone: timeZone)
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         // First use: show the sample offline, as the browser does (SPEC §6, embedded default).
-        try SampleCatalogue.importIfEmpty(into: container)
+        if !container.isReadOnly { try SampleCatalogue.importIfEmpty(into: container) }
         if try container.viewContext.read({ try SampleCatalogue.isSample($0) }) {
             printError(sampleNote)
         }
