@@ -1,4 +1,5 @@
 import Foundation
+import QuakeScenes
 import QuakeStore
 import QuakeTestSupport
 import Testing
@@ -56,5 +57,74 @@ import Testing
         #expect(chmod(store, 0o600) == 0)
         let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: state)
         #expect(!list.stdout.contains("\"new\""))
+    }
+}
+
+/// Issue 17, finding 3: nothing printed carries an escape sequence, a C1 control or a bidi override.
+@Suite struct OutputSanitizingTests {
+    static let osc52 = "us1\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]0;owned\u{07}"
+    static let hostilePlace = "Evil\u{9B}31m \u{202E}gnp.exe\u{202C} Place\u{7F}"
+
+    /// No ESC, BEL, C1 control, DEL or bidi override anywhere in `text`.
+    static func isClean(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { s in
+            (s.value < 0x20 && s != "\n" && s != "\t") || (0x7F...0x9F).contains(s.value)
+                || (0x202A...0x202E).contains(s.value) || (0x2066...0x2069).contains(s.value)
+        }
+    }
+
+    @Test func scenesNeverPrintASavedSelectionRaw() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = try StateDirectory(path: dir.path + "/s").prepared()
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false)
+        try storage.set(Self.osc52, for: SceneKeys.selectedQuake)
+        try storage.set(Self.hostilePlace, for: SceneKeys.searchText)
+        try storage.close()
+        for arguments in [["scenes"], ["scenes", "list"], ["scenes", "--json"]] {
+            let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url.appendingPathComponent("s"))
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(Self.isClean(result.stdout), "\(arguments): \(result.stdout.debugDescription)")
+            #expect(Self.isClean(result.stderr), "\(arguments): \(result.stderr.debugDescription)")
+        }
+        let json = try QuaketuiBinary.run(["scenes", "--json"], stateDirectory: dir.url.appendingPathComponent("s"))
+        #expect(json.stdout.contains("us1"), "\(json.stdout)")
+        _ = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8))
+    }
+
+    @Test func importErrorsNeverEchoAFileNameRaw() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let hostile = dir.path + "/feed\u{1B}]0;owned\u{07}\u{9B}2J\u{202E}.geojson"
+        let missing = try QuaketuiBinary.run(["import", hostile], stateDirectory: dir.url.appendingPathComponent("s"))
+        #expect(missing.status == 1)
+        #expect(Self.isClean(missing.stderr), "\(missing.stderr.debugDescription)")
+        #expect(missing.stderr.contains("feed"), "\(missing.stderr)")
+        try "not a feed".write(toFile: hostile, atomically: true, encoding: .utf8)
+        let bad = try QuaketuiBinary.run(["import", hostile], stateDirectory: dir.url.appendingPathComponent("s"))
+        #expect(bad.status == 1)
+        #expect(Self.isClean(bad.stderr), "\(bad.stderr.debugDescription)")
+    }
+
+    @Test func listEscapesUnsafeScalarsInJSONAndStripsThemInText() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let feed = dir.url.appendingPathComponent("hostile.geojson")
+        try HostileInputTests.collection([HostileInputTests.feature("h\u{9D}1", time: "1700000000000", place: Self.hostilePlace)])
+            .write(to: feed, atomically: true, encoding: .utf8)
+        let state = dir.url.appendingPathComponent("s")
+        let imported = try QuaketuiBinary.run(["import", feed.path, "--json"], stateDirectory: state)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let json = try QuaketuiBinary.run(["list", "--json"], stateDirectory: state)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(Self.isClean(json.stdout), "\(json.stdout.debugDescription)")
+        #expect(json.stdout.contains("\\u202e") && json.stdout.contains("\\u009b"), "\(json.stdout)")
+        // Escaped, not lost: the parsed JSON holds the original text.
+        let object = try json.json()
+        let quake = ((object["sections"] as? [[String: Any]])?.first?["quakes"] as? [[String: Any]])?.first
+        #expect(quake?["place"] as? String == Self.hostilePlace)
+        let text = try QuaketuiBinary.run(["list"], stateDirectory: state)
+        #expect(Self.isClean(text.stdout), "\(text.stdout.debugDescription)")
+        #expect(text.stdout.contains("Place"))
     }
 }

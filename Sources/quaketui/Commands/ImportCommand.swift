@@ -87,12 +87,12 @@ final class ProgressBar {
         line += megabytes(progress.bytesRead) + (progress.totalBytes.map { "/" + megabytes($0) } ?? "") + "  "
         line += "\(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        printProgressLine(line)
         drawn = true
     }
 
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { printProgressLine(nil) }
         drawn = false
     }
 
