@@ -43,6 +43,9 @@ public struct FeedError: Error, CustomStringConvertible {
         case missingColumns
         /// The gzip/zlib stream is damaged or ends early.
         case corruptCompressedData
+        /// Compressed input that inflates to more than ``FeedReader/maximumInflationRatio`` times
+        /// its size (plus ``FeedReader/inflationAllowance``): a decompression bomb, not a feed.
+        case decompressedTooLarge
     }
 
     public var code: Code

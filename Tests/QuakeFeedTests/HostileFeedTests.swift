@@ -27,3 +27,43 @@ import Testing
         #expect(!csvRecords.contains { $0.code == "old" })
     }
 }
+
+/// Finding 9: a gzip bomb stops at a size bounded by its compressed size, quickly, with a clear error.
+@Suite struct GzipBombTests {
+    /// A GeoJSON header then `megabytes` MB of spaces (valid JSON whitespace), `gzip -9`ed (about 1000:1).
+    static func bomb(megabytes: Int, in dir: TemporaryDirectory) throws -> String {
+        let path = dir.path + "/bomb.geojson.gz"
+        let script = #"( printf '{"type":"FeatureCollection","features":['; head -c \#(megabytes)000000 /dev/zero | tr '\0' ' '; printf ']}' ) | gzip -9 > "$1""#
+        let (status, _, err) = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", path])
+        guard status == 0 else { throw ChildProcess.ChildError("making the bomb failed: \(err)") }
+        return path
+    }
+
+    @Test func aBombIsStoppedEarlyWithAClearError() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try Self.bomb(megabytes: 200, in: dir)
+        let compressed = try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int
+        let reader = try FeedReader(path: path)
+        let start = Date()
+        #expect {
+            _ = try reader.readAll()
+        } throws: { error in
+            guard let error = error as? FeedError else { return false }
+            return error.code == .decompressedTooLarge && "\(error)".contains("decompression bomb")
+                && "\(error)".contains("QUAKETUI_MAX_INFLATION_RATIO")
+        }
+        // It stopped near allowance + 100 × compressed, far below the 200 MB inside.
+        let limit = FeedReader.inflationAllowance + FeedReader.maximumInflationRatio * Int64(compressed)
+        #expect(limit < 150_000_000, "the test bomb is too weak: limit \(limit)")
+        #expect(Date().timeIntervalSince(start) < 30)
+    }
+
+    @Test func aRealFeedGzippedIsFine() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let features = (0..<2000).map { Feed.feature(id: "\"q\($0)\"") }
+        let gz = try Feed.gzip(Array(Feed.collection(features).utf8), in: dir, name: "real.geojson")
+        #expect(try Feed.read(gz).count == 2000)
+    }
+}
