@@ -60,7 +60,7 @@ public final class PersistentContainer: Sendable {
         isReadOnly = existed && info.st_mode & S_IWUSR == 0
         if isReadOnly {
             guard readingOnly else { throw StoreError(.readOnlyStore, path: path) }
-            do {
+            viewContext = try Self.mappingErrors(path) {
                 let reader = try Self.openConnection(path: path, readOnly: true)
                 defer { reader.close() }
                 let found = Int(try reader.scalar("PRAGMA user_version").int64 ?? 0)
@@ -69,33 +69,34 @@ public final class PersistentContainer: Sendable {
                         ? StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
                         : StoreError(.readOnlyStore, path: path)
                 }
-                viewContext = try ViewContext(connection: Self.openConnection(path: path, readOnly: true))
-            } catch let error as StoreError {
-                throw error
-            } catch let error as SQLiteError {
-                throw StoreError(error, path: path)
-            } catch {
-                throw StoreError(.sqlite, path: path)
+                return try ViewContext(connection: Self.openConnection(path: path, readOnly: true))
             }
             return
         }
-        do {
+        try Self.mappingErrors(path) {
             let writer = try Connection(path: path)
             defer { writer.close() }
             try Self.configure(writer)
             try Self.migrate(writer, path: path, migrations: migrations)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw StoreError(error, path: path)
-        } catch {
-            throw StoreError(.sqlite, path: path)
         }
         if !existed { chmod(path, 0o600) }
         do {
             viewContext = try ViewContext(connection: Self.openConnection(path: path))
         } catch {
             throw StoreError(error, path: path)
+        }
+    }
+
+    /// Runs `body`, turning any error into a `StoreError` about the store at `path`.
+    private static func mappingErrors<T>(_ path: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw StoreError(error, path: path)
+        } catch {
+            throw StoreError(.sqlite, path: path)
         }
     }
 
