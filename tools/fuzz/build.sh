@@ -24,18 +24,23 @@ FEED_FORMATS=(
     'csv:time,'
 )
 
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
+# FUZZ_OPT=-Onone compiles faster (CI's short runs); long runs want the default -O.
+flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -g -swift-version 6
        -I "$root/Sources/CSQLite" -I "$root/Sources/CZlib" -I "$root/Sources/CNcursesw" -I "$out/modules")
 
+rebuilt=0
 module() { # NAME — compiles Sources/NAME into $out/modules/NAME.{o,swiftmodule}, if changed
-    local name=$1 stamp="$out/modules/$1.stamp"
+    local name=$1 stamp="$out/modules/$1${FUZZ_OPT:--O}.stamp"
     local sources
     mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
-    if [ -f "$stamp" ] && [ -z "$(find "$root/Sources/$name" -name '*.swift' -newer "$stamp")" ]; then return; fi
+    # Modules are compiled in dependency order: once one is rebuilt, every later one is too.
+    if [ "$rebuilt" = 0 ] && [ -f "$stamp" ] && [ -z "$(find "$root/Sources/$name" -name '*.swift' -newer "$stamp")" ]; then return; fi
+    rebuilt=1
     echo "fuzz: compiling $name (${#sources[@]} files)"
     swiftc "${flags[@]}" -module-name "$name" -wmo -enable-testing -c "${sources[@]}" \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$out/modules/$name.o" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; }
+    rm -f "$out/modules/$name"-*.stamp
     touch "$stamp"
 }
 
