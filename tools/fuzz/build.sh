@@ -25,12 +25,14 @@ FEED_FORMATS=(
 )
 
 # FUZZ_OPT=-Onone compiles faster (CI's short runs); long runs want the default -O.
-flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -g -swift-version 6
+flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -gline-tables-only -swift-version 6
        -I "$root/Sources/CSQLite" -I "$root/Sources/CZlib" -I "$root/Sources/CNcursesw" -I "$out/modules")
 
-rebuilt=0
+rebuilt=0 done_modules=""
 module() { # NAME — compiles Sources/NAME into $out/modules/NAME.{o,swiftmodule}, if changed
     local name=$1 stamp="$out/modules/$1${FUZZ_OPT:--O}.stamp"
+    case " $done_modules " in *" $name "*) return ;; esac
+    done_modules+=" $name"
     local sources
     mapfile -t sources < <(find "$root/Sources/$name" -name '*.swift' | sort)
     # Modules are compiled in dependency order: once one is rebuilt, every later one is too.
