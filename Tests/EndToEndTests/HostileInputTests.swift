@@ -38,11 +38,11 @@ import Testing
         defer { dir.remove() }
         let state = dir.url.appendingPathComponent("s")
         let feed = dir.url.appendingPathComponent("one.geojson")
-        try Self.collection([Self.feature("ok", time: "1700000000000")]).write(to: feed, atomically: true, encoding: .utf8)
+        try Self.collection([Self.feature("us7000abcd", time: "1700000000000")]).write(to: feed, atomically: true, encoding: .utf8)
         #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: state).status == 0)
         let store = state.appendingPathComponent("quakes.sqlite").path
         #expect(chmod(store, 0o400) == 0)
-        for command in [["info"], ["info", "--json"], ["list"], ["list", "--json"]] {
+        for command in [["info"], ["info", "--json"], ["list"], ["list", "--json"], ["open", "us7000abcd", "--scene", "x"]] {
             let result = try QuaketuiBinary.run(command, stateDirectory: state)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
