@@ -14,6 +14,11 @@ func print(_ text: String, terminator: String = "\n") {
     Swift.print(SafeText.sanitizeLines(text), terminator: terminator)
 }
 
+/// Any other `print(a, b, …)` in this module lands here, sanitized the same way.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    Swift.print(SafeText.sanitizeLines(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
+}
+
 /// Prints a message on stderr, sanitized line by line.
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((SafeText.sanitizeLines(text) + "\n").utf8))
