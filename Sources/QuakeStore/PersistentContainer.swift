@@ -165,13 +165,24 @@ public final class PersistentContainer: Sendable {
         }
     }
 
-    /// Refuses, without opening it, a non-empty file that does not start with SQLite's magic header.
+    /// Refuses, without opening it as a database, a non-empty file that does not start with
+    /// SQLite's magic header, and anything that is not a regular file: a symbolic link (a cloned
+    /// repository's `state/quakes.sqlite` must not send writes elsewhere) or a FIFO (it would block).
     private static func checkHeader(path: String) throws(StoreError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw StoreError(.accessDenied, path: path) }
-            return
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw StoreError(.accessDenied, path: path)
         }
-        defer { try? handle.close() }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+            throw StoreError(.invalidArgument(
+                "The store \(path) is \(kind); quaketui opens only a regular file there and never follows links. Remove it (rm '\(path)') and try again."),
+                path: path)
+        }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError(.accessDenied, path: path) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
             throw StoreError(.notAStore, path: path)

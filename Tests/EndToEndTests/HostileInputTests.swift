@@ -60,6 +60,27 @@ import Testing
     }
 }
 
+/// Findings 4 and 5 for the store file itself: a FIFO or a symbolic link named quakes.sqlite.
+@Suite struct HostileStoreFileTests {
+    @Test func aFIFOOrALinkedStoreIsRefusedAtOnce() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/fifo", withIntermediateDirectories: true)
+        #expect(mkfifo(dir.path + "/fifo/quakes.sqlite", 0o600) == 0)
+        try FileManager.default.createDirectory(atPath: dir.path + "/link", withIntermediateDirectories: true)
+        try "precious".write(toFile: dir.path + "/victim", atomically: true, encoding: .utf8)
+        #expect(symlink(dir.path + "/victim", dir.path + "/link/quakes.sqlite") == 0)
+        for (state, kind) in [("fifo", "not a regular file"), ("link", "a symbolic link")] {
+            for command in [["list"], ["info"], ["import", "-"]] {
+                let result = try QuaketuiBinary.run(command, stateDirectory: dir.url.appendingPathComponent(state), stdin: "")
+                #expect(result.status == 1, "\(state) \(command)")
+                #expect(result.stderr.contains(kind), "\(result.stderr)")
+            }
+        }
+        #expect(try String(contentsOfFile: dir.path + "/victim", encoding: .utf8) == "precious")
+    }
+}
+
 /// Issue 17, finding 3: nothing printed carries an escape sequence, a C1 control or a bidi override.
 @Suite struct OutputSanitizingTests {
     static let osc52 = "us1\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]0;owned\u{07}"
