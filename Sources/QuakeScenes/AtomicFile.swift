@@ -102,11 +102,26 @@ enum AtomicFile {
     /// descriptor is blocking again when returned. Nil when `path` does not exist and `flags`
     /// does not create it.
     ///
-    /// The corresponding C functions are `open` and `fstat`.
+    /// The corresponding C functions are `open`, `openat` and `fstat`.
     /// - Throws: ``QuakeScenesError`` `unsafeStateFile` for a link, FIFO, device, directory or
     ///   socket; `fileOperationFailed` for other failures.
     static func openStateFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws -> Int32? {
-        let fd = open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        // openat relative to the directory, opened once: inside `scenes/` (ours, never a link)
+        // the directory is opened O_NOFOLLOW too, so swapping it for a link in between is refused.
+        let directory = (path as NSString).deletingLastPathComponent
+        let isScenes = (directory as NSString).lastPathComponent == "scenes"
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isScenes ? O_NOFOLLOW : 0))
+        if dfd < 0 {
+            let code = errno
+            if code == ENOENT && flags & O_CREAT == 0 { return nil }
+            if isScenes, code == ELOOP || code == ENOTDIR, let kind = unsafeKind(directory) {
+                throw QuakeScenesError(.unsafeStateFile, path: directory, detail: kind)
+            }
+            errno = code
+            throw failure(directory, "open")
+        }
+        defer { close(dfd) }
+        let fd = openat(dfd, (path as NSString).lastPathComponent, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
         if fd < 0 {
             let code = errno
             if code == ENOENT && flags & O_CREAT == 0 { return nil }

@@ -71,6 +71,23 @@ import Testing
         #expect(throws: QuakeScenesError.self) { _ = try StateDirectory(path: dir.path + "/state").prepared() }
     }
 
+    /// `scenes/` swapped for a link after the directory was prepared: the files inside are
+    /// opened relative to `scenes/` opened with O_NOFOLLOW, so nothing goes through it.
+    @Test func aScenesDirectorySwappedForALinkLaterIsRefused() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.path + "/elsewhere", withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: state.scenesPath)
+        #expect(symlink(dir.path + "/elsewhere", state.scenesPath) == 0)
+        do {
+            _ = try FileLock.acquire(state.sceneLockPath(.main), wait: false)
+            Issue.record("the lock was taken through the link")
+        } catch let error as QuakeScenesError {
+            #expect(error.code == .unsafeStateFile, "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path + "/elsewhere").isEmpty)
+    }
+
     /// Finding 5: FIFOs in place of the scene plist, defaults.plist, activity.plist and the lock.
     @Test func fifosNeverBlock() throws {
         let (dir, state) = try makeState()
