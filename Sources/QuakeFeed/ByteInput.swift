@@ -80,6 +80,10 @@ final class ByteInput {
             let n: Int
             do {
                 n = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+            } catch let failure as GzipFailure where failure.isTooLarge {
+                throw error(.decompressedTooLarge, failure.message,
+                            hint: "if it really is a feed, raise the limit with QUAKETUI_MAX_INFLATION_RATIO=N (default \(FeedReader.maximumInflationRatio))",
+                            underlying: failure)
             } catch let failure as GzipFailure {
                 throw error(.corruptCompressedData, failure.message,
                             hint: "the compressed file is damaged or incomplete — download it again",

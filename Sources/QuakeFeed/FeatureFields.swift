@@ -16,7 +16,8 @@ import QuakeStore
 ///   −180…180, or a non-finite `mag`, `depth`, `time` or `updated` (a literal such as `1e400`
 ///   overflows to infinity) would corrupt sorting and the map, so the feature is skipped with
 ///   a reason instead of being stored. A `time` or `updated` with a fraction is truncated to
-///   whole milliseconds; beyond ±9.2e18 it is out of range.
+///   whole milliseconds. A `time` or `updated` outside the years 0001…9999
+///   (`QuakeRecord.supportedTimes`) skips the feature with that reason.
 /// - `tsunami`, `felt` and `sig` must be integers (`5` or `5.0`); otherwise they are nil.
 /// - A kept string longer than ``FeedReader/maximumStringLength`` bytes skips the feature
 ///   (`place`, `title`, … are short in every real feed; a 10 MB value is garbage). Strings we
@@ -70,7 +71,9 @@ struct FeatureFields {
     /// Why the feature cannot become a record, or nil when it can.
     func skipReason() -> String? {
         guard let code = code ?? unid, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
-        guard time != nil else { return timeProblem ?? "no \"time\"" }
+        guard let time else { return timeProblem ?? "no \"time\"" }
+        if let problem = QuakeRecord.timeProblem(time) { return problem }
+        if let updated, let problem = QuakeRecord.timeProblem(updated, field: "updated") { return problem }
         if let coordinatesProblem { return coordinatesProblem }
         guard let longitude, let latitude else { return "no coordinates" }
         if let problem { return problem }

@@ -45,6 +45,9 @@ public struct FeedError: Error, CustomStringConvertible {
         case corruptCompressedData
         /// Every record was well-formed but unusable, so nothing would be imported.
         case noUsableRecords
+        /// Compressed input that inflates to more than ``FeedReader/maximumInflationRatio`` times
+        /// its size (plus ``FeedReader/inflationAllowance``): a decompression bomb, not a feed.
+        case decompressedTooLarge
     }
 
     public var code: Code

@@ -87,7 +87,7 @@ public final class FeedImporter: @unchecked Sendable {
             progress(ImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, quakes: quakes,
                                     elapsed: Date().timeIntervalSince(start)))
         }
-        let counts = try context.performAndWait { tx -> UpsertCounts in
+        let counts = try context.performAndWait(importing: true) { tx -> UpsertCounts in
             let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
                 guard var record = try reader.next() else { return nil }

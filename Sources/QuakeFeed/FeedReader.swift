@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import QuakeStore
 
 /// Reads an earthquake catalogue — USGS GeoJSON, GeoJSONP and CSV, EMSC GeoJSON, FDSN text,
@@ -52,6 +53,15 @@ public final class FeedReader {
     public static let maximumStringLength = 64 * 1024
     /// The deepest nesting accepted in skipped values (unknown members); deeper is an error.
     public static let maximumNestingDepth = 512
+    /// Compressed input may inflate to at most this many times its compressed size (plus
+    /// ``inflationAllowance``); more is a decompression bomb and fails with
+    /// ``FeedError/Code/decompressedTooLarge``. Real feeds compress 3–15×. Override with
+    /// `QUAKETUI_MAX_INFLATION_RATIO=N`.
+    public static var maximumInflationRatio: Int64 {
+        ProcessInfo.processInfo.environment["QUAKETUI_MAX_INFLATION_RATIO"].flatMap { Int64($0) }.map { max(1, $0) } ?? 100
+    }
+    /// Inflated bytes always allowed whatever the ratio, so a small, very regular file is fine.
+    public static let inflationAllowance: Int64 = 64 << 20
     /// How many skipped features ``skipped`` lists.
     public static let skippedListLimit = 10
 
@@ -139,7 +149,8 @@ public final class FeedReader {
         isCompressed = magic == [0x1F, 0x8B]
         if isCompressed {
             do {
-                stream = try GzipInflater(upstream: counter, chunkSize: chunkSize)
+                stream = try GzipInflater(upstream: counter, chunkSize: chunkSize,
+                                          maximumRatio: Self.maximumInflationRatio, allowance: Self.inflationAllowance)
             } catch {
                 throw FeedError(code: .corruptCompressedData, name: name, message: error.message, underlyingError: error)
             }

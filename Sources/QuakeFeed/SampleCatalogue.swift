@@ -25,7 +25,7 @@ public enum SampleCatalogue {
         defer { context.close() }
         let start = Date()
         let shift = Int64((now.timeIntervalSince1970 * 1000).rounded()) - generatedMilliseconds
-        let counts: UpsertCounts? = try context.performAndWait { tx in
+        let counts: UpsertCounts? = try context.performAndWait(importing: true) { tx in
             guard try !tx.connection.hasQuakes(), try tx.connection.currentHistoryToken().rawValue == 0 else { return nil }
             let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample")
             let counts = try tx.upsert(from: {

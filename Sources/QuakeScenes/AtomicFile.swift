@@ -67,11 +67,7 @@ enum AtomicFile {
     /// - Parameter limit: read at most this many bytes plus one, so an oversized file is
     ///   detected without reading all of it.
     static func read(_ path: String, limit: Int) throws -> Data? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw failure(path, "open")
-        }
+        guard let fd = try openStateFile(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -98,6 +94,72 @@ enum AtomicFile {
             if pid != getpid() && !ProcessLiveness.isAlive(pid) {
                 unlink(directory + "/" + entry)
             }
+        }
+    }
+
+    /// Opens a state file safely: never through a symbolic link (`O_NOFOLLOW`), never blocking
+    /// (`O_NONBLOCK`, so a FIFO cannot hang the app), and only if it is a regular file. The
+    /// descriptor is blocking again when returned. Nil when `path` does not exist and `flags`
+    /// does not create it.
+    ///
+    /// The corresponding C functions are `open`, `openat` and `fstat`.
+    /// - Throws: ``QuakeScenesError`` `unsafeStateFile` for a link, FIFO, device, directory or
+    ///   socket; `fileOperationFailed` for other failures.
+    static func openStateFile(_ path: String, _ flags: Int32, mode: mode_t = 0o600) throws -> Int32? {
+        // openat relative to the directory, opened once: inside `scenes/` (ours, never a link)
+        // the directory is opened O_NOFOLLOW too, so swapping it for a link in between is refused.
+        let directory = (path as NSString).deletingLastPathComponent
+        let isScenes = (directory as NSString).lastPathComponent == "scenes"
+        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isScenes ? O_NOFOLLOW : 0))
+        if dfd < 0 {
+            let code = errno
+            if code == ENOENT && flags & O_CREAT == 0 { return nil }
+            if isScenes, code == ELOOP || code == ENOTDIR, let kind = unsafeKind(directory) {
+                throw QuakeScenesError(.unsafeStateFile, path: directory, detail: kind)
+            }
+            errno = code
+            throw failure(directory, "open")
+        }
+        defer { close(dfd) }
+        let fd = openat(dfd, (path as NSString).lastPathComponent, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT && flags & O_CREAT == 0 { return nil }
+            if code == ELOOP || code == ENXIO || code == EISDIR, let kind = unsafeKind(path) {
+                throw QuakeScenesError(.unsafeStateFile, path: path, detail: kind)
+            }
+            errno = code
+            throw failure(path, "open")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = failure(path, "fstat")
+            close(fd)
+            throw error
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw QuakeScenesError(.unsafeStateFile, path: path, detail: kindName(info.st_mode))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    /// What the entry at `path` is, if it is not a regular file ("a symbolic link", "a FIFO"…).
+    static func unsafeKind(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+        return kindName(info.st_mode)
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO (named pipe)"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "not a regular file"
         }
     }
 

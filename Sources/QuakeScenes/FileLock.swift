@@ -27,6 +27,8 @@ final class FileLock: @unchecked Sendable {
     deinit { unlock() }
 
     /// Opens (creating, mode 0600) and exclusively locks `path`, waiting for other holders.
+    /// A symbolic link, FIFO or other non-regular file at `path` is refused
+    /// (``QuakeScenesError/Code/unsafeStateFile``), never followed.
     ///
     /// The corresponding C functions are `open` and `flock(LOCK_EX)`.
     static func acquire(_ path: String) throws -> FileLock {
@@ -42,8 +44,8 @@ final class FileLock: @unchecked Sendable {
     /// have unlinked it in between, in which case the lock is worthless and we retry.
     static func acquire(_ path: String, wait: Bool) throws -> FileLock? {
         while true {
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw AtomicFile.failure(path, "open") }
+            // Never through a link (a planted `ID.lock` link would truncate its target), never a FIFO.
+            guard let fd = try AtomicFile.openStateFile(path, O_RDWR | O_CREAT) else { throw AtomicFile.failure(path, "open") }
             var result: Int32
             repeat {
                 result = flock(fd, wait ? LOCK_EX : (LOCK_EX | LOCK_NB))
@@ -57,7 +59,7 @@ final class FileLock: @unchecked Sendable {
             }
             var held = stat()
             var named = stat()
-            if fstat(fd, &held) == 0, stat(path, &named) == 0,
+            if fstat(fd, &held) == 0, lstat(path, &named) == 0,
                held.st_ino == named.st_ino, held.st_dev == named.st_dev {
                 return FileLock(fd: fd, path: path)
             }

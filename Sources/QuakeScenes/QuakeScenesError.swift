@@ -30,6 +30,9 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
         case invalidActivityTarget
         /// A scene named on the command line has no state.
         case sceneNotFound
+        /// A state file is a symbolic link, a FIFO or anything else that is not a regular file:
+        /// refused, so a planted link never redirects a write and a FIFO never blocks a read.
+        case unsafeStateFile
     }
 
     /// The kind of failure.
@@ -97,6 +100,9 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
             return text
         case .sceneNotFound:
             text = "There is no scene \(scene) in the state directory\(where_); run `quaketui scenes list` to see the scenes."
+        case .unsafeStateFile:
+            text = "The state file \(path ?? "?") is \(detail ?? "not a regular file"); quaketui opens only regular files there and never follows links. Remove it (rm '\(path ?? "?")') and try again."
+            return text
         }
         var extras: [String] = []
         if let detail, code != .invalidActivityTarget { extras.append(detail) }

@@ -62,7 +62,9 @@ public struct SceneIdentity: Sendable, Equatable, Codable {
 
     /// Turns tmux's `#{session_name} #{window_index} #{pane_index}` line into
     /// `tmux-SESSION-WINDOW-PANE`, sanitized. Session names may contain spaces, so the last two
-    /// fields are the indexes and everything before them is the session name.
+    /// fields are the indexes and everything before them is the session name. An ID longer than
+    /// 61 characters keeps `-WINDOW-PANE` whole and shortens the session part to its start plus
+    /// `_` and an 8-digit hash of the whole name (`tmux-very-long-na…_9c2e41f0-3-1`).
     static func tmuxSceneID(from line: String) -> SceneID? {
         let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
         var fields = trimmed.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
@@ -71,6 +73,27 @@ public struct SceneIdentity: Sendable, Equatable, Codable {
         let window = fields.removeLast()
         guard Int(pane) != nil, Int(window) != nil else { return nil }
         let session = fields.joined(separator: " ")
-        return SceneID(sanitizing: "tmux-\(session)-\(window)-\(pane)")
+        let suffix = "-\(window)-\(pane)"
+        let whole = SceneID(sanitizing: "tmux-\(session)\(suffix)")
+        // Room for `-99` (SceneLease's numbered alternatives), so neither cut drops the pane part.
+        let limit = SceneID.maximumLength - 3
+        if "tmux-\(session)\(suffix)".unicodeScalars.count <= limit { return whole }
+        // A long session name keeps its start and gains a short stable hash of the whole name, so
+        // two panes never share an ID and the same pane gets the same one at every launch.
+        let hash = "_" + String(fnv1a(session), radix: 16)
+        let room = limit - "tmux-".count - hash.count - suffix.count
+        let start = SceneID(sanitizing: session).rawValue.prefix(max(1, room))
+        return SceneID(sanitizing: "tmux-\(start)\(hash)\(suffix)")
+    }
+
+    /// 32-bit FNV-1a of the UTF-8 bytes with the top nibble set, so it always prints as 8 hex
+    /// digits: stable across processes and launches, unlike `Hasher`.
+    private static func fnv1a(_ text: String) -> UInt32 {
+        var hash: UInt32 = 2_166_136_261
+        for byte in text.utf8 {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return hash | 0x1000_0000   // always 8 hex digits
     }
 }

@@ -73,8 +73,7 @@ public final class SceneLease: @unchecked Sendable {
     /// Returns the holder's PID (0 if unreadable) or nil if the scene is free.
     static func holder(of id: SceneID, in state: StateDirectory) -> Int32? {
         let path = state.sceneLockPath(id)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? AtomicFile.openStateFile(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
             flock(fd, LOCK_UN)

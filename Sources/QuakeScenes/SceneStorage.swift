@@ -93,11 +93,14 @@ public final class SceneStorage: @unchecked Sendable {
         }
 
         if restoring {
-            let fd = open(marker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            if fd >= 0 {
-                let text = Array("\(getpid())\n".utf8)
-                _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-                Glibc.close(fd)
+            do {
+                if let fd = try AtomicFile.openStateFile(marker, O_WRONLY | O_CREAT | O_TRUNC) {
+                    let text = Array("\(getpid())\n".utf8)
+                    _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+                    Glibc.close(fd)
+                }
+            } catch {
+                notices.append("\(error)")
             }
         }
     }
@@ -247,8 +250,9 @@ public final class SceneStorage: @unchecked Sendable {
 
     /// Starts the crash guard's restoring phase again (e.g. before restoring after `open`).
     public func markRestoring() {
-        let fd = open(state.sceneRestoringPath(sceneID), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        if fd >= 0 { Glibc.close(fd) }
+        if let fd = try? AtomicFile.openStateFile(state.sceneRestoringPath(sceneID), O_WRONLY | O_CREAT | O_TRUNC) {
+            Glibc.close(fd)
+        }
     }
 
     /// Whether the restoring marker is present.

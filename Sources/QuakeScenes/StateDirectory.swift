@@ -112,6 +112,12 @@ public struct StateDirectory: Sendable, Equatable, Codable {
     @discardableResult
     public func prepared() throws -> StateDirectory {
         try StateDirectory.makeDirectory(path)
+        // `scenes/` inside the state directory is ours: a link there (a cloned repository's
+        // `state/scenes`) would send every scene file elsewhere, so it is refused.
+        var info = stat()
+        if lstat(scenesPath, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
+            throw QuakeScenesError(.unsafeStateFile, path: scenesPath, detail: "a symbolic link")
+        }
         try StateDirectory.makeDirectory(scenesPath)
         return self
     }

@@ -28,11 +28,20 @@ public final class BackgroundContext: @unchecked Sendable {
     /// Runs `body` in one immediate write transaction on the calling thread and commits it with
     /// its history entry; rolls everything back if `body` throws.
     ///
+    /// - Parameter importing: keep statement journals in memory, for a transaction of many
+    ///   small upserts (an import). Every upsert statement journals the few pages it changes
+    ///   (NOT NULL and UNIQUE may abort it), and once one statement of a transaction spilled past
+    ///   64 KiB SQLite keeps that journal a temp file until the commit: ten `pwrite` calls per
+    ///   imported row. Not for large single statements (a `DELETE` of every row would journal
+    ///   the whole store in memory), which is why it is not the default.
     /// - Throws: what `body` throws, or `StoreError` for SQLite failures.
-    public func performAndWait<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+    public func performAndWait<T>(importing: Bool = false, _ body: (WriteTransaction) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         do {
+            // temp_store is read when the write transaction begins, so set it before BEGIN.
+            if importing { try connection.execute("PRAGMA temp_store = MEMORY") }
+            defer { if importing { try? connection.execute("PRAGMA temp_store = DEFAULT") } }
             let result = try connection.transaction(.immediate) {
                 let transaction = WriteTransaction(connection: connection)
                 let result = try body(transaction)

@@ -1,7 +1,10 @@
 /// The changes of one write transaction, bounded: past `bulkThreshold` codes it keeps only the
 /// counts and marks the transaction "bulk", which tells readers to refetch everything.
 struct ChangeTracker {
-    static let bulkThreshold = 10_000
+    /// High enough that a refresh of a whole month (~10-13k quakes) stays exact, so a running
+    /// browser merges it keeping its selection instead of treating it as "everything changed";
+    /// 50,000 codes with their old keys are ~10 MB at worst.
+    static let bulkThreshold = 50_000
 
     private(set) var codes: [String: HistoryChange.Kind] = [:]
     /// The keys each changed row had before this transaction first touched it (absent: it did not exist).

@@ -32,26 +32,54 @@ public final class PersistentContainer: Sendable {
         try self.init(directory: directory, migrations: Schema.migrations)
     }
 
+    /// Opens the store for a command that only reads (`list`, `info`): as ``init(directory:)``,
+    /// except that a store file the user made read-only (`chmod 400`) is opened read-only
+    /// instead of refused. ``isReadOnly`` tells which; a read-only container's writers fail
+    /// with ``StoreError/Code/readOnlyStore``.
+    public convenience init(readingFrom directory: URL) throws(StoreError) {
+        try self.init(directory: directory, migrations: Schema.migrations, readingOnly: true)
+    }
+
+    /// Whether the store was opened read-only (its file has no owner-write permission).
+    public let isReadOnly: Bool
+
     /// Opens the store with a given migration list (tests use it to write older schemas).
-    init(directory: URL, migrations: [String]) throws(StoreError) {
+    ///
+    /// The store file's mode is set to 0600 only when this call created the file; an existing
+    /// file keeps its mode. One without owner-write permission is the user's choice: refused
+    /// (``StoreError/Code/readOnlyStore``) unless `readingOnly`, then opened read-only.
+    init(directory: URL, migrations: [String], readingOnly: Bool = false) throws(StoreError) {
         self.directory = directory
         url = directory.appendingPathComponent(Self.fileName)
         let path = url.path
         try Self.prepareDirectory(directory, storePath: path)
         try Self.checkHeader(path: path)
-        do {
+        var info = stat()
+        let existed = stat(path, &info) == 0
+        // The mode bits, not access(2): root may write anything, but a user's `chmod 400` still means "do not".
+        isReadOnly = existed && info.st_mode & S_IWUSR == 0
+        if isReadOnly {
+            guard readingOnly else { throw StoreError(.readOnlyStore, path: path) }
+            viewContext = try Self.mappingErrors(path) {
+                let reader = try Self.openConnection(path: path, readOnly: true)
+                defer { reader.close() }
+                let found = Int(try reader.scalar("PRAGMA user_version").int64 ?? 0)
+                guard found == migrations.count else {
+                    throw found > migrations.count
+                        ? StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
+                        : StoreError(.readOnlyStore, path: path)
+                }
+                return try ViewContext(connection: Self.openConnection(path: path, readOnly: true))
+            }
+            return
+        }
+        try Self.mappingErrors(path) {
             let writer = try Connection(path: path)
             defer { writer.close() }
             try Self.configure(writer)
             try Self.migrate(writer, path: path, migrations: migrations)
-        } catch let error as StoreError {
-            throw error
-        } catch let error as SQLiteError {
-            throw StoreError(error, path: path)
-        } catch {
-            throw StoreError(.sqlite, path: path)
         }
-        chmod(path, 0o600)
+        if !existed { chmod(path, 0o600) }
         do {
             viewContext = try ViewContext(connection: Self.openConnection(path: path))
         } catch {
@@ -59,9 +87,23 @@ public final class PersistentContainer: Sendable {
         }
     }
 
+    /// Runs `body`, turning any error into a `StoreError` about the store at `path`.
+    private static func mappingErrors<T>(_ path: String, _ body: () throws -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch let error as StoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw StoreError(error, path: path)
+        } catch {
+            throw StoreError(.sqlite, path: path)
+        }
+    }
+
     /// A new writer with its own connection and queue. Every transaction it commits is recorded
     /// in the persistent history under `author`.
     public func newBackgroundContext(author: String) throws(StoreError) -> BackgroundContext {
+        if isReadOnly { throw StoreError(.readOnlyStore, path: path) }
         do {
             return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path)
         } catch {
@@ -71,7 +113,7 @@ public final class PersistentContainer: Sendable {
 
     /// A new reader with its own connection (e.g. for a results controller); its owner closes it.
     public func newViewContext(queryOnly: Bool = true) throws(StoreError) -> ViewContext {
-        do { return try ViewContext(connection: Self.openConnection(path: path), queryOnly: queryOnly) } catch {
+        do { return try ViewContext(connection: Self.openConnection(path: path, readOnly: isReadOnly), queryOnly: queryOnly) } catch {
             throw StoreError(error, path: path)
         }
     }
@@ -79,9 +121,14 @@ public final class PersistentContainer: Sendable {
     /// Closes the view context. Background contexts are closed by their owners.
     public func close() { viewContext.close() }
 
-    static func openConnection(path: String) throws(SQLiteError) -> Connection {
-        let connection = try Connection(path: path, create: false)
+    static func openConnection(path: String, readOnly: Bool = false) throws(SQLiteError) -> Connection {
+        let connection = try Connection(path: path, readOnly: readOnly, create: false)
         do {
+            if readOnly {
+                connection.setBusyTimeout(milliseconds: busyTimeout)
+                _ = try connection.scalar("PRAGMA user_version")
+                return connection
+            }
             try configure(connection)
         } catch {
             connection.close()
@@ -118,13 +165,24 @@ public final class PersistentContainer: Sendable {
         }
     }
 
-    /// Refuses, without opening it, a non-empty file that does not start with SQLite's magic header.
+    /// Refuses, without opening it as a database, a non-empty file that does not start with
+    /// SQLite's magic header, and anything that is not a regular file: a symbolic link (a cloned
+    /// repository's `state/quakes.sqlite` must not send writes elsewhere) or a FIFO (it would block).
     private static func checkHeader(path: String) throws(StoreError) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            if FileManager.default.fileExists(atPath: path) { throw StoreError(.accessDenied, path: path) }
-            return
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw StoreError(.accessDenied, path: path)
         }
-        defer { try? handle.close() }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a regular file"
+            throw StoreError(.invalidArgument(
+                "The store \(path) is \(kind); quaketui opens only a regular file there and never follows links. Remove it (rm '\(path)') and try again."),
+                path: path)
+        }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw StoreError(.accessDenied, path: path) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {
             throw StoreError(.notAStore, path: path)

@@ -74,6 +74,20 @@ public struct QuakeRecord: Sendable, Hashable {
     public var region: String { Self.region(ofPlace: place) }
 
     public static func region(ofPlace place: String) -> String {
+        // Fast path over the bytes (an import calls this per row): after the last comma, ASCII
+        // spaces and tabs trimmed. Other whitespace at either end takes the general path.
+        if let fast = place.utf8.withContiguousStorageIfAvailable({ bytes -> String? in
+            var start = (bytes.lastIndex(of: UInt8(ascii: ",")) ?? -1) + 1
+            var end = bytes.count
+            while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+            while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            if start == end { return "Unknown" }
+            guard bytes[start] < 0x80, bytes[end - 1] < 0x80 else { return nil }
+            if start == 0 && end == bytes.count { return place }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }), let fast {
+            return fast
+        }
         let last = place.split(separator: ",", omittingEmptySubsequences: false).last ?? ""
         let trimmed = last.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? "Unknown" : String(trimmed)

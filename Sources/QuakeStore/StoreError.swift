@@ -22,6 +22,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case invalidArgument(String)
         /// Any other SQLite failure.
         case sqlite
+        /// The store file has no owner-write permission (`chmod 400`): a writer refuses it rather
+        /// than change a mode it did not set; reading commands open it read-only.
+        case readOnlyStore
     }
 
     public let code: Code
@@ -56,6 +59,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             sentence = "\(path) was written by a newer quaketui (store schema \(found); this build knows up to \(supported)). It was left untouched; upgrade quaketui or choose another state directory with --state-dir."
         case .accessDenied:
             sentence = "Cannot write the store \(path): permission denied or read-only file system. Make its directory writable or choose another state directory with --state-dir."
+        case .readOnlyStore:
+            sentence = "The store \(path) is read-only (no write permission in its mode), and quaketui never changes a mode it did not set: nothing was changed. To write to it, run chmod u+w '\(path)'; or choose another state directory with --state-dir."
         case .diskFull:
             sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
         case .corrupt:

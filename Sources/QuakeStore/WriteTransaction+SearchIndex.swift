@@ -1,40 +1,149 @@
-/// Bulk imports build the search index once, at the end, instead of row by row.
+/// Bulk imports keep the search index and the secondary indexes out of the per-row path.
 ///
-/// The FTS5 trigram index (`quake_fts`) is kept in sync by triggers. Row by row it costs about
-/// 80 µs per quake on the 2-core benchmark machine, most of an import's time; FTS5's `rebuild`
-/// command indexes the whole table in about 4.4 µs per row
-/// (https://www.sqlite.org/fts5.html#the_rebuild_command). So once an import is large both
-/// in absolute terms and relative to the table, the triggers are dropped inside the import's
-/// transaction and recreated, from their own stored SQL, before it commits, followed by one
-/// `rebuild`. DDL is transactional in SQLite: other connections never see the store without its
-/// triggers, and a failed import rolls the triggers back with everything else.
+/// The FTS5 trigram index (`quake_fts`) is kept in sync by triggers. Row by row that is slow
+/// for a reason beyond tokenizing: every upsert statement closes a statement transaction, and
+/// FTS5 flushes its pending terms to a new on-disk segment at each one (its `xSavepoint` /
+/// `xRelease` sync the index), so each inserted row writes — and later merges — a segment of
+/// its own: 80 µs per row into an empty store, 360 µs per row into 200,000 quakes (callgrind:
+/// 65% of a month's import in `sqlite3VtabSavepoint`). Indexing many rows in one statement
+/// flushes once per megabyte of terms instead.
+///
+/// So once an import has inserted a few rows (`shouldDeferSearchIndex`), the three triggers are
+/// swapped, inside the import's transaction, for ones that only touch rows indexed before the
+/// switch (id ≤ the mark), and before commit the originals are recreated from their stored SQL
+/// and the rows after the mark are indexed in one statement: appended (cost ∝ K, the new rows)
+/// or, when they outnumber the rows indexed before, by one FTS5 `rebuild` of the whole table
+/// (https://www.sqlite.org/fts5.html#the_rebuild_command), which leaves one compact index.
+/// DDL is transactional in SQLite: other connections never see the swapped triggers, and a
+/// failed import rolls them back with everything else.
+///
+/// The secondary indexes (time, magnitude, region) are likewise dropped and recreated, one
+/// sort each, once the import's inserts outnumber the rows stored before it (always, into an
+/// empty store) — what `CREATE INDEX` after a load does for an expert's `sqlite3` load.
 extension WriteTransaction {
-    /// Rows upserted before the import may switch to one rebuild at the end. The switch also
-    /// waits until the import is a quarter of the rows stored before it, so that the rebuild,
-    /// which reads every row, costs less than the triggers it saves.
-    /// (Small: against an empty table even a 2,000-row import rebuilds faster than its triggers.)
-    static let searchIndexDeferralMinimum = 1_000
+    /// Rows an import inserts row by row before it defers the search index, into a small
+    /// store. A small import keeps the triggers: swapping them is DDL, which makes every
+    /// connection re-read the schema, and into a small store a flush costs microseconds.
+    static let searchIndexDeferralMinimum = 64
+    /// Into a store of `searchIndexLargeStore` rows or more, each row-by-row flush costs
+    /// milliseconds (FTS5 rewrites its structure and merges: 9.4M instructions per flush at
+    /// 1M quakes, callgrind), so the switch comes at the second new row.
+    static let searchIndexLargeStore = 50_000
 
-    /// Whether to stop maintaining the search index row by row now, after `seen` rows of an
-    /// import into a table that held `rowsBefore`.
-    static func shouldDeferSearchIndex(seen: Int, rowsBefore: Int) -> Bool {
-        seen >= max(searchIndexDeferralMinimum, rowsBefore / 4)
+    /// Inserted rows before the secondary indexes may be dropped and rebuilt at the end.
+    static let secondaryIndexDeferralMinimum = 1_000
+
+    /// How the deferred rows reach the search index before commit.
+    enum SearchIndexCatchUp: Equatable {
+        /// Index the rows after the mark in one statement: cost ∝ the rows this import added.
+        case append
+        /// Rebuild the whole index from the table: cost ∝ the table, one compact index.
+        case rebuild
     }
 
-    /// Drops the search index's triggers for the rest of this transaction.
-    /// - Returns: their SQL, for `rebuildSearchIndex(restoring:)`.
-    func suspendSearchIndexTriggers() throws(SQLiteError) -> [String] {
+    /// Whether to stop maintaining the search index row by row now, after `inserted` new rows
+    /// into a table that held (at most) `rowsBefore`.
+    static func shouldDeferSearchIndex(inserted: Int, rowsBefore: Int) -> Bool {
+        inserted >= (rowsBefore >= searchIndexLargeStore ? 2 : searchIndexDeferralMinimum)
+    }
+
+    /// How to index `deferred` rows added after the switch, when `indexedBefore` rows (at most)
+    /// were in the index then: rebuild only when the new rows outnumber the old ones, so the
+    /// cost always grows with the import (K), not with the store (N).
+    static func searchIndexCatchUp(deferred: Int, indexedBefore: Int) -> SearchIndexCatchUp {
+        deferred > indexedBefore ? .rebuild : .append
+    }
+
+    /// Whether to drop the secondary indexes now, after `inserted` new rows into a table that
+    /// held (at most) `rowsBefore`: once the import outnumbers the table, one sort per index at
+    /// the end costs less than keeping them row by row.
+    static func shouldDeferSecondaryIndexes(inserted: Int, rowsBefore: Int) -> Bool {
+        inserted >= max(secondaryIndexDeferralMinimum, rowsBefore)
+    }
+
+    /// Search-index state of a running bulk import.
+    struct DeferredSearchIndex {
+        /// Rows with a larger id are indexed before commit.
+        let mark: Int64
+        /// The original triggers' SQL, recreated before commit.
+        let triggers: [(name: String, sql: String)]
+        /// Rows inserted after the switch.
+        var deferred = 0
+    }
+
+    /// Swaps the search index's triggers for ones limited to rows at or below the current
+    /// largest id, for the rest of this transaction.
+    func deferSearchIndex() throws(SQLiteError) -> DeferredSearchIndex {
+        let mark = try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0
         let statement = try connection.prepare(
             "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'quake' AND name LIKE 'quake\\_fts\\_%' ESCAPE '\\'")
         var triggers: [(name: String, sql: String)] = []
         while try statement.step() { triggers.append((statement.text(at: 0), statement.text(at: 1))) }
         for trigger in triggers { try connection.execute("DROP TRIGGER \"\(trigger.name)\"") }
-        return triggers.map(\.sql)
+        // A row above the mark is indexed at the end with its final text; one at or below it
+        // is already in the index and must be kept in step as the originals would.
+        try connection.execute("""
+            CREATE TRIGGER quake_fts_deferred_insert AFTER INSERT ON quake WHEN new.id <= \(mark) BEGIN
+                INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
+            END;
+            CREATE TRIGGER quake_fts_deferred_delete AFTER DELETE ON quake WHEN old.id <= \(mark) BEGIN
+                INSERT INTO quake_fts (quake_fts, rowid, placeKey) VALUES ('delete', old.id, old.placeKey);
+            END;
+            CREATE TRIGGER quake_fts_deferred_update AFTER UPDATE OF placeKey ON quake
+            WHEN old.placeKey IS NOT new.placeKey AND old.id <= \(mark) BEGIN
+                INSERT INTO quake_fts (quake_fts, rowid, placeKey) VALUES ('delete', old.id, old.placeKey);
+                INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
+            END;
+            """)
+        return DeferredSearchIndex(mark: mark, triggers: triggers)
     }
 
-    /// Recreates the triggers and rebuilds the search index from the `quake` table.
-    func rebuildSearchIndex(restoring triggers: [String]) throws(SQLiteError) {
-        for sql in triggers { try connection.execute(sql) }
-        try connection.execute("INSERT INTO quake_fts (quake_fts) VALUES ('rebuild')")
+    /// Restores the original triggers and indexes the rows deferred since `deferSearchIndex()`.
+    func catchUpSearchIndex(_ state: DeferredSearchIndex) throws(SQLiteError) {
+        try connection.execute("""
+            DROP TRIGGER quake_fts_deferred_insert;
+            DROP TRIGGER quake_fts_deferred_delete;
+            DROP TRIGGER quake_fts_deferred_update;
+            """)
+        for trigger in state.triggers { try connection.execute(trigger.sql) }
+        switch Self.searchIndexCatchUp(deferred: state.deferred, indexedBefore: Int(state.mark)) {
+        case .append:
+            // Without FTS5's automerge for this one statement: merging the new segments into the
+            // existing ones here doubled the append's cost at 1M rows (0.14 s → 0.08 s CPU for a
+            // month). Later writes merge them (`automerge` is back), and `crisismerge` bounds
+            // how many pile up (https://www.sqlite.org/fts5.html#the_automerge_configuration_option).
+            let automerge = try connection.scalar("SELECT v FROM quake_fts_config WHERE k = 'automerge'").int64 ?? 4
+            try connection.execute("INSERT INTO quake_fts (quake_fts, rank) VALUES ('automerge', 0)")
+            try connection.execute("INSERT INTO quake_fts (rowid, placeKey) SELECT id, placeKey FROM quake WHERE id > ?",
+                                   [.integer(state.mark)])
+            try connection.execute("INSERT INTO quake_fts (quake_fts, rank) VALUES ('automerge', ?)", [.integer(automerge)])
+        case .rebuild:
+            try connection.execute("INSERT INTO quake_fts (quake_fts) VALUES ('rebuild')")
+        }
+    }
+
+    /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
+    /// upsert needs) for the rest of this transaction.
+    /// - Returns: their SQL, for `recreateIndexes(_:)`.
+    func dropSecondaryIndexes() throws(SQLiteError) -> [(name: String, sql: String)] {
+        let statement = try connection.prepare(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'quake' AND sql IS NOT NULL")
+        var indexes: [(name: String, sql: String)] = []
+        while try statement.step() { indexes.append((statement.text(at: 0), statement.text(at: 1))) }
+        for index in indexes { try connection.execute("DROP INDEX \"\(index.name)\"") }
+        return indexes
+    }
+
+    /// Recreates indexes dropped by `dropSecondaryIndexes()`: one sort of the table each.
+    ///
+    /// With `temp_store = MEMORY` (an import's, for its statement journals) SQLite's sorter
+    /// never spills to temp files and sorts the whole table in memory: 104 MB peak at 1M quakes.
+    /// The sorter reads the setting when the statement starts, and the statement journals stay
+    /// as the transaction began, so the setting goes back to files for the sorts.
+    func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws(SQLiteError) {
+        let tempStore = try connection.scalar("PRAGMA temp_store").int64 ?? 0
+        if tempStore != 0 { try connection.execute("PRAGMA temp_store = DEFAULT") }
+        for index in indexes { try connection.execute(index.sql) }
+        if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }
 }

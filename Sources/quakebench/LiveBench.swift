@@ -15,16 +15,17 @@ struct LiveBench {
     let store: URL
     let commits: Int
     let quakebench: String
+    let quaketui: String
+    /// A real month imported by `quaketui import` while a browser model watches (nil: skipped).
+    let monthFile: URL?
+    let monthRuns: Int
 
     func run(n: Int) throws -> [Figure] {
         log("live changes N=\(n.formatted()) ×\(commits)")
         let container = try PersistentContainer(directory: store)
         defer { container.close() }
-        let model = try BrowserModel(state: AppState(sceneID: "live", settings: AppSettings(timeZone: .utc),
-                                                     columns: BenchScreen.size.columns, rows: BenchScreen.size.rows),
-                                     container: container)
+        let model = try Self.browserModel(scene: "live", container: container)
         defer { model.close() }
-        try model.restore(selectedCode: nil, topCode: nil)
         let reader = LiveReader(model: model, container: container)
         let initialCount = model.results.count
         let observer = try StoreChangeObserver(container: container) { reader.storeChanged() }
@@ -62,6 +63,78 @@ struct LiveBench {
         ]
     }
 
+    /// A month (`all_month-2023-04-04.csv`, 12,569 new quakes) imported by another process
+    /// while a browser model at N, its selection a hundred rows down, merges and renders: from
+    /// the moment the import's commit is visible to other connections (`PRAGMA data_version`
+    /// polled every millisecond) to the first frame whose count includes every new quake, on the
+    /// wall clock. The selection must still be the same quake. The month's rows are deleted
+    /// after each run.
+    func runMonth(n: Int) throws -> [Figure] {
+        guard let monthFile, FileManager.default.fileExists(atPath: monthFile.path) else { return [] }
+        let maxID = try ImportBench.maxID(store)
+        var latencies: [Double] = [], commitSeconds: [Double] = []
+        var problems: [String] = []
+        for run in 0..<monthRuns {
+            log("month import → browser frame N=\(n.formatted()) run \(run + 1)/\(monthRuns)")
+            let container = try PersistentContainer(directory: store)
+            defer { container.close() }
+            let model = try Self.browserModel(scene: "live-month", container: container)
+            defer { model.close() }
+            let selected = try model.results.rows(in: 100..<101).first?.code
+            try model.restore(selectedCode: selected, topCode: nil)
+            let reader = LiveReader(model: model, container: container)
+            let initialCount = model.results.count
+            let observer = try StoreChangeObserver(container: container) { reader.storeChanged() }
+            // When the commit becomes visible to other connections: `PRAGMA data_version` on a
+            // connection of our own, polled every millisecond on a thread of its own.
+            let visible = CommitWatch(container: container)
+            visible.start()
+            let m = try Measured.run([quaketui, "import", monthFile.path, "--state-dir", store.path])
+            guard m.status == 0 else {
+                observer.stop()
+                throw BenchError("quaketui import of the month failed (exit \(m.status)): \(m.stdout.prefix(300))")
+            }
+            let added = Int(try container.viewContext.read { db in try db.scalar("SELECT count(*) FROM quake WHERE id > ?", [.integer(maxID)]).int64 ?? 0 })
+            let committed = try container.viewContext.read { db in
+                Double(try db.scalar("SELECT timestamp FROM history ORDER BY token DESC LIMIT 1").int64 ?? 0) / 1000
+            }
+            let deadline = monotonicNanoseconds() + 2_000_000_000
+            while monotonicNanoseconds() < deadline, (reader.frames.last?.count ?? 0) < initialCount + added { usleep(5_000) }
+            observer.stop()
+            let visibleAt = visible.stop() ?? committed
+            if let error = reader.error { throw error }
+            if let frame = reader.frames.first(where: { $0.count >= initialCount + added }) {
+                latencies.append(frame.wall - visibleAt)
+                commitSeconds.append(visibleAt - committed)
+            } else {
+                problems.append("run \(run + 1): no frame showed the month within 2 s")
+            }
+            if model.state.selectedCode != selected || selected == nil {
+                problems.append("run \(run + 1): selection \(selected ?? "none") became \(model.state.selectedCode ?? "none")")
+            }
+            try ImportBench.deleteRows(after: maxID, in: store)
+        }
+        return [
+            Figure(name: "month import in another process → frame", n: n, ours: latencies.median, ourMax: latencies.maximum,
+                   samples: latencies.count, unit: "s", target: "≤ 250 ms, selection kept",
+                   met: problems.isEmpty && latencies.median <= 0.25,
+                   note: (problems.isEmpty ? "selection kept" : problems.joined(separator: "; "))
+                    + String(format: "; the commit itself (history timestamp → visible) took %.0f ms more", commitSeconds.median * 1000)),
+        ]
+    }
+
+    /// A browser model on the benchmark screen, at the top of the list.
+    static func browserModel(scene: String, container: PersistentContainer) throws -> BrowserModel {
+        let model = try BrowserModel(state: AppState(sceneID: scene, settings: AppSettings(timeZone: .utc),
+                                                     columns: BenchScreen.size.columns, rows: BenchScreen.size.rows),
+                                     container: container)
+        do { try model.restore(selectedCode: nil, topCode: nil) } catch {
+            model.close()
+            throw error
+        }
+        return model
+    }
+
     /// The writer role: COUNT single-quake commits 40 ms apart, each newer than everything
     /// stored; prints `CODE <CLOCK_MONOTONIC ns after the commit>` per commit.
     static func writer(store: URL, count: Int) throws {
@@ -91,7 +164,7 @@ final class LiveReader: @unchecked Sendable {
     private let model: BrowserModel
     private let container: PersistentContainer
     private let lock = NSLock()
-    private var log: [(time: UInt64, count: Int)] = []
+    private var log: [(time: UInt64, count: Int, wall: Double)] = []
     private var failure: Error?
 
     init(model: BrowserModel, container: PersistentContainer) {
@@ -106,7 +179,7 @@ final class LiveReader: @unchecked Sendable {
             _ = Screen.render(screen)
             let time = monotonicNanoseconds()
             lock.lock()
-            log.append((time, screen.header.count))
+            log.append((time, screen.header.count, Date().timeIntervalSince1970))
             lock.unlock()
         } catch {
             lock.lock()
@@ -115,6 +188,50 @@ final class LiveReader: @unchecked Sendable {
         }
     }
 
-    var frames: [(time: UInt64, count: Int)] { lock.lock(); defer { lock.unlock() }; return log }
+    var frames: [(time: UInt64, count: Int, wall: Double)] { lock.lock(); defer { lock.unlock() }; return log }
     var error: Error? { lock.lock(); defer { lock.unlock() }; return failure }
+}
+
+/// Notes, on the wall clock, when another connection's commit first becomes visible.
+final class CommitWatch: @unchecked Sendable {
+    // @unchecked: `seen` and `running` only under `lock`.
+    private let container: PersistentContainer
+    private let lock = NSLock()
+    private var seen: Double?
+    private var running = true
+    private let done = DispatchSemaphore(value: 0)
+
+    init(container: PersistentContainer) { self.container = container }
+
+    func start() {
+        Thread.detachNewThread { [self] in
+            defer { done.signal() }
+            guard let context = try? container.newViewContext() else { return }
+            defer { context.close() }
+            let version = { try? context.read { db in try db.scalar("PRAGMA data_version").int64 } }
+            let first = version()
+            while isRunning {
+                if version() != first {
+                    lock.lock()
+                    seen = Date().timeIntervalSince1970
+                    lock.unlock()
+                    return
+                }
+                usleep(1_000)
+            }
+        }
+    }
+
+    private var isRunning: Bool { lock.lock(); defer { lock.unlock() }; return running }
+
+    /// Stops watching; the wall-clock time of the first visible commit, if any.
+    func stop() -> Double? {
+        lock.lock()
+        running = false
+        lock.unlock()
+        done.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        return seen
+    }
 }

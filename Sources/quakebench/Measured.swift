@@ -12,6 +12,9 @@ struct Measurement {
     var stdout: String
     /// The monotonic clock (ns) just before the child was started, to compare with times it prints.
     var startedAt: UInt64
+    /// User + system CPU time of the child and its children (`wait4`'s rusage): what the work
+    /// cost whatever else the machine ran, where `seconds` includes waiting for a core.
+    var cpuSeconds: Double = 0
 }
 
 enum Measured {
@@ -51,7 +54,10 @@ enum Measured {
         let rc = posix_spawn(&pid, command[0], &actions, nil, &argv, &envp)
         guard rc == 0 else { throw BenchError("cannot start \(command[0]): \(String(cString: strerror(rc)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         let seconds = Double(monotonicNanoseconds() - start) / 1e9
         let exitCode = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         let output = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
@@ -60,7 +66,8 @@ enum Measured {
            let kilobytes = text.split(separator: "\n").last.flatMap({ Int64($0.trimmingCharacters(in: .whitespaces)) }) {
             rss = kilobytes * 1024
         }
-        return Measurement(seconds: seconds, peakRSSBytes: rss, status: exitCode, stdout: output, startedAt: start)
+        return Measurement(seconds: seconds, peakRSSBytes: rss, status: exitCode, stdout: output, startedAt: start,
+                           cpuSeconds: cpu)
     }
 
     /// Times an in-process block: (result, seconds).

@@ -73,7 +73,8 @@ enum Report {
             rows.append([
                 f.name, f.n.formatted(), format(f.ours, unit: f.unit), f.ourMax.map { format($0, unit: f.unit) } ?? "",
                 String(f.samples),
-                f.peer.map { "\(format($0, unit: f.unit)) (\(f.peerName ?? ""))" } ?? (f.note.map { "— (\($0))" } ?? "—"),
+                f.peer.map { "\(format($0, unit: f.unit)) (\(f.peerName ?? "")\(f.note.map { "; \($0)" } ?? ""))" }
+                    ?? (f.note.map { "— (\($0))" } ?? "—"),
                 f.ratio.map { String(format: "%.2f×", $0) } ?? "—", f.target,
                 f.met.map { $0 ? "yes" : "NO" } ?? "—",
             ])

@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-live] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -34,7 +34,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-live] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -47,13 +47,17 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --json       print the figures as JSON instead of a table
           --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
           --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
+          --import-only  only the import figures (empty store, a month into N, re-import)
+          --month-live   only the import figures and a month import watched by a browser model
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
           --no-fetch   skip the fetch row (fetch of 200,000 events from a local FDSN service, python3)
+        The import peer is an expert's sqlite3 load (bare table, .import, then indexes, FTS rebuild,
+        triggers); the naive .import into the full schema is reported beside it up to 200,000.
         """)
     exit(0)
 }
 
-let known: Set<String> = ["--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-live", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -63,6 +67,8 @@ for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") &&
 }
 
 let quick = arguments.contains("--quick")
+let importOnly = arguments.contains("--import-only")
+let monthLiveOnly = arguments.contains("--month-live")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -94,15 +100,25 @@ do {
         feed = try BenchFeed(bundledSampleIn: work.appendingPathComponent("sample-store"))
     }
     var figures: [Figure] = []
+    let monthFile = data.appendingPathComponent("all_month-2023-04-04.csv")
     for n in sizes {
         log("N = \(n.formatted())")
         let importRuns = n >= 500_000 ? min(runs, 3) : runs
-        let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript)
+        let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
+                                      monthFile: monthFile)
         figures += try importBench.run(n: n, python: python && n <= 200_000)
         let store = importBench.store(n: n)
+        if monthLiveOnly {
+            figures += try LiveBench(store: store, commits: 0, quakebench: quakebench, quaketui: quaketui,
+                                     monthFile: monthFile, monthRuns: 3).runMonth(n: n)
+        }
+        if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
         figures += try TerminalBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
-        figures += try LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench).run(n: n)
+        let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
+                             monthFile: monthFile, monthRuns: quick ? 1 : 3)
+        figures += try live.run(n: n)
+        figures += try live.runMonth(n: n)
         // A long run's results so far, in case it is interrupted.
         log("figures so far:\n" + Report.table(figures))
     }
@@ -114,12 +130,12 @@ do {
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
     // Paging through a local FDSN service beside importing the same events from one file (issue 14).
-    if !arguments.contains("--no-fetch") {
+    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly {
         let fetchN = quick ? 10_000 : 200_000
         log("fetch N = \(fetchN.formatted())")
         figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
-    figures += try SceneBench(work: work, samples: quick ? 10 : 40).run()
+    if !importOnly && !monthLiveOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -72,13 +72,35 @@ import Testing
     @Test(arguments: [
         ("my session 0 1\n", "tmux-my_session-0-1"),
         ("../../etc 3 4", "tmux-.._.._etc-3-4"),
-        ("\(String(repeating: "s", count: 100)) 1 2", "tmux-" + String(repeating: "s", count: 59)),
     ])
     func tmuxPanesBecomeSanitizedIDs(_ line: String, _ expected: String) throws {
         let tmux = TmuxPaneQuery { _, _ in line }
         let identity = try SceneIdentity.resolve(option: nil, environment: ["TMUX": "x", "TMUX_PANE": "%1"], tmux: tmux)
         #expect(identity.id.rawValue == expected)
         #expect(!identity.isExplicit)
+    }
+
+    /// Issue 17, finding 8: a long session name kept the first 64 characters, dropping the
+    /// window and pane, so every pane of that session shared one scene.
+    @Test func longSessionNamesKeepThePanePartAndStayDistinct() throws {
+        let long = String(repeating: "s", count: 100)
+        var ids: Set<String> = []
+        for line in ["\(long) 1 2", "\(long) 1 3", "\(long) 2 2", "\(long)x 1 2", "\(long) 10 12"] {
+            let id = try #require(SceneIdentity.tmuxSceneID(from: line))
+            #expect(SceneID.isValid(id.rawValue))
+            #expect(id.rawValue.count <= SceneID.maximumLength - 3, "room for -99: \(id)")
+            let indexes = line.split(separator: " ").suffix(2).joined(separator: "-")
+            #expect(id.rawValue.hasSuffix("-" + indexes), "\(id)")
+            #expect(id.rawValue.hasPrefix("tmux-sss"), "\(id)")
+            #expect(id == SceneIdentity.tmuxSceneID(from: line), "stable across launches")
+            #expect(id.numbered(99).rawValue.hasPrefix(id.rawValue))
+            ids.insert(id.rawValue)
+        }
+        #expect(ids.count == 5, "two panes share an ID: \(ids)")
+        // A 61-character ID is left alone; one character more gains the hash.
+        let fits = String(repeating: "a", count: 61 - "tmux--0-1".count)
+        #expect(SceneIdentity.tmuxSceneID(from: "\(fits) 0 1")?.rawValue == "tmux-\(fits)-0-1")
+        #expect(SceneIdentity.tmuxSceneID(from: "\(fits)a 0 1")?.rawValue.contains("_") == true)
     }
 
     @Test func aBadExplicitEnvironmentSceneIsAUsageError() {

@@ -7,7 +7,7 @@ import Testing
 /// would have found row by row, the triggers must be back afterwards, and a failed import must
 /// leave index and triggers as they were.
 @Suite struct BulkSearchIndexTests {
-    static let count = WriteTransaction.searchIndexDeferralMinimum + 2_000
+    static let count = WriteTransaction.secondaryIndexDeferralMinimum + 2_000
 
     static func records(_ count: Int, prefix: String = "bulk") -> [QuakeRecord] {
         (0..<count).map { i in
@@ -27,7 +27,7 @@ import Testing
     static func import_(_ store: TestStore, _ records: [QuakeRecord], failAt: Int? = nil) throws -> UpsertCounts {
         let context = try store.container.newBackgroundContext(author: "import")
         defer { context.close() }
-        return try context.performAndWait { tx in
+        return try context.performAndWait(importing: true) { tx in
             var iterator = records.makeIterator()
             var index = 0
             return try tx.upsert(from: {
@@ -43,6 +43,7 @@ import Testing
         defer { store.remove() }
         #expect(try Self.import_(store, Self.records(Self.count)).inserted == Self.count)
         #expect(try Self.triggerCount(store) == 3)
+        #expect(try Self.indexNames(store) == ["quake_magnitude", "quake_region", "quake_time", "sqlite_autoindex_quake_1"])
         // "town 12" and "region 3" (folded) by the trigram index, against a plain count.
         for phrase in ["\"town 12\"", "\"region 3\""] {
             let plain = phrase.dropFirst().dropLast()
@@ -72,11 +73,143 @@ import Testing
         #expect(try Self.ftsCount(store, "town") == 0)
     }
 
-    @Test func deferralWaitsForAQuarterOfTheTable() {
+    static func indexNames(_ store: TestStore) throws -> [String] {
+        try store.read { db in
+            let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'quake' ORDER BY name")
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
+        }
+    }
+
+    @Test func decisionsOnBothSidesOfTheirThresholds() {
         let minimum = WriteTransaction.searchIndexDeferralMinimum
-        #expect(!WriteTransaction.shouldDeferSearchIndex(seen: minimum - 1, rowsBefore: 0))
-        #expect(WriteTransaction.shouldDeferSearchIndex(seen: minimum, rowsBefore: 0))
-        #expect(!WriteTransaction.shouldDeferSearchIndex(seen: 10_000, rowsBefore: 1_000_000))
-        #expect(WriteTransaction.shouldDeferSearchIndex(seen: 250_000, rowsBefore: 1_000_000))
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: minimum - 1, rowsBefore: 0))
+        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: minimum, rowsBefore: 0))
+        // Into a large store a row-by-row flush costs milliseconds: the switch comes at once.
+        let large = WriteTransaction.searchIndexLargeStore
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 1, rowsBefore: large))
+        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large))
+        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large - 1))
+        // Append while the new rows are fewer than the indexed ones (a month into a big store),
+        // rebuild once they outnumber them (into an empty or small store).
+        #expect(WriteTransaction.searchIndexCatchUp(deferred: 12_569, indexedBefore: 1_000_000) == .append)
+        #expect(WriteTransaction.searchIndexCatchUp(deferred: 1_000, indexedBefore: 1_000) == .append)
+        #expect(WriteTransaction.searchIndexCatchUp(deferred: 1_001, indexedBefore: 1_000) == .rebuild)
+        #expect(WriteTransaction.searchIndexCatchUp(deferred: 10, indexedBefore: 0) == .rebuild)
+        let indexMinimum = WriteTransaction.secondaryIndexDeferralMinimum
+        #expect(!WriteTransaction.shouldDeferSecondaryIndexes(inserted: indexMinimum - 1, rowsBefore: 0))
+        #expect(WriteTransaction.shouldDeferSecondaryIndexes(inserted: indexMinimum, rowsBefore: 0))
+        #expect(!WriteTransaction.shouldDeferSecondaryIndexes(inserted: 12_569, rowsBefore: 1_000_000))
+        #expect(WriteTransaction.shouldDeferSecondaryIndexes(inserted: 1_000_000, rowsBefore: 1_000_000))
+    }
+
+    /// The codes the search index finds for each phrase, and what a plain scan finds.
+    static func searchResults(_ store: TestStore, _ phrases: [String]) throws -> [String: [String]] {
+        try store.read { db in
+            var results: [String: [String]] = [:]
+            for phrase in phrases {
+                let statement = try db.prepare(
+                    "SELECT code FROM quake WHERE id IN (SELECT rowid FROM quake_fts WHERE quake_fts MATCH ?) ORDER BY code")
+                statement.bind("\"\(phrase)\"", at: 1)
+                var codes: [String] = []
+                while try statement.step() { codes.append(statement.text(at: 0)) }
+                let scan = try db.prepare("SELECT code FROM quake WHERE instr(placeKey, ?) > 0 ORDER BY code")
+                scan.bind(phrase, at: 1)
+                var scanned: [String] = []
+                while try scan.step() { scanned.append(scan.text(at: 0)) }
+                #expect(codes == scanned, "index and scan differ for \(phrase)")
+                results[phrase] = codes
+            }
+            return results
+        }
+    }
+
+    /// FTS5's own check that the index matches the table (a write statement, so not in a reader).
+    static func checkIntegrity(_ store: TestStore) throws {
+        let context = try store.container.newBackgroundContext(author: "check")
+        defer { context.close() }
+        try context.performAndWait { tx in
+            try tx.connection.execute("INSERT INTO quake_fts (quake_fts, rank) VALUES ('integrity-check', 1)")
+        }
+    }
+
+    /// The same base and the same import, once row by row (small transactions that never defer)
+    /// and once in one transaction: appended (the import is smaller than the store) and rebuilt
+    /// (larger). The import inserts rows, changes places of rows stored before it, and repeats
+    /// a code so that a row inserted after the switch is updated again. Search must find the
+    /// same quakes every way.
+    @Test(arguments: [300, 3_000])
+    func appendRebuildAndRowByRowFindTheSame(importSize: Int) throws {
+        let base = Self.records(1_000, prefix: "base")
+        var batch = Self.records(importSize, prefix: "new")
+        // Places of stored quakes change (newer `updated` wins), and a new quake twice.
+        for i in stride(from: 0, to: 200, by: 7) {
+            batch.append(QuakeRecord.fixture("base\(i)", place: "3 km S of Moved \(i), Zzyzx", time: 1_700_000_000_000 + Int64(i) * 1000,
+                                             updated: 1_800_000_000_000))
+        }
+        batch.append(QuakeRecord.fixture("new\(importSize - 1)", place: "9 km E of Twice, Qqq",
+                                         time: 1_700_000_000_000, updated: 1_900_000_000_000))
+        let phrases = ["town 12", "region 3", "moved 14", "zzyzx", "twice", "qqq", "km n"]
+
+        let rowByRow = try TestStore()
+        defer { rowByRow.remove() }
+        for chunk in stride(from: 0, to: base.count, by: 50) { try rowByRow.upsert(Array(base[chunk..<min(base.count, chunk + 50)])) }
+        for chunk in stride(from: 0, to: batch.count, by: 50) { try rowByRow.upsert(Array(batch[chunk..<min(batch.count, chunk + 50)])) }
+
+        let bulk = try TestStore()
+        defer { bulk.remove() }
+        for chunk in stride(from: 0, to: base.count, by: 50) { try bulk.upsert(Array(base[chunk..<min(base.count, chunk + 50)])) }
+        let counts = try Self.import_(bulk, batch)
+        #expect(counts.inserted == importSize)
+        #expect(try Self.triggerCount(bulk) == 3)
+        let expectedCatchUp: WriteTransaction.SearchIndexCatchUp = importSize > 1_000 ? .rebuild : .append
+        #expect(WriteTransaction.searchIndexCatchUp(deferred: importSize - WriteTransaction.searchIndexDeferralMinimum,
+                                                    indexedBefore: 1_000 + WriteTransaction.searchIndexDeferralMinimum) == expectedCatchUp)
+
+        let expected = try Self.searchResults(rowByRow, phrases)
+        #expect(expected["zzyzx"]?.count == 29)
+        #expect(expected["twice"] == ["new\(importSize - 1)"])
+        #expect(try Self.searchResults(bulk, phrases) == expected)
+        try Self.checkIntegrity(rowByRow)
+        try Self.checkIntegrity(bulk)
+    }
+
+    /// Imports keep statement journals in memory; every other transaction (a `DELETE` of every
+    /// row would journal the whole store) keeps SQLite's default, files past 64 KiB.
+    @Test func onlyImportsKeepStatementJournalsInMemory() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let context = try store.container.newBackgroundContext(author: "import")
+        defer { context.close() }
+        #expect(try context.performAndWait(importing: true) { try $0.connection.scalar("PRAGMA temp_store").int64 } == 2)
+        #expect(try context.performAndWait { try $0.connection.scalar("PRAGMA temp_store").int64 } == 0)
+        #expect(throws: StoreError.self) {
+            try context.performAndWait(importing: true) { _ in throw StoreError(.cancelled, path: store.container.path) }
+        }
+        #expect(try context.performAndWait { try $0.connection.scalar("PRAGMA temp_store").int64 } == 0)
+    }
+
+    /// A refresh of ~10,000 quakes into a larger store stays an exact history entry (not
+    /// "bulk"), so a running browser merges it instead of treating it as "everything changed".
+    @Test func tenThousandChangesStayExactInTheHistory() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.import_(store, Self.records(11_000, prefix: "old"))
+        let token = try store.read { try $0.currentHistoryToken() }
+        var batch = Self.records(10_500, prefix: "month")
+        batch += (0..<100).map { QuakeRecord.fixture("old\($0)", place: "Updated \($0), Chile", updated: 1_800_000_000_000) }
+        let counts = try Self.import_(store, batch)
+        #expect(counts.inserted == 10_500 && counts.updated == 100)
+        guard case .transactions(let transactions, _) = try store.read({ try $0.history(after: token) }) else {
+            Issue.record("history expired")
+            return
+        }
+        #expect(transactions.count == 1)
+        #expect(transactions.first?.isBulk == false)
+        #expect(transactions.first?.changes.count == 10_600)
+        let updates = transactions.first?.changes.filter { $0.kind == .update } ?? []
+        #expect(updates.count == 100)
+        #expect(updates.allSatisfy { $0.old != nil })
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+@testable import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -20,11 +20,15 @@ import Testing
     @Test func deleteAllEmptiesTheStoreAndRecordsACompactHistory() throws {
         let store = try TestStore()
         defer { store.remove() }
-        let n = 10_050  // more than ChangeTracker's bulk threshold
+        let n = ChangeTracker.bulkThreshold + 50
         let context = try store.container.newBackgroundContext(author: "delete")
         defer { context.close() }
-        try context.performAndWait { tx in
-            for i in 0..<n { try tx.upsert(.fixture("q\(i)", time: Int64(i))) }
+        _ = try context.performAndWait { tx in
+            var i = 0
+            return try tx.upsert(from: { () -> QuakeRecord? in
+                defer { i += 1 }
+                return i < n ? .fixture("q\(i)", time: Int64(i)) : nil
+            })
         }
         let token = try store.read { try $0.currentHistoryToken() }
         #expect(try context.performAndWait { try $0.deleteQuakes() } == n)

@@ -8,6 +8,11 @@ import QuakeStore
         ("5km N of A, B, CA ", "CA"),
         ("", "Unknown"),
         ("trailing comma,", "Unknown"),
+        ("1 km S of X,\tPerú\t", "Perú"),
+        ("2 km E of Y, Ísland", "Ísland"),
+        ("3 km W of Z,\u{00A0}Chile\u{2003}", "Chile"),
+        ("   ", "Unknown"),
+        ("a,\u{00A0}", "Unknown"),
     ])
     func regionIsTheLastCommaSeparatedPart(place: String, region: String) {
         #expect(QuakeRecord.region(ofPlace: place) == region)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import QuakeTUI
 
@@ -74,5 +75,19 @@ import Testing
         #expect(QuakeFormat.coordinates(latitude: -33.5, longitude: -70.25) == "33.50°S 70.25°W")
         let tokyo = Fixtures.display.localTimeZone
         #expect(QuakeFormat.absolute(Fixtures.now, in: tokyo) == "2024-05-06 21:00:00 GMT+9")
+    }
+}
+
+/// Issue 17, finding 2: `relative` near Int64.min overflowed (SIGILL) before the first frame.
+@Suite struct ExtremeTimeFormatTests {
+    @Test func relativeAndAbsoluteSurviveEveryInt64() {
+        for time: Int64 in [.min, .min + 1, -1_000_000_000_000_000, 0, 20_000_000_000_000_000, .max] {
+            for now: Int64 in [.min, 1_700_000_000_000, .max] {
+                #expect(!QuakeFormat.relative(time, now: now).isEmpty)
+            }
+            #expect(!QuakeFormat.absolute(time, in: TimeZone(identifier: "UTC")!).isEmpty)
+        }
+        #expect(QuakeFormat.relative(.min, now: 1_700_000_000_000).hasSuffix("y ago"))
+        #expect(QuakeFormat.relative(.max, now: .min).hasPrefix("in "))
     }
 }

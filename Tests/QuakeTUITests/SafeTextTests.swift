@@ -1,4 +1,6 @@
+import Foundation
 @testable import QuakeTUI
+import QuakeStore
 import Testing
 
 @Suite struct SafeTextTests {
@@ -22,5 +24,22 @@ import Testing
         let output = SafeText.sanitize(input)
         #expect(output == expected)
         #expect(!output.unicodeScalars.contains { SafeText.isUnsafe($0) })
+    }
+}
+
+@Suite struct SafeTextOutputTests {
+    @Test func linesKeepTheirBreaks() {
+        #expect(SafeText.sanitizeLines("a\u{1B}]0;x\u{07}b\nc\u{9B}2Jd\n") == "ab\ncd\n")
+        #expect(SafeText.sanitizeLines("plain\ntext") == "plain\ntext")
+    }
+
+    @Test func jsonEscapesWhatTheEncoderLeavesRaw() throws {
+        let value = ["place": "a\u{9B}b\u{202E}c\u{7F}d\u{1B}e\nf"]
+        let encoded = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        let escaped = SafeText.escapingJSON(encoded + "\n")
+        #expect(!escaped.dropLast().unicodeScalars.contains { SafeText.isUnsafe($0) })
+        #expect(escaped.contains("\\u009b") && escaped.contains("\\u202e") && escaped.contains("\\u007f"))
+        let decoded = try JSONDecoder().decode([String: String].self, from: Data(escaped.utf8))
+        #expect(decoded == value)
     }
 }

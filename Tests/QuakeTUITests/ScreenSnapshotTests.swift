@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+import QuakeStore
 
 @Suite struct ScreenSnapshotTests {
     @Test func listWithDaySections() {

@@ -7,6 +7,8 @@ struct GzipFailure: Error, CustomStringConvertible {
     var message: String
     /// Offset in the compressed input where it was noticed.
     var compressedOffset: Int64
+    /// The inflated size passed the limit (a decompression bomb), rather than corrupt data.
+    var isTooLarge = false
     var description: String { message }
 }
 
@@ -27,9 +29,18 @@ final class GzipInflater: FeedByteStream {
     /// A member ended; the next input starts a new one after `inflateReset`.
     private var memberEnded = false
     private var consumed: Int64 = 0
+    /// Bytes inflated so far.
+    private var produced: Int64 = 0
+    /// At most `allowance + ratio × consumed` bytes may come out: a feed compresses about 10×,
+    /// a bomb 1000× — stopping it bounds the time spent, not only the memory.
+    private let ratio: Int64
+    private let allowance: Int64
 
-    init(upstream: any FeedByteStream, chunkSize: Int) throws(GzipFailure) {
+    init(upstream: any FeedByteStream, chunkSize: Int, maximumRatio: Int64 = 100,
+         allowance: Int64 = 64 << 20) throws(GzipFailure) {
         self.upstream = upstream
+        ratio = max(1, maximumRatio)
+        self.allowance = max(0, allowance)
         inputCapacity = max(1, chunkSize)
         input = .allocate(capacity: inputCapacity)
         // z_stream keeps a back pointer to itself, so it must not move: allocate it.
@@ -101,6 +112,15 @@ final class GzipInflater: FeedByteStream {
                                   compressedOffset: consumed)
             }
         }
-        return capacity - Int(stream.pointee.avail_out)
+        let n = capacity - Int(stream.pointee.avail_out)
+        produced += Int64(n)
+        let (scaled, overflow) = ratio.multipliedReportingOverflow(by: consumed)
+        if !overflow, produced > allowance &+ scaled {
+            throw GzipFailure(
+                message: "the compressed data inflates to more than \(ratio)× its size plus \(allowance >> 20) MiB "
+                    + "(\(produced >> 20) MiB from \(consumed >> 10) KiB so far): a decompression bomb, not a feed",
+                compressedOffset: consumed, isTooLarge: true)
+        }
+        return n
     }
 }

@@ -209,13 +209,19 @@ public final class FetchedResultsController {
             // Jump from day to day: one indexed seek for the next day's first row, one indexed range count.
             let direction = ascending ? "ASC" : "DESC"
             var next = try db.scalar("SELECT time FROM quake WHERE \(predicate) ORDER BY time \(direction) LIMIT 1", predicateArgs).int64
+            // Advances by construction: each day holds its `time` (DayCalendar), and the next seek
+            // starts strictly past it; a day ending at Int64.max (or starting at min) is the last.
             while let time = next {
                 let day = days.day(containing: time)
                 result.append(QuakeSection(id: day.id, title: day.title, count: try countRows(db, in: day.key), key: day.key))
-                guard case .day(let start, let end) = day.key else { break }
-                next = ascending
-                    ? try db.scalar("SELECT time FROM quake WHERE time >= ? AND \(predicate) ORDER BY time ASC LIMIT 1", [.integer(end)] + predicateArgs).int64
-                    : try db.scalar("SELECT time FROM quake WHERE time < ? AND \(predicate) ORDER BY time DESC LIMIT 1", [.integer(start)] + predicateArgs).int64
+                guard case .day(let start, let last) = day.key, start <= time, time <= last else { break }
+                if ascending {
+                    guard last < .max else { break }
+                    next = try db.scalar("SELECT time FROM quake WHERE time > ? AND \(predicate) ORDER BY time ASC LIMIT 1", [.integer(last)] + predicateArgs).int64
+                } else {
+                    guard start > .min else { break }
+                    next = try db.scalar("SELECT time FROM quake WHERE time < ? AND \(predicate) ORDER BY time DESC LIMIT 1", [.integer(start)] + predicateArgs).int64
+                }
             }
         case .magnitude:
             let buckets: [Int?] = [nil, 0, 1, 2, 3, 4, 5, 6]

@@ -11,8 +11,8 @@ public struct QuakeSection: Hashable, Sendable {
 
 /// What bounds a section in SQL: a day of `time`, a magnitude bucket, or one `regionKey`.
 enum SectionKey: Hashable, Sendable {
-    /// `start ..< end` in ms since the epoch.
-    case day(start: Int64, end: Int64)
+    /// `start ... last` in ms since the epoch, both included (so a day can end at `Int64.max`).
+    case day(start: Int64, last: Int64)
     /// Whole-magnitude bucket: 6 is `M 6+`, 0 is `M <1` (negatives included), nil is `unknown`.
     case magnitude(Int?)
     case region(String)
@@ -34,7 +34,7 @@ enum SectionKey: Hashable, Sendable {
     /// The SQL that selects this section's rows, with its arguments.
     var rangeSQL: (String, [SQLiteValue]) {
         switch self {
-        case .day(let start, let end): ("time >= ? AND time < ?", [.integer(start), .integer(end)])
+        case .day(let start, let last): ("time BETWEEN ? AND ?", [.integer(start), .integer(last)])
         case .magnitude(nil): ("magnitude IS NULL", [])
         case .magnitude(0): ("magnitude < 1", [])
         case .magnitude(6): ("magnitude >= 6", [])
@@ -65,11 +65,36 @@ struct DayCalendar {
     }
 
     /// The day containing `time` (ms): its bounds, identifier and title.
+    ///
+    /// The result always contains `time` (`start <= time <= last`), by construction: the
+    /// section loops step past `last` (or before `start`), so they advance whatever the
+    /// calendar does. Inside ``QuakeRecord/supportedTimes`` this is the calendar's day; if the
+    /// calendar ever answers a day that does not hold `time`, the UTC day by arithmetic; outside
+    /// that range, one open-ended section before it and one after it.
     func day(containing time: Int64) -> (key: SectionKey, id: String, title: String) {
+        let supported = QuakeRecord.supportedTimes
+        if time < supported.lowerBound {
+            return (.day(start: .min, last: supported.lowerBound - 1), "before-0001", "Before the year 1")
+        }
+        if time > supported.upperBound {
+            return (.day(start: supported.upperBound + 1, last: .max), "after-9999", "After the year 9999")
+        }
         let date = Date(timeIntervalSince1970: Double(time) / 1000)
-        let interval = calendar.dateInterval(of: .day, for: date)!
-        let start = Int64((interval.start.timeIntervalSince1970 * 1000).rounded())
-        let end = Int64((interval.end.timeIntervalSince1970 * 1000).rounded())
-        return (.day(start: start, end: end), idFormatter.string(from: interval.start), titleFormatter.string(from: interval.start))
+        if let interval = calendar.dateInterval(of: .day, for: date) {
+            let start = Int64((interval.start.timeIntervalSince1970 * 1000).rounded())
+            let end = Int64((interval.end.timeIntervalSince1970 * 1000).rounded())
+            if start <= time, time < end {
+                // Clamped to the supported range, so the days and the two open-ended sections never overlap.
+                return (.day(start: max(start, supported.lowerBound), last: min(end - 1, supported.upperBound)),
+                        idFormatter.string(from: interval.start),
+                        titleFormatter.string(from: interval.start))
+            }
+        }
+        let dayLength: Int64 = 86_400_000
+        let start = time - ((time % dayLength) + dayLength) % dayLength
+        let startDate = Date(timeIntervalSince1970: Double(start) / 1000)
+        return (.day(start: max(start, supported.lowerBound), last: min(start + dayLength - 1, supported.upperBound)),
+                idFormatter.string(from: startDate),
+                titleFormatter.string(from: startDate))
     }
 }

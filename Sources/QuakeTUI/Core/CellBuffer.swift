@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// A frame: `width`×`height` cells that views draw into and the terminal diffs and presents.
 ///
 /// Everything written goes through `SafeText.sanitize` and is measured by `TextWidth`, so a

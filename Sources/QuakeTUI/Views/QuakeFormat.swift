@@ -10,7 +10,9 @@ public enum QuakeFormat {
 
     /// `now`, `42s ago`, `5m ago`, `3h ago`, `2d ago`, `5w ago`, `in 3m` for future times.
     public static func relative(_ time: Int64, now: Int64) -> String {
-        let seconds = (now - time) / 1000
+        // Any two Int64 times: their difference can overflow, a difference of seconds cannot.
+        let (difference, overflow) = now.subtractingReportingOverflow(time)
+        let seconds = overflow ? now / 1000 - time / 1000 : difference / 1000
         let magnitude = abs(seconds)
         let text: String
         switch magnitude {

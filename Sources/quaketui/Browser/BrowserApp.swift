@@ -31,6 +31,8 @@ final class BrowserApp {
     private var refresh: FeedImporter?
     private var lastFrame: ScreenModel?
     private var isDone = false
+    /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
+    private var finalSaveError: (any Error)?
     private let trace = FrameTrace(environment: ProcessInfo.processInfo.environment)
 
     init(session: SceneSession) throws {
@@ -83,6 +85,11 @@ final class BrowserApp {
                     changed = true
                 }
                 if isDone { break }
+                // A failed background save (a full disk) shows at once, not only at exit.
+                if let notice = session.storage.takeNotice() {
+                    show(notice)
+                    changed = true
+                }
                 // A terminal hung up without SIGHUP reaching us would make every read fail at once.
                 if Date().timeIntervalSince(lastTerminalCheck) > 1 {
                     lastTerminalCheck = Date()
@@ -100,6 +107,7 @@ final class BrowserApp {
                 }
             }
         }
+        if let finalSaveError { throw CommandError("the scene could not be saved: \(finalSaveError)") }
     }
 
     // MARK: Keys and actions
@@ -163,7 +171,7 @@ final class BrowserApp {
         case .quit:
             refresh?.cancel()
             try? model.state.save(to: session.storage)
-            do { try session.close() } catch { printError("Error: the scene could not be saved: \(error)") }
+            do { try session.close() } catch { finalSaveError = error }
             isDone = true
         case .closeScene:
             refresh?.cancel()

@@ -113,19 +113,19 @@ final class ProgressBar {
     /// Replaces the bar's line with `line`.
     func draw(_ line: String) {
         lastDraw = Date()
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+        printProgressLine(line)
         drawn = true
     }
 
     /// Prints `text` on its own line (the bar, if drawn, is redrawn by the next update).
     func note(_ text: String) {
         finish()
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        printError(text)
         lastDraw = .distantPast
     }
 
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if drawn { printProgressLine(nil) }
         drawn = false
     }
 

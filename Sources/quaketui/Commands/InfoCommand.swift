@@ -36,7 +36,7 @@ enum InfoCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         let state = try arguments.stateDirectory()
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let (stats, sample) = try container.viewContext.read { db in
             (try db.statistics(), try SampleCatalogue.isSample(db))

@@ -77,7 +77,7 @@ enum ListCommand {
         let state = try arguments.stateDirectory()
         let timeZone = try self.timeZone(AppStorage(state: state).value(for: AppKeys.timeZone))
         let request = try request(from: arguments, timeZone: timeZone)
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
         if isSample { printError(sampleNote) }
@@ -188,20 +188,20 @@ enum ListCommand {
             try c.encode(ISO8601Format.string(from: date))
         }
         func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-        output.write("{\"sections\":[")
+        output.writeJSON("{\"sections\":[")
         var lastSection = -1
         try forEachRow(controller, limit: limit) { index, section, row in
             if index != lastSection {
-                if lastSection >= 0 { output.write("]},") }
-                output.write("{\"count\":\(section.count),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
+                if lastSection >= 0 { output.writeJSON("]},") }
+                output.writeJSON("{\"count\":\(section.count),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
                 lastSection = index
             } else {
-                output.write(",")
+                output.writeJSON(",")
             }
-            output.write(try json(QuakeJSON(row: row)))
+            output.writeJSON(try json(QuakeJSON(row: row)))
         }
-        if lastSection >= 0 { output.write("]}") }
-        output.write("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")
+        if lastSection >= 0 { output.writeJSON("]}") }
+        output.writeJSON("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")
     }
 }
 
@@ -217,18 +217,5 @@ enum ISO8601Format {
         lock.lock()
         defer { lock.unlock() }
         return formatter.string(from: date)
-    }
-}
-
-/// stdout through a 64 KiB buffer: printing a million rows one `print` at a time is slow.
-final class BufferedOutput {
-    private var buffer = Data()
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 65_536 { flush() }
-    }
-    func flush() {
-        FileHandle.standardOutput.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -60,7 +60,7 @@ enum OpenCommand {
     /// Looks the code up without creating a store where there is none.
     private static func storeHolds(_ code: String, in state: StateDirectory) throws -> Bool {
         guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return false }
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         return try container.viewContext.read { try $0.quake(code: code) } != nil
     }

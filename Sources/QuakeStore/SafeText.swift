@@ -1,9 +1,16 @@
-/// Text from feeds and the store made safe for a terminal: no control characters and no
-/// escape sequences, so a place name can never retitle the pane, move the cursor or change
-/// colours.
+/// Text from feeds, the store, state files and file names made safe for a terminal: no control
+/// characters and no escape sequences, so a place name, a quake code or a file name can never
+/// retitle the pane, write the clipboard (OSC 52), move the cursor or reorder text.
+///
+/// The one sanitizer of the project: the browser's `CellBuffer` and every line the command line
+/// prints (tables, errors, `--json`) use it. It lives in QuakeStore because both QuakeTUI and the
+/// `quaketui` executable depend on that module already. ``isUnsafe(_:)`` decides what is unsafe;
+/// ``sanitize(_:)`` strips it for display, ``sanitizeLines(_:)`` keeps line breaks, and
+/// ``escapingJSON(_:)`` writes it as `\u00XX` inside JSON strings instead of dropping data.
 ///
 /// ```swift
 /// SafeText.sanitize("Evil\u{1B}]0;pwned\u{07} Place")  // "Evil Place"
+/// SafeText.escapingJSON("{\"id\":\"a\u{9B}b\"}")        // {"id":"a\u009bb"}
 /// ```
 public enum SafeText {
     /// Removes CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC (`ESC P|X|^|_ … ST`)
@@ -31,7 +38,37 @@ public enum SafeText {
         return String(output)
     }
 
-    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    /// ``sanitize(_:)`` line by line: line breaks stay, for multi-line messages and tables.
+    public static func sanitizeLines(_ text: String) -> String {
+        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { sanitize(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Encoded JSON with every unsafe scalar written as a `\uXXXX` escape: C1 controls, DEL and
+    /// bidirectional overrides, which `JSONEncoder` leaves raw (it escapes only C0). Line breaks
+    /// and tabs are left alone: in encoded JSON they can only be whitespace between tokens.
+    public static func escapingJSON(_ json: String) -> String {
+        if !json.unicodeScalars.contains(where: { isUnsafe($0) && !isJSONWhitespace($0) }) { return json }
+        var output = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isUnsafe(scalar) && !isJSONWhitespace(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                output.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    private static func isJSONWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\n" || scalar == "\r" || scalar == "\t"
+    }
+
+    /// Whether a scalar must never reach a terminal raw: C0 and C1 controls, DEL, and the
+    /// bidirectional embeddings, overrides and isolates.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x202A...0x202E, 0x2066...0x2069: true  // bidi embeddings, overrides, isolates

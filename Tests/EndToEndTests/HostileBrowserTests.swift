@@ -1,0 +1,35 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// Issue 17 in a real terminal (tmux): a failed scene save during a session.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct HostileBrowserTests {
+    static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
+
+    /// Finding 7: a save that fails (here: `scenes/a.plist` replaced by a directory, so the atomic
+    /// rename fails as it would on a full disk) shows on the status line during the session, and
+    /// `q` then exits 1 saying so.
+    @Test func aFailedSceneSaveIsShownAndQuitExitsOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 120, rows: 20)
+        defer { tmux.close() }
+        let feed = dir.url.appendingPathComponent("three.geojson")
+        try HostileInputTests.collection((1...3).map { HostileInputTests.feature("q\($0)", time: "170000000\($0)000") })
+            .write(to: feed, atomically: true, encoding: .utf8)
+        let state = dir.path + "/s"
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: URL(fileURLWithPath: state)).status == 0)
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", "a"], environment: Self.offline)
+        try tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
+        let plist = state + "/scenes/a.plist"
+        try? FileManager.default.removeItem(atPath: plist)
+        try FileManager.default.createDirectory(atPath: plist + "/blocker", withIntermediateDirectories: true)
+        try tmux.send(pane, "j")
+        try tmux.waitFor(pane, timeout: 10, "the failed save on the status line") { $0.contains("Could not save scene a") }
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 1)
+        let screen = try tmux.capture(pane)
+        #expect(screen.contains("the scene could not be saved"), "\(screen)")
+    }
+}
