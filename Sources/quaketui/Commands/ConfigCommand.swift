@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeTUI
+import QuakeStore
 
 /// `quaketui config [KEY [VALUE | --unset]] [--json]`: read and change app storage
 /// (`defaults.plist`, shared by every pane, which applies a change within a second).
