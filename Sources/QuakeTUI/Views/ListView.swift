@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// The list pane: section headers and quake rows in columns sized to the pane's width.
 enum ListView {
     /// Column widths for one pane width and the places on screen. The place keeps room for the
