@@ -8,8 +8,10 @@ public final class LocalHTTPServer {
     public let directory: URL
     private let process: ChildProcess
 
-    public convenience init(serving directory: URL) throws {
-        try self.init(directory: directory, output: "/dev/null") { port in
+    /// Serves `directory`; with `log`, each request is logged there (`"GET /all_day.geojson HTTP/1.1" 304 -`).
+    /// Python's server honours `If-Modified-Since` (a 304 when the file is not newer).
+    public convenience init(serving directory: URL, log: String = "/dev/null") throws {
+        try self.init(directory: directory, output: log) { port in
             ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", directory.path]
         }
     }

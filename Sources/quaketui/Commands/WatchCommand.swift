@@ -9,12 +9,18 @@ enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
         abstract: "Print quakes as they arrive in the store (one line each, or NDJSON).",
-        usage: ["watch [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--json]"],
+        usage: ["watch [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--refresh] [--json]"],
         discussion: """
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
             refresh — within a fraction of a second of its commit. Updates of quakes already
             stored are not printed again.
+
+            --refresh also runs the automatic refresh (a headless monitor for a server): the
+            app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
+            requests, backing off after failures; of all the processes on a state directory only
+            one refreshes at a time (refresh.lock), the others see its quakes arrive. Failures
+            are reported on stderr with the time of the next try.
 
             A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
             --near. --json prints one object per line (NDJSON): {"code","magnitude","place",
@@ -25,6 +31,7 @@ enum WatchCommand {
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
             .init(name: "near", value: "LAT,LON", help: "Only quakes within --radius of this point (decimal degrees)."),
             .init(name: "radius", value: "KM", help: "With --near: the radius in kilometres."),
+            .init(name: "refresh", value: nil, help: "Also run the automatic refresh (see 'quaketui config')."),
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
@@ -84,6 +91,17 @@ enum WatchCommand {
         let wake = DispatchSemaphore(value: 0)
         let observer = try StoreChangeObserver(container: container) { wake.signal() }
         defer { observer.stop() }
+        var refresher: AutoRefresher?
+        if arguments.has("refresh") {
+            let auto = AutoRefresher(state: state, container: container, settings: settings)
+            auto.start { status in
+                guard let error = status.lastError, status.failures > 0 else { return }
+                let next = status.nextDue.map { " next try \(ISO8601Format.string(from: $0))" } ?? ""
+                printError("Refresh of \(status.feed ?? "the feed") failed: \(error);\(next)")
+            }
+            refresher = auto
+        }
+        defer { refresher?.stop() }
         // On stderr, so a pipe of stdout sees only quakes; a script can wait for it before writing.
         printError("Watching \(SafeText.sanitize(container.path)) for new quakes; press ctrl-c to stop.")
         let line = QuakeLine(timeZone: timeZone, miles: miles)

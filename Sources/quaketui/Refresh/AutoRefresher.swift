@@ -76,8 +76,13 @@ final class AutoRefresher: @unchecked Sendable {
         }
     }
 
+    /// `autoRefreshInterval`, or `$QUAKETUI_AUTO_REFRESH_INTERVAL` (seconds, any positive value:
+    /// for local mirrors and tests, which may poll faster than the USGS would like).
     private var schedule: RefreshSchedule {
-        RefreshSchedule(interval: settings.value(for: AppKeys.autoRefreshInterval))
+        if let text = environment["QUAKETUI_AUTO_REFRESH_INTERVAL"], let seconds = TimeInterval(text), seconds > 0 {
+            return RefreshSchedule(interval: seconds)
+        }
+        return RefreshSchedule(interval: settings.value(for: AppKeys.autoRefreshInterval))
     }
 
     private func tick() {

@@ -1,0 +1,119 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The automatic refresh (issue 13) with `watch --refresh` as the headless monitor: one process
+/// polls for all, conditional requests, 304s that change nothing, failures that back off.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct AutoRefreshTests {
+    static let interval = 2.0
+
+    /// `"GET /all_day.geojson HTTP/1.1" 200` lines of the server's log, as (status) in order.
+    static func requests(_ log: URL) -> [String] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").filter { $0.contains("\"GET /all_day.geojson") }.compactMap { line in
+            line.split(separator: "\"").last?.split(separator: " ").first.map(String.init)
+        }
+    }
+
+    static func publish(_ feed: URL, at path: URL, modified: Date) throws {
+        let data = try Data(contentsOf: feed)
+        try data.write(to: path, options: .atomic)
+        try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path.path)
+    }
+
+    func waitUntil(_ timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(20_000)
+        }
+        return try condition()
+    }
+
+    @Test func oneProcessPollsForAllAndA304ChangesNothing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let mirror = dir.appending("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        let feed = mirror.appendingPathComponent("all_day.geojson")
+        let week = SharedData.url("all_week-2018-06-14.geojson")
+        try Self.publish(week, at: feed, modified: Date(timeIntervalSinceNow: -3600))
+        let log = dir.appending("server.log")
+        let server = try LocalHTTPServer(serving: mirror, log: log.path)
+        defer { server.stop() }
+        let state = dir.appending("state")
+        let environment = ["QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": String(Self.interval),
+                           "QUAKETUI_STATE_DIR": state.path]
+        // Three headless monitors on one store: only one of them may poll.
+        var watchers: [ChildProcess] = []
+        defer { for watcher in watchers { watcher.kill(); watcher.wait() } }
+        for _ in 0..<3 {
+            let watcher = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh", "--json"], environment: environment)
+            watchers.append(watcher)
+        }
+        let expected = Set(try IndependentParse.expected(for: week).map(\.code)).count
+        #expect(try waitUntil(30) { watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected } },
+                "every watcher prints every quake of the first download once: \(watchers.map { $0.stdout.count })")
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
+        let token = try #require(info["historyToken"] as? Int)
+        // Later polls find the feed unchanged: 304s, no history written.
+        #expect(try waitUntil(20) { Self.requests(log).count >= 3 })
+        let statuses = Self.requests(log)
+        #expect(statuses.first == "200" && statuses.dropFirst().allSatisfy { $0 == "304" }, "\(statuses)")
+        let after = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
+        #expect(after["historyToken"] as? Int == token, "a 304 writes no history")
+        // One poll per interval from all three processes together, not three.
+        let start = Self.requests(log).count
+        let window = Date()
+        #expect(waitUntil(5 * Self.interval + 5) { Self.requests(log).count >= start + 3 })
+        let polls = Self.requests(log).count - start
+        let elapsed = Date().timeIntervalSince(window)
+        #expect(Double(polls) <= elapsed / Self.interval + 1.5, "\(polls) polls in \(elapsed) s")
+        // A new version reaches every watcher within the interval plus a second.
+        let month = SharedData.url("all_month-2023-04-04.csv")
+        try Self.publish(month, at: feed, modified: Date())
+        let published = Date()
+        let more = Set(try IndependentParse.expected(for: month).map(\.code)).count
+        #expect(try waitUntil(Self.interval + 20) {
+            watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected + more }
+        })
+        let delay = Date().timeIntervalSince(published)
+        #expect(delay <= Self.interval + 1 + 10, "the new version arrived after \(delay) s (import time included)")
+        let status = try String(contentsOf: state.appendingPathComponent("refresh.plist"), encoding: .utf8)
+        #expect(status.contains("<key>lastSuccess</key>") && status.contains("<key>nextDue</key>")
+                && status.contains("<key>lastModified</key>"), "\(status)")
+    }
+
+    @Test func serverFailuresBackOffAndLeaveTheStoreAlone() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let mirror = dir.appending("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        let log = dir.appending("server.log")
+        // No all_day.geojson at all: every poll is a 404.
+        let server = try LocalHTTPServer(serving: mirror, log: log.path)
+        defer { server.stop() }
+        let state = dir.appending("state")
+        let watcher = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh"], environment: [
+            "QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": "1", "QUAKETUI_STATE_DIR": state.path])
+        defer { watcher.kill(); watcher.wait() }
+        #expect(try waitUntil(20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
+                "\(watcher.stderr)")
+        #expect(watcher.stderr.contains("next try"))
+        // Back-off: after the k-th failure in a row the next try waits 2^(k-1) intervals
+        // (refresh.plist says when), and the server saw one request per try.
+        let plist = state.appendingPathComponent("refresh.plist")
+        func status() -> [String: Any] {
+            (try? PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil)) as? [String: Any] ?? [:]
+        }
+        #expect(try waitUntil(20) { (status()["failures"] as? Int ?? 0) >= 3 })
+        let current = status()
+        let failures = try #require(current["failures"] as? Int)
+        let wait = try #require(current["nextDue"] as? Date).timeIntervalSince(try #require(current["lastAttempt"] as? Date))
+        #expect(abs(wait - pow(2, Double(failures - 1))) < 0.01, "\(failures) failures, next try after \(wait) s")
+        #expect(Self.requests(log).count >= failures && Self.requests(log).allSatisfy { $0 == "404" }, "\(Self.requests(log))")
+        let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
+        #expect(info["quakes"] as? Int == 0 && info["historyToken"] as? Int == 0, "the store is untouched")
+    }
+}
