@@ -41,8 +41,8 @@ extension Connection {
         var seen = Set<String>()
         if needsRowScan {
             let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE id > ? AND id <= ? ORDER BY id")
-            statement.bind(cursor.maxID, at: 1)
-            statement.bind(now.maxID, at: 2)
+            try statement.bind(cursor.maxID, at: 1)
+            try statement.bind(now.maxID, at: 2)
             while try statement.step() {
                 let quake = StoredQuake(statement)
                 seen.insert(quake.record.code)

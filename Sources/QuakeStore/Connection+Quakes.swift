@@ -56,7 +56,7 @@ extension Connection {
     /// One quake by code, with its notes, or nil.
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
         let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
-        statement.bind(code, at: 1)
+        try statement.bind(code, at: 1)
         return try statement.step() ? StoredQuake(statement) : nil
     }
 }

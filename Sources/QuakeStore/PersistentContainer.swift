@@ -144,7 +144,7 @@ public final class PersistentContainer: Sendable {
         _ = try db.scalar("PRAGMA user_version")
         let mode = try db.scalar("PRAGMA journal_mode = WAL").string
         guard mode == "wal" else {
-            throw SQLiteError(extendedCode: 8, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
+            throw SQLiteError(extendedCode: SQLiteError.readOnly, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
         }
         try db.execute("PRAGMA synchronous = NORMAL")
     }
@@ -161,7 +161,16 @@ public final class PersistentContainer: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError(.accessDenied, path: storePath)
+            // Say what really happened: a full disk is not a permission problem.
+            let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+                .flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+            switch posix {
+            case ENOSPC?, EDQUOT?: throw StoreError(.diskFull, path: storePath)
+            case EACCES?, EPERM?, EROFS?, nil: throw StoreError(.accessDenied, path: storePath)
+            case let code?:
+                throw StoreError(.invalidArgument("Cannot create the state directory \(directory.path): "
+                    + "\(String(cString: strerror(code))). Choose another one with --state-dir."), path: storePath)
+            }
         }
     }
 

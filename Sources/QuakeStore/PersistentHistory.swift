@@ -77,7 +77,7 @@ extension Connection {
         if token < purged { return .expired(latest: latest) }
         let statement = try prepare(
             "SELECT token, timestamp, author, origin, isBulk FROM history WHERE token > ? ORDER BY token")
-        statement.bind(token.rawValue, at: 1)
+        try statement.bind(token.rawValue, at: 1)
         var transactions: [HistoryTransaction] = []
         let changeStatement = try prepare(
             "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey FROM history_change WHERE token = ?")
@@ -90,7 +90,7 @@ extension Connection {
             var changes: [HistoryChange] = []
             if !isBulk {
                 changeStatement.reset()
-                changeStatement.bind(txToken, at: 1)
+                try changeStatement.bind(txToken, at: 1)
                 while try changeStatement.step() {
                     changes.append(HistoryChange(
                         code: changeStatement.text(at: 0),

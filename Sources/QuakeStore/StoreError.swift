@@ -44,8 +44,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             else if error.isDiskFull { .diskFull }
             else if error.isBusy { .busy }
             else if error.isAccessDenied { .accessDenied }
-            else if error.code == 26 /* SQLITE_NOTADB */ { .notAStore }
-            else if error.code == 11 /* SQLITE_CORRUPT */ { .corrupt }
+            else if error.code == SQLiteError.notADatabase { .notAStore }
+            else if error.code == SQLiteError.corrupt { .corrupt }
             else { .sqlite }
         self.init(code, path: path, underlyingError: error)
     }

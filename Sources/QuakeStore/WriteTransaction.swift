@@ -41,15 +41,15 @@ public final class WriteTransaction {
             "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (code, kind) in changes.codes {
             insert.reset()
-            insert.bind(token, at: 1)
-            insert.bind(code, at: 2)
-            insert.bind(Int64(kind.rawValue), at: 3)
+            try insert.bind(token, at: 1)
+            try insert.bind(code, at: 2)
+            try insert.bind(Int64(kind.rawValue), at: 3)
             if let old = changes.oldKeys[code] {
-                insert.bind(old.id, at: 4)
-                insert.bind(old.time, at: 5)
-                insert.bind(old.magnitude, at: 6)
-                insert.bind(old.regionKey, at: 7)
-                insert.bind(old.placeKey, at: 8)
+                try insert.bind(old.id, at: 4)
+                try insert.bind(old.time, at: 5)
+                try insert.bind(old.magnitude, at: 6)
+                try insert.bind(old.regionKey, at: 7)
+                try insert.bind(old.placeKey, at: 8)
             }
             try insert.step()
         }
@@ -78,29 +78,29 @@ extension WriteTransaction {
             statement = try connection.prepare(Self.upsertSQL, persistent: true)
             upsertStatement = statement
         }
-        statement.bind(record.code, at: 1)
-        statement.bind(record.magnitude, at: 2)
-        statement.bind(record.magType, at: 3)
-        statement.bind(record.place, at: 4)
-        statement.bind(record.time, at: 5)
-        statement.bind(record.updated, at: 6)
-        statement.bind(record.latitude, at: 7)
-        statement.bind(record.longitude, at: 8)
-        statement.bind(record.depth, at: 9)
+        try statement.bind(record.code, at: 1)
+        try statement.bind(record.magnitude, at: 2)
+        try statement.bind(record.magType, at: 3)
+        try statement.bind(record.place, at: 4)
+        try statement.bind(record.time, at: 5)
+        try statement.bind(record.updated, at: 6)
+        try statement.bind(record.latitude, at: 7)
+        try statement.bind(record.longitude, at: 8)
+        try statement.bind(record.depth, at: 9)
         let region = record.region
-        statement.bind(region, at: 10)
-        statement.bind(TextFolding.fold(region), at: 11)
-        statement.bind(TextFolding.fold(record.place), at: 12)
-        statement.bind(record.status, at: 13)
-        statement.bind(record.type, at: 14)
-        statement.bind(record.tsunami, at: 15)
-        statement.bind(record.felt, at: 16)
-        statement.bind(record.alert, at: 17)
-        statement.bind(record.sig, at: 18)
-        statement.bind(record.net, at: 19)
-        statement.bind(record.url, at: 20)
-        statement.bind(record.title, at: 21)
-        statement.bind(record.source, at: 22)
+        try statement.bind(region, at: 10)
+        try statement.bind(TextFolding.fold(region), at: 11)
+        try statement.bind(TextFolding.fold(record.place), at: 12)
+        try statement.bind(record.status, at: 13)
+        try statement.bind(record.type, at: 14)
+        try statement.bind(record.tsunami, at: 15)
+        try statement.bind(record.felt, at: 16)
+        try statement.bind(record.alert, at: 17)
+        try statement.bind(record.sig, at: 18)
+        try statement.bind(record.net, at: 19)
+        try statement.bind(record.url, at: 20)
+        try statement.bind(record.title, at: 21)
+        try statement.bind(record.source, at: 22)
         // While changes are listed one by one, remember where the row was for readers' diffs.
         let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
         let rowidBefore = connection.lastInsertRowID
@@ -212,7 +212,7 @@ extension WriteTransaction {
     @discardableResult
     public func deleteQuake(code: String) throws(SQLiteError) -> Bool {
         let statement = try connection.prepare("DELETE FROM quake WHERE code = ? RETURNING \(RowKeys.columns)")
-        statement.bind(code, at: 1)
+        try statement.bind(code, at: 1)
         guard try statement.step() else { return false }
         changes.record(.delete, code: code, old: RowKeys(statement))
         while try statement.step() {}
@@ -239,7 +239,7 @@ extension WriteTransaction {
             statement = try connection.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?", persistent: true)
             oldKeysStatement = statement
         }
-        statement.bind(code, at: 1)
+        try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }
 

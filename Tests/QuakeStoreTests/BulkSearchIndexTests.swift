@@ -111,11 +111,11 @@ import Testing
             for phrase in phrases {
                 let statement = try db.prepare(
                     "SELECT code FROM quake WHERE id IN (SELECT rowid FROM quake_fts WHERE quake_fts MATCH ?) ORDER BY code")
-                statement.bind("\"\(phrase)\"", at: 1)
+                try statement.bind("\"\(phrase)\"", at: 1)
                 var codes: [String] = []
                 while try statement.step() { codes.append(statement.text(at: 0)) }
                 let scan = try db.prepare("SELECT code FROM quake WHERE instr(placeKey, ?) > 0 ORDER BY code")
-                scan.bind(phrase, at: 1)
+                try scan.bind(phrase, at: 1)
                 var scanned: [String] = []
                 while try scan.step() { scanned.append(scan.text(at: 0)) }
                 #expect(codes == scanned, "index and scan differ for \(phrase)")

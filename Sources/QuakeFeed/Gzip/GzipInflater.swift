@@ -87,8 +87,12 @@ final class GzipInflater: FeedByteStream {
                 stream.pointee.avail_in = UInt32(n)
             }
             if memberEnded {
-                // The corresponding C function is `inflateReset`.
-                inflateReset(stream)
+                // The corresponding C function is `inflateReset`; it fails only on a broken stream state.
+                let reset = inflateReset(stream)
+                guard reset == Z_OK else {
+                    throw GzipFailure(message: "zlib could not start the next member (inflateReset returned \(reset))",
+                                      compressedOffset: consumed)
+                }
                 memberEnded = false
             }
             inMember = true

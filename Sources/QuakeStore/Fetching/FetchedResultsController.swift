@@ -288,7 +288,7 @@ public final class FetchedResultsController {
 
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
         let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
-        statement.bind(code, at: 1)
+        try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }
 

@@ -82,13 +82,40 @@ public final class Connection {
         while try statement.step() {}
     }
 
-    /// Compiles a statement. The corresponding C function is `sqlite3_prepare_v3`.
+    /// Compiles one statement. The corresponding C function is `sqlite3_prepare_v3`.
+    ///
+    /// SQL with a second statement after the first is a bug (SQLite would silently ignore it)
+    /// and traps; use `execute(_:)` for scripts.
     public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> Statement {
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let rc = sqlite3_prepare_v3(rawHandle, sql, -1, flags, &stmt, nil)
+        let handle = rawHandle
+        let (rc, rest) = sql.withCString { start -> (Int32, String) in
+            var tail: UnsafePointer<CChar>?
+            let rc = sqlite3_prepare_v3(handle, start, -1, flags, &stmt, &tail)
+            return (rc, tail.map { String(cString: $0) } ?? "")
+        }
         guard rc == SQLITE_OK, let stmt else { throw error(sql: sql) }
+        precondition(Self.isBlank(rest), "prepare takes one statement; found more after it in: \(sql)")
         return Statement(handle: stmt, connection: self, sql: sql)
+    }
+
+    /// Whether SQL text is only white space, `;` and comments (what may follow one statement).
+    static func isBlank(_ sql: String) -> Bool {
+        var scalars = Substring(sql)
+        while let first = scalars.first {
+            if first.isWhitespace || first == ";" {
+                scalars = scalars.dropFirst()
+            } else if scalars.hasPrefix("--") {
+                scalars = scalars.drop { $0 != "\n" }
+            } else if scalars.hasPrefix("/*") {
+                guard let end = scalars.range(of: "*/") else { return true }  // an unterminated comment ends the text
+                scalars = scalars[end.upperBound...]
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     /// The first column of the first row, or nil when there is no row or it is NULL.

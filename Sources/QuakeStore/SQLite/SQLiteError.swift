@@ -28,6 +28,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
         return text
     }
 
+    /// The result codes the store tells apart, named (the C constants do not leave this layer).
+    public static let notADatabase = SQLITE_NOTADB
+    public static let corrupt = SQLITE_CORRUPT
+    public static let readOnly = SQLITE_READONLY
+    public static let tooBig = SQLITE_TOOBIG
+
     /// The corresponding C code is `SQLITE_BUSY`: another connection holds a lock too long.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// The corresponding C codes are `SQLITE_NOTADB` and `SQLITE_CORRUPT`.

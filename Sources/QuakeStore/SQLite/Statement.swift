@@ -99,23 +99,36 @@ public final class Statement {
         guard rc == SQLITE_OK else { throw connection.error(sql: sql) }
     }
 
-    // Fast typed binds for the import hot path (no enum boxing).
-    public func bind(_ value: Int64, at index: Int32) {
-        sqlite3_bind_int64(handle, index, value)
+    // Fast typed binds for the import hot path (no enum boxing). Their result is checked like
+    // every other: a parameter index that does not exist is a bug and traps (`SQLITE_RANGE`),
+    // text too big for SQLite (`SQLITE_TOOBIG`) throws.
+    public func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_int64(handle, index, value), index)
     }
-    public func bind(_ value: Double?, at index: Int32) {
-        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    public func bind(_ value: Double?, at index: Int32) throws(SQLiteError) {
+        try check(value.map { sqlite3_bind_double(handle, index, $0) } ?? sqlite3_bind_null(handle, index), index)
     }
-    public func bind(_ value: Int?, at index: Int32) {
-        if let value { sqlite3_bind_int64(handle, index, Int64(value)) } else { sqlite3_bind_null(handle, index) }
+    public func bind(_ value: Int?, at index: Int32) throws(SQLiteError) {
+        try check(value.map { sqlite3_bind_int64(handle, index, Int64($0)) } ?? sqlite3_bind_null(handle, index), index)
     }
-    public func bind(_ value: String?, at index: Int32) {
-        guard var text = value else { sqlite3_bind_null(handle, index); return }
-        text.withUTF8 { bytes in
-            _ = bytes.withMemoryRebound(to: CChar.self) {
+    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+        guard var text = value else { return try check(sqlite3_bind_null(handle, index), index) }
+        guard text.utf8.count <= Int(Int32.max) else {
+            throw SQLiteError(extendedCode: SQLiteError.tooBig, message: "text of \(text.utf8.count) bytes is too big", sql: sql)
+        }
+        let rc = text.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
                 sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
             }
         }
+        try check(rc, index)
+    }
+
+    /// Misuse (a parameter that does not exist, a finalized statement) traps; anything else throws.
+    private func check(_ rc: Int32, _ index: Int32) throws(SQLiteError) {
+        guard rc != SQLITE_OK else { return }
+        precondition(rc != SQLITE_RANGE && rc != SQLITE_MISUSE, "bind of parameter \(index) failed (\(rc)) in: \(sql)")
+        throw connection.error(sql: sql)
     }
 
     public var columnCount: Int32 { sqlite3_column_count(handle) }
