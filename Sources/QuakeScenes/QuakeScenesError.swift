@@ -83,7 +83,7 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
             text = "The scene ID \(scene) is not valid: use 1 to 64 letters, digits, '.', '_' or '-' (not '.' or '..')."
         case .sceneInUse:
             let holder = pid.map { "process \($0)" } ?? "another process"
-            text = "scene \(sceneID ?? "?") is open in \(holder); close it there, or pick another scene with --scene ID."
+            text = "Scene \(sceneID ?? "?") is open in \(holder); close it there, or pick another scene with --scene ID."
         case .noFreeSceneID:
             text = "Every scene ID derived from \(scene) is open in another process; pick one with --scene ID."
         case .stateDirectoryUnusable:

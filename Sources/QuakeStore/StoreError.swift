@@ -50,7 +50,18 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         self.init(code, path: path, underlyingError: error)
     }
 
+    /// What a user reads: the sentence, and SQLite's own short message when it adds something.
+    /// Never the SQL: that goes to the log with ``detail``.
     public var description: String {
+        guard let underlyingError else { return sentence }
+        return "\(sentence) (SQLite: \(underlyingError.message))"
+    }
+
+    /// Everything behind the sentence, SQL included, for the log (`QUAKETUI_LOG`).
+    public var detail: String? { underlyingError.map { "\($0)" } }
+
+    /// The sentence alone: what happened, where, and what to do.
+    public var sentence: String {
         let sentence: String
         switch code {
         case .notAStore:
@@ -74,7 +85,6 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .sqlite:
             sentence = "The store \(path) reported an error; nothing was changed."
         }
-        guard let underlyingError else { return sentence }
-        return "\(sentence) (\(underlyingError))"
+        return sentence
     }
 }

@@ -90,8 +90,7 @@ enum Quaketui {
             // A bad scene ID or `open` target is a mistake in the command line, not a failure.
             return report(UsageError(message: error.description, command: command.spec))
         } catch {
-            printError("Error: \(error)")
-            return .failure
+            return report(error, context: name)
         }
     }
 
@@ -126,9 +125,16 @@ enum Quaketui {
         } catch let error as UsageError {
             return report(error)
         } catch {
-            printError("Error: \(error)")
-            return .failure
+            return report(error, context: "browser")
         }
+    }
+
+    /// A runtime failure: the presenter's message on stderr, the whole story in the log.
+    private static func report(_ error: Error, context: String) -> ExitCode {
+        let report = ErrorPresenter.report(error)
+        ErrorPresenter.log(report, context: context)
+        printError("Error: \(report.message)")
+        return report.exitCode
     }
 
     private static func report(_ error: UsageError) -> ExitCode {

@@ -302,7 +302,7 @@ struct BrowserTests {
         _ = try fixture.launch(scene: "solo")
         let second = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "solo"],
                                             environment: Self.offline)
-        try fixture.tmux.waitFor(second, "the refusal") { $0.contains("scene solo is open in process") }
+        try fixture.tmux.waitFor(second, "the refusal") { $0.contains("Scene solo is open in process") }
         #expect(try fixture.tmux.waitForExit(second) == 1)
         // Without a terminal the browser says what to use instead.
         let piped = try QuaketuiBinary.run(["--scene", "other"], stateDirectory: fixture.dir.url)

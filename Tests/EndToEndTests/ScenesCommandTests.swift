@@ -88,7 +88,7 @@ import Testing
         defer { lease.release() }
         let result = try QuaketuiBinary.run(["scenes", "rm", "--all", "--json"], stateDirectory: dir.url)
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("Error: scene left is open in process \(getpid())"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: Scene left is open in process \(getpid())"), "\(result.stderr)")
         let json = try result.json()
         #expect(json["removed"] as? [String] == ["right"])
         let refused = try #require(json["refused"] as? [[String: Any]])

@@ -12,7 +12,7 @@ import Testing
         let error = #expect(throws: QuakeScenesError.self) { try SceneLease.acquire(identity, in: state) }
         #expect(error?.code == .sceneInUse)
         #expect(error?.pid == getpid())
-        #expect(error?.description.hasPrefix("scene left is open in process \(getpid())") == true)
+        #expect(error?.description.hasPrefix("Scene left is open in process \(getpid())") == true)
         first.release()
         let again = try SceneLease.acquire(identity, in: state)
         #expect(again.id == identity.id)
@@ -52,7 +52,7 @@ import Testing
         let explicit = SceneIdentity(id: try SceneID(validating: "shared"), source: .option)
         let error = #expect(throws: QuakeScenesError.self) { try SceneLease.acquire(explicit, in: state) }
         #expect(error?.pid == child.pid)
-        #expect(error?.description.contains("scene shared is open in process \(child.pid)") == true)
+        #expect(error?.description.contains("Scene shared is open in process \(child.pid)") == true)
 
         let derived = try SceneLease.acquire(SceneIdentity(id: explicit.id, source: .tmux), in: state)
         #expect(derived.id.rawValue == "shared-2")

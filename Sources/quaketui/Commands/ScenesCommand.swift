@@ -119,7 +119,7 @@ enum ScenesCommand {
         print("\(verb) \(summary.removed.count) \(noun): " + summary.removed.map(\.rawValue).joined(separator: ", "))
     }
 
-    /// "scene left is open in process 4242; quit it there first (q keeps it, Q closes it)."
+    /// "scene left is open in process 4242; …" (the presenter capitalizes it)
     private static func refusal(_ refused: [SceneRemovalSummary.Refusal]) -> String {
         let scenes = refused.map { "\($0.id) is open in " + ($0.pid.map { "process \($0)" } ?? "another process") }
         return "scene " + scenes.joined(separator: ", scene ") + "; not removed: quit that browser first, or press Q there to close the scene."

@@ -1,0 +1,69 @@
+import Foundation
+import QuakeFeed
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// How an error is shown: one presenter for the command line and the browser (issue 16), the
+/// way bubbletea programs keep one place that turns errors into what people read.
+///
+/// ```swift
+/// let report = ErrorPresenter.report(error)
+/// printError("Error: \(report.message)")        // the command line
+/// status = report.status                         // the browser's status line
+/// ErrorPresenter.log(report, context: "import")  // QUAKETUI_LOG, with the SQL and causes
+/// ```
+struct ErrorReport: Sendable, Equatable {
+    /// What happened and where, with what to do: the sentence a user reads.
+    var message: String
+    /// A short form for the status line: the first sentence.
+    var status: String
+    /// Causes and SQL behind the message, for the log only.
+    var detail: String?
+    var exitCode: ExitCode
+}
+
+enum ErrorPresenter {
+    static func report(_ error: Error) -> ErrorReport {
+        var message = "\(error)"
+        var detail: String?
+        switch error {
+        case let store as StoreError:
+            detail = store.detail
+        case let feed as FeedError:
+            detail = (feed.underlyingError as? StoreError)?.detail ?? feed.underlyingError.map { "\($0)" }
+            message = feed.description
+        case let usage as UsageError:
+            return ErrorReport(message: usage.message, status: firstSentence(usage.message), detail: nil, exitCode: .usage)
+        default:
+            break
+        }
+        message = capitalized(message)
+        return ErrorReport(message: message, status: firstSentence(message), detail: detail, exitCode: .failure)
+    }
+
+    /// Appends the report to the file named by `QUAKETUI_LOG`, if any: one line with the time,
+    /// the process, the context, the message, and the detail (bubbletea's `LogToFile`).
+    static func log(_ report: ErrorReport, context: String,
+                    environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let path = environment["QUAKETUI_LOG"], !path.isEmpty else { return }
+        var line = "\(ISO8601Format.string(from: Date())) quaketui[\(getpid())] \(context): \(report.message)"
+        if let detail = report.detail { line += " | \(detail)" }
+        line = SafeText.sanitize(line) + "\n"
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = line.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+    }
+
+    static func firstSentence(_ text: String) -> String {
+        guard let end = text.range(of: ". ") else { return text }
+        return String(text[..<end.lowerBound]) + "."
+    }
+
+    /// Messages start with a capital letter, whoever wrote them.
+    static func capitalized(_ text: String) -> String {
+        guard let first = text.first, first.isLowercase else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+}
