@@ -112,7 +112,10 @@ import Testing
         }
     }
 
-    @Test func aWatcherSeesAnotherInstancesChangeWithinOneSecond() async throws {
+    /// SPEC §4.2's "within 1 s" is a benchmark figure (quakebench); here the change must arrive,
+    /// with a deadline generous enough for a loaded 2-core machine. The watcher's baseline is
+    /// taken when `onChange` returns, so no wait is needed before writing.
+    @Test func aWatcherSeesAnotherInstancesChange() async throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
         let watcher = try AppStorage(state: state)
@@ -120,11 +123,8 @@ import Testing
         let seen = Flag()
         let token = watcher.onChange { seen.set() }
         defer { token.cancel() }
-        try await Task.sleep(for: .milliseconds(50))
-        let start = Date()
         try writer.set("mi", for: AppKeys.distanceUnit)
-        #expect(eventually(timeout: 1) { seen.isSet }, "no change seen within 1 s")
-        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(eventually(timeout: 20) { seen.isSet }, "no change seen")
         #expect(watcher.value(for: AppKeys.distanceUnit) == "mi")
     }
 
@@ -138,10 +138,9 @@ import Testing
             for await _ in stream { return true }
             return false
         }
-        try await Task.sleep(for: .milliseconds(50))
         try writer.set("utc", for: AppKeys.timeZone)
         let timeout = Task {
-            try await Task.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(20))  // a deadline, not a wait: the stream ends it first
             waiter.cancel()
         }
         #expect(await waiter.value)
@@ -149,15 +148,20 @@ import Testing
         #expect(watcher.value(for: AppKeys.timeZone) == "utc")
     }
 
+    /// Without waiting for a notification that must not come: an own change, then another
+    /// instance's; the watcher reports exactly one change, and it is the other instance's.
     @Test func anOwnChangeDoesNotNotify() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
         let storage = try AppStorage(state: state)
-        let seen = Flag()
-        let token = storage.onChange { seen.set() }
+        let other = try AppStorage(state: state)
+        let notifications = Counter()
+        let token = storage.onChange { notifications.increment() }
         defer { token.cancel() }
         try storage.set("utc", for: AppKeys.timeZone)
-        usleep(600_000)
-        #expect(!seen.isSet)
+        try other.set("mi", for: AppKeys.distanceUnit)
+        #expect(eventually(timeout: 20) { storage.value(for: AppKeys.distanceUnit) == "mi" })
+        #expect(eventually(timeout: 20) { notifications.value >= 1 })
+        #expect(notifications.value == 1, "only the other instance's change was reported")
     }
 }
