@@ -71,6 +71,22 @@ struct BrowserTests {
         return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
     }
 
+    /// Polls the scene file until `condition` holds (or 20 s pass); returns its contents.
+    static func waitForSceneFile(_ fixture: Fixture, scene: String = "a",
+                                 _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(20)
+        var last: [String: Any] = [:]
+        while Date() < deadline {
+            if let file = try? sceneFile(fixture, scene) {
+                last = file
+                if condition(file) { return file }
+            }
+            usleep(20_000)
+        }
+        Issue.record("the scene file never got there: \(last)")
+        return last
+    }
+
     @Test func onFirstLaunchABackgroundRefreshReplacesTheSampleAndRRefreshesAgain() throws {
         let fixture = try Fixture(importing: nil)
         defer { fixture.close() }
@@ -107,8 +123,8 @@ struct BrowserTests {
         try fixture.tmux.waitFor(pane, "magnitude order") { Self.header($0).contains("sort magnitude") }
         try fixture.tmux.send(pane, "j", "j", "j", "Enter", "Tab")
         let before = try fixture.tmux.waitFor(pane, "the map") { $0.contains("◉") }
-        usleep(400_000)  // scene storage promises disk within 250 ms
-        let saved = try Self.sceneFile(fixture)
+        // Wait for what the scene file must say, not for a time (SPEC's 250 ms is quakebench's figure).
+        let saved = try Self.waitForSceneFile(fixture) { $0["DetailView.selectedTab"] as? String == "map" }
         #expect(saved["ContentView.sortOrder"] as? String == "magnitude")
         #expect(saved["ContentView.searchText"] as? String == "alaska")
         #expect(saved["DetailView.selectedTab"] as? String == "map")
@@ -137,7 +153,9 @@ struct BrowserTests {
         try fixture.tmux.send(paneA, "j", "j", "Enter", "3", "e")
         try fixture.tmux.send(paneA, "felt it in the kitchen", literal: true)
         try fixture.tmux.waitFor(paneA, "the draft") { $0.contains("felt it in the kitchen") }
-        usleep(400_000)
+        _ = try Self.waitForSceneFile(fixture, scene: "a") {
+            (($0["EditView.draft"] as? [String: Any])?["text"] as? String) == "felt it in the kitchen"
+        }
         kill(try fixture.tmux.pid(paneA), SIGKILL)
         _ = try fixture.tmux.waitForExit(paneA)
         let again = try fixture.launch(scene: "a", window: "again")
@@ -151,10 +169,8 @@ struct BrowserTests {
         try fixture.tmux.waitFor(paneB, "the empty notes tab") { $0.contains("3 Notes") && !$0.contains("kitchen") }
         try fixture.tmux.send(again, "C-s")
         try fixture.tmux.waitFor(again, "the save") { $0.contains("Notes saved") }
-        try fixture.tmux.waitFor(paneB, timeout: 2, "the saved notes, live") { $0.contains("felt it in the kitchen") }
-        let deadline = Date().addingTimeInterval(1)
-        while try Self.sceneFile(fixture)["EditView.draft"] != nil && Date() < deadline { usleep(20_000) }
-        #expect(try Self.sceneFile(fixture)["EditView.draft"] == nil, "a saved draft is no longer a draft")
+        try fixture.tmux.waitFor(paneB, timeout: 10, "the saved notes, live") { $0.contains("felt it in the kitchen") }
+        _ = try Self.waitForSceneFile(fixture, scene: "a") { $0["EditView.draft"] == nil }
     }
 
     @Test func aChangeFromAnotherProcessShowsInTwoRunningPanesThatKeepTheirSelection() throws {
@@ -172,12 +188,12 @@ struct BrowserTests {
                                             stateDirectory: fixture.dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         for (pane, title) in [(paneA, titleA), (paneB, titleB)] {
-            let screen = try fixture.tmux.waitFor(pane, timeout: 2, "the new count") { Self.count($0) != initial }
+            let screen = try fixture.tmux.waitFor(pane, timeout: 10, "the new count") { Self.count($0) != initial }
             #expect(Self.line(screen, containing: "Title") == title)
         }
         // App storage: a minimum magnitude set in one pane filters the other.
         try fixture.tmux.send(paneA, "Escape", "m")
-        try fixture.tmux.waitFor(paneB, timeout: 2, "the filter from pane a") { Self.header($0).contains("2.5") }
+        try fixture.tmux.waitFor(paneB, timeout: 10, "the filter from pane a") { Self.header($0).contains("2.5") }
     }
 
     @Test func handoffShowsInThisPaneTheQuakeAnotherPaneShows() throws {
@@ -188,7 +204,13 @@ struct BrowserTests {
         try fixture.tmux.send(paneA, "j", "j", "j", "j", "Enter")
         let shown = try fixture.tmux.waitFor(paneA, "the detail") { $0.contains("Title") && $0.contains(" Code ") }
         let title = try #require(Self.line(shown, containing: "Title")).split(separator: "│").last.map(String.init) ?? ""
-        usleep(300_000)
+        let advertised = try #require(Self.line(shown, containing: " Code ")?.split(separator: " ").last.map(String.init))
+        // Pane A advertises what it shows; wait for that, not for a time.
+        let activity = fixture.dir.appending("activity.plist")
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, !((try? String(contentsOf: activity, encoding: .utf8))?.contains(advertised) ?? false) {
+            usleep(20_000)
+        }
         try fixture.tmux.send(paneB, "H")
         try fixture.tmux.waitFor(paneB, "the handed-off quake") { screen in
             (Self.line(screen, containing: "Title")?.split(separator: "│").last.map(String.init)) == title

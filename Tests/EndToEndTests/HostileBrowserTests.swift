@@ -30,6 +30,6 @@ struct HostileBrowserTests {
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 1)
         let screen = try tmux.capture(pane)
-        #expect(screen.contains("the scene could not be saved"), "\(screen)")
+        #expect(screen.contains("Error: The scene could not be saved"), "\(screen)")
     }
 }
