@@ -99,7 +99,9 @@ do {
         figures += try importBench.run(n: n, python: python && n <= 200_000)
         let store = importBench.store(n: n)
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
-        figures += try TerminalBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
+        var terminalBench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
+        if quick { terminalBench.idleSeconds = 2 }
+        figures += try terminalBench.run(n: n)
         figures += try LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench).run(n: n)
         // A long run's results so far, in case it is interrupted.
         log("figures so far:\n" + Report.table(figures))
