@@ -66,7 +66,59 @@ enum Schema {
             INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
         END;
         """,
+        // 2: section counts kept in the store (see `SectionCounts`), maintained by triggers in the
+        // same transaction as every write; bulk imports drop the triggers and recount once.
+        """
+        CREATE TABLE quake_count (
+            kind INTEGER NOT NULL,      -- 0: 15-minute time bucket, 1: magnitude bucket, 2: regionKey
+            bucket NOT NULL,            -- floor(time / 900000 ms); -1 unknown, 0 (<1) … 6 (6+); the regionKey
+            count INTEGER NOT NULL,     -- rows in the bucket (rows reaching 0 are deleted)
+            PRIMARY KEY (kind, bucket)
+        ) WITHOUT ROWID;
+        \(sectionCountRecount)
+        CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
+            INSERT INTO quake_count (kind, bucket, count) VALUES
+                (0, CASE WHEN new.time >= 0 THEN new.time / 900000 ELSE -((899999 - new.time) / 900000) END, 1),
+                (1, CASE WHEN new.magnitude IS NULL THEN -1 WHEN new.magnitude < 1 THEN 0 WHEN new.magnitude >= 6 THEN 6 ELSE CAST(new.magnitude AS INTEGER) END, 1),
+                (2, new.regionKey, 1)
+                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+        END;
+        CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
+            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END;
+            DELETE FROM quake_count WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END;
+            DELETE FROM quake_count WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
+            DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
+        END;
+        CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey ON quake
+            WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey BEGIN
+            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END;
+            DELETE FROM quake_count WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END;
+            DELETE FROM quake_count WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
+            DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
+            INSERT INTO quake_count (kind, bucket, count) VALUES
+                (0, CASE WHEN new.time >= 0 THEN new.time / 900000 ELSE -((899999 - new.time) / 900000) END, 1),
+                (1, CASE WHEN new.magnitude IS NULL THEN -1 WHEN new.magnitude < 1 THEN 0 WHEN new.magnitude >= 6 THEN 6 ELSE CAST(new.magnitude AS INTEGER) END, 1),
+                (2, new.regionKey, 1)
+                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+        END;
+        """,
     ]
 
     static var version: Int { migrations.count }
+
+    /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
+    /// suspend the count triggers); the triggers keep it equal to this between recounts.
+    static let sectionCountRecount = """
+        DELETE FROM quake_count;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 0, CASE WHEN time >= 0 THEN time / 900000 ELSE -((899999 - time) / 900000) END, count(*) FROM quake GROUP BY 2;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 1, CASE WHEN magnitude IS NULL THEN -1 WHEN magnitude < 1 THEN 0 WHEN magnitude >= 6 THEN 6 ELSE CAST(magnitude AS INTEGER) END, count(*) FROM quake GROUP BY 2;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
+        """
 }

@@ -6,7 +6,9 @@
 /// (https://www.sqlite.org/fts5.html#the_rebuild_command). So once an import is large both
 /// in absolute terms and relative to the table, the triggers are dropped inside the import's
 /// transaction and recreated, from their own stored SQL, before it commits, followed by one
-/// `rebuild`. DDL is transactional in SQLite: other connections never see the store without its
+/// `rebuild`. The section counts (`quake_count`, see `SectionCounts`) are kept by triggers
+/// too, three small upserts per row; the same switch drops them and recounts with three
+/// `GROUP BY`s before the commit. DDL is transactional in SQLite: other connections never see the store without its
 /// triggers, and a failed import rolls the triggers back with everything else.
 extension WriteTransaction {
     /// Rows upserted before the import may switch to one rebuild at the end. The switch also
@@ -21,20 +23,21 @@ extension WriteTransaction {
         seen >= max(searchIndexDeferralMinimum, rowsBefore / 4)
     }
 
-    /// Drops the search index's triggers for the rest of this transaction.
+    /// Drops the search index's and the section counts' triggers for the rest of this transaction.
     /// - Returns: their SQL, for `rebuildSearchIndex(restoring:)`.
     func suspendSearchIndexTriggers() throws(SQLiteError) -> [String] {
         let statement = try connection.prepare(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'quake' AND name LIKE 'quake\\_fts\\_%' ESCAPE '\\'")
+            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'quake' AND (name LIKE 'quake\\_fts\\_%' ESCAPE '\\' OR name LIKE 'quake\\_count\\_%' ESCAPE '\\')")
         var triggers: [(name: String, sql: String)] = []
         while try statement.step() { triggers.append((statement.text(at: 0), statement.text(at: 1))) }
         for trigger in triggers { try connection.execute("DROP TRIGGER \"\(trigger.name)\"") }
         return triggers.map(\.sql)
     }
 
-    /// Recreates the triggers and rebuilds the search index from the `quake` table.
+    /// Recreates the triggers, rebuilds the search index and recounts the sections from the `quake` table.
     func rebuildSearchIndex(restoring triggers: [String]) throws(SQLiteError) {
         for sql in triggers { try connection.execute(sql) }
         try connection.execute("INSERT INTO quake_fts (quake_fts) VALUES ('rebuild')")
+        try connection.execute(Schema.sectionCountRecount)
     }
 }

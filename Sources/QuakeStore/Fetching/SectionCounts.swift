@@ -1,0 +1,61 @@
+/// The section index of an unfiltered fetch, read from the counts the store keeps
+/// (`quake_count`, maintained by triggers in every write's transaction, see `Schema`): a few
+/// hundred small rows instead of a walk over every quake's index entry.
+///
+/// Time is counted in 15-minute buckets, so the days of every time zone (`+05:45` included)
+/// are whole runs of buckets; a day whose bounds fall inside a bucket (a historical zone
+/// offset in seconds) makes `sections` return nil, and the caller counts by walking instead.
+/// Filtered fetches (search, minimum magnitude) never use the stored counts.
+struct SectionCounts {
+    /// The width of a time bucket, in ms.
+    static let timeBucket: Int64 = 900_000
+
+    /// The sections of an unfiltered fetch in `request`'s order, or nil when the stored counts
+    /// cannot answer exactly.
+    static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar) throws -> [QuakeSection]? {
+        let ascending = request.sortDescriptor.ascending
+        let direction = ascending ? "ASC" : "DESC"
+        switch request.sortDescriptor.order {
+        case .time:
+            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 0 ORDER BY bucket \(direction)")
+            var result: [QuakeSection] = []
+            var current: (start: Int64, end: Int64)?
+            while try statement.step() {
+                let start = statement.int64(at: 0) * timeBucket, count = Int(statement.int64(at: 1))
+                if let day = current, day.start <= start, start < day.end {
+                    result[result.count - 1].count += count
+                    continue
+                }
+                let day = days.day(containing: start)
+                guard case .day(let dayStart, let dayEnd) = day.key,
+                      dayStart % timeBucket == 0, dayEnd % timeBucket == 0 else { return nil }
+                current = (dayStart, dayEnd)
+                result.append(QuakeSection(id: day.id, title: day.title, count: count, key: day.key))
+            }
+            return result
+        case .magnitude:
+            // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
+            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 1 ORDER BY bucket \(direction)")
+            var result: [QuakeSection] = []
+            while try statement.step() {
+                let raw = Int(statement.int64(at: 0))
+                let bucket: Int? = raw < 0 ? nil : raw
+                let title = SectionKey.magnitudeTitle(bucket)
+                result.append(QuakeSection(id: title, title: title, count: Int(statement.int64(at: 1)), key: .magnitude(bucket)))
+            }
+            return result
+        case .region:
+            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 2 ORDER BY bucket \(direction)")
+            let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
+            var result: [QuakeSection] = []
+            while try statement.step() {
+                let regionKey = statement.text(at: 0)
+                title.reset()
+                title.bind(regionKey, at: 1)
+                let name = try title.step() ? title.text(at: 0) : regionKey
+                result.append(QuakeSection(id: regionKey, title: name, count: Int(statement.int64(at: 1)), key: .region(regionKey)))
+            }
+            return result
+        }
+    }
+}
