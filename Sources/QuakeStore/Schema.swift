@@ -78,30 +78,30 @@ enum Schema {
         \(sectionCountRecount)
         CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
             INSERT INTO quake_count (kind, bucket, count) VALUES
-                (0, CASE WHEN new.time >= 0 THEN new.time / 900000 ELSE -((899999 - new.time) / 900000) END, 1),
-                (1, CASE WHEN new.magnitude IS NULL THEN -1 WHEN new.magnitude < 1 THEN 0 WHEN new.magnitude >= 6 THEN 6 ELSE CAST(new.magnitude AS INTEGER) END, 1),
+                (0, \(timeBucket("new.time")), 1),
+                (1, \(magnitudeBucket("new.magnitude")), 1),
                 (2, new.regionKey, 1)
                 ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
         END;
         CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
-            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END;
-            DELETE FROM quake_count WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END;
-            DELETE FROM quake_count WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = \(timeBucket("old.time"));
+            DELETE FROM quake_count WHERE kind = 0 AND bucket = \(timeBucket("old.time")) AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude"));
+            DELETE FROM quake_count WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude")) AND count <= 0;
             UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
             DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
         END;
         CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey ON quake
             WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey BEGIN
-            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END;
-            DELETE FROM quake_count WHERE kind = 0 AND bucket = CASE WHEN old.time >= 0 THEN old.time / 900000 ELSE -((899999 - old.time) / 900000) END AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END;
-            DELETE FROM quake_count WHERE kind = 1 AND bucket = CASE WHEN old.magnitude IS NULL THEN -1 WHEN old.magnitude < 1 THEN 0 WHEN old.magnitude >= 6 THEN 6 ELSE CAST(old.magnitude AS INTEGER) END AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = \(timeBucket("old.time"));
+            DELETE FROM quake_count WHERE kind = 0 AND bucket = \(timeBucket("old.time")) AND count <= 0;
+            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude"));
+            DELETE FROM quake_count WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude")) AND count <= 0;
             UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
             DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
             INSERT INTO quake_count (kind, bucket, count) VALUES
-                (0, CASE WHEN new.time >= 0 THEN new.time / 900000 ELSE -((899999 - new.time) / 900000) END, 1),
-                (1, CASE WHEN new.magnitude IS NULL THEN -1 WHEN new.magnitude < 1 THEN 0 WHEN new.magnitude >= 6 THEN 6 ELSE CAST(new.magnitude AS INTEGER) END, 1),
+                (0, \(timeBucket("new.time")), 1),
+                (1, \(magnitudeBucket("new.magnitude")), 1),
                 (2, new.regionKey, 1)
                 ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
         END;
@@ -110,14 +110,24 @@ enum Schema {
 
     static var version: Int { migrations.count }
 
+    /// The 15-minute bucket of a `time` column in ms (floored, also before 1970), as SQL.
+    static func timeBucket(_ column: String) -> String {
+        "CASE WHEN \(column) >= 0 THEN \(column) / 900000 ELSE -((899999 - \(column)) / 900000) END"
+    }
+
+    /// The magnitude section bucket (`SectionKey.bucket`; -1 for unknown) of a column, as SQL.
+    static func magnitudeBucket(_ column: String) -> String {
+        "CASE WHEN \(column) IS NULL THEN -1 WHEN \(column) < 1 THEN 0 WHEN \(column) >= 6 THEN 6 ELSE CAST(\(column) AS INTEGER) END"
+    }
+
     /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
     /// suspend the count triggers); the triggers keep it equal to this between recounts.
     static let sectionCountRecount = """
         DELETE FROM quake_count;
         INSERT INTO quake_count (kind, bucket, count)
-            SELECT 0, CASE WHEN time >= 0 THEN time / 900000 ELSE -((899999 - time) / 900000) END, count(*) FROM quake GROUP BY 2;
+            SELECT 0, \(timeBucket("time")), count(*) FROM quake GROUP BY 2;
         INSERT INTO quake_count (kind, bucket, count)
-            SELECT 1, CASE WHEN magnitude IS NULL THEN -1 WHEN magnitude < 1 THEN 0 WHEN magnitude >= 6 THEN 6 ELSE CAST(magnitude AS INTEGER) END, count(*) FROM quake GROUP BY 2;
+            SELECT 1, \(magnitudeBucket("magnitude")), count(*) FROM quake GROUP BY 2;
         INSERT INTO quake_count (kind, bucket, count)
             SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
         """

@@ -104,22 +104,28 @@ import Testing
                          "2 text(\"alaska\") 2", "2 text(\"chile\") 1"])
     }
 
-    /// Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.
+    /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.
     @Test(arguments: ["UTC", "Asia/Kathmandu", "America/St_Johns", "Australia/Lord_Howe", "America/Los_Angeles"])
     func storedSectionsEqualTheWalkedOnes(zone: String) throws {
         let store = try TestStore()
         defer { store.remove() }
         var random = SeededGenerator(seed: 7)
         try store.upsert((0..<800).map { Self.randomRecord("q\($0)", &random) })
-        for order in QuakeSortOrder.allCases {
-            for ascending in [false, true] {
-                let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(order, ascending: ascending),
-                                                    timeZone: TimeZone(identifier: zone)!)
-                let controller = try FetchedResultsController(container: store.container, request: request)
-                defer { controller.close() }
-                let walked = try store.read { try controller.walkSections($0) }
-                #expect(controller.sections == walked, "\(zone) \(order) ascending: \(ascending)")
-                #expect(controller.sections.reduce(0) { $0 + $1.count } == 800)
+        // Unfiltered (kept counts), sparse filters (grouped matches) and dense ones (the walk).
+        let predicates = [QuakePredicate(), QuakePredicate(searchText: "chile"), QuakePredicate(minimumMagnitude: 2.5),
+                          QuakePredicate(searchText: "nepal", minimumMagnitude: 1), QuakePredicate(searchText: "a"),
+                          QuakePredicate(rowFilters: [.depth(0...5)])]
+        for predicate in predicates {
+            for order in QuakeSortOrder.allCases {
+                for ascending in [false, true] {
+                    let request = SectionedFetchRequest(predicate: predicate, sortDescriptor: QuakeSortDescriptor(order, ascending: ascending),
+                                                        timeZone: TimeZone(identifier: zone)!)
+                    let controller = try FetchedResultsController(container: store.container, request: request)
+                    defer { controller.close() }
+                    let walked = try controller.walkedSections()
+                    #expect(controller.sections == walked, "\(zone) \(predicate) \(order) ascending: \(ascending)")
+                    if predicate == QuakePredicate() { #expect(controller.sections.reduce(0) { $0 + $1.count } == 800) }
+                }
             }
         }
     }

@@ -188,16 +188,44 @@ public final class FetchedResultsController {
     }
 
     private func buildSections(_ db: Connection) throws -> [QuakeSection] {
+        guard usesStoredCounts else { return try walkSections(db) }
         // Unfiltered: the counts the store keeps answer without walking the rows.
-        if usesStoredCounts, request.predicate.minimumMagnitude == nil, !sql.usesMatches,
+        if request.predicate.minimumMagnitude == nil, !sql.usesMatches,
            let stored = try SectionCounts.sections(db, request: request, days: days) {
             return stored
+        }
+        // Filtered to a minority of the rows: group the matching rows (read through the match set
+        // or the magnitude index) rather than walk every row of the sort index probing each.
+        if let (clause, arguments) = try sparseFilter(db),
+           let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(clause, arguments)) {
+            return grouped
         }
         return try walkSections(db)
     }
 
+    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under
+    /// half the table) for that to beat the walk; nil otherwise.
+    private func sparseFilter(_ db: Connection) throws -> (String, [SQLiteValue])? {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if sql.usesMatches {
+            let matched = try db.scalar("SELECT count(*) FROM temp.fetch_matches").int64 ?? 0
+            let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+            guard matched * 2 < rows else { return nil }
+            terms.append("id IN temp.fetch_matches")
+        }
+        if let minimum = request.predicate.minimumMagnitude {
+            terms.append("magnitude >= ?")
+            arguments.append(.real(minimum))
+        }
+        return terms.isEmpty ? nil : (terms.joined(separator: " AND "), arguments)
+    }
+
+    /// The section index as the walk finds it, on this controller's connection (for tests that
+    /// compare it with the counted one).
+    func walkedSections() throws -> [QuakeSection] { try context.read { try walkSections($0) } }
+
     /// The section index by walking the sort index: a seek per section and a count over its range.
-    func walkSections(_ db: Connection) throws -> [QuakeSection] {
+    private func walkSections(_ db: Connection) throws -> [QuakeSection] {
         let (predicate, predicateArgs) = sql.predicate
         let ascending = request.sortDescriptor.ascending
         var result: [QuakeSection] = []

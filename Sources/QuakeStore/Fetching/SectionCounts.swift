@@ -1,23 +1,47 @@
-/// The section index of an unfiltered fetch, read from the counts the store keeps
-/// (`quake_count`, maintained by triggers in every write's transaction, see `Schema`): a few
-/// hundred small rows instead of a walk over every quake's index entry.
+/// A section index from counts per bucket rather than a walk over every quake's index entry:
+/// unfiltered, from the counts the store keeps (`quake_count`, maintained by triggers in every
+/// write's transaction, see `Schema`), a few hundred small rows; filtered by few matches, from
+/// one `GROUP BY` over the matching rows (driven by the match set or the magnitude index, so it
+/// reads the matches, not the table).
 ///
 /// Time is counted in 15-minute buckets, so the days of every time zone (`+05:45` included)
 /// are whole runs of buckets; a day whose bounds fall inside a bucket (a historical zone
 /// offset in seconds) makes `sections` return nil, and the caller counts by walking instead.
-/// Filtered fetches (search, minimum magnitude) never use the stored counts.
 struct SectionCounts {
     /// The width of a time bucket, in ms.
     static let timeBucket: Int64 = 900_000
 
-    /// The sections of an unfiltered fetch in `request`'s order, or nil when the stored counts
-    /// cannot answer exactly.
-    static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar) throws -> [QuakeSection]? {
+    /// Where the counts per bucket come from.
+    enum Source {
+        /// The store's `quake_count` (an unfiltered fetch).
+        case kept
+        /// A `GROUP BY` over the rows matching a `WHERE` clause (with its arguments).
+        case matching(String, [SQLiteValue])
+    }
+
+    /// The `(bucket, count)` rows of `kind` (0 time, 1 magnitude, 2 region) in `direction`.
+    private static func buckets(_ db: Connection, kind: Int, source: Source, direction: String) throws -> Statement {
+        switch source {
+        case .kept:
+            return try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = \(kind) ORDER BY bucket \(direction)")
+        case .matching(let clause, let arguments):
+            let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey"][kind]
+            let statement = try db.prepare(
+                "SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
+            try statement.bind(arguments)
+            return statement
+        }
+    }
+
+    /// The sections of a fetch in `request`'s order, counted from `source`, or nil when the
+    /// buckets cannot answer exactly.
+    static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar,
+                         source: Source = .kept) throws -> [QuakeSection]? {
         let ascending = request.sortDescriptor.ascending
         let direction = ascending ? "ASC" : "DESC"
         switch request.sortDescriptor.order {
         case .time:
-            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 0 ORDER BY bucket \(direction)")
+            let statement = try buckets(db, kind: 0, source: source, direction: direction)
             var result: [QuakeSection] = []
             var current: (start: Int64, end: Int64)?
             while try statement.step() {
@@ -35,7 +59,7 @@ struct SectionCounts {
             return result
         case .magnitude:
             // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
-            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 1 ORDER BY bucket \(direction)")
+            let statement = try buckets(db, kind: 1, source: source, direction: direction)
             var result: [QuakeSection] = []
             while try statement.step() {
                 let raw = Int(statement.int64(at: 0))
@@ -45,7 +69,7 @@ struct SectionCounts {
             }
             return result
         case .region:
-            let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 2 ORDER BY bucket \(direction)")
+            let statement = try buckets(db, kind: 2, source: source, direction: direction)
             let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
             var result: [QuakeSection] = []
             while try statement.step() {
