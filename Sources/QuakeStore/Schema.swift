@@ -77,38 +77,34 @@ enum Schema {
         ) WITHOUT ROWID;
         \(sectionCountRecount)
         CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
-            INSERT INTO quake_count (kind, bucket, count) VALUES
-                (0, \(timeBucket("new.time")), 1),
-                (1, \(magnitudeBucket("new.magnitude")), 1),
-                (2, new.regionKey, 1)
-                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+            \(countNewRow)
         END;
         CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
-            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = \(timeBucket("old.time"));
-            DELETE FROM quake_count WHERE kind = 0 AND bucket = \(timeBucket("old.time")) AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude"));
-            DELETE FROM quake_count WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude")) AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
-            DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
+            \(uncountOldRow)
         END;
         CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey ON quake
             WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey BEGIN
-            UPDATE quake_count SET count = count - 1 WHERE kind = 0 AND bucket = \(timeBucket("old.time"));
-            DELETE FROM quake_count WHERE kind = 0 AND bucket = \(timeBucket("old.time")) AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude"));
-            DELETE FROM quake_count WHERE kind = 1 AND bucket = \(magnitudeBucket("old.magnitude")) AND count <= 0;
-            UPDATE quake_count SET count = count - 1 WHERE kind = 2 AND bucket = old.regionKey;
-            DELETE FROM quake_count WHERE kind = 2 AND bucket = old.regionKey AND count <= 0;
-            INSERT INTO quake_count (kind, bucket, count) VALUES
-                (0, \(timeBucket("new.time")), 1),
-                (1, \(magnitudeBucket("new.magnitude")), 1),
-                (2, new.regionKey, 1)
-                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+            \(uncountOldRow)
+            \(countNewRow)
         END;
         """,
     ]
 
     static var version: Int { migrations.count }
+
+    /// Trigger body: `new` counted in its three buckets.
+    private static let countNewRow = """
+        INSERT INTO quake_count (kind, bucket, count) VALUES
+                (0, \(timeBucket("new.time")), 1), (1, \(magnitudeBucket("new.magnitude")), 1), (2, new.regionKey, 1)
+                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+        """
+
+    /// Trigger body: `old` taken out of its three buckets; emptied buckets are deleted.
+    private static let uncountOldRow = [timeBucket("old.time"), magnitudeBucket("old.magnitude"), "old.regionKey"]
+        .enumerated().map { kind, bucket in
+            "UPDATE quake_count SET count = count - 1 WHERE kind = \(kind) AND bucket = \(bucket);\n"
+                + "            DELETE FROM quake_count WHERE kind = \(kind) AND bucket = \(bucket) AND count <= 0;"
+        }.joined(separator: "\n            ")
 
     /// The 15-minute bucket of a `time` column in ms (floored, also before 1970), as SQL.
     static func timeBucket(_ column: String) -> String {
