@@ -112,8 +112,8 @@ import Testing
         var random = SeededGenerator(seed: 7)
         try store.upsert((0..<800).map { Self.randomRecord("q\($0)", &random) })
         // Unfiltered (kept counts), sparse filters (grouped matches) and dense ones (the walk).
-        let predicates = [QuakePredicate(), QuakePredicate(searchText: "chile"), QuakePredicate(minimumMagnitude: 2.5),
-                          QuakePredicate(searchText: "nepal", minimumMagnitude: 1), QuakePredicate(searchText: "a"),
+        let predicates = [QuakePredicate(), QuakePredicate(searchText: "17 km"), QuakePredicate(minimumMagnitude: 2.5),
+                          QuakePredicate(searchText: "2 km", minimumMagnitude: 1), QuakePredicate(searchText: "a"),
                           QuakePredicate(rowFilters: [.depth(0...5)])]
         for predicate in predicates {
             for order in QuakeSortOrder.allCases {

@@ -203,14 +203,16 @@ public final class FetchedResultsController {
         return try walkSections(db)
     }
 
-    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under
-    /// half the table) for that to beat the walk; nil otherwise.
+    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under an
+    /// eighth of the table) for that to beat the walk; nil otherwise. A row read through the match
+    /// set costs a rowid lookup and a grouping step, several times a walked index entry: at 1M
+    /// quakes, grouping "al"'s matches was slower than walking (quakebench, BENCHMARKS.md).
     private func sparseFilter(_ db: Connection) throws -> (String, [SQLiteValue])? {
         var terms: [String] = [], arguments: [SQLiteValue] = []
         if sql.usesMatches {
             let matched = try db.scalar("SELECT count(*) FROM temp.fetch_matches").int64 ?? 0
             let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
-            guard matched * 2 < rows else { return nil }
+            guard matched * 8 < rows else { return nil }
             terms.append("id IN temp.fetch_matches")
         }
         if let minimum = request.predicate.minimumMagnitude {
