@@ -203,16 +203,16 @@ public final class FetchedResultsController {
         return try walkSections(db)
     }
 
-    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under an
-    /// eighth of the table) for that to beat the walk; nil otherwise. A row read through the match
-    /// set costs a rowid lookup and a grouping step, several times a walked index entry: at 1M
-    /// quakes, grouping "al"'s matches was slower than walking (quakebench, BENCHMARKS.md).
+    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under
+    /// half the table) for that to beat the walk; nil otherwise. At 1M quakes, back to back on
+    /// one store, grouping beat the walk's per-day queries for "al" (35 % of the rows) and
+    /// "alaska" (19 %); an eighth as the limit made both slower (BENCHMARKS.md, issue 11 run).
     private func sparseFilter(_ db: Connection) throws -> (String, [SQLiteValue])? {
         var terms: [String] = [], arguments: [SQLiteValue] = []
         if sql.usesMatches {
             let matched = try db.scalar("SELECT count(*) FROM temp.fetch_matches").int64 ?? 0
             let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
-            guard matched * 8 < rows else { return nil }
+            guard matched * 2 < rows else { return nil }
             terms.append("id IN temp.fetch_matches")
         }
         if let minimum = request.predicate.minimumMagnitude {
@@ -326,7 +326,7 @@ public final class FetchedResultsController {
 
     func sectionKey(of keys: RowKeys) -> SectionKey {
         switch request.sortDescriptor.order {
-        case .time: days.day(containing: keys.time).key
+        case .time: days.key(containing: keys.time)
         case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
         case .region: .region(keys.regionKey)
         }

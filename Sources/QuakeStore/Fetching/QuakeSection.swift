@@ -64,12 +64,30 @@ struct DayCalendar {
         titleFormatter.dateFormat = "EEEE, d MMMM yyyy"
     }
 
-    /// The day containing `time` (ms): its bounds, identifier and title.
-    func day(containing time: Int64) -> (key: SectionKey, id: String, title: String) {
+    /// Identifiers and titles already formatted, by day start: formatting dominates a section
+    /// index of a few hundred days, and the same days come back on every sort change.
+    private final class Names {
+        var byStart: [Int64: (id: String, title: String)] = [:]
+    }
+    private let names = Names()
+
+    /// The section key of the day containing `time` (ms): its bounds, nothing formatted.
+    func key(containing time: Int64) -> SectionKey {
         let date = Date(timeIntervalSince1970: Double(time) / 1000)
         let interval = calendar.dateInterval(of: .day, for: date)!
         let start = Int64((interval.start.timeIntervalSince1970 * 1000).rounded())
         let end = Int64((interval.end.timeIntervalSince1970 * 1000).rounded())
-        return (.day(start: start, end: end), idFormatter.string(from: interval.start), titleFormatter.string(from: interval.start))
+        return .day(start: start, end: end)
+    }
+
+    /// The day containing `time` (ms): its bounds, identifier and title.
+    func day(containing time: Int64) -> (key: SectionKey, id: String, title: String) {
+        let key = key(containing: time)
+        guard case .day(let start, _) = key else { preconditionFailure("a day key") }
+        if let cached = names.byStart[start] { return (key, cached.id, cached.title) }
+        let date = Date(timeIntervalSince1970: Double(start) / 1000)
+        let named = (id: idFormatter.string(from: date), title: titleFormatter.string(from: date))
+        names.byStart[start] = named
+        return (key, named.id, named.title)
     }
 }
