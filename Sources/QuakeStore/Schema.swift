@@ -71,7 +71,65 @@ enum Schema {
         """
         ALTER TABLE quake ADD COLUMN source TEXT;
         """,
+        // 3 (issue 11): section counts kept in the store (see `SectionCounts`), maintained by triggers in the
+        // same transaction as every write; bulk imports drop the triggers and recount once.
+        """
+        CREATE TABLE quake_count (
+            kind INTEGER NOT NULL,      -- 0: 15-minute time bucket, 1: magnitude bucket, 2: regionKey
+            bucket NOT NULL,            -- floor(time / 900000 ms); -1 unknown, 0 (<1) … 6 (6+); the regionKey
+            count INTEGER NOT NULL,     -- rows in the bucket (rows reaching 0 are deleted)
+            PRIMARY KEY (kind, bucket)
+        ) WITHOUT ROWID;
+        \(sectionCountRecount)
+        CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
+            \(countNewRow)
+        END;
+        CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
+            \(uncountOldRow)
+        END;
+        CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey ON quake
+            WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey BEGIN
+            \(uncountOldRow)
+            \(countNewRow)
+        END;
+        """,
     ]
 
     static var version: Int { migrations.count }
+
+    /// Trigger body: `new` counted in its three buckets.
+    private static let countNewRow = """
+        INSERT INTO quake_count (kind, bucket, count) VALUES
+                (0, \(timeBucket("new.time")), 1), (1, \(magnitudeBucket("new.magnitude")), 1), (2, new.regionKey, 1)
+                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
+        """
+
+    /// Trigger body: `old` taken out of its three buckets; emptied buckets are deleted.
+    private static let uncountOldRow = [timeBucket("old.time"), magnitudeBucket("old.magnitude"), "old.regionKey"]
+        .enumerated().map { kind, bucket in
+            "UPDATE quake_count SET count = count - 1 WHERE kind = \(kind) AND bucket = \(bucket);\n"
+                + "            DELETE FROM quake_count WHERE kind = \(kind) AND bucket = \(bucket) AND count <= 0;"
+        }.joined(separator: "\n            ")
+
+    /// The 15-minute bucket of a `time` column in ms (floored, also before 1970), as SQL.
+    static func timeBucket(_ column: String) -> String {
+        "CASE WHEN \(column) >= 0 THEN \(column) / 900000 ELSE -((899999 - \(column)) / 900000) END"
+    }
+
+    /// The magnitude section bucket (`SectionKey.bucket`; -1 for unknown) of a column, as SQL.
+    static func magnitudeBucket(_ column: String) -> String {
+        "CASE WHEN \(column) IS NULL THEN -1 WHEN \(column) < 1 THEN 0 WHEN \(column) >= 6 THEN 6 ELSE CAST(\(column) AS INTEGER) END"
+    }
+
+    /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
+    /// suspend the count triggers); the triggers keep it equal to this between recounts.
+    static let sectionCountRecount = """
+        DELETE FROM quake_count;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 0, \(timeBucket("time")), count(*) FROM quake GROUP BY 2;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 1, \(magnitudeBucket("magnitude")), count(*) FROM quake GROUP BY 2;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
+        """
 }

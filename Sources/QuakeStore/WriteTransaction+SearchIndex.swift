@@ -123,15 +123,20 @@ extension WriteTransaction {
     }
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
-    /// upsert needs) for the rest of this transaction.
+    /// upsert needs) and the section counts' triggers (`quake_count_*`, three small upserts per
+    /// row) for the rest of this transaction: an import that outnumbers the store recounts the
+    /// sections once instead (see `recreateIndexes(_:)`). Smaller imports keep the triggers: a
+    /// month into a million quakes must not pay a recount of the million.
     /// - Returns: their SQL, for `recreateIndexes(_:)`.
     func dropSecondaryIndexes() throws(SQLiteError) -> [(name: String, sql: String)] {
-        let statement = try connection.prepare(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'quake' AND sql IS NOT NULL")
-        var indexes: [(name: String, sql: String)] = []
-        while try statement.step() { indexes.append((statement.text(at: 0), statement.text(at: 1))) }
-        for index in indexes { try connection.execute("DROP INDEX \"\(index.name)\"") }
-        return indexes
+        let statement = try connection.prepare("""
+            SELECT name, sql, type FROM sqlite_master WHERE tbl_name = 'quake' AND sql IS NOT NULL
+                AND (type = 'index' OR (type = 'trigger' AND name LIKE 'quake\\_count\\_%' ESCAPE '\\'))
+            """)
+        var dropped: [(name: String, sql: String, type: String)] = []
+        while try statement.step() { dropped.append((statement.text(at: 0), statement.text(at: 1), statement.text(at: 2))) }
+        for item in dropped { try connection.execute("DROP \(item.type.uppercased()) \"\(item.name)\"") }
+        return dropped.map { ($0.name, $0.sql) }
     }
 
     /// Recreates indexes dropped by `dropSecondaryIndexes()`: one sort of the table each.
@@ -143,6 +148,9 @@ extension WriteTransaction {
     func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws(SQLiteError) {
         let tempStore = try connection.scalar("PRAGMA temp_store").int64 ?? 0
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = DEFAULT") }
+        if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) {
+            try connection.execute(Schema.sectionCountRecount)
+        }
         for index in indexes { try connection.execute(index.sql) }
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }

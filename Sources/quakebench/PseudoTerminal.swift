@@ -84,4 +84,17 @@ final class PseudoTerminal: @unchecked Sendable {
         else { return nil }
         return kilobytes * 1024
     }
+
+    /// CPU time the program has used so far (user + system, all threads), in seconds, from
+    /// `/proc/PID/stat` (fields 14 and 15, in clock ticks).
+    func cpuSeconds() throws -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { throw BenchError("cannot read /proc/\(pid)/stat") }
+        // Fields after the command name (which may hold spaces), starting at field 3.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw BenchError("unexpected /proc/\(pid)/stat: \(stat)")
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
 }

@@ -114,7 +114,9 @@ do {
         }
         if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
-        figures += try TerminalBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
+        var terminalBench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
+        if quick { terminalBench.idleSeconds = 2 }
+        figures += try terminalBench.run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
         figures += try live.run(n: n)

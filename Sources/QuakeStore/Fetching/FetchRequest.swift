@@ -19,15 +19,19 @@ public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
     }
 }
 
-/// Which quakes match: `place CONTAINS[cd] searchText` and `magnitude >= minimumMagnitude`.
+/// Which quakes match: `place CONTAINS[cd] searchText`, `magnitude >= minimumMagnitude`, and
+/// every row filter.
 public struct QuakePredicate: Hashable, Sendable {
     /// Literal text; quotes, `*`, `%`, `AND`, `(` are never syntax. Empty: no search.
     public var searchText: String
     public var minimumMagnitude: Double?
+    /// Filters on columns history does not keep (see `RowFilter`), kept exact through the match set.
+    public var rowFilters: [RowFilter]
 
-    public init(searchText: String = "", minimumMagnitude: Double? = nil) {
+    public init(searchText: String = "", minimumMagnitude: Double? = nil, rowFilters: [RowFilter] = []) {
         self.searchText = searchText
         self.minimumMagnitude = minimumMagnitude
+        self.rowFilters = rowFilters
     }
 
     /// The folded, trimmed search text, or nil when there is nothing to search for.
@@ -36,13 +40,19 @@ public struct QuakePredicate: Hashable, Sendable {
         return folded.isEmpty ? nil : folded
     }
 
-    /// Evaluates the predicate on a row's keys, exactly as the SQL does.
+    /// Evaluates what a row's keys can say (magnitude and search text), exactly as the SQL does;
+    /// the row filters need the match set (`ResultMatches`).
     func matches(_ keys: RowKeys) -> Bool {
         if let minimum = minimumMagnitude {
             guard let magnitude = keys.magnitude, magnitude >= minimum else { return false }
         }
-        if let folded = foldedSearch, !keys.placeKey.utf8.contains(subsequence: folded.utf8) { return false }
-        return true
+        return matchesSearch(keys)
+    }
+
+    /// The search text alone on a row's keys.
+    func matchesSearch(_ keys: RowKeys) -> Bool {
+        guard let folded = foldedSearch else { return true }
+        return keys.placeKey.utf8.contains(subsequence: folded.utf8)
     }
 }
 

@@ -30,6 +30,9 @@ public final class FetchedResultsController {
     public private(set) var rowsMaterialized = 0
     /// Rows read around a requested range, so scrolling by a line does not query.
     public var windowMargin = 32
+    /// Whether unfiltered section indexes come from the store's kept counts (tests turn it off
+    /// to compare with the walk).
+    var usesStoredCounts = true
 
     private var cache: (start: Int, rows: [QuakeRow])?
     private var days: DayCalendar
@@ -41,11 +44,9 @@ public final class FetchedResultsController {
         context = try container.newViewContext(queryOnly: false)
         self.request = request
         days = DayCalendar(timeZone: request.timeZone)
-        sql = FetchSQL(request: request, usesMatches: request.predicate.foldedSearch != nil)
+        sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
         do {
-            try context.read { db in
-                try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_matches (id INTEGER PRIMARY KEY)")
-            }
+            try context.read { db in try ResultMatches.prepare(db) }
             try reload()
         } catch {
             context.close()
@@ -57,11 +58,12 @@ public final class FetchedResultsController {
 
     /// Applies a new predicate, sort and section identifier together and refetches the section index.
     public func configure(_ request: SectionedFetchRequest) throws {
-        let searchChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
+        let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
+            || request.predicate.rowFilters != self.request.predicate.rowFilters
         self.request = request
         if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
-        sql = FetchSQL(request: request, usesMatches: request.predicate.foldedSearch != nil)
-        try reload(rebuildMatches: searchChanged)
+        sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
+        try reload(rebuildMatches: matchesChanged)
     }
 
     // MARK: Reading
@@ -100,7 +102,7 @@ public final class FetchedResultsController {
     /// The flat offset of the quake with `code`, or nil when it is not in the results.
     public func offset(ofCode code: String) throws -> Int? {
         try context.read { db in
-            guard let keys = try rowKeys(db, code: code), request.predicate.matches(keys) else { return nil }
+            guard let keys = try rowKeys(db, code: code), try isMatch(db, keys) else { return nil }
             return try rank(db, keys)
         }
     }
@@ -167,7 +169,7 @@ public final class FetchedResultsController {
 
     private func reloadLocked(_ db: Connection, rebuildMatches: Bool) throws {
         token = try db.currentHistoryToken()
-        if rebuildMatches { try rebuildSearchMatches(db) }
+        if rebuildMatches { try matches.rebuild(db) }
         setSections(try buildSections(db))
         cache = nil
     }
@@ -185,22 +187,47 @@ public final class FetchedResultsController {
         count = total
     }
 
-    /// Materializes the ids matching the search text into `temp.fetch_matches`: FTS5 trigram
-    /// for 3+ characters, else `instr` over the folded place (literal by construction: no
-    /// pattern syntax to escape, and it compares byte lengths, so even NUL is matched as text).
-    private func rebuildSearchMatches(_ db: Connection) throws {
-        try db.execute("DELETE FROM temp.fetch_matches")
-        guard let folded = request.predicate.foldedSearch else { return }
-        let hasControl = folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        if folded.unicodeScalars.count >= 3 && !hasControl {
-            let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            try db.execute("INSERT INTO temp.fetch_matches SELECT rowid FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
-        } else {
-            try db.execute("INSERT INTO temp.fetch_matches SELECT id FROM quake WHERE instr(placeKey, ?) > 0", [.text(folded)])
+    private func buildSections(_ db: Connection) throws -> [QuakeSection] {
+        guard usesStoredCounts else { return try walkSections(db) }
+        // Unfiltered: the counts the store keeps answer without walking the rows.
+        if request.predicate.minimumMagnitude == nil, !sql.usesMatches,
+           let stored = try SectionCounts.sections(db, request: request, days: days) {
+            return stored
         }
+        // Filtered to a minority of the rows: group the matching rows (read through the match set
+        // or the magnitude index) rather than walk every row of the sort index probing each.
+        if let (clause, arguments) = try sparseFilter(db),
+           let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(clause, arguments)) {
+            return grouped
+        }
+        return try walkSections(db)
     }
 
-    private func buildSections(_ db: Connection) throws -> [QuakeSection] {
+    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under
+    /// half the table) for that to beat the walk; nil otherwise. At 1M quakes, back to back on
+    /// one store, grouping beat the walk's per-day queries for "al" (35 % of the rows) and
+    /// "alaska" (19 %); an eighth as the limit made both slower (BENCHMARKS.md, issue 11 run).
+    private func sparseFilter(_ db: Connection) throws -> (String, [SQLiteValue])? {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if sql.usesMatches {
+            let matched = try db.scalar("SELECT count(*) FROM temp.fetch_matches").int64 ?? 0
+            let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+            guard matched * 2 < rows else { return nil }
+            terms.append("id IN temp.fetch_matches")
+        }
+        if let minimum = request.predicate.minimumMagnitude {
+            terms.append("magnitude >= ?")
+            arguments.append(.real(minimum))
+        }
+        return terms.isEmpty ? nil : (terms.joined(separator: " AND "), arguments)
+    }
+
+    /// The section index as the walk finds it, on this controller's connection (for tests that
+    /// compare it with the counted one).
+    func walkedSections() throws -> [QuakeSection] { try context.read { try walkSections($0) } }
+
+    /// The section index by walking the sort index: a seek per section and a count over its range.
+    private func walkSections(_ db: Connection) throws -> [QuakeSection] {
         let (predicate, predicateArgs) = sql.predicate
         let ascending = request.sortDescriptor.ascending
         var result: [QuakeSection] = []
@@ -286,6 +313,17 @@ public final class FetchedResultsController {
         return rows
     }
 
+    /// The match set of the current request.
+    private var matches: ResultMatches { ResultMatches(predicate: request.predicate) }
+
+    /// Whether a row with `keys` is in the results: its keys pass the predicate and, with a
+    /// search or filters, its id is in the match set (as it stands: call before updating it
+    /// for the old version of a row, after for the new one).
+    private func isMatch(_ db: Connection, _ keys: RowKeys) throws -> Bool {
+        guard request.predicate.matches(keys) else { return false }
+        return try !sql.usesMatches || matches.contains(db, id: keys.id)
+    }
+
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
         let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
@@ -294,7 +332,7 @@ public final class FetchedResultsController {
 
     func sectionKey(of keys: RowKeys) -> SectionKey {
         switch request.sortDescriptor.order {
-        case .time: days.day(containing: keys.time).key
+        case .time: days.key(containing: keys.time)
         case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
         case .region: .region(keys.regionKey)
         }
@@ -313,19 +351,16 @@ public final class FetchedResultsController {
     /// Turns the changed codes (with the keys they had before) into section and row changes,
     /// and moves the controller to the new state. Runs inside the merge's read transaction.
     private func applyChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
-        let predicate = request.predicate
         var after: [String: RowKeys] = [:]
         for code in before.keys { if let keys = try rowKeys(db, code: code) { after[code] = keys } }
-        if sql.usesMatches, let folded = predicate.foldedSearch {
-            for (code, old) in before {
-                if let old { try db.execute("DELETE FROM temp.fetch_matches WHERE id = ?", [.integer(old.id)]) }
-                if let new = after[code], new.placeKey.utf8.contains(subsequence: folded.utf8) {
-                    try db.execute("INSERT OR IGNORE INTO temp.fetch_matches (id) VALUES (?)", [.integer(new.id)])
-                }
-            }
+        // Membership before the change decides where a row was: read it before updating the set.
+        var oldMatched: [String: RowKeys] = [:]
+        for (code, old) in before { if let old, try isMatch(db, old) { oldMatched[code] = old } }
+        if sql.usesMatches {
+            for (code, old) in before { try matches.update(db, oldID: old?.id, new: after[code]) }
         }
-        let oldMatched = before.compactMapValues { $0 }.filter { predicate.matches($0.value) }
-        let newMatched = after.filter { predicate.matches($0.value) }
+        var newMatched: [String: RowKeys] = [:]
+        for (code, new) in after { if try isMatch(db, new) { newMatched[code] = new } }
         vanishedKeys = before.compactMapValues { $0 }.filter { after[$0.key] == nil }
 
         // Old positions (before the sections change).

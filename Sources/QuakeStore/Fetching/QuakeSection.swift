@@ -64,6 +64,9 @@ struct DayCalendar {
         titleFormatter.dateFormat = "EEEE, d MMMM yyyy"
     }
 
+    /// The section key of the day containing `time` (ms), as `day(containing:)` bounds it.
+    func key(containing time: Int64) -> SectionKey { day(containing: time).key }
+
     /// The day containing `time` (ms): its bounds, identifier and title.
     ///
     /// The result always contains `time` (`start <= time <= last`), by construction: the

@@ -193,6 +193,26 @@ public final class Terminal {
         guard updated != ERR else { throw TerminalError(call: "doupdate", code: updated, context: "draw the frame") }
     }
 
+    /// Blocks in `poll(2)` on the terminal and `wakeUp` (nothing else wakes the process) for up
+    /// to `timeoutMilliseconds` (negative: forever); returns a key, mouse event, resize or stop
+    /// signal, or nil when woken (look at the inbox) or timed out. A terminal that hung up
+    /// reads as SIGHUP. The corresponding C functions are `poll` and `wget_wch`.
+    public func readKey(timeoutMilliseconds: Int, wakeUp: WakeUpPipe) -> Key? {
+        signalWakeDescriptor = wakeUp.writeDescriptor
+        // Keys curses already holds (typeahead, a pushed-back key) are never waited for.
+        if let key = readKey(timeoutMilliseconds: 0) { return key }
+        var fds = [pollfd(fd: fileno(streams.input), events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeUp.readDescriptor, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, Int32(clamping: timeoutMilliseconds))
+        if fds[1].revents != 0 { wakeUp.drain() }
+        if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        // A signal (EINTR) may be a resize curses recorded; input is read without waiting.
+        guard ready != 0, fds[0].revents != 0 || ready < 0 else { return nil }
+        if let key = readKey(timeoutMilliseconds: 0) { return key }
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminate(signal: SIGHUP) }
+        return nil
+    }
+
     /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, mouse event, resize
     /// or stop signal; nil on timeout. The corresponding C function is `wget_wch`.
     public func readKey(timeoutMilliseconds: Int) -> Key? {

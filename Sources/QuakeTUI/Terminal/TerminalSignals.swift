@@ -3,6 +3,19 @@ import Glibc
 
 /// The signal that asked the app to stop, 0 while none did. Written only by the handler.
 nonisolated(unsafe) private var pendingSignal: Int32 = 0
+/// The wake-up pipe's write end the handlers write to (-1: none), so a loop blocked in
+/// `poll(2)` on another thread's behalf sees the signal at once.
+nonisolated(unsafe) var signalWakeDescriptor: Int32 = -1
+/// The SIGWINCH handler curses installed, called before waking the loop.
+nonisolated(unsafe) private var cursesResizeHandler: (@convention(c) (Int32) -> Void)?
+
+/// Async-signal-safe: one byte into the wake-up pipe, if there is one.
+private func wakeFromSignal() {
+    let fd = signalWakeDescriptor
+    guard fd >= 0 else { return }
+    var byte: UInt8 = 1
+    _ = write(fd, &byte, 1)
+}
 
 /// SIGINT, SIGTERM and SIGHUP handling while curses owns the screen.
 ///
@@ -31,11 +44,26 @@ enum TerminalSignals {
                     return
                 }
                 pendingSignal = received
+                wakeFromSignal()
             }
             sigemptyset(&action.sa_mask)
             action.sa_flags = 0  // no SA_RESTART: a blocked read returns so the loop sees the signal
             var old = sigaction()
             if sigaction(signal, &action, &old) == 0 { previous[signal] = old }
+        }
+        // SIGWINCH: curses's own handler records the resize (KEY_RESIZE on the next read);
+        // ours calls it and wakes the loop, which may be in poll(2) rather than in curses.
+        var old = sigaction()
+        if sigaction(SIGWINCH, nil, &old) == 0, old.sa_flags & SA_SIGINFO == 0 {
+            let handler = old.__sigaction_handler.sa_handler
+            let raw = handler.map { unsafeBitCast($0, to: Int.self) } ?? 0
+            cursesResizeHandler = raw > 1 ? handler : nil  // not SIG_DFL (0) or SIG_IGN (1)
+            var action = old
+            action.__sigaction_handler.sa_handler = { received in
+                cursesResizeHandler?(received)
+                wakeFromSignal()
+            }
+            if sigaction(SIGWINCH, &action, nil) == 0 { previous[SIGWINCH] = old }
         }
         return previous
     }

@@ -2,13 +2,18 @@ import Foundation
 import QuakeTUI
 
 /// Actions posted from other threads (store changes, settings, refresh progress, handoff) for
-/// the main loop to apply between keys. The loop polls it at every key timeout.
+/// the main loop to apply between keys. Posting writes to the wake-up pipe the loop blocks on
+/// in `poll(2)`, so an action is handled at once and an idle loop never wakes to look.
 final class ActionInbox: @unchecked Sendable {
     // @unchecked: `pending` is guarded by `lock`.
     private let lock = NSLock()
     private var pending: [Action] = []
+    let wakeUp: WakeUpPipe
+
+    init(wakeUp: WakeUpPipe) { self.wakeUp = wakeUp }
 
     func post(_ action: Action) {
+        defer { wakeUp.wake() }
         lock.lock()
         defer { lock.unlock() }
         // A burst of commits needs one merge, and only the newest progress matters.

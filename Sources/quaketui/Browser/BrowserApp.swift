@@ -10,11 +10,14 @@ import QuakeTUI
 ///
 /// Threads: the loop runs on the main thread. The store observer, app-storage watcher,
 /// activity watcher, refresh and notes writer run on their own queues and talk to the loop
-/// only through the `ActionInbox`, which the loop drains at least every `pollMilliseconds`.
+/// only through the `ActionInbox`, whose wake-up pipe the loop blocks on in `poll(2)` beside
+/// the terminal: an idle browser sleeps until a key, a posted action, a signal or the clock.
 @MainActor
 final class BrowserApp {
-    /// The longest a posted action waits for the loop (keys wake it at once).
-    static let pollMilliseconds = 25
+    /// How often the loop looks whether its terminal still exists (a hang-up that sent no SIGHUP).
+    static let terminalCheckMilliseconds = 1_000
+    /// While tests wait for the `idle` trace line: how often to look whether the scene is on disk.
+    static let flushCheckMilliseconds = 25
     /// Relative times ("5 min ago") are redrawn at least this often.
     static let clockRedrawSeconds = 15.0
 
@@ -25,7 +28,7 @@ final class BrowserApp {
     private let model: BrowserModel
     /// The saved selection and scroll, put back once the terminal's size is known.
     private let restored: AppState.RestoredSelection
-    private let inbox = ActionInbox()
+    private let inbox: ActionInbox
     private var observer: StoreChangeObserver?
     private var tokens: [ObservationToken] = []
     private var refresh: FeedImporter?
@@ -38,6 +41,7 @@ final class BrowserApp {
     init(session: SceneSession) throws {
         self.session = session
         let state = session.state
+        inbox = ActionInbox(wakeUp: try WakeUpPipe())
         container = try PersistentContainer(directory: URL(fileURLWithPath: state.path))
         do {
             appStorage = try AppStorage(state: state)
@@ -76,7 +80,12 @@ final class BrowserApp {
             var settled = false
             while !isDone {
                 var changed = false
-                if let key = terminal.readKey(timeoutMilliseconds: Self.pollMilliseconds) {
+                // Block until something happens: a key, a posted action, a signal, the clock.
+                // Only a traced run waiting for its scene to reach the disk looks sooner.
+                let untilClock = Int((Self.clockRedrawSeconds - Date().timeIntervalSince(lastDraw)) * 1000) + 1
+                var timeout = max(0, min(untilClock, Self.terminalCheckMilliseconds))
+                if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
+                if let key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) {
                     try handle(key, terminal)
                     changed = true
                 }

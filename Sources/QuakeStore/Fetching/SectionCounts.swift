@@ -1,0 +1,90 @@
+/// A section index from counts per bucket rather than a walk over every quake's index entry:
+/// unfiltered, from the counts the store keeps (`quake_count`, maintained by triggers in every
+/// write's transaction, see `Schema`), a few hundred small rows; filtered by few matches, from
+/// one `GROUP BY` over the matching rows (driven by the match set or the magnitude index, so it
+/// reads the matches, not the table).
+///
+/// Time is counted in 15-minute buckets, so the days of every time zone (`+05:45` included)
+/// are whole runs of buckets; a day whose bounds fall inside a bucket (a historical zone
+/// offset in seconds) makes `sections` return nil, and the caller counts by walking instead.
+struct SectionCounts {
+    /// The width of a time bucket, in ms.
+    static let timeBucket: Int64 = 900_000
+
+    /// Where the counts per bucket come from.
+    enum Source {
+        /// The store's `quake_count` (an unfiltered fetch).
+        case kept
+        /// A `GROUP BY` over the rows matching a `WHERE` clause (with its arguments).
+        case matching(String, [SQLiteValue])
+    }
+
+    /// The `(bucket, count)` rows of `kind` (0 time, 1 magnitude, 2 region) in `direction`.
+    private static func buckets(_ db: Connection, kind: Int, source: Source, direction: String) throws -> Statement {
+        switch source {
+        case .kept:
+            return try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = \(kind) ORDER BY bucket \(direction)")
+        case .matching(let clause, let arguments):
+            let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey"][kind]
+            let statement = try db.prepare(
+                "SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
+            try statement.bind(arguments)
+            return statement
+        }
+    }
+
+    /// The sections of a fetch in `request`'s order, counted from `source`, or nil when the
+    /// buckets cannot answer exactly.
+    static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar,
+                         source: Source = .kept) throws -> [QuakeSection]? {
+        let ascending = request.sortDescriptor.ascending
+        let direction = ascending ? "ASC" : "DESC"
+        switch request.sortDescriptor.order {
+        case .time:
+            let statement = try buckets(db, kind: 0, source: source, direction: direction)
+            var result: [QuakeSection] = []
+            var current: (start: Int64, end: Int64)?
+            while try statement.step() {
+                // A bucket of a time no calendar day holds (ExtremeTimeTests): let the walk count it.
+                let (start, overflow) = statement.int64(at: 0).multipliedReportingOverflow(by: timeBucket)
+                guard !overflow else { return nil }
+                let count = Int(statement.int64(at: 1))
+                if let day = current, day.start <= start, start < day.end {
+                    result[result.count - 1].count += count
+                    continue
+                }
+                let day = days.day(containing: start)
+                // A day made of whole buckets; the open-ended sections before the year 1 and after
+                // 9999 (and any zone whose day starts inside a bucket) are walked instead.
+                guard case .day(let dayStart, let dayLast) = day.key,
+                      dayStart % timeBucket == 0, (dayLast &+ 1) % timeBucket == 0 else { return nil }
+                current = (dayStart, dayLast + 1)
+                result.append(QuakeSection(id: day.id, title: day.title, count: count, key: day.key))
+            }
+            return result
+        case .magnitude:
+            // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
+            let statement = try buckets(db, kind: 1, source: source, direction: direction)
+            var result: [QuakeSection] = []
+            while try statement.step() {
+                let raw = Int(statement.int64(at: 0))
+                let bucket: Int? = raw < 0 ? nil : raw
+                let title = SectionKey.magnitudeTitle(bucket)
+                result.append(QuakeSection(id: title, title: title, count: Int(statement.int64(at: 1)), key: .magnitude(bucket)))
+            }
+            return result
+        case .region:
+            let statement = try buckets(db, kind: 2, source: source, direction: direction)
+            let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
+            var result: [QuakeSection] = []
+            while try statement.step() {
+                let regionKey = statement.text(at: 0)
+                title.reset()
+                try title.bind(regionKey, at: 1)
+                let name = try title.step() ? title.text(at: 0) : regionKey
+                result.append(QuakeSection(id: regionKey, title: name, count: Int(statement.int64(at: 1)), key: .region(regionKey)))
+            }
+            return result
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The section counts the store keeps (`quake_count`) must equal a `GROUP BY` recount after any
+/// mix of writes, and the section index built from them must equal the one walked over the rows.
+@Suite struct SectionCountTests {
+    /// The kept counts, and the same counts recounted from the rows, as comparable lists.
+    static func keptAndRecounted(_ store: TestStore) throws -> (kept: [String], recounted: [String]) {
+        try store.read { db in
+            func rows(_ sql: String) throws -> [String] {
+                let statement = try db.prepare(sql)
+                var result: [String] = []
+                while try statement.step() {
+                    result.append("\(statement.int64(at: 0)) \(statement.value(at: 1)) \(statement.int64(at: 2))")
+                }
+                return result
+            }
+            let kept = try rows("SELECT kind, bucket, count FROM quake_count ORDER BY kind, bucket")
+            let recounted = try rows("""
+                SELECT 0 AS kind, CAST(floor(time / 900000.0) AS INTEGER) AS bucket, count(*) FROM quake GROUP BY 2
+                UNION ALL SELECT 1, CASE WHEN magnitude IS NULL THEN -1 ELSE max(0, min(6, CAST(floor(magnitude) AS INTEGER))) END, count(*) FROM quake GROUP BY 2
+                UNION ALL SELECT 2, regionKey, count(*) FROM quake GROUP BY 2
+                ORDER BY 1, 2
+                """)
+            return (kept, recounted)
+        }
+    }
+
+    static func randomRecord(_ code: String, _ random: inout SeededGenerator) -> QuakeRecord {
+        let magnitudes: [Double?] = [nil, -0.4, 0.2, 0.999, 1.0, 2.5, 4.99, 5.0, 6.0, 7.3]
+        let regions = ["Alaska", "Chile", "Région 3", "Nepal", "Hawaii", "Ölfus, Iceland"]
+        // Around the epoch too, so negative times are floored like the Swift calendar does.
+        let base: Int64 = random.next(3) == 0 ? -2_000_000_000 : 1_700_000_000_000
+        return QuakeRecord.fixture(code, magnitude: magnitudes[random.next(magnitudes.count)],
+                                   place: "\(random.next(90)) km N of Town, \(regions[random.next(regions.count)])",
+                                   time: base + Int64(random.next(4_000_000)) * 1_000, updated: Int64(random.next(1_000_000)))
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func keptCountsEqualARecountAfterRandomWrites(seed: UInt64) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: seed)
+        var codes: [String] = []
+        for step in 0..<40 {
+            let context = try store.container.newBackgroundContext(author: "test")
+            defer { context.close() }
+            switch random.next(6) {
+            case 0 where step % 3 == 0:
+                // A bulk import large enough to drop the triggers and recount at the end.
+                let records = (0..<(WriteTransaction.searchIndexDeferralMinimum + 300)).map { i in
+                    Self.randomRecord(random.next(2) == 0 && !codes.isEmpty ? codes[random.next(codes.count)] : "b\(step)x\(i)", &random)
+                }
+                var iterator = records.makeIterator()
+                _ = try context.performAndWait { tx in try tx.upsert(from: { iterator.next() }) }
+                codes += records.map(\.code)
+            case 0, 1, 2:
+                // Upserts: new codes and changed versions of old ones (time, magnitude, region move).
+                let records = (0..<random.next(30)).map { i in
+                    Self.randomRecord(random.next(2) == 0 && !codes.isEmpty ? codes[random.next(codes.count)] : "s\(step)x\(i)", &random)
+                }
+                try context.performAndWait { tx in for record in records { _ = try tx.upsert(record) } }
+                codes += records.map(\.code)
+            case 3 where !codes.isEmpty:
+                let victims = (0..<random.next(10)).map { _ in codes[random.next(codes.count)] }
+                try context.performAndWait { tx in for code in victims { _ = try tx.deleteQuake(code: code) } }
+            case 4:
+                _ = try context.performAndWait { tx in try tx.deleteQuakes(codePrefix: "s\(random.next(step + 1))x") }
+            default:
+                let cutoff = Date(timeIntervalSince1970: random.next(2) == 0 ? -1_000_000 : 1_700_002_000)
+                _ = try context.performAndWait { tx in try tx.deleteQuakes(before: cutoff) }
+            }
+            let (kept, recounted) = try Self.keptAndRecounted(store)
+            #expect(kept == recounted, "seed \(seed), step \(step)")
+            if kept != recounted { return }
+        }
+    }
+
+    @Test func migrationCountsAnExistingStore() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-count-migration")
+        defer { directory.remove() }
+        // A store of the schema before the counts (version 2, with issue 14's source column), with
+        // rows, written as the previous release would have.
+        let v1 = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(2)))
+        let writer = try v1.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            _ = try tx.upsert(.fixture("a", magnitude: 4.5, place: "x, Alaska", time: 1_700_000_000_000))
+            _ = try tx.upsert(.fixture("b", magnitude: nil, place: "y, Alaska", time: 1_700_000_900_000))
+            _ = try tx.upsert(.fixture("c", magnitude: 6.1, place: "z, Chile", time: -1))
+        }
+        writer.close()
+        v1.close()
+        let container = try PersistentContainer(directory: directory.url)
+        defer { container.close() }
+        let kept = try container.viewContext.read { db in
+            let statement = try db.prepare("SELECT kind, bucket, count FROM quake_count ORDER BY kind, bucket")
+            var rows: [String] = []
+            while try statement.step() { rows.append("\(statement.int64(at: 0)) \(statement.value(at: 1)) \(statement.int64(at: 2))") }
+            return rows
+        }
+        #expect(kept == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
+                         "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
+                         "2 text(\"alaska\") 2", "2 text(\"chile\") 1"])
+    }
+
+    /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.
+    @Test(arguments: ["UTC", "Asia/Kathmandu", "America/St_Johns", "Australia/Lord_Howe", "America/Los_Angeles"])
+    func storedSectionsEqualTheWalkedOnes(zone: String) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 7)
+        try store.upsert((0..<800).map { Self.randomRecord("q\($0)", &random) })
+        // Unfiltered (kept counts), sparse filters (grouped matches) and dense ones (the walk).
+        let predicates = [QuakePredicate(), QuakePredicate(searchText: "17 km"), QuakePredicate(minimumMagnitude: 2.5),
+                          QuakePredicate(searchText: "2 km", minimumMagnitude: 1), QuakePredicate(searchText: "a"),
+                          QuakePredicate(rowFilters: [.depth(0...5)])]
+        for predicate in predicates {
+            for order in QuakeSortOrder.allCases {
+                for ascending in [false, true] {
+                    let request = SectionedFetchRequest(predicate: predicate, sortDescriptor: QuakeSortDescriptor(order, ascending: ascending),
+                                                        timeZone: TimeZone(identifier: zone)!)
+                    let controller = try FetchedResultsController(container: store.container, request: request)
+                    defer { controller.close() }
+                    let walked = try controller.walkedSections()
+                    #expect(controller.sections == walked, "\(zone) \(predicate) \(order) ascending: \(ascending)")
+                    if predicate == QuakePredicate() { #expect(controller.sections.reduce(0) { $0 + $1.count } == 800) }
+                }
+            }
+        }
+    }
+}
+
+extension SeededGenerator {
+    /// A value in `0..<bound` (a bound of 0 gives 0).
+    mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(max(1, bound))) }
+}
