@@ -61,9 +61,12 @@ enum ErrorPresenter {
         return String(text[..<end.lowerBound]) + "."
     }
 
-    /// Messages start with a capital letter, whoever wrote them.
+    /// Messages start with a capital letter, whoever wrote them; a message that starts with a
+    /// path, URL or code (`http://…: cannot download`) keeps it as it is.
     static func capitalized(_ text: String) -> String {
         guard let first = text.first, first.isLowercase else { return text }
+        let word = text.prefix { $0 != " " }
+        guard word.allSatisfy({ $0.isLetter || $0 == "'" || $0 == "," }) else { return text }
         return first.uppercased() + text.dropFirst()
     }
 }

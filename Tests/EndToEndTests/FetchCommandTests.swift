@@ -149,7 +149,7 @@ import Testing
             ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end)],
             stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("the server answered HTTP 400 (Bad Request) for \(server.fdsnBaseURL)?"), "\(result.stderr)")
+        #expect(result.stderr.contains("The server answered HTTP 400 (Bad Request) for \(server.fdsnBaseURL)?"), "\(result.stderr)")
         #expect(result.stderr.contains(": Bad request: starttime must be before endtime; the windows fetched so far are kept"),
                 "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")

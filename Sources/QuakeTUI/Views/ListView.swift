@@ -2,10 +2,10 @@ import QuakeStore
 
 /// The list pane: section headers and quake rows in columns sized to the pane's width.
 enum ListView {
-    /// Column widths for one pane width and the places on screen. The place keeps room for the
-    /// longest visible place (up to a minimum); the other columns join in order of use as the
-    /// pane grows (depth, time, code, epicentre), and the place takes what is left up to the
-    /// longest place, so the columns sit next to their data at any width (as k9s sizes them).
+    /// Column widths for one pane width. The place keeps room first; the other columns join in
+    /// order of use as the pane grows (depth, time, code, epicentre), and the place takes what
+    /// is left up to `widestPlace`, so the columns stay together on a very wide pane. Widths
+    /// never depend on the rows shown: scrolling never shifts a column.
     struct Columns: Equatable {
         var magnitude = 5
         var place: Int
@@ -22,10 +22,13 @@ enum ListView {
         /// …and this much before the code or the epicentre may.
         static let placeBeforeExtras = 36
 
-        init(width: Int, timeOfDayOnly: Bool = false, longestPlace: Int = .max) {
+        /// Wider than nearly every USGS place name ("125 km WNW of …, Aleutian Islands, Alaska").
+        static let widestPlace = 64
+
+        init(width: Int, timeOfDayOnly: Bool = false) {
             var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
-                guard rest - (column + 2) >= min(minimum, longestPlace) else { return 0 }
+                guard rest - (column + 2) >= minimum else { return 0 }
                 rest -= column + 2
                 return column
             }
@@ -33,7 +36,7 @@ enum ListView {
             absolute = take(timeOfDayOnly ? 5 : 16, keeping: Self.placeBeforeDetails)
             code = take(12, keeping: Self.placeBeforeExtras)
             location = take(16, keeping: Self.placeBeforeExtras)
-            place = max(0, min(rest, max(longestPlace, "(unknown place)".count)))
+            place = max(0, min(rest, Self.widestPlace))
         }
     }
 
@@ -45,11 +48,7 @@ enum ListView {
                        maxWidth: rect.width - 2)
             return
         }
-        let longestPlace = list.lines.prefix(rect.height).map { line -> Int in
-            if case .quake(let quake) = line { return TextWidth.of(SafeText.sanitize(quake.place)) }
-            return 0
-        }.max() ?? 0
-        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly, longestPlace: longestPlace)
+        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly)
         defer { renderScrollbar(list, in: rect, into: &buffer) }
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
