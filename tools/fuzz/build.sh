@@ -3,6 +3,8 @@
 #
 #   fuzz-feed-json   FeedReader on GeoJSON (the input follows a `{`)
 #   fuzz-feed-csv    FeedReader on USGS CSV (the input follows `time,`)
+#   fuzz-feed-fdsn-text  FeedReader on FDSN text (the input follows the 13-column header line)
+#   fuzz-feed-quakeml    FeedReader on QuakeML 1.2 (the input follows the root and eventParameters tags)
 #   fuzz-plist       the state-file reader (PropertyListItem.rootDictionary + the key checks)
 #   fuzz-key         the terminal key decoder (Key.decode / decodeEscapeSequence / decodeSGRMouse)
 #
@@ -22,6 +24,8 @@ mkdir -p "$out/modules"
 FEED_FORMATS=(
     'json:{'
     'csv:time,'
+    'fdsn-text:#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName\#n'
+    'quakeml:<?xml version="1.0"?><q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2"><eventParameters publicID="x">'
 )
 
 # FUZZ_OPT=-Onone compiles faster (CI's short runs); long runs want the default -O.
