@@ -4,7 +4,7 @@ enum HelpOverlay {
     static let entries: [(keys: String, action: String)] = [
         ("↑ ↓  j k", "move the selection"),
         ("PgUp PgDn  ctrl-u ctrl-d", "page up / down"),
-        ("g  G", "first / last quake"),
+        ("g  G", "top / bottom of the list"),
         ("Enter", "open the detail view"),
         ("Esc", "back / close search"),
         ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
