@@ -82,9 +82,15 @@ struct KillSoakTests {
 
         static let scene = "soak"
 
+        /// The browser's trace file for `scene` (QUAKETUI_TRACE): `idle` once every scene change is on disk.
+        func tracePath(_ scene: String) -> String { state + "/../trace-\(scene)" }
+
         func launchBrowser(scene: String = Soak.scene) throws -> String {
+            try? FileManager.default.removeItem(atPath: tracePath(scene))
+            var environment = KillSoakTests.offline
+            environment["QUAKETUI_TRACE"] = tracePath(scene)
             let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", scene],
-                                      environment: KillSoakTests.offline)
+                                      environment: environment)
             try tmux.waitFor(pane, timeout: 60, "the first frame of \(scene)") { $0.contains("scene \(scene)") }
             return pane
         }
@@ -103,7 +109,14 @@ struct KillSoakTests {
             let screen = try tmux.capture(pane)
             #expect(!screen.contains("stopped while restoring"), "the crash guard reset \(scene):\n\(screen)")
             if let selected {
-                usleep(300_000)   // past the 250 ms save delay, so a changed selection would be on disk
+                // Wait until the browser says every scene change is on disk (its trace ends in
+                // `idle`), so a changed selection would be there: a condition, not a delay.
+                let deadline = Date().addingTimeInterval(30)
+                while Date() < deadline,
+                      (try? String(contentsOfFile: tracePath(scene), encoding: .utf8))?
+                          .split(separator: "\n").last != "idle" {
+                    usleep(20_000)
+                }
                 #expect(savedSelection(scene: scene) == selected, "scene \(scene) came back elsewhere")
             }
             return pane
