@@ -22,14 +22,6 @@ struct AutoRefreshTests {
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path.path)
     }
 
-    func waitUntil(_ timeout: TimeInterval, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(20_000)
-        }
-        return try condition()
-    }
 
     @Test func oneProcessPollsForAllAndA304ChangesNothing() throws {
         let dir = try TemporaryDirectory()
@@ -53,12 +45,12 @@ struct AutoRefreshTests {
             watchers.append(watcher)
         }
         let expected = Set(try IndependentParse.expected(for: week).map(\.code)).count
-        #expect(try waitUntil(30) { watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected } },
+        #expect(try eventually(timeout: 30) { watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected } },
                 "every watcher prints every quake of the first download once: \(watchers.map { $0.stdout.count })")
         let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
         let token = try #require(info["historyToken"] as? Int)
         // Later polls find the feed unchanged: 304s, no history written.
-        #expect(try waitUntil(20) { Self.requests(log).count >= 3 })
+        #expect(try eventually(timeout: 20) { Self.requests(log).count >= 3 })
         let statuses = Self.requests(log)
         #expect(statuses.first == "200" && statuses.dropFirst().allSatisfy { $0 == "304" }, "\(statuses)")
         let after = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
@@ -66,7 +58,7 @@ struct AutoRefreshTests {
         // One poll per interval from all three processes together, not three.
         let start = Self.requests(log).count
         let window = Date()
-        #expect(waitUntil(5 * Self.interval + 5) { Self.requests(log).count >= start + 3 })
+        #expect(eventually(timeout: 5 * Self.interval + 5) { Self.requests(log).count >= start + 3 })
         let polls = Self.requests(log).count - start
         let elapsed = Date().timeIntervalSince(window)
         #expect(Double(polls) <= elapsed / Self.interval + 1.5, "\(polls) polls in \(elapsed) s")
@@ -75,7 +67,7 @@ struct AutoRefreshTests {
         try Self.publish(month, at: feed, modified: Date())
         let published = Date()
         let more = Set(try IndependentParse.expected(for: month).map(\.code)).count
-        #expect(try waitUntil(Self.interval + 20) {
+        #expect(try eventually(timeout: Self.interval + 20) {
             watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected + more }
         })
         let delay = Date().timeIntervalSince(published)
@@ -98,7 +90,7 @@ struct AutoRefreshTests {
         let watcher = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh"], environment: [
             "QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": "1", "QUAKETUI_STATE_DIR": state.path])
         defer { watcher.kill(); watcher.wait() }
-        #expect(try waitUntil(20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
+        #expect(try eventually(timeout: 20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
                 "\(watcher.stderr)")
         #expect(watcher.stderr.contains("next try"))
         // Back-off: after the k-th failure in a row the next try waits 2^(k-1) intervals
@@ -107,7 +99,7 @@ struct AutoRefreshTests {
         func status() -> [String: Any] {
             (try? PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil)) as? [String: Any] ?? [:]
         }
-        #expect(try waitUntil(20) { (status()["failures"] as? Int ?? 0) >= 3 })
+        #expect(try eventually(timeout: 20) { (status()["failures"] as? Int ?? 0) >= 3 })
         let current = status()
         let failures = try #require(current["failures"] as? Int)
         let wait = try #require(current["nextDue"] as? Date).timeIntervalSince(try #require(current["lastAttempt"] as? Date))

@@ -74,16 +74,13 @@ struct BrowserTests {
     /// Polls the scene file until `condition` holds (or 20 s pass); returns its contents.
     static func waitForSceneFile(_ fixture: Fixture, scene: String = "a",
                                  _ condition: ([String: Any]) -> Bool) throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(20)
         var last: [String: Any] = [:]
-        while Date() < deadline {
-            if let file = try? sceneFile(fixture, scene) {
-                last = file
-                if condition(file) { return file }
-            }
-            usleep(20_000)
+        let reached = eventually(timeout: 20) {
+            guard let file = try? sceneFile(fixture, scene) else { return false }
+            last = file
+            return condition(file)
         }
-        Issue.record("the scene file never got there: \(last)")
+        if !reached { Issue.record("the scene file never got there: \(last)") }
         return last
     }
 
@@ -207,10 +204,9 @@ struct BrowserTests {
         let advertised = try #require(Self.line(shown, containing: " Code ")?.split(separator: " ").last.map(String.init))
         // Pane A advertises what it shows; wait for that, not for a time.
         let activity = fixture.dir.appending("activity.plist")
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !((try? String(contentsOf: activity, encoding: .utf8))?.contains(advertised) ?? false) {
-            usleep(20_000)
-        }
+        #expect(eventually(timeout: 20) {
+            (try? String(contentsOf: activity, encoding: .utf8))?.contains(advertised) ?? false
+        })
         try fixture.tmux.send(paneB, "H")
         try fixture.tmux.waitFor(paneB, "the handed-off quake") { screen in
             (Self.line(screen, containing: "Title")?.split(separator: "│").last.map(String.init)) == title

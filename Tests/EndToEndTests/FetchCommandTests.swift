@@ -58,10 +58,7 @@ import Testing
 
         // Run 1: kill -9 once a dozen requests were answered.
         let first = try ChildProcess(QuaketuiBinary.url, arguments, environment: environment)
-        let deadline = Date().addingTimeInterval(120)
-        while server.requests.filter({ $0.status == 200 }).count < 6 && Date() < deadline && first.isRunning {
-            usleep(20_000)
-        }
+        _ = eventually(timeout: 120) { server.requests.filter({ $0.status == 200 }).count >= 6 || !first.isRunning }
         if !first.isRunning {
             print("run 1 exit \(first.wait()) requests: \(server.requests.map { "\($0.number):\($0.status):\($0.count)" })\nrun 1 stderr: \(first.stderr) stdout: \(first.stdout)")
         }

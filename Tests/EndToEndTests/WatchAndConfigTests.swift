@@ -13,8 +13,7 @@ import Testing
 
     func startWatch(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> ChildProcess {
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--state-dir", dir.path] + arguments)
-        let deadline = Date().addingTimeInterval(20)
-        while !watch.stderr.contains("Watching "), Date() < deadline { usleep(5_000) }
+        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
         #expect(watch.stderr.contains("for new quakes"), "\(watch.stderr)")
         return watch
     }

@@ -9,15 +9,6 @@ func makeState() throws -> (TemporaryDirectory, StateDirectory) {
     return (dir, state)
 }
 
-/// Polls `condition` every 5 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(timeout: TimeInterval = 2, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
 
 /// The root dictionary of a plist file on disk, or nil if it does not parse as one.
 func readPlist(_ path: String) -> [String: PropertyListItem]? {
