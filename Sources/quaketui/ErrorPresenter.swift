@@ -33,8 +33,6 @@ enum ErrorPresenter {
         case let feed as FeedError:
             detail = (feed.underlyingError as? StoreError)?.detail ?? feed.underlyingError.map { "\($0)" }
             message = feed.description
-        case let usage as UsageError:
-            return ErrorReport(message: usage.message, status: firstSentence(usage.message), detail: nil, exitCode: .usage)
         default:
             break
         }

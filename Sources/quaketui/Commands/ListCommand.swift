@@ -114,8 +114,9 @@ enum ListCommand {
             filters.append("--min-magnitude \(minimum.formatted()) (the largest stored is \(top))")
             advice.append("lower --min-magnitude")
         }
+        let todo = advice.joined(separator: " or ")
         return "No quakes match among the \(stored.formatted()) stored: \(filters.joined(separator: ", and ")). "
-            + advice.joined(separator: " or ").prefix(1).uppercased() + advice.joined(separator: " or ").dropFirst() + "."
+            + ErrorPresenter.capitalized(todo) + "."
     }
 
     /// The zone of the app setting `timeZone`: `utc`, or `local` (the default) for the process's zone.
