@@ -33,8 +33,23 @@ public struct HistoryTransaction: Hashable, Sendable {
     public let origin: String
     /// Too many changes to list: readers must refetch everything.
     public let isBulk: Bool
-    /// The changed codes (empty when `isBulk`).
+    /// The changed codes (empty when `isBulk`, or when `history(after:listingAtMost:)` found
+    /// more changes than it was asked to list).
     public let changes: [HistoryChange]
+    /// Whether `changes` names every changed code (false for bulk entries, and for entries
+    /// `history(after:listingAtMost:)` left unlisted).
+    public let isListed: Bool
+
+    public init(token: HistoryToken, timestamp: Date, author: String, origin: String, isBulk: Bool,
+                changes: [HistoryChange], isListed: Bool? = nil) {
+        self.token = token
+        self.timestamp = timestamp
+        self.author = author
+        self.origin = origin
+        self.isBulk = isBulk
+        self.changes = changes
+        self.isListed = isListed ?? !isBulk
+    }
 }
 
 /// What `history(after:)` finds.
@@ -69,12 +84,22 @@ extension Connection {
     ///   - excludingOrigin: skip transactions this origin committed (pass `StoreOrigin.current`
     ///     to ignore this process's own writes).
     ///   - excludingAuthors: skip transactions by these authors.
+    ///   - limit: list the changes only while the transactions' insert, update and delete counts
+    ///     add up to at most this many; past it every transaction comes back unlisted (a reader
+    ///     that reloads past a limit then never decodes thousands of rows it would throw away).
     public func history(
-        after token: HistoryToken, excludingOrigin: String? = nil, excludingAuthors: Set<String> = []
+        after token: HistoryToken, excludingOrigin: String? = nil, excludingAuthors: Set<String> = [],
+        listingAtMost limit: Int? = nil
     ) throws(SQLiteError) -> HistoryFetch {
         let purged = try purgedThrough()
         let latest = try currentHistoryToken()
         if token < purged { return .expired(latest: latest) }
+        var listing = true
+        if let limit {
+            let total = try scalar("SELECT coalesce(sum(inserted + updated + deleted), 0) FROM history WHERE token > ?",
+                                   [.integer(token.rawValue)]).int64 ?? 0
+            listing = total <= Int64(limit)
+        }
         let statement = try prepare(
             "SELECT token, timestamp, author, origin, isBulk FROM history WHERE token > ? ORDER BY token")
         try statement.bind(token.rawValue, at: 1)
@@ -88,7 +113,7 @@ extension Connection {
             let txToken = statement.int64(at: 0)
             let isBulk = statement.int64(at: 4) != 0
             var changes: [HistoryChange] = []
-            if !isBulk {
+            if !isBulk, listing {
                 changeStatement.reset()
                 try changeStatement.bind(txToken, at: 1)
                 while try changeStatement.step() {
@@ -101,7 +126,7 @@ extension Connection {
             transactions.append(HistoryTransaction(
                 token: HistoryToken(rawValue: txToken),
                 timestamp: Date(timeIntervalSince1970: Double(statement.int64(at: 1)) / 1000),
-                author: author, origin: origin, isBulk: isBulk, changes: changes))
+                author: author, origin: origin, isBulk: isBulk, changes: changes, isListed: !isBulk && listing))
         }
         return .transactions(transactions, latest: latest)
     }

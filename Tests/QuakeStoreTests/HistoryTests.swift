@@ -24,6 +24,30 @@ import Testing
         #expect(try store.read { try $0.history(after: latest) } == .transactions([], latest: latest))
     }
 
+    @Test func aListingLimitLeavesLargeEntriesUnlistedButCounted() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a"), .fixture("b")], author: "import")
+        try store.upsert([.fixture("c")], author: "refresh")
+        // Within the limit (3 changes in all): listed exactly as without one.
+        let within = try store.read { try $0.history(after: .zero, listingAtMost: 3) }
+        #expect(within == (try store.read { try $0.history(after: .zero) }))
+        guard case .transactions(let listed, _) = within else { Issue.record("expected transactions"); return }
+        #expect(listed.allSatisfy(\.isListed) && listed.map(\.changes.count) == [2, 1])
+        // Past it: every entry comes back, unlisted, so a reader knows to reload without decoding rows.
+        guard case .transactions(let unlisted, let latest) = try store.read({ try $0.history(after: .zero, listingAtMost: 2) }) else {
+            Issue.record("expected transactions"); return
+        }
+        #expect(unlisted.map(\.author) == ["import", "refresh"])
+        #expect(unlisted.allSatisfy { !$0.isListed && $0.changes.isEmpty && !$0.isBulk })
+        #expect(latest == listed[1].token)
+        // The limit counts only what comes after the token.
+        guard case .transactions(let tail, _) = try store.read({ try $0.history(after: listed[0].token, listingAtMost: 2) }) else {
+            Issue.record("expected transactions"); return
+        }
+        #expect(tail.count == 1 && tail[0].isListed && tail[0].changes == [HistoryChange(code: "c", kind: .insert)])
+    }
+
     @Test func readersCanSkipTheirOwnProcessOrAuthors() throws {
         let store = try TestStore()
         defer { store.remove() }

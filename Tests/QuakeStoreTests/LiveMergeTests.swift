@@ -46,3 +46,50 @@ import Testing
         }
     }
 }
+
+/// The reload paths of a merge: past `maxListedChanges` listed changes, and expired history.
+@Suite struct MergeReloadTests {
+    static let utc = SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)
+
+    func assertEqualsFreshFetch(_ controller: FetchedResultsController, _ store: TestStore) throws {
+        let fresh = try FetchedResultsController(container: store.container, request: controller.request)
+        defer { fresh.close() }
+        #expect(fresh.sections == controller.sections)
+        #expect(try fresh.rows(in: 0..<fresh.count) == (try controller.rows(in: 0..<controller.count)))
+    }
+
+    @Test(arguments: [FetchedResultsController.maxListedChanges, FetchedResultsController.maxListedChanges + 1])
+    func anImportPastTheListingLimitReloadsAndOneWithinItMerges(newRows: Int) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        // More stored rows than new ones, so the import stays exact (not "bulk": see
+        // `WriteTransaction.shouldDeferSecondaryIndexes`) and only the listing limit decides.
+        try store.upsert(ExpectedResults.variedRecords(count: 2_500))
+        let controller = try FetchedResultsController(container: store.container, request: Self.utc)
+        defer { controller.close() }
+        let records = (0..<newRows).map { QuakeRecord.fixture("new\($0)", time: 1_700_000_000_000 + Int64($0) * 60_000) }
+        try store.upsert(records)
+        let changes = try #require(try controller.merge())
+        #expect(changes.reloaded == (newRows > FetchedResultsController.maxListedChanges))
+        if !changes.reloaded { #expect(changes.inserted.count == newRows) }
+        #expect(controller.count == 2_500 + newRows)
+        try assertEqualsFreshFetch(controller, store)
+        #expect(try controller.merge() == nil)
+    }
+
+    @Test func aReaderWhoseHistoryExpiredReloads() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(ExpectedResults.variedRecords(count: 40))
+        let controller = try FetchedResultsController(container: store.container, request: Self.utc)
+        defer { controller.close() }
+        try store.upsert([.fixture("late", magnitude: 6.1)])
+        let writer = try store.container.newBackgroundContext(author: "purge")
+        defer { writer.close() }
+        _ = try writer.performAndWait { try $0.connection.purgeHistory(before: Date().addingTimeInterval(60)) }
+        let changes = try #require(try controller.merge())
+        #expect(changes.reloaded)
+        #expect(controller.count == 41)
+        try assertEqualsFreshFetch(controller, store)
+    }
+}

@@ -131,7 +131,8 @@ public final class FetchedResultsController {
     /// changed the results.
     public func merge() throws -> ResultChanges? {
         let changes = try context.read { db -> ResultChanges? in
-            let fetch = try db.history(after: token)
+            // Past the limit the changes are not even decoded: the reload reads what it needs.
+            let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
                 try reloadLocked(db, rebuildMatches: true)
                 return ResultChanges(reloaded: true)
@@ -140,10 +141,9 @@ public final class FetchedResultsController {
                 token = latest
                 return nil
             }
-            let listed = transactions.reduce(0) { $0 + $1.changes.count }
             // Without a row's previous keys its old position is unknown: reload rather than guess.
             let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
-            if transactions.contains(where: \.isBulk) || listed > Self.maxListedChanges || unplaceable {
+            if !transactions.allSatisfy(\.isListed) || unplaceable {
                 try reloadLocked(db, rebuildMatches: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
