@@ -12,4 +12,12 @@
 static inline int quaketui_sqlite3_disable_mmap(void) {
     return sqlite3_config(SQLITE_CONFIG_MMAP_SIZE, (sqlite3_int64)0, (sqlite3_int64)0);
 }
+
+// Memory statistics off, process-wide, before SQLite initializes: with them on (the default)
+// every sqlite3_malloc and sqlite3_free takes a global mutex to keep the counters quaketui never
+// reads (sqlite3_memory_used) — 6.4 million lock/unlock pairs, ~4% of the instructions, in a
+// 100,000-quake import (callgrind). Connections are opened SQLITE_OPEN_NOMUTEX already.
+static inline int quaketui_sqlite3_disable_memstatus(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 #endif

@@ -133,3 +133,9 @@ enum Schema {
             SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
         """
 }
+
+extension PersistentContainer {
+    /// The SQL that recounts `quake_count` from the `quake` rows, for tools that load a store
+    /// outside the app (the benchmark's expert `sqlite3` load must leave the same store behind).
+    public static var sectionCountRecountSQL: String { Schema.sectionCountRecount }
+}

@@ -148,10 +148,11 @@ extension WriteTransaction {
     func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws(SQLiteError) {
         let tempStore = try connection.scalar("PRAGMA temp_store").int64 ?? 0
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = DEFAULT") }
+        for index in indexes { try connection.execute(index.sql) }
+        // After the indexes: grouping by region then walks `quake_region` instead of sorting.
         if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) {
             try connection.execute(Schema.sectionCountRecount)
         }
-        for index in indexes { try connection.execute(index.sql) }
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }
 }

@@ -43,9 +43,13 @@ public final class Connection {
 
     /// Process-wide SQLite configuration, before the first open initializes the library: no
     /// memory-mapped I/O, so CREATE INDEX's sorter reads its temp files with `pread` instead of
-    /// mapping them (mapped pages count as resident: an import's peak RSS grew with N).
-    /// `SQLITE_MISUSE` if the library was already initialized; harmless, the default stays.
-    private static let configureOnce: Void = { _ = quaketui_sqlite3_disable_mmap() }()
+    /// mapping them (mapped pages count as resident: an import's peak RSS grew with N); and no
+    /// memory statistics, whose global mutex every allocation takes (see shim.h).
+    /// `SQLITE_MISUSE` if the library was already initialized; harmless, the defaults stay.
+    private static let configureOnce: Void = {
+        _ = quaketui_sqlite3_disable_mmap()
+        _ = quaketui_sqlite3_disable_memstatus()
+    }()
 
     deinit {
         assert(handle == nil, "Connection to \(path) was not closed")
