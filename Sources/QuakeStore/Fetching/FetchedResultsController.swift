@@ -57,13 +57,32 @@ public final class FetchedResultsController {
     public func close() { context.close() }
 
     /// Applies a new predicate, sort and section identifier together and refetches the section index.
+    ///
+    /// - Throws: what SQLite reported; the controller then keeps its previous request and sections
+    ///   (the read's transaction rolls the match set back).
     public func configure(_ request: SectionedFetchRequest) throws {
         let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
             || request.predicate.rowFilters != self.request.predicate.rowFilters
-        self.request = request
-        if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
-        sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
-        try reload(rebuildMatches: matchesChanged)
+        try keepingStateOnFailure {
+            self.request = request
+            if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
+            sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
+            try reload(rebuildMatches: matchesChanged)
+        }
+    }
+
+    /// Runs `body`; if it throws, puts the request, section index and token back as they were.
+    /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
+    private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
+        let saved = (request: request, days: days, sql: sql, sections: sections, token: token, vanished: vanishedKeys)
+        do {
+            return try body()
+        } catch {
+            (request, days, sql, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.token, saved.vanished)
+            setSections(saved.sections)
+            cache = nil
+            throw error
+        }
     }
 
     // MARK: Reading
@@ -129,8 +148,11 @@ public final class FetchedResultsController {
 
     /// Merges what was committed since `token`, by any process, and reports it; nil when nothing
     /// changed the results.
+    ///
+    /// - Throws: what SQLite reported; the controller then keeps its sections and token, so the
+    ///   next merge retries the same changes.
     public func merge() throws -> ResultChanges? {
-        let changes = try context.read { db -> ResultChanges? in
+        let changes = try keepingStateOnFailure { try context.read { db -> ResultChanges? in
             let fetch = try db.history(after: token)
             guard case .transactions(let transactions, let latest) = fetch else {
                 try reloadLocked(db, rebuildMatches: true)
@@ -155,7 +177,7 @@ public final class FetchedResultsController {
             let result = try applyChanges(db, before: before.mapValues { $0 })
             token = latest
             return result
-        }
+        } }
         if changes != nil { cache = nil }
         return changes
     }

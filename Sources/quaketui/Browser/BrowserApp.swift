@@ -64,6 +64,9 @@ final class BrowserApp {
         try Terminal.run { terminal in
             // The scroll offset depends on the list's height: restore for the real size.
             try model.restore(restored, size: terminal.size)
+            do { _ = try model.performReads(model.pendingReads) } catch {
+                show(BrowserModel.failureMessage(for: .openDetail, error))
+            }
             // Files set aside, values reset: said once, all together.
             var notices: [String] = []
             while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
@@ -149,9 +152,11 @@ final class BrowserApp {
         if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
         let effects: [Effect]
         do {
-            effects = try model.send(action)
+            // Reads (the detail row) first, so the frame drawn next shows what they read.
+            effects = try model.performReads(model.send(action))
         } catch {
-            _ = try? model.send(.showMessage("Error: \(error)", isError: true))
+            // The model left its state as it was before the action; say what failed.
+            show(BrowserModel.failureMessage(for: action, error))
             return
         }
         for effect in effects { try perform(effect, terminal) }
@@ -177,6 +182,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
+        case .loadDetail: break  // performed by model.performReads before any other effect
         case .quit:
             refresh?.cancel()
             try? model.state.save(to: session.storage)
