@@ -167,7 +167,7 @@ public final class InMemoryResultsSource: ResultsSource {
         case .region:
             let ak = regionKey(a), bk = regionKey(b)
             if ak != bk { return ascending ? ak.utf8.lexicographicallyPrecedes(bk.utf8) : bk.utf8.lexicographicallyPrecedes(ak.utf8) }
-            return a.record.time > b.record.time || (a.record.time == b.record.time && a.id < b.id)
+            return (a.record.time, a.id) > (b.record.time, b.id)
         }
     }
 
