@@ -40,14 +40,18 @@ import Testing
     /// The window read around an anchor (walking the sort index from its keys both ways) and a
     /// window read from a section's end (reversed, with the smaller OFFSET) give the same rows as
     /// reading the whole list from the top; the anchor's window serves its section's rows unread.
+    static func request(_ order: QuakeSortOrder, _ ascending: Bool, _ search: String, _ minimum: Double?) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum),
+                              sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: utc)
+    }
+
     @Test(arguments: configurations)
     func windowsReadAroundAnAnchorOrFromASectionsEndAreTheListsRows(order: QuakeSortOrder, ascending: Bool, search: String,
                                                                      minimum: Double?) throws {
         let store = try TestStore()
         defer { store.remove() }
         try store.upsert(Self.records)
-        let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum),
-                                            sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: Self.utc)
+        let request = Self.request(order, ascending, search, minimum)
         let whole = try FetchedResultsController(container: store.container, request: request)
         defer { whole.close() }
         let all = try whole.rows(in: 0..<whole.count)

@@ -48,36 +48,20 @@ struct FetchSQL {
     }
 
     /// Rows of the same section that sort before a row with `keys`.
-    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) {
-        let op = ascending ? "<" : ">"
-        switch order {
-        case .time:
-            return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-        case .magnitude:
-            guard let magnitude = keys.magnitude else {
-                return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-            }
-            return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
-        case .region:
-            return ("(time, id) > (?, ?)", [.integer(keys.time), .integer(keys.id)])
-        }
-    }
+    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: true) }
 
     /// Rows of the same section that sort at or after a row with `keys` (the complement of
     /// `beforeInSection` within the section), as a range the sort index serves.
-    func atOrAfterInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) {
-        let op = ascending ? ">=" : "<="
-        switch order {
-        case .time:
-            return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-        case .magnitude:
-            guard let magnitude = keys.magnitude else {
-                return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-            }
+    func atOrAfterInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: false) }
+
+    private func inSection(_ keys: RowKeys, before: Bool) -> (String, [SQLiteValue]) {
+        // A region is newest first in both directions.
+        let descending = order == .region || !ascending
+        let op = before ? (descending ? ">" : "<") : (descending ? "<=" : ">=")
+        if order == .magnitude, let magnitude = keys.magnitude {
             return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
-        case .region:
-            return ("(time, id) <= (?, ?)", [.integer(keys.time), .integer(keys.id)])
         }
+        return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
     }
 
     /// Swift's twin of `beforeInSection` for two rows of the same section.
