@@ -133,9 +133,6 @@ public final class FetchedResultsController {
         try context.read { try $0.quake(code: code) }
     }
 
-    /// The user's notes of one quake.
-    public func notes(code: String) throws -> String? { try quake(code: code)?.notes }
-
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
     public func anchor(code: String) throws -> Int? {
