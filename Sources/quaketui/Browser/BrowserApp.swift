@@ -139,8 +139,31 @@ final class BrowserApp {
         } else {
             action = KeyMap.action(for: key, in: model.state)
         }
+        if case .searchInput(let text)? = action {
+            try search(text, terminal)
+            return
+        }
         if let action { try send(action, terminal) }
         if case .resize = key {} else { trace?.event("key") }
+    }
+
+    /// A search keystroke, joined by the letters already typed behind it (a fast typist, a
+    /// paste): one refetch for all of them rather than one per letter queued behind a slow one.
+    /// The first key that is not a search letter is handled after it, as typed.
+    private func search(_ text: String, _ terminal: Terminal) throws {
+        var text = text, keys = 1
+        var next: Key?
+        while let typed = terminal.readKey(timeoutMilliseconds: 0) {
+            guard case .searchInput(let more)? = KeyMap.action(for: typed, in: model.state) else {
+                next = typed
+                break
+            }
+            text += more
+            keys += 1
+        }
+        try send(.searchInput(text), terminal)
+        for _ in 0..<keys { trace?.event("key") }
+        if let next { try handle(next, terminal) }
     }
 
     /// Applies an action and carries out its effects. A failure (a busy or broken store, a
