@@ -37,6 +37,43 @@ import Testing
         #expect(Set(controller.sections.map(\.id)).count == controller.sections.count, "a section appears twice")
     }
 
+    /// The window read around an anchor (walking the sort index from its keys both ways) and a
+    /// window read from a section's end (reversed, with the smaller OFFSET) give the same rows as
+    /// reading the whole list from the top; the anchor's window serves its section's rows unread.
+    static func request(_ order: QuakeSortOrder, _ ascending: Bool, _ search: String, _ minimum: Double?) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum),
+                              sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: utc)
+    }
+
+    @Test(arguments: configurations)
+    func windowsReadAroundAnAnchorOrFromASectionsEndAreTheListsRows(order: QuakeSortOrder, ascending: Bool, search: String,
+                                                                     minimum: Double?) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records)
+        let request = Self.request(order, ascending, search, minimum)
+        let whole = try FetchedResultsController(container: store.container, request: request)
+        defer { whole.close() }
+        let all = try whole.rows(in: 0..<whole.count)
+        for code in stride(from: 0, to: all.count, by: max(1, all.count / 7)).map({ all[$0].code }) {
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            controller.windowMargin = 4
+            let offset = try #require(try controller.anchor(code: code))
+            #expect(all[offset].code == code)
+            let (section, _) = controller.indexPath(forOffset: offset)
+            let start = controller.offset(ofSection: section), end = start + controller.sections[section].count
+            let read = controller.rowsMaterialized
+            let near = max(start, offset - 4)..<min(end, offset + 8)
+            #expect(try controller.rows(in: near) == Array(all[near]))
+            #expect(controller.rowsMaterialized == read, "the anchor's window should serve its neighbours")
+            let tail = max(start, end - 3)..<end
+            #expect(try controller.rows(in: tail) == Array(all[tail]))
+            let across = max(0, start - 2)..<min(all.count, start + 2)
+            #expect(try controller.rows(in: across) == Array(all[across]))
+        }
+    }
+
     @Test func dynamicConfigurationChangesSortAndSectionsTogether() throws {
         let store = try TestStore()
         defer { store.remove() }

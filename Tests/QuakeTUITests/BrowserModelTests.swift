@@ -130,7 +130,10 @@ import Testing
         let model = try Self.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
-        try model.send(.beginEditing)
+        // The draft starts from the stored notes: a read the runtime performs, answered by an action.
+        #expect(try model.send(.beginEditing) == [.saveScene, .loadDetail(code: "q20")])
+        #expect(model.state.editor == nil && model.state.notesRequest == "q20")
+        _ = try model.performReads([.loadDetail(code: "q20")])
         #expect(model.state.detailPresented && model.state.detailTab == .notes)
         for character in "felt it" { try model.send(.editorKey(.character(character))) }
         try model.send(.editorKey(.home))
@@ -149,13 +152,14 @@ import Testing
         let model = try Self.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: "q11", topCode: nil)
-        #expect(try model.send(.openDetail) == [.saveScene, .advertise(code: "q11")])
+        #expect(try model.send(.openDetail) == [.saveScene, .advertise(code: "q11"), .loadDetail(code: "q11")])
+        _ = try model.performReads([.loadDetail(code: "q11")])
         #expect(try model.send(.nextTab) == [.saveScene])
         #expect(model.state.detailTab == .map)
         try model.send(.closeDetail)
         #expect(!model.state.detailPresented)
         // Continuing another scene's activity selects and opens that quake.
-        #expect(try model.send(.continueActivity(code: "q02")) == [.saveScene, .advertise(code: "q02")])
+        #expect(try model.send(.continueActivity(code: "q02")) == [.saveScene, .advertise(code: "q02"), .loadDetail(code: "q02")])
         #expect(model.state.selectedCode == "q02" && model.state.detailPresented)
     }
 

@@ -75,7 +75,7 @@ import Testing
                 } else {
                     KeyMap.action(for: key, in: live.state)
                 }
-                if let action { try live.send(action) }
+                if let action { _ = try live.performReads(live.send(action)) }
             }
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
             try live.state.save(to: storage)
@@ -87,6 +87,7 @@ import Testing
             let relaunched = try BrowserModel(state: state, container: store.container)
             defer { relaunched.close() }
             try relaunched.restore(selection, size: size)
+            _ = try relaunched.performReads(relaunched.pendingReads)
             let (before, after) = (try Self.screen(live), try Self.screen(relaunched))
             if before != after {
                 // The first failure with both screens; then only the seeds, to replay.

@@ -68,6 +68,8 @@ import Testing
         let model = try BrowserModel(state: state, container: store.container)
         defer { model.close() }
         try model.restore(selectedCode: "q12", topCode: "q14")
+        #expect(model.pendingReads == [.loadDetail(code: "q12")])  // the runtime reads before the first frame
+        _ = try model.performReads(model.pendingReads)
         let frame = try model.screenModel(FrameContext(now: 1_700_300_000_000, isLive: true,
                                                        localTimeZone: TimeZone(identifier: "UTC")!))
         #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(QuakeLine(

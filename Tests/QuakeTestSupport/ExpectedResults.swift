@@ -60,7 +60,7 @@ public enum ExpectedResults {
             case .region:
                 let xr = Array(fold(x.region).utf8), yr = Array(fold(y.region).utf8)
                 if xr != yr { return ascending ? xr.lexicographicallyPrecedes(yr) : yr.lexicographicallyPrecedes(xr) }
-                return (x.time, -a.offset) > (y.time, -b.offset)
+                return (x.time, a.offset) > (y.time, b.offset)
             }
         }
         var result: [Section] = []

@@ -32,26 +32,36 @@ struct FetchSQL {
         case (.time, true): "time ASC, id ASC"
         case (.magnitude, false): "magnitude DESC, time DESC, id DESC"
         case (.magnitude, true): "magnitude ASC, time ASC, id ASC"
-        // Newest first inside a region in both directions (index quake_region: regionKey, time DESC).
-        case (.region, false): "regionKey DESC, time DESC, id ASC"
-        case (.region, true): "regionKey ASC, time DESC, id ASC"
+        // Newest first inside a region in both directions, ties by id as the index quake_region
+        // (regionKey, time, rowid) holds them, so a region's rows are read from the index in order.
+        // With `id ASC` SQLite sorted the whole region in a temp B-tree for every window: 420 ms
+        // for a 92,000-row region at 1M quakes.
+        case (.region, false): "regionKey DESC, time DESC, id DESC"
+        case (.region, true): "regionKey ASC, time DESC, id DESC"
         }
     }
 
+    /// `orderBy` backwards: reads a section from its end (the rows before a row, nearest first).
+    var reversedOrderBy: String {
+        orderBy.replacingOccurrences(of: "DESC", with: "\u{1}").replacingOccurrences(of: "ASC", with: "DESC")
+            .replacingOccurrences(of: "\u{1}", with: "ASC")
+    }
+
     /// Rows of the same section that sort before a row with `keys`.
-    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) {
-        let op = ascending ? "<" : ">"
-        switch order {
-        case .time:
-            return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-        case .magnitude:
-            guard let magnitude = keys.magnitude else {
-                return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
-            }
+    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: true) }
+
+    /// Rows of the same section that sort at or after a row with `keys` (the complement of
+    /// `beforeInSection` within the section), as a range the sort index serves.
+    func atOrAfterInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: false) }
+
+    private func inSection(_ keys: RowKeys, before: Bool) -> (String, [SQLiteValue]) {
+        // A region is newest first in both directions.
+        let descending = order == .region || !ascending
+        let op = before ? (descending ? ">" : "<") : (descending ? "<=" : ">=")
+        if order == .magnitude, let magnitude = keys.magnitude {
             return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
-        case .region:
-            return ("(time > ? OR (time = ? AND id < ?))", [.integer(keys.time), .integer(keys.time), .integer(keys.id)])
         }
+        return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
     }
 
     /// Swift's twin of `beforeInSection` for two rows of the same section.
@@ -63,7 +73,7 @@ struct FetchSQL {
             if let am = a.magnitude, let bm = b.magnitude, am != bm { return ascending ? am < bm : am > bm }
             return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
         case .region:
-            return a.time > b.time || (a.time == b.time && a.id < b.id)
+            return (a.time, a.id) > (b.time, b.id)
         }
     }
 

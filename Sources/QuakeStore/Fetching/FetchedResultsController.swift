@@ -57,13 +57,32 @@ public final class FetchedResultsController {
     public func close() { context.close() }
 
     /// Applies a new predicate, sort and section identifier together and refetches the section index.
+    ///
+    /// - Throws: what SQLite reported; the controller then keeps its previous request and sections
+    ///   (the read's transaction rolls the match set back).
     public func configure(_ request: SectionedFetchRequest) throws {
         let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
             || request.predicate.rowFilters != self.request.predicate.rowFilters
-        self.request = request
-        if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
-        sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
-        try reload(rebuildMatches: matchesChanged)
+        try keepingStateOnFailure {
+            self.request = request
+            if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
+            sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
+            try reload(rebuildMatches: matchesChanged)
+        }
+    }
+
+    /// Runs `body`; if it throws, puts the request, section index and token back as they were.
+    /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
+    private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
+        let saved = (request: request, days: days, sql: sql, sections: sections, token: token, vanished: vanishedKeys)
+        do {
+            return try body()
+        } catch {
+            (request, days, sql, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.token, saved.vanished)
+            setSections(saved.sections)
+            cache = nil
+            throw error
+        }
     }
 
     // MARK: Reading
@@ -103,7 +122,9 @@ public final class FetchedResultsController {
     public func offset(ofCode code: String) throws -> Int? {
         try context.read { db in
             guard let keys = try rowKeys(db, code: code), try isMatch(db, keys) else { return nil }
-            return try rank(db, keys)
+            let offset = try rank(db, keys)
+            try readWindow(db, around: keys, at: offset)
+            return offset
         }
     }
 
@@ -112,25 +133,55 @@ public final class FetchedResultsController {
         try context.read { try $0.quake(code: code) }
     }
 
-    /// The user's notes of one quake.
-    public func notes(code: String) throws -> String? { try quake(code: code)?.notes }
-
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
     public func anchor(code: String) throws -> Int? {
         guard count > 0 else { return nil }
         return try context.read { db in
             guard let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
-            return min(try rank(db, keys), count - 1)
+            let offset = try rank(db, keys)
+            try readWindow(db, around: keys, at: offset)
+            return min(offset, count - 1)
         }
+    }
+
+    /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the
+    /// window, by walking the sort index from its keys both ways: the screen drawn next shows
+    /// them, and reading them by OFFSET would step over every row above them in the section
+    /// (tens of thousands in a big region or magnitude bucket at 1M quakes).
+    private func readWindow(_ db: Connection, around keys: RowKeys, at offset: Int) throws {
+        let key = sectionKey(of: keys)
+        guard let index = sectionIndexByKey[key] else { return }
+        let start = sectionStarts[index], end = start + sections[index].count
+        guard start <= offset, offset < end else { return }
+        let (range, rangeArgs) = key.rangeSQL
+        let (predicate, predicateArgs) = sql.predicate
+        func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
+            let statement = try db.prepare(
+                "SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
+            try statement.bind(rangeArgs + predicateArgs + bound.1 + [.integer(Int64(limit))])
+            var rows: [QuakeRow] = []
+            while try statement.step() { rows.append(QuakeRow(statement)) }
+            rowsMaterialized += rows.count
+            return rows
+        }
+        let above = min(windowMargin, offset - start), below = min(2 * windowMargin, end - offset)
+        let before = try read(sql.beforeInSection(keys), sql.reversedOrderBy, above)
+        let after = try read(sql.atOrAfterInSection(keys), sql.orderBy, below)
+        // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
+        guard before.count == above, after.count == below else { return }
+        cache = (offset - above, before.reversed() + after)
     }
 
     // MARK: Merging
 
     /// Merges what was committed since `token`, by any process, and reports it; nil when nothing
     /// changed the results.
+    ///
+    /// - Throws: what SQLite reported; the controller then keeps its sections and token, so the
+    ///   next merge retries the same changes.
     public func merge() throws -> ResultChanges? {
-        let changes = try context.read { db -> ResultChanges? in
+        let changes = try keepingStateOnFailure { try context.read { db -> ResultChanges? in
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
@@ -155,7 +206,7 @@ public final class FetchedResultsController {
             let result = try applyChanges(db, before: before.mapValues { $0 })
             token = latest
             return result
-        }
+        } }
         if changes != nil { cache = nil }
         return changes
     }
@@ -301,13 +352,20 @@ public final class FetchedResultsController {
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sections[section].count) - start
             let (range, rangeArgs) = sections[section].key.rangeSQL
-            let statement = try db.prepare(
-                "SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate) ORDER BY \(sql.orderBy) LIMIT ? OFFSET ?")
-            try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(local))])
+            // OFFSET steps over every row it skips: count from the nearer end of the section.
+            let fromEnd = sections[section].count - end < local
+            let statement = try db.prepare("""
+                SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate)
+                ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
+                """)
+            let skip = fromEnd ? sections[section].count - end : local
+            try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(skip))])
+            var part: [QuakeRow] = []
             while try statement.step() {
-                rows.append(QuakeRow(statement))
+                part.append(QuakeRow(statement))
                 rowsMaterialized += 1
             }
+            rows += fromEnd ? part.reversed() : part
             section += 1
         }
         return rows

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 
 /// What can happen to a scene: user intents (already decoded from keys or mouse), and results
 /// from the outside world (store changes, settings, refresh progress, resize).
@@ -37,6 +38,8 @@ public enum Action: Equatable, Sendable {
     case showMessage(String, isError: Bool)
     /// The store now holds (or no longer holds) the bundled sample.
     case sampleChanged(Bool)
+    /// The result of `Effect.loadDetail`: the quake as stored (nil when it is not in the store).
+    case detailLoaded(code: String, StoredQuake?)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -55,4 +58,7 @@ public enum Effect: Equatable, Sendable {
     case quit
     /// Quit and delete this scene's state.
     case closeScene
+    /// Read one quake with everything stored about it (the detail view, the notes editor's
+    /// starting text); the runtime answers with `Action.detailLoaded`.
+    case loadDetail(code: String)
 }

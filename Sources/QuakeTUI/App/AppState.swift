@@ -41,6 +41,17 @@ public struct NotesDraft: Equatable, Sendable {
     public var cursor: Int { editor.cursor }
 }
 
+/// One quake read for the detail view: its code, and the stored row (nil when it is not in the store).
+public struct LoadedQuake: Equatable, Sendable {
+    public var code: String
+    public var quake: StoredQuake?
+
+    public init(code: String, quake: StoredQuake?) {
+        self.code = code
+        self.quake = quake
+    }
+}
+
 /// The status line's transient parts.
 public struct StatusState: Equatable, Sendable {
     /// A one-shot message, cleared by the next key press.
@@ -88,6 +99,11 @@ public struct AppState: Equatable, Sendable {
     public var rows: Int
     /// The store holds the bundled sample, not real data.
     public var isSample = false
+    /// The selected quake as last read for the detail view (`Effect.loadDetail` → `Action.detailLoaded`);
+    /// nil while the detail is closed.
+    public var detail: LoadedQuake?
+    /// `beginEditing` waits for this quake's stored notes before it opens a draft.
+    public var notesRequest: String?
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

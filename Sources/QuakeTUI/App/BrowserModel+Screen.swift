@@ -28,7 +28,7 @@ extension BrowserModel {
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
         var model = ScreenModel(size: size, header: header, list: try listModel(),
-                                detail: try detailModel(), status: statusModel(context),
+                                detail: detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
                                 display: DisplaySettings(now: context.now, timeZone: state.settings.timeZone,
                                                          localTimeZone: context.localTimeZone,
@@ -71,9 +71,10 @@ extension BrowserModel {
         return "No quakes yet. r refreshes from USGS; quaketui import FILE loads a feed."
     }
 
-    private func detailModel() throws -> DetailModel? {
+    private func detailModel() -> DetailModel? {
         guard state.detailPresented, let code = state.selectedCode else { return nil }
-        let stored = try results.quake(code: code)
+        // Drawn from state: the runtime read the quake (Effect.loadDetail) before this frame.
+        let stored = state.detail?.code == code ? state.detail?.quake : nil
         var detail = stored.map { DetailModel(tab: state.detailTab, quake: $0) }
             ?? DetailModel(tab: state.detailTab, record: nil)
         if let draft = state.editor, draft.code == code {

@@ -96,11 +96,14 @@ extension BrowserModel {
         try reanchor(screenRow: screenRow)
     }
 
-    /// Merges other processes' (and our own) commits into the list, keeping the selection.
-    func mergeStoreChanges() throws {
+    /// Merges other processes' (and our own) commits into the list, keeping the selection;
+    /// whether anything in the results changed.
+    @discardableResult
+    func mergeStoreChanges() throws -> Bool {
         let screenRow = state.cursorLine - state.topLine
-        guard try results.merge() != nil else { return }
+        guard try results.merge() != nil else { return false }
         try reanchor(screenRow: screenRow)
+        return true
     }
 
     private func reanchor(screenRow: Int) throws {

@@ -3,8 +3,10 @@ import QuakeStore
 
 /// The browser's logic for one scene: state, the live results, and what every action does.
 ///
-/// Rendering and the terminal are elsewhere; this reads the store only through its lazy
-/// `FetchedResultsController`, so it can be tested against a real store without a terminal.
+/// Rendering and the terminal are elsewhere; this reads the store only through a lazy
+/// `ResultsSource` (the live `FetchedResultsController`, or an in-memory fake in tests), and
+/// everything else it needs read or written (the detail row, notes, saves) is an `Effect` whose
+/// result comes back as an `Action`.
 ///
 /// ```swift
 /// let model = try BrowserModel(state: restored, container: container)
@@ -12,7 +14,7 @@ import QuakeStore
 /// ```
 public final class BrowserModel {
     public internal(set) var state: AppState
-    public let results: FetchedResultsController
+    public let results: any ResultsSource
     public internal(set) var layout: DisplayLayout
 
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
@@ -23,9 +25,15 @@ public final class BrowserModel {
         return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false).listRows)
     }
 
-    public init(state: AppState, container: PersistentContainer) throws {
+    public convenience init(state: AppState, container: PersistentContainer) throws {
+        try self.init(state: state, source: FetchedResultsController(container: container, request: state.request))
+    }
+
+    /// A model over any results source (configured here for the state's request if it is not already).
+    public init(state: AppState, source: any ResultsSource) throws {
         self.state = state
-        results = try FetchedResultsController(container: container, request: state.request)
+        results = source
+        if source.request != state.request { try source.configure(state.request) }
         layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
         relayout()
     }
@@ -89,19 +97,19 @@ public final class BrowserModel {
         }
     }
 
-    /// The quake under the cursor with everything stored about it.
-    public func selectedQuake(in container: PersistentContainer) throws -> StoredQuake? {
-        guard let code = state.selectedCode else { return nil }
-        return try container.viewContext.read { try $0.quake(code: code) }
-    }
-
     // MARK: Actions
 
     /// Applies `action` and returns the effects for the runtime to perform.
+    ///
+    /// - Throws: what the results source reported; the state is then exactly as it was before
+    ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what failed.
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
         let before = state
+        var succeeded = false
+        defer { if !succeeded { rollBack(to: before) } }
         var effects: [Effect] = []
+        var reloadDetail = false
         if !isOutside(action) {
             state.status.message = nil
             state.status.isError = false
@@ -169,11 +177,24 @@ public final class BrowserModel {
             state.detailPresented = state.selectedCode != nil
         case .beginEditing:
             guard let code = state.selectedCode else { break }
-            let existing = state.editor?.code == code ? state.editor : nil
-            let notes = try results.notes(code: code) ?? ""
-            state.editor = existing ?? NotesDraft(code: code, text: notes, cursor: notes.count)
+            if state.editor?.code != code {
+                // The draft opens on the stored notes: read them first (Effect.loadDetail) unless they are.
+                if let loaded = state.detail, loaded.code == code {
+                    openDraft(code: code, notes: loaded.quake?.notes)
+                } else {
+                    state.editor = nil
+                    state.notesRequest = code
+                }
+            }
             state.detailPresented = true
             state.detailTab = .notes
+        case .detailLoaded(let code, let quake):
+            guard code == state.selectedCode else { break }  // the selection moved on meanwhile
+            state.detail = LoadedQuake(code: code, quake: quake)
+            if state.notesRequest == code {
+                state.notesRequest = nil
+                if state.editor?.code != code { openDraft(code: code, notes: quake?.notes) }
+            }
         case .editorKey(let key):
             if var draft = state.editor {
                 _ = draft.editor.apply(key)
@@ -238,7 +259,7 @@ public final class BrowserModel {
             state.rows = rows
             clampScroll()
             state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
-        case .storeChanged: try mergeStoreChanges()
+        case .storeChanged: reloadDetail = try mergeStoreChanges()
         case .settingsChanged(let settings):
             guard settings != state.settings else { break }
             state.settings = settings
@@ -253,13 +274,15 @@ public final class BrowserModel {
         clampScroll()
         try syncSelection()
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
+        effects += detailReads(reloading: reloadDetail)
+        succeeded = true
         return effects
     }
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
-             .sampleChanged, .continueActivity: true
+             .sampleChanged, .continueActivity, .detailLoaded: true
         default: false
         }
     }

@@ -64,6 +64,9 @@ final class BrowserApp {
         try Terminal.run { terminal in
             // The scroll offset depends on the list's height: restore for the real size.
             try model.restore(restored, size: terminal.size)
+            do { _ = try model.performReads(model.pendingReads) } catch {
+                show(BrowserModel.failureMessage(for: .openDetail, error))
+            }
             // Files set aside, values reset: said once, all together.
             var notices: [String] = []
             while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
@@ -136,8 +139,31 @@ final class BrowserApp {
         } else {
             action = KeyMap.action(for: key, in: model.state)
         }
+        if case .searchInput(let text)? = action {
+            try search(text, terminal)
+            return
+        }
         if let action { try send(action, terminal) }
         if case .resize = key {} else { trace?.event("key") }
+    }
+
+    /// A search keystroke, joined by the letters already typed behind it (a fast typist, a
+    /// paste): one refetch for all of them rather than one per letter queued behind a slow one.
+    /// The first key that is not a search letter is handled after it, as typed.
+    private func search(_ text: String, _ terminal: Terminal) throws {
+        var text = text, keys = 1
+        var next: Key?
+        while let typed = terminal.readKey(timeoutMilliseconds: 0) {
+            guard case .searchInput(let more)? = KeyMap.action(for: typed, in: model.state) else {
+                next = typed
+                break
+            }
+            text += more
+            keys += 1
+        }
+        try send(.searchInput(text), terminal)
+        for _ in 0..<keys { trace?.event("key") }
+        if let next { try handle(next, terminal) }
     }
 
     /// Applies an action and carries out its effects. A failure (a busy or broken store, a
@@ -149,9 +175,11 @@ final class BrowserApp {
         if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
         let effects: [Effect]
         do {
-            effects = try model.send(action)
+            // Reads (the detail row) first, so the frame drawn next shows what they read.
+            effects = try model.performReads(model.send(action))
         } catch {
-            _ = try? model.send(.showMessage("Error: \(error)", isError: true))
+            // The model left its state as it was before the action; say what failed.
+            show(BrowserModel.failureMessage(for: action, error))
             return
         }
         for effect in effects { try perform(effect, terminal) }
@@ -177,6 +205,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
+        case .loadDetail: break  // performed by model.performReads before any other effect
         case .quit:
             refresh?.cancel()
             try? model.state.save(to: session.storage)

@@ -1,0 +1,76 @@
+/// What the browser's update needs of a live, sectioned result set: the section index, rows by
+/// flat offset, where a quake sorts, and merges of other processes' commits.
+///
+/// `FetchedResultsController` is the real one (SQLite, lazy); tests give `BrowserModel` an
+/// in-memory fake (`InMemoryResultsSource` in QuakeTestSupport), so the model's update is tested
+/// without a store and compared as whole states.
+///
+/// ```swift
+/// let source: any ResultsSource = try FetchedResultsController(container: container, request: request)
+/// let visible = try source.rows(in: 0..<40)
+/// ```
+///
+/// Every throwing method leaves the source as it was when it throws: a failed `configure`
+/// keeps the previous request and sections (the model relies on this to leave its state alone).
+public protocol ResultsSource: AnyObject {
+    /// The request the sections and rows answer.
+    var request: SectionedFetchRequest { get }
+    var sections: [QuakeSection] { get }
+    /// Rows in all sections.
+    var count: Int { get }
+    /// Rows read from storage so far (the laziness counter; 0 for sources that hold their rows).
+    var rowsMaterialized: Int { get }
+
+    /// Applies a new predicate, sort and time zone together and refetches the section index.
+    func configure(_ request: SectionedFetchRequest) throws
+    /// The rows at flat offsets `range` (clamped to `count`).
+    func rows(in range: Range<Int>) throws -> [QuakeRow]
+    /// The section and row within it of a flat offset in `0..<count`.
+    func indexPath(forOffset offset: Int) -> (section: Int, row: Int)
+    /// The flat offset of the first row of a section.
+    func offset(ofSection section: Int) -> Int
+    /// The flat offset of the quake with `code`, or nil when it is not in the results.
+    func offset(ofCode code: String) throws -> Int?
+    /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
+    /// nearest neighbour, else nil for no rows.
+    func anchor(code: String) throws -> Int?
+    /// One quake with everything stored about it (detail view, notes editor).
+    func quake(code: String) throws -> StoredQuake?
+    /// Merges what was committed since the last fetch or merge; nil when nothing changed the results.
+    func merge() throws -> ResultChanges?
+    func close()
+}
+
+extension FetchedResultsController: ResultsSource {}
+
+extension QuakeSection {
+    /// A section of a results source other than the store (a test fake): `id` is also its key.
+    public init(id: String, title: String, count: Int) {
+        self.init(id: id, title: title, count: count, key: .region(id))
+    }
+}
+
+extension QuakeRow {
+    /// A row of a results source other than the store (a test fake).
+    public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double?, latitude: Double,
+                longitude: Double, hasNotes: Bool, source: String = "usgs") {
+        self.code = code
+        self.magnitude = magnitude
+        self.place = place
+        self.time = time
+        self.depth = depth
+        self.latitude = latitude
+        self.longitude = longitude
+        self.hasNotes = hasNotes
+        self.source = source
+    }
+}
+
+extension StoredQuake {
+    /// A stored quake for a results source other than the store (a test fake).
+    public init(id: Int64, record: QuakeRecord, notes: String?) {
+        self.id = id
+        self.record = record
+        self.notes = notes
+    }
+}

@@ -1,0 +1,68 @@
+import QuakeStore
+
+/// The reads the update asks for (the detail row, the notes a draft starts from), what a failed
+/// action leaves behind, and the one place those reads are carried out.
+extension BrowserModel {
+    /// `Effect.loadDetail` when the detail (or a pending notes draft) needs the selected quake and
+    /// the state does not hold it, or holds a copy a merge may have changed; the detail is
+    /// dropped when nothing shows it.
+    func detailReads(reloading: Bool) -> [Effect] {
+        if state.notesRequest != nil && state.notesRequest != state.selectedCode { state.notesRequest = nil }
+        guard state.detailPresented || state.notesRequest != nil, let code = state.selectedCode else {
+            state.detail = nil
+            return []
+        }
+        return reloading || state.detail?.code != code ? [.loadDetail(code: code)] : []
+    }
+
+    /// The reads the current state is waiting for (after `restore`, which returns no effects).
+    public var pendingReads: [Effect] {
+        guard state.detailPresented || state.notesRequest != nil, let code = state.selectedCode,
+              state.detail?.code != code else { return [] }
+        return [.loadDetail(code: code)]
+    }
+
+    func openDraft(code: String, notes: String?) {
+        let text = notes ?? ""
+        state.editor = NotesDraft(code: code, text: text, cursor: text.count)
+    }
+
+    /// Performs the read effects in `effects` against the results source and sends their results
+    /// back as actions; returns the other effects, for the runtime (and the effects those actions
+    /// produced). The runtime calls this first, so every frame is drawn after its reads.
+    public func performReads(_ effects: [Effect]) throws -> [Effect] {
+        var rest: [Effect] = []
+        var queue = effects[...]
+        while let effect = queue.popFirst() {
+            guard case .loadDetail(let code) = effect else {
+                rest.append(effect)
+                continue
+            }
+            let quake = try results.quake(code: code)
+            queue += try send(.detailLoaded(code: code, quake))
+        }
+        return rest
+    }
+
+    /// After a failed action: the state as it was before it, and the source on the same request
+    /// (a source that failed in `configure` kept it already; one that failed later is put back).
+    func rollBack(to before: AppState) {
+        state = before
+        if results.request != before.request { try? results.configure(before.request) }
+        relayout()
+    }
+
+    /// What the status line says when `action` failed with `error`: what was being done, and why.
+    public static func failureMessage(for action: Action, _ error: any Error) -> String {
+        let what = switch action {
+        case .searchInput, .searchBackspace, .clearSearchText, .cancelSearch: "The search could not be applied"
+        case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
+        case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
+        case .storeChanged: "New changes could not be merged (the list shows the earlier data)"
+        case .continueActivity(let code): "Quake \(code) could not be shown"
+        case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
+        default: "That did not work"
+        }
+        return "\(what): \(error)"
+    }
+}

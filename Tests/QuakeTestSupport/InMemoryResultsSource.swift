@@ -1,0 +1,202 @@
+import Foundation
+import QuakeStore
+
+/// A `ResultsSource` over quakes held in memory, for `BrowserModel`'s tests: no SQLite, every
+/// call answers at once, and `failure` makes the next calls throw (changing nothing), so a
+/// test can check that a failed action leaves the model's state as it was.
+///
+/// It sorts and sections like the store (days in the request's time zone, magnitude buckets,
+/// regions; ties broken by insertion order) without claiming the store's exact tie-breaks:
+/// store behaviour is tested against the store.
+///
+/// ```swift
+/// let source = InMemoryResultsSource([.fixture("a"), .fixture("b")])
+/// let model = try BrowserModel(state: AppState(sceneID: "t"), source: source)
+/// source.upsert(.fixture("c"))          // "another process" commits
+/// try model.send(.storeChanged)         // merged, like a history merge
+/// ```
+public final class InMemoryResultsSource: ResultsSource {
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public var description: String
+        public init(_ description: String) { self.description = description }
+    }
+
+    public private(set) var request: SectionedFetchRequest
+    public private(set) var sections: [QuakeSection] = []
+    public private(set) var count = 0
+    public var rowsMaterialized: Int { 0 }
+    /// When set, every throwing call throws it and changes nothing.
+    public var failure: Failure?
+    /// How many times `configure` was applied (fetches the model asked for).
+    public private(set) var configureCount = 0
+
+    private var stored: [String: StoredQuake] = [:]
+    private var nextID: Int64 = 1
+    private var results: [StoredQuake] = []
+    private var starts: [Int] = []
+    private var pendingChanges: Set<String> = []
+    private var vanished: [String: StoredQuake] = [:]
+    private var recentlyDeleted: [String: StoredQuake] = [:]
+
+    public init(_ records: [QuakeRecord] = [], request: SectionedFetchRequest = SectionedFetchRequest()) {
+        self.request = request
+        for record in records { insertOrReplace(record, notes: nil) }
+        refetch()
+    }
+
+    // MARK: Changes "from another process" (seen by the next merge)
+
+    public func upsert(_ record: QuakeRecord, notes: String? = nil) {
+        insertOrReplace(record, notes: notes ?? stored[record.code]?.notes)
+        pendingChanges.insert(record.code)
+    }
+
+    public func delete(code: String) {
+        if let gone = stored.removeValue(forKey: code) { recentlyDeleted[code] = gone }
+        pendingChanges.insert(code)
+    }
+
+    public func setNotes(_ notes: String?, code: String) {
+        stored[code]?.notes = notes
+        pendingChanges.insert(code)
+    }
+
+    // MARK: ResultsSource
+
+    public func configure(_ request: SectionedFetchRequest) throws {
+        try check()
+        self.request = request
+        configureCount += 1
+        refetch()
+    }
+
+    public func rows(in range: Range<Int>) throws -> [QuakeRow] {
+        try check()
+        return results[range.clamped(to: 0..<count)].map(Self.row)
+    }
+
+    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
+        precondition(offset >= 0 && offset < count, "offset \(offset) out of 0..<\(count)")
+        let section = starts.lastIndex { $0 <= offset }!
+        return (section, offset - starts[section])
+    }
+
+    public func offset(ofSection section: Int) -> Int { starts[section] }
+
+    public func offset(ofCode code: String) throws -> Int? {
+        try check()
+        return results.firstIndex { $0.record.code == code }
+    }
+
+    public func anchor(code: String) throws -> Int? {
+        try check()
+        guard count > 0 else { return nil }
+        if let own = results.firstIndex(where: { $0.record.code == code }) { return own }
+        guard let quake = stored[code] ?? vanished[code] else { return nil }
+        return min(results.firstIndex { precedes(quake, $0) } ?? count, count - 1)
+    }
+
+    public func quake(code: String) throws -> StoredQuake? {
+        try check()
+        return stored[code]
+    }
+
+    public func merge() throws -> ResultChanges? {
+        try check()
+        guard !pendingChanges.isEmpty else { return nil }
+        let codes = pendingChanges
+        vanished = recentlyDeleted
+        recentlyDeleted = [:]
+        pendingChanges = []
+        let before = results
+        refetch()
+        return before == results ? nil : ResultChanges(reloaded: true, codes: codes)
+    }
+
+    public func close() {}
+
+    // MARK: Fetching
+
+    private func check() throws { if let failure { throw failure } }
+
+    private func insertOrReplace(_ record: QuakeRecord, notes: String?) {
+        let id = stored[record.code]?.id ?? nextID
+        if stored[record.code] == nil { nextID += 1 }
+        stored[record.code] = StoredQuake(id: id, record: record, notes: notes)
+    }
+
+    private func refetch() {
+        results = stored.values.filter(matches).sorted(by: precedes)
+        sections = []
+        starts = []
+        for (index, quake) in results.enumerated() {
+            let (id, title) = section(of: quake)
+            if sections.last?.id == id {
+                let last = sections.removeLast()
+                sections.append(QuakeSection(id: id, title: title, count: last.count + 1))
+            } else {
+                starts.append(index)
+                sections.append(QuakeSection(id: id, title: title, count: 1))
+            }
+        }
+        count = results.count
+    }
+
+    private func matches(_ quake: StoredQuake) -> Bool {
+        let predicate = request.predicate
+        if let minimum = predicate.minimumMagnitude {
+            guard let magnitude = quake.record.magnitude, magnitude >= minimum else { return false }
+        }
+        let search = TextFolding.fold(predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
+        return search.isEmpty || TextFolding.fold(quake.record.place).contains(search)
+    }
+
+    private func regionKey(_ quake: StoredQuake) -> String { TextFolding.fold(quake.record.region) }
+
+    /// The store's orders: time, then id; magnitude (unknown lowest), then time and id; region,
+    /// then newest first in both directions.
+    private func precedes(_ a: StoredQuake, _ b: StoredQuake) -> Bool {
+        let ascending = request.sortDescriptor.ascending
+        let byTime = ascending ? (a.record.time, a.id) < (b.record.time, b.id) : (a.record.time, a.id) > (b.record.time, b.id)
+        switch request.sortDescriptor.order {
+        case .time: return byTime
+        case .magnitude:
+            let am = a.record.magnitude ?? -.infinity, bm = b.record.magnitude ?? -.infinity
+            if am != bm { return ascending ? am < bm : am > bm }
+            return byTime
+        case .region:
+            let ak = regionKey(a), bk = regionKey(b)
+            if ak != bk { return ascending ? ak.utf8.lexicographicallyPrecedes(bk.utf8) : bk.utf8.lexicographicallyPrecedes(ak.utf8) }
+            return (a.record.time, a.id) > (b.record.time, b.id)
+        }
+    }
+
+    private func section(of quake: StoredQuake) -> (id: String, title: String) {
+        switch request.sortDescriptor.order {
+        case .time:
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = request.timeZone
+            let date = Date(timeIntervalSince1970: Double(quake.record.time) / 1000)
+            formatter.dateFormat = "yyyy-MM-dd"
+            let id = formatter.string(from: date)
+            formatter.dateFormat = "EEEE, d MMMM yyyy"
+            return (id, formatter.string(from: date))
+        case .magnitude:
+            let title = switch quake.record.magnitude.map({ Int(max(0, min(6, $0.rounded(.down)))) }) {
+            case nil: "unknown"
+            case 0?: "M <1"
+            case 6?: "M 6+"
+            case let k?: "M \(k)"
+            }
+            return (title, title)
+        case .region: return (regionKey(quake), quake.record.region)
+        }
+    }
+
+    private static func row(_ quake: StoredQuake) -> QuakeRow {
+        let r = quake.record
+        return QuakeRow(code: r.code, magnitude: r.magnitude, place: r.place, time: r.time, depth: r.depth,
+                        latitude: r.latitude, longitude: r.longitude, hasNotes: quake.notes != nil, source: r.source ?? "usgs")
+    }
+}
