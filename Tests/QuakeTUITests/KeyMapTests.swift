@@ -7,7 +7,10 @@ import Testing
 
     @Test(arguments: [
         (Key.character("j"), Action.moveDown), (.down, .moveDown), (.character("k"), .moveUp), (.up, .moveUp),
-        (.pageDown, .pageDown), (.control("d"), .pageDown), (.pageUp, .pageUp), (.control("u"), .pageUp),
+        (.pageDown, .pageDown), (.control("d"), .halfPageDown), (.pageUp, .pageUp), (.control("u"), .halfPageUp),
+        (.control("f"), .pageDown), (.control("b"), .pageUp), (.home, .first), (.end, .last),
+        (.character("["), .previousSection), (.character("]"), .nextSection),
+        (.character("o"), .openInBrowser), (.character("y"), .copyLink),
         (.character("g"), .first), (.character("G"), .last), (.enter, .openDetail),
         (.tab, .nextTab), (.backTab, .previousTab), (.character("1"), .selectTab(.detail)),
         (.character("2"), .selectTab(.map)), (.character("3"), .selectTab(.notes)),

@@ -5,6 +5,8 @@ import Foundation
 public enum Action: Equatable, Sendable {
     // Moving.
     case moveUp, moveDown, pageUp, pageDown, halfPageUp, halfPageDown, first, last
+    /// `[` / `]`: the first quake of this (or the previous) section / of the next section.
+    case previousSection, nextSection
     case scroll(lines: Int)
     /// A click on a display line (already hit-tested by the view).
     case selectLine(Int)
@@ -23,6 +25,8 @@ public enum Action: Equatable, Sendable {
     case saveNotes, cancelEditing
     // App.
     case refresh, handoff, toggleHelp, quit, closeScene, redraw
+    /// `o` opens the selected quake's event page; `y` copies it (its code when it has none).
+    case openInBrowser, copyLink
     case dismissOverlay
     /// Scrolls the help overlay by entries on a terminal too short to show every key.
     case scrollHelp(Int)
@@ -52,6 +56,10 @@ public enum Effect: Equatable, Sendable {
     /// Continue the most recent activity of another scene.
     case continueHandoff
     case redraw
+    /// Open this http(s) URL in the user's browser (`$BROWSER`, else `xdg-open`).
+    case openURL(String)
+    /// Put this text on the clipboard through the terminal (OSC 52).
+    case copyToClipboard(String)
     case quit
     /// Quit and delete this scene's state.
     case closeScene

@@ -107,14 +107,16 @@ public final class BrowserModel {
             state.status.isError = false
         }
         switch action {
-        case .moveUp: moveCursor(by: -1)
-        case .moveDown: moveCursor(by: 1)
-        case .pageUp: moveCursor(by: -listHeight)
-        case .pageDown: moveCursor(by: listHeight)
-        case .halfPageUp: moveCursor(by: -max(1, listHeight / 2))
-        case .halfPageDown: moveCursor(by: max(1, listHeight / 2))
-        case .first: moveCursor(to: 0)
-        case .last: moveCursor(to: layout.lineCount - 1)
+        case .moveUp: moveSelection(by: -1)
+        case .moveDown: moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -listHeight)
+        case .pageDown: moveSelection(by: listHeight)
+        case .halfPageUp: moveSelection(by: -max(1, listHeight / 2))
+        case .halfPageDown: moveSelection(by: max(1, listHeight / 2))
+        case .first: moveToFirstQuake()
+        case .last: moveToLastQuake()
+        case .previousSection: jumpSection(by: -1)
+        case .nextSection: jumpSection(by: 1)
         case .scroll(let lines): scroll(by: lines)
         case .selectLine(let line): moveCursor(to: line)
         case .toggleSection: try toggleSection()
@@ -208,6 +210,8 @@ public final class BrowserModel {
             state.status.offline = failed && state.isSample
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
+        case .openInBrowser: effects += try openSelectedQuake()
+        case .copyLink: effects += try copySelectedQuake()
         case .continueActivity(let code):
             if state.isSearching || !state.searchText.isEmpty || state.settings.minimumMagnitude != nil,
                try results.offset(ofCode: code) == nil {

@@ -55,8 +55,12 @@ public enum KeyMap {
         switch key {
         case .up, .character("k"): return .moveUp
         case .down, .character("j"): return .moveDown
-        case .pageUp, .control("u"), .control("b"): return .pageUp
-        case .pageDown, .control("d"), .control("f"): return .pageDown
+        case .pageUp, .control("b"): return .pageUp
+        case .pageDown, .control("f"): return .pageDown
+        case .control("u"): return .halfPageUp
+        case .control("d"): return .halfPageDown
+        case .character("["): return .previousSection
+        case .character("]"): return .nextSection
         case .home, .character("g"): return .first
         case .end, .character("G"): return .last
         case .enter: return state.detailPresented ? nil : .openDetail
@@ -76,6 +80,8 @@ public enum KeyMap {
         case .character("r"): return .refresh
         case .character("e"): return .beginEditing
         case .character("H"): return .handoff
+        case .character("o"): return .openInBrowser
+        case .character("y"): return .copyLink
         case .character("?"): return .toggleHelp
         case .character("q"), .control("c"): return .quit
         case .character("Q"): return .closeScene

@@ -2,9 +2,11 @@
 enum HelpOverlay {
     /// Key groups and their meaning, in the order shown.
     static let entries: [(keys: String, action: String)] = [
-        ("↑ ↓  j k", "move the selection"),
-        ("PgUp PgDn  ctrl-u ctrl-d", "page up / down"),
-        ("g  G", "top / bottom of the list"),
+        ("↑ ↓  j k", "previous / next quake"),
+        ("PgUp PgDn  ctrl-b ctrl-f", "page up / down"),
+        ("ctrl-u ctrl-d", "half a page up / down"),
+        ("g G  Home End", "first quake / last quake"),
+        ("[  ]", "this or previous / next section"),
         ("Enter", "open the detail view"),
         ("Esc", "back / close search"),
         ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
@@ -15,6 +17,7 @@ enum HelpOverlay {
         ("r", "refresh in the background"),
         ("e", "edit notes (ctrl-s saves, Esc cancels)"),
         ("H", "handoff from another pane"),
+        ("o  y", "open / copy the event page"),
         ("?", "this help"),
         ("q  Q", "quit / close the scene"),
         ("ctrl-l", "redraw the screen"),

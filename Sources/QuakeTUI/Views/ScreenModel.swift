@@ -102,6 +102,9 @@ public struct ListModel: Sendable, Equatable {
     public var totalLines: Int
     /// Shown in place of rows when the list is empty ("No quakes match …").
     public var emptyMessage: String
+    /// When `lines[0]` is the sticky header (the top row's section, its own header scrolled
+    /// away): that header's display line, which a click on it selects.
+    public var stickyHeaderLine: Int?
 
     public init(lines: [ListLine] = [], selectedIndex: Int? = nil, firstLineIndex: Int = 0,
                 totalLines: Int? = nil, emptyMessage: String = "No quakes.") {

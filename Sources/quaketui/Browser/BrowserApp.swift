@@ -177,6 +177,13 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
+        case .openURL(let url):
+            switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
+            case .opened(let command): show("Opened \(url) with \(command)", error: false)
+            case .unavailable(let tried):
+                show("No browser found (tried \(tried)): set BROWSER, or copy the address with y: \(url)")
+            }
+        case .copyToClipboard(let text): terminal.copyToClipboard(text)
         case .quit:
             refresh?.cancel()
             try? model.state.save(to: session.storage)
