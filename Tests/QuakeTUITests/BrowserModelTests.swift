@@ -139,7 +139,7 @@ import Testing
         #expect(model.state.editor?.code == "q20")
         #expect(model.state.editor?.text == ">felt it" && model.state.editor?.cursor == 1)
         let effects = try model.send(.saveNotes)
-        #expect(effects == [.saveNotes(code: "q20", text: ">felt it")])
+        #expect(effects == [.saveNotesIfUnchanged(code: "q20", text: ">felt it", expected: "")])
         try model.send(.notesSaved(code: "q20"))
         #expect(model.state.editor == nil)
     }

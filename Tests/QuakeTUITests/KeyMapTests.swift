@@ -17,7 +17,7 @@ import Testing
         (.character("/"), .beginSearch), (.character("s"), .nextSortOrder), (.character("S"), .reverseSortDirection),
         (.character(" "), .toggleSection), (.character("m"), .cycleMinimumMagnitude), (.character("r"), .refresh),
         (.character("e"), .beginEditing), (.character("H"), .handoff), (.character("?"), .toggleHelp),
-        (.character("q"), .quit), (.character("Q"), .closeScene), (.control("l"), .redraw),
+        (.character("q"), .quit), (.character("Q"), .closeScene), (.character(":"), .beginCommand), (.character("L"), .toggleMessageLog), (.control("l"), .redraw),
         (.wheelDown(x: 3, y: 4), .scroll(lines: 3)), (.resize(columns: 50, rows: 20), .resize(columns: 50, rows: 20)),
         (.terminate(signal: 15), .quit),
     ])

@@ -30,6 +30,15 @@ public enum Action: Equatable, Sendable {
     case dismissOverlay
     /// Scrolls the help overlay by entries on a terminal too short to show every key.
     case scrollHelp(Int)
+    /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step
+    /// through its history.
+    case beginCommand, commandInput(String), commandBackspace, runCommand, cancelCommand, commandHistory(Int)
+    /// The answer to the status line's question (`AppState.confirmation`).
+    case answer(ConfirmationAnswer)
+    /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
+    case notesConflict(code: String, theirs: String)
+    /// `L`: the message log overlay; scrolled by lines while open.
+    case toggleMessageLog, scrollMessageLog(Int)
     // From outside.
     case resize(columns: Int, rows: Int)
     case storeChanged
@@ -48,6 +57,9 @@ public enum Effect: Equatable, Sendable {
     /// Scene-storage keys changed: write them (coalesced, on disk within 250 ms).
     case saveScene
     case saveNotes(code: String, text: String)
+    /// Save the notes only if the store still holds `expected` (what it held when editing
+    /// began); otherwise report `Action.notesConflict`.
+    case saveNotesIfUnchanged(code: String, text: String, expected: String)
     /// Persist a changed app setting (e.g. minimum magnitude) to `defaults.plist`.
     case saveSettings(AppSettings)
     case startRefresh(feed: String)

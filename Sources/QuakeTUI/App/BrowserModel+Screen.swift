@@ -27,6 +27,7 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        header.filters = state.filters
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: try detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -34,6 +35,11 @@ extension BrowserModel {
                                                          localTimeZone: context.localTimeZone,
                                                          distanceUnit: state.settings.distanceUnit))
         model.helpOffset = state.helpOffset
+        model.commandPrompt = state.commandLine?.text
+        if state.logVisible {
+            model.messageLog = state.messageLog.entries
+            model.messageLogOffset = state.logOffset
+        }
         return model
     }
 
@@ -76,6 +82,9 @@ extension BrowserModel {
 
     private var emptyMessage: String {
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
+        if !state.filters.isEmpty {
+            return "No quakes pass the filters (\(state.filters.joined(separator: " · "))). :clear removes them."
+        }
         if let minimum = state.settings.minimumMagnitude {
             return "No quakes of magnitude \(minimum) or more. m changes the filter."
         }

@@ -14,6 +14,8 @@ public final class BrowserModel {
     public internal(set) var state: AppState
     public let results: FetchedResultsController
     public internal(set) var layout: DisplayLayout
+    /// The time messages are logged with (tests set a fixed one).
+    public var clock: @Sendable () -> Date = { Date() }
 
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
     /// narrow terminal, the height the list will have when it comes back.
@@ -106,6 +108,7 @@ public final class BrowserModel {
             state.status.message = nil
             state.status.isError = false
         }
+        let messageBefore = state.status.message
         switch action {
         case .moveUp: moveSelection(by: -1)
         case .moveDown: moveSelection(by: 1)
@@ -173,7 +176,9 @@ public final class BrowserModel {
             guard let code = state.selectedCode else { break }
             let existing = state.editor?.code == code ? state.editor : nil
             let notes = try results.notes(code: code) ?? ""
-            state.editor = existing ?? NotesDraft(code: code, text: notes, cursor: notes.count)
+            var fresh = NotesDraft(code: code, text: notes, cursor: notes.count)
+            fresh.base = notes
+            state.editor = existing ?? fresh
             state.detailPresented = true
             state.detailTab = .notes
         case .editorKey(let key):
@@ -181,10 +186,10 @@ public final class BrowserModel {
                 _ = draft.editor.apply(key)
                 state.editor = draft
             }
-        case .saveNotes:
-            if let editor = state.editor { effects.append(.saveNotes(code: editor.code, text: editor.text)) }
-        case .cancelEditing:
-            state.editor = nil
+        case .saveNotes: effects += try saveNotes()
+        case .cancelEditing: try cancelEditing()
+        case .answer(let answer): effects += self.answer(answer)
+        case .notesConflict(let code, let theirs): notesConflict(code: code, theirs: theirs)
         case .notesSaved(let code):
             if state.editor?.code == code { state.editor = nil }
             state.status.message = "Notes saved"
@@ -212,30 +217,19 @@ public final class BrowserModel {
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += try openSelectedQuake()
         case .copyLink: effects += try copySelectedQuake()
-        case .continueActivity(let code):
-            if state.isSearching || !state.searchText.isEmpty || state.settings.minimumMagnitude != nil,
-               try results.offset(ofCode: code) == nil {
-                state.searchText = ""
-                state.isSearching = false
-                try refetchKeepingSelection()
-            }
-            guard let offset = try results.offset(ofCode: code) else {
-                state.status.message = "Quake \(code) is not in the store; import or refresh first"
-                state.status.isError = true
-                break
-            }
-            moveCursor(toOffset: offset, reveal: true)
-            state.detailPresented = true
-            effects.append(.advertise(code: code))
+        case .continueActivity(let code): effects += try show(code: code)
         case .toggleHelp:
             state.helpVisible.toggle()
             state.helpOffset = 0
         case .dismissOverlay: state.helpVisible = false
+        case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
+        case .beginCommand, .commandInput, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
+            try updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows))
             state.helpOffset = max(0, min(maximum, state.helpOffset + delta))
         case .quit: effects.append(.quit)
-        case .closeScene: effects.append(.closeScene)
+        case .closeScene: closeScene()
         case .redraw: effects.append(.redraw)
         case .resize(let columns, let rows):
             state.columns = columns
@@ -256,6 +250,7 @@ public final class BrowserModel {
         }
         clampScroll()
         try syncSelection()
+        logMessage(action, before: messageBefore)
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         return effects
     }
@@ -263,7 +258,7 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
-             .sampleChanged, .continueActivity: true
+             .sampleChanged, .continueActivity, .notesConflict: true
         default: false
         }
     }
