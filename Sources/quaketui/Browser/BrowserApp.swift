@@ -180,7 +180,8 @@ final class BrowserApp {
         case .redraw: terminal.redraw()
         case .openURL(let url):
             switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
-            case .opened(let command): show("Opened \(url) with \(command)", error: false)
+            case .opened(let command):
+                show("Opened \(url) with \(URL(fileURLWithPath: command).lastPathComponent)", error: false)
             case .unavailable(let tried):
                 show("No browser found (tried \(tried)): set BROWSER, or copy the address with y: \(url)")
             }
