@@ -151,7 +151,7 @@ final class BrowserApp {
         do {
             effects = try model.send(action)
         } catch {
-            _ = try? model.send(.showMessage("Error: \(error)", isError: true))
+            _ = try? model.send(.showMessage(Self.readFailure(error), isError: true))
             return
         }
         for effect in effects { try perform(effect, terminal) }
@@ -208,7 +208,7 @@ final class BrowserApp {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
                                                        isLive: observer != nil))
         } catch {
-            show("Error: \(error)")
+            show(Self.readFailure(error))
             return
         }
         lastFrame = frame
