@@ -48,6 +48,14 @@ public enum SceneKeys {
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
     public static let editDraft = SceneKey<EditDraft?>("EditView.draft", default: nil)
 
+    /// `ContentView.filters`: the `:` command line's active filters (`depth 0-70`, `since 24h`,
+    /// `time 2025-01-01..2025-02-01`, `type !quarry blast`, `alert orange`, `felt`).
+    public static let filters = SceneKey<[String]>("ContentView.filters", default: [],
+                                                   isValid: { $0.count < 100 })
+    /// `ContentView.commandHistory`: the command lines run in this scene, oldest first (at most 50).
+    public static let commandHistory = SceneKey<[String]>("ContentView.commandHistory", default: [],
+                                                          isValid: { $0.count <= 1_000 })
+
     /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1).
     public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" }
 
@@ -62,5 +70,6 @@ public enum SceneKeys {
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
+        KeyCheck(filters), KeyCheck(commandHistory),
     ]
 }

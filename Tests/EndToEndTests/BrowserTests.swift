@@ -310,6 +310,9 @@ struct BrowserTests {
         #expect(FileManager.default.fileExists(atPath: plist))
         let again = try fixture.launch(scene: "keep", window: "again")
         try fixture.tmux.send(again, "Q")
+        try fixture.tmux.waitFor(again, "the question") { $0.contains("Close this scene and delete its saved state?") }
+        #expect(FileManager.default.fileExists(atPath: plist))
+        try fixture.tmux.send(again, "y")
         #expect(try fixture.tmux.waitForExit(again) == 0)
         #expect(!FileManager.default.fileExists(atPath: plist))
     }

@@ -205,7 +205,8 @@ struct Walk: CustomStringConvertible {
     let steps: [Step]
 
     static let names = ["j", "j", "j", "k", "Down", "Up", "NPage", "PPage", "C-d", "C-u", "g", "G", "s", "S", "/",
-                        "Enter", "Enter", "Escape", "Space", "Space", "Tab", "BTab", "1", "2", "3", "m", "?", "BSpace"]
+                        "Enter", "Enter", "Escape", "Space", "Space", "Tab", "BTab", "1", "2", "3", "m", "?", "BSpace",
+                        "[", "]", "Home", "End"]
     static let words = ["hawaii", "alaska", "japan", "ca"]
 
     init(seed: UInt64, columns: Int, rows: Int) {

@@ -47,7 +47,7 @@ import Testing
     }
 }
 
-/// The reload paths of a merge: past `maxListedChanges` listed changes, and expired history.
+/// Both sides of `maxListedChanges` (the other reload paths: ControllerReloadTests).
 @Suite struct MergeReloadTests {
     static let utc = SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)
 
@@ -75,21 +75,5 @@ import Testing
         #expect(controller.count == 2_500 + newRows)
         try assertEqualsFreshFetch(controller, store)
         #expect(try controller.merge() == nil)
-    }
-
-    @Test func aReaderWhoseHistoryExpiredReloads() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        try store.upsert(ExpectedResults.variedRecords(count: 40))
-        let controller = try FetchedResultsController(container: store.container, request: Self.utc)
-        defer { controller.close() }
-        try store.upsert([.fixture("late", magnitude: 6.1)])
-        let writer = try store.container.newBackgroundContext(author: "purge")
-        defer { writer.close() }
-        _ = try writer.performAndWait { try $0.connection.purgeHistory(before: Date().addingTimeInterval(60)) }
-        let changes = try #require(try controller.merge())
-        #expect(changes.reloaded)
-        #expect(controller.count == 41)
-        try assertEqualsFreshFetch(controller, store)
     }
 }

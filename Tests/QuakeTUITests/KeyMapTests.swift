@@ -7,14 +7,17 @@ import Testing
 
     @Test(arguments: [
         (Key.character("j"), Action.moveDown), (.down, .moveDown), (.character("k"), .moveUp), (.up, .moveUp),
-        (.pageDown, .pageDown), (.control("d"), .pageDown), (.pageUp, .pageUp), (.control("u"), .pageUp),
+        (.pageDown, .pageDown), (.control("d"), .halfPageDown), (.pageUp, .pageUp), (.control("u"), .halfPageUp),
+        (.control("f"), .pageDown), (.control("b"), .pageUp), (.home, .first), (.end, .last),
+        (.character("["), .previousSection), (.character("]"), .nextSection),
+        (.character("o"), .openInBrowser), (.character("y"), .copyLink),
         (.character("g"), .first), (.character("G"), .last), (.enter, .openDetail),
         (.tab, .nextTab), (.backTab, .previousTab), (.character("1"), .selectTab(.detail)),
         (.character("2"), .selectTab(.map)), (.character("3"), .selectTab(.notes)),
         (.character("/"), .beginSearch), (.character("s"), .nextSortOrder), (.character("S"), .reverseSortDirection),
         (.character(" "), .toggleSection), (.character("m"), .cycleMinimumMagnitude), (.character("r"), .refresh),
         (.character("e"), .beginEditing), (.character("H"), .handoff), (.character("?"), .toggleHelp),
-        (.character("q"), .quit), (.character("Q"), .closeScene), (.control("l"), .redraw),
+        (.character("q"), .quit), (.character("Q"), .closeScene), (.character(":"), .beginCommand), (.character("L"), .toggleMessageLog), (.control("l"), .redraw),
         (.wheelDown(x: 3, y: 4), .scroll(lines: 3)), (.resize(columns: 50, rows: 20), .resize(columns: 50, rows: 20)),
         (.terminate(signal: 15), .quit),
     ])

@@ -40,7 +40,7 @@ import Testing
         .character("/"), .character("h"), .character("a"), .character("w"), .backspace, .enter, .escape,
         .character(" "), .tab, .backTab, .character("1"), .character("2"), .character("3"), .character("m"),
         .character("?"), .wheelDown(x: 5, y: 5), .wheelUp(x: 5, y: 5), .click(x: 3, y: 7), .click(x: 100, y: 2),
-        .character("e"), .left, .control("s"),
+        .character("e"), .left, .control("s"), .character("["), .character("]"), .home, .end,
     ]
 
     static func walk(seed: UInt64) -> (size: Size, keys: [Key]) {

@@ -140,6 +140,10 @@ public final class TmuxSession: @unchecked Sendable {
         }
     }
 
+    /// Any tmux command on this server (`set-option`, `show-buffer` …); returns its output.
+    @discardableResult
+    public func command(_ arguments: String...) throws -> String { try run(arguments) }
+
     @discardableResult
     private func run(_ arguments: [String]) throws -> String {
         let (status, out, err) = try ChildProcess.run(Self.tmux, ["-L", socket] + arguments,

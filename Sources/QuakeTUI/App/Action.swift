@@ -6,6 +6,8 @@ import QuakeStore
 public enum Action: Equatable, Sendable {
     // Moving.
     case moveUp, moveDown, pageUp, pageDown, halfPageUp, halfPageDown, first, last
+    /// `[` / `]`: the first quake of this (or the previous) section / of the next section.
+    case previousSection, nextSection
     case scroll(lines: Int)
     /// A click on a display line (already hit-tested by the view).
     case selectLine(Int)
@@ -24,9 +26,20 @@ public enum Action: Equatable, Sendable {
     case saveNotes, cancelEditing
     // App.
     case refresh, handoff, toggleHelp, quit, closeScene, redraw
+    /// `o` opens the selected quake's event page; `y` copies it (its code when it has none).
+    case openInBrowser, copyLink
     case dismissOverlay
     /// Scrolls the help overlay by entries on a terminal too short to show every key.
     case scrollHelp(Int)
+    /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step
+    /// through its history.
+    case beginCommand, commandInput(String), commandBackspace, runCommand, cancelCommand, commandHistory(Int)
+    /// The answer to the status line's question (`AppState.confirmation`).
+    case answer(ConfirmationAnswer)
+    /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
+    case notesConflict(code: String, theirs: String)
+    /// `L`: the message log overlay; scrolled by lines while open.
+    case toggleMessageLog, scrollMessageLog(Int)
     // From outside.
     case resize(columns: Int, rows: Int)
     case storeChanged
@@ -47,6 +60,9 @@ public enum Effect: Equatable, Sendable {
     /// Scene-storage keys changed: write them (coalesced, on disk within 250 ms).
     case saveScene
     case saveNotes(code: String, text: String)
+    /// Save the notes only if the store still holds `expected` (what it held when editing
+    /// began); otherwise report `Action.notesConflict`.
+    case saveNotesIfUnchanged(code: String, text: String, expected: String?)
     /// Persist a changed app setting (e.g. minimum magnitude) to `defaults.plist`.
     case saveSettings(AppSettings)
     case startRefresh(feed: String)
@@ -55,6 +71,10 @@ public enum Effect: Equatable, Sendable {
     /// Continue the most recent activity of another scene.
     case continueHandoff
     case redraw
+    /// Open this http(s) URL in the user's browser (`$BROWSER`, else `xdg-open`).
+    case openURL(String)
+    /// Put this text on the clipboard through the terminal (OSC 52).
+    case copyToClipboard(String)
     case quit
     /// Quit and delete this scene's state.
     case closeScene

@@ -1,3 +1,4 @@
+import Foundation
 import QuakeScenes
 import QuakeStore
 
@@ -46,6 +47,8 @@ extension AppState {
         var draft: [String]?
         var helpVisible: Bool
         var helpOffset: Int
+        var filters: [String]
+        var commandHistory: [String]
     }
 
     public var sceneValues: SceneValues {
@@ -53,7 +56,8 @@ extension AppState {
                     selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
-                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0)
+                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
+                    filters: filters, commandHistory: commandHistory)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -70,6 +74,9 @@ extension AppState {
         }
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
+        filters = storage.value(for: SceneKeys.filters)
+        rowFilters = FilterCommand.rowFilters(filters, now: Int64(Date().timeIntervalSince1970 * 1000))
+        commandHistory = storage.value(for: SceneKeys.commandHistory)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -97,6 +104,8 @@ extension AppState {
                         for: SceneKeys.editDraft)
         try storage.set(helpVisible, for: SceneKeys.isHelpPresented)
         try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
+        try storage.set(filters, for: SceneKeys.filters)
+        try storage.set(commandHistory, for: SceneKeys.commandHistory)
     }
 }
 

@@ -37,6 +37,10 @@ public struct NotesDraft: Equatable, Sendable {
         editor = NotesEditor(text: text, cursor: max(0, min(cursor, text.count)), isEditing: true)
     }
 
+    /// The quake's notes in the store when editing began (nil: not known, a draft from an older
+    /// scene file): a save finding other notes there asks before overwriting them.
+    public var base: String?
+
     public var text: String { editor.text }
     public var cursor: Int { editor.cursor }
 }
@@ -104,6 +108,22 @@ public struct AppState: Equatable, Sendable {
     public var detail: LoadedQuake?
     /// `beginEditing` waits for this quake's stored notes before it opens a draft.
     public var notesRequest: String?
+    /// Every one-shot message of the session (`L` shows them); not scene state.
+    public var messageLog = MessageLog()
+    /// `ContentView.filters`: the `:` command line's active filters, in canonical text
+    /// (`depth 0-70`, `since 24h` …), and the row filters they stand for.
+    public var filters: [String] = []
+    public var rowFilters: [RowFilter] = []
+    /// The `:` command line while it has focus.
+    public var commandLine: CommandPrompt?
+    /// `ContentView.commandHistory`: command lines run, oldest first (↑ recalls them).
+    public var commandHistory: [String] = []
+    /// A question on the status line that the next key answers (discard a draft, close the
+    /// scene, a notes conflict).
+    public var confirmation: Confirmation?
+    /// The message log overlay is open, scrolled `logOffset` lines down from the newest.
+    public var logVisible = false
+    public var logOffset = 0
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
@@ -124,7 +144,8 @@ public struct AppState: Equatable, Sendable {
     /// The fetch request this state asks for.
     public var request: SectionedFetchRequest {
         SectionedFetchRequest(
-            predicate: QuakePredicate(searchText: searchText, minimumMagnitude: settings.minimumMagnitude),
+            predicate: QuakePredicate(searchText: searchText, minimumMagnitude: settings.minimumMagnitude,
+                                      rowFilters: rowFilters),
             sortDescriptor: sort, timeZone: settings.resolvedTimeZone)
     }
 }

@@ -24,7 +24,9 @@ extension BrowserModel {
 
     func openDraft(code: String, notes: String?) {
         let text = notes ?? ""
-        state.editor = NotesDraft(code: code, text: text, cursor: text.count)
+        var draft = NotesDraft(code: code, text: text, cursor: text.count)
+        draft.base = text  // a save finding other notes in the store asks first
+        state.editor = draft
     }
 
     /// Performs the read effects in `effects` against the results source and sends their results
@@ -63,6 +65,8 @@ extension BrowserModel {
         case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
         default: "That did not work"
         }
-        return "\(what): \(error)"
+        // A store error says what to do, never "Nothing was changed" (a failed read changes nothing).
+        let reason = (error as? StoreError)?.readingDescription ?? "\(error)"
+        return "\(what): \(reason)"
     }
 }

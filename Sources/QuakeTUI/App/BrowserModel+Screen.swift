@@ -27,6 +27,7 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        header.filters = state.filters
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -34,20 +35,28 @@ extension BrowserModel {
                                                          localTimeZone: context.localTimeZone,
                                                          distanceUnit: state.settings.distanceUnit))
         model.helpOffset = state.helpOffset
+        model.commandPrompt = state.commandLine?.text
+        if state.logVisible {
+            model.messageLog = state.messageLog.entries
+            model.messageLogOffset = state.logOffset
+        }
         return model
     }
 
     /// The action for a left click at a cell of `frame` (the frame last drawn).
     public func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
         switch Screen.hitTest(frame, x: x, y: y) {
-        case .listLine(let index): .selectLine(frame.list.firstLineIndex + index)
+        case .listLine(let index):
+            // A click on the sticky header selects that header, scrolled back into place.
+            if index == 0, let header = frame.list.stickyHeaderLine { .selectLine(header) }
+            else { .selectLine(frame.list.firstLineIndex + index) }
         case .tab(let tab): .selectTab(tab)
         default: nil
         }
     }
 
     private func listModel() throws -> ListModel {
-        let lines = try visibleLines().map { line, row -> ListLine in
+        var lines = try visibleLines().map { line, row -> ListLine in
             switch line {
             case .header(let section):
                 return .section(SectionLine(results.sections[section],
@@ -57,14 +66,25 @@ extension BrowserModel {
                 return .quake(QuakeLine(row))
             }
         }
+        // The sticky header: the top row's section, when its header has scrolled away.
+        let sticky = lines.count > 1 ? stickySection : nil
+        if let sticky {
+            let section = results.sections[sticky]
+            lines[0] = .section(SectionLine(section, isCollapsed: state.collapsedSections.contains(section.id)))
+        }
         let selected = state.cursorLine - state.topLine
-        return ListModel(lines: lines, selectedIndex: lines.indices.contains(selected) ? selected : nil,
-                         firstLineIndex: state.topLine, totalLines: layout.lineCount,
-                         emptyMessage: emptyMessage)
+        var model = ListModel(lines: lines, selectedIndex: lines.indices.contains(selected) ? selected : nil,
+                              firstLineIndex: state.topLine, totalLines: layout.lineCount,
+                              emptyMessage: emptyMessage)
+        model.stickyHeaderLine = sticky.map(layout.headerLine(ofSection:))
+        return model
     }
 
     private var emptyMessage: String {
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
+        if !state.filters.isEmpty {
+            return "No quakes pass the filters (\(state.filters.joined(separator: " · "))). :clear removes them."
+        }
         if let minimum = state.settings.minimumMagnitude {
             return "No quakes of magnitude \(minimum) or more. m changes the filter."
         }

@@ -33,7 +33,8 @@ extension BrowserModel {
         let newTop = max(0, min(state.topLine + lines, maximumTop))
         let unscrolled = lines - (newTop - state.topLine)
         state.topLine = newTop
-        state.cursorLine = min(max(state.cursorLine + unscrolled, newTop), newTop + height - 1)
+        let firstUncovered = newTop + (height > 1 && stickySection != nil ? 1 : 0)
+        state.cursorLine = min(max(state.cursorLine + unscrolled, firstUncovered), newTop + height - 1)
         clampCursor()
         clampScroll()
     }
@@ -51,6 +52,8 @@ extension BrowserModel {
         if state.cursorLine < state.topLine { state.topLine = state.cursorLine }
         if state.cursorLine >= state.topLine + height { state.topLine = state.cursorLine - height + 1 }
         state.topLine = max(0, min(state.topLine, layout.lineCount - height))
+        // The sticky header covers the first line when it is a quake: never the cursor.
+        if height > 1, state.cursorLine == state.topLine, stickySection != nil { state.topLine -= 1 }
     }
 
     /// Updates `selectedCode`, `selectedSection` and `topCode` from the cursor and the scroll position.

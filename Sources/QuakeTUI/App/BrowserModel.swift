@@ -16,6 +16,8 @@ public final class BrowserModel {
     public internal(set) var state: AppState
     public let results: any ResultsSource
     public internal(set) var layout: DisplayLayout
+    /// The time messages are logged with (tests set a fixed one).
+    public var clock: @Sendable () -> Date = { Date() }
 
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
     /// narrow terminal, the height the list will have when it comes back.
@@ -114,15 +116,18 @@ public final class BrowserModel {
             state.status.message = nil
             state.status.isError = false
         }
+        let messageBefore = state.status.message
         switch action {
-        case .moveUp: moveCursor(by: -1)
-        case .moveDown: moveCursor(by: 1)
-        case .pageUp: moveCursor(by: -listHeight)
-        case .pageDown: moveCursor(by: listHeight)
-        case .halfPageUp: moveCursor(by: -max(1, listHeight / 2))
-        case .halfPageDown: moveCursor(by: max(1, listHeight / 2))
-        case .first: moveCursor(to: 0)
-        case .last: moveCursor(to: layout.lineCount - 1)
+        case .moveUp: moveSelection(by: -1)
+        case .moveDown: moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -listHeight)
+        case .pageDown: moveSelection(by: listHeight)
+        case .halfPageUp: moveSelection(by: -max(1, listHeight / 2))
+        case .halfPageDown: moveSelection(by: max(1, listHeight / 2))
+        case .first: moveToFirstQuake()
+        case .last: moveToLastQuake()
+        case .previousSection: jumpSection(by: -1)
+        case .nextSection: jumpSection(by: 1)
         case .scroll(let lines): scroll(by: lines)
         case .selectLine(let line): moveCursor(to: line)
         case .toggleSection: try toggleSection()
@@ -191,6 +196,8 @@ public final class BrowserModel {
         case .detailLoaded(let code, let quake):
             guard code == state.selectedCode else { break }  // the selection moved on meanwhile
             state.detail = LoadedQuake(code: code, quake: quake)
+            // A draft restored from the scene file starts from the notes stored now.
+            if state.editor?.code == code, state.editor?.base == nil { state.editor?.base = quake?.notes ?? "" }
             if state.notesRequest == code {
                 state.notesRequest = nil
                 if state.editor?.code != code { openDraft(code: code, notes: quake?.notes) }
@@ -200,10 +207,10 @@ public final class BrowserModel {
                 _ = draft.editor.apply(key)
                 state.editor = draft
             }
-        case .saveNotes:
-            if let editor = state.editor { effects.append(.saveNotes(code: editor.code, text: editor.text)) }
-        case .cancelEditing:
-            state.editor = nil
+        case .saveNotes: effects += try saveNotes()
+        case .cancelEditing: try cancelEditing()
+        case .answer(let answer): effects += self.answer(answer)
+        case .notesConflict(let code, let theirs): notesConflict(code: code, theirs: theirs)
         case .notesSaved(let code):
             if state.editor?.code == code { state.editor = nil }
             state.status.message = "Notes saved"
@@ -229,30 +236,21 @@ public final class BrowserModel {
             state.status.offline = failed && state.isSample
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
-        case .continueActivity(let code):
-            if state.isSearching || !state.searchText.isEmpty || state.settings.minimumMagnitude != nil,
-               try results.offset(ofCode: code) == nil {
-                state.searchText = ""
-                state.isSearching = false
-                try refetchKeepingSelection()
-            }
-            guard let offset = try results.offset(ofCode: code) else {
-                state.status.message = "Quake \(code) is not in the store; import or refresh first"
-                state.status.isError = true
-                break
-            }
-            moveCursor(toOffset: offset, reveal: true)
-            state.detailPresented = true
-            effects.append(.advertise(code: code))
+        case .openInBrowser: effects += try openSelectedQuake()
+        case .copyLink: effects += try copySelectedQuake()
+        case .continueActivity(let code): effects += try show(code: code)
         case .toggleHelp:
             state.helpVisible.toggle()
             state.helpOffset = 0
         case .dismissOverlay: state.helpVisible = false
+        case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
+        case .beginCommand, .commandInput, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
+            try updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows))
             state.helpOffset = max(0, min(maximum, state.helpOffset + delta))
         case .quit: effects.append(.quit)
-        case .closeScene: effects.append(.closeScene)
+        case .closeScene: closeScene()
         case .redraw: effects.append(.redraw)
         case .resize(let columns, let rows):
             state.columns = columns
@@ -273,6 +271,7 @@ public final class BrowserModel {
         }
         clampScroll()
         try syncSelection()
+        logMessage(action, before: messageBefore)
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         effects += detailReads(reloading: reloadDetail)
         succeeded = true
@@ -282,7 +281,7 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
-             .sampleChanged, .continueActivity, .detailLoaded: true
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict: true
         default: false
         }
     }

@@ -27,7 +27,7 @@ public final class Terminal {
     private var previous: CellBuffer?
     private var colors: ColorPairs
 
-    private let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+    let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
 
     private init(screen: OpaquePointer, streams: (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<FILE>),
                  colorDepth: ColorDepth) {
@@ -134,7 +134,7 @@ public final class Terminal {
     /// Writes a control sequence curses has no capability for straight to the terminal (not
     /// through `putp`, which writes to the C `stdout` when the screen came from `newterm`).
     /// The corresponding C functions are `fputs` and `fflush`.
-    private static func write(_ sequence: String, to stream: UnsafeMutablePointer<FILE>) {
+    static func write(_ sequence: String, to stream: UnsafeMutablePointer<FILE>) {
         fputs(sequence, stream)
         fflush(stream)
     }

@@ -118,8 +118,9 @@ enum ListView {
         }
         let band = MagnitudeBand(magnitude: quake.magnitude)
         column(QuakeFormat.magnitude(quake.magnitude), width: columns.magnitude, style: band.style, right: true, gap: 2)
-        column(quake.place.isEmpty ? "(unknown place)" : quake.place, width: columns.place,
-               style: quake.place.isEmpty ? .role(.dim) : .plain)
+        let place = QuakeFormat.singleLine(quake.place)
+        column(place.isEmpty ? "(unknown place)" : place, width: columns.place,
+               style: place.isEmpty ? .role(.dim) : .plain)
         column(quake.hasNotes ? "✎" : "", width: columns.notes, style: .role(.accent))
         let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
         column(columns.absolute == 5 ? String(time.suffix(5)) : time, width: columns.absolute, style: .role(.dim), gap: 2)

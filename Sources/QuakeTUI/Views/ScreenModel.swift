@@ -17,6 +17,12 @@ public struct ScreenModel: Sendable, Equatable {
     public var helpOffset: Int = 0
     /// Time zone, distance unit and the clock for relative times.
     public var display: DisplaySettings
+    /// The message log overlay (`L`), newest last, when open; drawn over everything.
+    public var messageLog: [MessageLog.Entry]?
+    /// Lines the log is scrolled down from the newest.
+    public var messageLogOffset = 0
+    /// The `:` command line's text while it has focus (drawn on the status line).
+    public var commandPrompt: String?
 
     public init(size: Size, header: HeaderModel = HeaderModel(), list: ListModel = ListModel(),
                 detail: DetailModel? = nil, status: StatusModel = StatusModel(), showsHelp: Bool = false,
@@ -71,6 +77,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var sampleLabel: String?
     /// The last refresh failed: an `offline` badge.
     public var isOffline = false
+    /// The `:` command line's active filters (`depth 0-70`, `felt` …).
+    public var filters: [String] = []
 
     /// Badges that win over the scene ID when the header is short: `sample data`, `offline`.
     public var badges: [String] { (sampleLabel.map { [$0] } ?? []) + (isOffline ? ["offline"] : []) }
@@ -102,6 +110,9 @@ public struct ListModel: Sendable, Equatable {
     public var totalLines: Int
     /// Shown in place of rows when the list is empty ("No quakes match …").
     public var emptyMessage: String
+    /// When `lines[0]` is the sticky header (the top row's section, its own header scrolled
+    /// away): that header's display line, which a click on it selects.
+    public var stickyHeaderLine: Int?
 
     public init(lines: [ListLine] = [], selectedIndex: Int? = nil, firstLineIndex: Int = 0,
                 totalLines: Int? = nil, emptyMessage: String = "No quakes.") {

@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// The status line: a message or key hints on the left; progress, live and refresh on the right.
 enum StatusLineView {
     static func render(_ model: ScreenModel, in rect: Rect, into buffer: inout CellBuffer) {
@@ -35,9 +37,13 @@ enum StatusLineView {
         var hints = status.hints ?? defaultHints(model)
         var hx = start.x
         if let message = status.message {
+            // A message cut at the pane's width says where to read it whole: the log (`L`).
+            let log = KeyHint("L", "whole message")
+            let logWidth = TextWidth.of(log.keys) + 1 + TextWidth.of(log.action) + 2
+            let isCut = TextWidth.of(SafeText.sanitize(message.text)) > leftWidth - helpWidth - 2
             hx += buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
-                             maxWidth: max(0, leftWidth - helpWidth - 2)) + 2
-            hints = [help]
+                             maxWidth: max(0, leftWidth - helpWidth - 2 - (isCut ? logWidth : 0))) + 2
+            hints = isCut ? [log, help] : [help]
         } else if !hints.contains(where: { $0.keys == "?" }) {
             hints.append(help)
         }

@@ -191,6 +191,7 @@ final class BrowserApp {
         case .saveScene:
             do { try model.state.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
+        case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
             do { try appStorage.set(settings.minimumMagnitude, for: AppKeys.minimumMagnitude) } catch {
                 show("Setting not saved: \(error)")
@@ -206,6 +207,14 @@ final class BrowserApp {
             }
         case .redraw: terminal.redraw()
         case .loadDetail: break  // performed by model.performReads before any other effect
+        case .openURL(let url):
+            switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
+            case .opened(let command):
+                show("Opened \(url) with \(URL(fileURLWithPath: command).lastPathComponent)", error: false)
+            case .unavailable(let tried):
+                show("No browser found (tried \(tried)): set BROWSER, or copy the address with y: \(url)")
+            }
+        case .copyToClipboard(let text): terminal.copyToClipboard(text)
         case .quit:
             refresh?.cancel()
             try? model.state.save(to: session.storage)
@@ -228,7 +237,7 @@ final class BrowserApp {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
                                                        isLive: observer != nil))
         } catch {
-            show("Error: \(error)")
+            show(Self.readFailure(error))
             return
         }
         lastFrame = frame
@@ -268,15 +277,22 @@ final class BrowserApp {
         _ = try? model.send(.sampleChanged(isSample))
     }
 
-    private func saveNotes(_ text: String, code: String) {
+    /// Saves notes on a background writer; with `expected`, only if the store still holds those
+    /// notes (read in the same transaction), else the conflict goes back to the model.
+    private func saveNotes(_ text: String, code: String, expected: String? = nil) {
         let container = container, inbox = inbox
         DispatchQueue.global(qos: .userInitiated).async {
             do {
                 let writer = try container.newBackgroundContext(author: "notes")
                 defer { writer.close() }
-                let saved = try writer.performAndWait { try $0.setNotes(text, forCode: code) }
-                inbox.post(saved ? .notesSaved(code: code)
-                                 : .showMessage("Quake \(code) is no longer in the store; notes not saved", isError: true))
+                let outcome: Action? = try writer.performAndWait { transaction in
+                    if let expected, let current = try transaction.notes(forCode: code), current != expected {
+                        return .notesConflict(code: code, theirs: current)
+                    }
+                    return try transaction.setNotes(text, forCode: code) ? nil : .showMessage(
+                        "Quake \(code) is no longer in the store; notes not saved (the draft is kept)", isError: true)
+                }
+                inbox.post(outcome ?? .notesSaved(code: code))
             } catch {
                 inbox.post(.showMessage("Notes not saved (the draft is kept): \(error)", isError: true))
             }

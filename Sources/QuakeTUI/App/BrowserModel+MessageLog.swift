@@ -1,0 +1,31 @@
+import Foundation
+
+/// Keeping every one-shot message (`MessageLog`) and the `L` overlay that shows them.
+extension BrowserModel {
+    /// Logs the status line's message when this action set one (a repeated notice or error from
+    /// outside, such as a second failed refresh, is logged again).
+    func logMessage(_ action: Action, before: String?) {
+        guard let message = state.status.message else { return }
+        let isReport = switch action {
+        case .showMessage, .refreshFinished, .notesSaved: true
+        default: false
+        }
+        guard isReport || message != before else { return }
+        state.messageLog.append(message, isError: state.status.isError, at: clock())
+    }
+
+    func updateMessageLog(_ action: Action) {
+        switch action {
+        case .toggleMessageLog:
+            state.logVisible.toggle()
+            state.logOffset = 0
+            if state.logVisible { state.helpVisible = false }
+        case .scrollMessageLog(let delta):
+            let maximum = MessageLogOverlay.maximumOffset(state.messageLog.entries,
+                                                         in: Rect(Size(columns: state.columns, rows: state.rows)),
+                                                         zone: state.settings.resolvedTimeZone)
+            state.logOffset = max(0, min(maximum, state.logOffset + delta))
+        default: break
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// Every one-shot message the status line showed (notices, errors, refresh results), with its
+/// time: a message replaced by the next one, or cut at the pane's width, can be read whole with
+/// `L` (as k9s and lazygit keep theirs). Kept in memory for the session, the newest last.
+public struct MessageLog: Equatable, Sendable {
+    public struct Entry: Equatable, Sendable {
+        public var time: Date
+        public var text: String
+        public var isError: Bool
+
+        public init(time: Date, text: String, isError: Bool) {
+            self.time = time
+            self.text = text
+            self.isError = isError
+        }
+    }
+
+    /// The oldest entries go first past this many.
+    public static let limit = 500
+
+    public private(set) var entries: [Entry] = []
+
+    public init() {}
+
+    public mutating func append(_ text: String, isError: Bool, at time: Date) {
+        entries.append(Entry(time: time, text: text, isError: isError))
+        if entries.count > Self.limit { entries.removeFirst(entries.count - Self.limit) }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// The `:` command line: each filter parses to its `RowFilter` and filters exactly what an
+/// independent check of the records says; filters replace their kind, show in the header,
+/// survive a relaunch, and the history recalls earlier lines.
+@Suite struct FilterCommandTests {
+    static let now: Int64 = 1_700_000_000_000
+    static let day: Int64 = 86_400_000
+
+    static func makeStore() throws -> (TestStore, [QuakeRecord]) {
+        let store = try TestStore()
+        let types = ["earthquake", "quarry blast", "explosion", "Earthquake", nil]
+        let alerts: [String?] = [nil, "green", "yellow", "orange", "red"]
+        var records: [QuakeRecord] = []
+        for index in 0..<60 {
+            var record = QuakeRecord.fixture("f\(100 + index)", magnitude: Double(index % 7), place: "Place \(index)",
+                                             time: now - Int64(index) * day / 4)
+            record.depth = index % 9 == 0 ? nil : Double(index * 3)
+            record.type = types[index % types.count]
+            record.alert = alerts[index % alerts.count]
+            record.felt = index % 4 == 0 ? nil : index % 3
+            records.append(record)
+        }
+        try store.upsert(records)
+        return (store, records)
+    }
+
+    static func codes(_ model: BrowserModel) throws -> Set<String> {
+        Set(try model.results.rows(in: 0..<model.results.count).map(\.code))
+    }
+
+    static func run(_ line: String, _ model: BrowserModel) throws {
+        try model.send(.beginCommand)
+        for character in line { try model.send(.commandInput(String(character))) }
+        try model.send(.runCommand)
+    }
+
+    @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
+        let (store, records) = try Self.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        defer { model.close() }
+        model.clock = { Date(timeIntervalSince1970: Double(Self.now) / 1000) }
+        try model.restore(selectedCode: nil, topCode: nil)
+        let levels = ["green", "yellow", "orange", "red"]
+        let cases: [(String, (QuakeRecord) -> Bool)] = [
+            ("depth 0-70", { $0.depth.map { (0...70).contains($0) } ?? false }),
+            ("since 2d", { $0.time >= Self.now - 2 * Self.day }),
+            ("time 2023-11-10..2023-11-12", { $0.time >= 1_699_574_400_000 && $0.time < 1_699_747_200_000 }),
+            ("type earthquake", { $0.type?.lowercased() == "earthquake" }),
+            ("type !quarry blast", { $0.type != "quarry blast" }),
+            ("alert orange", { $0.alert.map { levels.firstIndex(of: $0)! >= 2 } ?? false }),
+            ("felt", { ($0.felt ?? 0) > 0 }),
+        ]
+        for (line, expected) in cases {
+            try Self.run(line, model)
+            #expect(model.state.filters == [line], "\(line)")
+            #expect(try Self.codes(model) == Set(records.filter(expected).map(\.code)), "\(line)")
+            #expect(model.state.status.isError == false, "\(line): \(model.state.status.message ?? "")")
+            try Self.run("clear", model)
+            #expect(model.state.filters.isEmpty && model.results.count == records.count)
+        }
+        // Two kinds combine; one of the same kind replaces the earlier one.
+        try Self.run("depth 0-70", model)
+        try Self.run("felt", model)
+        try Self.run("depth 0-30", model)
+        #expect(model.state.filters == ["felt", "depth 0-30"])
+        let both = records.filter { ($0.felt ?? 0) > 0 && ($0.depth.map { (0...30).contains($0) } ?? false) }
+        #expect(try Self.codes(model) == Set(both.map(\.code)))
+        let header = Screen.render(try model.screenModel(FrameContext(now: Self.now, isLive: true))).lines[0]
+        #expect(header.contains(":felt · depth 0-30"), "\(header)")
+    }
+
+    @Test func unknownCommandsSayWhatTheLineAccepts() throws {
+        for line in ["dpeth 0-70", "depth 70", "since yesterday", "time 2025..", "alert purple", "felt a lot", "", "clear sort"] {
+            guard case .failure(let error) = FilterCommand.parse(line, now: Self.now) else {
+                Issue.record("\(line) was accepted")
+                continue
+            }
+            #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
+        }
+        let (store, _) = try Self.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        try Self.run("dpeth 0-70", model)
+        #expect(model.state.status.isError)
+        #expect(model.state.status.message?.hasPrefix("Unknown command “dpeth”; the command line accepts :depth 0-70") == true)
+    }
+
+    @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
+        let (store, records) = try Self.makeStore()
+        defer { store.remove() }
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let model = try BrowserModelTests.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        try Self.run("depth 0-70", model)
+        try Self.run("felt", model)
+        try model.send(try #require(KeyMap.action(for: .character(":"), in: model.state)))
+        try model.send(try #require(KeyMap.action(for: .up, in: model.state)))
+        #expect(model.state.commandLine?.text == "felt")
+        try model.send(try #require(KeyMap.action(for: .up, in: model.state)))
+        #expect(model.state.commandLine?.text == "depth 0-70")
+        try model.send(try #require(KeyMap.action(for: .down, in: model.state)))
+        try model.send(try #require(KeyMap.action(for: .down, in: model.state)))
+        #expect(model.state.commandLine?.text == "")
+        try model.send(try #require(KeyMap.action(for: .escape, in: model.state)))
+        #expect(model.state.commandLine == nil)
+
+        let scene = try SceneID(validating: "filters")
+        let storage = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
+        try model.state.save(to: storage)
+        try storage.close()
+        let reopened = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
+        var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
+        let selection = state.restore(from: reopened)
+        #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
+        let relaunched = try BrowserModel(state: state, container: store.container)
+        defer { relaunched.close() }
+        try relaunched.restore(selection)
+        #expect(try Self.codes(relaunched) == Self.codes(model))
+        #expect(relaunched.results.count < records.count)
+    }
+}

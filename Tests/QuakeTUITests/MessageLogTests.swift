@@ -1,0 +1,56 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// The message log (`L`): messages that replace each other or are cut at the pane's width are
+/// all kept, with their time, and read whole in the overlay.
+@Suite struct MessageLogTests {
+    static let context = FrameContext(now: 1_700_300_000_000, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!)
+    static let long = "Refresh of all_month failed: the server at earthquake.usgs.gov could not be reached "
+        + "(connection refused); check the network or a proxy, then press r to try again. The sample data stays shown."
+
+    @Test func everyMessageIsKeptAndReadWholeInTheOverlay() throws {
+        let store = try BrowserModelTests.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        defer { model.close() }
+        model.clock = { Date(timeIntervalSince1970: 1_700_000_000) }  // 22:13:20 UTC
+        try model.restore(selectedCode: nil, topCode: nil)
+        try model.send(.showMessage("The scene file was damaged and set aside; the scene starts fresh.", isError: true))
+        try model.send(.refreshFinished(message: Self.long, failed: true, at: Date()))
+        try model.send(.moveDown)  // a key clears the status line…
+        #expect(model.state.status.message == nil)
+        #expect(model.state.messageLog.entries.map(\.text).count == 2)  // …not the log
+
+        // Cut on the status line, which says where to read it whole.
+        try model.send(.showMessage(Self.long, isError: true))
+        let cut = Screen.render(try model.screenModel(Self.context)).lines.last!
+        #expect(cut.contains("L whole message") && cut.contains("? help"), "\(cut)")
+
+        try model.send(try #require(KeyMap.action(for: .character("L"), in: model.state)))
+        let text = Screen.render(try model.screenModel(Self.context)).text
+        #expect(text.contains("Messages, newest first"))
+        #expect(text.contains("22:13:20  The scene file was damaged and set aside"))
+        // The long message is there whole, wrapped: every word of it on screen.
+        for word in Self.long.split(separator: " ") { #expect(text.contains(word), "\(word) missing:\n\(text)") }
+        #expect(model.state.messageLog.entries.count == 3)
+        try model.send(try #require(KeyMap.action(for: .escape, in: model.state)))
+        #expect(!model.state.logVisible)
+    }
+
+    @Test func theLogScrollsWhenItDoesNotFit() throws {
+        let store = try BrowserModelTests.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 12)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        for index in 0..<30 { try model.send(.showMessage("message \(index)", isError: false)) }
+        try model.send(.toggleMessageLog)
+        #expect(Screen.render(try model.screenModel(Self.context)).text.contains("message 29"))
+        for _ in 0..<100 { try model.send(try #require(KeyMap.action(for: .character("j"), in: model.state))) }
+        let text = Screen.render(try model.screenModel(Self.context)).text
+        #expect(text.contains("message 0") && !text.contains("message 29"))
+    }
+}
