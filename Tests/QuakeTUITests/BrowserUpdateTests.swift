@@ -133,6 +133,7 @@ import Testing
         expected.notesRequest = nil
         expected.detail = LoadedQuake(code: "f23", quake: try source.quake(code: "f23"))
         expected.editor = NotesDraft(code: "f23", text: "felt strongly", cursor: 13)
+        expected.editor?.base = "felt strongly"  // what a save checks the store still holds
         #expect(model.state == expected)
     }
 
