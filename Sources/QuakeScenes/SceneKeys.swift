@@ -47,6 +47,9 @@ public enum SceneKeys {
                                                      isValid: { tabs.contains($0) })
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
     public static let editDraft = SceneKey<EditDraft?>("EditView.draft", default: nil)
+    /// `ContentView.seenArrival`: where the scene last looked at new quakes `{token, maxID}`;
+    /// quakes inserted after it are marked new. nil for a scene that has not looked yet.
+    public static let seenArrival = SceneKey<SeenArrival?>("ContentView.seenArrival", default: nil)
 
     /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1).
     public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" }
@@ -62,5 +65,6 @@ public enum SceneKeys {
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
+        KeyCheck(seenArrival),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeScenes
 
 /// What can happen to a scene: user intents (already decoded from keys or mouse), and results
 /// from the outside world (store changes, settings, refresh progress, resize).
@@ -37,6 +38,13 @@ public enum Action: Equatable, Sendable {
     case showMessage(String, isError: Bool)
     /// The store now holds (or no longer holds) the bundled sample.
     case sampleChanged(Bool)
+    // Live monitor (issue 13): new-quake marks, the automatic refresh's status, alerts.
+    /// `n` / `N`: the cursor to the next / previous quake marked new; `a`: mark every quake seen.
+    case nextNewQuake, previousNewQuake, markAllSeen
+    /// Quakes inserted into the store since the last read (also once at launch).
+    case quakesArrived(QuakeArrivals)
+    /// `refresh.plist` changed (any process's automatic refresh), read at `at`.
+    case refreshStatusChanged(RefreshStatus, at: Date)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -55,4 +63,7 @@ public enum Effect: Equatable, Sendable {
     case quit
     /// Quit and delete this scene's state.
     case closeScene
+    /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
+    /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
+    case alert(AlertRule.Alert)
 }

@@ -46,6 +46,8 @@ extension AppState {
         var draft: [String]?
         var helpVisible: Bool
         var helpOffset: Int
+        /// `ContentView.seenArrival`.
+        var seenArrival: ArrivalCursor? = nil
     }
 
     public var sceneValues: SceneValues {
@@ -53,7 +55,7 @@ extension AppState {
                     selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
-                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0)
+                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0, seenArrival: live.seen)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -70,6 +72,7 @@ extension AppState {
         }
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
+        live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -97,6 +100,7 @@ extension AppState {
                         for: SceneKeys.editDraft)
         try storage.set(helpVisible, for: SceneKeys.isHelpPresented)
         try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
+        try storage.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
     }
 }
 

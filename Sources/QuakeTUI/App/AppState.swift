@@ -88,6 +88,8 @@ public struct AppState: Equatable, Sendable {
     public var rows: Int
     /// The store holds the bundled sample, not real data.
     public var isSample = false
+    /// New-quake marks and the automatic refresh's status (issue 13).
+    public var live = LiveState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

@@ -27,6 +27,8 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        header.newCount = state.live.newCount
+        header.newIsAtLeast = state.live.isOverflowing
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: try detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -54,7 +56,9 @@ extension BrowserModel {
                                             isCollapsed: state.collapsedSections.contains(results.sections[section].id)))
             case .row:
                 guard let row else { return .quake(QuakeLine(code: "", magnitude: nil, place: "", time: 0)) }
-                return .quake(QuakeLine(row))
+                var line = QuakeLine(row)
+                line.isNew = state.live.newCodes.contains(row.code)
+                return .quake(line)
             }
         }
         let selected = state.cursorLine - state.topLine
@@ -91,6 +95,7 @@ extension BrowserModel {
         if status.isRefreshing {
             model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
         }
+        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now)
         if let message = status.message {
             model.message = StatusMessage(message, isError: status.isError)
         }

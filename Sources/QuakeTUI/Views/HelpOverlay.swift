@@ -13,6 +13,8 @@ enum HelpOverlay {
         ("space", "collapse / expand section"),
         ("m", "minimum magnitude"),
         ("r", "refresh in the background"),
+        ("n  N", "next / previous new quake (marked ●)"),
+        ("a", "mark all quakes seen"),
         ("e", "edit notes (ctrl-s saves, Esc cancels)"),
         ("H", "handoff from another pane"),
         ("?", "this help"),

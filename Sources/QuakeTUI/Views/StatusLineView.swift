@@ -9,7 +9,9 @@ enum StatusLineView {
             candidates.append((0, progressText(progress, width: min(20, max(5, rect.width / 8))), .role(.accent)))
         }
         if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
-        if let refreshed = status.lastRefresh {
+        if let auto = status.autoRefresh {
+            candidates.append((1, auto.text, auto.isError ? .role(.error) : .role(.dim)))
+        } else if let refreshed = status.lastRefresh {
             candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
         }
         var kept: [(order: Int, text: String, style: Style)] = []
