@@ -43,8 +43,8 @@ public enum Action: Equatable, Sendable {
     case nextNewQuake, previousNewQuake, markAllSeen
     /// Quakes inserted into the store since the last read (also once at launch).
     case quakesArrived(QuakeArrivals)
-    /// `refresh.plist` changed (any process's automatic refresh), read at `at`.
-    case refreshStatusChanged(RefreshStatus, at: Date)
+    /// `refresh.plist` changed (any process's automatic refresh).
+    case refreshStatusChanged(RefreshStatus)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.

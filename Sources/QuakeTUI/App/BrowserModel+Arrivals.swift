@@ -76,17 +76,6 @@ extension BrowserModel {
         state.status.isError = false
     }
 
-    /// `refresh.plist` changed: the status line follows; a new failure is said once in words.
-    func refreshStatusChanged(_ status: RefreshStatus, at now: Date) {
-        let old = state.live.refresh
-        state.live.refresh = status
-        guard status.failures > 0, status.lastAttempt != old?.lastAttempt, let error = status.lastError else { return }
-        var message = "Automatic refresh of \(status.feed ?? "the feed") failed: \(error)"
-        if let next = status.nextDue { message += "; next try in \(RefreshStatusText.duration(next.timeIntervalSince(now)))" }
-        state.status.message = message
-        state.status.isError = true
-    }
-
     /// The bundled sample was replaced by real data: that first download is not "new".
     func forgetArrivalsOfFirstDownload() {
         guard state.live.seen != nil else { return }

@@ -255,7 +255,7 @@ public final class BrowserModel {
         case .previousNewQuake: try jumpToNewQuake(forward: false)
         case .markAllSeen: markAllSeen()
         case .quakesArrived(let arrivals): effects += receive(arrivals)
-        case .refreshStatusChanged(let status, let date): refreshStatusChanged(status, at: date)
+        case .refreshStatusChanged(let status): state.live.refresh = status
         }
         clampScroll()
         try syncSelection()

@@ -6,12 +6,18 @@ import QuakeScenes
 /// `refresh failed (HTTP 500) · retry 4m`, `refresh failed 3× (server down) · retry 8m`.
 public struct StatusRefresh: Sendable, Equatable {
     public var text: String
+    /// Shorter forms for a narrow pane: `refresh failed · retry 4m`, `✗ retry 4m`.
+    public var shorter: [String]
     public var isError: Bool
 
-    public init(text: String, isError: Bool) {
+    public init(text: String, shorter: [String] = [], isError: Bool) {
         self.text = text
+        self.shorter = shorter
         self.isError = isError
     }
+
+    /// Every wording, longest first.
+    public var wordings: [String] { [text] + shorter }
 }
 
 /// Words for the automatic refresh's status.
@@ -28,14 +34,16 @@ public enum RefreshStatusText {
         if status.failures > 0 {
             let times = status.failures > 1 ? " \(status.failures)×" : ""
             let reason = status.lastError.map { " (\(shortReason($0)))" } ?? ""
-            _ = attempt
-            return StatusRefresh(text: "refresh failed\(times)\(reason)" + (next.isEmpty ? "" : " · retry \(next)"),
+            let retry = next.isEmpty ? "" : " · retry \(next)"
+            return StatusRefresh(text: "refresh failed\(times)\(reason)\(retry)",
+                                 shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)", "✗" + retry],
                                  isError: true)
         }
         let success = status.lastSuccess ?? attempt
         let ago = nowDate.timeIntervalSince(success)
         let when = ago < 60 ? "just now" : "\(duration(ago)) ago"
-        return StatusRefresh(text: "refreshed \(when)" + (next.isEmpty ? "" : " · next \(next)"), isError: false)
+        return StatusRefresh(text: "refreshed \(when)" + (next.isEmpty ? "" : " · next \(next)"),
+                             shorter: ["↻ \(when)" + (next.isEmpty ? "" : " · \(next)"), "↻ \(when)"], isError: false)
     }
 
     /// `<1m`, `4m`, `2h`, `3d`: minutes are enough, the clock redraws every 15 s.
@@ -48,7 +56,8 @@ public enum RefreshStatusText {
         }
     }
 
-    /// A few words for a refresh error (the full sentence is shown once as a message):
+    /// A few words for a refresh error (the full sentence is `lastError` in `refresh.plist`, and
+    /// `watch --refresh` prints it):
     /// `HTTP 500`, `server down`, `DNS failure`, `offline`, `timed out`, `bad feed`.
     public static func shortReason(_ error: String) -> String {
         if let range = error.range(of: #"HTTP [0-9]{3}"#, options: .regularExpression) { return String(error[range]) }
@@ -57,6 +66,7 @@ public enum RefreshStatusText {
         if error.contains("no network") { return "offline" }
         if error.contains("did not answer in time") { return "timed out" }
         if error.contains("TLS") { return "TLS failure" }
+        if error.contains("No such file") || error.contains("does not exist") { return "no such file" }
         return "bad feed"
     }
 }

@@ -10,7 +10,9 @@ enum StatusLineView {
         }
         if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
         if let auto = status.autoRefresh {
-            candidates.append((1, auto.text, auto.isError ? .role(.error) : .role(.dim)))
+            // The longest wording that fits, down to `✗ retry 4m`.
+            let fits = auto.wordings.first { TextWidth.of($0) + 2 <= rect.width / 2 - (status.isLive ? 8 : 0) }
+            if let fits { candidates.append((1, fits, auto.isError ? .role(.error) : .role(.dim))) }
         } else if let refreshed = status.lastRefresh {
             candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
         }

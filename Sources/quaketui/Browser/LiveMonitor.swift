@@ -29,9 +29,9 @@ final class LiveMonitor {
     /// Starts the automatic refresh and the watch on `refresh.plist`.
     func start(posting inbox: ActionInbox) {
         let file = RefreshStatusFile(state: state)
-        token = file.onChange { status in inbox.post(.refreshStatusChanged(status, at: Date())) }
-        inbox.post(.refreshStatusChanged(file.load(), at: Date()))
-        refresher.start { status in inbox.post(.refreshStatusChanged(status, at: Date())) }
+        token = file.onChange { status in inbox.post(.refreshStatusChanged(status)) }
+        inbox.post(.refreshStatusChanged(file.load()))
+        refresher.start { status in inbox.post(.refreshStatusChanged(status)) }
     }
 
     func stop() {
