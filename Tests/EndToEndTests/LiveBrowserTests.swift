@@ -44,7 +44,8 @@ struct LiveBrowserTests {
             log = dir.appending("server.log")
             server = try LocalHTTPServer(feedsWithFaults: mirror, log: log.path)
             try server.setFault(fault)
-            tmux = try TmuxSession(columns: 100, rows: 16)
+            // Wide enough for the refresh status's longest wording beside every key hint.
+            tmux = try TmuxSession(columns: 170, rows: 16)
             environment = ["QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": String(interval)]
         }
 
@@ -217,8 +218,7 @@ struct LiveBrowserTests {
         #expect(abs(wait - 5) < 0.01, "\(status)")
         #expect((status["lastError"] as? String)?.contains("HTTP 429") == true)
         fixture.server.stop()
-        // On 100 columns the count gives way first: `refresh failed (server down) · retry <1m`.
-        try waitForStatus("refresh failed (server down) · retry <1m")
+        try waitForStatus("refresh failed 4× (server down) · retry <1m")
         #expect(try fixture.historyToken() == token, "the store is untouched")
         // The browser keeps working.
         let screen = try fixture.tmux.capture(pane)

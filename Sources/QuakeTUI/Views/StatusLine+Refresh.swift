@@ -46,6 +46,20 @@ public enum RefreshStatusText {
                              shorter: ["↻ \(when)" + (next.isEmpty ? "" : " · \(next)"), "↻ \(when)"], isError: false)
     }
 
+    /// The longest of `refresh`'s wordings that fits a status line `width` wide beside the
+    /// live badge, after `hints` (nil: a message is shown, so the shortest); the shortest when none fits.
+    static func wording(_ refresh: StatusRefresh, width: Int, isLive: Bool, hints: [KeyHint]?) -> String {
+        let live = isLive ? 8 : 0
+        var budget = width / 2 - live
+        if let hints {
+            let help = hints.contains { $0.keys == "?" } ? 0 : 8
+            budget = min(budget, width - 2 - live - help - hints.reduce(0) { $0 + TextWidth.of($1.keys) + TextWidth.of($1.action) + 3 })
+        } else {
+            budget = 0
+        }
+        return refresh.wordings.first { TextWidth.of($0) + 2 <= budget } ?? refresh.wordings.last!
+    }
+
     /// `<1m`, `4m`, `2h`, `3d`: minutes are enough, the clock redraws every 15 s.
     public static func duration(_ seconds: TimeInterval) -> String {
         switch seconds {

@@ -10,9 +10,11 @@ enum StatusLineView {
         }
         if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
         if let auto = status.autoRefresh {
-            // The longest wording that fits, down to `✗ retry 4m`.
-            let fits = auto.wordings.first { TextWidth.of($0) + 2 <= rect.width / 2 - (status.isLive ? 8 : 0) }
-            if let fits { candidates.append((1, fits, auto.isError ? .role(.error) : .role(.dim))) }
+            // The longest wording that leaves the key hints their room (a message: the shortest),
+            // down to `✗ retry 4m`.
+            let wording = RefreshStatusText.wording(auto, width: rect.width, isLive: status.isLive,
+                                                    hints: status.message == nil ? status.hints ?? defaultHints(model) : nil)
+            candidates.append((1, wording, auto.isError ? .role(.error) : .role(.dim)))
         } else if let refreshed = status.lastRefresh {
             candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
         }
