@@ -117,6 +117,7 @@ do {
         var terminalBench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
         if quick { terminalBench.idleSeconds = 2 }
         figures += try terminalBench.run(n: n)
+        figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
         figures += try live.run(n: n)
