@@ -226,4 +226,23 @@ struct LiveBrowserTests {
         try fixture.tmux.send(pane, "?")
         try fixture.tmux.waitFor(pane, "the help") { $0.contains("mark all quakes seen") }
     }
+
+    @Test func watchRefreshAlertsOnceLikeAPane() throws {
+        let fixture = try Fixture(interval: 1)
+        defer { fixture.close() }
+        let alerts = fixture.dir.appending("alerts.ndjson")
+        try fixture.config("alertMagnitude", "3.2")
+        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh", "--state-dir", fixture.state.path],
+                                     environment: fixture.environment)
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { LocalHTTPServer.statuses(in: fixture.log).count >= 2 })
+        try RecentFeed.publish(Self.first + [Self.near, Self.far], at: fixture.feed, modified: Date())
+        #expect(eventually(timeout: 20) { watch.stderr.contains("\u{07}ALERT M 3.3 Southern Norway") }, "\(watch.stderr)")
+        #expect(watch.stderr.components(separatedBy: "ALERT").count == 2, "one alert: \(watch.stderr)")
+        #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })
+        let lines = try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("\"code\":\"lt0005\""), "\(lines)")
+        #expect(!watch.stderr.contains("Close to Tokyo"), "below the magnitude and no home: no alert")
+    }
 }
