@@ -47,6 +47,9 @@ public enum SceneKeys {
                                                      isValid: { tabs.contains($0) })
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
     public static let editDraft = SceneKey<EditDraft?>("EditView.draft", default: nil)
+    /// `ContentView.seenArrival`: where the scene last looked at new quakes `{token, maxID}`;
+    /// quakes inserted after it are marked new. nil for a scene that has not looked yet.
+    public static let seenArrival = SceneKey<SeenArrival?>("ContentView.seenArrival", default: nil)
 
     /// `ContentView.filters`: the `:` command line's active filters (`depth 0-70`, `since 24h`,
     /// `time 2025-01-01..2025-02-01`, `type !quarry blast`, `alert orange`, `felt`).
@@ -70,6 +73,6 @@ public enum SceneKeys {
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
-        KeyCheck(filters), KeyCheck(commandHistory),
+        KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival),
     ]
 }

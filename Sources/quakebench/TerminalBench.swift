@@ -73,12 +73,14 @@ struct TerminalBench {
         private let trace: URL
         private var seen = 0
 
-        init(_ bench: TerminalBench) throws {
+        /// `environment` adds to (or replaces) the offline feed mirror and the trace.
+        init(_ bench: TerminalBench, environment: [String: String] = [:]) throws {
             trace = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-trace-\(UUID().uuidString)")
             terminal = try PseudoTerminal(
                 [bench.quaketui, "--state-dir", bench.store.path, "--scene", bench.scene],
                 columns: BenchScreen.size.columns, rows: BenchScreen.size.rows,
-                environment: ["QUAKETUI_TRACE": trace.path, "QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quakebench"])
+                environment: ["QUAKETUI_TRACE": trace.path, "QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quakebench"]
+                    .merging(environment) { $1 })
         }
 
         /// The time of the first frame presented after `after` (ns), waiting up to 10 s.

@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-live] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -34,7 +34,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-live] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -49,6 +49,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
           --import-only  only the import figures (empty store, a month into N, re-import)
           --month-live   only the import figures and a month import watched by a browser model
+          --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
           --no-fetch   skip the fetch row (fetch of 200,000 events from a local FDSN service, python3)
         The import peer is an expert's sqlite3 load (bare table, .import, then indexes, FTS rebuild,
@@ -57,7 +58,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-live", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -69,6 +70,7 @@ for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") &&
 let quick = arguments.contains("--quick")
 let importOnly = arguments.contains("--import-only")
 let monthLiveOnly = arguments.contains("--month-live")
+let autoRefreshOnly = arguments.contains("--auto-refresh-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -103,6 +105,19 @@ do {
     let monthFile = data.appendingPathComponent("all_month-2023-04-04.csv")
     for n in sizes {
         log("N = \(n.formatted())")
+        if autoRefreshOnly {
+            // One import to make the store, then only the automatic-refresh rows.
+            let geojson = work.appendingPathComponent("feed-\(n).geojson")
+            let store = work.appendingPathComponent("import-\(n)")
+            if !FileManager.default.fileExists(atPath: store.path) {
+                log("writing \(n.formatted()) quakes and importing them")
+                try feed.writeGeoJSON(count: n, to: geojson)
+                let m = try Measured.run([quaketui, "import", geojson.path, "--state-dir", store.path])
+                guard m.status == 0 else { throw BenchError("quaketui import failed (exit \(m.status))") }
+            }
+            figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
+            continue
+        }
         let importRuns = n >= 500_000 ? min(runs, 3) : runs
         let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
                                       monthFile: monthFile)
@@ -117,6 +132,7 @@ do {
         var terminalBench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
         if quick { terminalBench.idleSeconds = 2 }
         figures += try terminalBench.run(n: n)
+        figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
         figures += try live.run(n: n)

@@ -37,6 +37,10 @@ enum Quaketui {
               r refreshes, e edits notes, H continues another pane's quake, ? lists every key,
               q quits keeping this scene, Q closes the scene. An empty store starts with a
               bundled sample catalogue (not real data) and refreshes from USGS in the background.
+              The browser polls autoRefreshFeed itself (one process for all panes); quakes new
+              since the scene last looked are marked ● and counted in the header: n/N jump to
+              them, a marks all seen. A new quake at alertMagnitude or within alertRadius of
+              home rings the bell and runs alertCommand, once across panes ('quaketui config').
 
             STATE DIRECTORY (first match wins):
               --state-dir DIR, $QUAKETUI_STATE_DIR, ./state if ./state/.quaketui exists,

@@ -8,13 +8,8 @@ import Testing
 struct AutoRefreshTests {
     static let interval = 2.0
 
-    /// `"GET /all_day.geojson HTTP/1.1" 200` lines of the server's log, as (status) in order.
-    static func requests(_ log: URL) -> [String] {
-        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").filter { $0.contains("\"GET /all_day.geojson") }.compactMap { line in
-            line.split(separator: "\"").last?.split(separator: " ").first.map(String.init)
-        }
-    }
+    /// The statuses of the server's feed requests, in order.
+    static func requests(_ log: URL) -> [String] { LocalHTTPServer.statuses(in: log) }
 
     static func publish(_ feed: URL, at path: URL, modified: Date) throws {
         let data = try Data(contentsOf: feed)

@@ -44,7 +44,8 @@ struct BrowserTests {
     }
 
     @Test func firstLaunchOnAnEmptyStoreShowsTheSampleAndSaysItIsOffline() throws {
-        let fixture = try Fixture(importing: nil)
+        // Wide enough for every key hint beside the automatic refresh's `✗ retry 4m` and `● live`.
+        let fixture = try Fixture(columns: 120, importing: nil)
         defer { fixture.close() }
         let pane = try fixture.launch()
         let screen = try fixture.tmux.waitFor(pane, "the sample") { $0.contains("775 quakes") && $0.contains("sample data") }

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeStore
+import QuakeScenes
 
 /// What can happen to a scene: user intents (already decoded from keys or mouse), and results
 /// from the outside world (store changes, settings, refresh progress, resize).
@@ -53,6 +54,13 @@ public enum Action: Equatable, Sendable {
     case sampleChanged(Bool)
     /// The result of `Effect.loadDetail`: the quake as stored (nil when it is not in the store).
     case detailLoaded(code: String, StoredQuake?)
+    // Live monitor (issue 13): new-quake marks, the automatic refresh's status, alerts.
+    /// `n` / `N`: the cursor to the next / previous quake marked new; `a`: mark every quake seen.
+    case nextNewQuake, previousNewQuake, markAllSeen
+    /// Quakes inserted into the store since the last read (also once at launch).
+    case quakesArrived(QuakeArrivals)
+    /// `refresh.plist` changed (any process's automatic refresh).
+    case refreshStatusChanged(RefreshStatus)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -81,4 +89,7 @@ public enum Effect: Equatable, Sendable {
     /// Read one quake with everything stored about it (the detail view, the notes editor's
     /// starting text); the runtime answers with `Action.detailLoaded`.
     case loadDetail(code: String)
+    /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
+    /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
+    case alert(AlertRule.Alert)
 }

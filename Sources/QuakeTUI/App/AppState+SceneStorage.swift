@@ -49,6 +49,8 @@ extension AppState {
         var helpOffset: Int
         var filters: [String]
         var commandHistory: [String]
+        /// `ContentView.seenArrival`.
+        var seenArrival: ArrivalCursor? = nil
     }
 
     public var sceneValues: SceneValues {
@@ -57,7 +59,7 @@ extension AppState {
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
-                    filters: filters, commandHistory: commandHistory)
+                    filters: filters, commandHistory: commandHistory, seenArrival: live.seen)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -77,6 +79,7 @@ extension AppState {
         filters = storage.value(for: SceneKeys.filters)
         rowFilters = FilterCommand.rowFilters(filters, now: Int64(Date().timeIntervalSince1970 * 1000))
         commandHistory = storage.value(for: SceneKeys.commandHistory)
+        live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -106,6 +109,7 @@ extension AppState {
         try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
         try storage.set(filters, for: SceneKeys.filters)
         try storage.set(commandHistory, for: SceneKeys.commandHistory)
+        try storage.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
     }
 }
 

@@ -124,6 +124,8 @@ public struct AppState: Equatable, Sendable {
     /// The message log overlay is open, scrolled `logOffset` lines down from the newest.
     public var logVisible = false
     public var logOffset = 0
+    /// New-quake marks and the automatic refresh's status (issue 13).
+    public var live = LiveState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

@@ -28,6 +28,8 @@ extension BrowserModel {
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
         header.filters = state.filters
+        header.newCount = state.live.newCount
+        header.newIsAtLeast = state.live.isOverflowing
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -63,7 +65,9 @@ extension BrowserModel {
                                             isCollapsed: state.collapsedSections.contains(results.sections[section].id)))
             case .row:
                 guard let row else { return .quake(QuakeLine(code: "", magnitude: nil, place: "", time: 0)) }
-                return .quake(QuakeLine(row))
+                var line = QuakeLine(row)
+                line.isNew = state.live.newCodes.contains(row.code)
+                return .quake(line)
             }
         }
         // The sticky header: the top row's section, when its header has scrolled away.
@@ -112,6 +116,7 @@ extension BrowserModel {
         if status.isRefreshing {
             model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
         }
+        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now)
         if let message = status.message {
             model.message = StatusMessage(message, isError: status.isError)
         }

@@ -265,9 +265,16 @@ public final class BrowserModel {
         case .sampleChanged(let isSample):
             state.isSample = isSample
             if !isSample { state.status.offline = false }
+            if !isSample && before.isSample { forgetArrivalsOfFirstDownload() }
         case .showMessage(let message, let isError):
             state.status.message = message
             state.status.isError = isError
+        // Live monitor (issue 13).
+        case .nextNewQuake: try jumpToNewQuake(forward: true)
+        case .previousNewQuake: try jumpToNewQuake(forward: false)
+        case .markAllSeen: markAllSeen()
+        case .quakesArrived(let arrivals): effects += receive(arrivals)
+        case .refreshStatusChanged(let status): state.live.refresh = status
         }
         clampScroll()
         try syncSelection()
@@ -281,7 +288,7 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
-             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict: true
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged: true
         default: false
         }
     }

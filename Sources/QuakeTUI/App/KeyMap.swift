@@ -135,6 +135,9 @@ public enum KeyMap {
         case .character(":"): return .beginCommand
         case .character("q"), .control("c"): return .quit
         case .character("Q"): return .closeScene
+        case .character("n"): return .nextNewQuake
+        case .character("N"): return .previousNewQuake
+        case .character("a"): return .markAllSeen
         default: return nil
         }
     }

@@ -162,6 +162,13 @@ public final class Terminal {
         clearok(quaketui_curscr(), true)
     }
 
+    /// Rings the terminal bell (BEL, as curses' `beep` would), so tmux flags the window
+    /// (`window_bell_flag`) and a terminal can notify. The corresponding C functions are `fputs`
+    /// and `fflush`.
+    public func bell() {
+        Self.write("\u{07}", to: streams.output)
+    }
+
     /// Draws a frame, writing only the cells that changed since the last one, then `doupdate`.
     public func present(_ buffer: CellBuffer) throws {
         let window = quaketui_stdscr()

@@ -64,6 +64,8 @@ public struct StatusModel: Sendable, Equatable {
     public var message: StatusMessage?
     /// Key hints; nil uses the hints for the current context.
     public var hints: [KeyHint]?
+    /// The automatic refresh's last outcome and next try (`refresh.plist`); wins over `lastRefresh`.
+    public var autoRefresh: StatusRefresh?
 
     public init(isLive: Bool = false, progress: StatusProgress? = nil, lastRefresh: Int64? = nil,
                 message: StatusMessage? = nil, hints: [KeyHint]? = nil) {

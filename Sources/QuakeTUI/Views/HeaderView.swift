@@ -21,6 +21,7 @@ enum HeaderView {
         let arrow = header.ascending ? "↑" : "↓"
         let noun = header.count == 1 ? "quake" : "quakes"
         var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
+        if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount))\(header.newIsAtLeast ? "+" : "") new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }
         for part in parts where x < leftLimit {

@@ -16,6 +16,8 @@ enum HelpOverlay {
         ("space", "collapse / expand section"),
         ("m", "minimum magnitude"),
         ("r", "refresh in the background"),
+        ("n  N", "next / previous new quake (marked ●)"),
+        ("a", "mark all quakes seen"),
         ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"),
         ("H", "handoff from another pane"),
         ("o  y", "open / copy the event page"),

@@ -110,6 +110,7 @@ enum ListView {
                             selected: Bool, into buffer: inout CellBuffer) {
         var x = row.x + 1
         let y = row.y
+        if quake.isNew { buffer.put("●", at: Point(x: row.x, y: y), style: .role(.accent, [.bold])) }
         func column(_ text: String, width: Int, style: Style, right: Bool = false, gap: Int = 1) {
             guard width > 0 else { return }
             buffer.put(TextWidth.pad(text, to: width, alignRight: right), at: Point(x: x, y: y), style: style,

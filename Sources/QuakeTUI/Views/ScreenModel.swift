@@ -79,6 +79,9 @@ public struct HeaderModel: Sendable, Equatable {
     public var isOffline = false
     /// The `:` command line's active filters (`depth 0-70`, `felt` …).
     public var filters: [String] = []
+    /// Quakes that arrived since the scene last looked (`N new`); `newIsAtLeast`: more than counted.
+    public var newCount = 0
+    public var newIsAtLeast = false
 
     /// Badges that win over the scene ID when the header is short: `sample data`, `offline`.
     public var badges: [String] { (sampleLabel.map { [$0] } ?? []) + (isOffline ? ["offline"] : []) }
@@ -162,6 +165,8 @@ public struct QuakeLine: Sendable, Equatable {
     /// The epicentre, for the location column of wide panes.
     public var latitude: Double?
     public var longitude: Double?
+    /// Arrived since the scene last looked: marked `●` (issue 13).
+    public var isNew = false
 
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double? = nil,
                 hasNotes: Bool = false, latitude: Double? = nil, longitude: Double? = nil) {

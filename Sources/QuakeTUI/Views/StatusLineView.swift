@@ -11,7 +11,13 @@ enum StatusLineView {
             candidates.append((0, progressText(progress, width: min(20, max(5, rect.width / 8))), .role(.accent)))
         }
         if status.isLive { candidates.append((2, "● live", .role(.live, [.bold]))) }
-        if let refreshed = status.lastRefresh {
+        if let auto = status.autoRefresh {
+            // The longest wording that leaves the key hints their room (a message: the shortest),
+            // down to `✗ retry 4m`.
+            let wording = RefreshStatusText.wording(auto, width: rect.width, isLive: status.isLive,
+                                                    hints: status.message == nil ? status.hints ?? defaultHints(model) : nil)
+            candidates.append((1, wording, auto.isError ? .role(.error) : .role(.dim)))
+        } else if let refreshed = status.lastRefresh {
             candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
         }
         var kept: [(order: Int, text: String, style: Style)] = []

@@ -32,6 +32,8 @@ final class BrowserApp {
     private var observer: StoreChangeObserver?
     private var tokens: [ObservationToken] = []
     private var refresh: FeedImporter?
+    /// The automatic refresh, new-quake marks and alerts (issue 13).
+    private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
     private var isDone = false
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
@@ -78,6 +80,7 @@ final class BrowserApp {
             // since the fetch is caught by one merge (a no-op when there is none).
             try startWatching()
             inbox.post(.storeChanged)
+            try startLiveMonitor(terminal)
             var lastDraw = Date()
             var lastTerminalCheck = Date()
             var settled = false
@@ -183,7 +186,10 @@ final class BrowserApp {
             return
         }
         for effect in effects { try perform(effect, terminal) }
-        if case .storeChanged = action { checkSample() }
+        if case .storeChanged = action {
+            try deliverArrivals(terminal)
+            checkSample()
+        }
     }
 
     private func perform(_ effect: Effect, _ terminal: Terminal) throws {
@@ -224,6 +230,8 @@ final class BrowserApp {
             refresh?.cancel()
             session.closeAndDelete()
             isDone = true
+        case .alert(let alert):
+            if live?.alert(alert, posting: inbox) == true { terminal.bell() }
         }
     }
 
@@ -262,12 +270,36 @@ final class BrowserApp {
     }
 
     private func stopWatching() {
+        live?.stop()
+        live = nil
         observer?.stop()
         observer = nil
         tokens.forEach { $0.cancel() }
         tokens.removeAll()
         model.close()
         container.close()
+    }
+
+    /// Starts the automatic refresh and takes the scene's first look at arrivals: the quakes
+    /// that came while it was closed are marked (a new scene marks nothing yet).
+    private func startLiveMonitor(_ terminal: Terminal) throws {
+        let monitor = LiveMonitor(state: session.state, container: container, appStorage: appStorage)
+        live = monitor
+        monitor.start(posting: inbox)
+        try deliverArrivals(terminal)
+    }
+
+    /// Quakes inserted since the last read, for the marks, the header count and alerts.
+    private func deliverArrivals(_ terminal: Terminal) throws {
+        guard let live else { return }
+        let arrivals: QuakeArrivals
+        do {
+            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen)
+        } catch {
+            show("New quakes could not be read: \(error)")
+            return
+        }
+        try send(.quakesArrived(arrivals), terminal)
     }
 
     /// After a commit anywhere: did a refresh or import replace the bundled sample?

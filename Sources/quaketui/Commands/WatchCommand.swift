@@ -20,7 +20,10 @@ enum WatchCommand {
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
             requests, backing off after failures; of all the processes on a state directory only
             one refreshes at a time (refresh.lock), the others see its quakes arrive. Failures
-            are reported on stderr with the time of the next try.
+            are reported on stderr with the time of the next try. With --refresh, watch also
+            alerts as the browser does (alertMagnitude, alertRadius around home): each quake
+            once across every pane and process, with 'ALERT …' and a bell on stderr and
+            alertCommand run with the quake's JSON on stdin.
 
             A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
             --near. --json prints one object per line (NDJSON): {"code","magnitude","place",
@@ -105,11 +108,23 @@ enum WatchCommand {
         // On stderr, so a pipe of stdout sees only quakes; a script can wait for it before writing.
         printError("Watching \(SafeText.sanitize(container.path)) for new quakes; press ctrl-c to stop.")
         let line = QuakeLine(timeZone: timeZone, miles: miles)
+        let alerts = refresher == nil ? nil : AlertCommand(state: state)
         while true {
             wake.wait()
             let output = BufferedOutput()
+            if alerts != nil { _ = settings.reload() }
+            let rule = AlertRule(settings)
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor) { quake in
+                    if let alerts, let alert = rule.alert(for: quake.record), alerts.claim(alert) {
+                        // The bell itself, which the printer's sanitizer would strip, then the sentence.
+                        FileHandle.standardError.write(Data([0x07]))
+                        printError(alert.sentence(miles: miles, homeName: rule.homeName))
+                        if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty {
+                            let json = try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
+                            AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
+                        }
+                    }
                     let (admitted, distance) = filter.admits(quake.record)
                     guard admitted else { return }
                     let bearing = filter.center.map {

@@ -1,0 +1,86 @@
+import Foundation
+import QuakeScenes
+
+/// The automatic refresh on the status line, from `refresh.plist` (so every pane says the same,
+/// whichever process refreshes): `refreshed 2m ago · next 3m`, or after a failure
+/// `refresh failed (HTTP 500) · retry 4m`, `refresh failed 3× (server down) · retry 8m`.
+public struct StatusRefresh: Sendable, Equatable {
+    public var text: String
+    /// Shorter forms for a narrow pane: `refresh failed · retry 4m`, `✗ retry 4m`.
+    public var shorter: [String]
+    public var isError: Bool
+
+    public init(text: String, shorter: [String] = [], isError: Bool) {
+        self.text = text
+        self.shorter = shorter
+        self.isError = isError
+    }
+
+    /// Every wording, longest first.
+    public var wordings: [String] { [text] + shorter }
+}
+
+/// Words for the automatic refresh's status.
+public enum RefreshStatusText {
+    /// The status line's text for `status` at `now` (ms since the epoch); nil before any attempt.
+    public static func make(_ status: RefreshStatus?, now: Int64) -> StatusRefresh? {
+        guard let status, let attempt = status.lastAttempt else { return nil }
+        let nowDate = Date(timeIntervalSince1970: Double(now) / 1000)
+        var next = ""
+        if let due = status.nextDue {
+            let wait = due.timeIntervalSince(nowDate)
+            next = wait > 0 ? duration(wait) : "due"
+        }
+        if status.failures > 0 {
+            let times = status.failures > 1 ? " \(status.failures)×" : ""
+            let reason = status.lastError.map { " (\(shortReason($0)))" } ?? ""
+            let retry = next.isEmpty ? "" : " · retry \(next)"
+            return StatusRefresh(text: "refresh failed\(times)\(reason)\(retry)",
+                                 shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)", "✗" + retry],
+                                 isError: true)
+        }
+        let success = status.lastSuccess ?? attempt
+        let ago = nowDate.timeIntervalSince(success)
+        let when = ago < 60 ? "just now" : "\(duration(ago)) ago"
+        return StatusRefresh(text: "refreshed \(when)" + (next.isEmpty ? "" : " · next \(next)"),
+                             shorter: ["↻ \(when)" + (next.isEmpty ? "" : " · \(next)"), "↻ \(when)"], isError: false)
+    }
+
+    /// The longest of `refresh`'s wordings that fits a status line `width` wide beside the
+    /// live badge, after `hints` (nil: a message is shown, so the shortest); the shortest when none fits.
+    static func wording(_ refresh: StatusRefresh, width: Int, isLive: Bool, hints: [KeyHint]?) -> String {
+        let live = isLive ? 8 : 0
+        var budget = width / 2 - live
+        if let hints {
+            let help = hints.contains { $0.keys == "?" } ? 0 : 8
+            budget = min(budget, width - 2 - live - help - hints.reduce(0) { $0 + TextWidth.of($1.keys) + TextWidth.of($1.action) + 3 })
+        } else {
+            budget = 0
+        }
+        return refresh.wordings.first { TextWidth.of($0) + 2 <= budget } ?? refresh.wordings.last!
+    }
+
+    /// `<1m`, `4m`, `2h`, `3d`: minutes are enough, the clock redraws every 15 s.
+    public static func duration(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: "<1m"
+        case ..<3600: "\(Int(seconds / 60))m"
+        case ..<86_400: "\(Int(seconds / 3600))h"
+        default: "\(Int(seconds / 86_400))d"
+        }
+    }
+
+    /// A few words for a refresh error (the full sentence is `lastError` in `refresh.plist`, and
+    /// `watch --refresh` prints it):
+    /// `HTTP 500`, `server down`, `DNS failure`, `offline`, `timed out`, `bad feed`.
+    public static func shortReason(_ error: String) -> String {
+        if let range = error.range(of: #"HTTP [0-9]{3}"#, options: .regularExpression) { return String(error[range]) }
+        if error.contains("refused the connection") { return "server down" }
+        if error.contains("could not be found") { return "DNS failure" }
+        if error.contains("no network") { return "offline" }
+        if error.contains("did not answer in time") { return "timed out" }
+        if error.contains("TLS") { return "TLS failure" }
+        if error.contains("No such file") || error.contains("does not exist") { return "no such file" }
+        return "bad feed"
+    }
+}

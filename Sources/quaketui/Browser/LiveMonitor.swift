@@ -1,0 +1,70 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// The browser's part of the live monitor (issue 13): runs the automatic refresh (one process
+/// per state directory holds `refresh.lock`; the others see its imports live), follows
+/// `refresh.plist` for the status line, reads the quakes that arrive for the new-quake marks,
+/// and carries out alerts.
+///
+/// Everything it learns reaches the browser loop as an `Action` through the `ActionInbox`.
+@MainActor
+final class LiveMonitor {
+    private let state: StateDirectory
+    private let container: PersistentContainer
+    private let appStorage: AppStorage
+    private let refresher: AutoRefresher
+    private let alerts: AlertCommand
+    private var token: ObservationToken?
+
+    init(state: StateDirectory, container: PersistentContainer, appStorage: AppStorage) {
+        self.state = state
+        self.container = container
+        self.appStorage = appStorage
+        refresher = AutoRefresher(state: state, container: container, settings: appStorage)
+        alerts = AlertCommand(state: state)
+    }
+
+    /// Starts the automatic refresh and the watch on `refresh.plist`.
+    func start(posting inbox: ActionInbox) {
+        let file = RefreshStatusFile(state: state)
+        token = file.onChange { status in inbox.post(.refreshStatusChanged(status)) }
+        inbox.post(.refreshStatusChanged(file.load()))
+        refresher.start { status in inbox.post(.refreshStatusChanged(status)) }
+    }
+
+    func stop() {
+        token?.cancel()
+        token = nil
+        refresher.stop()
+    }
+
+    /// The quakes inserted after `cursor` (none when nil: the scene looks for the first time),
+    /// with the alert settings as they are now.
+    func arrivals(after cursor: ArrivalCursor?) throws -> QuakeArrivals {
+        var quakes: [QuakeRecord] = []
+        var isTruncated = false
+        let next = try container.viewContext.read { db -> ArrivalCursor in
+            guard let cursor else { return try db.arrivalCursor() }
+            return try db.forEachArrival(after: cursor) { quake in
+                if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) } else { isTruncated = true }
+            }
+        }
+        return QuakeArrivals(quakes: quakes, isTruncated: isTruncated, cursor: next, rule: AlertRule(appStorage))
+    }
+
+    /// Carries out an alert: true when this process is the one that rings (the first to claim
+    /// the quake); it then also starts `alertCommand`, whose failures come back as messages.
+    func alert(_ alert: AlertRule.Alert, posting inbox: ActionInbox) -> Bool {
+        guard alerts.claim(alert) else { return false }
+        guard let command = appStorage.value(for: AppKeys.alertCommand), !command.isEmpty else { return true }
+        do {
+            guard let json = try AlertCommand.json(alert, container: container) else { return true }
+            AlertCommand.run(command, json: json, code: alert.code) { inbox.post(.showMessage($0, isError: true)) }
+        } catch {
+            inbox.post(.showMessage("The alert command was not run: \(error)", isError: true))
+        }
+        return true
+    }
+}

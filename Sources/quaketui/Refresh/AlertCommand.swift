@@ -1,0 +1,62 @@
+import Foundation
+import QuakeScenes
+import QuakeStore
+import QuakeTUI
+
+/// Carries out an alert once across every pane and process on the state directory: the first to
+/// claim the quake in `alerts.plist` (``AlertLedger``) runs app storage's `alertCommand`, with the
+/// quake as one `watch --json` object (plus `distanceKm` and `bearing` from home when a home is
+/// set) and a newline on stdin. The others only show it.
+///
+/// ```swift
+/// if alerts.claim(alert) { terminal.bell(); alerts.run(alert, command: command, container: container) }
+/// ```
+struct AlertCommand: Sendable {
+    let ledger: AlertLedger
+
+    init(state: StateDirectory) { ledger = AlertLedger(state: state) }
+
+    /// True if no other pane or process had alerted for this quake (this one rings and runs).
+    func claim(_ alert: AlertRule.Alert) -> Bool {
+        (try? ledger.claim(alert.code)) ?? false
+    }
+
+    /// The quake as the command reads it: `watch --json`'s object, one line.
+    static func json(_ alert: AlertRule.Alert, container: PersistentContainer) throws -> String? {
+        guard let quake = try container.viewContext.read({ try $0.quake(code: alert.code) }) else { return nil }
+        return try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
+    }
+
+    /// Runs `/bin/sh -c command` with `json` on stdin, in the background; its output is
+    /// discarded (the terminal belongs to the browser). `onFailure` gets a sentence when the
+    /// command cannot start or exits unsuccessfully.
+    static func run(_ command: String, json: String, code: String, onFailure: @escaping @Sendable (String) -> Void) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        // Stdin is a file, not a pipe: a command that never reads it cannot block us, and no
+        // write can raise SIGPIPE in the browser. The name goes as soon as the command has it open.
+        let path = NSTemporaryDirectory() + "quaketui-alert-\(getpid())-\(UUID().uuidString).json"
+        do {
+            try Data((json + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            defer { unlink(path) }
+            guard let input = FileHandle(forReadingAtPath: path) else {
+                throw CommandError("cannot read back \(path)")
+            }
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            try? input.close()
+        } catch {
+            onFailure("The alert command could not start: \(error). Check it with 'quaketui config alertCommand'.")
+            return
+        }
+        DispatchQueue.global(qos: .utility).async {
+            process.waitUntilExit()
+            if process.terminationStatus != 0 {
+                onFailure("The alert command for quake \(code) exited with status \(process.terminationStatus).")
+            }
+        }
+    }
+}

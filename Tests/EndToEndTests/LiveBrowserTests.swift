@@ -1,0 +1,248 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The live monitor in the browser (issue 13): four panes and `watch` on one store while the
+/// panes run the automatic refresh against a local server whose feed changes between requests.
+/// One process polls for all; a new version shows everywhere; new quakes are marked and
+/// counted, across `kill -9`; a quake near home rings the bell and runs the alert command once.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct LiveBrowserTests {
+    static let interval = 2.0
+    static let (homeLatitude, homeLongitude) = (35.0, 139.0)
+    static let first: [RecentFeed.Quake] = [
+        .init("lt0001", magnitude: 2.1, latitude: 34.0, longitude: 136.0, place: "Kii Peninsula, Japan", minutesAgo: 50),
+        .init("lt0002", magnitude: 3.0, latitude: -10, longitude: 120, place: "Sumba, Indonesia", minutesAgo: 40),
+        .init("lt0003", magnitude: 1.5, latitude: 40, longitude: -120, place: "Susanville, California", minutesAgo: 30),
+    ]
+    /// 14 km from home: inside the 100 km alert radius.
+    static let near = RecentFeed.Quake("lt0004", magnitude: 2.0, latitude: 35.1, longitude: 139.1,
+                                       place: "Close to Tokyo, Japan", minutesAgo: 5)
+    /// Far from home and below any alert magnitude: no alert.
+    static let far = RecentFeed.Quake("lt0005", magnitude: 3.3, latitude: 60, longitude: 10,
+                                      place: "Southern Norway", minutesAgo: 4)
+
+    struct Fixture {
+        let dir: TemporaryDirectory
+        let state: URL
+        let feed: URL
+        let log: URL
+        let server: LocalHTTPServer
+        let tmux: TmuxSession
+        let environment: [String: String]
+
+        init(interval: Double, fault: String? = nil) throws {
+            dir = try TemporaryDirectory()
+            state = dir.appending("state")
+            let mirror = dir.appending("mirror")
+            try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+            feed = mirror.appendingPathComponent("all_day.geojson")
+            try RecentFeed.publish(LiveBrowserTests.first, at: feed, modified: Date(timeIntervalSinceNow: -3600))
+            // Real data in the store first, so no pane starts on the bundled sample.
+            let imported = try QuaketuiBinary.run(["import", feed.path], stateDirectory: state)
+            guard imported.status == 0 else { throw ChildProcess.ChildError("import failed: \(imported.stderr)") }
+            log = dir.appending("server.log")
+            server = try LocalHTTPServer(feedsWithFaults: mirror, log: log.path)
+            try server.setFault(fault)
+            // Wide enough for the refresh status's longest wording beside every key hint.
+            tmux = try TmuxSession(columns: 170, rows: 16)
+            environment = ["QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": String(interval)]
+        }
+
+        func config(_ arguments: String...) throws {
+            let result = try QuaketuiBinary.run(["config"] + arguments, stateDirectory: state)
+            guard result.status == 0 else { throw ChildProcess.ChildError("config failed: \(result.stderr)") }
+        }
+
+        @discardableResult
+        func launch(_ scene: String, in pane: String? = nil) throws -> String {
+            let arguments = ["--state-dir", state.path, "--scene", scene]
+            let target: String
+            if let pane {
+                try tmux.respawn(pane, QuaketuiBinary.url.path, arguments, environment: environment)
+                target = pane
+            } else {
+                target = try tmux.start(QuaketuiBinary.url.path, arguments, environment: environment, window: scene)
+            }
+            try tmux.waitFor(target, timeout: 20, "the first frame of \(scene)") { $0.contains("scene \(scene)") }
+            return target
+        }
+
+        func historyToken() throws -> Int? {
+            try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()["historyToken"] as? Int
+        }
+
+        func close() {
+            tmux.close()
+            server.stop()
+            dir.remove()
+        }
+    }
+
+    static func header(_ screen: String) -> String { String(screen.split(separator: "\n").first ?? "") }
+    static func statusLine(_ screen: String) -> String { String(screen.split(separator: "\n").last ?? "") }
+    static func row(_ screen: String, _ code: String) -> String {
+        screen.split(separator: "\n").map(String.init).first { $0.contains(code) } ?? ""
+    }
+    static func marked(_ screen: String) -> Set<String> {
+        Set(screen.split(separator: "\n").filter { $0.hasPrefix("●") }.compactMap { line in
+            line.split(separator: " ").first { $0.hasPrefix("lt") }.map(String.init)
+        })
+    }
+
+    @Test func fourPanesAndWatchFollowOneRefresherWithMarksAndOneAlert() throws {
+        let fixture = try Fixture(interval: Self.interval)
+        defer { fixture.close() }
+        let alerts = fixture.dir.appending("alerts.ndjson")
+        try fixture.config("home", "\(Self.homeLatitude),\(Self.homeLongitude)")
+        try fixture.config("alertRadius", "100")
+        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        let panes = try (1...4).map { try fixture.launch("p\($0)") }
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", fixture.state.path])
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
+
+        // Every pane says when the (one) refresher last succeeded and when it runs next.
+        for pane in panes {
+            try fixture.tmux.waitFor(pane, timeout: 20, "the refresh status") {
+                Self.header($0).contains("3 quakes") && Self.statusLine($0).contains("refreshed just now · next <1m")
+            }
+        }
+        // After the first download, polls are 304s that write no history.
+        #expect(eventually(timeout: 20) { LocalHTTPServer.statuses(in: fixture.log).count >= 2 })
+        let token = try fixture.historyToken()
+        #expect(eventually(timeout: 20) { LocalHTTPServer.statuses(in: fixture.log).count >= 4 })
+        let statuses = LocalHTTPServer.statuses(in: fixture.log)
+        #expect(statuses.first == "200" && statuses.dropFirst().allSatisfy { $0 == "304" }, "\(statuses)")
+        #expect(try fixture.historyToken() == token, "a 304 writes no history")
+        // One request per interval from the four panes together.
+        let start = LocalHTTPServer.statuses(in: fixture.log).count
+        let window = Date()
+        #expect(eventually(timeout: 6 * Self.interval + 5) { LocalHTTPServer.statuses(in: fixture.log).count >= start + 4 })
+        let polls = LocalHTTPServer.statuses(in: fixture.log).count - start
+        let elapsed = Date().timeIntervalSince(window)
+        #expect(Double(polls) <= elapsed / Self.interval + 1.5 && Double(polls) >= elapsed / Self.interval - 1.5,
+                "\(polls) requests in \(elapsed) s")
+        for pane in panes { #expect(!Self.header(try fixture.tmux.capture(pane)).contains("new"), "nothing new yet") }
+
+        // A new version: every pane and watch within the interval plus a second (plus slack
+        // for four panes captured in turn on a loaded machine).
+        try RecentFeed.publish(Self.first + [Self.near, Self.far], at: fixture.feed, modified: Date())
+        let published = Date()
+        for pane in panes {
+            try fixture.tmux.waitFor(pane, timeout: 20, "the new version") {
+                Self.header($0).contains("5 quakes │ 2 new") && Self.marked($0) == ["lt0004", "lt0005"]
+            }
+        }
+        #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 2 })
+        let delay = Date().timeIntervalSince(published)
+        print("LiveBrowserTests: the new version reached four panes and watch \(delay) s after it was published")
+        #expect(delay <= Self.interval + 1 + 2, "the new version reached every pane after \(delay) s")
+        let printed = watch.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(Set(printed.compactMap { $0["code"] as? String }) == ["lt0004", "lt0005"])
+
+        // The quake near home alerts in every pane's status line, rings one bell and runs the
+        // command once, with the quake as watch --json's object plus distance and bearing.
+        for pane in panes {
+            try fixture.tmux.waitFor(pane, timeout: 10, "the alert") {
+                Self.statusLine($0).contains("ALERT M 2.0 Close to Tokyo, Japan — 14 km NE of home")
+            }
+        }
+        #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })
+        let lines = try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1, "the command ran once across four panes: \(lines)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(object["code"] as? String == "lt0004" && object["magnitude"] as? Double == 2.0)
+        #expect(object["place"] as? String == "Close to Tokyo, Japan" && object["bearing"] as? Double == 39)
+        let distance = WatchAndConfigTests.haversine(Self.homeLatitude, Self.homeLongitude, 35.1, 139.1)
+        #expect(abs((object["distanceKm"] as? Double ?? 0) - distance) <= 0.051, "\(object)")
+        let bells = try panes.map { try fixture.tmux.format($0, "#{window_bell_flag}") }
+        #expect(bells.filter { $0 == "1" }.count == 1, "one bell across the panes: \(bells)")
+        let ledger = try String(contentsOf: fixture.state.appendingPathComponent("alerts.plist"), encoding: .utf8)
+        #expect(ledger.contains("lt0004") && !ledger.contains("lt0005"), "the far quake does not alert")
+
+        // n / N go to the new quakes in list order, wrapping.
+        try fixture.tmux.send(panes[1], "n")
+        try fixture.tmux.waitFor(panes[1], "n") { Self.statusLine($0).contains("New quake 1 of 2") }
+        try fixture.tmux.send(panes[1], "N")
+        try fixture.tmux.waitFor(panes[1], "N") { Self.statusLine($0).contains("New quake 2 of 2") }
+
+        // kill -9 and relaunch: the marks and the count come back from the scene's seenArrival.
+        kill(try fixture.tmux.pid(panes[0]), SIGKILL)
+        #expect(try fixture.tmux.waitForExit(panes[0]) == 128 + SIGKILL)
+        try fixture.launch("p1", in: panes[0])
+        try fixture.tmux.waitFor(panes[0], timeout: 20, "the marks after kill -9") {
+            Self.header($0).contains("2 new") && Self.marked($0) == ["lt0004", "lt0005"]
+        }
+        // `a` marks all seen; that survives kill -9 too once the scene is on disk.
+        let scene = fixture.state.appendingPathComponent("scenes/p1.plist")
+        func seen() -> [String: Int] {
+            let plist = (try? PropertyListSerialization.propertyList(from: Data(contentsOf: scene), format: nil)) as? [String: Any]
+            return plist?["ContentView.seenArrival"] as? [String: Int] ?? [:]
+        }
+        let before = seen()
+        #expect(before["token"] != nil && before["maxID"] != nil, "\(before)")
+        try fixture.tmux.send(panes[0], "a")
+        try fixture.tmux.waitFor(panes[0], "a") {
+            !Self.header($0).contains("new") && Self.marked($0).isEmpty && Self.statusLine($0).contains("Marked 2 new quakes seen")
+        }
+        #expect(eventually(timeout: 10) { seen() != before && seen()["maxID"] == 5 }, "\(seen())")
+        kill(try fixture.tmux.pid(panes[0]), SIGKILL)
+        #expect(try fixture.tmux.waitForExit(panes[0]) == 128 + SIGKILL)
+        try fixture.launch("p1", in: panes[0])
+        let relaunched = try fixture.tmux.waitFor(panes[0], timeout: 20, "the relaunch") { Self.header($0).contains("5 quakes") }
+        #expect(!Self.header(relaunched).contains("new") && Self.marked(relaunched).isEmpty, "\(relaunched)")
+        // The other panes still mark what they have not seen.
+        #expect(Self.marked(try fixture.tmux.capture(panes[3])) == ["lt0004", "lt0005"])
+        #expect(try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n").count == 1)
+    }
+
+    @Test func refreshFailuresShowOnTheStatusLineAndLeaveTheStoreAlone() throws {
+        let fixture = try Fixture(interval: 1, fault: "500")
+        defer { fixture.close() }
+        let token = try fixture.historyToken()
+        let pane = try fixture.launch("f")
+        func waitForStatus(_ text: String) throws {
+            try fixture.tmux.waitFor(pane, timeout: 20, text) { Self.statusLine($0).contains(text) }
+        }
+        try waitForStatus("refresh failed (HTTP 500) · retry <1m")
+        try fixture.server.setFault("truncated")
+        try waitForStatus("refresh failed 2× (bad feed) · retry <1m")
+        // 429 with Retry-After: the next try waits for it (5 s, beyond the 4 s of back-off).
+        try fixture.server.setFault("429 5")
+        try waitForStatus("refresh failed 3× (HTTP 429) · retry <1m")
+        let plist = fixture.state.appendingPathComponent("refresh.plist")
+        let status = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil)
+            as? [String: Any])
+        let wait = try #require(status["nextDue"] as? Date).timeIntervalSince(try #require(status["lastAttempt"] as? Date))
+        #expect(abs(wait - 5) < 0.01, "\(status)")
+        #expect((status["lastError"] as? String)?.contains("HTTP 429") == true)
+        fixture.server.stop()
+        try waitForStatus("refresh failed 4× (server down) · retry <1m")
+        #expect(try fixture.historyToken() == token, "the store is untouched")
+        // The browser keeps working.
+        let screen = try fixture.tmux.capture(pane)
+        #expect(Self.header(screen).contains("3 quakes"))
+        try fixture.tmux.send(pane, "?")
+        try fixture.tmux.waitFor(pane, "the help") { $0.contains("mark all quakes seen") }
+    }
+
+    @Test func watchRefreshAlertsOnceLikeAPane() throws {
+        let fixture = try Fixture(interval: 1)
+        defer { fixture.close() }
+        let alerts = fixture.dir.appending("alerts.ndjson")
+        try fixture.config("alertMagnitude", "3.2")
+        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh", "--state-dir", fixture.state.path],
+                                     environment: fixture.environment)
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { LocalHTTPServer.statuses(in: fixture.log).count >= 2 })
+        try RecentFeed.publish(Self.first + [Self.near, Self.far], at: fixture.feed, modified: Date())
+        #expect(eventually(timeout: 20) { watch.stderr.contains("\u{07}ALERT M 3.3 Southern Norway") }, "\(watch.stderr)")
+        #expect(watch.stderr.components(separatedBy: "ALERT").count == 2, "one alert: \(watch.stderr)")
+        #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })
+        let lines = try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains("\"code\":\"lt0005\""), "\(lines)")
+        #expect(!watch.stderr.contains("Close to Tokyo"), "below the magnitude and no home: no alert")
+    }
+}
