@@ -10,7 +10,6 @@ public final class WriteTransaction {
     public let connection: Connection
     var changes = ChangeTracker()
     private var upsertStatement: Statement?
-    private var oldKeysStatement: Statement?
 
     init(connection: Connection) {
         self.connection = connection
@@ -27,7 +26,7 @@ public final class WriteTransaction {
 
     func recordHistory(author: String) throws(SQLiteError) {
         guard changes.hasChanges else { return }
-        let statement = try connection.prepare(
+        let statement = try connection.cachedStatement(
             "INSERT INTO history (timestamp, author, origin, isBulk, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)")
         try statement.bind([
             .integer(Int64(Date().timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
@@ -37,7 +36,7 @@ public final class WriteTransaction {
         try statement.step()
         guard !changes.isBulk else { return }
         let token = connection.lastInsertRowID
-        let insert = try connection.prepare(
+        let insert = try connection.cachedStatement(
             "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (code, kind) in changes.codes {
             insert.reset()
@@ -70,12 +69,13 @@ extension WriteTransaction {
     /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
     @discardableResult
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        // Held here after the first lookup: hashing the long SQL text per row would cost an import.
         let statement: Statement
         if let upsertStatement {
             statement = upsertStatement
             statement.reset()
         } else {
-            statement = try connection.prepare(Self.upsertSQL, persistent: true)
+            statement = try connection.cachedStatement(Self.upsertSQL)
             upsertStatement = statement
         }
         try statement.bind(record.code, at: 1)
@@ -231,14 +231,7 @@ extension WriteTransaction {
     }
 
     private func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
-        let statement: Statement
-        if let oldKeysStatement {
-            statement = oldKeysStatement
-            statement.reset()
-        } else {
-            statement = try connection.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?", persistent: true)
-            oldKeysStatement = statement
-        }
+        let statement = try connection.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }

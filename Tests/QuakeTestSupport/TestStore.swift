@@ -22,7 +22,7 @@ public final class TestStore {
         }
     }
 
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T { try container.viewContext.read(body) }
+    public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T { try container.viewContext.read(body) }
 
     public func remove() {
         container.close()

@@ -301,7 +301,7 @@ public final class FetchedResultsController {
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sections[section].count) - start
             let (range, rangeArgs) = sections[section].key.rangeSQL
-            let statement = try db.prepare(
+            let statement = try db.cachedStatement(
                 "SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate) ORDER BY \(sql.orderBy) LIMIT ? OFFSET ?")
             try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(local))])
             while try statement.step() {
@@ -325,7 +325,7 @@ public final class FetchedResultsController {
     }
 
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
-        let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+        let statement = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }
