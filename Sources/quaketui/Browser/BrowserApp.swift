@@ -65,9 +65,7 @@ final class BrowserApp {
             // The scroll offset depends on the list's height: restore for the real size.
             try model.restore(restored, size: terminal.size)
             // Files set aside, values reset: said once, all together.
-            var notices: [String] = []
-            while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
-            if !notices.isEmpty { try send(.showMessage(notices.joined(separator: " "), isError: true), terminal) }
+            if let notices = takeNotices() { try send(.showMessage(notices, isError: true), terminal) }
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
@@ -95,8 +93,8 @@ final class BrowserApp {
                 }
                 if isDone { break }
                 // A failed background save (a full disk) shows at once, not only at exit.
-                if let notice = session.storage.takeNotice() {
-                    show(notice)
+                if let notices = takeNotices() {
+                    show(notices)
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us would make every read fail at once.
@@ -187,6 +185,10 @@ final class BrowserApp {
             session.closeAndDelete()
             isDone = true
         }
+    }
+
+    private func takeNotices() -> String? {
+        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice])
     }
 
     private func show(_ message: String, error: Bool = true) {
