@@ -17,7 +17,7 @@ enum HelpOverlay {
         ("H", "handoff from another pane"),
         ("?", "this help"),
         ("q  Q", "quit / close the scene"),
-        ("ctrl-l", "redraw the screen"),
+        ("ctrl-l  ctrl-z", "redraw / suspend (fg returns)"),
         ("mouse", "click selects, wheel scrolls, click a tab"),
     ]
 
