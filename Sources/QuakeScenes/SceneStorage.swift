@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +50,8 @@ public final class SceneStorage: @unchecked Sendable {
 
     private let writeMutex = NSLock()
     private let queue: DispatchQueue
+    /// Schedules the coalesced write (tests pass a clock they move by hand).
+    private let clock: AppClock
 
     /// Opens a scene's storage: applies the crash guard, loads the file (setting a bad one
     /// aside), and, if `restoring` is true, marks the scene as restoring until
@@ -59,11 +62,13 @@ public final class SceneStorage: @unchecked Sendable {
     ///   - scene: the scene; the caller should hold its ``SceneLease``.
     ///   - restoring: whether this launch is about to restore the UI from it. Tools that only
     ///     read or edit a scene from outside pass false.
+    ///   - clock: schedules the coalesced background write.
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable; bad files never throw.
-    public init(state: StateDirectory, scene: SceneID, restoring: Bool = true) throws {
+    public init(state: StateDirectory, scene: SceneID, restoring: Bool = true, clock: AppClock = .system) throws {
         try state.prepared()
         self.state = state
         self.sceneID = scene
+        self.clock = clock
         self.queue = DispatchQueue(label: "quaketui.scene-storage.\(scene.rawValue)", qos: .utility)
         let plist = state.scenePlistPath(scene)
         AtomicFile.removeStaleTemporaries(for: (plist as NSString).lastPathComponent, in: state.scenesPath)
@@ -166,7 +171,7 @@ public final class SceneStorage: @unchecked Sendable {
     private func scheduleWriteLocked() {
         guard !writeScheduled, !isDestroyed else { return }
         writeScheduled = true
-        queue.asyncAfter(deadline: .now() + SceneStorage.coalescingDelay) { [self] in
+        clock.schedule(after: SceneStorage.coalescingDelay, on: queue) { [self] in
             mutex.lock()
             writeScheduled = false
             mutex.unlock()

@@ -18,10 +18,14 @@ public final class BackgroundContext: @unchecked Sendable {
     /// The store's path, for errors raised about this context's work.
     public var storePathForErrors: String { storePath }
 
-    init(connection: Connection, author: String, storePath: String) {
+    /// The container's purge, which also holds its clock.
+    private let purge: HistoryPurge
+
+    init(connection: Connection, author: String, storePath: String, purge: HistoryPurge) {
         self.connection = connection
         self.author = author
         self.storePath = storePath
+        self.purge = purge
         queue = DispatchQueue(label: "quaketui.store.\(author)")
     }
 
@@ -45,10 +49,10 @@ public final class BackgroundContext: @unchecked Sendable {
             let result = try connection.transaction(.immediate) {
                 let transaction = WriteTransaction(connection: connection)
                 let result = try body(transaction)
-                try transaction.recordHistory(author: author)
+                try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result
             }
-            HistoryPurge.runIfDue(connection)
+            purge.runIfDue(connection)
             return result
         } catch let error as SQLiteError {
             throw StoreError(error, path: storePath)

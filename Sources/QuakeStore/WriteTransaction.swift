@@ -24,12 +24,12 @@ public final class WriteTransaction {
     /// Forces this transaction's history entry to be a bulk one ("refetch everything").
     public func markBulk() { changes.markBulk() }
 
-    func recordHistory(author: String) throws(SQLiteError) {
+    func recordHistory(author: String, at date: Date) throws(SQLiteError) {
         guard changes.hasChanges else { return }
         let statement = try connection.cachedStatement(
             "INSERT INTO history (timestamp, author, origin, isBulk, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)")
         try statement.bind([
-            .integer(Int64(Date().timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
+            .integer(Int64(date.timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
             .integer(changes.isBulk ? 1 : 0), .integer(Int64(changes.inserted)),
             .integer(Int64(changes.updated)), .integer(Int64(changes.deleted)),
         ])
