@@ -34,7 +34,7 @@ let package = Package(
 
         .target(name: "QuakeTestSupport", dependencies: ["QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
-        .executableTarget(name: "store-probe", dependencies: ["QuakeStore"], path: "Tests/StoreProbe"),
+        .executableTarget(name: "store-probe", dependencies: ["QuakeStore", "QuakeTestSupport"], path: "Tests/StoreProbe"),
         .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),

@@ -64,7 +64,14 @@ public final class SceneStorage: @unchecked Sendable {
     ///     read or edit a scene from outside pass false.
     ///   - clock: schedules the coalesced background write.
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable; bad files never throw.
-    public init(state: StateDirectory, scene: SceneID, restoring: Bool = true, clock: AppClock = .system) throws {
+    public convenience init(state: StateDirectory, scene: SceneID, restoring: Bool = true, clock: AppClock = .system) throws {
+        try self.init(state: state, scene: scene, restoring: restoring, clock: clock, beforeLoading: {})
+    }
+
+    /// As the public init; `beforeLoading` runs after the crash marker is written and before
+    /// the file is read (tests crash there).
+    init(state: StateDirectory, scene: SceneID, restoring: Bool, clock: AppClock,
+         beforeLoading: () -> Void) throws {
         try state.prepared()
         self.state = state
         self.sceneID = scene
@@ -87,6 +94,26 @@ public final class SceneStorage: @unchecked Sendable {
             unlink(marker)
         }
 
+        // The marker goes down BEFORE the file is read: a file that crashes the load itself is
+        // then set aside by the next launch, instead of crashing every launch.
+        if restoring {
+            do {
+                if let fd = try AtomicFile.openStateFile(marker, O_WRONLY | O_CREAT | O_TRUNC) {
+                    let text = Array("\(getpid())\n".utf8)
+                    let written = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+                    let code = errno
+                    Glibc.close(fd)
+                    if written != text.count {
+                        notices.append("Could not write the crash marker \(marker): \(String(cString: strerror(code))); "
+                            + "if this launch crashes, the next one will not set the scene aside.")
+                    }
+                }
+            } catch {
+                notices.append("\(error)")
+            }
+            beforeLoading()
+        }
+
         let loaded = PropertyListFile.load(plist, limit: SceneStorage.maximumFileSize,
                                            checks: SceneKeys.checks, what: "the saved state of scene \(scene)")
         values = loaded.root
@@ -95,18 +122,6 @@ public final class SceneStorage: @unchecked Sendable {
         if !loaded.droppedKeys.isEmpty {
             generation += 1   // rewrite the file without the bad keys
             scheduleWriteLocked()
-        }
-
-        if restoring {
-            do {
-                if let fd = try AtomicFile.openStateFile(marker, O_WRONLY | O_CREAT | O_TRUNC) {
-                    let text = Array("\(getpid())\n".utf8)
-                    _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-                    Glibc.close(fd)
-                }
-            } catch {
-                notices.append("\(error)")
-            }
         }
     }
 

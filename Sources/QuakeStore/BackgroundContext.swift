@@ -1,6 +1,6 @@
 import Foundation
 
-/// A writer: its own connection and queue. Each `performAndWait`/`perform` is one write
+/// A writer: its own connection. Each `performAndWait` is one write
 /// transaction, recorded in the persistent history under the context's `author`.
 ///
 /// ```swift
@@ -9,10 +9,9 @@ import Foundation
 /// let summary = try importer.performAndWait { tx in try tx.upsert(records) }
 /// ```
 public final class BackgroundContext: @unchecked Sendable {
-    // @unchecked: `connection` is only touched while `lock` is held, on `queue` or a caller's thread.
+    // @unchecked: `connection` is only touched while `lock` is held.
     private let lock = NSLock()
     private let connection: Connection
-    private let queue: DispatchQueue
     public let author: String
     let storePath: String
     /// The store's path, for errors raised about this context's work.
@@ -26,7 +25,6 @@ public final class BackgroundContext: @unchecked Sendable {
         self.author = author
         self.storePath = storePath
         self.purge = purge
-        queue = DispatchQueue(label: "quaketui.store.\(author)")
     }
 
     /// Runs `body` in one immediate write transaction on the calling thread and commits it with
@@ -56,15 +54,6 @@ public final class BackgroundContext: @unchecked Sendable {
             return result
         } catch let error as SQLiteError {
             throw StoreError(error, path: storePath)
-        }
-    }
-
-    /// Runs `body` as `performAndWait` does, on this context's own queue.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.performAndWait(body) })
-            }
         }
     }
 

@@ -1,25 +1,7 @@
 /// The help overlay: every key of the browser (SPEC §8) in a centred box.
 enum HelpOverlay {
-    /// Key groups and their meaning, in the order shown.
-    static let entries: [(keys: String, action: String)] = [
-        ("↑ ↓  j k", "move the selection"),
-        ("PgUp PgDn  ctrl-u ctrl-d", "page up / down"),
-        ("g  G", "top / bottom of the list"),
-        ("Enter", "open the detail view"),
-        ("Esc", "back / close search"),
-        ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
-        ("/", "search (Enter keeps, Esc clears)"),
-        ("s  S", "next sort order / reverse"),
-        ("space", "collapse / expand section"),
-        ("m", "minimum magnitude"),
-        ("r", "refresh in the background"),
-        ("e", "edit notes (ctrl-s saves, Esc cancels)"),
-        ("H", "handoff from another pane"),
-        ("?", "this help"),
-        ("q  Q", "quit / close the scene"),
-        ("ctrl-l  ctrl-z", "redraw / suspend (fg returns)"),
-        ("mouse", "click selects, wheel scrolls, click a tab"),
-    ]
+    /// Key groups and their meaning, in the order shown: the one table (``KeyHelp``).
+    static var entries: [(keys: String, action: String)] { KeyHelp.entries }
 
     /// The box for a screen: as large as the entries need, at most the screen.
     static func box(in bounds: Rect) -> Rect {

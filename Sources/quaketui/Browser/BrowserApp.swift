@@ -162,7 +162,7 @@ final class BrowserApp {
             do { try model.state.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveSettings(let settings):
-            do { try appStorage.set(settings.minimumMagnitude, for: AppKeys.minimumMagnitude) } catch {
+            do { try settings.save(to: appStorage) } catch {
                 show("Setting not saved: \(error)")
             }
         case .startRefresh(let feed): startRefresh(feed)
