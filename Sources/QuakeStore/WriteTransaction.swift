@@ -10,6 +10,7 @@ public final class WriteTransaction {
     public let connection: Connection
     var changes = ChangeTracker()
     private var upsertStatement: Statement?
+    private var oldKeysStatement: Statement?
 
     init(connection: Connection) {
         self.connection = connection
@@ -231,7 +232,15 @@ extension WriteTransaction {
     }
 
     private func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
-        let statement = try connection.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+        // Held after the first lookup, like the upsert: an import asks once per row.
+        let statement: Statement
+        if let oldKeysStatement {
+            statement = oldKeysStatement
+            statement.reset()
+        } else {
+            statement = try connection.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+            oldKeysStatement = statement
+        }
         try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }

@@ -102,7 +102,8 @@ import Testing
         #expect(!first.isBusy, "the transaction's end reset it")
         // Many distinct texts do not grow the cache without bound, and still work.
         for i in 0..<(Connection.statementCacheLimit + 5) {
-            #expect(try db.scalar("SELECT \(i)").int64 == Int64(i))
+            let statement = try db.cachedStatement("SELECT \(i)")
+            #expect(try statement.step() && statement.int64(at: 0) == Int64(i))
         }
         #expect(db.cachedStatementCount <= Connection.statementCacheLimit)
     }

@@ -83,8 +83,7 @@ public final class Connection {
 
     /// Runs one statement with bound parameters, discarding any rows.
     public func execute(_ sql: String, _ arguments: [SQLiteValue]) throws(SQLiteError) {
-        let statement = try cachedStatement(sql)
-        defer { statement.reset() }
+        let statement = try prepare(sql)
         try statement.bind(arguments)
         while try statement.step() {}
     }
@@ -164,8 +163,7 @@ public final class Connection {
 
     /// The first column of the first row, or nil when there is no row or it is NULL.
     public func scalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue {
-        let statement = try cachedStatement(sql)
-        defer { statement.reset() }  // a statement stopped after one row would hold its read lock
+        let statement = try prepare(sql)
         try statement.bind(arguments)
         return try statement.step() ? statement.value(at: 0) : .null
     }
