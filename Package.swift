@@ -15,12 +15,14 @@ let package = Package(
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
 
+        // The app's clock and scheduler, injected so tests move time instead of sleeping.
+        .target(name: "QuakeTime"),
         // The store: the Core Data counterpart. Only QuakeStore/SQLite imports CSQLite.
-        .target(name: "QuakeStore", dependencies: ["CSQLite"]),
+        .target(name: "QuakeStore", dependencies: ["CSQLite", "QuakeTime"]),
         // Streaming feed readers that yield QuakeRecord values; no SQLite.
         .target(name: "QuakeFeed", dependencies: ["QuakeStore", "CZlib"]),
         // Scene storage, app storage, user activities, state directory.
-        .target(name: "QuakeScenes"),
+        .target(name: "QuakeScenes", dependencies: ["QuakeTime"]),
         // The terminal UI. Only QuakeTUI/Terminal imports CNcursesw.
         .target(name: "QuakeTUI", dependencies: ["QuakeStore", "QuakeScenes", "CNcursesw"]),
 
@@ -30,9 +32,9 @@ let package = Package(
         .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "quaketui-http"]),
         .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
 
-        .target(name: "QuakeTestSupport", dependencies: ["QuakeStore"], path: "Tests/QuakeTestSupport"),
+        .target(name: "QuakeTestSupport", dependencies: ["QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
-        .executableTarget(name: "store-probe", dependencies: ["QuakeStore"], path: "Tests/StoreProbe"),
+        .executableTarget(name: "store-probe", dependencies: ["QuakeStore", "QuakeTestSupport"], path: "Tests/StoreProbe"),
         .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),

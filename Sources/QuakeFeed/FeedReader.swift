@@ -98,7 +98,7 @@ public final class FeedReader {
     private var skips = SkipLog(limit: FeedReader.skippedListLimit)
     private var failure: FeedError?
     private var finished = false
-    private var readAhead: ReadAhead?
+    private(set) var readAhead: ReadAhead?
     /// The current read-ahead batch, reversed (next record last).
     private var batch: [QuakeRecord] = []
 

@@ -104,6 +104,13 @@ final class ReadAhead: @unchecked Sendable {
         return (skipsSnapshot, bytesSnapshot)
     }
 
+    /// Whether the producer thread is still working (false once it finished or was cancelled).
+    var isRunning: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return running
+    }
+
     /// Stops the producer and waits until it no longer touches the parser or the source.
     /// (A producer blocked in `read(2)` on a pipe is waited for until that read returns.)
     func cancel() {

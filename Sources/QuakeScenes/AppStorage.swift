@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 
 /// App-wide typed settings in `STATE/defaults.plist`, shared by every scene and process, like
 /// SwiftUI's `@AppStorage` (SPEC §4.2).
@@ -34,13 +35,16 @@ public final class AppStorage: @unchecked Sendable {
     private var observers: [UInt64: @Sendable () -> Void] = [:]
     private var nextObserver: UInt64 = 0
     private var watcher: FileWatcher?
+    /// Paces the watcher's polls (tests pass a clock they move by hand).
+    private let clock: AppClock
 
     /// Loads `defaults.plist` (a bad file is set aside, see ``takeNotice()``).
     ///
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable.
-    public init(state: StateDirectory) throws {
+    public init(state: StateDirectory, clock: AppClock = .system) throws {
         try state.prepared()
         self.state = state
+        self.clock = clock
         _ = reload()
     }
 
@@ -124,7 +128,7 @@ public final class AppStorage: @unchecked Sendable {
         nextObserver += 1
         observers[id] = handler
         if watcher == nil {
-            let watcher = FileWatcher(path: path, interval: AppStorage.pollInterval) { [weak self] in
+            let watcher = FileWatcher(path: path, interval: AppStorage.pollInterval, clock: clock) { [weak self] in
                 self?.reload()
             }
             watcher.start()

@@ -5,12 +5,7 @@ struct KeyCheck: Sendable {
     let name: String
     let accepts: @Sendable (PropertyListItem) -> Bool
 
-    init<V>(_ key: SceneKey<V>) {
-        name = key.name
-        accepts = { key.decode($0) != nil }
-    }
-
-    init<V>(_ key: AppKey<V>) {
+    init<V, Store>(_ key: StorageKey<V, Store>) {
         name = key.name
         accepts = { key.decode($0) != nil }
     }

@@ -9,8 +9,23 @@ import Foundation
 /// ```
 ///
 /// The SPEC §4.1 keys are ``SceneKeys``; their names are a public file format.
-public struct SceneKey<Value: PropertyListStorable>: Sendable {
-    /// The key as written in `scenes/ID.plist`.
+public typealias SceneKey<Value: PropertyListStorable> = StorageKey<Value, SceneStore>
+
+/// A typed key of app storage (`defaults.plist`) with its default, like SwiftUI's `@AppStorage`.
+///
+/// ```swift
+/// let unit = appStorage.value(for: AppKeys.distanceUnit)   // "km" unless changed
+/// ```
+public typealias AppKey<Value: PropertyListStorable> = StorageKey<Value, AppStore>
+
+/// Tags that keep a scene key out of app storage and the other way round.
+public enum SceneStore {}
+public enum AppStore {}
+
+/// A typed key with its default and validation: one type for both stores (``SceneKey``,
+/// ``AppKey``), told apart by `Store` so a key cannot be read from the wrong one.
+public struct StorageKey<Value: PropertyListStorable, Store>: Sendable {
+    /// The key as written in the property list.
     public let name: String
     /// The value when the key is missing, of the wrong type or invalid.
     public let defaultValue: Value

@@ -67,6 +67,10 @@ public enum SceneKeys {
         SceneKey<Bool>(sortAscending.name, default: defaultSortAscending(for: sortOrder))
     }
 
+    /// The name of every key above: the one list (``AppState`` saves each of them, which a
+    /// test checks against this list).
+    public static var names: [String] { checks.map(\.name) }
+
     /// Checks for every key above, applied when a scene file is loaded.
     static let checks: [KeyCheck] = [
         KeyCheck(selectedQuake), KeyCheck(sortOrder), KeyCheck(sortAscending), KeyCheck(searchText),

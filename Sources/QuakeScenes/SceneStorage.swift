@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +50,8 @@ public final class SceneStorage: @unchecked Sendable {
 
     private let writeMutex = NSLock()
     private let queue: DispatchQueue
+    /// Schedules the coalesced write (tests pass a clock they move by hand).
+    private let clock: AppClock
 
     /// Opens a scene's storage: applies the crash guard, loads the file (setting a bad one
     /// aside), and, if `restoring` is true, marks the scene as restoring until
@@ -59,11 +62,20 @@ public final class SceneStorage: @unchecked Sendable {
     ///   - scene: the scene; the caller should hold its ``SceneLease``.
     ///   - restoring: whether this launch is about to restore the UI from it. Tools that only
     ///     read or edit a scene from outside pass false.
+    ///   - clock: schedules the coalesced background write.
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable; bad files never throw.
-    public init(state: StateDirectory, scene: SceneID, restoring: Bool = true) throws {
+    public convenience init(state: StateDirectory, scene: SceneID, restoring: Bool = true, clock: AppClock = .system) throws {
+        try self.init(state: state, scene: scene, restoring: restoring, clock: clock, beforeLoading: {})
+    }
+
+    /// As the public init; `beforeLoading` runs after the crash marker is written and before
+    /// the file is read (tests crash there).
+    init(state: StateDirectory, scene: SceneID, restoring: Bool, clock: AppClock,
+         beforeLoading: () -> Void) throws {
         try state.prepared()
         self.state = state
         self.sceneID = scene
+        self.clock = clock
         self.queue = DispatchQueue(label: "quaketui.scene-storage.\(scene.rawValue)", qos: .utility)
         let plist = state.scenePlistPath(scene)
         AtomicFile.removeStaleTemporaries(for: (plist as NSString).lastPathComponent, in: state.scenesPath)
@@ -82,6 +94,26 @@ public final class SceneStorage: @unchecked Sendable {
             unlink(marker)
         }
 
+        // The marker goes down BEFORE the file is read: a file that crashes the load itself is
+        // then set aside by the next launch, instead of crashing every launch.
+        if restoring {
+            do {
+                if let fd = try AtomicFile.openStateFile(marker, O_WRONLY | O_CREAT | O_TRUNC) {
+                    let text = Array("\(getpid())\n".utf8)
+                    let written = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+                    let code = errno
+                    Glibc.close(fd)
+                    if written != text.count {
+                        notices.append("Could not write the crash marker \(marker): \(String(cString: strerror(code))); "
+                            + "if this launch crashes, the next one will not set the scene aside.")
+                    }
+                }
+            } catch {
+                notices.append("\(error)")
+            }
+            beforeLoading()
+        }
+
         let loaded = PropertyListFile.load(plist, limit: SceneStorage.maximumFileSize,
                                            checks: SceneKeys.checks, what: "the saved state of scene \(scene)")
         values = loaded.root
@@ -90,18 +122,6 @@ public final class SceneStorage: @unchecked Sendable {
         if !loaded.droppedKeys.isEmpty {
             generation += 1   // rewrite the file without the bad keys
             scheduleWriteLocked()
-        }
-
-        if restoring {
-            do {
-                if let fd = try AtomicFile.openStateFile(marker, O_WRONLY | O_CREAT | O_TRUNC) {
-                    let text = Array("\(getpid())\n".utf8)
-                    _ = text.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-                    Glibc.close(fd)
-                }
-            } catch {
-                notices.append("\(error)")
-            }
         }
     }
 
@@ -166,7 +186,7 @@ public final class SceneStorage: @unchecked Sendable {
     private func scheduleWriteLocked() {
         guard !writeScheduled, !isDestroyed else { return }
         writeScheduled = true
-        queue.asyncAfter(deadline: .now() + SceneStorage.coalescingDelay) { [self] in
+        clock.schedule(after: SceneStorage.coalescingDelay, on: queue) { [self] in
             mutex.lock()
             writeScheduled = false
             mutex.unlock()

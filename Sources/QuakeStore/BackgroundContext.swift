@@ -1,6 +1,6 @@
 import Foundation
 
-/// A writer: its own connection and queue. Each `performAndWait`/`perform` is one write
+/// A writer: its own connection. Each `performAndWait` is one write
 /// transaction, recorded in the persistent history under the context's `author`.
 ///
 /// ```swift
@@ -9,20 +9,22 @@ import Foundation
 /// let summary = try importer.performAndWait { tx in try tx.upsert(records) }
 /// ```
 public final class BackgroundContext: @unchecked Sendable {
-    // @unchecked: `connection` is only touched while `lock` is held, on `queue` or a caller's thread.
+    // @unchecked: `connection` is only touched while `lock` is held.
     private let lock = NSLock()
     private let connection: Connection
-    private let queue: DispatchQueue
     public let author: String
     let storePath: String
     /// The store's path, for errors raised about this context's work.
     public var storePathForErrors: String { storePath }
 
-    init(connection: Connection, author: String, storePath: String) {
+    /// The container's purge, which also holds its clock.
+    private let purge: HistoryPurge
+
+    init(connection: Connection, author: String, storePath: String, purge: HistoryPurge) {
         self.connection = connection
         self.author = author
         self.storePath = storePath
-        queue = DispatchQueue(label: "quaketui.store.\(author)")
+        self.purge = purge
     }
 
     /// Runs `body` in one immediate write transaction on the calling thread and commits it with
@@ -45,22 +47,13 @@ public final class BackgroundContext: @unchecked Sendable {
             let result = try connection.transaction(.immediate) {
                 let transaction = WriteTransaction(connection: connection)
                 let result = try body(transaction)
-                try transaction.recordHistory(author: author)
+                try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result
             }
-            HistoryPurge.runIfDue(connection)
+            purge.runIfDue(connection)
             return result
         } catch let error as SQLiteError {
             throw StoreError(error, path: storePath)
-        }
-    }
-
-    /// Runs `body` as `performAndWait` does, on this context's own queue.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async {
-                continuation.resume(with: Result { try self.performAndWait(body) })
-            }
         }
     }
 

@@ -55,7 +55,7 @@ extension Connection {
 
     /// One quake by code, with its notes, or nil.
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
-        let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
+        let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
         return try statement.step() ? StoredQuake(statement) : nil
     }

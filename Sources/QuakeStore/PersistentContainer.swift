@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 
 /// The store: one SQLite file in WAL mode (`STATE/quakes.sqlite`) with a view context for the
 /// UI and background contexts for writers, like Core Data's `NSPersistentContainer`.
@@ -32,6 +33,16 @@ public final class PersistentContainer: Sendable {
         try self.init(directory: directory, migrations: Schema.migrations)
     }
 
+    /// Opens the store as ``init(directory:)`` does, with `clock` for the history's timestamps
+    /// and purge and the observer's delays (tests pass a clock they move by hand).
+    public convenience init(directory: URL, clock: AppClock) throws(StoreError) {
+        try self.init(directory: directory, migrations: Schema.migrations, clock: clock)
+    }
+
+    /// Where the store's time comes from.
+    public var clock: AppClock { purge.clock }
+    let purge: HistoryPurge
+
     /// Opens the store for a command that only reads (`list`, `info`): as ``init(directory:)``,
     /// except that a store file the user made read-only (`chmod 400`) is opened read-only
     /// instead of refused. ``isReadOnly`` tells which; a read-only container's writers fail
@@ -48,8 +59,9 @@ public final class PersistentContainer: Sendable {
     /// The store file's mode is set to 0600 only when this call created the file; an existing
     /// file keeps its mode. One without owner-write permission is the user's choice: refused
     /// (``StoreError/Code/readOnlyStore``) unless `readingOnly`, then opened read-only.
-    init(directory: URL, migrations: [String], readingOnly: Bool = false) throws(StoreError) {
+    init(directory: URL, migrations: [String], readingOnly: Bool = false, clock: AppClock = .system) throws(StoreError) {
         self.directory = directory
+        purge = HistoryPurge(clock: clock)
         url = directory.appendingPathComponent(Self.fileName)
         let path = url.path
         try Self.prepareDirectory(directory, storePath: path)
@@ -105,7 +117,8 @@ public final class PersistentContainer: Sendable {
     public func newBackgroundContext(author: String) throws(StoreError) -> BackgroundContext {
         if isReadOnly { throw StoreError(.readOnlyStore, path: path) }
         do {
-            return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path)
+            return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path,
+                                     purge: purge)
         } catch {
             throw StoreError(error, path: path)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 
 /// A position in the persistent history: every committed write transaction gets the next one.
 public struct HistoryToken: RawRepresentable, Comparable, Hashable, Codable, Sendable, CustomStringConvertible {
@@ -155,21 +156,26 @@ extension Connection {
     }
 }
 
-/// Purges history older than `retention` now and then, after a commit.
-enum HistoryPurge {
+/// Purges history older than `retention` now and then, after a commit: one per container
+/// (not per process), reading the container's clock, so tests move time instead of waiting.
+final class HistoryPurge: Sendable {
     static let retention: TimeInterval = 7 * 24 * 3600
     static let interval: TimeInterval = 3600
-    private static let lastRun = LockedValue<Date?>(nil)
+    let clock: AppClock
+    private let lastRun = LockedValue<Date?>(nil)
 
-    static func runIfDue(_ db: Connection, now: Date = Date()) {
+    init(clock: AppClock) { self.clock = clock }
+
+    func runIfDue(_ db: Connection) {
+        let now = clock.now()
         let due = lastRun.withLock { last -> Bool in
-            if let last, now.timeIntervalSince(last) < interval { return false }
+            if let last, now.timeIntervalSince(last) < Self.interval { return false }
             last = now
             return true
         }
         guard due else { return }
         // Best effort: a purge that fails (busy, read-only) is retried after the next interval.
-        _ = try? db.transaction(.immediate) { try db.purgeHistory(before: now.addingTimeInterval(-retention)) }
+        _ = try? db.transaction(.immediate) { try db.purgeHistory(before: now.addingTimeInterval(-Self.retention)) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTime
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,10 +26,11 @@ public final class StoreChangeObserver: @unchecked Sendable {
     private var lastVersion: Int64 = 0
     private var inotifyFD: Int32 = -1
     private var readSource: DispatchSourceRead?
-    private var timer: DispatchSourceTimer?
     private var checkScheduled = false
     private var stopped = false
     private let storeFileName: String
+    private let clock: AppClock
+    private let safetyInterval: TimeInterval
 
     /// Starts observing. `onChange` runs on a private queue, once per detected change (several
     /// quick commits may be reported once).
@@ -42,13 +44,20 @@ public final class StoreChangeObserver: @unchecked Sendable {
         }
         self.onChange = onChange
         storeFileName = PersistentContainer.fileName
+        clock = container.clock
+        self.safetyInterval = safetyInterval
         queue.sync {
             startInotify(directory: container.directory.path)
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + safetyInterval, repeating: safetyInterval, leeway: .milliseconds(100))
-            timer.setEventHandler { [unowned self] in check() }
-            timer.resume()
-            self.timer = timer
+            scheduleSafetyCheck()
+        }
+    }
+
+    /// The slow safety check, again and again until stopped, on the container's clock.
+    private func scheduleSafetyCheck() {
+        clock.schedule(after: .milliseconds(Int(safetyInterval * 1000)), on: queue) { [weak self] in
+            guard let self, !stopped else { return }
+            check()
+            scheduleSafetyCheck()
         }
     }
 
@@ -59,7 +68,6 @@ public final class StoreChangeObserver: @unchecked Sendable {
         queue.sync {
             guard !stopped else { return }
             stopped = true
-            timer?.cancel()
             readSource?.cancel()  // its cancel handler closes the inotify descriptor
             connection.close()
         }
@@ -104,7 +112,7 @@ public final class StoreChangeObserver: @unchecked Sendable {
             checkScheduled = true
             // Strong, not unowned: the owner may stop and release the observer within these
             // 5 ms (quitting right after a commit); `check()` then sees `stopped` and returns.
-            queue.asyncAfter(deadline: .now() + .milliseconds(5)) { [self] in
+            clock.schedule(after: .milliseconds(5), on: queue) { [self] in
                 checkScheduled = false
                 check()
             }

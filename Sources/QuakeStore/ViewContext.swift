@@ -18,8 +18,9 @@ public final class ViewContext: @unchecked Sendable {
 
     /// Runs `body` with the connection inside one read transaction.
     ///
-    /// The connection is valid only during `body`; do not store it or statements made from it.
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T {
+    /// The connection is valid only during `body`: the result must be `Sendable` (values, not
+    /// the connection or its statements), so neither can leave the closure (GRDB's contract).
+    public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         return try connection.transaction(.deferred) { try body(connection) }

@@ -25,19 +25,19 @@ public final class WriteTransaction {
     /// Forces this transaction's history entry to be a bulk one ("refetch everything").
     public func markBulk() { changes.markBulk() }
 
-    func recordHistory(author: String) throws(SQLiteError) {
+    func recordHistory(author: String, at date: Date) throws(SQLiteError) {
         guard changes.hasChanges else { return }
-        let statement = try connection.prepare(
+        let statement = try connection.cachedStatement(
             "INSERT INTO history (timestamp, author, origin, isBulk, inserted, updated, deleted) VALUES (?, ?, ?, ?, ?, ?, ?)")
         try statement.bind([
-            .integer(Int64(Date().timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
+            .integer(Int64(date.timeIntervalSince1970 * 1000)), .text(author), .text(StoreOrigin.current),
             .integer(changes.isBulk ? 1 : 0), .integer(Int64(changes.inserted)),
             .integer(Int64(changes.updated)), .integer(Int64(changes.deleted)),
         ])
         try statement.step()
         guard !changes.isBulk else { return }
         let token = connection.lastInsertRowID
-        let insert = try connection.prepare(
+        let insert = try connection.cachedStatement(
             "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (code, kind) in changes.codes {
             insert.reset()
@@ -70,12 +70,13 @@ extension WriteTransaction {
     /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
     @discardableResult
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        // Held here after the first lookup: hashing the long SQL text per row would cost an import.
         let statement: Statement
         if let upsertStatement {
             statement = upsertStatement
             statement.reset()
         } else {
-            statement = try connection.prepare(Self.upsertSQL, persistent: true)
+            statement = try connection.cachedStatement(Self.upsertSQL)
             upsertStatement = statement
         }
         try statement.bind(record.code, at: 1)
@@ -231,12 +232,13 @@ extension WriteTransaction {
     }
 
     private func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
+        // Held after the first lookup, like the upsert: an import asks once per row.
         let statement: Statement
         if let oldKeysStatement {
             statement = oldKeysStatement
             statement.reset()
         } else {
-            statement = try connection.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?", persistent: true)
+            statement = try connection.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
             oldKeysStatement = statement
         }
         try statement.bind(code, at: 1)

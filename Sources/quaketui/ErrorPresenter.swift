@@ -40,6 +40,13 @@ enum ErrorPresenter {
         return ErrorReport(message: message, status: firstSentence(message), detail: detail, exitCode: .failure)
     }
 
+    /// A notice (a message already written for people, e.g. a failed background save): the
+    /// same capitalization and short form as an error's.
+    static func notice(_ text: String) -> ErrorReport {
+        let message = capitalized(text)
+        return ErrorReport(message: message, status: firstSentence(message), detail: nil, exitCode: .failure)
+    }
+
     /// Appends the report to the file named by `QUAKETUI_LOG`, if any: one line with the time,
     /// the process, the context, the message, and the detail (bubbletea's `LogToFile`).
     static func log(_ report: ErrorReport, context: String,

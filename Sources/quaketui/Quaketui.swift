@@ -1,4 +1,5 @@
 import Foundation
+import QuakeTUI
 import QuakeScenes
 
 /// The command table and the one place where errors become text and exit codes.
@@ -31,16 +32,14 @@ enum Quaketui {
             COMMANDS:
             \(commands.map { "  " + $0.spec.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.spec.abstract }.joined(separator: "\n"))
 
-            THE BROWSER (the default command; needs a terminal):
-              j/k or arrows move, Enter opens the detail (Tab, 1 2 3: Detail, Map, Notes),
-              / searches as you type, s/S sort, space folds a section, m minimum magnitude,
-              r refreshes, e edits notes, H continues another pane's quake, ? lists every key,
-              q quits keeping this scene, Q closes the scene. An empty store starts with a
-              bundled sample catalogue (not real data) and refreshes from USGS in the background.
-              The browser polls autoRefreshFeed itself (one process for all panes); quakes new
-              since the scene last looked are marked ● and counted in the header: n/N jump to
-              them, a marks all seen. A new quake at alertMagnitude or within alertRadius of
-              home rings the bell and runs alertCommand, once across panes ('quaketui config').
+            THE BROWSER (the default command; needs a terminal). An empty store starts with a
+            bundled sample catalogue (not real data) and refreshes from USGS in the background.
+            The browser polls autoRefreshFeed itself (one process for all panes); quakes new
+            since the scene last looked are marked ● and counted in the header. A new quake at
+            alertMagnitude or within alertRadius of home rings the bell and runs alertCommand,
+            once across panes ('quaketui config').
+            Its keys (? shows them in the browser):
+            \(KeyHelp.lines().joined(separator: "\n"))
 
             STATE DIRECTORY (first match wins):
               --state-dir DIR, $QUAKETUI_STATE_DIR, ./state if ./state/.quaketui exists,

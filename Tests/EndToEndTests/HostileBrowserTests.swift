@@ -20,13 +20,24 @@ struct HostileBrowserTests {
             .write(to: feed, atomically: true, encoding: .utf8)
         let state = dir.path + "/s"
         #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: URL(fileURLWithPath: state)).status == 0)
-        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", "a"], environment: Self.offline)
+        let log = dir.path + "/quaketui.log"
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", "a"],
+                                  environment: Self.offline.merging(["QUAKETUI_LOG": log]) { $1 })
         try tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
         let plist = state + "/scenes/a.plist"
         try? FileManager.default.removeItem(atPath: plist)
         try FileManager.default.createDirectory(atPath: plist + "/blocker", withIntermediateDirectories: true)
         try tmux.send(pane, "j")
         try tmux.waitFor(pane, timeout: 10, "the failed save on the status line") { $0.contains("Could not save scene a") }
+        // The whole notice, cause and path included, is in the log (issue 16: through the presenter).
+        let logged = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(logged.contains(" browser: Could not save scene a"), "\(logged)")
+        // A notice raised later in the session (another process wrote a broken defaults.plist)
+        // reaches the status line too: notices are drained on every pass of the loop.
+        try Data("not a property list".utf8).write(to: URL(fileURLWithPath: state + "/defaults.plist"))
+        try tmux.waitFor(pane, timeout: 10, "the defaults notice on the status line") {
+            $0.contains("Defaults.plist was not a property list")
+        }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 1)
         let screen = try tmux.capture(pane)

@@ -128,11 +128,9 @@ struct ImportCommandTests {
                                      environment: ["QUAKETUI_STATE_DIR": dir.path])
         // Wait until the import is writing (its WAL grows), then kill it mid-transaction.
         let wal = dir.appending("quakes.sqlite-wal").path
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, child.isRunning {
+        _ = eventually(timeout: 60) {
             let size = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
-            if size > 2_000_000 { break }
-            usleep(5_000)
+            return size > 2_000_000 || !child.isRunning
         }
         #expect(child.isRunning, "the import finished before it could be killed")
         child.kill(SIGKILL)

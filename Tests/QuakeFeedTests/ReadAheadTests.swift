@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import QuakeFeed
+@testable import QuakeFeed
 import QuakeStore
 import QuakeTestSupport
 
@@ -43,11 +43,17 @@ struct ReadAheadTests {
         #expect(throws: FeedError.self) { _ = try reader.next() }
     }
 
+    /// A reader dropped after one record (its producer blocked on a full queue) stops its
+    /// thread before the drop returns: nothing keeps parsing or holding the file.
     @Test func droppingAReaderEarlyStopsItsThread() throws {
         for _ in 0..<20 {
-            let reader = try FeedReader(path: SharedData.url("all_week-2018-06-14.geojson").path)
-            reader.startReadingAhead(batchSize: 10, batches: 1)
-            _ = try reader.next()
+            var reader: FeedReader? = try FeedReader(path: SharedData.url("all_week-2018-06-14.geojson").path)
+            reader!.startReadingAhead(batchSize: 10, batches: 1)
+            #expect(try reader!.next() != nil)
+            let producer = try #require(reader!.readAhead)
+            #expect(producer.isRunning, "blocked on the full queue, the file far from read")
+            reader = nil
+            #expect(!producer.isRunning, "stopped by the drop")
         }
     }
 }

@@ -4,6 +4,31 @@ import Testing
 @testable import QuakeScenes
 
 @Suite struct CrashGuardTests {
+    /// The marker is on disk before the file is read, so a file whose load crashes the process
+    /// is set aside by the next launch: the crash happens once, not on every launch (it used
+    /// to be written after the load, so a crashing load never left one).
+    @Test func aCrashWhileLoadingHappensOnce() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let earlier = try SceneStorage(state: state, scene: .main)
+        try SampleScene.apply(to: earlier)
+        try earlier.close()
+        var markedWhenLoading = false
+        do {
+            _ = try SceneStorage(state: state, scene: .main, restoring: true, clock: .system) {
+                markedWhenLoading = FileManager.default.fileExists(atPath: state.sceneRestoringPath(.main))
+            }
+            // … the load crashes the process here.
+        }
+        #expect(markedWhenLoading)
+        let next = try SceneStorage(state: state, scene: .main)
+        #expect(next.takeNotice()?.contains("stopped while restoring") == true)
+        #expect(next.value(for: SceneKeys.selectedQuake) == "", "the file that crashed the load was set aside")
+        next.markFirstFrameDrawn()
+        let after = try SceneStorage(state: state, scene: .main)
+        #expect(after.takeNotice() == nil, "no second crash, no second notice")
+    }
+
     @Test func aLaunchThatDiesWhileRestoringMakesTheNextOneStartFresh() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }

@@ -11,6 +11,8 @@ import Testing
         let ready = dir.path + "/ready"
         let child = try launchChild("scene-set-keys", state: state, ready: ready, logDirectory: dir.path)
         try child.waitForFile(ready, timeout: 30)
+        // Not a wait for something observable: 250 ms after the change is SPEC §4.1's promise,
+        // so the kill comes exactly then (the storage's own timing is tested with a ManualClock).
         usleep(250_000)
         child.kill()
         #expect(readPlist(state.scenePlistPath(.main)) == SampleScene.items, "child log:\n\(child.log())")

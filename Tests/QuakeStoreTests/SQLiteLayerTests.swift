@@ -21,18 +21,116 @@ import Testing
         #expect(try store.read { try $0.scalar("SELECT 42; -- the answer").int64 } == 42)
     }
 
-    /// Misuse is a bug: the process stops instead of silently ignoring the second statement
-    /// (which here would delete every quake) or a parameter that does not exist.
-    @Test(arguments: ["two-statements", "bad-parameter"])
-    func misuseTraps(_ kind: String) throws {
+    /// A parameter that does not exist is a bug: the process stops instead of going on.
+    @Test func aParameterThatDoesNotExistTraps() throws {
         let store = try TestStore()
         defer { store.remove() }
         try store.upsert([.fixture("kept")])
         let probe = BuildProducts.executable("store-probe")
-        let (status, out, _) = try ChildProcess.run(probe, ["misuse", store.directory.path, kind])
+        let (status, out, _) = try ChildProcess.run(probe, ["misuse", store.directory.path, "bad-parameter"])
         #expect(status > 128, "stopped by a signal (trap), not exit \(status)")
         #expect(!out.contains("ran"))
         #expect(try store.read { try $0.quakeCount() } == 1)
+    }
+
+    /// SQL with a second statement is refused before anything runs (SQLite would silently run
+    /// only the first; here the second would delete every quake), as GRDB refuses it.
+    @Test func aSecondStatementThrows() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("kept")])
+        for sql in ["SELECT 1; DELETE FROM quake", "SELECT 1 -- one\n; DELETE FROM quake"] {
+            do {
+                _ = try store.read { try $0.scalar(sql) }
+                Issue.record("ran \(sql)")
+            } catch let error as SQLiteError {
+                #expect(error.code == SQLiteError.misuse)
+                #expect(error.message.contains("more than one statement"), "\(error)")
+                #expect(error.sql == sql)
+            }
+        }
+        #expect(try store.read { try $0.quakeCount() } == 1)
+    }
+
+    /// A value over SQLite's length limit throws `SQLITE_TOOBIG` naming the parameter (the limit
+    /// is lowered for the test: the real one is 1 GB).
+    @Test(arguments: ["blob", "text"])
+    func aValueTooBigThrows(_ kind: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let db = try Connection(path: dir.appending("t.sqlite").path)
+        defer { db.close() }
+        try db.execute("CREATE TABLE t(x)")
+        db.setLengthLimit(1_000)
+        let value: SQLiteValue = kind == "blob" ? .blob(Array(repeating: 7, count: 2_000)) : .text(String(repeating: "x", count: 2_000))
+        do {
+            try db.execute("INSERT INTO t VALUES (?)", [value])
+            Issue.record("bound \(value)")
+        } catch {
+            #expect(error.code == SQLiteError.tooBig)
+            #expect(error.message.contains("parameter 1"), "\(error)")
+            #expect(error.message.contains("too big") || error.message.contains("too large"), "\(error)")
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t").int64 == 0)
+    }
+
+    /// The cache hands back the same compiled statement, reset and with its bindings cleared,
+    /// and a transaction's end resets a statement left mid-way (it would pin an old snapshot).
+    @Test func theStatementCacheReusesAResetStatement() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let db = try Connection(path: dir.appending("t.sqlite").path)
+        defer { db.close() }
+        try db.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1), (2), (3)")
+        let sql = "SELECT x, ? FROM t ORDER BY x"
+        let first = try db.cachedStatement(sql)
+        try first.bind([.text("bound")])
+        #expect(try first.step())
+        #expect(first.value(at: 1) == .text("bound"))
+        #expect(first.isBusy)
+        let again = try db.cachedStatement(sql)
+        #expect(again === first)
+        #expect(!again.isBusy, "reset")
+        #expect(try again.step())
+        #expect(again.value(at: 0) == .integer(1), "from the first row again")
+        #expect(again.value(at: 1) == .null, "bindings cleared")
+        #expect(try db.cachedStatement("SELECT 2") !== first)
+        try db.transaction(.deferred) {
+            let statement = try db.cachedStatement(sql)
+            #expect(try statement.step())
+        }
+        #expect(!first.isBusy, "the transaction's end reset it")
+        // Many distinct texts do not grow the cache without bound, and still work.
+        for i in 0..<(Connection.statementCacheLimit + 5) {
+            let statement = try db.cachedStatement("SELECT \(i)")
+            #expect(try statement.step() && statement.int64(at: 0) == Int64(i))
+        }
+        #expect(db.cachedStatementCount <= Connection.statementCacheLimit)
+    }
+
+    /// A full disk (here: the page limit reached) becomes `.diskFull`, whose text names the
+    /// store and what to do and carries no SQL; the SQL stays in the detail for the log.
+    @Test func aFullDiskIsNamedWithoutSQL() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let db = try Connection(path: store.container.path)
+        defer { db.close() }
+        let pages = try db.scalar("PRAGMA page_count").int64 ?? 0
+        _ = try db.scalar("PRAGMA max_page_count = \(pages)")
+        do {
+            try db.transaction {
+                let tx = WriteTransaction(connection: db)
+                for i in 0..<2_000 { try tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
+            }
+            Issue.record("wrote past the page limit")
+        } catch let error as SQLiteError {
+            #expect(error.code == SQLiteError.full)
+            let storeError = StoreError(error, path: store.container.path)
+            #expect(storeError.code == .diskFull)
+            #expect("\(storeError)".contains("the disk is full"), "\(storeError)")
+            #expect(!"\(storeError)".contains("INSERT"), "\(storeError)")
+            #expect(storeError.detail?.contains("INSERT") == true)
+        }
     }
 }
 

@@ -26,8 +26,12 @@ import Testing
         (state.cursorLine, state.topLine) = (17, 12)
         state.isSearching = true
         (state.helpVisible, state.helpOffset) = (true, 4)
+        state.live.seen = ArrivalCursor(token: HistoryToken(rawValue: 7), maxID: 42)
         let storage = try Self.storage(dir)
         try state.save(to: storage)
+        // Every key of the one table (SceneKeys) is saved, and nothing else.
+        #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
+        #expect(SceneKeys.names.count == 17)  // 14 + filters, commandHistory, seenArrival
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -38,14 +42,31 @@ import Testing
         #expect(restored.collapsedSections == state.collapsedSections)
         #expect(restored.detailPresented && restored.detailTab == .map)
         #expect(restored.editor == state.editor)
-        let file = try String(contentsOfFile: dir.path + "/scenes/t.plist", encoding: .utf8)
-        for key in ["ContentView.selectedQuake", "ContentView.sortOrder", "ContentView.sortAscending",
-                    "ContentView.searchText", "ContentView.collapsedSections", "ContentView.topQuake",
-                    "DetailView.isPresented", "DetailView.selectedTab", "EditView.draft",
-                    "ContentView.selectedSection", "ContentView.selectionLine", "ContentView.isSearching",
-                    "ContentView.isHelpPresented", "ContentView.helpOffset"] {
-            #expect(file.contains("<key>\(key)</key>"), "\(key)")
-        }
+    }
+
+    /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and
+    /// leaves alone one another process changed meanwhile.
+    @Test func savingSettingsWritesEveryChangedOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = try StateDirectory(path: dir.path).prepared()
+        let storage = try AppStorage(state: state)
+        var settings = AppSettings(storage)
+        settings.minimumMagnitude = 4.5
+        settings.timeZone = .utc
+        settings.distanceUnit = .mi
+        settings.refreshFeed = "significant_week"
+        try settings.save(to: storage)
+        #expect(AppSettings(try AppStorage(state: state)) == settings)
+
+        let other = try AppStorage(state: state)
+        try other.set("km", for: AppKeys.distanceUnit)   // another pane, meanwhile
+        var next = settings
+        next.minimumMagnitude = 6
+        try next.save(to: storage)                       // storage's cache still says "mi"
+        let read = AppSettings(try AppStorage(state: state))
+        #expect(read.minimumMagnitude == 6)
+        #expect(read.distanceUnit == .km, "an unchanged setting is not written back")
     }
 
     @Test func aMissingSceneFileGivesTheDefaults() throws {

@@ -26,27 +26,6 @@ import Testing
     }
 }
 
-@Suite struct ListViewportTests {
-    @Test func selectionStaysVisibleWithMargins() {
-        #expect(ListViewport.top(selected: 0, currentTop: 0, rows: 10, totalLines: 100) == 0)
-        #expect(ListViewport.top(selected: 8, currentTop: 0, rows: 10, totalLines: 100) == 1)
-        #expect(ListViewport.top(selected: 50, currentTop: 0, rows: 10, totalLines: 100) == 43)
-        #expect(ListViewport.top(selected: 44, currentTop: 43, rows: 10, totalLines: 100) == 42)
-        #expect(ListViewport.top(selected: 99, currentTop: 0, rows: 10, totalLines: 100) == 90)
-        #expect(ListViewport.top(selected: 3, currentTop: 50, rows: 10, totalLines: 5) == 0)
-        #expect(ListViewport.top(selected: 0, currentTop: 0, rows: 0, totalLines: 5) == 0)
-    }
-
-    @Test func pagingMovesByAScreen() {
-        let down = ListViewport.page(selected: 0, top: 0, rows: 10, totalLines: 100, pages: 1)
-        #expect(down.selected == 9)
-        let last = ListViewport.page(selected: 95, top: 90, rows: 10, totalLines: 100, pages: 1)
-        #expect(last == (99, 90))
-        let up = ListViewport.page(selected: 5, top: 0, rows: 10, totalLines: 100, pages: -1)
-        #expect(up == (0, 0))
-    }
-}
-
 /// `? help` is always on the status line, and `sample data` / `offline` are header badges that
 /// win over the scene ID (issue 15).
 @Suite struct HelpAndBadgesTests {

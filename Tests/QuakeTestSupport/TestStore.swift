@@ -1,14 +1,16 @@
 import Foundation
 import QuakeStore
+import QuakeTime
 
 /// A real store in a fresh temp directory, removed by `remove()`.
 public final class TestStore {
     public let directory: TemporaryDirectory
     public let container: PersistentContainer
 
-    public init() throws {
+    /// - Parameter clock: the store's clock (history timestamps, purge, observer delays).
+    public init(clock: AppClock = .system) throws {
         directory = try TemporaryDirectory(prefix: "quaketui-store")
-        container = try PersistentContainer(directory: directory.url)
+        container = try PersistentContainer(directory: directory.url, clock: clock)
     }
 
     /// Upserts `records` in one transaction of a new background context.
@@ -22,7 +24,7 @@ public final class TestStore {
         }
     }
 
-    public func read<T>(_ body: (Connection) throws -> T) throws -> T { try container.viewContext.read(body) }
+    public func read<T: Sendable>(_ body: (Connection) throws -> T) throws -> T { try container.viewContext.read(body) }
 
     public func remove() {
         container.close()

@@ -4,11 +4,12 @@
 //   store-probe hang DIR PREFIX COUNT                   inserts COUNT rows, prints "inserting", never commits
 //   store-probe mutate DIR SEED                         one transaction of random inserts/updates/deletes/notes
 //   store-probe open DIR                                opens the store, prints its quake count
-//   store-probe misuse DIR two-statements|bad-parameter   a bug in SQL use: must trap, not run
+//   store-probe misuse DIR bad-parameter               a bug in SQL use: must trap, not run
 //   store-probe observe DIR                             prints "ready", then "change TOKEN AUTHOR code,code…"
 //                                                       per merged transaction, until stdin closes
 import Foundation
 import QuakeStore
+import QuakeTestSupport
 
 /// Unbuffered line output: the parent test reads it while this process runs.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -32,10 +33,7 @@ func record(_ code: String, _ i: Int) -> QuakeRecord {
 switch args[1] {
 case "misuse":
     try container.viewContext.read { db in
-        switch args[3] {
-        case "two-statements": _ = try db.prepare("SELECT 1; DELETE FROM quake")
-        default: try db.prepare("SELECT ?").bind(Int64(1), at: 2)
-        }
+        try db.prepare("SELECT ?").bind(Int64(1), at: 2)
     }
     say("ran")
 case "write":
@@ -53,7 +51,7 @@ case "write":
     context.close()
     say("done")
 case "mutate":
-    var rng = SplitMix(seed: UInt64(args[3])!)
+    var rng = SeededGenerator(seed: UInt64(args[3])!)
     let reader = container.viewContext
     let codes: [String] = try reader.read { db in
         let s = try db.prepare("SELECT code FROM quake ORDER BY id")
@@ -121,16 +119,4 @@ final class LockedToken: @unchecked Sendable {
     // @unchecked: only the observer's serial queue touches `value` after init.
     var value: HistoryToken
     init(_ value: HistoryToken) { self.value = value }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

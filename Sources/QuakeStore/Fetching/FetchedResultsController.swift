@@ -354,7 +354,7 @@ public final class FetchedResultsController {
             let (range, rangeArgs) = sections[section].key.rangeSQL
             // OFFSET steps over every row it skips: count from the nearer end of the section.
             let fromEnd = sections[section].count - end < local
-            let statement = try db.prepare("""
+            let statement = try db.cachedStatement("""
                 SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate)
                 ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
                 """)
@@ -383,7 +383,7 @@ public final class FetchedResultsController {
     }
 
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
-        let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+        let statement = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
         return try statement.step() ? RowKeys(statement) : nil
     }

@@ -18,6 +18,11 @@ let SQLITE_TRANSIENT = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_
 public final class Connection {
     private var handle: OpaquePointer?
     public let path: String
+    /// Statements kept for reuse, keyed by their SQL text (``cachedStatement(_:)``).
+    private var statementCache: [String: Statement] = [:]
+    /// More distinct SQL texts than this empties the cache (texts with values spelled into them
+    /// would otherwise grow it without bound).
+    static let statementCacheLimit = 64
 
     /// Opens (and with `create`, creates) the database at `path`.
     ///
@@ -59,6 +64,7 @@ public final class Connection {
     /// Closes the connection. The corresponding C function is `sqlite3_close_v2`.
     public func close() {
         guard let handle else { return }
+        statementCache.removeAll()  // finalized before the handle they belong to
         sqlite3_close_v2(handle)
         self.handle = nil
     }
@@ -88,8 +94,10 @@ public final class Connection {
 
     /// Compiles one statement. The corresponding C function is `sqlite3_prepare_v3`.
     ///
-    /// SQL with a second statement after the first is a bug (SQLite would silently ignore it)
-    /// and traps; use `execute(_:)` for scripts.
+    /// SQL with a second statement after the first is refused: SQLite would silently ignore it
+    /// (GRDB throws the same way). Use `execute(_:)` for scripts.
+    /// - Throws: `SQLiteError` with ``SQLiteError/misuse`` for a second statement, or what
+    ///   SQLite reports (a syntax error, a missing table).
     public func prepare(_ sql: String, persistent: Bool = false) throws(SQLiteError) -> Statement {
         var stmt: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
@@ -100,8 +108,43 @@ public final class Connection {
             return (rc, tail.map { String(cString: $0) } ?? "")
         }
         guard rc == SQLITE_OK, let stmt else { throw error(sql: sql) }
-        precondition(Self.isBlank(rest), "prepare takes one statement; found more after it in: \(sql)")
-        return Statement(handle: stmt, connection: self, sql: sql)
+        let statement = Statement(handle: stmt, connection: self, sql: sql)
+        guard Self.isBlank(rest) else {
+            throw SQLiteError(extendedCode: SQLiteError.misuse,
+                              message: "more than one statement: only the first would run (use execute(_:) for several)",
+                              sql: sql)
+        }
+        return statement
+    }
+
+    /// The statement for `sql`, compiled on first use and kept: reset, with its bindings
+    /// cleared, every time it is handed out (GRDB's `cachedStatement(sql:)`).
+    ///
+    /// For SQL that runs again and again (a window of rows per section, a row by code). Use it
+    /// only until the next call with the same text: a nested use would reset the outer one.
+    /// Transactions (``transaction(_:_:)``) reset every cached statement when they end, so one
+    /// left mid-way holds no read snapshot past its transaction.
+    public func cachedStatement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        if statementCache.count >= Self.statementCacheLimit { statementCache.removeAll() }
+        let statement = try prepare(sql, persistent: true)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// How many statements the cache holds (for tests).
+    var cachedStatementCount: Int { statementCache.count }
+
+    /// Lowers the longest string or blob this connection accepts (for tests of `SQLITE_TOOBIG`).
+    /// The corresponding C function is `sqlite3_limit` with `SQLITE_LIMIT_LENGTH`.
+    func setLengthLimit(_ bytes: Int32) { sqlite3_limit(rawHandle, SQLITE_LIMIT_LENGTH, bytes) }
+
+    /// Resets every cached statement, so none keeps a read transaction open.
+    func resetCachedStatements() {
+        for statement in statementCache.values { statement.reset() }
     }
 
     /// Whether SQL text is only white space, `;` and comments (what may follow one statement).
@@ -157,9 +200,11 @@ public final class Connection {
         try execute("BEGIN \(kind.rawValue)")
         do {
             let result = try body()
+            resetCachedStatements()
             try execute("COMMIT")
             return result
         } catch {
+            resetCachedStatements()
             if isInTransaction { try? execute("ROLLBACK") }
             throw error
         }

@@ -33,6 +33,11 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public static let corrupt = SQLITE_CORRUPT
     public static let readOnly = SQLITE_READONLY
     public static let tooBig = SQLITE_TOOBIG
+    public static let full = SQLITE_FULL
+    public static let noMemory = SQLITE_NOMEM
+    public static let busy = SQLITE_BUSY
+    /// The API was used wrongly (e.g. SQL with a second statement): a bug in the caller.
+    public static let misuse = SQLITE_MISUSE
 
     /// The corresponding C code is `SQLITE_BUSY`: another connection holds a lock too long.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }

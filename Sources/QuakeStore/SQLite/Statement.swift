@@ -86,17 +86,22 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(handle, index)
         case .integer(let v): rc = sqlite3_bind_int64(handle, index, v)
         case .real(let v): rc = sqlite3_bind_double(handle, index, v)
-        case .text(var v):
-            // With its byte length, not -1: text may contain NUL, which must not end it early.
-            rc = v.withUTF8 { bytes in
-                bytes.withMemoryRebound(to: CChar.self) {
-                    sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
-                }
-            }
+        case .text(let v):
+            return try bind(v as String?, at: index)
         case .blob(let v):
-            rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT) }
+            guard let length = Int32(exactly: v.count) else { throw tooBig("a blob", bytes: v.count) }
+            rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, length, SQLITE_TRANSIENT) }
         }
-        guard rc == SQLITE_OK else { throw connection.error(sql: sql) }
+        try check(rc, index)
+    }
+
+    /// Whether the statement has stepped and not yet finished or been reset (it then holds a
+    /// read lock). The corresponding C function is `sqlite3_stmt_busy`.
+    public var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    private func tooBig(_ what: String, bytes: Int) -> SQLiteError {
+        SQLiteError(extendedCode: SQLiteError.tooBig,
+                    message: "\(what) of \(bytes) bytes is too big for SQLite (the limit is 2 GiB)", sql: sql)
     }
 
     // Fast typed binds for the import hot path (no enum boxing). Their result is checked like
@@ -113,12 +118,11 @@ public final class Statement {
     }
     public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         guard var text = value else { return try check(sqlite3_bind_null(handle, index), index) }
-        guard text.utf8.count <= Int(Int32.max) else {
-            throw SQLiteError(extendedCode: SQLiteError.tooBig, message: "text of \(text.utf8.count) bytes is too big", sql: sql)
-        }
+        guard let length = Int32(exactly: text.utf8.count) else { throw tooBig("text", bytes: text.utf8.count) }
+        // With its byte length, not -1: text may contain NUL, which must not end it early.
         let rc = text.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) {
-                sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
+                sqlite3_bind_text(handle, index, $0.baseAddress, length, SQLITE_TRANSIENT)
             }
         }
         try check(rc, index)
@@ -128,7 +132,9 @@ public final class Statement {
     private func check(_ rc: Int32, _ index: Int32) throws(SQLiteError) {
         guard rc != SQLITE_OK else { return }
         precondition(rc != SQLITE_RANGE && rc != SQLITE_MISUSE, "bind of parameter \(index) failed (\(rc)) in: \(sql)")
-        throw connection.error(sql: sql)
+        // The connection's message is about the last call that set one; say which parameter.
+        let message = String(cString: sqlite3_errstr(rc))
+        throw SQLiteError(extendedCode: rc, message: "cannot bind parameter \(index): \(message)", sql: sql)
     }
 
     public var columnCount: Int32 { sqlite3_column_count(handle) }

@@ -114,6 +114,16 @@ extension AppState {
 }
 
 extension AppSettings {
+    /// Writes every setting that differs from what `storage` holds (and only those, so a
+    /// setting another process changed meanwhile is not put back).
+    public func save(to storage: AppStorage) throws {
+        let stored = AppSettings(storage)
+        if minimumMagnitude != stored.minimumMagnitude { try storage.set(minimumMagnitude, for: AppKeys.minimumMagnitude) }
+        if timeZone != stored.timeZone { try storage.set(timeZone.rawValue, for: AppKeys.timeZone) }
+        if distanceUnit != stored.distanceUnit { try storage.set(distanceUnit.rawValue, for: AppKeys.distanceUnit) }
+        if refreshFeed != stored.refreshFeed { try storage.set(refreshFeed, for: AppKeys.refreshFeed) }
+    }
+
     /// The app-wide settings from `defaults.plist`.
     public init(_ storage: AppStorage) {
         self.init(minimumMagnitude: storage.value(for: AppKeys.minimumMagnitude),

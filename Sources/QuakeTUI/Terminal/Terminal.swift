@@ -52,13 +52,6 @@ public final class Terminal {
         return try body(terminal)
     }
 
-    /// The async form of `run`, for a loop that awaits between frames on the main actor.
-    public static func run<T>(_ body: (Terminal) async throws -> T) async throws -> T {
-        let (terminal, signals) = try open()
-        defer { terminal.close(signals) }
-        return try await body(terminal)
-    }
-
     private static func open() throws -> (Terminal, [Int32: sigaction]) {
         let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
         // A dumb terminal has no cursor addressing: curses would garble the pane.
@@ -74,14 +67,22 @@ public final class Terminal {
             fclose(input)
             throw TerminalError.unsupportedType(term)
         }
-        let signals = TerminalSignals.install()
-        raw()
-        noecho()
-        nonl()
-        keypad(quaketui_stdscr(), true)
-        set_escdelay(25)
+        let signals = TerminalSignals.install(input: fileno(input), output: fileno(output))
+        // The modes the browser cannot work without: a failure ends the start-up cleanly.
+        // (`curs_set` and `leaveok` may fail on terminals without the capability: harmless.)
+        let window = quaketui_stdscr()
+        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()),
+                               ("keypad", keypad(window, true)), ("set_escdelay", set_escdelay(25))]
+            where result == ERR {
+            endwin()
+            delscreen(screen)
+            fclose(output)
+            fclose(input)
+            TerminalSignals.restore(signals)
+            throw TerminalError(call: call, code: result, context: "set up the terminal's input modes")
+        }
         curs_set(0)
-        leaveok(quaketui_stdscr(), true)
+        leaveok(window, true)
         let mask = quaketui_BUTTON1_PRESSED() | quaketui_BUTTON1_CLICKED() | quaketui_BUTTON4_PRESSED()
             | quaketui_BUTTON5_PRESSED()
         // SGR mouse reports (mode 1006) carry any column (X10 ones stop at 223) and say
@@ -145,14 +146,36 @@ public final class Terminal {
         previous = nil
     }
 
-    /// Hands the terminal back to the shell and stops the process (ctrl-z: raw mode delivers it
-    /// as a key, not as SIGTSTP); on `fg` the next `present` redraws everything.
-    /// The corresponding C functions are `endwin` and `kill(getpid(), SIGSTOP)`.
+    /// Hands the terminal back to the shell and stops (ctrl-z, which raw mode delivers as a
+    /// key, or SIGTSTP from `kill`); on `fg` it takes the terminal back, and the next `present`
+    /// redraws everything. `readKey` calls it and then reports a `.resize` to the current size.
+    /// The corresponding C functions are `endwin`, `kill(0, SIGTSTP)` and `doupdate`.
     public func suspend() {
+        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l", to: streams.output)
         endwin()
-        kill(getpid(), SIGSTOP)
-        // Resumed: curses restores its modes on the next refresh.
+        TerminalSignals.stopProcessGroup()
+        // Continued: curses restores its modes (raw, noecho, the alternate screen) on the next update.
+        doupdate()
+        Self.write(Self.sgrMouseOn, to: streams.output)
         redraw()
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        setSize(Size(columns: Int(columns), rows: Int(rows)))
+    }
+
+    /// ctrl-z, SIGTSTP or SIGCONT, handled here rather than by the app: suspend (or just take
+    /// the screen back) and report the size, so the app draws a whole frame again.
+    private func suspendOrRedraw(suspending: Bool) -> Key {
+        if suspending { suspend() } else { redraw() }
+        return .resize(columns: size.columns, rows: size.rows)
+    }
+
+    /// A stop or continue signal that arrived since the last read, if any.
+    private func pendingJobControl() -> Key? {
+        if TerminalSignals.takeSuspendRequest() { return suspendOrRedraw(suspending: true) }
+        if TerminalSignals.takeContinued() { return suspendOrRedraw(suspending: false) }
+        return nil
     }
 
     /// Forgets the previous frame and clears the physical screen on the next `present`
@@ -205,7 +228,7 @@ public final class Terminal {
     /// signal, or nil when woken (look at the inbox) or timed out. A terminal that hung up
     /// reads as SIGHUP. The corresponding C functions are `poll` and `wget_wch`.
     public func readKey(timeoutMilliseconds: Int, wakeUp: WakeUpPipe) -> Key? {
-        signalWakeDescriptor = wakeUp.writeDescriptor
+        TerminalSignals.setWakeDescriptor(wakeUp.writeDescriptor)
         // Keys curses already holds (typeahead, a pushed-back key) are never waited for.
         if let key = readKey(timeoutMilliseconds: 0) { return key }
         var fds = [pollfd(fd: fileno(streams.input), events: Int16(POLLIN), revents: 0),
@@ -213,6 +236,7 @@ public final class Terminal {
         let ready = poll(&fds, 2, Int32(clamping: timeoutMilliseconds))
         if fds[1].revents != 0 { wakeUp.drain() }
         if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        if let key = pendingJobControl() { return key }
         // A signal (EINTR) may be a resize curses recorded; input is read without waiting.
         guard ready != 0, fds[0].revents != 0 || ready < 0 else { return nil }
         if let key = readKey(timeoutMilliseconds: 0) { return key }
@@ -224,6 +248,7 @@ public final class Terminal {
     /// or stop signal; nil on timeout. The corresponding C function is `wget_wch`.
     public func readKey(timeoutMilliseconds: Int) -> Key? {
         if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        if let key = pendingJobControl() { return key }
         let window = quaketui_stdscr()
         wtimeout(window, Int32(clamping: timeoutMilliseconds))
         var character: wint_t = 0
@@ -234,7 +259,8 @@ public final class Terminal {
         case OK:
             guard let scalar = Unicode.Scalar(character) else { return nil }
             if scalar == "\u{1B}" { return readEscapeSequence() }
-            return Key.decode(scalar: scalar)
+            let key = Key.decode(scalar: scalar)
+            return key == .control("z") ? suspendOrRedraw(suspending: true) : key
         default:
             if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
             return nil

@@ -1,32 +1,7 @@
 /// The help overlay: every key of the browser (SPEC §8) in a centred box.
 enum HelpOverlay {
-    /// Key groups and their meaning, in the order shown.
-    static let entries: [(keys: String, action: String)] = [
-        ("↑ ↓  j k", "previous / next quake"),
-        ("PgUp PgDn  ctrl-b ctrl-f", "page up / down"),
-        ("ctrl-u ctrl-d", "half a page up / down"),
-        ("g G  Home End", "first quake / last quake"),
-        ("[  ]", "this or previous / next section"),
-        ("Enter", "open the detail view"),
-        ("Esc", "back / close search"),
-        ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
-        ("/", "search (Enter keeps, Esc clears)"),
-        (":", "filter: depth since time type alert felt clear"),
-        ("s  S", "next sort order / reverse"),
-        ("space", "collapse / expand section"),
-        ("m", "minimum magnitude"),
-        ("r", "refresh in the background"),
-        ("n  N", "next / previous new quake (marked ●)"),
-        ("a", "mark all quakes seen"),
-        ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"),
-        ("H", "handoff from another pane"),
-        ("o  y", "open / copy the event page"),
-        ("L", "message log (every message, whole)"),
-        ("?", "this help"),
-        ("q  Q", "quit / close the scene (asks first)"),
-        ("ctrl-l", "redraw the screen"),
-        ("mouse", "click selects, wheel scrolls, click a tab"),
-    ]
+    /// Key groups and their meaning, in the order shown: the one table (``KeyHelp``).
+    static var entries: [(keys: String, action: String)] { KeyHelp.entries }
 
     /// The box for a screen: as large as the entries need, at most the screen.
     static func box(in bounds: Rect) -> Rect {

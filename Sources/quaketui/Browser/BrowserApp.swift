@@ -70,9 +70,7 @@ final class BrowserApp {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
             // Files set aside, values reset: said once, all together.
-            var notices: [String] = []
-            while let notice = session.storage.takeNotice() ?? appStorage.takeNotice() { notices.append(notice) }
-            if !notices.isEmpty { try send(.showMessage(notices.joined(separator: " "), isError: true), terminal) }
+            if let notices = takeNotices() { try send(.showMessage(notices, isError: true), terminal) }
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
@@ -101,8 +99,8 @@ final class BrowserApp {
                 }
                 if isDone { break }
                 // A failed background save (a full disk) shows at once, not only at exit.
-                if let notice = session.storage.takeNotice() {
-                    show(notice)
+                if let notices = takeNotices() {
+                    show(notices)
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us would make every read fail at once.
@@ -199,7 +197,7 @@ final class BrowserApp {
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
-            do { try appStorage.set(settings.minimumMagnitude, for: AppKeys.minimumMagnitude) } catch {
+            do { try settings.save(to: appStorage) } catch {
                 show("Setting not saved: \(error)")
             }
         case .startRefresh(let feed): startRefresh(feed)
@@ -233,6 +231,10 @@ final class BrowserApp {
         case .alert(let alert):
             if live?.alert(alert, posting: inbox) == true { terminal.bell() }
         }
+    }
+
+    private func takeNotices() -> String? {
+        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice])
     }
 
     private func show(_ message: String, error: Bool = true) {

@@ -1,0 +1,61 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// ctrl-z in a real shell with job control (issue 16): the browser hands the terminal back and
+/// stops, the shell shows its prompt, and `fg` brings the same screen back.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct SuspendTests {
+    @Test func ctrlZShowsTheShellAndFgBringsTheScreenBack() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 100, rows: 20)
+        defer { tmux.close() }
+        let pane = try tmux.start("/bin/bash", ["--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
+        try tmux.waitFor(pane, "the shell's prompt") { $0.contains("shell$") }
+        // A script, so that the shell's lines (the command, "Stopped …") never show "scene a".
+        let script = dir.appending("browse")
+        try ("#!/bin/sh\nexport QUAKETUI_FEED_BASE_URL=file:///nonexistent-quaketui-feed\n"
+            + "exec '\(QuaketuiBinary.url.path)' --state-dir '\(dir.path)/s' --scene a\n")
+            .write(to: script, atomically: true, encoding: .utf8)
+        #expect(chmod(script.path, 0o755) == 0)
+        try tmux.send(pane, script.path, literal: true)
+        try tmux.send(pane, "Enter")
+        try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
+        try tmux.send(pane, "j")
+        // Settled: the same screen twice in a row (the refresh of the offline feed has failed).
+        var before = ""
+        try tmux.waitFor(pane, timeout: 20, "a settled screen") { screen in
+            defer { before = screen }
+            return screen == before && screen.contains("scene a") && !screen.contains("refreshing")
+        }
+        try tmux.send(pane, "C-z")
+        let stopped = try tmux.waitFor(pane, "the shell after ctrl-z") { $0.contains("Stopped") }
+        #expect(!stopped.contains("scene a"), "the browser's screen is gone:\n\(stopped)")
+        try tmux.send(pane, "fg", "Enter")
+        try tmux.waitFor(pane, "the same screen after fg") { $0 == before }
+        // Still working: q ends it and the shell is back.
+        try tmux.send(pane, "q")
+        try tmux.waitFor(pane, "the prompt after q") { $0.contains("shell$") && !$0.contains("scene a") }
+        try tmux.send(pane, "exit", "Enter")
+    }
+
+    /// Run by tmux directly (no job-control shell: an orphaned process group), ctrl-z must not
+    /// freeze the pane for good: the stop is discarded and the browser goes on.
+    @Test func ctrlZWithoutAShellDoesNotFreeze() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 100, rows: 20)
+        defer { tmux.close() }
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"],
+                                  environment: ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"])
+        try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
+        try tmux.send(pane, "C-z")
+        try tmux.send(pane, "?")
+        try tmux.waitFor(pane, "the help after ctrl-z") { $0.contains("scene a") && $0.contains("ctrl-z") }
+        try tmux.send(pane, "Escape")
+        try tmux.waitFor(pane, "the help closed") { !$0.contains("ctrl-z") }
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 0)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+@testable import QuakeScenes
+
+/// Scene-storage coalescing and app-storage polling wait on an injected clock (issue 16), so
+/// these tests move time by hand: no sleeps, no deadlines a loaded machine could miss.
+@Suite struct InjectedClockSceneTests {
+    @Test func aChangeIsWrittenWhenTheCoalescingDelayHasPassed() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let clock = ManualClock()
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false, clock: clock.clock)
+        try storage.set("chile", for: SceneKeys.searchText)
+        try storage.set("magnitude", for: SceneKeys.sortOrder)
+        #expect(!storage.isFlushed, "kept in memory until the delay passes")
+        #expect(clock.pendingCount == 1, "two changes, one write scheduled")
+        #expect(readPlist(state.scenePlistPath(.main)) == nil)
+        clock.advance(by: 0.039)
+        #expect(!storage.isFlushed)
+        clock.advance(by: 0.001)
+        #expect(storage.isFlushed)
+        let root = readPlist(state.scenePlistPath(.main))
+        #expect(root?["ContentView.searchText"] == .string("chile"))
+        #expect(root?["ContentView.sortOrder"] == .string("magnitude"))
+    }
+
+    @Test func anotherProcesssChangeIsSeenAtTheNextPoll() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let clock = ManualClock()
+        let watching = try AppStorage(state: state, clock: clock.clock)
+        let writer = try AppStorage(state: state)
+        let changes = Changes()
+        let token = watching.onChange { changes.add() }
+        defer { token.cancel() }
+        try writer.set("utc", for: AppKeys.timeZone)
+        #expect(changes.count == 0, "not before the poll")
+        #expect(watching.value(for: AppKeys.timeZone) == "local")
+        clock.advance(by: 0.25)
+        #expect(changes.count == 1)
+        #expect(watching.value(for: AppKeys.timeZone) == "utc")
+        clock.advance(by: 1)
+        #expect(changes.count == 1, "polls that find nothing new report nothing")
+    }
+}
+
+private final class Changes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}

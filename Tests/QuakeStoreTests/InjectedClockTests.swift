@@ -1,0 +1,95 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import QuakeTime
+import Testing
+
+/// The store reads time only from its injected clock (issue 16): history timestamps, the
+/// hourly purge of history older than 7 days (per container, no process-global state), and
+/// the observer's delays — so these tests move time by hand instead of sleeping.
+@Suite struct InjectedClockTests {
+    static let day: TimeInterval = 24 * 3600
+
+    @Test func historyIsStampedWithTheClocksTime() throws {
+        let clock = ManualClock()
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        try store.upsert([.fixture("a")])
+        clock.advance(by: 90)
+        try store.upsert([.fixture("b")])
+        guard case .transactions(let txs, _) = try store.read({ try $0.history(after: .zero) }) else {
+            Issue.record("expected transactions"); return
+        }
+        #expect(txs.map(\.timestamp) == [clock.now.addingTimeInterval(-90), clock.now])
+    }
+
+    /// A week and ten minutes on, the next commit purges the first one's history and a reader
+    /// from before it is told to refetch; a purge runs at most once an hour, then catches up.
+    @Test func historyOlderThanTheRetentionIsPurgedAndItsReadersExpire() throws {
+        let clock = ManualClock()
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        let reader = try store.read { try $0.currentHistoryToken() }
+        try store.upsert([.fixture("a")])          // t0: the purge runs, finds nothing
+        let a = try store.read { try $0.currentHistoryToken() }
+        clock.advance(by: 30 * 60)
+        try store.upsert([.fixture("b")])          // t0 + 30 min: not due
+        let b = try store.read { try $0.currentHistoryToken() }
+        clock.advance(by: 7 * Self.day - 20 * 60)
+        try store.upsert([.fixture("c")])          // t0 + 7 d 10 min: due; "a" is older than 7 days
+        #expect(try store.read { try $0.purgedThrough() } == a)
+        let latest = try store.read { try $0.currentHistoryToken() }
+        #expect(try store.read { try $0.history(after: reader) } == .expired(latest: latest))
+        #expect(try store.read { try $0.history(after: a) } != .expired(latest: latest), "a reader at a lost nothing")
+        clock.advance(by: 30 * 60)
+        try store.upsert([.fixture("d")])          // "b" is now older than 7 days, but the purge ran 30 min ago
+        #expect(try store.read { try $0.purgedThrough() } == a)
+        clock.advance(by: 40 * 60)
+        try store.upsert([.fixture("e")])          // past the hour: it runs and takes "b"
+        #expect(try store.read { try $0.purgedThrough() } == b)
+        #expect(try store.read { try $0.quakeCount() } == 5, "the purge touches history only")
+    }
+
+    /// Two stores in one process purge on their own schedules (the purge used to keep one
+    /// process-wide `lastRun`, so a second store's purge waited for the first one's hour).
+    @Test func eachContainerPurgesOnItsOwn() throws {
+        let clock = ManualClock()
+        let first = try TestStore(clock: clock.clock)
+        defer { first.remove() }
+        let second = try TestStore(clock: clock.clock)
+        defer { second.remove() }
+        try second.upsert([.fixture("a")])
+        let token = try second.read { try $0.currentHistoryToken() }
+        clock.advance(by: 8 * Self.day)
+        try first.upsert([.fixture("x")])
+        try second.upsert([.fixture("b")])
+        #expect(try second.read { try $0.purgedThrough() } == token)
+    }
+
+    /// The observer's coalesced check waits on the clock: nothing is reported before it runs,
+    /// one change after.
+    @Test func theObserverReportsACommitWhenItsCheckRuns() throws {
+        let clock = ManualClock()
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        let seen = Counter()
+        let observer = try StoreChangeObserver(container: store.container) { seen.increment() }
+        defer { observer.stop() }
+        #expect(clock.pendingCount == 1, "the safety check")
+        try store.upsert([.fixture("a")])
+        #expect(eventually(timeout: 20) { clock.pendingCount == 2 }, "inotify schedules the coalesced check")
+        #expect(seen.value == 0)
+        clock.advance(by: 0.005)
+        #expect(seen.value == 1)
+        clock.advance(by: 5)
+        #expect(seen.value == 1, "the safety checks find nothing new")
+    }
+}
+
+/// A thread-safe count for handlers that run on other queues.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+}
