@@ -25,6 +25,10 @@ struct FetchSQL {
         return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }
 
+    /// The `FROM` of every row query: the quake table, or for a distance sort the distance table
+    /// joined to it (see `DistanceTable`).
+    var from: String { order == .distance ? DistanceTable.from : "quake" }
+
     /// `ORDER BY` of the rows; a total order (ties broken by id), served by an index.
     var orderBy: String {
         switch (order, ascending) {
@@ -35,13 +39,19 @@ struct FetchSQL {
         // Newest first inside a region in both directions (index quake_region: regionKey, time DESC).
         case (.region, false): "regionKey DESC, time DESC, id ASC"
         case (.region, true): "regionKey ASC, time DESC, id ASC"
+        // Served by temp.fetch_distance_km (km, qid).
+        case (.distance, false): "km DESC, qid DESC"
+        case (.distance, true): "km ASC, qid ASC"
         }
     }
 
-    /// Rows of the same section that sort before a row with `keys`.
-    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) {
+    /// Rows of the same section that sort before a row with `keys` (and, for a distance sort,
+    /// its distance `km`).
+    func beforeInSection(_ keys: RowKeys, km: Double? = nil) -> (String, [SQLiteValue]) {
         let op = ascending ? "<" : ">"
         switch order {
+        case .distance:
+            return ("(km, qid) \(op) (?, ?)", [.real(km ?? 0), .integer(keys.id)])
         case .time:
             return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
         case .magnitude:
@@ -64,6 +74,8 @@ struct FetchSQL {
             return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
         case .region:
             return a.time > b.time || (a.time == b.time && a.id < b.id)
+        case .distance:
+            preconditionFailure("a distance sort's merges reload; rows are never compared in Swift")
         }
     }
 
@@ -79,6 +91,8 @@ struct FetchSQL {
         case (.region(let x), .region(let y)):
             // SQLite's BINARY collation compares UTF-8 bytes.
             return ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
+        case (.distance(let x, _), .distance(let y, _)):
+            return ascending ? x < y : x > y
         default:
             preconditionFailure("sections of different kinds compared")
         }

@@ -6,11 +6,15 @@
 public enum RowFilter: Hashable, Sendable {
     /// Depth in km within `range`; a quake of unknown depth never matches.
     case depth(ClosedRange<Double>)
+    /// Within `radiusKm` of `center` (great-circle distance, `GeoPoint.distance(to:)`, boundary
+    /// included): a bounding box on the `quake_location` index, then the exact haversine.
+    case near(GeoPoint, radiusKm: Double)
 
     /// The `WHERE` term over the `quake` table's columns, with its arguments.
     var sql: (String, [SQLiteValue]) {
         switch self {
         case .depth(let range): ("depth BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
+        case .near(let center, let radiusKm): (center.withinSQL(radiusKm: radiusKm), [])
         }
     }
 }
