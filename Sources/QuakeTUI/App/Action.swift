@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 
 /// What can happen to a scene: user intents (already decoded from keys or mouse), and results
 /// from the outside world (store changes, settings, refresh progress, resize).
@@ -12,6 +13,8 @@ public enum Action: Equatable, Sendable {
     case toggleSection
     case nextSortOrder, reverseSortDirection
     case cycleMinimumMagnitude
+    // Home and distance (`@`, `~`).
+    case setHomeToSelection, toggleNearHome
     // Search.
     case beginSearch, searchInput(String), searchBackspace, clearSearchText, commitSearch, cancelSearch
     // Detail.
@@ -46,6 +49,8 @@ public enum Effect: Equatable, Sendable {
     case saveNotes(code: String, text: String)
     /// Persist a changed app setting (e.g. minimum magnitude) to `defaults.plist`.
     case saveSettings(AppSettings)
+    /// Persist a new `home` to `defaults.plist` (every pane picks it up).
+    case saveHome(GeoPoint)
     case startRefresh(feed: String)
     /// The detail view shows this quake: advertise `quaketui.showQuake` for handoff.
     case advertise(code: String)

@@ -46,6 +46,7 @@ extension AppState {
         var draft: [String]?
         var helpVisible: Bool
         var helpOffset: Int
+        var nearHome: Bool
     }
 
     public var sceneValues: SceneValues {
@@ -53,7 +54,7 @@ extension AppState {
                     selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
-                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0)
+                    helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0, nearHome: nearHome)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -70,6 +71,7 @@ extension AppState {
         }
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
+        nearHome = storage.value(for: SceneKeys.nearHome)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -97,6 +99,7 @@ extension AppState {
                         for: SceneKeys.editDraft)
         try storage.set(helpVisible, for: SceneKeys.isHelpPresented)
         try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
+        try storage.set(nearHome, for: SceneKeys.nearHome)
     }
 }
 
@@ -107,5 +110,7 @@ extension AppSettings {
                   timeZone: TimeZoneChoice(rawValue: storage.value(for: AppKeys.timeZone)) ?? .local,
                   distanceUnit: DistanceUnit(rawValue: storage.value(for: AppKeys.distanceUnit)) ?? .km,
                   refreshFeed: storage.value(for: AppKeys.refreshFeed))
+        home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        nearRadius = storage.value(for: AppKeys.nearRadius)
     }
 }

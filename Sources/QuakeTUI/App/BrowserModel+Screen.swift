@@ -27,6 +27,9 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        if state.isNearHomeActive {
+            header.nearHome = "near home ≤ \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit))"
+        }
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: try detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -34,6 +37,7 @@ extension BrowserModel {
                                                          localTimeZone: context.localTimeZone,
                                                          distanceUnit: state.settings.distanceUnit))
         model.helpOffset = state.helpOffset
+        model.display.home = state.settings.home
         return model
     }
 
@@ -65,6 +69,7 @@ extension BrowserModel {
 
     private var emptyMessage: String {
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
+        if state.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)) of home. ~ shows them all." }
         if let minimum = state.settings.minimumMagnitude {
             return "No quakes of magnitude \(minimum) or more. m changes the filter."
         }

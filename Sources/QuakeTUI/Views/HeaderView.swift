@@ -22,6 +22,7 @@ enum HeaderView {
         let noun = header.count == 1 ? "quake" : "quakes"
         var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
+        if let near = header.nearHome { parts.append(near) }
         for part in parts where x < leftLimit {
             x += buffer.put(separator + part, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
         }

@@ -12,6 +12,8 @@ enum HelpOverlay {
         ("s  S", "next sort order / reverse"),
         ("space", "collapse / expand section"),
         ("m", "minimum magnitude"),
+        ("@", "set home to the selected quake"),
+        ("~", "only quakes near home (nearRadius)"),
         ("r", "refresh in the background"),
         ("e", "edit notes (ctrl-s saves, Esc cancels)"),
         ("H", "handoff from another pane"),

@@ -167,6 +167,10 @@ final class BrowserApp {
             do { try appStorage.set(settings.minimumMagnitude, for: AppKeys.minimumMagnitude) } catch {
                 show("Setting not saved: \(error)")
             }
+        case .saveHome(let point):
+            do { try appStorage.set(HomeLocation(latitude: point.latitude, longitude: point.longitude), for: AppKeys.home) } catch {
+                show("Home not saved: \(error)")
+            }
         case .startRefresh(let feed): startRefresh(feed)
         case .advertise(let code):
             activities.advertiseInBackground(.showQuake(code: code), from: session.id)
