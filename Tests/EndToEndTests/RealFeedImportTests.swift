@@ -104,7 +104,8 @@ struct RealFeedImportTests {
         let filters: [(search: String, minimum: Double?)] = [
             ("", nil), ("alaska", nil), ("MEXICO", nil), ("o", 2.5), ("", 4.5), ("%_*\"(", nil),
         ]
-        for order in QuakeSortOrder.allCases {
+        // distance needs a home: DistanceListTests.
+        for order in QuakeSortOrder.allCases where order != .distance {
             for ascending in [true, false] {
                 for filter in filters {
                     var arguments = ["list", "--json", "--sort", order.rawValue, ascending ? "--ascending" : "--descending"]
