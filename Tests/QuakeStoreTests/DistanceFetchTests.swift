@@ -14,24 +14,7 @@ struct DistanceFetchTests {
     /// Tokyo; Suva (Fiji, the radius crosses 180°); near the North Pole (the box is a polar cap); Anchorage.
     static let homes: [(latitude: Double, longitude: Double)] = [(35.68, 139.69), (-18.14, 178.44), (89.2, -30), (61.2, -149.9)]
 
-    /// The distinct quakes of a real feed in file order (a later `updated` wins, as in the store).
-    static func records(_ name: String) throws -> [QuakeRecord] {
-        var byCode: [String: CoreFields] = [:]
-        var order: [String] = []
-        for fields in try IndependentParse.expected(for: SharedData.url(name)) {
-            if let known = byCode[fields.code] {
-                if fields.updated >= known.updated { byCode[fields.code] = fields }
-            } else {
-                byCode[fields.code] = fields
-                order.append(fields.code)
-            }
-        }
-        return order.map { code in
-            let f = byCode[code]!
-            return QuakeRecord(code: f.code, magnitude: f.magnitude, place: f.place, time: f.time, updated: f.updated,
-                               latitude: f.latitude, longitude: f.longitude, depth: f.depth)
-        }
-    }
+    static func records(_ name: String) throws -> [QuakeRecord] { try IndependentParse.distinctRecords(SharedData.url(name)) }
 
     static func contents(_ controller: FetchedResultsController) throws -> [ExpectedResults.Section] {
         let rows = try controller.rows(in: 0..<controller.count)
