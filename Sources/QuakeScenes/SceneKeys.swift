@@ -7,13 +7,14 @@ import Foundation
 /// ```
 public enum SceneKeys {
     /// The sort orders, in the order `s` cycles through them.
-    public static let sortOrders = ["time", "magnitude", "region"]
+    public static let sortOrders = ["time", "magnitude", "region", "distance"]
     /// The detail view's tabs, in order.
     public static let tabs = ["detail", "map", "notes"]
 
     /// `ContentView.selectedQuake`: code of the selected quake; "" for none.
     public static let selectedQuake = SceneKey<String>("ContentView.selectedQuake", default: "")
-    /// `ContentView.sortOrder`: `time` (default), `magnitude` or `region`.
+    /// `ContentView.sortOrder`: `time` (default), `magnitude`, `region` or `distance` (from home;
+    /// restored without a home, the browser falls back to `time` and says so).
     public static let sortOrder = SceneKey<String>("ContentView.sortOrder", default: "time",
                                                    isValid: { sortOrders.contains($0) })
     /// `ContentView.sortAscending`: the direction. Its default depends on the sort order, see
@@ -45,6 +46,8 @@ public enum SceneKeys {
     /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
     public static let selectedTab = SceneKey<String>("DetailView.selectedTab", default: "detail",
                                                      isValid: { tabs.contains($0) })
+    /// `ContentView.nearHome`: the near-home filter (`~`): only quakes within `nearRadius` of `home`.
+    public static let nearHome = SceneKey<Bool>("ContentView.nearHome", default: false)
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
     public static let editDraft = SceneKey<EditDraft?>("EditView.draft", default: nil)
     /// `ContentView.seenArrival`: where the scene last looked at new quakes `{token, maxID}`;
@@ -59,8 +62,8 @@ public enum SceneKeys {
     public static let commandHistory = SceneKey<[String]>("ContentView.commandHistory", default: [],
                                                           isValid: { $0.count <= 1_000 })
 
-    /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1).
-    public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" }
+    /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1), nearest first for `distance`.
+    public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" || sortOrder == "distance" }
 
     /// `ContentView.sortAscending` with the default that fits `sortOrder`.
     public static func sortAscendingKey(for sortOrder: String) -> SceneKey<Bool> {
@@ -77,6 +80,6 @@ public enum SceneKeys {
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
-        KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival),
+        KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
     ]
 }

@@ -93,6 +93,11 @@ enum Schema {
             \(countNewRow)
         END;
         """,
+        // 4 (issue 13): distance from home. The bounding box of a near filter (`GeoPoint.boundingBoxSQL`)
+        // reads a latitude range of this index and checks longitude in it, before the exact haversine.
+        """
+        CREATE INDEX quake_location ON quake(latitude, longitude);
+        """,
     ]
 
     static var version: Int { migrations.count }

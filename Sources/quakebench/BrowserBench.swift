@@ -66,8 +66,11 @@ struct BrowserBench {
             keys.append(("search-\(typed)", "key→frame: search \"\(typed)\"", sql.search(typed)))
         }
         keys.append(("search-esc", "key→frame: Esc clears search", sql.timeOrder))
+        keys.append(("near-on", "key→frame: near home on (~, 300 km)", sql.nearHome))
+        keys.append(("near-off", "key→frame: near home off (~)", sql.timeOrder))
         keys.append(("sort-magnitude", "key→frame: sort → magnitude (s)", sql.magnitudeOrder))
         keys.append(("sort-region", "key→frame: sort → region (s)", sql.regionOrder))
+        keys.append(("sort-distance", "key→frame: sort → distance (s)", sql.distanceOrder))
         keys.append(("sort-time", "key→frame: sort → time (s)", sql.timeOrder))
         for key in keys {
             let ours = samples[key.kind] ?? []
@@ -141,6 +144,23 @@ struct PeerSQL {
          "SELECT count(*) FROM quake WHERE magnitude > (SELECT magnitude FROM quake WHERE code = '\(selected)');",
          "SELECT \(columns) FROM quake ORDER BY magnitude DESC, time DESC, id DESC LIMIT \(window) OFFSET \(middle);",
          detail]
+    }
+
+    /// The near-home filter: bounding box on `quake_location` plus the exact haversine, as a
+    /// `sqlite3` user would write it with the math functions.
+    var nearHome: [String] {
+        let within = BrowserRole.home.withinSQL(radiusKm: 300)
+        return ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE \(within) GROUP BY d ORDER BY d DESC;",
+                "SELECT \(columns) FROM quake WHERE \(within) ORDER BY time DESC, id DESC LIMIT \(window);",
+                detail]
+    }
+
+    /// The distance sort: every row's distance computed and sorted, bands by `GROUP BY`.
+    var distanceOrder: [String] {
+        let km = BrowserRole.home.distanceSQL()
+        return ["SELECT (km >= 100) + (km >= 300) + (km >= 1000) + (km >= 3000) AS band, count(*) FROM (SELECT \(km) AS km FROM quake) GROUP BY band;",
+                "SELECT \(columns) FROM quake ORDER BY \(km), id LIMIT \(window) OFFSET \(middle);",
+                detail]
     }
 
     var regionOrder: [String] {

@@ -14,6 +14,9 @@ import QuakeTUI
 enum BrowserRole {
     /// The typed search, one key at a time, and how many times each key sequence is repeated.
     static let searchWord = "alaska"
+    /// Home for the near-home filter and the distance sort (Tokyo; the generated quakes are real
+    /// epicentres, so some hundreds of thousands of a 1M store lie within a few thousand km).
+    static let home = GeoPoint(latitude: 35.68, longitude: 139.69)
 
     static func run(stateDirectory: String, scene: String, firstFrameOnly: Bool, repetitions: Int) throws {
         let launchedAt = monotonicNanoseconds()
@@ -21,7 +24,9 @@ enum BrowserRole {
         defer { container.close() }
         let storage = try SceneStorage(state: StateDirectory(path: stateDirectory), scene: SceneID(validating: scene))
         // The browser's own restore path: every scene key, then the screen for this size.
-        var state = AppState(sceneID: scene, settings: AppSettings(timeZone: .utc))
+        var settings = AppSettings(timeZone: .utc)
+        settings.home = home
+        var state = AppState(sceneID: scene, settings: settings)
         let restored = state.restore(from: storage)
         let selected = restored.selectedCode ?? ""
         let model = try BrowserModel(state: state, container: container)
@@ -57,8 +62,13 @@ enum BrowserRole {
                 try key("search-esc", .cancelSearch)
             }
             for _ in 0..<repetitions {
+                try key("near-on", .toggleNearHome)
+                try key("near-off", .toggleNearHome)
+            }
+            for _ in 0..<repetitions {
+                // With a home: magnitude → region → distance → time.
                 for _ in QuakeSortOrder.allCases {
-                    let next = model.state.sort.order.next
+                    let next = model.state.sort.order.next(hasHome: true)
                     try key("sort-\(next.rawValue)", .nextSortOrder)
                 }
             }

@@ -25,11 +25,30 @@ public enum ExpectedResults {
         return folded
     }
 
+    /// Great-circle distance in km, written apart from `GeoPoint`: the haversine in its
+    /// `atan2` form (Sinnott 1984, "Virtues of the Haversine"), on the same mean radius.
+    public static func kilometres(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
+        let rad = Double.pi / 180
+        let dLat = (lat2 - lat1) * rad, dLon = (lon2 - lon1) * rad
+        let h = pow(sin(dLat / 2), 2) + cos(lat1 * rad) * cos(lat2 * rad) * pow(sin(dLon / 2), 2)
+        return 6371.0088 * 2 * atan2(h.squareRoot(), (1 - h).squareRoot())
+    }
+
+    /// - Parameters:
+    ///   - distanceFrom: the point of a `distance` order (bands `distance-0` … `distance-4` at
+    ///     100, 300, 1,000, 3,000 of `kmPerUnit`), and of `within` (a radius in km).
     public static func sections(_ records: [QuakeRecord], search: String = "", minimumMagnitude: Double? = nil,
-                                order: QuakeSortOrder, ascending: Bool, timeZone: TimeZone) -> [Section] {
+                                order: QuakeSortOrder, ascending: Bool, timeZone: TimeZone,
+                                distanceFrom: (latitude: Double, longitude: Double)? = nil, within: Double? = nil,
+                                kmPerUnit: Double = 1) -> [Section] {
         let needle = fold(search.trimmingCharacters(in: .whitespacesAndNewlines))
+        func km(_ r: QuakeRecord) -> Double {
+            guard let p = distanceFrom else { return 0 }
+            return kilometres(fromLatitude: p.latitude, longitude: p.longitude, toLatitude: r.latitude, longitude: r.longitude)
+        }
         let matching = records.filter { record in
             if let minimumMagnitude, (record.magnitude ?? -.infinity) < minimumMagnitude || record.magnitude == nil { return false }
+            if let within, km(record) > within { return false }
             return needle.isEmpty || fold(record.place).contains(needle)
         }
         var calendar = Calendar(identifier: .gregorian)
@@ -45,6 +64,9 @@ public enum ExpectedResults {
                 guard let m = r.magnitude else { return "unknown" }
                 return m >= 6 ? "M 6+" : m < 1 ? "M <1" : "M \(Int(m.rounded(.down)))"
             case .region: return fold(r.region)
+            case .distance:
+                let units = km(r) / kmPerUnit
+                return "distance-\([100.0, 300, 1_000, 3_000].filter { units >= $0 }.count)"
             }
         }
         // Records inserted in order get ids 1, 2, 3…: ties break by insertion index.
@@ -61,6 +83,8 @@ public enum ExpectedResults {
                 let xr = Array(fold(x.region).utf8), yr = Array(fold(y.region).utf8)
                 if xr != yr { return ascending ? xr.lexicographicallyPrecedes(yr) : yr.lexicographicallyPrecedes(xr) }
                 return (x.time, a.offset) > (y.time, b.offset)
+            case .distance:
+                return ascending ? (km(x), a.offset) < (km(y), b.offset) : (km(x), a.offset) > (km(y), b.offset)
             }
         }
         var result: [Section] = []

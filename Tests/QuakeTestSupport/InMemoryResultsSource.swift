@@ -168,7 +168,17 @@ public final class InMemoryResultsSource: ResultsSource {
             let ak = regionKey(a), bk = regionKey(b)
             if ak != bk { return ascending ? ak.utf8.lexicographicallyPrecedes(bk.utf8) : bk.utf8.lexicographicallyPrecedes(ak.utf8) }
             return (a.record.time, a.id) > (b.record.time, b.id)
+        case .distance:
+            let ak = km(a), bk = km(b)
+            return ascending ? (ak, a.id) < (bk, b.id) : (ak, a.id) > (bk, b.id)
         }
+    }
+
+    /// Great-circle distance from the request's reference (a distance sort without one is
+    /// applied by the store as a time sort; the fake puts every row at 0 km then).
+    private func km(_ quake: StoredQuake) -> Double {
+        guard let origin = request.distanceReference?.origin else { return 0 }
+        return origin.distance(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
     }
 
     private func section(of quake: StoredQuake) -> (id: String, title: String) {
@@ -191,6 +201,14 @@ public final class InMemoryResultsSource: ResultsSource {
             }
             return (title, title)
         case .region: return (regionKey(quake), quake.record.region)
+        case .distance:
+            // The store's bands (DistanceReference): < 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000.
+            let unit = request.distanceReference?.unit ?? .km
+            let value = km(quake) / unit.kilometres
+            let bounds = DistanceReference.bandBounds
+            let index = bounds.firstIndex { value < $0 } ?? bounds.count
+            let names = ["< 100", "100–300", "300–1,000", "1,000–3,000", "≥ 3,000"]
+            return ("distance-\(index)", "\(names[index]) \(unit.rawValue)")
         }
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The three orders the list offers; each brings its own sections.
+/// The orders the list offers; each brings its own sections.
 public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
     /// Newest first by default; sections by day.
     case time
@@ -8,15 +8,23 @@ public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
     case magnitude
     /// A→Z by default; sections by region, newest first inside a region.
     case region
+    /// Nearest first by default; sections by distance band (`< 100 km`, …, `≥ 3,000 km`) from
+    /// the request's `distanceReference` (home), by distance inside a band too. Without a
+    /// reference the controller falls back to `time`.
+    case distance
 
-    /// Newest / largest first for time and magnitude, A→Z for region (SPEC §4.1).
-    public var defaultAscending: Bool { self == .region }
+    /// Newest / largest first for time and magnitude, A→Z for region, nearest first for distance (SPEC §4.1).
+    public var defaultAscending: Bool { self == .region || self == .distance }
 
-    /// The order `s` switches to.
-    public var next: QuakeSortOrder {
-        let all = Self.allCases
-        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    /// The order `s` switches to: time, magnitude, region, then distance only with a home.
+    public func next(hasHome: Bool) -> QuakeSortOrder {
+        let cycle = hasHome ? Self.allCases : Self.allCases.filter { $0 != .distance }
+        guard let index = cycle.firstIndex(of: self) else { return .time }
+        return cycle[(index + 1) % cycle.count]
     }
+
+    /// The order `s` switches to without a home (`next(hasHome: false)`).
+    public var next: QuakeSortOrder { next(hasHome: false) }
 }
 
 /// Which quakes match: `place CONTAINS[cd] searchText`, `magnitude >= minimumMagnitude`, and
@@ -72,6 +80,8 @@ public enum SectionIdentifier: Hashable, Sendable {
     case day(TimeZone)
     case magnitude
     case region
+    /// Distance bands from a reference point.
+    case distance(DistanceReference)
 }
 
 /// A flat fetch: predicate and sort descriptor.
@@ -98,12 +108,15 @@ public struct SectionedFetchRequest: Hashable, Sendable {
     public var sortDescriptor: QuakeSortDescriptor
     /// The zone in which day sections start and end (app storage `timeZone`).
     public var timeZone: TimeZone
+    /// Where a `distance` sort measures from and its band unit (nil: no home, no distance sort).
+    public var distanceReference: DistanceReference?
 
     public init(predicate: QuakePredicate = QuakePredicate(), sortDescriptor: QuakeSortDescriptor = QuakeSortDescriptor(.time),
-                timeZone: TimeZone = .current) {
+                timeZone: TimeZone = .current, distanceReference: DistanceReference? = nil) {
         self.predicate = predicate
         self.sortDescriptor = sortDescriptor
         self.timeZone = timeZone
+        self.distanceReference = distanceReference
     }
 
     public var sectionIdentifier: SectionIdentifier {
@@ -111,7 +124,16 @@ public struct SectionedFetchRequest: Hashable, Sendable {
         case .time: .day(timeZone)
         case .magnitude: .magnitude
         case .region: .region
+        case .distance: distanceReference.map { .distance($0) } ?? .day(timeZone)
         }
+    }
+
+    /// This request as the controller runs it: a `distance` sort without a reference is a `time` sort.
+    var normalized: SectionedFetchRequest {
+        guard sortDescriptor.order == .distance, distanceReference == nil else { return self }
+        var request = self
+        request.sortDescriptor = QuakeSortDescriptor(.time)
+        return request
     }
 
     public var fetchRequest: FetchRequest { FetchRequest(predicate: predicate, sortDescriptor: sortDescriptor) }

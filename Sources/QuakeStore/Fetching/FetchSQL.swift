@@ -25,6 +25,10 @@ struct FetchSQL {
         return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }
 
+    /// The `FROM` of every row query: the quake table, or for a distance sort the distance table
+    /// joined to it (see `DistanceTable`).
+    var from: String { order == .distance ? DistanceTable.from : "quake" }
+
     /// `ORDER BY` of the rows; a total order (ties broken by id), served by an index.
     var orderBy: String {
         switch (order, ascending) {
@@ -38,6 +42,9 @@ struct FetchSQL {
         // for a 92,000-row region at 1M quakes.
         case (.region, false): "regionKey DESC, time DESC, id DESC"
         case (.region, true): "regionKey ASC, time DESC, id DESC"
+        // Served by temp.fetch_distance_km (km, qid).
+        case (.distance, false): "km DESC, qid DESC"
+        case (.distance, true): "km ASC, qid ASC"
         }
     }
 
@@ -47,17 +54,23 @@ struct FetchSQL {
             .replacingOccurrences(of: "\u{1}", with: "ASC")
     }
 
-    /// Rows of the same section that sort before a row with `keys`.
-    func beforeInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: true) }
+    /// Rows of the same section that sort before a row with `keys` (and, for a distance sort,
+    /// its distance `km`).
+    func beforeInSection(_ keys: RowKeys, km: Double? = nil) -> (String, [SQLiteValue]) {
+        inSection(keys, km: km, before: true)
+    }
 
     /// Rows of the same section that sort at or after a row with `keys` (the complement of
     /// `beforeInSection` within the section), as a range the sort index serves.
-    func atOrAfterInSection(_ keys: RowKeys) -> (String, [SQLiteValue]) { inSection(keys, before: false) }
+    func atOrAfterInSection(_ keys: RowKeys, km: Double? = nil) -> (String, [SQLiteValue]) {
+        inSection(keys, km: km, before: false)
+    }
 
-    private func inSection(_ keys: RowKeys, before: Bool) -> (String, [SQLiteValue]) {
+    private func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue]) {
         // A region is newest first in both directions.
         let descending = order == .region || !ascending
         let op = before ? (descending ? ">" : "<") : (descending ? "<=" : ">=")
+        if order == .distance { return ("(km, qid) \(op) (?, ?)", [.real(km ?? 0), .integer(keys.id)]) }
         if order == .magnitude, let magnitude = keys.magnitude {
             return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
         }
@@ -74,6 +87,8 @@ struct FetchSQL {
             return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
         case .region:
             return (a.time, a.id) > (b.time, b.id)
+        case .distance:
+            preconditionFailure("a distance sort's merges reload; rows are never compared in Swift")
         }
     }
 
@@ -89,6 +104,8 @@ struct FetchSQL {
         case (.region(let x), .region(let y)):
             // SQLite's BINARY collation compares UTF-8 bytes.
             return ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
+        case (.distance(let x, _), .distance(let y, _)):
+            return ascending ? x < y : x > y
         default:
             preconditionFailure("sections of different kinds compared")
         }

@@ -39,15 +39,21 @@ public final class FetchedResultsController {
     private var sql: FetchSQL
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
+    /// Distances of those rows, for a distance sort (they have left `temp.fetch_distance`).
+    private var vanishedKm: [Int64: Double] = [:]
 
     public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest()) throws {
         context = try container.newViewContext(queryOnly: false)
+        let request = request.normalized
         self.request = request
         days = DayCalendar(timeZone: request.timeZone)
         sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
         do {
-            try context.read { db in try ResultMatches.prepare(db) }
-            try reload()
+            try context.read { db in
+                try ResultMatches.prepare(db)
+                try DistanceTable.prepare(db)
+            }
+            try reload(rebuildDistances: true)
         } catch {
             context.close()
             throw error
@@ -58,16 +64,24 @@ public final class FetchedResultsController {
 
     /// Applies a new predicate, sort and section identifier together and refetches the section index.
     ///
+    /// A `distance` sort without a `distanceReference` is applied as a `time` sort (`request`
+    /// then reads back as `time`).
     /// - Throws: what SQLite reported; the controller then keeps its previous request and sections
     ///   (the read's transaction rolls the match set back).
     public func configure(_ request: SectionedFetchRequest) throws {
+        let request = request.normalized
         let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
             || request.predicate.rowFilters != self.request.predicate.rowFilters
+        let distancesChanged = request.sortDescriptor.order == .distance
+            && (matchesChanged || self.request.sortDescriptor.order != .distance
+                || request.distanceReference?.origin != self.request.distanceReference?.origin)
+        let distancesUnneeded = request.sortDescriptor.order != .distance && self.request.sortDescriptor.order == .distance
         try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
             sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
-            try reload(rebuildMatches: matchesChanged)
+            if distancesUnneeded { try context.read { db in try DistanceTable.clear(db) } }
+            try reload(rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
         }
     }
 
@@ -139,8 +153,9 @@ public final class FetchedResultsController {
         guard count > 0 else { return nil }
         return try context.read { db in
             guard let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
-            let offset = try rank(db, keys)
-            try readWindow(db, around: keys, at: offset)
+            let offset = try rank(db, keys, km: vanishedKm[keys.id])
+            // The rows around it, read by keys (a distance sort's window comes by offset instead).
+            if sql.request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
             return min(offset, count - 1)
         }
     }
@@ -158,7 +173,7 @@ public final class FetchedResultsController {
         let (predicate, predicateArgs) = sql.predicate
         func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
             let statement = try db.prepare(
-                "SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
+                "SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
             try statement.bind(rangeArgs + predicateArgs + bound.1 + [.integer(Int64(limit))])
             var rows: [QuakeRow] = []
             while try statement.step() { rows.append(QuakeRow(statement)) }
@@ -185,7 +200,7 @@ public final class FetchedResultsController {
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
-                try reloadLocked(db, rebuildMatches: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
                 return ResultChanges(reloaded: true)
             }
             guard !transactions.isEmpty else {
@@ -195,7 +210,7 @@ public final class FetchedResultsController {
             // Without a row's previous keys its old position is unknown: reload rather than guess.
             let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
             if !transactions.allSatisfy(\.isListed) || unplaceable {
-                try reloadLocked(db, rebuildMatches: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
             // The keys each code had before the first of these transactions touched it.
@@ -203,7 +218,9 @@ public final class FetchedResultsController {
             for change in transactions.flatMap(\.changes) where before[change.code] == nil {
                 before[change.code] = change.kind == .insert ? .some(nil) : .some(change.old)
             }
-            let result = try applyChanges(db, before: before.mapValues { $0 })
+            let result = sql.request.sortDescriptor.order == .distance
+                ? try applyDistanceChanges(db, before: before.mapValues { $0 })
+                : try applyChanges(db, before: before.mapValues { $0 })
             token = latest
             return result
         } }
@@ -213,14 +230,17 @@ public final class FetchedResultsController {
 
     // MARK: Fetching
 
-    private func reload(rebuildMatches: Bool = true) throws {
-        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches) }
+    private func reload(rebuildMatches: Bool = true, rebuildDistances: Bool = false) throws {
+        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildDistances: rebuildDistances) }
         cache = nil
     }
 
-    private func reloadLocked(_ db: Connection, rebuildMatches: Bool) throws {
+    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false) throws {
         token = try db.currentHistoryToken()
         if rebuildMatches { try matches.rebuild(db) }
+        if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
+            try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
+        }
         setSections(try buildSections(db))
         cache = nil
     }
@@ -319,6 +339,14 @@ public final class FetchedResultsController {
                     "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
                     [.text(regionKey)] + predicateArgs).string
             }
+        case .distance:
+            // Five bands: one range count each over the distance index.
+            let bands = request.distanceReference?.bands ?? []
+            for band in ascending ? bands : bands.reversed() {
+                let count = try countRows(db, in: band.key)
+                guard count > 0 else { continue }
+                result.append(QuakeSection(id: band.id, title: band.title, count: count, key: band.key))
+            }
         }
         return result
     }
@@ -329,17 +357,17 @@ public final class FetchedResultsController {
         return QuakeSection(id: regionKey, title: title, count: try countRows(db, in: key), key: key)
     }
 
-    private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil) throws -> Int {
+    private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
         let (predicate, predicateArgs) = sql.predicate
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
-            let (before, beforeArgs) = sql.beforeInSection(keys)
+            let (before, beforeArgs) = sql.beforeInSection(keys, km: km)
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM quake WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(sql.from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     private func fetchRows(_ db: Connection, _ window: Range<Int>) throws -> [QuakeRow] {
@@ -355,7 +383,7 @@ public final class FetchedResultsController {
             // OFFSET steps over every row it skips: count from the nearer end of the section.
             let fromEnd = sections[section].count - end < local
             let statement = try db.cachedStatement("""
-                SELECT \(QuakeRow.columns) FROM quake WHERE \(range) AND \(predicate)
+                SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate)
                 ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
                 """)
             let skip = fromEnd ? sections[section].count - end : local
@@ -388,20 +416,57 @@ public final class FetchedResultsController {
         return try statement.step() ? RowKeys(statement) : nil
     }
 
-    func sectionKey(of keys: RowKeys) -> SectionKey {
+    /// The section of a row with `keys` (and, for a distance sort, distance `km`).
+    func sectionKey(of keys: RowKeys, km: Double? = nil) -> SectionKey {
         switch request.sortDescriptor.order {
         case .time: days.key(containing: keys.time)
         case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
         case .region: .region(keys.regionKey)
+        case .distance:
+            request.distanceReference?.bands.first { band in
+                guard case .distance(let lower, let upper) = band.key else { return false }
+                return lower <= (km ?? 0) && (km ?? 0) < upper
+            }?.key ?? .distance(lowerKm: 0, upperKm: .infinity)
         }
     }
 
-    /// Where a row with `keys` sorts among the current results: the number of matching rows before it.
-    private func rank(_ db: Connection, _ keys: RowKeys) throws -> Int {
-        let key = sectionKey(of: keys)
+    /// Where a row with `keys` sorts among the current results: the number of matching rows
+    /// before it. A distance sort reads the row's distance from the table (or takes `km`, for
+    /// a row that has left it).
+    private func rank(_ db: Connection, _ keys: RowKeys, km: Double? = nil) throws -> Int {
+        var km = km
+        if sql.request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
+        let key = sectionKey(of: keys, km: km)
         let start = sectionIndexByKey[key].map { sectionStarts[$0] }
             ?? sections.filter { sql.sectionPrecedes($0.key, key) }.reduce(0) { $0 + $1.count }
-        return start + (try countRows(db, in: key, before: keys))
+        return start + (try countRows(db, in: key, before: keys, km: km))
+    }
+
+    /// The origin of a distance sort (nil for the other orders).
+    private var distanceOrigin: GeoPoint? {
+        request.sortDescriptor.order == .distance ? request.distanceReference?.origin : nil
+    }
+
+    /// A merge under a distance sort: the match set and the distance table follow each changed
+    /// row, then the bands are recounted and the merge reports a reload. A row's old distance
+    /// is not in history (its old coordinates are not), so old positions cannot be listed; the
+    /// reload costs five range counts, not a refetch of the table.
+    private func applyDistanceChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
+        let origin = distanceOrigin ?? GeoPoint(latitude: 0, longitude: 0)
+        vanishedKeys = [:]
+        vanishedKm = [:]
+        for (code, old) in before {
+            let new = try rowKeys(db, code: code)
+            if sql.usesMatches { try matches.update(db, oldID: old?.id, new: new) }
+            if let old, new == nil {
+                vanishedKeys[code] = old
+                vanishedKm[old.id] = try DistanceTable.km(db, id: old.id)
+            }
+            let isCandidate = try new.map { try !sql.usesMatches || matches.contains(db, id: $0.id) } ?? false
+            try DistanceTable.update(db, origin: origin, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
+        }
+        setSections(try walkSections(db))
+        return ResultChanges(reloaded: true, codes: Set(before.keys))
     }
 
     // MARK: Merging changes
@@ -441,7 +506,7 @@ public final class FetchedResultsController {
             section.count = counts[section.key] ?? 0
             if section.count > 0 { newSections.append(section) }
         }
-        let added = Set(newMatched.values.map(sectionKey(of:))).subtracting(oldIndexByKey.keys)
+        let added = Set(newMatched.values.map { sectionKey(of: $0) }).subtracting(oldIndexByKey.keys)
         for key in added {
             let section: QuakeSection
             switch key {
@@ -455,6 +520,8 @@ public final class FetchedResultsController {
                 var region = try regionSection(db, regionKey)
                 region.count = counts[key] ?? 0
                 section = region
+            case .distance:
+                preconditionFailure("a distance sort merges through applyDistanceChanges")
             }
             let index = newSections.firstIndex { sql.sectionPrecedes(key, $0.key) } ?? newSections.endIndex
             newSections.insert(section, at: index)

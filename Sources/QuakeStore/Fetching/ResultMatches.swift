@@ -18,6 +18,9 @@ public enum RowFilter: Hashable, Sendable {
 
     /// PAGER's alert levels, lowest first.
     public static let alertLevels = ["green", "yellow", "orange", "red"]
+    /// Within `radiusKm` of `center` (great-circle distance, `GeoPoint.distance(to:)`, boundary
+    /// included): a bounding box on the `quake_location` index, then the exact haversine.
+    case near(GeoPoint, radiusKm: Double)
 
     /// The `WHERE` term over the `quake` table's columns, with its arguments.
     var sql: (String, [SQLiteValue]) {
@@ -31,6 +34,7 @@ public enum RowFilter: Hashable, Sendable {
             let levels = Self.alertLevels.drop { $0 != level.lowercased() }
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
+        case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
         }
     }
 }

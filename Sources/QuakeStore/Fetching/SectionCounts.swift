@@ -85,6 +85,9 @@ struct SectionCounts {
                 result.append(QuakeSection(id: regionKey, title: name, count: Int(statement.int64(at: 1)), key: .region(regionKey)))
             }
             return result
+        case .distance:
+            // Distances are per configuration, never kept: the walk counts the bands.
+            return nil
         }
     }
 }

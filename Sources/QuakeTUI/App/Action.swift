@@ -16,6 +16,8 @@ public enum Action: Equatable, Sendable {
     case toggleSection
     case nextSortOrder, reverseSortDirection
     case cycleMinimumMagnitude
+    // Home and distance (`@`, `~`).
+    case setHomeToSelection, toggleNearHome
     // Search.
     case beginSearch, searchInput(String), searchBackspace, clearSearchText, commitSearch, cancelSearch
     // Detail.
@@ -73,6 +75,8 @@ public enum Effect: Equatable, Sendable {
     case saveNotesIfUnchanged(code: String, text: String, expected: String?)
     /// Persist a changed app setting (e.g. minimum magnitude) to `defaults.plist`.
     case saveSettings(AppSettings)
+    /// Persist a new `home` to `defaults.plist` (every pane picks it up).
+    case saveHome(GeoPoint)
     case startRefresh(feed: String)
     /// The detail view shows this quake: advertise `quaketui.showQuake` for handoff.
     case advertise(code: String)

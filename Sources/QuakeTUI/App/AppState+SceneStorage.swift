@@ -49,6 +49,7 @@ extension AppState {
         var helpOffset: Int
         var filters: [String]
         var commandHistory: [String]
+        var nearHome: Bool
         /// `ContentView.seenArrival`.
         var seenArrival: ArrivalCursor? = nil
     }
@@ -59,7 +60,7 @@ extension AppState {
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
-                    filters: filters, commandHistory: commandHistory, seenArrival: live.seen)
+                    filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen)
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -80,6 +81,7 @@ extension AppState {
         rowFilters = FilterCommand.rowFilters(filters, now: Int64(Date().timeIntervalSince1970 * 1000))
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
+        nearHome = storage.value(for: SceneKeys.nearHome)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -110,6 +112,7 @@ extension AppState {
         try storage.set(filters, for: SceneKeys.filters)
         try storage.set(commandHistory, for: SceneKeys.commandHistory)
         try storage.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
+        try storage.set(nearHome, for: SceneKeys.nearHome)
     }
 }
 
@@ -130,5 +133,7 @@ extension AppSettings {
                   timeZone: TimeZoneChoice(rawValue: storage.value(for: AppKeys.timeZone)) ?? .local,
                   distanceUnit: DistanceUnit(rawValue: storage.value(for: AppKeys.distanceUnit)) ?? .km,
                   refreshFeed: storage.value(for: AppKeys.refreshFeed))
+        home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        nearRadius = storage.value(for: AppKeys.nearRadius)
     }
 }

@@ -10,6 +10,10 @@ public struct AppSettings: Equatable, Sendable {
     public var timeZone: TimeZoneChoice
     public var distanceUnit: DistanceUnit
     public var refreshFeed: String
+    /// `home` in app storage: where distances, the near-home filter and the distance sort measure from.
+    public var home: GeoPoint?
+    /// `nearRadius` in app storage: km from home the near-home filter (`~`) keeps.
+    public var nearRadius: Double = 300
 
     public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneChoice = .local,
                 distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {
@@ -126,6 +130,8 @@ public struct AppState: Equatable, Sendable {
     public var logOffset = 0
     /// New-quake marks and the automatic refresh's status (issue 13).
     public var live = LiveState()
+    /// `ContentView.nearHome`: only quakes within `settings.nearRadius` of home (`~`); inert without a home.
+    public var nearHome = false
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
@@ -145,9 +151,11 @@ public struct AppState: Equatable, Sendable {
 
     /// The fetch request this state asks for.
     public var request: SectionedFetchRequest {
-        SectionedFetchRequest(
+        var request = SectionedFetchRequest(
             predicate: QuakePredicate(searchText: searchText, minimumMagnitude: settings.minimumMagnitude,
                                       rowFilters: rowFilters),
             sortDescriptor: sort, timeZone: settings.resolvedTimeZone)
+        addDistance(to: &request)
+        return request
     }
 }

@@ -30,6 +30,9 @@ extension BrowserModel {
         header.filters = state.filters
         header.newCount = state.live.newCount
         header.newIsAtLeast = state.live.isOverflowing
+        if state.isNearHomeActive {
+            header.nearHome = "near home ≤ \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit))"
+        }
         var model = ScreenModel(size: size, header: header, list: try listModel(),
                                 detail: detailModel(), status: statusModel(context),
                                 showsHelp: state.helpVisible,
@@ -42,6 +45,7 @@ extension BrowserModel {
             model.messageLog = state.messageLog.entries
             model.messageLogOffset = state.logOffset
         }
+        model.display.home = state.settings.home
         return model
     }
 
@@ -86,6 +90,7 @@ extension BrowserModel {
 
     private var emptyMessage: String {
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
+        if state.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)) of home. ~ shows them all." }
         if !state.filters.isEmpty {
             return "No quakes pass the filters (\(state.filters.joined(separator: " · "))). :clear removes them."
         }

@@ -33,11 +33,14 @@ public final class BrowserModel {
 
     /// A model over any results source (configured here for the state's request if it is not already).
     public init(state: AppState, source: any ResultsSource) throws {
+        var state = state
+        let fallback = state.fallBackFromDistanceSortWithoutHome()
         self.state = state
         results = source
         if source.request != state.request { try source.configure(state.request) }
         layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
         relayout()
+        if let fallback { self.state.status.message = fallback }
     }
 
     public func close() { results.close() }
@@ -132,7 +135,7 @@ public final class BrowserModel {
         case .selectLine(let line): moveCursor(to: line)
         case .toggleSection: try toggleSection()
         case .nextSortOrder:
-            state.sort = QuakeSortDescriptor(state.sort.order.next)
+            state.sort = QuakeSortDescriptor(state.sort.order.next(hasHome: state.settings.home != nil))
             try refetchKeepingSelection()
         case .reverseSortDirection:
             state.sort.ascending.toggle()
@@ -144,6 +147,8 @@ public final class BrowserModel {
             try refetchKeepingSelection()
             effects.append(.saveSettings(state.settings))
             state.status.message = state.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
+        case .setHomeToSelection: effects += try setHomeToSelection()
+        case .toggleNearHome: try toggleNearHome()
         case .beginSearch: state.isSearching = true
         case .searchInput(let text):
             state.searchText += text
@@ -261,6 +266,7 @@ public final class BrowserModel {
         case .settingsChanged(let settings):
             guard settings != state.settings else { break }
             state.settings = settings
+            if let fallback = state.fallBackFromDistanceSortWithoutHome() { state.status.message = fallback }
             try refetchKeepingSelection()
         case .sampleChanged(let isSample):
             state.isSample = isSample

@@ -125,6 +125,8 @@ public enum KeyMap {
         case .character("S"): return .reverseSortDirection
         case .character(" "): return .toggleSection
         case .character("m"): return .cycleMinimumMagnitude
+        case .character("@"): return .setHomeToSelection
+        case .character("~"): return .toggleNearHome
         case .character("r"): return .refresh
         case .character("e"): return .beginEditing
         case .character("H"): return .handoff

@@ -51,6 +51,10 @@ enum DetailView {
             ("Network", optional(r.net), .plain),
             ("URL", optional(r.url), .role(.accent, [.underline])),
         ]
+        if let home = display.home {
+            let line = QuakeFormat.fromHome(home, latitude: r.latitude, longitude: r.longitude, unit: display.distanceUnit)
+            rows.insert(("From home", line, .plain), at: rows.firstIndex { $0.0 == "Depth" } ?? rows.endIndex)
+        }
         if let title = r.title, !title.isEmpty { rows.insert(("Title", title, .plain), at: 0) }
         rows.append(("Notes", hasNotes ? "✎ yes (tab 3)" : "—", .plain))
         return rows

@@ -23,6 +23,7 @@ enum HeaderView {
         var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
         if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount))\(header.newIsAtLeast ? "+" : "") new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
+        if let near = header.nearHome { parts.append(near) }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }
         for part in parts where x < leftLimit {
             x += buffer.put(separator + part, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)

@@ -20,6 +20,8 @@ public enum KeyHelp {
         ("s  S", "next sort order / reverse"),
         ("space", "collapse / expand section"),
         ("m", "minimum magnitude"),
+        ("@", "set home to the selected quake"),
+        ("~", "only quakes near home (nearRadius)"),
         ("r", "refresh in the background"),
         ("n  N", "next / previous new quake (marked ●)"),
         ("a", "mark all quakes seen"),

@@ -16,6 +16,8 @@ enum ListView {
         var location = 0
         var code = 0
         var relative = 8
+        /// Distance from home (`12,345 km`), only with a home.
+        var distance = 0
 
         /// The place keeps this much before depth or time may take room…
         static let placeBeforeDetails = 28
@@ -25,13 +27,15 @@ enum ListView {
         /// Wider than nearly every USGS place name ("125 km WNW of …, Aleutian Islands, Alaska").
         static let widestPlace = 64
 
-        init(width: Int, timeOfDayOnly: Bool = false) {
+        init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false) {
             var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
                 guard rest - (column + 2) >= minimum else { return 0 }
                 rest -= column + 2
                 return column
             }
+            // With a home, its distance joins first: it is what the user asked to see.
+            distance = showsDistance ? take(9, keeping: Self.placeBeforeDetails) : 0
             depth = take(9, keeping: Self.placeBeforeDetails)
             absolute = take(timeOfDayOnly ? 5 : 16, keeping: Self.placeBeforeDetails)
             code = take(12, keeping: Self.placeBeforeExtras)
@@ -48,7 +52,7 @@ enum ListView {
                        maxWidth: rect.width - 2)
             return
         }
-        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly)
+        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly, showsDistance: display.home != nil)
         defer { renderScrollbar(list, in: rect, into: &buffer) }
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
@@ -123,6 +127,13 @@ enum ListView {
         column(place.isEmpty ? "(unknown place)" : place, width: columns.place,
                style: place.isEmpty ? .role(.dim) : .plain)
         column(quake.hasNotes ? "✎" : "", width: columns.notes, style: .role(.accent))
+        if let home = display.home, let latitude = quake.latitude, let longitude = quake.longitude {
+            let km = home.distance(to: GeoPoint(latitude: latitude, longitude: longitude))
+            column(QuakeFormat.homeDistance(kilometres: km, unit: display.distanceUnit), width: columns.distance,
+                   style: .plain, right: true, gap: 2)
+        } else {
+            column("", width: columns.distance, style: .plain, gap: 2)
+        }
         let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
         column(columns.absolute == 5 ? String(time.suffix(5)) : time, width: columns.absolute, style: .role(.dim), gap: 2)
         column(QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), width: columns.depth,

@@ -48,6 +48,8 @@ public struct DisplaySettings: Sendable, Equatable {
     /// The zone `local` means (injected so snapshots do not depend on the machine).
     public var localTimeZone: TimeZone
     public var distanceUnit: DistanceUnit
+    /// Home (app storage `home`): the list's distance column and the detail's distance and bearing.
+    public var home: GeoPoint?
 
     public init(now: Int64, timeZone: TimeZoneChoice = .utc, localTimeZone: TimeZone = .current,
                 distanceUnit: DistanceUnit = .km) {
@@ -82,6 +84,8 @@ public struct HeaderModel: Sendable, Equatable {
     /// Quakes that arrived since the scene last looked (`N new`); `newIsAtLeast`: more than counted.
     public var newCount = 0
     public var newIsAtLeast = false
+    /// The near-home filter's label (`near home ≤ 300 km`), nil when it is off.
+    public var nearHome: String?
 
     /// Badges that win over the scene ID when the header is short: `sample data`, `offline`.
     public var badges: [String] { (sampleLabel.map { [$0] } ?? []) + (isOffline ? ["offline"] : []) }

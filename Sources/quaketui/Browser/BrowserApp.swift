@@ -200,6 +200,10 @@ final class BrowserApp {
             do { try settings.save(to: appStorage) } catch {
                 show("Setting not saved: \(error)")
             }
+        case .saveHome(let point):
+            do { try appStorage.set(HomeLocation(latitude: point.latitude, longitude: point.longitude), for: AppKeys.home) } catch {
+                show("Home not saved: \(error)")
+            }
         case .startRefresh(let feed): startRefresh(feed)
         case .advertise(let code):
             activities.advertiseInBackground(.showQuake(code: code), from: session.id)

@@ -9,10 +9,15 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--limit <n>] [--json]"],
+        usage: ["list [--sort time|magnitude|region|distance] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
-            for region. The search is a case- and diacritic-insensitive substring of the place
+            for region, distance bands (< 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000 in the
+            app setting distanceUnit) for distance, nearest first.
+
+            Distances are measured from --near LAT,LON, else from the app setting home
+            ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
+            --radius KM keeps only quakes within KM kilometres (great-circle) of that point. The search is a case- and diacritic-insensitive substring of the place
             ("mexico" finds "México"); the text is literal. Days and times follow the app setting
             timeZone in defaults.plist (utc or local; local by default).
 
@@ -22,24 +27,55 @@ enum ListCommand {
             replaces it with real data.
 
             --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
-            "magnitude","place","time","depth","latitude","longitude"}]}]}.
+            "magnitude","place","time","depth","latitude","longitude","source"}]}]}; with --near
+            or a home, each quake also has "distanceKm" (great-circle, km) and "bearing" (degrees
+            clockwise from north, from the point to the epicentre).
             """,
         options: [
-            .init(name: "sort", value: "ORDER", help: "time (default), magnitude or region.",
+            .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region or distance (needs --near or a home).",
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+            .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
+            .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),
             CommandSpec.stateDir, CommandSpec.json,
         ])
+
+    /// The point distances are measured from: `--near`, else home; a usage error when `--sort
+    /// distance` or `--radius` needs one and there is none.
+    static func distanceOrigin(from arguments: ParsedArguments, home: HomeLocation?) throws(UsageError) -> GeoPoint? {
+        var origin = home.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        if let text = arguments.value("near") {
+            guard let point = GeoPoint(parsing: text) else {
+                throw UsageError(message: "'\(SafeText.sanitize(text))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
+                                 command: spec)
+            }
+            origin = point
+        }
+        if origin == nil, arguments.value("sort") == "distance" || arguments.value("radius") != nil {
+            let flag = arguments.value("radius") != nil ? "--radius" : "--sort distance"
+            throw UsageError(message: "\(flag) needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'.",
+                             command: spec)
+        }
+        return origin
+    }
+
+    static func radius(from arguments: ParsedArguments) throws(UsageError) -> Double? {
+        guard let text = arguments.value("radius") else { return nil }
+        guard let km = Double(text), km.isFinite, km > 0 else {
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a radius; use a positive number of kilometres.", command: spec)
+        }
+        return km
+    }
 
     static func request(from arguments: ParsedArguments, timeZone: TimeZone) throws(UsageError) -> SectionedFetchRequest {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
             guard let parsed = QuakeSortOrder(rawValue: text) else {
-                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude or region.", command: spec)
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region or distance.", command: spec)
             }
             order = parsed
         }
@@ -74,9 +110,17 @@ enum ListCommand {
         // Validate the command line before touching the state directory.
         _ = try request(from: arguments, timeZone: .current)
         let limit = try limit(from: arguments)
+        let radius = try radius(from: arguments)
+        if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil) }
         let state = try arguments.stateDirectory()
-        let timeZone = try self.timeZone(AppStorage(state: state).value(for: AppKeys.timeZone))
-        let request = try request(from: arguments, timeZone: timeZone)
+        let settings = try AppStorage(state: state)
+        let timeZone = self.timeZone(settings.value(for: AppKeys.timeZone))
+        var request = try request(from: arguments, timeZone: timeZone)
+        let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home))
+        if let origin {
+            request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
+            if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
+        }
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
@@ -86,7 +130,7 @@ enum ListCommand {
         let output = BufferedOutput()
         defer { output.flush() }
         if arguments.has("json") {
-            try writeJSON(controller, limit: limit, isSample: isSample, to: output)
+            try writeJSON(controller, limit: limit, isSample: isSample, origin: origin, to: output)
         } else if controller.count == 0 {
             output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
         } else {
@@ -108,6 +152,10 @@ enum ListCommand {
         if let search = arguments.value("search") {
             filters.append("no place contains '\(SafeText.sanitize(search))'")
             advice.append("try a shorter search")
+        }
+        if let radius = arguments.value("radius") {
+            filters.append("none within \(SafeText.sanitize(radius)) km")
+            advice.append("raise --radius")
         }
         if let minimum = request.predicate.minimumMagnitude {
             let top = largest.map { String(format: "M %.1f", $0) } ?? "none with a magnitude"
@@ -165,7 +213,9 @@ enum ListCommand {
 
     struct QuakeJSON: Encodable {
         let row: QuakeRow
-        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude, source }
+        /// The point of `distanceKm` and `bearing`, nil for none.
+        var origin: GeoPoint?
+        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude, source, distanceKm, bearing }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(row.code, forKey: .code)
@@ -176,11 +226,16 @@ enum ListCommand {
             try c.encode(row.latitude, forKey: .latitude)
             try c.encode(row.longitude, forKey: .longitude)
             try c.encode(row.source, forKey: .source)
+            if let origin {
+                let epicentre = GeoPoint(latitude: row.latitude, longitude: row.longitude)
+                try c.encode(origin.distance(to: epicentre), forKey: .distanceKm)
+                try c.encode(origin.bearing(to: epicentre), forKey: .bearing)
+            }
         }
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
-    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, isSample: Bool,
+    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, isSample: Bool, origin: GeoPoint?,
                                   to output: BufferedOutput) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -199,7 +254,7 @@ enum ListCommand {
             } else {
                 output.writeJSON(",")
             }
-            output.writeJSON(try json(QuakeJSON(row: row)))
+            output.writeJSON(try json(QuakeJSON(row: row, origin: origin)))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
         output.writeJSON("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")

@@ -1,0 +1,103 @@
+/// Where a `distance` sort measures from (home), and the unit its band sections are titled in.
+///
+/// ```swift
+/// var request = SectionedFetchRequest(sortDescriptor: .init(.distance))
+/// request.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69), unit: .km)
+/// ```
+public struct DistanceReference: Hashable, Sendable {
+    /// The unit of the band titles (and of their bounds: `< 100 mi` is 100 miles).
+    public enum Unit: String, Hashable, Sendable {
+        case km, mi
+
+        /// Kilometres in one unit (the international mile is exactly 1.609344 km).
+        public var kilometres: Double { self == .km ? 1 : 1.609344 }
+    }
+
+    public var origin: GeoPoint
+    public var unit: Unit
+
+    public init(origin: GeoPoint, unit: Unit = .km) {
+        self.origin = origin
+        self.unit = unit
+    }
+
+    /// The band bounds in the display unit: `< 100`, `100–300`, `300–1,000`, `1,000–3,000`, `≥ 3,000`.
+    public static let bandBounds: [Double] = [100, 300, 1_000, 3_000]
+
+    /// The sections of a distance sort, nearest first: key (bounds in km), stable id, title.
+    var bands: [(key: SectionKey, id: String, title: String)] {
+        let edges = [0] + Self.bandBounds + [.infinity]
+        return (0..<(edges.count - 1)).map { index in
+            let lower = edges[index], upper = edges[index + 1]
+            let title: String
+            if index == 0 {
+                title = "< \(Self.format(upper)) \(unit.rawValue)"
+            } else if upper.isInfinite {
+                title = "≥ \(Self.format(lower)) \(unit.rawValue)"
+            } else {
+                title = "\(Self.format(lower))–\(Self.format(upper)) \(unit.rawValue)"
+            }
+            return (.distance(lowerKm: lower * unit.kilometres, upperKm: upper * unit.kilometres), "distance-\(index)", title)
+        }
+    }
+
+    /// A whole number with thousands separators (`1,000`), independent of the locale.
+    private static func format(_ value: Double) -> String {
+        let digits = String(Int(value))
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+}
+
+/// The distance of every candidate row from the reference point, in a temporary table of the
+/// results controller's connection (`temp.fetch_distance`, indexed by distance): SQLite cannot
+/// index a computed order, so a `distance` sort computes it once per configuration (and once
+/// per changed row in a merge), then reads rows, counts bands and ranks through the index
+/// like the stored orders do.
+///
+/// The candidates are the match set's rows when there is one (a near filter, a search), else
+/// every row; the magnitude filter is applied on top, like every order's.
+struct DistanceTable {
+    /// The `FROM` of a distance-sorted fetch: distance rows joined to their quakes (`qid`, `km`
+    /// are named so that nothing of `quake` is ambiguous).
+    static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
+
+    /// Creates the table on `db` if needed (once per connection).
+    static func prepare(_ db: Connection) throws {
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL)")
+        try db.execute("CREATE INDEX IF NOT EXISTS temp.fetch_distance_km ON fetch_distance(km, qid)")
+    }
+
+    /// Empties the table (another order needs none of it).
+    static func clear(_ db: Connection) throws {
+        try db.execute("DELETE FROM temp.fetch_distance")
+    }
+
+    /// Refills the table for `origin`: the index is dropped for the load and built once after
+    /// (one sort instead of a B-tree insert per row).
+    static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws {
+        try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
+        try db.execute("DELETE FROM temp.fetch_distance")
+        let source = usesMatches ? "quake WHERE id IN temp.fetch_matches" : "quake"
+        try db.execute("INSERT INTO temp.fetch_distance (qid, km) SELECT id, \(origin.distanceSQL()) FROM \(source)")
+        try db.execute("CREATE INDEX temp.fetch_distance_km ON fetch_distance(km, qid)")
+    }
+
+    /// The stored distance of row `id`, or nil when it is not a candidate.
+    static func km(_ db: Connection, id: Int64) throws -> Double? {
+        try db.scalar("SELECT km FROM temp.fetch_distance WHERE qid = ?", [.integer(id)]).double
+    }
+
+    /// Moves one changed row to its new version: out under its old id, in under its new one
+    /// when `isCandidate` (its distance computed in SQL from its new coordinates).
+    static func update(_ db: Connection, origin: GeoPoint, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
+        if let oldID { try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(oldID)]) }
+        guard let newID, isCandidate else { return }
+        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km) SELECT id, \(origin.distanceSQL()) FROM quake WHERE id = ?",
+                       [.integer(newID)])
+    }
+}

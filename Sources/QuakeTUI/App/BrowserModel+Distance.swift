@@ -1,0 +1,55 @@
+import QuakeStore
+
+/// Home and distance in the browser: `@` sets home to the selected quake, `~` toggles the
+/// near-home filter, and the `distance` sort joins the `s` cycle while a home is set.
+extension AppState {
+    /// Whether the near-home filter applies: switched on in this scene and a home is set.
+    public var isNearHomeActive: Bool { nearHome && settings.home != nil }
+
+    /// Adds what home means to a request: the distance sort's reference (home, in the display
+    /// unit) and, with `~` on, the near-home row filter.
+    func addDistance(to request: inout SectionedFetchRequest) {
+        guard let home = settings.home else { return }
+        request.distanceReference = DistanceReference(origin: home, unit: settings.distanceUnit == .mi ? .mi : .km)
+        if nearHome { request.predicate.rowFilters.append(.near(home, radiusKm: settings.nearRadius)) }
+    }
+
+    /// A `distance` sort with no home (restored from a scene file, or home removed from
+    /// defaults.plist meanwhile) becomes a `time` sort; returns what the status line says then.
+    mutating func fallBackFromDistanceSortWithoutHome() -> String? {
+        guard sort.order == .distance, settings.home == nil else { return nil }
+        sort = QuakeSortDescriptor(.time)
+        return "Sorted by time: the distance sort needs a home (press @ on a quake, or run 'quaketui config home LAT,LON')"
+    }
+}
+
+extension BrowserModel {
+    /// `@`: home becomes the selected quake's epicentre (replacing any home), here at once and
+    /// in every pane through app storage.
+    func setHomeToSelection() throws -> [Effect] {
+        guard let code = state.selectedCode, let quake = try results.quake(code: code) else {
+            state.status.message = "Select a quake first: @ sets home to the selected quake's location"
+            state.status.isError = true
+            return []
+        }
+        let home = GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude)
+        state.settings.home = home
+        try refetchKeepingSelection()
+        state.status.message = "Home set to \(QuakeFormat.coordinates(latitude: home.latitude, longitude: home.longitude))"
+            + " (the epicentre of \(code)); distances, ~ and the distance sort measure from there"
+        return [.saveHome(home)]
+    }
+
+    /// `~`: only quakes within `nearRadius` of home, or all again; without a home, says how to set one.
+    func toggleNearHome() throws {
+        guard state.settings.home != nil else {
+            state.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
+            state.status.isError = true
+            return
+        }
+        state.nearHome.toggle()
+        try refetchKeepingSelection()
+        let radius = QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)
+        state.status.message = state.nearHome ? "Showing quakes within \(radius) of home" : "Showing quakes at any distance"
+    }
+}

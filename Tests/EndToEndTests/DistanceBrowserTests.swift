@@ -1,0 +1,84 @@
+import Foundation
+import QuakeScenes
+import QuakeTestSupport
+import Testing
+
+/// Home and distance in the real browser (tmux): `~` without a home says how to set one, `@`
+/// sets it from the selected quake (defaults.plist), `~` filters to `nearRadius` (header count
+/// against an independent haversine), an import from another process merges exactly into the
+/// filtered list, and `s` reaches the distance sort with its band sections; the scene file
+/// keeps `ContentView.nearHome` and `ContentView.sortOrder`.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+       .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct DistanceBrowserTests {
+    /// The quakes of `records` within `radius` km of `home` (independent haversine).
+    static func within(_ records: [(code: String, latitude: Double, longitude: Double)], of home: HomeLocation,
+                       radius: Double) -> Set<String> {
+        Set(records.filter {
+            ExpectedResults.kilometres(fromLatitude: home.latitude, longitude: home.longitude,
+                                       toLatitude: $0.latitude, longitude: $0.longitude) <= radius
+        }.map(\.code))
+    }
+
+    /// A two-quake GeoJSON feed: one 50 km from `home` (due north), one 3,000 km away.
+    static func smallFeed(near home: HomeLocation, time: Int64) -> String {
+        func feature(_ code: String, _ latitude: Double, _ longitude: Double) -> String {
+            """
+            {"type":"Feature","id":"\(code)","properties":{"mag":3.1,"place":"test \(code)","time":\(time),"updated":\(time)},
+             "geometry":{"type":"Point","coordinates":[\(longitude),\(latitude),10]}}
+            """
+        }
+        let north = home.latitude + 50 / 111.2 < 90 ? home.latitude + 50 / 111.2 : home.latitude - 50 / 111.2
+        return """
+            {"type":"FeatureCollection","features":[\(feature("zznear1", north, home.longitude)),\
+            \(feature("zzfar1", home.latitude > 0 ? home.latitude - 27 : home.latitude + 27, home.longitude))]}
+            """
+    }
+
+    @Test func atTildeAndTheDistanceSortEndToEnd() throws {
+        let fixture = try BrowserTests.Fixture(columns: 120, rows: 30)
+        defer { fixture.close() }
+        let records = try IndependentParse.expected(for: SharedData.url(BrowserTests.feed))
+            .map { (code: $0.code, latitude: $0.latitude, longitude: $0.longitude) }
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "~")
+        try fixture.tmux.waitFor(pane, "how to set a home") { $0.contains("No home set: press @ on a quake") }
+
+        try fixture.tmux.send(pane, "@")
+        try fixture.tmux.waitFor(pane, "home set") { $0.contains("Home set to") }
+        let storage = try AppStorage(state: StateDirectory(path: fixture.dir.path))
+        var home: HomeLocation?
+        #expect(eventually(timeout: 10) { _ = storage.reload(); home = storage.value(for: AppKeys.home); return home != nil })
+        let setHome = try #require(home)
+        // The distance column joined the list (the selected quake is its own epicentre: 0.0 km).
+        try fixture.tmux.waitFor(pane, "the distance column") { $0.contains("0.0 km") }
+
+        try fixture.tmux.send(pane, "~")
+        let expected = Self.within(records, of: setHome, radius: 300)
+        let filtered = try fixture.tmux.waitFor(pane, "the near-home filter") {
+            BrowserTests.header($0).contains("near home ≤ 300 km")
+        }
+        #expect(BrowserTests.count(filtered) == "\(expected.count.formatted()) quake\(expected.count == 1 ? "" : "s")",
+                "\(filtered)")
+
+        // Another process imports one quake inside the radius and one outside: exactly one more.
+        let feed = fixture.dir.appending("small.geojson")
+        try Self.smallFeed(near: setHome, time: 1_528_900_000_000).write(to: feed, atomically: true, encoding: .utf8)
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: fixture.dir.url).status == 0)
+        let merged = try fixture.tmux.waitFor(pane, "the merged import") {
+            BrowserTests.count($0) == "\((expected.count + 1).formatted()) quakes"
+        }
+        #expect(BrowserTests.header(merged).contains("near home ≤ 300 km"))
+
+        // s: time → magnitude → region → distance (nearest first, in bands).
+        for _ in 0..<3 { try fixture.tmux.send(pane, "s") }
+        let sorted = try fixture.tmux.waitFor(pane, "the distance sort") { BrowserTests.header($0).contains("sort distance ↑") }
+        #expect(sorted.contains("< 100 km"), "\(sorted)")
+        let scene = try BrowserTests.waitForSceneFile(fixture) {
+            $0["ContentView.sortOrder"] as? String == "distance" && $0["ContentView.nearHome"] as? Bool == true
+        }
+        #expect(scene["ContentView.nearHome"] as? Bool == true)
+        try fixture.tmux.send(pane, "q")
+        #expect(try fixture.tmux.waitForExit(pane) == 0)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// `@`, `~` and the sort cycle with and without a home, on the pure model over a real store.
+@Suite struct BrowserDistanceTests {
+    static let utc = AppSettings(timeZone: .utc)
+
+    /// Five quakes east of Tokyo along the parallel, 0, 1, 2, 4 and 8 degrees of longitude away
+    /// (about 0, 90, 181, 362 and 723 km); the newest is the farthest.
+    static func makeStore() throws -> TestStore {
+        let store = try TestStore()
+        let offsets = [0.0, 1, 2, 4, 8]
+        try store.upsert(offsets.enumerated().map { index, offset in
+            QuakeRecord(code: "d\(index)", magnitude: 4, place: "\(Int(offset)) degrees east, Japan",
+                        time: 1_700_006_400_000 + Int64(index) * 60_000, updated: 1,
+                        latitude: 35.68, longitude: 139.69 + offset, depth: 10)
+        })
+        return store
+    }
+
+    static func makeModel(_ store: TestStore, settings: AppSettings = utc, sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14),
+                         container: store.container)
+    }
+
+    @Test func atSetsHomeToTheSelectedQuakeAndReplacesIt() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "d2", topCode: nil)
+        var expected = model.state
+        let effects = try model.send(.setHomeToSelection)
+        expected.settings.home = GeoPoint(latitude: 35.68, longitude: 141.69)
+        expected.status.message = model.state.status.message
+        #expect(model.state == expected)
+        #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
+        #expect(model.state.status.message?.hasPrefix("Home set to 35.68°N 141.69°E (the epicentre of d2)") == true)
+        try model.restore(selectedCode: "d0", topCode: nil)
+        #expect(try model.send(.setHomeToSelection) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 139.69))])
+        #expect(model.state.settings.home == GeoPoint(latitude: 35.68, longitude: 139.69))
+        let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
+        #expect(frame.display.home == GeoPoint(latitude: 35.68, longitude: 139.69))
+    }
+
+    @Test func tildeWithoutHomeSaysHowToSetOne() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        try model.restore(selectedCode: "d2", topCode: nil)
+        var expected = model.state
+        #expect(try model.send(.toggleNearHome) == [])
+        expected.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
+        expected.status.isError = true
+        #expect(model.state == expected)
+    }
+
+    @Test func tildeKeepsOnlyQuakesWithinNearRadiusAndIsSavedPerScene() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        var settings = Self.utc
+        settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
+        settings.nearRadius = 200
+        let model = try Self.makeModel(store, settings: settings)
+        defer { model.close() }
+        try model.restore(selectedCode: "d1", topCode: nil)
+        let effects = try model.send(.toggleNearHome)
+        #expect(effects == [.saveScene])
+        #expect(model.state.nearHome)
+        #expect(model.results.count == 3)  // d0, d1, d2 (181 km); not d3 (362 km)
+        #expect(model.state.selectedCode == "d1")
+        #expect(model.state.status.message == "Showing quakes within 200 km of home")
+        let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
+        #expect(frame.header.nearHome == "near home ≤ 200 km")
+        try model.send(.toggleNearHome)
+        #expect(!model.state.nearHome)
+        #expect(model.results.count == 5)
+    }
+
+    @Test func theSortCycleTakesDistanceOnlyWithAHome() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store)
+        defer { model.close() }
+        var orders: [QuakeSortOrder] = []
+        for _ in 0..<3 {
+            try model.send(.nextSortOrder)
+            orders.append(model.state.sort.order)
+        }
+        #expect(orders == [.magnitude, .region, .time])
+        var settings = Self.utc
+        settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
+        try model.send(.settingsChanged(settings))
+        orders = []
+        for _ in 0..<4 {
+            try model.send(.nextSortOrder)
+            orders.append(model.state.sort.order)
+        }
+        #expect(orders == [.magnitude, .region, .distance, .time])
+        try model.send(.nextSortOrder)
+        try model.send(.nextSortOrder)
+        try model.send(.nextSortOrder)
+        #expect(model.state.sort == QuakeSortDescriptor(.distance, ascending: true))
+        #expect(model.results.sections.map(\.title) == ["< 100 km", "100–300 km", "300–1,000 km"])
+        #expect(try model.results.rows(in: 0..<5).map(\.code) == ["d0", "d1", "d2", "d3", "d4"])
+        // Home removed in another pane: back to time, saying so.
+        try model.send(.settingsChanged(Self.utc))
+        #expect(model.state.sort == QuakeSortDescriptor(.time))
+        #expect(model.state.status.message?.hasPrefix("Sorted by time: the distance sort needs a home") == true)
+    }
+
+    @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let model = try Self.makeModel(store, sort: QuakeSortDescriptor(.distance))
+        defer { model.close() }
+        #expect(model.state.sort == QuakeSortDescriptor(.time))
+        #expect(model.results.request.sortDescriptor.order == .time)
+        #expect(model.state.status.message?.hasPrefix("Sorted by time") == true)
+    }
+}
