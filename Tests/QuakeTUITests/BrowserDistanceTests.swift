@@ -36,6 +36,8 @@ import Testing
         let effects = try model.send(.setHomeToSelection)
         expected.settings.home = GeoPoint(latitude: 35.68, longitude: 141.69)
         expected.status.message = model.state.status.message
+        expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        #expect(model.state.messageLog.entries.map(\.text) == [model.state.status.message])
         #expect(model.state == expected)
         #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
         #expect(model.state.status.message?.hasPrefix("Home set to 35.68°N 141.69°E (the epicentre of d2)") == true)
@@ -56,6 +58,8 @@ import Testing
         #expect(try model.send(.toggleNearHome) == [])
         expected.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
         expected.status.isError = true
+        expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        #expect(model.state.messageLog.entries.map(\.text) == [expected.status.message])
         #expect(model.state == expected)
     }
 

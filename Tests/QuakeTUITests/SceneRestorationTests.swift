@@ -27,11 +27,12 @@ import Testing
         state.isSearching = true
         (state.helpVisible, state.helpOffset) = (true, 4)
         state.live.seen = ArrivalCursor(token: HistoryToken(rawValue: 7), maxID: 42)
+        state.nearHome = true
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
-        #expect(SceneKeys.names.count == 17)  // 14 + filters, commandHistory, seenArrival
+        #expect(SceneKeys.names.count == 18)  // 14 + filters, commandHistory, seenArrival, nearHome
         try storage.close()
 
         var restored = AppState(sceneID: "t")
