@@ -65,6 +65,7 @@ link() { # TARGET ENTRY MODULES... -- extra sources
 wanted=("$@")
 want() { ((${#wanted[@]} == 0)) && return 0; local w; for w in "${wanted[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 
+module QuakeTime
 module QuakeStore
 module QuakeFeed
 for line in "${FEED_FORMATS[@]}"; do
@@ -73,15 +74,15 @@ for line in "${FEED_FORMATS[@]}"; do
     # The one generated line: this target's format prefix.
     format_file="$out/feed-$name-format.swift"
     printf 'let feedPrefix: [UInt8] = Array(#"%s"#.utf8)\n' "$prefix" > "$format_file"
-    link "fuzz-feed-$name" feed.swift QuakeStore QuakeFeed -- "$format_file"
+    link "fuzz-feed-$name" feed.swift QuakeTime QuakeStore QuakeFeed -- "$format_file"
 done
 if want fuzz-plist; then
     module QuakeScenes
-    link fuzz-plist plist.swift QuakeScenes
+    link fuzz-plist plist.swift QuakeTime QuakeScenes
 fi
 if want fuzz-key; then
     module QuakeScenes
     module QuakeTUI
-    link fuzz-key key.swift QuakeStore QuakeScenes QuakeTUI
+    link fuzz-key key.swift QuakeTime QuakeStore QuakeScenes QuakeTUI
 fi
 echo "fuzz: built into $out"
