@@ -224,7 +224,7 @@ struct LiveBrowserTests {
         let screen = try fixture.tmux.capture(pane)
         #expect(Self.header(screen).contains("3 quakes"))
         try fixture.tmux.send(pane, "?")
-        try fixture.tmux.waitFor(pane, "the help") { $0.contains("mark all quakes seen") }
+        try fixture.tmux.waitFor(pane, "the help") { $0.contains("─ Keys ─") && $0.contains("previous / next quake") }
     }
 
     @Test func watchRefreshAlertsOnceLikeAPane() throws {

@@ -52,9 +52,9 @@ struct SuspendTests {
         try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
         try tmux.send(pane, "C-z")
         try tmux.send(pane, "?")
-        try tmux.waitFor(pane, "the help after ctrl-z") { $0.contains("scene a") && $0.contains("ctrl-z") }
+        try tmux.waitFor(pane, "the help after ctrl-z") { $0.contains("scene a") && $0.contains("─ Keys ─") }
         try tmux.send(pane, "Escape")
-        try tmux.waitFor(pane, "the help closed") { !$0.contains("ctrl-z") }
+        try tmux.waitFor(pane, "the help closed") { !$0.contains("─ Keys ─") }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 0)
     }
