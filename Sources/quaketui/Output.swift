@@ -26,6 +26,12 @@ func printError(_ text: String) {
 
 /// Redraws the one-line progress bar on stderr (`\r`, erase line, then `line` sanitized), or
 /// erases it when `line` is nil. The only escape sequence the command line writes itself.
+/// Rings the terminal bell on stderr (an alert of `watch --refresh`): the one control byte
+/// quaketui writes on purpose, which `printError`'s sanitizer would strip.
+func ringBell() {
+    FileHandle.standardError.write(Data([0x07]))
+}
+
 func printProgressLine(_ line: String?) {
     FileHandle.standardError.write(Data(("\r\u{1B}[K" + (line.map(SafeText.sanitize) ?? "")).utf8))
 }

@@ -118,7 +118,7 @@ enum WatchCommand {
                 try db.forEachArrival(after: cursor) { quake in
                     if let alerts, let alert = rule.alert(for: quake.record), alerts.claim(alert) {
                         // The bell itself, which the printer's sanitizer would strip, then the sentence.
-                        FileHandle.standardError.write(Data([0x07]))
+                        ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))
                         if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty {
                             let json = try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
