@@ -79,7 +79,8 @@ import Testing
         source.failure = nil
         #expect(try Self.text(model) == screen)
         #expect(BrowserModel.failureMessage(for: .searchInput("l"), InMemoryResultsSource.Failure("disk I/O error"))
-                == "The search could not be applied: disk I/O error")
+                == "The search could not be applied: Could not read the store: disk I/O error. "
+                    + "Press ctrl-l to try again; if it persists, quit and relaunch.")
     }
 
     @Test func aSortOrAMergeTheSourceCannotRunLeavesTheStateAsItWas() throws {

@@ -65,8 +65,16 @@ extension BrowserModel {
         case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
         default: "That did not work"
         }
-        // A store error says what to do, never "Nothing was changed" (a failed read changes nothing).
-        let reason = (error as? StoreError)?.readingDescription ?? "\(error)"
-        return "\(what): \(reason)"
+        return "\(what): \(readFailure(error))"
+    }
+
+    /// A failed read of the store as the status line says it: what happened and what to do,
+    /// never "Nothing was changed" (a read changes nothing). The message log (`L`) keeps it whole.
+    public static func readFailure(_ error: any Error) -> String {
+        if let error = error as? StoreError { return error.readingDescription }
+        if let error = error as? SQLiteError {
+            return "Could not read the store: \(error.message). Press ctrl-l to try again; if it persists, quit and run quaketui info."
+        }
+        return "Could not read the store: \(error). Press ctrl-l to try again; if it persists, quit and relaunch."
     }
 }

@@ -251,7 +251,7 @@ final class BrowserApp {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
                                                        isLive: observer != nil))
         } catch {
-            show(Self.readFailure(error))
+            show(BrowserModel.readFailure(error))
             return
         }
         lastFrame = frame

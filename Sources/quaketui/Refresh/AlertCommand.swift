@@ -55,7 +55,9 @@ struct AlertCommand: Sendable {
         DispatchQueue.global(qos: .utility).async {
             process.waitUntilExit()
             if process.terminationStatus != 0 {
-                onFailure("The alert command for quake \(code) exited with status \(process.terminationStatus).")
+                onFailure("The alert command for quake \(code) exited with status \(process.terminationStatus). "
+                          + "Try it by hand with the quake's JSON on stdin ('quaketui watch --json' prints it); "
+                          + "'quaketui config alertCommand' shows it.")
             }
         }
     }
