@@ -29,6 +29,13 @@ public final class ViewContext: @unchecked Sendable {
     /// Stops the running `read` at its next step (e.g. a superseded search keystroke).
     public func interrupt() { connection.interrupt() }
 
+    /// Runs `body` (which reads through this context) with every statement stopped once
+    /// `nanoseconds` have passed (`Connection.withDeadline`); nil: no limit.
+    public func withDeadline<T>(nanoseconds: UInt64?, _ body: () throws -> T) rethrows -> T {
+        // The deadline is read only by the progress handler, on the thread running `body`.
+        try connection.withDeadline(nanoseconds: nanoseconds, body)
+    }
+
     public func close() {
         lock.lock()
         defer { lock.unlock() }

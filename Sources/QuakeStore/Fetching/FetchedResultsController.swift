@@ -18,7 +18,7 @@ public final class FetchedResultsController {
     /// Merges listing more changes than this reload instead (cheaper than per-row ranks).
     public static let maxListedChanges = 2_000
 
-    private let context: ViewContext
+    let context: ViewContext
     public private(set) var request: SectionedFetchRequest
     public private(set) var sections: [QuakeSection] = []
     private var sectionStarts: [Int] = []
@@ -69,6 +69,17 @@ public final class FetchedResultsController {
     /// - Throws: what SQLite reported; the controller then keeps its previous request and sections
     ///   (the read's transaction rolls the match set back).
     public func configure(_ request: SectionedFetchRequest) throws {
+        _ = try configure(request, anchoring: nil, withinNanoseconds: nil)
+    }
+
+    /// Applies a new request and places a selection anchored on `code` (see `anchor(code:)`),
+    /// in one read transaction, all or nothing; returns the anchor's offset.
+    ///
+    /// - Parameter withinNanoseconds: stop and throw (`SQLiteError.isInterrupted`) past this
+    ///   long, leaving the controller on its previous request (the provisional path of
+    ///   `VisibleFirstResults` then answers); nil: no limit.
+    public func configure(_ request: SectionedFetchRequest, anchoring code: String?,
+                          withinNanoseconds limit: UInt64?) throws -> Int? {
         let request = request.normalized
         let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
             || request.predicate.rowFilters != self.request.predicate.rowFilters
@@ -76,14 +87,23 @@ public final class FetchedResultsController {
             && (matchesChanged || self.request.sortDescriptor.order != .distance
                 || request.distanceReference?.origin != self.request.distanceReference?.origin)
         let distancesUnneeded = request.sortDescriptor.order != .distance && self.request.sortDescriptor.order == .distance
-        try keepingStateOnFailure {
+        return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
             sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
-            if distancesUnneeded { try context.read { db in try DistanceTable.clear(db) } }
-            try reload(rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
-        }
+            cache = nil
+            return try context.read { db -> Int? in
+                if distancesUnneeded { try DistanceTable.clear(db) }
+                try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
+                guard let code else { return nil }
+                return try anchorLocked(db, code: code)
+            }
+        } }
     }
+
+    /// Stops the `configure` or read running on another thread (a superseded request): it
+    /// throws `SQLiteError.isInterrupted` and the controller keeps its previous state.
+    public func interrupt() { context.interrupt() }
 
     /// Runs `body`; if it throws, puts the request, section index and token back as they were.
     /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
@@ -150,14 +170,15 @@ public final class FetchedResultsController {
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
     public func anchor(code: String) throws -> Int? {
-        guard count > 0 else { return nil }
-        return try context.read { db in
-            guard let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
-            let offset = try rank(db, keys, km: vanishedKm[keys.id])
-            // The rows around it, read by keys (a distance sort's window comes by offset instead).
-            if sql.request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
-            return min(offset, count - 1)
-        }
+        try context.read { db in try anchorLocked(db, code: code) }
+    }
+
+    private func anchorLocked(_ db: Connection, code: String) throws -> Int? {
+        guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
+        let offset = try rank(db, keys, km: vanishedKm[keys.id])
+        // The rows around it, read by keys (a distance sort's window comes by offset instead).
+        if sql.request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
+        return min(offset, count - 1)
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the

@@ -7,6 +7,9 @@ public struct QuakeSection: Hashable, Sendable {
     public let title: String
     public internal(set) var count: Int
     let key: SectionKey
+    /// The section of a provisional window: `count` is only the rows read so far, the real one
+    /// is being counted (`VisibleFirstResults`).
+    public internal(set) var isCountPending = false
 }
 
 /// What bounds a section in SQL: a day of `time`, a magnitude bucket, or one `regionKey`.

@@ -23,6 +23,15 @@ public protocol ResultsSource: AnyObject {
 
     /// Applies a new predicate, sort and time zone together and refetches the section index.
     func configure(_ request: SectionedFetchRequest) throws
+    /// `configure`, knowing which quake the selection is anchored on, so a source that answers
+    /// with a provisional window (`VisibleFirstResults`) reads the rows around it.
+    func configure(_ request: SectionedFetchRequest, around code: String?) throws
+    /// Whether the sections are a provisional window's (their counts are pending).
+    var isProvisional: Bool { get }
+    /// Takes the exact results of a pending configuration once they are ready; whether the
+    /// results changed. Throws the pending configuration's failure (the source is then back
+    /// on its previous request).
+    func settle() throws -> Bool
     /// The rows at flat offsets `range` (clamped to `count`).
     func rows(in range: Range<Int>) throws -> [QuakeRow]
     /// The section and row within it of a flat offset in `0..<count`.
@@ -39,6 +48,12 @@ public protocol ResultsSource: AnyObject {
     /// Merges what was committed since the last fetch or merge; nil when nothing changed the results.
     func merge() throws -> ResultChanges?
     func close()
+}
+
+extension ResultsSource {
+    public func configure(_ request: SectionedFetchRequest, around code: String?) throws { try configure(request) }
+    public var isProvisional: Bool { false }
+    public func settle() throws -> Bool { false }
 }
 
 extension FetchedResultsController: ResultsSource {}

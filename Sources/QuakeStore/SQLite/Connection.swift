@@ -23,6 +23,10 @@ public final class Connection {
     /// More distinct SQL texts than this empties the cache (texts with values spelled into them
     /// would otherwise grow it without bound).
     static let statementCacheLimit = 64
+    /// The uptime (ns) past which statements stop, 0 for none: read by the progress handler
+    /// (``withDeadline(_:_:)``), so it lives at a stable address.
+    private let deadline = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+    private var hasProgressHandler = false
 
     /// Opens (and with `create`, creates) the database at `path`.
     ///
@@ -44,6 +48,7 @@ public final class Connection {
             throw SQLiteError(extendedCode: code, message: message)
         }
         handle = db
+        deadline.initialize(to: 0)
     }
 
     /// Process-wide SQLite configuration, before the first open initializes the library: no
@@ -59,6 +64,7 @@ public final class Connection {
     deinit {
         assert(handle == nil, "Connection to \(path) was not closed")
         if let handle { sqlite3_close_v2(handle) }
+        deadline.deallocate()
     }
 
     /// Closes the connection. The corresponding C function is `sqlite3_close_v2`.
@@ -192,6 +198,28 @@ public final class Connection {
     /// The corresponding C function is `sqlite3_interrupt`.
     public func interrupt() { sqlite3_interrupt(rawHandle) }
 
+    /// Runs `body`, stopping any statement still running `nanoseconds` after the start: it then
+    /// fails with `SQLiteError.isInterrupted` (a transaction around it rolls back, unhindered).
+    /// nil runs `body` without a limit. Nested calls keep the earlier of the two deadlines.
+    ///
+    /// The corresponding C function is `sqlite3_progress_handler`, called every 1,000 virtual
+    /// machine steps (a few microseconds).
+    public func withDeadline<T>(nanoseconds: UInt64?, _ body: () throws -> T) rethrows -> T {
+        guard let nanoseconds else { return try body() }
+        if !hasProgressHandler {
+            sqlite3_progress_handler(rawHandle, 1_000, { context in
+                guard let limit = context?.assumingMemoryBound(to: UInt64.self).pointee, limit != 0 else { return 0 }
+                return DispatchTime.now().uptimeNanoseconds > limit ? 1 : 0
+            }, UnsafeMutableRawPointer(deadline))
+            hasProgressHandler = true
+        }
+        let saved = deadline.pointee
+        let limit = DispatchTime.now().uptimeNanoseconds &+ nanoseconds
+        deadline.pointee = saved == 0 ? limit : min(saved, limit)
+        defer { deadline.pointee = saved }
+        return try body()
+    }
+
     /// Runs `body` in a transaction: commits if it returns, rolls back if it throws.
     ///
     /// `.immediate` takes the write lock up front, so a writer never fails half-way with
@@ -205,7 +233,11 @@ public final class Connection {
             return result
         } catch {
             resetCachedStatements()
+            // A deadline that stopped `body` must not stop its rollback too.
+            let saved = deadline.pointee
+            deadline.pointee = 0
             if isInTransaction { try? execute("ROLLBACK") }
+            deadline.pointee = saved
             throw error
         }
     }

@@ -38,6 +38,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public static let busy = SQLITE_BUSY
     /// The API was used wrongly (e.g. SQL with a second statement): a bug in the caller.
     public static let misuse = SQLITE_MISUSE
+    /// A statement stopped by `Connection.interrupt()` or a deadline (`withDeadline`).
+    public static let interrupted = SQLITE_INTERRUPT
 
     /// The corresponding C code is `SQLITE_BUSY`: another connection holds a lock too long.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }

@@ -63,6 +63,8 @@ public enum Action: Equatable, Sendable {
     case quakesArrived(QuakeArrivals)
     /// `refresh.plist` changed (any process's automatic refresh).
     case refreshStatusChanged(RefreshStatus)
+    // Never wait on a key (issue 11): the exact sections of a provisional window are ready.
+    case resultsSettled
 }
 
 /// Work the runtime does for the model, feeding results back as actions.

@@ -50,6 +50,7 @@ extension BrowserModel {
     /// (a source that failed in `configure` kept it already; one that failed later is put back).
     func rollBack(to before: AppState) {
         state = before
+        if pendingBase == before { pendingBase = nil }
         if results.request != before.request { try? results.configure(before.request) }
         relayout()
     }
@@ -61,6 +62,7 @@ extension BrowserModel {
         case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
         case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
         case .storeChanged: "New changes could not be merged (the list shows the earlier data)"
+        case .resultsSettled: "The list could not be counted (it shows what it showed before)"
         case .continueActivity(let code): "Quake \(code) could not be shown"
         case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
         default: "That did not work"

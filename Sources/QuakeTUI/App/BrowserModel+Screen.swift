@@ -27,6 +27,7 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        header.isCountPending = results.isProvisional
         header.filters = state.filters
         header.newCount = state.live.newCount
         header.newIsAtLeast = state.live.isOverflowing
@@ -85,6 +86,7 @@ extension BrowserModel {
                               firstLineIndex: state.topLine, totalLines: layout.lineCount,
                               emptyMessage: emptyMessage)
         model.stickyHeaderLine = sticky.map(layout.headerLine(ofSection:))
+        model.isCountPending = results.isProvisional
         return model
     }
 

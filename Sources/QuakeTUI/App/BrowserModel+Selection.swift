@@ -95,7 +95,7 @@ extension BrowserModel {
     /// under the cursor on the same screen line.
     func refetchKeepingSelection() throws {
         let screenRow = state.cursorLine - state.topLine
-        try results.configure(state.request)
+        try results.configure(state.request, around: state.selectedCode)
         try reanchor(screenRow: screenRow)
     }
 
@@ -109,9 +109,19 @@ extension BrowserModel {
         return true
     }
 
+    /// Swaps in the exact sections of a provisional window, the selection kept on its line.
+    func settleResults() throws -> Bool {
+        let screenRow = state.cursorLine - state.topLine
+        guard try results.settle() else { return false }
+        try reanchor(screenRow: screenRow)
+        return true
+    }
+
     private func reanchor(screenRow: Int) throws {
+        // The anchor first: a provisional source may re-read its window around it.
+        let offset = try state.selectedCode.flatMap { try results.anchor(code: $0) }
         relayout()
-        if let code = state.selectedCode, let offset = try results.anchor(code: code) {
+        if let offset {
             moveCursor(toOffset: offset)
         } else {
             clampCursor()

@@ -16,6 +16,9 @@ public final class BrowserModel {
     public internal(set) var state: AppState
     public let results: any ResultsSource
     public internal(set) var layout: DisplayLayout
+    /// The state before the first action whose request is still being counted (a provisional
+    /// window): where a count that fails puts everything back.
+    var pendingBase: AppState?
     /// The time messages are logged with (tests set a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 
@@ -72,6 +75,7 @@ public final class BrowserModel {
             // On a header the selected quake is the last one shown; one deleted meanwhile is gone.
             if let code = saved.selectedCode, try results.quake(code: code) == nil { state.selectedCode = nil }
         } else if let code = saved.selectedCode, let offset = try results.anchor(code: code) {
+            relayout()  // a provisional source re-reads its window around the anchor
             moveCursor(toOffset: offset)
         } else {
             state.cursorLine = layout.lineCount > 1 ? 1 : 0
@@ -110,7 +114,8 @@ public final class BrowserModel {
     ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what failed.
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
-        let before = state
+        // A pending count that fails undoes the actions that asked for it.
+        let before = (action == .resultsSettled ? pendingBase : nil) ?? state
         var succeeded = false
         defer { if !succeeded { rollBack(to: before) } }
         var effects: [Effect] = []
@@ -281,7 +286,9 @@ public final class BrowserModel {
         case .markAllSeen: markAllSeen()
         case .quakesArrived(let arrivals): effects += receive(arrivals)
         case .refreshStatusChanged(let status): state.live.refresh = status
+        case .resultsSettled: reloadDetail = try settleResults()
         }
+        pendingBase = results.isProvisional ? (pendingBase ?? before) : nil
         clampScroll()
         try syncSelection()
         logMessage(action, before: messageBefore)
@@ -294,7 +301,7 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
-             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged: true
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
         default: false
         }
     }

@@ -20,7 +20,8 @@ enum HeaderView {
         segment(" \(header.title)", bar.with(.bold))
         let arrow = header.ascending ? "↑" : "↓"
         let noun = header.count == 1 ? "quake" : "quakes"
-        var parts = ["\(QuakeFormat.count(header.count)) \(noun)", "sort \(header.sortOrder.rawValue) \(arrow)"]
+        let total = header.isCountPending ? "… quakes" : "\(QuakeFormat.count(header.count)) \(noun)"
+        var parts = [total, "sort \(header.sortOrder.rawValue) \(arrow)"]
         if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount))\(header.newIsAtLeast ? "+" : "") new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
         if let near = header.nearHome { parts.append(near) }

@@ -76,7 +76,7 @@ enum ListView {
 
     /// A thumb in the pane's last column (which rows leave free) when not every line fits.
     static func renderScrollbar(_ list: ListModel, in rect: Rect, into buffer: inout CellBuffer) {
-        guard let thumb = scrollbarThumb(first: list.firstLineIndex, total: list.totalLines, rows: rect.height) else {
+        guard !list.isCountPending, let thumb = scrollbarThumb(first: list.firstLineIndex, total: list.totalLines, rows: rect.height) else {
             return
         }
         for row in thumb {
@@ -94,7 +94,7 @@ enum ListView {
 
     static func renderSection(_ section: SectionLine, in row: Rect, selected: Bool, into buffer: inout CellBuffer) {
         let marker = section.isCollapsed ? "▸" : "▾"
-        let count = " (\(QuakeFormat.count(section.count)))"
+        let count = section.isCountPending ? " (…)" : " (\(QuakeFormat.count(section.count)))"
         let countWidth = TextWidth.of(count)
         let titleWidth = buffer.put("\(marker) \(section.title)", at: Point(x: row.x, y: row.y),
                                     style: .role(.header, [.bold]), maxWidth: row.width - countWidth)

@@ -86,6 +86,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var newIsAtLeast = false
     /// The near-home filter's label (`near home ≤ 300 km`), nil when it is off.
     public var nearHome: String?
+    /// The total is still being counted (a provisional window): drawn as `… quakes`.
+    public var isCountPending = false
 
     /// Badges that win over the scene ID when the header is short: `sample data`, `offline`.
     public var badges: [String] { (sampleLabel.map { [$0] } ?? []) + (isOffline ? ["offline"] : []) }
@@ -115,6 +117,9 @@ public struct ListModel: Sendable, Equatable {
     /// position indicator).
     public var firstLineIndex: Int
     public var totalLines: Int
+    /// Only a window around the selection is known yet (counts pending): no scrollbar, since
+    /// where the window stands in the whole list is not known.
+    public var isCountPending = false
     /// Shown in place of rows when the list is empty ("No quakes match …").
     public var emptyMessage: String
     /// When `lines[0]` is the sticky header (the top row's section, its own header scrolled
@@ -143,6 +148,8 @@ public struct SectionLine: Sendable, Equatable {
     public var title: String
     public var count: Int
     public var isCollapsed: Bool
+    /// The count is still being computed (a provisional window): drawn as `…`.
+    public var isCountPending = false
 
     public init(id: String, title: String, count: Int, isCollapsed: Bool = false) {
         self.id = id
@@ -154,6 +161,7 @@ public struct SectionLine: Sendable, Equatable {
     /// The line for a section of a fetch.
     public init(_ section: QuakeSection, isCollapsed: Bool) {
         self.init(id: section.id, title: section.title, count: section.count, isCollapsed: isCollapsed)
+        isCountPending = section.isCountPending
     }
 }
 

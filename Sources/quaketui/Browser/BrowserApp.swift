@@ -35,6 +35,8 @@ final class BrowserApp {
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
+    /// Keys that need the whole list's sections, held while a count is pending (`Action.needsCompleteSections`).
+    private var heldForCounts: [Action] = []
     private var isDone = false
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
     private var finalSaveError: (any Error)?
@@ -53,7 +55,15 @@ final class BrowserApp {
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
             restored = appState.restore(from: session.storage)
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
-            model = try BrowserModel(state: appState, container: container)
+            // Never wait on a key: a slow request is answered by a provisional window first.
+            let results = try VisibleFirstResults(container: container, request: appState.request,
+                                                  budget: Self.windowBudget(ProcessInfo.processInfo.environment))
+            let inbox = inbox
+            results.onSettled = { inbox.post(.resultsSettled) }
+            do { model = try BrowserModel(state: appState, source: results) } catch {
+                results.close()
+                throw error
+            }
         } catch {
             container.close()
             throw error
@@ -114,13 +124,21 @@ final class BrowserApp {
                     settled = false
                 }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
-                if !changed, !settled, let trace, session.storage.isFlushed {
+                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional {
                     trace.event("idle")
                     settled = true
                 }
             }
         }
         if let finalSaveError { throw CommandError("the scene could not be saved: \(finalSaveError)") }
+    }
+
+    /// How long a new request may take before a provisional window answers it:
+    /// `QUAKETUI_WINDOW_BUDGET_MS` (tests use 0 to force the provisional path), 6 ms by default.
+    static func windowBudget(_ environment: [String: String]) -> Duration? {
+        guard let text = environment["QUAKETUI_WINDOW_BUDGET_MS"], let milliseconds = Int(text), milliseconds >= 0
+        else { return .milliseconds(6) }
+        return .milliseconds(milliseconds)
     }
 
     // MARK: Keys and actions
@@ -174,6 +192,10 @@ final class BrowserApp {
         // Read when handled, not when the watcher fired: the latest values, so a notice that
         // waited in the inbox behind later `m` presses cannot bring back an older value.
         if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
+        if action.needsCompleteSections, model.results.isProvisional {
+            heldForCounts.append(action)
+            return
+        }
         let effects: [Effect]
         do {
             // Reads (the detail row) first, so the frame drawn next shows what they read.
@@ -184,6 +206,12 @@ final class BrowserApp {
             return
         }
         for effect in effects { try perform(effect, terminal) }
+        if !model.results.isProvisional, !heldForCounts.isEmpty {
+            let held = heldForCounts
+            heldForCounts = []
+            for action in held { try send(action, terminal) }
+        }
+        if case .resultsSettled = action, !model.results.isProvisional { trace?.event("counted") }
         if case .storeChanged = action {
             try deliverArrivals(terminal)
             checkSample()

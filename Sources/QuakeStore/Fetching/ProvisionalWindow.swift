@@ -1,0 +1,200 @@
+/// The rows around a selection in a request's order, read straight off the sort indexes with
+/// the predicate tested row by row: no match set, no section counts. It is what the screen
+/// needs the moment a key changes the request; the exact sections follow (`VisibleFirstResults`).
+///
+/// Sections are the window's own: each holds the rows read so far and says its count is pending.
+struct ProvisionalWindow {
+    var rows: [QuakeRow] = []
+    var sections: [QuakeSection] = []
+    var sectionStarts: [Int] = []
+    /// The offset of the anchor (or of the row that stands where it would sort).
+    var anchorOffset: Int?
+
+    /// Reads up to `above` rows before `anchor` and `below` rows from it (the anchor itself when
+    /// it matches), or `below` rows from the top without an anchor. A distance sort is not read
+    /// here (its order needs the distance table).
+    init(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar, anchor: RowKeys?,
+         above: Int, below: Int) throws {
+        let reader = ProvisionalReader(request: request, days: days)
+        var before: [ProvisionalReader.Row] = []
+        if let anchor, above > 0 { before = try reader.rows(db, from: anchor, forward: false, limit: above) }
+        let after = try reader.rows(db, from: anchor, forward: true, limit: below)
+        let all = before.reversed() + after
+        rows = all.map(\.row)
+        anchorOffset = anchor == nil || all.isEmpty ? nil : min(before.count, all.count - 1)
+        for (offset, row) in all.enumerated() {
+            if let last = sections.last, last.key == row.section.key {
+                sections[sections.count - 1].count += 1
+                continue
+            }
+            sectionStarts.append(offset)
+            sections.append(QuakeSection(id: row.section.id, title: row.section.title, count: 1,
+                                         key: row.section.key, isCountPending: true))
+        }
+    }
+
+    var count: Int { rows.count }
+
+    func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
+        let section = (sectionStarts.lastIndex { $0 <= offset }) ?? 0
+        return (section, offset - sectionStarts[section])
+    }
+}
+
+/// Reads rows in a request's display order from a row's keys, forward or backward, through the
+/// indexes `quake_time`, `quake_magnitude` and `quake_region`.
+struct ProvisionalReader {
+    struct Row {
+        let row: QuakeRow
+        let keys: RowKeys
+        let section: (key: SectionKey, id: String, title: String)
+    }
+
+    let request: SectionedFetchRequest
+    let days: DayCalendar
+
+    /// A stretch of the display order that one index scan serves: rows passing `filter`,
+    /// ordered by `columns`, all in one direction.
+    private struct Segment {
+        var filter: String
+        var arguments: [SQLiteValue]
+        var columns: [String]
+        var descending: Bool
+        /// For a region sort: the region this segment is, and its title as the section index titles it.
+        var regionKey: String?
+        var regionTitle = ""
+    }
+
+    /// The predicate as one `WHERE` term over `quake`: what the match set would hold, tested per row.
+    var predicate: (String, [SQLiteValue]) {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if let minimum = request.predicate.minimumMagnitude {
+            terms.append("magnitude >= ?")
+            arguments.append(.real(minimum))
+        }
+        if let folded = request.predicate.foldedSearch {
+            terms.append("instr(placeKey, ?) > 0")
+            arguments.append(.text(folded))
+        }
+        for filter in request.predicate.rowFilters {
+            let (sql, args) = filter.sql
+            terms.append("(\(sql))")
+            arguments += args
+        }
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
+    }
+
+    private var ascending: Bool { request.sortDescriptor.ascending }
+
+    /// Up to `limit` rows from `anchor` (included when it matches) going `forward` in display
+    /// order, or strictly before it going backward (nearest first); from the first row when
+    /// `anchor` is nil.
+    func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
+        guard limit > 0 else { return [] }
+        var result: [Row] = []
+        var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
+        var bound = anchor
+        while let current = segment, result.count < limit {
+            result += try read(db, current, from: bound, inclusive: forward, forward: forward, limit: limit - result.count)
+            bound = nil
+            segment = try next(db, after: current, forward: forward)
+        }
+        return result
+    }
+
+    private func segment(_ db: Connection, of keys: RowKeys) throws -> Segment? {
+        switch request.sortDescriptor.order {
+        case .time: return timeSegment
+        case .magnitude: return keys.magnitude == nil ? unknownMagnitudes : knownMagnitudes
+        case .region: return try region(db, keys.regionKey)
+        case .distance: return nil
+        }
+    }
+
+    private var timeSegment: Segment { Segment(filter: "1", arguments: [], columns: ["time", "id"], descending: !ascending) }
+    private var knownMagnitudes: Segment {
+        Segment(filter: "magnitude IS NOT NULL", arguments: [], columns: ["magnitude", "time", "id"], descending: !ascending)
+    }
+    /// Unknown magnitudes sort first ascending (NULL is smallest in SQLite), last descending.
+    private var unknownMagnitudes: Segment {
+        Segment(filter: "magnitude IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
+    }
+    /// A region is newest first in both directions (`FetchSQL.orderBy`).
+    private func region(_ db: Connection, _ key: String) throws -> Segment {
+        let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(key)]).string ?? key
+        return Segment(filter: "regionKey = ?", arguments: [.text(key)], columns: ["time", "id"], descending: true,
+                       regionKey: key, regionTitle: title)
+    }
+
+    /// The first segment in the direction of reading (its last one, reading backward).
+    private func firstSegment(_ db: Connection, forward: Bool) throws -> Segment? {
+        switch request.sortDescriptor.order {
+        case .time: return timeSegment
+        case .magnitude: return (ascending == forward) ? unknownMagnitudes : knownMagnitudes
+        case .region: return try nextRegion(db, after: nil, forward: forward)
+        case .distance: return nil
+        }
+    }
+
+    private func next(_ db: Connection, after segment: Segment, forward: Bool) throws -> Segment? {
+        switch request.sortDescriptor.order {
+        case .time, .distance: return nil
+        case .magnitude:
+            let first = (ascending == forward) ? unknownMagnitudes : knownMagnitudes
+            return segment.filter == first.filter ? ((ascending == forward) ? knownMagnitudes : unknownMagnitudes) : nil
+        case .region: return try nextRegion(db, after: segment.regionKey, forward: forward)
+        }
+    }
+
+    /// The next region in reading order holding a matching row: one walk of `quake_region`.
+    private func nextRegion(_ db: Connection, after key: String?, forward: Bool) throws -> Segment? {
+        let (predicate, arguments) = self.predicate
+        let up = ascending == forward
+        let bound = key == nil ? "" : " AND regionKey \(up ? ">" : "<") ?"
+        let statement = try db.cachedStatement(
+            "SELECT regionKey FROM quake WHERE regionKey IS NOT NULL\(bound) AND \(predicate) ORDER BY regionKey \(up ? "ASC" : "DESC") LIMIT 1")
+        try statement.bind((key.map { [SQLiteValue.text($0)] } ?? []) + arguments)
+        return try statement.step() ? region(db, statement.text(at: 0)) : nil
+    }
+
+    private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, inclusive: Bool, forward: Bool,
+                      limit: Int) throws -> [Row] {
+        let descending = segment.descending == forward
+        var terms = [segment.filter, predicate.0]
+        var arguments = segment.arguments + predicate.1
+        if let anchor {
+            let op = descending ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
+            terms.append("(\(segment.columns.joined(separator: ", "))) \(op) (\(segment.columns.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += segment.columns.map { column -> SQLiteValue in
+                switch column {
+                case "magnitude": anchor.magnitude.map { .real($0) } ?? .null
+                case "time": .integer(anchor.time)
+                default: .integer(anchor.id)
+                }
+            }
+        }
+        let order = segment.columns.map { "\($0) \(descending ? "DESC" : "ASC")" }.joined(separator: ", ")
+        let statement = try db.cachedStatement("""
+            SELECT \(QuakeRow.columns), \(RowKeys.columns) FROM quake
+            WHERE \(terms.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
+            """)
+        try statement.bind(arguments + [.integer(Int64(limit))])
+        var rows: [Row] = []
+        while try statement.step() {
+            let keys = RowKeys(statement, from: 9)
+            rows.append(Row(row: QuakeRow(statement), keys: keys, section: section(of: keys, regionTitle: segment.regionTitle)))
+        }
+        return rows
+    }
+
+    private func section(of keys: RowKeys, regionTitle: String) -> (key: SectionKey, id: String, title: String) {
+        switch request.sortDescriptor.order {
+        case .time: return days.day(containing: keys.time)
+        case .magnitude:
+            let bucket = SectionKey.bucket(of: keys.magnitude)
+            let title = SectionKey.magnitudeTitle(bucket)
+            return (.magnitude(bucket), title, title)
+        case .region, .distance: return (.region(keys.regionKey), keys.regionKey, regionTitle)
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import Dispatch
+import Foundation
+
+/// A results source that never makes a key wait: a new request is applied at once when that is
+/// quick, and otherwise answered first by a provisional window while the exact sections are
+/// computed in the background.
+///
+/// How a `configure(_:around:)` goes:
+/// 1. The exact controller tries the new request (and the selection's place in it) within a
+///    small budget (`budget`). Done in time: exact at once, as always at small sizes.
+/// 2. Over budget, it is stopped (its state stays as it was) and a `ProvisionalWindow` is read
+///    instead: the rows around the selection in the new order, straight off the sort indexes.
+///    Its sections say their counts are pending.
+/// 3. A second controller, on its own connection, configures the new request on a background
+///    queue. A newer request interrupts it (`sqlite3_interrupt`): typing `alaska` runs at most
+///    the last count to its end. When it is done, `onSettled` fires (on that queue); the owner
+///    then calls `settle()` on its thread, which swaps the controllers and merges what other
+///    processes committed meanwhile, so the result is exact.
+///
+/// Merges while a count runs keep the exact controller exact (for its request) and re-read the
+/// provisional window.
+///
+/// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onSettled`
+/// is called from elsewhere.
+public final class VisibleFirstResults: ResultsSource {
+    /// How long a reconfiguration may run on the caller's thread before the provisional path
+    /// answers (nil: always wait for the exact result, as tests of other things want).
+    public var budget: Duration? = .milliseconds(6)
+    /// Rows read above and below the selection for a provisional window (a screen and a margin).
+    public var provisionalMargin = 80
+    /// Tests: skip the exact attempt, so every reconfiguration takes the provisional path.
+    var alwaysProvisional = false
+
+    private var current: FetchedResultsController
+    private let worker: CountWorker
+    private var provisional: Pending?
+
+    private struct Pending {
+        var request: SectionedFetchRequest
+        var generation: Int
+        var anchorCode: String?
+        var window: ProvisionalWindow
+    }
+
+    private var generation = 0
+
+    /// Called on a background queue when the exact results of a pending request are ready to
+    /// `settle()` (the browser posts an action and wakes its loop).
+    public var onSettled: (@Sendable () -> Void)? {
+        get { worker.onSettled }
+        set { worker.onSettled = newValue }
+    }
+
+    /// Opens on `request` within `budget` (else provisionally, from the top); the first
+    /// connection opens on the plain time order, which the store's kept counts answer at once.
+    /// The background controller is opened on first use, on its queue.
+    public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest(),
+                budget: Duration? = .milliseconds(6)) throws {
+        self.budget = budget
+        let plain = SectionedFetchRequest(timeZone: request.timeZone)
+        current = try FetchedResultsController(container: container, request: budget == nil ? request : plain)
+        worker = CountWorker(container: container)
+        do {
+            if current.request != request.normalized { try configure(request, around: nil) }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    public func close() {
+        worker.close()
+        current.close()
+    }
+
+    // MARK: ResultsSource
+
+    public var request: SectionedFetchRequest { provisional?.request ?? current.request }
+    public var sections: [QuakeSection] { provisional?.window.sections ?? current.sections }
+    public var count: Int { provisional?.window.count ?? current.count }
+    public var rowsMaterialized: Int { current.rowsMaterialized + (provisional?.window.count ?? 0) }
+    /// Whether a count is still running: the sections are a provisional window's.
+    public var isProvisional: Bool { provisional != nil }
+
+    public func configure(_ request: SectionedFetchRequest) throws {
+        try configure(request, around: nil)
+    }
+
+    public func configure(_ request: SectionedFetchRequest, around code: String?) throws {
+        let request = request.normalized
+        generation += 1
+        // A distance order's window needs its distance table: it is always configured exactly.
+        let limit = request.sortDescriptor.order == .distance ? nil : budget.map(Self.nanoseconds)
+        do {
+            if alwaysProvisional, limit != nil { throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted") }
+            anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))
+            provisional = nil
+            worker.cancel()
+            return
+        } catch let error as SQLiteError where error.isInterrupted && limit != nil {
+            // Over budget: the controller kept its previous state; answer with a window.
+        }
+        let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin)
+        provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
+        anchored = nil
+        worker.submit(.init(request: request, anchorCode: code, generation: generation))
+    }
+
+    /// The exact offset the last synchronous configure found for its anchor (nil: none cached).
+    private var anchored: (code: String?, offset: Int?)?
+
+    /// Takes the exact results of the pending request if they are ready: swaps them in and
+    /// merges what was committed since they were read. Returns whether the results changed.
+    /// - Throws: the background count's failure; the source is then back on the request it had
+    ///   before the pending one (exact), and the caller should put its state back too.
+    public func settle() throws -> Bool {
+        guard let pending = provisional, let result = worker.take(generation: pending.generation) else { return false }
+        provisional = nil
+        switch result {
+        case .failure(let error):
+            throw error
+        case .success(let (finished, offset)):
+            let previous = current
+            current = finished
+            worker.giveSpare(previous)
+            anchored = (pending.anchorCode, offset)
+            if try current.merge() != nil { anchored = nil }
+            return true
+        }
+    }
+
+    public func rows(in range: Range<Int>) throws -> [QuakeRow] {
+        guard let window = provisional?.window else { return try current.rows(in: range) }
+        let range = range.clamped(to: 0..<window.count)
+        return Array(window.rows[range])
+    }
+
+    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
+        provisional?.window.indexPath(forOffset: offset) ?? current.indexPath(forOffset: offset)
+    }
+
+    public func offset(ofSection section: Int) -> Int {
+        provisional?.window.sectionStarts[section] ?? current.offset(ofSection: section)
+    }
+
+    public func offset(ofCode code: String) throws -> Int? {
+        guard let window = provisional?.window else { return try current.offset(ofCode: code) }
+        return window.rows.firstIndex { $0.code == code }
+    }
+
+    /// Provisionally, a code the window does not hold re-reads the window around it (a
+    /// restored selection, a quake shown from another pane): call `sections` again after this.
+    public func anchor(code: String) throws -> Int? {
+        if var pending = provisional {
+            if pending.anchorCode == code { return pending.window.anchorOffset }
+            if let offset = pending.window.rows.firstIndex(where: { $0.code == code }) { return offset }
+            pending.window = try current.provisionalWindow(pending.request, anchor: code, margin: provisionalMargin)
+            pending.anchorCode = code
+            provisional = pending
+            return pending.window.anchorOffset
+        }
+        if let anchored, anchored.code == code {
+            self.anchored = nil
+            return anchored.offset
+        }
+        return try current.anchor(code: code)
+    }
+
+    public func quake(code: String) throws -> StoredQuake? { try current.quake(code: code) }
+
+    public func merge() throws -> ResultChanges? {
+        anchored = nil
+        let token = current.token
+        let changes = try current.merge()
+        guard var pending = provisional else { return changes }
+        guard current.token != token else { return nil }
+        // Something was committed: the window is read again (the exact count started before
+        // it and catches up by a merge when it settles).
+        pending.window = try current.provisionalWindow(pending.request, anchor: pending.anchorCode, margin: provisionalMargin)
+        provisional = pending
+        return ResultChanges(reloaded: true, codes: changes?.codes ?? [])
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}
+
+extension FetchedResultsController {
+    /// A provisional window for `request` around the quake `code` (or from the top), read on
+    /// this controller's connection without changing it.
+    func provisionalWindow(_ request: SectionedFetchRequest, anchor code: String?, margin: Int) throws -> ProvisionalWindow {
+        let days = DayCalendar(timeZone: request.timeZone)
+        return try context.read { db in
+            var keys: RowKeys?
+            if let code {
+                let statement = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+                try statement.bind(code, at: 1)
+                keys = try statement.step() ? RowKeys(statement) : nil
+            }
+            return try ProvisionalWindow(db, request: request, days: days, anchor: keys, above: keys == nil ? 0 : margin,
+                                         below: 2 * margin)
+        }
+    }
+}
+
+/// The background half of `VisibleFirstResults`: one serial queue configuring a spare
+/// controller for the latest request, interrupting it when a newer one arrives.
+final class CountWorker: @unchecked Sendable {
+    // @unchecked: `spare` is used by the queue while `running`, and handed over only under
+    // `lock` when it is not; every other property is guarded by `lock`.
+    struct Job {
+        var request: SectionedFetchRequest
+        var anchorCode: String?
+        var generation: Int
+    }
+
+    private let lock = NSLock()
+    private let container: PersistentContainer
+    private let queue = DispatchQueue(label: "quaketui.results.count", qos: .userInitiated)
+    private var spare: FetchedResultsController?
+    private var latest: Job?
+    private var running = false
+    private var finished: (generation: Int, result: Result<Int?, any Error>)?
+    private var _onSettled: (@Sendable () -> Void)?
+
+    var onSettled: (@Sendable () -> Void)? {
+        get { lock.withLock { _onSettled } }
+        set { lock.withLock { _onSettled = newValue } }
+    }
+
+    init(container: PersistentContainer) { self.container = container }
+
+    /// Starts counting `job`, interrupting the count of an older one.
+    func submit(_ job: Job) {
+        lock.withLock {
+            latest = job
+            finished = nil
+            if running {
+                spare?.interrupt()
+            } else {
+                running = true
+                queue.async { self.pump() }
+            }
+        }
+    }
+
+    /// Drops the pending job (the request was applied exactly meanwhile).
+    func cancel() {
+        lock.withLock {
+            latest = nil
+            finished = nil
+            if running { spare?.interrupt() }
+        }
+    }
+
+    /// The finished result for `generation`: on success with the controller holding it (handed
+    /// over: the worker has none until `giveSpare`). nil while it runs, or when a newer job replaced it.
+    func take(generation: Int) -> Result<(FetchedResultsController, Int?), any Error>? {
+        lock.withLock {
+            guard !running, let done = finished, done.generation == generation, let controller = spare else { return nil }
+            finished = nil
+            switch done.result {
+            case .failure(let error): return .failure(error)
+            case .success(let offset):
+                spare = nil
+                return .success((controller, offset))
+            }
+        }
+    }
+
+    /// Gives the worker a controller to count with (the one a settle replaced).
+    func giveSpare(_ controller: FetchedResultsController) {
+        lock.withLock { spare = controller }
+    }
+
+    /// Stops the running count and waits for the queue, then closes the spare.
+    func close() {
+        cancel()
+        queue.sync {}
+        lock.withLock {
+            spare?.close()
+            spare = nil
+        }
+    }
+
+    private func pump() {
+        while true {
+            let next: (Job, FetchedResultsController?)? = lock.withLock {
+                guard let job = latest else {
+                    running = false
+                    return nil
+                }
+                latest = nil
+                return (job, spare)
+            }
+            guard let (job, controller) = next else { return }
+            let result = Result { () throws -> Int? in
+                // The first count opens the controller on the plain time order (the kept counts
+                // answer it at once), so that even that count can be interrupted.
+                let counter = try controller ?? {
+                    let opened = try FetchedResultsController(container: container,
+                                                              request: SectionedFetchRequest(timeZone: job.request.timeZone))
+                    lock.withLock { spare = opened }
+                    return opened
+                }()
+                return try counter.configure(job.request, anchoring: job.anchorCode, withinNanoseconds: nil)
+            }
+            let callback: (@Sendable () -> Void)? = lock.withLock {
+                // Superseded (a newer job waits) or cancelled: nothing to report.
+                guard latest == nil, !Self.isInterruption(result) else { return nil }
+                finished = (job.generation, result)
+                running = false
+                return _onSettled ?? {}
+            }
+            if let callback {
+                callback()
+                return
+            }
+        }
+    }
+
+    private static func isInterruption(_ result: Result<Int?, any Error>) -> Bool {
+        if case .failure(let error as SQLiteError) = result { return error.isInterrupted }
+        return false
+    }
+}

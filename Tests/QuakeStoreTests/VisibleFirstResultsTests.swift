@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// Never wait on a key: the provisional window shows exactly the rows the exact results show
+/// around the selection, and once the background count settles, the results equal a fresh
+/// fetch — after superseded requests and merges from another writer too.
+@Suite struct VisibleFirstResultsTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    /// Seeded random requests over every order, direction, search and filter kind.
+    static func randomRequest(_ rng: inout SeededGenerator) -> SectionedFetchRequest {
+        let searches = ["", "", "a", "al", "fiji", "zz", "ísl", "ALASKA", "\"", "hawaii"]
+        let orders: [QuakeSortOrder] = [.time, .magnitude, .region]
+        var predicate = QuakePredicate(searchText: searches[Int.random(in: 0..<searches.count, using: &rng)],
+                                       minimumMagnitude: Bool.random(using: &rng) ? nil : 2.5)
+        if Int.random(in: 0..<4, using: &rng) == 0 { predicate.rowFilters = [.depth(0...2.5)] }
+        let order = orders[Int.random(in: 0..<orders.count, using: &rng)]
+        return SectionedFetchRequest(predicate: predicate,
+                                     sortDescriptor: QuakeSortDescriptor(order, ascending: Bool.random(using: &rng)),
+                                     timeZone: utc)
+    }
+
+    static func makeStore(count: Int = 500) throws -> TestStore {
+        let store = try TestStore()
+        var records = ExpectedResults.variedRecords(count: count, seed: 7)
+        for index in stride(from: 0, to: records.count, by: 3) { records[index].depth = 9 }
+        try store.upsert(records)
+        return store
+    }
+
+    /// Waits (on the condition, not a clock) until the pending count settles.
+    static func settle(_ results: VisibleFirstResults, _ signal: DispatchSemaphore) throws {
+        while results.isProvisional {
+            #expect(signal.wait(timeout: .now() + 60) == .success, "the background count never finished")
+            _ = try results.settle()
+        }
+    }
+
+    static func expectExact(_ results: VisibleFirstResults, _ store: TestStore, anchor code: String?) throws {
+        let fresh = try FetchedResultsController(container: store.container, request: results.request)
+        defer { fresh.close() }
+        #expect(!results.isProvisional)
+        #expect(results.sections == fresh.sections)
+        #expect(try results.rows(in: 0..<results.count) == fresh.rows(in: 0..<fresh.count))
+        if let code { #expect(try results.anchor(code: code) == fresh.anchor(code: code)) }
+    }
+
+    @Test func theWindowShowsTheExactRowsAroundTheSelection() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { results.close() }
+        results.alwaysProvisional = true
+        results.provisionalMargin = 25
+        var rng = SeededGenerator(seed: 11)
+        for _ in 0..<60 {
+            let request = Self.randomRequest(&rng)
+            let code: String? = Bool.random(using: &rng) ? "v\(Int.random(in: 0..<500, using: &rng))" : nil
+            try results.configure(request, around: code)
+            #expect(results.isProvisional)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            let all = try fresh.rows(in: 0..<fresh.count)
+            let window = try results.rows(in: 0..<results.count)
+            guard let code, let exact = try fresh.anchor(code: code) else {
+                #expect(window == Array(all.prefix(window.count)), "\(request)")
+                #expect(window.count == min(all.count, 50))
+                continue
+            }
+            let anchor = try #require(try results.anchor(code: code), "\(request) \(code)")
+            let start = exact - anchor
+            #expect(start >= 0 && start + window.count <= all.count, "\(request) \(code)")
+            guard start >= 0, start + window.count <= all.count else { continue }
+            #expect(window == Array(all[start..<start + window.count]), "\(request) \(code)")
+            // Each section of the window is the exact section of its rows, its count pending.
+            for (index, section) in results.sections.enumerated() {
+                let first = start + results.offset(ofSection: index)
+                let exactSection = fresh.sections[fresh.indexPath(forOffset: first).section]
+                #expect(section.id == exactSection.id && section.title == exactSection.title)
+                #expect(section.isCountPending)
+            }
+        }
+        // Leave no count running behind the test.
+        try results.configure(SectionedFetchRequest(timeZone: Self.utc), around: nil)
+    }
+
+    @Test func aSettledCountEqualsAFreshFetch() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { results.close() }
+        results.alwaysProvisional = true
+        let signal = DispatchSemaphore(value: 0)
+        results.onSettled = { signal.signal() }
+        var rng = SeededGenerator(seed: 5)
+        for _ in 0..<12 {
+            let request = Self.randomRequest(&rng)
+            let code = "v\(Int.random(in: 0..<500, using: &rng))"
+            try results.configure(request, around: code)
+            try Self.settle(results, signal)
+            try Self.expectExact(results, store, anchor: code)
+        }
+    }
+
+    @Test func aNewerRequestSupersedesTheRunningCount() throws {
+        let store = try Self.makeStore(count: 3_000)
+        defer { store.remove() }
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { results.close() }
+        results.alwaysProvisional = true
+        let signal = DispatchSemaphore(value: 0)
+        results.onSettled = { signal.signal() }
+        // Typed quickly: each letter replaces the count of the one before.
+        var typed = ""
+        for letter in "alaska" {
+            typed.append(letter)
+            try results.configure(SectionedFetchRequest(predicate: QuakePredicate(searchText: typed), timeZone: Self.utc),
+                                  around: "v10")
+        }
+        try Self.settle(results, signal)
+        #expect(results.request.predicate.searchText == "alaska")
+        try Self.expectExact(results, store, anchor: "v10")
+    }
+
+    @Test func mergesWhileACountRunsStayExact() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { results.close() }
+        results.alwaysProvisional = true
+        let signal = DispatchSemaphore(value: 0)
+        results.onSettled = { signal.signal() }
+        var rng = SeededGenerator(seed: 3)
+        for round in 0..<6 {
+            try results.configure(Self.randomRequest(&rng), around: "v\(round * 40)")
+            // Another process writes while the count runs (or just after it finished).
+            try store.upsert((0..<5).map {
+                .fixture("m\(round)-\($0)", magnitude: Double($0), place: "\($0) km N of Hilo, Hawaii", time: 1_700_000_000_000 + Int64($0))
+            } + [.fixture("v\(round)", magnitude: 6.1, place: "Fiji region", time: 1_700_000_500_000, updated: 1_900_000_000_000 + Int64(round))])
+            _ = try results.merge()
+            try Self.settle(results, signal)
+            _ = try results.merge()
+            try Self.expectExact(results, store, anchor: "v\(round * 40)")
+        }
+    }
+
+    @Test func aQuickRequestIsExactAtOnce() throws {
+        let store = try Self.makeStore(count: 50)
+        defer { store.remove() }
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc),
+                                              budget: nil)
+        defer { results.close() }
+        try results.configure(SectionedFetchRequest(predicate: QuakePredicate(searchText: "fiji"), timeZone: Self.utc), around: "v3")
+        #expect(!results.isProvisional)
+        try Self.expectExact(results, store, anchor: "v3")
+    }
+}
