@@ -78,8 +78,12 @@ struct BrowserFeelTests {
         let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
                                           environment: BrowserTests.offline.merging(["BROWSER": script.path]) { $1 })
         try fixture.tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
+        // The launch's own selection reaches the scene file first: wait for it, then for j's.
+        let first = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
         try fixture.tmux.send(pane, "j", "o")
-        let code = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
+        let code = try #require(try Self.selected(fixture) {
+            $0["ContentView.selectedQuake"] as? String != "" && $0["ContentView.selectedQuake"] as? String != first
+        }["ContentView.selectedQuake"] as? String)
         let url = "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)"
         #expect(eventually(timeout: 10) { (try? String(contentsOf: opened, encoding: .utf8)) == url })
         try fixture.tmux.waitFor(pane, "the status line") { $0.contains("Opened \(url) with") }

@@ -40,6 +40,8 @@ public final class VisibleFirstResults: ResultsSource {
         var generation: Int
         var anchorCode: String?
         var window: ProvisionalWindow
+        /// The anchor the background count places (`anchorCode` moves with a re-read window).
+        let countedAnchor: String?
     }
 
     private var generation = 0
@@ -101,7 +103,7 @@ public final class VisibleFirstResults: ResultsSource {
             // Over budget: the controller kept its previous state; answer with a window.
         }
         let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin)
-        provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
+        provisional = Pending(request: request, generation: generation, anchorCode: code, window: window, countedAnchor: code)
         anchored = nil
         worker.submit(.init(request: request, anchorCode: code, generation: generation))
     }
@@ -123,7 +125,7 @@ public final class VisibleFirstResults: ResultsSource {
             let previous = current
             current = finished
             worker.giveSpare(previous)
-            anchored = (pending.anchorCode, offset)
+            anchored = (pending.countedAnchor, offset)
             if try current.merge() != nil { anchored = nil }
             return true
         }

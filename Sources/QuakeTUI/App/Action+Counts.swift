@@ -2,7 +2,7 @@
 extension Action {
     /// Whether the action needs the whole list's sections, which a provisional window does not
     /// have: the first or last quake, a section jump, a collapse, another pane's quake. The
-    /// runtime holds such actions until the count settles (a fraction of a second at 1M
+    /// model holds such actions until the count settles (a fraction of a second at 1M
     /// quakes) and then applies them in order; every other key acts on the window at once.
     public var needsCompleteSections: Bool {
         switch self {

@@ -19,6 +19,8 @@ public final class BrowserModel {
     /// The state before the first action whose request is still being counted (a provisional
     /// window): where a count that fails puts everything back.
     var pendingBase: AppState?
+    /// Actions waiting for a pending count (see `send`).
+    var heldForCounts: [Action] = []
     /// The time messages are logged with (tests set a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
 
@@ -112,8 +114,24 @@ public final class BrowserModel {
     ///
     /// - Throws: what the results source reported; the state is then exactly as it was before
     ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what failed.
+    ///
+    /// While a count is pending (a provisional window), an action that needs the whole list's
+    /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…) is held and applied,
+    /// in order, as soon as the count settles; every other action acts on the window at once.
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
+        if action.needsCompleteSections, results.isProvisional {
+            heldForCounts.append(action)
+            return []
+        }
+        var effects = try apply(action)
+        while !results.isProvisional, !heldForCounts.isEmpty {
+            effects += try apply(heldForCounts.removeFirst())
+        }
+        return effects
+    }
+
+    private func apply(_ action: Action) throws -> [Effect] {
         // A pending count that fails undoes the actions that asked for it.
         let before = (action == .resultsSettled ? pendingBase : nil) ?? state
         var succeeded = false

@@ -35,8 +35,6 @@ final class BrowserApp {
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
-    /// Keys that need the whole list's sections, held while a count is pending (`Action.needsCompleteSections`).
-    private var heldForCounts: [Action] = []
     private var isDone = false
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
     private var finalSaveError: (any Error)?
@@ -192,10 +190,6 @@ final class BrowserApp {
         // Read when handled, not when the watcher fired: the latest values, so a notice that
         // waited in the inbox behind later `m` presses cannot bring back an older value.
         if case .settingsChanged = action { action = .settingsChanged(AppSettings(appStorage)) }
-        if action.needsCompleteSections, model.results.isProvisional {
-            heldForCounts.append(action)
-            return
-        }
         let effects: [Effect]
         do {
             // Reads (the detail row) first, so the frame drawn next shows what they read.
@@ -206,11 +200,6 @@ final class BrowserApp {
             return
         }
         for effect in effects { try perform(effect, terminal) }
-        if !model.results.isProvisional, !heldForCounts.isEmpty {
-            let held = heldForCounts
-            heldForCounts = []
-            for action in held { try send(action, terminal) }
-        }
         if case .resultsSettled = action, !model.results.isProvisional { trace?.event("counted") }
         if case .storeChanged = action {
             try deliverArrivals(terminal)
@@ -274,6 +263,8 @@ final class BrowserApp {
     }
 
     private func draw(_ terminal: Terminal) throws {
+        // A provisional window holds a screen above and below the selection, however tall.
+        (model.results as? VisibleFirstResults)?.provisionalMargin = max(80, model.state.rows + 20)
         let frame: ScreenModel
         do {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),

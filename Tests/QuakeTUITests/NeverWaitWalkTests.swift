@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+@testable import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// Never wait on a key (issue 11): keystrokes answered by provisional windows, counts that a
+/// newer key supersedes or that settle in between, and commits from another writer merged
+/// meanwhile, in seeded random order. After every walk the settled results equal a fresh
+/// fetch, and the screen equals the one a model on a fresh exact fetch draws for the same state.
+@Suite struct NeverWaitWalkTests {
+    /// Counts settled so far, signalled from the background queue.
+    final class Settled: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+    }
+
+    static func settle(_ model: BrowserModel, _ settled: Settled) throws {
+        while model.results.isProvisional {
+            #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
+            _ = try model.performReads(model.send(.resultsSettled))
+        }
+    }
+
+    /// A screen with its counts and scrollbar blanked (`(…)`, `(1,234)`, `… quakes`, `12 quakes`,
+    /// `┃`) and the padding they move collapsed.
+    static func withoutCounts(_ screen: String) -> String {
+        screen.replacingOccurrences(of: #"\((…|[0-9,]+)\)"#, with: "(#)", options: .regularExpression)
+            .replacingOccurrences(of: #"(…|[0-9,]+) quakes?"#, with: "# quakes", options: .regularExpression)
+            .replacingOccurrences(of: "┃", with: " ")
+            // The count's width moves the header's rule and the scene label: collapse the padding.
+            .replacingOccurrences(of: #"[─ ]{2,}"#, with: " ", options: .regularExpression)
+    }
+
+    @Test func walksWithPendingCountsAndCommitsEndOnAFreshFetch() throws {
+        var failures: [String] = []
+        for seed in UInt64(1)...10 {
+            let store = try RestoreWalkTests.makeStore()
+            defer { store.remove() }
+            var generator = SeededGenerator(seed: seed)
+            let size = RestoreWalkTests.sizes[Int(seed % 3)]
+            let results = try VisibleFirstResults(container: store.container,
+                                                  request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
+            results.alwaysProvisional = true
+            results.provisionalMargin = size.rows + Int.random(in: 2...20, using: &generator)
+            let settled = Settled()
+            results.onSettled = { settled.semaphore.signal() }
+            let live = try BrowserModel(state: AppState(sceneID: "w\(seed)", settings: AppSettings(timeZone: .utc)), source: results)
+            defer { live.close() }
+            try live.restore(AppState.RestoredSelection(), size: size)
+            for step in 0..<40 {
+                switch Int.random(in: 0..<8, using: &generator) {
+                case 0:
+                    try MergeWalkTests.commit(store, selected: live.state.selectedCode, step: step, using: &generator)
+                    _ = try live.performReads(live.send(.storeChanged))
+                case 1:
+                    try Self.settle(live, settled)
+                default:
+                    _ = try live.performReads(live.send(MergeWalkTests.actions.randomElement(using: &generator)!))
+                }
+                // A provisional frame already shows what the settled one will: the same rows on
+                // the same lines, only the counts (and the scrollbar) still to come.
+                if live.results.isProvisional {
+                    let exact = try BrowserModel(state: live.state, container: store.container)
+                    defer { exact.close() }
+                    try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
+                                                                 selectedSection: live.state.selectedSection,
+                                                                 selectionLine: live.state.selectionLine), size: size)
+                    let (pending, settled) = (Self.withoutCounts(try RestoreWalkTests.screen(live)),
+                                              Self.withoutCounts(try RestoreWalkTests.screen(exact)))
+                    if pending != settled {
+                        failures.append("seed \(seed) step \(step) at \(size.columns)x\(size.rows):\npending:\n\(pending)\nsettled:\n\(settled)")
+                    }
+                }
+            }
+            try Self.settle(live, settled)
+            _ = try live.performReads(live.send(.storeChanged))
+            let fresh = try FetchedResultsController(container: store.container, request: live.state.request)
+            defer { fresh.close() }
+            let liveRows = try live.results.rows(in: 0..<live.results.count).map(\.code)
+            let freshRows = try fresh.rows(in: 0..<fresh.count).map(\.code)
+            if live.results.sections != fresh.sections || liveRows != freshRows {
+                failures.append("seed \(seed): results differ from a fresh fetch (\(liveRows.count) vs \(freshRows.count) rows)")
+                continue
+            }
+            // A model on an exact fetch, put in the same state, draws the same screen.
+            let exact = try BrowserModel(state: live.state, container: store.container)
+            defer { exact.close() }
+            try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode, topCode: nil,
+                                                         selectedSection: live.state.selectedSection,
+                                                         selectionLine: live.state.selectionLine),
+                              size: size)
+            _ = try exact.performReads(exact.pendingReads)
+            let (before, after) = (try RestoreWalkTests.screen(live), try RestoreWalkTests.screen(exact))
+            if before != after { failures.append("seed \(seed) at \(size.columns)x\(size.rows):\nlive:\n\(before)\nexact:\n\(after)") }
+            // A relaunch whose request is still being counted: its provisional first frame, and
+            // the settled one, are the screen the walk left.
+            let relaunchResults = try VisibleFirstResults(container: store.container,
+                                                          request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
+            relaunchResults.alwaysProvisional = true
+            relaunchResults.provisionalMargin = size.rows + 2
+            let relaunchSettled = Settled()
+            relaunchResults.onSettled = { relaunchSettled.semaphore.signal() }
+            let relaunched = try BrowserModel(state: live.state, source: relaunchResults)
+            defer { relaunched.close() }
+            try relaunched.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
+                                                              selectedSection: live.state.selectedSection,
+                                                              selectionLine: live.state.selectionLine), size: size)
+            _ = try relaunched.performReads(relaunched.pendingReads)
+            let first = try RestoreWalkTests.screen(relaunched)
+            if Self.withoutCounts(first) != Self.withoutCounts(after) {
+                failures.append("seed \(seed) relaunch, first frame:\n\(first)\nexact:\n\(after)")
+            }
+            try Self.settle(relaunched, relaunchSettled)
+            let settledScreen = try RestoreWalkTests.screen(relaunched)
+            if settledScreen != after { failures.append("seed \(seed) relaunch, settled:\n\(settledScreen)\nexact:\n\(after)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) walks differ:\n\(failures.joined(separator: "\n\n"))")
+    }
+}
