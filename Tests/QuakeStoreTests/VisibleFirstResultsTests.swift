@@ -54,6 +54,7 @@ import Testing
         let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
         defer { results.close() }
         results.alwaysProvisional = true
+        results.windowLimit = nil  // windows compared whole, however loaded the machine
         results.provisionalMargin = 25
         var rng = SeededGenerator(seed: 11)
         for _ in 0..<60 {
@@ -93,6 +94,7 @@ import Testing
         let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
         defer { results.close() }
         results.alwaysProvisional = true
+        results.windowLimit = nil  // windows compared whole, however loaded the machine
         let signal = DispatchSemaphore(value: 0)
         results.onSettled = { signal.signal() }
         var rng = SeededGenerator(seed: 5)
@@ -111,6 +113,7 @@ import Testing
         let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
         defer { results.close() }
         results.alwaysProvisional = true
+        results.windowLimit = nil  // windows compared whole, however loaded the machine
         let signal = DispatchSemaphore(value: 0)
         results.onSettled = { signal.signal() }
         // Typed quickly: each letter replaces the count of the one before.
@@ -131,6 +134,7 @@ import Testing
         let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
         defer { results.close() }
         results.alwaysProvisional = true
+        results.windowLimit = nil  // windows compared whole, however loaded the machine
         let signal = DispatchSemaphore(value: 0)
         results.onSettled = { signal.signal() }
         var rng = SeededGenerator(seed: 3)
@@ -145,6 +149,30 @@ import Testing
             _ = try results.merge()
             try Self.expectExact(results, store, anchor: "v\(round * 40)")
         }
+    }
+
+    /// A search that matches almost nothing would walk the whole index for its window: the
+    /// window's time limit stops the walk and keeps what it found (here nothing), and the
+    /// count that follows still finds the one match.
+    @Test func aWindowWalkStopsAtItsTimeLimit() throws {
+        let store = try Self.makeStore(count: 3_000)
+        defer { store.remove() }
+        try store.upsert([.fixture("rare", place: "Zzyzx, California", time: 1_600_000_000_000)])
+        let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: "zzyzx"), timeZone: Self.utc)
+        let reader = ProvisionalReader(request: request, days: DayCalendar(timeZone: Self.utc))
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let (cut, whole) = try context.read { db -> (Bool, [String]) in
+            var partial = false
+            let rows = try reader.rows(db, from: nil, forward: true, limit: 10, within: 0, partial: &partial)
+            #expect(rows.isEmpty)
+            var unlimited = false
+            let all = try reader.rows(db, from: nil, forward: true, limit: 10, within: nil, partial: &unlimited)
+            #expect(!unlimited)
+            return (partial, all.map(\.row.code))
+        }
+        #expect(cut)
+        #expect(whole == ["rare"])
     }
 
     @Test func aQuickRequestIsExactAtOnce() throws {

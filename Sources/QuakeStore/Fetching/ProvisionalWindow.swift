@@ -10,15 +10,25 @@ struct ProvisionalWindow {
     /// The offset of the anchor (or of the row that stands where it would sort).
     var anchorOffset: Int?
 
+    /// Whether a time limit cut the reading short (a rare match: the window holds fewer rows
+    /// than there are; the count that follows finds them all).
+    var isPartial = false
+
     /// Reads up to `above` rows before `anchor` and `below` rows from it (the anchor itself when
-    /// it matches), or `below` rows from the top without an anchor. A distance sort is not read
-    /// here (its order needs the distance table).
+    /// it matches), or `below` rows from the top without an anchor, each side within its time
+    /// limit (`limit` ns in all: two thirds for the rows at and below the selection, read first,
+    /// the rest for those above; nil: no limit). A search matching almost nothing would otherwise
+    /// walk the whole index here. A distance sort is not read here (its order needs the distance table).
     init(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar, anchor: RowKeys?,
-         above: Int, below: Int) throws {
+         above: Int, below: Int, limit: UInt64? = nil) throws {
         let reader = ProvisionalReader(request: request, days: days)
+        var partial = false
+        let after = try reader.rows(db, from: anchor, forward: true, limit: below, within: limit.map { $0 / 3 * 2 }, partial: &partial)
         var before: [ProvisionalReader.Row] = []
-        if let anchor, above > 0 { before = try reader.rows(db, from: anchor, forward: false, limit: above) }
-        let after = try reader.rows(db, from: anchor, forward: true, limit: below)
+        if let anchor, above > 0 {
+            before = try reader.rows(db, from: anchor, forward: false, limit: above, within: limit.map { $0 / 3 }, partial: &partial)
+        }
+        isPartial = partial
         let all = before.reversed() + after
         rows = all.map(\.row)
         anchorOffset = anchor == nil || all.isEmpty ? nil : min(before.count, all.count - 1)
@@ -89,17 +99,32 @@ struct ProvisionalReader {
     /// Up to `limit` rows from `anchor` (included when it matches) going `forward` in display
     /// order, or strictly before it going backward (nearest first); from the first row when
     /// `anchor` is nil.
-    func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
+    ///
+    /// With `within` (ns), reading stops there and returns the rows found so far, setting `partial`.
+    func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int, within: UInt64? = nil,
+              partial: inout Bool) throws -> [Row] {
         guard limit > 0 else { return [] }
         var result: [Row] = []
-        var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
-        var bound = anchor
-        while let current = segment, result.count < limit {
-            result += try read(db, current, from: bound, inclusive: forward, forward: forward, limit: limit - result.count)
-            bound = nil
-            segment = try next(db, after: current, forward: forward)
+        do {
+            try db.withDeadline(nanoseconds: within) {
+                var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
+                var bound = anchor
+                while let current = segment, result.count < limit {
+                    try read(db, current, from: bound, inclusive: forward, forward: forward, limit: limit - result.count,
+                             into: &result)
+                    bound = nil
+                    segment = try next(db, after: current, forward: forward)
+                }
+            }
+        } catch let error as SQLiteError where error.isInterrupted && within != nil {
+            partial = true
         }
         return result
+    }
+
+    func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
+        var partial = false
+        return try rows(db, from: anchor, forward: forward, limit: limit, partial: &partial)
     }
 
     private func segment(_ db: Connection, of keys: RowKeys) throws -> Segment? {
@@ -158,7 +183,7 @@ struct ProvisionalReader {
     }
 
     private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, inclusive: Bool, forward: Bool,
-                      limit: Int) throws -> [Row] {
+                      limit: Int, into rows: inout [Row]) throws {
         let descending = segment.descending == forward
         var terms = [segment.filter, predicate.0]
         var arguments = segment.arguments + predicate.1
@@ -179,12 +204,11 @@ struct ProvisionalReader {
             WHERE \(terms.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
             """)
         try statement.bind(arguments + [.integer(Int64(limit))])
-        var rows: [Row] = []
+        defer { statement.reset() }
         while try statement.step() {
             let keys = RowKeys(statement, from: 9)
             rows.append(Row(row: QuakeRow(statement), keys: keys, section: section(of: keys, regionTitle: segment.regionTitle)))
         }
-        return rows
     }
 
     private func section(of keys: RowKeys, regionTitle: String) -> (key: SectionKey, id: String, title: String) {

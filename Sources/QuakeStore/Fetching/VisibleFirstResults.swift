@@ -28,6 +28,9 @@ public final class VisibleFirstResults: ResultsSource {
     public var budget: Duration? = .milliseconds(6)
     /// Rows read above and below the selection for a provisional window (a screen and a margin).
     public var provisionalMargin = 80
+    /// How long reading a provisional window may take (nil: no limit, as tests comparing
+    /// windows want); past it the window holds what was found so far.
+    public var windowLimit: Duration? = .milliseconds(12)
     /// Tests: skip the exact attempt, so every reconfiguration takes the provisional path.
     var alwaysProvisional = false
 
@@ -102,7 +105,8 @@ public final class VisibleFirstResults: ResultsSource {
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
         }
-        let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin)
+        let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin,
+                                                  limit: windowLimit.map(Self.nanoseconds))
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window, countedAnchor: code)
         anchored = nil
         worker.submit(.init(request: request, anchorCode: code, generation: generation))
@@ -156,7 +160,8 @@ public final class VisibleFirstResults: ResultsSource {
         if var pending = provisional {
             if pending.anchorCode == code { return pending.window.anchorOffset }
             if let offset = pending.window.rows.firstIndex(where: { $0.code == code }) { return offset }
-            pending.window = try current.provisionalWindow(pending.request, anchor: code, margin: provisionalMargin)
+            pending.window = try current.provisionalWindow(pending.request, anchor: code, margin: provisionalMargin,
+                                                          limit: windowLimit.map(Self.nanoseconds))
             pending.anchorCode = code
             provisional = pending
             return pending.window.anchorOffset
@@ -178,7 +183,8 @@ public final class VisibleFirstResults: ResultsSource {
         guard current.token != token else { return nil }
         // Something was committed: the window is read again (the exact count started before
         // it and catches up by a merge when it settles).
-        pending.window = try current.provisionalWindow(pending.request, anchor: pending.anchorCode, margin: provisionalMargin)
+        pending.window = try current.provisionalWindow(pending.request, anchor: pending.anchorCode, margin: provisionalMargin,
+                                                      limit: windowLimit.map(Self.nanoseconds))
         provisional = pending
         return ResultChanges(reloaded: true, codes: changes?.codes ?? [])
     }
@@ -192,7 +198,8 @@ public final class VisibleFirstResults: ResultsSource {
 extension FetchedResultsController {
     /// A provisional window for `request` around the quake `code` (or from the top), read on
     /// this controller's connection without changing it.
-    func provisionalWindow(_ request: SectionedFetchRequest, anchor code: String?, margin: Int) throws -> ProvisionalWindow {
+    func provisionalWindow(_ request: SectionedFetchRequest, anchor code: String?, margin: Int,
+                           limit: UInt64?) throws -> ProvisionalWindow {
         let days = DayCalendar(timeZone: request.timeZone)
         return try context.read { db in
             var keys: RowKeys?
@@ -202,7 +209,7 @@ extension FetchedResultsController {
                 keys = try statement.step() ? RowKeys(statement) : nil
             }
             return try ProvisionalWindow(db, request: request, days: days, anchor: keys, above: keys == nil ? 0 : margin,
-                                         below: 2 * margin)
+                                         below: 2 * margin, limit: limit)
         }
     }
 }

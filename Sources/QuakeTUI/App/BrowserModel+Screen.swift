@@ -91,6 +91,8 @@ extension BrowserModel {
     }
 
     private var emptyMessage: String {
+        // A count still running, with nothing found in the first few milliseconds.
+        if results.isProvisional { return "Looking for matching quakes…" }
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
         if state.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)) of home. ~ shows them all." }
         if !state.filters.isEmpty {
