@@ -43,9 +43,17 @@ struct RestoreWalkEndToEndTests {
         try Self.walks(columns: 80, rows: 24, seeds: 101...124)
     }
 
+    /// Never wait on a key: every request that takes more than a few SQLite steps is answered
+    /// first by a provisional window (budget 0), counted in the background, and keys that need
+    /// the whole list wait for the count; launches restore through the same path. The screen
+    /// left and the screen relaunched must still be equal.
+    @Test func provisionalWalksComeBackAsTheyWereLeft() throws {
+        try Self.walks(columns: 110, rows: 30, seeds: 201...220, environment: ["QUAKETUI_WINDOW_BUDGET_MS": "0"])
+    }
+
     /// Every fourth walk ends with `q` instead of `kill -9`.
-    static func walks(columns: Int, rows: Int, seeds: ClosedRange<UInt64>) throws {
-        let pane = try BrowserPane(columns: columns, rows: rows, scene: "walk")
+    static func walks(columns: Int, rows: Int, seeds: ClosedRange<UInt64>, environment: [String: String] = [:]) throws {
+        let pane = try BrowserPane(columns: columns, rows: rows, scene: "walk", environment: environment)
         defer { pane.close() }
         let tmux = pane.tmux
         var screen = try pane.settle()
@@ -272,13 +280,16 @@ final class BrowserPane {
     let tmux: TmuxSession
     let dir: TemporaryDirectory
     let scene: String
+    /// Given to every launch (e.g. `QUAKETUI_WINDOW_BUDGET_MS`).
+    let environment: [String: String]
     private(set) var target = ""
     private let trace: URL
     /// Keys sent since the last launch.
     private var sent = 0
 
     /// Launches the browser in a new `columns`×`rows` pane.
-    init(columns: Int, rows: Int, scene: String) throws {
+    init(columns: Int, rows: Int, scene: String, environment: [String: String] = [:]) throws {
+        self.environment = environment
         dir = try RestoreWalkEndToEndTests.stateDirectory()
         do {
             tmux = try TmuxSession(columns: columns, rows: rows)
@@ -303,7 +314,7 @@ final class BrowserPane {
     func launch(environment: [String: String] = [:]) throws {
         try? FileManager.default.removeItem(at: trace)
         sent = 0
-        var environment = environment
+        var environment = self.environment.merging(environment) { $1 }
         environment["QUAKETUI_TRACE"] = trace.path
         environment["QUAKETUI_FEED_BASE_URL"] = "file:///nonexistent-quaketui-feed"
         let arguments = ["--state-dir", dir.path, "--scene", scene]

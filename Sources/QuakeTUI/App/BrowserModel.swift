@@ -117,10 +117,12 @@ public final class BrowserModel {
     ///
     /// While a count is pending (a provisional window), an action that needs the whole list's
     /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…) is held and applied,
-    /// in order, as soon as the count settles; every other action acts on the window at once.
+    /// in order, as soon as the count settles, and so is every key after it; every other action
+    /// acts on the window at once.
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
-        if action.needsCompleteSections, results.isProvisional {
+        // Behind a held key, later keys wait too: they were typed after it.
+        if results.isProvisional, action.needsCompleteSections || (!heldForCounts.isEmpty && !isOutside(action)) {
             heldForCounts.append(action)
             return []
         }
