@@ -25,8 +25,14 @@ struct HostileBrowserTests {
                                   environment: Self.offline.merging(["QUAKETUI_LOG": log]) { $1 })
         try tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
         let plist = state + "/scenes/a.plist"
-        try? FileManager.default.removeItem(atPath: plist)
-        try FileManager.default.createDirectory(atPath: plist + "/blocker", withIntermediateDirectories: true)
+        // The browser may be saving the scene right now (its rename would put a.plist back
+        // between the two calls): try again until the directory stands in its place.
+        var blocked = false
+        for _ in 0..<1_000 where !blocked {
+            try? FileManager.default.removeItem(atPath: plist)
+            blocked = (try? FileManager.default.createDirectory(atPath: plist + "/blocker", withIntermediateDirectories: true)) != nil
+        }
+        try #require(blocked, "a.plist could not be replaced by a directory")
         try tmux.send(pane, "j")
         try tmux.waitFor(pane, timeout: 10, "the failed save on the status line") { $0.contains("Could not save scene a") }
         // The whole notice, cause and path included, is in the log (issue 16: through the presenter).
