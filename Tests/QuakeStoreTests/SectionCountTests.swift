@@ -4,7 +4,10 @@ import QuakeTestSupport
 import Testing
 
 /// The section counts the store keeps (`quake_count`) must equal a `GROUP BY` recount after any
-/// mix of writes, and the section index built from them must equal the one walked over the rows.
+/// mix of writes — new quakes, updates of one sort key (magnitude, time, region) or all three,
+/// deletes by code, prefix and age, and bulk imports both with the count triggers and without
+/// them (an import that outnumbers the store recounts at the end) — and the section index built
+/// from them must equal the one walked over the rows.
 @Suite struct SectionCountTests {
     /// The kept counts, and the same counts recounted from the rows, as comparable lists.
     static func keptAndRecounted(_ store: TestStore) throws -> (kept: [String], recounted: [String]) {
@@ -47,11 +50,24 @@ import Testing
         for step in 0..<40 {
             let context = try store.container.newBackgroundContext(author: "test")
             defer { context.close() }
-            switch random.next(6) {
+            // Steps 12 and 30 always import in bulk (outnumbering the store), the rest at random.
+            switch step == 12 || step == 30 ? 0 : random.next(7) {
             case 0 where step % 3 == 0:
-                // A bulk import large enough to drop the triggers and recount at the end.
-                let records = (0..<(WriteTransaction.searchIndexDeferralMinimum + 300)).map { i in
-                    Self.randomRecord(random.next(2) == 0 && !codes.isEmpty ? codes[random.next(codes.count)] : "b\(step)x\(i)", &random)
+                // A bulk import: large enough to defer the search index; every other one also
+                // outnumbers the store, which drops the count triggers and recounts at the end
+                // (WriteTransaction.dropSecondaryIndexes).
+                // The importer compares its new rows with max(id), an upper bound of the row count.
+                let maxID = try store.read { db in Int(try db.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0) }
+                let outnumbers = step % 2 == 0 && maxID < 2_500
+                let size = outnumbers ? max(WriteTransaction.secondaryIndexDeferralMinimum, maxID) + 100 + random.next(200)
+                    : WriteTransaction.searchIndexDeferralMinimum + 300
+                var records = (0..<size).map { i in
+                    Self.randomRecord(!outnumbers && random.next(2) == 0 && !codes.isEmpty ? codes[random.next(codes.count)] : "b\(step)x\(i)", &random)
+                }
+                if outnumbers, !codes.isEmpty {
+                    // Changed versions of stored quakes too, before and after the triggers are dropped.
+                    records += (0..<random.next(150)).map { _ in Self.randomRecord(codes[random.next(codes.count)], &random) }
+                    records.shuffle(using: &random)
                 }
                 var iterator = records.makeIterator()
                 _ = try context.performAndWait { tx in try tx.upsert(from: { iterator.next() }) }
@@ -63,6 +79,22 @@ import Testing
                 }
                 try context.performAndWait { tx in for record in records { _ = try tx.upsert(record) } }
                 codes += records.map(\.code)
+            case 5 where !codes.isEmpty:
+                // Updates of one sort key at a time: magnitude (across buckets or within one),
+                // time (across 15-minute buckets or within one), or region.
+                let chosen = (0..<(1 + random.next(12))).map { _ in codes[random.next(codes.count)] }
+                let current = try store.read { db in try chosen.compactMap { try db.quake(code: $0)?.record } }
+                let changed = current.map { old in
+                    var record = old
+                    record.updated = old.updated + 1 + Int64(random.next(1_000))
+                    switch random.next(3) {
+                    case 0: record.magnitude = [nil, -0.2, 0.5, 1.0, 2.49, 2.5, 5.99, 6.0, 8.1][random.next(9)]
+                    case 1: record.time = old.time + Int64(random.next(2) == 0 ? 1 : 1_800_000) * (random.next(2) == 0 ? 1 : -1)
+                    default: record.place = "\(random.next(90)) km S of Village, \(["Alaska", "Peru", "Région 3", "Ölfus, Iceland"][random.next(4)])"
+                    }
+                    return record
+                }
+                try context.performAndWait { tx in for record in changed { _ = try tx.upsert(record) } }
             case 3 where !codes.isEmpty:
                 let victims = (0..<random.next(10)).map { _ in codes[random.next(codes.count)] }
                 try context.performAndWait { tx in for code in victims { _ = try tx.deleteQuake(code: code) } }

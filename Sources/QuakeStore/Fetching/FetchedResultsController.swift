@@ -7,6 +7,13 @@ import Foundation
 /// is shown — never every row: rows are read on demand with indexed queries per section. It
 /// merges the persistent history (any process's commits) into exact changes.
 ///
+/// It orchestrates parts with one job each: `SectionIndex` (the sections, their offsets and
+/// how a merge moves them), `RowWindow` (the rows held and how they are read), `ResultMatches`
+/// (the search and filter matches), `SectionCounts` (section indexes from counts per bucket)
+/// and `ChangeDiff` (from the changed rows' places to `ResultChanges`). The controller itself
+/// holds the request and history token, counts and ranks rows in SQL, and chooses between a
+/// reload and a listed merge.
+///
 /// ```swift
 /// let controller = try FetchedResultsController(container: container, request: request)
 /// let visible = try controller.rows(in: 0..<40)
@@ -20,21 +27,24 @@ public final class FetchedResultsController {
 
     let context: ViewContext
     public private(set) var request: SectionedFetchRequest
-    public private(set) var sections: [QuakeSection] = []
-    private var sectionStarts: [Int] = []
-    private var sectionIndexByKey: [SectionKey: Int] = [:]
-    public private(set) var count = 0
+    public var sections: [QuakeSection] { index.sections }
+    /// Rows in all sections.
+    public var count: Int { index.count }
     /// The history token the results reflect.
     public private(set) var token: HistoryToken = .zero
     /// How many rows were read from SQLite so far (the laziness counter tests assert on).
-    public private(set) var rowsMaterialized = 0
+    public var rowsMaterialized: Int { window.rowsMaterialized }
     /// Rows read around a requested range, so scrolling by a line does not query.
-    public var windowMargin = 32
+    public var windowMargin: Int {
+        get { window.margin }
+        set { window.margin = newValue }
+    }
     /// Whether unfiltered section indexes come from the store's kept counts (tests turn it off
     /// to compare with the walk).
     var usesStoredCounts = true
 
-    private var cache: (start: Int, rows: [QuakeRow])?
+    private var index = SectionIndex()
+    private var window = RowWindow()
     private var days: DayCalendar
     private var sql: FetchSQL
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
@@ -91,7 +101,7 @@ public final class FetchedResultsController {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
             sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
-            cache = nil
+            window.invalidate()
             return try context.read { db -> Int? in
                 if distancesUnneeded { try DistanceTable.clear(db) }
                 try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
@@ -108,13 +118,12 @@ public final class FetchedResultsController {
     /// Runs `body`; if it throws, puts the request, section index and token back as they were.
     /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
-        let saved = (request: request, days: days, sql: sql, sections: sections, token: token, vanished: vanishedKeys)
+        let saved = (request: request, days: days, sql: sql, index: index, token: token, vanished: vanishedKeys)
         do {
             return try body()
         } catch {
-            (request, days, sql, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.token, saved.vanished)
-            setSections(saved.sections)
-            cache = nil
+            (request, days, sql, index, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.index, saved.token, saved.vanished)
+            window.invalidate()
             throw error
         }
     }
@@ -127,30 +136,15 @@ public final class FetchedResultsController {
     public func rows(in range: Range<Int>) throws -> [QuakeRow] {
         let range = range.clamped(to: 0..<count)
         guard !range.isEmpty else { return [] }
-        if let cache, cache.start <= range.lowerBound, range.upperBound <= cache.start + cache.rows.count {
-            return Array(cache.rows[(range.lowerBound - cache.start)..<(range.upperBound - cache.start)])
-        }
-        let window = max(0, range.lowerBound - windowMargin)..<min(count, range.upperBound + windowMargin)
-        let rows = try context.read { db in try fetchRows(db, window) }
-        cache = (window.lowerBound, rows)
-        // Counts and rows come from the same snapshot and agree; clamp anyway rather than trap.
-        let lower = min(range.lowerBound - window.lowerBound, rows.count)
-        return Array(rows[lower..<min(range.upperBound - window.lowerBound, rows.count)])
+        if let rows = window.cached(range) { return rows }
+        return try context.read { db in try window.read(db, range, index: index, sql: sql) }
     }
 
     /// The section and row within it of a flat offset.
-    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
-        precondition(offset >= 0 && offset < count, "offset \(offset) out of 0..<\(count)")
-        var low = 0, high = sectionStarts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if sectionStarts[mid] <= offset { low = mid } else { high = mid - 1 }
-        }
-        return (low, offset - sectionStarts[low])
-    }
+    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) { index.indexPath(forOffset: offset) }
 
     /// The flat offset of the first row of a section.
-    public func offset(ofSection section: Int) -> Int { sectionStarts[section] }
+    public func offset(ofSection section: Int) -> Int { index.offset(ofSection: section) }
 
     /// The flat offset of the quake with `code`, or nil when it is not in the results.
     public func offset(ofCode code: String) throws -> Int? {
@@ -182,31 +176,9 @@ public final class FetchedResultsController {
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the
-    /// window, by walking the sort index from its keys both ways: the screen drawn next shows
-    /// them, and reading them by OFFSET would step over every row above them in the section
-    /// (tens of thousands in a big region or magnitude bucket at 1M quakes).
+    /// window (see `RowWindow.readAround`).
     private func readWindow(_ db: Connection, around keys: RowKeys, at offset: Int) throws {
-        let key = sectionKey(of: keys)
-        guard let index = sectionIndexByKey[key] else { return }
-        let start = sectionStarts[index], end = start + sections[index].count
-        guard start <= offset, offset < end else { return }
-        let (range, rangeArgs) = key.rangeSQL
-        let (predicate, predicateArgs) = sql.predicate
-        func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
-            let statement = try db.prepare(
-                "SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
-            try statement.bind(rangeArgs + predicateArgs + bound.1 + [.integer(Int64(limit))])
-            var rows: [QuakeRow] = []
-            while try statement.step() { rows.append(QuakeRow(statement)) }
-            rowsMaterialized += rows.count
-            return rows
-        }
-        let above = min(windowMargin, offset - start), below = min(2 * windowMargin, end - offset)
-        let before = try read(sql.beforeInSection(keys), sql.reversedOrderBy, above)
-        let after = try read(sql.atOrAfterInSection(keys), sql.orderBy, below)
-        // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
-        guard before.count == above, after.count == below else { return }
-        cache = (offset - above, before.reversed() + after)
+        try window.readAround(db, keys: keys, in: sectionKey(of: keys), at: offset, index: index, sql: sql)
     }
 
     // MARK: Merging
@@ -245,7 +217,7 @@ public final class FetchedResultsController {
             token = latest
             return result
         } }
-        if changes != nil { cache = nil }
+        if changes != nil { window.invalidate() }
         return changes
     }
 
@@ -253,7 +225,7 @@ public final class FetchedResultsController {
 
     private func reload(rebuildMatches: Bool = true, rebuildDistances: Bool = false) throws {
         try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildDistances: rebuildDistances) }
-        cache = nil
+        window.invalidate()
     }
 
     private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false) throws {
@@ -263,21 +235,10 @@ public final class FetchedResultsController {
             try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
         }
         setSections(try buildSections(db))
-        cache = nil
+        window.invalidate()
     }
 
-    private func setSections(_ new: [QuakeSection]) {
-        sections = new
-        sectionStarts = []
-        sectionIndexByKey = [:]
-        var total = 0
-        for (index, section) in new.enumerated() {
-            sectionStarts.append(total)
-            sectionIndexByKey[section.key] = index
-            total += section.count
-        }
-        count = total
-    }
+    private func setSections(_ new: [QuakeSection]) { index = SectionIndex(new) }
 
     private func buildSections(_ db: Connection) throws -> [QuakeSection] {
         guard usesStoredCounts else { return try walkSections(db) }
@@ -391,35 +352,6 @@ public final class FetchedResultsController {
         return Int(try db.scalar("SELECT count(*) FROM \(sql.from) WHERE \(where_)", args).int64 ?? 0)
     }
 
-    private func fetchRows(_ db: Connection, _ window: Range<Int>) throws -> [QuakeRow] {
-        var rows: [QuakeRow] = []
-        rows.reserveCapacity(window.count)
-        var section = indexPath(forOffset: window.lowerBound).section
-        let (predicate, predicateArgs) = sql.predicate
-        while section < sections.count, sectionStarts[section] < window.upperBound {
-            let start = sectionStarts[section]
-            let local = max(window.lowerBound, start) - start
-            let end = min(window.upperBound, start + sections[section].count) - start
-            let (range, rangeArgs) = sections[section].key.rangeSQL
-            // OFFSET steps over every row it skips: count from the nearer end of the section.
-            let fromEnd = sections[section].count - end < local
-            let statement = try db.cachedStatement("""
-                SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate)
-                ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
-                """)
-            let skip = fromEnd ? sections[section].count - end : local
-            try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(skip))])
-            var part: [QuakeRow] = []
-            while try statement.step() {
-                part.append(QuakeRow(statement))
-                rowsMaterialized += 1
-            }
-            rows += fromEnd ? part.reversed() : part
-            section += 1
-        }
-        return rows
-    }
-
     /// The match set of the current request.
     private var matches: ResultMatches { ResultMatches(predicate: request.predicate) }
 
@@ -458,9 +390,7 @@ public final class FetchedResultsController {
         var km = km
         if sql.request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
         let key = sectionKey(of: keys, km: km)
-        let start = sectionIndexByKey[key].map { sectionStarts[$0] }
-            ?? sections.filter { sql.sectionPrecedes($0.key, key) }.reduce(0) { $0 + $1.count }
-        return start + (try countRows(db, in: key, before: keys, km: km))
+        return index.start(of: key, precedes: sql.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }
 
     /// The origin of a distance sort (nil for the other orders).
@@ -506,75 +436,43 @@ public final class FetchedResultsController {
         var newMatched: [String: RowKeys] = [:]
         for (code, new) in after { if try isMatch(db, new) { newMatched[code] = new } }
         vanishedKeys = before.compactMapValues { $0 }.filter { after[$0.key] == nil }
+        let diff = ChangeDiff(codes: Set(before.keys), oldMatched: oldMatched, newMatched: newMatched)
 
         // Old positions (before the sections change).
-        let oldSections = sections, oldStarts = sectionStarts, oldIndexByKey = sectionIndexByKey
+        let old = index
         var oldRank: [String: Int] = [:]
         for (code, keys) in oldMatched {
             let key = sectionKey(of: keys)
-            let within = try countRows(db, in: key, before: keys)
-                - newMatched.values.filter { sectionKey(of: $0) == key && sql.precedesInSection($0, keys) }.count
-                + oldMatched.values.filter { sectionKey(of: $0) == key && sql.precedesInSection($0, keys) }.count
-            oldRank[code] = oldStarts[oldIndexByKey[key]!] + within
+            let within = diff.oldPlace(of: keys, nowBefore: try countRows(db, in: key, before: keys),
+                                       sectionOf: { sectionKey(of: $0) }, precedes: sql.precedesInSection)
+            oldRank[code] = old.offset(ofSection: old.index(of: key)!) + within
         }
 
-        // New sections: adjust counts, drop emptied ones, insert new ones in order.
-        var counts = Dictionary(uniqueKeysWithValues: oldSections.map { ($0.key, $0.count) })
-        for keys in oldMatched.values { counts[sectionKey(of: keys), default: 0] -= 1 }
-        for keys in newMatched.values { counts[sectionKey(of: keys), default: 0] += 1 }
-        var newSections: [QuakeSection] = []
-        for var section in oldSections {
-            section.count = counts[section.key] ?? 0
-            if section.count > 0 { newSections.append(section) }
+        // New sections: counts moved by the changed rows, the sections they entered added.
+        var added: [QuakeSection] = []
+        for key in diff.newSectionKeys(sectionOf: { sectionKey(of: $0) }) where old.index(of: key) == nil {
+            added.append(try newSection(db, key))
         }
-        let added = Set(newMatched.values.map { sectionKey(of: $0) }).subtracting(oldIndexByKey.keys)
-        for key in added {
-            let section: QuakeSection
-            switch key {
-            case .day(let start, _):
-                let day = days.day(containing: start)
-                section = QuakeSection(id: day.id, title: day.title, count: counts[key] ?? 0, key: key)
-            case .magnitude(let bucket):
-                let title = SectionKey.magnitudeTitle(bucket)
-                section = QuakeSection(id: title, title: title, count: counts[key] ?? 0, key: key)
-            case .region(let regionKey):
-                var region = try regionSection(db, regionKey)
-                region.count = counts[key] ?? 0
-                section = region
-            case .distance:
-                preconditionFailure("a distance sort merges through applyDistanceChanges")
-            }
-            let index = newSections.firstIndex { sql.sectionPrecedes(key, $0.key) } ?? newSections.endIndex
-            newSections.insert(section, at: index)
-        }
-        setSections(newSections)
+        index = old.applying(diff.countDeltas(sectionOf: { sectionKey(of: $0) }), adding: added, precedes: sql.sectionPrecedes)
 
         var newRank: [String: Int] = [:]
         for (code, keys) in newMatched { newRank[code] = try rank(db, keys) }
+        return diff.changes(oldRank: oldRank, newRank: newRank, old: old, new: index)
+    }
 
-        var changes = ResultChanges(codes: Set(before.keys))
-        changes.sectionsDeleted = oldSections.indices.filter { sectionIndexByKey[oldSections[$0].key] == nil }
-        changes.sectionsInserted = sections.indices.filter { oldIndexByKey[sections[$0].key] == nil }
-        for code in before.keys {
-            switch (oldRank[code], newRank[code]) {
-            case (let from?, nil): changes.deleted.append(from)
-            case (nil, let to?): changes.inserted.append(to)
-            case (let from?, let to?):
-                // A move when its place among the unchanged rows differs; otherwise an update.
-                let changedBeforeOld = oldRank.values.filter { $0 < from }.count
-                let changedBeforeNew = newRank.values.filter { $0 < to }.count
-                if from - changedBeforeOld == to - changedBeforeNew {
-                    changes.updated.append(.init(from: from, to: to))
-                } else {
-                    changes.moved.append(.init(from: from, to: to))
-                }
-            case (nil, nil): break
-            }
+    /// A section that a merge brought, with its title (its count is set from the merge's deltas).
+    private func newSection(_ db: Connection, _ key: SectionKey) throws -> QuakeSection {
+        switch key {
+        case .day(let start, _):
+            let day = days.day(containing: start)
+            return QuakeSection(id: day.id, title: day.title, count: 0, key: key)
+        case .magnitude(let bucket):
+            let title = SectionKey.magnitudeTitle(bucket)
+            return QuakeSection(id: title, title: title, count: 0, key: key)
+        case .region(let regionKey):
+            return try regionSection(db, regionKey)
+        case .distance:
+            preconditionFailure("a distance sort merges through applyDistanceChanges")
         }
-        changes.deleted.sort()
-        changes.inserted.sort()
-        changes.moved.sort { $0.to < $1.to }
-        changes.updated.sort { $0.to < $1.to }
-        return changes
     }
 }

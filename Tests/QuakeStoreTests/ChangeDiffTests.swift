@@ -1,0 +1,100 @@
+import Foundation
+@testable import QuakeStore
+import Testing
+
+/// From the changed rows' old and new places to `ResultChanges`, without SQLite, compared as
+/// whole values.
+@Suite struct ChangeDiffTests {
+    static func keys(_ id: Int64, time: Int64, region: String, magnitude: Double? = 3) -> RowKeys {
+        RowKeys(id: id, time: time, magnitude: magnitude, regionKey: region, placeKey: region)
+    }
+
+    static func region(_ key: String, _ count: Int) -> QuakeSection {
+        QuakeSection(id: key, title: key, count: count, key: .region(key))
+    }
+
+    static func sectionOf(_ keys: RowKeys) -> SectionKey { .region(keys.regionKey) }
+
+    /// Newest first within a region, as `FetchSQL` orders a region sort.
+    static func newestFirst(_ a: RowKeys, _ b: RowKeys) -> Bool { (a.time, a.id) > (b.time, b.id) }
+
+    static func expected(codes: Set<String>, sectionsDeleted: [Int] = [], sectionsInserted: [Int] = [], deleted: [Int] = [],
+                         inserted: [Int] = [], moved: [(Int, Int)] = [], updated: [(Int, Int)] = []) -> ResultChanges {
+        var changes = ResultChanges(codes: codes)
+        changes.sectionsDeleted = sectionsDeleted
+        changes.sectionsInserted = sectionsInserted
+        changes.deleted = deleted
+        changes.inserted = inserted
+        changes.moved = moved.map { ResultChanges.Move(from: $0.0, to: $0.1) }
+        changes.updated = updated.map { ResultChanges.Move(from: $0.0, to: $0.1) }
+        return changes
+    }
+
+    static let one = SectionIndex([region("a", 5)])
+
+    /// Rows a b c d e; b changes and keeps its place among the others: an update.
+    @Test func aRowKeepingItsPlaceIsAnUpdate() {
+        let diff = ChangeDiff(codes: ["b"], oldMatched: ["b": Self.keys(2, time: 40, region: "a")],
+                              newMatched: ["b": Self.keys(2, time: 39, region: "a")])
+        #expect(diff.changes(oldRank: ["b": 1], newRank: ["b": 1], old: Self.one, new: Self.one)
+                == Self.expected(codes: ["b"], updated: [(1, 1)]))
+    }
+
+    /// Rows a b c d e become a c d b e: b moved from 1 to 3.
+    @Test func aRowPassingOthersIsAMove() {
+        let diff = ChangeDiff(codes: ["b"], oldMatched: [:], newMatched: [:])
+        #expect(diff.changes(oldRank: ["b": 1], newRank: ["b": 3], old: Self.one, new: Self.one)
+                == Self.expected(codes: ["b"], moved: [(1, 3)]))
+    }
+
+    /// Rows a b c d become a c b d: both changed, and among the unchanged rows each keeps its
+    /// place, so both are updates (the list needs no move animation).
+    @Test func changedRowsSwappingAmongThemselvesAreUpdates() {
+        let diff = ChangeDiff(codes: ["b", "c"], oldMatched: [:], newMatched: [:])
+        let index = SectionIndex([Self.region("a", 4)])
+        #expect(diff.changes(oldRank: ["b": 1, "c": 2], newRank: ["b": 2, "c": 1], old: index, new: index)
+                == Self.expected(codes: ["b", "c"], updated: [(2, 1), (1, 2)]))
+    }
+
+    /// Sections [a: 2, b: 1] become [c: 1, a: 2]: b's row deleted (and b with it), c's row
+    /// inserted in a new first section, and a code that never matched listed but placed nowhere.
+    @Test func insertsDeletesAndSectionsAreListedInOrder() {
+        let old = SectionIndex([Self.region("a", 2), Self.region("b", 1)])
+        let new = SectionIndex([Self.region("c", 1), Self.region("a", 2)])
+        let diff = ChangeDiff(codes: ["gone", "new", "never"], oldMatched: [:], newMatched: [:])
+        #expect(diff.changes(oldRank: ["gone": 2], newRank: ["new": 0], old: old, new: new)
+                == Self.expected(codes: ["gone", "new", "never"], sectionsDeleted: [1], sectionsInserted: [0], deleted: [2], inserted: [0]))
+    }
+
+    @Test func manyChangesAreSortedByTheirPlaces() {
+        let index = SectionIndex([Self.region("a", 10)])
+        let diff = ChangeDiff(codes: ["p", "q", "r", "s", "t", "u"], oldMatched: [:], newMatched: [:])
+        let changes = diff.changes(oldRank: ["p": 8, "q": 2, "r": 5, "s": 0], newRank: ["r": 9, "s": 1, "t": 4, "u": 0],
+                                   old: index, new: index)
+        // s: 0 → 1 with u inserted before it: an update. r: 5 → 9, past unchanged rows: a move.
+        #expect(changes == Self.expected(codes: ["p", "q", "r", "s", "t", "u"], deleted: [2, 8], inserted: [0, 4],
+                                         moved: [(5, 9)], updated: [(0, 1)]))
+    }
+
+    @Test func countDeltasFollowTheChangedRowsBetweenSections() {
+        let diff = ChangeDiff(
+            codes: ["x", "y", "z"],
+            oldMatched: ["x": Self.keys(1, time: 10, region: "a"), "z": Self.keys(3, time: 10, region: "a")],
+            newMatched: ["x": Self.keys(1, time: 10, region: "b"), "y": Self.keys(2, time: 10, region: "b")])
+        #expect(diff.countDeltas(sectionOf: Self.sectionOf) == [.region("a"): -2, .region("b"): 2])
+        #expect(diff.newSectionKeys(sectionOf: Self.sectionOf) == [.region("b")])
+    }
+
+    /// A row's old place within its section, from the rows before its old keys now: less the
+    /// changed rows now before it there (y, and x itself at its new time), plus those before it
+    /// there before (z, since gone); rows elsewhere (w) do not count.
+    @Test func anOldPlaceUndoesTheChangedRowsAroundIt() {
+        let x = Self.keys(1, time: 100, region: "a")
+        let diff = ChangeDiff(
+            codes: ["x", "y", "z", "w"],
+            oldMatched: ["x": x, "z": Self.keys(3, time: 150, region: "a"), "w": Self.keys(4, time: 500, region: "b")],
+            newMatched: ["x": Self.keys(1, time: 300, region: "a"), "y": Self.keys(2, time: 200, region: "a"),
+                         "w": Self.keys(4, time: 90, region: "a")])
+        #expect(diff.oldPlace(of: x, nowBefore: 5, sectionOf: Self.sectionOf, precedes: Self.newestFirst) == 4)
+    }
+}
