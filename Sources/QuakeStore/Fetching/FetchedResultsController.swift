@@ -340,11 +340,11 @@ public final class FetchedResultsController {
                     [.text(regionKey)] + predicateArgs).string
             }
         case .distance:
-            // Five bands: one range count each over the distance index.
+            // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
             let bands = request.distanceReference?.bands ?? []
-            for band in ascending ? bands : bands.reversed() {
-                let count = try countRows(db, in: band.key)
-                guard count > 0 else { continue }
+            let ordered = ascending ? bands : bands.reversed()
+            let counts = try DistanceTable.bandCounts(db, bands: ordered.map(\.key.distanceBounds), minimumMagnitude: request.predicate.minimumMagnitude)
+            for (band, count) in zip(ordered, counts) where count > 0 {
                 result.append(QuakeSection(id: band.id, title: band.title, count: count, key: band.key))
             }
         }
