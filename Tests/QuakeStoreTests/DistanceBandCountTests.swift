@@ -38,4 +38,31 @@ struct DistanceBandCountTests {
             }
         }
     }
+
+    /// The counts without the table (`DistanceTable.bandCounts(_:origin:filter:bands:)`) equal the
+    /// controller's from the table, with and without filters, in km and miles.
+    @Test func countsWithoutTheTableEqualTheTables() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(try IndependentParse.distinctRecords(SharedData.url("all_week-2018-06-14.geojson")))
+        let homes = [GeoPoint(latitude: 35.68, longitude: 139.69), GeoPoint(latitude: 61.2, longitude: -149.9),
+                     GeoPoint(latitude: -18.14, longitude: 178.44), GeoPoint(latitude: 89.2, longitude: -30)]
+        for origin in homes {
+            for (minimum, unit) in [(nil, DistanceReference.Unit.km), (2.5, .mi)] as [(Double?, DistanceReference.Unit)] {
+                let reference = DistanceReference(origin: origin, unit: unit)
+                let request = SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: minimum),
+                                                    sortDescriptor: QuakeSortDescriptor(.distance), timeZone: Self.utc,
+                                                    distanceReference: reference)
+                let controller = try FetchedResultsController(container: store.container, request: request)
+                defer { controller.close() }
+                let filter: (String, [SQLiteValue]) = minimum.map { ("magnitude >= ?", [.real($0)]) } ?? ("", [])
+                let counts = try store.read { db in
+                    try DistanceTable.bandCounts(db, origin: origin, filter: filter, bands: reference.bands.map(\.key.distanceBounds))
+                }
+                let expected = reference.bands.map { band in controller.sections.first { $0.id == band.id }?.count ?? 0 }
+                #expect(counts == expected, "\(origin) M≥\(String(describing: minimum)) \(unit)")
+                #expect(counts.reduce(0, +) == controller.count)
+            }
+        }
+    }
 }
