@@ -34,6 +34,13 @@ struct DistanceBandCountTests {
                     #expect(controller.sections.map(\.count) == expected.map(\.codes.count), "\(label)")
                     let rows = try controller.rows(in: 0..<controller.count).map(\.code)
                     #expect(rows == expected.flatMap(\.codes), "\(label)")
+                    // Windows read from either end of a band (DistanceTable.windowSQL) are slices of the whole.
+                    for start in stride(from: 0, to: rows.count, by: max(1, rows.count / 9)) {
+                        let fresh = try FetchedResultsController(container: store.container, request: request)
+                        defer { fresh.close() }
+                        let window = start..<min(rows.count, start + 7)
+                        #expect(try fresh.rows(in: window).map(\.code) == Array(rows[window]), "\(label) window \(window)")
+                    }
                 }
             }
         }

@@ -72,6 +72,24 @@ struct DistanceTable {
     /// `mag` are named so that nothing of `quake` is ambiguous).
     static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
 
+    /// The predicate of a distance-sorted count or window on the table alone: every row in the
+    /// table is a candidate already (the match set was applied when it was filled), and the
+    /// magnitude filter reads the kept `mag`.
+    static func predicate(minimumMagnitude: Double?) -> (String, [SQLiteValue]) {
+        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? ("1", [])
+    }
+
+    /// A window of rows in a band: the distance index alone steps over the `OFFSET` rows (joined
+    /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
+    /// middle of a 976,000-row band at 1M), then only the window's rows are joined. Bind the
+    /// range's and the predicate's arguments, then `LIMIT` and `OFFSET`.
+    static func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        """
+        SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM temp.fetch_distance WHERE \(range) AND \(predicate)
+        ORDER BY \(orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
+        """
+    }
+
     /// Creates the table on `db` if needed (once per connection).
     static func prepare(_ db: Connection) throws {
         try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL, mag REAL)")

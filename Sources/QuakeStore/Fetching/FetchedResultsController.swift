@@ -359,7 +359,8 @@ public final class FetchedResultsController {
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
-        let (predicate, predicateArgs) = sql.predicate
+        let distance = sql.request.sortDescriptor.order == .distance  // counted on the distance table alone
+        let (predicate, predicateArgs) = distance ? DistanceTable.predicate(minimumMagnitude: request.predicate.minimumMagnitude) : sql.predicate
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
@@ -367,14 +368,15 @@ public final class FetchedResultsController {
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(sql.from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : sql.from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     private func fetchRows(_ db: Connection, _ window: Range<Int>) throws -> [QuakeRow] {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
         var section = indexPath(forOffset: window.lowerBound).section
-        let (predicate, predicateArgs) = sql.predicate
+        let distance = sql.request.sortDescriptor.order == .distance  // stepped on the distance index alone
+        let (predicate, predicateArgs) = distance ? DistanceTable.predicate(minimumMagnitude: request.predicate.minimumMagnitude) : sql.predicate
         while section < sections.count, sectionStarts[section] < window.upperBound {
             let start = sectionStarts[section]
             let local = max(window.lowerBound, start) - start
@@ -382,7 +384,9 @@ public final class FetchedResultsController {
             let (range, rangeArgs) = sections[section].key.rangeSQL
             // OFFSET steps over every row it skips: count from the nearer end of the section.
             let fromEnd = sections[section].count - end < local
-            let statement = try db.cachedStatement("""
+            let statement = try db.cachedStatement(distance
+                ? DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? sql.reversedOrderBy : sql.orderBy)
+                : """
                 SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate)
                 ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
                 """)
