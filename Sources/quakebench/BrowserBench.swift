@@ -157,7 +157,7 @@ struct PeerSQL {
     /// The near-home filter: bounding box on `quake_location` plus the exact haversine, as a
     /// `sqlite3` user would write it with the math functions.
     var nearHome: [String] {
-        let within = BrowserRole.home.withinSQL(radiusKm: 300)
+        let within = BrowserRole.home.mathFunctionsWithinSQL(radiusKm: 300)
         return ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE \(within) GROUP BY d ORDER BY d DESC;",
                 "SELECT \(columns) FROM quake WHERE \(within) ORDER BY time DESC, id DESC LIMIT \(window);",
                 detail]
@@ -165,7 +165,7 @@ struct PeerSQL {
 
     /// The distance sort: every row's distance computed and sorted, bands by `GROUP BY`.
     var distanceOrder: [String] {
-        let km = BrowserRole.home.distanceSQL()
+        let km = BrowserRole.home.mathFunctionsDistanceSQL()
         return ["SELECT (km >= 100) + (km >= 300) + (km >= 1000) + (km >= 3000) AS band, count(*) FROM (SELECT \(km) AS km FROM quake) GROUP BY band;",
                 "SELECT \(columns) FROM quake ORDER BY \(km), id LIMIT \(window) OFFSET \(middle);",
                 detail]

@@ -18,15 +18,29 @@ import Testing
                                        minimumMagnitude: Bool.random(using: &rng) ? nil : 2.5)
         if Int.random(in: 0..<4, using: &rng) == 0 { predicate.rowFilters = [.depth(0...2.5)] }
         let order = orders[Int.random(in: 0..<orders.count, using: &rng)]
-        return SectionedFetchRequest(predicate: predicate,
-                                     sortDescriptor: QuakeSortDescriptor(order, ascending: Bool.random(using: &rng)),
-                                     timeZone: utc)
+        var request = SectionedFetchRequest(predicate: predicate,
+                                            sortDescriptor: QuakeSortDescriptor(order, ascending: Bool.random(using: &rng)),
+                                            timeZone: utc)
+        if Int.random(in: 0..<4, using: &rng) == 0 {
+            // A distance sort from a random home (the rows lie all over the globe).
+            request.sortDescriptor = QuakeSortDescriptor(.distance, ascending: Bool.random(using: &rng))
+            request.distanceReference = DistanceReference(origin: GeoPoint(latitude: Double.random(in: -80...80, using: &rng),
+                                                                           longitude: Double.random(in: -180...180, using: &rng)))
+        }
+        return request
     }
 
     static func makeStore(count: Int = 500) throws -> TestStore {
         let store = try TestStore()
         var records = ExpectedResults.variedRecords(count: count, seed: 7)
         for index in stride(from: 0, to: records.count, by: 3) { records[index].depth = 9 }
+        // Epicentres all over the globe, so a distance sort has every band (and ties: every
+        // seventh quake shares a place).
+        var rng = SeededGenerator(seed: 99)
+        for index in records.indices {
+            records[index].latitude = index % 7 == 0 ? 10 : Double.random(in: -85...85, using: &rng)
+            records[index].longitude = index % 7 == 0 ? 20 : Double.random(in: -180...180, using: &rng)
+        }
         try store.upsert(records)
         return store
     }

@@ -60,15 +60,39 @@ public struct DistanceReference: Hashable, Sendable {
 /// like the stored orders do.
 ///
 /// The candidates are the match set's rows when there is one (a near filter, a search), else
-/// every row; the magnitude filter is applied on top, like every order's.
+/// every row; the magnitude filter is applied on top, like every order's. The table keeps each
+/// row's magnitude (`mag`) so that the band counts never join back to `quake`.
+///
+/// At 1,000,000 quakes (BENCHMARKS.md, issue 13d): the load is one `quaketui_distance` call a
+/// row over `quake` in rowid order (appends to the table's B-tree), the index one sort after
+/// the load; together they are what a configuration costs. The counts are range counts on the
+/// index, or with a magnitude filter one pass over the table: milliseconds.
 struct DistanceTable {
-    /// The `FROM` of a distance-sorted fetch: distance rows joined to their quakes (`qid`, `km`
-    /// are named so that nothing of `quake` is ambiguous).
+    /// The `FROM` of a distance-sorted fetch: distance rows joined to their quakes (`qid`, `km`,
+    /// `mag` are named so that nothing of `quake` is ambiguous).
     static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
+
+    /// The predicate of a distance-sorted count or window on the table alone: every row in the
+    /// table is a candidate already (the match set was applied when it was filled), and the
+    /// magnitude filter reads the kept `mag`.
+    static func predicate(minimumMagnitude: Double?) -> (String, [SQLiteValue]) {
+        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? ("1", [])
+    }
+
+    /// A window of rows in a band: the distance index alone steps over the `OFFSET` rows (joined
+    /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
+    /// middle of a 976,000-row band at 1M), then only the window's rows are joined. Bind the
+    /// range's and the predicate's arguments, then `LIMIT` and `OFFSET`.
+    static func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        """
+        SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM temp.fetch_distance WHERE \(range) AND \(predicate)
+        ORDER BY \(orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
+        """
+    }
 
     /// Creates the table on `db` if needed (once per connection).
     static func prepare(_ db: Connection) throws {
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL)")
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL, mag REAL)")
         try db.execute("CREATE INDEX IF NOT EXISTS temp.fetch_distance_km ON fetch_distance(km, qid)")
     }
 
@@ -86,8 +110,42 @@ struct DistanceTable {
         try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
         try db.execute("DELETE FROM temp.fetch_distance")
         let source = usesMatches ? "quake WHERE id IN temp.fetch_matches" : "quake"
-        try db.execute("INSERT INTO temp.fetch_distance (qid, km) SELECT id, \(origin.distanceSQL()) FROM \(source)")
+        try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
         try db.execute("CREATE INDEX temp.fetch_distance_km ON fetch_distance(km, qid)")
+    }
+
+    /// How many rows of the table fall in each band (`[lower, upper)` km, in the order given) at
+    /// or above `minimumMagnitude`, from the table alone: every row in it is a candidate already.
+    /// Without a magnitude filter, one range count on the index per band; with one, a single
+    /// pass over the table grouped by band (a range count would look up each row's `mag`).
+    static func bandCounts(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], minimumMagnitude: Double?) throws -> [Int] {
+        guard let minimumMagnitude else {
+            return try bands.map { band in
+                let sql = band.upperKm.isInfinite
+                    ? "SELECT count(*) FROM temp.fetch_distance WHERE km >= ?"
+                    : "SELECT count(*) FROM temp.fetch_distance WHERE km >= ? AND km < ?"
+                let arguments: [SQLiteValue] = band.upperKm.isInfinite ? [.real(band.lowerKm)] : [.real(band.lowerKm), .real(band.upperKm)]
+                return Int(try db.scalar(sql, arguments).int64 ?? 0)
+            }
+        }
+        guard !bands.isEmpty else { return [] }
+        // The band of a row: how many bands start at or before it that it is not below, minus one
+        // (the bands are contiguous and sorted); rows below the first band or past the last are -1 or bands.count.
+        let sorted = bands.enumerated().sorted { $0.element.lowerKm < $1.element.lowerKm }
+        var terms = sorted.map { "(km >= \($0.element.lowerKm.sqlLiteral))" }
+        if let last = sorted.last?.element.upperKm, !last.isInfinite { terms.append("(km >= \(last.sqlLiteral))") }
+        let statement = try db.prepare("""
+            SELECT \(terms.joined(separator: " + ")) - 1 AS band, count(*) FROM temp.fetch_distance
+            WHERE mag >= ? GROUP BY band
+            """)
+        try statement.bind([.real(minimumMagnitude)])
+        var counts = Array(repeating: 0, count: bands.count)
+        while try statement.step() {
+            let band = Int(statement.int64(at: 0))
+            guard sorted.indices.contains(band) else { continue }
+            counts[sorted[band].offset] = Int(statement.int64(at: 1))
+        }
+        return counts
     }
 
     /// The stored distance of row `id`, or nil when it is not a candidate.
@@ -100,7 +158,15 @@ struct DistanceTable {
     static func update(_ db: Connection, origin: GeoPoint, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
         if let oldID { try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(oldID)]) }
         guard let newID, isCandidate else { return }
-        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km) SELECT id, \(origin.distanceSQL()) FROM quake WHERE id = ?",
+        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM quake WHERE id = ?",
                        [.integer(newID)])
+    }
+}
+
+extension SectionKey {
+    /// The bounds of a distance band (`.distance` keys only).
+    var distanceBounds: (lowerKm: Double, upperKm: Double) {
+        guard case .distance(let lower, let upper) = self else { preconditionFailure("distance bounds of \(self)") }
+        return (lower, upper)
     }
 }

@@ -322,11 +322,11 @@ public final class FetchedResultsController {
                     [.text(regionKey)] + predicateArgs).string
             }
         case .distance:
-            // Five bands: one range count each over the distance index.
+            // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
             let bands = request.distanceReference?.bands ?? []
-            for band in ascending ? bands : bands.reversed() {
-                let count = try countRows(db, in: band.key)
-                guard count > 0 else { continue }
+            let ordered = ascending ? bands : bands.reversed()
+            let counts = try DistanceTable.bandCounts(db, bands: ordered.map(\.key.distanceBounds), minimumMagnitude: request.predicate.minimumMagnitude)
+            for (band, count) in zip(ordered, counts) where count > 0 {
                 result.append(QuakeSection(id: band.id, title: band.title, count: count, key: band.key))
             }
         }
@@ -341,7 +341,8 @@ public final class FetchedResultsController {
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
-        let (predicate, predicateArgs) = sql.predicate
+        let distance = sql.request.sortDescriptor.order == .distance  // counted on the distance table alone
+        let (predicate, predicateArgs) = distance ? DistanceTable.predicate(minimumMagnitude: request.predicate.minimumMagnitude) : sql.predicate
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
@@ -349,7 +350,7 @@ public final class FetchedResultsController {
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(sql.from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : sql.from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     /// The match set of the current request.
@@ -389,6 +390,11 @@ public final class FetchedResultsController {
     private func rank(_ db: Connection, _ keys: RowKeys, km: Double? = nil) throws -> Int {
         var km = km
         if sql.request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
+        // A row the filters leave out sorts by its own distance too (not as if at home), so its
+        // nearest neighbour is the one a provisional window walks to.
+        if km == nil, let origin = distanceOrigin {
+            km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
+        }
         let key = sectionKey(of: keys, km: km)
         return index.start(of: key, precedes: sql.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }

@@ -18,7 +18,7 @@ struct ProvisionalWindow {
     /// it matches), or `below` rows from the top without an anchor, each side within its time
     /// limit (`limit` ns in all: two thirds for the rows at and below the selection, read first,
     /// the rest for those above; nil: no limit). A search matching almost nothing would otherwise
-    /// walk the whole index here. A distance sort is not read here (its order needs the distance table).
+    /// walk the whole index here. A distance sort walks `quake_location` (`DistanceTable.walk`).
     init(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar, anchor: RowKeys?,
          above: Int, below: Int, limit: UInt64? = nil) throws {
         let reader = ProvisionalReader(request: request, days: days)
@@ -56,7 +56,6 @@ struct ProvisionalWindow {
 struct ProvisionalReader {
     struct Row {
         let row: QuakeRow
-        let keys: RowKeys
         let section: (key: SectionKey, id: String, title: String)
     }
 
@@ -107,6 +106,10 @@ struct ProvisionalReader {
         var result: [Row] = []
         do {
             try db.withDeadline(nanoseconds: within) {
+                if request.sortDescriptor.order == .distance {
+                    result = try distanceRows(db, from: anchor, forward: forward, limit: limit)
+                    return
+                }
                 var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
                 var bound = anchor
                 while let current = segment, result.count < limit {
@@ -132,7 +135,7 @@ struct ProvisionalReader {
         case .time: return timeSegment
         case .magnitude: return keys.magnitude == nil ? unknownMagnitudes : knownMagnitudes
         case .region: return try region(db, keys.regionKey)
-        case .distance: return nil
+        case .distance: return nil  // read by `distanceRows`
         }
     }
 
@@ -207,7 +210,30 @@ struct ProvisionalReader {
         defer { statement.reset() }
         while try statement.step() {
             let keys = RowKeys(statement, from: 9)
-            rows.append(Row(row: QuakeRow(statement), keys: keys, section: section(of: keys, regionTitle: segment.regionTitle)))
+            rows.append(Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: segment.regionTitle)))
+        }
+    }
+
+    /// A distance sort's rows, walked off `quake_location` (`DistanceTable.walk`): outward from
+    /// home reading nearest first, inward from the farthest reading farthest first.
+    private func distanceRows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
+        guard let reference = request.distanceReference else { return [] }
+        let outward = forward == ascending
+        var from: (km: Double, id: Int64)?
+        if let anchor {
+            guard let km = try db.scalar("SELECT \(reference.origin.distanceSQL()) FROM quake WHERE id = ?",
+                                         [.integer(anchor.id)]).double else { return [] }
+            // Reading forward includes the anchor: start just short of it.
+            from = !forward ? (km, anchor.id) : (km, outward ? anchor.id - 1 : anchor.id + 1)
+        }
+        let bands = reference.bands
+        return try DistanceTable.walk(db, origin: reference.origin, filter: predicate, from: from, outward: outward,
+                                      limit: limit).map { item in
+            let band = bands.first { band in
+                guard case .distance(let lower, let upper) = band.key else { return false }
+                return lower <= item.km && item.km < upper
+            } ?? bands[bands.count - 1]
+            return Row(row: item.row, section: (band.key, band.id, band.title))
         }
     }
 

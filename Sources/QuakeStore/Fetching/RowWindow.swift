@@ -64,14 +64,18 @@ struct RowWindow {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
         var section = index.indexPath(forOffset: window.lowerBound).section
-        let (predicate, predicateArgs) = sql.predicate
+        let distance = sql.request.sortDescriptor.order == .distance  // stepped on the distance index alone
+        let (predicate, predicateArgs) = distance
+            ? DistanceTable.predicate(minimumMagnitude: sql.request.predicate.minimumMagnitude) : sql.predicate
         while section < index.sections.count, index.starts[section] < window.upperBound {
             let start = index.starts[section], sectionCount = index.sections[section].count
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sectionCount) - start
             let (range, rangeArgs) = index.sections[section].key.rangeSQL
             let fromEnd = sectionCount - end < local
-            let statement = try db.cachedStatement("""
+            let statement = try db.cachedStatement(distance
+                ? DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? sql.reversedOrderBy : sql.orderBy)
+                : """
                 SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate)
                 ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
                 """)

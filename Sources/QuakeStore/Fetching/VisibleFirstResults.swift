@@ -94,8 +94,7 @@ public final class VisibleFirstResults: ResultsSource {
     public func configure(_ request: SectionedFetchRequest, around code: String?) throws {
         let request = request.normalized
         generation += 1
-        // A distance order's window needs its distance table: it is always configured exactly.
-        let limit = request.sortDescriptor.order == .distance ? nil : budget.map(Self.nanoseconds)
+        let limit = budget.map(Self.nanoseconds)
         do {
             if alwaysProvisional, limit != nil { throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted") }
             anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))

@@ -1,0 +1,75 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The distance sort's band counts from the distance table alone (`DistanceTable.bandCounts`):
+/// range counts without a magnitude filter, one grouped pass with one; with a search, a near
+/// filter, both directions and both units, against an independent haversine on a real feed.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct DistanceBandCountTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    @Test func magnitudeFilteredBandsMatchAnIndependentFilter() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let records = try IndependentParse.distinctRecords(SharedData.url("all_week-2018-06-14.geojson"))
+        try store.upsert(records)
+        for home in [(latitude: 35.68, longitude: 139.69), (latitude: 61.2, longitude: -149.9)] {
+            let origin = GeoPoint(latitude: home.latitude, longitude: home.longitude)
+            for (minimum, search, radius) in [(2.5, "", nil), (4.0, "", nil), (1.0, "alaska", nil), (3.0, "", 2_500.0), (9.5, "", nil)] as [(Double, String, Double?)] {
+                for (unit, ascending) in [(DistanceReference.Unit.km, true), (.mi, false)] {
+                    let request = SectionedFetchRequest(
+                        predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum,
+                                                  rowFilters: radius.map { [.near(origin, radiusKm: $0)] } ?? []),
+                        sortDescriptor: QuakeSortDescriptor(.distance, ascending: ascending), timeZone: Self.utc,
+                        distanceReference: DistanceReference(origin: origin, unit: unit))
+                    let controller = try FetchedResultsController(container: store.container, request: request)
+                    defer { controller.close() }
+                    let expected = ExpectedResults.sections(records, search: search, minimumMagnitude: minimum, order: .distance,
+                                                            ascending: ascending, timeZone: Self.utc, distanceFrom: home,
+                                                            within: radius, kmPerUnit: unit.kilometres)
+                    let label = "home \(home) M≥\(minimum) '\(search)' radius \(String(describing: radius)) \(unit) asc \(ascending)"
+                    #expect(controller.sections.map(\.id) == expected.map(\.id), "\(label)")
+                    #expect(controller.sections.map(\.count) == expected.map(\.codes.count), "\(label)")
+                    let rows = try controller.rows(in: 0..<controller.count).map(\.code)
+                    #expect(rows == expected.flatMap(\.codes), "\(label)")
+                    // Windows read from either end of a band (DistanceTable.windowSQL) are slices of the whole.
+                    for start in stride(from: 0, to: rows.count, by: max(1, rows.count / 9)) {
+                        let fresh = try FetchedResultsController(container: store.container, request: request)
+                        defer { fresh.close() }
+                        let window = start..<min(rows.count, start + 7)
+                        #expect(try fresh.rows(in: window).map(\.code) == Array(rows[window]), "\(label) window \(window)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The counts without the table (`DistanceTable.bandCounts(_:origin:filter:bands:)`) equal the
+    /// controller's from the table, with and without filters, in km and miles.
+    @Test func countsWithoutTheTableEqualTheTables() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(try IndependentParse.distinctRecords(SharedData.url("all_week-2018-06-14.geojson")))
+        let homes = [GeoPoint(latitude: 35.68, longitude: 139.69), GeoPoint(latitude: 61.2, longitude: -149.9),
+                     GeoPoint(latitude: -18.14, longitude: 178.44), GeoPoint(latitude: 89.2, longitude: -30)]
+        for origin in homes {
+            for (minimum, unit) in [(nil, DistanceReference.Unit.km), (2.5, .mi)] as [(Double?, DistanceReference.Unit)] {
+                let reference = DistanceReference(origin: origin, unit: unit)
+                let request = SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: minimum),
+                                                    sortDescriptor: QuakeSortDescriptor(.distance), timeZone: Self.utc,
+                                                    distanceReference: reference)
+                let controller = try FetchedResultsController(container: store.container, request: request)
+                defer { controller.close() }
+                let filter: (String, [SQLiteValue]) = minimum.map { ("magnitude >= ?", [.real($0)]) } ?? ("", [])
+                let counts = try store.read { db in
+                    try DistanceTable.bandCounts(db, origin: origin, filter: filter, bands: reference.bands.map(\.key.distanceBounds))
+                }
+                let expected = reference.bands.map { band in controller.sections.first { $0.id == band.id }?.count ?? 0 }
+                #expect(counts == expected, "\(origin) M≥\(String(describing: minimum)) \(unit)")
+                #expect(counts.reduce(0, +) == controller.count)
+            }
+        }
+    }
+}
