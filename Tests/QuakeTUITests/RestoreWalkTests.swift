@@ -133,3 +133,36 @@ extension RestoreWalkTests {
         #expect(relaunched.state.topLine == live.state.topLine + 9)
     }
 }
+
+extension RestoreWalkTests {
+    /// A terminal that tells its real size after the first frame (80×24, then 150×40): the
+    /// restore clamps the selection into the small list, and the resize that follows, before
+    /// any key, puts the saved screen back; after a key, a resize only keeps the cursor in view.
+    @Test func aSizeArrivingLateGetsTheSavedScreenBackUntilTheFirstKey() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let left = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
+                                    container: store.container)
+        defer { left.close() }
+        try left.restore(AppState.RestoredSelection(), size: Size(columns: 150, rows: 40))
+        for _ in 0..<40 { try left.send(.moveDown) }
+        try left.send(.scroll(lines: -6))
+        let saved = AppState.RestoredSelection(selectedCode: left.state.selectedCode, selectionLine: left.state.selectionLine)
+        #expect(left.state.selectionLine > 20)
+
+        let late = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
+                                    container: store.container)
+        defer { late.close() }
+        try late.restore(saved, size: Size(columns: 80, rows: 24))
+        #expect(late.state.selectionLine < left.state.selectionLine)
+        try late.send(.resize(columns: 150, rows: 40))
+        #expect(try Self.screen(late) == Self.screen(left))
+
+        // Once the user has moved, a resize is a resize: the cursor stays where it is on screen.
+        try late.send(.resize(columns: 80, rows: 24))
+        try late.send(.moveUp)
+        let line = late.state.selectionLine
+        try late.send(.resize(columns: 150, rows: 40))
+        #expect(late.state.selectionLine == line)
+    }
+}
