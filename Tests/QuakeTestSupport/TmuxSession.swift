@@ -145,7 +145,11 @@ public final class TmuxSession: @unchecked Sendable {
         lock.unlock()
         guard !wasClosed else { return }
         let programs = paneProcesses()
+        // tmux 3.3 leaves its socket file behind when the server is killed.
+        let socketPath = (try? run(["display-message", "-p", "-t", "main", "#{socket_path}"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? run(["kill-server"])
+        if let socketPath, socketPath.hasSuffix("/" + socket) { unlink(socketPath) }
         if !eventually(timeout: 20, { programs.allSatisfy { !Self.isRunning($0) } }) {
             for pid in programs where Self.isRunning(pid) { kill(pid, SIGKILL) }
         }
