@@ -79,7 +79,8 @@ struct BrowserFeelTests {
                                           environment: BrowserTests.offline.merging(["BROWSER": script.path]) { $1 })
         try fixture.tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
         try fixture.tmux.send(pane, "j", "o")
-        let code = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
+        // After `j` (the launch itself saves the first row, on line 1): the second row, on line 2.
+        let code = try #require(try Self.selected(fixture) { $0["ContentView.selectionLine"] as? Int == 2 }["ContentView.selectedQuake"] as? String)
         let url = "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)"
         #expect(eventually(timeout: 10) { (try? String(contentsOf: opened, encoding: .utf8)) == url })
         try fixture.tmux.waitFor(pane, "the status line") { $0.contains("Opened \(url) with") }
