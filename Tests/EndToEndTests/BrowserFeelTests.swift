@@ -81,8 +81,9 @@ struct BrowserFeelTests {
         // The launch's own selection reaches the scene file first: wait for it, then for j's.
         let first = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
         try fixture.tmux.send(pane, "j", "o")
+        // After `j` (the launch itself saves the first row, on line 1): the second row, on line 2.
         let code = try #require(try Self.selected(fixture) {
-            $0["ContentView.selectedQuake"] as? String != "" && $0["ContentView.selectedQuake"] as? String != first
+            $0["ContentView.selectionLine"] as? Int == 2 && $0["ContentView.selectedQuake"] as? String != first
         }["ContentView.selectedQuake"] as? String)
         let url = "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)"
         #expect(eventually(timeout: 10) { (try? String(contentsOf: opened, encoding: .utf8)) == url })

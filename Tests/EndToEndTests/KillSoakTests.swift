@@ -83,7 +83,7 @@ struct KillSoakTests {
         static let scene = "soak"
 
         /// The browser's trace file for `scene` (QUAKETUI_TRACE): `idle` once every scene change is on disk.
-        func tracePath(_ scene: String) -> String { state + "/../trace-\(scene)" }
+        func tracePath(_ scene: String) -> String { state + "/trace-\(scene)" }
 
         func launchBrowser(scene: String = Soak.scene) throws -> String {
             try? FileManager.default.removeItem(atPath: tracePath(scene))

@@ -112,6 +112,8 @@ struct BadFile: Sendable, CustomTestStringConvertible {
         #expect(storage.takeNotice() == nil)
         try storage.set(8, for: key)
         #expect(storage.value(for: key) == 8)
+        // Written now: a coalesced write after `dir.remove()` would create the directory again.
+        try storage.flush()
     }
 
     @Test func aMissingFileIsSilentlyEmpty() throws {

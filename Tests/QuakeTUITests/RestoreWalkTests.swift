@@ -102,6 +102,14 @@ import Testing
 }
 
 extension RestoreWalkTests {
+    /// A model for a new scene "t" (nothing saved) on `store`, in a terminal of `size`.
+    static func newScene(on store: TestStore, size: Size) throws -> BrowserModel {
+        let model = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
+                                     container: store.container)
+        try model.restore(AppState.RestoredSelection(), size: size)
+        return model
+    }
+
     /// Rows added above and removed below while the scene was away: the selected quake comes
     /// back on the line of the list it was on, not re-centred.
     @Test func whenRowsChangedTheSelectedQuakeKeepsItsScreenLine() throws {
@@ -109,10 +117,8 @@ extension RestoreWalkTests {
         defer { store.remove() }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let live = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
-                                    container: store.container)
+        let live = try Self.newScene(on: store, size: Size(columns: 150, rows: 40))
         defer { live.close() }
-        try live.restore(AppState.RestoredSelection(), size: Size(columns: 150, rows: 40))
         for _ in 0..<57 { try live.send(.moveDown) }
         try live.send(.scroll(lines: 5))
         let line = live.state.selectionLine
@@ -131,5 +137,36 @@ extension RestoreWalkTests {
         #expect(relaunched.state.selectedCode == code)
         #expect(relaunched.state.selectionLine == line)
         #expect(relaunched.state.topLine == live.state.topLine + 9)
+    }
+}
+
+extension RestoreWalkTests {
+    /// A terminal that tells its real size after the first frame (80×24, then 150×40): the
+    /// restore clamps the selection into the small list, and the resize that follows, before
+    /// any key, puts the saved screen back; after a key, a resize only keeps the cursor in view.
+    @Test func aSizeArrivingLateGetsTheSavedScreenBackUntilTheFirstKey() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let left = try Self.newScene(on: store, size: Size(columns: 150, rows: 40))
+        defer { left.close() }
+        for _ in 0..<40 { try left.send(.moveDown) }
+        try left.send(.scroll(lines: -6))
+        let saved = AppState.RestoredSelection(selectedCode: left.state.selectedCode, selectionLine: left.state.selectionLine)
+        #expect(left.state.selectionLine > 20)
+
+        let late = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
+                                    container: store.container)
+        defer { late.close() }
+        try late.restore(saved, size: Size(columns: 80, rows: 24))
+        #expect(late.state.selectionLine < left.state.selectionLine)
+        try late.send(.resize(columns: 150, rows: 40))
+        #expect(try Self.screen(late) == Self.screen(left))
+
+        // Once the user has moved, a resize is a resize: the cursor stays where it is on screen.
+        try late.send(.resize(columns: 80, rows: 24))
+        try late.send(.moveUp)
+        let line = late.state.selectionLine
+        try late.send(.resize(columns: 150, rows: 40))
+        #expect(late.state.selectionLine == line)
     }
 }

@@ -13,6 +13,8 @@ import Glibc
 /// ```
 public final class TmuxSession: @unchecked Sendable {
     public let socket: String
+    private let lock = NSLock()
+    private var isClosed = false
     private static let tmux = URL(fileURLWithPath: "/usr/bin/tmux")
 
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: tmux.path) }
@@ -136,12 +138,47 @@ public final class TmuxSession: @unchecked Sendable {
         try run(["resize-window", "-t", target, "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// Kills the server, then waits until the programs that ran in its panes have exited: a
+    /// browser saves its scene on the SIGHUP, and a save that came after the test removed its
+    /// state directory would create the directory again (folders left in the temp dir).
+    /// Safe to call twice; `deinit` calls it for a path that never did.
     public func close() {
+        lock.lock()
+        let wasClosed = isClosed
+        isClosed = true
+        lock.unlock()
+        guard !wasClosed else { return }
+        let programs = paneProcesses()
+        // tmux 3.3 leaves its socket file behind when the server is killed.
+        let socketPath = (try? run(["display-message", "-p", "-t", "main", "#{socket_path}"]))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         _ = try? run(["kill-server"])
+        if let socketPath, socketPath.hasSuffix("/" + socket) { unlink(socketPath) }
+        if !eventually(timeout: 20, { programs.allSatisfy { !Self.isRunning($0) } }) {
+            for pid in programs where Self.isRunning(pid) { kill(pid, SIGKILL) }
+        }
         let prefix = "\(socket)-"
         for file in (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? [] where file.hasPrefix(prefix) {
             try? FileManager.default.removeItem(atPath: "/tmp/" + file)
         }
+    }
+
+    deinit { close() }
+
+    /// The processes of every pane (the pane's shell and its children: the program).
+    private func paneProcesses() -> [pid_t] {
+        guard let shells = try? run(["list-panes", "-a", "-F", "#{pane_pid}"]) else { return [] }
+        return shells.split(whereSeparator: \.isNewline).compactMap { pid_t($0) }.flatMap { shell -> [pid_t] in
+            let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+            return [shell] + children.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    /// Whether `pid` is a live process (a zombie waiting for a parent that never reaps counts as gone).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(after: end)...].hasPrefix(" Z")
     }
 
     /// Any tmux command on this server (`set-option`, `show-buffer` …); returns its output.

@@ -23,6 +23,8 @@ public final class BrowserModel {
     var heldForCounts: [Action] = []
     /// The time messages are logged with (tests set a fixed one).
     public var clock: @Sendable () -> Date = { Date() }
+    /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
+    var restoredPlacement: RestoredPlacement?
 
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
     /// narrow terminal, the height the list will have when it comes back.
@@ -70,6 +72,7 @@ public final class BrowserModel {
             state.columns = size.columns
             state.rows = size.rows
         }
+        let savedHelpOffset = state.helpOffset
         state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
         state.selectedCode = saved.selectedCode
         if let id = saved.selectedSection, let section = results.sections.firstIndex(where: { $0.id == id }) {
@@ -90,6 +93,7 @@ public final class BrowserModel {
             let headerAbove = if case .header? = layout.line(at: line - 1) { true } else { false }
             state.topLine = headerAbove ? line - 1 : line
         }
+        restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
         clampScroll()
         try syncSelection()
     }
@@ -141,6 +145,7 @@ public final class BrowserModel {
         var effects: [Effect] = []
         var reloadDetail = false
         if !isOutside(action) {
+            restoredPlacement = nil
             state.status.message = nil
             state.status.isError = false
         }
@@ -285,6 +290,7 @@ public final class BrowserModel {
         case .resize(let columns, let rows):
             state.columns = columns
             state.rows = rows
+            placeRestoredScreenAgain()
             clampScroll()
             state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
         case .storeChanged: reloadDetail = try mergeStoreChanges()

@@ -1,0 +1,22 @@
+/// A terminal may tell its real size only after the first frame: a new tab or split that
+/// starts the program at 80×24 and grows it a moment later, a multiplexer attaching late. The
+/// restore placed the screen for the size it saw first, which can hold fewer lines than the
+/// saved selection line; clamping then moved the selection up, and growing the pane did not
+/// move it back. Until the user does something, every resize places the restored screen again,
+/// for the new size: the selection on its saved line, the help at its saved offset.
+struct RestoredPlacement: Equatable {
+    /// The selection's line in the list pane, as saved (before any clamp to the first size).
+    var selectionLine: Int
+    /// The help overlay's scroll offset, as saved.
+    var helpOffset: Int
+}
+
+extension BrowserModel {
+    /// After a resize that came before any key: the restored screen, placed for the new size.
+    func placeRestoredScreenAgain() {
+        guard let placement = restoredPlacement else { return }
+        state.topLine = state.cursorLine - placement.selectionLine
+        state.helpOffset = min(placement.helpOffset,
+                               Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
+    }
+}
