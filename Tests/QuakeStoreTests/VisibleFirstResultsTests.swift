@@ -45,6 +45,17 @@ import Testing
         return store
     }
 
+    /// Results on `store` that take the provisional path on every request, whole windows (no
+    /// time limit, however loaded the machine), and the semaphore their counts signal.
+    static func provisionalResults(_ store: TestStore) throws -> (VisibleFirstResults, DispatchSemaphore) {
+        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: utc))
+        results.alwaysProvisional = true
+        results.windowLimit = nil
+        let signal = DispatchSemaphore(value: 0)
+        results.onSettled = { signal.signal() }
+        return (results, signal)
+    }
+
     /// Waits (on the condition, not a clock) until the pending count settles.
     static func settle(_ results: VisibleFirstResults, _ signal: DispatchSemaphore) throws {
         while results.isProvisional {
@@ -65,10 +76,8 @@ import Testing
     @Test func theWindowShowsTheExactRowsAroundTheSelection() throws {
         let store = try Self.makeStore()
         defer { store.remove() }
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        let (results, _) = try Self.provisionalResults(store)
         defer { results.close() }
-        results.alwaysProvisional = true
-        results.windowLimit = nil  // windows compared whole, however loaded the machine
         results.provisionalMargin = 25
         var rng = SeededGenerator(seed: 11)
         for _ in 0..<60 {
@@ -105,12 +114,8 @@ import Testing
     @Test func aSettledCountEqualsAFreshFetch() throws {
         let store = try Self.makeStore()
         defer { store.remove() }
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        let (results, signal) = try Self.provisionalResults(store)
         defer { results.close() }
-        results.alwaysProvisional = true
-        results.windowLimit = nil  // windows compared whole, however loaded the machine
-        let signal = DispatchSemaphore(value: 0)
-        results.onSettled = { signal.signal() }
         var rng = SeededGenerator(seed: 5)
         for _ in 0..<12 {
             let request = Self.randomRequest(&rng)
@@ -124,12 +129,8 @@ import Testing
     @Test func aNewerRequestSupersedesTheRunningCount() throws {
         let store = try Self.makeStore(count: 3_000)
         defer { store.remove() }
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        let (results, signal) = try Self.provisionalResults(store)
         defer { results.close() }
-        results.alwaysProvisional = true
-        results.windowLimit = nil  // windows compared whole, however loaded the machine
-        let signal = DispatchSemaphore(value: 0)
-        results.onSettled = { signal.signal() }
         // Typed quickly: each letter replaces the count of the one before.
         var typed = ""
         for letter in "alaska" {
@@ -145,12 +146,8 @@ import Testing
     @Test func mergesWhileACountRunsStayExact() throws {
         let store = try Self.makeStore()
         defer { store.remove() }
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        let (results, signal) = try Self.provisionalResults(store)
         defer { results.close() }
-        results.alwaysProvisional = true
-        results.windowLimit = nil  // windows compared whole, however loaded the machine
-        let signal = DispatchSemaphore(value: 0)
-        results.onSettled = { signal.signal() }
         var rng = SeededGenerator(seed: 3)
         for round in 0..<6 {
             try results.configure(Self.randomRequest(&rng), around: "v\(round * 40)")

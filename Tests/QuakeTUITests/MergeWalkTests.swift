@@ -46,6 +46,16 @@ import Testing
         }
     }
 
+    /// How `model`'s results differ from a fresh fetch of its request on `store` (nil: they do not).
+    static func differenceFromAFreshFetch(_ model: BrowserModel, _ store: TestStore) throws -> String? {
+        let fresh = try FetchedResultsController(container: store.container, request: model.state.request)
+        defer { fresh.close() }
+        let liveRows = try model.results.rows(in: 0..<model.results.count).map(\.code)
+        let freshRows = try fresh.rows(in: 0..<fresh.count).map(\.code)
+        guard model.results.sections != fresh.sections || liveRows != freshRows else { return nil }
+        return "results differ from a fresh fetch (\(liveRows.count) vs \(freshRows.count) rows)"
+    }
+
     @Test func walksWithCommitsFromAnotherWriterEndOnAFreshFetch() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -69,12 +79,8 @@ import Testing
                 }
             }
             // The live results equal a fresh fetch of the same request.
-            let fresh = try FetchedResultsController(container: store.container, request: live.state.request)
-            defer { fresh.close() }
-            let liveRows = try live.results.rows(in: 0..<live.results.count).map(\.code)
-            let freshRows = try fresh.rows(in: 0..<fresh.count).map(\.code)
-            if live.results.sections != fresh.sections || liveRows != freshRows {
-                failures.append("seed \(seed): results differ from a fresh fetch (\(liveRows.count) vs \(freshRows.count) rows)")
+            if let difference = try Self.differenceFromAFreshFetch(live, store) {
+                failures.append("seed \(seed): \(difference)")
                 continue
             }
             // And a fresh model restored from the scene draws the same screen.

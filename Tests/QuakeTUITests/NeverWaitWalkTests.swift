@@ -80,12 +80,8 @@ import Testing
             }
             try Self.settle(live, settled)
             _ = try live.performReads(live.send(.storeChanged))
-            let fresh = try FetchedResultsController(container: store.container, request: live.state.request)
-            defer { fresh.close() }
-            let liveRows = try live.results.rows(in: 0..<live.results.count).map(\.code)
-            let freshRows = try fresh.rows(in: 0..<fresh.count).map(\.code)
-            if live.results.sections != fresh.sections || liveRows != freshRows {
-                failures.append("seed \(seed): results differ from a fresh fetch (\(liveRows.count) vs \(freshRows.count) rows)")
+            if let difference = try MergeWalkTests.differenceFromAFreshFetch(live, store) {
+                failures.append("seed \(seed): \(difference)")
                 continue
             }
             // A model on an exact fetch, put in the same state, draws the same screen.
