@@ -96,14 +96,6 @@ struct DistanceTable {
         try db.execute("CREATE INDEX IF NOT EXISTS temp.fetch_distance_km ON fetch_distance(km, qid)")
     }
 
-    /// Empties the table (another order needs none of it).
-    /// Dropped and made again empty: a `DELETE` of a million rows (and their index entries) took
-    /// half a second on the key that left a distance sort, and its rollback as long.
-    static func clear(_ db: Connection) throws {
-        try db.execute("DROP TABLE IF EXISTS temp.fetch_distance")
-        try prepare(db)
-    }
-
     /// Refills the table for `origin`: the index is dropped for the load and built once after
     /// (one sort instead of a B-tree insert per row).
     static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws {

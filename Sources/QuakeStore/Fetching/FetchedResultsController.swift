@@ -96,14 +96,15 @@ public final class FetchedResultsController {
         let distancesChanged = request.sortDescriptor.order == .distance
             && (matchesChanged || self.request.sortDescriptor.order != .distance
                 || request.distanceReference?.origin != self.request.distanceReference?.origin)
-        let distancesUnneeded = request.sortDescriptor.order != .distance && self.request.sortDescriptor.order == .distance
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
             sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
             window.invalidate()
             return try context.read { db -> Int? in
-                if distancesUnneeded { try DistanceTable.clear(db) }
+                // A distance table left behind stays until the next distance sort rebuilds it:
+                // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
+                // which no deadline can stop), and the table lives in a temp file, not in memory.
                 try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
                 guard let code else { return nil }
                 return try anchorLocked(db, code: code)

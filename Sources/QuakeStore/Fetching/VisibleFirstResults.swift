@@ -48,6 +48,11 @@ public final class VisibleFirstResults: ResultsSource {
     }
 
     private var generation = 0
+    /// The last request could not be applied within the budget (nor counted within it in the
+    /// background): the next one goes to its window at once. Trying first would cost the key
+    /// more than the budget: clearing a large match set is one SQLite step that no deadline
+    /// stops (and its rollback another), 30 ms at 1M quakes.
+    private var lastWasSlow = false
 
     /// Called on a background queue when the exact results of a pending request are ready to
     /// `settle()` (the browser posts an action and wakes its loop).
@@ -96,13 +101,16 @@ public final class VisibleFirstResults: ResultsSource {
         generation += 1
         let limit = budget.map(Self.nanoseconds)
         do {
-            if alwaysProvisional, limit != nil { throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted") }
+            if (alwaysProvisional || lastWasSlow), limit != nil {
+                throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
+            }
             anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))
             provisional = nil
             worker.cancel()
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
+            lastWasSlow = true
         }
         let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin,
                                                   limit: windowLimit.map(Self.nanoseconds))
@@ -124,7 +132,9 @@ public final class VisibleFirstResults: ResultsSource {
         switch result {
         case .failure(let error):
             throw error
-        case .success(let (finished, offset)):
+        case .success(let (finished, offset, duration)):
+            // A count that took no longer than the budget: the next request may be tried exactly.
+            if let budget, duration <= budget { lastWasSlow = false }
             let previous = current
             current = finished
             worker.giveSpare(previous)
@@ -230,7 +240,7 @@ final class CountWorker: @unchecked Sendable {
     private var spare: FetchedResultsController?
     private var latest: Job?
     private var running = false
-    private var finished: (generation: Int, result: Result<Int?, any Error>)?
+    private var finished: (generation: Int, result: Result<Int?, any Error>, duration: Duration)?
     private var _onSettled: (@Sendable () -> Void)?
 
     var onSettled: (@Sendable () -> Void)? {
@@ -265,7 +275,7 @@ final class CountWorker: @unchecked Sendable {
 
     /// The finished result for `generation`: on success with the controller holding it (handed
     /// over: the worker has none until `giveSpare`). nil while it runs, or when a newer job replaced it.
-    func take(generation: Int) -> Result<(FetchedResultsController, Int?), any Error>? {
+    func take(generation: Int) -> Result<(FetchedResultsController, Int?, Duration), any Error>? {
         lock.withLock {
             guard !running, let done = finished, done.generation == generation, let controller = spare else { return nil }
             finished = nil
@@ -273,7 +283,7 @@ final class CountWorker: @unchecked Sendable {
             case .failure(let error): return .failure(error)
             case .success(let offset):
                 spare = nil
-                return .success((controller, offset))
+                return .success((controller, offset, done.duration))
             }
         }
     }
@@ -304,6 +314,7 @@ final class CountWorker: @unchecked Sendable {
                 return (job, spare)
             }
             guard let (job, controller) = next else { return }
+            let started = ContinuousClock.now
             let result = Result { () throws -> Int? in
                 // The first count opens the controller on the plain time order (the kept counts
                 // answer it at once), so that even that count can be interrupted.
@@ -318,7 +329,7 @@ final class CountWorker: @unchecked Sendable {
             let callback: (@Sendable () -> Void)? = lock.withLock {
                 // Superseded (a newer job waits) or cancelled: nothing to report.
                 guard latest == nil, !Self.isInterruption(result) else { return nil }
-                finished = (job.generation, result)
+                finished = (job.generation, result, ContinuousClock.now - started)
                 running = false
                 return _onSettled ?? {}
             }
