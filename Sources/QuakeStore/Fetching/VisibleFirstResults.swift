@@ -101,7 +101,10 @@ public final class VisibleFirstResults: ResultsSource {
         generation += 1
         let limit = budget.map(Self.nanoseconds)
         do {
-            if (alwaysProvisional || lastWasSlow), limit != nil {
+            // (A distance sort still tries: with its table already built it is exact at once,
+            // and its window can be the slower path, walking boxes from a far selection.)
+            let skip = alwaysProvisional || (lastWasSlow && request.sortDescriptor.order != .distance)
+            if skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
             }
             anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))
