@@ -98,12 +98,16 @@ struct DistanceTable {
 
     /// Refills the table for `origin`: the index is dropped for the load and built once after
     /// (one sort instead of a B-tree insert per row).
-    static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws {
+    /// Returns how many rows the table now holds.
+    @discardableResult
+    static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws -> Int {
         try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
         try db.execute("DELETE FROM temp.fetch_distance")
         let source = usesMatches ? "quake WHERE id IN temp.fetch_matches" : "quake"
         try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
+        let rows = db.changes
         try db.execute("CREATE INDEX temp.fetch_distance_km ON fetch_distance(km, qid)")
+        return rows
     }
 
     /// How many rows of the table fall in each band (`[lower, upper)` km, in the order given) at

@@ -24,6 +24,8 @@ import Foundation
 public final class FetchedResultsController {
     /// Merges listing more changes than this reload instead (cheaper than per-row ranks).
     public static let maxListedChanges = 2_000
+    /// The most distance rows a deadline-bound configuration empties (see `configure`).
+    static let distanceRowsWithinADeadline = 20_000
 
     let context: ViewContext
     public private(set) var request: SectionedFetchRequest
@@ -49,6 +51,8 @@ public final class FetchedResultsController {
     private var sql: FetchSQL
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
+    /// Rows in `temp.fetch_distance` as last built (emptying many is one step no deadline stops).
+    private var distanceRows = 0
     /// Distances of those rows, for a distance sort (they have left `temp.fetch_distance`).
     private var vanishedKm: [Int64: Double] = [:]
 
@@ -96,6 +100,12 @@ public final class FetchedResultsController {
         let distancesChanged = request.sortDescriptor.order == .distance
             && (matchesChanged || self.request.sortDescriptor.order != .distance
                 || request.distanceReference?.origin != self.request.distanceReference?.origin)
+        // Rebuilding over a big distance table first empties it in one SQLite step that no
+        // deadline stops (a quarter of a second at 1M quakes, and as long again to roll back):
+        // under a deadline, say at once that it would not fit.
+        if limit != nil, distancesChanged, distanceRows > Self.distanceRowsWithinADeadline {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(distanceRows) rows to rebuild")
+        }
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
@@ -120,9 +130,11 @@ public final class FetchedResultsController {
     /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, sql: sql, index: index, token: token, vanished: vanishedKeys)
+        let savedDistanceRows = distanceRows
         do {
             return try body()
         } catch {
+            distanceRows = savedDistanceRows
             (request, days, sql, index, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.index, saved.token, saved.vanished)
             window.invalidate()
             throw error
@@ -233,7 +245,7 @@ public final class FetchedResultsController {
         token = try db.currentHistoryToken()
         if rebuildMatches { try matches.rebuild(db) }
         if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
-            try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
+            distanceRows = try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
         }
         setSections(try buildSections(db))
         window.invalidate()
