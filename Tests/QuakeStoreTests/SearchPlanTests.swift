@@ -3,8 +3,8 @@ import Foundation
 import QuakeTestSupport
 import Testing
 
-/// A search's section seeks and counts walk the sort order's index and probe the matches,
-/// rather than re-reading every match once per section (a plan that was quadratic in practice).
+/// A search's section seeks and counts walk the sort order's index and test the match set per
+/// row, rather than re-reading every match once per section (a plan that was quadratic in practice).
 @Suite struct SearchPlanTests {
     static let utc = TimeZone(identifier: "UTC")!
 
@@ -24,8 +24,9 @@ import Testing
         let (predicate, _) = FetchSQL(request: request, usesMatches: true).predicate
         let context = try store.container.newViewContext(queryOnly: false)
         defer { context.close() }
+        let matches = MatchSet()
         let plan = try context.read { db in
-            try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_matches (id INTEGER PRIMARY KEY)")
+            try matches.register(on: db)
             let statement = try db.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quake WHERE \(range) AND \(predicate)")
             var details: [String] = []
             while try statement.step() { details.append(statement.text(at: 3)) }

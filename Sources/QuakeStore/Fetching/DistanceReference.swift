@@ -103,7 +103,7 @@ struct DistanceTable {
     static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws -> Int {
         try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
         try db.execute("DELETE FROM temp.fetch_distance")
-        let source = usesMatches ? "quake WHERE id IN temp.fetch_matches" : "quake"
+        let source = usesMatches ? "quake WHERE quaketui_matched(id)" : "quake"
         try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
         let rows = db.changes
         try db.execute("CREATE INDEX temp.fetch_distance_km ON fetch_distance(km, qid)")

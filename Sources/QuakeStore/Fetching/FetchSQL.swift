@@ -2,7 +2,7 @@
 /// because the results controller mixes them when it merges changes.
 struct FetchSQL {
     let request: SectionedFetchRequest
-    /// Whether the search matches live in `temp.fetch_matches` (see `FetchedResultsController`).
+    /// Whether the search and filter matches are in the controller's `MatchSet` (see `ResultMatches`).
     let usesMatches: Bool
 
     private var order: QuakeSortOrder { request.sortDescriptor.order }
@@ -16,12 +16,9 @@ struct FetchSQL {
             terms.append("magnitude >= ?")
             arguments.append(.real(minimum))
         }
-        // `+id`: the unary plus keeps SQLite from driving the query from the matches (a rowid
-        // lookup per match, then a sort) and makes it walk the section's index range, probing
-        // the matches per row. Driven from the matches, every section's seek and count re-read
-        // all of them: O(sections × matches), seconds per keystroke at 100k quakes.
-        // https://www.sqlite.org/optoverview.html#disqualifying_where_clause_terms_using_unary_
-        if usesMatches { terms.append("+id IN temp.fetch_matches") }
+        // Tested per row as the query walks the sort order's index (a function call, which the
+        // planner cannot drive the query from).
+        if usesMatches { terms.append("quaketui_matched(id)") }
         return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }
 

@@ -24,6 +24,9 @@ import Foundation
 public final class FetchedResultsController {
     /// Merges listing more changes than this reload instead (cheaper than per-row ranks).
     public static let maxListedChanges = 2_000
+    /// A match set under 1/8 of the rows is counted by reading its rows by id (about 1.5 µs a
+    /// row); a bigger one by walking the sort index and testing each row (about 0.2 µs a row).
+    static let sparseMatchDivisor = 8
     /// The most distance rows a deadline-bound configuration empties (see `configure`).
     static let distanceRowsWithinADeadline = 20_000
 
@@ -55,6 +58,8 @@ public final class FetchedResultsController {
     private var distanceRows = 0
     /// Distances of those rows, for a distance sort (they have left `temp.fetch_distance`).
     private var vanishedKm: [Int64: Double] = [:]
+    /// The rows matching the search and filters (see `ResultMatches`).
+    private let matchSet = MatchSet()
 
     public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest()) throws {
         context = try container.newViewContext(queryOnly: false)
@@ -64,7 +69,7 @@ public final class FetchedResultsController {
         sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
         do {
             try context.read { db in
-                try ResultMatches.prepare(db)
+                try matchSet.register(on: db)
                 try DistanceTable.prepare(db)
             }
             try reload(rebuildDistances: true)
@@ -126,14 +131,18 @@ public final class FetchedResultsController {
     /// throws `SQLiteError.isInterrupted` and the controller keeps its previous state.
     public func interrupt() { context.interrupt() }
 
-    /// Runs `body`; if it throws, puts the request, section index and token back as they were.
-    /// The match set needs no care: it changes only inside a read, whose transaction rolls back.
+    /// Runs `body`; if it throws, puts the request, section index, token and match set back as
+    /// they were. (The distance table needs no care: it changes only inside a read, whose
+    /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, sql: sql, index: index, token: token, vanished: vanishedKeys)
         let savedDistanceRows = distanceRows
+        let savedMatches = MatchSet()
+        try savedMatches.assign(matchSet)
         do {
             return try body()
         } catch {
+            try? matchSet.assign(savedMatches)  // cannot fail: the set only grows, so its earlier copy fits
             distanceRows = savedDistanceRows
             (request, days, sql, index, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.index, saved.token, saved.vanished)
             window.invalidate()
@@ -260,32 +269,20 @@ public final class FetchedResultsController {
            let stored = try SectionCounts.sections(db, request: request, days: days) {
             return stored
         }
-        // Filtered to a minority of the rows: group the matching rows (read through the match set
-        // or the magnitude index) rather than walk every row of the sort index probing each.
-        if let (clause, arguments) = try sparseFilter(db),
-           let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(clause, arguments)) {
+        // Filtered to a small part of the rows: group the matching rows (read by their ids, or
+        // through the magnitude index) rather than walk every row of the sort index testing each.
+        let minimum = request.predicate.minimumMagnitude
+        if sql.usesMatches {
+            let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+            if matchSet.count * Self.sparseMatchDivisor < rows,
+               let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matchSet(matchSet, minimumMagnitude: minimum)) {
+                return grouped
+            }
+        } else if let minimum,
+                  let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching("magnitude >= ?", [.real(minimum)])) {
             return grouped
         }
         return try walkSections(db)
-    }
-
-    /// The `WHERE` clause that reads only the matching rows, when they are few enough (under
-    /// half the table) for that to beat the walk; nil otherwise. At 1M quakes, back to back on
-    /// one store, grouping beat the walk's per-day queries for "al" (35 % of the rows) and
-    /// "alaska" (19 %); an eighth as the limit made both slower (BENCHMARKS.md, issue 11 run).
-    private func sparseFilter(_ db: Connection) throws -> (String, [SQLiteValue])? {
-        var terms: [String] = [], arguments: [SQLiteValue] = []
-        if sql.usesMatches {
-            let matched = try db.scalar("SELECT count(*) FROM temp.fetch_matches").int64 ?? 0
-            let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
-            guard matched * 2 < rows else { return nil }
-            terms.append("id IN temp.fetch_matches")
-        }
-        if let minimum = request.predicate.minimumMagnitude {
-            terms.append("magnitude >= ?")
-            arguments.append(.real(minimum))
-        }
-        return terms.isEmpty ? nil : (terms.joined(separator: " AND "), arguments)
     }
 
     /// The section index as the walk finds it, on this controller's connection (for tests that
@@ -367,14 +364,14 @@ public final class FetchedResultsController {
     }
 
     /// The match set of the current request.
-    private var matches: ResultMatches { ResultMatches(predicate: request.predicate) }
+    private var matches: ResultMatches { ResultMatches(predicate: request.predicate, set: matchSet) }
 
     /// Whether a row with `keys` is in the results: its keys pass the predicate and, with a
     /// search or filters, its id is in the match set (as it stands: call before updating it
     /// for the old version of a row, after for the new one).
     private func isMatch(_ db: Connection, _ keys: RowKeys) throws -> Bool {
         guard request.predicate.matches(keys) else { return false }
-        return try !sql.usesMatches || matches.contains(db, id: keys.id)
+        return !sql.usesMatches || matches.contains(id: keys.id)
     }
 
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
@@ -432,7 +429,7 @@ public final class FetchedResultsController {
                 vanishedKeys[code] = old
                 vanishedKm[old.id] = try DistanceTable.km(db, id: old.id)
             }
-            let isCandidate = try new.map { try !sql.usesMatches || matches.contains(db, id: $0.id) } ?? false
+            let isCandidate = new.map { !sql.usesMatches || matches.contains(id: $0.id) } ?? false
             try DistanceTable.update(db, origin: origin, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
         }
         setSections(try walkSections(db))

@@ -39,23 +39,20 @@ public enum RowFilter: Hashable, Sendable {
     }
 }
 
-/// The ids of the rows matching the search text and the row filters, in a temporary table of
-/// the results controller's connection (`temp.fetch_matches`): built once per request, then kept
-/// exact row by row as merges bring changes. The fetch's SQL probes it per row (`FetchSQL`).
+/// The ids of the rows matching the search text and the row filters, in the results
+/// controller's `MatchSet` (a bitmap that SQL tests with `quaketui_matched(id)`): built once per
+/// request, then kept exact row by row as merges bring changes. The fetch's SQL tests it per
+/// row (`FetchSQL`).
 ///
 /// Membership before a change is authoritative ("was this row in the results?"): the row's old
 /// depth, distance or type is not in history, so no predicate could be re-evaluated on it.
 struct ResultMatches {
     let predicate: QuakePredicate
+    let set: MatchSet
 
-    /// Whether a request needs the table at all (no search and no filters: every row matches).
+    /// Whether a request needs the set at all (no search and no filters: every row matches).
     static func isNeeded(for predicate: QuakePredicate) -> Bool {
         predicate.foldedSearch != nil || !predicate.rowFilters.isEmpty
-    }
-
-    /// Creates the table on `db` if needed (once per connection).
-    static func prepare(_ db: Connection) throws {
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_matches (id INTEGER PRIMARY KEY)")
     }
 
     /// The filters' SQL over `quake` (prefixed by `AND` for each), with their arguments.
@@ -69,49 +66,49 @@ struct ResultMatches {
         return (clause, arguments)
     }
 
-    /// Refills the table: FTS5 trigram for 3+ characters of search text, else `instr` over the
+    /// Refills the set: FTS5 trigram for 3+ characters of search text, else `instr` over the
     /// folded place (literal by construction: no pattern syntax to escape, and it compares byte
-    /// lengths, so even NUL is matched as text); the row filters on the same rows.
+    /// lengths, so even NUL is matched as text); the row filters on the same rows. Each query
+    /// adds its rows with `quaketui_match` in an aggregate, which SQLite evaluates once for each
+    /// row the `WHERE` clause passes, and never before the clause.
     func rebuild(_ db: Connection) throws {
-        try db.execute("DELETE FROM temp.fetch_matches")
+        set.removeAll()
         guard Self.isNeeded(for: predicate) else { return }
         let (filters, filterArgs) = filterSQL
         guard let folded = predicate.foldedSearch else {
-            try db.execute("INSERT INTO temp.fetch_matches SELECT id FROM quake WHERE 1\(filters)", filterArgs)
+            try db.execute("SELECT count(quaketui_match(id)) FROM quake WHERE 1\(filters)", filterArgs)
             return
         }
         let hasControl = folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
         if folded.unicodeScalars.count >= 3 && !hasControl {
             let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
             if filters.isEmpty {
-                try db.execute("INSERT INTO temp.fetch_matches SELECT rowid FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
+                try db.execute("SELECT count(quaketui_match(rowid)) FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
             } else {
                 try db.execute("""
-                    INSERT INTO temp.fetch_matches SELECT quake.id FROM quake_fts JOIN quake ON quake.id = quake_fts.rowid
+                    SELECT count(quaketui_match(quake.id)) FROM quake_fts JOIN quake ON quake.id = quake_fts.rowid
                     WHERE quake_fts MATCH ?\(filters)
                     """, [.text(phrase)] + filterArgs)
             }
         } else {
-            try db.execute("INSERT INTO temp.fetch_matches SELECT id FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
+            try db.execute("SELECT count(quaketui_match(id)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
                            [.text(folded)] + filterArgs)
         }
     }
 
-    /// Whether row `id` is in the table (before a merge updates it: whether it was in the results).
-    func contains(_ db: Connection, id: Int64) throws -> Bool {
-        try db.scalar("SELECT 1 FROM temp.fetch_matches WHERE id = ?", [.integer(id)]).int64 != nil
-    }
+    /// Whether row `id` is in the set (before a merge updates it: whether it was in the results).
+    func contains(id: Int64) -> Bool { set.contains(id) }
 
     /// Moves one changed row's membership to its new version: out under its old id, in under
     /// its new one if the new row passes the search (on its keys) and every filter (in SQL).
     func update(_ db: Connection, oldID: Int64?, new: RowKeys?) throws {
-        if let oldID { try db.execute("DELETE FROM temp.fetch_matches WHERE id = ?", [.integer(oldID)]) }
+        if let oldID { set.remove(oldID) }
         guard let new, predicate.matchesSearch(new) else { return }
         let (filters, filterArgs) = filterSQL
         if !filters.isEmpty {
             guard try db.scalar("SELECT 1 FROM quake WHERE id = ?\(filters)", [.integer(new.id)] + filterArgs).int64 != nil
             else { return }
         }
-        try db.execute("INSERT OR IGNORE INTO temp.fetch_matches (id) VALUES (?)", [.integer(new.id)])
+        try set.insert(new.id)
     }
 }

@@ -17,19 +17,48 @@ struct SectionCounts {
         case kept
         /// A `GROUP BY` over the rows matching a `WHERE` clause (with its arguments).
         case matching(String, [SQLiteValue])
+        /// The rows of a match set (at or above a magnitude), each read by its id: for a set
+        /// that is a small part of the table, which a walk of the sort index would mostly skip.
+        case matchSet(MatchSet, minimumMagnitude: Double?)
     }
 
-    /// The `(bucket, count)` rows of `kind` (0 time, 1 magnitude, 2 region) in `direction`.
-    private static func buckets(_ db: Connection, kind: Int, source: Source, direction: String) throws -> Statement {
+    /// The buckets of `kind` (0 time, 1 magnitude, 2 region) in `direction`, one `(bucket,
+    /// count)` per call of the returned function, then nil.
+    private static func buckets(_ db: Connection, kind: Int, source: Source,
+                                ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
+        let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey"][kind]
+        let direction = ascending ? "ASC" : "DESC"
+        let statement: Statement
         switch source {
         case .kept:
-            return try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = \(kind) ORDER BY bucket \(direction)")
+            statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = \(kind) ORDER BY bucket \(direction)")
         case .matching(let clause, let arguments):
-            let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey"][kind]
-            let statement = try db.prepare(
-                "SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
+            statement = try db.prepare("SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
             try statement.bind(arguments)
-            return statement
+        case .matchSet(let set, let minimumMagnitude):
+            let row = try db.prepare("SELECT \(bucket) FROM quake WHERE id = ?1 AND (?2 IS NULL OR magnitude >= ?2)")
+            var counts: [SQLiteValue: Int] = [:]
+            for id in set.ids {
+                row.reset()  // and its bindings
+                try row.bind(id, at: 1)
+                try row.bind(minimumMagnitude.sqlite, at: 2)
+                if try row.step() { counts[row.value(at: 0), default: 0] += 1 }
+            }
+            // In SQLite's order: integers numerically, text by its UTF-8 bytes (BINARY).
+            let sorted = counts.sorted { a, b in
+                switch (a.key, b.key) {
+                case (.integer(let x), .integer(let y)): ascending ? x < y : x > y
+                case (.text(let x), .text(let y)):
+                    ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
+                default: preconditionFailure("buckets of one kind are all integers or all text")
+                }
+            }
+            var next = sorted.makeIterator()
+            return { next.next().map { ($0.key, $0.value) } }
+        }
+        return {
+            guard try statement.step() else { return nil }
+            return (kind == 2 ? .text(statement.text(at: 0)) : .integer(statement.int64(at: 0)), Int(statement.int64(at: 1)))
         }
     }
 
@@ -38,17 +67,15 @@ struct SectionCounts {
     static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar,
                          source: Source = .kept) throws -> [QuakeSection]? {
         let ascending = request.sortDescriptor.ascending
-        let direction = ascending ? "ASC" : "DESC"
         switch request.sortDescriptor.order {
         case .time:
-            let statement = try buckets(db, kind: 0, source: source, direction: direction)
+            let next = try buckets(db, kind: 0, source: source, ascending: ascending)
             var result: [QuakeSection] = []
             var current: (start: Int64, end: Int64)?
-            while try statement.step() {
+            while let (bucket, count) = try next() {
                 // A bucket of a time no calendar day holds (ExtremeTimeTests): let the walk count it.
-                let (start, overflow) = statement.int64(at: 0).multipliedReportingOverflow(by: timeBucket)
+                let (start, overflow) = (bucket.int64 ?? 0).multipliedReportingOverflow(by: timeBucket)
                 guard !overflow else { return nil }
-                let count = Int(statement.int64(at: 1))
                 if let day = current, day.start <= start, start < day.end {
                     result[result.count - 1].count += count
                     continue
@@ -64,25 +91,25 @@ struct SectionCounts {
             return result
         case .magnitude:
             // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
-            let statement = try buckets(db, kind: 1, source: source, direction: direction)
+            let next = try buckets(db, kind: 1, source: source, ascending: ascending)
             var result: [QuakeSection] = []
-            while try statement.step() {
-                let raw = Int(statement.int64(at: 0))
+            while let (value, count) = try next() {
+                let raw = Int(value.int64 ?? -1)
                 let bucket: Int? = raw < 0 ? nil : raw
                 let title = SectionKey.magnitudeTitle(bucket)
-                result.append(QuakeSection(id: title, title: title, count: Int(statement.int64(at: 1)), key: .magnitude(bucket)))
+                result.append(QuakeSection(id: title, title: title, count: count, key: .magnitude(bucket)))
             }
             return result
         case .region:
-            let statement = try buckets(db, kind: 2, source: source, direction: direction)
+            let next = try buckets(db, kind: 2, source: source, ascending: ascending)
             let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
             var result: [QuakeSection] = []
-            while try statement.step() {
-                let regionKey = statement.text(at: 0)
+            while let (value, count) = try next() {
+                let regionKey = value.string ?? ""
                 title.reset()
                 try title.bind(regionKey, at: 1)
                 let name = try title.step() ? title.text(at: 0) : regionKey
-                result.append(QuakeSection(id: regionKey, title: name, count: Int(statement.int64(at: 1)), key: .region(regionKey)))
+                result.append(QuakeSection(id: regionKey, title: name, count: count, key: .region(regionKey)))
             }
             return result
         case .distance:
