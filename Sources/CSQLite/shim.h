@@ -72,6 +72,11 @@ static inline int quaketui_register_functions(sqlite3 *db) {
 #include <stdlib.h>
 #include <string.h>
 
+// The largest id + 1 a set holds: 32 MB of bitmap. quaketui's own stores number rows from 1 up
+// (a million quakes is decades of refreshes); a file with a row id past this (made by hand) gets
+// an error for its searches, not a bitmap of gigabytes.
+#define QUAKETUI_IDSET_LIMIT ((sqlite3_int64)1 << 28)
+
 typedef struct quaketui_idset {
     uint64_t *words;        // bit (id % 64) of words[id / 64]
     sqlite3_int64 wordCount;
@@ -98,9 +103,10 @@ static inline int quaketui_idset_contains(const quaketui_idset *set, sqlite3_int
     return (set->words[id / 64] >> (id % 64)) & 1;
 }
 
-// Adds `id`: 0, or SQLITE_RANGE for a negative id, SQLITE_NOMEM when there is no room.
+// Adds `id`: 0, or SQLITE_RANGE for an id outside 0 ..< QUAKETUI_IDSET_LIMIT, SQLITE_NOMEM when
+// there is no room.
 static inline int quaketui_idset_insert(quaketui_idset *set, sqlite3_int64 id) {
-    if (id < 0) return SQLITE_RANGE;
+    if (id < 0 || id >= QUAKETUI_IDSET_LIMIT) return SQLITE_RANGE;
     int rc = quaketui_idset_reserve(set, id);
     if (rc) return rc;
     uint64_t bit = (uint64_t)1 << (id % 64);
@@ -170,7 +176,7 @@ static inline void quaketui_match_function(sqlite3_context *context, int count, 
     }
     int rc = quaketui_idset_insert(set, sqlite3_value_int64(values[0]));
     if (rc == SQLITE_NOMEM) { sqlite3_result_error_nomem(context); return; }
-    if (rc) { sqlite3_result_error(context, "quaketui_match: a negative row id", -1); return; }
+    if (rc) { sqlite3_result_error(context, "a row id below 0 or above 268,435,455, which a search cannot hold (a store edited by hand?)", -1); return; }
     sqlite3_result_int(context, 1);
 }
 

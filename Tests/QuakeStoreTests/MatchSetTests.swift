@@ -42,18 +42,27 @@ import Testing
         let set = MatchSet()
         #expect(throws: SQLiteError.self) { try set.insert(-1) }
         #expect(throws: SQLiteError.self) { try set.insert(.min) }
-        #expect(throws: SQLiteError.self) { try set.insert(.max) }  // 2^57 words: no memory for it
+        #expect(throws: SQLiteError.self) { try set.insert(.max) }
+        #expect(throws: SQLiteError.self) { try set.insert(1 << 28) }  // past 32 MB of bitmap
+        try set.insert((1 << 28) - 1)
+        #expect(set.count == 1)
+        set.removeAll()
         #expect(set.count == 0)
         #expect(!set.contains(-1) && !set.contains(.max) && !set.contains(.min))
     }
 
-    @Test func sqlAddsOnlyTheRowsTheWhereClausePasses() throws {
+    /// A set registered on a connection to a new database file.
+    static func withRegisteredSet(_ body: (Connection, MatchSet) throws -> Void) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let db = try Connection(path: directory.url.appendingPathComponent("m.sqlite").path)
         defer { db.close() }
         let set = MatchSet()
         try set.register(on: db)
+        try body(db, set)
+    }
+
+    @Test func sqlAddsOnlyTheRowsTheWhereClausePasses() throws { try Self.withRegisteredSet { db, set in
         try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY, x TEXT)")
         try db.execute("INSERT INTO t(id, x) VALUES (1, 'alaska'), (2, 'chile'), (70, 'nevada alaska'), (200000, 'alaska')")
         try db.execute("SELECT count(quaketui_match(id)) FROM t WHERE instr(x, 'alaska') > 0", [])
@@ -67,21 +76,38 @@ import Testing
         #expect(throws: SQLiteError.self) { try db.execute("SELECT quaketui_match('1')", []) }
         #expect(throws: SQLiteError.self) { try db.execute("SELECT quaketui_match(-5)", []) }
         #expect(set.count == 3)
-    }
+    } }
 
     /// A store is a file anyone can hand quaketui: its schema must not reach the set.
-    @Test func aStoresViewsAndTriggersCannotCallIt() throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let db = try Connection(path: directory.url.appendingPathComponent("m.sqlite").path)
-        defer { db.close() }
-        let set = MatchSet()
-        try set.register(on: db)
+    @Test func aStoresViewsAndTriggersCannotCallIt() throws { try Self.withRegisteredSet { db, set in
         try db.execute("CREATE TABLE t(id INTEGER PRIMARY KEY)")
         try db.execute("CREATE VIEW v AS SELECT quaketui_match(id) FROM t")
         try db.execute("CREATE TRIGGER g AFTER INSERT ON t BEGIN SELECT quaketui_match(new.id); END")
         #expect(throws: SQLiteError.self) { try db.execute("SELECT * FROM v", []) }
         #expect(throws: SQLiteError.self) { try db.execute("INSERT INTO t(id) VALUES (9)") }
         #expect(set.count == 0)
+    } }
+
+    /// A store edited by hand to hold a negative row id: a search says so and the controller
+    /// keeps what it showed (no half-applied search), instead of dropping the row silently.
+    @Test func aRowIdTheSetCannotHoldFailsTheSearchAndKeepsTheResults() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try store.upsert([.fixture("a"), .fixture("b"), .fixture("c")])
+        let controller = try FetchedResultsController(container: store.container)
+        defer { controller.close() }
+        let before = (controller.request, controller.sections)
+        let db = try Connection(path: store.container.url.path)
+        try db.execute("UPDATE quake SET id = -3 WHERE code = 'b'")
+        db.close()
+        _ = try controller.merge()
+        var request = controller.request
+        request.predicate.searchText = "ch"  // two letters: the instr scan, which visits every row
+        #expect(throws: SQLiteError.self) { try controller.configure(request) }
+        #expect(controller.request == before.0)
+        #expect(controller.sections.map(\.count) == before.1.map(\.count))
+        request.predicate.searchText = "zz"
+        try controller.configure(request)  // no row matches, so no id needs the set: it still works
+        #expect(controller.count == 0)
     }
 }

@@ -4,8 +4,8 @@ import CSQLite
 /// search and filters match. A million quakes take 125 KB.
 ///
 /// SQL reaches it on the connection it is registered on (`register(on:)`): `quaketui_match(id)`
-/// adds a row as the last term of a `WHERE` clause, so a rebuild is one statement with no row
-/// returned to Swift; `quaketui_matched(id)` tests a row while a query walks a sort index. A temp
+/// adds a row, in an aggregate over the rows a `WHERE` clause passes, so a rebuild is one
+/// statement with no row returned to Swift; `quaketui_matched(id)` tests a row while a query walks a sort index. A temp
 /// table did the same at a B-tree insert per match and a B-tree probe per row walked: 1.2 s of
 /// the 1.3 s that the counts for "a" took at a million quakes.
 ///
@@ -36,7 +36,8 @@ final class MatchSet {
     func contains(_ id: Int64) -> Bool { quaketui_idset_contains(storage, id) != 0 }
 
     /// Adds `id`.
-    /// - Throws: `SQLiteError` (`SQLITE_RANGE` for a negative id, `SQLITE_NOMEM` with no room).
+    /// - Throws: `SQLiteError` (`SQLITE_RANGE` for an id below 0 or from 2^28 on — 32 MB of
+    ///   bitmap, which no store of quaketui's numbers reaches — `SQLITE_NOMEM` with no room).
     func insert(_ id: Int64) throws(SQLiteError) {
         let rc = quaketui_idset_insert(storage, id)
         guard rc == 0 else { throw SQLiteError(extendedCode: rc, message: "row id \(id) cannot join the match set") }
