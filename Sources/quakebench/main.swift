@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -34,7 +34,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -52,6 +52,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --browser-only only the in-process browser figures (restore, key→frame, RSS), on the store of an
                        earlier run in --work DIR if there is one, else after one import
+          --terminal-only the real quaketui on a pseudo-terminal only (launch → first frame, keys, idle CPU
+                       over 60 s, RSS), on a store as --browser-only finds or makes it
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
           --no-fetch   skip the fetch row (fetch of 200,000 events from a local FDSN service, python3)
         The import peer is an expert's sqlite3 load (bare table, .import, then indexes, FTS rebuild,
@@ -60,7 +62,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--browser-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--browser-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -74,6 +76,7 @@ let importOnly = arguments.contains("--import-only")
 let monthLiveOnly = arguments.contains("--month-live")
 let autoRefreshOnly = arguments.contains("--auto-refresh-only")
 let browserOnly = arguments.contains("--browser-only")
+let terminalOnly = arguments.contains("--terminal-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -105,6 +108,12 @@ do {
         feed = try BenchFeed(bundledSampleIn: work.appendingPathComponent("sample-store"))
     }
     var figures: [Figure] = []
+    /// The real quaketui on a pseudo-terminal (a 2 s idle watch with --quick, else SPEC's 60 s).
+    func terminalFigures(_ store: URL, _ n: Int) throws -> [Figure] {
+        var bench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
+        if quick { bench.idleSeconds = 2 }
+        return try bench.run(n: n)
+    }
     let monthFile = data.appendingPathComponent("all_month-2023-04-04.csv")
     for n in sizes {
         log("N = \(n.formatted())")
@@ -125,7 +134,7 @@ do {
         let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
                                       monthFile: monthFile)
         let store = importBench.store(n: n)
-        if browserOnly {
+        if browserOnly || terminalOnly {
             let database = store.appendingPathComponent("quakes.sqlite").path
             if !FileManager.default.fileExists(atPath: database) {
                 let feedFile = work.appendingPathComponent("feed-\(n).geojson")
@@ -133,7 +142,11 @@ do {
                 let m = try Measured.run([quaketui, "import", feedFile.path, "--json", "--state-dir", store.path])
                 guard m.status == 0 else { throw BenchError("quaketui import failed (exit \(m.status)): \(m.stdout)") }
             }
-            figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
+            if terminalOnly {
+                figures += try terminalFigures(store, n)
+            } else {
+                figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
+            }
             continue
         }
         figures += try importBench.run(n: n, python: python && n <= 200_000)
@@ -143,9 +156,7 @@ do {
         }
         if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
-        var terminalBench = TerminalBench(store: store, quaketui: quaketui, runs: runs)
-        if quick { terminalBench.idleSeconds = 2 }
-        figures += try terminalBench.run(n: n)
+        figures += try terminalFigures(store, n)
         figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
@@ -162,12 +173,12 @@ do {
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
     // Paging through a local FDSN service beside importing the same events from one file (issue 14).
-    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly && !browserOnly {
+    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly && !browserOnly && !terminalOnly {
         let fetchN = quick ? 10_000 : 200_000
         log("fetch N = \(fetchN.formatted())")
         figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
-    if !importOnly && !monthLiveOnly && !browserOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
+    if !importOnly && !monthLiveOnly && !browserOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
