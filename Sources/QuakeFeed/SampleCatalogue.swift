@@ -17,10 +17,15 @@ public enum SampleCatalogue {
     /// stays empty: the sample belongs to a first launch only.
     ///
     /// The check and the import are one immediate transaction, so two panes launching at once
-    /// import it once.
+    /// import it once. A store that is not new is told by a read first, which never waits: a
+    /// launch takes no write lock, so it does not wait behind another process's import.
     /// - Returns: the summary, or nil when the store was not new.
     @discardableResult
     public static func importIntoNewStore(_ container: PersistentContainer, now: Date = Date()) throws -> ImportSummary? {
+        let isNew = try container.viewContext.read { db in
+            try !db.hasQuakes() && db.currentHistoryToken().rawValue == 0
+        }
+        guard isNew else { return nil }
         let context = try container.newBackgroundContext(author: "sample")
         defer { context.close() }
         let start = Date()

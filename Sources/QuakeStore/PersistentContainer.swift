@@ -89,7 +89,14 @@ public final class PersistentContainer: Sendable {
             let writer = try Connection(path: path)
             defer { writer.close() }
             try Self.configure(writer)
-            try Self.migrate(writer, path: path, migrations: migrations)
+            // A store at the current version needs no write lock to open: reading the version
+            // never waits in WAL mode, so a browser starts while another process imports (a
+            // first launch's sample in the pane beside it, a million quakes from the command line).
+            let found = Int(try writer.scalar("PRAGMA user_version").int64 ?? 0)
+            if found > migrations.count {
+                throw StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
+            }
+            if found < migrations.count { try Self.migrate(writer, path: path, migrations: migrations) }
         }
         if !existed { chmod(path, 0o600) }
         do {

@@ -65,6 +65,29 @@ import Testing
         #expect(try container.viewContext.read { try $0.quake(code: "us1") }?.record.source == nil)
     }
 
+    /// Another process in the middle of a long write (a first launch's sample import in the pane
+    /// beside, a million-quake `import`): a store at the current version opens at once and reads
+    /// what was committed, instead of waiting for the write lock and failing after the busy
+    /// timeout ("locked by another process for too long").
+    @Test func aCurrentStoreOpensWhileAnotherConnectionWrites() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let first = try PersistentContainer(directory: dir.url)
+        let writer = try first.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in try tx.upsert(.fixture("a")) }
+        writer.close()
+        first.close()
+        let other = try Connection(path: dir.appending("quakes.sqlite").path)
+        defer { other.close() }
+        try other.execute("BEGIN IMMEDIATE")
+        try other.execute("DELETE FROM quake")
+        // Waiting for the lock would throw SQLITE_BUSY after the busy timeout: the lock is held throughout.
+        let container = try PersistentContainer(directory: dir.url)
+        defer { container.close() }
+        #expect(try container.viewContext.read { try $0.scalar("SELECT count(*) FROM quake").int64 } == 1)
+        try other.execute("ROLLBACK")
+    }
+
     @Test func aStoreFromANewerQuaketuiIsRefusedUntouched() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
