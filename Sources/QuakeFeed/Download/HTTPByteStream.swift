@@ -3,7 +3,7 @@ import Foundation
 /// Streams an HTTP(S) response body into a `FeedReader`: the download and the import run at
 /// once. The download itself runs in the `quaketui-http` helper (see `HTTPHelperProcess`), the
 /// one executable that links FoundationNetworking, so no other process loads libcurl and its
-/// TLS libraries; the pipe between them is the backpressure.
+/// TLS libraries; what the import has not read yet waits in the helper, not here.
 ///
 /// ```swift
 /// let stream = try HTTPByteStream(url: url, timeout: 30)
