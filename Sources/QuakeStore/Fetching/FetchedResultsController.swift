@@ -137,12 +137,13 @@ public final class FetchedResultsController {
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, sql: sql, index: index, token: token, vanished: vanishedKeys)
         let savedDistanceRows = distanceRows
-        let savedMatches = MatchSet()
-        try savedMatches.assign(matchSet)
+        // Only a set in use is worth keeping: a request without one rebuilds it before using it.
+        let savedMatches = sql.usesMatches ? MatchSet() : nil
+        try savedMatches?.assign(matchSet)
         do {
             return try body()
         } catch {
-            try? matchSet.assign(savedMatches)  // cannot fail: the set only grows, so its earlier copy fits
+            if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
             distanceRows = savedDistanceRows
             (request, days, sql, index, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.index, saved.token, saved.vanished)
             window.invalidate()
