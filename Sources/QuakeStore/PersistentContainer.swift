@@ -162,11 +162,29 @@ public final class PersistentContainer: Sendable {
         // Read the header first: on a file that is not a database this fails with SQLITE_NOTADB
         // before `journal_mode` could write anything to it.
         _ = try db.scalar("PRAGMA user_version")
-        let mode = try db.scalar("PRAGMA journal_mode = WAL").string
+        let mode = try switchToWAL(db)
         guard mode == "wal" else {
             throw SQLiteError(extendedCode: SQLiteError.readOnly, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
         }
         try db.execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// `PRAGMA journal_mode = WAL`, tried again for up to the busy timeout while it is busy.
+    /// Switching a new file takes an exclusive lock, and when several processes create the
+    /// store together (a first launch in several panes) SQLite answers SQLITE_BUSY at once,
+    /// without calling the busy handler, because waiting could deadlock; the switch succeeds
+    /// (or finds WAL already on) once the other connection has let go.
+    private static func switchToWAL(_ db: Connection) throws(SQLiteError) -> String? {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(busyTimeout) * 1_000_000
+        var pause: UInt32 = 1_000
+        while true {
+            do {
+                return try db.scalar("PRAGMA journal_mode = WAL").string
+            } catch where error.isBusy && DispatchTime.now().uptimeNanoseconds < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
+        }
     }
 
     private static func prepareDirectory(_ directory: URL, storePath: String) throws(StoreError) {
