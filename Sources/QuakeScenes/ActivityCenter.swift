@@ -110,7 +110,7 @@ public final class ActivityCenter: @unchecked Sendable {
     }
 
     /// Calls `handler` on a background queue with each activity addressed to `scene`, taking it,
-    /// within about 250 ms of `send`. An activity already waiting is delivered at once.
+    /// right after `send` (within 250 ms where the kernel's file events are unavailable). An activity already waiting is delivered at once.
     public func onActivity(for scene: SceneID, _ handler: @escaping @Sendable (UserActivity) -> Void)
         -> ObservationToken
     {
@@ -120,7 +120,7 @@ public final class ActivityCenter: @unchecked Sendable {
             guard let activity = try? takeActivity(for: scene) else { return }
             handler(activity)
         }
-        let watcher = FileWatcher(path: path, interval: AppStorage.pollInterval, handler: deliver)
+        let watcher = FileWatcher(path: path, watching: .kernelEvents(fallback: AppStorage.pollInterval), handler: deliver)
         watcher.start()
         DispatchQueue.global(qos: .utility).async(execute: deliver)
         return ObservationToken { watcher.stop() }

@@ -13,8 +13,9 @@ import QuakeTime
 ///
 /// Every ``set(_:for:)`` is a read-modify-write of the whole file under an `flock` on
 /// `.defaults.lock`, so two processes changing different keys never lose each other's change,
-/// and the file is replaced atomically. A watcher polls the file every 250 ms (see
-/// ``FileWatcher``) and reloads, so a running pane sees another pane's change within 1 s.
+/// and the file is replaced atomically. A watcher (``FileWatcher``: inotify on the state
+/// directory, or a poll every 250 ms where that is unavailable) reloads it, so a running pane
+/// sees another pane's change within 1 s.
 ///
 /// `@unchecked Sendable`: the cache, observers and notices are guarded by `mutex`.
 public final class AppStorage: @unchecked Sendable {
@@ -29,22 +30,31 @@ public final class AppStorage: @unchecked Sendable {
     public var path: String { state.defaultsPath }
 
     private let mutex = NSLock()
+    /// Held across an own write and the cache update after it, and by `reload`, so the
+    /// watcher (woken by the kernel as soon as the file is renamed into place) never reads
+    /// the new file before the cache has it and reports this instance's own change.
+    /// Separate from `mutex` so readers of values never wait on a write's fsync.
+    private let writing = NSLock()
     private var values: [String: PropertyListItem] = [:]
-    private var notices: [String] = []
+    private var notices: [String] = [] {
+        didSet { if notices.count > oldValue.count { noticeHandler?() } }
+    }
+    private var noticeHandler: (@Sendable () -> Void)?
     private var reportedKeys: Set<String> = []
     private var observers: [UInt64: @Sendable () -> Void] = [:]
     private var nextObserver: UInt64 = 0
     private var watcher: FileWatcher?
-    /// Paces the watcher's polls (tests pass a clock they move by hand).
-    private let clock: AppClock
+    /// Paces the watcher's polls when tests pass a clock they move by hand; nil: the kernel
+    /// wakes the watcher (``FileWatcher/Watching/kernelEvents(fallback:)``).
+    private let pollingClock: AppClock?
 
     /// Loads `defaults.plist` (a bad file is set aside, see ``takeNotice()``).
     ///
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable.
-    public init(state: StateDirectory, clock: AppClock = .system) throws {
+    public init(state: StateDirectory, pollingClock: AppClock? = nil) throws {
         try state.prepared()
         self.state = state
-        self.clock = clock
+        self.pollingClock = pollingClock
         _ = reload()
     }
 
@@ -78,6 +88,8 @@ public final class AppStorage: @unchecked Sendable {
     }
 
     private func update(name: String, item: PropertyListItem?) throws {
+        writing.lock()
+        defer { writing.unlock() }
         let lock = try FileLock.acquire(state.defaultsLockPath)
         defer { lock.unlock() }
         let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
@@ -108,16 +120,18 @@ public final class AppStorage: @unchecked Sendable {
     /// Re-reads the file; returns whether any value changed.
     @discardableResult
     public func reload() -> Bool {
-        let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
-                                           what: "defaults.plist")
-        mutex.lock()
-        let changed = values != loaded.root
-        values = loaded.root
-        if let notice = loaded.notice { notices.append(notice) }
-        let handlers = changed ? Array(observers.values) : []
-        mutex.unlock()
-        for handler in handlers { handler() }
-        return changed
+        let handlers: [@Sendable () -> Void]? = writing.withLock {
+            let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
+                                               what: "defaults.plist")
+            mutex.lock()
+            defer { mutex.unlock() }
+            let changed = values != loaded.root
+            values = loaded.root
+            if let notice = loaded.notice { notices.append(notice) }
+            return changed ? Array(observers.values) : nil
+        }
+        for handler in handlers ?? [] { handler() }
+        return handlers != nil
     }
 
     /// Calls `handler` (on a background queue) whenever another process or instance changes a
@@ -128,7 +142,9 @@ public final class AppStorage: @unchecked Sendable {
         nextObserver += 1
         observers[id] = handler
         if watcher == nil {
-            let watcher = FileWatcher(path: path, interval: AppStorage.pollInterval, clock: clock) { [weak self] in
+            let watching: FileWatcher.Watching = pollingClock.map { .polling(every: AppStorage.pollInterval, clock: $0) }
+                ?? .kernelEvents(fallback: AppStorage.pollInterval)
+            let watcher = FileWatcher(path: path, watching: watching) { [weak self] in
                 self?.reload()
             }
             watcher.start()
@@ -149,6 +165,16 @@ public final class AppStorage: @unchecked Sendable {
             let token = onChange { continuation.yield() }
             continuation.onTermination = { _ in token.cancel() }
         }
+    }
+
+    /// Calls `handler` each time a notice is added (a background save that failed, a file
+    /// another process broke), so a loop that sleeps until something happens wakes to show it.
+    /// It runs with the storage's lock held: it must be quick and must not call back into the
+    /// storage (a wake-up pipe's `wake()` is the intended handler).
+    public func onNotice(_ handler: @escaping @Sendable () -> Void) {
+        mutex.lock()
+        noticeHandler = handler
+        mutex.unlock()
     }
 
     /// The next one-time message for the status line, or nil.

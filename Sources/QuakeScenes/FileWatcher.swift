@@ -4,73 +4,126 @@ import QuakeTime
 import Glibc
 #endif
 
-/// Calls a handler when a file changes, by polling its `stat` (device, inode, size, mtime)
-/// on a background queue, paced by an ``AppClock``.
+/// Calls a handler when a file changes: woken by the kernel (``DirectoryEvents``, inotify on
+/// the file's directory) where it can be, else by polling on a timer; either way it compares
+/// the file's `stat` (device, inode, size, mtime) with what it saw last, so it reports real
+/// changes only, once each.
 ///
 /// ```swift
-/// let watcher = FileWatcher(path: state.defaultsPath, interval: .milliseconds(250)) { reload() }
+/// let watcher = FileWatcher(path: state.defaultsPath, watching: .kernelEvents(fallback: .milliseconds(250))) { reload() }
 /// watcher.start()
 /// ```
 ///
-/// Why polling and not inotify: the files are replaced by rename, so an inotify watch would
-/// have to be on the directory and re-armed; a 250 ms stat of one path costs next to nothing
-/// and meets the 1-second promise of SPEC §4.2. Every atomic write makes a new inode, so even a
+/// Why the directory and not the file: the files are replaced by rename, so a watch on the
+/// file itself would follow the old inode. Every atomic write makes a new inode, so even a
 /// same-size write within one mtime tick is seen.
-/// `@unchecked Sendable`: the signature is only touched on the serial queue and `running`
-/// is guarded by `mutex`.
+/// `@unchecked Sendable`: the signature is only touched on the serial queue; `run` and
+/// `subscription` are guarded by `mutex`.
 final class FileWatcher: @unchecked Sendable {
+    /// What wakes the watcher.
+    enum Watching {
+        /// The kernel's file events; polls every `fallback` where they are unavailable (or the
+        /// directory's watch is lost). An idle process then makes no wake-ups at all.
+        case kernelEvents(fallback: DispatchTimeInterval)
+        /// A poll every `interval`, paced by `clock` (tests move it by hand).
+        case polling(every: DispatchTimeInterval, clock: AppClock)
+    }
+
     private struct Signature: Equatable {
         var device: UInt64 = 0, inode: UInt64 = 0, size: Int64 = -1, seconds: Int = 0, nanoseconds: Int = 0
     }
 
     private let path: String
-    private let interval: DispatchTimeInterval
-    private let clock: AppClock
+    private let watching: Watching
     private let handler: @Sendable () -> Void
     private let queue = DispatchQueue(label: "quaketui.file-watcher", qos: .utility)
     private let mutex = NSLock()
-    /// Which run of `start` the scheduled polls belong to; 0 while stopped.
+    /// Which run of `start` the scheduled polls and events belong to; 0 while stopped.
     private var run = 0
     private var runs = 0
+    private var subscription: DirectoryEvents.Token?
     private var last: Signature
 
-    init(path: String, interval: DispatchTimeInterval, clock: AppClock = .system,
-         handler: @escaping @Sendable () -> Void) {
+    init(path: String, watching: Watching, handler: @escaping @Sendable () -> Void) {
         self.path = path
-        self.interval = interval
-        self.clock = clock
+        self.watching = watching
         self.handler = handler
         self.last = FileWatcher.signature(of: path)
     }
 
     deinit { stop() }
 
-    /// Starts polling; the handler runs on a background queue after each observed change.
+    /// Whether the kernel wakes this watcher (false while it polls).
+    var usesKernelEvents: Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return subscription != nil
+    }
+
+    /// Starts watching; the handler runs on a background queue after each observed change.
     func start() {
         mutex.lock()
         defer { mutex.unlock() }
         guard run == 0 else { return }
         runs += 1
         run = runs
-        schedule(run)
+        switch watching {
+        case .kernelEvents(let fallback):
+            if !subscribe(run) { schedulePoll(run, every: fallback, clock: .system) }
+        case .polling(let interval, let clock):
+            schedulePoll(run, every: interval, clock: clock)
+        }
     }
 
-    /// Stops polling.
+    /// Stops watching.
     func stop() {
         mutex.lock()
-        defer { mutex.unlock() }
+        let token = subscription
+        subscription = nil
         run = 0
+        mutex.unlock()
+        token?.cancel()
     }
 
-    private func schedule(_ run: Int) {
-        clock.schedule(after: interval, on: queue) { [weak self] in
+    /// Subscribes to the directory's events (called with `mutex` held); false if it cannot.
+    private func subscribe(_ run: Int) -> Bool {
+        let url = URL(fileURLWithPath: path)
+        let name = url.lastPathComponent
+        let token = DirectoryEvents.shared?.subscribe(directory: url.deletingLastPathComponent().path,
+                                                      names: { $0 == name }) { [weak self] event in
             guard let self else { return }
-            mutex.lock()
-            let current = self.run == run
-            mutex.unlock()
-            guard current else { return }
+            queue.async {
+                guard self.isCurrent(run) else { return }
+                if event == .watchLost { self.fallBackToPolling(run) }
+                self.poll()
+            }
+        }
+        subscription = token
+        // A change between `init` and the subscription would otherwise go unseen.
+        if token != nil { queue.async { if self.isCurrent(run) { self.poll() } } }
+        return token != nil
+    }
+
+    private func fallBackToPolling(_ run: Int) {
+        guard case .kernelEvents(let fallback) = watching else { return }
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard self.run == run else { return }
+        subscription = nil
+        schedulePoll(run, every: fallback, clock: .system)
+    }
+
+    private func isCurrent(_ run: Int) -> Bool {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return self.run == run
+    }
+
+    private func schedulePoll(_ run: Int, every interval: DispatchTimeInterval, clock: AppClock) {
+        clock.schedule(after: interval, on: queue) { [weak self] in
+            guard let self, isCurrent(run) else { return }
             poll()
-            schedule(run)
+            schedulePoll(run, every: interval, clock: clock)
         }
     }
 

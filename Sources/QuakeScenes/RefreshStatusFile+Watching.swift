@@ -1,8 +1,9 @@
 import Foundation
 
 extension RefreshStatusFile {
-    /// How often `refresh.plist` is looked at: the status line of every pane follows the
-    /// refreshing process within this.
+    /// How often `refresh.plist` is looked at where the kernel's file events are unavailable:
+    /// the status line of every pane follows the refreshing process within this (at once
+    /// where they are).
     public static let pollInterval: DispatchTimeInterval = .milliseconds(250)
 
     /// Calls `handler` (on a background queue) with the new status whenever `refresh.plist`
@@ -13,7 +14,7 @@ extension RefreshStatusFile {
     /// ```
     public func onChange(_ handler: @escaping @Sendable (RefreshStatus) -> Void) -> ObservationToken {
         let file = self
-        let watcher = FileWatcher(path: state.refreshStatusPath, interval: Self.pollInterval) { handler(file.load()) }
+        let watcher = FileWatcher(path: state.refreshStatusPath, watching: .kernelEvents(fallback: Self.pollInterval)) { handler(file.load()) }
         watcher.start()
         return ObservationToken { watcher.stop() }
     }

@@ -44,7 +44,10 @@ public final class SceneStorage: @unchecked Sendable {
     private var writtenGeneration = 0
     private var writeScheduled = false
     private var isDestroyed = false
-    private var notices: [String] = []
+    private var notices: [String] = [] {
+        didSet { if notices.count > oldValue.count { noticeHandler?() } }
+    }
+    private var noticeHandler: (@Sendable () -> Void)?
     private var reportedKeys: Set<String> = []
     private var lastWriteErrorValue: QuakeScenesError?
 
@@ -244,6 +247,16 @@ public final class SceneStorage: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         return lastWriteErrorValue
+    }
+
+    /// Calls `handler` each time a notice is added (a background save that failed, a file
+    /// another process broke), so a loop that sleeps until something happens wakes to show it.
+    /// It runs with the storage's lock held: it must be quick and must not call back into the
+    /// storage (a wake-up pipe's `wake()` is the intended handler).
+    public func onNotice(_ handler: @escaping @Sendable () -> Void) {
+        mutex.lock()
+        noticeHandler = handler
+        mutex.unlock()
     }
 
     /// The next one-time message for the status line (a file set aside, a value reset, a failed

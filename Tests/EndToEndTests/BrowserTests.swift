@@ -295,7 +295,7 @@ struct BrowserTests {
         try fixture.tmux.send(pane, "s", "q")
         _ = try fixture.tmux.waitForExit(pane)
         // As if the next launch had crashed before drawing its first frame.
-        FileManager.default.createFile(atPath: fixture.dir.appending("scenes/a.restoring").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: fixture.dir.appending("scenes/a.restoring").path, contents: nil)
         let again = try fixture.launch(window: "again")
         let screen = try fixture.tmux.waitFor(again, "the crash-guard notice") { $0.contains("stopped while restoring") }
         #expect(Self.header(screen).contains("sort time"))

@@ -25,29 +25,40 @@ import Testing
         #expect(root?["ContentView.sortOrder"] == .string("magnitude"))
     }
 
+    /// A background save that fails tells the loop at once (it sleeps until something happens),
+    /// and the notice is there for it to show.
+    @Test func aFailedBackgroundSaveCallsTheNoticeHandler() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let clock = ManualClock()
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false, clock: clock.clock)
+        let woken = Counter()
+        storage.onNotice { woken.increment() }
+        try? FileManager.default.removeItem(atPath: state.scenePlistPath(.main))
+        try FileManager.default.createDirectory(atPath: state.scenePlistPath(.main) + "/blocker", withIntermediateDirectories: true)
+        try storage.set("chile", for: SceneKeys.searchText)
+        #expect(woken.value == 0)
+        clock.advance(by: 0.04)
+        #expect(woken.value == 1)
+        #expect(storage.takeNotice()?.contains("Could not save scene") == true)
+    }
+
     @Test func anotherProcesssChangeIsSeenAtTheNextPoll() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
         let clock = ManualClock()
-        let watching = try AppStorage(state: state, clock: clock.clock)
+        let watching = try AppStorage(state: state, pollingClock: clock.clock)
         let writer = try AppStorage(state: state)
-        let changes = Changes()
-        let token = watching.onChange { changes.add() }
+        let changes = Counter()
+        let token = watching.onChange { changes.increment() }
         defer { token.cancel() }
         try writer.set("utc", for: AppKeys.timeZone)
-        #expect(changes.count == 0, "not before the poll")
+        #expect(changes.value == 0, "not before the poll")
         #expect(watching.value(for: AppKeys.timeZone) == "local")
         clock.advance(by: 0.25)
-        #expect(changes.count == 1)
+        #expect(changes.value == 1)
         #expect(watching.value(for: AppKeys.timeZone) == "utc")
         clock.advance(by: 1)
-        #expect(changes.count == 1, "polls that find nothing new report nothing")
+        #expect(changes.value == 1, "polls that find nothing new report nothing")
     }
-}
-
-private final class Changes: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func add() { lock.lock(); value += 1; lock.unlock() }
-    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
 }

@@ -54,13 +54,6 @@ enum SampleScene {
 }
 
 /// A thread-safe boolean for callbacks.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
-}
-
 final class Flag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false

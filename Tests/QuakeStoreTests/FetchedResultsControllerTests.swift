@@ -166,7 +166,7 @@ import Testing
         // Deleted: lands where it stood.
         let writer = try store.container.newBackgroundContext(author: "delete")
         defer { writer.close() }
-        try writer.performAndWait { try $0.deleteQuake(code: "q5") }
+        _ = try writer.performAndWait { try $0.deleteQuake(code: "q5") }
         let changes = try #require(try controller.merge())
         #expect(changes.deleted == [4])
         #expect(controller.count == 9)

@@ -91,7 +91,7 @@ import Testing
         let token = try store.read { try $0.currentHistoryToken() }
         let notes = try store.container.newBackgroundContext(author: "notes")
         defer { notes.close() }
-        try notes.performAndWait { try $0.setNotes("hello", forCode: "a") }
+        _ = try notes.performAndWait { try $0.setNotes("hello", forCode: "a") }
         guard case .transactions(let txs, _) = try store.read({ try $0.history(after: token) }) else {
             Issue.record("expected transactions"); return
         }

@@ -67,7 +67,7 @@ import Testing
     }
 
     /// The observer's coalesced check waits on the clock: nothing is reported before it runs,
-    /// one change after.
+    /// one change after. Woken by inotify, it schedules nothing while idle.
     @Test func theObserverReportsACommitWhenItsCheckRuns() throws {
         let clock = ManualClock()
         let store = try TestStore(clock: clock.clock)
@@ -75,21 +75,29 @@ import Testing
         let seen = Counter()
         let observer = try StoreChangeObserver(container: store.container) { seen.increment() }
         defer { observer.stop() }
-        #expect(clock.pendingCount == 1, "the safety check")
+        #expect(clock.pendingCount == 0, "no timed checks while the kernel can wake it")
         try store.upsert([.fixture("a")])
-        #expect(eventually(timeout: 20) { clock.pendingCount == 2 }, "inotify schedules the coalesced check")
+        #expect(eventually(timeout: 20) { clock.pendingCount == 1 }, "inotify schedules the coalesced check")
         #expect(seen.value == 0)
         clock.advance(by: 0.005)
         #expect(seen.value == 1)
-        clock.advance(by: 5)
-        #expect(seen.value == 1, "the safety checks find nothing new")
+        #expect(clock.pendingCount == 0)
     }
-}
 
-/// A thread-safe count for handlers that run on other queues.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    /// Without the kernel's file events, a check every second finds the commit.
+    @Test func withoutFileEventsTheTimedCheckFindsACommit() throws {
+        let clock = ManualClock()
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        let seen = Counter()
+        let observer = try StoreChangeObserver(container: store.container, events: nil) { seen.increment() }
+        defer { observer.stop() }
+        #expect(clock.pendingCount == 1, "the timed check")
+        try store.upsert([.fixture("a")])
+        #expect(seen.value == 0)
+        clock.advance(by: 1)
+        #expect(seen.value == 1)
+        clock.advance(by: 5)
+        #expect(seen.value == 1, "the checks after it find nothing new")
+    }
 }

@@ -19,7 +19,7 @@ import Testing
             #expect(eventually(timeout: 20) { clock.pendingCount > before }, "the coalesced check is scheduled")
             observer.stop()
         }
-        clock.advance(by: 2)  // every pending check (and safety check) runs after its observer is gone
+        clock.advance(by: 2)  // every pending check runs after its observer is gone
         #expect(seen.value == 0)
         #expect(try store.read { try $0.quakeCount() } == 10)
     }

@@ -120,7 +120,7 @@ import Testing
         // The selected quake is deleted elsewhere: its neighbour takes over.
         let writer = try store.container.newBackgroundContext(author: "delete")
         defer { writer.close() }
-        try writer.performAndWait { try $0.deleteQuake(code: "q13") }
+        _ = try writer.performAndWait { try $0.deleteQuake(code: "q13") }
         try model.send(.storeChanged)
         #expect(model.state.selectedCode == "q12")
     }

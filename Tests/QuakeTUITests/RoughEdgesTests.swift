@@ -78,19 +78,19 @@ import Testing
         let model = try BrowserModelTests.makeModel(store, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
-        try Self.send(model, .beginEditing)
-        for character in "mine" { try Self.send(model, .editorKey(.character(character))) }
+        _ = try Self.send(model, .beginEditing)
+        for character in "mine" { _ = try Self.send(model, .editorKey(.character(character))) }
         #expect(try Self.send(model, .saveNotes) == [.saveNotesIfUnchanged(code: "q20", text: "mine", expected: "")])
-        try Self.send(model, .notesConflict(code: "q20", theirs: "theirs"))
+        _ = try Self.send(model, .notesConflict(code: "q20", theirs: "theirs"))
         #expect(model.state.confirmation == .notesConflict(code: "q20", theirs: "theirs"))
         #expect(KeyMap.action(for: .character("b"), in: model.state) == .answer(.keepBoth))
         let both = try Self.send(model, .answer(.keepBoth))
         // The draft changed too, so the scene is saved with it.
         #expect(both == [.saveScene, .saveNotesIfUnchanged(code: "q20", text: "theirs\nmine", expected: "theirs")], "\(both)")
-        try Self.send(model, .notesConflict(code: "q20", theirs: "other"))
+        _ = try Self.send(model, .notesConflict(code: "q20", theirs: "other"))
         #expect(try Self.send(model, .answer(.keepMine))
                 == [.saveNotesIfUnchanged(code: "q20", text: "theirs\nmine", expected: "other")])
-        try Self.send(model, .notesConflict(code: "q20", theirs: "third"))
+        _ = try Self.send(model, .notesConflict(code: "q20", theirs: "third"))
         #expect(try Self.send(model, .answer(.keepTheirs)) == [.saveScene] && model.state.editor == nil)
         #expect(model.state.messageLog.entries.contains { $0.text.contains("changed in another pane") })
     }

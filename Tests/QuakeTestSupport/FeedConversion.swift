@@ -36,7 +36,9 @@ public enum FeedConversion {
     }
 
     public static func gzip(_ file: URL, to output: URL) throws {
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: output.path])
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/gzip")
         process.arguments = ["-c", file.path]
@@ -51,7 +53,9 @@ public enum FeedConversion {
         let features = root["features"] as! [[String: Any]]
         let lines = try features.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
         let ids = features.map { $0["id"] as! String }
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: output.path])
+        }
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
         var buffer = #"{"type":"FeatureCollection","features":["#

@@ -14,8 +14,6 @@ import QuakeTUI
 /// the terminal: an idle browser sleeps until a key, a posted action, a signal or the clock.
 @MainActor
 final class BrowserApp {
-    /// How often the loop looks whether its terminal still exists (a hang-up that sent no SIGHUP).
-    static let terminalCheckMilliseconds = 1_000
     /// While tests wait for the `idle` trace line: how often to look whether the scene is on disk.
     static let flushCheckMilliseconds = 25
     /// Relative times ("5 min ago") are redrawn at least this often.
@@ -95,7 +93,7 @@ final class BrowserApp {
                 // Block until something happens: a key, a posted action, a signal, the clock.
                 // Only a traced run waiting for its scene to reach the disk looks sooner.
                 let untilClock = Int((Self.clockRedrawSeconds - Date().timeIntervalSince(lastDraw)) * 1000) + 1
-                var timeout = max(0, min(untilClock, Self.terminalCheckMilliseconds))
+                var timeout = max(0, untilClock)
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
                 if let key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) {
                     try handle(key, terminal)
@@ -111,7 +109,8 @@ final class BrowserApp {
                     show(notices)
                     changed = true
                 }
-                // A terminal hung up without SIGHUP reaching us would make every read fail at once.
+                // A terminal hung up without SIGHUP reaching us makes poll(2) report it readable
+                // (or POLLHUP) at once, so the loop is awake to see it; at most once a second.
                 if Date().timeIntervalSince(lastTerminalCheck) > 1 {
                     lastTerminalCheck = Date()
                     if isatty(STDIN_FILENO) == 0 { try handle(.terminate(signal: SIGHUP), terminal) }
@@ -288,6 +287,9 @@ final class BrowserApp {
             show("Live updates are off: \(error)")
         }
         let appStorage = appStorage
+        let wakeUp = inbox.wakeUp
+        session.storage.onNotice { wakeUp.wake() }
+        appStorage.onNotice { wakeUp.wake() }
         tokens.append(appStorage.onChange { inbox.post(.settingsChanged(AppSettings(appStorage))) })
         tokens.append(activities.onActivity(for: session.id) { activity in
             if let code = activity.quakeCode { inbox.post(.continueActivity(code: code)) }

@@ -1,0 +1,102 @@
+import Foundation
+import QuakeTestSupport
+import QuakeTime
+import Testing
+@testable import QuakeScenes
+
+/// The plist watchers are woken by the kernel (issue 11: an idle browser makes no wake-ups), and
+/// fall back to polling where the kernel cannot wake them.
+@Suite struct FileWatcherTests {
+
+    @Test func anAtomicReplaceWakesTheWatcherAndOtherNamesDoNot() throws {
+        let dir = try TemporaryDirectory(prefix: "watcher")
+        defer { dir.remove() }
+        let path = dir.path + "/refresh.plist"
+        let seen = Counter()
+        let watcher = FileWatcher(path: path, watching: .kernelEvents(fallback: .seconds(3600))) { seen.increment() }
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.usesKernelEvents)
+
+        // Events come in order, so once the watched file's change is reported, a report for
+        // the other names (had there been one) would already have been counted.
+        try Data("other".utf8).write(to: dir.appending("activity.plist"))
+        try Data("temp".utf8).write(to: dir.appending(".refresh.plist.tmp"))
+        try Data("one".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        #expect(eventually(timeout: 20) { seen.value >= 1 })
+        #expect(seen.value == 1)
+
+        try Data("two".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        #expect(eventually(timeout: 20) { seen.value == 2 }, "an hour-long fallback poll cannot have done this")
+        try FileManager.default.removeItem(atPath: path)
+        #expect(eventually(timeout: 20) { seen.value == 3 }, "a deletion is a change too")
+    }
+
+    @Test func watchersOfOneDirectoryShareItsWatchAndOutliveEachOther() throws {
+        let dir = try TemporaryDirectory(prefix: "watcher")
+        defer { dir.remove() }
+        let first = Counter(), second = Counter()
+        let a = FileWatcher(path: dir.path + "/a.plist", watching: .kernelEvents(fallback: .seconds(3600))) { first.increment() }
+        let b = FileWatcher(path: dir.path + "/b.plist", watching: .kernelEvents(fallback: .seconds(3600))) { second.increment() }
+        a.start()
+        b.start()
+        defer { b.stop() }
+        try Data("1".utf8).write(to: dir.appending("a.plist"), options: .atomic)
+        try Data("1".utf8).write(to: dir.appending("b.plist"), options: .atomic)
+        #expect(eventually(timeout: 20) { first.value == 1 && second.value == 1 })
+
+        a.stop()
+        try Data("2".utf8).write(to: dir.appending("a.plist"), options: .atomic)
+        try Data("2".utf8).write(to: dir.appending("b.plist"), options: .atomic)
+        #expect(eventually(timeout: 20) { second.value == 2 }, "stopping one watcher left the other's watch in place")
+        #expect(first.value == 1, "a stopped watcher reports nothing")
+    }
+
+    @Test func aLostDirectoryFallsBackToPolling() throws {
+        let dir = try TemporaryDirectory(prefix: "watcher")
+        defer { dir.remove() }
+        let state = dir.path + "/state"
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        let seen = Counter()
+        let watcher = FileWatcher(path: state + "/defaults.plist", watching: .kernelEvents(fallback: .milliseconds(50))) {
+            seen.increment()
+        }
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(watcher.usesKernelEvents)
+
+        try FileManager.default.removeItem(atPath: state)
+        #expect(eventually(timeout: 20) { !watcher.usesKernelEvents })
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
+        try Data("back".utf8).write(to: URL(fileURLWithPath: state + "/defaults.plist"), options: .atomic)
+        #expect(eventually(timeout: 20) { seen.value >= 1 }, "the polls see the file in the new directory")
+    }
+
+    @Test func aDirectoryThatCannotBeWatchedIsPolled() throws {
+        let dir = try TemporaryDirectory(prefix: "watcher")
+        defer { dir.remove() }
+        let missing = dir.path + "/not-yet"
+        let seen = Counter()
+        let watcher = FileWatcher(path: missing + "/refresh.plist", watching: .kernelEvents(fallback: .milliseconds(50))) {
+            seen.increment()
+        }
+        watcher.start()
+        defer { watcher.stop() }
+        #expect(!watcher.usesKernelEvents)
+        try FileManager.default.createDirectory(atPath: missing, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: missing + "/refresh.plist"), options: .atomic)
+        #expect(eventually(timeout: 20) { seen.value == 1 })
+    }
+
+    @Test func anotherProcesssSettingReachesAWatchingAppStorage() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let watching = try AppStorage(state: state)
+        let seen = Counter()
+        let token = watching.onChange { seen.increment() }
+        defer { token.cancel() }
+        try AppStorage(state: state).set("utc", for: AppKeys.timeZone)
+        #expect(eventually(timeout: 20) { seen.value == 1 })
+        #expect(watching.value(for: AppKeys.timeZone) == "utc")
+    }
+}
