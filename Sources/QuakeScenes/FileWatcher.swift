@@ -89,8 +89,10 @@ final class FileWatcher: @unchecked Sendable {
     private func subscribe(_ run: Int) -> Bool {
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
+        // Only finished writes: a file written in place (`echo … > defaults.plist`) is empty
+        // when it is created or truncated, and reading it then would set a good file aside.
         let token = DirectoryEvents.shared?.subscribe(directory: url.deletingLastPathComponent().path,
-                                                      names: { $0 == name }) { [weak self] event in
+                                                      kinds: .complete, names: { $0 == name }) { [weak self] event in
             guard let self else { return }
             queue.async {
                 guard self.isCurrent(run) else { return }
@@ -126,6 +128,10 @@ final class FileWatcher: @unchecked Sendable {
             schedulePoll(run, every: interval, clock: clock)
         }
     }
+
+    /// Returns once everything queued so far has run (the first look after `start` included),
+    /// so a test can change the file knowing the watcher has already seen it as it was.
+    func settle() { queue.sync {} }
 
     /// Records the current state as seen, so a change this process made itself is not reported.
     func acknowledge() {

@@ -74,7 +74,7 @@ public final class StoreChangeObserver: @unchecked Sendable {
 
     private func subscribe(to events: DirectoryEvents?, directory: String) {
         let prefix = storeFileName
-        self.events = events?.subscribe(directory: directory, names: { $0.hasPrefix(prefix) }) { [weak self] event in
+        self.events = events?.subscribe(directory: directory, kinds: .all, names: { $0.hasPrefix(prefix) }) { [weak self] event in
             guard let self else { return }
             queue.async {
                 if event == .watchLost, self.events != nil {

@@ -14,7 +14,7 @@ import Glibc
 /// directory share a watch descriptor, counted so the last unsubscribe removes it.
 ///
 /// ```swift
-/// let token = DirectoryEvents.shared?.subscribe(directory: dir, names: { $0 == "refresh.plist" }) { event in
+/// let token = DirectoryEvents.shared?.subscribe(directory: dir, kinds: .complete, names: { $0 == "refresh.plist" }) { event in
 ///     queue.async { reload() }
 /// }
 /// ```
@@ -34,6 +34,37 @@ public final class DirectoryEvents: @unchecked Sendable {
         case watchLost
     }
 
+    /// Which changes a subscriber hears of.
+    public struct Kinds: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        #if canImport(Glibc)
+        /// Written in place (every `write`, so also half-written files).
+        public static let written = Kinds(rawValue: UInt32(IN_MODIFY))
+        /// Closed by a writer: the write is finished.
+        public static let closedAfterWriting = Kinds(rawValue: UInt32(IN_CLOSE_WRITE))
+        /// Created (still empty at that moment).
+        public static let created = Kinds(rawValue: UInt32(IN_CREATE))
+        /// Renamed into place (an atomic replace).
+        public static let movedIn = Kinds(rawValue: UInt32(IN_MOVED_TO))
+        /// Renamed away.
+        public static let movedOut = Kinds(rawValue: UInt32(IN_MOVED_FROM))
+        /// Deleted.
+        public static let deleted = Kinds(rawValue: UInt32(IN_DELETE))
+        /// Mode, owner or times changed (`chmod`, `touch`).
+        public static let attributes = Kinds(rawValue: UInt32(IN_ATTRIB))
+        #else
+        public static let written = Kinds(rawValue: 1), closedAfterWriting = Kinds(rawValue: 2),
+                          created = Kinds(rawValue: 4), movedIn = Kinds(rawValue: 8), movedOut = Kinds(rawValue: 16),
+                          deleted = Kinds(rawValue: 32), attributes = Kinds(rawValue: 64)
+        #endif
+        /// A file's whole new contents or its absence, never a file caught half-written: for
+        /// files replaced by rename, or edited by a program that closes them when done.
+        public static let complete: Kinds = [.closedAfterWriting, .movedIn, .movedOut, .deleted, .attributes]
+        /// Every change, for a file written in place and kept open (SQLite's WAL).
+        public static let all: Kinds = [.written, .closedAfterWriting, .created, .movedIn, .movedOut, .deleted, .attributes]
+    }
+
     /// A subscription; cancel it (or let it go) to stop hearing events.
     public final class Token: Sendable {
         private let cancelling: @Sendable () -> Void
@@ -44,6 +75,7 @@ public final class DirectoryEvents: @unchecked Sendable {
     }
 
     private struct Subscription {
+        var kinds: Kinds
         var names: @Sendable (Substring) -> Bool
         var handler: @Sendable (Event) -> Void
     }
@@ -59,12 +91,9 @@ public final class DirectoryEvents: @unchecked Sendable {
     private var subscriptions: [Int32: [UInt64: Subscription]] = [:]
     private var nextID: UInt64 = 0
 
-    #if canImport(Glibc)
-    /// Everything that can change what a file holds or whether it is there. `IN_MODIFY` is
-    /// here for SQLite's WAL, which is written in place and never closed while in use.
-    private static let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM
-                                     | IN_DELETE | IN_ATTRIB)
-    #endif
+    /// The watch's mask: every kind any subscriber may ask for (one mask per directory, as the
+    /// kernel keeps one watch per directory and instance); each subscriber hears its own kinds.
+    private static let mask = Kinds.all.rawValue
 
     private init?() {
         #if canImport(Glibc)
@@ -80,12 +109,12 @@ public final class DirectoryEvents: @unchecked Sendable {
         #endif
     }
 
-    /// Calls `handler` on a background queue after changes to files in `directory` whose
-    /// names pass `names`. The handler should be quick (hand work to your own queue).
+    /// Calls `handler` on a background queue after changes of `kinds` to files in `directory`
+    /// whose names pass `names`. The handler should be quick (hand work to your own queue).
     ///
     /// - Returns: the token that keeps the subscription, or nil if the directory cannot be
     ///   watched (missing, not a directory, the watch limit reached): poll instead.
-    public func subscribe(directory: String, names: @escaping @Sendable (Substring) -> Bool,
+    public func subscribe(directory: String, kinds: Kinds, names: @escaping @Sendable (Substring) -> Bool,
                           handler: @escaping @Sendable (Event) -> Void) -> Token? {
         #if canImport(Glibc)
         mutex.lock()
@@ -94,7 +123,7 @@ public final class DirectoryEvents: @unchecked Sendable {
         guard watch >= 0 else { return nil }
         nextID += 1
         let id = nextID
-        subscriptions[watch, default: [:]][id] = Subscription(names: names, handler: handler)
+        subscriptions[watch, default: [:]][id] = Subscription(kinds: kinds, names: names, handler: handler)
         return Token { [weak self] in self?.unsubscribe(watch: watch, id: id) }
         #else
         return nil
@@ -116,7 +145,7 @@ public final class DirectoryEvents: @unchecked Sendable {
     /// Reads every queued event, then tells each interested subscriber once.
     private func drain() {
         #if canImport(Glibc)
-        var changed: [Int32: Set<Substring>] = [:]
+        var changed: [Int32: [Substring: UInt32]] = [:]  // watch → name → the kinds seen
         var lost: Set<Int32> = []
         var overflow = false
         let header = MemoryLayout<inotify_event>.size
@@ -133,7 +162,7 @@ public final class DirectoryEvents: @unchecked Sendable {
                 if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true; continue }
                 if event.mask & UInt32(IN_IGNORED) != 0 { lost.insert(event.wd); continue }
                 let name = buffer[start..<end].prefix { $0 != 0 }
-                changed[event.wd, default: []].insert(Substring(decoding: name, as: UTF8.self))
+                changed[event.wd, default: [:]][Substring(decoding: name, as: UTF8.self), default: 0] |= event.mask
             }
         }
         var calls: [(@Sendable (Event) -> Void, Event)] = []
@@ -144,8 +173,10 @@ public final class DirectoryEvents: @unchecked Sendable {
                 subscriptions[watch] = nil
                 continue
             }
-            let names = changed[watch] ?? []
-            for subscriber in subscribers.values where overflow || names.contains(where: subscriber.names) {
+            let names = changed[watch] ?? [:]
+            for subscriber in subscribers.values where overflow || names.contains(where: { name, mask in
+                mask & subscriber.kinds.rawValue != 0 && subscriber.names(name)
+            }) {
                 calls.append((subscriber.handler, .changed))
             }
         }

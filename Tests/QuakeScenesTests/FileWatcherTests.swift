@@ -32,6 +32,43 @@ import Testing
         #expect(eventually(timeout: 20) { seen.value == 3 }, "a deletion is a change too")
     }
 
+    /// A file written in place (`echo … > defaults.plist`, an editor) is reported once its
+    /// writer closes it, never while it is empty or half-written: reading it then would set a
+    /// good file aside as corrupt (found by the stress run: a test's `Data.write` was caught
+    /// between its truncation and its bytes).
+    @Test func aFileWrittenInPlaceIsReportedOnceItsWriterClosesIt() throws {
+        let dir = try TemporaryDirectory(prefix: "watcher")
+        defer { dir.remove() }
+        let path = dir.path + "/defaults.plist"
+        try Data("old contents".utf8).write(to: URL(fileURLWithPath: path))
+        let seen = Contents()
+        let watcher = FileWatcher(path: path, watching: .kernelEvents(fallback: .seconds(3600))) {
+            seen.append((try? String(contentsOfFile: path, encoding: .utf8)) ?? "<unreadable>")
+        }
+        watcher.start()
+        defer { watcher.stop() }
+        watcher.settle()  // its first look at the file is behind it
+        let marker = Counter()
+        let other = FileWatcher(path: dir.path + "/marker", watching: .kernelEvents(fallback: .seconds(3600))) {
+            marker.increment()
+        }
+        other.start()
+        defer { other.stop() }
+
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("new ".utf8))
+        // Events come in order: once the marker's change is heard, the truncation and the
+        // half write before it have been heard too, had the watcher listened to them.
+        try Data("1".utf8).write(to: dir.appending("marker"), options: .atomic)
+        #expect(eventually(timeout: 20) { marker.value == 1 })
+        #expect(seen.all.isEmpty, "reported while half-written: \(seen.all)")
+        try handle.write(contentsOf: Data("contents".utf8))
+        try handle.close()
+        #expect(eventually(timeout: 20) { !seen.all.isEmpty })
+        #expect(seen.all == ["new contents"])
+    }
+
     @Test func watchersOfOneDirectoryShareItsWatchAndOutliveEachOther() throws {
         let dir = try TemporaryDirectory(prefix: "watcher")
         defer { dir.remove() }
@@ -99,4 +136,13 @@ import Testing
         #expect(eventually(timeout: 20) { seen.value == 1 })
         #expect(watching.value(for: AppKeys.timeZone) == "utc")
     }
+}
+
+/// What a handler read, in order.
+private final class Contents: @unchecked Sendable {
+    // @unchecked: `values` is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [String] = []
+    func append(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return values }
 }
