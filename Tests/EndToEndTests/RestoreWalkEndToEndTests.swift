@@ -97,6 +97,8 @@ struct RestoreWalkEndToEndTests {
                 let status = try tmux.waitForExit(pane.target)
                 try #require(status == 128 + SIGKILL, "seed \(seed): kill -9 gave \(status)")
             }
+            // What the process left behind, for the message if the relaunch differs.
+            let (leftTrace, savedScene) = (pane.traceTail, pane.scenePlist)
             try pane.launch()
             screen = try pane.settle()
             let (before, after) = (masked(left), masked(screen))
@@ -109,6 +111,9 @@ struct RestoreWalkEndToEndTests {
                 \(left)
                 relaunched:
                 \(screen)
+                the scene file it left: \(savedScene)
+                its trace ended: \(leftTrace)
+                the relaunch's trace: \(pane.traceTail)
                 """)
             return
         }
@@ -545,6 +550,16 @@ final class BrowserPane {
     }
 
     private var frames: Int { traceLines.count(where: { $0.hasPrefix("frame") }) }
+
+    /// The trace's last lines, one line of text (for failure messages).
+    var traceTail: String { traceLines.suffix(16).joined(separator: " · ") }
+
+    /// The scene's plist as it is on disk now, without its XML header (for failure messages).
+    var scenePlist: String {
+        let text = (try? String(contentsOfFile: dir.path + "/scenes/\(scene).plist", encoding: .utf8)) ?? "<none>"
+        return text.split(separator: "\n").filter { !$0.hasPrefix("<?xml") && !$0.hasPrefix("<!DOCTYPE") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+    }
 
     /// Waits until the browser has read every key sent, drawn, and written the scene (its trace
     /// ends with `idle`), and tmux shows a steady screen; returns that screen. On the sample, the
