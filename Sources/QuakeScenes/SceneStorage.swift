@@ -197,7 +197,10 @@ public final class SceneStorage: @unchecked Sendable {
                 try flush()
             } catch let error as QuakeScenesError {
                 mutex.lock()
-                if lastWriteErrorValue != error { notices.append("Could not save scene \(sceneID): \(error)") }
+                // Once per failure that is not already waiting to be shown: a key clears the status
+                // line, so a save that fails again after it must say so again.
+                let notice = "Could not save scene \(sceneID): \(error)"
+                if !notices.contains(notice) { notices.append(notice) }
                 lastWriteErrorValue = error
                 mutex.unlock()
             } catch {}

@@ -104,6 +104,7 @@ struct RestoreWalkEndToEndTests {
             let (before, after) = (masked(left), masked(screen))
             guard before != after else { continue }
             let first = zip(before, after).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? before.count
+            let kept = pane.keepStateDirectory(label: "seed\(seed)")
             Issue.record("""
                 seed \(seed) at \(columns)x\(rows), ended by \(quits ? "q" : "kill -9"): the relaunched screen differs \
                 from line \(first + 1). Keys: \(walk.description)
@@ -114,6 +115,7 @@ struct RestoreWalkEndToEndTests {
                 the scene file it left: \(savedScene)
                 its trace ended: \(leftTrace)
                 the relaunch's trace: \(pane.traceTail)
+                state directory (store, defaults, scene as relaunched) kept at \(kept)
                 """)
             return
         }
@@ -550,6 +552,18 @@ final class BrowserPane {
     }
 
     private var frames: Int { traceLines.count(where: { $0.hasPrefix("frame") }) }
+
+    /// Copies the state directory to a new folder under the temp dir that the test does not
+    /// remove, for a failure to be replayed by hand; returns its path (or why there is none).
+    func keepStateDirectory(label: String) -> String {
+        let kept = FileManager.default.temporaryDirectory.appendingPathComponent("quaketui-walk-failure-\(label)-\(UUID().uuidString)")
+        do {
+            try FileManager.default.copyItem(at: dir.url, to: kept)
+            return kept.path
+        } catch {
+            return "nowhere (\(error))"
+        }
+    }
 
     /// The trace's last lines, one line of text (for failure messages).
     var traceTail: String { traceLines.suffix(16).joined(separator: " · ") }

@@ -41,6 +41,15 @@ import Testing
         clock.advance(by: 0.04)
         #expect(woken.value == 1)
         #expect(storage.takeNotice()?.contains("Could not save scene") == true)
+        // A key cleared the status line; the next save fails too and says so again, once.
+        try storage.set("peru", for: SceneKeys.searchText)
+        clock.advance(by: 0.04)
+        try storage.set("fiji", for: SceneKeys.searchText)
+        clock.advance(by: 0.04)
+        #expect(woken.value == 2, "the same failure is not queued twice while it waits to be shown")
+        #expect(storage.takeNotice()?.contains("Could not save scene") == true)
+        #expect(storage.takeNotice() == nil)
+        #expect(storage.lastWriteError != nil, "q still exits 1 saying the scene was not saved")
     }
 
     @Test func anotherProcesssChangeIsSeenAtTheNextPoll() throws {
