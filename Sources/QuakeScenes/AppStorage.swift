@@ -36,10 +36,7 @@ public final class AppStorage: @unchecked Sendable {
     /// Separate from `mutex` so readers of values never wait on a write's fsync.
     private let writing = NSLock()
     private var values: [String: PropertyListItem] = [:]
-    private var notices: [String] = [] {
-        didSet { if notices.count > oldValue.count { noticeHandler?() } }
-    }
-    private var noticeHandler: (@Sendable () -> Void)?
+    private var notices = NoticeQueue()
     private var reportedKeys: Set<String> = []
     private var observers: [UInt64: @Sendable () -> Void] = [:]
     private var nextObserver: UInt64 = 0
@@ -70,7 +67,7 @@ public final class AppStorage: @unchecked Sendable {
         guard let item = values[key.name] else { return key.defaultValue }
         if let value = key.decode(item) { return value }
         if reportedKeys.insert(key.name).inserted {
-            notices.append("The setting \(key.name) in defaults.plist was not usable; using the default.")
+            notices.add("The setting \(key.name) in defaults.plist was not usable; using the default.")
         }
         return key.defaultValue
     }
@@ -112,7 +109,7 @@ public final class AppStorage: @unchecked Sendable {
         mutex.lock()
         values = root
         reportedKeys.remove(name)
-        if let notice = loaded.notice { notices.append(notice) }
+        if let notice = loaded.notice { notices.add(notice) }
         mutex.unlock()
         watcher?.acknowledge()
     }
@@ -127,7 +124,7 @@ public final class AppStorage: @unchecked Sendable {
             defer { mutex.unlock() }
             let changed = values != loaded.root
             values = loaded.root
-            if let notice = loaded.notice { notices.append(notice) }
+            if let notice = loaded.notice { notices.add(notice) }
             return changed ? Array(observers.values) : nil
         }
         for handler in handlers ?? [] { handler() }
@@ -173,7 +170,7 @@ public final class AppStorage: @unchecked Sendable {
     /// storage (a wake-up pipe's `wake()` is the intended handler).
     public func onNotice(_ handler: @escaping @Sendable () -> Void) {
         mutex.lock()
-        noticeHandler = handler
+        notices.onAdd = handler
         mutex.unlock()
     }
 
@@ -181,6 +178,6 @@ public final class AppStorage: @unchecked Sendable {
     public func takeNotice() -> String? {
         mutex.lock()
         defer { mutex.unlock() }
-        return notices.isEmpty ? nil : notices.removeFirst()
+        return notices.take()
     }
 }

@@ -44,10 +44,7 @@ public final class SceneStorage: @unchecked Sendable {
     private var writtenGeneration = 0
     private var writeScheduled = false
     private var isDestroyed = false
-    private var notices: [String] = [] {
-        didSet { if notices.count > oldValue.count { noticeHandler?() } }
-    }
-    private var noticeHandler: (@Sendable () -> Void)?
+    private var notices = NoticeQueue()
     private var reportedKeys: Set<String> = []
     private var lastWriteErrorValue: QuakeScenesError?
 
@@ -93,7 +90,7 @@ public final class SceneStorage: @unchecked Sendable {
             {
                 message += " (the saved state is kept as \((aside as NSString).lastPathComponent))"
             }
-            notices.append(message + ".")
+            notices.add(message + ".")
             unlink(marker)
         }
 
@@ -107,12 +104,12 @@ public final class SceneStorage: @unchecked Sendable {
                     let code = errno
                     Glibc.close(fd)
                     if written != text.count {
-                        notices.append("Could not write the crash marker \(marker): \(String(cString: strerror(code))); "
+                        notices.add("Could not write the crash marker \(marker): \(String(cString: strerror(code))); "
                             + "if this launch crashes, the next one will not set the scene aside.")
                     }
                 }
             } catch {
-                notices.append("\(error)")
+                notices.add("\(error)")
             }
             beforeLoading()
         }
@@ -121,7 +118,7 @@ public final class SceneStorage: @unchecked Sendable {
                                            checks: SceneKeys.checks, what: "the saved state of scene \(scene)")
         values = loaded.root
         reportedKeys.formUnion(loaded.droppedKeys)
-        if let notice = loaded.notice { notices.append(notice) }
+        if let notice = loaded.notice { notices.add(notice) }
         if !loaded.droppedKeys.isEmpty {
             generation += 1   // rewrite the file without the bad keys
             scheduleWriteLocked()
@@ -136,7 +133,7 @@ public final class SceneStorage: @unchecked Sendable {
         guard let item = values[key.name] else { return key.defaultValue }
         if let value = key.decode(item) { return value }
         if reportedKeys.insert(key.name).inserted {
-            notices.append("Scene \(sceneID): the saved value of \(key.name) was not usable; using the default.")
+            notices.add("Scene \(sceneID): the saved value of \(key.name) was not usable; using the default.")
         }
         return key.defaultValue
     }
@@ -197,10 +194,9 @@ public final class SceneStorage: @unchecked Sendable {
                 try flush()
             } catch let error as QuakeScenesError {
                 mutex.lock()
-                // Once per failure that is not already waiting to be shown: a key clears the status
-                // line, so a save that fails again after it must say so again.
-                let notice = "Could not save scene \(sceneID): \(error)"
-                if !notices.contains(notice) { notices.append(notice) }
+                // Every failure, as the queue keeps one copy while it waits: a key clears the
+                // status line, so a save that fails again after it must say so again.
+                notices.add("Could not save scene \(sceneID): \(error)")
                 lastWriteErrorValue = error
                 mutex.unlock()
             } catch {}
@@ -258,7 +254,7 @@ public final class SceneStorage: @unchecked Sendable {
     /// storage (a wake-up pipe's `wake()` is the intended handler).
     public func onNotice(_ handler: @escaping @Sendable () -> Void) {
         mutex.lock()
-        noticeHandler = handler
+        notices.onAdd = handler
         mutex.unlock()
     }
 
@@ -267,7 +263,7 @@ public final class SceneStorage: @unchecked Sendable {
     public func takeNotice() -> String? {
         mutex.lock()
         defer { mutex.unlock() }
-        return notices.isEmpty ? nil : notices.removeFirst()
+        return notices.take()
     }
 
     /// Ends the crash guard's restoring phase: the first frame is drawn, so the saved state did
