@@ -186,6 +186,40 @@ import Testing
         #expect(whole == ["rare"])
     }
 
+    /// A window cut short by its time limit still holds the quake it was read around (when it
+    /// matches), at its anchor offset: otherwise a restored selection would land on a
+    /// neighbour and stay there. Seen as a relaunch selecting the last quake of "< 100 km"
+    /// instead of the saved first quake of "100–300 km".
+    @Test func aWindowCutShortStillHoldsItsAnchor() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, _) = try Self.provisionalResults(store)
+        defer { results.close() }
+        var rng = SeededGenerator(seed: 23)
+        var checked = 0
+        for _ in 0..<80 {
+            let request = Self.randomRequest(&rng)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            guard fresh.count > 0 else { continue }
+            // A quake that matches: the first of a section half the time (a band's first row).
+            let offset = Bool.random(using: &rng)
+                ? fresh.offset(ofSection: Int.random(in: 0..<fresh.sections.count, using: &rng))
+                : Int.random(in: 0..<fresh.count, using: &rng)
+            let code = try #require(try fresh.rows(in: offset..<offset + 1).first?.code)
+            for limit: UInt64? in [0, nil] {
+                let window = try results.readWindow(request, around: code, limit: limit)
+                let anchorOffset = try #require(window.anchorOffset, "\(request) \(code)")
+                #expect(window.rows[anchorOffset].code == code, "\(request) \(code) limit \(String(describing: limit))")
+                let section = window.sections[window.indexPath(forOffset: anchorOffset).section]
+                #expect(section.id == fresh.sections[fresh.indexPath(forOffset: offset).section].id, "\(request) \(code)")
+            }
+            checked += 1
+        }
+        #expect(checked > 40)
+        try results.configure(SectionedFetchRequest(timeZone: Self.utc), around: nil)
+    }
+
     @Test func aQuickRequestIsExactAtOnce() throws {
         let store = try Self.makeStore(count: 50)
         defer { store.remove() }

@@ -100,21 +100,24 @@ struct ProvisionalReader {
     /// `anchor` is nil.
     ///
     /// With `within` (ns), reading stops there and returns the rows found so far, setting `partial`.
+    /// The anchor itself is read first, outside that limit (one lookup by id): a window cut
+    /// short must still hold the quake it was read around, or the selection would move to a
+    /// neighbour (and be saved there).
     func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int, within: UInt64? = nil,
               partial: inout Bool) throws -> [Row] {
         guard limit > 0 else { return [] }
         var result: [Row] = []
+        if forward, let anchor, let row = try self.row(db, anchor) { result.append(row) }
         do {
             try db.withDeadline(nanoseconds: within) {
                 if request.sortDescriptor.order == .distance {
-                    result = try distanceRows(db, from: anchor, forward: forward, limit: limit)
+                    result += try distanceRows(db, from: anchor, forward: forward, limit: limit - result.count)
                     return
                 }
                 var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
                 var bound = anchor
                 while let current = segment, result.count < limit {
-                    try read(db, current, from: bound, inclusive: forward, forward: forward, limit: limit - result.count,
-                             into: &result)
+                    try read(db, current, from: bound, forward: forward, limit: limit - result.count, into: &result)
                     bound = nil
                     segment = try next(db, after: current, forward: forward)
                 }
@@ -123,6 +126,26 @@ struct ProvisionalReader {
             partial = true
         }
         return result
+    }
+
+    /// The row of `keys` with its section, if it matches the request.
+    private func row(_ db: Connection, _ keys: RowKeys) throws -> Row? {
+        let (predicate, arguments) = self.predicate
+        if request.sortDescriptor.order == .distance {
+            guard let reference = request.distanceReference else { return nil }
+            let statement = try db.cachedStatement(
+                "SELECT \(QuakeRow.columns), \(reference.origin.distanceSQL()) FROM quake WHERE id = ? AND \(predicate)")
+            try statement.bind([.integer(keys.id)] + arguments)
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return Row(row: QuakeRow(statement), section: band(of: statement.double(at: 9), in: reference))
+        }
+        let statement = try db.cachedStatement("SELECT \(QuakeRow.columns) FROM quake WHERE id = ? AND \(predicate)")
+        try statement.bind([.integer(keys.id)] + arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let title = try segment(db, of: keys)?.regionTitle ?? ""
+        return Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: title))
     }
 
     func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
@@ -185,13 +208,14 @@ struct ProvisionalReader {
         return try statement.step() ? region(db, statement.text(at: 0)) : nil
     }
 
-    private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, inclusive: Bool, forward: Bool,
+    /// Up to `limit` rows of `segment` strictly past `anchor` (from its start without one).
+    private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, forward: Bool,
                       limit: Int, into rows: inout [Row]) throws {
         let descending = segment.descending == forward
         var terms = [segment.filter, predicate.0]
         var arguments = segment.arguments + predicate.1
         if let anchor {
-            let op = descending ? (inclusive ? "<=" : "<") : (inclusive ? ">=" : ">")
+            let op = descending ? "<" : ">"
             terms.append("(\(segment.columns.joined(separator: ", "))) \(op) (\(segment.columns.map { _ in "?" }.joined(separator: ", ")))")
             arguments += segment.columns.map { column -> SQLiteValue in
                 switch column {
@@ -223,18 +247,20 @@ struct ProvisionalReader {
         if let anchor {
             guard let km = try db.scalar("SELECT \(reference.origin.distanceSQL()) FROM quake WHERE id = ?",
                                          [.integer(anchor.id)]).double else { return [] }
-            // Reading forward includes the anchor: start just short of it.
-            from = !forward ? (km, anchor.id) : (km, outward ? anchor.id - 1 : anchor.id + 1)
+            from = (km, anchor.id)  // strictly past it: `rows` reads the anchor itself
         }
-        let bands = reference.bands
         return try DistanceTable.walk(db, origin: reference.origin, filter: predicate, from: from, outward: outward,
-                                      limit: limit).map { item in
-            let band = bands.first { band in
-                guard case .distance(let lower, let upper) = band.key else { return false }
-                return lower <= item.km && item.km < upper
-            } ?? bands[bands.count - 1]
-            return Row(row: item.row, section: (band.key, band.id, band.title))
-        }
+                                      limit: limit).map { Row(row: $0.row, section: band(of: $0.km, in: reference)) }
+    }
+
+    /// The band holding a quake `km` from the reference.
+    private func band(of km: Double, in reference: DistanceReference) -> (key: SectionKey, id: String, title: String) {
+        let bands = reference.bands
+        let band = bands.first { band in
+            guard case .distance(let lower, let upper) = band.key else { return false }
+            return lower <= km && km < upper
+        } ?? bands[bands.count - 1]
+        return (band.key, band.id, band.title)
     }
 
     private func section(of keys: RowKeys, regionTitle: String) -> (key: SectionKey, id: String, title: String) {

@@ -115,8 +115,7 @@ public final class VisibleFirstResults: ResultsSource {
             // Over budget: the controller kept its previous state; answer with a window.
             lastWasSlow = true
         }
-        let window = try current.provisionalWindow(request, anchor: code, margin: provisionalMargin,
-                                                  limit: windowLimit.map(Self.nanoseconds))
+        let window = try readWindow(request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window, countedAnchor: code)
         anchored = nil
         worker.submit(.init(request: request, anchorCode: code, generation: generation))
@@ -172,8 +171,7 @@ public final class VisibleFirstResults: ResultsSource {
         if var pending = provisional {
             if pending.anchorCode == code { return pending.window.anchorOffset }
             if let offset = pending.window.rows.firstIndex(where: { $0.code == code }) { return offset }
-            pending.window = try current.provisionalWindow(pending.request, anchor: code, margin: provisionalMargin,
-                                                          limit: windowLimit.map(Self.nanoseconds))
+            pending.window = try readWindow(pending.request, around: code)
             pending.anchorCode = code
             provisional = pending
             return pending.window.anchorOffset
@@ -195,10 +193,16 @@ public final class VisibleFirstResults: ResultsSource {
         guard current.token != token else { return nil }
         // Something was committed: the window is read again (the exact count started before
         // it and catches up by a merge when it settles).
-        pending.window = try current.provisionalWindow(pending.request, anchor: pending.anchorCode, margin: provisionalMargin,
-                                                      limit: windowLimit.map(Self.nanoseconds))
+        pending.window = try readWindow(pending.request, around: pending.anchorCode)
         provisional = pending
         return ResultChanges(reloaded: true, codes: changes?.codes ?? [])
+    }
+
+    /// The provisional window of `request` around the quake `code` (or from the top), read on the
+    /// exact controller's connection within `limit` ns (`windowLimit` when not given).
+    func readWindow(_ request: SectionedFetchRequest, around code: String?, limit: UInt64?? = .none) throws -> ProvisionalWindow {
+        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin,
+                                      limit: limit ?? windowLimit.map(Self.nanoseconds))
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
