@@ -117,6 +117,63 @@ import Testing
             try Self.settle(relaunched, relaunchSettled)
             let settledScreen = try RestoreWalkTests.screen(relaunched)
             if settledScreen != after { failures.append("seed \(seed) relaunch, settled:\n\(settledScreen)\nexact:\n\(after)") }
+            // A relaunch on a loaded machine, whose window is cut short before it reaches the
+            // rows past the selection: once counted, it is still the screen the walk left.
+            let cutResults = try VisibleFirstResults(container: store.container,
+                                                     request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
+            cutResults.alwaysProvisional = true
+            cutResults.windowLimit = .zero
+            let cutSettled = Settled()
+            cutResults.onSettled = { cutSettled.semaphore.signal() }
+            let cut = try BrowserModel(state: live.state, source: cutResults)
+            defer { cut.close() }
+            try cut.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
+                                                       selectedSection: live.state.selectedSection,
+                                                       selectionLine: live.state.selectionLine), size: size)
+            _ = try cut.performReads(cut.pendingReads)
+            try Self.settle(cut, cutSettled)
+            let cutScreen = try RestoreWalkTests.screen(cut)
+            if cutScreen != after { failures.append("seed \(seed) relaunch cut short, settled:\n\(cutScreen)\nexact:\n\(after)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) walks differ:\n\(failures.joined(separator: "\n\n"))")
+    }
+    /// On a loaded machine a window may be cut short by its time limit, holding only the
+    /// selection and what was read in time. Once counted, every key must still end on the
+    /// screen an idle machine draws (an exact fetch at once): the selection on its line.
+    @Test func keysAnsweredByWindowsCutShortSettleOnTheExactScreen() throws {
+        var failures: [String] = []
+        for seed in UInt64(1)...12 {
+            let store = try RestoreWalkTests.makeStore()
+            defer { store.remove() }
+            var generator = SeededGenerator(seed: seed)
+            let size = RestoreWalkTests.sizes[Int(seed % 3)]
+            let results = try VisibleFirstResults(container: store.container,
+                                                  request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
+            results.alwaysProvisional = true
+            results.windowLimit = .zero
+            let settled = Settled()
+            results.onSettled = { settled.semaphore.signal() }
+            let state = AppState(sceneID: "c\(seed)", settings: AppSettings(timeZone: .utc))
+            let cut = try BrowserModel(state: state, source: results)
+            defer { cut.close() }
+            let exact = try BrowserModel(state: state, container: store.container)
+            defer { exact.close() }
+            try Self.settle(cut, settled)
+            try cut.restore(AppState.RestoredSelection(), size: size)
+            try exact.restore(AppState.RestoredSelection(), size: size)
+            var keys: [Action] = []
+            for _ in 0..<30 {
+                let action = MergeWalkTests.actions.randomElement(using: &generator)!
+                keys.append(action)
+                _ = try cut.performReads(cut.send(action))
+                try Self.settle(cut, settled)
+                _ = try exact.performReads(exact.send(action))
+                let (after, expected) = (try RestoreWalkTests.screen(cut), try RestoreWalkTests.screen(exact))
+                if after != expected {
+                    failures.append("seed \(seed) at \(size.columns)x\(size.rows) after \(keys):\ncut short:\n\(after)\nexact:\n\(expected)")
+                    break
+                }
+            }
         }
         #expect(failures.isEmpty, "\(failures.count) walks differ:\n\(failures.joined(separator: "\n\n"))")
     }

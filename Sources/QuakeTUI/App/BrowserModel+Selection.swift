@@ -94,16 +94,17 @@ extension BrowserModel {
     /// Applies the state's fetch request, keeping the selected quake (or its nearest neighbour)
     /// under the cursor on the same screen line.
     func refetchKeepingSelection() throws {
-        let screenRow = state.cursorLine - state.topLine
+        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
         try results.configure(state.request, around: state.selectedCode)
         try reanchor(screenRow: screenRow)
+        keptSelectionLine = results.isProvisional ? screenRow : nil
     }
 
     /// Merges other processes' (and our own) commits into the list, keeping the selection;
     /// whether anything in the results changed.
     @discardableResult
     func mergeStoreChanges() throws -> Bool {
-        let screenRow = state.cursorLine - state.topLine
+        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
         guard try results.merge() != nil else { return false }
         try reanchor(screenRow: screenRow)
         return true
@@ -111,9 +112,10 @@ extension BrowserModel {
 
     /// Swaps in the exact sections of a provisional window, the selection kept on its line.
     func settleResults() throws -> Bool {
-        let screenRow = state.cursorLine - state.topLine
+        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
         guard try results.settle() else { return false }
         try reanchor(screenRow: screenRow)
+        if !results.isProvisional { keptSelectionLine = nil }
         return true
     }
 

@@ -25,6 +25,11 @@ public final class BrowserModel {
     public var clock: @Sendable () -> Date = { Date() }
     /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
     var restoredPlacement: RestoredPlacement?
+    /// While a request is counted: the list line the selection had when it was made (or was
+    /// restored to). A provisional window cut short by its time limit may hold too few rows
+    /// above the selection for that line; the settled results put the selection back on it.
+    /// Until the next key, which moves the selection from where the user sees it.
+    var keptSelectionLine: Int?
 
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
     /// narrow terminal, the height the list will have when it comes back.
@@ -94,6 +99,7 @@ public final class BrowserModel {
             state.topLine = headerAbove ? line - 1 : line
         }
         restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
+        keptSelectionLine = results.isProvisional ? state.cursorLine - state.topLine : nil
         clampScroll()
         try syncSelection()
     }
@@ -146,6 +152,7 @@ public final class BrowserModel {
         var reloadDetail = false
         if !isOutside(action) {
             restoredPlacement = nil
+            keptSelectionLine = nil
             state.status.message = nil
             state.status.isError = false
         }
