@@ -180,6 +180,72 @@ static inline void quaketui_match_function(sqlite3_context *context, int count, 
     sqlite3_result_int(context, 1);
 }
 
+// Counts per integer bucket (a section's 15-minute time bucket or magnitude bucket), in one
+// array over the span of buckets seen: the section counts of a search gathered by the scan that
+// builds its match set, instead of a second walk over every matching row. A span past
+// QUAKETUI_BUCKETS_LIMIT buckets (8 MB; 60 years of 15-minute buckets) gives up (`overflow`), and
+// the caller counts by walking.
+#define QUAKETUI_BUCKETS_LIMIT ((sqlite3_int64)1 << 21)
+
+typedef struct quaketui_buckets {
+    sqlite3_int64 base;     // the bucket counts[0] counts
+    sqlite3_int64 length;   // buckets in counts
+    uint32_t *counts;
+    int overflow;           // 1: a span too wide (or no memory): the counts are not to be used
+} quaketui_buckets;
+
+static inline void quaketui_buckets_free(quaketui_buckets *buckets) {
+    free(buckets->counts);
+    buckets->counts = 0;
+    buckets->base = 0;
+    buckets->length = 0;
+    buckets->overflow = 0;
+}
+
+// Adds one to `bucket`, widening the span to hold it (doubling, so a scan reallocates a few times).
+static inline void quaketui_buckets_add(quaketui_buckets *buckets, sqlite3_int64 bucket) {
+    if (buckets->overflow) return;
+    if (buckets->length == 0 || bucket < buckets->base || bucket >= buckets->base + buckets->length) {
+        sqlite3_int64 low = buckets->length ? (bucket < buckets->base ? bucket : buckets->base) : bucket;
+        sqlite3_int64 high = buckets->length ? (bucket >= buckets->base + buckets->length ? bucket + 1 : buckets->base + buckets->length) : bucket + 1;
+        if (high - low > QUAKETUI_BUCKETS_LIMIT || high < low) { quaketui_buckets_free(buckets); buckets->overflow = 1; return; }
+        sqlite3_int64 length = buckets->length * 2 > high - low ? buckets->length * 2 : high - low;
+        if (length < 64) length = 64;
+        if (length > QUAKETUI_BUCKETS_LIMIT) length = QUAKETUI_BUCKETS_LIMIT;
+        // Grow towards the side the new bucket is on.
+        if (buckets->length && bucket < buckets->base) low = buckets->base + buckets->length - length;
+        uint32_t *counts = calloc((size_t)length, sizeof(uint32_t));
+        if (!counts) { quaketui_buckets_free(buckets); buckets->overflow = 1; return; }
+        if (buckets->length) memcpy(counts + (buckets->base - low), buckets->counts, (size_t)buckets->length * sizeof(uint32_t));
+        free(buckets->counts);
+        buckets->counts = counts;
+        buckets->base = low;
+        buckets->length = length;
+    }
+    buckets->counts[bucket - buckets->base]++;
+}
+
+// What quaketui_match_counting reaches: the set it adds to and the buckets it counts in.
+typedef struct quaketui_counting_match {
+    quaketui_idset *set;
+    quaketui_buckets *buckets;
+} quaketui_counting_match;
+
+// quaketui_match_counting(id, bucket): quaketui_match(id), and one more in `bucket` unless it is
+// NULL (a row in the set that the view leaves out, e.g. below the minimum magnitude).
+static inline void quaketui_match_counting_function(sqlite3_context *context, int count, sqlite3_value **values) {
+    quaketui_counting_match *match = sqlite3_user_data(context);
+    if (count != 2 || sqlite3_value_type(values[0]) != SQLITE_INTEGER) {
+        sqlite3_result_error(context, "quaketui_match_counting takes an integer row id and a bucket", -1);
+        return;
+    }
+    int rc = quaketui_idset_insert(match->set, sqlite3_value_int64(values[0]));
+    if (rc == SQLITE_NOMEM) { sqlite3_result_error_nomem(context); return; }
+    if (rc) { sqlite3_result_error(context, "a row id below 0 or above 268,435,455, which a search cannot hold (a store edited by hand?)", -1); return; }
+    if (sqlite3_value_type(values[1]) == SQLITE_INTEGER) quaketui_buckets_add(match->buckets, sqlite3_value_int64(values[1]));
+    sqlite3_result_int(context, 1);
+}
+
 // Registers quaketui_matched and quaketui_match on `db` over `set`, which must outlive every
 // statement that calls them. Neither is deterministic: the set changes between statements.
 // Direct-only: a view or trigger in a store cannot reach them. Returns SQLite's result code.
@@ -189,5 +255,11 @@ static inline int quaketui_register_idset(sqlite3 *db, quaketui_idset *set) {
     if (rc != SQLITE_OK) return rc;
     return sqlite3_create_function_v2(db, "quaketui_match", 1, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                       set, quaketui_match_function, 0, 0, 0);
+}
+
+// Registers quaketui_match_counting on `db` over `match` (which must outlive its statements).
+static inline int quaketui_register_counting_match(sqlite3 *db, quaketui_counting_match *match) {
+    return sqlite3_create_function_v2(db, "quaketui_match_counting", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                      match, quaketui_match_counting_function, 0, 0, 0);
 }
 #endif

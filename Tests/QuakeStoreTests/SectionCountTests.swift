@@ -144,10 +144,14 @@ import Testing
         defer { store.remove() }
         var random = SeededGenerator(seed: 7)
         try store.upsert((0..<800).map { Self.randomRecord("q\($0)", &random) })
-        // Unfiltered (kept counts), sparse filters (grouped matches) and dense ones (the walk).
+        // Unfiltered (kept counts), sparse filters (grouped matches), dense ones (counted by the
+        // scan that builds the match set, with or without a minimum magnitude) and trigram
+        // searches (the walk).
         let predicates = [QuakePredicate(), QuakePredicate(searchText: "17 km"), QuakePredicate(minimumMagnitude: 2.5),
                           QuakePredicate(searchText: "2 km", minimumMagnitude: 1), QuakePredicate(searchText: "a"),
-                          QuakePredicate(rowFilters: [.depth(0...5)])]
+                          QuakePredicate(rowFilters: [.depth(0...5)]), QuakePredicate(searchText: "a", minimumMagnitude: 2.5),
+                          QuakePredicate(searchText: "o ", rowFilters: [.depth(0...50)]), QuakePredicate(searchText: "of "),
+                          QuakePredicate(minimumMagnitude: 3, rowFilters: [.depth(0...50)])]
         for predicate in predicates {
             for order in QuakeSortOrder.allCases {
                 for ascending in [false, true] {
@@ -160,6 +164,48 @@ import Testing
                     if predicate == QuakePredicate() { #expect(controller.sections.reduce(0) { $0 + $1.count } == 800) }
                 }
             }
+        }
+    }
+}
+
+extension SectionCountTests {
+    /// Matches spread over more years than the scan counts in memory (a bucket per 15 minutes,
+    /// 60 years at most): the scan gives up counting and the walk counts, with the same result.
+    @Test func matchesSpreadOverCenturiesAreCountedByTheWalk() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("old", magnitude: 5, place: "x, Alaska", time: -5_000_000_000_000),
+                          .fixture("new", magnitude: 3, place: "y, Alaska", time: 1_700_000_000_000),
+                          .fixture("newer", magnitude: 4, place: "z, Alaska", time: 1_700_000_900_000)])
+        for order in [QuakeSortOrder.time, .magnitude] {
+            let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: "a"),
+                                                sortDescriptor: QuakeSortDescriptor(order, ascending: false), timeZone: .gmt)
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            #expect(controller.sections == (try controller.walkedSections()))
+            #expect(controller.count == 3)
+        }
+    }
+
+    /// The match set's bucket counts, as the scan leaves them: ascending, empty buckets left
+    /// out, NULL buckets not counted; a span too wide is nil; `removeAll` starts again.
+    @Test func aMatchSetCountsItsRowsPerBucket() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let set = MatchSet()
+        try store.container.viewContext.read { db in
+            try set.register(on: db)
+            try db.execute("""
+                WITH rows(id, bucket) AS (VALUES (1, 7), (2, -3), (3, 7), (4, NULL), (5, 500))
+                SELECT count(quaketui_match_counting(id, bucket)) FROM rows
+                """)
+            #expect(set.count == 5)
+            #expect(set.bucketCounts?.map { [$0.bucket, Int64($0.count)] } == [[-3, 1], [7, 2], [500, 1]])
+            try db.execute("SELECT quaketui_match_counting(6, 500 + (1 << 21))")
+            #expect(set.bucketCounts == nil)
+            set.removeAll()
+            try db.execute("SELECT quaketui_match_counting(6, 1 << 40)")
+            #expect(set.bucketCounts?.map { [$0.bucket, Int64($0.count)] } == [[1 << 40, 1]])
         }
     }
 }

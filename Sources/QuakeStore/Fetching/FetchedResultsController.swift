@@ -253,22 +253,42 @@ public final class FetchedResultsController {
 
     private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false) throws {
         token = try db.currentHistoryToken()
-        if rebuildMatches { try matches.rebuild(db) }
+        let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
         if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
             distanceRows = try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
         }
-        setSections(try buildSections(db))
+        setSections(try buildSections(db, countedByMatches: counted))
         window.invalidate()
     }
 
     private func setSections(_ new: [QuakeSection]) { index = SectionIndex(new) }
 
-    private func buildSections(_ db: Connection) throws -> [QuakeSection] {
+    /// The section bucket of a row in this request's order, as SQL over `quake` (NULL for a row
+    /// below the minimum magnitude), for the match set's scan to count by; nil for the orders
+    /// whose buckets are not small integers.
+    private var sectionBucket: (String, [SQLiteValue])? {
+        let bucket: String
+        switch request.sortDescriptor.order {
+        case .time: bucket = Schema.timeBucket("time")
+        case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
+        case .region, .distance: return nil
+        }
+        guard let minimum = request.predicate.minimumMagnitude else { return (bucket, []) }
+        return ("CASE WHEN magnitude >= ? THEN \(bucket) END", [.real(minimum)])
+    }
+
+    /// - Parameter countedByMatches: the match set's rebuild counted its rows per section bucket.
+    private func buildSections(_ db: Connection, countedByMatches: Bool = false) throws -> [QuakeSection] {
         guard usesStoredCounts else { return try walkSections(db) }
         // Unfiltered: the counts the store keeps answer without walking the rows.
         if request.predicate.minimumMagnitude == nil, !sql.usesMatches,
            let stored = try SectionCounts.sections(db, request: request, days: days) {
             return stored
+        }
+        // Searched or filtered by a scan of the table: the scan counted the sections too.
+        if countedByMatches, sql.usesMatches, let counts = matchSet.bucketCounts,
+           let counted = try SectionCounts.sections(db, request: request, days: days, source: .counted(counts)) {
+            return counted
         }
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
         // through the magnitude index) rather than walk every row of the sort index testing each.

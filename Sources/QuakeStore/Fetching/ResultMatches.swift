@@ -71,13 +71,20 @@ struct ResultMatches {
     /// lengths, so even NUL is matched as text); the row filters on the same rows. Each query
     /// adds its rows with `quaketui_match` in an aggregate, which SQLite evaluates once for each
     /// row the `WHERE` clause passes, and never before the clause.
-    func rebuild(_ db: Connection) throws {
+    ///
+    /// A scan of the table (no search, or one or two characters, below the trigram index) also
+    /// counts its rows per `bucket` (an SQL expression over `quake`, NULL for a row not to
+    /// count, with its arguments) into the set's `bucketCounts`. Returns whether it did.
+    @discardableResult
+    func rebuild(_ db: Connection, countingBy bucket: (String, [SQLiteValue])? = nil) throws -> Bool {
         set.removeAll()
-        guard Self.isNeeded(for: predicate) else { return }
+        guard Self.isNeeded(for: predicate) else { return false }
         let (filters, filterArgs) = filterSQL
+        let match = bucket.map { "quaketui_match_counting(id, \($0.0))" } ?? "quaketui_match(id)"
+        let matchArgs = bucket?.1 ?? []
         guard let folded = predicate.foldedSearch else {
-            try db.execute("SELECT count(quaketui_match(id)) FROM quake WHERE 1\(filters)", filterArgs)
-            return
+            try db.execute("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
+            return bucket != nil
         }
         let hasControl = folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
         if folded.unicodeScalars.count >= 3 && !hasControl {
@@ -90,10 +97,11 @@ struct ResultMatches {
                     WHERE quake_fts MATCH ?\(filters)
                     """, [.text(phrase)] + filterArgs)
             }
-        } else {
-            try db.execute("SELECT count(quaketui_match(id)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
-                           [.text(folded)] + filterArgs)
+            return false
         }
+        try db.execute("SELECT count(\(match)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
+                       matchArgs + [.text(folded)] + filterArgs)
+        return bucket != nil
     }
 
     /// Whether row `id` is in the set (before a merge updates it: whether it was in the results).

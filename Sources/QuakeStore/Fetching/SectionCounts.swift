@@ -20,6 +20,9 @@ struct SectionCounts {
         /// The rows of a match set (at or above a magnitude), each read by its id: for a set
         /// that is a small part of the table, which a walk of the sort index would mostly skip.
         case matchSet(MatchSet, minimumMagnitude: Double?)
+        /// Counts per bucket gathered by the scan that built a match set (`MatchSet.bucketCounts`),
+        /// ascending.
+        case counted([(bucket: Int64, count: Int)])
     }
 
     /// The buckets of `kind` (0 time, 1 magnitude, 2 region) in `direction`, one `(bucket,
@@ -35,6 +38,9 @@ struct SectionCounts {
         case .matching(let clause, let arguments):
             statement = try db.prepare("SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
             try statement.bind(arguments)
+        case .counted(let counts):
+            let next = ascending ? AnyIterator(counts.makeIterator()) : AnyIterator(counts.reversed().makeIterator())
+            return { next.next().map { (.integer($0.bucket), $0.count) } }
         case .matchSet(let set, let minimumMagnitude):
             let row = try db.prepare("SELECT \(bucket) FROM quake WHERE id = ?1 AND (?2 IS NULL OR magnitude >= ?2)")
             var counts: [SQLiteValue: Int] = [:]

@@ -10,24 +10,52 @@ import CSQLite
 /// the 1.3 s that the counts for "a" took at a million quakes.
 ///
 /// Not thread-safe: it belongs to one results controller, used from one thread at a time.
+///
+/// `quaketui_match_counting(id, bucket)` also counts the rows it adds per bucket (`bucketCounts`):
+/// the section counts of the scan that builds the set, so a search matching most of the table
+/// is not walked a second time to count its sections.
 final class MatchSet {
     private let storage: UnsafeMutablePointer<quaketui_idset>
+    private let buckets: UnsafeMutablePointer<quaketui_buckets>
+    private let counting: UnsafeMutablePointer<quaketui_counting_match>
 
     init() {
         storage = .allocate(capacity: 1)
         storage.initialize(to: quaketui_idset(words: nil, wordCount: 0, count: 0))
+        buckets = .allocate(capacity: 1)
+        buckets.initialize(to: quaketui_buckets(base: 0, length: 0, counts: nil, overflow: 0))
+        counting = .allocate(capacity: 1)
+        counting.initialize(to: quaketui_counting_match(set: storage, buckets: buckets))
     }
 
     deinit {
         quaketui_idset_free(storage)
         storage.deinitialize(count: 1)
         storage.deallocate()
+        quaketui_buckets_free(buckets)
+        buckets.deinitialize(count: 1)
+        buckets.deallocate()
+        counting.deinitialize(count: 1)
+        counting.deallocate()
     }
 
-    /// Makes `quaketui_match` and `quaketui_matched` on `db` use this set. The set must outlive
-    /// every statement of `db` that calls them.
+    /// Makes `quaketui_match`, `quaketui_match_counting` and `quaketui_matched` on `db` use this
+    /// set. The set must outlive every statement of `db` that calls them.
     func register(on db: Connection) throws(SQLiteError) {
-        guard quaketui_register_idset(db.rawHandle, storage) == SQLITE_OK else { throw db.error() }
+        guard quaketui_register_idset(db.rawHandle, storage) == SQLITE_OK,
+              quaketui_register_counting_match(db.rawHandle, counting) == SQLITE_OK else { throw db.error() }
+    }
+
+    /// The rows `quaketui_match_counting` added since `removeAll()`, per bucket with at least one,
+    /// ascending; nil when their span was too wide to count in memory (the caller walks instead).
+    var bucketCounts: [(bucket: Int64, count: Int)]? {
+        let counts = buckets.pointee
+        guard counts.overflow == 0 else { return nil }
+        var result: [(bucket: Int64, count: Int)] = []
+        for index in 0..<Int(counts.length) where counts.counts[index] > 0 {
+            result.append((counts.base + Int64(index), Int(counts.counts[index])))
+        }
+        return result
     }
 
     /// Ids in the set.
@@ -45,7 +73,11 @@ final class MatchSet {
 
     func remove(_ id: Int64) { quaketui_idset_remove(storage, id) }
 
-    func removeAll() { quaketui_idset_clear(storage) }
+    /// Empties the set and its bucket counts.
+    func removeAll() {
+        quaketui_idset_clear(storage)
+        quaketui_buckets_free(buckets)
+    }
 
     /// Makes this set a copy of `other` (to put a set back after a failed request).
     /// - Throws: `SQLiteError` (`SQLITE_NOMEM`); the set is then unchanged.
