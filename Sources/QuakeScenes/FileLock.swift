@@ -77,13 +77,15 @@ final class FileLock: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) }
     }
 
-    /// Releases the lock by closing the descriptor; safe to call twice.
-    func unlock() {
+    /// Releases the lock by closing the descriptor; safe to call twice. Returns whether this
+    /// call released it.
+    @discardableResult
+    func unlock() -> Bool {
         mutex.lock()
         defer { mutex.unlock() }
-        if fd >= 0 {
-            close(fd)
-            fd = -1
-        }
+        guard fd >= 0 else { return false }
+        close(fd)
+        fd = -1
+        return true
     }
 }

@@ -18,6 +18,30 @@ import Testing
         #expect(again.id == identity.id)
     }
 
+    /// A child that another thread is spawning holds a copy of a released lease's descriptor
+    /// (and so its flock) until its `exec` closes it. The lock file names this process, which
+    /// holds no lease on it: taking the scene waits that moment out instead of failing with
+    /// "open in process <our own PID>". Here a second descriptor stands in for the child's.
+    @Test func aLockNamingThisProcessWithoutALeaseIsWaitedOut() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let identity = SceneIdentity(id: try SceneID(validating: "left"), source: .option)
+        try SceneLease.acquire(identity, in: state).release()
+        let path = state.sceneLockPath(identity.id)
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+        let closed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) {
+            close(fd)
+            closed.signal()
+        }
+        let lease = try SceneLease.acquire(identity, in: state)
+        #expect(lease.id == identity.id)
+        closed.wait()
+        // A lease this process really holds still refuses a second one at once.
+        #expect(throws: QuakeScenesError.self) { try SceneLease.acquire(identity, in: state) }
+    }
+
     @Test func theLockFileHoldsTheOwnersPID() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
