@@ -40,9 +40,15 @@ struct HostileBrowserTests {
         #expect(logged.contains(" browser: Could not save scene a"), "\(logged)")
         // A notice raised later in the session (another process wrote a broken defaults.plist)
         // reaches the status line too: notices are drained on every pass of the loop.
+        // (The save fails again meanwhile, for the defaults' change: the new notice comes first.)
         try Data("not a property list".utf8).write(to: URL(fileURLWithPath: state + "/defaults.plist"))
-        try tmux.waitFor(pane, timeout: 10, "the defaults notice on the status line") {
-            $0.contains("Defaults.plist was not a property list")
+        do {
+            try tmux.waitFor(pane, timeout: 10, "the defaults notice on the status line") {
+                $0.contains("Defaults.plist was not a property list")
+            }
+        } catch {
+            Issue.record("the log holds:\n\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "nothing")")
+            throw error
         }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 1)

@@ -254,7 +254,7 @@ final class BrowserApp {
     }
 
     private func takeNotices() -> String? {
-        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice])
+        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice], showing: model.state.status.message)
     }
 
     private func show(_ message: String, error: Bool = true) {

@@ -12,7 +12,10 @@ import Foundation
 /// ```
 enum BrowserNotices {
     /// Every notice waiting in `sources`, as one status-line message; nil when there is none.
-    static func take(from sources: [() -> String?],
+    ///
+    /// A notice the status line already shows (`showing`: a save that failed again) goes after
+    /// the new ones, which would otherwise be cut off behind it at the pane's width.
+    static func take(from sources: [() -> String?], showing: String? = nil,
                      environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         var statuses: [String] = []
         for source in sources {
@@ -22,6 +25,13 @@ enum BrowserNotices {
                 statuses.append(report.status)
             }
         }
-        return statuses.isEmpty ? nil : statuses.joined(separator: " ")
+        return statuses.isEmpty ? nil : ordered(statuses, showing: showing).joined(separator: " ")
+    }
+
+    /// `statuses` with those already on the status line (`showing`) last, each group in order.
+    static func ordered(_ statuses: [String], showing: String?) -> [String] {
+        guard let showing, !showing.isEmpty else { return statuses }
+        let seen = statuses.filter { showing.contains($0) }
+        return statuses.filter { !showing.contains($0) } + seen
     }
 }
