@@ -98,6 +98,12 @@ enum Schema {
         """
         CREATE INDEX quake_location ON quake(latitude, longitude);
         """,
+        // 5 (issue 11): a search of one or two characters (below the trigram index) scans every
+        // place. This index covers that scan and the section counts it gathers (time, magnitude):
+        // 53 MB at a million quakes against the table's 296 MB, read in about half the time.
+        """
+        CREATE INDEX quake_place ON quake(placeKey, time, magnitude);
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -37,4 +37,30 @@ import Testing
         // And the results are still right.
         #expect(controller.count == (try controller.rows(in: 0..<controller.count)).filter { $0.place.lowercased().contains("town") }.count)
     }
+
+    /// One or two characters are below the trigram index: the scan that builds their match set
+    /// and counts their sections reads the narrow index `quake_place`, not the table.
+    @Test(arguments: [QuakeSortOrder.time, .magnitude], [nil, 2.5])
+    func aShortSearchScansTheCoveringPlaceIndex(order: QuakeSortOrder, minimumMagnitude: Double?) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.generate(count: 50)
+        var request = SectionedFetchRequest(sortDescriptor: .init(order), timeZone: Self.utc)
+        request.predicate = QuakePredicate(searchText: "a", minimumMagnitude: minimumMagnitude)
+        let bucket = order == .time ? Schema.timeBucket("time") : Schema.magnitudeBucket("magnitude")
+        let counting = minimumMagnitude.map { ("CASE WHEN magnitude >= ? THEN \(bucket) END", [SQLiteValue.real($0)]) }
+            ?? (bucket, [])
+        let (sql, _) = try #require(ResultMatches(predicate: request.predicate, set: MatchSet()).scan(countingBy: counting))
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let matches = MatchSet()
+        let plan = try context.read { db in
+            try matches.register(on: db)
+            let statement = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
+            var details: [String] = []
+            while try statement.step() { details.append(statement.text(at: 3)) }
+            return details.joined(separator: "\n")
+        }
+        #expect(plan.contains("COVERING INDEX quake_place"), "plan:\n\(plan)")
+    }
 }

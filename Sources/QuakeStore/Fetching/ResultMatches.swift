@@ -79,29 +79,39 @@ struct ResultMatches {
     func rebuild(_ db: Connection, countingBy bucket: (String, [SQLiteValue])? = nil) throws -> Bool {
         set.removeAll()
         guard Self.isNeeded(for: predicate) else { return false }
+        if let (sql, arguments) = scan(countingBy: bucket) {
+            try db.execute(sql, arguments)
+            return bucket != nil
+        }
+        let (filters, filterArgs) = filterSQL
+        let folded = predicate.foldedSearch ?? ""
+        let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if filters.isEmpty {
+            try db.execute("SELECT count(quaketui_match(rowid)) FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
+        } else {
+            try db.execute("""
+                SELECT count(quaketui_match(quake.id)) FROM quake_fts JOIN quake ON quake.id = quake_fts.rowid
+                WHERE quake_fts MATCH ?\(filters)
+                """, [.text(phrase)] + filterArgs)
+        }
+        return false
+    }
+
+    /// The statement that fills the set by scanning `quake` (the rows passing the filters, with
+    /// one or two characters of search text those whose folded place holds them, through the
+    /// covering index `quake_place`), counting per `bucket` if given; nil for a search the
+    /// trigram index answers (three characters or more, without control characters).
+    func scan(countingBy bucket: (String, [SQLiteValue])?) -> (String, [SQLiteValue])? {
         let (filters, filterArgs) = filterSQL
         let match = bucket.map { "quaketui_match_counting(id, \($0.0))" } ?? "quaketui_match(id)"
         let matchArgs = bucket?.1 ?? []
         guard let folded = predicate.foldedSearch else {
-            try db.execute("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
-            return bucket != nil
+            return ("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
         }
         let hasControl = folded.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        if folded.unicodeScalars.count >= 3 && !hasControl {
-            let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            if filters.isEmpty {
-                try db.execute("SELECT count(quaketui_match(rowid)) FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)])
-            } else {
-                try db.execute("""
-                    SELECT count(quaketui_match(quake.id)) FROM quake_fts JOIN quake ON quake.id = quake_fts.rowid
-                    WHERE quake_fts MATCH ?\(filters)
-                    """, [.text(phrase)] + filterArgs)
-            }
-            return false
-        }
-        try db.execute("SELECT count(\(match)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
-                       matchArgs + [.text(folded)] + filterArgs)
-        return bucket != nil
+        guard folded.unicodeScalars.count < 3 || hasControl else { return nil }
+        return ("SELECT count(\(match)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
+                matchArgs + [.text(folded)] + filterArgs)
     }
 
     /// Whether row `id` is in the set (before a merge updates it: whether it was in the results).
