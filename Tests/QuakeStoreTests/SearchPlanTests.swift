@@ -8,6 +8,20 @@ import Testing
 @Suite struct SearchPlanTests {
     static let utc = TimeZone(identifier: "UTC")!
 
+    /// SQLite's query plan for `sql` (which may call the match set's functions), one step a line.
+    static func plan(of sql: String, in store: TestStore) throws -> String {
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let matches = MatchSet()
+        return try context.read { db in
+            try matches.register(on: db)
+            let statement = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
+            var details: [String] = []
+            while try statement.step() { details.append(statement.text(at: 3)) }
+            return details.joined(separator: "\n")
+        }
+    }
+
     @Test(arguments: [
         (QuakeSortOrder.time, "time >= 0 AND time < 86400000", "quake_time"),
         (.magnitude, "magnitude >= 2 AND magnitude < 3", "quake_magnitude"),
@@ -22,16 +36,7 @@ import Testing
         let controller = try FetchedResultsController(container: store.container, request: request)
         defer { controller.close() }
         let (predicate, _) = FetchSQL(request: request, usesMatches: true).predicate
-        let context = try store.container.newViewContext(queryOnly: false)
-        defer { context.close() }
-        let matches = MatchSet()
-        let plan = try context.read { db in
-            try matches.register(on: db)
-            let statement = try db.prepare("EXPLAIN QUERY PLAN SELECT count(*) FROM quake WHERE \(range) AND \(predicate)")
-            var details: [String] = []
-            while try statement.step() { details.append(statement.text(at: 3)) }
-            return details.joined(separator: "\n")
-        }
+        let plan = try Self.plan(of: "SELECT count(*) FROM quake WHERE \(range) AND \(predicate)", in: store)
         #expect(plan.contains(index), "plan:\n\(plan)")
         #expect(!plan.contains("INTEGER PRIMARY KEY (rowid=?)"), "plan:\n\(plan)")
         // And the results are still right.
@@ -51,16 +56,7 @@ import Testing
         let counting = minimumMagnitude.map { ("CASE WHEN magnitude >= ? THEN \(bucket) END", [SQLiteValue.real($0)]) }
             ?? (bucket, [])
         let (sql, _) = try #require(ResultMatches(predicate: request.predicate, set: MatchSet()).scan(countingBy: counting))
-        let context = try store.container.newViewContext(queryOnly: false)
-        defer { context.close() }
-        let matches = MatchSet()
-        let plan = try context.read { db in
-            try matches.register(on: db)
-            let statement = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
-            var details: [String] = []
-            while try statement.step() { details.append(statement.text(at: 3)) }
-            return details.joined(separator: "\n")
-        }
+        let plan = try Self.plan(of: sql, in: store)
         #expect(plan.contains("COVERING INDEX quake_place"), "plan:\n\(plan)")
     }
 }

@@ -15,6 +15,21 @@ import Testing
         let semaphore = DispatchSemaphore(value: 0)
     }
 
+    /// Results on `store` that take the provisional path on every request, with windows read
+    /// within `windowLimit` (nil: whole, however loaded the machine; zero: cut short at once),
+    /// and what their counts signal.
+    static func provisionalResults(_ store: TestStore, windowLimit: Duration?,
+                                   margin: Int? = nil) throws -> (VisibleFirstResults, Settled) {
+        let results = try VisibleFirstResults(container: store.container,
+                                              request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
+        results.alwaysProvisional = true
+        results.windowLimit = windowLimit
+        if let margin { results.provisionalMargin = margin }
+        let settled = Settled()
+        results.onSettled = { settled.semaphore.signal() }
+        return (results, settled)
+    }
+
     static func settle(_ model: BrowserModel, _ settled: Settled) throws {
         while model.results.isProvisional {
             #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
@@ -39,13 +54,8 @@ import Testing
             defer { store.remove() }
             var generator = SeededGenerator(seed: seed)
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
-            let results = try VisibleFirstResults(container: store.container,
-                                                  request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
-            results.alwaysProvisional = true
-            results.windowLimit = nil  // windows compared whole, however loaded the machine
-            results.provisionalMargin = size.rows + Int.random(in: 2...20, using: &generator)
-            let settled = Settled()
-            results.onSettled = { settled.semaphore.signal() }
+            let (results, settled) = try Self.provisionalResults(store, windowLimit: nil,
+                                                                 margin: size.rows + Int.random(in: 2...20, using: &generator))
             let live = try BrowserModel(state: AppState(sceneID: "w\(seed)", settings: AppSettings(timeZone: .utc)), source: results)
             defer { live.close() }
             try live.restore(AppState.RestoredSelection(), size: size)
@@ -96,13 +106,7 @@ import Testing
             if before != after { failures.append("seed \(seed) at \(size.columns)x\(size.rows):\nlive:\n\(before)\nexact:\n\(after)") }
             // A relaunch whose request is still being counted: its provisional first frame, and
             // the settled one, are the screen the walk left.
-            let relaunchResults = try VisibleFirstResults(container: store.container,
-                                                          request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
-            relaunchResults.alwaysProvisional = true
-            relaunchResults.windowLimit = nil  // windows compared whole, however loaded the machine
-            relaunchResults.provisionalMargin = size.rows + 2
-            let relaunchSettled = Settled()
-            relaunchResults.onSettled = { relaunchSettled.semaphore.signal() }
+            let (relaunchResults, relaunchSettled) = try Self.provisionalResults(store, windowLimit: nil, margin: size.rows + 2)
             let relaunched = try BrowserModel(state: live.state, source: relaunchResults)
             defer { relaunched.close() }
             try relaunched.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
@@ -119,12 +123,7 @@ import Testing
             if settledScreen != after { failures.append("seed \(seed) relaunch, settled:\n\(settledScreen)\nexact:\n\(after)") }
             // A relaunch on a loaded machine, whose window is cut short before it reaches the
             // rows past the selection: once counted, it is still the screen the walk left.
-            let cutResults = try VisibleFirstResults(container: store.container,
-                                                     request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
-            cutResults.alwaysProvisional = true
-            cutResults.windowLimit = .zero
-            let cutSettled = Settled()
-            cutResults.onSettled = { cutSettled.semaphore.signal() }
+            let (cutResults, cutSettled) = try Self.provisionalResults(store, windowLimit: .zero)
             let cut = try BrowserModel(state: live.state, source: cutResults)
             defer { cut.close() }
             try cut.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
@@ -147,12 +146,7 @@ import Testing
             defer { store.remove() }
             var generator = SeededGenerator(seed: seed)
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
-            let results = try VisibleFirstResults(container: store.container,
-                                                  request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
-            results.alwaysProvisional = true
-            results.windowLimit = .zero
-            let settled = Settled()
-            results.onSettled = { settled.semaphore.signal() }
+            let (results, settled) = try Self.provisionalResults(store, windowLimit: .zero)
             let state = AppState(sceneID: "c\(seed)", settings: AppSettings(timeZone: .utc))
             let cut = try BrowserModel(state: state, source: results)
             defer { cut.close() }
