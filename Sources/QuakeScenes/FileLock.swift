@@ -22,6 +22,7 @@ final class FileLock: @unchecked Sendable {
     private init(fd: Int32, path: String) {
         self.fd = fd
         self.path = path
+        Self.heldHere.insert(path)
     }
 
     deinit { unlock() }
@@ -67,6 +68,36 @@ final class FileLock: @unchecked Sendable {
         }
     }
 
+    /// Locks `path` and writes this process's PID into it, unless a live process holds it:
+    /// another one, or this one through a `FileLock` it has not unlocked. Returns nil then, at once.
+    ///
+    /// Any other holder is passing, so it is waited out (every 10 ms, for up to 2 s on a loaded
+    /// machine): a probe (`scenes list`), a holder that has not written its PID yet, or a child
+    /// being spawned by another thread of this process, which holds a copy of a descriptor this
+    /// process has closed (flock belongs to the open file description) until its `exec`.
+    static func acquireUnlessHeld(_ path: String) throws -> FileLock? {
+        for attempt in 0..<200 {
+            if let lock = try acquire(path, wait: false) {
+                lock.writeContents("\(getpid())\n")
+                return lock
+            }
+            if let pid = holderPID(path), ProcessLiveness.isAlive(pid), pid != getpid() || heldHere.contains(path) {
+                return nil
+            }
+            if attempt < 199 { usleep(10_000) }
+        }
+        return nil
+    }
+
+    /// The PID its holder wrote into the lock file at `path` (`acquireUnlessHeld`), if readable.
+    static func holderPID(_ path: String) -> Int32? {
+        guard let data = try? AtomicFile.read(path, limit: 64) else { return nil }
+        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The paths this process holds a `FileLock` on.
+    private static let heldHere = HeldPaths()
+
     /// Replaces the lock file's contents (e.g. with the holder's PID).
     func writeContents(_ text: String) {
         mutex.lock()
@@ -77,15 +108,24 @@ final class FileLock: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) }
     }
 
-    /// Releases the lock by closing the descriptor; safe to call twice. Returns whether this
-    /// call released it.
-    @discardableResult
-    func unlock() -> Bool {
+    /// Releases the lock by closing the descriptor; safe to call twice.
+    func unlock() {
         mutex.lock()
         defer { mutex.unlock() }
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return }
         close(fd)
         fd = -1
-        return true
+        Self.heldHere.remove(path)
     }
+}
+
+/// A set of paths shared by the threads of this process.
+private final class HeldPaths: @unchecked Sendable {
+    // @unchecked: `paths` is only touched under `mutex`.
+    private let mutex = NSLock()
+    private var paths: Set<String> = []
+
+    func insert(_ path: String) { mutex.withLock { _ = paths.insert(path) } }
+    func remove(_ path: String) { mutex.withLock { _ = paths.remove(path) } }
+    func contains(_ path: String) -> Bool { mutex.withLock { paths.contains(path) } }
 }

@@ -74,12 +74,11 @@ public final class RefreshLease: @unchecked Sendable {
 
     private init(lock: FileLock) { self.lock = lock }
 
-    /// Takes the lease, or returns nil when another process (or lease) holds it.
+    /// Takes the lease, or returns nil when another process (or lease) holds it
+    /// (`FileLock.acquireUnlessHeld`).
     public static func tryAcquire(in state: StateDirectory) throws -> RefreshLease? {
         try state.prepared()
-        guard let lock = try FileLock.acquire(state.refreshLockPath, wait: false) else { return nil }
-        lock.writeContents("\(getpid())\n")
-        return RefreshLease(lock: lock)
+        return try FileLock.acquireUnlessHeld(state.refreshLockPath).map(RefreshLease.init)
     }
 
     public func release() { lock.unlock() }

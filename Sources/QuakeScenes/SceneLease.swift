@@ -22,10 +22,7 @@ public final class SceneLease: @unchecked Sendable {
     private init(id: SceneID, lock: FileLock) {
         self.id = id
         self.lock = lock
-        Self.leasesHere.insert(lock.path)
     }
-
-    deinit { release() }
 
     /// The highest suffix tried for a derived ID before giving up.
     static let maximumNumber = 99
@@ -48,36 +45,18 @@ public final class SceneLease: @unchecked Sendable {
         throw QuakeScenesError(.noFreeSceneID, sceneID: identity.id.rawValue)
     }
 
-    /// Takes exactly `id`, or returns nil if a live process (or another lease in this process) holds it.
-    ///
-    /// A lock held by no live process is only a passing probe (`scenes list` or `scenes rm`
-    /// checking the scene for a moment, or a holder that has not written its PID yet), so
-    /// that case is retried (every 10 ms, for up to 2 s on a loaded machine) before the scene
-    /// counts as taken. So is a lock that names this process but no lease of it: a child being
-    /// spawned by another thread holds a copy of the released descriptor until its `exec`
-    /// closes it. A live holder's lock is refused at once.
+    /// Takes exactly `id`, or returns nil if a live process (or another lease in this process)
+    /// holds it. A passing holder (a `scenes list` probe, a holder that has not written its PID
+    /// yet, a child being spawned with a copy of a released descriptor) is waited out
+    /// (`FileLock.acquireUnlessHeld`).
     public static func tryAcquire(_ id: SceneID, in state: StateDirectory) throws -> SceneLease? {
         try state.prepared()
-        let path = state.sceneLockPath(id)
-        for attempt in 0..<200 {
-            if let lock = try FileLock.acquire(path, wait: false) {
-                lock.writeContents("\(getpid())\n")
-                return SceneLease(id: id, lock: lock)
-            }
-            if let pid = holderPID(of: id, in: state), ProcessLiveness.isAlive(pid),
-               pid != getpid() || leasesHere.contains(path) { return nil }
-            if attempt < 199 { usleep(10_000) }
-        }
-        return nil
+        return try FileLock.acquireUnlessHeld(state.sceneLockPath(id)).map { SceneLease(id: id, lock: $0) }
     }
-
-    /// The lock paths this process holds leases on.
-    private static let leasesHere = LeasePaths()
 
     /// The PID written in `ID.lock` by its current holder, or nil if unknown.
     public static func holderPID(of id: SceneID, in state: StateDirectory) -> Int32? {
-        guard let data = try? AtomicFile.read(state.sceneLockPath(id), limit: 64) else { return nil }
-        return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        FileLock.holderPID(state.sceneLockPath(id))
     }
 
     /// Whether some open file description holds `ID.lock` right now (probing with `LOCK_NB`).
@@ -94,18 +73,5 @@ public final class SceneLease: @unchecked Sendable {
     }
 
     /// Gives the scene up (the process keeps running); also happens on `deinit` and process exit.
-    public func release() {
-        if lock.unlock() { Self.leasesHere.remove(lock.path) }
-    }
-}
-
-/// A set of paths shared by the threads of this process.
-private final class LeasePaths: @unchecked Sendable {
-    // @unchecked: `paths` is only touched under `mutex`.
-    private let mutex = NSLock()
-    private var paths: Set<String> = []
-
-    func insert(_ path: String) { mutex.withLock { _ = paths.insert(path) } }
-    func remove(_ path: String) { mutex.withLock { _ = paths.remove(path) } }
-    func contains(_ path: String) -> Bool { mutex.withLock { paths.contains(path) } }
+    public func release() { lock.unlock() }
 }

@@ -64,5 +64,13 @@ import Testing
         let second = try RefreshLease.tryAcquire(in: state)
         #expect(second != nil)
         second?.release()
+        // A copy of the released descriptor in a child another thread is spawning (here a second
+        // descriptor, closed 30 ms later) is waited out, not taken for another process's lease.
+        let fd = open(state.refreshLockPath, O_RDWR | O_CLOEXEC)
+        try #require(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(30)) { close(fd) }
+        let third = try RefreshLease.tryAcquire(in: state)
+        #expect(third != nil)
+        third?.release()
     }
 }

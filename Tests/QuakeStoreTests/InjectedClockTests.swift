@@ -81,7 +81,10 @@ import Testing
         #expect(seen.value == 0)
         clock.advance(by: 0.005)
         #expect(seen.value == 1)
-        #expect(clock.pendingCount == 0)
+        // The commit's last file events (the WAL index) can arrive after the check ran, on a
+        // loaded machine, and schedule one more: it finds nothing new to report.
+        clock.advance(by: 0.005)
+        #expect(seen.value == 1)
     }
 
     /// Without the kernel's file events, a check every second finds the commit.
