@@ -53,4 +53,30 @@ import Testing
         let text = Screen.render(try model.screenModel(Self.context)).text
         #expect(text.contains("message 0") && !text.contains("message 29"))
     }
+
+    /// A notice from the background joins the message still on the status line (no key has
+    /// been pressed since it came, so nobody has read it) instead of replacing it, and one the
+    /// status line already says is dropped: a scene save that keeps failing cannot push a new
+    /// notice (a broken defaults.plist) off the screen 30 ms after it came. The log holds each once.
+    @Test func aNoticeJoinsTheUnreadMessageInsteadOfReplacingIt() throws {
+        let store = try BrowserModelTests.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        let save = "Could not save scene a: the disk is full."
+        let defaults = "Defaults.plist was not a property list; starting from defaults."
+        try model.send(.showNotice(save))
+        #expect(model.state.status.message == save && model.state.status.isError)
+        try model.send(.showNotice(defaults))
+        #expect(model.state.status.message == "\(defaults) \(save)")
+        try model.send(.showNotice(save))  // the save failed again: already said
+        #expect(model.state.status.message == "\(defaults) \(save)")
+        #expect(model.state.messageLog.entries.map(\.text) == [save, defaults])
+        try model.send(.moveDown)  // read: a key clears the line, and the next failure shows again
+        #expect(model.state.status.message == nil)
+        try model.send(.showNotice(save))
+        #expect(model.state.status.message == save)
+        #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, save])
+    }
 }

@@ -5,6 +5,11 @@ extension BrowserModel {
     /// Logs the status line's message when this action set one (a repeated notice or error from
     /// outside, such as a second failed refresh, is logged again).
     func logMessage(_ action: Action, before: String?) {
+        // A notice is logged alone, not with the message it joined on the status line.
+        if case .showNotice(let notice) = action {
+            if state.status.message != before { state.messageLog.append(notice, isError: true, at: clock()) }
+            return
+        }
         guard let message = state.status.message else { return }
         let isReport = switch action {
         case .showMessage, .refreshFinished, .notesSaved: true

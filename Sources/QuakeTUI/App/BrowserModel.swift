@@ -313,6 +313,15 @@ public final class BrowserModel {
         case .showMessage(let message, let isError):
             state.status.message = message
             state.status.isError = isError
+        case .showNotice(let notice):
+            guard let current = state.status.message, !current.isEmpty else {
+                state.status.message = notice
+                state.status.isError = true
+                break
+            }
+            guard !current.contains(notice) else { break }
+            state.status.message = "\(notice) \(current)"
+            state.status.isError = true
         // Live monitor (issue 13).
         case .nextNewQuake: try jumpToNewQuake(forward: true)
         case .previousNewQuake: try jumpToNewQuake(forward: false)
@@ -333,7 +342,7 @@ public final class BrowserModel {
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
-        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage,
+        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotice,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
         default: false
         }

@@ -76,7 +76,7 @@ final class BrowserApp {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
             // Files set aside, values reset: said once, all together.
-            if let notices = takeNotices() { try send(.showMessage(notices, isError: true), terminal) }
+            for notice in takeNotices().reversed() { try send(.showNotice(notice), terminal) }
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
@@ -105,8 +105,8 @@ final class BrowserApp {
                 }
                 if isDone { break }
                 // A failed background save (a full disk) shows at once, not only at exit.
-                if let notices = takeNotices() {
-                    show(notices)
+                for notice in takeNotices().reversed() {
+                    _ = try? model.send(.showNotice(notice))
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us makes poll(2) report it readable
@@ -253,8 +253,8 @@ final class BrowserApp {
         }
     }
 
-    private func takeNotices() -> String? {
-        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice], showing: model.state.status.message)
+    private func takeNotices() -> [String] {
+        BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice])
     }
 
     private func show(_ message: String, error: Bool = true) {

@@ -6,17 +6,15 @@ import Foundation
 /// the whole text in the `QUAKETUI_LOG` file.
 ///
 /// ```swift
-/// if let status = BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice]) {
-///     show(status)
+/// for notice in BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice]).reversed() {
+///     _ = try model.send(.showNotice(notice))   // the first one ends up first on the status line
 /// }
 /// ```
 enum BrowserNotices {
-    /// Every notice waiting in `sources`, as one status-line message; nil when there is none.
-    ///
-    /// A notice the status line already shows (`showing`: a save that failed again) goes after
-    /// the new ones, which would otherwise be cut off behind it at the pane's width.
-    static func take(from sources: [() -> String?], showing: String? = nil,
-                     environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    /// Every notice waiting in `sources`, each as its status-line form, in order.
+    /// (The model's `Action.showNotice` puts them before what the status line still shows.)
+    static func take(from sources: [() -> String?],
+                     environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var statuses: [String] = []
         for source in sources {
             while let notice = source() {
@@ -25,13 +23,6 @@ enum BrowserNotices {
                 statuses.append(report.status)
             }
         }
-        return statuses.isEmpty ? nil : ordered(statuses, showing: showing).joined(separator: " ")
-    }
-
-    /// `statuses` with those already on the status line (`showing`) last, each group in order.
-    static func ordered(_ statuses: [String], showing: String?) -> [String] {
-        guard let showing, !showing.isEmpty else { return statuses }
-        let seen = statuses.filter { showing.contains($0) }
-        return statuses.filter { !showing.contains($0) } + seen
+        return statuses
     }
 }
