@@ -66,17 +66,17 @@ import Testing
         try model.restore(selectedCode: nil, topCode: nil)
         let save = "Could not save scene a: the disk is full."
         let defaults = "Defaults.plist was not a property list; starting from defaults."
-        try model.send(.showNotice(save))
+        try model.send(.showNotices([save]))
         #expect(model.state.status.message == save && model.state.status.isError)
-        try model.send(.showNotice(defaults))
+        try model.send(.showNotices([save, defaults]))  // the save failed again: already said
         #expect(model.state.status.message == "\(defaults) \(save)")
-        try model.send(.showNotice(save))  // the save failed again: already said
+        try model.send(.showNotices([save]))
         #expect(model.state.status.message == "\(defaults) \(save)")
         #expect(model.state.messageLog.entries.map(\.text) == [save, defaults])
         try model.send(.moveDown)  // read: a key clears the line, and the next failure shows again
         #expect(model.state.status.message == nil)
-        try model.send(.showNotice(save))
-        #expect(model.state.status.message == save)
-        #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, save])
+        try model.send(.showNotices([save, defaults, save]))  // in order, each once
+        #expect(model.state.status.message == "\(save) \(defaults)")
+        #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, save, defaults])
     }
 }

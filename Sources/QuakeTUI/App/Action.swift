@@ -52,10 +52,10 @@ public enum Action: Equatable, Sendable {
     case notesSaved(code: String)
     case continueActivity(code: String)
     case showMessage(String, isError: Bool)
-    /// A notice from the background (a file set aside, a save that failed): shown before the
-    /// message still on the status line, which it joins rather than replaces (no key has been
-    /// pressed since, so it has not been read); nothing when that message already says it.
-    case showNotice(String)
+    /// Notices from the background (files set aside, a save that failed), in order: shown before
+    /// the message still on the status line, which they join rather than replace (no key has
+    /// been pressed since, so it has not been read); one that message already says is left out.
+    case showNotices([String])
     /// The store now holds (or no longer holds) the bundled sample.
     case sampleChanged(Bool)
     /// The result of `Effect.loadDetail`: the quake as stored (nil when it is not in the store).

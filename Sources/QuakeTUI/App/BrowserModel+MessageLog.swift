@@ -5,9 +5,9 @@ extension BrowserModel {
     /// Logs the status line's message when this action set one (a repeated notice or error from
     /// outside, such as a second failed refresh, is logged again).
     func logMessage(_ action: Action, before: String?) {
-        // A notice is logged alone, not with the message it joined on the status line.
-        if case .showNotice(let notice) = action {
-            if state.status.message != before { state.messageLog.append(notice, isError: true, at: clock()) }
+        // Each notice is logged alone, not with the message it joined on the status line.
+        if case .showNotices(let notices) = action {
+            for notice in Self.newNotices(notices, showing: before) { state.messageLog.append(notice, isError: true, at: clock()) }
             return
         }
         guard let message = state.status.message else { return }
@@ -17,6 +17,13 @@ extension BrowserModel {
         }
         guard isReport || message != before else { return }
         state.messageLog.append(message, isError: state.status.isError, at: clock())
+    }
+
+    /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.
+    static func newNotices(_ notices: [String], showing: String?) -> [String] {
+        var new: [String] = []
+        for notice in notices where !(showing?.contains(notice) ?? false) && !new.contains(notice) { new.append(notice) }
+        return new
     }
 
     func updateMessageLog(_ action: Action) {

@@ -313,14 +313,11 @@ public final class BrowserModel {
         case .showMessage(let message, let isError):
             state.status.message = message
             state.status.isError = isError
-        case .showNotice(let notice):
-            guard let current = state.status.message, !current.isEmpty else {
-                state.status.message = notice
-                state.status.isError = true
-                break
-            }
-            guard !current.contains(notice) else { break }
-            state.status.message = "\(notice) \(current)"
+        case .showNotices(let notices):
+            let new = Self.newNotices(notices, showing: state.status.message)
+            guard !new.isEmpty else { break }
+            state.status.message = (new + [state.status.message].compactMap { $0 }.filter { !$0.isEmpty })
+                .joined(separator: " ")
             state.status.isError = true
         // Live monitor (issue 13).
         case .nextNewQuake: try jumpToNewQuake(forward: true)
@@ -342,7 +339,7 @@ public final class BrowserModel {
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
-        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotice,
+        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
         default: false
         }

@@ -76,7 +76,8 @@ final class BrowserApp {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
             // Files set aside, values reset: said once, all together.
-            for notice in takeNotices().reversed() { try send(.showNotice(notice), terminal) }
+            let notices = takeNotices()
+            if !notices.isEmpty { try send(.showNotices(notices), terminal) }
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
@@ -105,8 +106,9 @@ final class BrowserApp {
                 }
                 if isDone { break }
                 // A failed background save (a full disk) shows at once, not only at exit.
-                for notice in takeNotices().reversed() {
-                    _ = try? model.send(.showNotice(notice))
+                let notices = takeNotices()
+                if !notices.isEmpty {
+                    _ = try? model.send(.showNotices(notices))
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us makes poll(2) report it readable

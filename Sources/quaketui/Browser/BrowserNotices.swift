@@ -6,13 +6,12 @@ import Foundation
 /// the whole text in the `QUAKETUI_LOG` file.
 ///
 /// ```swift
-/// for notice in BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice]).reversed() {
-///     _ = try model.send(.showNotice(notice))   // the first one ends up first on the status line
-/// }
+/// let notices = BrowserNotices.take(from: [session.storage.takeNotice, appStorage.takeNotice])
+/// if !notices.isEmpty { _ = try model.send(.showNotices(notices)) }
 /// ```
 enum BrowserNotices {
     /// Every notice waiting in `sources`, each as its status-line form, in order.
-    /// (The model's `Action.showNotice` puts them before what the status line still shows.)
+    /// (The model's `Action.showNotices` puts them before what the status line still shows.)
     static func take(from sources: [() -> String?],
                      environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var statuses: [String] = []
