@@ -207,8 +207,9 @@ import Testing
                 ? fresh.offset(ofSection: Int.random(in: 0..<fresh.sections.count, using: &rng))
                 : Int.random(in: 0..<fresh.count, using: &rng)
             let code = try #require(try fresh.rows(in: offset..<offset + 1).first?.code)
-            for limit: UInt64? in [0, nil] {
-                let window = try results.readWindow(request, around: code, limit: limit)
+            for limit: Duration? in [.zero, nil] {
+                results.windowLimit = limit
+                let window = try results.readWindow(request, around: code)
                 let anchorOffset = try #require(window.anchorOffset, "\(request) \(code)")
                 #expect(window.rows[anchorOffset].code == code, "\(request) \(code) limit \(String(describing: limit))")
                 let section = window.sections[window.indexPath(forOffset: anchorOffset).section]

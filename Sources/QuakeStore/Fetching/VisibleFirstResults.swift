@@ -199,10 +199,9 @@ public final class VisibleFirstResults: ResultsSource {
     }
 
     /// The provisional window of `request` around the quake `code` (or from the top), read on the
-    /// exact controller's connection within `limit` ns (`windowLimit` when not given).
-    func readWindow(_ request: SectionedFetchRequest, around code: String?, limit: UInt64?? = .none) throws -> ProvisionalWindow {
-        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin,
-                                      limit: limit ?? windowLimit.map(Self.nanoseconds))
+    /// exact controller's connection within `windowLimit`.
+    func readWindow(_ request: SectionedFetchRequest, around code: String?) throws -> ProvisionalWindow {
+        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin, limit: windowLimit.map(Self.nanoseconds))
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
