@@ -131,21 +131,19 @@ struct ProvisionalReader {
     /// The row of `keys` with its section, if it matches the request.
     private func row(_ db: Connection, _ keys: RowKeys) throws -> Row? {
         let (predicate, arguments) = self.predicate
-        if request.sortDescriptor.order == .distance {
-            guard let reference = request.distanceReference else { return nil }
-            let statement = try db.cachedStatement(
-                "SELECT \(QuakeRow.columns), \(reference.origin.distanceSQL()) FROM quake WHERE id = ? AND \(predicate)")
-            try statement.bind([.integer(keys.id)] + arguments)
-            defer { statement.reset() }
-            guard try statement.step() else { return nil }
-            return Row(row: QuakeRow(statement), section: band(of: statement.double(at: 9), in: reference))
-        }
-        let statement = try db.cachedStatement("SELECT \(QuakeRow.columns) FROM quake WHERE id = ? AND \(predicate)")
+        let distance = request.sortDescriptor.order == .distance ? request.distanceReference : nil
+        guard request.sortDescriptor.order != .distance || distance != nil else { return nil }
+        // A distance sort's section is the row's band: its distance comes with it.
+        let statement = try db.cachedStatement("""
+            SELECT \(QuakeRow.columns)\(distance.map { ", " + $0.origin.distanceSQL() } ?? "") FROM quake
+            WHERE id = ? AND \(predicate)
+            """)
         try statement.bind([.integer(keys.id)] + arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let title = try segment(db, of: keys)?.regionTitle ?? ""
-        return Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: title))
+        let section = try distance.map { band(of: statement.double(at: 9), in: $0) }
+            ?? section(of: keys, regionTitle: segment(db, of: keys)?.regionTitle ?? "")
+        return Row(row: QuakeRow(statement), section: section)
     }
 
     func rows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
