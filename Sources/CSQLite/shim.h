@@ -166,17 +166,22 @@ static inline void quaketui_matched_function(sqlite3_context *context, int count
     sqlite3_result_int(context, matched);
 }
 
+// Adds the row id `value` to `set` for an SQL function: 1, or 0 with the function's error set
+// (not an integer, no memory, or an id outside the set's range).
+static inline int quaketui_match_insert(sqlite3_context *context, quaketui_idset *set, sqlite3_value *value,
+                                        const char *usage) {
+    if (sqlite3_value_type(value) != SQLITE_INTEGER) { sqlite3_result_error(context, usage, -1); return 0; }
+    int rc = quaketui_idset_insert(set, sqlite3_value_int64(value));
+    if (rc == SQLITE_NOMEM) { sqlite3_result_error_nomem(context); return 0; }
+    if (rc) { sqlite3_result_error(context, "a row id below 0 or above 268,435,455, which a search cannot hold (a store edited by hand?)", -1); return 0; }
+    return 1;
+}
+
 // quaketui_match(id): adds id to the connection's set and returns 1 (used as the last term of a
 // WHERE clause, so it runs once per matching row). A negative id or no memory is an error.
 static inline void quaketui_match_function(sqlite3_context *context, int count, sqlite3_value **values) {
-    quaketui_idset *set = sqlite3_user_data(context);
-    if (count != 1 || sqlite3_value_type(values[0]) != SQLITE_INTEGER) {
-        sqlite3_result_error(context, "quaketui_match takes one integer row id", -1);
-        return;
-    }
-    int rc = quaketui_idset_insert(set, sqlite3_value_int64(values[0]));
-    if (rc == SQLITE_NOMEM) { sqlite3_result_error_nomem(context); return; }
-    if (rc) { sqlite3_result_error(context, "a row id below 0 or above 268,435,455, which a search cannot hold (a store edited by hand?)", -1); return; }
+    if (count != 1 || !quaketui_match_insert(context, sqlite3_user_data(context), values[0],
+                                             "quaketui_match takes one integer row id")) return;
     sqlite3_result_int(context, 1);
 }
 
@@ -235,13 +240,8 @@ typedef struct quaketui_counting_match {
 // NULL (a row in the set that the view leaves out, e.g. below the minimum magnitude).
 static inline void quaketui_match_counting_function(sqlite3_context *context, int count, sqlite3_value **values) {
     quaketui_counting_match *match = sqlite3_user_data(context);
-    if (count != 2 || sqlite3_value_type(values[0]) != SQLITE_INTEGER) {
-        sqlite3_result_error(context, "quaketui_match_counting takes an integer row id and a bucket", -1);
-        return;
-    }
-    int rc = quaketui_idset_insert(match->set, sqlite3_value_int64(values[0]));
-    if (rc == SQLITE_NOMEM) { sqlite3_result_error_nomem(context); return; }
-    if (rc) { sqlite3_result_error(context, "a row id below 0 or above 268,435,455, which a search cannot hold (a store edited by hand?)", -1); return; }
+    if (count != 2 || !quaketui_match_insert(context, match->set, values[0],
+                                             "quaketui_match_counting takes an integer row id and a bucket")) return;
     if (sqlite3_value_type(values[1]) == SQLITE_INTEGER) quaketui_buckets_add(match->buckets, sqlite3_value_int64(values[1]));
     sqlite3_result_int(context, 1);
 }
