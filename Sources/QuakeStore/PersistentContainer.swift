@@ -76,7 +76,8 @@ public final class PersistentContainer: Sendable {
                 let reader = try Self.openConnection(path: path, readOnly: true)
                 defer { reader.close() }
                 let found = Int(try reader.scalar("PRAGMA user_version").int64 ?? 0)
-                guard found == migrations.count else {
+                let onlyIndexesBehind = migrations == Schema.migrations && found >= Schema.oldestReadableVersion
+                guard found == migrations.count || (found < migrations.count && onlyIndexesBehind) else {
                     throw found > migrations.count
                         ? StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
                         : StoreError(.readOnlyStore, path: path)

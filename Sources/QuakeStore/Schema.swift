@@ -108,6 +108,11 @@ enum Schema {
 
     static var version: Int { migrations.count }
 
+    /// The oldest version this code reads without migrating: the migrations after it only add
+    /// indexes (5: `quake_place`), which make reads faster but are not needed for them. A store
+    /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
+    static let oldestReadableVersion = 4
+
     /// Trigger body: `new` counted in its three buckets.
     private static let countNewRow = """
         INSERT INTO quake_count (kind, bucket, count) VALUES

@@ -170,4 +170,34 @@ import Testing
         #expect(result.stderr.contains("Cannot write the store \(readOnly.path)/quakes.sqlite"), "\(result.stderr)")
         #expect(result.stderr.contains("--state-dir"))
     }
+
+    /// A store the user made read-only cannot be migrated. One that lacks only the indexes of
+    /// later versions (`quake_place`, schema 5) is still read as it is, searches included; an
+    /// older one is refused, saying so, and left alone.
+    @Test(arguments: [(4, true), (3, false)])
+    func aReadOnlyStoreBehindOnlyByIndexesIsReadAsItIs(version: Int, readable: Bool) throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-older")
+        defer { directory.remove() }
+        let older = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(version)))
+        let writer = try older.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in _ = try tx.upsert(.fixture("a", place: "10 km N of Anchorage, Alaska")) }
+        writer.close()
+        older.close()
+        let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
+        #expect(chmod(path, 0o400) == 0)
+        defer { chmod(path, 0o600) }
+        guard readable else {
+            let error = #expect(throws: StoreError.self) { _ = try PersistentContainer(readingFrom: directory.url) }
+            #expect(error?.code == .readOnlyStore)
+            return
+        }
+        let container = try PersistentContainer(readingFrom: directory.url)
+        defer { container.close() }
+        #expect(container.isReadOnly)
+        let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(
+            predicate: QuakePredicate(searchText: "a")))
+        defer { controller.close() }
+        #expect(controller.count == 1)
+        #expect(try container.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == Int64(version))
+    }
 }
