@@ -98,6 +98,40 @@ struct DistanceFetchTests {
         #expect(plan.contains("quake_location"), "\(plan)")
     }
 
+    /// The distance table's index is on `km` alone; its entries end in the rowid, `qid`, so it
+    /// serves the `(km, qid)` order both ways, the windows past an offset, the band counts and a
+    /// row's rank (`beforeInSection`) without a sort.
+    @Test func theDistanceIndexServesEveryOrderCountAndRank() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let band = SectionKey.distance(lowerKm: 100, upperKm: 300).rangeSQL.0
+        let keys = RowKeys(id: 7, time: 0, magnitude: nil, regionKey: "", placeKey: "")
+        // The controller's own connection is writable (its temp table); the view context is not.
+        let db = try Connection(path: store.directory.url.appendingPathComponent(PersistentContainer.fileName).path)
+        defer { db.close() }
+        try DistanceTable.prepare(db)
+        let plans = try [true, false].flatMap { ascending in
+            let sql = FetchSQL(request: SectionedFetchRequest(sortDescriptor: .init(.distance, ascending: ascending)), usesMatches: false)
+            let rank = sql.beforeInSection(keys, km: 150).0
+            return try [DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.orderBy),
+                        DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.reversedOrderBy),
+                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band)",
+                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band) AND \(rank)"].map { query in
+                let statement = try db.prepare("EXPLAIN QUERY PLAN " + query)
+                var details: [String] = []
+                while try statement.step() { details.append(statement.text(at: 3)) }
+                return details.joined(separator: "; ")
+            }
+        }
+        for plan in plans {
+            // A window's subquery steps over its offset on the index alone; only the window's own
+            // rows, joined to `quake`, are put back in order after (a sort of at most LIMIT rows).
+            let steps = plan.components(separatedBy: "; SCAN (subquery")[0]
+            #expect(steps.contains("fetch_distance_km (km>? AND km<?)"), "\(plan)")
+            #expect(!steps.contains("TEMP B-TREE"), "\(plan)")
+        }
+    }
+
     /// Quakes relocated in and out of the radius, deleted and added, merged from history: the
     /// results stay those of a fresh fetch and of an independent filter, under both orders.
     @Test(arguments: [QuakeSortOrder.time, .distance])

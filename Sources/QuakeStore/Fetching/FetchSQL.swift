@@ -39,7 +39,7 @@ struct FetchSQL {
         // for a 92,000-row region at 1M quakes.
         case (.region, false): "regionKey DESC, time DESC, id DESC"
         case (.region, true): "regionKey ASC, time DESC, id DESC"
-        // Served by temp.fetch_distance_km (km, qid).
+        // Served by temp.fetch_distance_km (km; its entries end in the rowid, qid).
         case (.distance, false): "km DESC, qid DESC"
         case (.distance, true): "km ASC, qid ASC"
         }
