@@ -89,11 +89,7 @@ struct DistanceFetchTests {
         let store = try TestStore()
         defer { store.remove() }
         let plan = try store.read { db in
-            let statement = try db.prepare(
-                "EXPLAIN QUERY PLAN SELECT id FROM quake WHERE \(GeoPoint(latitude: 35.68, longitude: 139.69).withinSQL(radiusKm: 300))")
-            var details: [String] = []
-            while try statement.step() { details.append(statement.text(at: 3)) }
-            return details.joined(separator: "; ")
+            try db.queryPlan("SELECT id FROM quake WHERE \(GeoPoint(latitude: 35.68, longitude: 139.69).withinSQL(radiusKm: 300))")
         }
         #expect(plan.contains("quake_location"), "\(plan)")
     }
@@ -116,17 +112,12 @@ struct DistanceFetchTests {
             return try [DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.orderBy),
                         DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.reversedOrderBy),
                         "SELECT count(*) FROM temp.fetch_distance WHERE \(band)",
-                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band) AND \(rank)"].map { query in
-                let statement = try db.prepare("EXPLAIN QUERY PLAN " + query)
-                var details: [String] = []
-                while try statement.step() { details.append(statement.text(at: 3)) }
-                return details.joined(separator: "; ")
-            }
+                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band) AND \(rank)"].map(db.queryPlan)
         }
         for plan in plans {
             // A window's subquery steps over its offset on the index alone; only the window's own
             // rows, joined to `quake`, are put back in order after (a sort of at most LIMIT rows).
-            let steps = plan.components(separatedBy: "; SCAN (subquery")[0]
+            let steps = plan.components(separatedBy: "\nSCAN (subquery")[0]
             #expect(steps.contains("fetch_distance_km (km>? AND km<?)"), "\(plan)")
             #expect(!steps.contains("TEMP B-TREE"), "\(plan)")
         }

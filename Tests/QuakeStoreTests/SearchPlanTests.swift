@@ -15,10 +15,7 @@ import Testing
         let matches = MatchSet()
         return try context.read { db in
             try matches.register(on: db)
-            let statement = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
-            var details: [String] = []
-            while try statement.step() { details.append(statement.text(at: 3)) }
-            return details.joined(separator: "\n")
+            return try db.queryPlan(sql)
         }
     }
 
