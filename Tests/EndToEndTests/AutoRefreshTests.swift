@@ -40,19 +40,19 @@ struct AutoRefreshTests {
             watchers.append(watcher)
         }
         let expected = Set(try IndependentParse.expected(for: week).map(\.code)).count
-        #expect(try eventually(timeout: 30) { watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected } },
+        #expect(eventually(timeout: 30) { watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected } },
                 "every watcher prints every quake of the first download once: \(watchers.map { $0.stdout.count })")
         // The import that printed them is recorded with its validator. (A try that failed before
         // it, say a read that timed out on a loaded machine, is retried with a plain GET: that
         // is right, so the 304s are asserted from the first success on, and a failure says why.)
         let statusFile = state.appendingPathComponent("refresh.plist")
         func recorded() -> String { (try? String(contentsOf: statusFile, encoding: .utf8)) ?? "" }
-        #expect(try eventually(timeout: 20) { recorded().contains("<key>lastModified</key>") }, "\(recorded())")
+        #expect(eventually(timeout: 20) { recorded().contains("<key>lastModified</key>") }, "\(recorded())")
         let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state).json()
         let token = try #require(info["historyToken"] as? Int)
         // Later polls find the feed unchanged: 304s, no history written.
         let succeeded = Self.requests(log).count
-        #expect(try eventually(timeout: 20) { Self.requests(log).count >= succeeded + 2 })
+        #expect(eventually(timeout: 20) { Self.requests(log).count >= succeeded + 2 })
         let statuses = Self.requests(log)
         #expect(statuses.first == "200" && statuses.dropFirst(succeeded).allSatisfy { $0 == "304" },
                 "\(statuses), the first \(succeeded) before the success was recorded; refresh.plist: \(recorded())")
@@ -77,7 +77,7 @@ struct AutoRefreshTests {
         try Self.publish(next, at: feed, modified: Date())
         let published = Date()
         let more = Set(try IndependentParse.expected(for: next).map(\.code)).count
-        #expect(try eventually(timeout: Self.interval + 20) {
+        #expect(eventually(timeout: Self.interval + 20) {
             watchers.allSatisfy { $0.stdout.split(separator: "\n").count == expected + more }
         })
         let delay = Date().timeIntervalSince(published)
@@ -100,7 +100,7 @@ struct AutoRefreshTests {
         let watcher = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh"], environment: [
             "QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": "1", "QUAKETUI_STATE_DIR": state.path])
         defer { watcher.kill(); watcher.wait() }
-        #expect(try eventually(timeout: 20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
+        #expect(eventually(timeout: 20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
                 "\(watcher.stderr)")
         #expect(watcher.stderr.contains("next try"))
         // Back-off: after the k-th failure in a row the next try waits 2^(k-1) intervals
@@ -109,7 +109,7 @@ struct AutoRefreshTests {
         func status() -> [String: Any] {
             (try? PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil)) as? [String: Any] ?? [:]
         }
-        #expect(try eventually(timeout: 20) { (status()["failures"] as? Int ?? 0) >= 3 })
+        #expect(eventually(timeout: 20) { (status()["failures"] as? Int ?? 0) >= 3 })
         let current = status()
         let failures = try #require(current["failures"] as? Int)
         let wait = try #require(current["nextDue"] as? Date).timeIntervalSince(try #require(current["lastAttempt"] as? Date))
