@@ -8,7 +8,11 @@ import QuakeTime
 /// the WAL (or the database file) is written; it then asks its own idle connection for
 /// `PRAGMA data_version`, which changes exactly when another connection committed
 /// (https://www.sqlite.org/pragma.html#pragma_data_version). The file's size or mtime alone
-/// would miss commits after a checkpoint resets the WAL. Where inotify is unavailable (or the
+/// would miss commits after a checkpoint resets the WAL. A commit writes the WAL (the event)
+/// before the WAL index's header, in shared memory, which makes no event, makes it visible; a
+/// writer descheduled between the two on a loaded machine would leave the check seeing nothing
+/// new, and its commit unreported until the next one. So every check an event wakes is followed
+/// by three more (`followUpDelays`). Where inotify is unavailable (or the
 /// directory's watch is lost), a check every second takes its place; with it, an idle process
 /// makes no wake-ups at all.
 ///
@@ -24,10 +28,17 @@ public final class StoreChangeObserver: @unchecked Sendable {
     private var lastVersion: Int64 = 0
     private var events: DirectoryEvents.Token?
     private var checkScheduled = false
+    /// Bumped by every file event: the follow-up checks of an older event stop.
+    private var followUps = 0
     private var stopped = false
     private let storeFileName: String
     private let clock: AppClock
     private let safetyInterval: TimeInterval
+
+    /// The checks after each check a file event woke, however it went (the event of a commit
+    /// may be heard before the commit can be seen, and a check that found an earlier commit may
+    /// have coalesced a later one's event).
+    static let followUpDelays: [DispatchTimeInterval] = [.milliseconds(50), .milliseconds(250), .seconds(1)]
 
     /// Starts observing. `onChange` runs on a private queue, once per detected change (several
     /// quick commits may be reported once). `events` is the kernel's file events (tests pass
@@ -86,8 +97,15 @@ public final class StoreChangeObserver: @unchecked Sendable {
         }
     }
 
+    /// What a file event does: a check shortly after, then the follow-ups (tests call it to
+    /// stand in for the kernel).
+    func fileChanged() {
+        queue.async { self.scheduleCheck() }
+    }
+
     /// A large import writes the WAL thousands of times; coalesce into one check shortly after.
     private func scheduleCheck() {
+        followUps &+= 1
         guard !stopped, !checkScheduled else { return }
         checkScheduled = true
         // Strong, not unowned: the owner may stop and release the observer within these
@@ -95,6 +113,16 @@ public final class StoreChangeObserver: @unchecked Sendable {
         clock.schedule(after: .milliseconds(5), on: queue) { [self] in
             checkScheduled = false
             check()
+            scheduleFollowUp(0, of: followUps)
+        }
+    }
+
+    private func scheduleFollowUp(_ step: Int, of chain: Int) {
+        guard !stopped, step < Self.followUpDelays.count else { return }
+        clock.schedule(after: Self.followUpDelays[step], on: queue) { [weak self] in
+            guard let self, !stopped, chain == followUps else { return }
+            check()
+            scheduleFollowUp(step + 1, of: chain)
         }
     }
 
