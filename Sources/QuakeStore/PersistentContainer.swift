@@ -76,11 +76,14 @@ public final class PersistentContainer: Sendable {
                 let reader = try Self.openConnection(path: path, readOnly: true)
                 defer { reader.close() }
                 let found = Int(try reader.scalar("PRAGMA user_version").int64 ?? 0)
-                let onlyIndexesBehind = migrations == Schema.migrations && found >= Schema.oldestReadableVersion
-                guard found == migrations.count || (found < migrations.count && onlyIndexesBehind) else {
-                    throw found > migrations.count
-                        ? StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
-                        : StoreError(.readOnlyStore, path: path)
+                if found > migrations.count {
+                    throw StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
+                }
+                // Behind, it is read as it is only when what it lacks is indexes (a store opened
+                // with other migrations, in tests, must be at their version).
+                let oldestReadable = migrations == Schema.migrations ? Schema.oldestReadableVersion : migrations.count
+                if found < oldestReadable {
+                    throw StoreError(.readOnlyOlderSchema(found: found, oldestReadable: oldestReadable), path: path)
                 }
                 return try ViewContext(connection: Self.openConnection(path: path, readOnly: true))
             }

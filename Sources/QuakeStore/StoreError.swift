@@ -25,6 +25,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// The store file has no owner-write permission (`chmod 400`): a writer refuses it rather
         /// than change a mode it did not set; reading commands open it read-only.
         case readOnlyStore
+        /// A read-only store (as `readOnlyStore`) too old to read without the migrations it cannot
+        /// be given: store schema `found`; this build reads `oldestReadable` and later.
+        case readOnlyOlderSchema(found: Int, oldestReadable: Int)
     }
 
     public let code: Code
@@ -72,6 +75,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             sentence = "Cannot write the store \(path): permission denied or read-only file system. Make its directory writable or choose another state directory with --state-dir."
         case .readOnlyStore:
             sentence = "The store \(path) is read-only (no write permission in its mode), and quaketui never changes a mode it did not set: nothing was changed. To write to it, run chmod u+w '\(path)'; or choose another state directory with --state-dir."
+        case .readOnlyOlderSchema(let found, let oldestReadable):
+            sentence = "The store \(path) was written by an older quaketui (store schema \(found); this build reads schema \(oldestReadable) and later) and must be upgraded before it can be read, but it is read-only (no write permission in its mode), and quaketui never changes a mode it did not set: nothing was changed. Run chmod u+w '\(path)' and the next command upgrades it, once; or choose another state directory with --state-dir."
         case .diskFull:
             sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
         case .corrupt:

@@ -188,7 +188,13 @@ import Testing
         defer { chmod(path, 0o600) }
         guard readable else {
             let error = #expect(throws: StoreError.self) { _ = try PersistentContainer(readingFrom: directory.url) }
-            #expect(error?.code == .readOnlyStore)
+            #expect(error?.code == .readOnlyOlderSchema(found: version, oldestReadable: Schema.oldestReadableVersion))
+            // What went wrong, where, and what to do.
+            let sentence = error?.sentence ?? ""
+            for part in ["store \(directory.url.appendingPathComponent(PersistentContainer.fileName).path)", "older quaketui",
+                         "store schema \(version)", "read-only", "chmod u+w", "--state-dir"] {
+                #expect(sentence.contains(part), "\(part): \(sentence)")
+            }
             return
         }
         let container = try PersistentContainer(readingFrom: directory.url)
