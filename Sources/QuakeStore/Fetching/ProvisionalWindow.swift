@@ -131,9 +131,9 @@ struct ProvisionalReader {
     /// The row of `keys` with its section, if it matches the request.
     private func row(_ db: Connection, _ keys: RowKeys) throws -> Row? {
         let (predicate, arguments) = self.predicate
+        // A distance sort's section is the row's band: its distance comes with it (no home, no band).
         let distance = request.sortDescriptor.order == .distance ? request.distanceReference : nil
-        guard request.sortDescriptor.order != .distance || distance != nil else { return nil }
-        // A distance sort's section is the row's band: its distance comes with it.
+        if request.sortDescriptor.order == .distance, distance == nil { return nil }
         let statement = try db.cachedStatement("""
             SELECT \(QuakeRow.columns)\(distance.map { ", " + $0.origin.distanceSQL() } ?? "") FROM quake
             WHERE id = ? AND \(predicate)

@@ -314,10 +314,10 @@ public final class BrowserModel {
             state.status.message = message
             state.status.isError = isError
         case .showNotices(let notices):
-            let new = Self.newNotices(notices, showing: state.status.message)
-            guard !new.isEmpty else { break }
-            state.status.message = (new + [state.status.message].compactMap { $0 }.filter { !$0.isEmpty })
-                .joined(separator: " ")
+            var shown = Self.newNotices(notices, showing: state.status.message)
+            guard !shown.isEmpty else { break }
+            if let unread = state.status.message, !unread.isEmpty { shown.append(unread) }
+            state.status.message = shown.joined(separator: " ")
             state.status.isError = true
         // Live monitor (issue 13).
         case .nextNewQuake: try jumpToNewQuake(forward: true)
