@@ -86,21 +86,20 @@ public final class StoreChangeObserver: @unchecked Sendable {
     private func subscribe(to events: DirectoryEvents?, directory: String) {
         let prefix = storeFileName
         self.events = events?.subscribe(directory: directory, kinds: .all, names: { $0.hasPrefix(prefix) }) { [weak self] event in
-            guard let self else { return }
-            queue.async {
-                if event == .watchLost, self.events != nil {
-                    self.events = nil
-                    self.scheduleSafetyCheck()
-                }
-                self.scheduleCheck()
-            }
+            self?.fileChanged(event)
         }
     }
 
-    /// What a file event does: a check shortly after, then the follow-ups (tests call it to
-    /// stand in for the kernel).
-    func fileChanged() {
-        queue.async { self.scheduleCheck() }
+    /// What a file event does: a check shortly after, then the follow-ups; a lost watch hands
+    /// over to the timed checks. (Tests call it to stand in for the kernel.)
+    func fileChanged(_ event: DirectoryEvents.Event = .changed) {
+        queue.async { [self] in
+            if event == .watchLost, events != nil {
+                events = nil
+                scheduleSafetyCheck()
+            }
+            scheduleCheck()
+        }
     }
 
     /// A large import writes the WAL thousands of times; coalesce into one check shortly after.
