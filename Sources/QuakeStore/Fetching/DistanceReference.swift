@@ -130,24 +130,44 @@ struct DistanceTable {
                 return Int(try db.scalar(sql, arguments).int64 ?? 0)
             }
         }
-        guard !bands.isEmpty else { return [] }
-        // The band of a row: how many bands start at or before it that it is not below, minus one
-        // (the bands are contiguous and sorted); rows below the first band or past the last are -1 or bands.count.
-        let sorted = bands.enumerated().sorted { $0.element.lowerKm < $1.element.lowerKm }
-        var terms = sorted.map { "(km >= \($0.element.lowerKm.sqlLiteral))" }
-        if let last = sorted.last?.element.upperKm, !last.isInfinite { terms.append("(km >= \(last.sqlLiteral))") }
-        let statement = try db.prepare("""
-            SELECT \(terms.joined(separator: " + ")) - 1 AS band, count(*) FROM temp.fetch_distance
-            WHERE mag >= ? GROUP BY band
-            """)
-        try statement.bind([.real(minimumMagnitude)])
-        var counts = Array(repeating: 0, count: bands.count)
-        while try statement.step() {
-            let band = Int(statement.int64(at: 0))
-            guard sorted.indices.contains(band) else { continue }
-            counts[sorted[band].offset] = Int(statement.int64(at: 1))
+        return try groupedBandCounts(db, rows: "SELECT km FROM temp.fetch_distance WHERE mag >= ?",
+                                     arguments: [.real(minimumMagnitude)], bands: bands)
+    }
+
+    /// How many candidate rows fall in each band, from one pass over `quake` that computes every
+    /// row's distance: no table, no sort. It is what a distance configuration shows before its
+    /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:bandCounts:)`):
+    /// at 1,000,000 quakes the pass takes a fifth of the table's build, which is mostly the load
+    /// and the index's sort (BENCHMARKS.md, session 10). The candidates are those `rebuild` loads.
+    static func bandCounts(_ db: Connection, origin: GeoPoint, usesMatches: Bool,
+                           bands: [(lowerKm: Double, upperKm: Double)], minimumMagnitude: Double?) throws -> [Int] {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if usesMatches { terms.append("quaketui_matched(id)") }
+        if let minimumMagnitude {
+            terms.append("magnitude >= ?")
+            arguments.append(.real(minimumMagnitude))
         }
-        return counts
+        // `LIMIT -1` keeps SQLite from flattening the subquery into the grouped query, which
+        // would compute the distance once for each band bound it is compared with.
+        let rows = "SELECT \(origin.distanceSQL()) AS km FROM quake WHERE \(terms.isEmpty ? "1" : terms.joined(separator: " AND ")) LIMIT -1"
+        return try groupedBandCounts(db, rows: rows, arguments: arguments, bands: bands)
+    }
+
+    /// The rows of `rows` (a query with one column, `km`) in each band, in one pass: for each
+    /// bound, the rows at or past it (`count(*) FILTER`); a band is the difference of its two
+    /// bounds. (Grouping by band instead sorted every row by its band: 0.19 s against 0.07 s
+    /// for a million rows in the `sqlite3` shell.)
+    private static func groupedBandCounts(_ db: Connection, rows: String, arguments: [SQLiteValue],
+                                          bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+        let bounds = Array(Set(bands.flatMap { [$0.lowerKm, $0.upperKm] }.filter(\.isFinite))).sorted()
+        guard !bounds.isEmpty else { return bands.map { _ in 0 } }
+        let columns = bounds.map { "count(*) FILTER (WHERE km >= \($0.sqlLiteral))" }.joined(separator: ", ")
+        let statement = try db.prepare("SELECT \(columns) FROM (\(rows))")
+        try statement.bind(arguments)
+        guard try statement.step() else { return bands.map { _ in 0 } }
+        var atLeast: [Double: Int] = [:]
+        for (index, bound) in bounds.enumerated() { atLeast[bound] = Int(statement.int64(at: Int32(index))) }
+        return bands.map { band in (atLeast[band.lowerKm] ?? 0) - (atLeast[band.upperKm] ?? 0) }
     }
 
     /// The stored distance of row `id`, or nil when it is not a candidate.

@@ -97,8 +97,11 @@ public final class FetchedResultsController {
     /// - Parameter withinNanoseconds: stop and throw (`SQLiteError.isInterrupted`) past this
     ///   long, leaving the controller on its previous request (the provisional path of
     ///   `VisibleFirstResults` then answers); nil: no limit.
+    /// - Parameter bandCounts: for a distance sort that builds its table, called with the
+    ///   exact sections (counted in one pass, in the same read) before the table is built, so
+    ///   that a provisional window can show them a second before the rows' order is known.
     public func configure(_ request: SectionedFetchRequest, anchoring code: String?,
-                          withinNanoseconds limit: UInt64?) throws -> Int? {
+                          withinNanoseconds limit: UInt64?, bandCounts: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
         let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
             || request.predicate.rowFilters != self.request.predicate.rowFilters
@@ -120,7 +123,7 @@ public final class FetchedResultsController {
                 // A distance table left behind stays until the next distance sort rebuilds it:
                 // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
                 // which no deadline can stop), and the table lives in a temp file, not in memory.
-                try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged)
+                try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged, bandCounts: bandCounts)
                 guard let code else { return nil }
                 return try anchorLocked(db, code: code)
             }
@@ -251,10 +254,17 @@ public final class FetchedResultsController {
         window.invalidate()
     }
 
-    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false) throws {
+    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false,
+                              bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
         token = try db.currentHistoryToken()
         let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
         if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
+            if let bandCounts {
+                bandCounts(try distanceSections { bands in
+                    try DistanceTable.bandCounts(db, origin: origin, usesMatches: sql.usesMatches, bands: bands,
+                                                 minimumMagnitude: request.predicate.minimumMagnitude)
+                })
+            }
             distanceRows = try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
         }
         setSections(try buildSections(db, countedByMatches: counted))
@@ -354,14 +364,22 @@ public final class FetchedResultsController {
             }
         case .distance:
             // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
-            let bands = request.distanceReference?.bands ?? []
-            let ordered = ascending ? bands : bands.reversed()
-            let counts = try DistanceTable.bandCounts(db, bands: ordered.map(\.key.distanceBounds), minimumMagnitude: request.predicate.minimumMagnitude)
-            for (band, count) in zip(ordered, counts) where count > 0 {
-                result.append(QuakeSection(id: band.id, title: band.title, count: count, key: band.key))
+            result = try distanceSections { bands in
+                try DistanceTable.bandCounts(db, bands: bands, minimumMagnitude: request.predicate.minimumMagnitude)
             }
         }
         return result
+    }
+
+    /// A distance sort's sections in display order, the bands given to `count` in that order;
+    /// empty bands are left out, as every order leaves out its empty sections.
+    private func distanceSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
+        let bands = request.distanceReference?.bands ?? []
+        let ordered = request.sortDescriptor.ascending ? bands : bands.reversed()
+        let counts = try count(ordered.map(\.key.distanceBounds))
+        return zip(ordered, counts).compactMap { band, count in
+            count > 0 ? QuakeSection(id: band.id, title: band.title, count: count, key: band.key) : nil
+        }
     }
 
     private func regionSection(_ db: Connection, _ regionKey: String) throws -> QuakeSection {

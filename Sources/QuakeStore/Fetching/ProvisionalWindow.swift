@@ -45,6 +45,18 @@ struct ProvisionalWindow {
 
     var count: Int { rows.count }
 
+    /// The window's sections with the whole result's counts (`totalCount`) of the same sections
+    /// of `counted`; no longer pending.
+    func sections(countedAs counted: [QuakeSection]) -> [QuakeSection] {
+        let totals = Dictionary(counted.map { ($0.id, $0.count) }, uniquingKeysWith: { first, _ in first })
+        return sections.map { section in
+            var section = section
+            section.totalCount = totals[section.id] ?? section.count
+            section.isCountPending = false
+            return section
+        }
+    }
+
     func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
         let section = (sectionStarts.lastIndex { $0 <= offset }) ?? 0
         return (section, offset - sectionStarts[section])

@@ -10,6 +10,10 @@ public struct QuakeSection: Hashable, Sendable {
     /// The section of a provisional window: `count` is only the rows read so far, the real one
     /// is being counted (`VisibleFirstResults`).
     public internal(set) var isCountPending = false
+    /// The section of a provisional window whose counts arrived before its rows' order (a
+    /// distance sort): the rows of the whole result in it, while `count` stays the rows the
+    /// window holds (what the layout lays out). nil for every other section.
+    public internal(set) var totalCount: Int?
 }
 
 /// What bounds a section in SQL: a day of `time`, a magnitude bucket, or one `regionKey`.

@@ -28,6 +28,10 @@ public protocol ResultsSource: AnyObject {
     func configure(_ request: SectionedFetchRequest, around code: String?) throws
     /// Whether the sections are a provisional window's (their counts are pending).
     var isProvisional: Bool { get }
+    /// Rows in the whole result, once counted: `count` when exact, nil while a provisional
+    /// window's counts are pending, and the whole count while a provisional window has its
+    /// counts but not yet its order (a distance sort: its sections carry `totalCount`).
+    var countedTotal: Int? { get }
     /// Takes the exact results of a pending configuration once they are ready; whether the
     /// results changed. Throws the pending configuration's failure (the source is then back
     /// on its previous request).
@@ -53,6 +57,7 @@ public protocol ResultsSource: AnyObject {
 extension ResultsSource {
     public func configure(_ request: SectionedFetchRequest, around code: String?) throws { try configure(request) }
     public var isProvisional: Bool { false }
+    public var countedTotal: Int? { isProvisional ? nil : count }
     public func settle() throws -> Bool { false }
 }
 
