@@ -22,12 +22,12 @@ extension BrowserModel {
     public func screenModel(_ context: FrameContext) throws -> ScreenModel {
         let size = Size(columns: state.columns, rows: state.rows)
         var header = HeaderModel(
-            count: results.count, sortOrder: state.sort.order, ascending: state.sort.ascending,
+            count: results.countedTotal ?? results.count, sortOrder: state.sort.order, ascending: state.sort.ascending,
             searchText: state.searchText, isSearching: state.isSearching,
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
-        header.isCountPending = results.isProvisional
+        header.isCountPending = results.countedTotal == nil
         header.filters = state.filters
         header.newCount = state.live.newCount
         header.newIsAtLeast = state.live.isOverflowing
@@ -91,8 +91,9 @@ extension BrowserModel {
     }
 
     private var emptyMessage: String {
-        // A count still running, with nothing found in the first few milliseconds.
-        if results.isProvisional { return "Looking for matching quakes…" }
+        // A count still running, with nothing found in the first few milliseconds (a distance
+        // sort's counts may already say there is nothing to find).
+        if results.isProvisional, results.countedTotal != 0 { return "Looking for matching quakes…" }
         if !state.searchText.isEmpty { return "No quakes match “\(state.searchText)”. Esc clears the search." }
         if state.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)) of home. ~ shows them all." }
         if !state.filters.isEmpty {

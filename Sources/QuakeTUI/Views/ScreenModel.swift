@@ -160,7 +160,8 @@ public struct SectionLine: Sendable, Equatable {
 
     /// The line for a section of a fetch.
     public init(_ section: QuakeSection, isCollapsed: Bool) {
-        self.init(id: section.id, title: section.title, count: section.count, isCollapsed: isCollapsed)
+        // A provisional window's section counted before its order shows the whole count.
+        self.init(id: section.id, title: section.title, count: section.totalCount ?? section.count, isCollapsed: isCollapsed)
         isCountPending = section.isCountPending
     }
 }
