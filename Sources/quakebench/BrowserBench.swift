@@ -88,6 +88,15 @@ struct BrowserBench {
                                       peerName: "sqlite3 shell .timer", unit: "s", target: "≤ 250 ms",
                                       met: counted.median <= 0.25, note: peer == nil ? Self.missing : nil))
             }
+            // A distance sort that builds its table shows its counts before its order, which
+            // the keys that need the whole list (g, G, section jumps) wait for.
+            let ordered = samples["ordered-" + key.kind] ?? []
+            if !ordered.isEmpty, samples["counted-first-" + key.kind] != nil {
+                figures.append(Figure(name: "  order complete after it (g, G, jumps)", n: n, ours: ordered.median,
+                                      ourMax: ordered.maximum, samples: ordered.count,
+                                      peer: peerTimes.isEmpty ? nil : peerTimes.median, peerName: "sqlite3 shell .timer",
+                                      unit: "s", target: "—", met: nil, note: peer == nil ? Self.missing : nil))
+            }
         }
         figures.append(Figure(name: "browser peak RSS (restore + all keys above)", n: n,
                               ours: m.peakRSSBytes.map { Double($0) / 1e6 } ?? .nan, samples: m.peakRSSBytes == nil ? 0 : 1,
