@@ -72,6 +72,17 @@ struct BrowserBench {
         keys.append(("sort-region", "key→frame: sort → region (s)", sql.regionOrder))
         keys.append(("sort-distance", "key→frame: sort → distance (s)", sql.distanceOrder))
         keys.append(("sort-time", "key→frame: sort → time (s)", sql.timeOrder))
+        keys.append(("collapse", "key→frame: fold / unfold a day (space)", sql.timeOrder))
+        keys.append(("reverse", "key→frame: reverse the order (S)", sql.timeOrderAscending))
+        keys.append(("min-magnitude", "key→frame: minimum magnitude (m, each preset)", sql.minimumMagnitude(2.5)))
+        keys.append(("last", "key→frame: last quake (G)", sql.window(offset: max(0, n - window))))
+        keys.append(("first", "key→frame: first quake (g)", sql.window(offset: 0)))
+        typed = ""
+        for character in BrowserRole.noMatchWord {
+            typed.append(character)
+            keys.append(("search-\(typed)", "key→frame: search \"\(typed)\"\(typed == BrowserRole.noMatchWord ? " (matches nothing)" : "")",
+                         sql.search(typed)))
+        }
         for key in keys {
             let ours = samples[key.kind] ?? []
             guard !ours.isEmpty else { throw BenchError("browser child printed no \(key.kind) samples") }
@@ -144,6 +155,21 @@ struct PeerSQL {
          detail]
     }
     var timeOrder: [String] { restore }
+
+    /// Oldest first: the day sections and the window from the other end.
+    var timeOrderAscending: [String] {
+        ["SELECT time / 86400000 AS d, count(*) FROM quake GROUP BY d ORDER BY d ASC;",
+         "SELECT count(*) FROM quake WHERE time < (SELECT time FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake ORDER BY time ASC, id ASC LIMIT \(window) OFFSET \(max(0, middle - 10));",
+         detail]
+    }
+
+    func minimumMagnitude(_ minimum: Double) -> [String] {
+        ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE magnitude >= \(minimum) GROUP BY d ORDER BY d DESC;",
+         "SELECT count(*) FROM quake WHERE magnitude >= \(minimum) AND time > (SELECT time FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake WHERE magnitude >= \(minimum) ORDER BY time DESC, id DESC LIMIT \(window) OFFSET \(max(0, middle / 4));",
+         detail]
+    }
 
     func window(offset: Int) -> [String] {
         ["SELECT \(columns) FROM quake ORDER BY time DESC, id DESC LIMIT \(window) OFFSET \(offset);", detail]

@@ -14,6 +14,9 @@ import QuakeTUI
 enum BrowserRole {
     /// The typed search, one key at a time, and how many times each key sequence is repeated.
     static let searchWord = "alaska"
+    /// Two letters that no place holds (the "1–2 letter string that matches nothing"),
+    /// typed after one that many hold.
+    static let noMatchWord = "xq"
     /// Home for the near-home filter and the distance sort (Tokyo; the generated quakes are real
     /// epicentres, so some hundreds of thousands of a 1M store lie within a few thousand km).
     static let home = GeoPoint(latitude: 35.68, longitude: 139.69)
@@ -89,6 +92,21 @@ enum BrowserRole {
                     let next = model.state.sort.order.next(hasHome: true)
                     try key("sort-\(next.rawValue)", .nextSortOrder)
                 }
+            }
+            for _ in 0..<repetitions {
+                // The rest of SPEC §8's keys, in time order: fold and unfold the selection's day,
+                // reverse the order and back, every minimum magnitude and back to all, the last
+                // quake and the first, and a search that matches nothing after one letter.
+                for _ in 0..<2 { try key("collapse", .toggleSection) }
+                for _ in 0..<2 { try key("reverse", .reverseSortDirection) }
+                for _ in AppSettings.magnitudePresets { try key("min-magnitude", .cycleMinimumMagnitude) }
+                try key("last", .last)
+                try key("first", .first)
+                try key("search-begin", .beginSearch)
+                for (index, character) in noMatchWord.enumerated() {
+                    try key("search-\(noMatchWord.prefix(index + 1))", .searchInput(String(character)))
+                }
+                try key("search-esc", .cancelSearch)
             }
             output += samples.map { "sample \($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
             output += "rows-materialized \(model.results.rowsMaterialized)\n"
