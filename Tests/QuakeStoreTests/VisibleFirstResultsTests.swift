@@ -207,6 +207,26 @@ import Testing
         }
     }
 
+    /// A window section the counts do not know (the window was read before a commit the
+    /// counts saw) keeps its count pending rather than show the window's share as the whole.
+    @Test func aWindowSectionTheCountsLackStaysPending() throws {
+        let store = try Self.makeStore(count: 20)
+        defer { store.remove() }
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        var window = try context.read { db in
+            try ProvisionalWindow(db, request: SectionedFetchRequest(timeZone: Self.utc), days: DayCalendar(timeZone: Self.utc),
+                                  anchor: nil, above: 0, below: 10)
+        }
+        window.sections = [QuakeSection(id: "distance-3", title: "1,000–3,000 km", count: 4, key: .distance(lowerKm: 1_000, upperKm: 3_000)),
+                           QuakeSection(id: "distance-4", title: "≥ 3,000 km", count: 9, key: .distance(lowerKm: 3_000, upperKm: .infinity))]
+        let counted = [QuakeSection(id: "distance-4", title: "≥ 3,000 km", count: 412, key: .distance(lowerKm: 3_000, upperKm: .infinity))]
+        let sections = window.sections(countedAs: counted)
+        #expect(sections.map { $0.totalCount } == [nil, 412])
+        #expect(sections.map { $0.isCountPending } == [true, false])
+        #expect(sections.map { $0.count } == [4, 9])
+    }
+
     /// Counts taken before another process's commit are never shown: the merge re-reads the
     /// window with its counts pending again, and the order settles exact, the commit included.
     @Test func aCommitWhileADistanceSortCountsLeavesItsCountsToTheSettle() throws {

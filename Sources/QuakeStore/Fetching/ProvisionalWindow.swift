@@ -46,13 +46,14 @@ struct ProvisionalWindow {
     var count: Int { rows.count }
 
     /// The window's sections with the whole result's counts (`totalCount`) of the same sections
-    /// of `counted`; no longer pending.
+    /// of `counted`, no longer pending; a section `counted` lacks (read before a commit the
+    /// counts saw) stays pending.
     func sections(countedAs counted: [QuakeSection]) -> [QuakeSection] {
         let totals = Dictionary(counted.map { ($0.id, $0.count) }, uniquingKeysWith: { first, _ in first })
         return sections.map { section in
             var section = section
-            section.totalCount = totals[section.id] ?? section.count
-            section.isCountPending = false
+            section.totalCount = totals[section.id]
+            section.isCountPending = section.totalCount == nil
             return section
         }
     }
