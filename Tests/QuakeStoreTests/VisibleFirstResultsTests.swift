@@ -111,6 +111,54 @@ import Testing
         try results.configure(SectionedFetchRequest(timeZone: Self.utc), around: nil)
     }
 
+    /// Folded sections: the window keeps the first row it meets of each (for the header) and
+    /// reads on past the rest, in both directions and every order. The oracle walks the exact
+    /// rows the same way: the anchor, then row by row, jumping over a folded section's rest.
+    @Test func theWindowReadsPastFoldedSections() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, _) = try Self.provisionalResults(store)
+        defer { results.close() }
+        results.provisionalMargin = 15
+        var rng = SeededGenerator(seed: 31)
+        for round in 0..<50 {
+            let request = Bool.random(using: &rng) ? Self.randomDistanceRequest(&rng) : Self.randomRequest(&rng)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            let all = try fresh.rows(in: 0..<fresh.count)
+            let sectionOf = (0..<all.count).map { fresh.indexPath(forOffset: $0).section }
+            let folded = Set(fresh.sections.indices.filter { _ in Int.random(in: 0..<3, using: &rng) == 0 })
+            try results.setCollapsedSections(Set(folded.map { fresh.sections[$0].id }))
+            let code: String? = Bool.random(using: &rng) && !all.isEmpty ? all[Int.random(in: 0..<all.count, using: &rng)].code : nil
+            try results.configure(request, around: code)
+            // The oracle: `below` rows from the anchor on (the anchor itself first), `above` before it.
+            func walk(from start: Int, step: Int, limit: Int) -> [Int] {
+                var taken: [Int] = [], index = start
+                while taken.count < limit, all.indices.contains(index) {
+                    taken.append(index)
+                    let section = sectionOf[index]
+                    if folded.contains(section) {
+                        let first = fresh.offset(ofSection: section)
+                        index = step > 0 ? first + fresh.sections[section].count : first - 1
+                    } else {
+                        index += step
+                    }
+                }
+                return taken
+            }
+            var expected: [Int]
+            if let code, let anchor = all.firstIndex(where: { $0.code == code }) {
+                expected = walk(from: anchor - 1, step: -1, limit: 15).reversed() + [anchor] + walk(from: anchor + 1, step: 1, limit: 29)
+            } else {
+                expected = walk(from: 0, step: 1, limit: 30)
+            }
+            let window = try results.rows(in: 0..<results.count)
+            #expect(window.map(\.code) == expected.map { all[$0].code }, "round \(round): \(request), folded \(folded), anchor \(code ?? "none")")
+        }
+        try results.setCollapsedSections([])
+        try results.configure(SectionedFetchRequest(timeZone: Self.utc), around: nil)
+    }
+
     @Test func aSettledCountEqualsAFreshFetch() throws {
         let store = try Self.makeStore()
         defer { store.remove() }

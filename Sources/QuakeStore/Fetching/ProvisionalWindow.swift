@@ -19,9 +19,14 @@ struct ProvisionalWindow {
     /// limit (`limit` ns in all: two thirds for the rows at and below the selection, read first,
     /// the rest for those above; nil: no limit). A search matching almost nothing would otherwise
     /// walk the whole index here. A distance sort walks `quake_location` (`DistanceTable.walk`).
+    ///
+    /// A section in `collapsed` (folded on screen) gets one row, for its header, and the reading
+    /// goes on past it: a folded day longer than the window would otherwise hide the sections
+    /// beyond it until the count settles.
     init(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar, anchor: RowKeys?,
-         above: Int, below: Int, limit: UInt64? = nil) throws {
-        let reader = ProvisionalReader(request: request, days: days)
+         above: Int, below: Int, limit: UInt64? = nil, collapsed: Set<String> = []) throws {
+        var reader = ProvisionalReader(request: request, days: days)
+        reader.collapsed = collapsed
         var partial = false
         let after = try reader.rows(db, from: anchor, forward: true, limit: below, within: limit.map { $0 / 3 * 2 }, partial: &partial)
         var before: [ProvisionalReader.Row] = []
@@ -74,6 +79,9 @@ struct ProvisionalReader {
 
     let request: SectionedFetchRequest
     let days: DayCalendar
+    /// Sections folded on screen: the reader keeps the first row it meets of each (for its
+    /// header) and goes on past the rest.
+    var collapsed: Set<String> = []
 
     /// A stretch of the display order that one index scan serves: rows passing `filter`,
     /// ordered by `columns`, all in one direction.
@@ -130,7 +138,10 @@ struct ProvisionalReader {
                 var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
                 var bound = anchor
                 while let current = segment, result.count < limit {
-                    try read(db, current, from: bound, forward: forward, limit: limit - result.count, into: &result)
+                    if let past = try read(db, current, from: bound, forward: forward, limit: limit - result.count, into: &result) {
+                        bound = past  // a folded section: on past it, in the same segment
+                        continue
+                    }
                     bound = nil
                     segment = try next(db, after: current, forward: forward)
                 }
@@ -220,8 +231,10 @@ struct ProvisionalReader {
     }
 
     /// Up to `limit` rows of `segment` strictly past `anchor` (from its start without one).
+    /// Stops after the first row of a folded section and returns the keys past that section,
+    /// for the next read to start from (nil: read to the limit or the segment's end).
     private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, forward: Bool,
-                      limit: Int, into rows: inout [Row]) throws {
+                      limit: Int, into rows: inout [Row]) throws -> RowKeys? {
         let descending = segment.descending == forward
         var terms = [segment.filter, predicate.0]
         var arguments = segment.arguments + predicate.1
@@ -245,7 +258,31 @@ struct ProvisionalReader {
         defer { statement.reset() }
         while try statement.step() {
             let keys = RowKeys(statement, from: 9)
-            rows.append(Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: segment.regionTitle)))
+            let row = Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: segment.regionTitle))
+            rows.append(row)
+            if collapsed.contains(row.section.id) { return Self.keys(past: row.section.key, descending: descending) }
+        }
+        return nil
+    }
+
+    /// Keys that every row of section `key` sorts before (reading `descending`: after), in the
+    /// comparison `read` makes on its segment's columns; a section that is its whole segment
+    /// (a region, the unknown magnitudes) is passed by keys past every row.
+    private static func keys(past key: SectionKey, descending: Bool) -> RowKeys {
+        func keys(magnitude: Double? = nil, time: Int64, id: Int64) -> RowKeys {
+            RowKeys(id: id, time: time, magnitude: magnitude, regionKey: "", placeKey: "")
+        }
+        switch key {
+        case .day(let start, let last):
+            return descending ? keys(time: start, id: .min) : keys(time: last, id: .max)
+        case .magnitude(let bucket?):
+            // `(magnitude, time, id)`: below the bucket's lower edge, or from its upper edge on
+            // (bucket 0 holds the negatives, bucket 6 everything from 6).
+            let edge = descending ? (bucket == 0 ? -Double.greatestFiniteMagnitude : Double(bucket))
+                                  : (bucket == 6 ? Double.greatestFiniteMagnitude : Double(bucket + 1))
+            return keys(magnitude: edge, time: .min, id: .min)
+        case .magnitude(nil), .region, .distance:
+            return descending ? keys(time: .min, id: .min) : keys(time: .max, id: .max)
         }
     }
 
@@ -260,8 +297,24 @@ struct ProvisionalReader {
                                          [.integer(anchor.id)]).double else { return [] }
             from = (km, anchor.id)  // strictly past it: `rows` reads the anchor itself
         }
-        return try DistanceTable.walk(db, origin: reference.origin, filter: predicate, from: from, outward: outward,
-                                      limit: limit).map { Row(row: $0.row, section: band(of: $0.km, in: reference)) }
+        var rows: [Row] = []
+        while rows.count < limit {
+            var past: (km: Double, id: Int64)?
+            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: predicate, from: from,
+                                                    outward: outward, limit: limit - rows.count) {
+                let band = band(of: km, in: reference)
+                rows.append(Row(row: row, section: band))
+                // A folded band: its first row, then on from its far edge (none past the last).
+                guard collapsed.contains(band.id), case .distance(let lower, let upper) = band.key else { continue }
+                let edge = outward ? upper : lower
+                if outward ? edge.isInfinite : edge <= 0 { return rows }
+                past = (edge, .min)
+                break
+            }
+            guard let past else { break }
+            from = past
+        }
+        return rows
     }
 
     /// The band holding a quake `km` from the reference.

@@ -28,6 +28,9 @@ public protocol ResultsSource: AnyObject {
     func configure(_ request: SectionedFetchRequest, around code: String?) throws
     /// Whether the sections are a provisional window's (their counts are pending).
     var isProvisional: Bool { get }
+    /// The sections the screen shows folded: a source that answers with provisional windows
+    /// reads past them (one row each, for the header), so that the sections beyond show.
+    func setCollapsedSections(_ ids: Set<String>) throws
     /// Rows in the whole result, once counted: `count` when exact, nil while a provisional
     /// window's counts are pending, and the whole count while a provisional window has its
     /// counts but not yet its order (a distance sort: its sections carry `totalCount`).
@@ -57,6 +60,7 @@ public protocol ResultsSource: AnyObject {
 extension ResultsSource {
     public func configure(_ request: SectionedFetchRequest, around code: String?) throws { try configure(request) }
     public var isProvisional: Bool { false }
+    public func setCollapsedSections(_ ids: Set<String>) throws {}
     public var countedTotal: Int? { isProvisional ? nil : count }
     public func settle() throws -> Bool { false }
 }

@@ -38,6 +38,8 @@ public final class VisibleFirstResults: ResultsSource {
     public var windowLimit: Duration? = .milliseconds(12)
     /// Tests: skip the exact attempt, so every reconfiguration takes the provisional path.
     var alwaysProvisional = false
+    /// Sections folded on screen, which a provisional window reads past (`setCollapsedSections`).
+    private var collapsedSectionIDs: Set<String> = []
 
     private var current: FetchedResultsController
     private let worker: CountWorker
@@ -240,10 +242,21 @@ public final class VisibleFirstResults: ResultsSource {
         return ResultChanges(reloaded: true, codes: changes?.codes ?? [])
     }
 
+    /// A provisional window reads past the sections folded on screen (one row each, for the
+    /// header); a window already drawn is read again when they change.
+    public func setCollapsedSections(_ ids: Set<String>) throws {
+        guard ids != collapsedSectionIDs else { return }
+        collapsedSectionIDs = ids
+        guard var pending = provisional else { return }
+        pending.window = try readWindow(pending.request, around: pending.anchorCode)
+        provisional = pending
+    }
+
     /// The provisional window of `request` around the quake `code` (or from the top), read on the
     /// exact controller's connection within `windowLimit`.
     func readWindow(_ request: SectionedFetchRequest, around code: String?) throws -> ProvisionalWindow {
-        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin, limit: windowLimit.map(Self.nanoseconds))
+        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin, limit: windowLimit.map(Self.nanoseconds),
+                                      collapsed: collapsedSectionIDs)
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
@@ -256,7 +269,7 @@ extension FetchedResultsController {
     /// A provisional window for `request` around the quake `code` (or from the top), read on
     /// this controller's connection without changing it.
     func provisionalWindow(_ request: SectionedFetchRequest, anchor code: String?, margin: Int,
-                           limit: UInt64?) throws -> ProvisionalWindow {
+                           limit: UInt64?, collapsed: Set<String> = []) throws -> ProvisionalWindow {
         let days = DayCalendar(timeZone: request.timeZone)
         return try context.read { db in
             var keys: RowKeys?
@@ -266,7 +279,7 @@ extension FetchedResultsController {
                 keys = try statement.step() ? RowKeys(statement) : nil
             }
             return try ProvisionalWindow(db, request: request, days: days, anchor: keys, above: keys == nil ? 0 : margin,
-                                         below: 2 * margin, limit: limit)
+                                         below: 2 * margin, limit: limit, collapsed: collapsed)
         }
     }
 }
