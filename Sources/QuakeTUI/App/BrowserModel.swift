@@ -77,6 +77,7 @@ public final class BrowserModel {
             state.columns = size.columns
             state.rows = size.rows
         }
+        try results.setCollapsedSections(state.collapsedSections)
         let savedHelpOffset = state.helpOffset
         state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
         state.selectedCode = saved.selectedCode
@@ -150,6 +151,8 @@ public final class BrowserModel {
         defer { if !succeeded { rollBack(to: before) } }
         var effects: [Effect] = []
         var reloadDetail = false
+        // A provisional window reads past the folded sections (a fold itself waits for the count).
+        try results.setCollapsedSections(state.collapsedSections)
         if !isOutside(action) {
             restoredPlacement = nil
             keptSelectionLine = nil
