@@ -47,6 +47,33 @@ import Testing
             .replacingOccurrences(of: #"[─ ]{2,}"#, with: " ", options: .regularExpression)
     }
 
+    /// The screen a model on a fresh exact fetch draws in `live`'s state: the same selection on
+    /// the same line, at `size`, its reads done.
+    static func exactScreen(of live: BrowserModel, _ store: TestStore, size: Size) throws -> String {
+        let exact = try BrowserModel(state: live.state, container: store.container)
+        defer { exact.close() }
+        try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
+                                                     selectedSection: live.state.selectedSection,
+                                                     selectionLine: live.state.selectionLine), size: size)
+        _ = try exact.performReads(exact.pendingReads)
+        return try RestoreWalkTests.screen(exact)
+    }
+
+    /// A store of `times.count` quakes at those times, epicentres all over the globe, magnitudes
+    /// and places drawn from `generator`.
+    static func storeAllOverTheGlobe(times: [Int64], using generator: inout SeededGenerator) throws -> TestStore {
+        let store = try TestStore()
+        let places = ["5 km N of Hilo, Hawaii", "40 km SW of Anchorage, Alaska", "Off the coast of Chile", "12 km E of Tokyo, Japan"]
+        try store.upsert(times.enumerated().map { index, time in
+            var record = QuakeRecord.fixture("g\(1000 + index)", magnitude: Double(Int.random(in: 0...70, using: &generator)) / 10,
+                                             place: places.randomElement(using: &generator)!, time: time)
+            record.latitude = Double.random(in: -80...80, using: &generator)
+            record.longitude = Double.random(in: -180...180, using: &generator)
+            return record
+        })
+        return store
+    }
+
     @Test func walksWithPendingCountsAndCommitsEndOnAFreshFetch() throws {
         var failures: [String] = []
         for seed in UInt64(1)...10 {
@@ -76,13 +103,8 @@ import Testing
                     let screen = try RestoreWalkTests.screen(live)
                     if !screen.contains("Looking for matching quakes…") { failures.append("seed \(seed) step \(step): \(screen)") }
                 } else if live.results.isProvisional {
-                    let exact = try BrowserModel(state: live.state, container: store.container)
-                    defer { exact.close() }
-                    try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
-                                                                 selectedSection: live.state.selectedSection,
-                                                                 selectionLine: live.state.selectionLine), size: size)
                     let (pending, settled) = (Self.withoutCounts(try RestoreWalkTests.screen(live)),
-                                              Self.withoutCounts(try RestoreWalkTests.screen(exact)))
+                                              Self.withoutCounts(try Self.exactScreen(of: live, store, size: size)))
                     if pending != settled {
                         failures.append("seed \(seed) step \(step) at \(size.columns)x\(size.rows):\npending:\n\(pending)\nsettled:\n\(settled)")
                     }
@@ -95,14 +117,7 @@ import Testing
                 continue
             }
             // A model on an exact fetch, put in the same state, draws the same screen.
-            let exact = try BrowserModel(state: live.state, container: store.container)
-            defer { exact.close() }
-            try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode, topCode: nil,
-                                                         selectedSection: live.state.selectedSection,
-                                                         selectionLine: live.state.selectionLine),
-                              size: size)
-            _ = try exact.performReads(exact.pendingReads)
-            let (before, after) = (try RestoreWalkTests.screen(live), try RestoreWalkTests.screen(exact))
+            let (before, after) = (try RestoreWalkTests.screen(live), try Self.exactScreen(of: live, store, size: size))
             if before != after { failures.append("seed \(seed) at \(size.columns)x\(size.rows):\nlive:\n\(before)\nexact:\n\(after)") }
             // A relaunch whose request is still being counted: its provisional first frame, and
             // the settled one, are the screen the walk left.
@@ -136,6 +151,7 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.count) walks differ:\n\(failures.joined(separator: "\n\n"))")
     }
+
     /// A distance sort that builds its table shows its band counts before its order (a second
     /// at 1,000,000 quakes): the frame drawn then is already the settled screen, counts, total
     /// and all, but for the scrollbar, which waits for the order. Seeded walks over quakes all
@@ -145,17 +161,9 @@ import Testing
         var countedFirst = 0
         for seed in UInt64(1)...16 {
             var generator = SeededGenerator(seed: seed)
-            let store = try TestStore()
+            let store = try Self.storeAllOverTheGlobe(times: (0..<300).map { RestoreWalkTests.now - Int64($0) * 2_700_000 },
+                                                      using: &generator)
             defer { store.remove() }
-            let places = ["5 km N of Hilo, Hawaii", "40 km SW of Anchorage, Alaska", "Off the coast of Chile", "12 km E of Tokyo, Japan"]
-            try store.upsert((0..<300).map { index in
-                var record = QuakeRecord.fixture("d\(1000 + index)", magnitude: Double(Int.random(in: 0...70, using: &generator)) / 10,
-                                                 place: places[index % places.count],
-                                                 time: RestoreWalkTests.now - Int64(index) * 2_700_000)
-                record.latitude = Double.random(in: -80...80, using: &generator)
-                record.longitude = Double.random(in: -180...180, using: &generator)
-                return record
-            })
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
             var settings = AppSettings(timeZone: .utc)
             settings.home = GeoPoint(latitude: Double.random(in: -60...60, using: &generator),
@@ -175,15 +183,9 @@ import Testing
                     _ = try live.performReads(live.send(.resultsSettled))
                     guard live.results.isProvisional, live.results.countedTotal != nil else { continue }
                     countedFirst += 1
-                    let exact = try BrowserModel(state: live.state, container: store.container)
-                    defer { exact.close() }
-                    try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
-                                                                 selectedSection: live.state.selectedSection,
-                                                                 selectionLine: live.state.selectionLine), size: size)
-                    _ = try exact.performReads(exact.pendingReads)
                     let withoutScrollbar = { (screen: String) in screen.replacingOccurrences(of: "┃", with: " ") }
                     let (counted, expected) = (withoutScrollbar(try RestoreWalkTests.screen(live)),
-                                               withoutScrollbar(try RestoreWalkTests.screen(exact)))
+                                               withoutScrollbar(try Self.exactScreen(of: live, store, size: size)))
                     if counted != expected {
                         failures.append("seed \(seed) step \(step) at \(size.columns)x\(size.rows):\ncounted:\n\(counted)\nexact:\n\(expected)")
                     }
@@ -203,21 +205,12 @@ import Testing
         var compared = 0
         for seed in UInt64(1)...12 {
             var generator = SeededGenerator(seed: seed)
-            let store = try TestStore()
-            defer { store.remove() }
-            let places = ["5 km N of Hilo, Hawaii", "40 km SW of Anchorage, Alaska", "Off the coast of Chile", "12 km E of Tokyo, Japan"]
-            var records: [QuakeRecord] = []
-            for day in 0..<10 {
-                for index in 0..<(day % 2 == 0 ? 120 : 3) {
-                    var record = QuakeRecord.fixture("c\(day)-\(index)", magnitude: Double(Int.random(in: 0...70, using: &generator)) / 10,
-                                                     place: places.randomElement(using: &generator)!,
-                                                     time: RestoreWalkTests.now - Int64(day) * 86_400_000 - Int64(index) * 600_000)
-                    record.latitude = Double.random(in: -80...80, using: &generator)
-                    record.longitude = Double.random(in: -180...180, using: &generator)
-                    records.append(record)
-                }
+            var times: [Int64] = []
+            for day in Int64(0)..<10 {
+                for index in Int64(0)..<(day % 2 == 0 ? 120 : 3) { times.append(RestoreWalkTests.now - day * 86_400_000 - index * 600_000) }
             }
-            try store.upsert(records)
+            let store = try Self.storeAllOverTheGlobe(times: times, using: &generator)
+            defer { store.remove() }
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
             var settings = AppSettings(timeZone: .utc)
             settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
@@ -233,14 +226,8 @@ import Testing
                 _ = try live.performReads(live.send(actions.randomElement(using: &generator)!))
                 if live.results.isProvisional, !live.state.collapsedSections.isEmpty, live.results.count > 0 {
                     compared += 1
-                    let exact = try BrowserModel(state: live.state, container: store.container)
-                    defer { exact.close() }
-                    try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
-                                                                 selectedSection: live.state.selectedSection,
-                                                                 selectionLine: live.state.selectionLine), size: size)
-                    _ = try exact.performReads(exact.pendingReads)
                     let (pending, expected) = (Self.withoutCounts(try RestoreWalkTests.screen(live)),
-                                               Self.withoutCounts(try RestoreWalkTests.screen(exact)))
+                                               Self.withoutCounts(try Self.exactScreen(of: live, store, size: size)))
                     if pending != expected {
                         failures.append("seed \(seed) step \(step) at \(size.columns)x\(size.rows):\npending:\n\(pending)\nsettled:\n\(expected)")
                     }
