@@ -79,4 +79,33 @@ import Testing
         #expect(model.state.status.message == "\(save) \(defaults)")
         #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, save, defaults])
     }
+
+    /// A message from the background (a refresh's result, an alert command's failure) goes after
+    /// the unread notices instead of over them; a later one replaces only itself; a key clears
+    /// all, and the next background message stands alone. (Found by the stress run: an automatic
+    /// refresh that failed while the notices were shown wiped them off the status line.)
+    @Test func backgroundMessagesGoAfterUnreadNotices() throws {
+        let store = try BrowserModelTests.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        defer { model.close() }
+        try model.restore(selectedCode: nil, topCode: nil)
+        let save = "Could not save scene a: the disk is full."
+        let defaults = "Defaults.plist was not a property list; starting from defaults."
+        let failed = "Refresh failed: cannot download all_day."
+        try model.send(.showNotices([save]))
+        try model.send(.showNotices([defaults]))
+        try model.send(.refreshFinished(message: failed, failed: true, at: Date()))
+        #expect(model.state.status.message == "\(defaults) \(save) \(failed)" && model.state.status.isError)
+        try model.send(.showNotices([save]))  // the save failed again: already on the line
+        #expect(model.state.status.message == "\(defaults) \(save) \(failed)")
+        try model.send(.showMessage("The alert command was not run: no such file", isError: true))
+        #expect(model.state.status.message == "\(defaults) \(save) The alert command was not run: no such file")
+        try model.send(.refreshFinished(message: "Refreshed all_day: 2 new quakes", failed: false, at: Date()))
+        #expect(model.state.status.message == "\(defaults) \(save) Refreshed all_day: 2 new quakes")
+        try model.send(.moveDown)
+        #expect(model.state.status.message == nil && model.state.status.notices == nil)
+        try model.send(.refreshFinished(message: failed, failed: true, at: Date()))
+        #expect(model.state.status.message == failed)
+    }
 }

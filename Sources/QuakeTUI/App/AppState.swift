@@ -65,6 +65,10 @@ public struct StatusState: Equatable, Sendable {
     /// A one-shot message, cleared by the next key press.
     public var message: String?
     public var isError = false
+    /// The unread notices at the front of `message` (a failed save, a file set aside): a
+    /// message from the background (a refresh's result, an alert) goes after them instead of
+    /// replacing them; the next key press clears them with the message.
+    public var notices: String?
     /// Import or refresh progress: 0…1, or nil for unknown, with a label.
     public var progress: Double?
     public var progressLabel: String?
