@@ -86,6 +86,12 @@ public final class TmuxSession: @unchecked Sendable {
     }
 
     /// Polls the pane until `condition` holds; throws with the last screen after `timeout`.
+    ///
+    /// tmux applies a frame's bytes as they arrive, so the capture that first satisfies the
+    /// condition may hold a frame drawn only in part (stress runs saw a line not yet cleared).
+    /// The screen returned is therefore a second capture a moment later when that one still
+    /// satisfies the condition (the frame finished), else the first: a wait that would have
+    /// succeeded still does, and what the test then asserts on is a whole frame far more often.
     @discardableResult
     public func waitFor(_ target: String, timeout: TimeInterval = 10, _ what: String = "condition",
                         _ condition: (String) -> Bool) throws -> String {
@@ -93,7 +99,11 @@ public final class TmuxSession: @unchecked Sendable {
         var screen = ""
         while Date() < deadline {
             screen = try capture(target)
-            if condition(screen) { return screen }
+            if condition(screen) {
+                usleep(10_000)
+                let settled = try capture(target)
+                return condition(settled) ? settled : screen
+            }
             usleep(50_000)
         }
         throw ChildProcess.ChildError("timed out after \(timeout) s waiting for \(what); the pane shows:\n\(screen)")
