@@ -89,9 +89,10 @@ public final class TmuxSession: @unchecked Sendable {
     ///
     /// tmux applies a frame's bytes as they arrive, so the capture that first satisfies the
     /// condition may hold a frame drawn only in part (stress runs saw a line not yet cleared).
-    /// The screen returned is therefore a second capture a moment later when that one still
-    /// satisfies the condition (the frame finished), else the first: a wait that would have
-    /// succeeded still does, and what the test then asserts on is a whole frame far more often.
+    /// So once it holds, the pane is captured again, back to back, until two captures in a row
+    /// are the same screen (the frame is finished) and that screen is returned; if a capture no
+    /// longer satisfies the condition (a transient state moved on), the last one that did is.
+    /// A wait that would have succeeded still does.
     @discardableResult
     public func waitFor(_ target: String, timeout: TimeInterval = 10, _ what: String = "condition",
                         _ condition: (String) -> Bool) throws -> String {
@@ -99,14 +100,24 @@ public final class TmuxSession: @unchecked Sendable {
         var screen = ""
         while Date() < deadline {
             screen = try capture(target)
-            if condition(screen) {
-                usleep(10_000)
-                let settled = try capture(target)
-                return condition(settled) ? settled : screen
-            }
+            if condition(screen) { return try settled(target, from: screen, until: deadline, condition) }
             usleep(50_000)
         }
         throw ChildProcess.ChildError("timed out after \(timeout) s waiting for \(what); the pane shows:\n\(screen)")
+    }
+
+    /// `screen` (which satisfies `condition`) once the pane shows it twice in a row, or the last
+    /// capture that satisfied `condition` when the next one does not or the deadline passes.
+    private func settled(_ target: String, from screen: String, until deadline: Date,
+                         _ condition: (String) -> Bool) throws -> String {
+        var screen = screen
+        while Date() < deadline {
+            let again = try capture(target)
+            guard condition(again) else { return screen }
+            if again == screen { return again }
+            screen = again
+        }
+        return screen
     }
 
     /// The program's process id (the child of the pane's shell), or 0 once it has exited.
