@@ -79,16 +79,16 @@ import Testing
         defer { model.close(); store.remove() }
         let (save, defaults) = (Self.save, Self.defaults)
         try model.send(.showNotices([save]))
-        #expect(model.state.status.message == save && model.state.status.isError)
+        #expect(model.state.status.shown == save && model.state.status.showsError)
         try model.send(.showNotices([save, defaults]))  // the save failed again: already said
-        #expect(model.state.status.message == "\(defaults) \(save)")
+        #expect(model.state.status.shown == "\(defaults) \(save)")
         try model.send(.showNotices([save]))
-        #expect(model.state.status.message == "\(defaults) \(save)")
+        #expect(model.state.status.shown == "\(defaults) \(save)")
         #expect(model.state.messageLog.entries.map(\.text) == [save, defaults])
         try model.send(.moveDown)  // read: a key clears the line, and the next failure shows again
-        #expect(model.state.status.message == nil)
+        #expect(model.state.status.shown == nil)
         try model.send(.showNotices([save, defaults, save]))  // in order, each once
-        #expect(model.state.status.message == "\(save) \(defaults)")
+        #expect(model.state.status.shown == "\(save) \(defaults)")
         #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, save, defaults])
     }
 
@@ -104,16 +104,19 @@ import Testing
         try model.send(.showNotices([save]))
         try model.send(.showNotices([defaults]))
         try model.send(.refreshFinished(message: failed, failed: true, at: Date()))
-        #expect(model.state.status.message == "\(defaults) \(save) \(failed)" && model.state.status.isError)
+        #expect(model.state.status.shown == "\(defaults) \(save) \(failed)" && model.state.status.showsError)
         try model.send(.showNotices([save]))  // the save failed again: already on the line
-        #expect(model.state.status.message == "\(defaults) \(save) \(failed)")
+        #expect(model.state.status.shown == "\(defaults) \(save) \(failed)")
         try model.send(.showMessage("The alert command was not run: no such file", isError: true))
-        #expect(model.state.status.message == "\(defaults) \(save) The alert command was not run: no such file")
+        #expect(model.state.status.shown == "\(defaults) \(save) The alert command was not run: no such file")
         try model.send(.refreshFinished(message: "Refreshed all_day: 2 new quakes", failed: false, at: Date()))
-        #expect(model.state.status.message == "\(defaults) \(save) Refreshed all_day: 2 new quakes")
+        #expect(model.state.status.shown == "\(defaults) \(save) Refreshed all_day: 2 new quakes")
         try model.send(.moveDown)
-        #expect(model.state.status.message == nil && model.state.status.notices == nil)
+        #expect(model.state.status.shown == nil)
         try model.send(.refreshFinished(message: failed, failed: true, at: Date()))
-        #expect(model.state.status.message == failed)
+        #expect(model.state.status.shown == failed)
+        // The log holds each message alone, not with the notices it followed on the line.
+        #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, failed, "The alert command was not run: no such file",
+                                                               "Refreshed all_day: 2 new quakes", failed])
     }
 }

@@ -65,10 +65,17 @@ public struct StatusState: Equatable, Sendable {
     /// A one-shot message, cleared by the next key press.
     public var message: String?
     public var isError = false
-    /// The unread notices at the front of `message` (a failed save, a file set aside): a
-    /// message from the background (a refresh's result, an alert) goes after them instead of
-    /// replacing them; the next key press clears them with the message.
-    public var notices: String?
+    /// Unread notices from the background (a failed save, a file set aside), newest first:
+    /// shown before `message`, which a refresh's result or an alert replaces without touching
+    /// them; the next key press clears them with the message.
+    public var notices: [String] = []
+    /// What the status line says: the unread notices, then the message (nil: neither).
+    public var shown: String? {
+        let parts = notices + [message].compactMap { $0 }.filter { !$0.isEmpty }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+    /// Whether the status line shows an error: any unread notice is one.
+    public var showsError: Bool { !notices.isEmpty || isError }
     /// Import or refresh progress: 0…1, or nil for unknown, with a label.
     public var progress: Double?
     public var progressLabel: String?

@@ -4,10 +4,11 @@ import Foundation
 extension BrowserModel {
     /// Logs the status line's message when this action set one (a repeated notice or error from
     /// outside, such as a second failed refresh, is logged again).
-    func logMessage(_ action: Action, before: String?) {
-        // Each notice is logged alone, not with the message it joined on the status line.
-        if case .showNotices(let notices) = action {
-            for notice in Self.newNotices(notices, showing: before) { state.messageLog.append(notice, isError: true, at: clock()) }
+    /// - Parameter noticesBefore: how many unread notices the status line had before the action.
+    func logMessage(_ action: Action, before: String?, noticesBefore: Int) {
+        // Each new notice is logged alone, in order, not with what else the status line shows.
+        if case .showNotices = action {
+            for notice in state.status.notices.dropLast(noticesBefore) { state.messageLog.append(notice, isError: true, at: clock()) }
             return
         }
         guard let message = state.status.message else { return }

@@ -127,8 +127,8 @@ extension BrowserModel {
             model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
         }
         model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now)
-        if let message = status.message {
-            model.message = StatusMessage(message, isError: status.isError)
+        if let shown = status.shown {
+            model.message = StatusMessage(shown, isError: status.showsError)
         }
         return model
     }

@@ -153,15 +153,14 @@ public final class BrowserModel {
         var reloadDetail = false
         // A provisional window reads past the folded sections (a fold itself waits for the count).
         try results.setCollapsedSections(state.collapsedSections)
-        let noticesBefore = state.status.notices
         if !isOutside(action) {
             restoredPlacement = nil
             keptSelectionLine = nil
             state.status.message = nil
-            state.status.notices = nil
+            state.status.notices = []
             state.status.isError = false
         }
-        let messageBefore = state.status.message
+        let messageBefore = state.status.message, noticesBefore = state.status.notices.count
         switch action {
         case .moveUp: moveSelection(by: -1)
         case .moveDown: moveSelection(by: 1)
@@ -319,12 +318,7 @@ public final class BrowserModel {
             state.status.message = message
             state.status.isError = isError
         case .showNotices(let notices):
-            var shown = Self.newNotices(notices, showing: state.status.message)
-            guard !shown.isEmpty else { break }
-            state.status.notices = (shown + [state.status.notices].compactMap { $0 }).joined(separator: " ")
-            if let unread = state.status.message, !unread.isEmpty { shown.append(unread) }
-            state.status.message = shown.joined(separator: " ")
-            state.status.isError = true
+            state.status.notices = Self.newNotices(notices, showing: state.status.shown) + state.status.notices
         // Live monitor (issue 13).
         case .nextNewQuake: try jumpToNewQuake(forward: true)
         case .previousNewQuake: try jumpToNewQuake(forward: false)
@@ -333,16 +327,10 @@ public final class BrowserModel {
         case .refreshStatusChanged(let status): state.live.refresh = status
         case .resultsSettled: reloadDetail = try settleResults()
         }
-        // A message from the background (a refresh's result, an alert) goes after the unread
-        // notices rather than over them: a failed save must stay in sight until a key is pressed.
-        if let notices = noticesBefore, state.status.notices == notices, !(state.status.message?.hasPrefix(notices) ?? false) {
-            state.status.message = [notices, state.status.message].compactMap { $0 }.joined(separator: " ")
-            state.status.isError = true
-        }
         pendingBase = results.isProvisional ? (pendingBase ?? before) : nil
         clampScroll()
         try syncSelection()
-        logMessage(action, before: messageBefore)
+        logMessage(action, before: messageBefore, noticesBefore: noticesBefore)
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         effects += detailReads(reloading: reloadDetail)
         succeeded = true
