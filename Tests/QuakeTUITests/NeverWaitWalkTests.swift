@@ -74,6 +74,24 @@ import Testing
         return store
     }
 
+    /// A model with `home` on provisional results over `store` (whole windows of `margin` rows),
+    /// restored at `size` with its first count settled.
+    static func settledModel(_ store: TestStore, scene: String, home: GeoPoint, size: Size,
+                             margin: Int) throws -> (BrowserModel, Settled) {
+        var settings = AppSettings(timeZone: .utc)
+        settings.home = home
+        let (results, settled) = try provisionalResults(store, windowLimit: nil, margin: margin)
+        let live = try BrowserModel(state: AppState(sceneID: scene, settings: settings), source: results)
+        do {
+            try live.restore(AppState.RestoredSelection(), size: size)
+            try settle(live, settled)
+        } catch {
+            live.close()
+            throw error
+        }
+        return (live, settled)
+    }
+
     @Test func walksWithPendingCountsAndCommitsEndOnAFreshFetch() throws {
         var failures: [String] = []
         for seed in UInt64(1)...10 {
@@ -165,15 +183,11 @@ import Testing
                                                       using: &generator)
             defer { store.remove() }
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
-            var settings = AppSettings(timeZone: .utc)
-            settings.home = GeoPoint(latitude: Double.random(in: -60...60, using: &generator),
-                                     longitude: Double.random(in: -180...180, using: &generator))
-            let (results, settled) = try Self.provisionalResults(store, windowLimit: nil,
-                                                                 margin: size.rows + Int.random(in: 2...20, using: &generator))
-            let live = try BrowserModel(state: AppState(sceneID: "d\(seed)", settings: settings), source: results)
+            let home = GeoPoint(latitude: Double.random(in: -60...60, using: &generator),
+                                longitude: Double.random(in: -180...180, using: &generator))
+            let (live, settled) = try Self.settledModel(store, scene: "d\(seed)", home: home, size: size,
+                                                        margin: size.rows + Int.random(in: 2...20, using: &generator))
             defer { live.close() }
-            try live.restore(AppState.RestoredSelection(), size: size)
-            try Self.settle(live, settled)
             let actions = MergeWalkTests.actions + [.nextSortOrder, .nextSortOrder, .nextSortOrder]
             for step in 0..<40 {
                 _ = try live.performReads(live.send(actions.randomElement(using: &generator)!))
@@ -212,13 +226,9 @@ import Testing
             let store = try Self.storeAllOverTheGlobe(times: times, using: &generator)
             defer { store.remove() }
             let size = RestoreWalkTests.sizes[Int(seed % 3)]
-            var settings = AppSettings(timeZone: .utc)
-            settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
-            let (results, settled) = try Self.provisionalResults(store, windowLimit: nil, margin: size.rows + 2)
-            let live = try BrowserModel(state: AppState(sceneID: "c\(seed)", settings: settings), source: results)
+            let (live, settled) = try Self.settledModel(store, scene: "c\(seed)", home: GeoPoint(latitude: 35.68, longitude: 139.69),
+                                                        size: size, margin: size.rows + 2)
             defer { live.close() }
-            try live.restore(AppState.RestoredSelection(), size: size)
-            try Self.settle(live, settled)
             let actions: [Action] = [.toggleSection, .toggleSection, .toggleSection, .moveDown, .pageDown, .pageDown, .pageUp,
                                      .nextSortOrder, .reverseSortDirection, .cycleMinimumMagnitude, .beginSearch,
                                      .searchInput("a"), .searchBackspace, .cancelSearch]
