@@ -15,6 +15,42 @@ struct TerminalBench {
     var idleSeconds = 60
     let scene = "bench"
 
+    /// A key's bytes as a terminal sends them, and the row its samples go to (nil: typed to get
+    /// somewhere, not timed).
+    struct Step {
+        let bytes: String
+        let row: String?
+        static func timed(_ bytes: String, _ row: String) -> Step { Step(bytes: bytes, row: row) }
+        static func untimed(_ bytes: String) -> Step { Step(bytes: bytes, row: nil) }
+    }
+
+    /// Every key of SPEC §8 that draws a frame (`q` and `Q` end the browser, so they are timed by
+    /// no row), plus `~`, in sequences that leave the browser where they found it: each sequence
+    /// runs `runs` times. The scene starts mid-list with the detail open; home is set, so `s`
+    /// goes through magnitude → region → distance → time and the first distance sort builds its
+    /// table (its sample is that row's worst).
+    static let sequences: [[Step]] = [
+        [.untimed("\u{1B}")],  // close the restored detail (Esc's own row is below)
+        [.timed("j", "j (next quake)"), .timed("k", "k (previous quake)")],
+        [.timed("\u{1B}[B", "↓"), .timed("\u{1B}[A", "↑")],
+        [.timed("\u{1B}[6~", "PgDn"), .timed("\u{1B}[5~", "PgUp")],
+        [.timed("\u{04}", "ctrl-d (half a page down)"), .timed("\u{15}", "ctrl-u (half a page up)")],
+        [.timed("G", "G (last quake)"), .timed("g", "g (first quake)")],
+        [.timed(" ", "space (fold the section)"), .timed(" ", "space (unfold it)")],
+        [.timed("\r", "Enter (open the detail)"), .timed("\t", "Tab (next tab)"), .timed("\u{1B}[Z", "shift-Tab (previous tab)"),
+         .timed("2", "1 2 3 (a tab)"), .timed("3", "1 2 3 (a tab)"), .timed("1", "1 2 3 (a tab)"),
+         .timed("\u{1B}", "Esc (close the detail)")],
+        [.untimed("/")] + BrowserRole.searchWord.map { .timed(String($0), "search keystroke (/alaska, each letter)") }
+            + [.timed("\r", "Enter (keep the search)"), .timed("\u{1B}", "Esc (clear the search)")],
+        [.timed("s", "s → magnitude"), .timed("s", "s → region"), .timed("s", "s → distance"), .timed("s", "s → time")],
+        [.timed("S", "S (reverse the order)"), .timed("S", "S (reverse the order)")],
+        Array(repeating: .timed("m", "m (each minimum magnitude)"), count: 4),
+        [.timed("~", "~ (near home on)"), .timed("~", "~ (near home off)")],
+        [.timed("?", "? (help)"), .timed("\u{1B}", "Esc (close help)")],
+        [.timed("e", "e (edit notes)"), .timed("\u{1B}", "Esc (cancel the notes)")],
+        [.timed("H", "H (handoff)"), .timed("r", "r (refresh in the background)"), .timed("\u{0C}", "ctrl-l (redraw)")],
+    ]
+
     func run(n: Int) throws -> [Figure] {
         log("real browser on a pty N=\(n.formatted()) ×\(runs)")
         var launches: [Double] = []
@@ -23,23 +59,23 @@ struct TerminalBench {
             launches.append(Double(try browser.nextFrame(after: 0) - browser.terminal.startedAt) / 1e9)
             try browser.quit()
         }
+        // Home for `~` and the distance sort, set as a user would; unset again at the end so the
+        // store's other benchmarks see it as they made it.
+        try config(["home", "\(BrowserRole.home.latitude),\(BrowserRole.home.longitude)", "--name", "Tokyo"])
+        defer { try? config(["home", "--unset"]) }
         let browser = try Browser(self)
         _ = try browser.nextFrame(after: 0)
-        var keys: [(name: String, keys: [String], samples: [Double])] = [
-            ("scroll a line (j)", ["j"], []), ("scroll a page (PgDn)", ["\u{1B}[6~"], []),
-            ("search keystroke (/alaska, each letter)", ["/"] + BrowserRole.searchWord.map(String.init) + ["\u{1B}"], []),
-            ("sort change (s, three times)", ["s", "s", "s"], []),
-        ]
-        for index in keys.indices {
-            for _ in 0..<runs {
-                for key in keys[index].keys {
+        var rows: [String] = []
+        var samples: [String: [Double]] = [:]
+        for sequence in Self.sequences {
+            for _ in 0..<(sequence.contains { $0.row != nil } ? runs : 1) {
+                for step in sequence {
                     let sent = monotonicNanoseconds()
-                    browser.terminal.type(key)
+                    browser.terminal.type(step.bytes)
                     let drawn = try browser.nextFrame(after: sent)
-                    // "/" only opens the field and Esc clears it: time the letters.
-                    if key != "/" && !(key == "\u{1B}" && keys[index].keys.count > 1) {
-                        keys[index].samples.append(Double(drawn - sent) / 1e9)
-                    }
+                    guard let row = step.row else { continue }
+                    if samples[row] == nil { rows.append(row) }
+                    samples[row, default: []].append(Double(drawn - sent) / 1e9)
                 }
             }
         }
@@ -51,12 +87,13 @@ struct TerminalBench {
         try browser.quit()
 
         var figures = [Figure(name: "pty: launch → first restored frame (real quaketui)", n: n, ours: launches.median,
-                              ourMax: launches.maximum, samples: launches.count, unit: "s", target: "≤ 100 ms",
-                              met: launches.median <= 0.1)]
-        for key in keys {
-            figures.append(Figure(name: "pty: key→frame: \(key.name)", n: n, ours: key.samples.median,
-                                  ourMax: key.samples.maximum, samples: key.samples.count, unit: "s",
-                                  target: "≤ 16 ms", met: key.samples.median <= 0.016))
+                              ourMax: launches.maximum, samples: launches.count, unit: "s",
+                              target: "≤ 50 ms, worst ≤ 100 ms", met: launches.median <= 0.05 && launches.maximum <= 0.1)]
+        for row in rows {
+            let times = samples[row] ?? []
+            figures.append(Figure(name: "pty: key→frame: \(row)", n: n, ours: times.median, ourMax: times.maximum,
+                                  samples: times.count, unit: "s", target: "≤ 16 ms, worst ≤ 33 ms",
+                                  met: times.median <= 0.016 && times.maximum <= 0.033))
         }
         figures.append(Figure(name: "pty: idle browser CPU over \(idleSeconds) s (utime+stime)", n: n, ours: idleCPU,
                               samples: 1, unit: "s", target: "≤ 0.1 s per 60 s",
@@ -65,6 +102,12 @@ struct TerminalBench {
                               ours: rss.map { Double($0) / 1e6 } ?? .nan, samples: rss == nil ? 0 : 1, unit: "MB",
                               target: "≤ 64 MB", met: rss.map { Double($0) / 1e6 <= 64 }))
         return figures
+    }
+
+    /// `quaketui config ARGS` on the bench's state directory.
+    private func config(_ arguments: [String]) throws {
+        let result = try Measured.run([quaketui, "config"] + arguments + ["--state-dir", store.path])
+        guard result.status == 0 else { throw BenchError("quaketui config \(arguments.joined(separator: " ")) failed (exit \(result.status))") }
     }
 
     /// One browser process and its frame trace.
