@@ -65,7 +65,7 @@ enum Quaketui {
 
     /// Runs the command line and returns the exit code; prints errors on stderr.
     static func main(_ arguments: [String]) -> ExitCode {
-        var arguments = arguments
+        var arguments = commandFirst(arguments)
         if arguments.first == "help" {
             arguments.removeFirst()
             guard let name = arguments.first else { print(root.helpText, terminator: ""); return .success }
@@ -95,6 +95,21 @@ enum Quaketui {
         } catch {
             return report(error, context: name)
         }
+    }
+
+    /// `quaketui --state-dir DIR scenes rm ID`: options written before the command (as `git -C DIR
+    /// status` takes them) move behind it, where the command parses them, so an option the command
+    /// does not take is still refused by name.
+    static func commandFirst(_ arguments: [String]) -> [String] {
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("--") {
+            let name = arguments[index].dropFirst(2)
+            index += 1
+            if !name.contains("="), root.options.first(where: { $0.name == name })?.value != nil { index += 1 }
+        }
+        guard index > 0, index < arguments.count, commands.contains(where: { $0.spec.name == arguments[index] })
+        else { return arguments }
+        return [arguments[index]] + arguments[..<index] + arguments[(index + 1)...]
     }
 
     private static func browse(_ arguments: [String]) -> ExitCode {

@@ -23,6 +23,8 @@ import Testing
         (["--scene", "../x"], 64, "Error: The scene ID \"../x\" is not valid: use 1 to 64 letters, digits, '.', '_' or '-' (not '.' or '..')."),
         (["import", "ftp://example.org/all_day.geojson"], 64,
          "Error: 'ftp' URLs cannot be imported; use an http, https or file URL, or download the feed and import its path."),
+        // Options before a command are the command's: one it does not take is refused by name.
+        (["--scene", "x", "list"], 64, "Error: Unknown option '--scene'."),
         (["--generate-completion-script", "tcsh"], 64,
          "Error: 'tcsh' is not a shell quaketui writes completions for; use bash, zsh or fish."),
     ]
@@ -40,6 +42,18 @@ import Testing
         #expect(result.stderr.contains("--help' for more information."), "\(arguments)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("quakes.sqlite").path),
                 "a usage error touches nothing: \(arguments)")
+    }
+
+    /// `quaketui --state-dir DIR info`, as `git -C DIR status` is written: the same as the option after the command.
+    @Test func optionsBeforeTheCommandAreTheCommands() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let before = try QuaketuiBinary.run(["--state-dir", dir.url.path, "scenes", "--json"])
+        let after = try QuaketuiBinary.run(["scenes", "--json", "--state-dir", dir.url.path])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == after.stdout && before.stdout == "{\"scenes\":[]}\n")
+        let equals = try QuaketuiBinary.run(["--state-dir=\(dir.url.path)", "info", "--json"])
+        #expect(equals.status == 0 && equals.stdout.contains(dir.url.path), "\(equals.stderr)")
     }
 
     @Test func versionAndHelpStillWork() throws {
