@@ -33,6 +33,9 @@ struct CommandSpec: Sendable {
         case file
         case directory
         case values([String])
+        /// The saved scenes' IDs, as `quaketui scenes --json` lists them for the state directory
+        /// the line names (`--state-dir`), else the default one.
+        case scenes
     }
 
     /// e.g. `info`; empty for the root command.

@@ -18,20 +18,47 @@ import Testing
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// What bash's completion function offers for `words`, the last one being completed.
-    static func bashCompletions(_ script: URL, _ words: [String], in directory: URL? = nil) throws -> [String] {
+    /// `PATH` with the quaketui under test first, as a shell that completes it would have it.
+    static var pathWithQuaketui: [String: String] {
+        ["PATH": QuaketuiBinary.url.deletingLastPathComponent().path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")]
+    }
+
+    /// What bash's completion function offers for `words`, the last one being completed, with
+    /// `compopt` calls recorded as a first line `compopt: …` when `recordingCompopt`.
+    static func bashCompletions(_ script: URL, _ words: [String], in directory: URL? = nil,
+                                recordingCompopt: Bool = false) throws -> [String] {
         let quoted = words.map { "'\($0)'" }.joined(separator: " ")
         let program = """
             source '\(script.path)'
             complete -p quaketui >/dev/null || exit 3
+            \(recordingCompopt ? "compopt() { echo \"compopt: $*\"; }" : "")
             COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
             _quaketui
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let (status, out, err) = try ChildProcess.run(try #require(installed("bash")), ["--norc", "-c", program],
-                                                      currentDirectory: directory)
+                                                      environment: pathWithQuaketui, currentDirectory: directory)
         #expect(status == 0, "\(err)")
         return out.split(separator: "\n").map(String.init)
+    }
+
+    /// `bash`: the saved scenes' IDs for `scenes rm` and `--scene`, from the state directory the
+    /// line names; paths through `compopt -o filenames`, so a directory gets its `/`.
+    @Test(.enabled(if: installed("bash") != nil, "needs bash"))
+    func bashOffersSceneIDsAndMarksDirectories() throws {
+        let script = try Self.script("bash")
+        defer { try? FileManager.default.removeItem(at: script) }
+        let (dir, _) = try ScenesCommandTests.stateWithScenes()
+        defer { dir.remove() }
+        #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "rm", "--state-dir", dir.path, ""]) == ["left", "right"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "rm", "left", "--state-dir", dir.path, "r"]) == ["right"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "--state-dir", dir.path, "--scene", "l"]) == ["left"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "scenes", ""]) == ["list", "rm", "prune"])
+        try FileManager.default.createDirectory(at: dir.appending("feeds"), withIntermediateDirectories: true)
+        #expect(try Self.bashCompletions(script, ["quaketui", "info", "--state-dir", "fe"], in: dir.url, recordingCompopt: true)
+                == ["compopt: -o filenames", "feeds"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "import", "fe"], in: dir.url, recordingCompopt: true)
+                == ["compopt: -o filenames", "feeds"])
     }
 
     @Test(.enabled(if: installed("bash") != nil, "needs bash"))
@@ -68,7 +95,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: script) }
         func complete(_ line: String) throws -> [String] {
             let (status, out, err) = try ChildProcess.run(try #require(Self.installed("fish")), [
-                "--no-config", "-c", "source '\(script.path)'; complete -C '\(line)'"])
+                "--no-config", "-c", "source '\(script.path)'; complete -C '\(line)'"], environment: Self.pathWithQuaketui)
             #expect(status == 0, "\(err)")
             return out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
@@ -76,6 +103,14 @@ import Testing
         #expect(try complete("quaketui list --sort ").sorted() == ["distance", "magnitude", "region", "time"])
         #expect(try complete("quaketui refresh all_h") == ["all_hour"])
         #expect(try complete("quaketui delete --be") == ["--before"])
+        // Commands after the root's options, scene IDs where a scene is asked for, and `scenes`'
+        // words only until one is given.
+        let (dir, _) = try ScenesCommandTests.stateWithScenes()
+        defer { dir.remove() }
+        #expect(try complete("quaketui --state-dir \(dir.path) li") == ["list"])
+        #expect(try complete("quaketui --state-dir \(dir.path) --scene ").sorted() == ["left", "right"])
+        #expect(try complete("quaketui scenes rm --state-dir \(dir.path) ").sorted() == ["left", "right"])
+        #expect(try complete("quaketui scenes ").sorted() == ["list", "prune", "rm"])
     }
 
     @Test(.enabled(if: installed("zsh") != nil, "needs zsh (installed by .ci/run)"))
@@ -114,9 +149,12 @@ import Testing
         let page = FileManager.default.temporaryDirectory.appendingPathComponent("quaketui-\(UUID().uuidString).1")
         try Data(manual.stdout.utf8).write(to: page)
         defer { try? FileManager.default.removeItem(at: page) }
-        let (status, out, err) = try ChildProcess.run(groff, ["-man", "-Tutf8", "-ww", page.path])
-        #expect(status == 0)
-        #expect(err.isEmpty, "groff warns: \(err)")
-        #expect(out.contains("QUAKETUI(1)"))
+        // `man` sets the line length from the terminal: every width a terminal may have.
+        for width in [60, 80, 100, 120, 150, 200] {
+            let (status, out, err) = try ChildProcess.run(groff, ["-man", "-Tutf8", "-ww", "-rLL=\(width)n", page.path])
+            #expect(status == 0)
+            #expect(err.isEmpty, "groff warns at \(width) columns: \(err)")
+            #expect(out.contains("QUAKETUI(1)"))
+        }
     }
 }

@@ -9,7 +9,7 @@ import QuakeTUI
 enum BrowseCommand {
     static let scene = CommandSpec.Option(
         name: "scene", value: "ID",
-        help: "The scene to show (default: $QUAKETUI_SCENE, the tmux pane, else 'main').")
+        help: "The scene to show (default: $QUAKETUI_SCENE, the tmux pane, else 'main').", completion: .scenes)
 
     static func run(_ arguments: ParsedArguments) throws {
         // The command line first: a bad scene ID is a usage error (64) with or without a terminal.

@@ -25,7 +25,8 @@ enum OpenCommand {
             --json prints {"code","scene","isOpen","pid","inStore"}.
             """,
         options: [
-            .init(name: "scene", value: "ID", help: "The scene to show the quake in (see above for the default)."),
+            .init(name: "scene", value: "ID", help: "The scene to show the quake in (see above for the default).",
+                  completion: .scenes),
             CommandSpec.stateDir, CommandSpec.json,
         ],
         arguments: [.init(name: "code", help: "A USGS event code or event page URL.")])

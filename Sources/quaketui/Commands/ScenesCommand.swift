@@ -30,7 +30,7 @@ enum ScenesCommand {
         ],
         arguments: [
             .init(name: "action", help: "list (the default), rm or prune.", completion: .values(["list", "rm", "prune"])),
-            .init(name: "id", help: "With rm: the scenes to remove.", isRepeating: true),
+            .init(name: "id", help: "With rm: the scenes to remove.", completion: .scenes, isRepeating: true),
         ])
 
     struct ListReport: Encodable {
