@@ -100,6 +100,7 @@ struct ImportBench {
                    target: "≤ 64 MB", met: oursRSS.isEmpty ? nil : oursRSS.median <= 64,
                    note: Measured.timeTool == nil ? "not measured: GNU time missing (apt-get install -y time)" : nil),
         ]
+        if let size = try storeSize(n: n) { figures.append(size) }
         figures += try incremental(n: n)
         if python {
             figures.append(Figure(name: "import GeoJSON vs Python", n: n, ours: ours.median, ourMax: ours.maximum, samples: runs,
@@ -109,6 +110,35 @@ struct ImportBench {
         return figures
     }
 
+
+    /// Bytes of `quakes.sqlite` (and its WAL, if any is left) per quake after the import, with what
+    /// takes the space, from SQLite's `dbstat` table read by the `sqlite3` shell: the table, each
+    /// index, the FTS index (its shadow tables together) and the rest.
+    func storeSize(n: Int) throws -> Figure? {
+        let file = store(n: n).appendingPathComponent("quakes.sqlite")
+        func size(_ path: String) -> Int? { (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int }
+        guard let main = size(file.path), n > 0 else { return nil }
+        let bytes = main + (size(file.path + "-wal") ?? 0)
+        var parts: [(String, Int)] = []
+        if let sqlite3 = Peers.sqlite3 {
+            let m = try Measured.run([sqlite3, "-readonly", file.path,
+                                      "SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC"])
+            var grouped: [String: Int] = [:]
+            for line in m.stdout.split(separator: "\n") {
+                let fields = line.split(separator: "|")
+                guard fields.count == 2, let size = Int(fields[1]) else { continue }
+                let name = String(fields[0])
+                let group = name.hasPrefix("quake_fts") ? "FTS" : name == "sqlite_autoindex_quake_1" ? "code index"
+                    : name.hasPrefix("quake") || name == "quake" ? name : "other"
+                grouped[group, default: 0] += size
+            }
+            parts = grouped.sorted { $0.value > $1.value }
+        }
+        let breakdown = parts.map { "\($0.0) \(String(format: "%.0f", Double($0.1) / Double(n))) B" }.joined(separator: ", ")
+        return Figure(name: "store size per quake", n: n, ours: Double(bytes) / Double(n), samples: 1, unit: "B",
+                      target: "reported", met: nil,
+                      note: "\(String(format: "%.0f", Double(bytes) / 1e6)) MB in all" + (breakdown.isEmpty ? "" : "; \(breakdown)"))
+    }
 
     /// A real month (`all_month-2023-04-04.csv`, 12,569 quakes none of which are in the generated
     /// store) imported into the N-quake store, beside the same file into an empty store, then
