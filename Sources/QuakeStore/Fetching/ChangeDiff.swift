@@ -26,15 +26,39 @@ struct ChangeDiff {
         Set(newMatched.values.map(sectionOf))
     }
 
-    /// Where a row that was in the results sat within its old section, from `nowBefore` — the
-    /// rows of that section sorting before its old keys in the store as it is now: less the
-    /// changed rows that now sort before it there, plus those that sorted before it there before.
-    func oldPlace(of keys: RowKeys, nowBefore: Int, sectionOf: (RowKeys) -> SectionKey,
-                  precedes: (RowKeys, RowKeys) -> Bool) -> Int {
-        let key = sectionOf(keys)
-        return nowBefore
-            - newMatched.values.filter { sectionOf($0) == key && precedes($0, keys) }.count
-            + oldMatched.values.filter { sectionOf($0) == key && precedes($0, keys) }.count
+    /// The changed rows of each section, old and new, in section order: what `OldPlaces` counts
+    /// through. Each row's section is computed once, so a merge of n changes costs n log n, not
+    /// n² (a fetch that replaced the bundled sample merged 1,558 changes in seconds before).
+    func oldPlaces(sectionOf: (RowKeys) -> SectionKey,
+                   precedes: @escaping (RowKeys, RowKeys) -> Bool) -> OldPlaces {
+        func bySection(_ rows: [String: RowKeys]) -> [SectionKey: [RowKeys]] {
+            Dictionary(grouping: rows.values, by: sectionOf).mapValues { $0.sorted(by: precedes) }
+        }
+        return OldPlaces(new: bySection(newMatched), old: bySection(oldMatched), precedes: precedes)
+    }
+
+    /// Where a row that was in the results sat within its old section.
+    struct OldPlaces {
+        let new: [SectionKey: [RowKeys]]
+        let old: [SectionKey: [RowKeys]]
+        let precedes: (RowKeys, RowKeys) -> Bool
+
+        /// From `nowBefore` — the rows of section `key` sorting before `keys` (a row's old keys)
+        /// in the store as it is now: less the changed rows that now sort before it there, plus
+        /// those that sorted before it there before.
+        func place(of keys: RowKeys, in key: SectionKey, nowBefore: Int) -> Int {
+            nowBefore - countBefore(keys, in: new[key] ?? []) + countBefore(keys, in: old[key] ?? [])
+        }
+
+        /// How many of `sorted` precede `keys`: the first index not preceding it.
+        private func countBefore(_ keys: RowKeys, in sorted: [RowKeys]) -> Int {
+            var low = 0, high = sorted.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(sorted[middle], keys) { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
     }
 
     /// The changes, from each changed row's flat offset before (`oldRank`, for the rows of
@@ -45,13 +69,18 @@ struct ChangeDiff {
         var changes = ResultChanges(codes: codes)
         changes.sectionsDeleted = old.sections.indices.filter { new.index(of: old.sections[$0].key) == nil }
         changes.sectionsInserted = new.sections.indices.filter { old.index(of: new.sections[$0].key) == nil }
+        // How many changed rows came before a rank: its first index among the sorted ranks.
+        func order(_ ranks: [String: Int]) -> [Int: Int] {
+            Dictionary(ranks.values.sorted().enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        }
+        let oldOrder = order(oldRank), newOrder = order(newRank)
         for code in codes {
             switch (oldRank[code], newRank[code]) {
             case (let from?, nil): changes.deleted.append(from)
             case (nil, let to?): changes.inserted.append(to)
             case (let from?, let to?):
-                let changedBeforeOld = oldRank.values.filter { $0 < from }.count
-                let changedBeforeNew = newRank.values.filter { $0 < to }.count
+                let changedBeforeOld = oldOrder[from]!
+                let changedBeforeNew = newOrder[to]!
                 if from - changedBeforeOld == to - changedBeforeNew {
                     changes.updated.append(.init(from: from, to: to))
                 } else {

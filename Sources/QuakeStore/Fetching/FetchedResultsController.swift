@@ -497,10 +497,10 @@ public final class FetchedResultsController {
         // Old positions (before the sections change).
         let old = index
         var oldRank: [String: Int] = [:]
+        let places = diff.oldPlaces(sectionOf: { sectionKey(of: $0) }, precedes: sql.precedesInSection)
         for (code, keys) in oldMatched {
             let key = sectionKey(of: keys)
-            let within = diff.oldPlace(of: keys, nowBefore: try countRows(db, in: key, before: keys),
-                                       sectionOf: { sectionKey(of: $0) }, precedes: sql.precedesInSection)
+            let within = places.place(of: keys, in: key, nowBefore: try countRows(db, in: key, before: keys))
             oldRank[code] = old.offset(ofSection: old.index(of: key)!) + within
         }
 
