@@ -10,7 +10,8 @@ enum OpenCommand {
         abstract: "Show a quake in a scene: continue an activity from a code or event URL.",
         usage: ["open <code>|<event-url> [--scene <id>] [--json]"],
         discussion: """
-            CODE is a USGS event code (us7000abcd); EVENT-URL a USGS event page
+            CODE is a quake code as 'list' prints it: a USGS event code (us7000abcd) or another
+            agency's (iris:958596, emsc:20240101_0000123); EVENT-URL a USGS event page
             (https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd). The scene selects the
             quake and opens its detail view: within a second if a browser shows the scene now,
             otherwise the next time that scene starts.
@@ -28,7 +29,7 @@ enum OpenCommand {
             .init(name: "scene", value: "ID", help: "The scene to show the quake in (see above for the default)."),
             CommandSpec.stateDir, CommandSpec.json,
         ],
-        arguments: [.init(name: "code", help: "A USGS event code or event page URL.")])
+        arguments: [.init(name: "code", help: "A quake code (us7000abcd, iris:958596) or a USGS event page URL.")])
 
     struct Report: Encodable {
         var code: String
