@@ -64,8 +64,11 @@ import QuakeTestSupport
         ].joined(separator: "\n"))
         let error = Feed.error(text, name: "same.xml")
         #expect(error?.code == .ambiguousCode)
-        #expect(error?.line == 6)
-        #expect(error?.description.contains("the events at lines 5 and 6 both get the code example.org:smi:example.org/fdsnws/event/1/query?format=xml") == true,
+        #expect(error?.line == 8)
+        #expect(error?.description == "same.xml:8:1: the events at lines 4 and 8 both get the code "
+                    + "example.org:smi:example.org/fdsnws/event/1/query?format=xml but have different origins "
+                    + "(publicID smi:example.org/fdsnws/event/1/query?format=xml), so importing would merge two earthquakes into one; "
+                    + "nothing was imported; the file's event IDs do not tell its events apart — import the events separately or fix their publicIDs.",
                 "\(error?.description ?? "")")
         let store = try TestStore()
         defer { store.remove() }
@@ -166,7 +169,7 @@ import QuakeTestSupport
         let text = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName\n"
             + "ak0241abcd|2024-01-01T00:00:00|61|-150|30|ak|ak|ak|ak0241abcd|ml|1.2|ak|Alaska\n"
         #expect(try Feed.read(text).map(\.code) == ["ak0241abcd"])
-        let xml = Self.quakeML(Self.event("quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=usb000ief4&format=quakeml",
+        let xml = Self.quakeML(Self.event("quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=usb000ief4&amp;format=quakeml",
                                           attributes: #" xmlns:catalog="http://anss.org/xmlns/catalog/0.1" catalog:datasource="us" catalog:eventsource="us" catalog:eventid="b000ief4""#))
         let quake = try #require(try Feed.read(xml).first)
         #expect(quake.code == "usb000ief4" && quake.source == "usgs")
