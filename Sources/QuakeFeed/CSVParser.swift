@@ -78,7 +78,9 @@ final class CSVParser: RecordParser {
                 record.source = agency
                 return record
             } else {
-                return fields.makeRecord()
+                var record = fields.makeRecord()
+                record.source = "usgs"
+                return record
             }
         }
         return nil
