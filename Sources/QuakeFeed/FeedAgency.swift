@@ -124,7 +124,6 @@ public enum FeedAgency {
             let value = parameter[parameter.index(after: equals)...]
             if (name == "eventid" || name == "evid"), !value.isEmpty { return String(value) }
         }
-        let generic: Set<String> = ["event", "events", "query", "fdsnws", "origin"]
         let words = Array(segments)
         var kept: Substring?
         for (i, segment) in words.enumerated() {
@@ -138,4 +137,7 @@ public enum FeedAgency {
         if let kept { return String(kept) }
         return publicID
     }
+
+    /// Path words that name a kind of resource, not an event (`…/fdsnws/event/1/query`, `…/<id>/event`).
+    private static let generic: Set<String> = ["event", "events", "query", "fdsnws", "origin"]
 }
