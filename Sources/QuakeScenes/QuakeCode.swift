@@ -13,11 +13,19 @@ public enum QuakeCode {
     /// agency's code (`iris:958596`, `local:C201303010329A`, every code `list --json` prints
     /// for a quake not from USGS) keeps its id as stored, the agency lowercased.
     ///
+    /// Any other code is taken as written when `isStored` says the store holds it (a CSV's
+    /// own ids, `import`ed as USGS's, need not look like USGS codes).
+    ///
     /// - Throws: ``QuakeScenesError`` `invalidActivityTarget` (a usage error) for anything else.
-    public static func parse(_ argument: String) throws -> String {
+    public static func parse(_ argument: String, isStored: (String) -> Bool = { _ in false }) throws -> String {
         let text = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         if isPlausible(text) { return text.lowercased() }
         if let code = agencyCode(text) { return code }
+        if (1...256).contains(text.unicodeScalars.count), !text.contains("://"),
+           text.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.properties.generalCategory != .control }),
+           isStored(text) {
+            return text
+        }
         if let components = URLComponents(string: text),
            let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
            let host = components.host?.lowercased(), host == "earthquake.usgs.gov"

@@ -64,6 +64,21 @@ import Testing
         }
     }
 
+    /// A CSV's own ids are stored bare (the format is USGS's) whatever they look like; they open.
+    @Test func aStoredCodeNotShapedLikeUSGSOpens() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let csv = dir.appending("own.csv")
+        try "time,latitude,longitude,depth,mag,id\n2024-01-01T00:00:00Z,1,2,3,4.5,12345\n".write(to: csv, atomically: true, encoding: .utf8)
+        #expect(try QuaketuiBinary.run(["import", csv.path], stateDirectory: dir.url).status == 0)
+        let environment = ["QUAKETUI_SCENE": "", "TMUX": ""]
+        let open = try QuaketuiBinary.run(["open", "12345", "--json"], stateDirectory: dir.url, environment: environment)
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(try open.json()["inStore"] as? Bool == true)
+        let missing = try QuaketuiBinary.run(["open", "12346"], stateDirectory: dir.url, environment: environment)
+        #expect(missing.status == 64 && missing.stderr.contains("is neither a quake code"), "\(missing.stderr)")
+    }
+
     @Test func aBadAgencyIsAUsageErrorAndChangesNothing() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -33,6 +33,12 @@ import Testing
         #expect(try QuakeCode.parse(argument) == code)
     }
 
+    @Test func anyOtherCodeOpensWhenTheStoreHoldsIt() throws {
+        #expect(try QuakeCode.parse(" 12345 ", isStored: { $0 == "12345" }) == "12345")
+        #expect(throws: QuakeScenesError.self) { try QuakeCode.parse("12345") }
+        #expect(throws: QuakeScenesError.self) { try QuakeCode.parse("12 345", isStored: { _ in true }) }
+    }
+
     @Test(arguments: [
         "", "hello", "us", "us-7000", "7000abcd", "usabcdef", "../../etc/passwd", "us7000abcd; rm",
         "https://example.com/earthquakes/eventpage/us7000abcd",

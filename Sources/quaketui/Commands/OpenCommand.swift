@@ -46,12 +46,20 @@ enum OpenCommand {
             throw UsageError(message: "Say which quake to open: a code like us7000abcd or a USGS event page URL.",
                              command: spec)
         }
-        // Both checks before touching the state directory: a typo changes nothing.
-        _ = try QuakeCode.parse(target)
+        // Both checks before touching the state directory: a typo changes nothing. A code not
+        // shaped like one is still taken when the store holds it (looked up read-only).
+        let isStored = { (code: String) -> Bool in
+            guard let state = try? StateDirectory.resolve(option: arguments.value("state-dir"),
+                                                          environment: ProcessInfo.processInfo.environment,
+                                                          currentDirectory: FileManager.default.currentDirectoryPath)
+            else { return false }
+            return (try? storeHolds(code, in: state)) ?? false
+        }
+        _ = try QuakeCode.parse(target, isStored: isStored)
         let identity = try SceneIdentity.resolve(option: arguments.value("scene"),
                                                  environment: ProcessInfo.processInfo.environment)
         let state = try arguments.stateDirectory()
-        let summary = try ActivityCenter(state: state).open(target, in: identity.id)
+        let summary = try ActivityCenter(state: state).open(target, in: identity.id, isStored: isStored)
         let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
                             inStore: try storeHolds(summary.code, in: state))
         if arguments.has("json") { return try printJSON(report) }
