@@ -114,8 +114,17 @@ final class QuakeMLParser: RecordParser {
     /// Every code returned, with its origin and line, to refuse two events that would merge.
     private var seen: [String: (time: Int64, latitude: Double, longitude: Double, line: Int)] = [:]
 
+    /// Events that named no agency (codes ``FeedAgency/neutral``'s).
+    private var unattributed = 0
+
     var notes: [String] {
-        depthInKilometres ? ["QuakeML 1.0: depths are in kilometres in that version and were read as such"] : []
+        var notes: [String] = []
+        if depthInKilometres { notes.append("QuakeML 1.0: depths are in kilometres in that version and were read as such") }
+        if unattributed > 0 {
+            notes.append("\(unattributed) event\(unattributed == 1 ? " names" : "s name") no agency (no publicID host, agencyID or datasource): "
+                         + "codes are \(FeedAgency.neutral):<id>; import --agency NAME names it")
+        }
+        return notes
     }
 
     init(input: ByteInput, agency: String?) {
@@ -468,8 +477,11 @@ final class QuakeMLParser: RecordParser {
             fromAuthority = FeedAgency.fromPublicID(publicID)
             cachedAgency = (Array(authority), fromAuthority)
         }
-        let agency = fromAuthority ?? e.agencyID.flatMap(FeedAgency.fromName) ?? origin.agencyID.flatMap(FeedAgency.fromName)
-            ?? e.dataSource.flatMap(FeedAgency.fromName) ?? FeedAgency.neutral
+        guard let agency = fromAuthority ?? e.agencyID.flatMap(FeedAgency.fromName) ?? origin.agencyID.flatMap(FeedAgency.fromName)
+            ?? e.dataSource.flatMap(FeedAgency.fromName) else {
+            unattributed += 1
+            return (FeedAgency.neutral, id)
+        }
         return (agency, id)
     }
 

@@ -155,12 +155,16 @@ import QuakeTestSupport
             12345|2024-01-01T00:00:00|1|2|3|||||ML|2.0||Somewhere
 
             """
-        let records = try Feed.read(text)
+        let reader = try FeedReader(source: .bytes(Array(text.utf8)), name: "t")
+        let records = try reader.readAll()
         #expect(records.map(\.code) == ["local:12345"] && records.first?.source == "local")
+        #expect(reader.notes == ["the file names no agency (Author, Contributor and Catalog are empty): codes are local:<EventID>; import --agency NAME names it"])
         // ObsPy's `smi:local` has no authority; the event's agencyID names the agency.
         let xml = Self.quakeML(Self.event("smi:local/ndk/C201303010329A/event", agencyID: "GFZ") + "\n"
                                + Self.event("smi:local/ndk/C201303010412B/event", origin: ("2013-03-01T04:12:00Z", 1, 1, 1000)))
-        let quakes = try Feed.read(xml)
+        let xmlReader = try FeedReader(source: .bytes(Array(xml.utf8)), name: "x")
+        let quakes = try xmlReader.readAll()
+        #expect(xmlReader.notes == ["1 event names no agency (no publicID host, agencyID or datasource): codes are local:<id>; import --agency NAME names it"])
         #expect(quakes.map(\.code) == ["geofon:C201303010329A", "local:C201303010412B"])
         #expect(quakes.map(\.source) == ["geofon", "local"])
     }
