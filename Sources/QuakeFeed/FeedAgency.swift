@@ -42,7 +42,7 @@ public enum FeedAgency {
         if let colon = rest.firstIndex(of: ":"), !rest[..<colon].contains("/") { rest = rest[rest.index(after: colon)...] }
         while rest.hasPrefix("/") { rest = rest.dropFirst() }
         let authority = String(rest.prefix { $0 != "/" && $0 != "?" }).lowercased()
-        guard !authority.isEmpty, authority != "local", rest.contains("/") || rest.contains("?") else { return nil }
+        guard !authority.isEmpty, authority != "local" else { return nil }
         return fromHost(authority)
     }
 

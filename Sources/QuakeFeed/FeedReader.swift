@@ -5,7 +5,7 @@ import Foundation
 import QuakeStore
 
 /// Reads an earthquake catalogue — USGS GeoJSON, GeoJSONP and CSV, EMSC GeoJSON, FDSN text,
-/// QuakeML 1.2, or gzip of any of them, in UTF-8 (with or without a byte order mark) or
+/// QuakeML (1.2 BED and BED-RT, 1.0), or gzip of any of them, in UTF-8 (with or without a byte order mark) or
 /// UTF-16 with a byte order mark — one quake at a time.
 ///
 /// The format is sniffed from the first bytes, never from the name. Memory stays bounded

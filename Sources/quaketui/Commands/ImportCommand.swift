@@ -10,7 +10,7 @@ enum ImportCommand {
         usage: ["import <path>|<url>|- [--agency <name>] [--json]"],
         discussion: """
             Reads USGS GeoJSON, GeoJSONP (eqfeed_callback(…);) and CSV, EMSC GeoJSON, FDSN text
-            (#EventID|Time|…), QuakeML 1.2, or gzip of any of them, as UTF-8 or UTF-16 with a byte
+            (#EventID|Time|…), QuakeML (1.2 BED or BED-RT, 1.0), or gzip of any of them, as UTF-8 or UTF-16 with a byte
             order mark; the format is recognised from the content. A GeoJSON feed whose times are
             in seconds is recognised as a whole and converted (the summary says so). Codes of
             agencies other than USGS are prefixed with the agency (emsc:…, iris:…): the agency is
