@@ -49,10 +49,9 @@ enum OpenCommand {
         // Both checks before touching the state directory: a typo changes nothing. A code not
         // shaped like one is still taken when the store holds it (looked up read-only).
         let isStored = { (code: String) -> Bool in
-            guard let state = try? StateDirectory.resolve(option: arguments.value("state-dir"),
-                                                          environment: ProcessInfo.processInfo.environment,
-                                                          currentDirectory: FileManager.default.currentDirectoryPath)
-            else { return false }
+            let state = StateDirectory.resolve(option: arguments.value("state-dir"),
+                                               environment: ProcessInfo.processInfo.environment,
+                                               currentDirectory: FileManager.default.currentDirectoryPath)
             return (try? storeHolds(code, in: state)) ?? false
         }
         _ = try QuakeCode.parse(target, isStored: isStored)
