@@ -22,11 +22,14 @@ final class CSVParser: RecordParser {
     private var roles: [Role] = []
     private var finished = false
     private var fields = FeatureFields()
+    /// The agency the caller named (`import --agency`); nil is USGS, whose format this is.
+    private let agency: String?
 
     /// Reads the header. `firstName` is the first header name when the sniffer already consumed
     /// it (then `pos` is at the comma after it).
-    init(input: ByteInput, firstName: [UInt8]?) throws(FeedError) {
+    init(input: ByteInput, firstName: [UInt8]?, agency: String? = nil) throws(FeedError) {
         self.input = input
+        self.agency = agency == "usgs" ? nil : agency
         var names: [String] = []
         let headerLine = input.line
         var terminator = CSVTerminator.comma
@@ -69,8 +72,15 @@ final class CSVParser: RecordParser {
             if blank { continue }
             if let reason = fields.skipReason() {
                 skips.add(SkippedFeature(index: line, line: line, reason: reason))
+            } else if let agency {
+                fields.code = FeedAgency.code(fields.code!, agency: agency)
+                var record = fields.makeRecord()
+                record.source = agency
+                return record
             } else {
-                return fields.makeRecord()
+                var record = fields.makeRecord()
+                record.source = "usgs"
+                return record
             }
         }
         return nil

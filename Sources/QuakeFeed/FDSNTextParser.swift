@@ -63,6 +63,13 @@ final class FDSNTextParser: RecordParser {
         self.firstCell = firstCell
     }
 
+    /// Whether the file named no agency, so its codes are ``FeedAgency/neutral``'s.
+    private var unattributed = false
+
+    var notes: [String] {
+        unattributed ? ["the file names no agency (Author, Contributor and Catalog are empty): codes are \(FeedAgency.neutral):<EventID>; import --agency NAME names it"] : []
+    }
+
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
         while !finished {
             let line = input.line
@@ -143,9 +150,14 @@ final class FDSNTextParser: RecordParser {
         guard longitude.isFinite, (-180...180).contains(longitude) else { return skip("longitude \(longitude) is outside -180…180") }
         let magnitude = Double(cell(.magnitude)).flatMap { $0.isFinite ? $0 : nil }
         let depth = Double(cell(.depth)).flatMap { $0.isFinite ? $0 : nil }
-        let agency = agency ?? FeedAgency.fromFDSNText(eventID: id, author: cell(.author), catalog: cell(.catalog),
-                                                       contributor: cell(.contributor))
-        self.agency = agency
+        let agency: String
+        if let decided = self.agency {
+            agency = decided
+        } else {
+            agency = FeedAgency.fromFDSNText(eventID: id, author: cell(.author), catalog: cell(.catalog), contributor: cell(.contributor))
+            self.agency = agency
+            unattributed = agency == FeedAgency.neutral
+        }
         func optional(_ role: Role) -> String? {
             let value = cell(role)
             return value.isEmpty ? nil : value

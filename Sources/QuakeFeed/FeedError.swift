@@ -48,6 +48,9 @@ public struct FeedError: Error, CustomStringConvertible {
         /// Compressed input that inflates to more than ``FeedReader/maximumInflationRatio`` times
         /// its size (plus ``FeedReader/inflationAllowance``): a decompression bomb, not a feed.
         case decompressedTooLarge
+        /// Two different events of one file (different origins) would get the same code, so
+        /// importing would merge them: the file is refused, naming the code and both lines.
+        case ambiguousCode
     }
 
     public var code: Code

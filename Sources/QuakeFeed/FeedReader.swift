@@ -5,7 +5,7 @@ import Foundation
 import QuakeStore
 
 /// Reads an earthquake catalogue — USGS GeoJSON, GeoJSONP and CSV, EMSC GeoJSON, FDSN text,
-/// QuakeML 1.2, or gzip of any of them, in UTF-8 (with or without a byte order mark) or
+/// QuakeML (1.2 BED and BED-RT, 1.0), or gzip of any of them, in UTF-8 (with or without a byte order mark) or
 /// UTF-16 with a byte order mark — one quake at a time.
 ///
 /// The format is sniffed from the first bytes, never from the name. Memory stays bounded
@@ -83,7 +83,7 @@ public final class FeedReader {
     /// Whether the text was UTF-16 (turned into UTF-8 before parsing).
     public var isUTF16: Bool { decoder.encoding != .utf8 && decoder.encoding != nil }
     /// What the reader decided about the feed as a whole that the user should know, e.g.
-    /// `times are in seconds (decided from the first 12 features), converted to milliseconds`.
+    /// `times are in seconds (decided from its 1,200 features); converted to milliseconds`.
     /// Complete once ``next()`` has returned nil.
     public var notes: [String] {
         var notes = parser.notes
@@ -254,7 +254,7 @@ public final class FeedReader {
         case UInt8(ascii: "{"):
             return (.geoJSON, GeoJSONParser(input: input, isJSONP: false, agency: agency))
         case UInt8(ascii: "\""):
-            return (.csv, try CSVParser(input: input, firstName: nil))
+            return (.csv, try CSVParser(input: input, firstName: nil, agency: agency))
         case UInt8(ascii: "<"):
             return (.quakeML, QuakeMLParser(input: input, agency: agency))
         case UInt8(ascii: "#"):
@@ -277,10 +277,10 @@ public final class FeedReader {
                                   at: start, hint: formatHint)
             }
             if try input.ensure(), input.buffer[input.pos] == UInt8(ascii: ",") {
-                return (.csv, try CSVParser(input: input, firstName: name))
+                return (.csv, try CSVParser(input: input, firstName: name, agency: agency))
             }
             if try input.skipWhitespace(), input.buffer[input.pos] == UInt8(ascii: "(") {
-                return (.geoJSONP, GeoJSONParser(input: input, isJSONP: true))
+                return (.geoJSONP, GeoJSONParser(input: input, isJSONP: true, agency: agency))
             }
             let word = String(decoding: name.prefix(40), as: UTF8.self)
             throw input.error(.unknownFormat,

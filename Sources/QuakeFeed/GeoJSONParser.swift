@@ -9,10 +9,14 @@ private let openBracket = UInt8(ascii: "["), closeBracket = UInt8(ascii: "]")
 /// the USGS feeds and FDSN `format=geojson` answers, and EMSC's seismicportal JSON.
 ///
 /// - **Seconds or milliseconds** is decided once for the whole feed, never per feature: from
-///   `metadata.generated` when the metadata comes first (a USGS feed is generated "now", so
-///   below 10^11 it is seconds), else from the first ``decisionSample`` usable features
-///   (every numeric `time`/`updated` below 10^11 — before March 1973 as milliseconds — and
-///   at least one above 10^7 means seconds, as in the legacy 2012 feed). ``notes`` says so.
+///   `metadata.generated` wherever the metadata is (a feed is generated "now", so below 10^11
+///   it is seconds); without it, from the plausible range of every numeric `time`/`updated`
+///   in the feed: one between 10^10 and 10^13 is plausible only as milliseconds (as seconds
+///   it would be after the year 2286) and decides milliseconds at once; otherwise, at the
+///   end, seconds when one is at least 10^7 (as the legacy 2012 feed, or a historical
+///   catalogue whose first events are from 1970), else milliseconds. Values beyond 10^13
+///   are implausible either way, decide nothing and are skipped. Features wait for the
+///   decision (at most ``maximumUndecided``; then the ones seen decide). ``notes`` says so.
 /// - **EMSC** features (`unid`, `flynn_region`, `source_catalog`, ISO-8601 `time` and
 ///   `lastupdate`, a positive `properties.depth` while `coordinates[2]` is negative) are read
 ///   as such: the code becomes `emsc:<id>`, the place the Flinn–Engdahl region.
@@ -35,8 +39,8 @@ final class GeoJSONParser: RecordParser {
     private let agency: String?
 
     private enum TimeUnit { case undecided, milliseconds, seconds }
-    /// How many usable features decide seconds or milliseconds when the metadata does not.
-    static let decisionSample = 16
+    /// How many usable features may wait for the seconds-or-milliseconds decision.
+    static let maximumUndecided = 65_536
     private var timeUnit = TimeUnit.undecided
     private var decidedBy = ""
     /// Usable features waiting for the decision, and records ready to return (next last).
@@ -69,7 +73,9 @@ final class GeoJSONParser: RecordParser {
                     input.pos &+= 1
                     try closeCollection()
                     state = .finished
-                    if !pending.isEmpty { decide(skips: &skips, by: "its \(pending.count) features") }
+                    if !pending.isEmpty {
+                        decide(skips: &skips, by: timeUnit == .undecided ? "its \(pending.count) features" : decidedBy)
+                    }
                     continue
                 }
                 if state == .nextFeature {
@@ -91,8 +97,9 @@ final class GeoJSONParser: RecordParser {
                     if let reason = fields.skipReason() {
                         skips.add(SkippedFeature(index: index, line: line, reason: reason))
                     } else if timeUnit == .undecided && fields.timeNumber != nil {
+                        let onlyMilliseconds = Self.onlyMilliseconds(fields.timeNumber) || Self.onlyMilliseconds(fields.updatedNumber)
                         pending.append((fields, index, line))
-                        if pending.count >= Self.decisionSample {
+                        if onlyMilliseconds || pending.count >= Self.maximumUndecided {
                             decide(skips: &skips, by: "the first \(pending.count) features")
                         }
                     } else if let record = finish(fields, index: index, line: line, skips: &skips) {
@@ -108,11 +115,20 @@ final class GeoJSONParser: RecordParser {
 
     // MARK: - Seconds or milliseconds, identity
 
+    /// A time plausible only as milliseconds: as seconds it would be after the year 2286.
+    private static func onlyMilliseconds(_ value: Double?) -> Bool {
+        guard let value else { return false }
+        return abs(value) > 1e10 && abs(value) <= 1e13
+    }
+
     private func decide(skips: inout SkipLog, by: String) {
-        let values = pending.flatMap { [$0.fields.timeNumber, $0.fields.updatedNumber].compactMap { $0.map(abs) } }
-        let seconds = !values.isEmpty && values.allSatisfy { $0 < 1e11 } && values.contains { $0 >= 1e7 }
-        timeUnit = seconds ? .seconds : .milliseconds
-        decidedBy = by
+        if timeUnit == .undecided {
+            let values = pending.flatMap { [$0.fields.timeNumber, $0.fields.updatedNumber].compactMap { $0.map(abs) } }
+                .filter { $0 <= 1e13 }
+            let seconds = !values.contains { $0 > 1e10 } && values.contains { $0 >= 1e7 }
+            timeUnit = seconds ? .seconds : .milliseconds
+            decidedBy = by
+        }
         let waiting = pending
         pending = []
         for (fields, index, line) in waiting.reversed() {
@@ -185,7 +201,7 @@ final class GeoJSONParser: RecordParser {
             first = false
             let key = try memberName(c)
             c = try input.nextToken("after a member name")
-            if findFeatures, keys.lookup(key) == .metadata, c == openBrace, timeUnit == .undecided {
+            if keys.lookup(key) == .metadata, c == openBrace, timeUnit == .undecided {
                 input.pos &+= 1
                 try forEachMember("in \"metadata\"") { (key, c) throws(FeedError) in
                     if keys.lookup(key) == .generated, let n = try number(c) {

@@ -1,23 +1,32 @@
 import QuakeStore
 
-/// Streams the events of a QuakeML 1.2 document (`format=xml` of any FDSN event service, or a
-/// USGS/ANSS product file), one `<event>` at a time, in bounded memory.
+/// Streams the events of a QuakeML document — 1.2 BED (`format=xml` of any FDSN event
+/// service, a USGS/ANSS product file, ObsPy's writer), 1.2 BED-RT (origins and magnitudes
+/// beside the events, referenced by ID, as SeisComP can write) and 1.0 — one `<event>` at a
+/// time, in bounded memory (BED-RT: plus the top-level origins and magnitudes, small values).
 ///
 /// Elements are matched by local name, so any namespace prefix works (`q:quakeml`,
 /// `quakeml`, a default BED namespace or none). For each event:
 ///
 /// - the **preferred origin** (`preferredOriginID`, which may come before or after the
-///   origins) gives time, latitude, longitude and depth (`depth/value` is in metres → km);
-///   without a preferred ID, the first origin. Times without a zone (`2001-01-07T01:02:18.4000`,
+///   origins, and in BED-RT may be an `<origin>` beside the event) gives time, latitude,
+///   longitude and depth (`depth/value` is in metres → km; QuakeML 1.0, recognised by its
+///   namespace, writes kilometres and is read as such, with a note); without a preferred ID,
+///   the first origin, else the first `originReference`. Times without a zone (`2001-01-07T01:02:18.4000`,
 ///   as IRIS writes them) are UTC.
-/// - the **preferred magnitude** (`preferredMagnitudeID`; else the first) gives `mag/value`
+/// - the **preferred magnitude** (`preferredMagnitudeID`; else ``MagnitudePreference``: the
+///   moment magnitude family, then Ms, mB, mb, ML, Md, then the largest) gives `mag/value`
 ///   and `type`; magnitudes may come before origins.
 /// - the place is the `description` of type `region name`, else `Flinn-Engdahl region`, else
 ///   the first description; `updated` is the event's `creationInfo/creationTime`, else the
 ///   origin's, else the origin time.
 /// - the code is the ANSS `catalog:eventsource` + `catalog:eventid` (USGS codes as in the
-///   feeds), else the `eventid=` of the `publicID`, else its last path part; codes of other
-///   agencies than USGS are namespaced (`iris:958596`).
+///   feeds), else the id inside the `publicID` (``FeedAgency/eventID(fromPublicID:)``);
+///   codes of other agencies than USGS are namespaced (`iris:958596`) by the caller's
+///   agency, else the `publicID`'s authority, else `creationInfo/agencyID`, else
+///   `catalog:datasource`, else ``FeedAgency/neutral``.
+/// - two events of the file with one code but different origins fail the read
+///   (``FeedError/Code/ambiguousCode``, naming the code and both lines): they would merge.
 ///
 /// An event without a usable origin is skipped with a reason. Picks, arrivals, amplitudes and
 /// everything else are scanned, never kept; an event keeps at most ``maximumCandidates``
@@ -28,7 +37,7 @@ final class QuakeMLParser: RecordParser {
     private enum Name: UInt8 {
         case other, quakeml, eventParameters, event, origin, magnitude, description, text, type
         case preferredOriginID, preferredMagnitudeID, time, latitude, longitude, depth, value, mag
-        case creationInfo, creationTime, evaluationStatus
+        case creationInfo, creationTime, evaluationStatus, agencyID, originReference, magnitudeReference
     }
 
     private static let names: [UInt64: Name] = {
@@ -38,12 +47,13 @@ final class QuakeMLParser: RecordParser {
             ("preferredOriginID", .preferredOriginID), ("preferredMagnitudeID", .preferredMagnitudeID),
             ("time", .time), ("latitude", .latitude), ("longitude", .longitude), ("depth", .depth),
             ("value", .value), ("mag", .mag), ("creationInfo", .creationInfo), ("creationTime", .creationTime),
-            ("evaluationStatus", .evaluationStatus),
+            ("evaluationStatus", .evaluationStatus), ("agencyID", .agencyID), ("originReference", .originReference),
+            ("magnitudeReference", .magnitudeReference),
         ]
         return Dictionary(uniqueKeysWithValues: all.map { (xmlNameHash($0.0), $0.1) })
     }()
 
-    private struct Origin {
+    struct Origin {
         var publicID = ""
         var time: Int64?
         var timeText: String?
@@ -52,18 +62,24 @@ final class QuakeMLParser: RecordParser {
         var depthMetres: Double?
         var creationTime: Int64?
         var status: String?
+        var agencyID: String?
     }
 
-    private struct Magnitude {
+    struct Magnitude {
         var publicID = ""
         var value: Double?
         var type: String?
     }
 
-    private struct Event {
+    struct Event {
         var publicID = ""
         var eventSource: String?
         var eventID: String?
+        var dataSource: String?
+        var dataID: String?
+        var agencyID: String?
+        var originReferences: [String] = []
+        var magnitudeReferences: [String] = []
         var type: String?
         var preferredOriginID: String?
         var preferredMagnitudeID: String?
@@ -74,8 +90,8 @@ final class QuakeMLParser: RecordParser {
         var line = 0
     }
 
-    private let input: ByteInput
-    private let agencyOverride: String?
+    let input: ByteInput
+    let agencyOverride: String?
     private var stack: [Name] = []
     private var hashes: [UInt64] = []
     private var pendingLeaf: Leaf?
@@ -86,6 +102,30 @@ final class QuakeMLParser: RecordParser {
     private var eventIndex = 0
     private var started = false
     private var finished = false
+    /// QuakeML 1.0 (its namespace): depths are kilometres.
+    var depthInKilometres = false
+    /// BED-RT: origins and magnitudes beside the events, by publicID, and the events that
+    /// referred to one not read yet (resolved at `</eventParameters>`).
+    var looseOrigins: [String: Origin] = [:]
+    var looseMagnitudes: [String: Magnitude] = [:]
+    private var waiting: [(event: Event, index: Int)] = []
+    /// Records ready to return (next last).
+    private var ready: [QuakeRecord] = []
+    /// Every code returned, with its origin and line, to refuse two events that would merge.
+    var seen: [String: (time: Int64, latitude: Double, longitude: Double, line: Int)] = [:]
+
+    /// Events that named no agency (codes ``FeedAgency/neutral``'s).
+    var unattributed = 0
+
+    var notes: [String] {
+        var notes: [String] = []
+        if depthInKilometres { notes.append("QuakeML 1.0: depths are in kilometres in that version and were read as such") }
+        if unattributed > 0 {
+            notes.append("\(unattributed) event\(unattributed == 1 ? " names" : "s name") no agency (no publicID host, agencyID or datasource): "
+                         + "codes are \(FeedAgency.neutral):<id>; import --agency NAME names it")
+        }
+        return notes
+    }
 
     init(input: ByteInput, agency: String?) {
         self.input = input
@@ -94,6 +134,7 @@ final class QuakeMLParser: RecordParser {
     }
 
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
+        if let record = ready.popLast() { return record }
         if finished { return nil }
         if !started {
             started = true
@@ -118,7 +159,8 @@ final class QuakeMLParser: RecordParser {
                 if let leaf {
                     assign(leaf, input.scratchOverflowed ? "" : input.scratchString().trimmingXMLSpace())
                 }
-                if let record = close(top, skips: &skips) { return record }
+                if let record = try close(top, skips: &skips) { return record }
+                if let record = ready.popLast() { return record }
                 if stack.isEmpty {
                     try expectEndOfDocument()
                     finished = true
@@ -126,6 +168,7 @@ final class QuakeMLParser: RecordParser {
                 }
             case .start(let hash):
                 if let record = try open(Self.names[hash] ?? .other, hash: hash, skips: &skips) { return record }
+                if let record = ready.popLast() { return record }
             }
         }
     }
@@ -142,12 +185,17 @@ final class QuakeMLParser: RecordParser {
             throw input.error(.unknownFormat, "the XML document's root element is not <quakeml>, so it is not QuakeML",
                               at: start, hint: FeedReader.formatHint)
         }
-        if try input.finishXMLStartTag() {
+        if try input.finishXMLStartTag(attributes: { _, value in self.noteNamespace(value) }) {
             finished = true
             return
         }
         stack.append(.quakeml)
         hashes.append(hash)
+    }
+
+    /// QuakeML 1.0's namespaces (`http://quakeml.org/xmlns/quakeml/1.0`, `…/bed/1.0`) mean depths in km.
+    private func noteNamespace(_ value: String) {
+        if value.contains("quakeml.org"), value.hasSuffix("/1.0") || value.hasSuffix("/1.0/") { depthInKilometres = true }
     }
 
     private func expectEndOfDocument() throws(FeedError) {
@@ -178,14 +226,20 @@ final class QuakeMLParser: RecordParser {
                 case "publicID": e.publicID = value
                 case let k where k.hasSuffix(":eventsource"): e.eventSource = value
                 case let k where k.hasSuffix(":eventid"): e.eventID = value
+                case let k where k.hasSuffix(":datasource"): e.dataSource = value
+                case let k where k.hasSuffix(":dataid"): e.dataID = value
                 default: break
                 }
             }
             event = e
-        } else if event != nil, parent == .event, depth == 3, name == .origin || name == .magnitude {
+        } else if name == .origin || name == .magnitude,
+                  (event != nil && parent == .event && depth == 3) || (event == nil && parent == .eventParameters && depth == 2) {
+            // In the event (BED), or beside it (BED-RT).
             var id = ""
             selfClosing = try input.finishXMLStartTag { key, value in if key == "publicID" { id = value } }
             if name == .origin { origin = Origin(publicID: id) } else { magnitude = Magnitude(publicID: id) }
+        } else if name == .eventParameters, depth == 1 {
+            selfClosing = try input.finishXMLStartTag { _, value in self.noteNamespace(value) }
         } else {
             if event != nil, parent == .event, depth == 3, name == .description { description = (nil, "") }
             selfClosing = try input.finishXMLStartTag()
@@ -194,16 +248,16 @@ final class QuakeMLParser: RecordParser {
         if selfClosing {
             _ = stack.popLast()
             _ = hashes.popLast()
-            return close(name, skips: &skips)
+            return try close(name, skips: &skips)
         }
-        if event != nil { pendingLeaf = leafTarget(name) }
+        if event != nil || origin != nil || magnitude != nil { pendingLeaf = leafTarget(name) }
         return nil
     }
 
     private enum Leaf {
         case eventType, preferredOrigin, preferredMagnitude, descriptionText, descriptionType, eventCreation
         case originTime, originLatitude, originLongitude, originDepth, originCreation, originStatus
-        case magnitudeValue, magnitudeType
+        case magnitudeValue, magnitudeType, eventAgency, originAgency, originReference, magnitudeReference
     }
 
     /// Which kept value an element at the top of the stack holds, if any.
@@ -215,6 +269,10 @@ final class QuakeMLParser: RecordParser {
         case .type where parent == .event && n == 4: return .eventType
         case .preferredOriginID where parent == .event: return .preferredOrigin
         case .preferredMagnitudeID where parent == .event: return .preferredMagnitude
+        case .originReference where parent == .event: return .originReference
+        case .magnitudeReference where parent == .event: return .magnitudeReference
+        case .agencyID where parent == .creationInfo && grand == .event && n == 5: return .eventAgency
+        case .agencyID where parent == .creationInfo && grand == .origin && origin != nil: return .originAgency
         case .text where parent == .description && grand == .event: return .descriptionText
         case .type where parent == .description && grand == .event: return .descriptionType
         case .creationTime where parent == .creationInfo && grand == .event && n == 5: return .eventCreation
@@ -252,21 +310,37 @@ final class QuakeMLParser: RecordParser {
         case .originStatus: origin?.status = text.isEmpty ? nil : text
         case .magnitudeValue: magnitude?.value = Double(text)
         case .magnitudeType: magnitude?.type = text.isEmpty ? nil : text
+        case .eventAgency: event?.agencyID = text.isEmpty ? nil : text
+        case .originAgency: origin?.agencyID = text.isEmpty ? nil : text
+        case .originReference:
+            if !text.isEmpty, let count = event?.originReferences.count, count < Self.maximumCandidates {
+                event?.originReferences.append(text)
+            }
+        case .magnitudeReference:
+            if !text.isEmpty, let count = event?.magnitudeReferences.count, count < Self.maximumCandidates {
+                event?.magnitudeReferences.append(text)
+            }
         }
     }
 
     /// Handles the end of `name`; returns a record when an event ends usable.
-    private func close(_ name: Name, skips: inout SkipLog) -> QuakeRecord? {
+    private func close(_ name: Name, skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
         switch name {
         case .origin where origin != nil && stack.count == 3:
             if let o = origin, event != nil {
                 Self.keep(o, id: o.publicID, preferred: event!.preferredOriginID, in: &event!.origins)
             }
             origin = nil
+        case .origin where origin != nil && stack.count == 2:
+            if let o = origin, !o.publicID.isEmpty { looseOrigins[o.publicID] = o }
+            origin = nil
         case .magnitude where magnitude != nil && stack.count == 3:
             if let m = magnitude, event != nil {
                 Self.keep(m, id: m.publicID, preferred: event!.preferredMagnitudeID, in: &event!.magnitudes)
             }
+            magnitude = nil
+        case .magnitude where magnitude != nil && stack.count == 2:
+            if let m = magnitude, !m.publicID.isEmpty { looseMagnitudes[m.publicID] = m }
             magnitude = nil
         case .description where description != nil && stack.count == 3:
             if let d = description, event != nil, event!.descriptions.count < 16 { event!.descriptions.append(d) }
@@ -276,14 +350,39 @@ final class QuakeMLParser: RecordParser {
             event = nil
             let index = eventIndex
             eventIndex += 1
-            switch makeRecord(e) {
-            case .success(let record): return record
-            case .failure(let reason): skips.add(SkippedFeature(index: index, line: e.line, reason: reason.reason))
+            if refersAhead(e) {
+                waiting.append((e, index))
+                return nil
             }
+            return try finish(e, index: index, skips: &skips)
+        case .eventParameters where stack.count == 1:
+            // BED-RT events whose origin or magnitude came after them.
+            var records: [QuakeRecord] = []
+            for (e, index) in waiting {
+                if let record = try finish(e, index: index, skips: &skips) { records.append(record) }
+            }
+            waiting = []
+            looseOrigins = [:]
+            looseMagnitudes = [:]
+            ready = records.reversed() + ready
         default:
             break
         }
         return nil
+    }
+
+    /// Whether a BED-RT event names an origin or magnitude beside it that was not read yet.
+    private func refersAhead(_ e: Event) -> Bool {
+        if e.origins.isEmpty {
+            if let id = e.preferredOriginID, looseOrigins[id] == nil { return true }
+            if e.preferredOriginID == nil, let id = e.originReferences.first, looseOrigins[id] == nil { return true }
+        }
+        if let id = e.preferredMagnitudeID, !e.magnitudes.contains(where: { $0.publicID == id }), looseMagnitudes[id] == nil {
+            return true
+        }
+        return e.magnitudeReferences.contains { id in
+            looseMagnitudes[id] == nil && !e.magnitudes.contains { $0.publicID == id }
+        }
     }
 
     /// Keeps a candidate origin or magnitude: at most ``maximumCandidates``, the preferred one always.
@@ -291,74 +390,8 @@ final class QuakeMLParser: RecordParser {
         if list.count < maximumCandidates || id == preferred { list.append(item) }
     }
 
-    private struct Skip: Error { let reason: String }
-
-    private func makeRecord(_ e: Event) -> Result<QuakeRecord, Skip> {
-        let origin = e.origins.first { $0.publicID == e.preferredOriginID } ?? e.origins.first
-        guard let origin else { return .failure(Skip(reason: "the event has no origin")) }
-        guard let time = origin.time else {
-            return .failure(Skip(reason: origin.timeText.map { "origin time \"\($0)\" is not an ISO-8601 date" } ?? "the origin has no time"))
-        }
-        guard let latitude = origin.latitude, let longitude = origin.longitude else {
-            return .failure(Skip(reason: "the origin has no latitude and longitude"))
-        }
-        guard (-90...90).contains(latitude) else { return .failure(Skip(reason: "latitude \(latitude) is outside -90…90")) }
-        guard (-180...180).contains(longitude) else { return .failure(Skip(reason: "longitude \(longitude) is outside -180…180")) }
-        let magnitude = e.magnitudes.first { $0.publicID == e.preferredMagnitudeID } ?? e.magnitudes.first
-        guard let (agency, id) = identity(e) else { return .failure(Skip(reason: "the event has no publicID")) }
-        let code = agency == "usgs" ? id : "\(agency):\(id)"
-        let place = e.descriptions.first { $0.type == "region name" }?.text
-            ?? e.descriptions.first { $0.type == "Flinn-Engdahl region" }?.text
-            ?? e.descriptions.first?.text ?? ""
-        let depth = origin.depthMetres.flatMap { $0.isFinite ? $0 / 1000 : nil }
-        var record = QuakeRecord(
-            code: code, magnitude: magnitude?.value.flatMap { $0.isFinite ? $0 : nil }, magType: magnitude?.type,
-            place: place, time: time, updated: e.creationTime ?? origin.creationTime ?? time,
-            latitude: latitude, longitude: longitude, depth: depth, status: origin.status, type: e.type,
-            net: e.eventSource)
-        record.source = agency
-        return .success(record)
-    }
-
-    /// The agency and the agency's own event id.
-    private func identity(_ e: Event) -> (String, String)? {
-        if let source = e.eventSource, let id = e.eventID, !source.isEmpty, !id.isEmpty {
-            return (agencyOverride ?? "usgs", source + id)
-        }
-        let publicID = e.publicID
-        guard !publicID.isEmpty else { return nil }
-        // Byte searches: Foundation's range(of:) on every event was a tenth of the parse (perf).
-        let bytes = Array(publicID.utf8)
-        var id = bytes[...]
-        let key = Array("eventid=".utf8)
-        if let at = Self.find(key, in: bytes) {
-            id = bytes[(at + key.count)...].prefix { $0 != UInt8(ascii: "&") }
-        } else if let slash = bytes.lastIndex(of: UInt8(ascii: "/")) {
-            id = bytes[(slash + 1)...]
-        }
-        // One service writes one authority (`smi:service.iris.edu/…`): look its agency up once.
-        let authority = bytes.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }
-        let agency: String
-        if let override = agencyOverride {
-            agency = override
-        } else if let cached = cachedAgency, cached.authority.elementsEqual(authority) {
-            agency = cached.agency
-        } else {
-            agency = FeedAgency.fromPublicID(publicID)
-            cachedAgency = (Array(authority), agency)
-        }
-        return (agency, id.isEmpty ? publicID : String(decoding: id, as: UTF8.self))
-    }
-
-    private var cachedAgency: (authority: [UInt8], agency: String)?
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
-        }
-        return nil
-    }
+    /// The last publicID authority looked up and its agency (one service writes one authority).
+    var cachedAgency: (authority: [UInt8], agency: String?)?
 
     private static func time(_ text: String) -> Int64? {
         var text = text

@@ -131,9 +131,11 @@ public final class ActivityCenter: @unchecked Sendable {
     ///
     /// - Returns: a summary for `--json`, saying whether a live process shows the scene (it
     ///   will show the quake within 1 s) or not (the next launch of the scene will).
+    /// - Parameter isStored: whether the store holds a code (``QuakeCode/parse(_:isStored:)``).
     /// - Throws: ``QuakeScenesError`` `invalidActivityTarget` (usage error) or a file error.
-    public func open(_ argument: String, in scene: SceneID, now: Date = Date()) throws -> OpenSummary {
-        let code = try QuakeCode.parse(argument)
+    public func open(_ argument: String, in scene: SceneID, now: Date = Date(),
+                     isStored: (String) -> Bool = { _ in false }) throws -> OpenSummary {
+        let code = try QuakeCode.parse(argument, isStored: isStored)
         try send(.showQuake(code: code), to: scene, now: now)
         let pid = SceneLease.holder(of: scene, in: state)
         return OpenSummary(code: code, scene: scene, isOpen: pid != nil, pid: pid.flatMap { $0 > 0 ? $0 : nil })

@@ -4,16 +4,28 @@ import Foundation
 ///
 /// ```swift
 /// try QuakeCode.parse("us7000abcd")                                                       // "us7000abcd"
+/// try QuakeCode.parse("iris:958596")                                                      // "iris:958596"
 /// try QuakeCode.parse("https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd/executive") // "us7000abcd"
 /// ```
 public enum QuakeCode {
     /// Returns the code given directly or inside a USGS event page URL (any trailing path,
-    /// query or fragment is ignored), lowercased as the feeds spell codes.
+    /// query or fragment is ignored). A USGS code is lowercased as the feeds spell codes; an
+    /// agency's code (`iris:958596`, `local:C201303010329A`, every code `list --json` prints
+    /// for a quake not from USGS) keeps its id as stored, the agency lowercased.
+    ///
+    /// Any other code is taken as written when `isStored` says the store holds it (a CSV's
+    /// own ids, `import`ed as USGS's, need not look like USGS codes).
     ///
     /// - Throws: ``QuakeScenesError`` `invalidActivityTarget` (a usage error) for anything else.
-    public static func parse(_ argument: String) throws -> String {
+    public static func parse(_ argument: String, isStored: (String) -> Bool = { _ in false }) throws -> String {
         let text = argument.trimmingCharacters(in: .whitespacesAndNewlines)
         if isPlausible(text) { return text.lowercased() }
+        if let code = agencyCode(text) { return code }
+        if (1...256).contains(text.unicodeScalars.count), !text.contains("://"),
+           text.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.properties.generalCategory != .control }),
+           isStored(text) {
+            return text
+        }
         if let components = URLComponents(string: text),
            let scheme = components.scheme?.lowercased(), scheme == "https" || scheme == "http",
            let host = components.host?.lowercased(), host == "earthquake.usgs.gov"
@@ -24,6 +36,21 @@ public enum QuakeCode {
             }
         }
         throw QuakeScenesError(.invalidActivityTarget, detail: argument)
+    }
+
+    /// `agency:id` as the importer writes it (`FeedAgency`): an agency of letters, digits, `.`
+    /// and `-` (1–64), then an id of 1–256 printable characters without spaces; nil otherwise.
+    public static func agencyCode(_ text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let agency = text[..<colon].lowercased(), id = text[text.index(after: colon)...]
+        guard (1...64).contains(agency.count), (1...256).contains(id.unicodeScalars.count),
+              let first = agency.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first),
+              agency.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }),
+              !agency.hasPrefix("http"), !id.hasPrefix("//"),
+              id.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.properties.generalCategory != .control
+                                              && $0.properties.generalCategory != .format })
+        else { return nil }
+        return agency + ":" + id
     }
 
     /// Whether `text` looks like a USGS event code: a two-letter network then 4 to 18 letters

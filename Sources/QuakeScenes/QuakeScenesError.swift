@@ -96,7 +96,7 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
         case .valueNotEncodable:
             text = "The value for key \"\(key ?? "?")\" cannot be written as a property list; use strings, numbers, booleans, dates, data, arrays or dictionaries of them."
         case .invalidActivityTarget:
-            text = "\"\(detail ?? "")\" is neither a quake code (like us7000abcd) nor a USGS event page URL (like https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd)."
+            text = "\"\(detail ?? "")\" is neither a quake code (like us7000abcd or iris:958596) nor a USGS event page URL (like https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd)."
             return text
         case .sceneNotFound:
             text = "There is no scene \(scene) in the state directory\(where_); run `quaketui scenes list` to see the scenes."

@@ -41,7 +41,7 @@ import Testing
     func legacySecondsFeedSaysSo() throws {
         let url = SharedData.url("legacy2012_geojsonp-2012-09-20.geojsonp")
         try expectMatches(url.path, expected: try IndependentParse.expected(for: url), sources: ["usgs"],
-                          note: "times are in seconds (decided from the first 16 features); converted to milliseconds")
+                          note: "times are in seconds (decided from its 288 features); converted to milliseconds")
     }
 
     @Test func fixturesInEveryEncodingAndCompressed() throws {

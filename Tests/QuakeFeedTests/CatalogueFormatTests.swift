@@ -34,7 +34,7 @@ import QuakeTestSupport
     @Test func fdsnTextWith12ColumnsSkipsABadRowByLine() throws {
         let reader = try FeedReader(source: .bytes(Array(CatalogueFixtures.fdsnText12.utf8)), name: "ingv.txt")
         let records = try reader.readAll()
-        #expect(records.map(\.code) == ["survey-ingv:37893831"])
+        #expect(records.map(\.code) == ["ingv:37893831"])
         #expect(records[0].time == 1_709_287_933_450)
         #expect(reader.skipped.map(\.description) == [#"feature 3 (line 3): Latitude "not a number" is not a number"#])
         _ = try check(Array(CatalogueFixtures.fdsnText12.utf8), format: .fdsnText, count: 1)

@@ -19,6 +19,26 @@ import Testing
         #expect(try QuakeCode.parse(argument) == code)
     }
 
+    /// Every code the importer stores opens (issue 30): an agency's code keeps its id as
+    /// stored (ids are case-sensitive), the agency lowercased as the importer writes it.
+    @Test(arguments: [
+        ("iris:958596", "iris:958596"),
+        ("emsc:20240101_0000123", "emsc:20240101_0000123"),
+        ("local:C201303010329A", "local:C201303010329A"),
+        (" GEOFON:gfz2024abcd ", "geofon:gfz2024abcd"),
+        ("example.org:2016p858000", "example.org:2016p858000"),
+        ("isc-x:ev=1", "isc-x:ev=1"),
+    ])
+    func agencyCodesOpenAsStored(_ argument: String, _ code: String) throws {
+        #expect(try QuakeCode.parse(argument) == code)
+    }
+
+    @Test func anyOtherCodeOpensWhenTheStoreHoldsIt() throws {
+        #expect(try QuakeCode.parse(" 12345 ", isStored: { $0 == "12345" }) == "12345")
+        #expect(throws: QuakeScenesError.self) { try QuakeCode.parse("12345") }
+        #expect(throws: QuakeScenesError.self) { try QuakeCode.parse("12 345", isStored: { _ in true }) }
+    }
+
     @Test(arguments: [
         "", "hello", "us", "us-7000", "7000abcd", "usabcdef", "../../etc/passwd", "us7000abcd; rm",
         "https://example.com/earthquakes/eventpage/us7000abcd",
@@ -26,6 +46,7 @@ import Testing
         "https://earthquake.usgs.gov/earthquakes/eventpage/",
         "ftp://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd",
         String(repeating: "a1", count: 30),
+        "iris:", ":958596", "iris:95 8596", "iris:958596\u{7}", "ftp://example.org/x", "http:x", "i ris:1",
     ])
     func anythingElseIsAUsageError(_ argument: String) {
         let error = #expect(throws: QuakeScenesError.self) { try QuakeCode.parse(argument) }

@@ -51,9 +51,12 @@ extension IndependentParse {
                   let lat = Double(cell(iLat)), let lon = Double(cell(iLon)) else { return nil }
             if agency == nil {
                 let network = cell(iContributor).lowercased()
+                let comcat = network.range(of: "^[a-z]{2}$", options: .regularExpression) != nil
+                    && (cell(iAuthor).lowercased() == network || cell(iCatalog).lowercased() == network)
+                    && cell(iID).lowercased().hasPrefix(network)
                 let emscID = cell(iID).range(of: #"^[0-9]{8}_[0-9]{7}$"#, options: .regularExpression) != nil
-                agency = !network.isEmpty && cell(iID).lowercased().hasPrefix(network) ? "usgs"
-                    : emscID ? "emsc" : ([cell(iCatalog), cell(iAuthor), cell(iContributor)].first { !$0.isEmpty } ?? "fdsn").lowercased()
+                agency = comcat ? "usgs" : emscID ? "emsc"
+                    : IndependentParse.agency(named: cell(iAuthor)) ?? IndependentParse.agency(named: cell(iContributor)) ?? IndependentParse.agency(named: cell(iCatalog)) ?? "local"
             }
             let code = agency == "usgs" ? cell(iID) : "\(agency!):\(cell(iID))"
             return CoreFields(code: code, magnitude: Double(cell(iMag)), place: cell(iPlace), time: time, updated: time,
@@ -76,6 +79,64 @@ extension IndependentParse {
         return seconds + Int64(ms)
     }
 
+    /// The magnitude a seismologist shows when none is flagged (written from issue 30's rule,
+    /// independently of `MagnitudePreference`): Mww, Mwc, Mwb, Mwr, Mw, other Mw…, Ms…, mB,
+    /// mb, ML, Md, others; the largest of the best kind.
+    public static func preferredMagnitude(_ magnitudes: [[String: String]]) -> Int? {
+        func kind(_ type: String) -> Int {
+            if type == "mB" || type == "mB_BB" { return 7 }
+            let order = ["mww", "mwc", "mwb", "mwr", "mw"]
+            let t = type.lowercased()
+            if let i = order.firstIndex(of: t) { return i }
+            if t.hasPrefix("mw") { return 5 }
+            if t.hasPrefix("ms") || t == "m_s" { return 6 }
+            if ["mb", "mb_bb", "mbb"].contains(t) { return 8 }
+            if t.hasPrefix("ml") || ["mbl", "mblg", "mb_lg"].contains(t) { return 9 }
+            if ["md", "mc", "mcd"].contains(t) { return 10 }
+            return t.isEmpty ? 12 : 11
+        }
+        let usable = magnitudes.indices.compactMap { i -> (Int, Int, Double)? in
+            guard let v = magnitudes[i]["mag/value"].flatMap(Double.init) else { return nil }
+            return (i, kind(magnitudes[i]["type"] ?? ""), v)
+        }
+        return usable.min { a, b in a.1 != b.1 ? a.1 < b.1 : a.2 > b.2 }?.0
+    }
+
+    /// The agency a QuakeML publicID's authority names (nil for `smi:local`) and the event's id in it.
+    public static func quakeMLIdentity(_ publicID: String) -> (String?, String) {
+        let withoutScheme = publicID.replacingOccurrences(of: #"^[A-Za-z]+:"#, with: "", options: .regularExpression)
+        let beforeFragment = withoutScheme.components(separatedBy: "#")[0]
+        let parts = beforeFragment.components(separatedBy: "?")
+        var segments = parts[0].components(separatedBy: "/").filter { !$0.isEmpty }
+        let authority = segments.isEmpty ? "" : segments.removeFirst().lowercased()
+        let known = [("iris.edu", "iris"), ("seismicportal", "emsc"), ("emsc", "emsc"), ("usgs.gov", "usgs"), ("anss.org", "usgs"),
+                     ("ingv.it", "ingv"), ("gfz", "geofon"), ("isc.ac.uk", "isc")]
+        let agency = authority.isEmpty || authority == "local" ? nil : known.first { authority.contains($0.0) }?.1 ?? authority
+        let parameters = (parts.count > 1 ? parts[1].components(separatedBy: "&") : []) + segments.reversed()
+        for parameter in parameters {
+            let pair = parameter.components(separatedBy: "=")
+            if pair.count == 2, ["eventid", "evid"].contains(pair[0].lowercased()), !pair[1].isEmpty { return (agency, pair[1]) }
+        }
+        let generic = ["event", "events", "query", "fdsnws", "origin"]
+        let meaningful = segments.indices.filter { i in
+            if generic.contains(segments[i].lowercased()) { return false }
+            let isVersion = i > 0 && generic.contains(segments[i - 1].lowercased()) && segments[i].count <= 2 && Int(segments[i]) != nil
+            let nextGeneric = i + 1 < segments.count && generic.contains(segments[i + 1].lowercased())
+            return !(isVersion && (nextGeneric || segments[..<i].contains { !generic.contains($0.lowercased()) }))
+        }
+        return (agency, meaningful.last.map { segments[$0] } ?? publicID)
+    }
+
+    /// An agency as a record names it (`SURVEY-INGV`, `GFZ`), as the store's one word.
+    public static func agency(named name: String) -> String? {
+        let n = name.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." }
+        if n.isEmpty { return nil }
+        let aliases: [(String, String)] = [("ingv", "ingv"), ("survey-ingv", "ingv"), ("bulletin-ingv", "ingv"), ("gfz", "geofon"),
+                                           ("geofon", "geofon"), ("emsc", "emsc"), ("emsc-rts", "emsc"), ("isc", "isc"), ("iris", "iris"),
+                                           ("usgs", "neic")]
+        return aliases.first { $0.0 == n }?.1 ?? n
+    }
+
     // MARK: - GeoJSON of any agency, seconds or milliseconds
 
     /// GeoJSON as the USGS feeds, EMSC's seismicportal and seconds-times feeds write it: times
@@ -89,8 +150,8 @@ extension IndependentParse {
         let numericTimes = features.flatMap { feature -> [Double] in
             let properties = feature["properties"] as? [String: Any] ?? [:]
             return [properties["time"], properties["updated"]].compactMap { ($0 as? NSNumber)?.doubleValue }.map(abs)
-        }.prefix(32)
-        var seconds = !numericTimes.isEmpty && numericTimes.allSatisfy { $0 < 1e11 } && numericTimes.contains { $0 >= 1e7 }
+        }.filter { $0 <= 1e13 }
+        var seconds = numericTimes.allSatisfy { $0 <= 1e10 } && numericTimes.contains { $0 >= 1e7 }
         if let generated = (root["metadata"] as? [String: Any])?["generated"] as? NSNumber {
             seconds = generated.doubleValue < 1e11
         }
@@ -146,7 +207,8 @@ private final class QuakeMLCollector: NSObject, XMLParserDelegate {
 
         func fields() -> CoreFields? {
             let origin = (origins.first { $0.id == values["preferredOriginID"] } ?? origins.first)?.values ?? [:]
-            let magnitude = (magnitudes.first { $0.id == values["preferredMagnitudeID"] } ?? magnitudes.first)?.values ?? [:]
+            let magnitude = (magnitudes.first { $0.id == values["preferredMagnitudeID"] }
+                ?? IndependentParse.preferredMagnitude(magnitudes.map(\.values)).map { magnitudes[$0] })?.values ?? [:]
             guard let timeText = origin["time/value"], let time = IndependentParse.isoMillisecondsAssumingUTC(timeText),
                   let lat = origin["latitude/value"].flatMap(Double.init), let lon = origin["longitude/value"].flatMap(Double.init)
             else { return nil }
@@ -156,9 +218,8 @@ private final class QuakeMLCollector: NSObject, XMLParserDelegate {
                let id = attributes.first(where: { $0.key.hasSuffix(":eventid") })?.value {
                 code = source + id
             } else {
-                let host = publicID.split(separator: ":", maxSplits: 1).last.map { $0.split(separator: "/").first.map(String.init) ?? "" } ?? ""
-                let agency = host.contains("iris.edu") ? "iris" : host.contains("seismicportal") ? "emsc" : host.contains("usgs.gov") || host.contains("anss.org") ? "usgs" : host
-                let id = publicID.components(separatedBy: "eventid=").last!.split(separator: "&").first.map(String.init) ?? publicID
+                let (agencyOfID, id) = IndependentParse.quakeMLIdentity(publicID)
+                let agency = agencyOfID ?? values["creationInfo/agencyID"].flatMap(IndependentParse.agency(named:)) ?? "local"
                 code = agency == "usgs" ? id : "\(agency):\(id)"
             }
             let place = descriptions.first { $0.type == "region name" }?.text

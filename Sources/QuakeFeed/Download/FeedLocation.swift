@@ -32,14 +32,16 @@ public enum FeedLocation: Equatable, Sendable {
         return URL(string: base.hasSuffix("/") ? base + "\(feed).geojson" : base + "/\(feed).geojson")!
     }
 
-    /// Opens a reader for this location.
-    public func openReader(timeout: TimeInterval = 30) throws(FeedError) -> FeedReader {
+    /// Opens a reader for this location; `agency` names the agency of every event
+    /// (`import --agency`), nil decides it from the content (``FeedAgency``).
+    public func openReader(timeout: TimeInterval = 30, agency: String? = nil) throws(FeedError) -> FeedReader {
         switch self {
-        case .path(let path): return try FeedReader(path: path)
-        case .standardInput: return try FeedReader(path: "-")
+        case .path(let path):
+            return try FeedReader(source: FeedSource(argument: path), name: path == "-" ? "<stdin>" : path, agency: agency)
+        case .standardInput: return try FeedReader(source: .standardInput, name: "<stdin>", agency: agency)
         case .url(let url):
             let stream = try HTTPByteStream(url: url, timeout: timeout)
-            return try FeedReader(source: .stream(stream), name: url.absoluteString)
+            return try FeedReader(source: .stream(stream), name: url.absoluteString, agency: agency)
         }
     }
 }

@@ -2,25 +2,32 @@ import Foundation
 import QuakeFeed
 import QuakeStore
 
-/// `quaketui import PATH|URL|- [--json]`: one atomic import with a progress bar.
+/// `quaketui import PATH|URL|- [--agency NAME] [--json]`: one atomic import with a progress bar.
 enum ImportCommand {
     static let spec = CommandSpec(
         name: "import",
         abstract: "Import an earthquake catalogue file, URL or standard input.",
-        usage: ["import <path>|<url>|- [--json]"],
+        usage: ["import <path>|<url>|- [--agency <name>] [--json]"],
         discussion: """
             Reads USGS GeoJSON, GeoJSONP (eqfeed_callback(…);) and CSV, EMSC GeoJSON, FDSN text
-            (#EventID|Time|…), QuakeML 1.2, or gzip of any of them, as UTF-8 or UTF-16 with a byte
+            (#EventID|Time|…), QuakeML (1.2 BED or BED-RT, 1.0), or gzip of any of them, as UTF-8 or UTF-16 with a byte
             order mark; the format is recognised from the content. A GeoJSON feed whose times are
             in seconds is recognised as a whole and converted (the summary says so). Codes of
-            agencies other than USGS are prefixed with the agency (emsc:…, iris:…). A file whose
+            agencies other than USGS are prefixed with the agency (emsc:…, iris:…): the agency is
+            --agency NAME when given, else what the file says (a QuakeML publicID's host or
+            agencyID; FDSN text's Author, else Contributor, else Catalog), else 'local'. Without a
+            preferred magnitude, QuakeML events show Mww, Mwc, Mwb, Mwr, Mw first. A file whose
             every record is skipped fails and changes nothing. Quakes are merged by event code: a newer
             'updated' replaces the stored quake, an older one changes nothing, notes are kept.
             The import is all or nothing: on any error the store is left exactly as it was.
             If the store holds the bundled sample catalogue, the same transaction removes it,
             so real data never mixes with the sample.
             """,
-        options: [CommandSpec.stateDir, CommandSpec.json],
+        options: [
+            .init(name: "agency", value: "NAME",
+                  help: "The agency of every event (iris, ingv, …): codes become NAME:ID; usgs keeps them bare."),
+            CommandSpec.stateDir, CommandSpec.json,
+        ],
         arguments: [.init(name: "path", help: "A feed file, an http(s) or file URL, or - for standard input.",
                           completion: .file)])
 
@@ -32,9 +39,18 @@ enum ImportCommand {
             throw UsageError(message: "'\(scheme)' URLs cannot be imported; use an http, https or file URL, or download the feed and import its path.",
                              command: spec)
         }
+        var agency: String?
+        if let name = arguments.value("agency") {
+            guard let valid = FeedAgency.validated(name) else {
+                throw UsageError(message: "--agency wants a short name of letters, digits, '.' and '-' (like iris or ingv), not '\(name)'.",
+                                 command: spec)
+            }
+            agency = valid
+        }
         let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
         defer { container.close() }
-        let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import")
+        let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import",
+                                            agency: agency)
         try FeedImportRun.report(summary, json: arguments.has("json"))
     }
 
@@ -53,11 +69,11 @@ enum FeedImportRun {
     /// Imports `location` in one transaction that also removes the bundled sample, if the
     /// store holds it (SPEC §6: real data replaces the sample, never mixes with it), then runs
     /// `beforeCommit`, if given, in the same transaction.
-    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String,
+    static func run(_ location: FeedLocation, into container: PersistentContainer, author: String, agency: String? = nil,
                     beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
         let bar = ProgressBar(label: label(location))
         defer { bar.finish() }
-        let reader = try location.openReader()
+        let reader = try location.openReader(agency: agency)
         let importer = try FeedImporter(container: container, author: author)
         return try importer.run(reader, beforeCommit: { tx in
             try SampleCatalogue.removeSample(in: tx)

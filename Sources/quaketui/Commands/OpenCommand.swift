@@ -10,7 +10,8 @@ enum OpenCommand {
         abstract: "Show a quake in a scene: continue an activity from a code or event URL.",
         usage: ["open <code>|<event-url> [--scene <id>] [--json]"],
         discussion: """
-            CODE is a USGS event code (us7000abcd); EVENT-URL a USGS event page
+            CODE is a quake code as 'list' prints it: a USGS event code (us7000abcd) or another
+            agency's (iris:958596, emsc:20240101_0000123); EVENT-URL a USGS event page
             (https://earthquake.usgs.gov/earthquakes/eventpage/us7000abcd). The scene selects the
             quake and opens its detail view: within a second if a browser shows the scene now,
             otherwise the next time that scene starts.
@@ -29,7 +30,7 @@ enum OpenCommand {
                   completion: .scenes),
             CommandSpec.stateDir, CommandSpec.json,
         ],
-        arguments: [.init(name: "code", help: "A USGS event code or event page URL.")])
+        arguments: [.init(name: "code", help: "A quake code (us7000abcd, iris:958596) or a USGS event page URL.")])
 
     struct Report: Encodable {
         var code: String
@@ -46,12 +47,19 @@ enum OpenCommand {
             throw UsageError(message: "Say which quake to open: a code like us7000abcd or a USGS event page URL.",
                              command: spec)
         }
-        // Both checks before touching the state directory: a typo changes nothing.
-        _ = try QuakeCode.parse(target)
+        // Both checks before touching the state directory: a typo changes nothing. A code not
+        // shaped like one is still taken when the store holds it (looked up read-only).
+        let isStored = { (code: String) -> Bool in
+            let state = StateDirectory.resolve(option: arguments.value("state-dir"),
+                                               environment: ProcessInfo.processInfo.environment,
+                                               currentDirectory: FileManager.default.currentDirectoryPath)
+            return (try? storeHolds(code, in: state)) ?? false
+        }
+        _ = try QuakeCode.parse(target, isStored: isStored)
         let identity = try SceneIdentity.resolve(option: arguments.value("scene"),
                                                  environment: ProcessInfo.processInfo.environment)
         let state = try arguments.stateDirectory()
-        let summary = try ActivityCenter(state: state).open(target, in: identity.id)
+        let summary = try ActivityCenter(state: state).open(target, in: identity.id, isStored: isStored)
         let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
                             inStore: try storeHolds(summary.code, in: state))
         if arguments.has("json") { return try printJSON(report) }
