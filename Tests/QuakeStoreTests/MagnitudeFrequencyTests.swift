@@ -60,3 +60,34 @@ import Testing
         #expect([-10.0, 90, 100, 600].map(DepthBins.to) == [0, 100, 200, 700])
     }
 }
+
+/// Days, depths and regions of a list, and its magnitudes through `MagnitudeFrequency`.
+@Suite struct CatalogueStatisticsTests {
+    static let hour: Int64 = 3_600_000
+
+    /// 2024-03-09 23:30 UTC is the 10th in Kathmandu (+05:45) but the 9th in UTC.
+    @Test func daysFollowTheTimeZone() throws {
+        let t0: Int64 = 1_710_027_000_000  // 2024-03-09T23:30:00Z
+        for (zone, expected) in [("UTC", [("2024-03-09", 1), ("2024-03-10", 2)]), ("Asia/Kathmandu", [("2024-03-10", 3)])] {
+            var stats = CatalogueStatistics(timeZone: try #require(TimeZone(identifier: zone)))
+            for offset in [0, Self.hour, 2 * Self.hour] {
+                stats.add(magnitude: 2.0, depth: 5, time: t0 + offset, region: "Nepal")
+            }
+            #expect(stats.daily.map(\.day) == expected.map(\.0), "\(zone)")
+            #expect(stats.daily.map(\.count) == expected.map(\.1), "\(zone)")
+        }
+    }
+
+    @Test func depthsRegionsAndMagnitudesAreCountedOnce() throws {
+        var stats = CatalogueStatistics(timeZone: try #require(TimeZone(identifier: "UTC")))
+        let rows: [(Double?, Double?, String)] = [(2.04, 5, "Alaska"), (2.05, 15, "Alaska"), (nil, 150, "Chile"),
+                                                  (5.0, nil, "Chile"), (3.3, -1, "Alaska"), (1.0, 99.9, "Peru")]
+        for (magnitude, depth, region) in rows { stats.add(magnitude: magnitude, depth: depth, time: 0, region: region) }
+        #expect(stats.count == 6)
+        #expect(stats.magnitudes.tenths == [20: 1, 21: 1, 50: 1, 33: 1, 10: 1])
+        #expect(stats.depthBins.map(\.from) == [-10, 0, 10, 90, 100])
+        #expect(stats.depthBins.map(\.count) == [1, 1, 1, 1, 1])
+        #expect(stats.topRegions(2).map(\.region) == ["Alaska", "Chile"])
+        #expect(stats.topRegions().map(\.count) == [3, 2, 1])
+    }
+}
