@@ -93,3 +93,45 @@ import Testing
         #expect(KeyMap.action(for: .enter, in: Self.state(in: .detail)) == nil)
     }
 }
+
+/// The status line's short hints are a curated few per context, not a second table of meanings:
+/// every key they name must be one the table binds in that context.
+@Suite struct StatusHintKeyTests {
+    /// `j/k` → j, k; `↑↓` → ↑, ↓; `1-3` → 1, 2, 3; otherwise the key's own name.
+    static func keys(named hint: String) -> [Key] {
+        let candidates: [Key] = [.up, .down, .enter, .escape, .tab, .backTab, .character(" ")]
+            + (33...126).map { Key.character(Character(Unicode.Scalar(UInt8($0)))) }
+            + "abcdefghijklmnopqrstuvwxyz".map { Key.control($0) }
+        func key(_ name: String) -> Key? { candidates.first { $0.description == name } }
+        if let whole = key(hint) { return [whole] }
+        if hint == "↑↓" { return [.up, .down] }
+        if hint == "1-3" { return ["1", "2", "3"].map { Key.character($0) } }
+        return hint.split(separator: "/").compactMap { key(String($0)) }
+    }
+
+    @Test func everyHintNamesAKeyTheTableBindsThere() throws {
+        var detail = KeyTableTests.state(in: .detail)
+        let list = KeyTableTests.state(in: .list), search = KeyTableTests.state(in: .search)
+        let help = KeyTableTests.state(in: .help), editing = KeyTableTests.state(in: .notesEditor)
+        detail.detailTab = .notes
+        let size = Size(columns: 120, rows: 30)
+        let contexts: [(ScreenModel, AppState)] = [
+            (ScreenModel(size: size), list),
+            (ScreenModel(size: size, showsHelp: true), help),
+            (ScreenModel(size: size, header: HeaderModel(isSearching: true)), search),
+            (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil)), detail),
+            (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true))), editing),
+        ]
+        for (model, state) in contexts {
+            let hints = StatusLineView.defaultHints(model)
+            #expect(!hints.isEmpty)
+            for hint in hints {
+                let keys = Self.keys(named: hint.keys)
+                #expect(!keys.isEmpty, "hint \(hint.keys) names no key")
+                for key in keys {
+                    #expect(KeyMap.action(for: key, in: state) != nil, "hint \(hint.keys) \(hint.action) in \(KeyMap.modes(for: state))")
+                }
+            }
+        }
+    }
+}
