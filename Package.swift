@@ -14,11 +14,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CNcursesw", providers: [.apt(["libncursesw5-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // quaketui's own C, what SQLite calls per row: the distance function, the id set and its
+        // SQL functions. Only QuakeStore/SQLite imports it (and its own tests).
+        .target(name: "CQuakeSQL", dependencies: ["CSQLite"], linkerSettings: [.linkedLibrary("sqlite3")]),
 
         // The app's clock and scheduler, injected so tests move time instead of sleeping.
         .target(name: "QuakeTime"),
         // The store: the Core Data counterpart. Only QuakeStore/SQLite imports CSQLite.
-        .target(name: "QuakeStore", dependencies: ["CSQLite", "QuakeTime"]),
+        .target(name: "QuakeStore", dependencies: ["CSQLite", "CQuakeSQL", "QuakeTime"]),
         // Streaming feed readers that yield QuakeRecord values; no SQLite.
         .target(name: "QuakeFeed", dependencies: ["QuakeStore", "CZlib"]),
         // Scene storage, app storage, user activities, state directory.
@@ -35,6 +38,8 @@ let package = Package(
         .target(name: "QuakeTestSupport", dependencies: ["QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
         .executableTarget(name: "store-probe", dependencies: ["QuakeStore", "QuakeTestSupport"], path: "Tests/StoreProbe"),
+        // The C target's own tests call its C API directly (and QuakeStore only for GeoPoint).
+        .testTarget(name: "CQuakeSQLTests", dependencies: ["CQuakeSQL", "CSQLite", "QuakeStore"]),
         .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),

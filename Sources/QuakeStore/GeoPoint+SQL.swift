@@ -11,7 +11,7 @@ extension GeoPoint {
     /// SQL for the great-circle distance in km from this point to the row's `latitude` and `longitude`.
     ///
     /// It calls `quaketui_distance`, the C function every `Connection` registers (the same
-    /// haversine in the same order through the same C library, bit for bit: see `CSQLite/shim.h`);
+    /// haversine in the same order through the same C library, bit for bit: see `CQuakeSQL/distance.c`);
     /// one call a row instead of the ~15 math-function calls of `mathFunctionsDistanceSQL`, which
     /// made a 1,000,000-row distance sort about twice as slow. The centre is written as literals
     /// (a Double's description reads back as the same Double), so the expression needs no

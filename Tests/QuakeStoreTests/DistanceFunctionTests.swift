@@ -3,7 +3,7 @@ import Foundation
 import QuakeTestSupport
 import Testing
 
-/// `quaketui_distance`, the C function every connection registers (shim.h): bit for bit
+/// `quaketui_distance`, the C function every connection registers (CQuakeSQL): bit for bit
 /// `GeoPoint.distance(to:)` on every row of real feeds from several homes and at the edges
 /// (poles, the antimeridian, antipodes, identical points), NULL for NULL or garbage arguments,
 /// and the math-function spelling the `sqlite3` shell peer uses agreeing with both.

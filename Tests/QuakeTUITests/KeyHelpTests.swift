@@ -3,7 +3,7 @@ import QuakeTestSupport
 import QuakeTUI
 import Testing
 
-/// One table of keys (issue 16): the help overlay shows `KeyHelp`, `--help` lists it, and
+/// One table of keys (issues 16, 27): the help overlay shows `KeyHelp` (`KeyTable`'s help lines), `--help` lists it, and
 /// README's key table must name the same keys in the same order.
 @Suite struct KeyHelpTests {
     static func normalized(_ keys: some StringProtocol) -> String {

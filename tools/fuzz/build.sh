@@ -30,7 +30,8 @@ FEED_FORMATS=(
 
 # FUZZ_OPT=-Onone compiles faster (CI's short runs); long runs want the default -O.
 flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -gline-tables-only -swift-version 6
-       -I "$root/Sources/CSQLite" -I "$root/Sources/CZlib" -I "$root/Sources/CNcursesw" -I "$out/modules")
+       -I "$root/Sources/CSQLite" -I "$root/Sources/CQuakeSQL/include" -I "$root/Sources/CZlib" -I "$root/Sources/CNcursesw"
+       -I "$out/modules")
 
 rebuilt=0 done_modules=""
 module() { # NAME — compiles Sources/NAME into $out/modules/NAME.{o,swiftmodule}, if changed
@@ -46,6 +47,25 @@ module() { # NAME — compiles Sources/NAME into $out/modules/NAME.{o,swiftmodul
     swiftc "${flags[@]}" -module-name "$name" -wmo -enable-testing -c "${sources[@]}" \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$out/modules/$name.o" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; }
+    rm -f "$out/modules/$name"-*.stamp
+    touch "$stamp"
+}
+
+c_module() { # NAME — compiles Sources/NAME/*.c (a C target: QuakeStore's CQuakeSQL) into $out/modules/NAME.o
+    local name=$1 stamp="$out/modules/$1${FUZZ_OPT:--O}.stamp"
+    case " $done_modules " in *" $name "*) return ;; esac
+    done_modules+=" $name"
+    if [ "$rebuilt" = 0 ] && [ -f "$stamp" ] && [ -z "$(find "$root/Sources/$name" -newer "$stamp")" ]; then return; fi
+    rebuilt=1
+    echo "fuzz: compiling $name (C)"
+    local file objects=() optimize=-O2
+    [ "${FUZZ_OPT:--O}" = -Onone ] && optimize=-O0
+    for file in "$root/Sources/$name"/*.c; do
+        objects+=("$out/modules/$name-$(basename "$file" .c).o")
+        clang -fsanitize=fuzzer-no-link,address "$optimize" -gline-tables-only -I "$root/Sources/$name/include" \
+            -c "$file" -o "${objects[-1]}"
+    done
+    ld -r -o "$out/modules/$name.o" "${objects[@]}"
     rm -f "$out/modules/$name"-*.stamp
     touch "$stamp"
 }
@@ -66,6 +86,7 @@ wanted=("$@")
 want() { ((${#wanted[@]} == 0)) && return 0; local w; for w in "${wanted[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 
 module QuakeTime
+c_module CQuakeSQL
 module QuakeStore
 module QuakeFeed
 for line in "${FEED_FORMATS[@]}"; do
@@ -74,7 +95,7 @@ for line in "${FEED_FORMATS[@]}"; do
     # The one generated line: this target's format prefix.
     format_file="$out/feed-$name-format.swift"
     printf 'let feedPrefix: [UInt8] = Array(#"%s"#.utf8)\n' "$prefix" > "$format_file"
-    link "fuzz-feed-$name" feed.swift QuakeTime QuakeStore QuakeFeed -- "$format_file"
+    link "fuzz-feed-$name" feed.swift QuakeTime CQuakeSQL QuakeStore QuakeFeed -- "$format_file"
 done
 if want fuzz-plist; then
     module QuakeScenes
@@ -83,6 +104,6 @@ fi
 if want fuzz-key; then
     module QuakeScenes
     module QuakeTUI
-    link fuzz-key key.swift QuakeTime QuakeStore QuakeScenes QuakeTUI
+    link fuzz-key key.swift QuakeTime CQuakeSQL QuakeStore QuakeScenes QuakeTUI
 fi
 echo "fuzz: built into $out"

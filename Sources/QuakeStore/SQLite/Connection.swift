@@ -1,3 +1,4 @@
+import CQuakeSQL
 import CSQLite
 import Foundation
 
@@ -47,7 +48,7 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw SQLiteError(extendedCode: code, message: message)
         }
-        // quaketui_distance(lat1, lon1, lat2, lon2): GeoPoint.distance(to:) in SQL (see shim.h).
+        // quaketui_distance(lat1, lon1, lat2, lon2): GeoPoint.distance(to:) in SQL (CQuakeSQL).
         let registered = quaketui_register_functions(db)
         guard registered == SQLITE_OK else {
             let error = SQLiteError(extendedCode: sqlite3_extended_errcode(db), message: String(cString: sqlite3_errmsg(db)))

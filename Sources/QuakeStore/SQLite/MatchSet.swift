@@ -1,6 +1,7 @@
+import CQuakeSQL
 import CSQLite
 
-/// A set of row ids as a bitmap (shim.h's `quaketui_idset`): the rows a results controller's
+/// A set of row ids as a bitmap (CQuakeSQL's `quaketui_idset`): the rows a results controller's
 /// search and filters match. A million quakes take 125 KB.
 ///
 /// SQL reaches it on the connection it is registered on (`register(on:)`): `quaketui_match(id)`

@@ -1,146 +1,62 @@
-/// Which action a key means, given what has focus: the help overlay, the notes editor, the
-/// search field, the detail view or the list (SPEC §8). Pure, so every key is testable.
+/// Which action a key means, given what has focus (SPEC §8): the modes `state` stacks, top first,
+/// looked up in `KeyTable`. Pure, so every key is testable.
+///
+/// ```swift
+/// KeyMap.action(for: .character("j"), in: state)  // .moveDown in the list, .scrollHelp(1) over help
+/// ```
 ///
 /// Mouse clicks need the frame they land on; the runtime hit-tests them with
 /// `BrowserModel.action(forClickAt:in:)`.
 public enum KeyMap {
-    /// Lines one notch of the mouse wheel scrolls.
-    public static let wheelLines = 3
-
     public static func action(for key: Key, in state: AppState) -> Action? {
-        switch key {
-        case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
-        case .terminate: return .quit
-        case .control("l"): return .redraw
-        case .wheelUp where state.confirmation != nil, .wheelDown where state.confirmation != nil: return nil
-        case .wheelUp where state.logVisible: return .scrollMessageLog(-wheelLines)
-        case .wheelDown where state.logVisible: return .scrollMessageLog(wheelLines)
-        case .wheelUp: return state.helpVisible ? .scrollHelp(-wheelLines) : .scroll(lines: -wheelLines)
-        case .wheelDown: return state.helpVisible ? .scrollHelp(wheelLines) : .scroll(lines: wheelLines)
-        default: break
+        for mode in modes(for: state) {
+            if let bound = lookup[mode]?.action(for: key) { return bound.action(for: key, in: state) }
         }
-        if let confirmation = state.confirmation { return confirmationAction(for: key, confirmation) }
-        if state.logVisible { return messageLogAction(for: key) }
-        if state.helpVisible { return helpAction(for: key) }
-        if state.commandLine != nil { return commandAction(for: key) }
-        if state.isEditing { return editorAction(for: key) }
-        if state.isSearching, let action = searchAction(for: key) { return action }
-        return browsingAction(for: key, in: state)
+        return nil
     }
 
-    private static func helpAction(for key: Key) -> Action? {
-        switch key {
-        case .character("j"), .down: .scrollHelp(1)
-        case .character("k"), .up: .scrollHelp(-1)
-        case .character("?"), .character("q"), .escape, .enter: .dismissOverlay
-        default: nil
-        }
+    /// The modes that read keys in `state`, top first: `always`, then the overlay, question or
+    /// field in front; search and the detail view sit over the list, which takes what they leave.
+    public static func modes(for state: AppState) -> [KeyMode] {
+        let front: [KeyMode]
+        if case .notesConflict? = state.confirmation { front = [.notesConflict] }
+        else if state.confirmation != nil { front = [.confirmation] }
+        else if state.logVisible { front = [.messageLog] }
+        else if state.helpVisible { front = [.help] }
+        else if state.commandLine != nil { front = [.commandLine] }
+        else if state.isEditing { front = [.notesEditor] }
+        else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : []) + [.list] }
+        return [.always] + front
     }
 
-    private static func messageLogAction(for key: Key) -> Action? {
-        switch key {
-        case .character("j"), .down: .scrollMessageLog(1)
-        case .character("k"), .up: .scrollMessageLog(-1)
-        case .pageDown, .control("d"), .control("f"), .character(" "): .scrollMessageLog(10)
-        case .pageUp, .control("u"), .control("b"): .scrollMessageLog(-10)
-        case .character("g"), .home: .scrollMessageLog(-MessageLog.limit * 100)
-        case .character("L"), .character("q"), .escape, .enter: .toggleMessageLog
-        default: nil
+    /// One mode's keys: single keys by value, then the families (`anyCharacter`, `anyKey` …) in
+    /// table order.
+    struct ModeKeys {
+        var single: [Key: KeyAction] = [:]
+        var families: [(KeyPattern, KeyAction)] = []
+
+        func action(for key: Key) -> KeyAction? {
+            single[key] ?? families.first { $0.0.matches(key) }?.1
         }
     }
 
-    /// While the status line asks a question, only its answers (and `L`, to read it whole) count.
-    private static func confirmationAction(for key: Key, _ confirmation: Confirmation) -> Action? {
-        if case .notesConflict = confirmation {
-            switch key {
-            case .character("m"): return .answer(.keepMine)
-            case .character("t"): return .answer(.keepTheirs)
-            case .character("b"): return .answer(.keepBoth)
-            case .escape: return .answer(.no)
-            default: return nil
+    /// `KeyTable.entries` by mode; a key bound twice in a mode keeps its first binding (a test
+    /// checks the table has none).
+    static let lookup: [KeyMode: ModeKeys] = {
+        var lookup: [KeyMode: ModeKeys] = [:]
+        for entry in KeyTable.entries {
+            for rule in entry.rules {
+                for pattern in rule.keys {
+                    if case .key(let key) = pattern {
+                        if lookup[entry.mode, default: ModeKeys()].single[key] == nil {
+                            lookup[entry.mode, default: ModeKeys()].single[key] = rule.action
+                        }
+                    } else {
+                        lookup[entry.mode, default: ModeKeys()].families.append((pattern, rule.action))
+                    }
+                }
             }
         }
-        switch key {
-        case .character("y"), .character("Y"): return .answer(.yes)
-        case .character("n"), .character("N"), .escape: return .answer(.no)
-        default: return nil
-        }
-    }
-
-    private static func commandAction(for key: Key) -> Action? {
-        switch key {
-        case .character(let character): .commandInput(String(character))
-        case .backspace: .commandBackspace
-        case .enter: .runCommand
-        case .escape: .cancelCommand
-        case .up: .commandHistory(-1)
-        case .down: .commandHistory(1)
-        default: nil
-        }
-    }
-
-    private static func editorAction(for key: Key) -> Action? {
-        switch key {
-        case .control("s"): .saveNotes
-        case .escape: .cancelEditing
-        default: .editorKey(key)
-        }
-    }
-
-    /// Keys the search field takes; anything else (arrows, Tab …) falls through to browsing.
-    private static func searchAction(for key: Key) -> Action? {
-        switch key {
-        case .character(let character): .searchInput(String(character))
-        case .backspace: .searchBackspace
-        case .enter: .commitSearch
-        case .escape: .cancelSearch
-        case .control("u"): .clearSearchText
-        default: nil
-        }
-    }
-
-    private static func browsingAction(for key: Key, in state: AppState) -> Action? {
-        switch key {
-        case .up, .character("k"): return .moveUp
-        case .down, .character("j"): return .moveDown
-        case .pageUp, .control("b"): return .pageUp
-        case .pageDown, .control("f"): return .pageDown
-        case .control("u"): return .halfPageUp
-        case .control("d"): return .halfPageDown
-        case .character("["): return .previousSection
-        case .character("]"): return .nextSection
-        case .home, .character("g"): return .first
-        case .end, .character("G"): return .last
-        case .enter: return state.detailPresented ? nil : .openDetail
-        case .escape:
-            if state.detailPresented { return .closeDetail }
-            return state.searchText.isEmpty ? nil : .cancelSearch
-        case .tab: return .nextTab
-        case .backTab: return .previousTab
-        case .character("1"): return .selectTab(.detail)
-        case .character("2"): return .selectTab(.map)
-        case .character("3"): return .selectTab(.notes)
-        case .character("/"): return .beginSearch
-        case .character("s"): return .nextSortOrder
-        case .character("S"): return .reverseSortDirection
-        case .character(" "): return .toggleSection
-        case .character("m"): return .cycleMinimumMagnitude
-        case .character("@"): return .setHomeToSelection
-        case .character("~"): return .toggleNearHome
-        case .character("r"): return .refresh
-        case .character("e"): return .beginEditing
-        case .character("H"): return .handoff
-        case .character("o"): return .openInBrowser
-        case .character("y"): return .copyLink
-        case .character("?"): return .toggleHelp
-        case .character("L"): return .toggleMessageLog
-        case .character(":"): return .beginCommand
-        case .character("q"), .control("c"): return .quit
-        case .character("Q"): return .closeScene
-        case .character("n"): return .nextNewQuake
-        case .character("N"): return .previousNewQuake
-        case .character("a"): return .markAllSeen
-        default: return nil
-        }
-    }
+        return lookup
+    }()
 }

@@ -1,6 +1,6 @@
 /// The help overlay: every key of the browser (SPEC §8) in a centred box.
 enum HelpOverlay {
-    /// Key groups and their meaning, in the order shown: the one table (``KeyHelp``).
+    /// Key groups and their meaning, in the order shown: the help lines of the one table (``KeyTable``).
     static var entries: [(keys: String, action: String)] { KeyHelp.entries }
 
     /// The box for a screen: as large as the entries need, at most the screen.

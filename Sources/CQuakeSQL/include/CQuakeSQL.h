@@ -1,0 +1,113 @@
+#ifndef QUAKETUI_CQUAKESQL_H
+#define QUAKETUI_CQUAKESQL_H
+// quaketui's own C, for what SQLite calls once per row: the great-circle distance as an SQL
+// function, and a bitmap of row ids with the SQL functions that fill and test it (plus per-bucket
+// counts gathered by the same scan). Only QuakeStore/SQLite uses it (.ci/run checks); its tests
+// are Tests/CQuakeSQLTests.
+//
+// This header stays free of <sqlite3.h>, so that the Swift that imports it sees SQLite's
+// declarations once (through CSQLite): a connection is a `struct sqlite3 *` (OpaquePointer in
+// Swift) and SQLite's 64-bit integer is int64_t. Result codes are SQLite's (SQLITE_OK 0,
+// SQLITE_NOMEM 7, SQLITE_RANGE 25).
+#include <stdint.h>
+
+struct sqlite3;
+
+// MARK: The distance
+
+// The mean Earth radius GeoPoint.distance(to:) uses, in km.
+#define QUAKETUI_EARTH_RADIUS_KM 6371.0088
+
+// The haversine great-circle distance in km, computed exactly as GeoPoint.distance(to:) does —
+// the same operations in the same order, through the same C library's sin, cos, asin and sqrt,
+// with no contraction into fused multiply-adds (distance.c) — so SQL and Swift agree to the bit.
+double quaketui_haversine_km(double latitude1, double longitude1, double latitude2, double longitude2);
+
+// Registers `quaketui_distance(lat1, lon1, lat2, lon2)` (quaketui_haversine_km as an SQL function)
+// on `db`: deterministic (the planner may factor it out and index on it) and innocuous (safe in
+// views and triggers). An argument that is NULL or not a number (after SQLite's numeric affinity,
+// as its own math functions treat text) gives NULL; so does a non-finite result.
+// Returns SQLite's result code.
+int quaketui_register_functions(struct sqlite3 *db);
+
+// MARK: The id set
+
+// The largest id + 1 a set holds: 32 MB of bitmap. quaketui's own stores number rows from 1 up
+// (a million quakes is decades of refreshes); a file with a row id past this (made by hand) gets
+// an error for its searches, not a bitmap of gigabytes.
+#define QUAKETUI_IDSET_LIMIT 268435456LL  // 2^28
+
+// A set of row ids as a bitmap: a million quakes take 125 KB. Start from all zeros; free with
+// quaketui_idset_free.
+typedef struct quaketui_idset {
+    uint64_t *words;        // bit (id % 64) of words[id / 64]
+    int64_t wordCount;
+    int64_t count;          // ids in the set
+} quaketui_idset;
+
+// Whether `id` is in the set (0 or 1). Inline: SQL tests a row with it while walking an index.
+static inline int quaketui_idset_contains(const quaketui_idset *set, int64_t id) {
+    if (id < 0 || id / 64 >= set->wordCount) return 0;
+    return (set->words[id / 64] >> (id % 64)) & 1;
+}
+
+// Adds `id`: 0, or SQLITE_RANGE for an id outside 0 ..< QUAKETUI_IDSET_LIMIT, SQLITE_NOMEM when
+// there is no room (the set is then unchanged).
+int quaketui_idset_insert(quaketui_idset *set, int64_t id);
+void quaketui_idset_remove(quaketui_idset *set, int64_t id);
+// Empties the set, keeping its memory.
+void quaketui_idset_clear(quaketui_idset *set);
+// Frees the memory; the set is empty and usable again.
+void quaketui_idset_free(quaketui_idset *set);
+// Makes `target` a copy of `source`: 0, or SQLITE_NOMEM (`target` is then unchanged).
+int quaketui_idset_copy(quaketui_idset *target, const quaketui_idset *source);
+// The smallest id ≥ `from` in the set, or -1.
+int64_t quaketui_idset_next(const quaketui_idset *set, int64_t from);
+
+// MARK: The bucket counts
+
+// A span past this many buckets (8 MB; 60 years of 15-minute buckets) gives up (`overflow`).
+#define QUAKETUI_BUCKETS_LIMIT 2097152LL  // 2^21
+
+// Counts per integer bucket (a section's 15-minute time bucket or magnitude bucket), in one array
+// over the span of buckets seen: the section counts of a search gathered by the scan that builds
+// its match set, instead of a second walk over every matching row. Start from all zeros; free with
+// quaketui_buckets_free.
+typedef struct quaketui_buckets {
+    int64_t base;           // the bucket counts[0] counts
+    int64_t length;         // buckets in counts
+    uint32_t *counts;
+    int overflow;           // 1: a span too wide (or no memory): the counts are not to be used
+} quaketui_buckets;
+
+// Adds one to `bucket`, widening the span to hold it (doubling, so a scan reallocates a few
+// times). A span wider than QUAKETUI_BUCKETS_LIMIT, a bucket outside -2^62 ..< 2^62, or no memory frees the
+// counts and sets `overflow`: the caller counts by walking instead.
+void quaketui_buckets_add(quaketui_buckets *buckets, int64_t bucket);
+// Frees the counts and clears `overflow`: empty and usable again.
+void quaketui_buckets_free(quaketui_buckets *buckets);
+
+// MARK: The match functions
+
+// What quaketui_match_counting reaches: the set it adds to and the buckets it counts in.
+typedef struct quaketui_counting_match {
+    quaketui_idset *set;
+    quaketui_buckets *buckets;
+} quaketui_counting_match;
+
+// Registers on `db`, over `set` (which must outlive every statement that calls them):
+// - `quaketui_matched(id)`: 1 if id is in the set, else 0 (NULL or not an integer: 0);
+// - `quaketui_match(id)`: adds id to the set and returns 1 (the last term of a WHERE clause, so it
+//   runs once per matching row); not an integer, an id outside the set's range, or no memory is an
+//   error.
+// Neither is deterministic (the set changes between statements); both are direct-only, so a view
+// or trigger in a store cannot reach them. Returns SQLite's result code.
+int quaketui_register_idset(struct sqlite3 *db, quaketui_idset *set);
+
+// Registers `quaketui_match_counting(id, bucket)` on `db` over `match` (which must outlive its
+// statements): quaketui_match(id) into match->set, and one more in `bucket` of match->buckets
+// unless it is NULL (a row in the set that the view leaves out, e.g. below the minimum
+// magnitude). Direct-only. Returns SQLite's result code.
+int quaketui_register_counting_match(struct sqlite3 *db, quaketui_counting_match *match);
+
+#endif

@@ -1,0 +1,105 @@
+/// Every key of the browser (SPEC §8), written once: which action it means in each mode, and the
+/// line the help overlay shows for it. `KeyMap` answers keys from it; `KeyHelp` lists the lines
+/// that have help, in this order, for `?`, `quaketui --help` and README's key table (a test).
+///
+/// A key a mode does not bind does nothing, except that search and the detail view hand theirs
+/// to the list (`KeyMap.modes(for:)`).
+public enum KeyTable {
+    /// Lines one notch of the mouse wheel scrolls.
+    public static let wheelLines = 3
+
+    public static let entries: [KeyBinding] = [
+        // Everywhere, before the mode's own keys.
+        KeyBinding(.always, .bind(.resize) { key, _ in
+            if case .resize(let columns, let rows) = key { .resize(columns: columns, rows: rows) } else { nil }
+        }),
+        KeyBinding(.always, .bind(.terminate, to: .quit)),
+
+        // The list (the detail view and search hand it the keys they do not take).
+        KeyBinding(.list, help: ("↑ ↓  j k", "previous / next quake"),
+                   .bind(.up, "k", to: .moveUp), .bind(.down, "j", to: .moveDown)),
+        KeyBinding(.list, help: ("PgUp PgDn  ctrl-b ctrl-f", "page up / down"),
+                   .bind(.pageUp, .control("b"), to: .pageUp), .bind(.pageDown, .control("f"), to: .pageDown)),
+        KeyBinding(.list, help: ("ctrl-u ctrl-d", "half a page up / down"),
+                   .bind(.control("u"), to: .halfPageUp), .bind(.control("d"), to: .halfPageDown)),
+        KeyBinding(.list, help: ("g G  Home End", "first quake / last quake"),
+                   .bind(.home, "g", to: .first), .bind(.end, "G", to: .last)),
+        KeyBinding(.list, help: ("[  ]", "this or previous / next section"),
+                   .bind("[", to: .previousSection), .bind("]", to: .nextSection)),
+        KeyBinding(.list, help: ("Enter", "open the detail view"), .bind(.enter, to: .openDetail)),
+        KeyBinding(.detail, .ignore(.enter)),
+        KeyBinding(.list, help: ("Esc", "back / close search"),
+                   .bind(.escape) { _, state in state.searchText.isEmpty ? nil : .cancelSearch }),
+        KeyBinding(.detail, .bind(.escape, to: .closeDetail)),
+        KeyBinding(.list, help: ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
+                   .bind(.tab, to: .nextTab), .bind(.backTab, to: .previousTab),
+                   .bind("1", to: .selectTab(.detail)), .bind("2", to: .selectTab(.map)), .bind("3", to: .selectTab(.notes))),
+        KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), .bind("/", to: .beginSearch)),
+        KeyBinding(.list, help: (":", "filter: depth since time type alert felt clear"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
+                   .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
+        KeyBinding(.list, help: ("space", "collapse / expand section"), .bind(" ", to: .toggleSection)),
+        KeyBinding(.list, help: ("m", "minimum magnitude"), .bind("m", to: .cycleMinimumMagnitude)),
+        KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),
+        KeyBinding(.list, help: ("~", "only quakes near home (nearRadius)"), .bind("~", to: .toggleNearHome)),
+        KeyBinding(.list, help: ("r", "refresh in the background"), .bind("r", to: .refresh)),
+        KeyBinding(.list, help: ("n  N", "next / previous new quake (marked ●)"),
+                   .bind("n", to: .nextNewQuake), .bind("N", to: .previousNewQuake)),
+        KeyBinding(.list, help: ("a", "mark all quakes seen"), .bind("a", to: .markAllSeen)),
+        KeyBinding(.list, help: ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"), .bind("e", to: .beginEditing)),
+        KeyBinding(.list, help: ("H", "handoff from another pane"), .bind("H", to: .handoff)),
+        KeyBinding(.list, help: ("o  y", "open / copy the event page"),
+                   .bind("o", to: .openInBrowser), .bind("y", to: .copyLink)),
+        KeyBinding(.list, help: ("L", "message log (every message, whole)"), .bind("L", to: .toggleMessageLog)),
+        KeyBinding(.list, help: ("?", "this help"), .bind("?", to: .toggleHelp)),
+        KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"),
+                   .bind("q", to: .quit), .bind("Q", to: .closeScene)),
+        // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
+        KeyBinding(.list, .bind(.control("c"), to: .quit)),
+        // ctrl-z never reaches the table: the terminal stops the process on SIGTSTP.
+        KeyBinding(.always, help: ("ctrl-l  ctrl-z", "redraw / suspend (fg returns)"), .bind(.control("l"), to: .redraw)),
+        // Clicks need the frame they land on: the runtime hit-tests them (`BrowserModel.action(forClickAt:in:)`).
+        KeyBinding(.list, help: ("mouse", "click selects, wheel scrolls, click a tab"),
+                   .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
+
+        // A question on the status line: only its answers count (`L` cannot open the log under it).
+        KeyBinding(.confirmation, .bind("y", "Y", to: .answer(.yes)), .bind("n", "N", .escape, to: .answer(.no)),
+                   .ignore(.wheelUp, .wheelDown)),
+        KeyBinding(.notesConflict, .bind("m", to: .answer(.keepMine)), .bind("t", to: .answer(.keepTheirs)),
+                   .bind("b", to: .answer(.keepBoth)), .bind(.escape, to: .answer(.no)), .ignore(.wheelUp, .wheelDown)),
+
+        // The message log.
+        KeyBinding(.messageLog, .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
+                   .bind(.pageDown, .control("d"), .control("f"), " ", to: .scrollMessageLog(10)),
+                   .bind(.pageUp, .control("u"), .control("b"), to: .scrollMessageLog(-10)),
+                   .bind("g", .home, to: .scrollMessageLog(-MessageLog.limit * 100)),
+                   .bind("L", "q", .escape, .enter, to: .toggleMessageLog),
+                   .bind(.wheelUp, to: .scrollMessageLog(-wheelLines)), .bind(.wheelDown, to: .scrollMessageLog(wheelLines))),
+
+        // The help overlay.
+        KeyBinding(.help, .bind("j", .down, to: .scrollHelp(1)), .bind("k", .up, to: .scrollHelp(-1)),
+                   .bind("?", "q", .escape, .enter, to: .dismissOverlay),
+                   .bind(.wheelUp, to: .scrollHelp(-wheelLines)), .bind(.wheelDown, to: .scrollHelp(wheelLines))),
+
+        // The `:` command line.
+        KeyBinding(.commandLine, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.commandInput) },
+                   .bind(.backspace, to: .commandBackspace), .bind(.enter, to: .runCommand),
+                   .bind(.escape, to: .cancelCommand), .bind(.up, to: .commandHistory(-1)), .bind(.down, to: .commandHistory(1)),
+                   .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
+
+        // The notes editor: every other key edits.
+        KeyBinding(.notesEditor, .bind(.control("s"), to: .saveNotes), .bind(.escape, to: .cancelEditing),
+                   .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines)),
+                   .bind(.anyKey) { key, _ in .editorKey(key) }),
+
+        // Typing a search: arrows, Tab and the rest move the list.
+        KeyBinding(.search, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.searchInput) },
+                   .bind(.backspace, to: .searchBackspace), .bind(.enter, to: .commitSearch),
+                   .bind(.escape, to: .cancelSearch), .bind(.control("u"), to: .clearSearchText)),
+    ]
+}
+
+extension Key {
+    /// The text a printable key types, or nil.
+    var typedText: String? { if case .character(let character) = self { String(character) } else { nil } }
+}

@@ -1,0 +1,137 @@
+import Testing
+@testable import QuakeTUI
+
+/// The one table of keys (issue 27): each entry binds keys in a mode and carries the help line
+/// for them, so what `KeyMap` answers and what `?`, `--help` and README say come from the same rows.
+@Suite struct KeyTableTests {
+    /// A state in which `mode` is the front mode (and `always` the first).
+    static func state(in mode: KeyMode) -> AppState {
+        var state = AppState(sceneID: "t")
+        state.selectedCode = "a"
+        switch mode {
+        case .always, .list: break
+        case .confirmation: state.confirmation = .closeScene
+        case .notesConflict: state.confirmation = .notesConflict(code: "a", theirs: "t")
+        case .messageLog: state.logVisible = true
+        case .help: state.helpVisible = true
+        case .commandLine: state.commandLine = CommandPrompt()
+        case .notesEditor:
+            state.detailPresented = true
+            state.detailTab = .notes
+            state.editor = NotesDraft(code: "a", text: "", cursor: 0)
+        case .search: state.isSearching = true
+        case .detail: state.detailPresented = true
+        }
+        return state
+    }
+
+    @Test(arguments: KeyMode.allCases)
+    func everyModeIsReachedAndBindsKeys(_ mode: KeyMode) {
+        let modes = KeyMap.modes(for: Self.state(in: mode))
+        #expect(modes.first == .always)
+        #expect(mode == .always || modes.dropFirst().first == mode, "\(modes)")
+        #expect(KeyTable.entries.contains { $0.mode == mode })
+    }
+
+    /// A key bound twice in one mode would mean whichever came first: the table must say one thing.
+    @Test(arguments: KeyMode.allCases)
+    func noKeyIsBoundTwiceInAMode(_ mode: KeyMode) {
+        let patterns = KeyTable.entries.filter { $0.mode == mode }.flatMap(\.rules).flatMap(\.keys)
+        #expect(Set(patterns).count == patterns.count, "\(patterns)")
+        // Nor in `always` and a mode under it: `always` would hide the mode's binding.
+        if mode != .always {
+            let always = Set(KeyTable.entries.filter { $0.mode == .always }.flatMap(\.rules).flatMap(\.keys))
+            #expect(always.isDisjoint(with: patterns))
+        }
+    }
+
+    /// Every key an entry binds in its own mode means that entry's action through `KeyMap`.
+    @Test func keyMapAnswersEveryBindingOfTheTable() {
+        for entry in KeyTable.entries {
+            let state = Self.state(in: entry.mode)
+            for rule in entry.rules {
+                guard case .send(let action) = rule.action else { continue }
+                for case .key(let key) in rule.keys {
+                    #expect(KeyMap.action(for: key, in: state) == action, "\(key) in \(entry.mode)")
+                }
+            }
+        }
+    }
+
+    /// The help line of an entry names every key it binds (as `Key.description` spells it; the
+    /// wheel is the `mouse` line), so no binding hides behind another's help.
+    @Test func everyHelpLineNamesTheKeysItBinds() {
+        for entry in KeyTable.entries {
+            guard let help = entry.help else { continue }
+            let named = Set(help.keys.split(separator: " ").map(String.init))
+            for pattern in entry.rules.flatMap(\.keys) {
+                let name: String = switch pattern {
+                case .key(let key): key.description
+                case .wheelUp, .wheelDown: "mouse"
+                default: "\(pattern)"
+                }
+                #expect(named.contains(name), "\(name) is bound by the line \(help.keys)")
+            }
+        }
+    }
+
+    /// `?`, `--help` and README read the entries with help, in the table's order.
+    @Test func helpIsTheTablesHelpLines() {
+        let lines = KeyTable.entries.compactMap(\.help)
+        #expect(KeyHelp.entries.map(\.keys) == lines.map(\.keys))
+        #expect(KeyHelp.entries.map(\.action) == lines.map(\.action))
+        #expect(HelpOverlay.entries.map(\.keys) == lines.map(\.keys))
+    }
+
+    /// Typed characters become text in the fields; anything the notes editor does not bind edits.
+    @Test func familiesPassTheKeyOn() {
+        #expect(KeyMap.action(for: .character("é"), in: Self.state(in: .search)) == .searchInput("é"))
+        #expect(KeyMap.action(for: .character(" "), in: Self.state(in: .commandLine)) == .commandInput(" "))
+        #expect(KeyMap.action(for: .function(5), in: Self.state(in: .notesEditor)) == .editorKey(.function(5)))
+        #expect(KeyMap.action(for: .function(5), in: Self.state(in: .commandLine)) == nil)
+        // The detail view takes Enter (nothing) rather than handing it to the list (open).
+        #expect(KeyMap.action(for: .enter, in: Self.state(in: .detail)) == nil)
+    }
+}
+
+/// The status line's short hints are a curated few per context, not a second table of meanings:
+/// every key they name must be one the table binds in that context.
+@Suite struct StatusHintKeyTests {
+    /// `j/k` → j, k; `↑↓` → ↑, ↓; `1-3` → 1, 2, 3; otherwise the key's own name.
+    static func keys(named hint: String) -> [Key] {
+        let candidates: [Key] = [.up, .down, .enter, .escape, .tab, .backTab, .character(" ")]
+            + (33...126).map { Key.character(Character(Unicode.Scalar(UInt8($0)))) }
+            + "abcdefghijklmnopqrstuvwxyz".map { Key.control($0) }
+        func key(_ name: String) -> Key? { candidates.first { $0.description == name } }
+        if let whole = key(hint) { return [whole] }
+        if hint == "↑↓" { return [.up, .down] }
+        if hint == "1-3" { return ["1", "2", "3"].map { Key.character($0) } }
+        return hint.split(separator: "/").compactMap { key(String($0)) }
+    }
+
+    @Test func everyHintNamesAKeyTheTableBindsThere() throws {
+        var detail = KeyTableTests.state(in: .detail)
+        let list = KeyTableTests.state(in: .list), search = KeyTableTests.state(in: .search)
+        let help = KeyTableTests.state(in: .help), editing = KeyTableTests.state(in: .notesEditor)
+        detail.detailTab = .notes
+        let size = Size(columns: 120, rows: 30)
+        let contexts: [(ScreenModel, AppState)] = [
+            (ScreenModel(size: size), list),
+            (ScreenModel(size: size, showsHelp: true), help),
+            (ScreenModel(size: size, header: HeaderModel(isSearching: true)), search),
+            (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil)), detail),
+            (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true))), editing),
+        ]
+        for (model, state) in contexts {
+            let hints = StatusLineView.defaultHints(model)
+            #expect(!hints.isEmpty)
+            for hint in hints {
+                let keys = Self.keys(named: hint.keys)
+                #expect(!keys.isEmpty, "hint \(hint.keys) names no key")
+                for key in keys {
+                    #expect(KeyMap.action(for: key, in: state) != nil, "hint \(hint.keys) \(hint.action) in \(KeyMap.modes(for: state))")
+                }
+            }
+        }
+    }
+}
