@@ -69,11 +69,14 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
 
         meter.scan()
         let wire = meter.totals
+        // Chunks waiting for the pipe: the reader is the bottleneck, not the server (curl may
+        // even have the whole response already), so neither the stall nor the deadline runs.
+        let queued = Int64(queue.operationCount)
         lock.lock()
         let decoded = delivered, encoding = encoding, head = wroteHead
         let progress = max(wire.received, decoded)
         let now = DispatchTime.now()
-        if progress != lastProgress.bytes { lastProgress = (progress, now) }
+        if progress != lastProgress.bytes || queued > 0 { lastProgress = (progress, now) }
         let idle = Double(now.uptimeNanoseconds - lastProgress.at.uptimeNanoseconds) / 1e9
         lock.unlock()
         let elapsed = Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
@@ -82,7 +85,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             Self.exit(head ? "cannot download: \(host) sent nothing for \(stall) (timed out)"
                            : "cannot download: \(host) did not answer within \(stall) (timed out)")
         }
-        if elapsed > limits.deadline(after: progress) {
+        if queued == 0, elapsed > limits.deadline(after: progress) {
             Self.exit("cannot download: \(host) is too slow: \(Self.size(progress)) in \(Limits.seconds(elapsed.rounded())), "
                       + "under the \(Int(limits.minimumRate) / 1024) KiB/s a download must average after its first "
                       + "\(Limits.seconds(limits.deadline(after: 0))) (timed out)")
@@ -90,8 +93,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         if let encoding {
             // Chunks curl decoded that still wait on the delegate queue count too: a slow reader
             // must not let a bomb inflate into this process's memory.
-            let queued = Int64(queue.operationCount) * Self.chunkBound
-            checkInflation(decoded: decoded + queued, wire: wire.consumed, encoding: encoding)
+            checkInflation(decoded: decoded + queued * Self.chunkBound, wire: wire.consumed, encoding: encoding)
         }
     }
 

@@ -8,6 +8,7 @@ import Foundation
 /// - `/trickle-head/…`: the status line and headers one byte every 0.1 s.
 /// - `/gzip-bomb/…`: `Content-Encoding: gzip` over 10 GiB of JSON whitespace inside
 ///   `{"type":"FeatureCollection","features":[`, about 10 MB on the wire (1000:1).
+/// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
 extension LocalHTTPServer {
@@ -54,6 +55,13 @@ extension LocalHTTPServer {
                     self.wfile.write(first)
                     for _ in range(10 * 1024):
                         self.wfile.write(again)
+                elif mode == 'file':
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    self.head(length=len(body))
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                    sys.stdout.write('sent %s\n' % name)
+                    sys.stdout.flush()
                 elif mode in ('gzip', 'gzip-twice'):
                     body = open(os.path.join(directory, name), 'rb').read()
                     body = zlib.compress(body, 6, 31) if mode == 'gzip' else zlib.compress(zlib.compress(body, 6, 31), 6, 31)
