@@ -74,7 +74,8 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let queued = Int64(queue.operationCount)
         lock.lock()
         let decoded = delivered, encoding = encoding, head = wroteHead
-        let progress = max(wire.received, decoded)
+        // What came over the network (decoded bytes only until the connection is found).
+        let progress = wire.received > 0 ? wire.received : decoded
         let now = DispatchTime.now()
         if progress != lastProgress.bytes || queued > 0 { lastProgress = (progress, now) }
         let idle = Double(now.uptimeNanoseconds - lastProgress.at.uptimeNanoseconds) / 1e9
