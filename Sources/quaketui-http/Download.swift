@@ -84,12 +84,12 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let stall = Limits.seconds(limits.stall)
         if idle > limits.stall {
             Self.exit(head ? "cannot download: \(host) sent nothing for \(stall) (timed out)"
-                           : "cannot download: \(host) did not answer within \(stall) (timed out)")
+                           : "cannot download: \(host) did not answer within \(stall) (timed out)", timedOut: true)
         }
         if queued == 0, elapsed > limits.deadline(after: progress) {
             Self.exit("cannot download: \(host) is too slow: \(Self.size(progress)) in \(Limits.seconds(elapsed.rounded())), "
                       + "under the \(Int(limits.minimumRate) / 1024) KiB/s a download must average after its first "
-                      + "\(Limits.seconds(limits.deadline(after: 0))) (timed out)")
+                      + "\(Limits.seconds(limits.deadline(after: 0))) (timed out)", timedOut: true)
         }
         if let encoding {
             // Chunks curl decoded that still wait on the delegate queue count too: a slow reader
@@ -105,10 +105,15 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                   + "a decompression bomb, not a feed; QUAKETUI_MAX_INFLATION_RATIO=N raises the ratio")
     }
 
-    /// Ends the process: with a message, `{"error":…}` on stderr and status 1.
-    static func exit(_ message: String?) -> Never {
-        if let message { Standard.write(Data((json(["error": message]) + "\n").utf8), to: STDERR_FILENO) }
+    /// Ends the process: with a message, `{"error":…}` on stderr (with `"timedOut":true` for
+    /// a stalled or too slow server, which `fetch` asks again only once) and status 1.
+    static func exit(_ message: String?, timedOut: Bool = false) -> Never {
+        if let message { Standard.write(Data((json(errorLine(message, timedOut: timedOut)) + "\n").utf8), to: STDERR_FILENO) }
         _exit(1)
+    }
+
+    static func errorLine(_ message: String, timedOut: Bool) -> [String: Any] {
+        timedOut ? ["error": message, "timedOut": true] : ["error": message]
     }
 
     private static func size(_ bytes: Int64) -> String {
@@ -182,7 +187,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         if let error, !failed {
             failed = true
-            let line: [String: Any] = ["error": describe(error)]
+            let line = Self.errorLine(describe(error), timedOut: (error as NSError).code == NSURLErrorTimedOut)
             if wroteHead {
                 Standard.write(Data((Self.json(line) + "\n").utf8), to: STDERR_FILENO)
             } else {

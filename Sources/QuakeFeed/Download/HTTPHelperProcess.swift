@@ -22,6 +22,8 @@ final class HTTPHelperProcess {
     /// Why no response came, in the helper's words ("cannot download: no network connection (offline?)").
     struct Failure: Error, CustomStringConvertible {
         let message: String
+        /// The helper gave up on a stalled or too slow server (`"timedOut":true` in its line).
+        var timedOut = false
         var description: String { message }
     }
 
@@ -63,11 +65,11 @@ final class HTTPHelperProcess {
               let object = try? JSONSerialization.jsonObject(with: Data(bytes[..<newline])) as? [String: Any] else {
             let detail = Self.drain(errors)
             Self.reap(pid, output: output, errors: errors)
-            throw Failure(message: detail.isEmpty ? "the download helper \(helper) gave no answer" : Self.message(detail) ?? detail)
+            throw Self.failure(detail) ?? Failure(message: detail.isEmpty ? "the download helper \(helper) gave no answer" : detail)
         }
-        if let error = object["error"] as? String {
+        if let failure = Self.failure(object) {
             Self.reap(pid, output: output, errors: errors)
-            throw Failure(message: error)
+            throw failure
         }
         head = Head(status: object["status"] as? Int ?? 0, headers: object["headers"] as? [String: String] ?? [:])
         pending = Array(bytes[(newline + 1)...])
@@ -93,7 +95,7 @@ final class HTTPHelperProcess {
             let status = Self.reap(pid, output: output, errors: errors)
             finished = true
             if status != 0 {
-                throw Failure(message: Self.message(detail) ?? "the download broke off before the end")
+                throw Self.failure(detail) ?? Failure(message: "the download broke off before the end")
             }
             return 0
         }
@@ -164,9 +166,14 @@ final class HTTPHelperProcess {
         return (pid, out[0], err[0])
     }
 
-    /// The sentence in the helper's `{"error":"…"}` line on stderr.
-    private static func message(_ detail: String) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any])?["error"] as? String
+    /// The helper's `{"error":"…"}` line (from stderr) as a failure; nil for anything else.
+    private static func failure(_ detail: String) -> Failure? {
+        (try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any]).flatMap(failure)
+    }
+
+    private static func failure(_ line: [String: Any]) -> Failure? {
+        guard let message = line["error"] as? String else { return nil }
+        return Failure(message: message, timedOut: (line["timedOut"] as? NSNumber)?.boolValue ?? false)
     }
 
     /// What the helper wrote on stderr (one short line at most).
