@@ -135,6 +135,8 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             if let value = headers["content-encoding"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
                value.lowercased() != "identity" {
                 coding = value
+                // It counts the encoded bytes; the reader sees decoded ones, of a size nobody knows yet.
+                headers["content-length"] = nil
             }
             head["headers"] = headers
         }

@@ -36,6 +36,28 @@ import Testing
         #expect(received == body)
     }
 
+    /// A gzip-encoded answer's `Content-Length` counts encoded bytes, but the stream hands out
+    /// decoded ones: its size is unknown (nil), not the encoded size (progress past 100 %).
+    @Test func anEncodedAnswerHasNoKnownSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = String(repeating: #"{"type":"FeatureCollection","features":[]}"# + "\n", count: 2000)
+        try Data(text.utf8).write(to: dir.appending("feed.geojson"))
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let plain = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/file/feed.geojson")))
+        defer { plain.close() }
+        #expect(plain.totalBytes == Int64(text.utf8.count))
+        let encoded = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/gzip/feed.geojson")))
+        defer { encoded.close() }
+        #expect(encoded.responseHeaders["content-encoding"] == "gzip")
+        #expect(encoded.totalBytes == nil)
+        var count = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while case let n = try chunk.withUnsafeMutableBytes({ try encoded.read(into: $0) }), n > 0 { count += n }
+        #expect(count == text.utf8.count)
+    }
+
     /// This process's `quaketui-http` child whose command line names `url`.
     static func helper(fetching url: URL) -> pid_t? {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
