@@ -231,13 +231,36 @@ final class GeoJSONParser: RecordParser {
     private func closeCollection() throws(FeedError) {
         _ = try collectionMembers(first: false, findFeatures: false)
         if isJSONP {
-            // Anything after `)` (`;`, the legacy feed's "\n0\n") is tolerated.
             try input.expect(UInt8(ascii: ")"), "expected ')' closing the JSONP callback")
+            try closeCallback()
             return
         }
         if try input.skipWhitespace() {
             throw input.error(.syntax,
                               "unexpected \(describeByte(input.buffer[input.pos])) after the end of the FeatureCollection")
+        }
+    }
+
+    /// After the callback's `)`: whitespace, one `;`, and a lone `0` line are all that may follow.
+    /// That `0` is the last-chunk line of an HTTP chunked body saved along with it (the legacy
+    /// 2012 feed ends `);\n0\n`). Anything else means two feeds joined or a damaged file, and
+    /// is refused like any other syntax error, with its position.
+    private func closeCallback() throws(FeedError) {
+        var allowed: [UInt8] = [UInt8(ascii: ";"), UInt8(ascii: "0")]
+        while try input.skipWhitespace() {
+            let c = input.buffer[input.pos]
+            guard let index = allowed.firstIndex(of: c) else {
+                throw input.error(.syntax, "unexpected \(describeByte(c)) after the JSONP callback's closing ')' "
+                                  + "(two feeds joined, or a damaged file)")
+            }
+            // `;` then `0`, each at most once and in that order; the `0` stands alone.
+            allowed.removeFirst(index + 1)
+            input.pos &+= 1
+            if c == UInt8(ascii: "0"), try input.ensure(), input.buffer[input.pos] > 0x20 {
+                let next = input.buffer[input.pos]
+                throw input.error(.syntax, "unexpected \(describeByte(next)) after the JSONP callback's closing ')' "
+                                  + "(two feeds joined, or a damaged file)")
+            }
         }
     }
 

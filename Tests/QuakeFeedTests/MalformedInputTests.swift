@@ -62,6 +62,15 @@ import QuakeTestSupport
              line: 1, column: 1, says: "neither a JSONP callback nor a CSV header"),
         Case(label: "JSONP not closed", text: "eqfeed_callback({\"features\":[]};", code: .syntax,
              line: 1, column: 32, says: "expected ')' closing the JSONP callback, found ';'"),
+        Case(label: "JSONP followed by a second callback",
+             text: "eqfeed_callback({\"features\":[]});eqfeed_callback({\"features\":[]});", code: .syntax,
+             line: 1, column: 34, says: "unexpected 'e' after the JSONP callback's closing ')'"),
+        Case(label: "JSONP followed by garbage", text: "eqfeed_callback({\"features\":[]})\n]}", code: .syntax,
+             line: 2, column: 1, says: "unexpected ']' after the JSONP callback's closing ')'"),
+        Case(label: "JSONP chunk marker followed by more", text: "eqfeed_callback({\"features\":[]});\n0\n1", code: .syntax,
+             line: 3, column: 1, says: "unexpected '1' after the JSONP callback's closing ')'"),
+        Case(label: "JSONP with a number other than the chunk marker", text: "eqfeed_callback({\"features\":[]});\n07\n",
+             code: .syntax, line: 2, column: 2, says: "unexpected '7' after the JSONP callback's closing ')'"),
         Case(label: "CSV without id column", text: "time,latitude,longitude\n2019-07-19T02:52:13.590Z,1,2\n",
              code: .missingColumns, line: 1, column: 1, says: "the CSV header has no \"id\" column"),
         Case(label: "CSV unterminated quote", text: "time,latitude,longitude,id,place\n2019-07-19T02:52:13.590Z,1,2,x,\"Somewhere, CA\n",
@@ -110,6 +119,16 @@ import QuakeTestSupport
         #expect(error.line == 1 && error.column == 1)
         #expect(error.description.contains(says), "\(error)")
         #expect(error.description.hasSuffix("or one of those gzip-compressed."))
+    }
+
+    /// What may follow a JSONP callback's `)`: whitespace, one `;`, and the `0` line that ends an
+    /// HTTP chunked body saved with it (the legacy 2012 feed ends `);\n0\n`). Anything else is refused.
+    @Test(arguments: [")", ");", ");\n", ")\r\n;\r\n", ");\n0\n", ");\r\n0\r\n\r\n", ")\n0"])
+    func jsonpEndingsThatAreNotGarbageAreAccepted(_ ending: String) throws {
+        let text = "eqfeed_callback(" + Feed.collection([Feed.feature()]) + ending
+        for chunkSize in [FeedReader.defaultChunkSize, 1, 3] {
+            #expect(try Feed.read(text, chunkSize: chunkSize).count == 1)
+        }
     }
 
     @Test func binaryBytesInsideADocumentAreASyntaxError() throws {

@@ -21,7 +21,9 @@ public final class LocalHTTPServer {
         self.directory = directory
         var lastError: Error?
         for _ in 0..<20 {
-            let port = Int.random(in: 20_000..<60_000)
+            // A port no live socket holds: a random one could be another test's server, which
+            // then "answers" for this one until that test stops it (a refused connection later).
+            let port = Self.unusedPort() ?? Int.random(in: 20_000..<60_000)
             let process: ChildProcess
             do {
                 process = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments(port),
@@ -55,6 +57,24 @@ public final class LocalHTTPServer {
     }
 
     deinit { stop() }
+
+    /// A port the kernel picks for `bind` to port 0 on 127.0.0.1, so free right now.
+    private static func unusedPort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
 
     private static func answers(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -9,7 +9,8 @@ import QuakeStore
 ///   after each window the next one is sized to about half the limit.
 /// - **Polite**: one request at a time, a clear User-Agent; HTTP 429 and 503 wait for
 ///   `Retry-After` (at most ``maximumRetryAfter``) and ask again; 500/502/504, network errors
-///   and truncated bodies are retried a few times with back-off; 204 is a window without events.
+///   and truncated bodies are retried a few times with back-off, a download that timed out
+///   once; 204 is a window without events.
 /// - **Resumable**: the progress (query, range, the next window's start and size) is stored in
 ///   the store's `meta` table in the same transaction as each window's quakes, so after ctrl-c
 ///   or `kill -9` the same command goes on from the first unfinished window and never asks
@@ -174,8 +175,10 @@ public final class FDSNFetch {
                     throw FDSNFetchError(HTTPByteStream.describe(status, url: url) + "; the windows fetched so far are kept — run the same command again to continue")
                 }
                 // A dropped connection or a truncated body: nothing of this window was stored.
+                // A timeout is asked again once: a glitch gets its second chance, and a server
+                // that trickles costs two deadlines, not eight.
                 if let feedError, [.cannotOpen, .readFailed, .unexpectedEnd, .syntax, .corruptCompressedData].contains(feedError.code),
-                   attempts < (feedError.code == .cannotOpen ? 3 : Self.maximumAttempts) {
+                   attempts < (HTTPByteStream.isTimeout(feedError) ? 1 : feedError.code == .cannotOpen ? 3 : Self.maximumAttempts) {
                     attempts += 1
                     summary.retries += 1
                     let wait = Double(1 << min(attempts - 1, 5))

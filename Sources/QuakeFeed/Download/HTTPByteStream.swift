@@ -64,7 +64,7 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
         do {
             return try helper.read(into: target)
         } catch {
-            throw DownloadFailure(message: "\(error)")
+            throw DownloadFailure(message: "\(error)", timedOut: (error as? HTTPHelperProcess.Failure)?.timedOut ?? false)
         }
     }
 
@@ -92,7 +92,15 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
 
     struct DownloadFailure: Error, CustomStringConvertible {
         let message: String
+        var timedOut = false
         var description: String { message }
+    }
+
+    /// Whether `error` (from opening or reading a download) is the helper giving up on a
+    /// stalled or too slow server, rather than a refusal or a broken connection.
+    public static func isTimeout(_ error: FeedError) -> Bool {
+        (error.underlyingError as? HTTPHelperProcess.Failure)?.timedOut
+            ?? (error.underlyingError as? DownloadFailure)?.timedOut ?? false
     }
 
     /// One sentence for what went wrong with the download.

@@ -8,7 +8,10 @@ import Glibc
 /// hands out the body from its stdout. Not thread-safe: one reader.
 ///
 /// The helper is found beside the running executable (`quaketui-http` in the same folder, as
-/// SwiftPM and an install put it), or at `$QUAKETUI_HTTP_HELPER`.
+/// SwiftPM and an install put it), or at `$QUAKETUI_HTTP_HELPER`. It enforces the download's
+/// limits (see its `Limits`): `timeout` is the stall limit (`$QUAKETUI_HTTP_STALL_TIMEOUT`
+/// seconds replaces it, for tests), the deadline follows from it, and a `Content-Encoding` gets
+/// ``FeedReader``'s inflation limit. It exits by itself when this process dies.
 final class HTTPHelperProcess {
     /// The response head: status and lower-cased header names.
     struct Head: Sendable {
@@ -19,6 +22,8 @@ final class HTTPHelperProcess {
     /// Why no response came, in the helper's words ("cannot download: no network connection (offline?)").
     struct Failure: Error, CustomStringConvertible {
         let message: String
+        /// The helper gave up on a stalled or too slow server (`"timedOut":true` in its line).
+        var timedOut = false
         var description: String { message }
     }
 
@@ -35,7 +40,10 @@ final class HTTPHelperProcess {
     init(url: URL, timeout: TimeInterval, headers: [(String, String)],
          environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         let helper = Self.helperPath(environment: environment)
-        var arguments = [helper, "--timeout", String(timeout)]
+        let stall = environment["QUAKETUI_HTTP_STALL_TIMEOUT"].flatMap { TimeInterval($0) }.flatMap { $0 > 0 ? $0 : nil } ?? timeout
+        var arguments = [helper, "--timeout", String(stall), "--parent", String(getpid()),
+                         "--max-inflation-ratio", String(FeedReader.maximumInflationRatio),
+                         "--inflation-allowance", String(FeedReader.inflationAllowance)]
         for (name, value) in headers { arguments += ["--header", "\(name): \(value)"] }
         arguments.append(url.absoluteString)
         let (pid, output, errors) = try Self.spawn(arguments)
@@ -57,11 +65,11 @@ final class HTTPHelperProcess {
               let object = try? JSONSerialization.jsonObject(with: Data(bytes[..<newline])) as? [String: Any] else {
             let detail = Self.drain(errors)
             Self.reap(pid, output: output, errors: errors)
-            throw Failure(message: detail.isEmpty ? "the download helper \(helper) gave no answer" : detail)
+            throw Self.failure(detail) ?? Failure(message: detail.isEmpty ? "the download helper \(helper) gave no answer" : detail)
         }
-        if let error = object["error"] as? String {
+        if let failure = Self.failure(object) {
             Self.reap(pid, output: output, errors: errors)
-            throw Failure(message: error)
+            throw failure
         }
         head = Head(status: object["status"] as? Int ?? 0, headers: object["headers"] as? [String: String] ?? [:])
         pending = Array(bytes[(newline + 1)...])
@@ -87,8 +95,7 @@ final class HTTPHelperProcess {
             let status = Self.reap(pid, output: output, errors: errors)
             finished = true
             if status != 0 {
-                let message = (try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any])?["error"] as? String
-                throw Failure(message: message ?? "the download broke off before the end")
+                throw Self.failure(detail) ?? Failure(message: "the download broke off before the end")
             }
             return 0
         }
@@ -157,6 +164,16 @@ final class HTTPHelperProcess {
                           + "reinstall quaketui so that quaketui-http sits beside it, or set QUAKETUI_HTTP_HELPER")
         }
         return (pid, out[0], err[0])
+    }
+
+    /// The helper's `{"error":"…"}` line (from stderr) as a failure; nil for anything else.
+    private static func failure(_ detail: String) -> Failure? {
+        (try? JSONSerialization.jsonObject(with: Data(detail.utf8)) as? [String: Any]).flatMap(failure)
+    }
+
+    private static func failure(_ line: [String: Any]) -> Failure? {
+        guard let message = line["error"] as? String else { return nil }
+        return Failure(message: message, timedOut: (line["timedOut"] as? NSNumber)?.boolValue ?? false)
     }
 
     /// What the helper wrote on stderr (one short line at most).

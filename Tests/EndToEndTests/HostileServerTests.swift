@@ -1,0 +1,147 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// Issue 29, findings 6 and 7: what a server can make a download cost, against a hostile server
+/// on 127.0.0.1 (`LocalHTTPServer(hostileIn:)`; never the network).
+@Suite struct HostileServerTests {
+    /// Runs `quaketui ARGUMENTS` and waits at most `timeout` for it (then kills it): without the
+    /// limits, these commands hung for up to 30 minutes.
+    static func run(_ arguments: [String], state: URL, environment: [String: String] = [:],
+                    timeout: TimeInterval) throws -> (status: Int32?, stderr: String, seconds: TimeInterval) {
+        var env = environment
+        env["QUAKETUI_STATE_DIR"] = state.path
+        let start = Date()
+        let child = try ChildProcess(QuaketuiBinary.url, arguments, environment: env)
+        child.closeInput()
+        let ended = eventually(timeout: timeout) { !child.isRunning }
+        let seconds = Date().timeIntervalSince(start)
+        if !ended { child.kill() }
+        let status = child.wait()
+        return (ended ? status : nil, child.stderr, seconds)
+    }
+
+    /// Finding 6: a 10 GiB gzip bomb sent as `Content-Encoding: gzip` (10 MB on the wire) stops
+    /// at the inflation limit in about as long as the same bomb in a gzip file, exit 1.
+    @Test func aContentEncodingBombStopsAtTheInflationLimit() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let result = try Self.run(["import", "\(server.baseURL)/gzip-bomb/all_day.geojson"], state: dir.appending("state"),
+                                  timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("(Content-Encoding: gzip) inflates to more than 100× its size plus 64 MiB"), "\(result.stderr)")
+        #expect(result.stderr.contains("a decompression bomb, not a feed"), "\(result.stderr)")
+        #expect(result.seconds < 30, "took \(result.seconds) s")
+    }
+
+    /// A gzip file sent with `Content-Encoding: gzip` would pass two limits one after the other
+    /// (100 × 100): it is refused; one layer of encoding is read as before.
+    @Test func aFeedEncodedOnceImportsAndEncodedTwiceIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let quakes = (0..<50).map { RecentFeed.Quake("ak\($0)", magnitude: 2.5, latitude: 61, longitude: -150, place: "Alaska") }
+        try Data(RecentFeed.geoJSON(quakes).utf8).write(to: dir.appending("all_day.geojson"))
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let once = try QuaketuiBinary.run(["import", "\(server.baseURL)/gzip/all_day.geojson", "--json"],
+                                          stateDirectory: dir.appending("state"))
+        #expect(once.status == 0, "\(once.stderr)")
+        #expect(try once.json()["inserted"] as? Int == 50)
+        let twice = try QuaketuiBinary.run(["import", "\(server.baseURL)/gzip-twice/all_day.geojson"],
+                                           stateDirectory: dir.appending("state"))
+        #expect(twice.status == 1)
+        #expect(twice.stderr.contains("is compressed twice (gzip data sent with Content-Encoding: gzip)"), "\(twice.stderr)")
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var command: String
+        var mode: String
+        var says: String
+        var testDescription: String { "\(command) from /\(mode)" }
+    }
+
+    /// Finding 7: silence, a trickle of a byte every 0.1 s in the body or in the head: each fails
+    /// with `timed out` in a few stall limits (1 s here), for `import`, `refresh` and `fetch`
+    /// (which asks for a timed-out window once more).
+    @Test(arguments: [
+        Case(command: "import", mode: "stall", says: "127.0.0.1 sent nothing for 1 s (timed out)"),
+        Case(command: "import", mode: "trickle", says: "127.0.0.1 is too slow: "),
+        Case(command: "import", mode: "trickle-head", says: "127.0.0.1 is too slow: "),
+        Case(command: "refresh", mode: "trickle", says: "127.0.0.1 is too slow: "),
+        Case(command: "fetch", mode: "trickle-head", says: "127.0.0.1 is too slow: "),
+        Case(command: "fetch", mode: "trickle", says: "127.0.0.1 is too slow: "),
+    ])
+    func aStalledOrTricklingServerTimesOut(_ c: Case) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let base = "\(server.baseURL)/\(c.mode)"
+        var environment = ["QUAKETUI_HTTP_STALL_TIMEOUT": "1"]
+        let arguments: [String]
+        switch c.command {
+        case "import": arguments = ["import", "\(base)/all_day.geojson"]
+        case "refresh":
+            arguments = ["refresh", "all_day"]
+            environment["QUAKETUI_FEED_BASE_URL"] = base
+        default:
+            arguments = ["fetch", "--start", "2024-01-01", "--end", "2024-01-02"]
+            environment["QUAKETUI_FDSN_BASE_URL"] = "\(base)/fdsnws/event/1/query"
+        }
+        let result = try Self.run(arguments, state: dir.appending("state"), environment: environment, timeout: 90)
+        #expect(result.status == 1, "\(c): \(result.stderr)")
+        #expect(result.stderr.contains(c.says), "\(c): \(result.stderr)")
+        #expect(result.stderr.contains("(timed out)"), "\(c): \(result.stderr)")
+        if c.command == "fetch" {
+            // A timed-out window is asked for once more, not up to eight times with back-off.
+            let retries = result.stderr.components(separatedBy: "asking for the window again").count - 1
+            #expect(retries == 1, "\(c): \(result.stderr)")
+        }
+    }
+
+    /// Finding 7: `kill -9` of a command mid-download leaves no helper behind: it notices its
+    /// parent is gone within a quarter of a second (the server here stays silent, so only the
+    /// 30 s stall limit would have ended it).
+    @Test func theHelperExitsWhenItsParentIsKilled() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let child = try ChildProcess(QuaketuiBinary.url, ["import", "\(server.baseURL)/stall/all_day.geojson"],
+                                     environment: ["QUAKETUI_STATE_DIR": dir.appending("state").path])
+        var helper: pid_t?
+        #expect(eventually(timeout: 30) {
+            helper = Self.children(of: child.pid).first { Self.name(of: $0) == "quaketui-http" }
+            return helper != nil
+        })
+        child.kill(SIGKILL)
+        child.wait()
+        let helperPID = try #require(helper)
+        let start = Date()
+        #expect(eventually(timeout: 5) { Self.isGone(helperPID) }, "the helper \(helperPID) outlived its parent")
+        #expect(Date().timeIntervalSince(start) < 2)
+        if !Self.isGone(helperPID) { kill(helperPID, SIGKILL) }
+    }
+
+    /// The children of every thread of `pid` (`/proc/PID/task/TID/children`).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    static func name(of pid: pid_t) -> String {
+        ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Exited: no such process, or a zombie nobody has reaped yet (PID 1 in a container may not).
+    static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import QuakeFeed
+import QuakeTestSupport
+import Testing
+
+/// The download helper's limits judge the server, never the reader (issue 29, finding 7).
+@Suite struct DownloadLimitTests {
+    /// A reader that stops reading for longer than the stall limit, after the server has sent
+    /// everything, still gets the whole body: the chunks waiting for the pipe are the reader's
+    /// delay, not a stalled server.
+    @Test func aSlowReaderIsNotAStalledServer() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        var body = [UInt8](repeating: 0, count: 8 << 20)
+        for index in body.indices { body[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 13) }
+        try Data(body).write(to: dir.appending("big.bin"))
+        let log = dir.appending("server.log")
+        let server = try LocalHTTPServer(hostileIn: dir.url, log: log.path)
+        defer { server.stop() }
+        let url = try #require(URL(string: "\(server.baseURL)/file/big.bin"))
+        let stall: TimeInterval = 0.3
+        let stream = try HTTPByteStream(url: url, timeout: stall)
+        defer { stream.close() }
+        #expect(eventually(timeout: 20) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("sent big.bin") })
+        // Nothing read yet: the helper must not give up while its chunks wait for us.
+        let helper = try #require(Self.helper(fetching: url), "no quaketui-http child for \(url)")
+        #expect(!eventually(timeout: stall * 5) { Self.isGone(helper) }, "the helper gave up on a slow reader")
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let n = try chunk.withUnsafeMutableBytes { try stream.read(into: $0) }
+            if n == 0 { break }
+            received += chunk[0..<n]
+        }
+        #expect(received.count == body.count)
+        #expect(received == body)
+    }
+
+    /// A gzip-encoded answer's `Content-Length` counts encoded bytes, but the stream hands out
+    /// decoded ones: its size is unknown (nil), not the encoded size (progress past 100 %).
+    @Test func anEncodedAnswerHasNoKnownSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = String(repeating: #"{"type":"FeatureCollection","features":[]}"# + "\n", count: 2000)
+        try Data(text.utf8).write(to: dir.appending("feed.geojson"))
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let plain = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/file/feed.geojson")))
+        defer { plain.close() }
+        #expect(plain.totalBytes == Int64(text.utf8.count))
+        let encoded = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/gzip/feed.geojson")))
+        defer { encoded.close() }
+        #expect(encoded.responseHeaders["content-encoding"] == "gzip")
+        #expect(encoded.totalBytes == nil)
+        var count = 0
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while case let n = try chunk.withUnsafeMutableBytes({ try encoded.read(into: $0) }), n > 0 { count += n }
+        #expect(count == text.utf8.count)
+    }
+
+    /// This process's `quaketui-http` child whose command line names `url`.
+    static func helper(fetching url: URL) -> pid_t? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let children = tasks.flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
+        }
+        return children.first { pid in
+            let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            return String(decoding: line, as: UTF8.self).contains(url.absoluteString)
+        }
+    }
+
+    /// Exited: no such process, or a zombie not yet reaped.
+    static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+}

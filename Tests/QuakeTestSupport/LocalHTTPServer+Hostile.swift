@@ -1,0 +1,87 @@
+import Foundation
+
+/// A hostile server on 127.0.0.1 for the download limits (issue 29): the first path component
+/// picks the behaviour, the rest of the path (a feed name, an FDSN query) is ignored.
+///
+/// - `/stall/…`: a 200 head, then silence (the connection stays open).
+/// - `/trickle/…`: a 200 head, then the start of a FeatureCollection and one space every 0.1 s.
+/// - `/trickle-head/…`: the status line and headers one byte every 0.1 s.
+/// - `/gzip-bomb/…`: `Content-Encoding: gzip` over 10 GiB of JSON whitespace inside
+///   `{"type":"FeatureCollection","features":[`, about 10 MB on the wire (1000:1).
+/// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
+/// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
+/// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
+extension LocalHTTPServer {
+    static let hostileServer = #"""
+    import http.server, os, sys, time, zlib
+    directory = sys.argv[2]
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def head(self, encoding=None, length=None):
+            self.send_response(200)
+            self.send_header('Content-Type', 'application/json')
+            if encoding:
+                self.send_header('Content-Encoding', encoding)
+            if length is not None:
+                self.send_header('Content-Length', str(length))
+            self.end_headers()
+            self.wfile.flush()
+        def do_GET(self):
+            parts = self.path.split('?')[0].strip('/').split('/')
+            mode, name = parts[0], parts[-1]
+            try:
+                if mode == 'stall':
+                    self.head()
+                    time.sleep(3600)
+                elif mode == 'trickle':
+                    self.head()
+                    self.wfile.write(b'{"type":"FeatureCollection","features":[')
+                    while True:
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                        self.wfile.write(b' ')
+                elif mode == 'trickle-head':
+                    for byte in b'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Slow: ' + b'x' * 100000:
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                        time.sleep(0.1)
+                elif mode == 'gzip-bomb':
+                    compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+                    block = b' ' * (1 << 20)
+                    first = compressor.compress(b'{"type":"FeatureCollection","features":[' + block)
+                    first += compressor.flush(zlib.Z_FULL_FLUSH)
+                    # After a full flush the same input compresses to the same bytes: repeat them.
+                    again = compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+                    self.head('gzip')
+                    self.wfile.write(first)
+                    for _ in range(10 * 1024):
+                        self.wfile.write(again)
+                elif mode == 'file':
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    self.head(length=len(body))
+                    self.wfile.write(body)
+                    self.wfile.flush()
+                    sys.stdout.write('sent %s\n' % name)
+                    sys.stdout.flush()
+                elif mode in ('gzip', 'gzip-twice'):
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    body = zlib.compress(body, 6, 31) if mode == 'gzip' else zlib.compress(zlib.compress(body, 6, 31), 6, 31)
+                    self.head('gzip', len(body))
+                    self.wfile.write(body)
+                else:
+                    self.send_error(404)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        def log_message(self, format, *args):
+            sys.stdout.write('"%s" %s -\n' % (self.requestline, args[1] if len(args) > 1 else '-'))
+            sys.stdout.flush()
+    http.server.ThreadingHTTPServer.daemon_threads = True
+    http.server.ThreadingHTTPServer(('127.0.0.1', int(sys.argv[1])), Handler).serve_forever()
+    """#
+
+    /// Serves the behaviours above; `directory` holds the files `/gzip/NAME` sends.
+    public convenience init(hostileIn directory: URL, log: String = "/dev/null") throws {
+        try self.init(directory: directory, output: log) { port in
+            ["python3", "-c", Self.hostileServer, String(port), directory.path]
+        }
+    }
+}
