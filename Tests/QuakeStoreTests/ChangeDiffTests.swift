@@ -16,7 +16,7 @@ import Testing
 
     static func sectionOf(_ keys: RowKeys) -> SectionKey { .region(keys.regionKey) }
 
-    /// Newest first within a region, as `FetchSQL` orders a region sort.
+    /// Newest first within a region, as `QueryPlan` orders a region sort.
     static func newestFirst(_ a: RowKeys, _ b: RowKeys) -> Bool { (a.time, a.id) > (b.time, b.id) }
 
     static func expected(codes: Set<String>, sectionsDeleted: [Int] = [], sectionsInserted: [Int] = [], deleted: [Int] = [],

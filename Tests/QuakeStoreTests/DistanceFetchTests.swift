@@ -107,7 +107,7 @@ struct DistanceFetchTests {
         defer { db.close() }
         try DistanceTable.prepare(db)
         let plans = try [true, false].flatMap { ascending in
-            let sql = FetchSQL(request: SectionedFetchRequest(sortDescriptor: .init(.distance, ascending: ascending)), usesMatches: false)
+            let sql = QueryPlan(SectionedFetchRequest(sortDescriptor: .init(.distance, ascending: ascending)))
             let rank = sql.beforeInSection(keys, km: 150).0
             return try [DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.orderBy),
                         DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.reversedOrderBy),

@@ -10,14 +10,14 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
 
     /// A store, the whole list as a fresh controller reads it, and the index and SQL of its request.
-    static func fixture(_ order: QuakeSortOrder, ascending: Bool) throws -> (TestStore, [QuakeRow], SectionIndex, FetchSQL) {
+    static func fixture(_ order: QuakeSortOrder, ascending: Bool) throws -> (TestStore, [QuakeRow], SectionIndex, QueryPlan) {
         let store = try TestStore()
         try store.upsert(ExpectedResults.variedRecords(count: 400))
         let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: utc)
         let controller = try FetchedResultsController(container: store.container, request: request)
         defer { controller.close() }
         let all = try controller.rows(in: 0..<controller.count)
-        return (store, all, SectionIndex(controller.sections), FetchSQL(request: controller.request, usesMatches: false))
+        return (store, all, SectionIndex(controller.sections), QueryPlan(controller.request))
     }
 
     static let orders: [(QuakeSortOrder, Bool)] = [(.time, false), (.time, true), (.magnitude, false), (.region, true), (.region, false)]
@@ -33,7 +33,7 @@ import Testing
             // The top, a range across section boundaries, the middle of sections, the end.
             for range in [0..<20, 37..<61, 150..<190, 215..<216, 380..<400] {
                 let before = window.rowsMaterialized
-                let rows = try window.read(db, range, index: index, sql: sql)
+                let rows = try window.read(db, range, index: index, plan: sql)
                 #expect(rows == Array(all[range]), "\(range)")
                 let read = max(0, range.lowerBound - 8)..<min(400, range.upperBound + 8)
                 #expect(window.rowsMaterialized - before == read.count, "\(range) read more than its window")
@@ -72,7 +72,7 @@ import Testing
                 let section = try #require(index.range(of: key))
                 var window = RowWindow()
                 window.margin = 5
-                try window.readAround(db, keys: keys, in: key, at: offset, index: index, sql: sql)
+                try window.readAround(db, keys: keys, in: key, at: offset, index: index, plan: sql)
                 // margin rows above and twice as many from the row down, within its section.
                 let expected = max(section.lowerBound, offset - 5)..<min(section.upperBound, offset + 10)
                 #expect(window.cache?.start == expected.lowerBound, "offset \(offset)")
@@ -80,7 +80,7 @@ import Testing
                 #expect(window.rowsMaterialized == expected.count)
                 // An offset outside the row's section (counts that disagree) keeps no window.
                 var stray = RowWindow()
-                try stray.readAround(db, keys: keys, in: key, at: section.upperBound, index: index, sql: sql)
+                try stray.readAround(db, keys: keys, in: key, at: section.upperBound, index: index, plan: sql)
                 #expect(stray.cache == nil)
                 #expect(stray.rowsMaterialized == 0)
             }

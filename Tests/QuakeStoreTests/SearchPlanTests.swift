@@ -32,7 +32,7 @@ import Testing
         request.predicate.searchText = "town"
         let controller = try FetchedResultsController(container: store.container, request: request)
         defer { controller.close() }
-        let (predicate, _) = FetchSQL(request: request, usesMatches: true).predicate
+        let (predicate, _) = QueryPlan(request).matchedWhere
         let plan = try Self.plan(of: "SELECT count(*) FROM quake WHERE \(range) AND \(predicate)", in: store)
         #expect(plan.contains(index), "plan:\n\(plan)")
         #expect(!plan.contains("INTEGER PRIMARY KEY (rowid=?)"), "plan:\n\(plan)")
@@ -52,7 +52,7 @@ import Testing
         let bucket = order == .time ? Schema.timeBucket("time") : Schema.magnitudeBucket("magnitude")
         let counting = minimumMagnitude.map { ("CASE WHEN magnitude >= ? THEN \(bucket) END", [SQLiteValue.real($0)]) }
             ?? (bucket, [])
-        let (sql, _) = try #require(ResultMatches(predicate: request.predicate, set: MatchSet()).scan(countingBy: counting))
+        let (sql, _) = try #require(QueryPlan(request).matchSetScan(countingBy: counting))
         let plan = try Self.plan(of: sql, in: store)
         #expect(plan.contains("COVERING INDEX quake_place"), "plan:\n\(plan)")
     }

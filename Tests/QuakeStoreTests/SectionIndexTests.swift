@@ -9,7 +9,7 @@ import Testing
         QuakeSection(id: key, title: key.capitalized, count: count, key: .region(key))
     }
 
-    /// Regions in ascending byte order, as `FetchSQL.sectionPrecedes` orders them ascending.
+    /// Regions in ascending byte order, as `QueryPlan.sectionPrecedes` orders them ascending.
     static func ascending(_ a: SectionKey, _ b: SectionKey) -> Bool {
         guard case .region(let x) = a, case .region(let y) = b else { preconditionFailure("regions only") }
         return x.utf8.lexicographicallyPrecedes(y.utf8)
@@ -71,7 +71,7 @@ import Testing
         func section(_ n: Int64, _ count: Int) -> QuakeSection {
             QuakeSection(id: "d\(n)", title: "day \(n)", count: count, key: .day(start: n * day, last: (n + 1) * day - 1))
         }
-        let sql = FetchSQL(request: SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.time, ascending: false)), usesMatches: false)
+        let sql = QueryPlan(SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.time, ascending: false)))
         let index = SectionIndex([section(9, 2), section(5, 1)])
         let next = index.applying([section(7, 0).key: 3, section(3, 0).key: 1], adding: [section(7, 0), section(3, 0)],
                                   precedes: sql.sectionPrecedes)

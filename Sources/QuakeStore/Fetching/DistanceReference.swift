@@ -72,13 +72,6 @@ struct DistanceTable {
     /// `mag` are named so that nothing of `quake` is ambiguous).
     static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
 
-    /// The predicate of a distance-sorted count or window on the table alone: every row in the
-    /// table is a candidate already (the match set was applied when it was filled), and the
-    /// magnitude filter reads the kept `mag`.
-    static func predicate(minimumMagnitude: Double?) -> (String, [SQLiteValue]) {
-        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? ("1", [])
-    }
-
     /// A window of rows in a band: the distance index alone steps over the `OFFSET` rows (joined
     /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
     /// middle of a 976,000-row band at 1M), then only the window's rows are joined. Bind the
@@ -106,10 +99,10 @@ struct DistanceTable {
     /// (one sort instead of a B-tree insert per row).
     /// Returns how many rows the table now holds.
     @discardableResult
-    static func rebuild(_ db: Connection, origin: GeoPoint, usesMatches: Bool) throws -> Int {
+    static func rebuild(_ db: Connection, origin: GeoPoint, plan: QueryPlan) throws -> Int {
         try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
         try db.execute("DELETE FROM temp.fetch_distance")
-        let source = usesMatches ? "quake WHERE quaketui_matched(id)" : "quake"
+        let source = plan.usesMatchSet ? "quake WHERE \(QueryPlan.matchSetTerm)" : "quake"
         try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
         let rows = db.changes
         try db.execute(createIndex)
@@ -117,11 +110,11 @@ struct DistanceTable {
     }
 
     /// How many rows of the table fall in each band (`[lower, upper)` km, in the order given) at
-    /// or above `minimumMagnitude`, from the table alone: every row in it is a candidate already.
+    /// or above the plan's minimum magnitude (`QueryPlan.distanceTableWhere`), from the table alone: every row in it is a candidate already.
     /// Without a magnitude filter, one range count on the index per band; with one, a single
     /// pass over the table grouped by band (a range count would look up each row's `mag`).
-    static func bandCounts(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], minimumMagnitude: Double?) throws -> [Int] {
-        guard let minimumMagnitude else {
+    static func bandCounts(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
+        guard plan.minimumMagnitude != nil else {
             return try bands.map { band in
                 let sql = band.upperKm.isInfinite
                     ? "SELECT count(*) FROM temp.fetch_distance WHERE km >= ?"
@@ -130,8 +123,8 @@ struct DistanceTable {
                 return Int(try db.scalar(sql, arguments).int64 ?? 0)
             }
         }
-        return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE mag >= ?",
-                                     arguments: [.real(minimumMagnitude)], bands: bands)
+        let (predicate, arguments) = plan.distanceTableWhere
+        return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE \(predicate)", arguments: arguments, bands: bands)
     }
 
     /// How many candidate rows fall in each band, from one pass over `quake` that computes every
@@ -139,17 +132,12 @@ struct DistanceTable {
     /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:bandCounts:)`):
     /// at 1,000,000 quakes the pass takes a fifth of the table's build, which is mostly the load
     /// and the index's sort (BENCHMARKS.md, session 10). The candidates are those `rebuild` loads.
-    static func bandCounts(_ db: Connection, origin: GeoPoint, usesMatches: Bool,
-                           bands: [(lowerKm: Double, upperKm: Double)], minimumMagnitude: Double?) throws -> [Int] {
-        var terms: [String] = [], arguments: [SQLiteValue] = []
-        if usesMatches { terms.append("quaketui_matched(id)") }
-        if let minimumMagnitude {
-            terms.append("magnitude >= ?")
-            arguments.append(.real(minimumMagnitude))
-        }
+    static func bandCounts(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
+                           bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+        let (predicate, arguments) = plan.matchedWhere
         // `LIMIT -1` keeps SQLite from flattening the subquery into the counting query, which
         // would compute the distance once for each band bound it is compared with.
-        let rows = "SELECT \(origin.distanceSQL()) AS km FROM quake WHERE \(terms.isEmpty ? "1" : terms.joined(separator: " AND ")) LIMIT -1"
+        let rows = "SELECT \(origin.distanceSQL()) AS km FROM quake WHERE \(predicate) LIMIT -1"
         return try countsPerBand(db, rows: rows, arguments: arguments, bands: bands)
     }
 

@@ -28,7 +28,7 @@ public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
 }
 
 /// Which quakes match: `place CONTAINS[cd] searchText`, `magnitude >= minimumMagnitude`, and
-/// every row filter.
+/// every row filter. What it says is compiled once per request into a `QueryPlan`.
 public struct QuakePredicate: Hashable, Sendable {
     /// Literal text; quotes, `*`, `%`, `AND`, `(` are never syntax. Empty: no search.
     public var searchText: String
@@ -40,27 +40,6 @@ public struct QuakePredicate: Hashable, Sendable {
         self.searchText = searchText
         self.minimumMagnitude = minimumMagnitude
         self.rowFilters = rowFilters
-    }
-
-    /// The folded, trimmed search text, or nil when there is nothing to search for.
-    var foldedSearch: String? {
-        let folded = TextFolding.fold(searchText.trimmingCharacters(in: .whitespacesAndNewlines))
-        return folded.isEmpty ? nil : folded
-    }
-
-    /// Evaluates what a row's keys can say (magnitude and search text), exactly as the SQL does;
-    /// the row filters need the match set (`ResultMatches`).
-    func matches(_ keys: RowKeys) -> Bool {
-        if let minimum = minimumMagnitude {
-            guard let magnitude = keys.magnitude, magnitude >= minimum else { return false }
-        }
-        return matchesSearch(keys)
-    }
-
-    /// The search text alone on a row's keys.
-    func matchesSearch(_ keys: RowKeys) -> Bool {
-        guard let folded = foldedSearch else { return true }
-        return keys.placeKey.utf8.contains(subsequence: folded.utf8)
     }
 }
 
@@ -137,18 +116,4 @@ public struct SectionedFetchRequest: Hashable, Sendable {
     }
 
     public var fetchRequest: FetchRequest { FetchRequest(predicate: predicate, sortDescriptor: sortDescriptor) }
-}
-
-extension Sequence where Element: Equatable {
-    /// Whether `subsequence` occurs contiguously in this sequence (byte-wise substring search).
-    func contains<S: Collection>(subsequence: S) -> Bool where S.Element == Element {
-        let needle = Array(subsequence)
-        guard !needle.isEmpty else { return true }
-        let haystack = Array(self)
-        guard haystack.count >= needle.count else { return false }
-        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-            if Array(haystack[start..<start + needle.count]) == needle { return true }
-        }
-        return false
-    }
 }

@@ -8,7 +8,8 @@ import Foundation
 /// merges the persistent history (any process's commits) into exact changes.
 ///
 /// It orchestrates parts with one job each: `SectionIndex` (the sections, their offsets and
-/// how a merge moves them), `RowWindow` (the rows held and how they are read), `ResultMatches`
+/// how a merge moves them), `RowWindow` (the rows held and how they are read), `QueryPlan`
+/// (the request compiled: which rows match, in SQL and in Swift, and their order), `ResultMatches`
 /// (the search and filter matches), `SectionCounts` (section indexes from counts per bucket)
 /// and `ChangeDiff` (from the changed rows' places to `ResultChanges`). The controller itself
 /// holds the request and history token, counts and ranks rows in SQL, and chooses between a
@@ -51,7 +52,8 @@ public final class FetchedResultsController {
     private var index = SectionIndex()
     private var window = RowWindow()
     private var days: DayCalendar
-    private var sql: FetchSQL
+    /// The request compiled: every decision about which rows match and their order.
+    private var plan: QueryPlan
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
     /// Rows in `temp.fetch_distance` as last built (emptying many is one step no deadline stops).
@@ -66,7 +68,7 @@ public final class FetchedResultsController {
         let request = request.normalized
         self.request = request
         days = DayCalendar(timeZone: request.timeZone)
-        sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
+        plan = QueryPlan(request)
         do {
             try context.read { db in
                 try matchSet.register(on: db)
@@ -104,8 +106,8 @@ public final class FetchedResultsController {
     public func configure(_ request: SectionedFetchRequest, anchoring code: String?,
                           withinNanoseconds limit: UInt64?, bandCounts: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
-        let matchesChanged = request.predicate.foldedSearch != self.request.predicate.foldedSearch
-            || request.predicate.rowFilters != self.request.predicate.rowFilters
+        let newPlan = QueryPlan(request)
+        let matchesChanged = newPlan.search != plan.search || newPlan.filters != plan.filters
         let distancesChanged = request.sortDescriptor.order == .distance
             && (matchesChanged || self.request.sortDescriptor.order != .distance
                 || request.distanceReference?.origin != self.request.distanceReference?.origin)
@@ -118,7 +120,7 @@ public final class FetchedResultsController {
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
-            sql = FetchSQL(request: request, usesMatches: ResultMatches.isNeeded(for: request.predicate))
+            plan = newPlan
             window.invalidate()
             return try context.read { db -> Int? in
                 // A distance table left behind stays until the next distance sort rebuilds it:
@@ -139,17 +141,17 @@ public final class FetchedResultsController {
     /// they were. (The distance table needs no care: it changes only inside a read, whose
     /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
-        let saved = (request: request, days: days, sql: sql, index: index, token: token, vanished: vanishedKeys)
+        let saved = (request: request, days: days, plan: plan, index: index, token: token, vanished: vanishedKeys)
         let savedDistanceRows = distanceRows
         // Only a set in use is worth keeping: a request without one rebuilds it before using it.
-        let savedMatches = sql.usesMatches ? MatchSet() : nil
+        let savedMatches = plan.usesMatchSet ? MatchSet() : nil
         try savedMatches?.assign(matchSet)
         do {
             return try body()
         } catch {
             if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
             distanceRows = savedDistanceRows
-            (request, days, sql, index, token, vanishedKeys) = (saved.request, saved.days, saved.sql, saved.index, saved.token, saved.vanished)
+            (request, days, plan, index, token, vanishedKeys) = (saved.request, saved.days, saved.plan, saved.index, saved.token, saved.vanished)
             window.invalidate()
             throw error
         }
@@ -164,7 +166,7 @@ public final class FetchedResultsController {
         let range = range.clamped(to: 0..<count)
         guard !range.isEmpty else { return [] }
         if let rows = window.cached(range) { return rows }
-        return try context.read { db in try window.read(db, range, index: index, sql: sql) }
+        return try context.read { db in try window.read(db, range, index: index, plan: plan) }
     }
 
     /// The section and row within it of a flat offset.
@@ -198,14 +200,14 @@ public final class FetchedResultsController {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
         let offset = try rank(db, keys, km: vanishedKm[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead).
-        if sql.request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
+        if request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
         return min(offset, count - 1)
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the
     /// window (see `RowWindow.readAround`).
     private func readWindow(_ db: Connection, around keys: RowKeys, at offset: Int) throws {
-        try window.readAround(db, keys: keys, in: sectionKey(of: keys), at: offset, index: index, sql: sql)
+        try window.readAround(db, keys: keys, in: sectionKey(of: keys), at: offset, index: index, plan: plan)
     }
 
     // MARK: Merging
@@ -238,7 +240,7 @@ public final class FetchedResultsController {
             for change in transactions.flatMap(\.changes) where before[change.code] == nil {
                 before[change.code] = change.kind == .insert ? .some(nil) : .some(change.old)
             }
-            let result = sql.request.sortDescriptor.order == .distance
+            let result = request.sortDescriptor.order == .distance
                 ? try applyDistanceChanges(db, before: before.mapValues { $0 })
                 : try applyChanges(db, before: before.mapValues { $0 })
             token = latest
@@ -262,11 +264,10 @@ public final class FetchedResultsController {
         if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
             if let bandCounts {
                 bandCounts(try distanceSections { bands in
-                    try DistanceTable.bandCounts(db, origin: origin, usesMatches: sql.usesMatches, bands: bands,
-                                                 minimumMagnitude: request.predicate.minimumMagnitude)
+                    try DistanceTable.bandCounts(db, origin: origin, plan: plan, bands: bands)
                 })
             }
-            distanceRows = try DistanceTable.rebuild(db, origin: origin, usesMatches: sql.usesMatches)
+            distanceRows = try DistanceTable.rebuild(db, origin: origin, plan: plan)
         }
         setSections(try buildSections(db, countedByMatches: counted))
         window.invalidate()
@@ -284,34 +285,32 @@ public final class FetchedResultsController {
         case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
         case .region, .distance: return nil
         }
-        guard let minimum = request.predicate.minimumMagnitude else { return (bucket, []) }
-        return ("CASE WHEN magnitude >= ? THEN \(bucket) END", [.real(minimum)])
+        return plan.countingBucket(bucket)
     }
 
     /// - Parameter countedByMatches: the match set's rebuild counted its rows per section bucket.
     private func buildSections(_ db: Connection, countedByMatches: Bool = false) throws -> [QuakeSection] {
         guard usesStoredCounts else { return try walkSections(db) }
         // Unfiltered: the counts the store keeps answer without walking the rows.
-        if request.predicate.minimumMagnitude == nil, !sql.usesMatches,
+        if plan.minimumMagnitude == nil, !plan.usesMatchSet,
            let stored = try SectionCounts.sections(db, request: request, days: days) {
             return stored
         }
         // Searched or filtered by a scan of the table: the scan counted the sections too.
-        if countedByMatches, sql.usesMatches, let counts = matchSet.bucketCounts,
+        if countedByMatches, plan.usesMatchSet, let counts = matchSet.bucketCounts,
            let counted = try SectionCounts.sections(db, request: request, days: days, source: .counted(counts)) {
             return counted
         }
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
         // through the magnitude index) rather than walk every row of the sort index testing each.
-        let minimum = request.predicate.minimumMagnitude
-        if sql.usesMatches {
+        if plan.usesMatchSet {
             let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
             if matchSet.count * Self.sparseMatchDivisor < rows,
-               let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matchSet(matchSet, minimumMagnitude: minimum)) {
+               let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
                 return grouped
             }
-        } else if let minimum,
-                  let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching("magnitude >= ?", [.real(minimum)])) {
+        } else if let (term, arguments) = plan.magnitudeTerm,
+                  let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(term, arguments)) {
             return grouped
         }
         return try walkSections(db)
@@ -323,7 +322,7 @@ public final class FetchedResultsController {
 
     /// The section index by walking the sort index: a seek per section and a count over its range.
     private func walkSections(_ db: Connection) throws -> [QuakeSection] {
-        let (predicate, predicateArgs) = sql.predicate
+        let (predicate, predicateArgs) = plan.matchedWhere
         let ascending = request.sortDescriptor.ascending
         var result: [QuakeSection] = []
         switch request.sortDescriptor.order {
@@ -366,7 +365,7 @@ public final class FetchedResultsController {
         case .distance:
             // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
             result = try distanceSections { bands in
-                try DistanceTable.bandCounts(db, bands: bands, minimumMagnitude: request.predicate.minimumMagnitude)
+                try DistanceTable.bandCounts(db, bands: bands, plan: plan)
             }
         }
         return result
@@ -391,27 +390,27 @@ public final class FetchedResultsController {
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
-        let distance = sql.request.sortDescriptor.order == .distance  // counted on the distance table alone
-        let (predicate, predicateArgs) = distance ? DistanceTable.predicate(minimumMagnitude: request.predicate.minimumMagnitude) : sql.predicate
+        let distance = request.sortDescriptor.order == .distance  // counted on the distance table alone
+        let (predicate, predicateArgs) = distance ? plan.distanceTableWhere : plan.matchedWhere
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
-            let (before, beforeArgs) = sql.beforeInSection(keys, km: km)
+            let (before, beforeArgs) = plan.beforeInSection(keys, km: km)
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : sql.from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : plan.from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     /// The match set of the current request.
-    private var matches: ResultMatches { ResultMatches(predicate: request.predicate, set: matchSet) }
+    private var matches: ResultMatches { ResultMatches(plan: plan, set: matchSet) }
 
     /// Whether a row with `keys` is in the results: its keys pass the predicate and, with a
     /// search or filters, its id is in the match set (as it stands: call before updating it
     /// for the old version of a row, after for the new one).
     private func isMatch(_ db: Connection, _ keys: RowKeys) throws -> Bool {
-        guard request.predicate.matches(keys) else { return false }
-        return !sql.usesMatches || matches.contains(id: keys.id)
+        guard plan.matches(keys) else { return false }
+        return !plan.usesMatchSet || matches.contains(id: keys.id)
     }
 
     private func rowKeys(_ db: Connection, code: String) throws -> RowKeys? {
@@ -439,14 +438,14 @@ public final class FetchedResultsController {
     /// a row that has left it).
     private func rank(_ db: Connection, _ keys: RowKeys, km: Double? = nil) throws -> Int {
         var km = km
-        if sql.request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
+        if request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
         // A row the filters leave out sorts by its own distance too (not as if at home), so its
         // nearest neighbour is the one a provisional window walks to.
         if km == nil, let origin = distanceOrigin {
             km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
         }
         let key = sectionKey(of: keys, km: km)
-        return index.start(of: key, precedes: sql.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
+        return index.start(of: key, precedes: plan.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }
 
     /// The origin of a distance sort (nil for the other orders).
@@ -464,12 +463,12 @@ public final class FetchedResultsController {
         vanishedKm = [:]
         for (code, old) in before {
             let new = try rowKeys(db, code: code)
-            if sql.usesMatches { try matches.update(db, oldID: old?.id, new: new) }
+            if plan.usesMatchSet { try matches.update(db, oldID: old?.id, new: new) }
             if let old, new == nil {
                 vanishedKeys[code] = old
                 vanishedKm[old.id] = try DistanceTable.km(db, id: old.id)
             }
-            let isCandidate = new.map { !sql.usesMatches || matches.contains(id: $0.id) } ?? false
+            let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
             try DistanceTable.update(db, origin: origin, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
         }
         setSections(try walkSections(db))
@@ -486,7 +485,7 @@ public final class FetchedResultsController {
         // Membership before the change decides where a row was: read it before updating the set.
         var oldMatched: [String: RowKeys] = [:]
         for (code, old) in before { if let old, try isMatch(db, old) { oldMatched[code] = old } }
-        if sql.usesMatches {
+        if plan.usesMatchSet {
             for (code, old) in before { try matches.update(db, oldID: old?.id, new: after[code]) }
         }
         var newMatched: [String: RowKeys] = [:]
@@ -497,7 +496,7 @@ public final class FetchedResultsController {
         // Old positions (before the sections change).
         let old = index
         var oldRank: [String: Int] = [:]
-        let places = diff.oldPlaces(sectionOf: { sectionKey(of: $0) }, precedes: sql.precedesInSection)
+        let places = diff.oldPlaces(sectionOf: { sectionKey(of: $0) }, precedes: plan.precedesInSection)
         for (code, keys) in oldMatched {
             let key = sectionKey(of: keys)
             let within = places.place(of: keys, in: key, nowBefore: try countRows(db, in: key, before: keys))
@@ -509,7 +508,7 @@ public final class FetchedResultsController {
         for key in diff.newSectionKeys(sectionOf: { sectionKey(of: $0) }) where old.index(of: key) == nil {
             added.append(try newSection(db, key))
         }
-        index = old.applying(diff.countDeltas(sectionOf: { sectionKey(of: $0) }), adding: added, precedes: sql.sectionPrecedes)
+        index = old.applying(diff.countDeltas(sectionOf: { sectionKey(of: $0) }), adding: added, precedes: plan.sectionPrecedes)
 
         var newRank: [String: Int] = [:]
         for (code, keys) in newMatched { newRank[code] = try rank(db, keys) }

@@ -77,7 +77,8 @@ struct ProvisionalReader {
         let section: (key: SectionKey, id: String, title: String)
     }
 
-    let request: SectionedFetchRequest
+    /// The request compiled: the reader tests its whole predicate per row (`QueryPlan.rowWhere`).
+    let plan: QueryPlan
     let days: DayCalendar
     /// Sections folded on screen: the reader keeps the first row it meets of each (for its
     /// header) and goes on past the rest.
@@ -95,24 +96,12 @@ struct ProvisionalReader {
         var regionTitle = ""
     }
 
-    /// The predicate as one `WHERE` term over `quake`: what the match set would hold, tested per row.
-    var predicate: (String, [SQLiteValue]) {
-        var terms: [String] = [], arguments: [SQLiteValue] = []
-        if let minimum = request.predicate.minimumMagnitude {
-            terms.append("magnitude >= ?")
-            arguments.append(.real(minimum))
-        }
-        if let folded = request.predicate.foldedSearch {
-            terms.append("instr(placeKey, ?) > 0")
-            arguments.append(.text(folded))
-        }
-        for filter in request.predicate.rowFilters {
-            let (sql, args) = filter.sql
-            terms.append("(\(sql))")
-            arguments += args
-        }
-        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
+    init(request: SectionedFetchRequest, days: DayCalendar) {
+        plan = QueryPlan(request)
+        self.days = days
     }
+
+    var request: SectionedFetchRequest { plan.request }
 
     private var ascending: Bool { request.sortDescriptor.ascending }
 
@@ -154,7 +143,7 @@ struct ProvisionalReader {
 
     /// The row of `keys` with its section, if it matches the request.
     private func row(_ db: Connection, _ keys: RowKeys) throws -> Row? {
-        let (predicate, arguments) = self.predicate
+        let (predicate, arguments) = plan.rowWhere
         // A distance sort's section is the row's band: its distance comes with it (no home, no band).
         let distance = request.sortDescriptor.order == .distance ? request.distanceReference : nil
         if request.sortDescriptor.order == .distance, distance == nil { return nil }
@@ -192,7 +181,7 @@ struct ProvisionalReader {
     private var unknownMagnitudes: Segment {
         Segment(filter: "magnitude IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
     }
-    /// A region is newest first in both directions (`FetchSQL.orderBy`).
+    /// A region is newest first in both directions (`QueryPlan.orderBy`).
     private func region(_ db: Connection, _ key: String) throws -> Segment {
         let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(key)]).string ?? key
         return Segment(filter: "regionKey = ?", arguments: [.text(key)], columns: ["time", "id"], descending: true,
@@ -221,7 +210,7 @@ struct ProvisionalReader {
 
     /// The next region in reading order holding a matching row: one walk of `quake_region`.
     private func nextRegion(_ db: Connection, after key: String?, forward: Bool) throws -> Segment? {
-        let (predicate, arguments) = self.predicate
+        let (predicate, arguments) = plan.rowWhere
         let up = ascending == forward
         let bound = key == nil ? "" : " AND regionKey \(up ? ">" : "<") ?"
         let statement = try db.cachedStatement(
@@ -236,8 +225,9 @@ struct ProvisionalReader {
     private func read(_ db: Connection, _ segment: Segment, from anchor: RowKeys?, forward: Bool,
                       limit: Int, into rows: inout [Row]) throws -> RowKeys? {
         let descending = segment.descending == forward
-        var terms = [segment.filter, predicate.0]
-        var arguments = segment.arguments + predicate.1
+        let (predicate, predicateArguments) = plan.rowWhere
+        var terms = [segment.filter, predicate]
+        var arguments = segment.arguments + predicateArguments
         if let anchor {
             let op = descending ? "<" : ">"
             terms.append("(\(segment.columns.joined(separator: ", "))) \(op) (\(segment.columns.map { _ in "?" }.joined(separator: ", ")))")
@@ -300,7 +290,7 @@ struct ProvisionalReader {
         var rows: [Row] = []
         while rows.count < limit {
             var past: (km: Double, id: Int64)?
-            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: predicate, from: from,
+            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: plan.rowWhere, from: from,
                                                     outward: outward, limit: limit - rows.count) {
                 let band = band(of: km, in: reference)
                 rows.append(Row(row: row, section: band))

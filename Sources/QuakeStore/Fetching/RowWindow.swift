@@ -2,7 +2,7 @@
 /// and how it reads them: by flat offset (each section from its nearer end), or by keys around
 /// a row's place (`readAround`), walking the sort index both ways from it.
 ///
-/// It reads on the connection and in the transaction it is given, with the fetch's SQL and
+/// It reads on the connection and in the transaction it is given, with the request's plan and
 /// section index of the moment; it keeps only the rows and how many it has read.
 struct RowWindow {
     /// Rows read beyond each side of a requested range, so scrolling by a line does not query.
@@ -23,9 +23,9 @@ struct RowWindow {
 
     /// The rows at `range` (within `0..<index.count`, not empty), read with `margin` rows either
     /// side into the window.
-    mutating func read(_ db: Connection, _ range: Range<Int>, index: SectionIndex, sql: FetchSQL) throws -> [QuakeRow] {
+    mutating func read(_ db: Connection, _ range: Range<Int>, index: SectionIndex, plan: QueryPlan) throws -> [QuakeRow] {
         let window = max(0, range.lowerBound - margin)..<min(index.count, range.upperBound + margin)
-        let rows = try fetch(db, window, index: index, sql: sql)
+        let rows = try fetch(db, window, index: index, plan: plan)
         cache = (window.lowerBound, rows)
         // Counts and rows come from the same snapshot and agree; clamp anyway rather than trap.
         let lower = min(range.lowerBound - window.lowerBound, rows.count)
@@ -37,13 +37,13 @@ struct RowWindow {
     /// drawn next shows them, and reading them by OFFSET would step over every row above them in
     /// the section (tens of thousands in a big region or magnitude bucket at 1M quakes).
     mutating func readAround(_ db: Connection, keys: RowKeys, in key: SectionKey, at offset: Int,
-                             index: SectionIndex, sql: FetchSQL) throws {
+                             index: SectionIndex, plan: QueryPlan) throws {
         guard let section = index.range(of: key), section.contains(offset) else { return }
         let (range, rangeArgs) = key.rangeSQL
-        let (predicate, predicateArgs) = sql.predicate
+        let (predicate, predicateArgs) = plan.matchedWhere
         func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
             let statement = try db.prepare(
-                "SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
+                "SELECT \(QuakeRow.columns) FROM \(plan.from) WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
             try statement.bind(rangeArgs + predicateArgs + bound.1 + [.integer(Int64(limit))])
             var rows: [QuakeRow] = []
             while try statement.step() { rows.append(QuakeRow(statement)) }
@@ -51,8 +51,8 @@ struct RowWindow {
             return rows
         }
         let above = min(margin, offset - section.lowerBound), below = min(2 * margin, section.upperBound - offset)
-        let before = try read(sql.beforeInSection(keys), sql.reversedOrderBy, above)
-        let after = try read(sql.atOrAfterInSection(keys), sql.orderBy, below)
+        let before = try read(plan.beforeInSection(keys), plan.reversedOrderBy, above)
+        let after = try read(plan.atOrAfterInSection(keys), plan.orderBy, below)
         // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
         guard before.count == above, after.count == below else { return }
         cache = (offset - above, before.reversed() + after)
@@ -60,13 +60,12 @@ struct RowWindow {
 
     /// The rows at flat offsets `window`, section by section; OFFSET steps over every row it
     /// skips, so each section is read from its nearer end.
-    private mutating func fetch(_ db: Connection, _ window: Range<Int>, index: SectionIndex, sql: FetchSQL) throws -> [QuakeRow] {
+    private mutating func fetch(_ db: Connection, _ window: Range<Int>, index: SectionIndex, plan: QueryPlan) throws -> [QuakeRow] {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
         var section = index.indexPath(forOffset: window.lowerBound).section
-        let distance = sql.request.sortDescriptor.order == .distance  // stepped on the distance index alone
-        let (predicate, predicateArgs) = distance
-            ? DistanceTable.predicate(minimumMagnitude: sql.request.predicate.minimumMagnitude) : sql.predicate
+        let distance = plan.request.sortDescriptor.order == .distance  // stepped on the distance index alone
+        let (predicate, predicateArgs) = distance ? plan.distanceTableWhere : plan.matchedWhere
         while section < index.sections.count, index.starts[section] < window.upperBound {
             let start = index.starts[section], sectionCount = index.sections[section].count
             let local = max(window.lowerBound, start) - start
@@ -74,10 +73,10 @@ struct RowWindow {
             let (range, rangeArgs) = index.sections[section].key.rangeSQL
             let fromEnd = sectionCount - end < local
             let statement = try db.cachedStatement(distance
-                ? DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? sql.reversedOrderBy : sql.orderBy)
+                ? DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy)
                 : """
-                SELECT \(QuakeRow.columns) FROM \(sql.from) WHERE \(range) AND \(predicate)
-                ORDER BY \(fromEnd ? sql.reversedOrderBy : sql.orderBy) LIMIT ? OFFSET ?
+                SELECT \(QuakeRow.columns) FROM \(plan.from) WHERE \(range) AND \(predicate)
+                ORDER BY \(fromEnd ? plan.reversedOrderBy : plan.orderBy) LIMIT ? OFFSET ?
                 """)
             let skip = fromEnd ? sectionCount - end : local
             try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(skip))])

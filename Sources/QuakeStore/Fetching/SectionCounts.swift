@@ -17,9 +17,10 @@ struct SectionCounts {
         case kept
         /// A `GROUP BY` over the rows matching a `WHERE` clause (with its arguments).
         case matching(String, [SQLiteValue])
-        /// The rows of a match set (at or above a magnitude), each read by its id: for a set
-        /// that is a small part of the table, which a walk of the sort index would mostly skip.
-        case matchSet(MatchSet, minimumMagnitude: Double?)
+        /// The rows of a match set passing a `WHERE` term (the plan's `magnitudeTerm`; nil: all),
+        /// each read by its id: for a set that is a small part of the table, which a walk of the
+        /// sort index would mostly skip.
+        case matchSet(MatchSet, (String, [SQLiteValue])?)
         /// Counts per bucket gathered by the scan that built a match set (`MatchSet.bucketCounts`),
         /// ascending.
         case counted([(bucket: Int64, count: Int)])
@@ -41,13 +42,13 @@ struct SectionCounts {
         case .counted(let counts):
             let next = ascending ? AnyIterator(counts.makeIterator()) : AnyIterator(counts.reversed().makeIterator())
             return { next.next().map { (.integer($0.bucket), $0.count) } }
-        case .matchSet(let set, let minimumMagnitude):
-            let row = try db.prepare("SELECT \(bucket) FROM quake WHERE id = ?1 AND (?2 IS NULL OR magnitude >= ?2)")
+        case .matchSet(let set, let term):
+            let row = try db.prepare("SELECT \(bucket) FROM quake WHERE id = ? AND \(term?.0 ?? "1")")
             var counts: [SQLiteValue: Int] = [:]
             for id in set.ids {
                 row.reset()  // and its bindings
                 try row.bind(id, at: 1)
-                try row.bind(minimumMagnitude.sqlite, at: 2)
+                for (index, argument) in (term?.1 ?? []).enumerated() { try row.bind(argument, at: Int32(index + 2)) }
                 if try row.step() { counts[row.value(at: 0), default: 0] += 1 }
             }
             // In SQLite's order: integers numerically, text by its UTF-8 bytes (BINARY).

@@ -1,26 +1,8 @@
-/// The SQL and the Swift comparisons of one sectioned fetch request; the two must agree exactly,
-/// because the results controller mixes them when it merges changes.
-struct FetchSQL {
-    let request: SectionedFetchRequest
-    /// Whether the search and filter matches are in the controller's `MatchSet` (see `ResultMatches`).
-    let usesMatches: Bool
-
+/// The order half of a `QueryPlan`: the SQL and the Swift comparisons of the request's sort;
+/// the two must agree exactly, because the results controller mixes them when it merges changes.
+extension QueryPlan {
     private var order: QuakeSortOrder { request.sortDescriptor.order }
     private var ascending: Bool { request.sortDescriptor.ascending }
-
-    /// `WHERE` terms of the predicate (never empty: `1` when there is none).
-    var predicate: (String, [SQLiteValue]) {
-        var terms: [String] = []
-        var arguments: [SQLiteValue] = []
-        if let minimum = request.predicate.minimumMagnitude {
-            terms.append("magnitude >= ?")
-            arguments.append(.real(minimum))
-        }
-        // Tested per row as the query walks the sort order's index (a function call, which the
-        // planner cannot drive the query from).
-        if usesMatches { terms.append("quaketui_matched(id)") }
-        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
-    }
 
     /// The `FROM` of every row query: the quake table, or for a distance sort the distance table
     /// joined to it (see `DistanceTable`).

@@ -1,0 +1,255 @@
+/// One request compiled once into everything that decides which rows match it: the `WHERE`
+/// terms each stage splices into its SQL, the statements that fill the match set, and the same
+/// test in Swift for one row. Every reader asks the plan; none spells the predicate itself.
+/// (The order's SQL is in `QueryPlan+Order.swift`.)
+///
+/// A row matches when its magnitude is at least the minimum, its folded place holds the folded
+/// search text, and it passes every row filter (`:` filters, near home). The search and the
+/// filters are kept in the controller's match set (`ResultMatches`) when there are any; the
+/// magnitude is tested beside it, so that a merge can place a row from its keys alone.
+///
+/// | stage | SQL | Swift |
+/// |---|---|---|
+/// | index walks with the set filled (`RowWindow`, sections, ranks) | `matchedWhere` | `matches(_: RowKeys)` + set |
+/// | the distance table (`DistanceTable`) | `distanceTableWhere` | — |
+/// | a walk without the set (`ProvisionalReader`, `DistanceTable.walk`) | `rowWhere` | `matches(_: Fields)` |
+/// | filling the set (`ResultMatches.rebuild`) | `matchSetFill` | `isCandidate(_:)` |
+///
+/// `QueryPlanAgreementTests` holds every SQL path and the Swift test to the same rows.
+struct QueryPlan {
+    /// The request as given (a distance sort without a reference is not normalized here).
+    let request: SectionedFetchRequest
+    /// The folded, trimmed search text; nil when there is nothing to search for.
+    let search: String?
+    let minimumMagnitude: Double?
+    let filters: [RowFilter]
+    /// Whether the search and filters go through the match set; without either every row is a candidate.
+    let usesMatchSet: Bool
+
+    /// `search` as bytes, for the per-row test (no allocation a row).
+    private let searchBytes: [UInt8]
+    /// Each alert filter's lowest accepted level (an index in `RowFilter.alertLevels`; past
+    /// the end for an unknown level, which accepts nothing), in the order of `filters`.
+    private let alertFloors: [Int]
+
+    init(_ request: SectionedFetchRequest) {
+        self.request = request
+        let folded = TextFolding.fold(request.predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
+        search = folded.isEmpty ? nil : folded
+        searchBytes = Array(folded.utf8)
+        minimumMagnitude = request.predicate.minimumMagnitude
+        filters = request.predicate.rowFilters
+        usesMatchSet = search != nil || !filters.isEmpty
+        alertFloors = filters.compactMap { filter in
+            guard case .alert(let level) = filter else { return nil }
+            return RowFilter.alertLevels.firstIndex(of: level.lowercased()) ?? RowFilter.alertLevels.count
+        }
+    }
+
+    // MARK: SQL
+
+    /// The function that tests the match set per row (registered by `MatchSet.register(on:)`).
+    static let matchSetTerm = "quaketui_matched(id)"
+
+    /// The minimum magnitude as a `WHERE` term over `quake`; nil without one.
+    var magnitudeTerm: (String, [SQLiteValue])? {
+        minimumMagnitude.map { ("magnitude >= ?", [.real($0)]) }
+    }
+
+    /// The `WHERE` term of every query over `quake` once the match set is filled (never empty:
+    /// `1` when every row matches). The set is tested per row as the query walks the sort
+    /// order's index (a function call, which the planner cannot drive the query from).
+    var matchedWhere: (String, [SQLiteValue]) {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if let (term, args) = magnitudeTerm {
+            terms.append(term)
+            arguments += args
+        }
+        if usesMatchSet { terms.append(Self.matchSetTerm) }
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
+    }
+
+    /// The `WHERE` term over `temp.fetch_distance` alone: every row in it is a candidate already
+    /// (the set was applied when it was filled), and the magnitude reads the kept `mag`.
+    var distanceTableWhere: (String, [SQLiteValue]) {
+        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? ("1", [])
+    }
+
+    /// The whole predicate as one `WHERE` term over `quake` without the match set: what the
+    /// set would hold, tested per row (a provisional window, read before the set is filled).
+    var rowWhere: (String, [SQLiteValue]) {
+        var terms: [String] = [], arguments: [SQLiteValue] = []
+        if let (term, args) = magnitudeTerm {
+            terms.append(term)
+            arguments += args
+        }
+        if let search {
+            terms.append("instr(placeKey, ?) > 0")
+            arguments.append(.text(search))
+        }
+        for filter in filters {
+            let (sql, args) = filter.sql
+            terms.append("(\(sql))")
+            arguments += args
+        }
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
+    }
+
+    /// A section bucket expression (SQL over `quake`) that is NULL for a row below the minimum
+    /// magnitude, for the set's scan to count only the rows the results hold.
+    func countingBucket(_ bucket: String) -> (String, [SQLiteValue]) {
+        guard let (term, args) = magnitudeTerm else { return (bucket, []) }
+        return ("CASE WHEN \(term) THEN \(bucket) END", args)
+    }
+
+    /// The filters' SQL over `quake`, each prefixed by `AND`, with their arguments.
+    var filterClause: (String, [SQLiteValue]) {
+        var clause = "", arguments: [SQLiteValue] = []
+        for filter in filters {
+            let (sql, args) = filter.sql
+            clause += " AND \(sql)"
+            arguments += args
+        }
+        return (clause, arguments)
+    }
+
+    /// The statement that fills the match set with the candidates (nil: no set): FTS5 trigram
+    /// for 3+ characters of search text, else a scan (`matchSetScan`); the filters on the same
+    /// rows. Each query adds its rows with `quaketui_match` in an aggregate, which SQLite
+    /// evaluates once for each row the `WHERE` clause passes, and never before the clause.
+    /// `counts` says whether the statement also counts its rows per `bucket`.
+    func matchSetFill(countingBy bucket: (String, [SQLiteValue])?) -> (sql: String, arguments: [SQLiteValue], counts: Bool)? {
+        guard usesMatchSet else { return nil }
+        if let (sql, arguments) = matchSetScan(countingBy: bucket) { return (sql, arguments, bucket != nil) }
+        let (filters, filterArgs) = filterClause
+        let phrase = "\"" + (search ?? "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if filters.isEmpty {
+            return ("SELECT count(quaketui_match(rowid)) FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)], false)
+        }
+        return ("""
+            SELECT count(quaketui_match(quake.id)) FROM quake_fts JOIN quake ON quake.id = quake_fts.rowid
+            WHERE quake_fts MATCH ?\(filters)
+            """, [.text(phrase)] + filterArgs, false)
+    }
+
+    /// The statement that fills the set by scanning `quake` (the rows passing the filters, with
+    /// one or two characters of search text those whose folded place holds them — literal by
+    /// construction: `instr` has no pattern syntax, and it compares bytes, so even NUL is text —
+    /// through the covering index `quake_place`), counting per `bucket` (an SQL expression over
+    /// `quake`, NULL for a row not to count, with its arguments) into the set's `bucketCounts`
+    /// if given; nil for a search the trigram index answers (three characters or more, without
+    /// control characters).
+    func matchSetScan(countingBy bucket: (String, [SQLiteValue])?) -> (String, [SQLiteValue])? {
+        let (filters, filterArgs) = filterClause
+        let match = bucket.map { "quaketui_match_counting(id, \($0.0))" } ?? "quaketui_match(id)"
+        let matchArgs = bucket?.1 ?? []
+        guard let search else {
+            return ("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
+        }
+        let hasControl = search.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        guard search.unicodeScalars.count < 3 || hasControl else { return nil }
+        return ("SELECT count(\(match)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
+                matchArgs + [.text(search)] + filterArgs)
+    }
+
+    // MARK: Swift
+
+    /// What a row's keys can say (magnitude and search text), exactly as the SQL decides it; the
+    /// filters need the match set or the row's other columns (`matches(_: Fields)`).
+    func matches(_ keys: RowKeys) -> Bool {
+        if let minimum = minimumMagnitude {
+            guard let magnitude = keys.magnitude, magnitude >= minimum else { return false }
+        }
+        return matchesSearch(keys.placeKey)
+    }
+
+    /// The whole predicate on one row: `rowWhere` in Swift.
+    func matches(_ row: Fields) -> Bool {
+        matches(row.keys) && passesFilters(row)
+    }
+
+    /// Whether a row belongs in the match set: the search and every filter (not the magnitude).
+    func isCandidate(_ row: Fields) -> Bool {
+        matchesSearch(row.keys.placeKey) && passesFilters(row)
+    }
+
+    /// `instr(placeKey, search) > 0`: a byte-wise substring test.
+    private func matchesSearch(_ placeKey: String) -> Bool {
+        guard search != nil else { return true }
+        var placeKey = placeKey
+        return placeKey.withUTF8 { haystack in
+            searchBytes.withUnsafeBufferPointer { needle in
+                guard needle.count <= haystack.count else { return false }
+                var start = 0
+                while start + needle.count <= haystack.count {
+                    var offset = 0
+                    while offset < needle.count, haystack[start + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                    start += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Every filter, as its SQL (`RowFilter.sql`) decides it.
+    private func passesFilters(_ row: Fields) -> Bool {
+        var alerts = 0
+        for filter in filters {
+            switch filter {
+            case .depth(let range):
+                // `depth BETWEEN ? AND ?`: NULL never passes.
+                guard let depth = row.depth, range.contains(depth) else { return false }
+            case .time(let from, let until):
+                guard row.keys.time >= from, until.map({ row.keys.time < $0 }) ?? true else { return false }
+            case .eventType(let type, let excluded):
+                // `= ? COLLATE NOCASE`: NOCASE folds ASCII letters only.
+                let equal = row.type.map { Self.equalIgnoringASCIICase($0, type) } ?? false
+                if excluded ? equal : !equal { return false }
+            case .alert:
+                // `lower(alert) IN (levels from the floor up)`: SQLite's `lower` folds ASCII only.
+                let floor = alertFloors[alerts]
+                alerts += 1
+                guard let alert = row.alert,
+                      let level = RowFilter.alertLevels.firstIndex(where: { Self.equalIgnoringASCIICase(alert, $0) }),
+                      level >= floor else { return false }
+            case .felt:
+                guard let felt = row.felt, felt > 0 else { return false }
+            case .near(let center, let radiusKm):
+                // The bounding box only narrows the index range; the exact distance decides,
+                // computed bit for bit as `quaketui_distance` computes it.
+                guard center.distance(to: GeoPoint(latitude: row.latitude, longitude: row.longitude)) <= radiusKm else { return false }
+            }
+        }
+        return true
+    }
+
+    private static func equalIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
+        func lower(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
+        return a.utf8.elementsEqual(b.utf8) { lower($0) == lower($1) }
+    }
+
+    /// The columns of a row that the Swift test reads.
+    struct Fields {
+        var keys: RowKeys
+        var latitude: Double
+        var longitude: Double
+        var depth: Double?
+        var type: String?
+        var alert: String?
+        var felt: Int?
+
+        static let columns = "\(RowKeys.columns), latitude, longitude, depth, type, alert, felt"
+
+        /// Reads `columns` starting at `first` from the current row.
+        init(_ s: Statement, from first: Int32 = 0) {
+            keys = RowKeys(s, from: first)
+            latitude = s.double(at: first + 5)
+            longitude = s.double(at: first + 6)
+            depth = s.optionalDouble(at: first + 7)
+            type = s.optionalText(at: first + 8)
+            alert = s.optionalText(at: first + 9)
+            felt = s.optionalInt(at: first + 10)
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// One query plan, every path: for seeded random requests (search text of one, two and more
+/// letters with diacritics, every `:` filter, near a random home, minimum magnitudes, every
+/// order), each SQL path that decides which rows match — the whole predicate tested per row
+/// (`rowWhere`), the match set's fill then the index walks' term (`matchedWhere`), the
+/// controller's rows (through the distance table for a distance sort), a provisional window
+/// walked off the sort indexes, the band counts without the table, a merge — keeps exactly the
+/// rows the plan's Swift test keeps, row by row, over a store built from a real USGS week.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct QueryPlanAgreementTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let diacriticPlaces = ["Sındırgı, Turkey", "5 km SSE of México City, Mexico", "near São Paulo, Brazil",
+                                  "10 km N of Höfn, Iceland", "ÍSLAND region", "Łódź, Poland", "Ñuñoa, Chile",
+                                  "Tōkyō, Japan", "Straße von Gibraltar", "100% \"quoted\" (place), Ísland"]
+    static let types: [String?] = [nil, "earthquake", "Earthquake", "quarry blast", "Quarry Blast", "explosion", "ice quake"]
+    static let alerts: [String?] = [nil, "green", "Yellow", "orange", "RED", "purple"]
+
+    /// The real week, with some places given diacritics and the filtered columns spread out.
+    static func records(_ random: inout SeededGenerator) throws -> [QuakeRecord] {
+        try IndependentParse.distinctRecords(SharedData.url("all_week-2018-06-14.geojson")).map { record in
+            var record = record
+            if random.next(8) == 0 {
+                record.place = "\(random.next(300)) km W of " + diacriticPlaces[random.next(diacriticPlaces.count)]
+            }
+            if random.next(3) == 0 { record.type = types[random.next(types.count)] }
+            if random.next(3) == 0 { record.alert = alerts[random.next(alerts.count)] }
+            if random.next(4) == 0 { record.felt = random.next(3) == 0 ? nil : random.next(5) }
+            if random.next(10) == 0 { record.depth = nil }
+            if random.next(20) == 0 { record.magnitude = nil }
+            return record
+        }
+    }
+
+    static func randomPoint(_ random: inout SeededGenerator) -> GeoPoint {
+        GeoPoint(latitude: Double(random.next(18_000)) / 100 - 90, longitude: Double(random.next(36_000)) / 100 - 180)
+    }
+
+    /// Search text of kind `round % 8`, every choice of a kind in turn: none, one or two
+    /// letters, a diacritic, a piece of a real place, padded or upper case.
+    static func search(_ random: inout SeededGenerator, places: [String], round: Int) -> String {
+        let turn = round / 8
+        switch round % 8 {
+        case 0: return ""
+        case 1: return String(Array("aeiouknm,0 ")[turn % 11])
+        case 2: return ["ka", "an", "o ", "ı", "é", "ß", "ö", "Ñ", "Łó", "1 "][turn % 10]
+        case 3:
+            // Three letters and more go to the trigram index, but not with a control character
+            // (a tab inside, a NUL), nor blank text (no search at all).
+            return ["méx", "Sındırgı", "sao p", "HÖFN", "straße", "strasse", "\"quoted\"", "tokyo", " ísland ", "km\tW",
+                    "a\u{0}b", " \t "][turn % 12]
+        default:
+            let place = Array(places[random.next(places.count)])
+            guard !place.isEmpty else { return "" }
+            let start = random.next(place.count), length = 1 + random.next(7)
+            let text = String(place[start..<min(place.count, start + length)])
+            return random.next(4) == 0 ? text.uppercased() : text
+        }
+    }
+
+    static func filter(_ random: inout SeededGenerator, times: ClosedRange<Int64>) -> RowFilter {
+        func time() -> Int64 { times.lowerBound + Int64(random.next(Int(times.upperBound - times.lowerBound) + 1)) }
+        switch random.next(6) {
+        case 0:
+            let low = Double(random.next(100)) - 5
+            return .depth(low...(low + Double(random.next(300)) / 4))
+        case 1:
+            let from = time()
+            return .time(from: from, until: random.next(2) == 0 ? nil : from + Int64(random.next(3 * 86_400_000)))
+        case 2: return .eventType(["earthquake", "QUARRY BLAST", "explosion", "ice quake"][random.next(4)], excluded: random.next(2) == 0)
+        case 3: return .alert(atLeast: ["green", "Yellow", "orange", "red", "purple"][random.next(5)])
+        case 4: return .felt
+        default: return .near(randomPoint(&random), radiusKm: Double(10 + random.next(4_000)))
+        }
+    }
+
+    static func request(_ random: inout SeededGenerator, places: [String], times: ClosedRange<Int64>, round: Int) -> SectionedFetchRequest {
+        let home = randomPoint(&random)
+        var filters = (0..<random.next(3)).map { _ in filter(&random, times: times) }
+        if random.next(3) == 0 { filters.append(.near(home, radiusKm: [100, 500, 1_000, 2_500][random.next(4)])) }  // near home
+        let minimum: Double? = random.next(2) == 0 ? nil : Double(random.next(70)) / 10 - 1
+        let order = QuakeSortOrder.allCases[random.next(QuakeSortOrder.allCases.count)]
+        return SectionedFetchRequest(
+            predicate: QuakePredicate(searchText: search(&random, places: places, round: round), minimumMagnitude: minimum, rowFilters: filters),
+            sortDescriptor: QuakeSortDescriptor(order, ascending: random.next(2) == 0), timeZone: utc,
+            distanceReference: DistanceReference(origin: home, unit: random.next(2) == 0 ? .km : .mi))
+    }
+
+    /// Every row's id and the columns the Swift test reads.
+    static func allFields(_ db: Connection) throws -> [QueryPlan.Fields] {
+        let statement = try db.prepare("SELECT \(QueryPlan.Fields.columns) FROM quake")
+        var rows: [QueryPlan.Fields] = []
+        while try statement.step() { rows.append(QueryPlan.Fields(statement)) }
+        return rows
+    }
+
+    static func ids(_ db: Connection, _ sql: String, _ arguments: [SQLiteValue]) throws -> Set<Int64> {
+        let statement = try db.prepare(sql)
+        try statement.bind(arguments)
+        var ids: Set<Int64> = []
+        while try statement.step() { ids.insert(statement.int64(at: 0)) }
+        return ids
+    }
+
+    /// Expects `sql` and `swift` to hold the same rows; names a few of those only one holds.
+    static func expectSame(_ sql: Set<Int64>, _ swift: Set<Int64>, _ label: String, _ rows: [Int64: QueryPlan.Fields] = [:],
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+        let sqlOnly = sql.subtracting(swift).sorted(), swiftOnly = swift.subtracting(sql).sorted()
+        func describe(_ ids: [Int64]) -> String { "\(ids.count) \(ids.prefix(3).map { id in rows[id].map { "\($0)" } ?? "\(id)" })" }
+        #expect(sqlOnly.isEmpty && swiftOnly.isEmpty, "\(label): SQL only \(describe(sqlOnly)); Swift only \(describe(swiftOnly))",
+                sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: 0..<4)
+    func everySQLPathKeepsTheRowsTheSwiftTestKeeps(part: Int) throws {
+        var random = SeededGenerator(seed: 2_700 + UInt64(part))
+        let store = try TestStore()
+        defer { store.remove() }
+        var records = try Self.records(&random)
+        try store.upsert(records)
+        let places = records.map(\.place)
+        let times = records.map(\.time).min()!...records.map(\.time).max()!
+        // The plan's own connection with a match set, as the controller's.
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let set = MatchSet()
+        try context.read { db in
+            try set.register(on: db)
+            try DistanceTable.prepare(db)
+        }
+        for round in 0..<40 {
+            let request = Self.request(&random, places: places, times: times, round: part * 40 + round)
+            let plan = QueryPlan(request)
+            let label = "part \(part) round \(round): \(request.predicate) \(request.sortDescriptor)"
+            try context.read { db in
+                let rows = try Self.allFields(db)
+                let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.keys.id, $0) })
+                let expected = Set(rows.filter(plan.matches).map(\.keys.id))
+                // The whole predicate per row, as a provisional walk tests it.
+                let (rowWhere, rowArguments) = plan.rowWhere
+                let perRow = try Self.ids(db, "SELECT id FROM quake WHERE \(rowWhere)", rowArguments)
+                Self.expectSame(perRow, expected, "rowWhere \(label)", byID)
+                // The match set filled (with and without counting), then the index walks' term.
+                for bucket in [nil, plan.countingBucket(Schema.timeBucket("time"))] {
+                    try ResultMatches(plan: plan, set: set).rebuild(db, countingBy: bucket)
+                    let candidates = Set(rows.filter(plan.isCandidate).map(\.keys.id))
+                    if plan.usesMatchSet {
+                        Self.expectSame(Set(set.ids), candidates, "match set \(label)", byID)
+                    }
+                    let (matchedWhere, matchedArguments) = plan.matchedWhere
+                    Self.expectSame(try Self.ids(db, "SELECT id FROM quake WHERE \(matchedWhere)", matchedArguments), expected,
+                                    "matchedWhere \(label)", byID)
+                }
+                // The band counts without the table, from one pass and from the boxes of a walk.
+                if let reference = request.distanceReference {
+                    let bands = reference.bands.map(\.key.distanceBounds)
+                    let kms = expected.map { id in reference.origin.distance(to: GeoPoint(latitude: byID[id]!.latitude, longitude: byID[id]!.longitude)) }
+                    let want = bands.map { band in kms.filter { band.lowerKm <= $0 && $0 < band.upperKm }.count }
+                    #expect(try DistanceTable.bandCounts(db, origin: reference.origin, plan: plan, bands: bands) == want, "one-pass bands \(label)")
+                    #expect(try DistanceTable.bandCounts(db, origin: reference.origin, filter: plan.rowWhere, bands: bands) == want, "boxed bands \(label)")
+                }
+            }
+            // The controller's rows (index walks over the set, or the distance table) and a
+            // provisional window of everything, in the same order.
+            let expected = try context.read { db in Set(try Self.allFields(db).filter(plan.matches).map(\.keys.id)) }
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            let codes = try controller.rows(in: 0..<controller.count).map(\.code)
+            let controllerIDs = try context.read { db in
+                try Set(codes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
+            }
+            Self.expectSame(controllerIDs, expected, "controller \(label)")
+            #expect(codes.count == controller.count && controller.sections.reduce(0) { $0 + $1.count } == expected.count, "count \(label)")
+            let window = try context.read { db in
+                try ProvisionalWindow(db, request: request, days: DayCalendar(timeZone: Self.utc), anchor: nil, above: 0,
+                                      below: expected.count + 5)
+            }
+            #expect(window.rows.map(\.code) == codes, "provisional window \(label)")
+            // A merge moves changed rows in and out of the set with the Swift test.
+            var changed: [QuakeRecord] = []
+            for _ in 0..<6 {
+                let index = random.next(records.count)
+                var record = records[index]
+                record.updated += 1
+                record.place = random.next(2) == 0 ? places[random.next(places.count)] : record.place
+                record.type = Self.types[random.next(Self.types.count)]
+                record.alert = Self.alerts[random.next(Self.alerts.count)]
+                record.felt = random.next(2) == 0 ? nil : random.next(4)
+                record.depth = random.next(5) == 0 ? nil : Double(random.next(200))
+                record.magnitude = record.magnitude.map { $0 + Double(random.next(20)) / 10 - 1 }
+                record.latitude = Double(random.next(18_000)) / 100 - 90
+                records[index] = record
+                changed.append(record)
+            }
+            try store.upsert(changed)
+            _ = try controller.merge()
+            let merged = try context.read { db in Set(try Self.allFields(db).filter(plan.matches).map(\.keys.id)) }
+            let mergedCodes = try controller.rows(in: 0..<controller.count).map(\.code)
+            let mergedIDs = try context.read { db in
+                try Set(mergedCodes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
+            }
+            Self.expectSame(mergedIDs, merged, "merged \(label)")
+        }
+    }
+}
