@@ -16,6 +16,7 @@ enum Quaketui {
         Command(spec: RefreshCommand.spec, run: RefreshCommand.run),
         Command(spec: FetchCommand.spec, run: FetchCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
+        Command(spec: StatsCommand.spec, run: StatsCommand.run),
         Command(spec: OpenCommand.spec, run: OpenCommand.run),
         Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),

@@ -72,3 +72,19 @@ public struct CatalogueStatistics: Sendable {
         return day.0
     }
 }
+
+extension Connection {
+    /// The statistics of every quake `request` matches (its order does not matter), in one pass
+    /// over the rows the request's plan selects.
+    public func catalogueStatistics(of request: SectionedFetchRequest) throws(SQLiteError) -> CatalogueStatistics {
+        let (condition, arguments) = QueryPlan(request).rowWhere
+        let statement = try prepare("SELECT magnitude, depth, time, region FROM quake WHERE \(condition)")
+        try statement.bind(arguments)
+        var statistics = CatalogueStatistics(timeZone: request.timeZone)
+        while try statement.step() {
+            statistics.add(magnitude: statement.optionalDouble(at: 0), depth: statement.optionalDouble(at: 1),
+                           time: statement.int64(at: 2), region: statement.text(at: 3))
+        }
+        return statistics
+    }
+}

@@ -46,47 +46,49 @@ enum ListCommand {
 
     /// The point distances are measured from: `--near`, else home; a usage error when `--sort
     /// distance` or `--radius` needs one and there is none.
-    static func distanceOrigin(from arguments: ParsedArguments, home: HomeLocation?) throws(UsageError) -> GeoPoint? {
+    static func distanceOrigin(from arguments: ParsedArguments, home: HomeLocation?,
+                               command: CommandSpec = spec) throws(UsageError) -> GeoPoint? {
         var origin = home.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
         if let text = arguments.value("near") {
             guard let point = GeoPoint(parsing: text) else {
                 throw UsageError(message: "'\(SafeText.sanitize(text))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
-                                 command: spec)
+                                 command: command)
             }
             origin = point
         }
         if origin == nil, arguments.value("sort") == "distance" || arguments.value("radius") != nil {
             let flag = arguments.value("radius") != nil ? "--radius" : "--sort distance"
             throw UsageError(message: "\(flag) needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'.",
-                             command: spec)
+                             command: command)
         }
         return origin
     }
 
-    static func radius(from arguments: ParsedArguments) throws(UsageError) -> Double? {
+    static func radius(from arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Double? {
         guard let text = arguments.value("radius") else { return nil }
         guard let km = Double(text), km.isFinite, km > 0 else {
-            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a radius; use a positive number of kilometres.", command: spec)
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a radius; use a positive number of kilometres.", command: command)
         }
         return km
     }
 
-    static func request(from arguments: ParsedArguments, timeZone: TimeZone) throws(UsageError) -> SectionedFetchRequest {
+    static func request(from arguments: ParsedArguments, timeZone: TimeZone,
+                        command: CommandSpec = spec) throws(UsageError) -> SectionedFetchRequest {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
             guard let parsed = QuakeSortOrder(rawValue: text) else {
-                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region or distance.", command: spec)
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region or distance.", command: command)
             }
             order = parsed
         }
         if arguments.has("ascending") && arguments.has("descending") {
-            throw UsageError(message: "Give either --ascending or --descending, not both.", command: spec)
+            throw UsageError(message: "Give either --ascending or --descending, not both.", command: command)
         }
         let ascending: Bool? = arguments.has("ascending") ? true : arguments.has("descending") ? false : nil
         var minimum: Double?
         if let text = arguments.value("min-magnitude") {
             guard let value = Double(text), value.isFinite else {
-                throw UsageError(message: "'\(text)' is not a magnitude; use a number such as 4.5.", command: spec)
+                throw UsageError(message: "'\(text)' is not a magnitude; use a number such as 4.5.", command: command)
             }
             minimum = value
         }
@@ -103,24 +105,32 @@ enum ListCommand {
         return value
     }
 
-    /// What `list` says on stderr while the store holds the bundled sample.
-    static let sampleNote = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
-
-    static func run(_ arguments: ParsedArguments) throws {
-        // Validate the command line before touching the state directory.
-        _ = try request(from: arguments, timeZone: .current)
-        let limit = try limit(from: arguments)
-        let radius = try radius(from: arguments)
-        if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil) }
+    /// The request a command line of `list`'s filters asks for, with the app settings it needs
+    /// (time zone, home, distance unit), the state directory and the point distances are measured
+    /// from. The command line is checked before the state directory is touched.
+    static func resolvedRequest(_ arguments: ParsedArguments, command: CommandSpec = spec) throws
+        -> (StateDirectory, SectionedFetchRequest, GeoPoint?) {
+        _ = try request(from: arguments, timeZone: .current, command: command)
+        let radius = try radius(from: arguments, command: command)
+        if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil, command: command) }
         let state = try arguments.stateDirectory()
         let settings = try AppStorage(state: state)
-        let timeZone = self.timeZone(settings.value(for: AppKeys.timeZone))
-        var request = try request(from: arguments, timeZone: timeZone)
-        let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home))
+        var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
+        let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
         if let origin {
             request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
             if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
         }
+        return (state, request, origin)
+    }
+
+    /// What `list` says on stderr while the store holds the bundled sample.
+    static let sampleNote = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
+
+    static func run(_ arguments: ParsedArguments) throws {
+        let limit = try limit(from: arguments)
+        let (state, request, origin) = try resolvedRequest(arguments)
+        let timeZone = request.timeZone
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }

@@ -1,0 +1,107 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// `quaketui stats --json` against its method recomputed here from the feed itself (issue 32):
+/// every field, on real USGS feeds, with and without the filters `list` takes.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct StatsCommandTests {
+    /// The report the method gives for `rows`, computed without quaketui's code: bins by
+    /// `floor(M × 10 + 0.5)`, Mc the fullest bin (the lower on a tie), Aki–Utsu b, Shi–Bolt σ, a.
+    static func expected(_ rows: [CoreFields]) -> [String: Any] {
+        var bins: [Int: Int] = [:]
+        for magnitude in rows.compactMap(\.magnitude) { bins[Int((magnitude * 10 + 0.5).rounded(.down)), default: 0] += 1 }
+        let mc = bins.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first?.key
+        var magnitude: [String: Any] = [
+            "bins": bins.keys.sorted().map { ["from": Double($0) / 10, "to": Double($0 + 1) / 10, "count": bins[$0]!] },
+            "completeness": mc.map { Double($0) / 10 } as Any,
+        ]
+        let above = rows.compactMap(\.magnitude).map { (($0 * 10 + 0.5).rounded(.down)) / 10 }
+            .filter { mc != nil && $0 >= Double(mc!) / 10 - 1e-9 }
+        if let mc, above.count >= 50 {
+            let n = Double(above.count)
+            let mean = above.reduce(0, +) / n
+            let b = log10(M_E) / (mean - (Double(mc) / 10 - 0.05))
+            magnitude["bValue"] = b
+            magnitude["bValueError"] = 2.30 * b * b * (above.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (n * (n - 1))).squareRoot()
+            magnitude["aValue"] = log10(n) + b * Double(mc) / 10
+            magnitude["n"] = above.count
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        var days: [String: Int] = [:], depths: [Double: Int] = [:], regions: [String: Int] = [:]
+        for row in rows {
+            days[formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000)), default: 0] += 1
+            if let depth = row.depth { depths[depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100, default: 0] += 1 }
+            let last = row.place.split(separator: ",", omittingEmptySubsequences: false).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            regions[last.isEmpty ? "Unknown" : last, default: 0] += 1
+        }
+        return [
+            "count": rows.count,
+            "magnitude": magnitude,
+            "daily": days.keys.sorted().map { ["day": $0, "count": days[$0]!] },
+            "depth": ["bins": depths.keys.sorted().map { ["from": $0, "to": $0 < 100 ? $0 + 10 : $0 + 100, "count": depths[$0]!] }],
+            "regions": regions.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(10)
+                .map { ["region": $0.key, "count": $0.value] },
+        ]
+    }
+
+    /// Numbers equal to 1e-9 relative (JSON prints doubles to their shortest form), the rest exactly.
+    static func same(_ a: Any?, _ b: Any?, _ path: String = "") -> [String] {
+        switch (a, b) {
+        case (let x as [String: Any], let y as [String: Any]):
+            let keys = Set(x.keys).union(y.keys)
+            return keys.sorted().flatMap { same(x[$0], y[$0], "\(path).\($0)") }
+        case (let x as [Any], let y as [Any]):
+            guard x.count == y.count else { return ["\(path): \(x.count) items, expected \(y.count)"] }
+            return zip(x, y).enumerated().flatMap { same($1.0, $1.1, "\(path)[\($0)]") }
+        case (let x as NSNumber, let y as NSNumber):
+            return abs(x.doubleValue - y.doubleValue) <= 1e-9 * max(1, abs(y.doubleValue)) ? [] : ["\(path): \(x), expected \(y)"]
+        case (let x as String, let y as String):
+            return x == y ? [] : ["\(path): \(x), expected \(y)"]
+        case (nil, nil), (is NSNull, nil), (nil, is NSNull), (is NSNull, is NSNull):
+            return []
+        default:
+            return ["\(path): \(String(describing: a)), expected \(String(describing: b))"]
+        }
+    }
+
+    @Test(arguments: ["all_week-2018-06-14.geojson", "2.5_month-2019-07-19.geojson", "4.5_month-2014-03-21.geojson"])
+    func statsEqualTheMethodRecomputedFromTheFeed(_ name: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let feed = SharedData.url(name)
+        #expect(try QuaketuiBinary.run(["config", "timeZone", "utc"], stateDirectory: dir.url).status == 0)
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url).status == 0)
+        let rows = try IndependentParse.expected(for: feed)
+        let cases: [([String], (CoreFields) -> Bool)] = [
+            ([], { _ in true }),
+            (["--min-magnitude", "2.5"], { ($0.magnitude ?? -.infinity) >= 2.5 }),
+            (["--search", "ca"], { $0.place.lowercased().contains("ca") }),
+        ]
+        for (flags, keep) in cases {
+            let result = try QuaketuiBinary.run(["stats", "--json"] + flags, stateDirectory: dir.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            let differences = Self.same(try result.json(), Self.expected(rows.filter(keep)))
+            #expect(differences.isEmpty, "\(name) \(flags): \(differences.prefix(5))")
+        }
+        let table = try QuaketuiBinary.run(["stats"], stateDirectory: dir.url)
+        #expect(table.status == 0)
+        #expect(table.stdout.hasPrefix("\(rows.count.formatted()) quakes\n"), "\(table.stdout.prefix(200))")
+    }
+
+    @Test func aListWithFewQuakesSaysWhyItHasNoBValue() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("4.5_day-2017-11-29.geojson").path], stateDirectory: dir.url).status == 0)
+        let json = try QuaketuiBinary.run(["stats", "--json"], stateDirectory: dir.url).json()
+        let magnitude = try #require(json["magnitude"] as? [String: Any])
+        #expect(magnitude["bValue"] is NSNull && magnitude["aValue"] is NSNull && magnitude["n"] is NSNull)
+        let table = try QuaketuiBinary.run(["stats"], stateDirectory: dir.url).stdout
+        #expect(table.split(separator: "\n").dropFirst().first?.hasSuffix("a b-value needs 50.") == true, "\(table)")
+        let none = try QuaketuiBinary.run(["stats", "--search", "atlantis"], stateDirectory: dir.url)
+        #expect(none.status == 0 && none.stdout == "No quakes match.\n")
+    }
+}
