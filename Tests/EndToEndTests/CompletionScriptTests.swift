@@ -66,7 +66,8 @@ import Testing
         let script = try Self.script("bash")
         defer { try? FileManager.default.removeItem(at: script) }
         #expect(try Self.bashCompletions(script, ["quaketui", "li"]) == ["list"])
-        #expect(try Self.bashCompletions(script, ["quaketui", "s"]) == ["scenes"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "sc"]) == ["scenes"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "st"]) == ["stats"])
         #expect(try Self.bashCompletions(script, ["quaketui", "help", "re"]) == ["refresh"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--so"]) == ["--sort"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "distance"])
