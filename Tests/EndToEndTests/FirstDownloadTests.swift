@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -44,5 +45,53 @@ struct FirstDownloadTests {
         #expect(!header.contains("new"), "\(header)")
         #expect(!header.contains("sample"), "\(header)")
         #expect(!screen.split(separator: "\n").contains { $0.hasPrefix("●") }, "\(screen)")
+    }
+}
+
+/// What the benchmark measures is what a user gets (issue 33): the store `fetch` builds window
+/// by window is the store `import` builds from the same events in one file — every row and
+/// column, the section counts, the search index.
+@Suite struct FetchBuildsTheImportedStoreTests {
+    /// Every stored column of every quake, then the kept counts and the search index's rows.
+    static func contents(_ state: URL) throws -> [String] {
+        let container = try PersistentContainer(directory: state)
+        defer { container.close() }
+        return try container.viewContext.read { db in
+            var lines: [String] = []
+            for sql in [
+                "SELECT code, magnitude, magType, place, time, updated, latitude, longitude, depth, region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title, notes, source FROM quake ORDER BY code",
+                "SELECT kind, bucket, count FROM quake_count WHERE count != 0 ORDER BY kind, bucket",
+                "SELECT count(*) FROM quake_fts",
+                "SELECT count(*) FROM quake_fts WHERE quake_fts MATCH 'egion 1'",
+            ] {
+                let statement = try db.prepare(sql)
+                while try statement.step() {
+                    lines.append((0..<statement.columnCount).map { statement.isNull(at: $0) ? "NULL" : statement.text(at: $0) }.joined(separator: "|"))
+                }
+            }
+            return lines
+        }
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func aFetchedStoreEqualsTheImportedOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let catalogue = GeneratedCatalogue(count: 8_000, days: 120, seed: 21)
+        let file = dir.appending("catalogue.txt")
+        try catalogue.write(to: file)
+        let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 1_500, in: dir.url)
+        defer { server.stop() }
+        let fetched = dir.appending("fetched"), imported = dir.appending("imported")
+        let fetch = try QuaketuiBinary.run(
+            ["fetch", "--start", FetchCommandTests.iso(catalogue.start), "--end", FetchCommandTests.iso(catalogue.end), "--json"],
+            stateDirectory: fetched, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "1500"])
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(try #require(try fetch.json()["windows"] as? Int) > 4)
+        let load = try QuaketuiBinary.run(["import", file.path], stateDirectory: imported)
+        #expect(load.status == 0, "\(load.stderr)")
+        let a = try Self.contents(fetched), b = try Self.contents(imported)
+        #expect(a.count > 8_000)
+        #expect(a == b, "first difference: \(zip(a, b).first { $0 != $1 } ?? ("", ""))")
     }
 }
