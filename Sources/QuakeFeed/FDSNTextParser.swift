@@ -103,6 +103,14 @@ final class FDSNTextParser: RecordParser {
 
     private func readHeader(line: Int) throws(FeedError) {
         let text = String(decoding: UnsafeBufferPointer(start: input.scratch + 1, count: input.scratchCount - 1), as: UTF8.self)
+        // A first line with no column at all (a Markdown heading, a shell comment) is no FDSN
+        // text: say that nothing read it, rather than which columns a header lacks.
+        guard text.contains("|") else {
+            let start = ("#" + text).trimmingCharacters(in: .whitespaces).prefix(40)
+            throw FeedError(code: .unknownFormat, name: input.name, line: line, column: 1,
+                            message: "the input starts with '\(start)', a line without the '|' columns of FDSN text, and is none of the formats quaketui reads",
+                            hint: FeedReader.formatHint)
+        }
         roles = text.split(separator: "|", omittingEmptySubsequences: false).map { Self.role(String($0)) }
         let missing = [(Role.id, "EventID"), (.time, "Time"), (.latitude, "Latitude"), (.longitude, "Longitude")]
             .filter { !roles.contains($0.0) }.map(\.1)
