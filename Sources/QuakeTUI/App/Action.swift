@@ -41,6 +41,9 @@ public enum Action: Equatable, Sendable {
     case answer(ConfirmationAnswer)
     /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
     case notesConflict(code: String, theirs: String)
+    /// Text pasted in one piece (bracketed paste): whole into the field being edited (search,
+    /// the `:` line, the notes), or, with none, ignored and said so. Never keys.
+    case paste(String)
     /// `L`: the message log overlay; scrolled by lines while open.
     case toggleMessageLog, scrollMessageLog(Int)
     // From outside.

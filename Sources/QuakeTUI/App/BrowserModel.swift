@@ -289,6 +289,7 @@ public final class BrowserModel {
             state.helpVisible.toggle()
             state.helpOffset = 0
         case .dismissOverlay: state.helpVisible = false
+        case .paste(let text): try paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
         case .beginCommand, .commandInput, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
             try updateCommandLine(action)

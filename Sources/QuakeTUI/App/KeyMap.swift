@@ -11,6 +11,7 @@ public enum KeyMap {
         switch key {
         case .resize(let columns, let rows): return .resize(columns: columns, rows: rows)
         case .terminate: return .quit
+        case .paste(let text): return .paste(text)
         case .control("l"): return .redraw
         case .wheelUp where state.confirmation != nil, .wheelDown where state.confirmation != nil: return nil
         case .wheelUp where state.logVisible: return .scrollMessageLog(-wheelLines)
