@@ -107,17 +107,15 @@ struct BracketedPasteTests {
         try tmux.send(panes.b, "Tab")
         try tmux.send(panes.b, "end", literal: true)
         try panes.same("the notes") { $0.contains("line one") && $0.contains("linetwo    end") }
-    }
 
-    /// Mode 2004 is off once the browser has quit: a paste into the pane (the tty echoes it)
-    /// comes without the brackets (`^[[200~`) that were sent while the browser ran.
-    @Test func bracketedPasteIsOffAfterTheBrowserQuits() throws {
-        let panes = try Panes()
-        defer { panes.close() }
-        try panes.tmux.send(panes.a, "q")
-        #expect(try panes.tmux.waitForExit(panes.a) == 0)
+        // Mode 2004 is off once the browser has quit: a paste into the pane (the tty echoes it)
+        // comes without the brackets (`^[[200~`) it had while the browser ran.
+        try tmux.send(panes.a, "C-s")
+        try tmux.waitFor(panes.a, "the notes saved") { $0.contains("Notes saved") }
+        try tmux.send(panes.a, "q")
+        #expect(try tmux.waitForExit(panes.a) == 0)
         try panes.paste("after-quit")
-        let screen = try panes.tmux.waitFor(panes.a, "the echoed paste") { $0.contains("after-quit") }
+        let screen = try tmux.waitFor(panes.a, "the echoed paste") { $0.contains("after-quit") }
         #expect(!screen.contains("200~") && !screen.contains("201~"), "\(screen)")
     }
 }
