@@ -135,5 +135,8 @@ extension AppSettings {
                   refreshFeed: storage.value(for: AppKeys.refreshFeed))
         home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
         nearRadius = storage.value(for: AppKeys.nearRadius)
+        // The automatic refresh honours the same override (AutoRefresher.schedule).
+        let override = ProcessInfo.processInfo.environment["QUAKETUI_AUTO_REFRESH_INTERVAL"].flatMap(Double.init)
+        autoRefreshInterval = override.flatMap { $0 > 0 ? $0 : nil } ?? storage.value(for: AppKeys.autoRefreshInterval)
     }
 }

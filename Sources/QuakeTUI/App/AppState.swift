@@ -14,6 +14,9 @@ public struct AppSettings: Equatable, Sendable {
     public var home: GeoPoint?
     /// `nearRadius` in app storage: km from home the near-home filter (`~`) keeps.
     public var nearRadius: Double = 300
+    /// `autoRefreshInterval` in app storage (or `$QUAKETUI_AUTO_REFRESH_INTERVAL`): seconds
+    /// between automatic refreshes; 0 turns them off, and the status line then says so.
+    public var autoRefreshInterval: Double = 300
 
     public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneChoice = .local,
                 distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {

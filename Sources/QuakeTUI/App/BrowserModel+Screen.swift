@@ -126,7 +126,8 @@ extension BrowserModel {
         if status.isRefreshing {
             model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
         }
-        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now)
+        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now,
+                                                   isPolling: state.settings.autoRefreshInterval > 0)
         if let shown = status.shown {
             model.message = StatusMessage(shown, isError: status.showsError)
         }
