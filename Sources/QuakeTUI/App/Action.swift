@@ -37,6 +37,8 @@ public enum Action: Equatable, Sendable {
     /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step
     /// through its history.
     case beginCommand, commandInput(String), commandBackspace, runCommand, cancelCommand, commandHistory(Int)
+    /// ← → Home End Delete in the `:` line (see `CommandPrompt.edit`).
+    case commandEdit(Key)
     /// The answer to the status line's question (`AppState.confirmation`).
     case answer(ConfirmationAnswer)
     /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.

@@ -12,8 +12,7 @@ extension BrowserModel {
             return
         }
         if state.commandLine != nil {
-            state.commandLine?.text += PastedText.line(text)
-            state.commandLine?.historyIndex = nil
+            state.commandLine?.insert(PastedText.line(text))
         } else if state.isEditing, var draft = state.editor {
             draft.editor.insert(PastedText.lines(text))
             state.editor = draft

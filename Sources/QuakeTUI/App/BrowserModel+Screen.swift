@@ -42,6 +42,7 @@ extension BrowserModel {
                                                          distanceUnit: state.settings.distanceUnit))
         model.helpOffset = state.helpOffset
         model.commandPrompt = state.commandLine?.text
+        model.commandCursor = state.commandLine?.cursor
         if state.logVisible {
             model.messageLog = state.messageLog.entries
             model.messageLogOffset = state.logOffset

@@ -76,6 +76,7 @@ public enum KeyMap {
         case .escape: .cancelCommand
         case .up: .commandHistory(-1)
         case .down: .commandHistory(1)
+        case .left, .right, .home, .end, .delete: .commandEdit(key)
         default: nil
         }
     }
