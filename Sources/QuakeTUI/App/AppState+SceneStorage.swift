@@ -54,7 +54,9 @@ extension AppState {
         var seenArrival: ArrivalCursor? = nil
         var logVisible = false
         var logOffset = 0
-        /// `ContentView.messageLog`: only the entries saved (the newest, cut as saved).
+        /// `ContentView.messageLog` while the log is open (the newest entries, cut as saved): a
+        /// message logged with the log closed waits for the next save (opening the log is one),
+        /// so a message alone does not write the scene file.
         var messageLog: [LoggedMessage] = []
         var commandLine: CommandLineDraft? = nil
         var alerted: [String] = []
@@ -67,7 +69,7 @@ extension AppState {
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
-                    logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: savedMessageLog,
+                    logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
                     alerted: live.alerted)
     }
