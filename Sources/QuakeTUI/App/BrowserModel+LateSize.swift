@@ -9,6 +9,9 @@ struct RestoredPlacement: Equatable {
     var selectionLine: Int
     /// The help overlay's scroll offset, as saved.
     var helpOffset: Int
+    /// The section whose header was selected, when a provisional window did not hold it yet:
+    /// the settled results put the cursor back on that header.
+    var section: String? = nil
 }
 
 extension BrowserModel {

@@ -123,7 +123,12 @@ extension BrowserModel {
         // The anchor first: a provisional source may re-read its window around it.
         let offset = try state.selectedCode.flatMap { try results.anchor(code: $0) }
         relayout()
-        if let offset {
+        if let id = restoredPlacement?.section, !results.isProvisional,
+           let section = results.sections.firstIndex(where: { $0.id == id }) {
+            // A restored header the provisional window did not hold: back on it now.
+            restoredPlacement?.section = nil
+            moveCursor(to: layout.headerLine(ofSection: section))
+        } else if let offset {
             moveCursor(toOffset: offset)
         } else {
             clampCursor()
