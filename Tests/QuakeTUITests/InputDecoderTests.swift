@@ -147,4 +147,29 @@ import Testing
             #expect(Self.decode(reads) == expected, "seed \(seed): \(reads.map(\.debugDescription))")
         }
     }
+
+    /// Seeded random input (ESCs, CSI and SS3 bytes, paste markers, letters, controls, wide
+    /// letters): split at any point not right after an ESC, it gives the keys it gives whole.
+    /// (`tools/fuzz/targets/key.swift` checks the same on libFuzzer's inputs.)
+    @Test func randomInputSplitAnywhereButAfterAnEscapeGivesTheSameKeys() {
+        let pieces: [String] = ["\u{1B}", "[", "O", "<", "M", "~", ";", "1", "2", "0", "5", "A", "m", "j", "q", "\r",
+                                "\u{7F}", "東", "\u{1B}[200~", "\u{1B}[201~", " ", "!"]
+        for seed in UInt64(1)...400 {
+            var generator = SeededGenerator(seed: seed)
+            let scalars = Array((0..<Int.random(in: 1...40, using: &generator))
+                .map { _ in pieces.randomElement(using: &generator)! }.joined().unicodeScalars)
+            var whole = InputDecoder()
+            whole.feed(scalars)
+            let expected = whole.decode() + whole.flush()
+            for split in 1..<max(1, scalars.count) where scalars[split - 1] != "\u{1B}" {
+                var decoder = InputDecoder()
+                decoder.feed(scalars[..<split])
+                var keys = decoder.decode()
+                decoder.feed(scalars[split...])
+                keys += decoder.decode() + decoder.flush()
+                #expect(keys == expected, "seed \(seed), split at \(split): \(scalars.map(\.value))")
+                if keys != expected { return }
+            }
+        }
+    }
 }
