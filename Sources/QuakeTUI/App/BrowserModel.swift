@@ -102,9 +102,7 @@ public final class BrowserModel {
             state.topLine = headerAbove ? line - 1 : line
         }
         restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
-        if let id = saved.selectedSection, results.isProvisional, !results.sections.contains(where: { $0.id == id }) {
-            restoredPlacement?.section = id
-        }
+        if let id = saved.selectedSection, results.isProvisional { restoredPlacement?.section = id }
         keptSelectionLine = results.isProvisional ? state.cursorLine - state.topLine : nil
         clampScroll()
         try syncSelection()
