@@ -62,6 +62,26 @@ public enum SceneKeys {
     public static let commandHistory = SceneKey<[String]>("ContentView.commandHistory", default: [],
                                                           isValid: { $0.count <= 1_000 })
 
+    /// `ContentView.isMessageLogPresented`: the message log (`L`) is open.
+    public static let isMessageLogPresented = SceneKey<Bool>("ContentView.isMessageLogPresented", default: false)
+    /// `ContentView.messageLogOffset`: how far the open log is scrolled from its newest line.
+    public static let messageLogOffset = SceneKey<Int>("ContentView.messageLogOffset", default: 0,
+                                                       isValid: { $0 >= 0 && $0 < 100_000 })
+    /// `ContentView.messageLog`: the log's newest entries `{time, text, isError}`, oldest first (at
+    /// most ``messageLogLimit``, each cut at ``messageLogTextLimit`` characters: the file stays small).
+    public static let messageLog = SceneKey<[LoggedMessage]>("ContentView.messageLog", default: [],
+                                                             isValid: { $0.count <= messageLogLimit })
+    public static let messageLogLimit = 50
+    public static let messageLogTextLimit = 300
+    /// `ContentView.commandLine`: the `:` line being typed `{text, cursor}`; absent when closed.
+    public static let commandLine = SceneKey<CommandLineDraft?>("ContentView.commandLine", default: nil,
+                                                                isValid: { ($0?.text.count ?? 0) <= 1_000 })
+    /// `ContentView.alertedQuakes`: codes of the quakes whose alert this scene has shown (newest
+    /// last, at most ``alertedLimit``): a relaunch does not show them again.
+    public static let alertedQuakes = SceneKey<[String]>("ContentView.alertedQuakes", default: [],
+                                                         isValid: { $0.count <= alertedLimit })
+    public static let alertedLimit = 200
+
     /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1), nearest first for `distance`.
     public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" || sortOrder == "distance" }
 
@@ -81,5 +101,7 @@ public enum SceneKeys {
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
+        KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
+        KeyCheck(alertedQuakes),
     ]
 }

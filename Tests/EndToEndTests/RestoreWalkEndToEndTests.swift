@@ -249,11 +249,12 @@ struct RestoreWalkEndToEndTests {
         return header.range(of: #"M ≥ [0-9.]+"#, options: .regularExpression).map { String(header[$0]) } ?? ""
     }
 
-    /// The pane's rows without the status line, relative times masked, trailing blanks trimmed.
+    /// The pane's rows without the status line (but with the `:` line drawn over it), relative
+    /// times masked, trailing blanks trimmed.
     static func masked(_ screen: String) -> [String] {
         var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
-        if !lines.isEmpty { lines.removeLast() }
+        if let last = lines.last, !last.hasPrefix(":") { lines.removeLast() }
         return lines.map { line in
             line.replacingOccurrences(of: #" *(in )?\d+[smhdwy]( ago)?\b"#, with: " ~", options: .regularExpression)
                 .replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
@@ -365,7 +366,7 @@ struct Walk: CustomStringConvertible {
 
     static let names = ["j", "j", "j", "k", "Down", "Up", "NPage", "PPage", "C-d", "C-u", "g", "G", "s", "S", "/",
                         "Enter", "Enter", "Escape", "Space", "Space", "Tab", "BTab", "1", "2", "3", "m", "?", "BSpace",
-                        "[", "]", "Home", "End", "@", "~"]
+                        "[", "]", "Home", "End", "@", "~", "L", ":", "Left"]
     static let words = ["hawaii", "alaska", "japan", "ca"]
 
     /// A walk starting in a `columns`×`rows` pane; mouse reports stay inside the pane as resized.
@@ -374,7 +375,9 @@ struct Walk: CustomStringConvertible {
         var steps: [Step] = []
         var (columns, rows) = (columns, rows)
         // Every walk visits one of the states the issue names, then wanders.
-        switch seed % 5 {
+        switch seed % 7 {
+        case 5: steps += [.keys([":"]), .text("depth 10-"), .keys(["Left", "Left"])]  // a `:` line with its cursor
+        case 6: steps += [.keys(["/"]), .text("zz"), .keys(["Enter", "L"])]        // the message log open
         case 0: steps.append(.keys(["Enter"]))                                    // detail open
         case 1: steps.append(.keys(["Space"]))                                    // a section collapsed
         case 2: steps += [.keys(["/"]), .text(Self.words[Int(seed / 5) % 4]), .keys(["Enter"])]  // a search kept
@@ -409,7 +412,7 @@ struct Walk: CustomStringConvertible {
 /// Which focus the browser is in (KeyMap's rules), so a walk ending with `q` can leave the
 /// search field or the help first: `q` is a letter there.
 struct ModeTracker {
-    enum Mode { case list, search, help }
+    enum Mode { case list, search, help, command, log }
     var mode = Mode.list
 
     mutating func apply(_ step: Step) {
@@ -418,7 +421,10 @@ struct ModeTracker {
             switch (mode, name) {
             case (.list, "/"): mode = .search
             case (.list, "?"): mode = .help
-            case (.search, "Enter"), (.search, "Escape"), (.help, "?"), (.help, "Escape"), (.help, "Enter"): mode = .list
+            case (.list, ":"): mode = .command
+            case (.list, "L"): mode = .log
+            case (.search, "Enter"), (.search, "Escape"), (.help, "?"), (.help, "Escape"), (.help, "Enter"),
+                 (.command, "Enter"), (.command, "Escape"), (.log, "L"), (.log, "Escape"), (.log, "Enter"): mode = .list
             default: break
             }
         }
@@ -429,7 +435,7 @@ struct ModeTracker {
         switch mode {
         case .list: nil
         case .search: .keys(["Enter"])
-        case .help: .keys(["Escape"])
+        case .help, .command, .log: .keys(["Escape"])
         }
     }
 }

@@ -41,6 +41,9 @@ import Testing
         .character(" "), .tab, .backTab, .character("1"), .character("2"), .character("3"), .character("m"),
         .character("?"), .wheelDown(x: 5, y: 5), .wheelUp(x: 5, y: 5), .click(x: 3, y: 7), .click(x: 100, y: 2),
         .character("e"), .left, .control("s"), .character("["), .character("]"), .home, .end,
+        // Issue 28: the message log and its scroll, the `:` line with its cursor, pastes.
+        .character("L"), .character("L"), .character(":"), .character(":"), .right, .delete, .paste("ja\npan"),
+        .character("x"), .character("1"), .character("-"),
     ]
 
     static func walk(seed: UInt64) -> (size: Size, keys: [Key]) {
@@ -50,9 +53,10 @@ import Testing
         return (size, (0..<count).map { _ in keys.randomElement(using: &generator)! })
     }
 
-    /// The frame's text without its last (status) line.
+    /// The frame's text without its last (status) line, unless the `:` line covers it.
     static func screen(_ model: BrowserModel) throws -> String {
-        Screen.render(try model.screenModel(context)).lines.dropLast().joined(separator: "\n")
+        let lines = Screen.render(try model.screenModel(context)).lines
+        return (model.state.commandLine == nil ? lines.dropLast() : lines[...]).joined(separator: "\n")
     }
 
     @Test func aRelaunchAfterAnyWalkDrawsTheSameScreen() throws {
@@ -168,5 +172,51 @@ extension RestoreWalkTests {
         let line = late.state.selectionLine
         try late.send(.resize(columns: 150, rows: 40))
         #expect(late.state.selectionLine == line)
+    }
+}
+
+extension RestoreWalkTests {
+    /// Issue 28.4: an alert this scene showed is not shown again after a relaunch, though the
+    /// relaunch reads the same arrivals again (they came after the scene last marked all seen);
+    /// a new alerting quake still is. The alert's line stays in the message log, open or not.
+    @Test func anAlertShownBeforeARelaunchIsNotShownAgain() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let stateDirectory = try StateDirectory(path: dir.path).prepared()
+        let rule = AlertRule(minimumMagnitude: 6)
+        let now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
+        let start = ArrivalCursor(token: HistoryToken(rawValue: 1), maxID: 260)
+        let big = QuakeRecord.fixture("big1", magnitude: 6.8, place: "Off the coast of Chile", time: Self.now - 60_000)
+        let arrivals = QuakeArrivals(quakes: [big], cursor: ArrivalCursor(token: HistoryToken(rawValue: 2), maxID: 261),
+                                     rule: rule, now: now)
+
+        let live = try Self.newScene(on: store, size: Size(columns: 150, rows: 40))
+        defer { live.close() }
+        try live.send(.quakesArrived(QuakeArrivals(quakes: [], cursor: start, rule: rule, now: now)))  // the first look
+        let effects = try live.send(.quakesArrived(arrivals))
+        #expect(effects.contains { if case .alert = $0 { true } else { false } })
+        #expect(live.state.status.message?.hasPrefix("ALERT M 6.8") == true)
+        try live.send(.toggleMessageLog)
+        let storage = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))
+        try live.state.save(to: storage)
+        try storage.close()
+
+        let reopened = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))
+        var state = AppState(sceneID: "t", settings: AppSettings(timeZone: .utc))
+        let selection = state.restore(from: reopened)
+        let relaunched = try BrowserModel(state: state, container: store.container)
+        defer { relaunched.close() }
+        try relaunched.restore(selection, size: Size(columns: 150, rows: 40))
+        // The runtime reads the arrivals after `seen` again at launch: the same quake.
+        let again = try relaunched.send(.quakesArrived(arrivals))
+        #expect(!again.contains { if case .alert = $0 { true } else { false } }, "\(again)")
+        #expect(relaunched.state.status.message == nil)
+        #expect(try Self.screen(relaunched) == Self.screen(live), "the open log with the alert's line comes back")
+        let other = QuakeRecord.fixture("big2", magnitude: 7.1, place: "Near Hilo, Hawaii", time: Self.now - 30_000)
+        try relaunched.send(.quakesArrived(QuakeArrivals(quakes: [big, other], cursor: arrivals.cursor, rule: rule, now: now)))
+        #expect(relaunched.state.status.message?.hasPrefix("ALERT M 7.1") == true)
+        #expect(relaunched.state.status.message?.contains("more") == false)
     }
 }

@@ -28,11 +28,16 @@ import Testing
         (state.helpVisible, state.helpOffset) = (true, 4)
         state.live.seen = ArrivalCursor(token: HistoryToken(rawValue: 7), maxID: 42)
         state.nearHome = true
+        state.messageLog.append("Notes saved", isError: false, at: Date(timeIntervalSince1970: 1_700_000_000))
+        (state.logVisible, state.logOffset) = (true, 2)
+        state.commandLine = CommandPrompt(text: "depth 10-", cursor: 6)
+        state.live.alerted = ["us1"]
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
-        #expect(SceneKeys.names.count == 18)  // 14 + filters, commandHistory, seenArrival, nearHome
+        // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts
+        #expect(SceneKeys.names.count == 23)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -43,6 +48,8 @@ import Testing
         #expect(restored.collapsedSections == state.collapsedSections)
         #expect(restored.detailPresented && restored.detailTab == .map)
         #expect(restored.editor == state.editor)
+        #expect(restored.messageLog == state.messageLog && restored.logVisible && restored.logOffset == 2)
+        #expect(restored.commandLine == state.commandLine && restored.live.alerted == ["us1"])
     }
 
     /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and

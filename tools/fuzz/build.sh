@@ -6,7 +6,7 @@
 #   fuzz-feed-fdsn-text  FeedReader on FDSN text (the input follows the 13-column header line)
 #   fuzz-feed-quakeml    FeedReader on QuakeML 1.2 (the input follows the root and eventParameters tags)
 #   fuzz-plist       the state-file reader (PropertyListItem.rootDictionary + the key checks)
-#   fuzz-key         the terminal key decoder (Key.decode / decodeEscapeSequence / decodeSGRMouse)
+#   fuzz-key         the terminal key decoder (Key.decode / decodeEscapeSequence / decodeSGRMouse, InputDecoder splits)
 #
 # Each module is compiled once with `swiftc -sanitize=fuzzer,address` (coverage + AddressSanitizer),
 # then each target is its entry file in tools/fuzz/targets/ linked against the modules.

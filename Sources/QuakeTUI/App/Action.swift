@@ -37,10 +37,15 @@ public enum Action: Equatable, Sendable {
     /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step
     /// through its history.
     case beginCommand, commandInput(String), commandBackspace, runCommand, cancelCommand, commandHistory(Int)
+    /// ← → Home End Delete in the `:` line (see `CommandPrompt.edit`).
+    case commandEdit(Key)
     /// The answer to the status line's question (`AppState.confirmation`).
     case answer(ConfirmationAnswer)
     /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
     case notesConflict(code: String, theirs: String)
+    /// Text pasted in one piece (bracketed paste): whole into the field being edited (search,
+    /// the `:` line, the notes), or, with none, ignored and said so. Never keys.
+    case paste(String)
     /// `L`: the message log overlay; scrolled by lines while open.
     case toggleMessageLog, scrollMessageLog(Int)
     // From outside.

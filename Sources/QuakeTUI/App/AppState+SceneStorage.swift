@@ -52,6 +52,14 @@ extension AppState {
         var nearHome: Bool
         /// `ContentView.seenArrival`.
         var seenArrival: ArrivalCursor? = nil
+        var logVisible = false
+        var logOffset = 0
+        /// `ContentView.messageLog` while the log is open (the newest entries, cut as saved): a
+        /// message logged with the log closed waits for the next save (opening the log is one),
+        /// so a message alone does not write the scene file.
+        var messageLog: [LoggedMessage] = []
+        var commandLine: CommandLineDraft? = nil
+        var alerted: [String] = []
     }
 
     public var sceneValues: SceneValues {
@@ -60,7 +68,18 @@ extension AppState {
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
-                    filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen)
+                    filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
+                    logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
+                    commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
+                    alerted: live.alerted)
+    }
+
+    /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
+    /// second, as a property list's dates are).
+    var savedMessageLog: [LoggedMessage] {
+        messageLog.entries.suffix(SceneKeys.messageLogLimit).map {
+            LoggedMessage(time: Date(timeIntervalSince1970: $0.time.timeIntervalSince1970.rounded(.down)), text: String($0.text.prefix(SceneKeys.messageLogTextLimit)), isError: $0.isError)
+        }
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
@@ -82,6 +101,13 @@ extension AppState {
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         nearHome = storage.value(for: SceneKeys.nearHome)
+        messageLog = MessageLog(entries: storage.value(for: SceneKeys.messageLog).map {
+            MessageLog.Entry(time: $0.time, text: $0.text, isError: $0.isError)
+        })
+        logVisible = storage.value(for: SceneKeys.isMessageLogPresented)
+        logOffset = logVisible ? storage.value(for: SceneKeys.messageLogOffset) : 0
+        commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
+        live.alerted = storage.value(for: SceneKeys.alertedQuakes)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -113,6 +139,11 @@ extension AppState {
         try storage.set(commandHistory, for: SceneKeys.commandHistory)
         try storage.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
         try storage.set(nearHome, for: SceneKeys.nearHome)
+        try storage.set(logVisible, for: SceneKeys.isMessageLogPresented)
+        try storage.set(logVisible ? logOffset : 0, for: SceneKeys.messageLogOffset)
+        try storage.set(savedMessageLog, for: SceneKeys.messageLog)
+        try storage.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
+        try storage.set(live.alerted, for: SceneKeys.alertedQuakes)
     }
 }
 
@@ -135,5 +166,8 @@ extension AppSettings {
                   refreshFeed: storage.value(for: AppKeys.refreshFeed))
         home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
         nearRadius = storage.value(for: AppKeys.nearRadius)
+        // The automatic refresh honours the same override (AutoRefresher.schedule).
+        let override = ProcessInfo.processInfo.environment["QUAKETUI_AUTO_REFRESH_INTERVAL"].flatMap(Double.init)
+        autoRefreshInterval = override.flatMap { $0 > 0 ? $0 : nil } ?? storage.value(for: AppKeys.autoRefreshInterval)
     }
 }

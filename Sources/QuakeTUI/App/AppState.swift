@@ -14,6 +14,9 @@ public struct AppSettings: Equatable, Sendable {
     public var home: GeoPoint?
     /// `nearRadius` in app storage: km from home the near-home filter (`~`) keeps.
     public var nearRadius: Double = 300
+    /// `autoRefreshInterval` in app storage (or `$QUAKETUI_AUTO_REFRESH_INTERVAL`): seconds
+    /// between automatic refreshes; 0 turns them off, and the status line then says so.
+    public var autoRefreshInterval: Double = 300
 
     public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneChoice = .local,
                 distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {
@@ -123,20 +126,22 @@ public struct AppState: Equatable, Sendable {
     public var detail: LoadedQuake?
     /// `beginEditing` waits for this quake's stored notes before it opens a draft.
     public var notesRequest: String?
-    /// Every one-shot message of the session (`L` shows them); not scene state.
+    /// Every one-shot message of the session (`L` shows them); the newest are scene state
+    /// (`ContentView.messageLog`).
     public var messageLog = MessageLog()
     /// `ContentView.filters`: the `:` command line's active filters, in canonical text
     /// (`depth 0-70`, `since 24h` …), and the row filters they stand for.
     public var filters: [String] = []
     public var rowFilters: [RowFilter] = []
-    /// The `:` command line while it has focus.
+    /// `ContentView.commandLine`: the `:` command line (text and cursor) while it has focus.
     public var commandLine: CommandPrompt?
     /// `ContentView.commandHistory`: command lines run, oldest first (↑ recalls them).
     public var commandHistory: [String] = []
     /// A question on the status line that the next key answers (discard a draft, close the
     /// scene, a notes conflict).
     public var confirmation: Confirmation?
-    /// The message log overlay is open, scrolled `logOffset` lines down from the newest.
+    /// `ContentView.isMessageLogPresented`, `ContentView.messageLogOffset`: the message log
+    /// overlay is open, scrolled `logOffset` lines down from the newest.
     public var logVisible = false
     public var logOffset = 0
     /// New-quake marks and the automatic refresh's status (issue 13).

@@ -21,11 +21,14 @@ extension BrowserModel {
             } else {
                 state.live.isOverflowing = true
             }
-            if let alert = arrivals.rule.alert(for: quake, now: arrivals.now) {
+            // An alert this scene has shown (before a relaunch, say) is not shown again.
+            if !state.live.alerted.contains(quake.code), let alert = arrivals.rule.alert(for: quake, now: arrivals.now) {
                 alerts.append(alert)
                 effects.append(.alert(alert))
+                state.live.alerted.append(quake.code)
             }
         }
+        state.live.alerted.removeFirst(max(0, state.live.alerted.count - SceneKeys.alertedLimit))
         if arrivals.isTruncated { state.live.isOverflowing = true }
         state.live.readThrough = arrivals.cursor
         // The strongest alert of the batch speaks; every one of them rings and runs the command.

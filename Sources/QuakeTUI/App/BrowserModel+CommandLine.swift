@@ -4,12 +4,50 @@ import QuakeStore
 /// The `:` command line while it has focus: its text, and which history entry ↑/↓ reached
 /// (nil: the line being typed).
 public struct CommandPrompt: Equatable, Sendable {
-    public var text = ""
+    public var text = "" {
+        didSet { cursor = min(max(0, cursor), text.count) }
+    }
+    /// Where typing inserts, in characters (`ContentView.commandLine`'s `cursor`).
+    public var cursor = 0
     public var historyIndex: Int?
     /// The line being typed, kept while ↑ shows older ones.
     public var typed = ""
 
-    public init() {}
+    public init(text: String = "", cursor: Int? = nil) {
+        self.text = text
+        self.cursor = min(max(0, cursor ?? text.count), text.count)
+    }
+
+    /// Inserts `inserted` at the cursor, which moves past it.
+    mutating func insert(_ inserted: String) {
+        var characters = Array(text)
+        let at = min(max(0, cursor), characters.count)
+        characters.insert(contentsOf: inserted, at: at)
+        text = String(characters)
+        cursor = at + inserted.count
+        historyIndex = nil
+    }
+
+    /// ← → Home End move the cursor, Delete removes the character under it; Backspace the one before.
+    mutating func edit(_ key: Key) {
+        var characters = Array(text)
+        switch key {
+        case .left: cursor = max(0, cursor - 1)
+        case .right: cursor = min(characters.count, cursor + 1)
+        case .home: cursor = 0
+        case .end: cursor = characters.count
+        case .delete where cursor < characters.count:
+            characters.remove(at: cursor)
+            text = String(characters)
+            historyIndex = nil
+        case .backspace where cursor > 0:
+            characters.remove(at: cursor - 1)
+            cursor -= 1
+            text = String(characters)
+            historyIndex = nil
+        default: break
+        }
+    }
 }
 
 /// The `:` command line (k9s style): filters as `RowFilter`s on the fetch, a history kept in the
@@ -23,13 +61,13 @@ extension BrowserModel {
         case .beginCommand:
             state.commandLine = CommandPrompt()
         case .commandInput(let text):
-            state.commandLine?.text += text
-            state.commandLine?.historyIndex = nil
+            state.commandLine?.insert(text)
+        case .commandEdit(let key):
+            state.commandLine?.edit(key)
         case .commandBackspace:
             guard var prompt = state.commandLine else { break }
             if prompt.text.isEmpty { state.commandLine = nil; break }
-            prompt.text.removeLast()
-            prompt.historyIndex = nil
+            prompt.edit(.backspace)
             state.commandLine = prompt
         case .cancelCommand:
             state.commandLine = nil
@@ -44,6 +82,7 @@ extension BrowserModel {
                 prompt.historyIndex = max(0, index)
                 prompt.text = state.commandHistory[max(0, index)]
             }
+            prompt.cursor = prompt.text.count
             state.commandLine = prompt
         case .runCommand:
             guard let prompt = state.commandLine else { break }

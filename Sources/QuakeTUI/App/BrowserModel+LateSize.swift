@@ -9,6 +9,9 @@ struct RestoredPlacement: Equatable {
     var selectionLine: Int
     /// The help overlay's scroll offset, as saved.
     var helpOffset: Int
+    /// The section whose header was selected, restored while the results were provisional: the
+    /// settled results put the cursor back on that header (not on the quake last visited).
+    var section: String? = nil
 }
 
 extension BrowserModel {

@@ -42,6 +42,7 @@ extension BrowserModel {
                                                          distanceUnit: state.settings.distanceUnit))
         model.helpOffset = state.helpOffset
         model.commandPrompt = state.commandLine?.text
+        model.commandCursor = state.commandLine?.cursor
         if state.logVisible {
             model.messageLog = state.messageLog.entries
             model.messageLogOffset = state.logOffset
@@ -126,7 +127,8 @@ extension BrowserModel {
         if status.isRefreshing {
             model.progress = StatusProgress(fraction: status.progress, label: status.progressLabel ?? "refreshing")
         }
-        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now)
+        model.autoRefresh = RefreshStatusText.make(state.live.refresh, now: context.now,
+                                                   isPolling: state.settings.autoRefreshInterval > 0)
         if let shown = status.shown {
             model.message = StatusMessage(shown, isError: status.showsError)
         }

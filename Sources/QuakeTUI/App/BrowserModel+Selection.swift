@@ -123,7 +123,14 @@ extension BrowserModel {
         // The anchor first: a provisional source may re-read its window around it.
         let offset = try state.selectedCode.flatMap { try results.anchor(code: $0) }
         relayout()
-        if let offset {
+        // A restored section header stays selected while counts settle (its selected quake is
+        // only the last one visited, maybe far away), and one the provisional window did not
+        // hold goes back on it once the sections are known.
+        if let id = restoredPlacement?.section,
+           let section = results.sections.firstIndex(where: { $0.id == id }) {
+            if !results.isProvisional { restoredPlacement?.section = nil }
+            moveCursor(to: layout.headerLine(ofSection: section))
+        } else if let offset {
             moveCursor(toOffset: offset)
         } else {
             clampCursor()

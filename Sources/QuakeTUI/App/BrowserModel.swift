@@ -80,6 +80,8 @@ public final class BrowserModel {
         try results.setCollapsedSections(state.collapsedSections)
         let savedHelpOffset = state.helpOffset
         state.helpOffset = min(state.helpOffset, Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
+        state.logOffset = min(state.logOffset, MessageLogOverlay.maximumOffset(
+            state.messageLog.entries, in: Rect(Size(columns: state.columns, rows: state.rows)), zone: state.settings.resolvedTimeZone))
         state.selectedCode = saved.selectedCode
         if let id = saved.selectedSection, let section = results.sections.firstIndex(where: { $0.id == id }) {
             moveCursor(to: layout.headerLine(ofSection: section))
@@ -100,6 +102,7 @@ public final class BrowserModel {
             state.topLine = headerAbove ? line - 1 : line
         }
         restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
+        if let id = saved.selectedSection, results.isProvisional { restoredPlacement?.section = id }
         keptSelectionLine = results.isProvisional ? state.cursorLine - state.topLine : nil
         clampScroll()
         try syncSelection()
@@ -289,8 +292,9 @@ public final class BrowserModel {
             state.helpVisible.toggle()
             state.helpOffset = 0
         case .dismissOverlay: state.helpVisible = false
+        case .paste(let text): try paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
-        case .beginCommand, .commandInput, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
+        case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
             try updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows))

@@ -84,6 +84,8 @@ public enum KeyPattern: Hashable, Sendable, ExpressibleByUnicodeScalarLiteral {
     case resize
     /// SIGINT, SIGTERM or SIGHUP.
     case terminate
+    /// Text the terminal pasted in one piece (bracketed paste).
+    case paste
     /// Any key the mode binds no other way (the notes editor's typing and movement).
     case anyKey
 
@@ -96,14 +98,15 @@ public enum KeyPattern: Hashable, Sendable, ExpressibleByUnicodeScalarLiteral {
     public static let home = KeyPattern.key(.home), end = KeyPattern.key(.end)
     public static let enter = KeyPattern.key(.enter), escape = KeyPattern.key(.escape)
     public static let tab = KeyPattern.key(.tab), backTab = KeyPattern.key(.backTab)
-    public static let backspace = KeyPattern.key(.backspace)
+    public static let backspace = KeyPattern.key(.backspace), delete = KeyPattern.key(.delete)
+    public static let left = KeyPattern.key(.left), right = KeyPattern.key(.right)
 
     /// Whether `key` is one of this pattern's keys.
     public func matches(_ key: Key) -> Bool {
         switch (self, key) {
         case (.key(let bound), _): bound == key
         case (.anyCharacter, .character): true
-        case (.wheelUp, .wheelUp), (.wheelDown, .wheelDown), (.resize, .resize), (.terminate, .terminate): true
+        case (.wheelUp, .wheelUp), (.wheelDown, .wheelDown), (.resize, .resize), (.terminate, .terminate), (.paste, .paste): true
         case (.anyKey, _): true
         default: false
         }

@@ -14,6 +14,8 @@ public enum KeyTable {
             if case .resize(let columns, let rows) = key { .resize(columns: columns, rows: rows) } else { nil }
         }),
         KeyBinding(.always, .bind(.terminate, to: .quit)),
+        // A paste is text for the field being edited, whatever it holds (`BrowserModel.paste`).
+        KeyBinding(.always, .bind(.paste) { key, _ in if case .paste(let text) = key { .paste(text) } else { nil } }),
 
         // The list (the detail view and search hand it the keys they do not take).
         KeyBinding(.list, help: ("↑ ↓  j k", "previous / next quake"),
@@ -85,6 +87,7 @@ public enum KeyTable {
         KeyBinding(.commandLine, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.commandInput) },
                    .bind(.backspace, to: .commandBackspace), .bind(.enter, to: .runCommand),
                    .bind(.escape, to: .cancelCommand), .bind(.up, to: .commandHistory(-1)), .bind(.down, to: .commandHistory(1)),
+                   .bind(.left, .right, .home, .end, .delete) { key, _ in .commandEdit(key) },
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
 
         // The notes editor: every other key edits.

@@ -18,6 +18,9 @@ public struct LiveState: Equatable, Sendable {
     public var newCodes: Set<String> = []
     /// More quakes arrived than are tracked: the header says `N+ new`.
     public var isOverflowing = false
+    /// `ContentView.alertedQuakes`: the quakes whose alert this scene has shown, newest last
+    /// (at most `SceneKeys.alertedLimit`): arrivals read again after a relaunch do not show them again.
+    public var alerted: [String] = []
     /// `refresh.plist` as last read: what the automatic refresh did and when it runs next.
     public var refresh: RefreshStatus?
 

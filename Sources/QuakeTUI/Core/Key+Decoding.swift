@@ -14,11 +14,11 @@ extension Key {
         }
     }
 
-    /// Decodes what followed an ESC that ncurses left undecoded (`[A`, `OB`, `[5~`, `[Z`,
-    /// `[1;5A`); nil when the bytes are not a known sequence.
+    /// Decodes what followed an ESC (`[A`, `OB`, `[5~`, `[Z`, `[1;5A`); nil when the bytes are
+    /// not a known sequence.
     ///
-    /// `Esc` on its own (nothing followed within `ESCDELAY`) is `.escape`; alt-x arrives as
-    /// ESC `x` and decodes to nil, which the caller reports as `.escape` then `x`.
+    /// `InputDecoder` decides where a sequence ends: an Esc alone in what was read is `.escape`;
+    /// alt-x arrives as ESC `x` and decodes to nil, which it reports as `.escape` then `x`.
     public static func decodeEscapeSequence(_ sequence: String) -> Key? {
         let scalars = Array(sequence.unicodeScalars)
         guard scalars.count >= 2, scalars[0] == "[" || scalars[0] == "O" else { return nil }

@@ -13,6 +13,8 @@ public enum Key: Hashable, Sendable {
     case click(x: Int, y: Int)
     case wheelUp(x: Int, y: Int)
     case wheelDown(x: Int, y: Int)
+    /// Text pasted in one piece (bracketed paste, mode 2004): never keys, whatever it holds.
+    case paste(String)
     /// The terminal changed size.
     case resize(columns: Int, rows: Int)
     /// The process received SIGINT, SIGTERM or SIGHUP: save, then return from `Terminal.run`.
@@ -44,6 +46,7 @@ extension Key: CustomStringConvertible {
         case .click(let x, let y): "click(\(x),\(y))"
         case .wheelUp: "wheel-up"
         case .wheelDown: "wheel-down"
+        case .paste(let text): "paste(\(text.count) characters)"
         case .resize(let c, let r): "resize(\(c)x\(r))"
         case .terminate(let s): "signal(\(s))"
         }

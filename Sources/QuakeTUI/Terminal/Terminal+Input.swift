@@ -1,7 +1,9 @@
 import CNcursesw
 
 extension Terminal {
-    /// Maps a curses `KEY_*` code; mouse and resize events are read and converted here.
+    /// Maps a curses `KEY_*` code; mouse and resize events are read and converted here. With
+    /// keypad mode off only `KEY_RESIZE` arrives in practice; the rest is kept for terminals
+    /// whose curses still decodes a key.
     func decodeKeyCode(_ code: Int32) -> Key? {
         switch code {
         case KEY_UP: return .up
@@ -35,32 +37,49 @@ extension Terminal {
         }
     }
 
-    /// After an ESC that curses did not decode: reads what follows. A lone ESC is `.escape`; a
-    /// CSI/SS3 sequence is decoded (an SGR mouse release or an unknown report is nil, never
-    /// Esc); anything else is pushed back for the next read. The rest of a sequence already
-    /// begun is waited for briefly, in case the terminal's write was split.
-    func readEscapeSequence() -> Key? {
+    /// Characters read before the decoder looks at them, at most (a flood is decoded in pieces).
+    static let readLimit = 1 << 16
+
+    /// Reads what the terminal has sent into `queued`: waits up to `timeoutMilliseconds` for the
+    /// first character, then takes everything else that is there without waiting, and decodes
+    /// it. An Esc that ends what was read is Esc; only a sequence begun and not ended (a write
+    /// split across reads, a paste still arriving) waits up to
+    /// `InputDecoder.sequenceWaitMilliseconds` for each next piece.
+    /// The corresponding C functions are `wtimeout` and `wget_wch`.
+    func readInput(timeoutMilliseconds: Int) {
+        guard readAvailable(firstWait: timeoutMilliseconds) else { return }
+        while decoder.needsMore {
+            guard readAvailable(firstWait: InputDecoder.sequenceWaitMilliseconds) else {
+                queued += decoder.flush()
+                return
+            }
+        }
+    }
+
+    /// Reads one character (waiting up to `firstWait` ms) and then all that follows at once,
+    /// and decodes it into `queued`; false when nothing came.
+    private func readAvailable(firstWait: Int) -> Bool {
         let window = quaketui_stdscr()
-        wtimeout(window, 0)
+        wtimeout(window, Int32(clamping: firstWait))
+        var read = 0
         var character: wint_t = 0
-        let next = wget_wch(window, &character)
-        if next == KEY_CODE_YES {
-            // Esc then a key curses decoded at once (Esc, Up typed quickly): keep that key.
-            ungetch(Int32(bitPattern: character))
-            return .escape
+        while read < Self.readLimit {
+            let result = wget_wch(window, &character)
+            if read == 0 { wtimeout(window, 0) }
+            if result == KEY_CODE_YES {
+                // A resize (or a key curses decoded itself): after the keys read before it.
+                queued += decoder.decode()
+                if let key = decodeKeyCode(Int32(bitPattern: character)) { queued.append(key) }
+            } else if result == OK, let scalar = Unicode.Scalar(character) {
+                decoder.feed(CollectionOfOne(scalar))
+            } else {
+                break
+            }
+            read += 1
         }
-        guard next == OK, let first = Unicode.Scalar(character) else { return .escape }
-        guard first == "[" || first == "O" else {
-            unget_wch(wchar_t(bitPattern: character))
-            return .escape
-        }
-        var sequence = String(first)
-        wtimeout(window, 50)
-        while sequence.unicodeScalars.count < 32, !Key.isCompleteEscapeSequence(sequence),
-              wget_wch(window, &character) == OK, let scalar = Unicode.Scalar(character) {
-            sequence.unicodeScalars.append(scalar)
-        }
-        return Key.decodeAfterEscape(sequence)
+        guard read > 0 else { return false }
+        queued += decoder.decode(moreAvailable: read == Self.readLimit)
+        return true
     }
 
     /// Reads the window size again (after `KEY_RESIZE`).

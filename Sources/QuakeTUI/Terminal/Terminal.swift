@@ -12,7 +12,7 @@ import Glibc
 ///     while true {
 ///         var buffer = CellBuffer(size: terminal.size)
 ///         Screen.render(model, into: &buffer)
-///         try terminal.present(buffer)
+///         terminal.present(buffer)
 ///         if let key = terminal.readKey(timeoutMilliseconds: 250) { … }
 ///     }
 /// }
@@ -26,6 +26,10 @@ public final class Terminal {
     private let screen: OpaquePointer
     private var previous: CellBuffer?
     private var colors: ColorPairs
+    /// Escape sequences and pastes, decoded from what was read (see `Terminal+Input`).
+    var decoder = InputDecoder()
+    /// Keys decoded but not yet returned by `readKey`, oldest first.
+    var queued: [Key] = []
 
     let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
 
@@ -44,8 +48,9 @@ public final class Terminal {
     /// Sets up the terminal, runs `body`, and restores the terminal however `body` ends.
     ///
     /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
-    /// `noecho`, `keypad`, `set_escdelay(25)`, `mousemask` (plus SGR mouse mode 1006) and the colour set-up; `endwin` and
-    /// `delscreen` on the way out.
+    /// `noecho`, `keypad(false)` (escape sequences are decoded by `InputDecoder`, so an Esc
+    /// waits for no `ESCDELAY`), `mousemask` (plus SGR mouse mode 1006), bracketed paste (mode
+    /// 2004) and the colour set-up; `endwin` and `delscreen` on the way out.
     public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
         let (terminal, signals) = try open()
         defer { terminal.close(signals) }
@@ -71,8 +76,7 @@ public final class Terminal {
         // The modes the browser cannot work without: a failure ends the start-up cleanly.
         // (`curs_set` and `leaveok` may fail on terminals without the capability: harmless.)
         let window = quaketui_stdscr()
-        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()),
-                               ("keypad", keypad(window, true)), ("set_escdelay", set_escdelay(25))]
+        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()), ("keypad", keypad(window, false))]
             where result == ERR {
             endwin()
             delscreen(screen)
@@ -90,6 +94,7 @@ public final class Terminal {
         // so (xterm's `kmous=\E[<`); elsewhere (tmux's `screen`) they reach `readEscapeSequence`.
         let mouse = mousemask(mask, nil) != 0
         if mouse { Self.write(Self.sgrMouseOn, to: output) }
+        Self.write(Self.bracketedPasteOn, to: output)
         mouseinterval(0)
         var hasColors = has_colors()
         if hasColors, start_color() == ERR { hasColors = false }
@@ -118,7 +123,7 @@ public final class Terminal {
     }
 
     private func close(_ signals: [Int32: sigaction]) {
-        Self.write(Self.sgrMouseOff, to: streams.output)
+        Self.write(Self.sgrMouseOff + Self.bracketedPasteOff, to: streams.output)
         mousemask(0, nil)
         curs_set(1)
         endwin()
@@ -131,6 +136,10 @@ public final class Terminal {
     /// Turns SGR mouse reporting (DECSET 1006) on, beside the button tracking curses enables.
     static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
     static let sgrMouseOff = "\u{1B}[?1006l"
+    /// Bracketed paste (DECSET 2004): the terminal wraps pasted text in `ESC [200~` … `ESC [201~`,
+    /// so a paste is text for the field being edited, never keys (`Key.paste`).
+    static let bracketedPasteOn = "\u{1B}[?2004h"
+    static let bracketedPasteOff = "\u{1B}[?2004l"
 
     /// Writes a control sequence curses has no capability for straight to the terminal (not
     /// through `putp`, which writes to the C `stdout` when the screen came from `newterm`).
@@ -151,12 +160,12 @@ public final class Terminal {
     /// redraws everything. `readKey` calls it and then reports a `.resize` to the current size.
     /// The corresponding C functions are `endwin`, `kill(0, SIGTSTP)` and `doupdate`.
     public func suspend() {
-        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l", to: streams.output)
+        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l" + Self.bracketedPasteOff, to: streams.output)
         endwin()
         TerminalSignals.stopProcessGroup()
         // Continued: curses restores its modes (raw, noecho, the alternate screen) on the next update.
         doupdate()
-        Self.write(Self.sgrMouseOn, to: streams.output)
+        Self.write(Self.sgrMouseOn + Self.bracketedPasteOn, to: streams.output)
         redraw()
         var rows: Int32 = 0
         var columns: Int32 = 0
@@ -193,15 +202,25 @@ public final class Terminal {
     }
 
     /// Draws a frame, writing only the cells that changed since the last one, then `doupdate`.
-    public func present(_ buffer: CellBuffer) throws {
+    ///
+    /// Never ends the program (SPEC §8: nothing the terminal does may): a terminal resized
+    /// under the frame (curses took the new size while reading a key, before the app heard of
+    /// it) draws nothing now and reports a `.resize` to the real size on the next `readKey`,
+    /// and a draw curses refuses mid-resize is dropped the same way; the next frame is drawn
+    /// whole at the new size. Returns whether the frame reached the terminal.
+    @discardableResult
+    public func present(_ buffer: CellBuffer) -> Bool {
         let window = quaketui_stdscr()
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(window, &rows, &columns)
+        let actual = Size(columns: Int(columns), rows: Int(rows))
+        guard actual == size, buffer.size == size else { return dropFrame(resizingTo: actual) }
         let full = previous == nil || previous?.size != buffer.size
         if full { werase(window) }
-        let rows = min(buffer.height, size.rows)
-        let columns = min(buffer.width, size.columns)
         var cchar = cchar_t()
-        for y in 0..<rows {
-            for x in 0..<columns {
+        for y in 0..<size.rows {
+            for x in 0..<size.columns {
                 let cell = buffer[x, y]
                 if cell.isContinuation { continue }
                 if !full, let previous, previous[x, y] == cell { continue }
@@ -212,15 +231,32 @@ public final class Terminal {
                 let result = mvwadd_wch(window, Int32(y), Int32(x), &cchar)
                 // Writing the bottom-right cell reports ERR because the cursor cannot advance.
                 if result == ERR, !(y == size.rows - 1 && x + max(1, cell.width) >= size.columns) {
-                    throw TerminalError(call: "mvwadd_wch", code: result, context: "draw at column \(x), row \(y)")
+                    return dropFrame(resizingTo: currentWindowSize())
                 }
             }
         }
+        guard wnoutrefresh(window) != ERR, doupdate() != ERR else { return dropFrame(resizingTo: currentWindowSize()) }
         previous = buffer
-        let refreshed = wnoutrefresh(window)
-        guard refreshed != ERR else { throw TerminalError(call: "wnoutrefresh", code: refreshed, context: "draw the frame") }
-        let updated = doupdate()
-        guard updated != ERR else { throw TerminalError(call: "doupdate", code: updated, context: "draw the frame") }
+        return true
+    }
+
+    /// A frame that could not be drawn: the next one is drawn whole, and when the window's
+    /// size is not the one the app drew for, `readKey` reports the real one first.
+    private func dropFrame(resizingTo actual: Size) -> Bool {
+        previous = nil
+        if actual != size {
+            setSize(actual)
+            queued.insert(.resize(columns: actual.columns, rows: actual.rows), at: 0)
+        }
+        return false
+    }
+
+    /// The window's size as curses has it now. The corresponding C macro is `getmaxyx`.
+    func currentWindowSize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        return Size(columns: Int(columns), rows: Int(rows))
     }
 
     /// Blocks in `poll(2)` on the terminal and `wakeUp` (nothing else wakes the process) for up
@@ -244,26 +280,19 @@ public final class Terminal {
         return nil
     }
 
-    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, mouse event, resize
-    /// or stop signal; nil on timeout. The corresponding C function is `wget_wch`.
+    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, mouse event, paste,
+    /// resize or stop signal; nil on timeout. Everything the terminal has sent by then is read
+    /// and decoded at once (`InputDecoder`); the keys after the first wait in `queued`.
+    /// The corresponding C function is `wget_wch`.
     public func readKey(timeoutMilliseconds: Int) -> Key? {
         if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
         if let key = pendingJobControl() { return key }
-        let window = quaketui_stdscr()
-        wtimeout(window, Int32(clamping: timeoutMilliseconds))
-        var character: wint_t = 0
-        let result = wget_wch(window, &character)
-        switch result {
-        case KEY_CODE_YES:
-            return decodeKeyCode(Int32(bitPattern: character))
-        case OK:
-            guard let scalar = Unicode.Scalar(character) else { return nil }
-            if scalar == "\u{1B}" { return readEscapeSequence() }
-            let key = Key.decode(scalar: scalar)
-            return key == .control("z") ? suspendOrRedraw(suspending: true) : key
-        default:
+        if queued.isEmpty { readInput(timeoutMilliseconds: timeoutMilliseconds) }
+        guard !queued.isEmpty else {
             if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
             return nil
         }
+        let key = queued.removeFirst()
+        return key == .control("z") ? suspendOrRedraw(suspending: true) : key
     }
 }

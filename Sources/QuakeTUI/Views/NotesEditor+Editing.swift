@@ -55,6 +55,19 @@ extension NotesEditor {
         return true
     }
 
+    /// Inserts `text` (a paste, already cleaned by `PastedText.lines`) at the cursor, which
+    /// moves past it.
+    public mutating func insert(_ text: String) {
+        guard !text.isEmpty else { return }
+        var characters = Array(self.text)
+        cursor = min(max(0, cursor), characters.count)
+        let inserted = Array(text)
+        characters.insert(contentsOf: inserted, at: cursor)
+        cursor += inserted.count
+        self.text = String(characters)
+        isDirty = true
+    }
+
     /// The offset of the first character of the logical line containing `offset`.
     static func lineStart(_ characters: [Character], _ offset: Int) -> Int {
         var index = offset

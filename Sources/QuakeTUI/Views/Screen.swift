@@ -28,7 +28,9 @@ public enum Screen {
             DetailView.render(detail, display: model.display, layout: layout, in: rect, into: &buffer)
         }
         StatusLineView.render(model, in: layout.status, into: &buffer)
-        if let prompt = model.commandPrompt { renderCommandPrompt(prompt, in: layout.status, into: &buffer) }
+        if let prompt = model.commandPrompt {
+            renderCommandPrompt(prompt, cursor: model.commandCursor, in: layout.status, into: &buffer)
+        }
         if model.showsHelp {
             HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, into: &buffer)
         }

@@ -23,6 +23,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var messageLogOffset = 0
     /// The `:` command line's text while it has focus (drawn on the status line).
     public var commandPrompt: String?
+    /// Where the `:` line's cursor is, in characters of `commandPrompt` (nil: at its end).
+    public var commandCursor: Int?
 
     public init(size: Size, header: HeaderModel = HeaderModel(), list: ListModel = ListModel(),
                 detail: DetailModel? = nil, status: StatusModel = StatusModel(), showsHelp: Bool = false,

@@ -23,27 +23,34 @@ public struct StatusRefresh: Sendable, Equatable {
 /// Words for the automatic refresh's status.
 public enum RefreshStatusText {
     /// The status line's text for `status` at `now` (ms since the epoch); nil before any attempt.
-    public static func make(_ status: RefreshStatus?, now: Int64) -> StatusRefresh? {
-        guard let status, let attempt = status.lastAttempt else { return nil }
+    /// With polling off (`autoRefreshInterval` 0) no next time is promised: the text says
+    /// `auto-refresh off` where it would say `next 3m` or `retry due` (a stale `nextDue` in
+    /// `refresh.plist` is never due again).
+    public static func make(_ status: RefreshStatus?, now: Int64, isPolling: Bool = true) -> StatusRefresh? {
+        guard let status, let attempt = status.lastAttempt else {
+            return isPolling ? nil : StatusRefresh(text: "auto-refresh off", shorter: ["↻ off"], isError: false)
+        }
         let nowDate = Date(timeIntervalSince1970: Double(now) / 1000)
         var next = ""
-        if let due = status.nextDue {
+        if let due = status.nextDue, isPolling {
             let wait = due.timeIntervalSince(nowDate)
             next = wait > 0 ? duration(wait) : "due"
         }
         if status.failures > 0 {
             let times = status.failures > 1 ? " \(status.failures)×" : ""
             let reason = status.lastError.map { " (\(shortReason($0)))" } ?? ""
-            let retry = next.isEmpty ? "" : " · retry \(next)"
+            let retry = isPolling ? (next.isEmpty ? "" : " · retry \(next)") : " · auto-refresh off"
             return StatusRefresh(text: "refresh failed\(times)\(reason)\(retry)",
-                                 shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)", "✗" + retry],
+                                 shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)",
+                                           "✗" + (isPolling ? retry : " · off")],
                                  isError: true)
         }
         let success = status.lastSuccess ?? attempt
         let ago = nowDate.timeIntervalSince(success)
         let when = ago < 60 ? "just now" : "\(duration(ago)) ago"
-        return StatusRefresh(text: "refreshed \(when)" + (next.isEmpty ? "" : " · next \(next)"),
-                             shorter: ["↻ \(when)" + (next.isEmpty ? "" : " · \(next)"), "↻ \(when)"], isError: false)
+        let after = isPolling ? (next.isEmpty ? "" : " · next \(next)") : " · auto-refresh off"
+        let shortAfter = isPolling ? (next.isEmpty ? "" : " · \(next)") : " · off"
+        return StatusRefresh(text: "refreshed \(when)" + after, shorter: ["↻ \(when)" + shortAfter, "↻ \(when)"], isError: false)
     }
 
     /// The longest of `refresh`'s wordings that fits a status line `width` wide beside the

@@ -275,7 +275,7 @@ final class BrowserApp {
             return
         }
         lastFrame = frame
-        try terminal.present(Screen.render(frame))
+        terminal.present(Screen.render(frame))
         trace?.frame(rows: model.results.rowsMaterialized)
     }
 

@@ -1,5 +1,7 @@
 // libFuzzer entry for the terminal key decoder: the bytes that followed an ESC (as text, as the
-// terminal reader passes them on), and each scalar on its own.
+// terminal reader passes them on), and each scalar on its own; then the whole input through
+// `InputDecoder` as one read and again split at every point not right after an ESC (issue 28):
+// both must give the same keys, never more pending than was fed.
 @testable import QuakeTUI
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,5 +11,18 @@ public func fuzzKey(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if text.hasPrefix("[<") { _ = Key.decodeSGRMouse(String(text.dropFirst())) }
     _ = Key.decodeSGRMouse(text)
     for scalar in text.unicodeScalars.prefix(64) { _ = Key.decode(scalar: scalar) }
+
+    let scalars = Array(text.unicodeScalars.prefix(512))
+    var whole = InputDecoder()
+    whole.feed(scalars)
+    let expected = whole.decode() + whole.flush()
+    for split in 1..<max(1, scalars.count) where scalars[split - 1] != "\u{1B}" {
+        var decoder = InputDecoder()
+        decoder.feed(scalars[..<split])
+        var keys = decoder.decode()
+        decoder.feed(scalars[split...])
+        keys += decoder.decode() + decoder.flush()
+        if keys != expected { fatalError("split at \(split) of \(scalars.map(\.value)): \(keys) != \(expected)") }
+    }
     return 0
 }

@@ -1,0 +1,194 @@
+/// Turns the characters the terminal sent into keys: escape sequences (arrows, function keys,
+/// SGR and X10 mouse reports) and bracketed pastes (mode 2004: `ESC [200~` … `ESC [201~`).
+///
+/// Pure, so every split of every sequence is testable. The terminal feeds it everything that
+/// can be read at once (`feed`), takes the keys (`decode`), and only while `needsMore` says a
+/// sequence has begun but not ended (a write split across reads, a long paste) waits a little
+/// for the rest, then calls `flush` if none came.
+///
+/// An Esc that is the last thing read is Esc at once, as crossterm and bubbletea decide: a
+/// terminal writes a sequence in one piece, so nothing is waited for after a lone Esc (the
+/// 25–40 ms `ESCDELAY` wait is gone). `ESC [` or `ESC O` at the end of a read is a sequence
+/// begun: that one waits.
+///
+/// ```swift
+/// var decoder = InputDecoder()
+/// decoder.feed("\u{1B}[A\u{1B}".unicodeScalars)
+/// decoder.decode()   // [.up, .escape]
+/// ```
+public struct InputDecoder: Sendable {
+    /// Read but not yet decoded: the start of an unfinished sequence, never more.
+    private var pending: [Unicode.Scalar] = []
+    /// Inside a bracketed paste: the text so far (nil outside one).
+    private var paste: [Unicode.Scalar]?
+    /// Characters a paste may hold; the rest of a larger one is dropped (a paste is not a file import).
+    public static let pasteLimit = 1 << 20
+    /// How long a sequence begun may wait for its rest (a split write), and a paste for its next
+    /// piece, in milliseconds.
+    public static let sequenceWaitMilliseconds = 50
+
+    static let pasteStart: [Unicode.Scalar] = Array("\u{1B}[200~".unicodeScalars)
+    static let pasteEnd: [Unicode.Scalar] = Array("\u{1B}[201~".unicodeScalars)
+
+    public init() {}
+
+    /// Adds characters read from the terminal.
+    public mutating func feed<S: Sequence>(_ scalars: S) where S.Element == Unicode.Scalar {
+        pending.append(contentsOf: scalars)
+    }
+
+    /// Whether a sequence or paste has begun and not ended: wait (up to
+    /// `sequenceWaitMilliseconds`) for more, feed it and `decode` again, else `flush`.
+    public var needsMore: Bool { paste != nil || !pending.isEmpty }
+
+    /// The keys in what was fed, in order; an unfinished sequence at the end stays pending.
+    /// - Parameter moreAvailable: the terminal has more to read right now (a read stopped at its
+    ///   limit): an Esc at the end of this much is not known to be alone yet, so it waits too.
+    public mutating func decode(moreAvailable: Bool = false) -> [Key] {
+        var keys: [Key] = []
+        var index = 0
+        while index < pending.count {
+            if paste != nil {
+                guard let end = Self.find(Self.pasteEnd, in: pending, from: index) else {
+                    // Keep a possible start of the end marker for the next read.
+                    let keep = Self.partialSuffix(of: pending[index...], matching: Self.pasteEnd)
+                    appendToPaste(pending[index..<(pending.count - keep)])
+                    index = pending.count - keep
+                    break
+                }
+                appendToPaste(pending[index..<end])
+                keys.append(.paste(String(String.UnicodeScalarView(paste!))))
+                paste = nil
+                index = end + Self.pasteEnd.count
+                continue
+            }
+            let scalar = pending[index]
+            guard scalar == "\u{1B}" else {
+                keys.append(Key.decode(scalar: scalar))
+                index += 1
+                continue
+            }
+            switch sequence(at: index, moreAvailable: moreAvailable) {
+            case .incomplete:
+                pending.removeFirst(index)
+                return keys
+            case .complete(let length, let key):
+                if let key { keys.append(key) }
+                index += length
+            case .pasteStart:
+                paste = []
+                index += Self.pasteStart.count
+            }
+        }
+        pending.removeFirst(index)
+        return keys
+    }
+
+    /// Nothing more came for an unfinished sequence: what it decodes to as it stands (an Esc
+    /// and an `ESC [` or `ESC O` cut short read as Esc; a mouse report cut short as nothing), or
+    /// the paste so far.
+    public mutating func flush() -> [Key] {
+        var keys = decode()
+        if paste != nil {
+            appendToPaste(pending[...])
+            pending = []
+            keys.append(.paste(String(String.UnicodeScalarView(paste!))))
+            paste = nil
+            return keys
+        }
+        guard !pending.isEmpty else { return keys }
+        let rest = String(String.UnicodeScalarView(pending.dropFirst()))
+        pending = []
+        if let key = Key.decodeAfterEscape(rest) { keys.append(key) }
+        return keys
+    }
+
+    private enum Found {
+        case incomplete
+        /// `length` characters from the ESC, and the key they mean (nil: none, a report).
+        case complete(length: Int, key: Key?)
+        case pasteStart
+    }
+
+    /// The sequence starting with the ESC at `start`.
+    private func sequence(at start: Int, moreAvailable: Bool) -> Found {
+        let rest = pending[(start + 1)...]
+        guard let first = rest.first else {
+            // An Esc alone at the end of what was read: Esc.
+            return moreAvailable ? .incomplete : .complete(length: 1, key: .escape)
+        }
+        switch first {
+        case "[":
+            var body: [Unicode.Scalar] = ["["]
+            var index = start + 2
+            while index < pending.count {
+                let scalar = pending[index]
+                // A sequence broken off by the next ESC: what was read of it is dropped.
+                if scalar == "\u{1B}" { return .complete(length: index - start, key: nil) }
+                body.append(scalar)
+                if body.count == 2, scalar == "M" {
+                    // X10 mouse report: ESC [ M, then button, column and row, each + 32.
+                    guard pending.count - index > 3 else { return .incomplete }
+                    let fields = pending[(index + 1)...(index + 3)].map { Int($0.value) - 32 }
+                    return .complete(length: 6, key: Self.decodeX10Mouse(fields))
+                }
+                if Key.isCompleteEscapeSequence(String(String.UnicodeScalarView(body))) { break }
+                // No terminal sends a sequence this long: garbage, dropped.
+                if body.count >= 64 { return .complete(length: index - start + 1, key: nil) }
+                index += 1
+            }
+            let text = String(String.UnicodeScalarView(body))
+            guard Key.isCompleteEscapeSequence(text) else { return .incomplete }
+            if text == "[200~" { return .pasteStart }
+            return .complete(length: 1 + body.count, key: Key.decodeAfterEscape(text))
+        case "O":
+            guard let final = rest.dropFirst().first else { return .incomplete }
+            let key = Key.decodeEscapeSequence("O" + String(final))
+            // ESC O then something that is no SS3 key: Esc, then that letter (alt-O as Esc O).
+            return key.map { .complete(length: 3, key: $0) } ?? .complete(length: 1, key: .escape)
+        default:
+            // Esc then another key in the same read (alt-x, or Esc then x typed at once): Esc, then x.
+            return .complete(length: 1, key: .escape)
+        }
+    }
+
+    private mutating func appendToPaste(_ scalars: ArraySlice<Unicode.Scalar>) {
+        guard var text = paste else { return }
+        paste = nil
+        let room = max(0, Self.pasteLimit - text.count)
+        text.append(contentsOf: scalars.prefix(room))
+        paste = text
+    }
+
+    /// X10 mouse report fields (button, column, row after subtracting 32; 1-based), as SGR ones.
+    static func decodeX10Mouse(_ fields: [Int]) -> Key? {
+        guard fields.count == 3 else { return nil }
+        let (code, x, y) = (fields[0], fields[1] - 1, fields[2] - 1)
+        guard x >= 0, y >= 0 else { return nil }
+        switch code & ~(4 | 8 | 16) {
+        case 0: return .click(x: x, y: y)
+        case 64: return .wheelUp(x: x, y: y)
+        case 65: return .wheelDown(x: x, y: y)
+        default: return nil  // 3: a release
+        }
+    }
+
+    /// The index of `needle` in `haystack` at or after `start`.
+    static func find(_ needle: [Unicode.Scalar], in haystack: [Unicode.Scalar], from start: Int) -> Int? {
+        guard haystack.count - start >= needle.count else { return nil }
+        for index in start...(haystack.count - needle.count)
+        where haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
+            return index
+        }
+        return nil
+    }
+
+    /// How many characters at the end of `text` are the start of `marker` (a marker split across reads).
+    static func partialSuffix(of text: ArraySlice<Unicode.Scalar>, matching marker: [Unicode.Scalar]) -> Int {
+        for length in stride(from: min(marker.count - 1, text.count), to: 0, by: -1)
+        where text.suffix(length).elementsEqual(marker.prefix(length)) {
+            return length
+        }
+        return 0
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Glibc
+import QuakeTestSupport
+import Testing
+
+/// Issue 28.2 in a real terminal: a paste is text (bracketed paste, mode 2004), never keys.
+/// `tmux paste-buffer -p` sends the paste bracketed when the program turned mode 2004 on. Each
+/// paste in pane A is compared, whole screen, with pane B (another scene on the same store)
+/// where the cleaned text was typed by hand.
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct BracketedPasteTests {
+    struct Panes {
+        let dir: TemporaryDirectory
+        let tmux: TmuxSession
+        let a: String
+        let b: String
+
+        init() throws {
+            dir = try TemporaryDirectory()
+            tmux = try TmuxSession(columns: 110, rows: 28)
+            let environment = TerminalResizeTests.offline
+            a = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"], environment: environment)
+            try tmux.waitFor(a, timeout: 20, "pane a") { $0.contains("scene a") && $0.contains("offline") }
+            b = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "b"], environment: environment)
+            try tmux.waitFor(b, timeout: 20, "pane b") { $0.contains("scene b") && $0.contains("offline") }
+            // Both past their launch: the same status line.
+            for pane in [a, b] { try tmux.send(pane, "j") }
+        }
+
+        func close() {
+            tmux.close()
+            dir.remove()
+        }
+
+        /// Pastes `text` into pane A as a terminal does (bracketed, since the browser asked for it).
+        func paste(_ text: String, keepLineFeeds: Bool = false) throws {
+            try tmux.command("set-buffer", "-b", "t", "--", text)
+            if keepLineFeeds {
+                try tmux.command("paste-buffer", "-p", "-r", "-b", "t", "-t", a)
+            } else {
+                try tmux.command("paste-buffer", "-p", "-b", "t", "-t", a)
+            }
+        }
+
+        /// Waits until both panes show the same screen (the scene's name aside); returns it.
+        @discardableResult
+        func same(_ what: String, withStatusLine: Bool = true, _ condition: (String) -> Bool = { _ in true }) throws -> String {
+            var screens = ("", "")
+            let equal = eventually(timeout: 20) {
+                screens = ((try? tmux.capture(a)) ?? "", (try? tmux.capture(b)) ?? "")
+                return condition(screens.0) && Self.normal(screens.0, withStatusLine) == Self.normal(screens.1, withStatusLine)
+            }
+            #expect(equal, "\(what): pane a (pasted):\n\(screens.0)\npane b (typed):\n\(screens.1)")
+            #expect((try? tmux.exitStatus(a)) == nil, "\(what): pane a exited")
+            return screens.0
+        }
+
+        static func normal(_ screen: String, _ withStatusLine: Bool) -> [String] {
+            let text = screen.replacingOccurrences(of: "scene a", with: "scene ?").replacingOccurrences(of: "scene b", with: "scene ?")
+            var lines = RestoreWalkEndToEndTests.masked(text + "\n")
+            if withStatusLine { lines.append(String(text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")) }
+            return lines
+        }
+    }
+
+    @Test func aPasteGoesWholeIntoTheFieldBeingEdited() throws {
+        let panes = try Panes()
+        defer { panes.close() }
+        let tmux = panes.tmux
+        try panes.same("both launched")
+
+        // The search: a paste with a line break, escape codes and a q is text; `a` never runs.
+        try tmux.send(panes.a, "/")
+        try panes.paste("Tokyo\nJapan\u{1B}[A q")
+        try tmux.send(panes.b, "/")
+        try tmux.send(panes.b, "Tokyo Japan[A q", literal: true)
+        try panes.same("the search", withStatusLine: false) { $0.contains("/Tokyo Japan[A q▏") }
+        try tmux.send(panes.a, "C-u")
+        try tmux.send(panes.b, "C-u")
+        try panes.paste("Jap\r\nan", keepLineFeeds: true)
+        try tmux.send(panes.b, "Jap an", literal: true)
+        try panes.same("the search, CR LF kept", withStatusLine: false) { $0.contains("/Jap an▏") }
+
+        // Nothing being edited: the paste does nothing but say so (no quit, no setting changed).
+        for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
+        try panes.same("the search closed", withStatusLine: false) { !$0.contains("/Jap") }
+        try panes.paste("qQm@a")
+        let ignored = try tmux.waitFor(panes.a, "the paste ignored") { $0.contains("Paste ignored") }
+        #expect(try tmux.exitStatus(panes.a) == nil)
+        #expect(!RestoreWalkEndToEndTests.header(ignored).contains("M ≥"), "\(ignored)")
+        try panes.same("the list after an ignored paste", withStatusLine: false)
+
+        // The `:` line: one line, the text at the cursor.
+        for pane in [panes.a, panes.b] { try tmux.send(pane, ":") }
+        try panes.paste("depth 10-\n20")
+        try tmux.send(panes.b, "depth 10- 20", literal: true)
+        try panes.same("the command line") { $0.contains(":depth 10- 20") }
+        for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
+
+        // The notes: line breaks stay, a tab is the Tab key's four spaces, controls go.
+        for pane in [panes.a, panes.b] { try tmux.send(pane, "g", "e") }
+        try panes.same("the notes editor") { $0.contains("Editing notes") }
+        try panes.paste("line one\r\nline\u{7}two\tend", keepLineFeeds: true)
+        try tmux.send(panes.b, "line one", literal: true)
+        try tmux.send(panes.b, "Enter")
+        try tmux.send(panes.b, "linetwo", literal: true)
+        try tmux.send(panes.b, "Tab")
+        try tmux.send(panes.b, "end", literal: true)
+        try panes.same("the notes") { $0.contains("line one") && $0.contains("linetwo    end") }
+
+        // Mode 2004 is off once the browser has quit: a paste into the pane (the tty echoes it)
+        // comes without the brackets (`^[[200~`) it had while the browser ran.
+        try tmux.send(panes.a, "C-s")
+        try tmux.waitFor(panes.a, "the notes saved") { $0.contains("Notes saved") }
+        try tmux.send(panes.a, "q")
+        #expect(try tmux.waitForExit(panes.a) == 0)
+        try panes.paste("after-quit")
+        let screen = try tmux.waitFor(panes.a, "the echoed paste") { $0.contains("after-quit") }
+        #expect(!screen.contains("200~") && !screen.contains("201~"), "\(screen)")
+    }
+}

@@ -1,0 +1,175 @@
+import QuakeTestSupport
+import Testing
+@testable import QuakeTUI
+
+/// Issue 28.2–3: the decoder between the terminal and the keys. An Esc alone in what was read
+/// is Esc at once; a sequence split across reads anywhere after its ESC is never misread; a
+/// bracketed paste is one `.paste`, whatever it holds.
+@Suite struct InputDecoderTests {
+    /// Every sequence the decoder knows, as a terminal writes it, and what it means.
+    static let sequences: [(String, [Key])] = {
+        var list: [(String, [Key])] = [
+            ("[A", [.up]), ("[B", [.down]), ("[C", [.right]), ("[D", [.left]), ("OA", [.up]), ("OB", [.down]),
+            ("OC", [.right]), ("OD", [.left]), ("[H", [.home]), ("[F", [.end]), ("OH", [.home]), ("OF", [.end]),
+            ("[1~", [.home]), ("[7~", [.home]), ("[4~", [.end]), ("[8~", [.end]), ("[5~", [.pageUp]),
+            ("[6~", [.pageDown]), ("[3~", [.delete]), ("[Z", [.backTab]), ("[1;5A", [.up]), ("[1;2B", [.down]),
+            ("[5;5~", [.pageUp]), ("OP", [.function(1)]), ("OQ", [.function(2)]), ("OR", [.function(3)]),
+            ("OS", [.function(4)]), ("[15~", [.function(5)]),
+            ("[<0;12;5M", [.click(x: 11, y: 4)]), ("[<0;12;5m", []), ("[<64;200;40M", [.wheelUp(x: 199, y: 39)]),
+            ("[<65;3;2M", [.wheelDown(x: 2, y: 1)]), ("[<32;3;2M", []), ("[I", []), ("[O", []), ("[2~", []),
+            ("[M \u{2C}\u{25}", [.click(x: 11, y: 4)]), ("[M#\u{2C}\u{25}", []), ("[Ma!!", [.wheelDown(x: 0, y: 0)]),
+            ("[200~Tokyo\rJapan q\u{1B}[A\u{1B}[201~", [.paste("Tokyo\rJapan q\u{1B}[A")]),
+            ("[200~\u{1B}[201~", [.paste("")]),
+            ("[200~\u{1B}[200~x\u{1B}[20\u{1B}[201~", [.paste("\u{1B}[200~x\u{1B}[20")]),
+        ]
+        for n in 17...21 { list.append(("[\(n)~", [.function(n - 11)])) }
+        for n in 23...24 { list.append(("[\(n)~", [.function(n - 12)])) }
+        return list.map { ("\u{1B}" + $0.0, $0.1) }
+    }()
+
+    /// Decodes `reads` one after another as the terminal reads them (no wait runs out).
+    static func decode(_ reads: [String]) -> [Key] {
+        var decoder = InputDecoder()
+        var keys: [Key] = []
+        for read in reads {
+            decoder.feed(read.unicodeScalars)
+            keys += decoder.decode()
+        }
+        return keys
+    }
+
+    @Test(arguments: sequences.indices)
+    func everySequenceReadWholeIsItsKey(index: Int) {
+        let (sequence, keys) = Self.sequences[index]
+        #expect(Self.decode([sequence]) == keys, "\(sequence.debugDescription)")
+    }
+
+    /// Split at every point after its ESC: the first part waits (`needsMore`) and gives no key,
+    /// and the whole gives the key: nothing is ever misread.
+    @Test(arguments: sequences.indices)
+    func everySplitAfterTheEscapeIsWaitedForAndReadRight(index: Int) {
+        let (sequence, keys) = Self.sequences[index]
+        let scalars = Array(sequence.unicodeScalars)
+        for split in 2..<scalars.count {
+            let (head, tail) = (String(String.UnicodeScalarView(scalars[..<split])), String(String.UnicodeScalarView(scalars[split...])))
+            var decoder = InputDecoder()
+            decoder.feed(head.unicodeScalars)
+            let first = decoder.decode()
+            #expect(decoder.needsMore, "\(sequence.debugDescription) split at \(split)")
+            decoder.feed(tail.unicodeScalars)
+            #expect(first + decoder.decode() == keys, "\(sequence.debugDescription) split at \(split)")
+            #expect(!decoder.needsMore)
+        }
+    }
+
+    /// Split into three pieces at every pair of points after the ESC (pastes and long reports).
+    @Test func everyThreeWaySplitIsReadRight() {
+        for (sequence, keys) in Self.sequences {
+            let scalars = Array(sequence.unicodeScalars)
+            guard scalars.count >= 4 else { continue }
+            for first in 2..<(scalars.count - 1) {
+                for second in (first + 1)..<scalars.count {
+                    let reads = [scalars[..<first], scalars[first..<second], scalars[second...]]
+                        .map { String(String.UnicodeScalarView($0)) }
+                    #expect(Self.decode(reads) == keys, "\(sequence.debugDescription) split at \(first), \(second)")
+                }
+            }
+        }
+    }
+
+    /// The Esc key: alone in what was read, it is Esc at once; nothing is waited for.
+    @Test func anEscapeAloneInARead() {
+        var decoder = InputDecoder()
+        decoder.feed("\u{1B}".unicodeScalars)
+        #expect(decoder.decode() == [.escape])
+        #expect(!decoder.needsMore)
+        // Esc then keys typed at once, and Esc Esc.
+        #expect(Self.decode(["\u{1B}j"]) == [.escape, .character("j")])
+        #expect(Self.decode(["\u{1B}\u{1B}"]) == [.escape, .escape])
+        #expect(Self.decode(["j\u{1B}"]) == [.character("j"), .escape])
+        // A sequence after a lone Esc in the same read.
+        #expect(Self.decode(["\u{1B}\u{1B}[B"]) == [.escape, .down])
+        // Only a read cut at its limit keeps a final Esc for the next one.
+        decoder.feed("\u{1B}".unicodeScalars)
+        #expect(decoder.decode(moreAvailable: true) == [])
+        decoder.feed("[A".unicodeScalars)
+        #expect(decoder.decode() == [.up])
+    }
+
+    /// A sequence begun whose rest never comes: after the wait, Esc (or nothing, for a report).
+    @Test func aSequenceCutShortIsFlushedAfterTheWait() {
+        for (head, keys) in [("\u{1B}[", [Key.escape]), ("\u{1B}O", [.escape]), ("\u{1B}[<0;24", []), ("\u{1B}[1;5", [.escape])] {
+            var decoder = InputDecoder()
+            decoder.feed(head.unicodeScalars)
+            #expect(decoder.decode() == [])
+            #expect(decoder.needsMore)
+            #expect(decoder.flush() == keys, "\(head.debugDescription)")
+            #expect(!decoder.needsMore)
+        }
+        // A paste whose end never comes is what arrived of it.
+        var decoder = InputDecoder()
+        decoder.feed("\u{1B}[200~half a paste\u{1B}[20".unicodeScalars)
+        #expect(decoder.decode() == [])
+        #expect(decoder.flush() == [.paste("half a paste\u{1B}[20")])
+    }
+
+    /// Seeded streams of keys, sequences and pastes, written whole and read in random pieces
+    /// (never cut right after an ESC that begins a sequence: a terminal writes those whole):
+    /// the keys are exactly those written.
+    @Test func seededStreamsReadInRandomPiecesGiveTheKeysWritten() {
+        let plain: [(String, [Key])] = [("j", [.character("j")]), ("q", [.character("q")]), ("\r", [.enter]),
+                                        ("東", [.character("東")]), ("\u{7F}", [.backspace]), ("\u{13}", [.control("s")])]
+        for seed in UInt64(1)...300 {
+            var generator = SeededGenerator(seed: seed)
+            var stream: [Unicode.Scalar] = []
+            var cuttable: [Bool] = []  // whether a read may end after this character
+            var expected: [Key] = []
+            for _ in 0..<Int.random(in: 1...30, using: &generator) {
+                let (text, keys) = Bool.random(using: &generator) ? Self.sequences.randomElement(using: &generator)!
+                    : plain.randomElement(using: &generator)!
+                let scalars = Array(text.unicodeScalars)
+                stream += scalars
+                cuttable += scalars.indices.map { !(scalars[0] == "\u{1B}" && $0 == 0) }
+                expected += keys
+            }
+            // A lone Esc pressed at the end, in a write of its own.
+            if Bool.random(using: &generator) {
+                stream.append("\u{1B}")
+                cuttable.append(true)
+                expected.append(.escape)
+            }
+            var reads: [String] = []
+            var start = 0
+            for index in stream.indices where cuttable[index] && (index == stream.count - 1 || Int.random(in: 0..<4, using: &generator) == 0) {
+                reads.append(String(String.UnicodeScalarView(stream[start...index])))
+                start = index + 1
+            }
+            #expect(Self.decode(reads) == expected, "seed \(seed): \(reads.map(\.debugDescription))")
+        }
+    }
+
+    /// Seeded random input (ESCs, CSI and SS3 bytes, paste markers, letters, controls, wide
+    /// letters): split at any point not right after an ESC, it gives the keys it gives whole.
+    /// (`tools/fuzz/targets/key.swift` checks the same on libFuzzer's inputs.)
+    @Test func randomInputSplitAnywhereButAfterAnEscapeGivesTheSameKeys() {
+        let pieces: [String] = ["\u{1B}", "[", "O", "<", "M", "~", ";", "1", "2", "0", "5", "A", "m", "j", "q", "\r",
+                                "\u{7F}", "東", "\u{1B}[200~", "\u{1B}[201~", " ", "!"]
+        for seed in UInt64(1)...400 {
+            var generator = SeededGenerator(seed: seed)
+            let scalars = Array((0..<Int.random(in: 1...40, using: &generator))
+                .map { _ in pieces.randomElement(using: &generator)! }.joined().unicodeScalars)
+            var whole = InputDecoder()
+            whole.feed(scalars)
+            let expected = whole.decode() + whole.flush()
+            for split in 1..<max(1, scalars.count) where scalars[split - 1] != "\u{1B}" {
+                var decoder = InputDecoder()
+                decoder.feed(scalars[..<split])
+                var keys = decoder.decode()
+                decoder.feed(scalars[split...])
+                keys += decoder.decode() + decoder.flush()
+                #expect(keys == expected, "seed \(seed), split at \(split): \(scalars.map(\.value))")
+                if keys != expected { return }
+            }
+        }
+    }
+}
