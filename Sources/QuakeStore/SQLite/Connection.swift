@@ -234,6 +234,7 @@ public final class Connection {
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue)")
         do {
+            if kind != .deferred { try refreshSchemaIfChanged() }
             let result = try body()
             resetCachedStatements()
             try execute("COMMIT")
@@ -247,6 +248,27 @@ public final class Connection {
             deadline.pointee = saved
             throw error
         }
+    }
+
+    /// The schema cookie this connection's statements were compiled against (`PRAGMA schema_version`).
+    private var knownSchemaVersion: Int64?
+
+    /// Makes the statements of a write transaction compile against the schema as it is now.
+    ///
+    /// Another connection may have changed the schema since this one last read it (a bulk
+    /// import swaps the search index's triggers and drops and recreates indexes: DDL). SQLite
+    /// notices at a statement's first step and recompiles it, but on 3.40 a statement recompiled
+    /// that way after the change — a cached upsert, a `DELETE … RETURNING` — failed with
+    /// `SQLITE_SCHEMA` ("no such table: quake", issue 29). So, with the write lock held (the
+    /// schema cannot change again until the commit), read the cookie; if it moved, drop the
+    /// cached statements and let a trivial statement reload the schema before the body runs (also
+    /// at a connection's first write, which may have read the schema long before, at its open).
+    private func refreshSchemaIfChanged() throws(SQLiteError) {
+        let version = try scalar("PRAGMA schema_version").int64
+        guard version != knownSchemaVersion else { return }
+        statementCache.removeAll()
+        _ = try scalar("SELECT count(*) FROM sqlite_schema")
+        knownSchemaVersion = version
     }
 
     public enum TransactionKind: String, Sendable {
