@@ -12,8 +12,14 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case accessDenied
         /// The disk is full.
         case diskFull
-        /// The database file is damaged.
+        /// The database file is damaged: SQLite said so and `PRAGMA quick_check` agrees (see
+        /// ``confirmingDamage()``; until then SQLite's word is `.unconfirmedCorrupt`).
         case corrupt
+        /// SQLite reported damage, not yet checked: a transient read error can look like it.
+        case unconfirmedCorrupt
+        /// A read or write of the store's files failed (`EIO`…): often transient; the store is
+        /// not known to be damaged.
+        case ioError
         /// Another process held the write lock for longer than the busy timeout.
         case busy
         /// A write was cancelled (e.g. the import was interrupted).
@@ -46,9 +52,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             if error.isInterrupted { .cancelled }
             else if error.isDiskFull { .diskFull }
             else if error.isBusy { .busy }
+            else if error.isIOError { .ioError }
             else if error.isAccessDenied { .accessDenied }
             else if error.code == SQLiteError.notADatabase { .notAStore }
-            else if error.code == SQLiteError.corrupt { .corrupt }
+            else if error.code == SQLiteError.corrupt { .unconfirmedCorrupt }
             else { .sqlite }
         self.init(code, path: path, underlyingError: error)
     }
@@ -81,6 +88,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
         case .corrupt:
             sentence = "The store \(path) is damaged. Move it (and its -wal and -shm files) aside; quaketui will create a new one."
+        case .unconfirmedCorrupt, .ioError:
+            let cause = underlyingError.map { $0.systemErrno != 0 ? String(cString: strerror($0.systemErrno)) : $0.message } ?? "an I/O error"
+            sentence = "Could not read or write the store \(path) (\(cause)). Nothing was changed, and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
         case .busy:
             sentence = "The store \(path) is locked by another process for too long (a large import?). Nothing was changed; try again when it has finished."
         case .cancelled:

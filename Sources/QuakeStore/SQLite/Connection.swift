@@ -44,8 +44,9 @@ public final class Connection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            let systemErrno = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
-            throw SQLiteError(extendedCode: code, message: message)
+            throw SQLiteError(extendedCode: code, message: message, systemErrno: systemErrno)
         }
         // quaketui_distance(lat1, lon1, lat2, lon2): GeoPoint.distance(to:) in SQL (see shim.h).
         let registered = quaketui_register_functions(db)
@@ -89,7 +90,8 @@ public final class Connection {
 
     func error(sql: String? = nil) -> SQLiteError {
         SQLiteError(extendedCode: sqlite3_extended_errcode(rawHandle),
-                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql)
+                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
+                    systemErrno: sqlite3_system_errno(rawHandle))
     }
 
     /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.
