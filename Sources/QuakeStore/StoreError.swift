@@ -47,17 +47,25 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Classifies an SQLite error raised while working on the store at `path`.
-    init(_ error: SQLiteError, path: String) {
+    public init(_ error: SQLiteError, path: String) {
         let code: Code =
             if error.isInterrupted { .cancelled }
             else if error.isDiskFull { .diskFull }
             else if error.isBusy { .busy }
             else if error.isIOError { .ioError }
-            else if error.isAccessDenied { .accessDenied }
+            else if error.isAccessDenied { Self.isWritable(path) && error.code == SQLiteError.readOnly ? .ioError : .accessDenied }
             else if error.code == SQLiteError.notADatabase { .notAStore }
             else if error.code == SQLiteError.corrupt { .unconfirmedCorrupt }
             else { .sqlite }
         self.init(code, path: path, underlyingError: error)
+    }
+
+    /// Whether the store file can be written now. SQLite opens a file read-only when opening it
+    /// for writing fails for any reason (an `EIO`, an `EINTR`), and the next write then says
+    /// "readonly database": for a file that is writable that was an I/O error, not permissions.
+    private static func isWritable(_ path: String) -> Bool {
+        var info = stat()
+        return access(path, W_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IWUSR != 0
     }
 
     /// What a user reads: the sentence, and SQLite's own short message when it adds something.
