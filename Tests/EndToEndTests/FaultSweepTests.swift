@@ -38,7 +38,10 @@ struct FaultSweepTests {
             var rows: [String] = []
             while try statement.step() { rows.append(statement.text(at: 0)) }
             self.rows = rows
-            files = ["defaults.plist", "activity.plist"].map { FileManager.default.contents(atPath: dir.appendingPathComponent($0).path) }
+            // The activity file holds the time it was sent: whether it holds the code is what counts.
+            let activity = FileManager.default.contents(atPath: dir.appendingPathComponent("activity.plist").path)
+            files = [FileManager.default.contents(atPath: dir.appendingPathComponent("defaults.plist").path),
+                     activity.map { Data(String(decoding: $0, as: UTF8.self).contains("us70004jyv") ? [1] : [0]) }]
         }
     }
 
@@ -62,11 +65,11 @@ struct FaultSweepTests {
     }
 
     /// Runs `scenario` on a fresh copy of `base` with call `nth` failing (0: none).
-    static func trial(_ scenario: Scenario, base: URL, in dir: URL, nth: Int, errno: String,
+    static func trial(_ scenario: Scenario, base: URL, in dir: URL, nth: Int, errno: String, times: Int = 1,
                       count: String? = nil) throws -> (QuaketuiBinary.Result, URL) {
         let state = dir.appendingPathComponent("trial")
         try copy(base, to: state)
-        let env = try FaultShim.environment(calls: calls, path: state.path, nth: nth, errno: errno, count: count)
+        let env = try FaultShim.environment(calls: calls, path: state.path, nth: nth, times: times, errno: errno, count: count)
         return (try QuaketuiBinary.run(scenario.arguments, stateDirectory: state, environment: env), state)
     }
 
@@ -113,7 +116,7 @@ struct FaultSweepTests {
         #expect(points > 0)
         // Seeded: the same points every run (SplitMix64 from the scenario), spread over the range.
         var generator = SeededGenerator(seed: UInt64(Scenario.allCases.firstIndex(of: scenario)!) + 29)
-        let sample = (0..<9).map { _ in Int.random(in: 1...points, using: &generator) }
+        let sample = (0..<30).map { _ in Int.random(in: 1...points, using: &generator) }
         var failures: [String] = []
         for (index, nth) in sample.enumerated() {
             let errno = Self.errnos[index % Self.errnos.count]
@@ -125,10 +128,11 @@ struct FaultSweepTests {
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 
-    /// Issue 29, point 5: the last calls of a delete come after its commit (counting what is
-    /// left, closing): a failure there is a warning, and the command succeeds.
+    /// Issue 29, point 5: once the delete has committed (its last WAL frame written and, with
+    /// `synchronous = FULL`, synced), every later call fails (counting what is left, the
+    /// checkpoint at close): the command succeeds with a warning, the quakes deleted.
     @Test(.timeLimit(.minutes(5)))
-    func aFailureAfterTheDeleteCommittedIsAWarningAndExit0() throws {
+    func failuresAfterTheDeleteCommittedAreAWarningAndExit0() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let base = dir.appending("base"), clean = dir.appending("clean")
@@ -136,18 +140,61 @@ struct FaultSweepTests {
         try Self.copy(base, to: clean)
         #expect(try QuaketuiBinary.run(Scenario.delete.arguments, stateDirectory: clean).status == 0)
         let before = try Fingerprint(base), after = try Fingerprint(clean)
-        let countFile = dir.appending("count").path
-        _ = try Self.trial(.delete, base: base, in: dir.url, nth: 0, errno: "EIO", count: countFile)
-        let points = Int((try String(contentsOfFile: countFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        var failures: [String] = [], warned = 0
-        for nth in max(1, points - 24)...points {
-            let (result, state) = try Self.trial(.delete, base: base, in: dir.url, nth: nth, errno: "EIO")
-            for problem in try Self.problems(result, state: state, base: base, before: before, after: after) {
-                failures.append("call #\(nth) of \(points): \(problem)")
-            }
-            if result.status == 0 && result.stderr.hasPrefix("Warning: ") { warned += 1 }
-        }
-        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
-        #expect(warned > 0)
+        // Trace a clean run: the commit is the last WAL write before the checkpoint's first write
+        // to the store file (and the WAL's fsync right after it, when the count's reads follow).
+        let state = dir.appending("trial")
+        try Self.copy(base, to: state)
+        let tracePath = dir.appending("trace").path
+        var env = try FaultShim.environment(calls: Self.calls, path: state.path, nth: 0)
+        env["FAULT_TRACE"] = tracePath
+        #expect(try QuaketuiBinary.run(Scenario.delete.arguments, stateDirectory: state, environment: env).status == 0)
+        let trace = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let store = state.appendingPathComponent("quakes.sqlite").path
+        let checkpoint = try #require(trace.firstIndex { $0[1] == "pwrite" && $0[2] == store })
+        var commit = try #require(trace[..<checkpoint].lastIndex { $0[1] == "pwrite" && $0[2] == store + "-wal" })
+        if trace[commit + 1][1] == "fsync" && trace[commit + 2][1] == "pread" { commit += 1 }
+        let nth = Int(trace[commit][0])! + 1
+
+        let (result, trial) = try Self.trial(.delete, base: base, in: dir.url, nth: nth, errno: "EIO", times: 1_000_000)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning: String = result.stderr, output: String = result.stdout
+        #expect(warning.hasPrefix("Warning: "), "\(warning)")
+        #expect(warning.split(separator: "\n").count == 1, "\(warning)")
+        #expect(output.hasPrefix("deleted 2,387 quakes"), "\(output)")
+        #expect(try Self.problems(result, state: trial, base: base, before: before, after: after).isEmpty)
+    }
+}
+
+/// Issue 29, point 8: what a writer reports as saved is on disk, even while another connection
+/// (a browser) keeps the WAL from being checkpointed and synced at close.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct DurabilityTests {
+    @Test func anImportWhileABrowserHoldsTheStoreSyncsTheWALAfterItsLastWrite() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.appending("state")
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("4.5_month-2014-03-21.geojson").path], stateDirectory: state).status == 0)
+        // The "browser": a connection that stays open, so the import's close is not the last.
+        let browser = try PersistentContainer(directory: state)
+        defer { browser.close() }
+        _ = try browser.viewContext.read { try $0.quakeCount() }
+        let tracePath = dir.appending("trace").path
+        var env = try FaultShim.environment(calls: ["pwrite", "fsync"], path: "quakes.sqlite-wal", nth: 0)
+        env["FAULT_TRACE"] = tracePath
+        let result = try QuaketuiBinary.run(["import", SharedData.url("1.0_day-2025-07-27.geojson").path], stateDirectory: state,
+                                            environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let calls = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
+        let lastWrite = try #require(calls.lastIndex(of: "pwrite"))
+        #expect(calls.lastIndex(of: "fsync").map { $0 > lastWrite } == true, "\(calls.suffix(5))")
+    }
+
+    @Test func everyWriterConnectionCommitsWithSynchronousFull() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let writer = try store.container.newBackgroundContext(author: "notes")
+        defer { writer.close() }
+        // 2 is FULL: the WAL is synced at every commit (https://www.sqlite.org/pragma.html#pragma_synchronous).
+        #expect(try writer.performAndWait { try $0.connection.scalar("PRAGMA synchronous").int64 } == 2)
     }
 }

@@ -8,6 +8,7 @@
 //   FAULT_ERRNO   EIO (default), ENOSPC or EINTR
 //   FAULT_COUNT   a file that receives the number of eligible calls at exit (the sweep's range)
 //   FAULT_LOG     a file that receives one line per failed call ("read /path/to/file")
+//   FAULT_TRACE   a file that receives one line per eligible call ("17 fsync /path/to/file")
 //
 // Built by tools/faults/build.sh; used by tools/faults/sweep.sh and EndToEndTests.FaultSweepTests.
 #define _GNU_SOURCE
@@ -26,7 +27,7 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long counter, nth, times = 1;
 static int fault_errno = EIO, configured;
-static const char *calls, *path_filter, *count_file, *log_file;
+static const char *calls, *path_filter, *count_file, *log_file, *trace_file;
 
 static void configure(void) {
     if (configured) return;
@@ -35,6 +36,7 @@ static void configure(void) {
     path_filter = getenv("FAULT_PATH");
     count_file = getenv("FAULT_COUNT");
     log_file = getenv("FAULT_LOG");
+    trace_file = getenv("FAULT_TRACE");
     const char *n = getenv("FAULT_NTH");
     nth = n ? atol(n) : 0;
     const char *t = getenv("FAULT_TIMES");
@@ -53,16 +55,17 @@ static int call_enabled(const char *name) {
     return 0;
 }
 
-static void log_fault(const char *name, const char *path) {
-    if (!log_file) return;
+static void log_line(const char *file, long number, const char *name, const char *path) {
+    if (!file) return;
     static int (*real_open)(const char *, int, ...);
     static ssize_t (*real_write)(int, const void *, size_t);
     if (!real_open) real_open = dlsym(RTLD_NEXT, "open");
     if (!real_write) real_write = dlsym(RTLD_NEXT, "write");
-    int fd = real_open(log_file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int fd = real_open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) return;
     char line[4200];
-    int n = snprintf(line, sizeof line, "%s %s\n", name, path ? path : "?");
+    int n = number > 0 ? snprintf(line, sizeof line, "%ld %s %s\n", number, name, path ? path : "?")
+                       : snprintf(line, sizeof line, "%s %s\n", name, path ? path : "?");
     if (n > 0) real_write(fd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
     close(fd);
 }
@@ -73,13 +76,15 @@ static int should_fail(const char *name, const char *path) {
     pthread_mutex_lock(&lock);
     configure();
     int fail = 0;
+    long number = 0;
     if (call_enabled(name) && (!path_filter || (path && strstr(path, path_filter)))) {
-        counter++;
+        number = ++counter;
         fail = nth > 0 && counter >= nth && counter < nth + times;
     }
     pthread_mutex_unlock(&lock);
+    if (number) log_line(trace_file, number, name, path);
     if (fail) {
-        log_fault(name, path);
+        log_line(log_file, 0, name, path);
         errno = fault_errno;
     } else {
         errno = saved;
@@ -89,7 +94,7 @@ static int should_fail(const char *name, const char *path) {
 
 static const char *fd_path(int fd, char *buffer, size_t size) {
     configure();
-    if (!path_filter && !log_file) return NULL;
+    if (!path_filter && !log_file && !trace_file) return NULL;
     char link[64];
     snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     ssize_t n = readlink(link, buffer, size - 1);

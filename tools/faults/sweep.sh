@@ -58,7 +58,7 @@ fingerprint() {
     {
         sqlite3 "$dir/quakes.sqlite" "SELECT code, updated, coalesce(notes, '') FROM quake ORDER BY code" 2>&1
         cat "$dir/defaults.plist" 2>/dev/null
-        cat "$dir"/activity.plist "$dir"/scenes/*.plist 2>/dev/null
+        grep -c us70004jyv "$dir"/activity.plist 2>/dev/null; cat "$dir"/scenes/*.plist 2>/dev/null
     } | md5sum | cut -d' ' -f1
 }
 

@@ -44,6 +44,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public static let readOnly = SQLITE_READONLY
     public static let tooBig = SQLITE_TOOBIG
     public static let full = SQLITE_FULL
+    public static let ioError = SQLITE_IOERR
     public static let noMemory = SQLITE_NOMEM
     public static let busy = SQLITE_BUSY
     /// The API was used wrongly (e.g. SQL with a second statement): a bug in the caller.
