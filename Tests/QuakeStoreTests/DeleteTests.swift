@@ -45,7 +45,7 @@ import Testing
 /// Issue 29, point 2: a bulk import swaps triggers and indexes (DDL), which changes the schema
 /// under another writer's connection; its next statement must see the new schema, not fail.
 @Suite struct ConcurrentSchemaChangeTests {
-    private static func bulkImport(_ container: PersistentContainer, prefix: String, count: Int) throws {
+    static func bulkImport(_ container: PersistentContainer, prefix: String, count: Int) throws {
         let importer = try container.newBackgroundContext(author: "import")
         defer { importer.close() }
         _ = try importer.performAndWait(importing: true) { tx in
