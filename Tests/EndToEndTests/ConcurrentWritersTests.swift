@@ -3,7 +3,7 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// Issue 29, point 2: two writers run at once, in either order, and both succeed. A bulk import
+/// Issue 29, point 2: two writers (import, refresh, fetch, delete, config) run at once, in either order, and both succeed. A bulk import
 /// changes the schema (it swaps triggers and drops and recreates indexes); a delete waiting for
 /// the write lock meanwhile failed with "no such table: quake", every time.
 ///
@@ -12,12 +12,14 @@ import Testing
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ConcurrentWritersTests {
     enum Writer: String, CaseIterable, Sendable {
-        case importFile, refresh, delete, config
+        case importFile, refresh, fetch, delete, config
 
         func arguments(importFile: URL) -> [String] {
             switch self {
             case .importFile: ["import", importFile.path]
             case .refresh: ["refresh", "all_week"]
+            case .fetch: ["fetch", "--start", FetchCommandTests.iso(ConcurrentWritersTests.fetched.start),
+                          "--end", FetchCommandTests.iso(ConcurrentWritersTests.fetched.end)]
             case .delete: ["delete", "--before", "2015-01-01"]
             case .config: ["config", "alertMagnitude", "6.5"]
             }
@@ -27,6 +29,8 @@ struct ConcurrentWritersTests {
     static let seedQuakes = 409        // 4.5_month-2014-03-21: all before 2015, all deleted
     static let generatedQuakes = 5_000  // 2017: a bulk import (DDL) into the seeded store
     static let refreshedQuakes = 4_119  // all_week-2020-06-10
+    /// Served by a local FDSN event service: 2023–2024, none before 2015.
+    static let fetched = GeneratedCatalogue(count: 3_000, seed: 29)
 
     /// A GeoJSON feed of `count` quakes in 2017, written to `url`.
     static func writeFeed(count: Int, to url: URL) throws {
@@ -66,10 +70,15 @@ struct ConcurrentWritersTests {
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: SharedData.url("all_week-2020-06-10.geojson"), to: mirror.appendingPathComponent("all_week.geojson"))
         try Self.writeFeed(count: Self.generatedQuakes, to: feed)
+        let catalogue = dir.appending("catalogue.txt")
+        try Self.fetched.write(to: catalogue)
+        let server = try LocalHTTPServer(fdsnCatalogue: catalogue, limit: 20_000, in: dir.url)
+        defer { server.stop() }
         let seed = try QuaketuiBinary.run(["import", SharedData.url("4.5_month-2014-03-21.geojson").path], stateDirectory: state)
         #expect(seed.status == 0, "\(seed.stderr)")
 
-        let environment = ["QUAKETUI_STATE_DIR": state.path, "QUAKETUI_FEED_BASE_URL": mirror.absoluteString]
+        let environment = ["QUAKETUI_STATE_DIR": state.path, "QUAKETUI_FEED_BASE_URL": mirror.absoluteString,
+                           "QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL]
         let one = try ChildProcess(QuaketuiBinary.url, first.arguments(importFile: feed), environment: environment)
         // The second starts while the first holds the write lock (or once it is done, for one
         // too quick to catch), so it waits for the first's commit.
@@ -84,6 +93,7 @@ struct ConcurrentWritersTests {
         if writers.contains(.delete) { expected -= Self.seedQuakes }
         if writers.contains(.importFile) { expected += Self.generatedQuakes }
         if writers.contains(.refresh) { expected += Self.refreshedQuakes }
+        if writers.contains(.fetch) { expected += Self.fetched.events.count }
         let container = try PersistentContainer(directory: state)
         defer { container.close() }
         #expect(try container.viewContext.read { try $0.quakeCount() } == expected)
