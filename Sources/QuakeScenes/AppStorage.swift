@@ -91,6 +91,8 @@ public final class AppStorage: @unchecked Sendable {
         defer { lock.unlock() }
         let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
                                            what: "defaults.plist")
+        // Writing over a file that could not be read would replace every other setting.
+        if let error = loaded.readError { throw error }
         var root = loaded.root
         root[name] = item
         let data: Data
@@ -122,6 +124,11 @@ public final class AppStorage: @unchecked Sendable {
                                                what: "defaults.plist")
             mutex.lock()
             defer { mutex.unlock() }
+            // A file that cannot be read now keeps the values read before (none at launch).
+            if loaded.readError != nil, !values.isEmpty {
+                if let notice = loaded.notice { notices.add(notice) }
+                return nil
+            }
             let changed = values != loaded.root
             values = loaded.root
             if let notice = loaded.notice { notices.add(notice) }

@@ -66,7 +66,24 @@ enum AtomicFile {
     ///
     /// - Parameter limit: read at most this many bytes plus one, so an oversized file is
     ///   detected without reading all of it.
+    /// - Throws: ``QuakeScenesError`` `fileOperationFailed` when opening or reading still fails
+    ///   after ``readAttempts`` tries (a transient `EIO` or `EINTR` is tried again, from the start:
+    ///   issue 29), `unsafeStateFile` for a link, FIFO or device.
     static func read(_ path: String, limit: Int) throws -> Data? {
+        var attempt = 1
+        while true {
+            do {
+                return try readOnce(path, limit: limit)
+            } catch let error as QuakeScenesError where error.code == .fileOperationFailed && attempt < readAttempts {
+                attempt += 1
+            }
+        }
+    }
+
+    /// How many times ``read(_:limit:)`` tries a file before reporting an I/O error.
+    static let readAttempts = 3
+
+    private static func readOnce(_ path: String, limit: Int) throws -> Data? {
         guard let fd = try openStateFile(path, O_RDONLY) else { return nil }
         defer { close(fd) }
         var result = Data()

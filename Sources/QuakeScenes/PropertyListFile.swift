@@ -21,6 +21,9 @@ enum PropertyListFile {
         var setAsidePath: String?
         /// Known keys dropped because their value had the wrong type.
         var droppedKeys: [String] = []
+        /// Why the file could not be read (an I/O error, after retries): it was left where it
+        /// is, and `root` is empty only for now. Whoever writes the file must not replace it.
+        var readError: QuakeScenesError?
     }
 
     /// Reads `path` and checks its shape.
@@ -28,12 +31,18 @@ enum PropertyListFile {
     /// - A missing file is an empty dictionary, silently.
     /// - An empty, oversized, unparseable or non-dictionary file is *moved* aside as
     ///   `path.corrupt-TIMESTAMP`.
+    /// - A file that cannot be read (an I/O error after retries) is left alone: `readError`.
     /// - A dictionary whose known keys (per `checks`) have wrong-typed values is *copied* aside the
     ///   same way (the other keys stay), and those keys are dropped so they read as defaults.
     static func load(_ path: String, limit: Int, checks: [KeyCheck], what: String) -> Loaded {
         let data: Data?
         do {
             data = try AtomicFile.read(path, limit: limit)
+        } catch let error as QuakeScenesError where error.code == .fileOperationFailed {
+            // An I/O error says nothing about the contents: only a file read whole that does not
+            // parse is corrupt (issue 29). Leave it in place; the next read may well succeed.
+            return Loaded(root: [:], notice: "Could not read \(what): \(error) Using the defaults for now; the file is left as it is.",
+                          readError: error)
         } catch {
             let aside = moveAside(path, reason: "corrupt")
             return Loaded(root: [:], notice: "Could not read \(what) (\(error)); starting from defaults.",

@@ -86,8 +86,13 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
             text = "Scene \(sceneID ?? "?") is open in \(holder); close it there, or pick another scene with --scene ID."
         case .noFreeSceneID:
             text = "Every scene ID derived from \(scene) is open in another process; pick one with --scene ID."
+        case .stateDirectoryUnusable where ![nil, EACCES, EPERM, EROFS, ENOTDIR, ENOENT, ELOOP].contains(errno):
+            // A full disk or an I/O error is not a permission problem (issue 29).
+            text = "The state directory\(where_) cannot be written now; check the disk (free some space), then run the command again."
         case .stateDirectoryUnusable:
             text = "The state directory\(where_) cannot be created or written; fix its permissions, or choose another one with --state-dir DIR or $QUAKETUI_STATE_DIR."
+        case .fileOperationFailed where [EIO, EINTR, ENOSPC, EDQUOT, EAGAIN, ENOMEM].contains(errno ?? 0):
+            text = "A state file\(where_) could not be read or written; nothing was changed. Run the command again; if this keeps happening, check the disk."
         case .fileOperationFailed:
             text = "A state file\(where_) could not be read or written; check the disk and the permissions of the state directory."
         case .valueTooLarge:

@@ -47,6 +47,11 @@ public final class SceneStorage: @unchecked Sendable {
     private var notices = NoticeQueue()
     private var reportedKeys: Set<String> = []
     private var lastWriteErrorValue: QuakeScenesError?
+    /// Set while the saved file could not be read (an I/O error at launch, issue 29): it is left
+    /// in place, and the keys set since are kept apart, to be written over what the file holds
+    /// once it reads (never over an empty dictionary standing in for it).
+    private var unreadFile: QuakeScenesError?
+    private var keysSetSinceUnread: [String: PropertyListItem?] = [:]
 
     private let writeMutex = NSLock()
     private let queue: DispatchQueue
@@ -117,6 +122,7 @@ public final class SceneStorage: @unchecked Sendable {
         let loaded = PropertyListFile.load(plist, limit: SceneStorage.maximumFileSize,
                                            checks: SceneKeys.checks, what: "the saved state of scene \(scene)")
         values = loaded.root
+        unreadFile = loaded.readError
         reportedKeys.formUnion(loaded.droppedKeys)
         if let notice = loaded.notice { notices.add(notice) }
         if !loaded.droppedKeys.isEmpty {
@@ -177,6 +183,7 @@ public final class SceneStorage: @unchecked Sendable {
         }
         values = candidate
         encoded = data
+        if unreadFile != nil { keysSetSinceUnread[name] = item }
         reportedKeys.remove(name)
         generation += 1
         scheduleWriteLocked()
@@ -214,9 +221,13 @@ public final class SceneStorage: @unchecked Sendable {
         let target = generation
         let done = writtenGeneration >= target || isDestroyed
         var data = encoded
-        let snapshot = values
+        var snapshot = values
         mutex.unlock()
         if done { return }
+        if try mergeUnreadFile() {
+            data = nil
+            snapshot = allItems
+        }
         if data == nil {
             data = try? PropertyListItem.xmlData(for: snapshot)
         }
@@ -232,6 +243,28 @@ public final class SceneStorage: @unchecked Sendable {
         writtenGeneration = max(writtenGeneration, target)
         lastWriteErrorValue = nil
         mutex.unlock()
+    }
+
+    /// If the saved file could not be read at launch, reads it now and puts this session's keys
+    /// over it; returns whether the values changed. Throws the read error while it persists, so
+    /// a save never replaces a file it could not read.
+    private func mergeUnreadFile() throws -> Bool {
+        mutex.lock()
+        let unread = unreadFile != nil
+        mutex.unlock()
+        guard unread else { return false }
+        let loaded = PropertyListFile.load(path, limit: SceneStorage.maximumFileSize,
+                                           checks: SceneKeys.checks, what: "the saved state of scene \(sceneID)")
+        if let error = loaded.readError { throw error }
+        mutex.lock()
+        defer { mutex.unlock() }
+        var merged = loaded.root
+        for (name, item) in keysSetSinceUnread { merged[name] = item }
+        values = merged
+        encoded = nil
+        unreadFile = nil
+        keysSetSinceUnread = [:]
+        return true
     }
 
     /// Whether every change so far is on disk.

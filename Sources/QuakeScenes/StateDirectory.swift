@@ -124,7 +124,11 @@ public struct StateDirectory: Sendable, Equatable, Codable {
 
     private static func makeDirectory(_ path: String) throws {
         var info = stat()
-        if stat(path, &info) != 0 {
+        var found = stat(path, &info)
+        for _ in 1..<AtomicFile.readAttempts where found != 0 && (errno == EIO || errno == EINTR) {
+            found = stat(path, &info)
+        }
+        if found != 0 {
             guard errno == ENOENT else {
                 throw QuakeScenesError(.stateDirectoryUnusable, path: path, errno: errno, detail: "stat failed")
             }
@@ -142,7 +146,11 @@ public struct StateDirectory: Sendable, Equatable, Codable {
         }
         // access(2) is not enough (root passes it on read-only mounts): create and remove a probe.
         let probe = path + "/.probe-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // A transient EIO or EINTR is tried again (issue 29) before the directory is called unusable.
+        var fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        for _ in 1..<AtomicFile.readAttempts where fd < 0 && (errno == EIO || errno == EINTR) {
+            fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else {
             throw QuakeScenesError(.stateDirectoryUnusable, path: path, errno: errno, detail: "it is not writable")
         }

@@ -170,7 +170,10 @@ public final class PersistentContainer: Sendable {
         guard mode == "wal" else {
             throw SQLiteError(extendedCode: SQLiteError.readOnly, message: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))")
         }
-        try db.execute("PRAGMA synchronous = NORMAL")
+        // FULL: every commit fsyncs the WAL before it returns, so what a command or the browser
+        // reports as saved survives a power cut even while another connection (a browser) keeps
+        // the WAL from being checkpointed at close (issue 29; see DECISIONS.md).
+        try db.execute("PRAGMA synchronous = FULL")
     }
 
     /// `PRAGMA journal_mode = WAL`, tried again for up to the busy timeout while it is busy.
@@ -231,8 +234,17 @@ public final class PersistentContainer: Sendable {
                 "The store \(path) is \(kind); quaketui opens only a regular file there and never follows links. Remove it (rm '\(path)') and try again."),
                 path: path)
         }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw StoreError(.accessDenied, path: path) }
+        var fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        // A transient EIO or EINTR is tried again, and is not a permission problem (issue 29).
+        for _ in 1..<3 where fd < 0 && (errno == EIO || errno == EINTR) {
+            fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        }
+        guard fd >= 0 else {
+            let code = errno
+            if [EACCES, EPERM, EROFS].contains(code) { throw StoreError(.accessDenied, path: path) }
+            throw StoreError(.ioError, path: path, underlyingError: SQLiteError(
+                extendedCode: SQLiteError.ioError, message: String(cString: strerror(code)), systemErrno: code))
+        }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         let header = (try? handle.read(upToCount: 16)) ?? Data()
         if !header.isEmpty && header != Data("SQLite format 3\0".utf8) {

@@ -12,8 +12,14 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case accessDenied
         /// The disk is full.
         case diskFull
-        /// The database file is damaged.
+        /// The database file is damaged: SQLite said so and `PRAGMA quick_check` agrees (see
+        /// ``confirmingDamage()``; until then SQLite's word is `.unconfirmedCorrupt`).
         case corrupt
+        /// SQLite reported damage, not yet checked: a transient read error can look like it.
+        case unconfirmedCorrupt
+        /// A read or write of the store's files failed (`EIO`…): often transient; the store is
+        /// not known to be damaged.
+        case ioError
         /// Another process held the write lock for longer than the busy timeout.
         case busy
         /// A write was cancelled (e.g. the import was interrupted).
@@ -41,16 +47,25 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     }
 
     /// Classifies an SQLite error raised while working on the store at `path`.
-    init(_ error: SQLiteError, path: String) {
+    public init(_ error: SQLiteError, path: String) {
         let code: Code =
             if error.isInterrupted { .cancelled }
             else if error.isDiskFull { .diskFull }
             else if error.isBusy { .busy }
-            else if error.isAccessDenied { .accessDenied }
+            else if error.isIOError { .ioError }
+            else if error.isAccessDenied { Self.isWritable(path) && error.code == SQLiteError.readOnly ? .ioError : .accessDenied }
             else if error.code == SQLiteError.notADatabase { .notAStore }
-            else if error.code == SQLiteError.corrupt { .corrupt }
+            else if error.code == SQLiteError.corrupt { .unconfirmedCorrupt }
             else { .sqlite }
         self.init(code, path: path, underlyingError: error)
+    }
+
+    /// Whether the store file can be written now. SQLite opens a file read-only when opening it
+    /// for writing fails for any reason (an `EIO`, an `EINTR`), and the next write then says
+    /// "readonly database": for a file that is writable that was an I/O error, not permissions.
+    private static func isWritable(_ path: String) -> Bool {
+        var info = stat()
+        return access(path, W_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IWUSR != 0
     }
 
     /// What a user reads: the sentence, and SQLite's own short message when it adds something.
@@ -81,6 +96,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
             sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
         case .corrupt:
             sentence = "The store \(path) is damaged. Move it (and its -wal and -shm files) aside; quaketui will create a new one."
+        case .unconfirmedCorrupt, .ioError:
+            let cause = underlyingError.map { $0.systemErrno != 0 ? String(cString: strerror($0.systemErrno)) : $0.message } ?? "an I/O error"
+            sentence = "Could not read or write the store \(path) (\(cause)). Nothing was changed, and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
         case .busy:
             sentence = "The store \(path) is locked by another process for too long (a large import?). Nothing was changed; try again when it has finished."
         case .cancelled:

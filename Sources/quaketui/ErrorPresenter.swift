@@ -29,6 +29,9 @@ enum ErrorPresenter {
         var detail: String?
         switch error {
         case let store as StoreError:
+            // "Damaged, move it aside" only once PRAGMA quick_check agrees (issue 29).
+            let store = store.confirmingDamage()
+            message = "\(store)"
             detail = store.detail
         case let feed as FeedError:
             detail = (feed.underlyingError as? StoreError)?.detail ?? feed.underlyingError.map { "\($0)" }

@@ -1,5 +1,8 @@
 import Foundation
 import QuakeStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // Everything the command line prints goes through these functions, and they send it through
 // the project's one sanitizer, `SafeText` (shared with the browser): text is stripped of control
@@ -11,17 +14,17 @@ import QuakeStore
 /// Prints text on stdout, sanitized line by line. Shadows `Swift.print` inside this module, so a
 /// plain `print("…")` anywhere in the command line is safe by construction.
 func print(_ text: String, terminator: String = "\n") {
-    Swift.print(SafeText.sanitizeLines(text), terminator: terminator)
+    Output.write(SafeText.sanitizeLines(text) + terminator, to: .standardOutput)
 }
 
 /// Any other `print(a, b, …)` in this module lands here, sanitized the same way.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    Swift.print(SafeText.sanitizeLines(items.map { "\($0)" }.joined(separator: separator)), terminator: terminator)
+    Output.write(SafeText.sanitizeLines(items.map { "\($0)" }.joined(separator: separator)) + terminator, to: .standardOutput)
 }
 
 /// Prints a message on stderr, sanitized line by line.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((SafeText.sanitizeLines(text) + "\n").utf8))
+    Output.write(SafeText.sanitizeLines(text) + "\n", to: .standardError)
 }
 
 /// Redraws the one-line progress bar on stderr (`\r`, erase line, then `line` sanitized), or
@@ -29,11 +32,11 @@ func printError(_ text: String) {
 /// Rings the terminal bell on stderr (an alert of `watch --refresh`): the one control byte
 /// quaketui writes on purpose, which `printError`'s sanitizer would strip.
 func ringBell() {
-    FileHandle.standardError.write(Data([0x07]))
+    Output.write("\u{07}", to: .standardError)
 }
 
 func printProgressLine(_ line: String?) {
-    FileHandle.standardError.write(Data(("\r\u{1B}[K" + (line.map(SafeText.sanitize) ?? "")).utf8))
+    Output.write("\r\u{1B}[K" + (line.map(SafeText.sanitize) ?? ""), to: .standardError)
 }
 
 /// Prints `value` as one JSON object on stdout (sorted keys, ISO-8601 dates), unsafe scalars escaped.
@@ -41,7 +44,7 @@ func printJSON<T: Encodable>(_ value: T) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
-    Swift.print(SafeText.escapingJSON(String(decoding: try encoder.encode(value), as: UTF8.self)))
+    Output.write(SafeText.escapingJSON(String(decoding: try encoder.encode(value), as: UTF8.self)) + "\n", to: .standardOutput)
 }
 
 /// stdout through a 64 KiB buffer: printing a million rows one `print` at a time is slow.
@@ -64,7 +67,64 @@ final class BufferedOutput {
     }
 
     func flush() {
-        FileHandle.standardOutput.write(buffer)
+        Output.write(buffer, to: .standardOutput)
         buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// The one writer to file descriptors 1 and 2 (issue 29): every `write(2)` is checked.
+///
+/// `FileHandle.write` traps on a failed write (`quaketui list > /dev/full` died with SIGILL and a
+/// backtrace), and `Swift.print` buffers in stdio, whose failed flush at exit goes unnoticed
+/// (`info > /dev/full` exited 0 with its output lost). Here a write is retried after `EINTR` and
+/// continued after a short count; any other failure (`ENOSPC`, `EIO`, `EPIPE`…) ends the process
+/// at once with exit 1 and one sentence on stderr, if stderr can still take it. Output is the
+/// last thing a command does, or its progress: a command stopped there has either done its work
+/// (whose report is lost: exit 1 says so) or is rolled back with the process, like a kill.
+enum Output {
+    enum Stream: Int32 {
+        case standardOutput = 1, standardError = 2
+
+        var name: String { self == .standardOutput ? "standard output" : "standard error" }
+    }
+
+    static func write(_ text: String, to stream: Stream) {
+        var text = text
+        let failure = text.withUTF8 { writeAll(stream.rawValue, $0) }
+        if let failure { fail(stream, errno: failure) }
+    }
+
+    static func write(_ data: Data, to stream: Stream) {
+        let failure = data.withUnsafeBytes { writeAll(stream.rawValue, $0.bindMemory(to: UInt8.self)) }
+        if let failure { fail(stream, errno: failure) }
+    }
+
+    /// Writes every byte to `fd`; the `errno` of the first failure that is not `EINTR`, or nil.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard var next = bytes.baseAddress else { return nil }
+        var left = bytes.count
+        while left > 0 {
+            let written = Glibc.write(fd, next, left)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            // write(2) returns 0 only for a zero-length request; treat it as "no space" rather than spin.
+            if written == 0 { return ENOSPC }
+            next += written
+            left -= written
+        }
+        return nil
+    }
+
+    /// The failure's one sentence, on stderr if it still writes, then exit 1.
+    private static func fail(_ stream: Stream, errno code: Int32) -> Never {
+        let message = "Error: Cannot write to \(stream.name): \(String(cString: strerror(code))); the output is incomplete."
+        if stream == .standardOutput {
+            var line = message + "\n"
+            _ = line.withUTF8 { writeAll(Stream.standardError.rawValue, $0) }
+        }
+        ErrorPresenter.log(ErrorPresenter.notice(message), context: "output")
+        exit(ExitCode.failure.rawValue)
     }
 }

@@ -46,6 +46,14 @@ import Testing
             try storage.flush()
             signalReady()
             sleepWhileParentLives()
+        case "scene-load-set-flush":
+            // Load the scene (under the fault shim, the test makes its reads fail), change one
+            // key, save, and exit: a save that fails is reported in the ready file.
+            let storage = try SceneStorage(state: state, scene: scene, restoring: false)
+            try storage.set("after-fault", for: SceneKeys.searchText)
+            var outcome = "saved"
+            do { try storage.flush() } catch { outcome = "\(error)" }
+            _ = FileManager.default.createFile(atPath: ready, contents: Data(outcome.utf8))
         case "scene-hold":
             let lease = try SceneLease.acquire(SceneIdentity(id: scene, source: .option), in: state)
             signalReady()

@@ -207,3 +207,46 @@ import Testing
         #expect(try container.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == Int64(version))
     }
 }
+
+/// Issue 29, point 4: "damaged" only once `PRAGMA quick_check` says so.
+@Suite struct DamageConfirmationTests {
+    @Test func sqlitesWordAloneOnASoundStoreIsAReadErrorToRunAgain() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<50).map { .fixture("q\($0)", time: Int64($0) * 1000) })
+        let path = store.directory.url.appendingPathComponent("quakes.sqlite").path
+        let raised = StoreError(SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed"), path: path)
+        #expect(raised.code == .unconfirmedCorrupt)
+        let shown = raised.confirmingDamage()
+        #expect(shown.code == .unconfirmedCorrupt)
+        #expect(!shown.description.contains("damaged."), "\(shown)")
+        #expect(shown.description.contains("run the command again"))
+    }
+
+    @Test func aStoreQuickCheckFindsDamagedIsCalledDamaged() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<2_000).map { .fixture("q\($0)", time: Int64($0) * 1000) })
+        store.container.close()
+        let path = store.directory.url.appendingPathComponent("quakes.sqlite").path
+        // Overwrite the middle pages (index and table b-tree pages) with garbage.
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 3)
+        try handle.write(contentsOf: Data(repeating: 0x5A, count: Int(size / 3)))
+        try handle.close()
+        let raised = StoreError(SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed"), path: path)
+        let shown = raised.confirmingDamage()
+        #expect(shown.code == .corrupt)
+        #expect(shown.description.contains("is damaged"))
+    }
+
+    @Test func anIOErrorIsNeverAccessDeniedOrDamage() {
+        let eio = SQLiteError(extendedCode: 14 /* SQLITE_CANTOPEN */, message: "unable to open database file", systemErrno: EIO)
+        #expect(StoreError(eio, path: "/x").code == .ioError)
+        let denied = SQLiteError(extendedCode: 14, message: "unable to open database file", systemErrno: EACCES)
+        #expect(StoreError(denied, path: "/x").code == .accessDenied)
+        let read = SQLiteError(extendedCode: 266 /* SQLITE_IOERR_READ */, message: "disk I/O error", systemErrno: EIO)
+        #expect(StoreError(read, path: "/x").description.contains("Input/output error"))
+    }
+}

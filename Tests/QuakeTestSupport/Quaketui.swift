@@ -9,6 +9,12 @@ public enum QuaketuiBinary {
         public let stdout: String
         public let stderr: String
 
+        public init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
         /// stdout parsed as one JSON object.
         public func json() throws -> [String: Any] {
             let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))

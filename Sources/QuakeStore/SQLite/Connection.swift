@@ -45,8 +45,9 @@ public final class Connection {
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc
+            let systemErrno = db.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(db)
-            throw SQLiteError(extendedCode: code, message: message)
+            throw SQLiteError(extendedCode: code, message: message, systemErrno: systemErrno)
         }
         // quaketui_distance(lat1, lon1, lat2, lon2): GeoPoint.distance(to:) in SQL (CQuakeSQL).
         let registered = quaketui_register_functions(db)
@@ -90,7 +91,8 @@ public final class Connection {
 
     func error(sql: String? = nil) -> SQLiteError {
         SQLiteError(extendedCode: sqlite3_extended_errcode(rawHandle),
-                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql)
+                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
+                    systemErrno: sqlite3_system_errno(rawHandle))
     }
 
     /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.
@@ -235,6 +237,7 @@ public final class Connection {
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue)")
         do {
+            if kind != .deferred { try refreshSchemaIfChanged() }
             let result = try body()
             resetCachedStatements()
             try execute("COMMIT")
@@ -248,6 +251,27 @@ public final class Connection {
             deadline.pointee = saved
             throw error
         }
+    }
+
+    /// The schema cookie this connection's statements were compiled against (`PRAGMA schema_version`).
+    private var knownSchemaVersion: Int64?
+
+    /// Makes the statements of a write transaction compile against the schema as it is now.
+    ///
+    /// Another connection may have changed the schema since this one last read it (a bulk
+    /// import swaps the search index's triggers and drops and recreates indexes: DDL). SQLite
+    /// notices at a statement's first step and recompiles it, but on 3.40 a statement recompiled
+    /// that way after the change — a cached upsert, a `DELETE … RETURNING` — failed with
+    /// `SQLITE_SCHEMA` ("no such table: quake", issue 29). So, with the write lock held (the
+    /// schema cannot change again until the commit), read the cookie; if it moved, drop the
+    /// cached statements and let a trivial statement reload the schema before the body runs (also
+    /// at a connection's first write, which may have read the schema long before, at its open).
+    private func refreshSchemaIfChanged() throws(SQLiteError) {
+        let version = try scalar("PRAGMA schema_version").int64
+        guard version != knownSchemaVersion else { return }
+        statementCache.removeAll()
+        _ = try scalar("SELECT count(*) FROM sqlite_schema")
+        knownSchemaVersion = version
     }
 
     public enum TransactionKind: String, Sendable {

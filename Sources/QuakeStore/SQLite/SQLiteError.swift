@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An error reported by SQLite: the primary and extended result codes, SQLite's message,
 /// and the SQL that failed, if any.
@@ -12,14 +15,21 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public let message: String
     /// The statement that failed, if the failure belongs to one.
     public let sql: String?
+    /// The `errno` of the system call behind an I/O failure (`sqlite3_system_errno`), 0 if none.
+    public let systemErrno: Int32
 
     /// The primary result code, e.g. `SQLITE_BUSY` (5).
     public var code: Int32 { extendedCode & 0xFF }
 
     public init(extendedCode: Int32, message: String, sql: String? = nil) {
+        self.init(extendedCode: extendedCode, message: message, sql: sql, systemErrno: 0)
+    }
+
+    public init(extendedCode: Int32, message: String, sql: String? = nil, systemErrno: Int32) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     public var description: String {
@@ -34,6 +44,7 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public static let readOnly = SQLITE_READONLY
     public static let tooBig = SQLITE_TOOBIG
     public static let full = SQLITE_FULL
+    public static let ioError = SQLITE_IOERR
     public static let noMemory = SQLITE_NOMEM
     public static let busy = SQLITE_BUSY
     /// The API was used wrongly (e.g. SQL with a second statement): a bug in the caller.
@@ -49,6 +60,12 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     public var isAccessDenied: Bool { code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM }
     /// The corresponding C code is `SQLITE_FULL`: the disk is full.
     public var isDiskFull: Bool { code == SQLITE_FULL }
+    /// A failed read or write of the file (`SQLITE_IOERR`), or an open that failed for a reason
+    /// other than permissions (`SQLITE_CANTOPEN` with `EIO`…): often transient, never damage.
+    public var isIOError: Bool {
+        code == SQLITE_IOERR
+            || (code == SQLITE_CANTOPEN && ![0, EACCES, EPERM, EROFS, ENOENT, ENOTDIR, EISDIR].contains(systemErrno))
+    }
     /// The corresponding C code is `SQLITE_INTERRUPT`: `Connection.interrupt()` stopped it.
     public var isInterrupted: Bool { code == SQLITE_INTERRUPT }
 }

@@ -20,7 +20,8 @@ enum DeleteCommand {
 
     struct Report: Encodable {
         var deleted: Int
-        var remaining: Int
+        /// nil when counting them failed after the delete committed (a warning says so).
+        var remaining: Int?
     }
 
     static func run(_ arguments: ParsedArguments) throws {
@@ -39,9 +40,16 @@ enum DeleteCommand {
             try SampleCatalogue.forgetIfDeleted(in: tx)
             return deleted
         }
-        let remaining = try container.viewContext.read { try $0.quakeCount() }
+        // Committed: whatever fails after this is a warning, and the command succeeds (issue 29).
+        var remaining: Int?
+        do {
+            remaining = try container.viewContext.read { try $0.quakeCount() }
+        } catch {
+            let error = (error as? SQLiteError).map { StoreError($0, path: container.url.path) } ?? error
+            printError("Warning: the quakes were deleted, but counting those left failed: \(ErrorPresenter.report(error).message)")
+        }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
-        print("deleted \(deleted.formatted()) quakes (\(remaining.formatted()) left)")
+        print("deleted \(deleted.formatted()) quakes" + (remaining.map { " (\($0.formatted()) left)" } ?? ""))
     }
 
     static func parseDate(_ text: String) throws(UsageError) -> Date {

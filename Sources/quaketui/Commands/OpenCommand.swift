@@ -60,8 +60,15 @@ enum OpenCommand {
                                                  environment: ProcessInfo.processInfo.environment)
         let state = try arguments.stateDirectory()
         let summary = try ActivityCenter(state: state).open(target, in: identity.id, isStored: isStored)
+        // The activity is sent: from here on a failure is a warning, never exit 1 (issue 29).
+        var inStore = true
+        do {
+            inStore = try storeHolds(summary.code, in: state)
+        } catch {
+            printError("Warning: sent \(summary.code), but could not look it up in the store: \(ErrorPresenter.report(error).message)")
+        }
         let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
-                            inStore: try storeHolds(summary.code, in: state))
+                            inStore: inStore)
         if arguments.has("json") { return try printJSON(report) }
         print(sentence(report))
     }
@@ -71,7 +78,11 @@ enum OpenCommand {
         guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return false }
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
-        return try container.viewContext.read { try $0.quake(code: code) } != nil
+        do {
+            return try container.viewContext.read { try $0.quake(code: code) } != nil
+        } catch let error as SQLiteError {
+            throw StoreError(error, path: state.storeURL.path)
+        }
     }
 
     /// e.g. "sent us7000abcd to scene main, open in process 4242: it shows the quake within a second."

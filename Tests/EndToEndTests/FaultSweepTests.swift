@@ -1,0 +1,202 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The bounded form of `tools/faults/sweep.sh` (issue 29): for import, delete, config and open,
+/// a seeded sample of the system calls on the state directory fails (EIO, ENOSPC, EINTR), and
+/// after each trial: no crash, exit 0 only with the work done, otherwise one sentence and the
+/// state exactly before or after, `integrity_check` ok (and "damaged" said only when it is not),
+/// no good file moved aside.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct FaultSweepTests {
+    static let calls = ["open", "read", "write", "pread", "pwrite", "fsync", "rename", "unlink", "ftruncate"]
+    static let errnos = ["EIO", "ENOSPC", "EINTR"]
+
+    enum Scenario: String, CaseIterable, Sendable {
+        case importFile, delete, config, open
+
+        var arguments: [String] {
+            switch self {
+            case .importFile: ["import", SharedData.url("1.0_day-2025-07-27.geojson").path]
+            case .delete: ["delete", "--before", "2019-07-10"]
+            case .config: ["config", "alertMagnitude", "7"]
+            case .open: ["open", "us70004jyv", "--scene", "main"]
+            }
+        }
+    }
+
+    /// What a trial may change: the store's rows and notes, the settings, the pending activity.
+    struct Fingerprint: Equatable {
+        var rows: [String]
+        var files: [Data?]
+
+        init(_ dir: URL) throws {
+            let store = dir.appendingPathComponent("quakes.sqlite").path
+            let connection = try Connection(path: store, create: false)
+            defer { connection.close() }
+            let statement = try connection.prepare("SELECT code || ' ' || updated || ' ' || coalesce(notes, '') FROM quake ORDER BY code")
+            var rows: [String] = []
+            while try statement.step() { rows.append(statement.text(at: 0)) }
+            self.rows = rows
+            // The activity file holds the time it was sent: whether it holds the code is what counts.
+            let activity = FileManager.default.contents(atPath: dir.appendingPathComponent("activity.plist").path)
+            files = [FileManager.default.contents(atPath: dir.appendingPathComponent("defaults.plist").path),
+                     activity.map { Data(String(decoding: $0, as: UTF8.self).contains("us70004jyv") ? [1] : [0]) }]
+        }
+    }
+
+    /// A state directory with a month of quakes, a note and a setting.
+    static func makeBase(_ dir: URL) throws {
+        let seed = try QuaketuiBinary.run(["import", SharedData.url("2.5_month-2019-07-19.geojson").path], stateDirectory: dir)
+        #expect(seed.status == 0, "\(seed.stderr)")
+        let container = try PersistentContainer(directory: dir)
+        let writer = try container.newBackgroundContext(author: "notes")
+        _ = try writer.performAndWait { tx in
+            try tx.connection.execute("UPDATE quake SET notes = 'felt it' WHERE rowid = 7")
+        }
+        writer.close()
+        container.close()
+        #expect(try QuaketuiBinary.run(["config", "alertMagnitude", "6.5"], stateDirectory: dir).status == 0)
+    }
+
+    static func copy(_ from: URL, to: URL) throws {
+        try? FileManager.default.removeItem(at: to)
+        try FileManager.default.copyItem(at: from, to: to)
+    }
+
+    /// Runs `scenario` on a fresh copy of `base` with call `nth` failing (0: none).
+    static func trial(_ scenario: Scenario, base: URL, in dir: URL, nth: Int, errno: String, times: Int = 1,
+                      count: String? = nil) throws -> (QuaketuiBinary.Result, URL) {
+        let state = dir.appendingPathComponent("trial")
+        try copy(base, to: state)
+        let env = try FaultShim.environment(calls: calls, path: state.path, nth: nth, times: times, errno: errno, count: count)
+        return (try QuaketuiBinary.run(scenario.arguments, stateDirectory: state, environment: env), state)
+    }
+
+    /// The sweep's checks on one trial; returns the problems found.
+    static func problems(_ result: QuaketuiBinary.Result, state: URL, base: URL,
+                         before: Fingerprint, after: Fingerprint) throws -> [String] {
+        var problems: [String] = []
+        let got = try Fingerprint(state)
+        if result.status >= 128 { problems.append("crashed (exit \(result.status))") }
+        if result.status == 0 && got != after { problems.append("exit 0 but the work was not done") }
+        if result.status != 0 {
+            if got != before && got != after { problems.append("neither before nor after") }
+            if got == after { problems.append("exit \(result.status) after the work was done: \(result.stderr)") }
+            let lines = result.stderr.split(separator: "\n")
+            if lines.count != 1 || !result.stderr.hasPrefix("Error: ") { problems.append("not one sentence: \(result.stderr)") }
+        }
+        let connection = try Connection(path: state.appendingPathComponent("quakes.sqlite").path, create: false)
+        let check = try connection.scalar("PRAGMA integrity_check").string
+        connection.close()
+        if check != "ok" { problems.append("integrity_check: \(check ?? "nil")") }
+        if check == "ok" && result.stderr.contains("is damaged") { problems.append("called damaged on a sound store: \(result.stderr)") }
+        let good = FileManager.default.contents(atPath: base.appendingPathComponent("defaults.plist").path)
+        for name in try FileManager.default.contentsOfDirectory(atPath: state.path) where name.contains(".corrupt-") {
+            if FileManager.default.contents(atPath: state.appendingPathComponent(name).path) == good {
+                problems.append("a good file was moved aside: \(name)")
+            }
+        }
+        return problems
+    }
+
+    @Test(.timeLimit(.minutes(5)), arguments: Scenario.allCases)
+    func aSeededSampleOfFaultPointsNeverCrashesLiesOrLoses(scenario: Scenario) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let base = dir.appending("base"), clean = dir.appending("clean")
+        try Self.makeBase(base)
+        try Self.copy(base, to: clean)
+        let done = try QuaketuiBinary.run(scenario.arguments, stateDirectory: clean)
+        #expect(done.status == 0, "\(done.stderr)")
+        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        #expect(before != after)
+        let countFile = dir.appending("count").path
+        _ = try Self.trial(scenario, base: base, in: dir.url, nth: 0, errno: "EIO", count: countFile)
+        let points = Int((try String(contentsOfFile: countFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(points > 0)
+        // Seeded: the same points every run (SplitMix64 from the scenario), spread over the range.
+        var generator = SeededGenerator(seed: UInt64(Scenario.allCases.firstIndex(of: scenario)!) + 29)
+        let sample = (0..<30).map { _ in Int.random(in: 1...points, using: &generator) }
+        var failures: [String] = []
+        for (index, nth) in sample.enumerated() {
+            let errno = Self.errnos[index % Self.errnos.count]
+            let (result, state) = try Self.trial(scenario, base: base, in: dir.url, nth: nth, errno: errno)
+            for problem in try Self.problems(result, state: state, base: base, before: before, after: after) {
+                failures.append("\(scenario) \(errno) call #\(nth) of \(points): \(problem)")
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
+    /// Issue 29, point 5: once the delete has committed (its last WAL frame written and, with
+    /// `synchronous = FULL`, synced), every later call fails (counting what is left, the
+    /// checkpoint at close): the command succeeds with a warning, the quakes deleted.
+    @Test(.timeLimit(.minutes(5)))
+    func failuresAfterTheDeleteCommittedAreAWarningAndExit0() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let base = dir.appending("base"), clean = dir.appending("clean")
+        try Self.makeBase(base)
+        try Self.copy(base, to: clean)
+        #expect(try QuaketuiBinary.run(Scenario.delete.arguments, stateDirectory: clean).status == 0)
+        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        // Trace a clean run: the commit is the last WAL write before the checkpoint's first write
+        // to the store file (and the WAL's fsync right after it, when the count's reads follow).
+        let state = dir.appending("trial")
+        try Self.copy(base, to: state)
+        let tracePath = dir.appending("trace").path
+        var env = try FaultShim.environment(calls: Self.calls, path: state.path, nth: 0)
+        env["FAULT_TRACE"] = tracePath
+        #expect(try QuaketuiBinary.run(Scenario.delete.arguments, stateDirectory: state, environment: env).status == 0)
+        let trace = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        let store = state.appendingPathComponent("quakes.sqlite").path
+        let checkpoint = try #require(trace.firstIndex { $0[1] == "pwrite" && $0[2] == store })
+        var commit = try #require(trace[..<checkpoint].lastIndex { $0[1] == "pwrite" && $0[2] == store + "-wal" })
+        if trace[commit + 1][1] == "fsync" && trace[commit + 2][1] == "pread" { commit += 1 }
+        let nth = Int(trace[commit][0])! + 1
+
+        let (result, trial) = try Self.trial(.delete, base: base, in: dir.url, nth: nth, errno: "EIO", times: 1_000_000)
+        #expect(result.status == 0, "\(result.stderr)")
+        let warning: String = result.stderr, output: String = result.stdout
+        #expect(warning.hasPrefix("Warning: "), "\(warning)")
+        #expect(warning.split(separator: "\n").count == 1, "\(warning)")
+        #expect(output.hasPrefix("deleted 2,387 quakes"), "\(output)")
+        #expect(try Self.problems(result, state: trial, base: base, before: before, after: after).isEmpty)
+    }
+}
+
+/// Issue 29, point 8: what a writer reports as saved is on disk, even while another connection
+/// (a browser) keeps the WAL from being checkpointed and synced at close.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct DurabilityTests {
+    @Test func anImportWhileABrowserHoldsTheStoreSyncsTheWALAfterItsLastWrite() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.appending("state")
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("4.5_month-2014-03-21.geojson").path], stateDirectory: state).status == 0)
+        // The "browser": a connection that stays open, so the import's close is not the last.
+        let browser = try PersistentContainer(directory: state)
+        defer { browser.close() }
+        _ = try browser.viewContext.read { try $0.quakeCount() }
+        let tracePath = dir.appending("trace").path
+        var env = try FaultShim.environment(calls: ["pwrite", "fsync"], path: "quakes.sqlite-wal", nth: 0)
+        env["FAULT_TRACE"] = tracePath
+        let result = try QuaketuiBinary.run(["import", SharedData.url("1.0_day-2025-07-27.geojson").path], stateDirectory: state,
+                                            environment: env)
+        #expect(result.status == 0, "\(result.stderr)")
+        let calls = try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map { $0.split(separator: " ")[1] }
+        let lastWrite = try #require(calls.lastIndex(of: "pwrite"))
+        #expect(calls.lastIndex(of: "fsync").map { $0 > lastWrite } == true, "\(calls.suffix(5))")
+    }
+
+    @Test func everyWriterConnectionCommitsWithSynchronousFull() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let writer = try store.container.newBackgroundContext(author: "notes")
+        defer { writer.close() }
+        // 2 is FULL: the WAL is synced at every commit (https://www.sqlite.org/pragma.html#pragma_synchronous).
+        #expect(try writer.performAndWait { try $0.connection.scalar("PRAGMA synchronous").int64 } == 2)
+    }
+}
