@@ -11,6 +11,8 @@ public enum SampleCatalogue {
     public static let codePrefix = "sample"
     /// The `meta` key whose value `sample` marks a store that holds the sample.
     static let sourceKey = "source"
+    /// The process (`StoreOrigin.current`) whose import replaced the sample.
+    static let replacedByKey = "sample.replacedBy"
 
     /// Imports the sample into `container` if, and only if, the store is new: it has no quakes
     /// and has never committed a change (history token 0). A store emptied by `delete --all`
@@ -58,10 +60,18 @@ public enum SampleCatalogue {
         try tx.connection.setMetaValue(nil, for: sourceKey)
     }
 
-    /// Removes the sample rows and the label, inside the transaction that imports real data.
+    /// Removes the sample rows and the label, inside the transaction that imports real data,
+    /// and notes which process that is: everything it commits is the first real download.
     public static func removeSample(in tx: WriteTransaction) throws {
         guard try isSample(tx.connection) else { return }
         try tx.deleteQuakes(codePrefix: codePrefix)
         try tx.connection.setMetaValue(nil, for: sourceKey)
+        try tx.connection.setMetaValue(StoreOrigin.current, for: replacedByKey)
+    }
+
+    /// The process whose import replaced the sample, if one did: what it commits (every window of
+    /// a `fetch`, not only the first) is the first real download, which marks nothing new.
+    public static func replacingOrigin(_ db: Connection) throws -> String? {
+        try db.metaValue(replacedByKey)
     }
 }

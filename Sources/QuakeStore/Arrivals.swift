@@ -17,19 +17,20 @@ extension Connection {
     }
 
     /// Calls `body` once for every quake inserted after `cursor` that is still stored, oldest
-    /// commit first, and returns the cursor to pass next time.
+    /// commit first, and returns the cursor to pass next time. Transactions `excludingOrigin`
+    /// committed are passed over (their rows still move the cursor on).
     ///
     /// Exact transactions name their inserted codes. A bulk transaction (or history purged
     /// since the cursor) does not, so then every row whose id is above the cursor's counts
     /// (SQLite gives a new row a larger id than any stored one); a quake reported either way is
     /// reported once.
-    public func forEachArrival(after cursor: ArrivalCursor,
+    public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil,
                                _ body: (StoredQuake) throws -> Void) throws -> ArrivalCursor {
         let now = try arrivalCursor()
         guard now.token > cursor.token else { return ArrivalCursor(token: cursor.token, maxID: max(cursor.maxID, now.maxID)) }
         var codes: [String] = []
         var needsRowScan = false
-        switch try history(after: cursor.token) {
+        switch try history(after: cursor.token, excludingOrigin: excludingOrigin) {
         case .expired:
             needsRowScan = true
         case .transactions(let transactions, _):

@@ -79,11 +79,4 @@ extension BrowserModel {
         state.status.isError = false
     }
 
-    /// The bundled sample was replaced by real data: that first download is not "new".
-    func forgetArrivalsOfFirstDownload() {
-        guard state.live.seen != nil else { return }
-        state.live.seen = state.live.readThrough ?? state.live.seen
-        state.live.newCodes = []
-        state.live.isOverflowing = false
-    }
 }

@@ -317,7 +317,6 @@ public final class BrowserModel {
         case .sampleChanged(let isSample):
             state.isSample = isSample
             if !isSample { state.status.offline = false }
-            if !isSample && before.isSample { forgetArrivalsOfFirstDownload() }
         case .showMessage(let message, let isError):
             state.status.message = message
             state.status.isError = isError

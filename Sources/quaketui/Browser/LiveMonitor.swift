@@ -1,4 +1,5 @@
 import Foundation
+import QuakeFeed
 import QuakeScenes
 import QuakeStore
 import QuakeTUI
@@ -41,13 +42,15 @@ final class LiveMonitor {
     }
 
     /// The quakes inserted after `cursor` (none when nil: the scene looks for the first time),
-    /// with the alert settings as they are now.
+    /// with the alert settings as they are now. What the process that replaced the bundled
+    /// sample commits is not new: the first real download marks nothing, however many
+    /// transactions it takes (a `fetch` commits one per window).
     func arrivals(after cursor: ArrivalCursor?) throws -> QuakeArrivals {
         var quakes: [QuakeRecord] = []
         var isTruncated = false
         let next = try container.viewContext.read { db -> ArrivalCursor in
             guard let cursor else { return try db.arrivalCursor() }
-            return try db.forEachArrival(after: cursor) { quake in
+            return try db.forEachArrival(after: cursor, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
                 if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) } else { isTruncated = true }
             }
         }
