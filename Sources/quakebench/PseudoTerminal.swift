@@ -10,10 +10,6 @@ final class PseudoTerminal: @unchecked Sendable {
     let startedAt: UInt64
     private let master: Int32
     private let drained = DispatchSemaphore(value: 0)
-    /// Signalled each time the program wrote to the terminal: a frame is written before its
-    /// trace line, so a waiter wakes on output instead of polling (which took the CPU the
-    /// browser needs while a background count runs on the other core).
-    let wroteOutput = DispatchSemaphore(value: 0)
 
     // Linux values the Glibc module does not import (asm-generic/ioctls.h, spawn.h).
     private static let setLock: UInt = 0x4004_5431    // TIOCSPTLCK
@@ -57,10 +53,10 @@ final class PseudoTerminal: @unchecked Sendable {
             throw BenchError("cannot start \(arguments[0]): \(String(cString: strerror(rc)))")
         }
         self.pid = pid
-        let master = master, drained = drained, wroteOutput = wroteOutput
+        let master = master, drained = drained
         Thread.detachNewThread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while buffer.withUnsafeMutableBytes({ read(master, $0.baseAddress, $0.count) }) > 0 { wroteOutput.signal() }
+            while buffer.withUnsafeMutableBytes({ read(master, $0.baseAddress, $0.count) }) > 0 {}
             drained.signal()
         }
     }

@@ -114,9 +114,7 @@ struct TerminalBench {
     final class Browser {
         let terminal: PseudoTerminal
         private let trace: URL
-        /// The trace's bytes read so far, and what of them is not yet a whole line.
-        private var traceOffset: UInt64 = 0
-        private var partialLine = ""
+        private var seen = 0
 
         /// `environment` adds to (or replaces) the offline feed mirror and the trace.
         init(_ bench: TerminalBench, environment: [String: String] = [:]) throws {
@@ -128,34 +126,20 @@ struct TerminalBench {
                     .merging(environment) { $1 })
         }
 
-        /// The time of the first frame presented after `after` (ns), waiting up to 10 s. It reads
-        /// only the trace's new lines, after the browser wrote to the terminal (or every
-        /// millisecond), so the wait takes next to no CPU from the browser it times.
+        /// The time of the first frame presented after `after` (ns), waiting up to 10 s.
         func nextFrame(after: UInt64) throws -> UInt64 {
             let deadline = monotonicNanoseconds() + 10_000_000_000
             while monotonicNanoseconds() < deadline {
-                for line in newTraceLines() {
+                let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n")
+                for line in lines.dropFirst(seen) where line.hasSuffix("") {
                     let parts = line.split(separator: " ")
-                    guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]), time >= after else { continue }
-                    return time
+                    guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { continue }
+                    seen += 1
+                    if time >= after { seen = lines.count; return time }
                 }
-                _ = terminal.wroteOutput.wait(timeout: .now() + .milliseconds(1))
+                usleep(200)
             }
             throw BenchError("the browser drew no frame within 10 s (trace \(trace.path))")
-        }
-
-        /// The whole lines the trace gained since the last call.
-        private func newTraceLines() -> [Substring] {
-            guard let handle = try? FileHandle(forReadingFrom: trace) else { return [] }
-            defer { try? handle.close() }
-            try? handle.seek(toOffset: traceOffset)
-            let data = (try? handle.readToEnd()) ?? Data()
-            traceOffset += UInt64(data.count)
-            partialLine += String(decoding: data, as: UTF8.self)
-            guard let end = partialLine.lastIndex(of: "\n") else { return [] }
-            let lines = partialLine[..<end].split(separator: "\n")
-            partialLine = String(partialLine[partialLine.index(after: end)...])
-            return lines
         }
 
         func quit() throws {
