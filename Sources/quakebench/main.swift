@@ -150,6 +150,7 @@ do {
             continue
         }
         figures += try importBench.run(n: n, python: python && n <= 200_000)
+        figures += try NotesBench(store: store, samples: quick ? 10 : 40).run(n: n)
         if monthLiveOnly {
             figures += try LiveBench(store: store, commits: 0, quakebench: quakebench, quaketui: quaketui,
                                      monthFile: monthFile, monthRuns: 3).runMonth(n: n)
