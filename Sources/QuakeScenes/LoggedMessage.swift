@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// try storage.set([LoggedMessage(time: Date(), text: "Notes saved", isError: false)], for: SceneKeys.messageLog)
 /// ```
-public struct LoggedMessage: PropertyListStorable, Equatable, Hashable {
+public struct LoggedMessage: PropertyListStorable, Equatable, Hashable, Sendable {
     public var time: Date
     public var text: String
     public var isError: Bool

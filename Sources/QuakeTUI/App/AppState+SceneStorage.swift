@@ -101,9 +101,7 @@ extension AppState {
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         nearHome = storage.value(for: SceneKeys.nearHome)
-        messageLog = MessageLog(entries: storage.value(for: SceneKeys.messageLog).map {
-            MessageLog.Entry(time: $0.time, text: $0.text, isError: $0.isError)
-        })
+        messageLog = MessageLog(entries: storage.value(for: SceneKeys.messageLog))
         logVisible = storage.value(for: SceneKeys.isMessageLogPresented)
         logOffset = logVisible ? storage.value(for: SceneKeys.messageLogOffset) : 0
         commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }

@@ -1,21 +1,13 @@
 import Foundation
+import QuakeScenes
 
 /// Every one-shot message the status line showed (notices, errors, refresh results), with its
 /// time: a message replaced by the next one, or cut at the pane's width, can be read whole with
 /// `L` (as k9s and lazygit keep theirs). Kept for the session, the newest last; the newest
 /// entries are also scene state (`ContentView.messageLog`), so an open log comes back as it was.
 public struct MessageLog: Equatable, Sendable {
-    public struct Entry: Equatable, Sendable {
-        public var time: Date
-        public var text: String
-        public var isError: Bool
-
-        public init(time: Date, text: String, isError: Bool) {
-            self.time = time
-            self.text = text
-            self.isError = isError
-        }
-    }
+    /// One message and when it was shown: the value the scene stores, too.
+    public typealias Entry = LoggedMessage
 
     /// The oldest entries go first past this many.
     public static let limit = 500
