@@ -121,30 +121,27 @@ int open64(const char *path, int flags, ...) {
     if (open_common("open", path)) return -1;
     return real_open64(path, flags, mode);
 }
+/* The path openat() names, made whole from its directory descriptor so the fault rules match it. */
+static const char *at_path(int dirfd, const char *path, char *full, size_t size) {
+    char dir[4096];
+    if (!path || path[0] == '/' || dirfd == AT_FDCWD || !fd_path(dirfd, dir, sizeof dir)) return path;
+    snprintf(full, size, "%s/%s", dir, path);
+    return full;
+}
 int openat(int dirfd, const char *path, int flags, ...) {
     REAL(openat);
     mode_t mode = 0;
     if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
-    char dir[4096], full[8192];
-    const char *shown = path;
-    if (path && path[0] != '/' && dirfd != AT_FDCWD && fd_path(dirfd, dir, sizeof dir)) {
-        snprintf(full, sizeof full, "%s/%s", dir, path);
-        shown = full;
-    }
-    if (open_common("open", shown)) return -1;
+    char full[8192];
+    if (open_common("open", at_path(dirfd, path, full, sizeof full))) return -1;
     return real_openat(dirfd, path, flags, mode);
 }
 int openat64(int dirfd, const char *path, int flags, ...) {
     REAL(openat64);
     mode_t mode = 0;
     if (flags & (O_CREAT | O_TMPFILE)) { va_list ap; va_start(ap, flags); mode = va_arg(ap, mode_t); va_end(ap); }
-    char dir[4096], full[8192];
-    const char *shown = path;
-    if (path && path[0] != '/' && dirfd != AT_FDCWD && fd_path(dirfd, dir, sizeof dir)) {
-        snprintf(full, sizeof full, "%s/%s", dir, path);
-        shown = full;
-    }
-    if (open_common("open", shown)) return -1;
+    char full[8192];
+    if (open_common("open", at_path(dirfd, path, full, sizeof full))) return -1;
     return real_openat64(dirfd, path, flags, mode);
 }
 
