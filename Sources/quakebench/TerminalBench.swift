@@ -72,7 +72,7 @@ struct TerminalBench {
                 for step in sequence {
                     let sent = monotonicNanoseconds()
                     browser.terminal.type(step.bytes)
-                    let drawn = try browser.nextFrame(after: sent)
+                    let drawn = try browser.nextFrameAfterKey()
                     guard let row = step.row else { continue }
                     if samples[row] == nil { rows.append(row) }
                     samples[row, default: []].append(Double(drawn - sent) / 1e9)
@@ -140,6 +140,32 @@ struct TerminalBench {
                 usleep(200)
             }
             throw BenchError("the browser drew no frame within 10 s (trace \(trace.path))")
+        }
+
+        /// The time of the first frame presented after the browser handled the key just typed
+        /// (its `key` trace line), waiting up to 10 s.
+        ///
+        /// Not the first frame after the key's bytes were written: a frame the browser was
+        /// drawing when they arrived (a background count of the previous key settling) does not
+        /// show the key, and taking it as the key's frame shifts every later key onto the frame
+        /// of the key before it (`s` → time was timed by the frame of `s` → distance).
+        func nextFrameAfterKey() throws -> UInt64 {
+            let deadline = monotonicNanoseconds() + 10_000_000_000
+            var handled = false
+            while monotonicNanoseconds() < deadline {
+                let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
+                // Whole lines only: the browser may be writing the last one.
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+                while seen < lines.count {
+                    let parts = lines[lines.startIndex + seen].split(separator: " ")
+                    seen += 1
+                    if parts.first == "key" { handled = true }
+                    guard handled, parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { continue }
+                    return time
+                }
+                usleep(200)
+            }
+            throw BenchError("the browser drew no frame for a key within 10 s (trace \(trace.path))")
         }
 
         func quit() throws {

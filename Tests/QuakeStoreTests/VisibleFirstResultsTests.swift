@@ -377,4 +377,30 @@ import Testing
         #expect(!results.isProvisional)
         try Self.expectExact(results, store, anchor: "v3")
     }
+
+    /// Whether a distance sort builds its table is known before configuring: only when it is not
+    /// the table the controller holds. A build bigger than a deadline fits is not tried under one
+    /// (`rebuildsLargeDistanceTable`); a store of 50 quakes is not that.
+    @Test func distanceRebuildIsKnownBeforeConfiguring() throws {
+        let store = try Self.makeStore(count: 50)
+        defer { store.remove() }
+        let controller = try FetchedResultsController(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        defer { controller.close() }
+        var request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.distance), timeZone: Self.utc)
+        request.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        #expect(controller.rebuildsDistances(for: request))
+        #expect(try !controller.rebuildsLargeDistanceTable(for: request))
+        try controller.configure(request)
+        #expect(!controller.rebuildsDistances(for: request))
+        var reversed = request
+        reversed.sortDescriptor = QuakeSortDescriptor(.distance, ascending: !request.sortDescriptor.ascending)
+        #expect(!controller.rebuildsDistances(for: reversed))
+        var elsewhere = request
+        elsewhere.distanceReference = DistanceReference(origin: GeoPoint(latitude: 0, longitude: 0))
+        #expect(controller.rebuildsDistances(for: elsewhere))
+        var searched = request
+        searched.predicate = QuakePredicate(searchText: "a")
+        #expect(controller.rebuildsDistances(for: searched))
+        #expect(!controller.rebuildsDistances(for: SectionedFetchRequest(timeZone: Self.utc)))
+    }
 }

@@ -28,7 +28,8 @@ public final class FetchedResultsController {
     /// A match set under 1/8 of the rows is counted by reading its rows by id (about 1.5 µs a
     /// row); a bigger one by walking the sort index and testing each row (about 0.2 µs a row).
     static let sparseMatchDivisor = 8
-    /// The most distance rows a deadline-bound configuration empties (see `configure`).
+    /// The most distance rows a deadline-bound configuration empties (see `configure`), or
+    /// loads (`VisibleFirstResults` answers a bigger build with a provisional window at once).
     static let distanceRowsWithinADeadline = 20_000
 
     let context: ViewContext
@@ -107,10 +108,8 @@ public final class FetchedResultsController {
                           withinNanoseconds limit: UInt64?, bandCounts: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
         let newPlan = QueryPlan(request)
-        let matchesChanged = newPlan.search != plan.search || newPlan.filters != plan.filters
-        let distancesChanged = request.sortDescriptor.order == .distance
-            && (matchesChanged || self.request.sortDescriptor.order != .distance
-                || request.distanceReference?.origin != self.request.distanceReference?.origin)
+        let matchesChanged = changesMatches(newPlan)
+        let distancesChanged = rebuildsDistances(request, matchesChanged: matchesChanged)
         // Rebuilding over a big distance table first empties it in one SQLite step that no
         // deadline stops (a quarter of a second at 1M quakes, and as long again to roll back):
         // under a deadline, say at once that it would not fit.
@@ -131,6 +130,36 @@ public final class FetchedResultsController {
                 return try anchorLocked(db, code: code)
             }
         } }
+    }
+
+    /// Whether configuring `request` would build the distance table anew: a distance sort
+    /// other than the one this controller holds (another order before it, another origin,
+    /// other matches). Such a configuration loads and sorts every candidate row.
+    public func rebuildsDistances(for request: SectionedFetchRequest) -> Bool {
+        let request = request.normalized
+        guard request.sortDescriptor.order == .distance else { return false }
+        return rebuildsDistances(request, matchesChanged: changesMatches(QueryPlan(request)))
+    }
+
+    /// Whether configuring `request` builds a distance table too big to fit a deadline: the
+    /// store holds more rows (the most a table can load) than `distanceRowsWithinADeadline`.
+    public func rebuildsLargeDistanceTable(for request: SectionedFetchRequest) throws -> Bool {
+        guard rebuildsDistances(for: request) else { return false }
+        let rows = try context.read { db in
+            try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+        }
+        return rows > Self.distanceRowsWithinADeadline
+    }
+
+    private func changesMatches(_ newPlan: QueryPlan) -> Bool {
+        newPlan.search != plan.search || newPlan.filters != plan.filters
+    }
+
+    /// `request` normalized.
+    private func rebuildsDistances(_ request: SectionedFetchRequest, matchesChanged: Bool) -> Bool {
+        request.sortDescriptor.order == .distance
+            && (matchesChanged || self.request.sortDescriptor.order != .distance
+                || request.distanceReference?.origin != self.request.distanceReference?.origin)
     }
 
     /// Stops the `configure` or read running on another thread (a superseded request): it
