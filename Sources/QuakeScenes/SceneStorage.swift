@@ -157,6 +157,31 @@ public final class SceneStorage: @unchecked Sendable {
         try? setItem(nil, forName: key.name)
     }
 
+    /// Several keys at once, with one encoding of the file for all of them (`set` encodes it
+    /// once per changed key, and a key press that saves the whole scene changes several).
+    /// All or none: on a throw no value of the batch is stored.
+    ///
+    /// ```swift
+    /// try storage.update { batch in
+    ///     batch.set("magnitude", for: SceneKeys.sortOrder)
+    ///     batch.set(false, for: SceneKeys.sortAscending)
+    /// }
+    /// ```
+    public func update(_ body: (inout Batch) -> Void) throws {
+        var batch = Batch()
+        body(&batch)
+        try setItems(batch.items)
+    }
+
+    /// The values of one `update`, in the order they were set.
+    public struct Batch {
+        fileprivate var items: [(name: String, item: PropertyListItem?)] = []
+
+        public mutating func set<V>(_ value: V, for key: SceneKey<V>) {
+            items.append((key.name, value.propertyListItem))
+        }
+    }
+
     /// The raw items, for tools and tests.
     public var allItems: [String: PropertyListItem] {
         mutex.lock()
@@ -165,26 +190,37 @@ public final class SceneStorage: @unchecked Sendable {
     }
 
     private func setItem(_ item: PropertyListItem?, forName name: String) throws {
+        try setItems([(name, item)])
+    }
+
+    /// Stores the changed items with one encoding; an error names the first changed key.
+    private func setItems(_ items: [(name: String, item: PropertyListItem?)]) throws {
         mutex.lock()
         defer { mutex.unlock() }
-        guard values[name] != item else { return }
         var candidate = values
-        candidate[name] = item
+        var changed: [String] = []
+        for (name, item) in items where candidate[name] != item {
+            candidate[name] = item
+            changed.append(name)
+        }
+        guard let first = changed.first else { return }
         let data: Data
         do {
             data = try PropertyListItem.xmlData(for: candidate)
         } catch {
-            throw QuakeScenesError(.valueNotEncodable, path: path, key: name, sceneID: sceneID.rawValue,
+            throw QuakeScenesError(.valueNotEncodable, path: path, key: first, sceneID: sceneID.rawValue,
                                    detail: "\(error)")
         }
         guard data.count < SceneStorage.maximumFileSize else {
-            throw QuakeScenesError(.valueTooLarge, path: path, key: name, sceneID: sceneID.rawValue,
+            throw QuakeScenesError(.valueTooLarge, path: path, key: first, sceneID: sceneID.rawValue,
                                    detail: "the file would be \(data.count) bytes; the limit is \(SceneStorage.maximumFileSize)")
         }
         values = candidate
         encoded = data
-        if unreadFile != nil { keysSetSinceUnread[name] = item }
-        reportedKeys.remove(name)
+        for name in changed {
+            if unreadFile != nil { keysSetSinceUnread[name] = candidate[name] }
+            reportedKeys.remove(name)
+        }
         generation += 1
         scheduleWriteLocked()
     }

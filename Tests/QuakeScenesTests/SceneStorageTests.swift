@@ -154,6 +154,34 @@ struct RoundTrip: Sendable, CustomTestStringConvertible {
         #expect((size ?? .max) < SceneStorage.maximumFileSize)
     }
 
+    /// `update` stores every value of a batch, or none: the whole scene a key saves, encoded once.
+    @Test func anUpdateStoresAllOfItsValuesOrNone() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let storage = try SceneStorage(state: state, scene: .main, restoring: false)
+        try storage.update { batch in
+            batch.set("magnitude", for: SceneKeys.sortOrder)
+            batch.set("alaska", for: SceneKeys.searchText)
+            batch.set(true, for: SceneKeys.detailIsPresented)
+        }
+        #expect(storage.value(for: SceneKeys.sortOrder) == "magnitude")
+        #expect(storage.value(for: SceneKeys.searchText) == "alaska")
+        #expect(storage.value(for: SceneKeys.detailIsPresented))
+        let error = #expect(throws: QuakeScenesError.self) {
+            try storage.update { batch in
+                batch.set("region", for: SceneKeys.sortOrder)
+                batch.set(String(repeating: "x", count: 70_000), for: SceneKeys.searchText)
+            }
+        }
+        #expect(error?.code == .valueTooLarge)
+        #expect(error?.key == "ContentView.sortOrder", "the first changed key of the batch")
+        #expect(storage.value(for: SceneKeys.sortOrder) == "magnitude")
+        #expect(storage.value(for: SceneKeys.searchText) == "alaska")
+        try storage.flush()
+        let reopened = try SceneStorage(state: state, scene: .main, restoring: false)
+        #expect(reopened.value(for: SceneKeys.sortOrder) == "magnitude" && reopened.value(for: SceneKeys.searchText) == "alaska")
+    }
+
     @Test func destroyDeletesTheSceneFileAndStopsWriting() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }

@@ -116,32 +116,35 @@ extension AppState {
                                  selectionLine: storage.value(for: SceneKeys.selectionLine))
     }
 
-    /// Writes every scene key (coalesced by `SceneStorage`, on disk within its delay).
+    /// Writes every scene key in one update (one encoding of the file; coalesced by
+    /// `SceneStorage`, on disk within its delay).
     public func save(to storage: SceneStorage) throws {
-        try storage.set(sort.order.rawValue, for: SceneKeys.sortOrder)
-        try storage.set(sort.ascending, for: SceneKeys.sortAscending)
-        try storage.set(searchText, for: SceneKeys.searchText)
-        try storage.set(isSearching, for: SceneKeys.isSearching)
-        try storage.set(collapsedSections.sorted(), for: SceneKeys.collapsedSections)
-        try storage.set(selectedCode ?? "", for: SceneKeys.selectedQuake)
-        try storage.set(selectedSection ?? "", for: SceneKeys.selectedSection)
-        try storage.set(Optional(max(0, selectionLine)), for: SceneKeys.selectionLine)
-        try storage.set(topCode ?? "", for: SceneKeys.topQuake)
-        try storage.set(detailPresented, for: SceneKeys.detailIsPresented)
-        try storage.set(detailTab.rawValue, for: SceneKeys.selectedTab)
-        try storage.set(editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) },
-                        for: SceneKeys.editDraft)
-        try storage.set(helpVisible, for: SceneKeys.isHelpPresented)
-        try storage.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
-        try storage.set(filters, for: SceneKeys.filters)
-        try storage.set(commandHistory, for: SceneKeys.commandHistory)
-        try storage.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
-        try storage.set(nearHome, for: SceneKeys.nearHome)
-        try storage.set(logVisible, for: SceneKeys.isMessageLogPresented)
-        try storage.set(logVisible ? logOffset : 0, for: SceneKeys.messageLogOffset)
-        try storage.set(savedMessageLog, for: SceneKeys.messageLog)
-        try storage.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
-        try storage.set(live.alerted, for: SceneKeys.alertedQuakes)
+        try storage.update { batch in
+            batch.set(sort.order.rawValue, for: SceneKeys.sortOrder)
+            batch.set(sort.ascending, for: SceneKeys.sortAscending)
+            batch.set(searchText, for: SceneKeys.searchText)
+            batch.set(isSearching, for: SceneKeys.isSearching)
+            batch.set(collapsedSections.sorted(), for: SceneKeys.collapsedSections)
+            batch.set(selectedCode ?? "", for: SceneKeys.selectedQuake)
+            batch.set(selectedSection ?? "", for: SceneKeys.selectedSection)
+            batch.set(Optional(max(0, selectionLine)), for: SceneKeys.selectionLine)
+            batch.set(topCode ?? "", for: SceneKeys.topQuake)
+            batch.set(detailPresented, for: SceneKeys.detailIsPresented)
+            batch.set(detailTab.rawValue, for: SceneKeys.selectedTab)
+            batch.set(editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) },
+                      for: SceneKeys.editDraft)
+            batch.set(helpVisible, for: SceneKeys.isHelpPresented)
+            batch.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
+            batch.set(filters, for: SceneKeys.filters)
+            batch.set(commandHistory, for: SceneKeys.commandHistory)
+            batch.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
+            batch.set(nearHome, for: SceneKeys.nearHome)
+            batch.set(logVisible, for: SceneKeys.isMessageLogPresented)
+            batch.set(logVisible ? logOffset : 0, for: SceneKeys.messageLogOffset)
+            batch.set(savedMessageLog, for: SceneKeys.messageLog)
+            batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
+            batch.set(live.alerted, for: SceneKeys.alertedQuakes)
+        }
     }
 }
 
