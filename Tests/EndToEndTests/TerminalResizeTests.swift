@@ -81,7 +81,7 @@ struct TerminalResizeTests {
             try tmux.waitFor(pane, "round \(round): \(key) shown") { $0.contains(shown) }
             let (columns, rows) = round % 2 == 0 ? (70, 18) : (120, 30)
             try tmux.send(pane, "Escape")
-            usleep(UInt32.random(in: 0..<60_000, using: &generator))
+            usleep(UInt32.random(in: 0..<60_000, using: &generator))  // the resize's random moment after Esc, not a wait
             try tmux.resize(pane, columns: columns, rows: rows)
             try tmux.waitFor(pane, "round \(round): the list at \(columns)x\(rows)") { screen in
                 !browser.isRunning || (!screen.contains(shown) && Self.fills(screen, columns: columns, rows: rows))
@@ -161,12 +161,14 @@ extension TerminalResizeTests {
             default:
                 // Esc, then a resize straight after it (finding 1).
                 try tmux.send(pane, "Escape")
-                usleep(UInt32.random(in: 0..<40_000, using: &generator))
+                usleep(UInt32.random(in: 0..<40_000, using: &generator))  // the resize's random moment, not a wait
                 let columns = Int.random(in: 1...140, using: &generator)
                 try tmux.command("resize-window", "-t", pane, "-x", "\(columns)", "-y", "\(Int.random(in: 1...40, using: &generator))")
                 step = "Escape + window \(columns) wide"
             }
             steps.append(step)
+            // The next event's random moment (the fuzz's interleaving), not a wait: every check
+            // waits on a condition (`waitFor`, `settledScreen`).
             usleep(UInt32.random(in: 0..<25_000, using: &generator))
             guard browser.isRunning else {
                 let (status, shown) = (try tmux.exitStatus(pane), try tmux.capture(pane))

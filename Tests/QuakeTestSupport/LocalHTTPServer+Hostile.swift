@@ -31,19 +31,19 @@ extension LocalHTTPServer {
             try:
                 if mode == 'stall':
                     self.head()
-                    time.sleep(3600)
+                    time.sleep(3600)  # the hostile behaviour itself: a server that never sends a byte
                 elif mode == 'trickle':
                     self.head()
                     self.wfile.write(b'{"type":"FeatureCollection","features":[')
                     while True:
                         self.wfile.flush()
-                        time.sleep(0.1)
+                        time.sleep(0.1)  # trickling: the behaviour under test, not a wait
                         self.wfile.write(b' ')
                 elif mode == 'trickle-head':
                     for byte in b'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Slow: ' + b'x' * 100000:
                         self.wfile.write(bytes([byte]))
                         self.wfile.flush()
-                        time.sleep(0.1)
+                        time.sleep(0.1)  # trickling the headers
                 elif mode == 'gzip-bomb':
                     compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
                     block = b' ' * (1 << 20)
