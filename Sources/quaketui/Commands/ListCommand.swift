@@ -148,8 +148,9 @@ enum ListCommand {
         }
     }
 
-    /// Why nothing is listed, and what to do: an empty store, or the filters that hide what it holds.
-    private static func emptyResultMessage(container: PersistentContainer, request: SectionedFetchRequest,
+    /// Why nothing is listed, and what to do: an empty store, or the filters that hide what it
+    /// holds (`list` and `stats` take the same filters).
+    static func emptyResultMessage(container: PersistentContainer, request: SectionedFetchRequest,
                                            arguments: ParsedArguments) throws -> String {
         let (stored, largest) = try container.viewContext.read { db in
             (try db.statistics().quakeCount, try db.largestMagnitude())

@@ -44,6 +44,9 @@ enum StatsCommand {
         }
         if isSample { printError(ListCommand.sampleNote) }
         if arguments.has("json") { return try printJSON(Report(statistics)) }
+        guard statistics.count > 0 else {
+            return print(try ListCommand.emptyResultMessage(container: container, request: request, arguments: arguments))
+        }
         print(text(statistics), terminator: "")
     }
 
@@ -107,9 +110,9 @@ enum StatsCommand {
 
     // MARK: Text
 
-    /// A readable table: the fit, then each distribution with a bar scaled to its largest count.
+    /// A readable table: the fit, then each distribution with a bar scaled to its largest count
+    /// (of a list with at least one quake).
     static func text(_ statistics: CatalogueStatistics) -> String {
-        guard statistics.count > 0 else { return "No quakes match.\n" }
         let mfd = statistics.magnitudes
         var lines = ["\(statistics.count.formatted()) \(statistics.count == 1 ? "quake" : "quakes")"]
         if let fit = mfd.fit {
