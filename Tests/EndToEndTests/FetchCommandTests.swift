@@ -31,6 +31,15 @@ import Testing
 
     static func iso(_ ms: Int64) -> String { String(IndependentParse.isoString(milliseconds: ms).dropLast()) }
 
+    /// `quaketui fetch --json` of the whole `catalogue` from `server` (at most `limit` events a
+    /// request) into `state`, with `flags` added.
+    static func fetchAll(_ catalogue: GeneratedCatalogue, from server: LocalHTTPServer, limit: Int, into state: URL,
+                         flags: [String] = []) throws -> QuaketuiBinary.Result {
+        try QuaketuiBinary.run(
+            ["fetch", "--start", iso(catalogue.start), "--end", iso(catalogue.end), "--json"] + flags,
+            stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": String(limit)])
+    }
+
     /// 280,000 events (60,000 of them in a two-day burst), fetched from M3, a 20,000-event limit, and 429, 503,
     /// 413, a truncated body and 500 injected; killed with -9 part-way, then run again.
     @Test(.timeLimit(.minutes(5)))
@@ -113,9 +122,7 @@ import Testing
         ]
         for (index, (flags, filter)) in cases.enumerated() {
             let state = dir.appending("state-\(index)")
-            let result = try QuaketuiBinary.run(
-                ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end), "--json"] + flags,
-                stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "2000"])
+            let result = try Self.fetchAll(catalogue, from: server, limit: 2_000, into: state, flags: flags)
             #expect(result.status == 0, "\(result.stderr)")
             let expected = catalogue.filtered(filter)
             #expect(!expected.isEmpty)

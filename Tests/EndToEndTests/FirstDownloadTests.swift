@@ -31,9 +31,7 @@ struct FirstDownloadTests {
                                   environment: ["QUAKETUI_FEED_BASE_URL": "http://127.0.0.1:9/"], window: "s")
         try tmux.waitFor(pane, timeout: 20, "the sample") { $0.contains("sample data") }
 
-        let result = try QuaketuiBinary.run(
-            ["fetch", "--start", FetchCommandTests.iso(catalogue.start), "--end", FetchCommandTests.iso(catalogue.end), "--json"],
-            stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "1000"])
+        let result = try FetchCommandTests.fetchAll(catalogue, from: server, limit: 1_000, into: state)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try #require(try result.json()["windows"] as? Int) > 2, "several commits, as a real fetch makes")
         #expect(server.requests.first { $0.status == 200 && $0.count < 1_000 }?.number == 4, "the first window stored")
@@ -83,9 +81,7 @@ struct FirstDownloadTests {
         let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 1_500, in: dir.url)
         defer { server.stop() }
         let fetched = dir.appending("fetched"), imported = dir.appending("imported")
-        let fetch = try QuaketuiBinary.run(
-            ["fetch", "--start", FetchCommandTests.iso(catalogue.start), "--end", FetchCommandTests.iso(catalogue.end), "--json"],
-            stateDirectory: fetched, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "1500"])
+        let fetch = try FetchCommandTests.fetchAll(catalogue, from: server, limit: 1_500, into: fetched)
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(try #require(try fetch.json()["windows"] as? Int) > 4)
         let load = try QuaketuiBinary.run(["import", file.path], stateDirectory: imported)
