@@ -30,7 +30,7 @@ enum BrowserRole {
         var settings = AppSettings(timeZone: .utc)
         settings.home = home
         var state = AppState(sceneID: scene, settings: settings)
-        let restored = state.restore(from: storage)
+        let restored = state.restore(from: storage, now: Int64(Date().timeIntervalSince1970 * 1000))
         let selected = restored.selectedCode ?? ""
         // The browser's results source: a slow request answers with a provisional window first.
         let results = try VisibleFirstResults(container: container, request: state.request)

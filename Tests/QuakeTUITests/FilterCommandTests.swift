@@ -121,7 +121,7 @@ import Testing
         try storage.close()
         let reopened = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
-        let selection = state.restore(from: reopened)
+        let selection = state.restore(from: reopened, now: relaunchNow)
         #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
         let relaunched = try BrowserModel(state: state, container: store.container)
         defer { relaunched.close() }

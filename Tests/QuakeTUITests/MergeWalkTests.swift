@@ -89,7 +89,7 @@ import Testing
             try live.state.save(to: storage)
             try storage.close()
             var state = AppState(sceneID: scene.rawValue, settings: live.state.settings)
-            let selection = state.restore(from: try SceneStorage(state: stateDirectory, scene: scene))
+            let selection = state.restore(from: try SceneStorage(state: stateDirectory, scene: scene), now: relaunchNow)
             let relaunched = try BrowserModel(state: state, container: store.container)
             defer { relaunched.close() }
             try relaunched.restore(selection, size: size)

@@ -87,7 +87,7 @@ import Testing
 
             let reopened = try SceneStorage(state: stateDirectory, scene: scene)
             var state = AppState(sceneID: scene.rawValue, settings: live.state.settings)
-            let selection = state.restore(from: reopened)
+            let selection = state.restore(from: reopened, now: relaunchNow)
             let relaunched = try BrowserModel(state: state, container: store.container)
             defer { relaunched.close() }
             try relaunched.restore(selection, size: size)
@@ -134,7 +134,7 @@ extension RestoreWalkTests {
         try store.upsert((0..<9).map { .fixture("new\($0)", magnitude: 3, place: "Near Hilo, Hawaii", time: Self.now + Int64($0) * 1_000) })
         let reopened = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: SceneID(validating: "t"))
         var state = AppState(sceneID: "t", settings: AppSettings(timeZone: .utc))
-        let selection = state.restore(from: reopened)
+        let selection = state.restore(from: reopened, now: relaunchNow)
         let relaunched = try BrowserModel(state: state, container: store.container)
         defer { relaunched.close() }
         try relaunched.restore(selection, size: Size(columns: 150, rows: 40))
@@ -205,7 +205,7 @@ extension RestoreWalkTests {
 
         let reopened = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))
         var state = AppState(sceneID: "t", settings: AppSettings(timeZone: .utc))
-        let selection = state.restore(from: reopened)
+        let selection = state.restore(from: reopened, now: relaunchNow)
         let relaunched = try BrowserModel(state: state, container: store.container)
         defer { relaunched.close() }
         try relaunched.restore(selection, size: Size(columns: 150, rows: 40))

@@ -41,7 +41,7 @@ import Testing
         try storage.close()
 
         var restored = AppState(sceneID: "t")
-        let selection = restored.restore(from: try Self.storage(dir))
+        let selection = restored.restore(from: try Self.storage(dir), now: relaunchNow)
         #expect(selection == .init(selectedCode: "us1", topCode: "us0", selectedSection: "chile", selectionLine: 5))
         #expect(restored.sort == state.sort && restored.searchText == "São" && restored.isSearching)
         #expect(restored.helpVisible && restored.helpOffset == 4)
@@ -81,7 +81,7 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         var state = AppState(sceneID: "t")
-        let selection = state.restore(from: try Self.storage(dir))
+        let selection = state.restore(from: try Self.storage(dir), now: relaunchNow)
         #expect(selection == .init(selectedCode: nil, topCode: nil))
         #expect(state.sort == QuakeSortDescriptor(.time) && !state.sort.ascending)
         #expect(!state.detailPresented && state.detailTab == .detail && state.editor == nil)

@@ -7,7 +7,7 @@ import QuakeStore
 ///
 /// ```swift
 /// var state = AppState(sceneID: session.id.rawValue, settings: settings)
-/// let restored = state.restore(from: session.storage)   // selection and scroll, for BrowserModel.restore
+/// let restored = state.restore(from: session.storage, now: nowMilliseconds)  // selection and scroll, for BrowserModel.restore
 /// …
 /// state.save(to: session.storage)                       // on every Effect.saveScene
 /// ```
@@ -83,7 +83,8 @@ extension AppState {
     }
 
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
-    public mutating func restore(from storage: SceneStorage) -> RestoredSelection {
+    /// `now` (ms since the epoch) is when the scene relaunches: `:since` filters count back from it.
+    public mutating func restore(from storage: SceneStorage, now: Int64) -> RestoredSelection {
         let order = QuakeSortOrder(rawValue: storage.value(for: SceneKeys.sortOrder)) ?? .time
         let ascending = storage.value(for: SceneKeys.sortAscendingKey(for: order.rawValue))
         sort = QuakeSortDescriptor(order, ascending: ascending)
@@ -97,7 +98,7 @@ extension AppState {
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
         filters = storage.value(for: SceneKeys.filters)
-        rowFilters = FilterCommand.rowFilters(filters, now: Int64(Date().timeIntervalSince1970 * 1000))
+        rowFilters = FilterCommand.rowFilters(filters, now: now)
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         nearHome = storage.value(for: SceneKeys.nearHome)

@@ -49,7 +49,7 @@ final class BrowserApp {
             // Something real to show on first launch, offline: the bundled sample (new stores only).
             _ = try SampleCatalogue.importIntoNewStore(container)
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
-            restored = appState.restore(from: session.storage)
+            restored = appState.restore(from: session.storage, now: Int64(Date().timeIntervalSince1970 * 1000))
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
             // Never wait on a key: a slow request is answered by a provisional window first.
             let results = try VisibleFirstResults(container: container, request: appState.request,
