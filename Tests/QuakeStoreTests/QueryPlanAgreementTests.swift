@@ -40,8 +40,9 @@ struct QueryPlanAgreementTests {
     }
 
     /// Search text of kind `round % 8`, every choice of a kind in turn: none, one or two
-    /// letters, a diacritic, a piece of a real place, padded or upper case.
-    static func search(_ random: inout SeededGenerator, places: [String], round: Int) -> String {
+    /// letters, a diacritic, a piece of a real place, padded or upper case, or one that looks
+    /// like a code (a real code's start or whole, upper case, one past the end, not quite one).
+    static func search(_ random: inout SeededGenerator, places: [String], codes: [String], round: Int) -> String {
         let turn = round / 8
         switch round % 8 {
         case 0: return ""
@@ -52,6 +53,16 @@ struct QueryPlanAgreementTests {
             // (a tab inside, a NUL), nor blank text (no search at all).
             return ["méx", "Sındırgı", "sao p", "HÖFN", "straße", "strasse", "\"quoted\"", "tokyo", " ísland ", "km\tW",
                     "a\u{0}b", " \t "][turn % 12]
+        case 4:
+            let code = Array(codes[random.next(codes.count)])
+            let prefix = String(code.prefix(3 + random.next(max(1, code.count - 2))))
+            switch turn % 5 {
+            case 0: return String(code)
+            case 1: return prefix
+            case 2: return " " + prefix.uppercased()
+            case 3: return String(code) + "z9"
+            default: return ["us7", "ak0", "ci39", "nc7", "hv7", "uw6", "1km", "us 7"][random.next(8)]
+            }
         default:
             let place = Array(places[random.next(places.count)])
             guard !place.isEmpty else { return "" }
@@ -63,7 +74,10 @@ struct QueryPlanAgreementTests {
 
     static func filter(_ random: inout SeededGenerator, times: ClosedRange<Int64>) -> RowFilter {
         func time() -> Int64 { times.lowerBound + Int64(random.next(Int(times.upperBound - times.lowerBound) + 1)) }
-        switch random.next(6) {
+        switch random.next(7) {
+        case 6:
+            let low = Double(random.next(80)) / 10 - 1
+            return .magnitude(low...(random.next(3) == 0 ? .greatestFiniteMagnitude : low + Double(random.next(30)) / 10))
         case 0:
             let low = Double(random.next(100)) - 5
             return .depth(low...(low + Double(random.next(300)) / 4))
@@ -77,14 +91,15 @@ struct QueryPlanAgreementTests {
         }
     }
 
-    static func request(_ random: inout SeededGenerator, places: [String], times: ClosedRange<Int64>, round: Int) -> SectionedFetchRequest {
+    static func request(_ random: inout SeededGenerator, places: [String], codes: [String], times: ClosedRange<Int64>,
+                        round: Int) -> SectionedFetchRequest {
         let home = randomPoint(&random)
         var filters = (0..<random.next(3)).map { _ in filter(&random, times: times) }
         if random.next(3) == 0 { filters.append(.near(home, radiusKm: [100, 500, 1_000, 2_500][random.next(4)])) }  // near home
         let minimum: Double? = random.next(2) == 0 ? nil : Double(random.next(70)) / 10 - 1
         let order = QuakeSortOrder.allCases[random.next(QuakeSortOrder.allCases.count)]
         return SectionedFetchRequest(
-            predicate: QuakePredicate(searchText: search(&random, places: places, round: round), minimumMagnitude: minimum, rowFilters: filters),
+            predicate: QuakePredicate(searchText: search(&random, places: places, codes: codes, round: round), minimumMagnitude: minimum, rowFilters: filters),
             sortDescriptor: QuakeSortDescriptor(order, ascending: random.next(2) == 0), timeZone: utc,
             distanceReference: DistanceReference(origin: home, unit: random.next(2) == 0 ? .km : .mi))
     }
@@ -121,7 +136,7 @@ struct QueryPlanAgreementTests {
         defer { store.remove() }
         var records = try Self.records(&random)
         try store.upsert(records)
-        let places = records.map(\.place)
+        let places = records.map(\.place), codes = records.map(\.code)
         let times = records.map(\.time).min()!...records.map(\.time).max()!
         // The plan's own connection with a match set, as the controller's.
         let context = try store.container.newViewContext(queryOnly: false)
@@ -132,7 +147,7 @@ struct QueryPlanAgreementTests {
             try DistanceTable.prepare(db)
         }
         for round in 0..<40 {
-            let request = Self.request(&random, places: places, times: times, round: part * 40 + round)
+            let request = Self.request(&random, places: places, codes: codes, times: times, round: part * 40 + round)
             let plan = QueryPlan(request)
             let label = "part \(part) round \(round): \(request.predicate) \(request.sortDescriptor)"
             try context.read { db in

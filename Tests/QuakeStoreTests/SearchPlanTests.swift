@@ -56,4 +56,26 @@ import Testing
         let plan = try Self.plan(of: sql, in: store)
         #expect(plan.contains("COVERING INDEX quake_place"), "plan:\n\(plan)")
     }
+
+    /// A search that looks like a code (letters and digits, no spaces) also finds the quakes whose
+    /// code starts with it, through the code's unique index and the trigram index, never a scan of
+    /// the table; a search that does not look like one stays on the places.
+    @Test func aCodeLikeSearchFindsQuakesByCodeThroughTheCodeIndex() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.generate(count: 2_000)
+        var request = SectionedFetchRequest(sortDescriptor: .init(.time), timeZone: Self.utc)
+        request.predicate.searchText = " G123 "
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        #expect(try controller.rows(in: 0..<controller.count).map(\.code).sorted() == ["g123"] + (0...9).map { "g123\($0)" })
+        let fill = try #require(QueryPlan(request).matchSetFill(countingBy: nil))
+        let plan = try Self.plan(of: fill.sql, in: store)
+        #expect(plan.contains("SEARCH quake USING COVERING INDEX sqlite_autoindex_quake_1 (code>? AND code<?)"), "plan:\n\(plan)")
+        #expect(plan.contains("VIRTUAL TABLE INDEX"), "plan:\n\(plan)")
+        #expect(!plan.split(separator: "\n").contains { $0 == "SCAN quake" || $0.hasPrefix("SCAN quake ") }, "plan:\n\(plan)")
+        request.predicate.searchText = "g 123"
+        try controller.configure(request)
+        #expect(controller.count == 0)
+    }
 }

@@ -4,7 +4,8 @@
 /// (The order's SQL is in `QueryPlan+Order.swift`.)
 ///
 /// A row matches when its magnitude is at least the minimum, its folded place holds the folded
-/// search text, and it passes every row filter (`:` filters, near home). The search and the
+/// search text (or, for a search that looks like a code, `us7000abcd`, its code starts with it:
+/// a range on the code's unique index), and it passes every row filter (`:` filters, near home). The search and the
 /// filters are kept in the controller's match set (`ResultMatches`) when there are any; the
 /// magnitude is tested beside it, so that a merge can place a row from its keys alone.
 ///
@@ -26,6 +27,9 @@ struct QueryPlan {
     /// Whether the search and filters go through the match set; without either every row is a candidate.
     let usesMatchSet: Bool
 
+    /// The search when it looks like a quake's code (`codePrefix(of:)`): codes starting with it match too.
+    let codePrefix: String?
+
     /// `search` as bytes, for the per-row test (no allocation a row).
     private let searchBytes: [UInt8]
     /// Each alert filter's lowest accepted level (an index in `RowFilter.alertLevels`; past
@@ -37,6 +41,7 @@ struct QueryPlan {
         let folded = TextFolding.fold(request.predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
         search = folded.isEmpty ? nil : folded
         searchBytes = Array(folded.utf8)
+        codePrefix = Self.codePrefix(of: folded)
         minimumMagnitude = request.predicate.minimumMagnitude
         filters = request.predicate.rowFilters
         usesMatchSet = search != nil || !filters.isEmpty
@@ -46,7 +51,34 @@ struct QueryPlan {
         }
     }
 
+    /// `folded` when it looks like the start of a quake's code: three or more ASCII letters and
+    /// digits, at least one of each, nothing else (`us7000abcd`, `ci4012`); nil otherwise.
+    static func codePrefix(of folded: String) -> String? {
+        let bytes = folded.utf8
+        guard bytes.count >= 3, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }),
+              bytes.contains(where: { (0x30...0x39).contains($0) }), bytes.contains(where: { (0x61...0x7A).contains($0) })
+        else { return nil }
+        return folded
+    }
+
     // MARK: SQL
+
+    /// `code` starting with the code-like search, as a range on the code's unique index (the last
+    /// byte of the upper bound one past the prefix's: the prefix is ASCII, so no byte overflows).
+    var codeRange: (String, [SQLiteValue])? {
+        guard let codePrefix else { return nil }
+        var upper = Array(codePrefix.utf8)
+        upper[upper.count - 1] += 1
+        return ("code >= ? AND code < ?", [.text(codePrefix), .text(String(decoding: upper, as: UTF8.self))])
+    }
+
+    /// The search as a `WHERE` term over `quake` (its folded place holds it, or its code starts
+    /// with it); nil without a search.
+    var searchTerm: (String, [SQLiteValue])? {
+        guard let search else { return nil }
+        guard let (codeTerm, codeArgs) = codeRange else { return ("instr(placeKey, ?) > 0", [.text(search)]) }
+        return ("(instr(placeKey, ?) > 0 OR (\(codeTerm)))", [.text(search)] + codeArgs)
+    }
 
     /// The function that tests the match set per row (registered by `MatchSet.register(on:)`).
     static let matchSetTerm = "quaketui_matched(id)"
@@ -83,9 +115,9 @@ struct QueryPlan {
             terms.append(term)
             arguments += args
         }
-        if let search {
-            terms.append("instr(placeKey, ?) > 0")
-            arguments.append(.text(search))
+        if let (term, args) = searchTerm {
+            terms.append(term)
+            arguments += args
         }
         for filter in filters {
             let (sql, args) = filter.sql
@@ -123,6 +155,13 @@ struct QueryPlan {
         if let (sql, arguments) = matchSetScan(countingBy: bucket) { return (sql, arguments, bucket != nil) }
         let (filters, filterArgs) = filterClause
         let phrase = "\"" + (search ?? "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if let (codeTerm, codeArgs) = codeRange {
+            // The place's trigram matches and the code's index range, each driven by its index.
+            return ("""
+                SELECT count(quaketui_match(quake.id)) FROM quake
+                WHERE quake.id IN (SELECT rowid FROM quake_fts WHERE quake_fts MATCH ? UNION SELECT id FROM quake WHERE \(codeTerm))\(filters)
+                """, [.text(phrase)] + codeArgs + filterArgs, false)
+        }
         if filters.isEmpty {
             return ("SELECT count(quaketui_match(rowid)) FROM quake_fts WHERE quake_fts MATCH ?", [.text(phrase)], false)
         }
@@ -147,9 +186,8 @@ struct QueryPlan {
             return ("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
         }
         let hasControl = search.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard search.unicodeScalars.count < 3 || hasControl else { return nil }
-        return ("SELECT count(\(match)) FROM quake WHERE instr(placeKey, ?) > 0\(filters)",
-                matchArgs + [.text(search)] + filterArgs)
+        guard search.unicodeScalars.count < 3 || hasControl, let (term, args) = searchTerm else { return nil }
+        return ("SELECT count(\(match)) FROM quake WHERE \(term)\(filters)", matchArgs + args + filterArgs)
     }
 
     // MARK: Swift
@@ -160,21 +198,29 @@ struct QueryPlan {
         if let minimum = minimumMagnitude {
             guard let magnitude = keys.magnitude, magnitude >= minimum else { return false }
         }
-        return matchesSearch(keys.placeKey)
+        // The keys hold no code: a code-like search leaves the row to the match set.
+        return codePrefix != nil || matchesPlace(keys.placeKey)
     }
 
     /// The whole predicate on one row: `rowWhere` in Swift.
     func matches(_ row: Fields) -> Bool {
-        matches(row.keys) && passesFilters(row)
+        matches(row.keys) && isCandidate(row)
     }
 
     /// Whether a row belongs in the match set: the search and every filter (not the magnitude).
     func isCandidate(_ row: Fields) -> Bool {
-        matchesSearch(row.keys.placeKey) && passesFilters(row)
+        matchesSearch(row) && passesFilters(row)
+    }
+
+    /// `searchTerm` in Swift: the place holds the search, or the code starts with a code-like one
+    /// (`code >= prefix AND code < prefix+1` compares bytes, as `starts(with:)` does).
+    private func matchesSearch(_ row: Fields) -> Bool {
+        if let codePrefix, row.code.utf8.starts(with: codePrefix.utf8) { return true }
+        return matchesPlace(row.keys.placeKey)
     }
 
     /// `instr(placeKey, search) > 0`: a byte-wise substring test.
-    private func matchesSearch(_ placeKey: String) -> Bool {
+    private func matchesPlace(_ placeKey: String) -> Bool {
         guard search != nil else { return true }
         var placeKey = placeKey
         return placeKey.withUTF8 { haystack in
@@ -200,6 +246,8 @@ struct QueryPlan {
             case .depth(let range):
                 // `depth BETWEEN ? AND ?`: NULL never passes.
                 guard let depth = row.depth, range.contains(depth) else { return false }
+            case .magnitude(let range):
+                guard let magnitude = row.keys.magnitude, range.contains(magnitude) else { return false }
             case .time(let from, let until):
                 guard row.keys.time >= from, until.map({ row.keys.time < $0 }) ?? true else { return false }
             case .eventType(let type, let excluded):
@@ -238,8 +286,9 @@ struct QueryPlan {
         var type: String?
         var alert: String?
         var felt: Int?
+        var code: String
 
-        static let columns = "\(RowKeys.columns), latitude, longitude, depth, type, alert, felt"
+        static let columns = "\(RowKeys.columns), latitude, longitude, depth, type, alert, felt, code"
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
@@ -250,6 +299,7 @@ struct QueryPlan {
             type = s.optionalText(at: first + 8)
             alert = s.optionalText(at: first + 9)
             felt = s.optionalInt(at: first + 10)
+            code = s.text(at: first + 11)
         }
     }
 }

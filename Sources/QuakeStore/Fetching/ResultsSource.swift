@@ -52,6 +52,9 @@ public protocol ResultsSource: AnyObject {
     func anchor(code: String) throws -> Int?
     /// One quake with everything stored about it (detail view, notes editor).
     func quake(code: String) throws -> StoredQuake?
+    /// The event types stored quakes have (`earthquake`, `quarry blast` …), lower case, sorted:
+    /// what `:type` accepts. Reads every row: for a command, never for a key.
+    func eventTypes() throws -> [String]
     /// Merges what was committed since the last fetch or merge; nil when nothing changed the results.
     func merge() throws -> ResultChanges?
     func close()

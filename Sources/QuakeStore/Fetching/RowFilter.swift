@@ -7,6 +7,9 @@
 public enum RowFilter: Hashable, Sendable {
     /// Depth in km within `range`; a quake of unknown depth never matches.
     case depth(ClosedRange<Double>)
+    /// Magnitude within `range` (`:mag 4-6`; `:mag 5+` up to `greatestFiniteMagnitude`); a quake
+    /// of unknown magnitude never matches.
+    case magnitude(ClosedRange<Double>)
     /// Origin time (ms since the epoch) from `from` (inclusive) to `until` (exclusive; nil: no end).
     case time(from: Int64, until: Int64?)
     /// The feed's event type (`earthquake`, `quarry blast`, `explosion` …), compared without
@@ -27,6 +30,7 @@ public enum RowFilter: Hashable, Sendable {
     var sql: (String, [SQLiteValue]) {
         switch self {
         case .depth(let range): return ("depth BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
+        case .magnitude(let range): return ("magnitude BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
         case .time(let from, let until?): return ("time >= ? AND time < ?", [.integer(from), .integer(until)])
         case .time(let from, nil): return ("time >= ?", [.integer(from)])
         case .eventType(let type, false): return ("type = ? COLLATE NOCASE", [.text(type)])

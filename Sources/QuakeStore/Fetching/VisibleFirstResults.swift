@@ -231,6 +231,8 @@ public final class VisibleFirstResults: ResultsSource {
 
     public func quake(code: String) throws -> StoredQuake? { try current.quake(code: code) }
 
+    public func eventTypes() throws -> [String] { try current.eventTypes() }
+
     public func merge() throws -> ResultChanges? {
         anchored = nil
         let token = current.token
