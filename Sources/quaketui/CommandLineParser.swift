@@ -1,3 +1,5 @@
+import QuakeTUI
+
 /// The options a command accepts, for parsing and for its `--help`.
 struct CommandSpec: Sendable {
     struct Option: Sendable {

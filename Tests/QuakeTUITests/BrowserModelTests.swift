@@ -75,7 +75,7 @@ import Testing
         for character in "place 1" { try model.send(.searchInput(String(character))) }
         #expect(model.results.count == 5)
         #expect(model.state.selectedCode?.hasPrefix("q1") == true)  // handed to the nearest match
-        try model.send(.searchBackspace)  // "place " matches everything again
+        try model.send(.searchEdit(.backspace))  // "place " matches everything again
         #expect(model.results.count == 15)
         try model.send(.searchInput("2"))
         try model.send(.commitSearch)

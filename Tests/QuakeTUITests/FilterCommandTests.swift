@@ -37,7 +37,9 @@ import Testing
     static func run(_ line: String, _ model: BrowserModel) throws {
         try model.send(.beginCommand)
         for character in line { try model.send(.commandInput(String(character))) }
-        try model.send(.runCommand)
+        // As the runtime does: the reads it asks for (a `:type` line's event types) answered first.
+        let effects = try model.performReads(model.send(.runCommand))
+        #expect(effects.allSatisfy { $0 == .saveScene } && !effects.isEmpty || model.state.status.isError, "\(effects)")
     }
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
@@ -56,6 +58,9 @@ import Testing
             ("type !quarry blast", { $0.type != "quarry blast" }),
             ("alert orange", { $0.alert.map { levels.firstIndex(of: $0)! >= 2 } ?? false }),
             ("felt", { ($0.felt ?? 0) > 0 }),
+            ("mag 2-4", { $0.magnitude.map { (2...4).contains($0) } ?? false }),
+            ("mag 5+", { ($0.magnitude ?? -1) >= 5 }),
+            ("depth 100+", { ($0.depth ?? -1) >= 100 }),
         ]
         for (line, expected) in cases {
             try Self.run(line, model)
@@ -91,7 +96,9 @@ import Testing
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("dpeth 0-70", model)
         #expect(model.state.status.isError)
-        #expect(model.state.status.message?.hasPrefix("Unknown command “dpeth”; the command line accepts :depth 0-70") == true)
+        #expect(model.state.status.message == "Unknown command “dpeth”. Did you mean :depth? The command line accepts \(FilterCommand.usage)")
+        try Self.run("zap 1", model)
+        #expect(model.state.status.message == "Unknown command “zap”. The command line accepts \(FilterCommand.usage)")
     }
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
@@ -128,5 +135,53 @@ import Testing
         try relaunched.restore(selection)
         #expect(try Self.codes(relaunched) == Self.codes(model))
         #expect(relaunched.results.count < records.count)
+    }
+
+    /// `:mag` takes the ranges `:depth` takes: `low-high`, or `low+` and `low-` for low and up
+    /// (negative ends too), shown and saved in one canonical text; anything else is refused.
+    @Test func magnitudeRangesParseAsDepthRangesDo() throws {
+        let top = Double.greatestFiniteMagnitude
+        let accepted: [(String, String, RowFilter)] = [
+            ("mag 4-6", "mag 4-6", .magnitude(4...6)), ("MAG 5+", "mag 5+", .magnitude(5...top)),
+            ("mag 4.5-", "mag 4.5+", .magnitude(4.5...top)), ("mag -1-2.5", "mag -1-2.5", .magnitude(-1...2.5)),
+            ("mag 4 - 6", "mag 4-6", .magnitude(4...6)), ("depth -5-10", "depth -5-10", .depth(-5...10)),
+            ("depth 300+", "depth 300+", .depth(300...top)),
+        ]
+        for (line, text, filter) in accepted {
+            let kind = String(text.prefix { $0 != " " })
+            #expect(FilterCommand.parse(line, now: Self.now) == .success(.filter(kind: kind, text: text, filter)), "\(line)")
+        }
+        for line in ["mag", "mag 6-4", "mag five", "mag 1e3+", "mag 4..6", "mag nan-1", "mag 5"] {
+            guard case .failure(let error) = FilterCommand.parse(line, now: Self.now) else {
+                Issue.record("\(line) was accepted")
+                continue
+            }
+            #expect(error.message == "mag takes a range of magnitudes, low-high or low+ (and up): :mag 4-6, :mag 5+, :mag 4.5-")
+        }
+    }
+
+    /// `:mag 5+` on the line: the whole state after it is the state before with the filter, its
+    /// row filter, the history and the summary, and nothing else (the selection stays).
+    @Test func aMagnitudeFilterChangesTheFiltersTheHistoryAndTheSummaryOnly() throws {
+        let (store, records) = try Self.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        defer { model.close() }
+        model.clock = { Date(timeIntervalSince1970: Double(Self.now) / 1000) }
+        try model.restore(selectedCode: "f105", topCode: nil)  // magnitude 5
+        var expected = model.state
+        try Self.run("mag 5+", model)
+        let kept = records.filter { ($0.magnitude ?? 0) >= 5 }.count
+        expected.filters = ["mag 5+"]
+        expected.rowFilters = [.magnitude(5...Double.greatestFiniteMagnitude)]
+        expected.commandHistory = ["mag 5+"]
+        expected.status.message = "Filters mag 5+: \(kept) quakes; :clear removes them"
+        expected.messageLog = model.state.messageLog
+        expected.cursorLine = model.state.cursorLine
+        expected.topLine = model.state.topLine
+        expected.topCode = model.state.topCode
+        #expect(model.state == expected)
+        #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
+        #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))
     }
 }

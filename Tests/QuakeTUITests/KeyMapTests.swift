@@ -42,7 +42,7 @@ import Testing
         }
         #expect(KeyMap.action(for: .enter, in: state) == .commitSearch)
         #expect(KeyMap.action(for: .escape, in: state) == .cancelSearch)
-        #expect(KeyMap.action(for: .backspace, in: state) == .searchBackspace)
+        #expect(KeyMap.action(for: .backspace, in: state) == .searchEdit(.backspace))
         #expect(KeyMap.action(for: .down, in: state) == .moveDown)  // results stay navigable
     }
 

@@ -12,7 +12,7 @@ import Testing
 @Suite struct MergeWalkTests {
     static let actions: [Action] = [
         .moveDown, .moveDown, .moveUp, .pageDown, .pageUp, .last, .first, .nextSortOrder, .reverseSortDirection,
-        .cycleMinimumMagnitude, .beginSearch, .searchInput("a"), .searchInput("l"), .searchInput("o"), .searchBackspace,
+        .cycleMinimumMagnitude, .beginSearch, .searchInput("a"), .searchInput("l"), .searchInput("o"), .searchEdit(.backspace),
         .cancelSearch, .toggleSection, .openDetail, .closeDetail,
     ]
 

@@ -231,7 +231,7 @@ import Testing
             defer { live.close() }
             let actions: [Action] = [.toggleSection, .toggleSection, .toggleSection, .moveDown, .pageDown, .pageDown, .pageUp,
                                      .nextSortOrder, .reverseSortDirection, .cycleMinimumMagnitude, .beginSearch,
-                                     .searchInput("a"), .searchBackspace, .cancelSearch]
+                                     .searchInput("a"), .searchEdit(.backspace), .cancelSearch]
             for step in 0..<40 {
                 _ = try live.performReads(live.send(actions.randomElement(using: &generator)!))
                 if live.results.isProvisional, !live.state.collapsedSections.isEmpty, live.results.count > 0 {

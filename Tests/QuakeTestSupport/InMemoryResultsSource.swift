@@ -101,6 +101,11 @@ public final class InMemoryResultsSource: ResultsSource {
         return stored[code]
     }
 
+    public func eventTypes() throws -> [String] {
+        try check()
+        return Set(stored.values.compactMap { $0.record.type?.lowercased() }).sorted()
+    }
+
     public func merge() throws -> ResultChanges? {
         try check()
         guard !pendingChanges.isEmpty else { return nil }

@@ -19,7 +19,10 @@ public enum Action: Equatable, Sendable {
     // Home and distance (`@`, `~`).
     case setHomeToSelection, toggleNearHome
     // Search.
-    case beginSearch, searchInput(String), searchBackspace, clearSearchText, commitSearch, cancelSearch
+    case beginSearch, searchInput(String), commitSearch, cancelSearch
+    /// An editing key in the search field (`KeyTable.lineEditing`): ← → Home End, Backspace,
+    /// Delete, ctrl-w, ctrl-u.
+    case searchEdit(LineEdit)
     // Detail.
     case openDetail, closeDetail, nextTab, previousTab, selectTab(DetailTab)
     // Notes.
@@ -37,8 +40,12 @@ public enum Action: Equatable, Sendable {
     /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step
     /// through its history.
     case beginCommand, commandInput(String), commandBackspace, runCommand, cancelCommand, commandHistory(Int)
-    /// ← → Home End Delete in the `:` line (see `CommandPrompt.edit`).
-    case commandEdit(Key)
+    /// An editing key in the `:` line other than Backspace (`KeyTable.lineEditing`).
+    case commandEdit(LineEdit)
+    /// Tab in the `:` line: completes the command's name (`FilterCommand.complete`).
+    case completeCommand
+    /// The result of `Effect.readEventTypes`: the types stored quakes have, for the `:type` line `command`.
+    case eventTypesRead(command: String, types: [String])
     /// The answer to the status line's question (`AppState.confirmation`).
     case answer(ConfirmationAnswer)
     /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
@@ -104,6 +111,9 @@ public enum Effect: Equatable, Sendable {
     /// Read one quake with everything stored about it (the detail view, the notes editor's
     /// starting text); the runtime answers with `Action.detailLoaded`.
     case loadDetail(code: String)
+    /// Read the event types stored quakes have, before running the `:type` line `command`; the
+    /// runtime answers with `Action.eventTypesRead`.
+    case readEventTypes(command: String)
     /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
     /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
     case alert(AlertRule.Alert)

@@ -94,8 +94,10 @@ public struct StatusState: Equatable, Sendable {
 public struct AppState: Equatable, Sendable {
     public var sceneID: String
     public var sort: QuakeSortDescriptor
-    public var searchText: String
-    /// The search field has focus: typed characters go into `searchText`.
+    /// The search field's text and cursor (the text is `ContentView.searchText`; the cursor is
+    /// not scene state: a restored search has it at the end).
+    public var search: LineEditor
+    /// The search field has focus: typed characters go into `search` at its cursor.
     public var isSearching = false
     public var collapsedSections: Set<String> = []
     /// The cursor: a display line (a section header or a quake row).
@@ -153,10 +155,16 @@ public struct AppState: Equatable, Sendable {
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
         self.sceneID = sceneID
         self.sort = sort
-        self.searchText = searchText
+        search = LineEditor(text: searchText)
         self.settings = settings
         self.columns = columns
         self.rows = rows
+    }
+
+    /// `ContentView.searchText`: the search field's text; setting it puts the cursor at its end.
+    public var searchText: String {
+        get { search.text }
+        set { search = LineEditor(text: newValue) }
     }
 
     /// `ContentView.selectionLine`: the cursor's line in the list pane.

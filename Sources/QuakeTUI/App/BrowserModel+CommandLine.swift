@@ -1,52 +1,39 @@
 import Foundation
 import QuakeStore
 
-/// The `:` command line while it has focus: its text, and which history entry ↑/↓ reached
-/// (nil: the line being typed).
+/// The `:` command line while it has focus: its line (text and cursor, edited as the search
+/// field's is), and which history entry ↑/↓ reached (nil: the line being typed).
 public struct CommandPrompt: Equatable, Sendable {
-    public var text = "" {
-        didSet { cursor = min(max(0, cursor), text.count) }
-    }
-    /// Where typing inserts, in characters (`ContentView.commandLine`'s `cursor`).
-    public var cursor = 0
+    public var line: LineEditor
     public var historyIndex: Int?
     /// The line being typed, kept while ↑ shows older ones.
     public var typed = ""
 
     public init(text: String = "", cursor: Int? = nil) {
-        self.text = text
-        self.cursor = min(max(0, cursor ?? text.count), text.count)
+        line = LineEditor(text: text, cursor: cursor)
+    }
+
+    /// The text; setting it puts the cursor at its end.
+    public var text: String {
+        get { line.text }
+        set { line = LineEditor(text: newValue) }
+    }
+
+    /// Where typing inserts, in characters (`ContentView.commandLine`'s `cursor`).
+    public var cursor: Int {
+        get { line.cursor }
+        set { line = LineEditor(text: line.text, cursor: newValue) }
     }
 
     /// Inserts `inserted` at the cursor, which moves past it.
     mutating func insert(_ inserted: String) {
-        var characters = Array(text)
-        let at = min(max(0, cursor), characters.count)
-        characters.insert(contentsOf: inserted, at: at)
-        text = String(characters)
-        cursor = at + inserted.count
+        line.insert(inserted)
         historyIndex = nil
     }
 
-    /// ← → Home End move the cursor, Delete removes the character under it; Backspace the one before.
-    mutating func edit(_ key: Key) {
-        var characters = Array(text)
-        switch key {
-        case .left: cursor = max(0, cursor - 1)
-        case .right: cursor = min(characters.count, cursor + 1)
-        case .home: cursor = 0
-        case .end: cursor = characters.count
-        case .delete where cursor < characters.count:
-            characters.remove(at: cursor)
-            text = String(characters)
-            historyIndex = nil
-        case .backspace where cursor > 0:
-            characters.remove(at: cursor - 1)
-            cursor -= 1
-            text = String(characters)
-            historyIndex = nil
-        default: break
-        }
+    /// One editing key (`KeyTable.lineEditing`); an edit that changes the text leaves the history.
+    mutating func edit(_ edit: LineEdit) {
+        if line.apply(edit) { historyIndex = nil }
     }
 }
 
@@ -56,7 +43,7 @@ extension BrowserModel {
     /// Command lines kept in the history.
     static let commandHistoryLimit = 50
 
-    func updateCommandLine(_ action: Action) throws {
+    func updateCommandLine(_ action: Action) throws -> [Effect] {
         switch action {
         case .beginCommand:
             state.commandLine = CommandPrompt()
@@ -69,6 +56,9 @@ extension BrowserModel {
             if prompt.text.isEmpty { state.commandLine = nil; break }
             prompt.edit(.backspace)
             state.commandLine = prompt
+        case .completeCommand:
+            guard let prompt = state.commandLine, let completed = FilterCommand.complete(prompt.text) else { break }
+            state.commandLine?.text = completed
         case .cancelCommand:
             state.commandLine = nil
         case .commandHistory(let step):
@@ -93,14 +83,29 @@ extension BrowserModel {
                 state.commandHistory.append(line)
                 state.commandHistory.removeFirst(max(0, state.commandHistory.count - Self.commandHistoryLimit))
             }
+            // A type filter waits for the store's types (`Effect.readEventTypes`): one no quake has is refused.
+            if case .success(.filter("type", _, _)) = parse(line) { return [.readEventTypes(command: line)] }
+            try run(line)
+        case .eventTypesRead(let line, let types):
+            if case .success(.filter("type", _, .eventType(let type, _))) = parse(line),
+               let error = FilterCommand.unknownType(type, among: types) {
+                state.status.message = error.message
+                state.status.isError = true
+                break
+            }
             try run(line)
         default: break
         }
+        return []
+    }
+
+    private func parse(_ line: String) -> Result<FilterCommand, FilterCommandError> {
+        FilterCommand.parse(line, now: Int64(clock().timeIntervalSince1970 * 1000), timeZone: state.settings.resolvedTimeZone)
     }
 
     private func run(_ line: String) throws {
         let now = Int64(clock().timeIntervalSince1970 * 1000)
-        switch FilterCommand.parse(line, now: now) {
+        switch parse(line) {
         case .failure(let error):
             state.status.message = error.message
             state.status.isError = true
@@ -120,7 +125,7 @@ extension BrowserModel {
 
     /// Refetches with the row filters of `state.filters`, keeping the selection where it can.
     func applyFilters(now: Int64) throws {
-        state.rowFilters = FilterCommand.rowFilters(state.filters, now: now)
+        state.rowFilters = FilterCommand.rowFilters(state.filters, now: now, timeZone: state.settings.resolvedTimeZone)
         try refetchKeepingSelection()
     }
 }

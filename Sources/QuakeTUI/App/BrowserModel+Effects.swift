@@ -36,12 +36,15 @@ extension BrowserModel {
         var rest: [Effect] = []
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            guard case .loadDetail(let code) = effect else {
+            switch effect {
+            case .loadDetail(let code):
+                let quake = try results.quake(code: code)
+                queue += try send(.detailLoaded(code: code, quake))
+            case .readEventTypes(let command):
+                queue += try send(.eventTypesRead(command: command, types: results.eventTypes()))
+            default:
                 rest.append(effect)
-                continue
             }
-            let quake = try results.quake(code: code)
-            queue += try send(.detailLoaded(code: code, quake))
         }
         return rest
     }
@@ -58,7 +61,7 @@ extension BrowserModel {
     /// What the status line says when `action` failed with `error`: what was being done, and why.
     public static func failureMessage(for action: Action, _ error: any Error) -> String {
         let what = switch action {
-        case .searchInput, .searchBackspace, .clearSearchText, .cancelSearch: "The search could not be applied"
+        case .searchInput, .searchEdit, .cancelSearch: "The search could not be applied"
         case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
         case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
         case .storeChanged: "New changes could not be merged (the list shows the earlier data)"

@@ -19,7 +19,7 @@ extension BrowserModel {
         } else if state.isSearching {
             let line = PastedText.line(text)
             guard !line.isEmpty else { return }
-            state.searchText += line
+            state.search.insert(line)
             try refetchKeepingSelection()
         } else {
             state.status.message = Self.pasteIgnoredMessage

@@ -27,6 +27,7 @@ extension BrowserModel {
             minimumMagnitude: state.settings.minimumMagnitude, sceneID: state.sceneID,
             sampleLabel: state.isSample ? "sample data" : nil)
         header.isOffline = state.status.offline
+        header.searchCursor = state.search.cursor
         header.isCountPending = results.countedTotal == nil
         header.filters = state.filters
         header.newCount = state.live.newCount

@@ -195,16 +195,11 @@ public final class BrowserModel {
         case .toggleNearHome: try toggleNearHome()
         case .beginSearch: state.isSearching = true
         case .searchInput(let text):
-            state.searchText += text
+            state.search.insert(text)
             try refetchKeepingSelection()
-        case .searchBackspace:
-            guard !state.searchText.isEmpty else { break }
-            state.searchText.removeLast()
-            try refetchKeepingSelection()
-        case .clearSearchText:
-            guard !state.searchText.isEmpty else { break }
-            state.searchText = ""
-            try refetchKeepingSelection()
+        case .searchEdit(let edit):
+            // A move refetches nothing; only a changed text does.
+            if state.search.apply(edit) { try refetchKeepingSelection() }
         case .commitSearch: state.isSearching = false
         case .cancelSearch:
             state.isSearching = false
@@ -294,8 +289,9 @@ public final class BrowserModel {
         case .dismissOverlay: state.helpVisible = false
         case .paste(let text): try paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
-        case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory:
-            try updateCommandLine(action)
+        case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory,
+             .completeCommand, .eventTypesRead:
+            effects += try updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows))
             state.helpOffset = max(0, min(maximum, state.helpOffset + delta))

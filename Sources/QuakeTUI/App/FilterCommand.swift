@@ -6,45 +6,69 @@ import QuakeStore
 /// the active ones are the scene key `ContentView.filters`, in their canonical text.
 ///
 /// ```
-/// :depth 0-70      :since 24h      :time 2025-01-01..2025-02-01
+/// :depth 0-70      :mag 4-6   :mag 5+   :since 24h      :time 2025-01-01..2025-02-01
 /// :type earthquake :type !quarry blast   :alert orange   :felt   :clear
 /// ```
 public enum FilterCommand: Equatable, Sendable {
-    /// Add (or replace) a filter: its kind (`depth`, `time`, `type`, `alert`, `felt`), canonical
+    /// Add (or replace) a filter: its kind (`depth`, `mag`, `time`, `type`, `alert`, `felt`), canonical
     /// text, and the row filter.
     case filter(kind: String, text: String, RowFilter)
     /// Remove every filter (`clear`), or those of one kind (`clear depth`).
     case clear(kind: String?)
 
     /// What the command line accepts, for the help, the README and unknown commands.
-    public static let usage = ":depth 0-70, :since 24h (m h d w), :time 2025-01-01..2025-02-01, :type earthquake, "
+    public static let usage = ":depth 0-70, :mag 4-6, :mag 5+, :since 24h (m h d w), :time 2025-01-01 (a day) or "
+        + "2025-01-01..2025-02-01, :type earthquake, "
         + ":type !quarry blast, :alert orange, :felt, :clear"
 
-    public static let kinds = ["depth", "time", "type", "alert", "felt"]
+    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt"]
 
-    /// Parses one command line; `now` (ms since the epoch) anchors `since`. The error says what
-    /// was wrong and what is accepted.
-    public static func parse(_ line: String, now: Int64) -> Result<FilterCommand, FilterCommandError> {
+    /// The commands' names, for Tab and "did you mean".
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear"]
+
+    /// The line with its command name completed (Tab): the one name it starts, and a space;
+    /// several names' common start; nil when there is nothing to add (an argument is being typed).
+    public static func complete(_ line: String) -> String? {
+        let typed = line.drop { $0 == " " }
+        guard !typed.contains(" ") else { return nil }
+        let matching = names.filter { $0.hasPrefix(typed.lowercased()) }
+        guard let first = matching.first else { return nil }
+        if matching.count == 1 { return first + " " }
+        var common = first
+        for name in matching.dropFirst() { while !name.hasPrefix(common) { common.removeLast() } }
+        return common.count > typed.count ? common : nil
+    }
+
+    /// Parses one command line; `now` (ms since the epoch) anchors `since`, and dates are days
+    /// in `timeZone` (the list's). The error says what was wrong and what is accepted.
+    public static func parse(_ line: String, now: Int64,
+                             timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Result<FilterCommand, FilterCommandError> {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let name = String(trimmed.prefix { !$0.isWhitespace }).lowercased()
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
         func fail(_ text: String) -> Result<FilterCommand, FilterCommandError> { .failure(FilterCommandError(text)) }
         switch name {
         case "depth":
-            let parts = argument.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-                .map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, let low = parts[0], let high = parts[1], low <= high, low.isFinite, high.isFinite else {
-                return fail("depth takes a range in km, low-high: :depth 0-70")
+            guard let (range, text) = range(argument) else {
+                return fail("depth takes a range in km, low-high or low+ (and deeper): :depth 0-70, :depth 300+")
             }
-            let text = "depth \(format(low))-\(format(high))"
-            return .success(.filter(kind: "depth", text: text, .depth(low...high)))
+            return .success(.filter(kind: "depth", text: "depth \(text)", .depth(range)))
+        case "mag":
+            guard let (range, text) = range(argument) else {
+                return fail("mag takes a range of magnitudes, low-high or low+ (and up): :mag 4-6, :mag 5+, :mag 4.5-")
+            }
+            return .success(.filter(kind: "mag", text: "mag \(text)", .magnitude(range)))
         case "since":
             guard let span = duration(argument) else { return fail("since takes a span: :since 30m, 24h, 7d or 2w") }
             return .success(.filter(kind: "time", text: "since \(argument.lowercased())", .time(from: now - span, until: nil)))
         case "time":
             let parts = argument.components(separatedBy: "..")
-            guard parts.count == 2, let from = date(parts[0]), let until = date(parts[1]), from < until else {
-                return fail("time takes FROM..TO in UTC, the end excluded: :time 2025-01-01..2025-02-01")
+            if parts.count == 1, let day = date(argument, in: timeZone, dayOnly: true) {
+                return .success(.filter(kind: "time", text: "time \(argument)", .time(from: day, until: nextDay(day, in: timeZone))))
+            }
+            guard parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from < until else {
+                return fail("time takes a day or FROM..TO (the end excluded), in the list's time zone: "
+                            + ":time 2025-01-01, :time 2025-01-01..2025-02-01")
             }
             return .success(.filter(kind: "time", text: "time \(parts[0])..\(parts[1])", .time(from: from, until: until)))
         case "type":
@@ -69,22 +93,58 @@ public enum FilterCommand: Equatable, Sendable {
         case "":
             return fail("Type a command after the colon: \(usage)")
         default:
-            return fail("Unknown command “\(name)”; the command line accepts \(usage)")
+            let guess = Spelling.nearest(to: name, in: names).map { " Did you mean :\($0)?" } ?? ""
+            return fail("Unknown command “\(name)”.\(guess) The command line accepts \(usage)")
         }
     }
 
     /// The row filters of saved filter texts (`ContentView.filters`); a text that no longer
-    /// parses is dropped. `since` is measured from `now`.
-    public static func rowFilters(_ texts: [String], now: Int64) -> [RowFilter] {
+    /// parses is dropped. `since` is measured from `now`, days are in `timeZone`.
+    public static func rowFilters(_ texts: [String], now: Int64, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [RowFilter] {
         texts.compactMap { text in
-            if case .success(.filter(_, _, let filter)) = parse(text, now: now) { filter } else { nil }
+            if case .success(.filter(_, _, let filter)) = parse(text, now: now, timeZone: timeZone) { filter } else { nil }
         }
+    }
+
+    /// Why `:type TYPE` is refused when no stored quake has that type (any case), naming the
+    /// types the store has (`ResultsSource.eventTypes()`); nil when one has it.
+    static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {
+        guard !types.contains(where: { $0.lowercased() == type.lowercased() }) else { return nil }
+        let known = types.isEmpty ? "no stored quake has a type" : "the store has " + types.joined(separator: ", ")
+        return FilterCommandError("No quake has the type “\(type)”: \(known)")
     }
 
     /// The kind of a saved filter text.
     static func kind(of text: String) -> String {
         let name = String(text.prefix { !$0.isWhitespace })
         return name == "since" ? "time" : name
+    }
+
+    /// `low-high` (both included), or `low+` / `low-` for low and up, as a range and its canonical
+    /// text (`4-6`, `5+`); either end may be negative (`-5-10`). Nil for anything else.
+    private static func range(_ text: String) -> (ClosedRange<Double>, String)? {
+        let text = text.replacingOccurrences(of: " ", with: "")
+        func number(_ part: Substring) -> Double? {
+            guard let value = Double(part), value.isFinite, part.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+            return value
+        }
+        if let last = text.last, last == "+" || last == "-", let low = number(text.dropLast()) {
+            return (low...Double.greatestFiniteMagnitude, "\(format(low))+")
+        }
+        // The separator is a `-` after a digit or a point (a leading `-` is a sign).
+        let characters = Array(text)
+        guard let dash = characters.indices.first(where: { $0 > 0 && characters[$0] == "-" && characters[$0 - 1] != "-" }),
+              let low = number(text.prefix(dash)), let high = number(text.dropFirst(dash + 1)), low <= high else { return nil }
+        return (low...high, "\(format(low))-\(format(high))")
+    }
+
+    /// The start of the day after the one starting at `day`, in `zone` (23 or 25 hours when the clocks change).
+    private static func nextDay(_ day: Int64, in zone: TimeZone) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let start = Date(timeIntervalSince1970: Double(day) / 1000)
+        let next = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        return Int64((next.timeIntervalSince1970 * 1000).rounded())
     }
 
     private static func format(_ value: Double) -> String {
@@ -105,13 +165,14 @@ public enum FilterCommand: Equatable, Sendable {
         }
     }
 
-    /// `2025-01-01` or `2025-01-01T06:30` (UTC) in ms since the epoch.
-    private static func date(_ text: String) -> Int64? {
+    /// `2025-01-01` or `2025-01-01T06:30` (in `zone`) in ms since the epoch; only the first
+    /// with `dayOnly`.
+    private static func date(_ text: String, in zone: TimeZone, dayOnly: Bool = false) -> Int64? {
         let text = text.trimmingCharacters(in: .whitespaces)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
+        formatter.timeZone = zone
+        for format in dayOnly ? ["yyyy-MM-dd"] : ["yyyy-MM-dd", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd'T'HH:mm:ss"] {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) { return Int64(date.timeIntervalSince1970 * 1000) }
         }

@@ -20,6 +20,11 @@ public struct KeyBinding: Sendable {
     public var rules: [Rule]
 
     public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, _ rules: Rule...) {
+        self.init(mode, help: help, rules: rules)
+    }
+
+    /// An entry of rules built elsewhere (`KeyTable.lineEditing`).
+    public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, rules: [Rule]) {
         self.mode = mode
         self.help = help
         self.rules = rules

@@ -37,7 +37,13 @@ public enum KeyTable {
                    .bind(.tab, to: .nextTab), .bind(.backTab, to: .previousTab),
                    .bind("1", to: .selectTab(.detail)), .bind("2", to: .selectTab(.map)), .bind("3", to: .selectTab(.notes))),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), .bind("/", to: .beginSearch)),
-        KeyBinding(.list, help: (":", "filter: depth since time type alert felt clear"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
+        // Editing the search and the `:` line: the same keys, one `LineEditor` each.
+        KeyBinding(.search, help: ("← → Home End  ctrl-a ctrl-e", "search and : line: move the cursor"),
+                   rules: Array(lineEditing(Action.searchEdit).prefix(4))),
+        KeyBinding(.search, help: ("Delete  ctrl-w  ctrl-u", "search and : line: delete at / word before / all before"),
+                   rules: Array(lineEditing(Action.searchEdit).dropFirst(4))),
+        KeyBinding(.commandLine, rules: lineEditing(Action.commandEdit)),
         KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
                    .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
         KeyBinding(.list, help: ("space", "collapse / expand section"), .bind(" ", to: .toggleSection)),
@@ -83,11 +89,11 @@ public enum KeyTable {
                    .bind("?", "q", .escape, .enter, to: .dismissOverlay),
                    .bind(.wheelUp, to: .scrollHelp(-wheelLines)), .bind(.wheelDown, to: .scrollHelp(wheelLines))),
 
-        // The `:` command line.
+        // The `:` command line (its editing keys are the search field's, below).
         KeyBinding(.commandLine, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.commandInput) },
                    .bind(.backspace, to: .commandBackspace), .bind(.enter, to: .runCommand),
                    .bind(.escape, to: .cancelCommand), .bind(.up, to: .commandHistory(-1)), .bind(.down, to: .commandHistory(1)),
-                   .bind(.left, .right, .home, .end, .delete) { key, _ in .commandEdit(key) },
+                   .bind(.tab, to: .completeCommand),
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
 
         // The notes editor: every other key edits.
@@ -95,11 +101,20 @@ public enum KeyTable {
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines)),
                    .bind(.anyKey) { key, _ in .editorKey(key) }),
 
-        // Typing a search: arrows, Tab and the rest move the list.
+        // Typing a search: ↑ ↓, Tab and the rest move the list.
         KeyBinding(.search, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.searchInput) },
-                   .bind(.backspace, to: .searchBackspace), .bind(.enter, to: .commitSearch),
-                   .bind(.escape, to: .cancelSearch), .bind(.control("u"), to: .clearSearchText)),
+                   .bind(.backspace, to: .searchEdit(.backspace)), .bind(.enter, to: .commitSearch),
+                   .bind(.escape, to: .cancelSearch)),
     ]
+
+    /// The editing keys of a one-line field, the search and the `:` line alike (`LineEditor`):
+    /// the moves first, then the deletions (Backspace is each field's own).
+    static func lineEditing(_ action: @escaping @Sendable (LineEdit) -> Action) -> [KeyBinding.Rule] {
+        [.bind(.left, to: action(.left)), .bind(.right, to: action(.right)),
+         .bind(.home, .control("a"), to: action(.home)), .bind(.end, .control("e"), to: action(.end)),
+         .bind(.delete, to: action(.deleteForward)), .bind(.control("w"), to: action(.deleteWordBackward)),
+         .bind(.control("u"), to: action(.deleteToStart))]
+    }
 }
 
 extension Key {

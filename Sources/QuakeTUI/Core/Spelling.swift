@@ -1,8 +1,9 @@
-/// "Did you mean …?" for mistyped commands, options and values, as swift-argument-parser does.
-enum Spelling {
+/// "Did you mean …?" for mistyped commands, options and values, as swift-argument-parser does:
+/// the command line's and the browser's `:` line's one nearest-name rule.
+public enum Spelling {
     /// The candidate closest to `typed` by edit distance, if it is close enough to be a typo:
     /// at most 2 edits (1 for words of up to 4 letters), or `typed` is a prefix of exactly one.
-    static func nearest(to typed: String, in candidates: [String]) -> String? {
+    public static func nearest(to typed: String, in candidates: [String]) -> String? {
         let word = typed.lowercased()
         guard !word.isEmpty else { return nil }
         let prefixed = candidates.filter { $0.hasPrefix(word) }
@@ -14,7 +15,7 @@ enum Spelling {
 
     /// The Damerau–Levenshtein (optimal string alignment) distance: a swap of two neighbours
     /// counts as one edit, so `lsit` is one edit from `list`.
-    static func distance(_ a: String, _ b: String) -> Int {
+    public static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }

@@ -31,7 +31,8 @@ enum HeaderView {
         }
         if header.isSearching || !header.searchText.isEmpty, x < leftLimit {
             x += buffer.put(separator, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
-            let field = "/" + header.searchText + (header.isSearching ? "▏" : "")
+            let text = Array(header.searchText), at = min(header.searchCursor ?? text.count, text.count)
+            let field = "/" + (header.isSearching ? String(text[..<at]) + "▏" + String(text[at...]) : header.searchText)
             let style = header.isSearching ? Style(foreground: .accent, attributes: [.bold]) : bar.with(.bold)
             x += buffer.put(field, at: Point(x: x, y: rect.y), style: style, maxWidth: leftLimit - x)
         }

@@ -75,6 +75,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var searchText: String
     /// Whether the search field has focus (typing edits it).
     public var isSearching: Bool
+    /// Where typing inserts in the search field, in characters (nil: at the end).
+    public var searchCursor: Int?
     public var minimumMagnitude: Double?
     public var sceneID: String
     /// A label such as `sample data`, shown when the store holds the bundled sample.

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeScenes
 import QuakeStore
+import QuakeTUI
 
 /// `quaketui config [KEY [VALUE | --unset]] [--json]`: read and change app storage
 /// (`defaults.plist`, shared by every pane, which applies a change within a second).
