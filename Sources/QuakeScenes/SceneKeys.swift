@@ -36,6 +36,10 @@ public enum SceneKeys {
                                                      isValid: { ($0 ?? 0) >= 0 && ($0 ?? 0) < 10_000 })
     /// `ContentView.isSearching`: the search field has focus (typing edits it).
     public static let isSearching = SceneKey<Bool>("ContentView.isSearching", default: false)
+    /// `ContentView.searchCursor`: where typing inserts in the search, in characters; nil (files
+    /// from before it existed) at the end.
+    public static let searchCursor = SceneKey<Int?>("ContentView.searchCursor", default: nil,
+                                                    isValid: { ($0 ?? 0) >= 0 && ($0 ?? 0) < 100_000 })
     /// `ContentView.isHelpPresented`: the help overlay is open.
     public static let isHelpPresented = SceneKey<Bool>("ContentView.isHelpPresented", default: false)
     /// `ContentView.helpOffset`: the first help entry shown on a terminal too short for all of them.
@@ -99,7 +103,7 @@ public enum SceneKeys {
         KeyCheck(selectedQuake), KeyCheck(sortOrder), KeyCheck(sortAscending), KeyCheck(searchText),
         KeyCheck(collapsedSections), KeyCheck(topQuake), KeyCheck(detailIsPresented),
         KeyCheck(selectedTab), KeyCheck(editDraft), KeyCheck(selectedSection), KeyCheck(selectionLine),
-        KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
+        KeyCheck(isSearching), KeyCheck(searchCursor), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
         KeyCheck(alertedQuakes),

@@ -105,6 +105,7 @@ import Testing
         func key(_ name: String) -> Key? { candidates.first { $0.description == name } }
         if let whole = key(hint) { return [whole] }
         if hint == "↑↓" { return [.up, .down] }
+        if hint == "←→" { return [.left, .right] }
         if hint == "1-3" { return ["1", "2", "3"].map { Key.character($0) } }
         return hint.split(separator: "/").compactMap { key(String($0)) }
     }
@@ -115,12 +116,15 @@ import Testing
         let help = KeyTableTests.state(in: .help), editing = KeyTableTests.state(in: .notesEditor)
         detail.detailTab = .notes
         let size = Size(columns: 120, rows: 30)
+        var prompt = ScreenModel(size: size)
+        prompt.commandPrompt = ""
         let contexts: [(ScreenModel, AppState)] = [
             (ScreenModel(size: size), list),
             (ScreenModel(size: size, showsHelp: true), help),
             (ScreenModel(size: size, header: HeaderModel(isSearching: true)), search),
             (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil)), detail),
             (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true))), editing),
+            (prompt, KeyTableTests.state(in: .commandLine)),
         ]
         for (model, state) in contexts {
             let hints = StatusLineView.defaultHints(model)
@@ -133,5 +137,44 @@ import Testing
                 }
             }
         }
+    }
+
+    /// While a field has the keys (search, the `:` line, notes), the hints say what keys do
+    /// there now: none names a key that types itself (`?`, `L`), and each is bound to a key that
+    /// does something other than typing.
+    @Test func whileTypingTheHintsNameNoKeyThatTypes() throws {
+        let size = Size(columns: 160, rows: 30)
+        var search = ScreenModel(size: size, header: HeaderModel(isSearching: true))
+        var command = ScreenModel(size: size)
+        command.commandPrompt = "de"
+        let notes = ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true)))
+        let contexts: [(ScreenModel, KeyMode)] = [(search, .search), (command, .commandLine), (notes, .notesEditor)]
+        for (model, mode) in contexts {
+            let hints = StatusLineView.defaultHints(model)
+            #expect(hints.map(\.keys) == KeyTable.typingHints(mode).map(\.keys))
+            let state = KeyTableTests.state(in: mode)
+            for hint in hints {
+                for key in Self.keys(named: hint.keys) {
+                    let action = KeyMap.action(for: key, in: state)
+                    let types = switch action {
+                    case .searchInput?, .commandInput?: true
+                    case .editorKey(let key)?: if case .character = key { true } else { false }
+                    default: action == nil
+                    }
+                    #expect(!types, "\(hint.keys) \(hint.action) in \(mode): \(String(describing: action))")
+                }
+            }
+        }
+        // The whole status line while searching, and under a message (no `? help`, no `L`).
+        func statusLine(_ model: ScreenModel) -> String {
+            String(Screen.render(model).text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        search.size = Size(columns: 100, rows: 12)
+        #expect(statusLine(search) == "Enter keep  Esc clear  ↑↓ list  ←→ move  ctrl-w word  ctrl-u to start")
+        search.status.message = StatusMessage(String(repeating: "a long message ", count: 10), isError: false)
+        #expect(!statusLine(search).contains("help") && !statusLine(search).contains("L whole"))
+        command.size = Size(columns: 100, rows: 12)
+        #expect(statusLine(command) == ":de▏                                   Tab complete  Enter run  ↑↓ history  Esc cancel  ctrl-w word")
     }
 }

@@ -36,8 +36,8 @@ import Testing
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
-        // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts
-        #expect(SceneKeys.names.count == 23)
+        // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts, the search cursor
+        #expect(SceneKeys.names.count == 24)
         try storage.close()
 
         var restored = AppState(sceneID: "t")

@@ -35,6 +35,7 @@ extension AppState {
     public struct SceneValues: Equatable, Sendable {
         var sort: QuakeSortDescriptor
         var searchText: String
+        var searchCursor: Int
         var isSearching: Bool
         var collapsedSections: Set<String>
         var selectedCode: String?
@@ -63,7 +64,7 @@ extension AppState {
     }
 
     public var sceneValues: SceneValues {
-        SceneValues(sort: sort, searchText: searchText, isSearching: isSearching, collapsedSections: collapsedSections,
+        SceneValues(sort: sort, searchText: searchText, searchCursor: search.cursor, isSearching: isSearching, collapsedSections: collapsedSections,
                     selectedCode: selectedCode, selectedSection: selectedSection, selectionLine: selectionLine,
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
@@ -88,7 +89,7 @@ extension AppState {
         let order = QuakeSortOrder(rawValue: storage.value(for: SceneKeys.sortOrder)) ?? .time
         let ascending = storage.value(for: SceneKeys.sortAscendingKey(for: order.rawValue))
         sort = QuakeSortDescriptor(order, ascending: ascending)
-        searchText = storage.value(for: SceneKeys.searchText)
+        search = LineEditor(text: storage.value(for: SceneKeys.searchText), cursor: storage.value(for: SceneKeys.searchCursor))
         isSearching = storage.value(for: SceneKeys.isSearching)
         collapsedSections = Set(storage.value(for: SceneKeys.collapsedSections))
         detailTab = DetailTab(rawValue: storage.value(for: SceneKeys.selectedTab)) ?? .detail
@@ -98,7 +99,7 @@ extension AppState {
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
         filters = storage.value(for: SceneKeys.filters)
-        rowFilters = FilterCommand.rowFilters(filters, now: now)
+        rowFilters = FilterCommand.rowFilters(filters, now: now, timeZone: settings.resolvedTimeZone)
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         nearHome = storage.value(for: SceneKeys.nearHome)
@@ -124,6 +125,7 @@ extension AppState {
             batch.set(sort.order.rawValue, for: SceneKeys.sortOrder)
             batch.set(sort.ascending, for: SceneKeys.sortAscending)
             batch.set(searchText, for: SceneKeys.searchText)
+            batch.set(search.cursor, for: SceneKeys.searchCursor)
             batch.set(isSearching, for: SceneKeys.isSearching)
             batch.set(collapsedSections.sorted(), for: SceneKeys.collapsedSections)
             batch.set(selectedCode ?? "", for: SceneKeys.selectedQuake)

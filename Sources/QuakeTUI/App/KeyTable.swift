@@ -39,10 +39,10 @@ public enum KeyTable {
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), .bind("/", to: .beginSearch)),
         KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
-        KeyBinding(.search, help: ("← → Home End  ctrl-a ctrl-e", "search and : line: move the cursor"),
-                   rules: Array(lineEditing(Action.searchEdit).prefix(4))),
-        KeyBinding(.search, help: ("Delete  ctrl-w  ctrl-u", "search and : line: delete at / word before / all before"),
-                   rules: Array(lineEditing(Action.searchEdit).dropFirst(4))),
+        KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
+                   rules: Array(lineEditing(Action.searchEdit)[0..<6])),
+        KeyBinding(.search, help: ("Delete  ctrl-w  ctrl-u", "delete char / word / to start"),
+                   rules: Array(lineEditing(Action.searchEdit)[6...])),
         KeyBinding(.commandLine, rules: lineEditing(Action.commandEdit)),
         KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
                    .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
@@ -107,11 +107,22 @@ public enum KeyTable {
                    .bind(.escape, to: .cancelSearch)),
     ]
 
+    /// The status line's short hints while a field has the keys, where every printable key types
+    /// (so `? help` and `L` would lie): what the keys do now, each bound in that mode (a test checks).
+    public static func typingHints(_ mode: KeyMode) -> [(keys: String, action: String)] {
+        switch mode {
+        case .search: [("Enter", "keep"), ("Esc", "clear"), ("↑↓", "list"), ("←→", "move"), ("ctrl-w", "word"), ("ctrl-u", "to start")]
+        case .commandLine: [("Tab", "complete"), ("Enter", "run"), ("↑↓", "history"), ("Esc", "cancel"), ("ctrl-w", "word")]
+        case .notesEditor: [("ctrl-s", "save"), ("Esc", "cancel")]
+        default: []
+        }
+    }
+
     /// The editing keys of a one-line field, the search and the `:` line alike (`LineEditor`):
-    /// the moves first, then the deletions (Backspace is each field's own).
+    /// the moves, their emacs keys, then the deletions (Backspace is each field's own).
     static func lineEditing(_ action: @escaping @Sendable (LineEdit) -> Action) -> [KeyBinding.Rule] {
-        [.bind(.left, to: action(.left)), .bind(.right, to: action(.right)),
-         .bind(.home, .control("a"), to: action(.home)), .bind(.end, .control("e"), to: action(.end)),
+        [.bind(.left, to: action(.left)), .bind(.right, to: action(.right)), .bind(.home, to: action(.home)), .bind(.end, to: action(.end)),
+         .bind(.control("a"), to: action(.home)), .bind(.control("e"), to: action(.end)),
          .bind(.delete, to: action(.deleteForward)), .bind(.control("w"), to: action(.deleteWordBackward)),
          .bind(.control("u"), to: action(.deleteToStart))]
     }

@@ -37,9 +37,11 @@ enum StatusLineView {
         }
         let leftWidth = rect.width - rightWidth - 1
         let start = Point(x: rect.x + 1, y: rect.y)
-        // `? help` is always there, whatever else has to give way to a message or a narrow pane.
+        // `? help` is always there, whatever else has to give way to a message or a narrow pane,
+        // except while a field has the keys: `?` and `L` type themselves there.
+        let typing = typingMode(model) != nil
         let help = KeyHint("?", "help")
-        let helpWidth = TextWidth.of(help.keys) + 1 + TextWidth.of(help.action)
+        let helpWidth = typing ? 0 : TextWidth.of(help.keys) + 1 + TextWidth.of(help.action)
         var hints = status.hints ?? defaultHints(model)
         var hx = start.x
         if let message = status.message {
@@ -49,15 +51,16 @@ enum StatusLineView {
             let isCut = TextWidth.of(SafeText.sanitize(message.text)) > leftWidth - helpWidth - 2
             hx += buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
                              maxWidth: max(0, leftWidth - helpWidth - 2 - (isCut ? logWidth : 0))) + 2
-            hints = isCut ? [log, help] : [help]
-        } else if !hints.contains(where: { $0.keys == "?" }) {
+            hints = typing ? [] : isCut ? [log, help] : [help]
+        } else if !typing, !hints.contains(where: { $0.keys == "?" }) {
             hints.append(help)
         }
         let widths = hints.map { TextWidth.of($0.keys) + 1 + TextWidth.of($0.action) + 2 }
-        // Drop hints from the end, except the last (help), until the rest fits.
+        // Drop hints from the end, except the last (help), until the rest fits; a field's hints
+        // from the end.
         var shown = Array(hints.indices)
         while shown.count > 1, shown.reduce(0, { $0 + widths[$1] }) - 2 > start.x + leftWidth - hx {
-            shown.remove(at: shown.count - 2)
+            shown.remove(at: typing ? shown.count - 1 : shown.count - 2)
         }
         for index in shown {
             let hint = hints[index]
@@ -77,14 +80,20 @@ enum StatusLineView {
         return "\(progress.label) ▕\(bar)▏ \(Int((clamped * 100).rounded(.down)))%"
     }
 
-    /// The hints that fit what the user is doing.
+    /// The field that has the keys (`KeyMap.modes(for:)`'s order), where every printable key types.
+    static func typingMode(_ model: ScreenModel) -> KeyMode? {
+        if model.showsHelp || model.messageLog != nil { return nil }
+        if model.commandPrompt != nil { return .commandLine }
+        if model.detail?.notes.isEditing == true { return .notesEditor }
+        return model.header.isSearching ? .search : nil
+    }
+
+    /// The hints that fit what the user is doing: while a field has the keys, the table's hints
+    /// for it (`KeyTable.typingHints`).
     static func defaultHints(_ model: ScreenModel) -> [KeyHint] {
         if model.showsHelp { return [KeyHint("?", "close help"), KeyHint("Esc", "close")] }
-        if model.header.isSearching {
-            return [KeyHint("Enter", "keep"), KeyHint("Esc", "clear"), KeyHint("↑↓", "move")]
-        }
+        if let mode = typingMode(model) { return KeyTable.typingHints(mode).map { KeyHint($0.keys, $0.action) } }
         if let detail = model.detail {
-            if detail.notes.isEditing { return [KeyHint("ctrl-s", "save"), KeyHint("Esc", "cancel")] }
             var hints = [KeyHint("Esc", "back"), KeyHint("Tab", "next tab"), KeyHint("1-3", "tabs")]
             if detail.tab == .notes { hints.append(KeyHint("e", "edit")) }
             return hints + [KeyHint("q", "quit"), KeyHint("?", "help")]
