@@ -27,6 +27,11 @@ func printError(_ text: String) {
     Output.write(SafeText.sanitizeLines(text) + "\n", to: .standardError)
 }
 
+/// Asks a question on stderr, sanitized, with no line break: the answer is typed after it.
+func printPrompt(_ text: String) {
+    Output.write(SafeText.sanitize(text), to: .standardError)
+}
+
 /// Redraws the one-line progress bar on stderr (`\r`, erase line, then `line` sanitized), or
 /// erases it when `line` is nil. The only escape sequence the command line writes itself.
 /// Rings the terminal bell on stderr (an alert of `watch --refresh`): the one control byte

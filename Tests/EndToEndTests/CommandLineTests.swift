@@ -57,7 +57,7 @@ import Testing
         #expect(try delete.json()["deleted"] as? Int == 4)
         let info = try QuaketuiBinary.run(["info", "--json"], stateDirectory: store.directory.url)
         #expect(try info.json()["quakes"] as? Int == 6)
-        let all = try QuaketuiBinary.run(["delete", "--all"], stateDirectory: store.directory.url)
+        let all = try QuaketuiBinary.run(["delete", "--all", "--yes"], stateDirectory: store.directory.url)
         #expect(all.stdout == "deleted 6 quakes (0 left)\n")
         #expect(try QuaketuiBinary.run(["info", "--json"], stateDirectory: store.directory.url).json()["quakes"] as? Int == 0)
     }

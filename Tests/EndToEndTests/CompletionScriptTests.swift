@@ -80,7 +80,7 @@ import Testing
         // Every option of every command is offered after `--`.
         let help = try QuaketuiBinary.run(["help", "delete"]).stdout
         let offered = Set(try Self.bashCompletions(script, ["quaketui", "delete", "--"]))
-        #expect(offered == ["--all", "--before", "--state-dir", "--json", "--help"], "\(help)")
+        #expect(offered == ["--all", "--yes", "--before", "--state-dir", "--json", "--help"], "\(help)")
         // Paths for import, directories for --state-dir.
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -63,7 +63,7 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try Self.seedSample(dir)
-        #expect(try QuaketuiBinary.run(["delete", "--all"], stateDirectory: dir.url).status == 0)
+        #expect(try QuaketuiBinary.run(["delete", "--all", "--yes"], stateDirectory: dir.url).status == 0)
         let container = try PersistentContainer(directory: dir.url)
         defer { container.close() }
         #expect(try SampleCatalogue.importIntoNewStore(container) == nil, "an emptied store is not new")
