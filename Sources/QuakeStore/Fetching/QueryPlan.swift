@@ -156,10 +156,15 @@ struct QueryPlan {
         let (filters, filterArgs) = filterClause
         let phrase = "\"" + (search ?? "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
         if let (codeTerm, codeArgs) = codeRange {
-            // The place's trigram matches and the code's index range, each driven by its index.
+            // The place's trigram matches, then the code's range on its unique index: each driven
+            // by its index, one after the other (a row in both is added twice, which the set ignores).
+            let both = "SELECT rowid AS id FROM quake_fts WHERE quake_fts MATCH ? UNION ALL SELECT id FROM quake WHERE \(codeTerm)"
+            if filters.isEmpty {
+                return ("SELECT count(quaketui_match(id)) FROM (\(both))", [.text(phrase)] + codeArgs, false)
+            }
             return ("""
-                SELECT count(quaketui_match(quake.id)) FROM quake
-                WHERE quake.id IN (SELECT rowid FROM quake_fts WHERE quake_fts MATCH ? UNION SELECT id FROM quake WHERE \(codeTerm))\(filters)
+                SELECT count(quaketui_match(quake.id)) FROM (\(both)) AS matched JOIN quake ON quake.id = matched.id
+                WHERE 1\(filters)
                 """, [.text(phrase)] + codeArgs + filterArgs, false)
         }
         if filters.isEmpty {
