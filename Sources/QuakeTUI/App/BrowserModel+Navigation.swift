@@ -78,3 +78,15 @@ extension BrowserModel {
         return section
     }
 }
+
+extension BrowserModel {
+    /// `c`: the column headers on or off. The rows stay where they are on the terminal (the
+    /// list gains or loses its first line), the selection too unless that line was its own.
+    func toggleColumnHeaders() {
+        let showing = !state.showsColumnHeaders
+        state.columnHeaders = showing
+        state.topLine += showing ? 1 : -1
+        state.topLine = max(0, state.topLine)
+        clampScroll()
+    }
+}

@@ -48,6 +48,7 @@ extension BrowserModel {
             model.messageLogOffset = state.logOffset
         }
         model.display.home = state.settings.home
+        model.showsColumnHeaders = state.showsColumnHeaders
         return model
     }
 

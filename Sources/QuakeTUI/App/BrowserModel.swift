@@ -35,8 +35,9 @@ public final class BrowserModel {
     /// narrow terminal, the height the list will have when it comes back.
     public var listHeight: Int {
         let size = Size(columns: state.columns, rows: state.rows)
-        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented).listRows
-        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false).listRows)
+        let headers = state.showsColumnHeaders
+        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented, columnHeaders: headers).listRows
+        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false, columnHeaders: headers).listRows)
     }
 
     public convenience init(state: AppState, container: PersistentContainer) throws {
@@ -184,6 +185,7 @@ public final class BrowserModel {
         case .reverseSortDirection:
             state.sort.ascending.toggle()
             try refetchKeepingSelection()
+        case .toggleColumnHeaders: toggleColumnHeaders()
         case .cycleMinimumMagnitude:
             let presets = AppSettings.magnitudePresets
             let index = presets.firstIndex(of: state.settings.minimumMagnitude) ?? 0

@@ -40,6 +40,7 @@ public enum KeyTable {
         KeyBinding(.list, help: (":", "filter: depth since time type alert felt clear"), .bind(":", to: .beginCommand)),
         KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
                    .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
+        KeyBinding(.list, help: ("c", "column headers on / off"), .bind("c", to: .toggleColumnHeaders)),
         KeyBinding(.list, help: ("space", "collapse / expand section"), .bind(" ", to: .toggleSection)),
         KeyBinding(.list, help: ("m", "minimum magnitude"), .bind("m", to: .cycleMinimumMagnitude)),
         KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),
