@@ -73,7 +73,7 @@ extension BrowserModel {
         case nil:
             target = forward ? first : last
         }
-        moveCursor(toOffset: target, reveal: true)
+        jumpCursor(toOffset: target)
         let index = offsets.firstIndex(of: target)! + 1
         state.status.message = "New quake \(index) of \(offsets.count)"
         state.status.isError = false

@@ -50,7 +50,8 @@ extension BrowserModel {
     func moveToLastQuake() { moveCursor(to: selectableLine(from: layout.lineCount - 1, direction: -1)) }
 
     /// `]`: the first quake of the next section. `[`: the first quake of this section, or of the
-    /// previous one when already there. The section's header is brought on screen with it.
+    /// previous one when already there. The section's header goes to the top of the list (as far
+    /// as the list's end allows), so the section's quakes fill the screen below it.
     func jumpSection(by direction: Int) {
         guard let current = layout.line(at: state.cursorLine) else { return }
         var section = current.section
@@ -62,7 +63,7 @@ extension BrowserModel {
         guard section >= 0 && section < results.sections.count else { return }
         let header = layout.headerLine(ofSection: section)
         moveCursor(to: firstSelectableLine(ofSection: section))
-        if header < state.topLine { state.topLine = header }
+        state.topLine = header
         clampScroll()
     }
 

@@ -282,9 +282,10 @@ public final class BrowserModel {
             state.status.isRefreshing = false
             state.status.progress = nil
             state.status.progressLabel = nil
-            state.status.message = message
             state.status.isError = failed
             state.status.offline = failed && state.isSample
+            // On the sample (a new user, offline) a few words that fit; the log keeps the sentence.
+            state.status.message = state.status.offline ? RefreshStatusText.sampleShown(after: message) : message
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += try openSelectedQuake()
