@@ -117,3 +117,17 @@ import Testing
         #expect(model.state.cursorLine == 8 && model.state.topLine == 10 - model.listHeight / 3)
     }
 }
+
+/// The one formatter of counts (issue 31), shared by the browser and the command line.
+@Suite struct CountFormatTests {
+    @Test func digitsAreGroupedAndOneIsSingular() {
+        #expect(CountFormat.grouped(0) == "0" && CountFormat.grouped(999) == "999" && CountFormat.grouped(1000) == "1,000")
+        #expect(CountFormat.grouped(12_569) == "12,569" && CountFormat.grouped(-1234) == "-1,234")
+        #expect(CountFormat.grouped(Int.min) == "-9,223,372,036,854,775,808")  // no abs() to trap on
+        #expect(CountFormat.grouped(Int64(1_234_567)) == "1,234,567")
+        #expect(CountFormat.quakes(1) == "1 quake" && CountFormat.quakes(0) == "0 quakes" && CountFormat.quakes(12_569) == "12,569 quakes")
+        #expect(CountFormat.count(1, "window") == "1 window" && CountFormat.count(2, "window") == "2 windows")
+        #expect(CountFormat.count(3, "analysis", plural: "analyses") == "3 analyses")
+        #expect(QuakeFormat.count(-1) == CountFormat.grouped(-1))
+    }
+}

@@ -49,7 +49,7 @@ enum DeleteCommand {
             printError("Warning: the quakes were deleted, but counting those left failed: \(ErrorPresenter.report(error).message)")
         }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
-        print("deleted \(deleted.formatted()) quakes" + (remaining.map { " (\($0.formatted()) left)" } ?? ""))
+        print("deleted \(CountFormat.quakes(deleted))" + (remaining.map { " (\(CountFormat.grouped($0)) left)" } ?? ""))
     }
 
     static func parseDate(_ text: String) throws(UsageError) -> Date {
