@@ -97,6 +97,7 @@ enum ListView {
             return
         }
         defer { renderScrollbar(list, in: rect, into: &buffer) }
+        let slots = columns.slots.filter { $0.width > 0 }  // once a frame, not once a row
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
             let selected = index == list.selectedIndex
@@ -104,7 +105,7 @@ enum ListView {
             case .section(let section):
                 renderSection(section, in: row, selected: selected, into: &buffer)
             case .quake(let quake):
-                renderQuake(quake, columns: columns, display: display, in: row, selected: selected, into: &buffer)
+                renderQuake(quake, columns: columns, slots: slots, display: display, in: row, into: &buffer)
             }
             if selected {
                 buffer.restyle(row) { style in
@@ -153,12 +154,13 @@ enum ListView {
         }
     }
 
-    static func renderQuake(_ quake: QuakeLine, columns: Columns, display: DisplaySettings, in row: Rect,
-                            selected: Bool, into buffer: inout CellBuffer) {
+    /// One quake row; `slots` are `columns.slots` with a width (computed once for the frame).
+    static func renderQuake(_ quake: QuakeLine, columns: Columns, slots: [Columns.Slot], display: DisplaySettings,
+                            in row: Rect, into buffer: inout CellBuffer) {
         var x = row.x + 1
         let y = row.y
         if quake.isNew { buffer.put("●", at: Point(x: row.x, y: y), style: .role(.accent, [.bold])) }
-        for slot in columns.slots where slot.width > 0 {
+        for slot in slots {
             let (text, style) = cell(slot.column, of: quake, columns: columns, display: display)
             buffer.put(TextWidth.pad(text, to: slot.width, alignRight: slot.alignsRight), at: Point(x: x, y: y),
                        style: style, maxWidth: min(slot.width, row.maxX - x))
