@@ -18,7 +18,7 @@ extension BrowserModel {
         }
         guard let message = state.status.message else { return }
         let isReport = switch action {
-        case .showMessage, .refreshFinished, .notesSaved: true
+        case .showMessage, .notesSaved: true
         default: false
         }
         guard isReport || message != before else { return }
