@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuakeStore
 
 /// The one error type of `QuakeFeed`: what went wrong, where (`name:line:column`) and what to do.
 ///
@@ -94,7 +95,7 @@ extension FeedError {
     static func everyRecordSkipped(name: String, count: Int, first: [SkippedFeature]) -> FeedError {
         let reasons = first.prefix(3).map(\.description).joined(separator: "; ")
         return FeedError(code: .noUsableRecords, name: name,
-                         message: "all \(count) record\(count == 1 ? " was" : "s were") skipped, so nothing was imported (\(reasons)\(count > 3 ? "; …" : ""))",
+                         message: "all \(CountFormat.count(count, "record"))\(count == 1 ? " was" : " were") skipped, so nothing was imported (\(reasons)\(count > 3 ? "; …" : ""))",
                          hint: "check that this is an earthquake catalogue in a supported format; the store is unchanged")
     }
 }

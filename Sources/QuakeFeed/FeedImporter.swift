@@ -20,8 +20,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
 
     /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`
     public var sentence: String {
-        "imported \(imported.formatted()) quakes (\(inserted.formatted()) new, \(updated.formatted()) updated, "
-            + "\(unchanged.formatted()) unchanged, \(skipped.formatted()) skipped) in \(String(format: "%.2f", seconds)) s"
+        "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(inserted)) new, \(CountFormat.grouped(updated)) updated, "
+            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped) in \(String(format: "%.2f", seconds)) s"
     }
 }
 

@@ -121,7 +121,7 @@ final class QuakeMLParser: RecordParser {
         var notes: [String] = []
         if depthInKilometres { notes.append("QuakeML 1.0: depths are in kilometres in that version and were read as such") }
         if unattributed > 0 {
-            notes.append("\(unattributed) event\(unattributed == 1 ? " names" : "s name") no agency (no publicID host, agencyID or datasource): "
+            notes.append("\(CountFormat.count(unattributed, "event"))\(unattributed == 1 ? " names" : " name") no agency (no publicID host, agencyID or datasource): "
                          + "codes are \(FeedAgency.neutral):<id>; import --agency NAME names it")
         }
         return notes

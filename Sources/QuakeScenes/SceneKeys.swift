@@ -85,6 +85,9 @@ public enum SceneKeys {
     public static let alertedQuakes = SceneKey<[String]>("ContentView.alertedQuakes", default: [],
                                                          isValid: { $0.count <= alertedLimit })
     public static let alertedLimit = 200
+    /// `ContentView.showsColumnHeaders`: the row naming the list's columns is on or off, as set
+    /// with `c`; absent until then, when it shows on terminals of 20 rows or more.
+    public static let showsColumnHeaders = SceneKey<Bool?>("ContentView.showsColumnHeaders", default: nil)
 
     /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1), nearest first for `distance`.
     public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" || sortOrder == "distance" }
@@ -106,6 +109,6 @@ public enum SceneKeys {
         KeyCheck(isSearching), KeyCheck(searchCursor), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
-        KeyCheck(alertedQuakes),
+        KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders),
     ]
 }

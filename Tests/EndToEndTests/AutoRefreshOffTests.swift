@@ -22,7 +22,7 @@ struct AutoRefreshOffTests {
         defer { tmux.close() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "a"],
                                   environment: TerminalResizeTests.offline)
-        try tmux.waitFor(pane, timeout: 20, "the launch refresh failed") { $0.contains("Refresh of all_month failed") }
+        try tmux.waitFor(pane, timeout: 20, "the launch refresh failed") { $0.contains("showing the bundled sample · r retries") }
         try tmux.send(pane, "j")  // past the launch's message: the key hints and the refresh status
         let screen = try tmux.waitFor(pane, "the key hints") { TerminalResizeTests.lines($0).last?.contains("j/k move") == true }
         let line = String(TerminalResizeTests.lines(screen).last!)

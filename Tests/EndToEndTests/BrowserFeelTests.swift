@@ -26,8 +26,9 @@ struct BrowserFeelTests {
         let fixture = try Fixture(columns: 100, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let first = try fixture.tmux.waitFor(pane, "the first section") { Self.lines($0)[1].hasPrefix("▾ ") }
-        let firstHeader = Self.lines(first)[1]
+        // Line 1 names the columns; the list starts on line 2.
+        let first = try fixture.tmux.waitFor(pane, "the first section") { Self.lines($0)[2].hasPrefix("▾ ") }
+        let firstHeader = Self.lines(first)[2]
         // The first day holds enough quakes that four half pages stay inside it.
         let count = Int(firstHeader.split(separator: "(").last?.prefix { $0.isNumber } ?? "") ?? 0
         try #require(count > 80, "\(firstHeader)")
@@ -47,19 +48,20 @@ struct BrowserFeelTests {
         try fixture.tmux.send(pane, "C-d", "C-d", "C-d", "C-d")
         let scrolled = try fixture.tmux.waitFor(pane, "the sticky header") { screen in
             let lines = Self.lines(screen)
-            return lines[1] == firstHeader && !lines[2].hasPrefix("▾ ")
+            return lines[2] == firstHeader && !lines[3].hasPrefix("▾ ")
                 && (try? BrowserTests.sceneFile(fixture))?["ContentView.selectionLine"] as? Int ?? 0 > 10
         }
-        #expect(Self.lines(scrolled)[1] == firstHeader, "\(scrolled)")
-        // ] jumps to the next day: its header is on screen, the first quake under it selected.
+        #expect(Self.lines(scrolled)[2] == firstHeader, "\(scrolled)")
+        // ] jumps to the next day (issue 31): its header at the top of the list, the first quake
+        // under it selected, the day's quakes below.
         try fixture.tmux.send(pane, "]")
         let next = try fixture.tmux.waitFor(pane, "the next section") { screen in
-            Self.lines(screen).dropFirst(1).contains { $0.hasPrefix("▾ ") && $0 != firstHeader }
+            Self.lines(screen)[2].hasPrefix("▾ ") && Self.lines(screen)[2] != firstHeader
         }
-        let nextHeader = try #require(Self.lines(next).first { $0.hasPrefix("▾ ") && $0 != firstHeader })
-        let file = try Self.selected(fixture) { $0["ContentView.selectedSection"] as? String == "" }
-        let line = try #require(file["ContentView.selectionLine"] as? Int)
-        #expect(Self.lines(next).firstIndex(of: nextHeader) == line, "the header sits right above the selection:\n\(next)")
+        let nextHeader = Self.lines(next)[2]
+        let file = try Self.selected(fixture) { $0["ContentView.selectedSection"] as? String == "" && $0["ContentView.selectionLine"] as? Int == 1 }
+        #expect(file["ContentView.selectionLine"] as? Int == 1, "the first quake right under the header:\n\(next)")
+        #expect(!Self.lines(next)[3...27].contains { $0.hasPrefix("▾ ") }, "one day fills the list:\n\(next)")
         // [ twice: back to the first quake of the first day.
         try fixture.tmux.send(pane, "[", "[")
         _ = try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String == top["ContentView.selectedQuake"] as? String }

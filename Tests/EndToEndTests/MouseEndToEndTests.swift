@@ -25,11 +25,11 @@ struct MouseEndToEndTests {
         _ = try pane.settle()
         #expect(try tmux.format(pane.target, "#{mouse_sgr_flag}") == "1")
 
-        // Column 240, row 9 (1-based): the 8th line of the list.
+        // Column 240, row 9 (1-based): the 7th line of the list (below the header and the column headers).
         try pane.send(.raw("\u{1B}[<0;240;9M", keys: 1))
         let screen = try pane.settle()
         var saved = try Self.sceneFile(dir, "click")
-        #expect(saved["ContentView.selectionLine"] as? Int == 7)
+        #expect(saved["ContentView.selectionLine"] as? Int == 6)
         let code = try #require(saved["ContentView.selectedQuake"] as? String)
         #expect(Self.rows(screen)[8].contains(code), "row 9 shows \(Self.rows(screen)[8])")
 
@@ -53,13 +53,14 @@ struct MouseEndToEndTests {
         defer { pane.close() }
         let dir = pane.dir
         var before = Self.rows(try pane.settle())
-        // Rows 2 (the list's first), 20 and 39 (its last): each notch moves the view 3 lines.
-        for y in [2, 20, 39] {
+        // Rows 3 (the list's first, below the column headers), 20 and 39 (its last): each notch
+        // moves the view 3 lines.
+        for y in [3, 20, 39] {
             try pane.send(.wheel(down: true, x: 30, y: y))
             let after = Self.rows(try pane.settle())
             // The list's first line names the top row's section (a sticky header over a row).
-            #expect(after[1].hasPrefix("▾ "), "wheel at row \(y)")
-            for line in 2..<30 {
+            #expect(after[2].hasPrefix("▾ "), "wheel at row \(y)")
+            for line in 3..<30 {
                 // The list's text, without the scrollbar in its last column.
                 #expect(after[line].prefix(110) == before[line + 3].prefix(110), "wheel at row \(y), line \(line)")
             }
@@ -75,10 +76,10 @@ struct MouseEndToEndTests {
         try pane.send(.wheel(down: true, x: 30, y: 39))
         let moved = Self.rows(try pane.settle())
         #expect(moved[1...37].map { $0.prefix(110) } == bottom[1...37].map { $0.prefix(110) })
-        #expect(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int == 37)
+        #expect(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int == 36)
         // And back up from the bottom row: the view moves again.
         try pane.send(.wheel(down: false, x: 30, y: 39))
         let up = Self.rows(try pane.settle())
-        #expect(up[5].prefix(110) == moved[2].prefix(110))
+        #expect(up[6].prefix(110) == moved[3].prefix(110))
     }
 }

@@ -57,12 +57,15 @@ enum Fixtures {
     static func model(columns: Int = 80, rows: Int = 24, lines: [ListLine]? = nil, selected: Int? = 1,
                       sort: QuakeSortOrder = .time, detail: DetailModel? = nil) -> ScreenModel {
         let lines = lines ?? dayLines()
-        return ScreenModel(
+        var model = ScreenModel(
             size: Size(columns: columns, rows: rows),
             header: HeaderModel(count: 6, sortOrder: sort, ascending: false, sceneID: "main"),
             list: ListModel(lines: lines, selectedIndex: selected),
             detail: detail,
             status: StatusModel(isLive: true, lastRefresh: now - 5 * 60_000),
             display: display)
+        // As the browser draws a scene that never pressed `c`.
+        model.showsColumnHeaders = rows >= AppState.columnHeadersMinimumRows
+        return model
     }
 }

@@ -27,8 +27,9 @@ import Testing
 
     @Test func hitTestingFindsListLinesAndTabs() {
         let list = Fixtures.model()
-        #expect(Screen.hitTest(list, x: 10, y: 1) == .listLine(0))
-        #expect(Screen.hitTest(list, x: 10, y: 3) == .listLine(2))
+        #expect(Screen.hitTest(list, x: 10, y: 1) == .nothing)  // the column headers
+        #expect(Screen.hitTest(list, x: 10, y: 2) == .listLine(0))
+        #expect(Screen.hitTest(list, x: 10, y: 4) == .listLine(2))
         #expect(Screen.hitTest(list, x: 10, y: 20) == .nothing)  // below the last line
         #expect(Screen.hitTest(list, x: 10, y: 0) == .header)
         #expect(Screen.hitTest(list, x: 10, y: 23) == .status)
@@ -39,7 +40,7 @@ import Testing
             #expect(Screen.hitTest(wide, x: columns.lowerBound, y: layout.tabBar!.y) == .tab(tab))
             #expect(Screen.hitTest(wide, x: columns.upperBound - 1, y: layout.tabBar!.y) == .tab(tab))
         }
-        #expect(Screen.hitTest(wide, x: 5, y: 2) == .listLine(1))
+        #expect(Screen.hitTest(wide, x: 5, y: 3) == .listLine(1))
         #expect(Screen.hitTest(wide, x: 100, y: 10) == .detail)
         // The tab labels are drawn where hit-testing says they are.
         let buffer = Screen.render(wide)

@@ -119,4 +119,28 @@ import Testing
         #expect(model.state.messageLog.entries.map(\.text) == [save, defaults, failed, "The alert command was not run: no such file",
                                                                "Refreshed all_day: 2 new quakes", failed])
     }
+
+    /// Issue 31: a new user offline (the store still holds the bundled sample) reads a few words
+    /// that fit, not a DNS error cut at the pane's edge; `L` has the whole sentence.
+    @Test(arguments: [
+        ("Refresh of all_month failed: cannot download: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
+         "offline — showing the bundled sample · r retries"),
+        ("Refresh of all_month failed: the server answered HTTP 503 (Service Unavailable)",
+         "HTTP 503 — showing the bundled sample · r retries"),
+    ])
+    func aFailedRefreshOnTheSampleSaysItInAFewWordsAndLogsTheSentence(whole: String, short: String) throws {
+        let (store, model) = try Self.restoredModel(rows: 24)
+        defer { model.close(); store.remove() }
+        try model.send(.sampleChanged(true))
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        #expect(model.state.status.message == short && model.state.status.offline)
+        let status = Screen.render(try model.screenModel(Self.context)).lines.last!
+        let left = " \(short)  ? help"
+        #expect(status == left + String(repeating: " ", count: 80 - left.count - 6) + "● live", "\(status)")
+        #expect(model.state.messageLog.entries.map(\.text) == [whole])
+        // Real data (no sample): the sentence itself, as before.
+        try model.send(.sampleChanged(false))
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        #expect(model.state.status.message == whole && model.state.messageLog.entries.map(\.text) == [whole, whole])
+    }
 }

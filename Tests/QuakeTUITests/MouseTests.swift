@@ -43,15 +43,15 @@ import Testing
         defer { model.close() }
         for _ in 0..<60 { try model.send(.moveDown) }
         let (cursor, top) = (model.state.cursorLine, model.state.topLine)
-        #expect(model.state.selectionLine == 37)  // the last line of the list
+        #expect(model.state.selectionLine == 36)  // the last line of the list, below the column headers
         try Self.wheel(model, down: false, at: 20)
         #expect(model.state.topLine == top - 3)
         // The bottom edge came up past the selection: dragged up to stay on screen.
-        #expect(model.state.cursorLine == cursor - 3 && model.state.selectionLine == 37)
+        #expect(model.state.cursorLine == cursor - 3 && model.state.selectionLine == 36)
         // Back down: the view moves, the selection stays on its quake, 3 lines higher on screen.
         try Self.wheel(model, down: true, at: 20)
         #expect(model.state.topLine == top && model.state.cursorLine == cursor - 3)
-        #expect(model.state.selectionLine == 34)
+        #expect(model.state.selectionLine == 33)
     }
 
     @Test func atTheEndsTheWheelMovesTheSelectionToTheFirstAndLastRows() throws {
@@ -92,9 +92,9 @@ import Testing
         let click = try #require(Key.decodeAfterEscape("[<0;240;9M"))
         guard case .click(let x, let y) = click else { Issue.record("not a click: \(click)"); return }
         let action = try #require(model.action(forClickAt: x, y, in: frame))
-        #expect(action == .selectLine(7))  // row 9 of the screen is the 8th line of the list
+        #expect(action == .selectLine(6))  // row 9 of the screen is the 7th line of the list (below the column headers)
         try model.send(action)
-        #expect(model.state.cursorLine == 7 && model.state.selectionLine == 7)
+        #expect(model.state.cursorLine == 6 && model.state.selectionLine == 6)
         // Its release is nothing: the selection stays, no Esc reaches the model.
         #expect(Key.decodeAfterEscape("[<0;240;9m") == nil)
     }

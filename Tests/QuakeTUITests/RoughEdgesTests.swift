@@ -18,7 +18,7 @@ import Testing
             .quake(QuakeLine(code: "b", magnitude: 2, place: "\tNear Hilo,\nHawaii\r\n", time: Fixtures.now)),
         ]
         let text = Screen.render(Fixtures.model(columns: columns, lines: lines)).lines
-        let first = text[2], second = text[3]
+        let first = text[3], second = text[4]  // below the header, the column headers and the section
         #expect(!first.contains("…") && first.contains("\(words) Hawaii"), "\(first)")
         #expect(second.contains("Near Hilo, Hawaii"), "\(second)")
         #expect(first.trimmingCharacters(in: .whitespaces).hasPrefix("—"), "a missing magnitude shows —: \(first)")

@@ -19,8 +19,7 @@ import QuakeStore
 
     @Test func selectionIsOnTheSelectedLineOnly() {
         let buffer = Screen.render(Fixtures.model(selected: 2))
-        let layout = ScreenLayout(size: buffer.size, detailPresented: false)
-        let row = layout.list!.y + 2
+        let row = ScreenLayout(Fixtures.model(selected: 2)).list!.y + 2
         #expect((0..<buffer.width).allSatisfy { buffer[$0, row].style.background == .selection })
         #expect((0..<buffer.width).allSatisfy { buffer[$0, row + 1].style.background != .selection })
     }

@@ -6,16 +6,18 @@ import Testing
     @Test func magnitudeColumnsUseTheirBands() {
         let buffer = Screen.render(Fixtures.model(selected: nil))
         let styles = buffer.styleText.split(separator: "\n").map(String.init)
-        // Rows 2…4 are today's quakes: 6.4 (major), 2.1 (minor), 3.3 (light).
-        #expect(styles[2].dropFirst(3).prefix(3) == "333")
-        #expect(styles[3].dropFirst(3).prefix(3) == "000")
-        #expect(styles[4].dropFirst(3).prefix(3) == "111")
+        // Row 1 names the columns (dim; the sort column `time ↓` in the header role); rows 3…5
+        // are today's quakes: 6.4 (major), 2.1 (minor), 3.3 (light).
+        #expect(styles[1].dropFirst(3).prefix(3) == "ddd" && styles[1].dropLast().hasSuffix("hhhhhhhh"))
+        #expect(styles[3].dropFirst(3).prefix(3) == "333")
+        #expect(styles[4].dropFirst(3).prefix(3) == "000")
+        #expect(styles[5].dropFirst(3).prefix(3) == "111")
         // 5.1 is strong; 4.6 is strong.
-        #expect(styles[6].dropFirst(3).prefix(3) == "222")
-        #expect(styles[8].dropFirst(3).prefix(3) == "222")
+        #expect(styles[7].dropFirst(3).prefix(3) == "222")
+        #expect(styles[9].dropFirst(3).prefix(3) == "222")
         // Section headers use the header role.
-        #expect(styles[1].prefix(4) == "hhhh")
-        #expect(buffer[3, 2].style.attributes.contains(.bold))
+        #expect(styles[2].prefix(4) == "hhhh")
+        #expect(buffer[3, 3].style.attributes.contains(.bold))
     }
 
     @Test func listStyleLayer() {

@@ -84,7 +84,7 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         guard fit == nil else { return nil }
         guard let mc = completenessTenth else { return "No quake of the list has a magnitude." }
         let n = tenths.filter { $0.key >= mc }.values.reduce(0, +)
-        return "Only \(n) \(n == 1 ? "quake" : "quakes") at or above Mc \(String(format: "%.1f", Double(mc) / 10)); "
+        return "Only \(CountFormat.quakes(n)) at or above Mc \(String(format: "%.1f", Double(mc) / 10)); "
             + "a b-value needs \(Self.minimumFitCount)."
     }
 }

@@ -15,6 +15,8 @@ public enum Action: Equatable, Sendable {
     // List.
     case toggleSection
     case nextSortOrder, reverseSortDirection
+    /// `c`: the row of column headers above the list on / off (`ContentView.showsColumnHeaders`).
+    case toggleColumnHeaders
     case cycleMinimumMagnitude
     // Home and distance (`@`, `~`).
     case setHomeToSelection, toggleNearHome

@@ -61,6 +61,7 @@ extension AppState {
         var messageLog: [LoggedMessage] = []
         var commandLine: CommandLineDraft? = nil
         var alerted: [String] = []
+        var columnHeaders: Bool? = nil
     }
 
     public var sceneValues: SceneValues {
@@ -72,7 +73,7 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted)
+                    alerted: live.alerted, columnHeaders: columnHeaders)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
@@ -108,6 +109,7 @@ extension AppState {
         logOffset = logVisible ? storage.value(for: SceneKeys.messageLogOffset) : 0
         commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
         live.alerted = storage.value(for: SceneKeys.alertedQuakes)
+        columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -147,6 +149,7 @@ extension AppState {
             batch.set(savedMessageLog, for: SceneKeys.messageLog)
             batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
             batch.set(live.alerted, for: SceneKeys.alertedQuakes)
+            batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
         }
     }
 }

@@ -150,6 +150,9 @@ public struct AppState: Equatable, Sendable {
     public var live = LiveState()
     /// `ContentView.nearHome`: only quakes within `settings.nearRadius` of home (`~`); inert without a home.
     public var nearHome = false
+    /// `ContentView.showsColumnHeaders`: the row naming the list's columns, as the user set it
+    /// with `c`; nil until then (see `showsColumnHeaders`).
+    public var columnHeaders: Bool?
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
@@ -169,6 +172,11 @@ public struct AppState: Equatable, Sendable {
 
     /// `ContentView.selectionLine`: the cursor's line in the list pane.
     public var selectionLine: Int { cursorLine - topLine }
+
+    /// Whether the list has its row of column headers: as set with `c`, else from
+    /// `AppState.columnHeadersMinimumRows` rows up (a short terminal keeps its lines for quakes).
+    public var showsColumnHeaders: Bool { columnHeaders ?? (rows >= Self.columnHeadersMinimumRows) }
+    public static let columnHeadersMinimumRows = 20
 
     /// The notes editor has focus: keys edit the draft.
     public var isEditing: Bool { editor != nil && detailPresented && detailTab == .notes }

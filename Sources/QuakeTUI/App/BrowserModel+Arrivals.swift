@@ -48,7 +48,7 @@ extension BrowserModel {
         state.live.newCodes = []
         state.live.isOverflowing = false
         state.status.message = count == 0 ? "No new quakes to mark seen"
-            : "Marked \(QuakeFormat.count(count)) new \(count == 1 ? "quake" : "quakes") seen"
+            : "Marked \(CountFormat.count(count, "new quake")) seen"
     }
 
     /// `n` / `N`: the cursor to the next (or previous) new quake the list shows, wrapping around.
@@ -73,9 +73,9 @@ extension BrowserModel {
         case nil:
             target = forward ? first : last
         }
-        moveCursor(toOffset: target, reveal: true)
+        jumpCursor(toOffset: target)
         let index = offsets.firstIndex(of: target)! + 1
-        state.status.message = "New quake \(index) of \(offsets.count)"
+        state.status.message = "New quake \(CountFormat.grouped(index)) of \(CountFormat.grouped(offsets.count))"
         state.status.isError = false
     }
 

@@ -117,10 +117,9 @@ extension BrowserModel {
             state.filters.removeAll { kind == nil || FilterCommand.kind(of: $0) == kind }
         }
         try applyFilters(now: now)
-        let noun = results.count == 1 ? "quake" : "quakes"
         state.status.message = state.filters.isEmpty
-            ? "No filters: \(QuakeFormat.count(results.count)) \(noun)"
-            : "Filters \(state.filters.joined(separator: " · ")): \(QuakeFormat.count(results.count)) \(noun); :clear removes them"
+            ? "No filters: \(CountFormat.quakes(results.count))"
+            : "Filters \(state.filters.joined(separator: " · ")): \(CountFormat.quakes(results.count)); :clear removes them"
     }
 
     /// Refetches with the row filters of `state.filters`, keeping the selection where it can.

@@ -11,9 +11,14 @@ extension BrowserModel {
             for notice in state.status.notices.dropLast(noticesBefore) { state.messageLog.append(notice, isError: true, at: clock()) }
             return
         }
+        // A refresh's result is logged whole, also when the status line says it in a few words.
+        if case .refreshFinished(let whole, _, _) = action {
+            state.messageLog.append(whole, isError: state.status.isError, at: clock())
+            return
+        }
         guard let message = state.status.message else { return }
         let isReport = switch action {
-        case .showMessage, .refreshFinished, .notesSaved: true
+        case .showMessage, .notesSaved: true
         default: false
         }
         guard isReport || message != before else { return }

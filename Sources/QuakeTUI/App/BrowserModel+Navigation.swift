@@ -50,7 +50,8 @@ extension BrowserModel {
     func moveToLastQuake() { moveCursor(to: selectableLine(from: layout.lineCount - 1, direction: -1)) }
 
     /// `]`: the first quake of the next section. `[`: the first quake of this section, or of the
-    /// previous one when already there. The section's header is brought on screen with it.
+    /// previous one when already there. The section's header goes to the top of the list (as far
+    /// as the list's end allows), so the section's quakes fill the screen below it.
     func jumpSection(by direction: Int) {
         guard let current = layout.line(at: state.cursorLine) else { return }
         var section = current.section
@@ -62,7 +63,7 @@ extension BrowserModel {
         guard section >= 0 && section < results.sections.count else { return }
         let header = layout.headerLine(ofSection: section)
         moveCursor(to: firstSelectableLine(ofSection: section))
-        if header < state.topLine { state.topLine = header }
+        state.topLine = header
         clampScroll()
     }
 
@@ -76,5 +77,17 @@ extension BrowserModel {
     var stickySection: Int? {
         guard case .row(let section, _)? = layout.line(at: state.topLine) else { return nil }
         return section
+    }
+}
+
+extension BrowserModel {
+    /// `c`: the column headers on or off. The rows stay where they are on the terminal (the
+    /// list gains or loses its first line), the selection too unless that line was its own.
+    func toggleColumnHeaders() {
+        let showing = !state.showsColumnHeaders
+        state.columnHeaders = showing
+        state.topLine += showing ? 1 : -1
+        state.topLine = max(0, state.topLine)
+        clampScroll()
     }
 }

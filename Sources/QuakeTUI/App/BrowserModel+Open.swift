@@ -29,7 +29,7 @@ extension BrowserModel {
             }
             return []
         }
-        moveCursor(toOffset: offset, reveal: true)
+        jumpCursor(toOffset: offset)
         state.detailPresented = true
         if !lifted.isEmpty {
             state.status.message = "Cleared \(lifted.joined(separator: " and ")) to show quake \(code)"

@@ -49,6 +49,7 @@ extension BrowserModel {
             model.messageLogOffset = state.logOffset
         }
         model.display.home = state.settings.home
+        model.showsColumnHeaders = state.showsColumnHeaders
         return model
     }
 

@@ -24,6 +24,17 @@ extension BrowserModel {
         moveCursor(to: layout.line(ofOffset: offset, section: section) ?? layout.headerLine(ofSection: section))
     }
 
+    /// A jump to a result row (`open CODE`, handoff, `n`/`N`): as `moveCursor(toOffset:reveal: true)`,
+    /// and when the row was off screen the list scrolls to put it in its upper third, with the
+    /// rows after it in view, rather than on the edge it came in from.
+    func jumpCursor(toOffset offset: Int) {
+        let top = state.topLine, height = listHeight
+        moveCursor(toOffset: offset, reveal: true)
+        guard state.cursorLine < top || state.cursorLine >= top + height else { return }
+        state.topLine = state.cursorLine - height / 3
+        clampScroll()
+    }
+
     /// The mouse wheel: scrolls the view by `lines` and drags the cursor along when it would
     /// leave the screen (as htop and lazygit do); once the view cannot scroll further, the
     /// cursor moves instead, so the wheel always reaches the first and last rows.

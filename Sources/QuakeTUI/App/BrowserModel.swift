@@ -35,8 +35,9 @@ public final class BrowserModel {
     /// narrow terminal, the height the list will have when it comes back.
     public var listHeight: Int {
         let size = Size(columns: state.columns, rows: state.rows)
-        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented).listRows
-        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false).listRows)
+        let headers = state.showsColumnHeaders
+        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented, columnHeaders: headers).listRows
+        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false, columnHeaders: headers).listRows)
     }
 
     public convenience init(state: AppState, container: PersistentContainer) throws {
@@ -184,6 +185,7 @@ public final class BrowserModel {
         case .reverseSortDirection:
             state.sort.ascending.toggle()
             try refetchKeepingSelection()
+        case .toggleColumnHeaders: toggleColumnHeaders()
         case .cycleMinimumMagnitude:
             let presets = AppSettings.magnitudePresets
             let index = presets.firstIndex(of: state.settings.minimumMagnitude) ?? 0
@@ -275,9 +277,10 @@ public final class BrowserModel {
             state.status.isRefreshing = false
             state.status.progress = nil
             state.status.progressLabel = nil
-            state.status.message = message
             state.status.isError = failed
             state.status.offline = failed && state.isSample
+            // On the sample (a new user, offline) a few words that fit; the log keeps the sentence.
+            state.status.message = state.status.offline ? RefreshStatusText.sampleShown(after: message) : message
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += try openSelectedQuake()

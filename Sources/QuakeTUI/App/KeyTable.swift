@@ -46,6 +46,7 @@ public enum KeyTable {
         KeyBinding(.commandLine, rules: lineEditing(Action.commandEdit)),
         KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
                    .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
+        KeyBinding(.list, help: ("c", "column headers on / off"), .bind("c", to: .toggleColumnHeaders)),
         KeyBinding(.list, help: ("space", "collapse / expand section"), .bind(" ", to: .toggleSection)),
         KeyBinding(.list, help: ("m", "minimum magnitude"), .bind("m", to: .cycleMinimumMagnitude)),
         KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),

@@ -45,7 +45,7 @@ enum DetailView {
             ("Type", optional(r.type), .plain),
             ("Tsunami", r.tsunami.map { $0 != 0 ? "yes" : "no" } ?? "—",
              r.tsunami.map { $0 != 0 } == true ? .role(.error, [.bold]) : .plain),
-            ("Felt", r.felt.map { "\($0) report\($0 == 1 ? "" : "s")" } ?? "—", .plain),
+            ("Felt", r.felt.map { CountFormat.count($0, "report") } ?? "—", .plain),
             ("Alert", optional(r.alert), alertStyle(r.alert)),
             ("Significance", r.sig.map(String.init) ?? "—", .plain),
             ("Network", optional(r.net), .plain),

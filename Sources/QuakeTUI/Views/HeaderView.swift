@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// The header row: `quaketui │ 1,234 quakes │ sort time ↓ │ /tokyo │ M ≥ 2.5 │ scene main`.
 enum HeaderView {
     static func render(_ header: HeaderModel, in rect: Rect, into buffer: inout CellBuffer) {
@@ -19,8 +21,7 @@ enum HeaderView {
         let leftLimit = rect.maxX - rightWidth - badgeWidth
         segment(" \(header.title)", bar.with(.bold))
         let arrow = header.ascending ? "↑" : "↓"
-        let noun = header.count == 1 ? "quake" : "quakes"
-        let total = header.isCountPending ? "… quakes" : "\(QuakeFormat.count(header.count)) \(noun)"
+        let total = header.isCountPending ? "… quakes" : CountFormat.quakes(header.count)
         var parts = [total, "sort \(header.sortOrder.rawValue) \(arrow)"]
         if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount))\(header.newIsAtLeast ? "+" : "") new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }

@@ -4,7 +4,9 @@ import QuakeStore
 enum ListView {
     /// Column widths for one pane width. The place keeps room first; the other columns join in
     /// order of use as the pane grows (depth, time, code, epicentre), and the place takes what
-    /// is left up to `widestPlace`, so the columns stay together on a very wide pane. Widths
+    /// is left up to `widestPlace`, so the columns stay together on a very wide pane. The column
+    /// the list is sorted by joins before all of them, with less room kept for the place: a
+    /// narrow pane (the list beside the detail) drops other columns, never that one. Widths
     /// never depend on the rows shown: scrolling never shifts a column.
     struct Columns: Equatable {
         var magnitude = 5
@@ -21,39 +23,81 @@ enum ListView {
 
         /// The place keeps this much before depth or time may take room…
         static let placeBeforeDetails = 28
-        /// …and this much before the code or the epicentre may.
+        /// …and this much before the code or the epicentre may…
         static let placeBeforeExtras = 36
+        /// …and this much before the column the list is sorted by may.
+        static let placeBeforeSortColumn = 16
 
         /// Wider than nearly every USGS place name ("125 km WNW of …, Aleutian Islands, Alaska").
         static let widestPlace = 64
 
-        init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false) {
+        init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false, sortedBy sorted: ListColumn? = nil) {
             var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
                 guard rest - (column + 2) >= minimum else { return 0 }
                 rest -= column + 2
                 return column
             }
-            // With a home, its distance joins first: it is what the user asked to see.
-            distance = showsDistance ? take(9, keeping: Self.placeBeforeDetails) : 0
-            depth = take(9, keeping: Self.placeBeforeDetails)
-            absolute = take(timeOfDayOnly ? 5 : 16, keeping: Self.placeBeforeDetails)
-            code = take(12, keeping: Self.placeBeforeExtras)
-            location = take(16, keeping: Self.placeBeforeExtras)
+            let wanted: [(ListColumn, Int, Int)] = [
+                // With a home, its distance joins first: it is what the user asked to see.
+                (.distance, showsDistance ? 9 : 0, Self.placeBeforeDetails),
+                (.depth, 9, Self.placeBeforeDetails),
+                (.absolute, timeOfDayOnly ? 5 : 16, Self.placeBeforeDetails),
+                (.code, 12, Self.placeBeforeExtras),
+                (.location, 16, Self.placeBeforeExtras),
+            ]
+            var widths: [ListColumn: Int] = [:]
+            if let sorted, let entry = wanted.first(where: { $0.0 == sorted }), entry.1 > 0 {
+                widths[sorted] = take(entry.1, keeping: Self.placeBeforeSortColumn)
+            }
+            for (column, width, keeping) in wanted where widths[column] == nil && width > 0 {
+                widths[column] = take(width, keeping: keeping)
+            }
+            distance = widths[.distance] ?? 0
+            depth = widths[.depth] ?? 0
+            absolute = widths[.absolute] ?? 0
+            code = widths[.code] ?? 0
+            location = widths[.location] ?? 0
             place = max(0, min(rest, Self.widestPlace))
+        }
+
+        /// One column as drawn: its width, alignment and the gap after it.
+        struct Slot: Equatable {
+            var column: ListColumn
+            var width: Int
+            var alignsRight: Bool
+            var gap: Int
+        }
+
+        /// The columns left to right, as rows and the header row draw them (zero widths included:
+        /// they draw nothing and take no room).
+        var slots: [Slot] {
+            [Slot(column: .magnitude, width: magnitude, alignsRight: true, gap: 2),
+             Slot(column: .place, width: place, alignsRight: false, gap: 1),
+             Slot(column: .notes, width: notes, alignsRight: false, gap: 1),
+             Slot(column: .distance, width: distance, alignsRight: true, gap: 2),
+             Slot(column: .absolute, width: absolute, alignsRight: false, gap: 2),
+             Slot(column: .depth, width: depth, alignsRight: true, gap: 2),
+             Slot(column: .location, width: location, alignsRight: true, gap: 2),
+             Slot(column: .code, width: code, alignsRight: false, gap: 2),
+             Slot(column: .relative, width: relative, alignsRight: true, gap: 1)]
         }
     }
 
     static func render(_ list: ListModel, display: DisplaySettings, in rect: Rect, focused: Bool,
-                       timeOfDayOnly: Bool = false, into buffer: inout CellBuffer) {
+                       sort: SortMark = SortMark(order: .time, ascending: false), columnHeaders: Rect? = nil,
+                       into buffer: inout CellBuffer) {
+        let columns = Columns(width: rect.width, timeOfDayOnly: sort.order == .time, showsDistance: display.home != nil,
+                              sortedBy: sort.column)
+        if let columnHeaders { renderColumnHeaders(columns, sort: sort, display: display, in: columnHeaders, into: &buffer) }
         guard !rect.isEmpty else { return }
         if list.lines.isEmpty {
             buffer.put(list.emptyMessage, at: Point(x: rect.x + 2, y: rect.y + 1), style: .role(.dim),
                        maxWidth: rect.width - 2)
             return
         }
-        let columns = Columns(width: rect.width, timeOfDayOnly: timeOfDayOnly, showsDistance: display.home != nil)
         defer { renderScrollbar(list, in: rect, into: &buffer) }
+        let slots = columns.slots.filter { $0.width > 0 }  // once a frame, not once a row
         for (index, line) in list.lines.prefix(rect.height).enumerated() {
             let row = rect.row(index)
             let selected = index == list.selectedIndex
@@ -61,7 +105,7 @@ enum ListView {
             case .section(let section):
                 renderSection(section, in: row, selected: selected, into: &buffer)
             case .quake(let quake):
-                renderQuake(quake, columns: columns, display: display, in: row, selected: selected, into: &buffer)
+                renderQuake(quake, columns: columns, slots: slots, display: display, in: row, into: &buffer)
             }
             if selected {
                 buffer.restyle(row) { style in
@@ -110,39 +154,51 @@ enum ListView {
         }
     }
 
-    static func renderQuake(_ quake: QuakeLine, columns: Columns, display: DisplaySettings, in row: Rect,
-                            selected: Bool, into buffer: inout CellBuffer) {
+    /// One quake row; `slots` are `columns.slots` with a width (computed once for the frame).
+    static func renderQuake(_ quake: QuakeLine, columns: Columns, slots: [Columns.Slot], display: DisplaySettings,
+                            in row: Rect, into buffer: inout CellBuffer) {
         var x = row.x + 1
         let y = row.y
         if quake.isNew { buffer.put("●", at: Point(x: row.x, y: y), style: .role(.accent, [.bold])) }
-        func column(_ text: String, width: Int, style: Style, right: Bool = false, gap: Int = 1) {
-            guard width > 0 else { return }
-            buffer.put(TextWidth.pad(text, to: width, alignRight: right), at: Point(x: x, y: y), style: style,
-                       maxWidth: min(width, row.maxX - x))
-            x += width + gap
+        for slot in slots {
+            let (text, style) = cell(slot.column, of: quake, columns: columns, display: display)
+            buffer.put(TextWidth.pad(text, to: slot.width, alignRight: slot.alignsRight), at: Point(x: x, y: y),
+                       style: style, maxWidth: min(slot.width, row.maxX - x))
+            x += slot.width + slot.gap
         }
-        let band = MagnitudeBand(magnitude: quake.magnitude)
-        column(QuakeFormat.magnitude(quake.magnitude), width: columns.magnitude, style: band.style, right: true, gap: 2)
-        let place = QuakeFormat.singleLine(quake.place)
-        column(place.isEmpty ? "(unknown place)" : place, width: columns.place,
-               style: place.isEmpty ? .role(.dim) : .plain)
-        column(quake.hasNotes ? "✎" : "", width: columns.notes, style: .role(.accent))
-        if let home = display.home, let latitude = quake.latitude, let longitude = quake.longitude {
+    }
+
+    /// What one column of a quake row shows, and in which style.
+    static func cell(_ column: ListColumn, of quake: QuakeLine, columns: Columns,
+                     display: DisplaySettings) -> (String, Style) {
+        switch column {
+        case .magnitude:
+            return (QuakeFormat.magnitude(quake.magnitude), MagnitudeBand(magnitude: quake.magnitude).style)
+        case .place:
+            let place = QuakeFormat.singleLine(quake.place)
+            return place.isEmpty ? ("(unknown place)", .role(.dim)) : (place, .plain)
+        case .notes:
+            return (quake.hasNotes ? "✎" : "", .role(.accent))
+        case .distance:
+            guard let home = display.home, let latitude = quake.latitude, let longitude = quake.longitude else {
+                return ("", .plain)
+            }
             let km = home.distance(to: GeoPoint(latitude: latitude, longitude: longitude))
-            column(QuakeFormat.homeDistance(kilometres: km, unit: display.distanceUnit), width: columns.distance,
-                   style: .plain, right: true, gap: 2)
-        } else {
-            column("", width: columns.distance, style: .plain, gap: 2)
+            return (QuakeFormat.homeDistance(kilometres: km, unit: display.distanceUnit), .plain)
+        case .absolute:
+            let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
+            return (columns.absolute == 5 ? String(time.suffix(5)) : time, .role(.dim))
+        case .depth:
+            return (QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), .role(.dim))
+        case .location:
+            let location = quake.latitude.flatMap { lat in
+                quake.longitude.map { QuakeFormat.coordinates(latitude: lat, longitude: $0) }
+            } ?? ""
+            return (location, .role(.dim))
+        case .code:
+            return (quake.code, .role(.dim))
+        case .relative:
+            return (QuakeFormat.relative(quake.time, now: display.now), .plain)
         }
-        let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
-        column(columns.absolute == 5 ? String(time.suffix(5)) : time, width: columns.absolute, style: .role(.dim), gap: 2)
-        column(QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), width: columns.depth,
-               style: .role(.dim), right: true, gap: 2)
-        let location = quake.latitude.flatMap { lat in
-            quake.longitude.map { QuakeFormat.coordinates(latitude: lat, longitude: $0) }
-        } ?? ""
-        column(location, width: columns.location, style: .role(.dim), right: true, gap: 2)
-        column(quake.code, width: columns.code, style: .role(.dim), gap: 2)
-        column(QuakeFormat.relative(quake.time, now: display.now), width: columns.relative, style: .plain, right: true)
     }
 }

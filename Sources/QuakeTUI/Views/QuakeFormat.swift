@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 
 /// Formats quake values for display: magnitudes, times, coordinates, distances.
 public enum QuakeFormat {
@@ -54,14 +55,6 @@ public enum QuakeFormat {
         }
     }
 
-    /// `1,234`.
-    public static func count(_ value: Int) -> String {
-        let digits = String(abs(value))
-        var grouped = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { grouped.append(",") }
-            grouped.append(digit)
-        }
-        return value < 0 ? "-" + grouped : grouped
-    }
+    /// `1,234`: `CountFormat.grouped`, the one formatter of counts (the command line's too).
+    public static func count(_ value: Int) -> String { CountFormat.grouped(value) }
 }

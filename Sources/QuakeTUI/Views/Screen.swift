@@ -16,8 +16,9 @@ public enum Screen {
         }
         HeaderView.render(model.header, in: layout.header, into: &buffer)
         if let list = layout.list {
+            let sort = ListView.SortMark(order: model.header.sortOrder, ascending: model.header.ascending)
             ListView.render(model.list, display: model.display, in: list, focused: model.detail == nil,
-                            timeOfDayOnly: model.header.sortOrder == .time, into: &buffer)
+                            sort: sort, columnHeaders: layout.columnHeaders, into: &buffer)
         }
         if let separator = layout.separator {
             for y in separator.y..<separator.maxY {

@@ -11,14 +11,18 @@ public struct ScreenLayout: Sendable, Equatable {
     public var header: Rect
     /// The list pane; nil when the detail covers the body (narrow terminal, detail open).
     public var list: Rect?
+    /// The row above the list naming its columns (`ContentView.showsColumnHeaders`); nil when off
+    /// or when the list has no room for it (fewer than two lines).
+    public var columnHeaders: Rect?
     /// The detail pane (tab bar included); nil when closed.
     public var detail: Rect?
     /// The column between list and detail when side by side.
     public var separator: Rect?
     public var status: Rect
 
-    /// The layout for a terminal size, with or without the detail view.
-    public init(size: Size, detailPresented: Bool) {
+    /// The layout for a terminal size, with or without the detail view, and with or without a
+    /// row of column headers above the list (taken from the list's height).
+    public init(size: Size, detailPresented: Bool, columnHeaders: Bool = false) {
         self.size = size
         let screen = Rect(size)
         isTooSmall = size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
@@ -48,10 +52,15 @@ public struct ScreenLayout: Sendable, Equatable {
             separator = nil
             detail = body
         }
+        if columnHeaders, let pane = list, pane.height > 1 {
+            (self.columnHeaders, list) = pane.splitTop(1)
+        }
     }
 
     /// The layout a model is drawn with.
-    public init(_ model: ScreenModel) { self.init(size: model.size, detailPresented: model.detail != nil) }
+    public init(_ model: ScreenModel) {
+        self.init(size: model.size, detailPresented: model.detail != nil, columnHeaders: model.showsColumnHeaders)
+    }
 
     /// How many list lines fit: the app fetches this many for `ListModel.lines`.
     public var listRows: Int { list?.height ?? 0 }

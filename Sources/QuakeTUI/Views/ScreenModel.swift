@@ -25,6 +25,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var commandPrompt: String?
     /// Where the `:` line's cursor is, in characters of `commandPrompt` (nil: at its end).
     public var commandCursor: Int?
+    /// A row above the list naming its columns, the sort column marked (`ContentView.showsColumnHeaders`).
+    public var showsColumnHeaders = false
 
     public init(size: Size, header: HeaderModel = HeaderModel(), list: ListModel = ListModel(),
                 detail: DetailModel? = nil, status: StatusModel = StatusModel(), showsHelp: Bool = false,

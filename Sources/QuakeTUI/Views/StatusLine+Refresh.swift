@@ -77,6 +77,15 @@ public enum RefreshStatusText {
         }
     }
 
+    /// What the status line says when a refresh failed while the store holds the bundled sample
+    /// (a new user, most likely offline): `offline — showing the bundled sample · r retries`, or
+    /// `HTTP 500 — …` when the network answered. The whole `message` goes to the log.
+    public static func sampleShown(after message: String) -> String {
+        let reason = shortReason(message)
+        let transport = ["DNS failure", "offline", "server down", "timed out", "TLS failure"]
+        return (transport.contains(reason) ? "offline" : reason) + " — showing the bundled sample · r retries"
+    }
+
     /// A few words for a refresh error (the full sentence is `lastError` in `refresh.plist`, and
     /// `watch --refresh` prints it):
     /// `HTTP 500`, `server down`, `DNS failure`, `offline`, `timed out`, `bad feed`.

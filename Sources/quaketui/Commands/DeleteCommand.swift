@@ -65,7 +65,7 @@ enum DeleteCommand {
             printError("Warning: the quakes were deleted, but counting those left failed: \(ErrorPresenter.report(error).message)")
         }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
-        print("deleted \(deleted.formatted()) quakes" + (remaining.map { " (\($0.formatted()) left)" } ?? ""))
+        print("deleted \(CountFormat.quakes(deleted))" + (remaining.map { " (\(CountFormat.grouped($0)) left)" } ?? ""))
     }
 
     /// Asks on the terminal whether to delete all `stored` quakes: `y` (or `yes`) confirms,

@@ -88,9 +88,9 @@ enum FetchCommand {
         bar.finish()
         if arguments.has("json") { return try printJSON(summary) }
         if let from = summary.resumedFrom { print("resumed an interrupted fetch at \(from)") }
-        print("fetched \(summary.quakes.formatted()) quakes in \(summary.windows.formatted()) windows from \(summary.source) "
-              + "(\(summary.inserted.formatted()) new, \(summary.updated.formatted()) updated, \(summary.unchanged.formatted()) unchanged, "
-              + "\(summary.skipped.formatted()) skipped this run) in \(String(format: "%.2f", summary.seconds)) s")
+        print("fetched \(CountFormat.quakes(summary.quakes)) in \(CountFormat.count(summary.windows, "window")) from \(summary.source) "
+              + "(\(CountFormat.grouped(summary.inserted)) new, \(CountFormat.grouped(summary.updated)) updated, "
+              + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run) in \(String(format: "%.2f", summary.seconds)) s")
     }
 
     private static func number(_ arguments: ParsedArguments, _ name: String) throws -> Double? {
@@ -127,7 +127,7 @@ final class FetchProgressBar {
         let width = 24, filled = Int(progress.fraction * Double(width))
         var line = "fetching \(label)  [" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled) + "] "
         line += String(format: "%3.0f%%  ", progress.fraction * 100)
-        line += "\(progress.windows.formatted()) windows  \(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
+        line += "\(CountFormat.count(progress.windows, "window"))  \(CountFormat.quakes(progress.quakes))  \(CountFormat.grouped(Int(progress.quakesPerSecond)))/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
         bar.draw(line)
     }

@@ -118,7 +118,7 @@ final class ProgressBar {
             line += String(format: "%3.0f%%  ", fraction * 100)
         }
         line += megabytes(progress.bytesRead) + (progress.totalBytes.map { "/" + megabytes($0) } ?? "") + "  "
-        line += "\(progress.quakes.formatted()) quakes  \(Int(progress.quakesPerSecond).formatted())/s"
+        line += "\(CountFormat.quakes(progress.quakes))  \(CountFormat.grouped(Int(progress.quakesPerSecond)))/s"
         if let remaining = progress.remaining { line += "  ETA \(Int(remaining.rounded()))s" }
         draw(line)
     }

@@ -61,7 +61,7 @@ enum InfoCommand {
         print("""
             state directory  \(report.stateDirectory)
             store            \(report.store)
-            quakes           \(report.quakes.formatted()) (\(report.withNotes.formatted()) with notes)
+            quakes           \(CountFormat.grouped(report.quakes)) (\(CountFormat.grouped(report.withNotes)) with notes)
             data             \(source)
             time span        \(span)
             size             \(byteCount(report.storeBytes)) + \(byteCount(report.walBytes)) WAL

@@ -174,7 +174,7 @@ enum ListCommand {
             advice.append("lower --min-magnitude")
         }
         let todo = advice.joined(separator: " or ")
-        return "No quakes match among the \(stored.formatted()) stored: \(filters.joined(separator: ", and ")). "
+        return "No quakes match among the \(CountFormat.grouped(stored)) stored: \(filters.joined(separator: ", and ")). "
             + ErrorPresenter.capitalized(todo) + "."
     }
 
@@ -209,7 +209,7 @@ enum ListCommand {
         try forEachRow(controller, limit: limit) { index, section, row in
             if index != lastSection {
                 if lastSection >= 0 { output.write("\n") }
-                output.write("\(SafeText.sanitize(section.title)) (\(section.count))\n")
+                output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(section.count)))\n")
                 lastSection = index
             }
             let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
@@ -218,7 +218,7 @@ enum ListCommand {
             output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
         }
         if limit < controller.count {
-            output.write("\n… \(controller.count - limit) more (of \(controller.count)); raise --limit to see them.\n")
+            output.write("\n… \(CountFormat.grouped(controller.count - limit)) more (of \(CountFormat.grouped(controller.count))); raise --limit to see them.\n")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeStore
 
 /// `quaketui scenes [list|rm ID...|rm --all|prune --older-than DAYS] [--json]`: the saved scenes.
 enum ScenesCommand {
@@ -115,8 +116,7 @@ enum ScenesCommand {
             if summary.refused.isEmpty { print(none) }
             return
         }
-        let noun = summary.removed.count == 1 ? "scene" : "scenes"
-        print("\(verb) \(summary.removed.count) \(noun): " + summary.removed.map(\.rawValue).joined(separator: ", "))
+        print("\(verb) \(CountFormat.count(summary.removed.count, "scene")): " + summary.removed.map(\.rawValue).joined(separator: ", "))
     }
 
     /// "scene left is open in process 4242; …" (the presenter capitalizes it)

@@ -114,10 +114,10 @@ enum StatsCommand {
     /// (of a list with at least one quake).
     static func text(_ statistics: CatalogueStatistics) -> String {
         let mfd = statistics.magnitudes
-        var lines = ["\(statistics.count.formatted()) \(statistics.count == 1 ? "quake" : "quakes")"]
+        var lines = [CountFormat.quakes(statistics.count)]
         if let fit = mfd.fit {
             lines.append(String(format: "Mc %.1f   b %.2f ± %.2f   a %.2f   n %@ at or above Mc",
-                                fit.completeness, fit.b, fit.bError, fit.a, fit.n.formatted()))
+                                fit.completeness, fit.b, fit.bError, fit.a, CountFormat.grouped(fit.n)))
         } else if let why = mfd.why {
             lines.append(why)
         }
@@ -135,7 +135,7 @@ enum StatsCommand {
 
     private static func table(_ title: String, _ rows: [(String, Int)]) -> [String] {
         let labelWidth = max(title.count, rows.map(\.0.count).max() ?? 0)
-        let counts = rows.map { $0.1.formatted() }
+        let counts = rows.map { CountFormat.grouped($0.1) }
         let countWidth = max(6, counts.map(\.count).max() ?? 0)
         let largest = max(1, rows.map(\.1).max() ?? 1)
         var lines = [title.padding(toLength: labelWidth, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: countWidth - 6) + "quakes"]

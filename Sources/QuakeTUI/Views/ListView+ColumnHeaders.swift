@@ -1,0 +1,59 @@
+import QuakeStore
+
+/// One column of the list's quake rows.
+enum ListColumn: Equatable, Hashable, Sendable {
+    case magnitude, place, notes, distance, absolute, depth, location, code, relative
+}
+
+/// The header row above the list (issue 31): the name of each column the rows show at this
+/// width, drawn from the same `Columns` as the rows (so a label always sits over its values),
+/// with the column the list is sorted by marked `↓`/`↑` and bold.
+extension ListView {
+    /// The sort order and direction, and the column that shows what the list is sorted by.
+    struct SortMark: Equatable {
+        var order: QuakeSortOrder
+        var ascending: Bool
+
+        /// The column holding the sort key: time is the relative time (always shown), region the place.
+        var column: ListColumn {
+            switch order {
+            case .time: .relative
+            case .magnitude: .magnitude
+            case .region: .place
+            case .distance: .distance
+            }
+        }
+
+        var arrow: String { ascending ? "↑" : "↓" }
+    }
+
+    /// A column's name in the header row. Every name, with ` ↓` after it, fits its column.
+    static func label(_ column: ListColumn, columns: Columns, display: DisplaySettings) -> String {
+        switch column {
+        case .magnitude: "mag"
+        case .place: "place"
+        case .notes: ""
+        case .distance: "to home"
+        // The times' zone: `UTC 10:00`, `local 2024-05-06 19:00`.
+        case .absolute: display.timeZone == .utc ? "UTC" : "local"
+        case .depth: "depth"
+        case .location: "epicentre"
+        case .code: "code"
+        case .relative: "time"
+        }
+    }
+
+    static func renderColumnHeaders(_ columns: Columns, sort: SortMark, display: DisplaySettings, in row: Rect,
+                                    into buffer: inout CellBuffer) {
+        var x = row.x + 1
+        for slot in columns.slots where slot.width > 0 {
+            var text = label(slot.column, columns: columns, display: display)
+            let isSorted = slot.column == sort.column
+            if isSorted { text += " " + sort.arrow }
+            let style: Style = isSorted ? .role(.header, [.bold]) : .role(.dim)
+            buffer.put(TextWidth.pad(text, to: slot.width, alignRight: slot.alignsRight), at: Point(x: x, y: row.y),
+                       style: style, maxWidth: min(slot.width, row.maxX - x))
+            x += slot.width + slot.gap
+        }
+    }
+}
