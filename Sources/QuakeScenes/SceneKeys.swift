@@ -46,6 +46,8 @@ public enum SceneKeys {
     /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
     public static let selectedTab = SceneKey<String>("DetailView.selectedTab", default: "detail",
                                                      isValid: { tabs.contains($0) })
+    /// `StatsView.isPresented`: whether the statistics view (`=`) is open.
+    public static let statsIsPresented = SceneKey<Bool>("StatsView.isPresented", default: false)
     /// `ContentView.nearHome`: the near-home filter (`~`): only quakes within `nearRadius` of `home`.
     public static let nearHome = SceneKey<Bool>("ContentView.nearHome", default: false)
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
@@ -102,6 +104,6 @@ public enum SceneKeys {
         KeyCheck(isSearching), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
-        KeyCheck(alertedQuakes),
+        KeyCheck(alertedQuakes), KeyCheck(statsIsPresented),
     ]
 }

@@ -60,6 +60,7 @@ extension AppState {
         var messageLog: [LoggedMessage] = []
         var commandLine: CommandLineDraft? = nil
         var alerted: [String] = []
+        var statsPresented = false
     }
 
     public var sceneValues: SceneValues {
@@ -71,7 +72,7 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted)
+                    alerted: live.alerted, statsPresented: statistics.isPresented)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
@@ -107,6 +108,7 @@ extension AppState {
         logOffset = logVisible ? storage.value(for: SceneKeys.messageLogOffset) : 0
         commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
         live.alerted = storage.value(for: SceneKeys.alertedQuakes)
+        statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -145,6 +147,7 @@ extension AppState {
             batch.set(savedMessageLog, for: SceneKeys.messageLog)
             batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
             batch.set(live.alerted, for: SceneKeys.alertedQuakes)
+            batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
         }
     }
 }

@@ -148,6 +148,8 @@ public struct AppState: Equatable, Sendable {
     public var live = LiveState()
     /// `ContentView.nearHome`: only quakes within `settings.nearRadius` of home (`~`); inert without a home.
     public var nearHome = false
+    /// The statistics view (`=`): open or not, and the statistics it shows (issue 32).
+    public var statistics = StatisticsState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

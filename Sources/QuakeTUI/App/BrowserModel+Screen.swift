@@ -48,6 +48,7 @@ extension BrowserModel {
             model.messageLogOffset = state.logOffset
         }
         model.display.home = state.settings.home
+        if state.statistics.isPresented { model.statistics = StatisticsModel(state.statistics) }
         return model
     }
 

@@ -30,6 +30,8 @@ final class BrowserApp {
     private var observer: StoreChangeObserver?
     private var tokens: [ObservationToken] = []
     private var refresh: FeedImporter?
+    /// The statistics view's reader (issue 32), opened the first time the view asks.
+    private var statisticsReader: LatestReader?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -75,6 +77,8 @@ final class BrowserApp {
             do { _ = try model.performReads(model.pendingReads) } catch {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
+            // A statistics view open when the scene was saved asks again.
+            for effect in model.resumeStatistics() { try perform(effect, terminal) }
             // Files set aside, values reset: said once, all together.
             let notices = takeNotices()
             if !notices.isEmpty { try send(.showNotices(notices), terminal) }
@@ -252,6 +256,28 @@ final class BrowserApp {
             isDone = true
         case .alert(let alert):
             if live?.alert(alert, posting: inbox) == true { terminal.bell() }
+        case .computeStatistics(let request, let generation): computeStatistics(request, generation: generation)
+        }
+    }
+
+    /// Computes the statistics of `request` on the statistics reader's own connection, a newer
+    /// request interrupting this one; the answer comes back through the inbox with `generation`.
+    private func computeStatistics(_ request: SectionedFetchRequest, generation: Int) {
+        let reader: LatestReader
+        do {
+            reader = try statisticsReader ?? LatestReader(container: container)
+        } catch {
+            _ = try? model.send(.statisticsFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            return
+        }
+        statisticsReader = reader
+        let inbox = inbox
+        reader.submit(generation: generation, { db in try db.catalogueStatistics(of: request) }) { generation, result in
+            switch result {
+            case .success(let statistics): inbox.post(.statisticsComputed(generation: generation, statistics))
+            case .failure(let error):
+                inbox.post(.statisticsFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            }
         }
     }
 
@@ -301,6 +327,8 @@ final class BrowserApp {
     private func stopWatching() {
         live?.stop()
         live = nil
+        statisticsReader?.close()
+        statisticsReader = nil
         observer?.stop()
         observer = nil
         tokens.forEach { $0.cancel() }
