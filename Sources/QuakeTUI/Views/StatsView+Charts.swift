@@ -102,8 +102,8 @@ enum MagnitudeChart {
 }
 
 /// The timeline: quakes per day (per hour when the list spans under three days) as bars, the
-/// cumulative count as `•` on its own scale (0 to the list's count), and the largest quakes
-/// marked `▼` over their bin.
+/// cumulative count as `•` on its own scale (0 to the list's count) where it rises above the
+/// bars, and the largest quakes marked `▼` over their bin.
 enum TimelineChart {
     static let gutter = 5
 
@@ -141,12 +141,14 @@ enum TimelineChart {
                                       style: .role(.accent), into: &buffer)
             }
         }
+        // The cumulative curve shows above the bars (inside one, the bar is what it counts).
         var running = 0
         for column in columns {
             running += column.count
             let eighths = max(1, running * levels / max(1, stats.count))
-            buffer.put("•", at: Point(x: column.x + columnWidth - 1, y: max(chart.y, bottom - (eighths - 1) / 8)),
-                       style: .role(.header, [.bold]))
+            let point = Point(x: column.x + columnWidth - 1, y: max(chart.y, bottom - (eighths - 1) / 8))
+            guard buffer[point.x, point.y].grapheme == " " else { continue }
+            buffer.put("•", at: point, style: .role(.header, [.bold]))
         }
         for quake in stats.largest {
             guard let column = columns.last(where: { $0.start <= quake.time }) else { continue }
