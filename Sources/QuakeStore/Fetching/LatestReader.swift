@@ -80,8 +80,11 @@ public final class LatestReader: @unchecked Sendable {
                 return job
             }
             guard let job = next else { return }
+            // Stopped by `interrupt` at once, and by the check (every 1,000 steps) when the
+            // interrupt came between two statements, where SQLite forgets it.
+            let isReplaced = { self.lock.withLock { self.latest != nil || self.closed } }
             let result = Result { () throws -> any Sendable in
-                try context.read { db -> Sendable in try job.body(db) }
+                try context.read { db -> Sendable in try db.withCancellation(isReplaced) { try job.body(db) } }
             }
             // Superseded (a newer job waits), interrupted or closed: nothing to report.
             let report = lock.withLock { latest == nil && !closed && !Self.isInterruption(result) }
