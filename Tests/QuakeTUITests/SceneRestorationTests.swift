@@ -33,13 +33,14 @@ import Testing
         state.commandLine = CommandPrompt(text: "depth 10-", cursor: 6)
         state.live.alerted = ["us1"]
         state.statistics.isPresented = true
+        state.map.zoom = .local
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
-        // the statistics view
-        #expect(SceneKeys.names.count == 24)
+        // the statistics view, the map's scale
+        #expect(SceneKeys.names.count == 25)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -52,7 +53,7 @@ import Testing
         #expect(restored.editor == state.editor)
         #expect(restored.messageLog == state.messageLog && restored.logVisible && restored.logOffset == 2)
         #expect(restored.commandLine == state.commandLine && restored.live.alerted == ["us1"])
-        #expect(restored.statistics.isPresented)
+        #expect(restored.statistics.isPresented && restored.map.zoom == .local)
     }
 
     /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and

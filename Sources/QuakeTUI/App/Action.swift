@@ -81,6 +81,10 @@ public enum Action: Equatable, Sendable {
     case statisticsComputed(generation: Int, CatalogueStatistics)
     /// `Effect.computeStatistics` of `generation` failed: why, for the view.
     case statisticsFailed(generation: Int, message: String)
+    /// `+` / `-`: the Map tab one scale in / out (world, region, local) around the selected quake.
+    case zoomMap(Int)
+    /// The answer to `Effect.computeDensity` of `generation` (a stale one is dropped).
+    case densityComputed(generation: Int, DensityGrid)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -118,4 +122,7 @@ public enum Effect: Equatable, Sendable {
     /// any older computation; the runtime answers with `Action.statisticsComputed` (or
     /// `statisticsFailed`) carrying `generation`.
     case computeStatistics(SectionedFetchRequest, generation: Int)
+    /// Count the quakes `request` matches per cell of `window` in the background (the Map tab's
+    /// density), interrupting any older count; answered by `Action.densityComputed`.
+    case computeDensity(SectionedFetchRequest, window: GridWindow, generation: Int)
 }

@@ -61,6 +61,7 @@ extension AppState {
         var commandLine: CommandLineDraft? = nil
         var alerted: [String] = []
         var statsPresented = false
+        var mapZoom = MapZoom.world
     }
 
     public var sceneValues: SceneValues {
@@ -72,7 +73,7 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted, statsPresented: statistics.isPresented)
+                    alerted: live.alerted, statsPresented: statistics.isPresented, mapZoom: map.zoom)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
@@ -109,6 +110,7 @@ extension AppState {
         commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
         live.alerted = storage.value(for: SceneKeys.alertedQuakes)
         statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
+        map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -148,6 +150,7 @@ extension AppState {
             batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
             batch.set(live.alerted, for: SceneKeys.alertedQuakes)
             batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
+            batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
         }
     }
 }

@@ -150,6 +150,8 @@ public struct AppState: Equatable, Sendable {
     public var nearHome = false
     /// The statistics view (`=`): open or not, and the statistics it shows (issue 32).
     public var statistics = StatisticsState()
+    /// The Map tab's scale and the density of the list it draws (issue 32).
+    public var map = MapDensityState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

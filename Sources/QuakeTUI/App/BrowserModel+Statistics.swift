@@ -36,10 +36,11 @@ extension BrowserModel {
         return [.computeStatistics(request, generation: state.statistics.generation)]
     }
 
-    /// The computation the restored state is waiting for (after `restore`, which returns no
-    /// effects): the view was open when the scene was saved.
+    /// The computations the restored state is waiting for (after `restore`, which returns no
+    /// effects, and its `pendingReads`): the statistics view or the Map tab was open when the
+    /// scene was saved.
     public func resumeStatistics() -> [Effect] {
-        statisticsReads(storeChanged: false)
+        statisticsReads(storeChanged: false) + densityReads(storeChanged: false)
     }
 }
 

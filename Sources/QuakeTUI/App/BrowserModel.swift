@@ -333,6 +333,8 @@ public final class BrowserModel {
         case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
         case .statisticsFailed(let generation, let message):
             receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
+        case .zoomMap(let step): zoomMap(by: step)
+        case .densityComputed(let generation, let grid): receiveDensity(generation: generation, grid)
         }
         // The detail view and the statistics share a pane: the one opened last has it.
         if state.detailPresented, state.statistics.isPresented { state.statistics.isPresented = false }
@@ -343,6 +345,7 @@ public final class BrowserModel {
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         effects += detailReads(reloading: reloadDetail)
         effects += statisticsReads(storeChanged: action == .storeChanged)
+        effects += densityReads(storeChanged: action == .storeChanged)
         succeeded = true
         return effects
     }
@@ -351,7 +354,7 @@ public final class BrowserModel {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
-             .statisticsComputed, .statisticsFailed: true
+             .statisticsComputed, .statisticsFailed, .densityComputed: true
         default: false
         }
     }
