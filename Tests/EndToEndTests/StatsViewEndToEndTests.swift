@@ -52,4 +52,26 @@ struct StatsViewEndToEndTests {
         try fixture.tmux.waitFor(relaunched, "the list alone") { Self.title($0) == nil }
         _ = try BrowserTests.waitForSceneFile(fixture) { $0["StatsView.isPresented"] as? Bool == false }
     }
+
+    /// The Map tab's scale (`+`, `-`) is scene state: the same scale after `kill -9`, and the
+    /// list's quakes drawn over the map (magnitude-coloured dots beside the selected quake's `◉`).
+    @Test func theMapsScaleComesBackAfterKillNine() throws {
+        let fixture = try BrowserTests.Fixture(columns: 130, rows: 36)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "Enter", "2")
+        try fixture.tmux.waitFor(pane, "the world map") { $0.contains("± world") && $0.contains("◉") }
+        try fixture.tmux.send(pane, "+")
+        let region = try fixture.tmux.waitFor(pane, "the region") { $0.contains("± region") }
+        #expect(region.contains("◉") && !region.contains("Region (40° × 20°)"))
+        try fixture.tmux.send(pane, "+")
+        try fixture.tmux.waitFor(pane, "the local map") { $0.contains("± local") }
+        try fixture.tmux.send(pane, "-")
+        try fixture.tmux.waitFor(pane, "the region again") { $0.contains("± region") }
+        _ = try BrowserTests.waitForSceneFile(fixture) { $0["MapView.zoom"] as? String == "region" }
+        kill(try fixture.tmux.pid(pane), SIGKILL)
+        #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
+        let relaunched = try fixture.launch(window: "again")
+        try fixture.tmux.waitFor(relaunched, timeout: 20, "the restored region") { $0.contains("± region") && $0.contains("◉") }
+    }
 }
