@@ -50,6 +50,11 @@ public enum SceneKeys {
     /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
     public static let selectedTab = SceneKey<String>("DetailView.selectedTab", default: "detail",
                                                      isValid: { tabs.contains($0) })
+    /// `MapView.zoom`: the Map tab's scale: `world` (default), `region` or `local`.
+    public static let mapZoom = SceneKey<String>("MapView.zoom", default: "world",
+                                                 isValid: { ["world", "region", "local"].contains($0) })
+    /// `StatsView.isPresented`: whether the statistics view (`=`) is open.
+    public static let statsIsPresented = SceneKey<Bool>("StatsView.isPresented", default: false)
     /// `ContentView.nearHome`: the near-home filter (`~`): only quakes within `nearRadius` of `home`.
     public static let nearHome = SceneKey<Bool>("ContentView.nearHome", default: false)
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
@@ -109,6 +114,6 @@ public enum SceneKeys {
         KeyCheck(isSearching), KeyCheck(searchCursor), KeyCheck(isHelpPresented), KeyCheck(helpOffset),
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
-        KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders),
+        KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders), KeyCheck(statsIsPresented), KeyCheck(mapZoom),
     ]
 }

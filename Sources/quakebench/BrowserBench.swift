@@ -83,6 +83,14 @@ struct BrowserBench {
             keys.append(("search-\(typed)", "key→frame: search \"\(typed)\"\(typed == BrowserRole.noMatchWord ? " (matches nothing)" : "")",
                          sql.search(typed)))
         }
+        // With the statistics view open (issue 32): its frame, then the complete statistics.
+        keys.append(("statsview-open", "key→frame: open the statistics (=)", sql.timeOrder))
+        keys.append(("statsview-search", "key→frame: search \"a\" with the statistics open", sql.search("a")))
+        keys.append(("statsview-search-esc", "key→frame: Esc clears it, statistics open", sql.timeOrder))
+        keys.append(("statsview-sort", "key→frame: sort (s) with the statistics open", sql.magnitudeOrder))
+        keys.append(("statsview-min-magnitude", "key→frame: m with the statistics open", sql.minimumMagnitude(2.5)))
+        keys.append(("statsview-close", "key→frame: close the statistics (=)", sql.timeOrder))
+        let statisticsPeer = try peer?.inShellTimes(StatsBench.statisticsSQL, runs: runs) ?? []
         for key in keys {
             let ours = samples[key.kind] ?? []
             guard !ours.isEmpty else { throw BenchError("browser child printed no \(key.kind) samples") }
@@ -98,6 +106,14 @@ struct BrowserBench {
                                       samples: counted.count, peer: peerTimes.isEmpty ? nil : peerTimes.median,
                                       peerName: "sqlite3 shell .timer", unit: "s", target: "≤ 250 ms",
                                       met: counted.median <= 0.25, note: peer == nil ? Self.missing : nil))
+            }
+            let statistics = samples["stats-" + key.kind] ?? []
+            if !statistics.isEmpty {
+                figures.append(Figure(name: "  statistics complete after it", n: n, ours: statistics.median,
+                                      ourMax: statistics.maximum, samples: statistics.count,
+                                      peer: statisticsPeer.isEmpty ? nil : statisticsPeer.median,
+                                      peerName: "sqlite3 shell .timer, 4 GROUP BYs", unit: "s", target: "≤ 250 ms",
+                                      met: statistics.median <= 0.25, note: peer == nil ? Self.missing : nil))
             }
             // A distance sort that builds its table shows its counts before its order, which
             // the keys that need the whole list (g, G, section jumps) wait for.

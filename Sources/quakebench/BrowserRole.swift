@@ -51,9 +51,24 @@ enum BrowserRole {
             /// Key → first frame (`kind`), key → the frame with complete counts (`counted-kind`),
             /// and key → the frame with the whole order (`ordered-kind`): all the same frame when
             /// the request was exact at once; a distance sort that builds its table counts first.
+            /// The statistics view's background computation, as the runtime runs it (issue 32).
+            let statisticsReader = try LatestReader(container: container)
+            defer { statisticsReader.close() }
+            let computed = Mailbox()
             func key(_ kind: String, _ action: Action) throws {
                 let start = monotonicNanoseconds()
-                try model.send(action)
+                let effects = try model.send(action)
+                // The runtime starts the statistics before it draws; the frame does not wait.
+                var waiting = false
+                for case .computeStatistics(let request, let generation) in effects {
+                    waiting = true
+                    statisticsReader.submit(generation: generation, { db in try db.catalogueStatistics(of: request) }) { generation, result in
+                        switch result {
+                        case .success(let statistics): computed.post(.statisticsComputed(generation: generation, statistics))
+                        case .failure(let error): computed.post(.statisticsFailed(generation: generation, message: "\(error)"))
+                        }
+                    }
+                }
                 _ = try BenchScreen.frame(model, container: container)
                 samples.append((kind, Double(monotonicNanoseconds() - start) / 1e9))
                 func settle(until done: () -> Bool, _ name: String) throws {
@@ -68,6 +83,13 @@ enum BrowserRole {
                 // A mark for the report: this key's counts came before its order.
                 if model.results.isProvisional { samples.append(("counted-first-" + kind, 0)) }
                 try settle(until: { !model.results.isProvisional }, "ordered-")
+                // Key → the frame with the complete statistics (`stats-kind`).
+                if waiting {
+                    guard let answer = computed.take(timeout: 600) else { throw BenchError("the statistics of \(kind) never came") }
+                    try model.send(answer)
+                    _ = try BenchScreen.frame(model, container: container)
+                    samples.append(("stats-" + kind, Double(monotonicNanoseconds() - start) / 1e9))
+                }
             }
             for _ in 0..<repetitions {
                 for _ in 0..<4 { try key("scroll-line", .moveDown) }
@@ -108,10 +130,38 @@ enum BrowserRole {
                 }
                 try key("search-esc", .cancelSearch)
             }
+            for _ in 0..<repetitions {
+                // The statistics view open (issue 32): opening it, a search letter, a sort
+                // (nothing to recompute), each minimum magnitude, closing it.
+                try key("statsview-open", .toggleStatistics)
+                try key("search-begin", .beginSearch)
+                try key("statsview-search", .searchInput("a"))
+                try key("statsview-search-esc", .cancelSearch)
+                for _ in QuakeSortOrder.allCases { try key("statsview-sort", .nextSortOrder) }
+                for _ in AppSettings.magnitudePresets { try key("statsview-min-magnitude", .cycleMinimumMagnitude) }
+                try key("statsview-close", .toggleStatistics)
+            }
             output += samples.map { "sample \($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
             output += "rows-materialized \(model.results.rowsMaterialized)\n"
         }
         try storage.close()
         print(output, terminator: "")
+    }
+}
+
+/// One answer from the statistics reader's queue to the bench's thread.
+final class Mailbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private let ready = DispatchSemaphore(value: 0)
+    private var action: Action?
+
+    func post(_ action: Action) {
+        lock.withLock { self.action = action }
+        ready.signal()
+    }
+
+    func take(timeout seconds: Double) -> Action? {
+        guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
+        return lock.withLock { action }
     }
 }

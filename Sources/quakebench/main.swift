@@ -146,6 +146,7 @@ do {
                 figures += try terminalFigures(store, n)
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
+                figures += try StatsBench(store: store, runs: runs).run(n: n)
             }
             continue
         }
@@ -157,6 +158,7 @@ do {
         }
         if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
+        figures += try StatsBench(store: store, runs: runs).run(n: n)
         figures += try terminalFigures(store, n)
         figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,

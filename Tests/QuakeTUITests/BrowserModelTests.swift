@@ -155,7 +155,9 @@ import Testing
         try model.restore(selectedCode: "q11", topCode: nil)
         #expect(try model.send(.openDetail) == [.saveScene, .advertise(code: "q11"), .loadDetail(code: "q11")])
         _ = try model.performReads([.loadDetail(code: "q11")])
-        #expect(try model.send(.nextTab) == [.saveScene])
+        // The Map tab draws the list as density: counted in the background (issue 32).
+        let list = SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
+        #expect(try model.send(.nextTab) == [.saveScene, .computeDensity(list, window: .world(cellDegrees: 1), generation: 1)])
         #expect(model.state.detailTab == .map)
         try model.send(.closeDetail)
         #expect(!model.state.detailPresented)

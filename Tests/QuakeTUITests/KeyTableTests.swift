@@ -21,6 +21,7 @@ import Testing
             state.editor = NotesDraft(code: "a", text: "", cursor: 0)
         case .search: state.isSearching = true
         case .detail: state.detailPresented = true
+        case .statistics: state.statistics.isPresented = true
         }
         return state
     }

@@ -33,13 +33,15 @@ import Testing
         state.commandLine = CommandPrompt(text: "depth 10-", cursor: 6)
         state.live.alerted = ["us1"]
         state.columnHeaders = false
+        state.statistics.isPresented = true
+        state.map.zoom = .local
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
-        // the search cursor, column headers
-        #expect(SceneKeys.names.count == 25)
+        // the search cursor, column headers, the statistics view, the map's scale
+        #expect(SceneKeys.names.count == 27)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -53,6 +55,7 @@ import Testing
         #expect(restored.messageLog == state.messageLog && restored.logVisible && restored.logOffset == 2)
         #expect(restored.commandLine == state.commandLine && restored.live.alerted == ["us1"])
         #expect(restored.columnHeaders == false && !restored.showsColumnHeaders)
+        #expect(restored.statistics.isPresented && restored.map.zoom == .local)
     }
 
     /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and

@@ -230,6 +230,27 @@ public final class Connection {
         return try body()
     }
 
+    /// Runs `body`, stopping any statement it runs once `isCancelled` returns true: the statement
+    /// then fails with `SQLiteError.isInterrupted`. Unlike `interrupt`, a cancellation cannot be
+    /// lost in the moment between two statements (an `sqlite3_interrupt` made while none runs is
+    /// forgotten when the next one starts). `isCancelled` is called on this thread.
+    ///
+    /// The corresponding C function is `sqlite3_progress_handler`, called every 1,000 virtual
+    /// machine steps; it replaces `withDeadline`'s handler for the duration of `body`.
+    public func withCancellation<T>(_ isCancelled: @escaping () -> Bool, _ body: () throws -> T) rethrows -> T {
+        let check = Unmanaged.passRetained(CancellationCheck(isCancelled))
+        sqlite3_progress_handler(rawHandle, 1_000, { context in
+            guard let context else { return 0 }
+            return Unmanaged<CancellationCheck>.fromOpaque(context).takeUnretainedValue().isCancelled() ? 1 : 0
+        }, check.toOpaque())
+        defer {
+            sqlite3_progress_handler(rawHandle, 0, nil, nil)
+            hasProgressHandler = false  // the next withDeadline installs its own again
+            check.release()
+        }
+        return try body()
+    }
+
     /// Runs `body` in a transaction: commits if it returns, rolls back if it throws.
     ///
     /// `.immediate` takes the write lock up front, so a writer never fails half-way with
@@ -281,3 +302,9 @@ public final class Connection {
 
 @available(*, unavailable)
 extension Connection: Sendable {}
+
+/// The closure `Connection.withCancellation`'s progress handler asks, passed to C as its context.
+private final class CancellationCheck {
+    let isCancelled: () -> Bool
+    init(_ isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
+}

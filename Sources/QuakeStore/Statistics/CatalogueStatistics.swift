@@ -9,7 +9,7 @@ import Foundation
 /// stats.add(magnitude: 2.5, depth: 10, time: 1_700_000_000_000, region: "Alaska")
 /// stats.magnitudes.fit?.b
 /// ```
-public struct CatalogueStatistics: Sendable {
+public struct CatalogueStatistics: Sendable, Equatable {
     /// The days' zone (the app setting `timeZone`, as the list's day sections).
     public let timeZone: TimeZone
     public private(set) var count = 0
@@ -20,6 +20,14 @@ public struct CatalogueStatistics: Sendable {
     public private(set) var depths: [Double: Int] = [:]
     /// Quakes per region, by the region's title.
     public private(set) var regionCounts: [String: Int] = [:]
+    /// Quakes per hour, by the hour's start (ms since the epoch), while the quakes added so far
+    /// span under ``hourlySpan``; nil once they span more (the timeline is then per day). Hours
+    /// are whole hours of UTC, which are whole hours of every zone but a few half-hour ones.
+    public private(set) var hours: [Int64: Int]? = [:]
+    /// The earliest and the latest quake's time (ms since the epoch); nil with no quake.
+    public private(set) var timeRange: ClosedRange<Int64>?
+    /// The ``largestCount`` largest quakes by magnitude, largest first (the earlier on a tie).
+    public private(set) var largest: [Largest] = []
     private let calendar: Calendar
     /// The last day looked up: a list in time order meets each day many times in a row.
     private var lastDay: (start: Int64, end: Int64)?
@@ -31,9 +39,34 @@ public struct CatalogueStatistics: Sendable {
         self.calendar = calendar
     }
 
+    /// A quake the timeline marks: one of the largest of the list.
+    public struct Largest: Sendable, Equatable {
+        public var magnitude: Double
+        /// ms since the epoch.
+        public var time: Int64
+        public var region: String
+    }
+
+    /// How many of the largest quakes are kept (the timeline marks them).
+    public static let largestCount = 3
+    /// Under this span (ms) the timeline is per hour: three days.
+    public static let hourlySpan: Int64 = 3 * 86_400_000
+
     public mutating func add(magnitude: Double?, depth: Double?, time: Int64, region: String) {
         count += 1
-        if let magnitude, magnitude.isFinite { tenths[MagnitudeFrequency.tenth(of: magnitude), default: 0] += 1 }
+        if let magnitude, magnitude.isFinite {
+            tenths[MagnitudeFrequency.tenth(of: magnitude), default: 0] += 1
+            keepIfLargest(Largest(magnitude: magnitude, time: time, region: region))
+        }
+        let range = timeRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
+        timeRange = range
+        if hours != nil {
+            if range.upperBound - range.lowerBound < Self.hourlySpan {
+                hours![time - time.positiveRemainder(3_600_000), default: 0] += 1
+            } else {
+                hours = nil
+            }
+        }
         if let depth, depth.isFinite { depths[DepthBins.from(depth), default: 0] += 1 }
         days[dayStart(time), default: 0] += 1
         regionCounts[region, default: 0] += 1
@@ -62,6 +95,31 @@ public struct CatalogueStatistics: Sendable {
             .prefix(limit).map { ($0.key, $0.value) })
     }
 
+    /// Whether the timeline is per hour: the list spans under three days.
+    public var isHourly: Bool { hours != nil }
+
+    /// The timeline's bins in order, each with its start (ms since the epoch) and count: per hour
+    /// under three days, else per day in `timeZone`.
+    public var timeline: [(start: Int64, count: Int)] {
+        let bins = hours ?? days
+        return bins.keys.sorted().map { ($0, bins[$0]!) }
+    }
+
+    private mutating func keepIfLargest(_ quake: Largest) {
+        guard largest.count < Self.largestCount || quake.magnitude > largest[largest.count - 1].magnitude else { return }
+        let index = largest.firstIndex { quake.magnitude > $0.magnitude
+            || (quake.magnitude == $0.magnitude && quake.time < $0.time) } ?? largest.endIndex
+        largest.insert(quake, at: index)
+        if largest.count > Self.largestCount { largest.removeLast() }
+    }
+
+    /// Equal counts in every bin, the same largest quakes and the same zone (the day cache aside).
+    public static func == (lhs: CatalogueStatistics, rhs: CatalogueStatistics) -> Bool {
+        lhs.count == rhs.count && lhs.tenths == rhs.tenths && lhs.days == rhs.days && lhs.hours == rhs.hours
+            && lhs.depths == rhs.depths && lhs.regionCounts == rhs.regionCounts && lhs.timeRange == rhs.timeRange
+            && lhs.largest == rhs.largest && lhs.timeZone == rhs.timeZone
+    }
+
     private mutating func dayStart(_ time: Int64) -> Int64 {
         if let lastDay, lastDay.start <= time, time < lastDay.end { return lastDay.start }
         let date = Date(timeIntervalSince1970: Double(time) / 1000)
@@ -71,6 +129,11 @@ public struct CatalogueStatistics: Sendable {
         lastDay = day
         return day.0
     }
+}
+
+extension Int64 {
+    /// The remainder in `0 ..< modulus`, also for times before 1970.
+    func positiveRemainder(_ modulus: Int64) -> Int64 { ((self % modulus) + modulus) % modulus }
 }
 
 extension Connection {

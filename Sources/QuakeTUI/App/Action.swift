@@ -83,6 +83,17 @@ public enum Action: Equatable, Sendable {
     case refreshStatusChanged(RefreshStatus)
     // Never wait on a key (issue 11): the exact sections of a provisional window are ready.
     case resultsSettled
+    // The statistics view (issue 32).
+    /// `=`: open or close the statistics of the list (`Esc` closes it too).
+    case toggleStatistics
+    /// The answer to `Effect.computeStatistics` of `generation` (a stale one is dropped).
+    case statisticsComputed(generation: Int, CatalogueStatistics)
+    /// `Effect.computeStatistics` of `generation` failed: why, for the view.
+    case statisticsFailed(generation: Int, message: String)
+    /// `+` / `-`: the Map tab one scale in / out (world, region, local) around the selected quake.
+    case zoomMap(Int)
+    /// The answer to `Effect.computeDensity` of `generation` (a stale one is dropped).
+    case densityComputed(generation: Int, DensityGrid)
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -119,4 +130,11 @@ public enum Effect: Equatable, Sendable {
     /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
     /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
     case alert(AlertRule.Alert)
+    /// Compute the statistics of the quakes `request` matches in the background, interrupting
+    /// any older computation; the runtime answers with `Action.statisticsComputed` (or
+    /// `statisticsFailed`) carrying `generation`.
+    case computeStatistics(SectionedFetchRequest, generation: Int)
+    /// Count the quakes `request` matches per cell of `window` in the background (the Map tab's
+    /// density), interrupting any older count; answered by `Action.densityComputed`.
+    case computeDensity(SectionedFetchRequest, window: GridWindow, generation: Int)
 }

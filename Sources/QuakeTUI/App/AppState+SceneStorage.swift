@@ -62,6 +62,8 @@ extension AppState {
         var commandLine: CommandLineDraft? = nil
         var alerted: [String] = []
         var columnHeaders: Bool? = nil
+        var statsPresented = false
+        var mapZoom = MapZoom.world
     }
 
     public var sceneValues: SceneValues {
@@ -73,7 +75,7 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted, columnHeaders: columnHeaders)
+                    alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
@@ -110,6 +112,8 @@ extension AppState {
         commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
         live.alerted = storage.value(for: SceneKeys.alertedQuakes)
         columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
+        statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
+        map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -150,6 +154,8 @@ extension AppState {
             batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
             batch.set(live.alerted, for: SceneKeys.alertedQuakes)
             batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
+            batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
+            batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
         }
     }
 }

@@ -153,6 +153,10 @@ public struct AppState: Equatable, Sendable {
     /// `ContentView.showsColumnHeaders`: the row naming the list's columns, as the user set it
     /// with `c`; nil until then (see `showsColumnHeaders`).
     public var columnHeaders: Bool?
+    /// The statistics view (`=`): open or not, and the statistics it shows (issue 32).
+    public var statistics = StatisticsState()
+    /// The Map tab's scale and the density of the list it draws (issue 32).
+    public var map = MapDensityState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

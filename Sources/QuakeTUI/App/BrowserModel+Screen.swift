@@ -50,6 +50,7 @@ extension BrowserModel {
         }
         model.display.home = state.settings.home
         model.showsColumnHeaders = state.showsColumnHeaders
+        if state.statistics.isPresented { model.statistics = StatisticsModel(state.statistics) }
         return model
     }
 
@@ -114,6 +115,9 @@ extension BrowserModel {
         let stored = state.detail?.code == code ? state.detail?.quake : nil
         var detail = stored.map { DetailModel(tab: state.detailTab, quake: $0) }
             ?? DetailModel(tab: state.detailTab, record: nil)
+        // The grid of the window drawn now (not the previous quake's window while it is recounted).
+        detail.map = MapDensityModel(zoom: state.map.zoom,
+                                     grid: state.map.grid.flatMap { $0.window == densityWindow ? $0 : nil })
         if let draft = state.editor, draft.code == code {
             detail.notes = draft.editor
             detail.notes.isEditing = state.isEditing

@@ -36,7 +36,8 @@ public final class BrowserModel {
     public var listHeight: Int {
         let size = Size(columns: state.columns, rows: state.rows)
         let headers = state.showsColumnHeaders
-        let rows = ScreenLayout(size: size, detailPresented: state.detailPresented, columnHeaders: headers).listRows
+        let covered = state.detailPresented || state.statistics.isPresented
+        let rows = ScreenLayout(size: size, detailPresented: covered, columnHeaders: headers).listRows
         return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false, columnHeaders: headers).listRows)
     }
 
@@ -328,13 +329,23 @@ public final class BrowserModel {
         case .quakesArrived(let arrivals): effects += receive(arrivals)
         case .refreshStatusChanged(let status): state.live.refresh = status
         case .resultsSettled: reloadDetail = try settleResults()
+        case .toggleStatistics: toggleStatistics()
+        case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
+        case .statisticsFailed(let generation, let message):
+            receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
+        case .zoomMap(let step): zoomMap(by: step)
+        case .densityComputed(let generation, let grid): receiveDensity(generation: generation, grid)
         }
+        // The detail view and the statistics share a pane: the one opened last has it.
+        if state.detailPresented, state.statistics.isPresented { state.statistics.isPresented = false }
         pendingBase = results.isProvisional ? (pendingBase ?? before) : nil
         clampScroll()
         try syncSelection()
         logMessage(action, before: messageBefore, noticesBefore: noticesBefore)
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
         effects += detailReads(reloading: reloadDetail)
+        effects += statisticsReads(storeChanged: action == .storeChanged)
+        effects += densityReads(storeChanged: action == .storeChanged)
         succeeded = true
         return effects
     }
@@ -342,7 +353,8 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
-             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
+             .statisticsComputed, .statisticsFailed, .densityComputed: true
         default: false
         }
     }

@@ -74,6 +74,8 @@ public enum KeyMode: Sendable, CaseIterable {
     case search
     /// The detail view (`Enter`); other keys go to the list.
     case detail
+    /// The statistics view (`=`); other keys go to the list, whose list it shows.
+    case statistics
     /// The list of quakes.
     case list
 }

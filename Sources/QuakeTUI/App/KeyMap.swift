@@ -25,7 +25,8 @@ public enum KeyMap {
         else if state.helpVisible { front = [.help] }
         else if state.commandLine != nil { front = [.commandLine] }
         else if state.isEditing { front = [.notesEditor] }
-        else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : []) + [.list] }
+        else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : [])
+            + (state.statistics.isPresented ? [.statistics] : []) + [.list] }
         return [.always] + front
     }
 

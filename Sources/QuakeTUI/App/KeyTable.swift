@@ -36,6 +36,10 @@ public enum KeyTable {
         KeyBinding(.list, help: ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
                    .bind(.tab, to: .nextTab), .bind(.backTab, to: .previousTab),
                    .bind("1", to: .selectTab(.detail)), .bind("2", to: .selectTab(.map)), .bind("3", to: .selectTab(.notes))),
+        KeyBinding(.detail, help: ("+  -", "zoom the map in / out (world, region, local)"),
+                   .bind("+", to: .zoomMap(1)), .bind("-", to: .zoomMap(-1))),
+        KeyBinding(.list, help: ("=", "statistics of the list (= or Esc closes)"), .bind("=", to: .toggleStatistics)),
+        KeyBinding(.statistics, .bind(.escape, to: .toggleStatistics)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), .bind("/", to: .beginSearch)),
         KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.

@@ -14,7 +14,7 @@ struct BrailleCanvas {
     var pixelHeight: Int { rows * 4 }
 
     /// Dot bits by (x, y) inside a cell, per the braille pattern numbering.
-    private static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
+    static let dotBits: [[UInt8]] = [[0x01, 0x02, 0x04, 0x40], [0x08, 0x10, 0x20, 0x80]]
 
     /// Sets one dot; outside the canvas does nothing.
     mutating func set(x: Int, y: Int) {

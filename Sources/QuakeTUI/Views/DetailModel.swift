@@ -6,6 +6,8 @@ public struct DetailModel: Sendable, Equatable {
     /// The quake, nil while it loads or after it was deleted.
     public var record: QuakeRecord?
     public var notes: NotesEditor
+    /// The Map tab's scale and the density of the list it draws.
+    public var map = MapDensityModel()
 
     public init(tab: DetailTab = .detail, record: QuakeRecord?, notes: NotesEditor = NotesEditor()) {
         self.tab = tab
@@ -19,6 +21,18 @@ extension DetailModel {
     public init(tab: DetailTab = .detail, quake: StoredQuake) {
         let notes = quake.notes ?? ""
         self.init(tab: tab, record: quake.record, notes: NotesEditor(text: notes, cursor: notes.count))
+    }
+}
+
+/// What the Map tab draws besides the quake: its scale, and the list counted per cell of the
+/// window it shows (nil until counted: the map then shows coastlines and the quake alone).
+public struct MapDensityModel: Sendable, Equatable {
+    public var zoom: MapZoom
+    public var grid: DensityGrid?
+
+    public init(zoom: MapZoom = .world, grid: DensityGrid? = nil) {
+        self.zoom = zoom
+        self.grid = grid
     }
 }
 

@@ -21,7 +21,7 @@ enum DetailView {
         switch detail.tab {
         case .detail: renderFields(record, hasNotes: !detail.notes.text.isEmpty, display: display, in: content,
                                    into: &buffer)
-        case .map: MapView.render(record, in: content, into: &buffer)
+        case .map: MapView.render(record, map: detail.map, in: content, into: &buffer)
         case .notes: NotesView.render(detail.notes, in: content, into: &buffer)
         }
     }

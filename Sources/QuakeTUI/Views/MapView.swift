@@ -18,39 +18,64 @@ enum MapView {
         return Rect(x: area.x + (area.width - columns) / 2, y: area.y, width: columns, height: rows)
     }
 
-    static func render(_ record: QuakeRecord, in content: Rect, into buffer: inout CellBuffer) {
+    static func render(_ record: QuakeRecord, map: MapDensityModel = MapDensityModel(), in content: Rect,
+                       into buffer: inout CellBuffer) {
+        // The scale, at the caption's right end: what + and - change.
+        let scale = "± \(map.zoom.rawValue)"
+        let scaleX = content.maxX - 1 - TextWidth.of(scale)
         var x = content.x + 1
         x += buffer.put(marker + " ", at: Point(x: x, y: content.y), style: .role(.epicentre, [.bold]))
         x += buffer.put(QuakeFormat.coordinates(latitude: record.latitude, longitude: record.longitude),
                         at: Point(x: x, y: content.y), style: .role(.accent, [.bold]), maxWidth: content.maxX - x)
-        if !record.place.isEmpty, x + 4 < content.maxX {
-            buffer.put("  " + record.place, at: Point(x: x, y: content.y), style: .role(.dim), maxWidth: content.maxX - x)
+        if !record.place.isEmpty, x + 4 < scaleX {
+            buffer.put("  " + record.place, at: Point(x: x, y: content.y), style: .role(.dim), maxWidth: scaleX - 1 - x)
         }
+        if scaleX > x + 1 { buffer.put(scale, at: Point(x: scaleX, y: content.y), style: .role(.dim)) }
         let body = content.splitTop(1).1
-        let world = mapRect(in: body)
-        guard world.width >= 8, world.height >= 2 else { return }
-        var canvas = BrailleCanvas(columns: world.width, rows: world.height)
-        let projection = MapProjection.world(pixelWidth: canvas.pixelWidth, pixelHeight: canvas.pixelHeight)
-        draw(projection, canvas: &canvas, record: record, in: world, latitudeStep: 30, longitudeStep: 60,
-             into: &buffer)
+        let main = mapRect(in: body)
+        guard main.width >= 8, main.height >= 2 else { return }
+        var canvas = BrailleCanvas(columns: main.width, rows: main.height)
+        let projection = Self.projection(map.zoom, around: record, pixelWidth: canvas.pixelWidth, pixelHeight: canvas.pixelHeight)
+        let steps = labelSteps(map.zoom)
+        draw(projection, canvas: &canvas, record: record, density: map.grid, in: main, latitudeStep: steps.latitude,
+             longitudeStep: steps.longitude, into: &buffer)
 
-        // A close-up of the epicentre's region in the rows the world map left free.
-        let below = body.splitTop(world.height + 2).1
+        // A close-up one scale in, in the rows the map left free (its density from the same grid).
+        let closer = map.zoom.stepped(1)
+        guard closer != map.zoom, let span = closer.latitudeSpan else { return }
+        let below = body.splitTop(main.height + 2).1
         guard below.height >= minimumRegionRows else { return }
-        buffer.put("Region (40° × 20°)", at: Point(x: content.x + 1, y: below.y), style: .role(.header, [.bold]),
-                   maxWidth: content.width - 1)
-        let region = mapRect(in: below.splitTop(1).1, maximumRows: world.height)
+        buffer.put(closer == .region ? "Region (40° × 20°)" : "Local (4° × 2°)", at: Point(x: content.x + 1, y: below.y),
+                   style: .role(.header, [.bold]), maxWidth: content.width - 1)
+        let region = mapRect(in: below.splitTop(1).1, maximumRows: main.height)
         guard region.width >= 8, region.height >= 4 else { return }
         var regionCanvas = BrailleCanvas(columns: region.width, rows: region.height)
-        let regional = MapProjection.region(latitude: record.latitude, longitude: record.longitude, latitudeSpan: 20,
+        let regional = MapProjection.region(latitude: record.latitude, longitude: record.longitude, latitudeSpan: span,
                                             pixelWidth: regionCanvas.pixelWidth, pixelHeight: regionCanvas.pixelHeight)
-        draw(regional, canvas: &regionCanvas, record: record, in: region, latitudeStep: 5, longitudeStep: 10,
-             into: &buffer)
+        let closeSteps = labelSteps(closer)
+        draw(regional, canvas: &regionCanvas, record: record, density: map.grid, in: region,
+             latitudeStep: closeSteps.latitude, longitudeStep: closeSteps.longitude, into: &buffer)
     }
 
-    /// Draws coastlines, labels and the epicentre marker for one projection.
-    static func draw(_ projection: MapProjection, canvas: inout BrailleCanvas, record: QuakeRecord, in map: Rect,
-                     latitudeStep: Int, longitudeStep: Int, into buffer: inout CellBuffer) {
+    /// The projection of a map of `zoom` around a quake (the world is centred on Greenwich).
+    static func projection(_ zoom: MapZoom, around record: QuakeRecord, pixelWidth: Int, pixelHeight: Int) -> MapProjection {
+        guard let span = zoom.latitudeSpan else { return .world(pixelWidth: pixelWidth, pixelHeight: pixelHeight) }
+        return .region(latitude: record.latitude, longitude: record.longitude, latitudeSpan: span,
+                       pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+    }
+
+    /// Degrees between latitude and longitude labels at a scale.
+    static func labelSteps(_ zoom: MapZoom) -> (latitude: Int, longitude: Int) {
+        switch zoom {
+        case .world: (30, 60)
+        case .region: (5, 10)
+        case .local: (1, 1)
+        }
+    }
+
+    /// Draws coastlines, labels, the list's density and the epicentre marker for one projection.
+    static func draw(_ projection: MapProjection, canvas: inout BrailleCanvas, record: QuakeRecord, density: DensityGrid? = nil,
+                     in map: Rect, latitudeStep: Int, longitudeStep: Int, into buffer: inout CellBuffer) {
         projection.drawCoastlines(on: &canvas)
         for row in 0..<map.height {
             for column in 0..<map.width {
@@ -60,6 +85,7 @@ enum MapView {
             }
         }
         drawLabels(projection, map: map, latitudeStep: latitudeStep, longitudeStep: longitudeStep, into: &buffer)
+        if let density { drawDensity(density, projection, in: map, into: &buffer) }
         let epicentre = projection.dot(latitude: record.latitude, longitude: record.longitude)
         buffer.put(marker, at: Point(x: map.x + epicentre.x / 2, y: map.y + epicentre.y / 4),
                    style: .role(.epicentre, [.bold]))

@@ -25,7 +25,9 @@ public enum Screen {
                 buffer.put("│", at: Point(x: separator.x, y: y), style: .role(.border))
             }
         }
-        if let detail = model.detail, let rect = layout.detail {
+        if let statistics = model.statistics, let rect = layout.detail {
+            StatsView.render(statistics, display: model.display, in: rect, into: &buffer)
+        } else if let detail = model.detail, let rect = layout.detail {
             DetailView.render(detail, display: model.display, layout: layout, in: rect, into: &buffer)
         }
         StatusLineView.render(model, in: layout.status, into: &buffer)

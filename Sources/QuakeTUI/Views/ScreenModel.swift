@@ -10,6 +10,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var list: ListModel
     /// The detail view, nil when it is closed.
     public var detail: DetailModel?
+    /// The statistics view (`=`), nil when it is closed; drawn in the detail's pane instead of it.
+    public var statistics: StatisticsModel?
     public var status: StatusModel
     /// The help overlay, drawn over everything.
     public var showsHelp: Bool

@@ -30,6 +30,10 @@ final class BrowserApp {
     private var observer: StoreChangeObserver?
     private var tokens: [ObservationToken] = []
     private var refresh: FeedImporter?
+    /// The statistics view's reader and the Map tab's (issue 32), each opened the first time
+    /// it is asked: a density count never interrupts the statistics, nor the other way round.
+    private var statisticsReader: LatestReader?
+    private var densityReader: LatestReader?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -72,9 +76,12 @@ final class BrowserApp {
         try Terminal.run { terminal in
             // The scroll offset depends on the list's height: restore for the real size.
             try model.restore(restored, size: terminal.size)
-            do { _ = try model.performReads(model.pendingReads) } catch {
+            var restoredEffects: [Effect] = []
+            do { restoredEffects = try model.performReads(model.pendingReads) } catch {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
+            // A statistics view or Map tab open when the scene was saved counts again.
+            for effect in restoredEffects + model.resumeStatistics() { try perform(effect, terminal) }
             // Files set aside, values reset: said once, all together.
             let notices = takeNotices()
             if !notices.isEmpty { try send(.showNotices(notices), terminal) }
@@ -252,6 +259,49 @@ final class BrowserApp {
             isDone = true
         case .alert(let alert):
             if live?.alert(alert, posting: inbox) == true { terminal.bell() }
+        case .computeStatistics(let request, let generation): computeStatistics(request, generation: generation)
+        case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
+        }
+    }
+
+    /// Computes the statistics of `request` on the statistics reader's own connection, a newer
+    /// request interrupting this one; the answer comes back through the inbox with `generation`.
+    private func computeStatistics(_ request: SectionedFetchRequest, generation: Int) {
+        let reader: LatestReader
+        do {
+            reader = try statisticsReader ?? LatestReader(container: container)
+        } catch {
+            _ = try? model.send(.statisticsFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            return
+        }
+        statisticsReader = reader
+        let inbox = inbox
+        reader.submit(generation: generation, { db in try db.catalogueStatistics(of: request) }) { generation, result in
+            switch result {
+            case .success(let statistics): inbox.post(.statisticsComputed(generation: generation, statistics))
+            case .failure(let error):
+                inbox.post(.statisticsFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            }
+        }
+    }
+
+    /// Counts the list per cell of the Map tab's window on the density reader's own connection.
+    private func computeDensity(_ request: SectionedFetchRequest, window: GridWindow, generation: Int) {
+        let reader: LatestReader
+        do {
+            reader = try densityReader ?? LatestReader(container: container)
+        } catch {
+            show("The map's density could not be counted: \(BrowserModel.readFailure(error))")
+            return
+        }
+        densityReader = reader
+        let inbox = inbox
+        reader.submit(generation: generation, { db in try db.densityGrid(of: request, in: window) }) { generation, result in
+            switch result {
+            case .success(let grid): inbox.post(.densityComputed(generation: generation, grid))
+            case .failure(let error):
+                inbox.post(.showMessage("The map's density could not be counted: \(BrowserModel.readFailure(error))", isError: true))
+            }
         }
     }
 
@@ -301,6 +351,10 @@ final class BrowserApp {
     private func stopWatching() {
         live?.stop()
         live = nil
+        statisticsReader?.close()
+        statisticsReader = nil
+        densityReader?.close()
+        densityReader = nil
         observer?.stop()
         observer = nil
         tokens.forEach { $0.cancel() }

@@ -1,0 +1,31 @@
+import QuakeStore
+
+/// The statistics view (`=`, issue 32): whether it is open, and the statistics of the list as
+/// last computed in the background (`Effect.computeStatistics` → `Action.statisticsComputed`).
+///
+/// Every request carries a generation; an answer for any other than the newest is stale and
+/// dropped, so answers arriving late or out of order never show an older list's numbers.
+public struct StatisticsState: Equatable, Sendable {
+    /// `StatsView.isPresented`: the view is open (scene state).
+    public var isPresented = false
+    /// The generation of the newest request (0: none asked yet).
+    public var generation = 0
+    /// The request the newest computation is for (sort and distance reference aside: they do
+    /// not change which quakes the list holds); nil while the view has never asked.
+    public var request: SectionedFetchRequest?
+    /// The statistics of `request` once computed; nil until then (the view draws `…`).
+    public var result: CatalogueStatistics?
+    /// A computation for `generation` is running: the view shows `result` (of the same list,
+    /// before the store changed) marked `…`.
+    public var isPending = false
+    /// Why the last computation failed, shown in the view; nil when it did not.
+    public var failure: String?
+
+    public init() {}
+
+    /// The request whose statistics the view shows for a list's `request`: the same quakes,
+    /// in an order that does not matter.
+    static func statisticsRequest(_ request: SectionedFetchRequest) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: request.predicate, timeZone: request.timeZone)
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import QuakeStore
+
+/// The magnitude–frequency chart: quakes per 0.1 bin as bars on a log count axis, the
+/// cumulative count `N(≥M)` as `•`, the Gutenberg–Richter line `log10 N = a − bM` above `Mc`
+/// as `·`, and `Mc` marked `▲` under the axis.
+enum MagnitudeChart {
+    static let gutter = 5
+
+    static func render(_ stats: CatalogueStatistics?, in rect: Rect, into buffer: inout CellBuffer) {
+        var x = rect.x
+        x += buffer.put("Magnitude–frequency", at: Point(x: x, y: rect.y), style: .role(.header, [.bold]), maxWidth: rect.width)
+        x += buffer.put("  █ per 0.1", at: Point(x: x, y: rect.y), style: .role(.accent), maxWidth: rect.maxX - x)
+        x += buffer.put("  • N(≥M)", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x)
+        x += buffer.put("  · G-R fit", at: Point(x: x, y: rect.y), style: .role(.warning), maxWidth: rect.maxX - x)
+        buffer.put("  ▲ Mc", at: Point(x: x, y: rect.y), style: .role(.success), maxWidth: rect.maxX - x)
+        guard let stats else { return StatsView.dots(in: rect, into: &buffer) }
+        let mfd = stats.magnitudes
+        guard let low = mfd.tenths.keys.min(), let high = mfd.tenths.keys.max() else {
+            buffer.put("No quake of the list has a magnitude.", at: Point(x: rect.x, y: rect.y + 1), style: .role(.dim),
+                       maxWidth: rect.width)
+            return
+        }
+        let chart = Rect(x: rect.x + gutter, y: rect.y + 1, width: rect.width - gutter, height: rect.height - 2)
+        guard chart.width >= 4, chart.height >= 1 else { return }
+        // One column a bin, or several bins a column when they do not fit.
+        let binCount = high - low + 1
+        let perColumn = (binCount + chart.width - 1) / chart.width
+        let columnWidth = max(1, min(3, chart.width / ((binCount + perColumn - 1) / perColumn)))
+        let columns = (binCount + perColumn - 1) / perColumn
+        let total = mfd.tenths.values.reduce(0, +)
+        let decades = max(1, Int(log10(Double(total)).rounded(.up)))
+        let levels = chart.height * 8
+        /// The level (in eighths of a row above the axis) of a count on the log axis; a count
+        /// of 1 stands one eighth high so that it shows.
+        func level(_ value: Double) -> Int {
+            guard value >= 1 else { return 0 }
+            return max(1, Int((log10(value) / Double(decades) * Double(levels)).rounded()))
+        }
+        let bottom = chart.maxY - 1
+        let fit = mfd.fit
+        var cumulative = total
+        var cells: [(x: Int, tenth: Int, count: Int, cumulative: Int)] = []
+        for column in 0..<columns {
+            let first = low + column * perColumn
+            let tenths = first..<min(high + 1, first + perColumn)
+            let count = tenths.reduce(0) { $0 + (mfd.tenths[$1] ?? 0) }
+            cells.append((chart.x + column * columnWidth, first, count, cumulative))
+            cumulative -= count
+        }
+        for cell in cells {
+            for offset in 0..<columnWidth {
+                StatsView.verticalBar(eighths: level(Double(cell.count)), x: cell.x + offset, bottom: bottom,
+                                      rows: chart.height, style: .role(.accent), into: &buffer)
+            }
+        }
+        if let fit {
+            for cell in cells where Double(cell.tenth) / 10 >= fit.completeness - 0.001 {
+                let expected = pow(10, fit.a - fit.b * Double(cell.tenth) / 10)
+                let row = bottom - (level(expected) - 1) / 8
+                guard expected >= 1, row >= chart.y, buffer[cell.x, row].grapheme == " " else { continue }
+                buffer.put("·", at: Point(x: cell.x, y: row), style: .role(.warning, [.bold]))
+            }
+        }
+        for cell in cells where cell.cumulative > 0 {
+            let row = bottom - (level(Double(cell.cumulative)) - 1) / 8
+            buffer.put("•", at: Point(x: cell.x, y: max(chart.y, row)), style: .role(.header, [.bold]))
+        }
+        // The count axis: 1, 10, 100, … where they fall.
+        var lastRow = Int.max
+        for power in 0...decades {
+            let row = bottom - (level(pow(10, Double(power))) - 1) / 8
+            guard row < lastRow, row >= chart.y else { continue }
+            buffer.put(TextWidth.pad(countLabel(power), to: gutter - 1, alignRight: true), at: Point(x: rect.x, y: row),
+                       style: .role(.dim))
+            lastRow = row
+        }
+        // The magnitude axis: Mc, then whole magnitudes where they fit.
+        var taken = IndexSet()
+        if let mc = mfd.completenessTenth, let cell = cells.last(where: { $0.tenth <= mc }) {
+            let text = String(format: "▲%.1f", Double(mc) / 10)
+            buffer.put(text, at: Point(x: cell.x, y: chart.maxY), style: .role(.success, [.bold]))
+            taken.insert(integersIn: cell.x - 1..<cell.x + TextWidth.of(text) + 1)
+        }
+        for cell in cells where cell.tenth.isMultiple(of: 10) || cell.tenth == low {
+            let text = String(format: cell.tenth == low ? "M%.1f" : "%.0f", Double(cell.tenth) / 10)
+            let span = cell.x..<cell.x + TextWidth.of(text)
+            guard !taken.intersects(integersIn: span), span.upperBound <= rect.maxX else { continue }
+            buffer.put(text, at: Point(x: cell.x, y: chart.maxY), style: .role(.dim))
+            taken.insert(integersIn: cell.x - 1..<span.upperBound + 1)
+        }
+    }
+
+    /// `1`, `10`, `100`, `1k` … for 10^power.
+    static func countLabel(_ power: Int) -> String {
+        switch power {
+        case 0..<3: String(Int(pow(10, Double(power))))
+        case 3..<6: "\(Int(pow(10, Double(power - 3))))k"
+        default: "\(Int(pow(10, Double(power - 6))))M"
+        }
+    }
+}
+
+/// The timeline: quakes per day (per hour when the list spans under three days) as bars, the
+/// cumulative count as `•` on its own scale (0 to the list's count) where it rises above the
+/// bars, and the largest quakes marked `▼` over their bin.
+enum TimelineChart {
+    static let gutter = 5
+
+    static func render(_ stats: CatalogueStatistics?, in rect: Rect, into buffer: inout CellBuffer) {
+        let hourly = stats?.isHourly ?? false
+        let zone = stats.map { $0.timeZone.identifier == "UTC" || $0.timeZone.identifier == "GMT" ? "UTC" : "local time" } ?? "…"
+        var x = rect.x
+        x += buffer.put("Quakes per \(hourly ? "hour" : "day") (\(zone))", at: Point(x: x, y: rect.y),
+                        style: .role(.header, [.bold]), maxWidth: rect.width)
+        x += buffer.put("  • cumulative", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x)
+        guard let stats else { return StatsView.dots(in: rect, into: &buffer) }
+        if !stats.largest.isEmpty {
+            let text = "  ▼ " + stats.largest.map { String(format: "M%.1f", $0.magnitude) }.joined(separator: " ")
+            buffer.put(text, at: Point(x: x, y: rect.y), style: .role(.warning, [.bold]), maxWidth: rect.maxX - x)
+        }
+        let bins = denseBins(stats)
+        guard let first = bins.first, let last = bins.last else { return }
+        let chart = Rect(x: rect.x + gutter, y: rect.y + 1, width: rect.width - gutter, height: rect.height - 2)
+        guard chart.width >= 4, chart.height >= 1 else { return }
+        let perColumn = (bins.count + chart.width - 1) / chart.width
+        let columnWidth = max(1, min(3, chart.width / ((bins.count + perColumn - 1) / perColumn)))
+        var columns: [(x: Int, start: Int64, end: Int64, count: Int)] = []
+        for (column, start) in stride(from: 0, to: bins.count, by: perColumn).enumerated() {
+            let group = bins[start..<min(bins.count, start + perColumn)]
+            let end = start + perColumn < bins.count ? bins[start + perColumn].start : Int64.max
+            columns.append((chart.x + column * columnWidth, group.first!.start, end, group.reduce(0) { $0 + $1.count }))
+        }
+        let largest = max(1, columns.map(\.count).max() ?? 1)
+        let levels = chart.height * 8
+        let bottom = chart.maxY - 1
+        for column in columns {
+            let eighths = column.count > 0 ? max(1, column.count * levels / largest) : 0
+            for offset in 0..<columnWidth {
+                StatsView.verticalBar(eighths: eighths, x: column.x + offset, bottom: bottom, rows: chart.height,
+                                      style: .role(.accent), into: &buffer)
+            }
+        }
+        // The cumulative curve shows above the bars (inside one, the bar is what it counts).
+        var running = 0
+        for column in columns {
+            running += column.count
+            let eighths = max(1, running * levels / max(1, stats.count))
+            let point = Point(x: column.x + columnWidth - 1, y: max(chart.y, bottom - (eighths - 1) / 8))
+            guard buffer[point.x, point.y].grapheme == " " else { continue }
+            buffer.put("•", at: point, style: .role(.header, [.bold]))
+        }
+        for quake in stats.largest {
+            guard let column = columns.last(where: { $0.start <= quake.time }) else { continue }
+            buffer.put("▼", at: Point(x: column.x, y: chart.y), style: .role(.magnitude(MagnitudeBand(magnitude: quake.magnitude)), [.bold]))
+        }
+        // The count axis: the largest column's count at the top, 0 at the bottom.
+        buffer.put(TextWidth.pad(compactCount(largest), to: gutter - 1, alignRight: true), at: Point(x: rect.x, y: chart.y),
+                   style: .role(.dim))
+        if chart.height > 1 {
+            buffer.put(TextWidth.pad("0", to: gutter - 1, alignRight: true), at: Point(x: rect.x, y: bottom), style: .role(.dim))
+        }
+        // The time axis: the first bin on the left, the last on the right.
+        let firstLabel = label(first.start, hourly: hourly, zone: stats.timeZone)
+        let lastLabel = label(last.start, hourly: hourly, zone: stats.timeZone)
+        buffer.put(firstLabel, at: Point(x: chart.x, y: chart.maxY), style: .role(.dim), maxWidth: chart.width)
+        let lastX = max(chart.x + TextWidth.of(firstLabel) + 2, (columns.last?.x ?? chart.x) + columnWidth - TextWidth.of(lastLabel))
+        if bins.count > 1, lastX + TextWidth.of(lastLabel) <= rect.maxX {
+            buffer.put(lastLabel, at: Point(x: lastX, y: chart.maxY), style: .role(.dim))
+        }
+    }
+
+    /// Every bin from the first to the last, empty ones included (hours, or calendar days of
+    /// the statistics' zone).
+    static func denseBins(_ stats: CatalogueStatistics) -> [(start: Int64, count: Int)] {
+        let sparse = stats.timeline
+        guard let first = sparse.first?.start, let last = sparse.last?.start else { return [] }
+        let counts = Dictionary(sparse.map { ($0.start, $0.count) }, uniquingKeysWith: +)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = stats.timeZone
+        var bins: [(Int64, Int)] = []
+        var start = first
+        while start <= last, bins.count < 100_000 {
+            bins.append((start, counts[start] ?? 0))
+            if stats.isHourly {
+                start += 3_600_000
+            } else {
+                // 36 hours on is always inside the next day, whatever the clocks did meanwhile.
+                let next = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(start + 36 * 3_600_000) / 1000))
+                start = Int64((next.timeIntervalSince1970 * 1000).rounded(.down))
+            }
+        }
+        return bins
+    }
+
+    static func label(_ time: Int64, hourly: Bool, zone: TimeZone) -> String {
+        let text = QuakeFormat.absolute(time, in: zone, withSeconds: false)
+        return hourly ? String(text.dropFirst(5).prefix(8)) + "h" : String(text.prefix(10))
+    }
+
+    /// `950`, `12k`, `3.4M`.
+    static func compactCount(_ value: Int) -> String {
+        switch value {
+        case ..<10_000: String(value)
+        case ..<1_000_000: "\(value / 1000)k"
+        default: String(format: "%.1fM", Double(value) / 1_000_000)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// The Map tab's density update (issue 32): the tab asks for the list counted per cell of the
+/// window it shows once the selected quake is read; `+`/`-`, a new list, a new selection (off the
+/// world scale) or a store change ask again; only the newest answer is kept. Whole states compared.
+@Suite struct MapDensityUpdateTests {
+    /// Every fixture quake is at 33.4°S 70.6°W (`QuakeRecord.fixture`).
+    static let (latitude, longitude) = (-33.4, -70.6)
+
+    static func listRequest(_ model: BrowserModel) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
+    }
+
+    static func grid(_ window: GridWindow, count: Int) -> DensityGrid {
+        DensityGrid(window: window, cells: [DensityGrid.Cell(row: 56, column: 109, count: count, maximumMagnitude: 5)])
+    }
+
+    /// The Map tab open on a read quake, as the runtime leaves it (its reads performed).
+    static func mapShown() throws -> (BrowserModel, [Effect]) {
+        let model = try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource())
+        let effects = try model.performReads(model.send(.selectTab(.map)))
+        return (model, effects)
+    }
+
+    @Test func theMapTabAsksForTheDensityOfTheList() throws {
+        let (model, effects) = try Self.mapShown()
+        let world = GridWindow.world(cellDegrees: 1)
+        #expect(effects.contains(.computeDensity(Self.listRequest(model), window: world, generation: 1)))
+        var expected = model.state
+        try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
+        expected.map.grid = Self.grid(world, count: 12)
+        expected.map.isPending = false
+        #expect(model.state == expected)
+        let frame = try model.screenModel(FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt))
+        #expect(frame.detail?.map == MapDensityModel(zoom: .world, grid: Self.grid(world, count: 12)))
+    }
+
+    /// `+` twice: region, then local, each a window around the selected quake; a stale answer
+    /// for the world arriving after them is dropped; `+` at local stays there.
+    @Test func zoomingAsksForTheNewWindowAndDropsStaleAnswers() throws {
+        let (model, _) = try Self.mapShown()
+        let request = Self.listRequest(model)
+        #expect(KeyMap.action(for: .character("+"), in: model.state) == .zoomMap(1))
+        #expect(KeyMap.action(for: .character("-"), in: model.state) == .zoomMap(-1))
+        let region = GridWindow.around(latitude: Self.latitude, longitude: Self.longitude, latitudeSpan: 20, cellDegrees: 0.2)
+        #expect(try model.send(.zoomMap(1)) == [.saveScene, .computeDensity(request, window: region, generation: 2)])
+        let local = GridWindow.around(latitude: Self.latitude, longitude: Self.longitude, latitudeSpan: 2, cellDegrees: 0.02)
+        #expect(try model.send(.zoomMap(1)) == [.saveScene, .computeDensity(request, window: local, generation: 3)])
+        let waiting = model.state
+        #expect(waiting.map.zoom == .local && waiting.map.grid == nil && waiting.map.isPending)
+        try model.send(.densityComputed(generation: 1, Self.grid(.world(cellDegrees: 1), count: 12)))
+        try model.send(.densityComputed(generation: 2, Self.grid(region, count: 12)))
+        #expect(model.state == waiting)
+        #expect(try model.send(.zoomMap(1)) == [])
+        #expect(model.state == waiting)
+    }
+
+    /// A new list asks again and drops the old grid; a store change asks again and keeps the grid
+    /// (same window) until the new count replaces it; a closed Map tab asks nothing.
+    @Test func aNewListOrAStoreChangeAsksAgain() throws {
+        let (model, _) = try Self.mapShown()
+        let world = GridWindow.world(cellDegrees: 1)
+        try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
+        var expected = model.state
+        #expect(try model.send(.storeChanged).contains(.computeDensity(Self.listRequest(model), window: world, generation: 2)))
+        expected.map.generation = 2
+        expected.map.isPending = true
+        #expect(model.state.map == expected.map)
+        try model.send(.cycleMinimumMagnitude)
+        #expect(model.state.map.generation == 3 && model.state.map.grid == nil && model.state.map.isPending)
+        try model.send(.closeDetail)
+        let closed = model.state.map
+        #expect(!(try model.send(.storeChanged)).contains { if case .computeDensity = $0 { true } else { false } })
+        #expect(model.state.map == closed)
+    }
+}

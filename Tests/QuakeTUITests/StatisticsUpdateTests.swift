@@ -1,0 +1,149 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import QuakeTestSupport
+import Testing
+
+/// The statistics view's update (issue 32): `=` asks for the list's statistics with a new
+/// generation, every new list or store change asks again, and only the newest answer is kept,
+/// however late or out of order the answers come. Whole states compared.
+@Suite struct StatisticsUpdateTests {
+    static func model() throws -> BrowserModel { try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource()) }
+
+    /// Statistics that tell one answer from another: `count` quakes in Alaska.
+    static func statistics(_ count: Int) -> CatalogueStatistics {
+        var stats = CatalogueStatistics(timeZone: TimeZone(identifier: "UTC")!)
+        for index in 0..<count { stats.add(magnitude: 2 + Double(index) / 10, depth: 10, time: BrowserUpdateTests.start, region: "Alaska") }
+        return stats
+    }
+
+    static func listRequest(_ model: BrowserModel) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
+    }
+
+    @Test func openingTheViewAsksForTheStatisticsOfTheList() throws {
+        let model = try Self.model()
+        var expected = model.state
+        let effects = try model.send(.toggleStatistics)
+        let request = Self.listRequest(model)
+        #expect(effects == [.saveScene, .computeStatistics(request, generation: 1)])
+        expected.statistics.isPresented = true
+        expected.statistics.generation = 1
+        expected.statistics.request = request
+        expected.statistics.isPending = true
+        #expect(model.state == expected)
+
+        expected = model.state
+        try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
+        expected.statistics.result = Self.statistics(12)
+        expected.statistics.isPending = false
+        #expect(model.state == expected)
+        #expect(try BrowserUpdateTests.text(model)[1].contains("Statistics of the list  12 quakes"))
+    }
+
+    /// A search keystroke while the first answer is on its way: the first answer, for the old
+    /// list, arrives after the new request and is dropped; the newest is kept.
+    @Test func aSupersededAnswerIsDropped() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        try model.send(.beginSearch)
+        let effects = try model.send(.searchInput("chi"))
+        let chile = Self.listRequest(model)
+        #expect(effects == [.saveScene, .computeStatistics(chile, generation: 2)])
+        let waiting = model.state
+        #expect(waiting.statistics.generation == 2 && waiting.statistics.isPending && waiting.statistics.result == nil)
+
+        #expect(try model.send(.statisticsComputed(generation: 1, Self.statistics(12))) == [])
+        #expect(model.state == waiting)
+
+        try model.send(.statisticsComputed(generation: 2, Self.statistics(6)))
+        var expected = waiting
+        expected.statistics.result = Self.statistics(6)
+        expected.statistics.isPending = false
+        #expect(model.state == expected)
+    }
+
+    /// Answers out of order: the newest arrives first and an older one after it changes nothing,
+    /// not even a failure of the older one.
+    @Test func anOlderAnswerAfterTheNewestChangesNothing() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)              // 1
+        try model.send(.cycleMinimumMagnitude)         // 2: m ≥ 2.5
+        try model.send(.cycleMinimumMagnitude)         // 3: m ≥ 4.5
+        try model.send(.statisticsComputed(generation: 3, Self.statistics(3)))
+        let settled = model.state
+        #expect(settled.statistics.result == Self.statistics(3) && !settled.statistics.isPending)
+        try model.send(.statisticsComputed(generation: 2, Self.statistics(9)))
+        try model.send(.statisticsFailed(generation: 1, message: "interrupted"))
+        #expect(model.state == settled)
+    }
+
+    /// An import anywhere: the open view asks again and keeps showing the numbers it has (marked
+    /// pending) until the new ones come; a closed view asks nothing.
+    @Test func aStoreChangeWhileOpenAsksAgainKeepingTheNumbers() throws {
+        let model = try Self.model()
+        #expect(!(try model.send(.storeChanged)).contains { if case .computeStatistics = $0 { true } else { false } })
+        try model.send(.toggleStatistics)
+        try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
+        var expected = model.state
+        #expect(try model.send(.storeChanged) == [.computeStatistics(Self.listRequest(model), generation: 2)])
+        expected.statistics.generation = 2
+        expected.statistics.isPending = true
+        #expect(model.state == expected)
+        #expect(try BrowserUpdateTests.text(model)[1].contains("12 quakes …"))
+        try model.send(.statisticsComputed(generation: 2, Self.statistics(13)))
+        expected.statistics.isPending = false
+        expected.statistics.result = Self.statistics(13)
+        #expect(model.state == expected)
+    }
+
+    /// A sort changes the order, not the quakes: nothing to compute again.
+    @Test func sortingAsksNothing() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
+        let effects = try model.send(.nextSortOrder) + model.send(.reverseSortDirection)
+        #expect(!effects.contains { if case .computeStatistics = $0 { true } else { false } })
+        #expect(model.state.statistics.generation == 1 && model.state.statistics.result == Self.statistics(12))
+    }
+
+    @Test func aFailureIsShownUntilTheNextAnswer() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        try model.send(.statisticsFailed(generation: 1, message: "Could not read the store: disk I/O error."))
+        #expect(model.state.statistics.failure == "Could not read the store: disk I/O error." && !model.state.statistics.isPending)
+        try model.send(.storeChanged)
+        #expect(model.state.statistics.failure == nil && model.state.statistics.isPending)
+    }
+
+    /// `=` and `Esc` close it (`Esc` while searching still cancels the search first); the detail
+    /// view and the statistics share a pane, so opening one closes the other.
+    @Test func keysOpenAndCloseTheView() throws {
+        let model = try Self.model()
+        #expect(KeyMap.action(for: .character("="), in: model.state) == .toggleStatistics)
+        try model.send(.toggleStatistics)
+        #expect(KeyMap.action(for: .character("="), in: model.state) == .toggleStatistics)
+        #expect(KeyMap.action(for: .escape, in: model.state) == .toggleStatistics)
+        #expect(KeyMap.action(for: .character("j"), in: model.state) == .moveDown)
+        try model.send(.toggleStatistics)
+        #expect(!model.state.statistics.isPresented)
+
+        try model.send(.toggleStatistics)
+        try model.send(.openDetail)
+        #expect(model.state.detailPresented && !model.state.statistics.isPresented)
+        try model.send(.toggleStatistics)
+        #expect(!model.state.detailPresented && model.state.statistics.isPresented)
+        try model.send(.beginSearch)
+        #expect(KeyMap.action(for: .escape, in: model.state) == .cancelSearch)
+    }
+
+    /// A scene restored with the view open asks for its statistics once.
+    @Test func aRestoredOpenViewAsksAgain() throws {
+        var state = AppState(sceneID: "t", settings: AppSettings(timeZone: .utc), columns: 80, rows: 12)
+        state.statistics.isPresented = true
+        let model = try BrowserModel(state: state, source: BrowserUpdateTests.makeSource())
+        try model.restore(AppState.RestoredSelection())
+        #expect(model.resumeStatistics() == [.computeStatistics(Self.listRequest(model), generation: 1)])
+        #expect(model.resumeStatistics() == [])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import Testing
+
+/// The statistics view (`=`, issue 32) drawn from plain values: full screen below 120 columns,
+/// beside the list from 120, with `…` until the numbers are there.
+@Suite struct StatsViewSnapshotTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    static let day: Int64 = 86_400_000
+    static let regions = ["Alaska", "California", "Japan", "Chile", "Indonesia", "Tonga", "Iceland", "Greece",
+                          "Nevada", "Hawaii", "Peru", "Fiji"]
+
+    /// 2,400 quakes over 30 days ending at `Fixtures.now`: magnitudes from the exponential law
+    /// for b = 1 above M 2.0 (at evenly spaced quantiles, so the same every run) with fewer
+    /// quakes below it, a swarm on days 20–22, depths mostly shallow, a dozen regions.
+    static func catalogue(count: Int = 2_400, span: Int64 = 30 * day) -> CatalogueStatistics {
+        var stats = CatalogueStatistics(timeZone: utc)
+        let start = Fixtures.now - span
+        for index in 0..<count {
+            let u = (Double(index) + 0.5) / Double(count)
+            let magnitude = index % 5 == 0 ? 1.0 + Double(index % 10) / 10 : 2.0 - 0.05 - log10(1 - u)
+            let position = Double((index * 7_919) % count) / Double(count)
+            let swarm = index % 3 == 0 ? 0.66 + position * 0.1 : position
+            let time = start + Int64(swarm * Double(span))
+            let depth = index % 11 == 0 ? 100 + Double(index % 600) : pow(Double(index % 50) / 50, 2) * 90
+            // Region k gets 2k + 1 of every 144 quakes.
+            let region = regions[regions.count - 1 - Int(Double(index % 144).squareRoot())]
+            stats.add(magnitude: index == 7 ? nil : magnitude, depth: depth, time: time, region: region)
+        }
+        return stats
+    }
+
+    static func model(columns: Int, rows: Int, _ statistics: StatisticsModel) -> ScreenModel {
+        var model = Fixtures.model(columns: columns, rows: rows)
+        model.statistics = statistics
+        return model
+    }
+
+    @Test(arguments: [(80, 24), (120, 35), (200, 50)])
+    func statisticsOfTheList(columns: Int, rows: Int) {
+        let model = Self.model(columns: columns, rows: rows, StatisticsModel(statistics: Self.catalogue()))
+        assertSnapshot(Screen.render(model), named: "stats-\(columns)x\(rows)")
+    }
+
+    @Test func dotsUntilTheNumbersAreThere() {
+        let model = Self.model(columns: 120, rows: 35, StatisticsModel(statistics: nil, isPending: true))
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "stats-pending-120x35")
+        #expect(buffer.lines[1].contains("Statistics of the list  …") && buffer.lines[2].contains("Mc …  b …  a …  n …"))
+    }
+
+    /// Forty quakes over a day and a half: per hour, and no b-value, with the reason.
+    @Test func fewQuakesSayWhyThereIsNoBValue() {
+        let model = Self.model(columns: 80, rows: 24,
+                               StatisticsModel(statistics: Self.catalogue(count: 40, span: 36 * Fixtures.hour)))
+        let buffer = Screen.render(model)
+        assertSnapshot(buffer, named: "stats-no-b-value-80x24")
+        #expect(buffer.text.contains("a b-value needs 50"))
+        #expect(buffer.text.contains("Quakes per hour (UTC)"))
+    }
+
+    @Test func aFailedComputationSaysWhy() {
+        let model = Self.model(columns: 80, rows: 24, StatisticsModel(statistics: nil, failure: "Could not read the store: disk I/O error."))
+        #expect(Screen.render(model).lines[2].contains("Not computed: Could not read the store: disk I/O error."))
+    }
+
+    /// The view has the detail's pane: no tab bar to click, and the list keeps its rows beside it.
+    @Test func sideBySideFrom120Columns() {
+        let narrow = ScreenLayout(Self.model(columns: 119, rows: 30, StatisticsModel(statistics: nil)))
+        #expect(narrow.list == nil && narrow.detail != nil && narrow.tabBar == nil)
+        let wide = ScreenLayout(Self.model(columns: 120, rows: 30, StatisticsModel(statistics: nil)))
+        #expect(wide.list != nil && wide.detail != nil && wide.tabBar == nil)
+    }
+}
