@@ -166,7 +166,7 @@ extension String {
     @Test func helpScrollsWhenItDoesNotFit() {
         let size = Size(columns: 40, rows: 10)
         #expect(Screen.maximumHelpOffset(for: size) == HelpOverlay.entries.count - 8)
-        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 30)) == 0)
+        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 40)) == 0)
         var model = Fixtures.model(columns: 40, rows: 10)
         model.showsHelp = true
         model.helpOffset = 100  // clamped to the last page
