@@ -37,6 +37,7 @@ import Testing
         expected.settings.home = GeoPoint(latitude: 35.68, longitude: 141.69)
         expected.status.message = model.state.status.message
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state.messageLog.entries.map(\.text) == [model.state.status.message])
         #expect(model.state == expected)
         #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
@@ -59,6 +60,7 @@ import Testing
         expected.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
         expected.status.isError = true
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state.messageLog.entries.map(\.text) == [expected.status.message])
         #expect(model.state == expected)
     }

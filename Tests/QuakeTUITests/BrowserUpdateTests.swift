@@ -30,6 +30,13 @@ import Testing
         return model
     }
 
+    /// The display lines of sections holding `counts` rows, all expanded.
+    static func layout(_ counts: [Int]) -> DisplayLayout {
+        let sections = counts.enumerated().map { QuakeSection(id: "s\($0.offset)", title: "", count: $0.element) }
+        let starts = counts.indices.map { counts[..<$0].reduce(0, +) }
+        return DisplayLayout(sections: sections, sectionStarts: starts, collapsed: [])
+    }
+
     static func text(_ model: BrowserModel) throws -> [String] {
         Screen.render(try model.screenModel(FrameContext(now: start + 4 * day, isLive: true, localTimeZone: .gmt))).lines
     }
@@ -40,6 +47,7 @@ import Testing
         #expect(try model.send(.moveDown) == [.saveScene])
         expected.cursorLine = 2
         expected.selectedCode = "f22"
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
     }
 
@@ -60,6 +68,7 @@ import Testing
         expected.searchText = "chi"
         expected.cursorLine = 1
         expected.topCode = "f22"
+        expected.layout = Self.layout([2, 2, 2])
         #expect(model.state == expected)
         #expect(source.count == 6)
         #expect(try Self.text(model)[0].contains("6"))
@@ -103,6 +112,7 @@ import Testing
         let effects = try model.send(.openDetail)
         #expect(effects == [.saveScene, .advertise(code: "f23"), .loadDetail(code: "f23")])
         expected.detailPresented = true
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
         #expect(try model.performReads(effects) == [.saveScene, .advertise(code: "f23")])
         expected.detail = LoadedQuake(code: "f23", quake: try source.quake(code: "f23"))
@@ -129,6 +139,7 @@ import Testing
         expected.detailPresented = true
         expected.detailTab = .notes
         expected.notesRequest = "f23"
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
         _ = try model.performReads(effects)
         expected.notesRequest = nil
@@ -163,6 +174,7 @@ import Testing
         expected.cursorLine += 1
         expected.topLine += 1
         expected.topCode = "new"
+        expected.layout = Self.layout([5, 4, 4])
         #expect(model.state == expected)
         source.delete(code: "f21")
         try model.send(.storeChanged)

@@ -117,7 +117,7 @@ import Testing
 
         let scene = try SceneID(validating: "filters")
         let storage = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
-        try model.state.save(to: storage)
+        try model.state.app.save(to: storage)
         try storage.close()
         let reopened = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)

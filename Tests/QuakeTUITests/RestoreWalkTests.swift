@@ -82,7 +82,7 @@ import Testing
                 if let action { _ = try live.performReads(live.send(action)) }
             }
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
-            try live.state.save(to: storage)
+            try live.state.app.save(to: storage)
             try storage.close()
 
             let reopened = try SceneStorage(state: stateDirectory, scene: scene)
@@ -128,7 +128,7 @@ extension RestoreWalkTests {
         let line = live.state.selectionLine
         let code = try #require(live.state.selectedCode)
         let storage = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: SceneID(validating: "t"))
-        try live.state.save(to: storage)
+        try live.state.app.save(to: storage)
         try storage.close()
 
         try store.upsert((0..<9).map { .fixture("new\($0)", magnitude: 3, place: "Near Hilo, Hawaii", time: Self.now + Int64($0) * 1_000) })
@@ -200,7 +200,7 @@ extension RestoreWalkTests {
         #expect(live.state.status.message?.hasPrefix("ALERT M 6.8") == true)
         try live.send(.toggleMessageLog)
         let storage = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))
-        try live.state.save(to: storage)
+        try live.state.app.save(to: storage)
         try storage.close()
 
         let reopened = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))

@@ -29,6 +29,19 @@ public final class InMemoryResultsSource: ResultsSource {
     public var failure: Failure?
     /// How many times `configure` was applied (fetches the model asked for).
     public private(set) var configureCount = 0
+    /// When set, `configure(_:around:)` answers like a store over budget (`VisibleFirstResults`):
+    /// a provisional window of the rows up to `provisionalMargin` either side of the anchor, its
+    /// sections counting only those rows, until the test finishes the count (`finishCount`) and
+    /// the model takes it (`settle`, on `Action.resultsSettled`).
+    public var provisionalMargin: Int?
+    /// The number of the newest request (one per `configure`).
+    public private(set) var generation = 0
+    public var isProvisional: Bool { pending != nil }
+
+    /// The request being counted, its anchor, and how its count ended (nil: still running).
+    private var pending: (generation: Int, anchor: String?, outcome: Result<Void, Failure>?)?
+    /// The last request answered exactly: where a failed count puts the source back.
+    private var exactRequest: SectionedFetchRequest
 
     private var stored: [String: StoredQuake] = [:]
     private var nextID: Int64 = 1
@@ -40,6 +53,7 @@ public final class InMemoryResultsSource: ResultsSource {
 
     public init(_ records: [QuakeRecord] = [], request: SectionedFetchRequest = SectionedFetchRequest()) {
         self.request = request
+        exactRequest = request
         for record in records { insertOrReplace(record, notes: nil) }
         refetch()
     }
@@ -64,10 +78,45 @@ public final class InMemoryResultsSource: ResultsSource {
     // MARK: ResultsSource
 
     public func configure(_ request: SectionedFetchRequest) throws {
+        try configure(request, around: nil)
+    }
+
+    public func configure(_ request: SectionedFetchRequest, around code: String?) throws {
         try check()
         self.request = request
         configureCount += 1
+        generation += 1
+        if provisionalMargin != nil {
+            // A newer request supersedes the one being counted: that count never settles.
+            pending = (generation, code, nil)
+        } else {
+            pending = nil
+            exactRequest = request
+        }
         refetch()
+    }
+
+    // MARK: Counts (provisional mode)
+
+    /// The background count of request `generation` (default: the newest) is done; a count of
+    /// a request superseded since is dropped, as the store's engine drops it.
+    public func finishCount(generation: Int? = nil, failing failure: Failure? = nil) {
+        guard let pending, pending.generation == (generation ?? self.generation) else { return }
+        self.pending?.outcome = failure.map { .failure($0) } ?? .success(())
+    }
+
+    public func settle() throws -> Bool {
+        guard let pending, let outcome = pending.outcome else { return false }
+        self.pending = nil
+        if case .failure(let failure) = outcome {
+            // Back on the request answered exactly before, as `VisibleFirstResults` does.
+            request = exactRequest
+            refetch()
+            throw failure
+        }
+        exactRequest = request
+        refetch()
+        return true
     }
 
     public func rows(in range: Range<Int>) throws -> [QuakeRow] {
@@ -127,6 +176,13 @@ public final class InMemoryResultsSource: ResultsSource {
 
     private func refetch() {
         results = stored.values.filter(matches).sorted(by: precedes)
+        if let pending, let margin = provisionalMargin, !results.isEmpty {
+            // The provisional window: the rows around the anchor (or its nearest neighbour).
+            let anchor = pending.anchor.flatMap { code in stored[code].map { quake in
+                results.firstIndex { $0.record.code == code } ?? min(results.firstIndex { precedes(quake, $0) } ?? results.count, results.count - 1)
+            } } ?? 0
+            results = Array(results[max(0, anchor - margin)..<min(results.count, anchor + margin + 1)])
+        }
         sections = []
         starts = []
         for (index, quake) in results.enumerated() {

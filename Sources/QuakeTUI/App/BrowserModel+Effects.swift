@@ -49,8 +49,8 @@ extension BrowserModel {
     /// After a failed action: the state as it was before it, and the source on the same request
     /// (a source that failed in `configure` kept it already; one that failed later is put back).
     func rollBack(to before: AppState) {
-        state = before
-        if pendingBase == before { pendingBase = nil }
+        state.app = before
+        if state.pendingBase == before { state.pendingBase = nil }
         if results.request != before.request { try? results.configure(before.request) }
         relayout()
     }

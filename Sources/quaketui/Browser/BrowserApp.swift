@@ -145,7 +145,7 @@ final class BrowserApp {
     private func handle(_ key: Key, _ terminal: Terminal) throws {
         if case .terminate = key {
             // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
-            try? model.state.save(to: session.storage)
+            try? model.state.app.save(to: session.storage)
             try? session.storage.flush()
             refresh?.cancel()
             isDone = true
@@ -211,7 +211,7 @@ final class BrowserApp {
     private func perform(_ effect: Effect, _ terminal: Terminal) throws {
         switch effect {
         case .saveScene:
-            do { try model.state.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
+            do { try model.state.app.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
@@ -243,7 +243,7 @@ final class BrowserApp {
         case .copyToClipboard(let text): terminal.copyToClipboard(text)
         case .quit:
             refresh?.cancel()
-            try? model.state.save(to: session.storage)
+            try? model.state.app.save(to: session.storage)
             do { try session.close() } catch { finalSaveError = error }
             isDone = true
         case .closeScene:
