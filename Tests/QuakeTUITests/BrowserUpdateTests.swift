@@ -51,6 +51,27 @@ import Testing
         #expect(model.state == expected)
     }
 
+    /// The update reads no clock: the time comes with the action, from the runtime.
+    @Test func theTimeComesWithTheAction() throws {
+        let model = try Self.makeModel(Self.makeSource())
+        var expected = model.state
+        let logged = Date(timeIntervalSince1970: 1_700_000_000)
+        try model.send(.showMessage("Refresh failed", isError: true), at: logged)
+        expected.now = logged
+        expected.status.message = "Refresh failed"
+        expected.status.isError = true
+        expected.messageLog.append("Refresh failed", isError: true, at: logged)
+        #expect(model.state == expected)
+        // `:since` counts back from the time of the Enter that runs it.
+        try model.send(.beginCommand)
+        try model.send(.commandInput("since 1d"))
+        let enter = Date(timeIntervalSince1970: 1_700_100_000)
+        try model.send(.runCommand, at: enter)
+        #expect(model.state.now == enter)
+        #expect(model.state.rowFilters == [.time(from: 1_700_100_000_000 - Self.day, until: nil)])
+        #expect(model.state.messageLog.entries.last?.time == enter)
+    }
+
     @Test func aSearchKeystrokeRefetchesAndKeepsTheSelectedQuakeOnItsLine() throws {
         let source = Self.makeSource()
         let model = try Self.makeModel(source)

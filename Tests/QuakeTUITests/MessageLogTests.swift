@@ -35,9 +35,9 @@ import Testing
         defer { store.remove() }
         let model = try BrowserModelTests.makeModel(store, rows: 24)
         defer { model.close() }
-        model.clock = { Date(timeIntervalSince1970: 1_700_000_000) }  // 22:13:20 UTC
         try model.restore(selectedCode: nil, topCode: nil)
-        try model.send(.showMessage("The scene file was damaged and set aside; the scene starts fresh.", isError: true))
+        try model.send(.showMessage("The scene file was damaged and set aside; the scene starts fresh.", isError: true),
+                       at: Date(timeIntervalSince1970: 1_700_000_000))  // 22:13:20 UTC
         try model.send(.refreshFinished(message: Self.long, failed: true, at: Date()))
         try model.send(.moveDown)  // a key clears the status line…
         #expect(model.state.status.message == nil)

@@ -99,7 +99,7 @@ extension BrowserModel {
     }
 
     private func run(_ line: String) throws {
-        let now = Int64(clock().timeIntervalSince1970 * 1000)
+        let now = Int64(state.now.timeIntervalSince1970 * 1000)
         switch FilterCommand.parse(line, now: now) {
         case .failure(let error):
             state.status.message = error.message

@@ -17,8 +17,6 @@ public final class BrowserModel {
     /// held keys, the rollback base, the kept selection line, the restored placement.
     public internal(set) var state: BrowserState
     public let results: any ResultsSource
-    /// The time messages are logged with (tests set a fixed one).
-    public var clock: @Sendable () -> Date = { Date() }
 
     /// `state.layout`: the display lines of the results the source holds.
     public internal(set) var layout: DisplayLayout {
@@ -117,7 +115,8 @@ public final class BrowserModel {
 
     // MARK: Actions
 
-    /// Applies `action` and returns the effects for the runtime to perform.
+    /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
+    /// effects for the runtime to perform.
     ///
     /// - Throws: what the results source reported; the state is then exactly as it was before
     ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what failed.
@@ -126,6 +125,18 @@ public final class BrowserModel {
     /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…) is held and applied,
     /// in order, as soon as the count settles, and so is every key after it; every other action
     /// acts on the window at once.
+    @discardableResult
+    public func send(_ action: Action, at now: Date) throws -> [Effect] {
+        let previous = state.now
+        state.now = now
+        do { return try send(action) } catch {
+            state.now = previous
+            throw error
+        }
+    }
+
+    /// Applies `action` at the time of the last one (`state.now`): the runtime gives every
+    /// action its time (`send(_:at:)`); an action it sends back from an effect keeps it.
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
         // Behind a held key, later keys wait too: they were typed after it.

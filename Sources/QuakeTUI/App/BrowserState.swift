@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything the browser knows besides the results source (issue 27): the scene state
 /// (`AppState`, what scene storage saves), the display lines it lays the results out in, and the
 /// bookkeeping of a request still being counted and of a screen just restored. One value, so a
@@ -24,6 +26,10 @@ public struct BrowserState: Equatable, Sendable {
     /// above the selection for that line; the settled results put the selection back on it.
     /// Until the next key, which moves the selection from where the user sees it.
     var keptSelectionLine: Int?
+    /// The time of the action being applied, read by the runtime once per action
+    /// (`BrowserModel.send(_:at:)`): messages are logged with it, `:since` filters count back
+    /// from it. The update reads no clock.
+    public internal(set) var now = Date(timeIntervalSince1970: 0)
 
     public init(app: AppState) {
         self.app = app

@@ -108,7 +108,7 @@ final class BrowserApp {
                 // A failed background save (a full disk) shows at once, not only at exit.
                 let notices = takeNotices()
                 if !notices.isEmpty {
-                    _ = try? model.send(.showNotices(notices))
+                    _ = try? model.send(.showNotices(notices), at: Date())
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us makes poll(2) report it readable
@@ -194,7 +194,7 @@ final class BrowserApp {
         let effects: [Effect]
         do {
             // Reads (the detail row) first, so the frame drawn next shows what they read.
-            effects = try model.performReads(model.send(action))
+            effects = try model.performReads(model.send(action, at: Date()))
         } catch {
             // The model left its state as it was before the action; say what failed.
             show(BrowserModel.failureMessage(for: action, error))
@@ -260,7 +260,7 @@ final class BrowserApp {
     }
 
     private func show(_ message: String, error: Bool = true) {
-        _ = try? model.send(.showMessage(message, isError: error))
+        _ = try? model.send(.showMessage(message, isError: error), at: Date())
     }
 
     private func draw(_ terminal: Terminal) throws {
@@ -335,7 +335,7 @@ final class BrowserApp {
     private func checkSample() {
         guard let isSample = try? container.viewContext.read({ try SampleCatalogue.isSample($0) }),
               isSample != model.state.isSample else { return }
-        _ = try? model.send(.sampleChanged(isSample))
+        _ = try? model.send(.sampleChanged(isSample), at: Date())
     }
 
     /// Saves notes on a background writer; with `expected`, only if the store still holds those
