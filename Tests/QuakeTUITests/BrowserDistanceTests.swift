@@ -33,7 +33,9 @@ import Testing
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
         var expected = model.state
-        let effects = try model.send(.setHomeToSelection)
+        // The quake is read by an effect; its epicentre comes back as an action.
+        #expect(try model.send(.setHomeToSelection) == [.readQuake(code: "d2", for: .setHome)])
+        let effects = try model.performReads([.readQuake(code: "d2", for: .setHome)])
         expected.settings.home = GeoPoint(latitude: 35.68, longitude: 141.69)
         expected.status.message = model.state.status.message
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
@@ -43,7 +45,7 @@ import Testing
         #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
         #expect(model.state.status.message?.hasPrefix("Home set to 35.68°N 141.69°E (the epicentre of d2)") == true)
         try model.restore(selectedCode: "d0", topCode: nil)
-        #expect(try model.send(.setHomeToSelection) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 139.69))])
+        #expect(try model.performReads(model.send(.setHomeToSelection)) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 139.69))])
         #expect(model.state.settings.home == GeoPoint(latitude: 35.68, longitude: 139.69))
         let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
         #expect(frame.display.home == GeoPoint(latitude: 35.68, longitude: 139.69))

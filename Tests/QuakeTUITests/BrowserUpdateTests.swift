@@ -149,6 +149,48 @@ import Testing
         #expect(model.state.detail == nil)
     }
 
+    /// `o`, `y` and `@` act on the quake as stored: the update asks for it (`Effect.readQuake`)
+    /// and acts when it comes back (`Action.quakeRead`), reading nothing itself.
+    @Test func oYAndAtReadTheQuakeByAnEffect() throws {
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
+        let page = "https://earthquake.usgs.gov/earthquakes/eventpage/f23"
+        var expected = model.state
+        #expect(try model.send(.openInBrowser) == [.readQuake(code: "f23", for: .openPage)])
+        expected.restoredPlacement = nil  // the first key ends the restored screen
+        #expect(model.state == expected)
+        #expect(try model.send(.quakeRead(code: "f23", source.quake(code: "f23"), for: .openPage)) == [.openURL(page)])
+        #expect(model.state == expected)
+        #expect(try model.performReads(model.send(.copyLink)) == [.copyToClipboard(page)])
+        expected.status.message = "Copied \(page) (through the terminal: in tmux, set-clipboard on)"
+        expected.messageLog = model.state.messageLog
+        #expect(model.state == expected)
+        #expect(model.state.messageLog.entries.map(\.text) == [expected.status.message])
+        // A quake without a web page: `y` copies its code; one gone from the store meanwhile: select another.
+        var plain = try #require(try source.quake(code: "f23")).record
+        plain.url = "javascript:alert(1)"
+        try model.send(.quakeRead(code: "f23", StoredQuake(id: 12, record: plain, notes: nil), for: .copyPage))
+        #expect(model.state.status.message == "Copied f23 (through the terminal: in tmux, set-clipboard on)")
+        try model.send(.quakeRead(code: "f23", StoredQuake(id: 12, record: plain, notes: nil), for: .openPage))
+        #expect(model.state.status.message == "Quake f23 has no event page in its feed; y copies its code")
+        source.delete(code: "f23")
+        #expect(try model.performReads(model.send(.setHomeToSelection)) == [])
+        #expect(model.state.status.message == "Select a quake first: @ sets home to the selected quake's location")
+        #expect(model.state.settings.home == nil)
+    }
+
+    @Test func openingAQuakeTheMinimumMagnitudeHidesReadsItToSaySo() throws {
+        let model = try Self.makeModel(Self.makeSource())
+        try model.send(.cycleMinimumMagnitude)  // 2.5: the M 2 quakes (f<day>0) go
+        #expect(try model.send(.continueActivity(code: "f00")) == [.readQuake(code: "f00", for: .explainHidden)])
+        _ = try model.performReads([.readQuake(code: "f00", for: .explainHidden)])
+        #expect(model.state.status.message == "Quake f00 (M 2.0) is hidden by the minimum magnitude 2.5, shared by every pane: "
+                    + "press m until all magnitudes show")
+        #expect(try model.performReads(model.send(.continueActivity(code: "gone"))) == [])
+        #expect(model.state.status.message == "Quake gone is not in the store; import or refresh first")
+        #expect(model.state.status.isError)
+    }
+
     @Test func notesEditingWaitsForTheStoredNotes() throws {
         let source = Self.makeSource()
         source.setNotes("felt strongly", code: "f23")

@@ -65,6 +65,9 @@ public enum Action: Equatable, Sendable {
     case sampleChanged(Bool)
     /// The result of `Effect.loadDetail`: the quake as stored (nil when it is not in the store).
     case detailLoaded(code: String, StoredQuake?)
+    /// The result of `Effect.readQuake`: the quake as stored (nil when it is not in the store),
+    /// and what it was read for.
+    case quakeRead(code: String, StoredQuake?, for: QuakeUse)
     // Live monitor (issue 13): new-quake marks, the automatic refresh's status, alerts.
     /// `n` / `N`: the cursor to the next / previous quake marked new; `a`: mark every quake seen.
     case nextNewQuake, previousNewQuake, markAllSeen
@@ -74,6 +77,18 @@ public enum Action: Equatable, Sendable {
     case refreshStatusChanged(RefreshStatus)
     // Never wait on a key (issue 11): the exact sections of a provisional window are ready.
     case resultsSettled
+}
+
+/// What a quake is read for (`Effect.readQuake` → `Action.quakeRead`).
+public enum QuakeUse: Equatable, Sendable {
+    /// `o`: open its event page.
+    case openPage
+    /// `y`: copy its event page (its code when it has none).
+    case copyPage
+    /// `@`: home becomes its epicentre.
+    case setHome
+    /// `quaketui open CODE` found it hidden: say whether the minimum magnitude hides it.
+    case explainHidden
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -104,6 +119,9 @@ public enum Effect: Equatable, Sendable {
     /// Read one quake with everything stored about it (the detail view, the notes editor's
     /// starting text); the runtime answers with `Action.detailLoaded`.
     case loadDetail(code: String)
+    /// Read one quake as stored for a key that acts on it (`o`, `y`, `@`) or a message that
+    /// explains it; the runtime answers with `Action.quakeRead`.
+    case readQuake(code: String, for: QuakeUse)
     /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
     /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
     case alert(AlertRule.Alert)

@@ -29,21 +29,31 @@ extension BrowserModel {
         state.editor = draft
     }
 
-    /// Performs the read effects in `effects` against the results source and sends their results
-    /// back as actions; returns the other effects, for the runtime (and the effects those actions
-    /// produced). The runtime calls this first, so every frame is drawn after its reads.
+    /// Performs the read effects in `effects` (`loadDetail`, `readQuake`) against the results
+    /// source and sends their results back as actions; returns the other effects, for the runtime
+    /// (and the effects those actions produced). The runtime calls this first, so every frame is
+    /// drawn after its reads.
     public func performReads(_ effects: [Effect]) throws -> [Effect] {
         var rest: [Effect] = []
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            guard case .loadDetail(let code) = effect else {
-                rest.append(effect)
-                continue
+            switch effect {
+            case .loadDetail(let code): queue += try send(.detailLoaded(code: code, results.quake(code: code)))
+            case .readQuake(let code, let use): queue += try send(.quakeRead(code: code, results.quake(code: code), for: use))
+            default: rest.append(effect)
             }
-            let quake = try results.quake(code: code)
-            queue += try send(.detailLoaded(code: code, quake))
         }
         return rest
+    }
+
+    /// A quake read for a key or a message (`Effect.readQuake`) is here: act on it.
+    func quakeRead(code: String, _ quake: StoredQuake?, for use: QuakeUse) throws -> [Effect] {
+        switch use {
+        case .openPage: openEventPage(code: code, quake)
+        case .copyPage: copyEventPage(code: code, quake)
+        case .setHome: try setHome(code: code, quake)
+        case .explainHidden: explainHidden(code: code, quake)
+        }
     }
 
     /// After a failed action: the state as it was before it, and the source on the same request

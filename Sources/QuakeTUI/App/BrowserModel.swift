@@ -195,7 +195,7 @@ public final class BrowserModel {
             try refetchKeepingSelection()
             effects.append(.saveSettings(state.settings))
             state.status.message = state.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
-        case .setHomeToSelection: effects += try setHomeToSelection()
+        case .setHomeToSelection: effects += setHomeToSelection()
         case .toggleNearHome: try toggleNearHome()
         case .beginSearch: state.isSearching = true
         case .searchInput(let text):
@@ -289,8 +289,9 @@ public final class BrowserModel {
             state.status.offline = failed && state.isSample
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
-        case .openInBrowser: effects += try openSelectedQuake()
-        case .copyLink: effects += try copySelectedQuake()
+        case .openInBrowser: effects += openSelectedQuake()
+        case .copyLink: effects += copySelectedQuake()
+        case .quakeRead(let code, let quake, let use): effects += try quakeRead(code: code, quake, for: use)
         case .continueActivity(let code): effects += try show(code: code)
         case .toggleHelp:
             state.helpVisible.toggle()
@@ -347,7 +348,7 @@ public final class BrowserModel {
     private func isOutside(_ action: Action) -> Bool {
         switch action {
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
-             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
+             .sampleChanged, .continueActivity, .detailLoaded, .quakeRead, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
         default: false
         }
     }

@@ -232,7 +232,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
-        case .loadDetail: break  // performed by model.performReads before any other effect
+        case .loadDetail, .readQuake: break  // performed by model.performReads before any other effect
         case .openURL(let url):
             switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
             case .opened(let command):
