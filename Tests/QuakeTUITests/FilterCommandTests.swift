@@ -30,6 +30,12 @@ import Testing
         return (store, records)
     }
 
+    /// A model on the real store: the filters' SQL is what these tests check.
+    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: rows),
+                         container: store.container)
+    }
+
     static func codes(_ model: BrowserModel) throws -> Set<String> {
         Set(try model.results.rows(in: 0..<model.results.count).map(\.code))
     }
@@ -44,7 +50,7 @@ import Testing
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
         let (store, records) = try Self.makeStore()
         defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let model = try Self.makeModel(store, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         let levels = ["green", "yellow", "orange", "red"]
@@ -86,7 +92,7 @@ import Testing
         }
         let (store, _) = try Self.makeStore()
         defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store)
+        let model = try Self.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("dpeth 0-70", model)
@@ -99,7 +105,7 @@ import Testing
         defer { store.remove() }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let model = try BrowserModelTests.makeModel(store)
+        let model = try Self.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("depth 0-70", model)

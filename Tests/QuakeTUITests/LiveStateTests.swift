@@ -19,9 +19,11 @@ import Testing
     }
 
     @Test func arrivalsAreMarkedCountedVisitedAndMarkedSeen() throws {
-        let store = try BrowserModelTests.makeStore()
+        let store = try TestStore()
+        try store.upsert(BrowserModelTests.records())
         defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 30)
+        let model = try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: 30),
+                                     container: store.container)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         // The first look: everything stored so far is seen, and saved.

@@ -19,6 +19,12 @@ import Testing
     /// that paging, collapsing and searching move the list in every direction.
     static func makeStore() throws -> TestStore {
         let store = try TestStore()
+        try store.upsert(records())
+        return store
+    }
+
+    /// The walks' 260 quakes: seeded magnitudes (some unknown), places and times.
+    static func records() -> [QuakeRecord] {
         let places = ["5 km N of Hilo, Hawaii", "40 km SW of Anchorage, Alaska", "Off the coast of Chile",
                       "12 km E of Tokyo, Japan", "3 km NW of The Geysers, CA"]
         var generator = SeededGenerator(seed: 7)
@@ -29,8 +35,7 @@ import Testing
             records.append(.fixture("w\(1000 + index)", magnitude: magnitude,
                                     place: places[Int.random(in: 0..<places.count, using: &generator)], time: time))
         }
-        try store.upsert(records)
-        return store
+        return records
     }
 
     /// One step of a walk: a key as the terminal decodes it.
