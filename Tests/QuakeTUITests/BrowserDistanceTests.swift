@@ -4,32 +4,31 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// `@`, `~` and the sort cycle with and without a home, on the pure model over a real store.
+/// `@`, `~` and the sort cycle with and without a home, on the model over the in-memory source
+/// (the store's distance sort and near-home filter are checked in QuakeStoreTests'
+/// `DistanceFetchTests` and `DistanceBandCountTests`).
 @Suite struct BrowserDistanceTests {
     static let utc = AppSettings(timeZone: .utc)
 
     /// Five quakes east of Tokyo along the parallel, 0, 1, 2, 4 and 8 degrees of longitude away
     /// (about 0, 90, 181, 362 and 723 km); the newest is the farthest.
-    static func makeStore() throws -> TestStore {
-        let store = try TestStore()
+    static func makeSource() -> InMemoryResultsSource {
         let offsets = [0.0, 1, 2, 4, 8]
-        try store.upsert(offsets.enumerated().map { index, offset in
+        return InMemoryResultsSource(offsets.enumerated().map { index, offset in
             QuakeRecord(code: "d\(index)", magnitude: 4, place: "\(Int(offset)) degrees east, Japan",
                         time: 1_700_006_400_000 + Int64(index) * 60_000, updated: 1,
                         latitude: 35.68, longitude: 139.69 + offset, depth: 10)
         })
-        return store
     }
 
-    static func makeModel(_ store: TestStore, settings: AppSettings = utc, sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
-        try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14),
-                         container: store.container)
+    static func makeModel(_ source: InMemoryResultsSource, settings: AppSettings = utc,
+                          sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14), source: source)
     }
 
     @Test func atSetsHomeToTheSelectedQuakeAndReplacesIt() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
         var expected = model.state
@@ -52,9 +51,8 @@ import Testing
     }
 
     @Test func tildeWithoutHomeSaysHowToSetOne() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
         var expected = model.state
@@ -68,12 +66,11 @@ import Testing
     }
 
     @Test func tildeKeepsOnlyQuakesWithinNearRadiusAndIsSavedPerScene() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
+        let source = Self.makeSource()
         var settings = Self.utc
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         settings.nearRadius = 200
-        let model = try Self.makeModel(store, settings: settings)
+        let model = try Self.makeModel(source, settings: settings)
         defer { model.close() }
         try model.restore(selectedCode: "d1", topCode: nil)
         let effects = try model.send(.toggleNearHome)
@@ -90,9 +87,8 @@ import Testing
     }
 
     @Test func theSortCycleTakesDistanceOnlyWithAHome() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         var orders: [QuakeSortOrder] = []
         for _ in 0..<3 {
@@ -122,9 +118,8 @@ import Testing
     }
 
     @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store, sort: QuakeSortDescriptor(.distance))
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source, sort: QuakeSortDescriptor(.distance))
         defer { model.close() }
         #expect(model.state.sort == QuakeSortDescriptor(.time))
         #expect(model.results.request.sortDescriptor.order == .time)

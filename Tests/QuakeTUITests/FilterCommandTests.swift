@@ -12,8 +12,9 @@ import Testing
     static let now: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
 
-    static func makeStore() throws -> (TestStore, [QuakeRecord]) {
-        let store = try TestStore()
+    /// 60 quakes with every kind of value the filters look at, in memory: the filters' SQL is
+    /// checked against the store in QuakeStoreTests (`RowFilterTests`, `RowFilterKindsTests`).
+    static func makeSource() -> (InMemoryResultsSource, [QuakeRecord]) {
         let types = ["earthquake", "quarry blast", "explosion", "Earthquake", nil]
         let alerts: [String?] = [nil, "green", "yellow", "orange", "red"]
         var records: [QuakeRecord] = []
@@ -26,14 +27,11 @@ import Testing
             record.felt = index % 4 == 0 ? nil : index % 3
             records.append(record)
         }
-        try store.upsert(records)
-        return (store, records)
+        return (InMemoryResultsSource(records), records)
     }
 
-    /// A model on the real store: the filters' SQL is what these tests check.
-    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
-        try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: rows),
-                         container: store.container)
+    static func makeModel(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: rows), source: source)
     }
 
     static func codes(_ model: BrowserModel) throws -> Set<String> {
@@ -48,9 +46,8 @@ import Testing
     }
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
-        let (store, records) = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store, rows: 24)
+        let (source, records) = Self.makeSource()
+        let model = try Self.makeModel(source, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         let levels = ["green", "yellow", "orange", "red"]
@@ -90,9 +87,8 @@ import Testing
             }
             #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
         }
-        let (store, _) = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let (source, _) = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("dpeth 0-70", model)
@@ -101,11 +97,10 @@ import Testing
     }
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
-        let (store, records) = try Self.makeStore()
-        defer { store.remove() }
+        let (source, records) = Self.makeSource()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let model = try Self.makeModel(store)
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("depth 0-70", model)
@@ -129,7 +124,7 @@ import Testing
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
         let selection = state.restore(from: reopened, now: relaunchNow)
         #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
-        let relaunched = try BrowserModel(state: state, container: store.container)
+        let relaunched = try BrowserModel(state: state, source: InMemoryResultsSource(records))
         defer { relaunched.close() }
         try relaunched.restore(selection)
         #expect(try Self.codes(relaunched) == Self.codes(model))
