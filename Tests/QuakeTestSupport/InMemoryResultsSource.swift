@@ -257,17 +257,26 @@ public final class InMemoryResultsSource: ResultsSource {
         return origin.distance(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
     }
 
+    /// A day's section id and title: made once (a formatter per row made walks slow).
+    private let dayID = InMemoryResultsSource.formatter("yyyy-MM-dd")
+    private let dayTitle = InMemoryResultsSource.formatter("EEEE, d MMMM yyyy")
+
+    private static func formatter(_ format: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = format
+        return formatter
+    }
+
     private func section(of quake: StoredQuake) -> (id: String, title: String) {
         switch request.sortDescriptor.order {
         case .time:
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = request.timeZone
+            if dayID.timeZone != request.timeZone {
+                dayID.timeZone = request.timeZone
+                dayTitle.timeZone = request.timeZone
+            }
             let date = Date(timeIntervalSince1970: Double(quake.record.time) / 1000)
-            formatter.dateFormat = "yyyy-MM-dd"
-            let id = formatter.string(from: date)
-            formatter.dateFormat = "EEEE, d MMMM yyyy"
-            return (id, formatter.string(from: date))
+            return (dayID.string(from: date), dayTitle.string(from: date))
         case .magnitude:
             let title = switch quake.record.magnitude.map({ Int(max(0, min(6, $0.rounded(.down)))) }) {
             case nil: "unknown"
