@@ -12,9 +12,8 @@ import Testing
     static let now: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
 
-    /// 60 quakes with every kind of value the filters look at, in memory: the filters' SQL is
-    /// checked against the store in QuakeStoreTests (`RowFilterTests`, `RowFilterKindsTests`).
-    static func makeSource() -> (InMemoryResultsSource, [QuakeRecord]) {
+    static func makeStore() throws -> (TestStore, [QuakeRecord]) {
+        let store = try TestStore()
         let types = ["earthquake", "quarry blast", "explosion", "Earthquake", nil]
         let alerts: [String?] = [nil, "green", "yellow", "orange", "red"]
         var records: [QuakeRecord] = []
@@ -27,11 +26,8 @@ import Testing
             record.felt = index % 4 == 0 ? nil : index % 3
             records.append(record)
         }
-        return (InMemoryResultsSource(records), records)
-    }
-
-    static func makeModel(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
-        try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: rows), source: source)
+        try store.upsert(records)
+        return (store, records)
     }
 
     static func codes(_ model: BrowserModel) throws -> Set<String> {
@@ -41,14 +37,15 @@ import Testing
     static func run(_ line: String, _ model: BrowserModel) throws {
         try model.send(.beginCommand)
         for character in line { try model.send(.commandInput(String(character))) }
-        // The runtime gives each action its time: `:since` counts back from it.
-        try model.send(.runCommand, at: Date(timeIntervalSince1970: Double(Self.now) / 1000))
+        try model.send(.runCommand)
     }
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
-        let (source, records) = Self.makeSource()
-        let model = try Self.makeModel(source, rows: 24)
+        let (store, records) = try Self.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store, rows: 24)
         defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)  // the actions' time: `:since` counts from it
         try model.restore(selectedCode: nil, topCode: nil)
         let levels = ["green", "yellow", "orange", "red"]
         let cases: [(String, (QuakeRecord) -> Bool)] = [
@@ -87,8 +84,9 @@ import Testing
             }
             #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
         }
-        let (source, _) = Self.makeSource()
-        let model = try Self.makeModel(source)
+        let (store, _) = try Self.makeStore()
+        defer { store.remove() }
+        let model = try BrowserModelTests.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("dpeth 0-70", model)
@@ -97,10 +95,11 @@ import Testing
     }
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
-        let (source, records) = Self.makeSource()
+        let (store, records) = try Self.makeStore()
+        defer { store.remove() }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let model = try Self.makeModel(source)
+        let model = try BrowserModelTests.makeModel(store)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("depth 0-70", model)
@@ -124,10 +123,18 @@ import Testing
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
         let selection = state.restore(from: reopened, now: relaunchNow)
         #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
-        let relaunched = try BrowserModel(state: state, source: InMemoryResultsSource(records))
+        let relaunched = try BrowserModel(state: state, container: store.container)
         defer { relaunched.close() }
         try relaunched.restore(selection)
         #expect(try Self.codes(relaunched) == Self.codes(model))
         #expect(relaunched.results.count < records.count)
+    }
+}
+
+extension BrowserModelTests {
+    /// A model on the real store: these tests check the `:` line down to the store's SQL (the
+    /// model's other tests run over `InMemoryResultsSource`).
+    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), container: store.container)
     }
 }
