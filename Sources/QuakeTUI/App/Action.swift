@@ -113,15 +113,15 @@ public enum Effect: Equatable, Sendable {
     case openURL(String)
     /// Put this text on the clipboard through the terminal (OSC 52).
     case copyToClipboard(String)
+    /// Read one quake as stored for a key that acts on it (`o`, `y`, `@`) or a message that
+    /// explains it; the runtime answers with `Action.quakeRead` (`BrowserModel.performReads`).
+    case readQuake(code: String, for: QuakeUse)
     case quit
     /// Quit and delete this scene's state.
     case closeScene
     /// Read one quake with everything stored about it (the detail view, the notes editor's
     /// starting text); the runtime answers with `Action.detailLoaded`.
     case loadDetail(code: String)
-    /// Read one quake as stored for a key that acts on it (`o`, `y`, `@`) or a message that
-    /// explains it; the runtime answers with `Action.quakeRead`.
-    case readQuake(code: String, for: QuakeUse)
     /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
     /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
     case alert(AlertRule.Alert)

@@ -38,9 +38,13 @@ extension BrowserModel {
         var queue = effects[...]
         while let effect = queue.popFirst() {
             switch effect {
-            case .loadDetail(let code): queue += try send(.detailLoaded(code: code, results.quake(code: code)))
-            case .readQuake(let code, let use): queue += try send(.quakeRead(code: code, results.quake(code: code), for: use))
-            default: rest.append(effect)
+            case .loadDetail(let code):
+                let quake = try results.quake(code: code)
+                queue += try send(.detailLoaded(code: code, quake))
+            case .readQuake(let code, let use):
+                queue += try send(.quakeRead(code: code, results.quake(code: code), for: use))
+            default:
+                rest.append(effect)
             }
         }
         return rest

@@ -347,8 +347,9 @@ public final class BrowserModel {
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
+        case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
-             .sampleChanged, .continueActivity, .detailLoaded, .quakeRead, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled: true
         default: false
         }
     }

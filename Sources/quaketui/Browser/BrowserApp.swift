@@ -232,7 +232,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
-        case .loadDetail, .readQuake: break  // performed by model.performReads before any other effect
+        case .loadDetail: break  // performed by model.performReads before any other effect
         case .openURL(let url):
             switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
             case .opened(let command):
@@ -241,6 +241,7 @@ final class BrowserApp {
                 show("No browser found (tried \(tried)): set BROWSER, or copy the address with y: \(url)")
             }
         case .copyToClipboard(let text): terminal.copyToClipboard(text)
+        case .readQuake: break  // performed by model.performReads, as .loadDetail
         case .quit:
             refresh?.cancel()
             try? model.state.app.save(to: session.storage)
