@@ -4,54 +4,55 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// `@`, `~` and the sort cycle with and without a home, on the pure model over a real store.
+/// `@`, `~` and the sort cycle with and without a home, on the model over the in-memory source
+/// (the store's distance sort and near-home filter are checked in QuakeStoreTests'
+/// `DistanceFetchTests` and `DistanceBandCountTests`).
 @Suite struct BrowserDistanceTests {
     static let utc = AppSettings(timeZone: .utc)
 
     /// Five quakes east of Tokyo along the parallel, 0, 1, 2, 4 and 8 degrees of longitude away
     /// (about 0, 90, 181, 362 and 723 km); the newest is the farthest.
-    static func makeStore() throws -> TestStore {
-        let store = try TestStore()
+    static func makeSource() -> InMemoryResultsSource {
         let offsets = [0.0, 1, 2, 4, 8]
-        try store.upsert(offsets.enumerated().map { index, offset in
+        return InMemoryResultsSource(offsets.enumerated().map { index, offset in
             QuakeRecord(code: "d\(index)", magnitude: 4, place: "\(Int(offset)) degrees east, Japan",
                         time: 1_700_006_400_000 + Int64(index) * 60_000, updated: 1,
                         latitude: 35.68, longitude: 139.69 + offset, depth: 10)
         })
-        return store
     }
 
-    static func makeModel(_ store: TestStore, settings: AppSettings = utc, sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
-        try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14),
-                         container: store.container)
+    static func makeModel(_ source: InMemoryResultsSource, settings: AppSettings = utc,
+                          sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14), source: source)
     }
 
     @Test func atSetsHomeToTheSelectedQuakeAndReplacesIt() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
         var expected = model.state
-        let effects = try model.send(.setHomeToSelection)
+        // The quake is read by an effect; its epicentre comes back as an action.
+        #expect(try model.send(.setHomeToSelection) == [.readQuake(code: "d2", for: .setHome)])
+        let effects = try model.performReads([.readQuake(code: "d2", for: .setHome)])
         expected.settings.home = GeoPoint(latitude: 35.68, longitude: 141.69)
         expected.status.message = model.state.status.message
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state.messageLog.entries.map(\.text) == [model.state.status.message])
         #expect(model.state == expected)
         #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
         #expect(model.state.status.message?.hasPrefix("Home set to 35.68°N 141.69°E (the epicentre of d2)") == true)
         try model.restore(selectedCode: "d0", topCode: nil)
-        #expect(try model.send(.setHomeToSelection) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 139.69))])
+        #expect(try model.performReads(model.send(.setHomeToSelection)) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 139.69))])
         #expect(model.state.settings.home == GeoPoint(latitude: 35.68, longitude: 139.69))
         let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
         #expect(frame.display.home == GeoPoint(latitude: 35.68, longitude: 139.69))
     }
 
     @Test func tildeWithoutHomeSaysHowToSetOne() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
         var expected = model.state
@@ -59,17 +60,17 @@ import Testing
         expected.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
         expected.status.isError = true
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state.messageLog.entries.map(\.text) == [expected.status.message])
         #expect(model.state == expected)
     }
 
     @Test func tildeKeepsOnlyQuakesWithinNearRadiusAndIsSavedPerScene() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
+        let source = Self.makeSource()
         var settings = Self.utc
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         settings.nearRadius = 200
-        let model = try Self.makeModel(store, settings: settings)
+        let model = try Self.makeModel(source, settings: settings)
         defer { model.close() }
         try model.restore(selectedCode: "d1", topCode: nil)
         let effects = try model.send(.toggleNearHome)
@@ -86,9 +87,8 @@ import Testing
     }
 
     @Test func theSortCycleTakesDistanceOnlyWithAHome() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store)
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
         defer { model.close() }
         var orders: [QuakeSortOrder] = []
         for _ in 0..<3 {
@@ -118,9 +118,8 @@ import Testing
     }
 
     @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {
-        let store = try Self.makeStore()
-        defer { store.remove() }
-        let model = try Self.makeModel(store, sort: QuakeSortDescriptor(.distance))
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source, sort: QuakeSortDescriptor(.distance))
         defer { model.close() }
         #expect(model.state.sort == QuakeSortDescriptor(.time))
         #expect(model.results.request.sortDescriptor.order == .time)

@@ -30,6 +30,13 @@ import Testing
         return model
     }
 
+    /// The display lines of sections holding `counts` rows, all expanded.
+    static func layout(_ counts: [Int]) -> DisplayLayout {
+        let sections = counts.enumerated().map { QuakeSection(id: "s\($0.offset)", title: "", count: $0.element) }
+        let starts = counts.indices.map { counts[..<$0].reduce(0, +) }
+        return DisplayLayout(sections: sections, sectionStarts: starts, collapsed: [])
+    }
+
     static func text(_ model: BrowserModel) throws -> [String] {
         Screen.render(try model.screenModel(FrameContext(now: start + 4 * day, isLive: true, localTimeZone: .gmt))).lines
     }
@@ -40,7 +47,29 @@ import Testing
         #expect(try model.send(.moveDown) == [.saveScene])
         expected.cursorLine = 2
         expected.selectedCode = "f22"
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
+    }
+
+    /// The update reads no clock: the time comes with the action, from the runtime.
+    @Test func theTimeComesWithTheAction() throws {
+        let model = try Self.makeModel(Self.makeSource())
+        var expected = model.state
+        let logged = Date(timeIntervalSince1970: 1_700_000_000)
+        try model.send(.showMessage("Refresh failed", isError: true), at: logged)
+        expected.now = logged
+        expected.status.message = "Refresh failed"
+        expected.status.isError = true
+        expected.messageLog.append("Refresh failed", isError: true, at: logged)
+        #expect(model.state == expected)
+        // `:since` counts back from the time of the Enter that runs it.
+        try model.send(.beginCommand)
+        try model.send(.commandInput("since 1d"))
+        let enter = Date(timeIntervalSince1970: 1_700_100_000)
+        try model.send(.runCommand, at: enter)
+        #expect(model.state.now == enter)
+        #expect(model.state.rowFilters == [.time(from: 1_700_100_000_000 - Self.day, until: nil)])
+        #expect(model.state.messageLog.entries.last?.time == enter)
     }
 
     @Test func aSearchKeystrokeRefetchesAndKeepsTheSelectedQuakeOnItsLine() throws {
@@ -60,6 +89,7 @@ import Testing
         expected.searchText = "chi"
         expected.cursorLine = 1
         expected.topCode = "f22"
+        expected.layout = Self.layout([2, 2, 2])
         #expect(model.state == expected)
         #expect(source.count == 6)
         #expect(try Self.text(model)[0].contains("6"))
@@ -103,6 +133,7 @@ import Testing
         let effects = try model.send(.openDetail)
         #expect(effects == [.saveScene, .advertise(code: "f23"), .loadDetail(code: "f23")])
         expected.detailPresented = true
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
         #expect(try model.performReads(effects) == [.saveScene, .advertise(code: "f23")])
         expected.detail = LoadedQuake(code: "f23", quake: try source.quake(code: "f23"))
@@ -118,6 +149,48 @@ import Testing
         #expect(model.state.detail == nil)
     }
 
+    /// `o`, `y` and `@` act on the quake as stored: the update asks for it (`Effect.readQuake`)
+    /// and acts when it comes back (`Action.quakeRead`), reading nothing itself.
+    @Test func oYAndAtReadTheQuakeByAnEffect() throws {
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
+        let page = "https://earthquake.usgs.gov/earthquakes/eventpage/f23"
+        var expected = model.state
+        #expect(try model.send(.openInBrowser) == [.readQuake(code: "f23", for: .openPage)])
+        expected.restoredPlacement = nil  // the first key ends the restored screen
+        #expect(model.state == expected)
+        #expect(try model.send(.quakeRead(code: "f23", source.quake(code: "f23"), for: .openPage)) == [.openURL(page)])
+        #expect(model.state == expected)
+        #expect(try model.performReads(model.send(.copyLink)) == [.copyToClipboard(page)])
+        expected.status.message = "Copied \(page) (through the terminal: in tmux, set-clipboard on)"
+        expected.messageLog = model.state.messageLog
+        #expect(model.state == expected)
+        #expect(model.state.messageLog.entries.map(\.text) == [expected.status.message])
+        // A quake without a web page: `y` copies its code; one gone from the store meanwhile: select another.
+        var plain = try #require(try source.quake(code: "f23")).record
+        plain.url = "javascript:alert(1)"
+        try model.send(.quakeRead(code: "f23", StoredQuake(id: 12, record: plain, notes: nil), for: .copyPage))
+        #expect(model.state.status.message == "Copied f23 (through the terminal: in tmux, set-clipboard on)")
+        try model.send(.quakeRead(code: "f23", StoredQuake(id: 12, record: plain, notes: nil), for: .openPage))
+        #expect(model.state.status.message == "Quake f23 has no event page in its feed; y copies its code")
+        source.delete(code: "f23")
+        #expect(try model.performReads(model.send(.setHomeToSelection)) == [])
+        #expect(model.state.status.message == "Select a quake first: @ sets home to the selected quake's location")
+        #expect(model.state.settings.home == nil)
+    }
+
+    @Test func openingAQuakeTheMinimumMagnitudeHidesReadsItToSaySo() throws {
+        let model = try Self.makeModel(Self.makeSource())
+        try model.send(.cycleMinimumMagnitude)  // 2.5: the M 2 quakes (f<day>0) go
+        #expect(try model.send(.continueActivity(code: "f00")) == [.readQuake(code: "f00", for: .explainHidden)])
+        _ = try model.performReads([.readQuake(code: "f00", for: .explainHidden)])
+        #expect(model.state.status.message == "Quake f00 (M 2.0) is hidden by the minimum magnitude 2.5, shared by every pane: "
+                    + "press m until all magnitudes show")
+        #expect(try model.performReads(model.send(.continueActivity(code: "gone"))) == [])
+        #expect(model.state.status.message == "Quake gone is not in the store; import or refresh first")
+        #expect(model.state.status.isError)
+    }
+
     @Test func notesEditingWaitsForTheStoredNotes() throws {
         let source = Self.makeSource()
         source.setNotes("felt strongly", code: "f23")
@@ -129,6 +202,7 @@ import Testing
         expected.detailPresented = true
         expected.detailTab = .notes
         expected.notesRequest = "f23"
+        expected.restoredPlacement = nil  // the first key ends the restored screen
         #expect(model.state == expected)
         _ = try model.performReads(effects)
         expected.notesRequest = nil
@@ -163,6 +237,7 @@ import Testing
         expected.cursorLine += 1
         expected.topLine += 1
         expected.topCode = "new"
+        expected.layout = Self.layout([5, 4, 4])
         #expect(model.state == expected)
         source.delete(code: "f21")
         try model.send(.storeChanged)

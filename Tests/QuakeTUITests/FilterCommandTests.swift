@@ -47,7 +47,7 @@ import Testing
         defer { store.remove() }
         let model = try BrowserModelTests.makeModel(store, rows: 24)
         defer { model.close() }
-        model.clock = { Date(timeIntervalSince1970: Double(Self.now) / 1000) }
+        model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)  // the actions' time: `:since` counts from it
         try model.restore(selectedCode: nil, topCode: nil)
         let levels = ["green", "yellow", "orange", "red"]
         let cases: [(String, (QuakeRecord) -> Bool)] = [
@@ -124,7 +124,7 @@ import Testing
 
         let scene = try SceneID(validating: "filters")
         let storage = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
-        try model.state.save(to: storage)
+        try model.state.app.save(to: storage)
         try storage.close()
         let reopened = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: scene)
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
@@ -167,7 +167,7 @@ import Testing
         defer { store.remove() }
         let model = try BrowserModelTests.makeModel(store, rows: 24)
         defer { model.close() }
-        model.clock = { Date(timeIntervalSince1970: Double(Self.now) / 1000) }
+        model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
         try model.restore(selectedCode: "f105", topCode: nil)  // magnitude 5
         var expected = model.state
         try Self.run("mag 5+", model)
@@ -183,5 +183,13 @@ import Testing
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
         #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))
+    }
+}
+
+extension BrowserModelTests {
+    /// A model on the real store: these tests check the `:` line down to the store's SQL (the
+    /// model's other tests run over `InMemoryResultsSource`).
+    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
+        try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), container: store.container)
     }
 }

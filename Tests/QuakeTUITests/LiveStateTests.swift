@@ -5,27 +5,23 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// New-quake marks, `n`/`N`/`a` and alerts through `BrowserModel` (issue 13), against a real store.
+/// New-quake marks, `n`/`N`/`a` and alerts through `BrowserModel` (issue 13), over the
+/// in-memory source. How the store finds arrivals after a cursor is checked in QuakeStoreTests
+/// (`ArrivalTests`); a browser and `watch` on a real store, end to end, in `LiveBrowserTests`.
 @Suite struct LiveStateTests {
-    /// The arrivals after `cursor`, as the runtime reads them.
-    static func arrivals(_ store: TestStore, after cursor: ArrivalCursor?, rule: AlertRule = AlertRule(),
-                         now: Date = Date(timeIntervalSince1970: 1_700_200_000)) throws -> QuakeArrivals {
-        var quakes: [QuakeRecord] = []
-        let next = try store.read { db -> ArrivalCursor in
-            guard let cursor else { return try db.arrivalCursor() }
-            return try db.forEachArrival(after: cursor) { quakes.append($0.record) }
-        }
-        return QuakeArrivals(quakes: quakes, cursor: next, rule: rule, now: now)
+    /// Arrivals as the runtime reads them: `quakes`, then a cursor past the row `maxID`.
+    static func arrivals(_ quakes: [QuakeRecord], through maxID: Int64, rule: AlertRule = AlertRule(),
+                         now: Date = Date(timeIntervalSince1970: 1_700_200_000)) -> QuakeArrivals {
+        QuakeArrivals(quakes: quakes, cursor: ArrivalCursor(token: HistoryToken(rawValue: maxID), maxID: maxID),
+                      rule: rule, now: now)
     }
 
     @Test func arrivalsAreMarkedCountedVisitedAndMarkedSeen() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 30)
-        defer { model.close() }
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 30)
         try model.restore(selectedCode: nil, topCode: nil)
         // The first look: everything stored so far is seen, and saved.
-        let first = try Self.arrivals(store, after: nil)
+        let first = Self.arrivals([], through: 15)
         var expected = model.state
         #expect(try model.send(.quakesArrived(first)) == [.saveScene])
         expected.live.seen = first.cursor
@@ -33,11 +29,12 @@ import Testing
         #expect(model.state == expected)
 
         // Two arrive; the M 6 one alerts (magnitude 5 or more) and speaks on the status line.
-        try store.upsert([.fixture("n1", magnitude: 6, place: "Big, Chile", time: 1_700_180_000_000),
-                          .fixture("n2", magnitude: 2, place: "Small, Chile", time: 1_700_000_000_000)])
+        let arrived: [QuakeRecord] = [.fixture("n1", magnitude: 6, place: "Big, Chile", time: 1_700_180_000_000),
+                                      .fixture("n2", magnitude: 2, place: "Small, Chile", time: 1_700_000_000_000)]
+        for quake in arrived { source.upsert(quake) }
         try model.send(.storeChanged)
         let rule = AlertRule(minimumMagnitude: 5)
-        let second = try Self.arrivals(store, after: first.cursor, rule: rule)
+        let second = Self.arrivals(arrived, through: 17, rule: rule)
         let effects = try model.send(.quakesArrived(second))
         // The scene saves which quakes alerted (issue 28: a relaunch does not show them again).
         #expect(effects.count == 2 && effects.first == .saveScene)

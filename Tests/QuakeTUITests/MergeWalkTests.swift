@@ -86,7 +86,7 @@ import Testing
             // And a fresh model restored from the scene draws the same screen.
             let scene = try SceneID(validating: "m\(seed)")
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
-            try live.state.save(to: storage)
+            try live.state.app.save(to: storage)
             try storage.close()
             var state = AppState(sceneID: scene.rawValue, settings: live.state.settings)
             let selection = state.restore(from: try SceneStorage(state: stateDirectory, scene: scene), now: relaunchNow)

@@ -14,30 +14,20 @@ import Testing
     static let save = "Could not save scene a: the disk is full."
     static let defaults = "Defaults.plist was not a property list; starting from defaults."
 
-    /// A model on the test store, restored with nothing selected, `rows` tall.
-    static func restoredModel(rows: Int) throws -> (TestStore, BrowserModel) {
-        let store = try BrowserModelTests.makeStore()
-        let model: BrowserModel
-        do { model = try BrowserModelTests.makeModel(store, rows: rows) } catch {
-            store.remove()
-            throw error
-        }
-        do { try model.restore(selectedCode: nil, topCode: nil) } catch {
-            model.close()
-            store.remove()
-            throw error
-        }
-        return (store, model)
+    /// A model on BrowserModelTests' quakes, restored with nothing selected, `rows` tall.
+    static func restoredModel(rows: Int) throws -> BrowserModel {
+        let model = try BrowserModelTests.makeModel(BrowserModelTests.makeSource(), rows: rows)
+        try model.restore(selectedCode: nil, topCode: nil)
+        return model
     }
 
     @Test func everyMessageIsKeptAndReadWholeInTheOverlay() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
-        model.clock = { Date(timeIntervalSince1970: 1_700_000_000) }  // 22:13:20 UTC
         try model.restore(selectedCode: nil, topCode: nil)
-        try model.send(.showMessage("The scene file was damaged and set aside; the scene starts fresh.", isError: true))
+        try model.send(.showMessage("The scene file was damaged and set aside; the scene starts fresh.", isError: true),
+                       at: Date(timeIntervalSince1970: 1_700_000_000))  // 22:13:20 UTC
         try model.send(.refreshFinished(message: Self.long, failed: true, at: Date()))
         try model.send(.moveDown)  // a key clears the status line…
         #expect(model.state.status.message == nil)
@@ -60,8 +50,7 @@ import Testing
     }
 
     @Test func theLogScrollsWhenItDoesNotFit() throws {
-        let (store, model) = try Self.restoredModel(rows: 12)
-        defer { model.close(); store.remove() }
+        let model = try Self.restoredModel(rows: 12)
         for index in 0..<30 { try model.send(.showMessage("message \(index)", isError: false)) }
         try model.send(.toggleMessageLog)
         #expect(Screen.render(try model.screenModel(Self.context)).text.contains("message 29"))
@@ -75,8 +64,7 @@ import Testing
     /// status line already says is dropped: a scene save that keeps failing cannot push a new
     /// notice (a broken defaults.plist) off the screen 30 ms after it came. The log holds each once.
     @Test func aNoticeJoinsTheUnreadMessageInsteadOfReplacingIt() throws {
-        let (store, model) = try Self.restoredModel(rows: 24)
-        defer { model.close(); store.remove() }
+        let model = try Self.restoredModel(rows: 24)
         let (save, defaults) = (Self.save, Self.defaults)
         try model.send(.showNotices([save]))
         #expect(model.state.status.shown == save && model.state.status.showsError)
@@ -97,8 +85,7 @@ import Testing
     /// all, and the next background message stands alone. (Found by the stress run: an automatic
     /// refresh that failed while the notices were shown wiped them off the status line.)
     @Test func backgroundMessagesGoAfterUnreadNotices() throws {
-        let (store, model) = try Self.restoredModel(rows: 24)
-        defer { model.close(); store.remove() }
+        let model = try Self.restoredModel(rows: 24)
         let (save, defaults) = (Self.save, Self.defaults)
         let failed = "Refresh failed: cannot download all_day."
         try model.send(.showNotices([save]))

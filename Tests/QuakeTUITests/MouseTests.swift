@@ -7,9 +7,10 @@ import Testing
 /// The mouse on the model (SPEC §8): the wheel scrolls the view and drags the selection along
 /// at the edges, at the top, middle and bottom of the list; a click anywhere on a wide terminal.
 @Suite struct MouseTests {
-    static func model(_ store: TestStore, columns: Int = 150, rows: Int = 40) throws -> BrowserModel {
+    /// A model on the walks' quakes (`RestoreWalkTests.records()`), in memory.
+    static func model(columns: Int = 150, rows: Int = 40) throws -> BrowserModel {
         let model = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
-                                     container: store.container)
+                                     source: InMemoryResultsSource(RestoreWalkTests.records()))
         try model.restore(AppState.RestoredSelection(), size: Size(columns: columns, rows: rows))
         return model
     }
@@ -20,9 +21,7 @@ import Testing
     }
 
     @Test func theWheelScrollsTheViewAndDragsTheSelectionAtTheTopEdge() throws {
-        let store = try RestoreWalkTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store)
+        let model = try Self.model()
         defer { model.close() }
         #expect(model.state.cursorLine == 1 && model.state.topLine == 0)
         // Top of the list, wheel down: the view moves 3 lines, the selection is dragged along
@@ -37,9 +36,7 @@ import Testing
     }
 
     @Test func inTheMiddleTheSelectionStaysPutUntilTheEdgeReachesIt() throws {
-        let store = try RestoreWalkTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store)
+        let model = try Self.model()
         defer { model.close() }
         for _ in 0..<60 { try model.send(.moveDown) }
         let (cursor, top) = (model.state.cursorLine, model.state.topLine)
@@ -55,9 +52,7 @@ import Testing
     }
 
     @Test func atTheEndsTheWheelMovesTheSelectionToTheFirstAndLastRows() throws {
-        let store = try RestoreWalkTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store)
+        let model = try Self.model()
         defer { model.close() }
         // Top: the view cannot go up, so the selection does (to the first line).
         try model.send(.moveDown)
@@ -84,9 +79,7 @@ import Testing
 
     /// SGR reports carry columns past 223: a click at column 240 of 250 selects that line.
     @Test func aClickAtColumn240Of250SelectsTheLineUnderIt() throws {
-        let store = try RestoreWalkTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store, columns: 250, rows: 40)
+        let model = try Self.model(columns: 250, rows: 40)
         defer { model.close() }
         let frame = try model.screenModel(RestoreWalkTests.context)
         let click = try #require(Key.decodeAfterEscape("[<0;240;9M"))

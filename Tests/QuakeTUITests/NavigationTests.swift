@@ -8,17 +8,16 @@ import Testing
 /// first and last quake, `ctrl-d`/`ctrl-u` move half a page, `[`/`]` jump between sections, and
 /// the first list line shows the top row's section header once it has scrolled away.
 @Suite struct NavigationTests {
-    /// 3 days × 5 quakes (BrowserModelTests' store): lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17.
-    static func model(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
-        let model = try BrowserModelTests.makeModel(store, rows: rows)
+    /// 3 days × 5 quakes (BrowserModelTests' quakes): lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17.
+    static func model(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+        let model = try BrowserModelTests.makeModel(source, rows: rows)
         try model.restore(selectedCode: nil, topCode: nil)
         return model
     }
 
     @Test func jAndKSkipExpandedHeadersButStopOnCollapsedOnes() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store, rows: 40)
+        let source = BrowserModelTests.makeSource()
+        let model = try Self.model(source, rows: 40)
         defer { model.close() }
         for _ in 0..<4 { try model.send(.moveDown) }
         #expect(model.state.cursorLine == 5)
@@ -45,9 +44,8 @@ import Testing
     }
 
     @Test func firstLastHalfPagesAndSectionJumps() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store, rows: 12)
+        let source = BrowserModelTests.makeSource()
+        let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let half = model.listHeight / 2
         try model.send(.halfPageDown)
@@ -72,9 +70,8 @@ import Testing
     }
 
     @Test func theTopRowsSectionHeaderSticksToTheFirstLine() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store, rows: 12)
+        let source = BrowserModelTests.makeSource()
+        let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let context = FrameContext(now: 1_700_300_000_000, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!)
         try model.send(.scroll(lines: 2))

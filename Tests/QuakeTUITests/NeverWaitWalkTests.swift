@@ -50,7 +50,7 @@ import Testing
     /// The screen a model on a fresh exact fetch draws in `live`'s state: the same selection on
     /// the same line, at `size`, its reads done.
     static func exactScreen(of live: BrowserModel, _ store: TestStore, size: Size) throws -> String {
-        let exact = try BrowserModel(state: live.state, container: store.container)
+        let exact = try BrowserModel(state: live.state.app, container: store.container)
         defer { exact.close() }
         try exact.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
                                                      selectedSection: live.state.selectedSection,
@@ -140,7 +140,7 @@ import Testing
             // A relaunch whose request is still being counted: its provisional first frame, and
             // the settled one, are the screen the walk left.
             let (relaunchResults, relaunchSettled) = try Self.provisionalResults(store, windowLimit: nil, margin: size.rows + 2)
-            let relaunched = try BrowserModel(state: live.state, source: relaunchResults)
+            let relaunched = try BrowserModel(state: live.state.app, source: relaunchResults)
             defer { relaunched.close() }
             try relaunched.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
                                                               selectedSection: live.state.selectedSection,
@@ -157,7 +157,7 @@ import Testing
             // A relaunch on a loaded machine, whose window is cut short before it reaches the
             // rows past the selection: once counted, it is still the screen the walk left.
             let (cutResults, cutSettled) = try Self.provisionalResults(store, windowLimit: .zero)
-            let cut = try BrowserModel(state: live.state, source: cutResults)
+            let cut = try BrowserModel(state: live.state.app, source: cutResults)
             defer { cut.close() }
             try cut.restore(AppState.RestoredSelection(selectedCode: live.state.selectedCode,
                                                        selectedSection: live.state.selectedSection,

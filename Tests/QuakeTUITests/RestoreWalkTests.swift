@@ -19,6 +19,12 @@ import Testing
     /// that paging, collapsing and searching move the list in every direction.
     static func makeStore() throws -> TestStore {
         let store = try TestStore()
+        try store.upsert(records())
+        return store
+    }
+
+    /// The walks' 260 quakes: seeded magnitudes (some unknown), places and times.
+    static func records() -> [QuakeRecord] {
         let places = ["5 km N of Hilo, Hawaii", "40 km SW of Anchorage, Alaska", "Off the coast of Chile",
                       "12 km E of Tokyo, Japan", "3 km NW of The Geysers, CA"]
         var generator = SeededGenerator(seed: 7)
@@ -29,8 +35,7 @@ import Testing
             records.append(.fixture("w\(1000 + index)", magnitude: magnitude,
                                     place: places[Int.random(in: 0..<places.count, using: &generator)], time: time))
         }
-        try store.upsert(records)
-        return store
+        return records
     }
 
     /// One step of a walk: a key as the terminal decodes it.
@@ -82,7 +87,7 @@ import Testing
                 if let action { _ = try live.performReads(live.send(action)) }
             }
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
-            try live.state.save(to: storage)
+            try live.state.app.save(to: storage)
             try storage.close()
 
             let reopened = try SceneStorage(state: stateDirectory, scene: scene)
@@ -128,7 +133,7 @@ extension RestoreWalkTests {
         let line = live.state.selectionLine
         let code = try #require(live.state.selectedCode)
         let storage = try SceneStorage(state: try StateDirectory(path: dir.path).prepared(), scene: SceneID(validating: "t"))
-        try live.state.save(to: storage)
+        try live.state.app.save(to: storage)
         try storage.close()
 
         try store.upsert((0..<9).map { .fixture("new\($0)", magnitude: 3, place: "Near Hilo, Hawaii", time: Self.now + Int64($0) * 1_000) })
@@ -200,7 +205,7 @@ extension RestoreWalkTests {
         #expect(live.state.status.message?.hasPrefix("ALERT M 6.8") == true)
         try live.send(.toggleMessageLog)
         let storage = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))
-        try live.state.save(to: storage)
+        try live.state.app.save(to: storage)
         try storage.close()
 
         let reopened = try SceneStorage(state: stateDirectory, scene: SceneID(validating: "t"))

@@ -41,9 +41,8 @@ import Testing
     }
 
     @Test func escOnAChangedDraftAndQAskFirst() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
         func press(_ key: Key) throws -> [Effect] {
@@ -73,9 +72,8 @@ import Testing
     }
 
     @Test func aNotesConflictOffersMineTheirsOrBoth() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
         _ = try Self.send(model, .beginEditing)

@@ -94,13 +94,12 @@ import Testing
     }
 
     @Test func aRestoredSceneDrawsItsSelectionDetailAndDraft() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
+        let source = BrowserModelTests.makeSource()
         var state = AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 130, rows: 14)
         state.detailPresented = true
         state.detailTab = .notes
         state.editor = NotesDraft(code: "q12", text: "felt it", cursor: 7)
-        let model = try BrowserModel(state: state, container: store.container)
+        let model = try BrowserModel(state: state, source: source)
         defer { model.close() }
         try model.restore(selectedCode: "q12", topCode: "q14")
         #expect(model.pendingReads == [.loadDetail(code: "q12")])  // the runtime reads before the first frame

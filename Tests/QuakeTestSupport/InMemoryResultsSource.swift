@@ -29,6 +29,19 @@ public final class InMemoryResultsSource: ResultsSource {
     public var failure: Failure?
     /// How many times `configure` was applied (fetches the model asked for).
     public private(set) var configureCount = 0
+    /// When set, `configure(_:around:)` answers like a store over budget (`VisibleFirstResults`):
+    /// a provisional window of the rows up to `provisionalMargin` either side of the anchor, its
+    /// sections counting only those rows, until the test finishes the count (`finishCount`) and
+    /// the model takes it (`settle`, on `Action.resultsSettled`).
+    public var provisionalMargin: Int?
+    /// The number of the newest request (one per `configure`).
+    public private(set) var generation = 0
+    public var isProvisional: Bool { pending != nil }
+
+    /// The request being counted, its anchor, and how its count ended (nil: still running).
+    private var pending: (generation: Int, anchor: String?, outcome: Result<Void, Failure>?)?
+    /// The last request answered exactly: where a failed count puts the source back.
+    private var exactRequest: SectionedFetchRequest
 
     private var stored: [String: StoredQuake] = [:]
     private var nextID: Int64 = 1
@@ -40,6 +53,7 @@ public final class InMemoryResultsSource: ResultsSource {
 
     public init(_ records: [QuakeRecord] = [], request: SectionedFetchRequest = SectionedFetchRequest()) {
         self.request = request
+        exactRequest = request
         for record in records { insertOrReplace(record, notes: nil) }
         refetch()
     }
@@ -64,10 +78,45 @@ public final class InMemoryResultsSource: ResultsSource {
     // MARK: ResultsSource
 
     public func configure(_ request: SectionedFetchRequest) throws {
+        try configure(request, around: nil)
+    }
+
+    public func configure(_ request: SectionedFetchRequest, around code: String?) throws {
         try check()
         self.request = request
         configureCount += 1
+        generation += 1
+        if provisionalMargin != nil {
+            // A newer request supersedes the one being counted: that count never settles.
+            pending = (generation, code, nil)
+        } else {
+            pending = nil
+            exactRequest = request
+        }
         refetch()
+    }
+
+    // MARK: Counts (provisional mode)
+
+    /// The background count of request `generation` (default: the newest) is done; a count of
+    /// a request superseded since is dropped, as the store's engine drops it.
+    public func finishCount(generation: Int? = nil, failing failure: Failure? = nil) {
+        guard let pending, pending.generation == (generation ?? self.generation) else { return }
+        self.pending?.outcome = failure.map { .failure($0) } ?? .success(())
+    }
+
+    public func settle() throws -> Bool {
+        guard let pending, let outcome = pending.outcome else { return false }
+        self.pending = nil
+        if case .failure(let failure) = outcome {
+            // Back on the request answered exactly before, as `VisibleFirstResults` does.
+            request = exactRequest
+            refetch()
+            throw failure
+        }
+        exactRequest = request
+        refetch()
+        return true
     }
 
     public func rows(in range: Range<Int>) throws -> [QuakeRow] {
@@ -132,6 +181,13 @@ public final class InMemoryResultsSource: ResultsSource {
 
     private func refetch() {
         results = stored.values.filter(matches).sorted(by: precedes)
+        if let pending, let margin = provisionalMargin, !results.isEmpty {
+            // The provisional window: the rows around the anchor (or its nearest neighbour).
+            let anchor = pending.anchor.flatMap { code in stored[code].map { quake in
+                results.firstIndex { $0.record.code == code } ?? min(results.firstIndex { precedes(quake, $0) } ?? results.count, results.count - 1)
+            } } ?? 0
+            results = Array(results[max(0, anchor - margin)..<min(results.count, anchor + margin + 1)])
+        }
         sections = []
         starts = []
         for (index, quake) in results.enumerated() {
@@ -153,7 +209,27 @@ public final class InMemoryResultsSource: ResultsSource {
             guard let magnitude = quake.record.magnitude, magnitude >= minimum else { return false }
         }
         let search = TextFolding.fold(predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
-        return search.isEmpty || TextFolding.fold(quake.record.place).contains(search)
+        guard search.isEmpty || TextFolding.fold(quake.record.place).contains(search) else { return false }
+        return predicate.rowFilters.allSatisfy { passes(quake.record, $0) }
+    }
+
+    /// A row filter as `RowFilter`'s documentation states it (the store's SQL for each is
+    /// checked in QuakeStoreTests: `RowFilterTests`, `RowFilterKindsTests`, `DistanceFetchTests`).
+    private func passes(_ record: QuakeRecord, _ filter: RowFilter) -> Bool {
+        switch filter {
+        case .depth(let range): return record.depth.map(range.contains) ?? false
+        case .time(let from, let until): return record.time >= from && until.map { record.time < $0 } ?? true
+        case .eventType(let type, let excluded):
+            return (record.type?.lowercased() == type.lowercased()) != excluded
+        case .alert(let level):
+            let levels = RowFilter.alertLevels
+            guard let wanted = levels.firstIndex(of: level.lowercased()),
+                  let have = record.alert.flatMap({ levels.firstIndex(of: $0.lowercased()) }) else { return false }
+            return have >= wanted
+        case .felt: return (record.felt ?? 0) > 0
+        case .near(let center, let radiusKm):
+            return center.distance(to: GeoPoint(latitude: record.latitude, longitude: record.longitude)) <= radiusKm
+        }
     }
 
     private func regionKey(_ quake: StoredQuake) -> String { TextFolding.fold(quake.record.region) }
@@ -186,17 +262,26 @@ public final class InMemoryResultsSource: ResultsSource {
         return origin.distance(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
     }
 
+    /// A day's section id and title: made once (a formatter per row made walks slow).
+    private let dayID = InMemoryResultsSource.formatter("yyyy-MM-dd")
+    private let dayTitle = InMemoryResultsSource.formatter("EEEE, d MMMM yyyy")
+
+    private static func formatter(_ format: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = format
+        return formatter
+    }
+
     private func section(of quake: StoredQuake) -> (id: String, title: String) {
         switch request.sortDescriptor.order {
         case .time:
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = request.timeZone
+            if dayID.timeZone != request.timeZone {
+                dayID.timeZone = request.timeZone
+                dayTitle.timeZone = request.timeZone
+            }
             let date = Date(timeIntervalSince1970: Double(quake.record.time) / 1000)
-            formatter.dateFormat = "yyyy-MM-dd"
-            let id = formatter.string(from: date)
-            formatter.dateFormat = "EEEE, d MMMM yyyy"
-            return (id, formatter.string(from: date))
+            return (dayID.string(from: date), dayTitle.string(from: date))
         case .magnitude:
             let title = switch quake.record.magnitude.map({ Int(max(0, min(6, $0.rounded(.down)))) }) {
             case nil: "unknown"

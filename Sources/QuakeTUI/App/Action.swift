@@ -74,6 +74,9 @@ public enum Action: Equatable, Sendable {
     case sampleChanged(Bool)
     /// The result of `Effect.loadDetail`: the quake as stored (nil when it is not in the store).
     case detailLoaded(code: String, StoredQuake?)
+    /// The result of `Effect.readQuake`: the quake as stored (nil when it is not in the store),
+    /// and what it was read for.
+    case quakeRead(code: String, StoredQuake?, for: QuakeUse)
     // Live monitor (issue 13): new-quake marks, the automatic refresh's status, alerts.
     /// `n` / `N`: the cursor to the next / previous quake marked new; `a`: mark every quake seen.
     case nextNewQuake, previousNewQuake, markAllSeen
@@ -94,6 +97,18 @@ public enum Action: Equatable, Sendable {
     case zoomMap(Int)
     /// The answer to `Effect.computeDensity` of `generation` (a stale one is dropped).
     case densityComputed(generation: Int, DensityGrid)
+}
+
+/// What a quake is read for (`Effect.readQuake` → `Action.quakeRead`).
+public enum QuakeUse: Equatable, Sendable {
+    /// `o`: open its event page.
+    case openPage
+    /// `y`: copy its event page (its code when it has none).
+    case copyPage
+    /// `@`: home becomes its epicentre.
+    case setHome
+    /// `quaketui open CODE` found it hidden: say whether the minimum magnitude hides it.
+    case explainHidden
 }
 
 /// Work the runtime does for the model, feeding results back as actions.
@@ -118,6 +133,9 @@ public enum Effect: Equatable, Sendable {
     case openURL(String)
     /// Put this text on the clipboard through the terminal (OSC 52).
     case copyToClipboard(String)
+    /// Read one quake as stored for a key that acts on it (`o`, `y`, `@`) or a message that
+    /// explains it; the runtime answers with `Action.quakeRead` (`BrowserModel.performReads`).
+    case readQuake(code: String, for: QuakeUse)
     case quit
     /// Quit and delete this scene's state.
     case closeScene

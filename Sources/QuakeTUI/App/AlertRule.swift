@@ -53,7 +53,7 @@ public struct AlertRule: Equatable, Sendable {
     }
 
     /// The alert `quake` raises on arrival at `now`, or nil.
-    public func alert(for quake: QuakeRecord, now: Date = Date()) -> Alert? {
+    public func alert(for quake: QuakeRecord, now: Date) -> Alert? {
         guard isEnabled else { return nil }
         let age = now.timeIntervalSince1970 - Double(quake.time) / 1000
         guard age <= maximumAge else { return nil }

@@ -100,11 +100,11 @@ extension BrowserModel {
     }
 
     private func parse(_ line: String) -> Result<FilterCommand, FilterCommandError> {
-        FilterCommand.parse(line, now: Int64(clock().timeIntervalSince1970 * 1000), timeZone: state.settings.resolvedTimeZone)
+        FilterCommand.parse(line, now: Int64(state.now.timeIntervalSince1970 * 1000), timeZone: state.settings.resolvedTimeZone)
     }
 
     private func run(_ line: String) throws {
-        let now = Int64(clock().timeIntervalSince1970 * 1000)
+        let now = Int64(state.now.timeIntervalSince1970 * 1000)
         switch parse(line) {
         case .failure(let error):
             state.status.message = error.message

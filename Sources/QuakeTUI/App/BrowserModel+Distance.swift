@@ -25,11 +25,24 @@ extension AppState {
 
 extension BrowserModel {
     /// `@`: home becomes the selected quake's epicentre (replacing any home), here at once and
-    /// in every pane through app storage.
-    func setHomeToSelection() throws -> [Effect] {
-        guard let code = state.selectedCode, let quake = try results.quake(code: code) else {
-            state.status.message = "Select a quake first: @ sets home to the selected quake's location"
-            state.status.isError = true
+    /// in every pane through app storage, once the quake is read (`Effect.readQuake`).
+    func setHomeToSelection() -> [Effect] {
+        guard let code = state.selectedCode else {
+            selectAQuakeForHome()
+            return []
+        }
+        return [.readQuake(code: code, for: .setHome)]
+    }
+
+    private func selectAQuakeForHome() {
+        state.status.message = "Select a quake first: @ sets home to the selected quake's location"
+        state.status.isError = true
+    }
+
+    /// The quake `@` was pressed on, as stored (nil: gone from the store).
+    func setHome(code: String, _ quake: StoredQuake?) throws -> [Effect] {
+        guard let quake else {
+            selectAQuakeForHome()
             return []
         }
         let home = GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude)

@@ -29,9 +29,10 @@ extension BrowserModel {
         state.editor = draft
     }
 
-    /// Performs the read effects in `effects` against the results source and sends their results
-    /// back as actions; returns the other effects, for the runtime (and the effects those actions
-    /// produced). The runtime calls this first, so every frame is drawn after its reads.
+    /// Performs the read effects in `effects` (`loadDetail`, `readQuake`) against the results
+    /// source and sends their results back as actions; returns the other effects, for the runtime
+    /// (and the effects those actions produced). The runtime calls this first, so every frame is
+    /// drawn after its reads.
     public func performReads(_ effects: [Effect]) throws -> [Effect] {
         var rest: [Effect] = []
         var queue = effects[...]
@@ -42,6 +43,8 @@ extension BrowserModel {
                 queue += try send(.detailLoaded(code: code, quake))
             case .readEventTypes(let command):
                 queue += try send(.eventTypesRead(command: command, types: results.eventTypes()))
+            case .readQuake(let code, let use):
+                queue += try send(.quakeRead(code: code, results.quake(code: code), for: use))
             default:
                 rest.append(effect)
             }
@@ -49,11 +52,21 @@ extension BrowserModel {
         return rest
     }
 
+    /// A quake read for a key or a message (`Effect.readQuake`) is here: act on it.
+    func quakeRead(code: String, _ quake: StoredQuake?, for use: QuakeUse) throws -> [Effect] {
+        switch use {
+        case .openPage: openEventPage(code: code, quake)
+        case .copyPage: copyEventPage(code: code, quake)
+        case .setHome: try setHome(code: code, quake)
+        case .explainHidden: explainHidden(code: code, quake)
+        }
+    }
+
     /// After a failed action: the state as it was before it, and the source on the same request
     /// (a source that failed in `configure` kept it already; one that failed later is put back).
     func rollBack(to before: AppState) {
-        state = before
-        if pendingBase == before { pendingBase = nil }
+        state.app = before
+        if state.pendingBase == before { state.pendingBase = nil }
         if results.request != before.request { try? results.configure(before.request) }
         relayout()
     }

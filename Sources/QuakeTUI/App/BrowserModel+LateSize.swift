@@ -17,7 +17,7 @@ struct RestoredPlacement: Equatable {
 extension BrowserModel {
     /// After a resize that came before any key: the restored screen, placed for the new size.
     func placeRestoredScreenAgain() {
-        guard let placement = restoredPlacement else { return }
+        guard let placement = state.restoredPlacement else { return }
         state.topLine = state.cursorLine - placement.selectionLine
         state.helpOffset = min(placement.helpOffset,
                                Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))

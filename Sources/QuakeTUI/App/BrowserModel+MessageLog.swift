@@ -8,12 +8,12 @@ extension BrowserModel {
     func logMessage(_ action: Action, before: String?, noticesBefore: Int) {
         // Each new notice is logged alone, in order, not with what else the status line shows.
         if case .showNotices = action {
-            for notice in state.status.notices.dropLast(noticesBefore) { state.messageLog.append(notice, isError: true, at: clock()) }
+            for notice in state.status.notices.dropLast(noticesBefore) { state.messageLog.append(notice, isError: true, at: state.now) }
             return
         }
         // A refresh's result is logged whole, also when the status line says it in a few words.
         if case .refreshFinished(let whole, _, _) = action {
-            state.messageLog.append(whole, isError: state.status.isError, at: clock())
+            state.messageLog.append(whole, isError: state.status.isError, at: state.now)
             return
         }
         guard let message = state.status.message else { return }
@@ -22,7 +22,7 @@ extension BrowserModel {
         default: false
         }
         guard isReport || message != before else { return }
-        state.messageLog.append(message, isError: state.status.isError, at: clock())
+        state.messageLog.append(message, isError: state.status.isError, at: state.now)
     }
 
     /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.

@@ -105,17 +105,17 @@ extension BrowserModel {
     /// Applies the state's fetch request, keeping the selected quake (or its nearest neighbour)
     /// under the cursor on the same screen line.
     func refetchKeepingSelection() throws {
-        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
+        let screenRow = state.keptSelectionLine ?? state.cursorLine - state.topLine
         try results.configure(state.request, around: state.selectedCode)
         try reanchor(screenRow: screenRow)
-        keptSelectionLine = results.isProvisional ? screenRow : nil
+        state.keptSelectionLine = results.isProvisional ? screenRow : nil
     }
 
     /// Merges other processes' (and our own) commits into the list, keeping the selection;
     /// whether anything in the results changed.
     @discardableResult
     func mergeStoreChanges() throws -> Bool {
-        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
+        let screenRow = state.keptSelectionLine ?? state.cursorLine - state.topLine
         guard try results.merge() != nil else { return false }
         try reanchor(screenRow: screenRow)
         return true
@@ -123,10 +123,10 @@ extension BrowserModel {
 
     /// Swaps in the exact sections of a provisional window, the selection kept on its line.
     func settleResults() throws -> Bool {
-        let screenRow = keptSelectionLine ?? state.cursorLine - state.topLine
+        let screenRow = state.keptSelectionLine ?? state.cursorLine - state.topLine
         guard try results.settle() else { return false }
         try reanchor(screenRow: screenRow)
-        if !results.isProvisional { keptSelectionLine = nil }
+        if !results.isProvisional { state.keptSelectionLine = nil }
         return true
     }
 
@@ -137,9 +137,9 @@ extension BrowserModel {
         // A restored section header stays selected while counts settle (its selected quake is
         // only the last one visited, maybe far away), and one the provisional window did not
         // hold goes back on it once the sections are known.
-        if let id = restoredPlacement?.section,
+        if let id = state.restoredPlacement?.section,
            let section = results.sections.firstIndex(where: { $0.id == id }) {
-            if !results.isProvisional { restoredPlacement?.section = nil }
+            if !results.isProvisional { state.restoredPlacement?.section = nil }
             moveCursor(to: layout.headerLine(ofSection: section))
         } else if let offset {
             moveCursor(toOffset: offset)

@@ -13,24 +13,16 @@ import QuakeStore
 /// let effects = try model.send(.moveDown)
 /// ```
 public final class BrowserModel {
-    public internal(set) var state: AppState
+    /// Everything the browser knows besides the results source: the scene state, the layout,
+    /// held keys, the rollback base, the kept selection line, the restored placement.
+    public internal(set) var state: BrowserState
     public let results: any ResultsSource
-    public internal(set) var layout: DisplayLayout
-    /// The state before the first action whose request is still being counted (a provisional
-    /// window): where a count that fails puts everything back.
-    var pendingBase: AppState?
-    /// Actions waiting for a pending count (see `send`).
-    var heldForCounts: [Action] = []
-    /// The time messages are logged with (tests set a fixed one).
-    public var clock: @Sendable () -> Date = { Date() }
-    /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
-    var restoredPlacement: RestoredPlacement?
-    /// While a request is counted: the list line the selection had when it was made (or was
-    /// restored to). A provisional window cut short by its time limit may hold too few rows
-    /// above the selection for that line; the settled results put the selection back on it.
-    /// Until the next key, which moves the selection from where the user sees it.
-    var keptSelectionLine: Int?
 
+    /// `state.layout`: the display lines of the results the source holds.
+    public internal(set) var layout: DisplayLayout {
+        get { state.layout }
+        set { state.layout = newValue }
+    }
     /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
     /// narrow terminal, the height the list will have when it comes back.
     public var listHeight: Int {
@@ -49,10 +41,9 @@ public final class BrowserModel {
     public init(state: AppState, source: any ResultsSource) throws {
         var state = state
         let fallback = state.fallBackFromDistanceSortWithoutHome()
-        self.state = state
+        self.state = BrowserState(app: state)
         results = source
         if source.request != state.request { try source.configure(state.request) }
-        layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
         relayout()
         if let fallback { self.state.status.message = fallback }
     }
@@ -103,9 +94,9 @@ public final class BrowserModel {
             let headerAbove = if case .header? = layout.line(at: line - 1) { true } else { false }
             state.topLine = headerAbove ? line - 1 : line
         }
-        restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
-        if let id = saved.selectedSection, results.isProvisional { restoredPlacement?.section = id }
-        keptSelectionLine = results.isProvisional ? state.cursorLine - state.topLine : nil
+        state.restoredPlacement = RestoredPlacement(selectionLine: state.cursorLine - state.topLine, helpOffset: savedHelpOffset)
+        if let id = saved.selectedSection, results.isProvisional { state.restoredPlacement?.section = id }
+        state.keptSelectionLine = results.isProvisional ? state.cursorLine - state.topLine : nil
         clampScroll()
         try syncSelection()
     }
@@ -126,7 +117,8 @@ public final class BrowserModel {
 
     // MARK: Actions
 
-    /// Applies `action` and returns the effects for the runtime to perform.
+    /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
+    /// effects for the runtime to perform.
     ///
     /// - Throws: what the results source reported; the state is then exactly as it was before
     ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what failed.
@@ -136,22 +128,34 @@ public final class BrowserModel {
     /// in order, as soon as the count settles, and so is every key after it; every other action
     /// acts on the window at once.
     @discardableResult
+    public func send(_ action: Action, at now: Date) throws -> [Effect] {
+        let previous = state.now
+        state.now = now
+        do { return try send(action) } catch {
+            state.now = previous
+            throw error
+        }
+    }
+
+    /// Applies `action` at the time of the last one (`state.now`): the runtime gives every
+    /// action its time (`send(_:at:)`); an action it sends back from an effect keeps it.
+    @discardableResult
     public func send(_ action: Action) throws -> [Effect] {
         // Behind a held key, later keys wait too: they were typed after it.
-        if results.isProvisional, action.needsCompleteSections || (!heldForCounts.isEmpty && !isOutside(action)) {
-            heldForCounts.append(action)
+        if results.isProvisional, action.needsCompleteSections || (!state.heldForCounts.isEmpty && !isOutside(action)) {
+            state.heldForCounts.append(action)
             return []
         }
         var effects = try apply(action)
-        while !results.isProvisional, !heldForCounts.isEmpty {
-            effects += try apply(heldForCounts.removeFirst())
+        while !results.isProvisional, !state.heldForCounts.isEmpty {
+            effects += try apply(state.heldForCounts.removeFirst())
         }
         return effects
     }
 
     private func apply(_ action: Action) throws -> [Effect] {
         // A pending count that fails undoes the actions that asked for it.
-        let before = (action == .resultsSettled ? pendingBase : nil) ?? state
+        let before = (action == .resultsSettled ? state.pendingBase : nil) ?? state.app
         var succeeded = false
         defer { if !succeeded { rollBack(to: before) } }
         var effects: [Effect] = []
@@ -159,8 +163,8 @@ public final class BrowserModel {
         // A provisional window reads past the folded sections (a fold itself waits for the count).
         try results.setCollapsedSections(state.collapsedSections)
         if !isOutside(action) {
-            restoredPlacement = nil
-            keptSelectionLine = nil
+            state.restoredPlacement = nil
+            state.keptSelectionLine = nil
             state.status.message = nil
             state.status.notices = []
             state.status.isError = false
@@ -194,7 +198,7 @@ public final class BrowserModel {
             try refetchKeepingSelection()
             effects.append(.saveSettings(state.settings))
             state.status.message = state.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
-        case .setHomeToSelection: effects += try setHomeToSelection()
+        case .setHomeToSelection: effects += setHomeToSelection()
         case .toggleNearHome: try toggleNearHome()
         case .beginSearch: state.isSearching = true
         case .searchInput(let text):
@@ -284,8 +288,9 @@ public final class BrowserModel {
             state.status.message = state.status.offline ? RefreshStatusText.sampleShown(after: message) : message
             if !failed { state.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
-        case .openInBrowser: effects += try openSelectedQuake()
-        case .copyLink: effects += try copySelectedQuake()
+        case .openInBrowser: effects += openSelectedQuake()
+        case .copyLink: effects += copySelectedQuake()
+        case .quakeRead(let code, let quake, let use): effects += try quakeRead(code: code, quake, for: use)
         case .continueActivity(let code): effects += try show(code: code)
         case .toggleHelp:
             state.helpVisible.toggle()
@@ -312,7 +317,7 @@ public final class BrowserModel {
         case .settingsChanged(let settings):
             guard settings != state.settings else { break }
             state.settings = settings
-            if let fallback = state.fallBackFromDistanceSortWithoutHome() { state.status.message = fallback }
+            if let fallback = state.app.fallBackFromDistanceSortWithoutHome() { state.status.message = fallback }
             try refetchKeepingSelection()
         case .sampleChanged(let isSample):
             state.isSample = isSample
@@ -338,7 +343,7 @@ public final class BrowserModel {
         }
         // The detail view and the statistics share a pane: the one opened last has it.
         if state.detailPresented, state.statistics.isPresented { state.statistics.isPresented = false }
-        pendingBase = results.isProvisional ? (pendingBase ?? before) : nil
+        state.pendingBase = results.isProvisional ? (state.pendingBase ?? before) : nil
         clampScroll()
         try syncSelection()
         logMessage(action, before: messageBefore, noticesBefore: noticesBefore)
@@ -352,6 +357,7 @@ public final class BrowserModel {
 
     private func isOutside(_ action: Action) -> Bool {
         switch action {
+        case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
              .statisticsComputed, .statisticsFailed, .densityComputed: true
@@ -359,5 +365,5 @@ public final class BrowserModel {
         }
     }
 
-    private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != state.sceneValues }
+    private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != state.app.sceneValues }
 }

@@ -45,7 +45,7 @@ public struct QuakeArrivals: Equatable, Sendable {
     public var now: Date
 
     public init(quakes: [QuakeRecord], isTruncated: Bool = false, cursor: ArrivalCursor, rule: AlertRule = AlertRule(),
-                now: Date = Date()) {
+                now: Date) {
         self.quakes = quakes
         self.isTruncated = isTruncated
         self.cursor = cursor

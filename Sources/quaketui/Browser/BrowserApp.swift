@@ -115,7 +115,7 @@ final class BrowserApp {
                 // A failed background save (a full disk) shows at once, not only at exit.
                 let notices = takeNotices()
                 if !notices.isEmpty {
-                    _ = try? model.send(.showNotices(notices))
+                    _ = try? model.send(.showNotices(notices), at: Date())
                     changed = true
                 }
                 // A terminal hung up without SIGHUP reaching us makes poll(2) report it readable
@@ -152,7 +152,7 @@ final class BrowserApp {
     private func handle(_ key: Key, _ terminal: Terminal) throws {
         if case .terminate = key {
             // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
-            try? model.state.save(to: session.storage)
+            try? model.state.app.save(to: session.storage)
             try? session.storage.flush()
             refresh?.cancel()
             isDone = true
@@ -201,7 +201,7 @@ final class BrowserApp {
         let effects: [Effect]
         do {
             // Reads (the detail row) first, so the frame drawn next shows what they read.
-            effects = try model.performReads(model.send(action))
+            effects = try model.performReads(model.send(action, at: Date()))
         } catch {
             // The model left its state as it was before the action; say what failed.
             show(BrowserModel.failureMessage(for: action, error))
@@ -218,7 +218,7 @@ final class BrowserApp {
     private func perform(_ effect: Effect, _ terminal: Terminal) throws {
         switch effect {
         case .saveScene:
-            do { try model.state.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
+            do { try model.state.app.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
@@ -248,9 +248,10 @@ final class BrowserApp {
                 show("No browser found (tried \(tried)): set BROWSER, or copy the address with y: \(url)")
             }
         case .copyToClipboard(let text): terminal.copyToClipboard(text)
+        case .readQuake: break  // performed by model.performReads, as .loadDetail
         case .quit:
             refresh?.cancel()
-            try? model.state.save(to: session.storage)
+            try? model.state.app.save(to: session.storage)
             do { try session.close() } catch { finalSaveError = error }
             isDone = true
         case .closeScene:
@@ -310,7 +311,7 @@ final class BrowserApp {
     }
 
     private func show(_ message: String, error: Bool = true) {
-        _ = try? model.send(.showMessage(message, isError: error))
+        _ = try? model.send(.showMessage(message, isError: error), at: Date())
     }
 
     private func draw(_ terminal: Terminal) throws {
@@ -389,7 +390,7 @@ final class BrowserApp {
     private func checkSample() {
         guard let isSample = try? container.viewContext.read({ try SampleCatalogue.isSample($0) }),
               isSample != model.state.isSample else { return }
-        _ = try? model.send(.sampleChanged(isSample))
+        _ = try? model.send(.sampleChanged(isSample), at: Date())
     }
 
     /// Saves notes on a background writer; with `expected`, only if the store still holds those

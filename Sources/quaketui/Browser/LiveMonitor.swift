@@ -54,7 +54,8 @@ final class LiveMonitor {
                 if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) } else { isTruncated = true }
             }
         }
-        return QuakeArrivals(quakes: quakes, isTruncated: isTruncated, cursor: next, rule: AlertRule(appStorage))
+        return QuakeArrivals(quakes: quakes, isTruncated: isTruncated, cursor: next, rule: AlertRule(appStorage),
+                             now: Date())
     }
 
     /// Carries out an alert: true when this process is the one that rings (the first to claim

@@ -116,7 +116,7 @@ enum WatchCommand {
             let rule = AlertRule(settings)
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor) { quake in
-                    if let alerts, let alert = rule.alert(for: quake.record), alerts.claim(alert) {
+                    if let alerts, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
                         // The bell itself, which the printer's sanitizer would strip, then the sentence.
                         ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))

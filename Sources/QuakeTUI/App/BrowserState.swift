@@ -1,0 +1,51 @@
+import Foundation
+
+/// Everything the browser knows besides the results source (issue 27): the scene state
+/// (`AppState`, what scene storage saves), the display lines it lays the results out in, and the
+/// bookkeeping of a request still being counted and of a screen just restored. One value, so a
+/// whole-state comparison sees all of it.
+///
+/// The scene state's properties read as the browser state's own (`state.cursorLine` is
+/// `state.app.cursorLine`); its methods are called on `app` (`state.app.save(to:)`).
+@dynamicMemberLookup
+public struct BrowserState: Equatable, Sendable {
+    /// The scene state: what scene storage saves and restores (`AppState+SceneStorage`).
+    public var app: AppState
+    /// The display lines (headers and rows) of the results the source holds, with the
+    /// collapsed sections folded.
+    public internal(set) var layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
+    /// The scene state before the first action whose request is still being counted (a
+    /// provisional window): where a count that fails puts everything back.
+    var pendingBase: AppState?
+    /// Actions waiting for a pending count (see `BrowserModel.send`).
+    var heldForCounts: [Action] = []
+    /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
+    var restoredPlacement: RestoredPlacement?
+    /// While a request is counted: the list line the selection had when it was made (or was
+    /// restored to). A provisional window cut short by its time limit may hold too few rows
+    /// above the selection for that line; the settled results put the selection back on it.
+    /// Until the next key, which moves the selection from where the user sees it.
+    var keptSelectionLine: Int?
+    /// The time of the action being applied, read by the runtime once per action
+    /// (`BrowserModel.send(_:at:)`): messages are logged with it, `:since` filters count back
+    /// from it. The update reads no clock.
+    public internal(set) var now = Date(timeIntervalSince1970: 0)
+
+    public init(app: AppState) {
+        self.app = app
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<AppState, Value>) -> Value {
+        get { app[keyPath: keyPath] }
+        _modify { yield &app[keyPath: keyPath] }
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<AppState, Value>) -> Value {
+        app[keyPath: keyPath]
+    }
+}
+
+extension KeyMap {
+    /// The action `key` means in the browser's scene state.
+    public static func action(for key: Key, in state: BrowserState) -> Action? { action(for: key, in: state.app) }
+}
