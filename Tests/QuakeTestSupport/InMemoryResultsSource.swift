@@ -203,34 +203,8 @@ public final class InMemoryResultsSource: ResultsSource {
         count = results.count
     }
 
-    private func matches(_ quake: StoredQuake) -> Bool {
-        let predicate = request.predicate
-        if let minimum = predicate.minimumMagnitude {
-            guard let magnitude = quake.record.magnitude, magnitude >= minimum else { return false }
-        }
-        let search = TextFolding.fold(predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
-        guard search.isEmpty || TextFolding.fold(quake.record.place).contains(search) else { return false }
-        return predicate.rowFilters.allSatisfy { passes(quake.record, $0) }
-    }
-
-    /// A row filter as `RowFilter`'s documentation states it (the store's SQL for each is
-    /// checked in QuakeStoreTests: `RowFilterTests`, `RowFilterKindsTests`, `DistanceFetchTests`).
-    private func passes(_ record: QuakeRecord, _ filter: RowFilter) -> Bool {
-        switch filter {
-        case .depth(let range): return record.depth.map(range.contains) ?? false
-        case .time(let from, let until): return record.time >= from && until.map { record.time < $0 } ?? true
-        case .eventType(let type, let excluded):
-            return (record.type?.lowercased() == type.lowercased()) != excluded
-        case .alert(let level):
-            let levels = RowFilter.alertLevels
-            guard let wanted = levels.firstIndex(of: level.lowercased()),
-                  let have = record.alert.flatMap({ levels.firstIndex(of: $0.lowercased()) }) else { return false }
-            return have >= wanted
-        case .felt: return (record.felt ?? 0) > 0
-        case .near(let center, let radiusKm):
-            return center.distance(to: GeoPoint(latitude: record.latitude, longitude: record.longitude)) <= radiusKm
-        }
-    }
+    /// The store's predicate (`SectionedFetchRequest.matches`: the request's `QueryPlan`).
+    private func matches(_ quake: StoredQuake) -> Bool { request.matches(quake.record) }
 
     private func regionKey(_ quake: StoredQuake) -> String { TextFolding.fold(quake.record.region) }
 

@@ -306,5 +306,26 @@ struct QueryPlan {
             felt = s.optionalInt(at: first + 10)
             code = s.text(at: first + 11)
         }
+
+        /// A record's columns as the store writes them (`WriteTransaction`: folded keys).
+        init(_ record: QuakeRecord) {
+            keys = RowKeys(id: 0, time: record.time, magnitude: record.magnitude,
+                           regionKey: TextFolding.fold(record.region), placeKey: TextFolding.fold(record.place))
+            latitude = record.latitude
+            longitude = record.longitude
+            depth = record.depth
+            type = record.type
+            alert = record.alert
+            felt = record.felt
+            code = record.code
+        }
+    }
+}
+
+extension SectionedFetchRequest {
+    /// Whether `record` is one of this request's rows, decided by the request's `QueryPlan` as
+    /// the store decides it (for sources that hold their rows in memory, such as test fakes).
+    public func matches(_ record: QuakeRecord) -> Bool {
+        QueryPlan(self).matches(QueryPlan.Fields(record))
     }
 }
