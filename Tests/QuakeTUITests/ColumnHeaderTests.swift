@@ -61,15 +61,13 @@ import Testing
     @Test func belowTwentyRowsThereIsNoHeaderRowUntilCTurnsItOn() throws {
         #expect(!AppState(sceneID: "t", rows: 19).showsColumnHeaders)
         #expect(AppState(sceneID: "t", rows: 20).showsColumnHeaders)
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 12)
-        defer { model.close() }
+        let model = try BrowserModelTests.makeModel(BrowserModelTests.makeSource(), rows: 12)
         try model.restore(selectedCode: nil, topCode: nil)
         #expect(model.listHeight == 10)
         var expected = model.state
         let effects = try model.send(.toggleColumnHeaders)
         expected.columnHeaders = true
+        expected.restoredPlacement = nil  // the first key leaves the restored screen
         #expect(model.state == expected && effects.contains(.saveScene))
         #expect(model.listHeight == 9)
         let frame = Screen.render(try model.screenModel(RestoreWalkTests.context))
@@ -84,16 +82,13 @@ import Testing
 /// Where a jump puts its target (issue 31): `]` and `[` the section's header on the list's first
 /// line, `open CODE` (and handoff, `n`) a quake from off screen on the upper third.
 @Suite struct JumpPlacementTests {
-    /// BrowserModelTests' store: lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17; 12 rows show 10 lines.
-    static func model(_ store: TestStore) throws -> BrowserModel {
-        try NavigationTests.model(store, rows: 12)
+    /// BrowserModelTests' quakes: lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17; 12 rows show 10 lines.
+    static func model() throws -> BrowserModel {
+        try NavigationTests.model(BrowserModelTests.makeSource(), rows: 12)
     }
 
     @Test func sectionJumpsPutTheHeaderOnTheFirstLine() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store)
-        defer { model.close() }
+        let model = try Self.model()
         try model.send(.nextSection)
         #expect(model.state.topLine == 6 && model.state.cursorLine == 7)
         // The last section: as near the top as the list's end allows (18 lines, 10 shown).
@@ -104,10 +99,7 @@ import Testing
     }
 
     @Test func anOpenedQuakeFromOffScreenLandsOnTheUpperThird() throws {
-        let store = try BrowserModelTests.makeStore()
-        defer { store.remove() }
-        let model = try Self.model(store)
-        defer { model.close() }
+        let model = try Self.model()
         #expect(model.state.topLine == 0)
         // q11 is line 10, just below the 10 lines shown.
         try model.send(.continueActivity(code: "q11"))

@@ -180,6 +180,8 @@ import Testing
         expected.cursorLine = model.state.cursorLine
         expected.topLine = model.state.topLine
         expected.topCode = model.state.topCode
+        expected.layout = model.state.layout  // the filtered list's sections
+        expected.restoredPlacement = nil  // the first key leaves the restored screen
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
         #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))

@@ -11,7 +11,7 @@ import Testing
     /// Keys as the user presses them, through `KeyMap`, into `model`.
     static func press(_ keys: [Key], _ model: BrowserModel) throws {
         for key in keys {
-            let action = try #require(KeyMap.action(for: key, in: model.state), "\(key) in \(KeyMap.modes(for: model.state))")
+            let action = try #require(KeyMap.action(for: key, in: model.state), "\(key) in \(KeyMap.modes(for: model.state.app))")
             _ = try model.performReads(model.send(action))
         }
     }
@@ -19,7 +19,9 @@ import Testing
     static func typing(_ text: String) -> [Key] { text.map(Key.character) }
 
     /// Where a refetch put the selection (BrowserUpdateTests follows it step by step).
-    static func keepSelection(of state: AppState, in expected: inout AppState) {
+    /// The selection, and the layout a refetch makes, as the model has them.
+    static func keepSelection(of state: BrowserState, in expected: inout BrowserState) {
+        expected.layout = state.layout
         expected.cursorLine = state.cursorLine
         expected.topLine = state.topLine
         expected.topCode = state.topCode

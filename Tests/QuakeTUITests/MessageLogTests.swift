@@ -116,8 +116,7 @@ import Testing
          "HTTP 503 — showing the bundled sample · r retries"),
     ])
     func aFailedRefreshOnTheSampleSaysItInAFewWordsAndLogsTheSentence(whole: String, short: String) throws {
-        let (store, model) = try Self.restoredModel(rows: 24)
-        defer { model.close(); store.remove() }
+        let model = try Self.restoredModel(rows: 24)
         try model.send(.sampleChanged(true))
         try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
         #expect(model.state.status.message == short && model.state.status.offline)
