@@ -12,8 +12,9 @@ import Testing
     static let now: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
 
-    static func makeStore() throws -> (TestStore, [QuakeRecord]) {
-        let store = try TestStore()
+    /// 60 quakes with every kind of value the filters test, in memory: which rows match is the
+    /// request's `QueryPlan` (the store's SQL for each filter is held to it by QueryPlanAgreementTests).
+    static func makeSource() throws -> (InMemoryResultsSource, [QuakeRecord]) {
         let types = ["earthquake", "quarry blast", "explosion", "Earthquake", nil]
         let alerts: [String?] = [nil, "green", "yellow", "orange", "red"]
         var records: [QuakeRecord] = []
@@ -26,8 +27,7 @@ import Testing
             record.felt = index % 4 == 0 ? nil : index % 3
             records.append(record)
         }
-        try store.upsert(records)
-        return (store, records)
+        return (InMemoryResultsSource(records), records)
     }
 
     static func codes(_ model: BrowserModel) throws -> Set<String> {
@@ -43,9 +43,8 @@ import Testing
     }
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
-        let (store, records) = try Self.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let (source, records) = try Self.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)  // the actions' time: `:since` counts from it
         try model.restore(selectedCode: nil, topCode: nil)
@@ -89,9 +88,8 @@ import Testing
             }
             #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
         }
-        let (store, _) = try Self.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store)
+        let (source, _) = try Self.makeSource()
+        let model = try BrowserModelTests.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("dpeth 0-70", model)
@@ -102,11 +100,10 @@ import Testing
     }
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
-        let (store, records) = try Self.makeStore()
-        defer { store.remove() }
+        let (source, records) = try Self.makeSource()
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let model = try BrowserModelTests.makeModel(store)
+        let model = try BrowserModelTests.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.run("depth 0-70", model)
@@ -130,7 +127,7 @@ import Testing
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
         let selection = state.restore(from: reopened, now: relaunchNow)
         #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
-        let relaunched = try BrowserModel(state: state, container: store.container)
+        let relaunched = try BrowserModel(state: state, source: InMemoryResultsSource(records))
         defer { relaunched.close() }
         try relaunched.restore(selection)
         #expect(try Self.codes(relaunched) == Self.codes(model))
@@ -163,9 +160,8 @@ import Testing
     /// `:mag 5+` on the line: the whole state after it is the state before with the filter, its
     /// row filter, the history and the summary, and nothing else (the selection stays).
     @Test func aMagnitudeFilterChangesTheFiltersTheHistoryAndTheSummaryOnly() throws {
-        let (store, records) = try Self.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let (source, records) = try Self.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
         try model.restore(selectedCode: "f105", topCode: nil)  // magnitude 5
@@ -185,13 +181,5 @@ import Testing
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
         #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))
-    }
-}
-
-extension BrowserModelTests {
-    /// A model on the real store: these tests check the `:` line down to the store's SQL (the
-    /// model's other tests run over `InMemoryResultsSource`).
-    static func makeModel(_ store: TestStore, rows: Int = 12) throws -> BrowserModel {
-        try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), container: store.container)
     }
 }

@@ -145,9 +145,8 @@ import Testing
     }
 
     @Test func aTypeNoStoredQuakeHasIsRefusedNamingTheTypesThereAre() throws {
-        let (store, records) = try FilterCommandTests.makeStore()
-        defer { store.remove() }
-        let model = try BrowserModelTests.makeModel(store, rows: 24)
+        let (source, records) = try FilterCommandTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try Self.press([.character(":")] + Self.typing("type xyzzy"), model)
