@@ -134,7 +134,10 @@ final class QuakeMLParser: RecordParser {
     }
 
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
-        if let record = ready.popLast() { return record }
+        // `ready` is tested before it is popped, and `open`/`close` put records there rather
+        // than return them: an optional record made (and zeroed) for every tag cost a tenth of
+        // the parse.
+        if !ready.isEmpty { return ready.removeLast() }
         if finished { return nil }
         if !started {
             started = true
@@ -157,18 +160,18 @@ final class QuakeMLParser: RecordParser {
                     throw input.error(.syntax, "expected the end tag of <\(top == .other ? "an element" : "\(top)")>, found another end tag")
                 }
                 if let leaf {
-                    assign(leaf, input.scratchOverflowed ? "" : input.scratchString().trimmingXMLSpace())
+                    assign(leaf, input.scratchOverflowed ? "" : input.trimmedXMLScratchString())
                 }
-                if let record = try close(top, skips: &skips) { return record }
-                if let record = ready.popLast() { return record }
+                try close(top, skips: &skips)
+                if !ready.isEmpty { return ready.removeLast() }
                 if stack.isEmpty {
                     try expectEndOfDocument()
                     finished = true
                     return nil
                 }
             case .start(let hash):
-                if let record = try open(Self.names[hash] ?? .other, hash: hash, skips: &skips) { return record }
-                if let record = ready.popLast() { return record }
+                try open(Self.names[hash] ?? .other, hash: hash, skips: &skips)
+                if !ready.isEmpty { return ready.removeLast() }
             }
         }
     }
@@ -212,8 +215,9 @@ final class QuakeMLParser: RecordParser {
         hashes.append(hash)
     }
 
-    /// Handles a start tag whose name was read (attributes still to read).
-    private func open(_ name: Name, hash: UInt64, skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
+    /// Handles a start tag whose name was read (attributes still to read); a record it completes
+    /// (a self-closing tag) goes to `ready`.
+    private func open(_ name: Name, hash: UInt64, skips: inout SkipLog) throws(FeedError) {
         let parent = stack.last ?? .other
         let depth = stack.count
         var selfClosing: Bool
@@ -236,7 +240,7 @@ final class QuakeMLParser: RecordParser {
                   (event != nil && parent == .event && depth == 3) || (event == nil && parent == .eventParameters && depth == 2) {
             // In the event (BED), or beside it (BED-RT).
             var id = ""
-            selfClosing = try input.finishXMLStartTag { key, value in if key == "publicID" { id = value } }
+            selfClosing = try input.finishXMLStartTag(attributes: { _, value in id = value }, keeping: { $0 == "publicID" })
             if name == .origin { origin = Origin(publicID: id) } else { magnitude = Magnitude(publicID: id) }
         } else if name == .eventParameters, depth == 1 {
             selfClosing = try input.finishXMLStartTag { _, value in self.noteNamespace(value) }
@@ -248,10 +252,10 @@ final class QuakeMLParser: RecordParser {
         if selfClosing {
             _ = stack.popLast()
             _ = hashes.popLast()
-            return try close(name, skips: &skips)
+            try close(name, skips: &skips)
+            return
         }
         if event != nil || origin != nil || magnitude != nil { pendingLeaf = leafTarget(name) }
-        return nil
     }
 
     private enum Leaf {
@@ -323,8 +327,8 @@ final class QuakeMLParser: RecordParser {
         }
     }
 
-    /// Handles the end of `name`; returns a record when an event ends usable.
-    private func close(_ name: Name, skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
+    /// Handles the end of `name`; an event that ends usable puts its record in `ready`.
+    private func close(_ name: Name, skips: inout SkipLog) throws(FeedError) {
         switch name {
         case .origin where origin != nil && stack.count == 3:
             if let o = origin, event != nil {
@@ -346,15 +350,15 @@ final class QuakeMLParser: RecordParser {
             if let d = description, event != nil, event!.descriptions.count < 16 { event!.descriptions.append(d) }
             description = nil
         case .event where stack.count == 2:
-            guard let e = event else { return nil }
+            guard let e = event else { return }
             event = nil
             let index = eventIndex
             eventIndex += 1
             if refersAhead(e) {
                 waiting.append((e, index))
-                return nil
+                return
             }
-            return try finish(e, index: index, skips: &skips)
+            if let record = try finish(e, index: index, skips: &skips) { ready.append(record) }
         case .eventParameters where stack.count == 1:
             // BED-RT events whose origin or magnitude came after them.
             var records: [QuakeRecord] = []
@@ -368,7 +372,6 @@ final class QuakeMLParser: RecordParser {
         default:
             break
         }
-        return nil
     }
 
     /// Whether a BED-RT event names an origin or magnitude beside it that was not read yet.
@@ -396,15 +399,5 @@ final class QuakeMLParser: RecordParser {
     private static func time(_ text: String) -> Int64? {
         var text = text
         return text.withUTF8 { parseISO8601Milliseconds($0.baseAddress!, $0.count) }
-    }
-}
-
-extension String {
-    /// Drops leading and trailing XML whitespace (space, tab, CR, LF).
-    func trimmingXMLSpace() -> String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\n" || f == "\r" || f == "\r\n" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\n" || l == "\r" || l == "\r\n" { s.removeLast() }
-        return String(s)
     }
 }
