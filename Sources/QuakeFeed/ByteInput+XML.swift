@@ -103,18 +103,23 @@ extension ByteInput {
         return h
     }
 
-    /// The full name at pos (prefix included), for attributes we keep (`catalog:eventid`).
+    /// The full name at pos (prefix included; its first 256 bytes), for attributes we keep
+    /// (`catalog:eventid`). Gathered in `numberScratch`, which XML has no other use for: no
+    /// array grown a byte at a time for each attribute.
     private func readXMLFullName() throws(FeedError) -> String {
-        var bytes: [UInt8] = []
+        var count = 0
         while true {
             guard try ensure() else { throw unexpectedEnd("inside a tag") }
             let b = buffer[pos]
             if b == gt || b == slash || b == UInt8(ascii: "=") || b <= 0x20 { break }
             pos &+= 1
-            if bytes.count < 256 { bytes.append(b) }
+            if count < 256 {
+                numberScratch[count] = b
+                count &+= 1
+            }
         }
-        guard !bytes.isEmpty else { throw syntaxError(expected: "expected an attribute name or '>'", found: buffer[pos]) }
-        return String(decoding: bytes, as: UTF8.self)
+        guard count > 0 else { throw syntaxError(expected: "expected an attribute name or '>'", found: buffer[pos]) }
+        return String(decoding: UnsafeBufferPointer(start: numberScratch, count: count), as: UTF8.self)
     }
 
     private func skipXMLSpace() throws(FeedError) {
@@ -130,8 +135,11 @@ extension ByteInput {
     }
 
     /// Reads the attributes and the end of a start tag. Returns whether it was self-closing
-    /// (`<x/>`). With `attributes`, each attribute's full name and decoded value is passed to it.
-    func finishXMLStartTag(attributes: ((String, String) -> Void)? = nil) throws(FeedError) -> Bool {
+    /// (`<x/>`). With `attributes`, each attribute's full name and decoded value is passed to it,
+    /// unless `keeping` says the name is not wanted (its value is then scanned, never decoded
+    /// into a string: an ANSS origin carries four attributes beside the one publicID read).
+    func finishXMLStartTag(attributes: ((String, String) -> Void)? = nil,
+                           keeping: ((String) -> Bool)? = nil) throws(FeedError) -> Bool {
         while true {
             try skipXMLSpace()
             let c = try nextRawByte("inside a tag")
@@ -144,6 +152,7 @@ extension ByteInput {
             pos &-= 1
             var name = ""
             if attributes != nil { name = try readXMLFullName() } else { _ = try readXMLName() }
+            let keep = attributes != nil && keeping?(name) != false
             try skipXMLSpace()
             let equals = try nextRawByte("after an attribute name")
             guard equals == UInt8(ascii: "=") else { pos &-= 1; throw syntaxError(expected: "expected '=' after an attribute name", found: equals) }
@@ -156,22 +165,42 @@ extension ByteInput {
             resetScratch()
             while true {
                 guard try ensure() else { throw unexpectedEnd("inside an attribute value") }
-                let b = buffer[pos]
+                // A run of plain bytes at once, then the byte that ends it.
+                let p = buffer, e = end
+                var i = pos
+                while i < e {
+                    let b = p[i]
+                    if b == quote || b == lt || b == amp || b == lf { break }
+                    i &+= 1
+                }
+                if keep { appendScratch(p + pos, i &- pos) }
+                pos = i
+                guard i < e else { continue }
+                let b = p[i]
                 pos &+= 1
                 if b == quote { break }
                 if b == lt { pos &-= 1; throw syntaxError(expected: "expected the end of the attribute value", found: b) }
                 if b == amp {
-                    appendScalar(try readXMLReference())
+                    let scalar = try readXMLReference()
+                    if keep { appendScalar(scalar) }
                     continue
                 }
-                if b == lf {
-                    line &+= 1
-                    lineStart = offset
-                }
-                if attributes != nil { appendScratch(b) }
+                line &+= 1  // b == lf
+                lineStart = offset
+                if keep { appendScratch(b) }
             }
-            attributes?(name, scratchString())
+            if keep { attributes?(name, scratchString()) }
         }
+    }
+
+    /// The scratch as a string without its leading and trailing XML whitespace (space, tab,
+    /// CR, LF), trimmed on the bytes before any string is made.
+    func trimmedXMLScratchString() -> String {
+        var first = 0, last = scratchCount
+        @inline(__always) func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        while first < last, isSpace(scratch[first]) { first &+= 1 }
+        while last > first, isSpace(scratch[last &- 1]) { last &-= 1 }
+        return String(decoding: UnsafeBufferPointer(start: scratch + first, count: last &- first), as: UTF8.self)
     }
 
     /// Reads `name;` or `#N;` or `#xH;` after '&'. Unknown names (from a DTD) become U+FFFD.

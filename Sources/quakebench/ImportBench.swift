@@ -45,6 +45,16 @@ struct ImportBench {
             try feed.writeTableCSV(count: n, to: csv)
         }
         let schema = try sqlite3.map(schemaFile(sqlite3:))
+        // The same rows as QuakeML and FDSN text, each imported right after the GeoJSON in every
+        // run (issue 33: ≤ 1.25× and ≤ 1.1× of it); up to 200,000 like the other extra peers.
+        let otherFormats = n <= 200_000
+        let quakeML = work.appendingPathComponent("feed-\(n).xml"), fdsnText = work.appendingPathComponent("feed-\(n).txt")
+        if otherFormats && !FileManager.default.fileExists(atPath: quakeML.path) {
+            log("writing the same quakes as QuakeML and FDSN text")
+            try feed.writeQuakeML(count: n, to: quakeML)
+            try feed.writeFDSNText(count: n, to: fdsnText)
+        }
+        var formatTimes: [String: [Double]] = [:], formatRSS: [String: [Double]] = [:]
         let python = python && Peers.python3 != nil && schema != nil
 
         var ours: [Double] = [], oursCPU: [Double] = [], expertCPU: [Double] = [], oursRSS: [Double] = [], expert: [Double] = [], naive: [Double] = [], py: [Double] = [], pyRSS: [Double] = []
@@ -57,6 +67,17 @@ struct ImportBench {
             ours.append(m.seconds)
             oursCPU.append(m.cpuSeconds)
             if let rss = m.peakRSSBytes { oursRSS.append(Double(rss) / 1e6) }
+            for file in otherFormats ? [quakeML, fdsnText] : [] {
+                let other = work.appendingPathComponent("import-\(file.pathExtension)-\(n)")
+                try? FileManager.default.removeItem(at: other)
+                let f = try Measured.run([quaketui, "import", file.path, "--json", "--state-dir", other.path], measureRSS: true)
+                guard f.status == 0, f.stdout.contains("\"inserted\":\(n)") || f.stdout.contains("\"inserted\" : \(n)") else {
+                    throw BenchError("quaketui import \(file.lastPathComponent) failed or stored other rows (exit \(f.status)): \(f.stdout.prefix(400))")
+                }
+                formatTimes[file.pathExtension, default: []].append(f.seconds)
+                if let rss = f.peakRSSBytes { formatRSS[file.pathExtension, default: []].append(Double(rss) / 1e6) }
+                try? FileManager.default.removeItem(at: other)
+            }
 
             if let sqlite3, let schema {
                 let e = try loadWithSQLite3(sqlite3, script: try expertScript(csv: csv), n: n, name: "expert")
@@ -100,6 +121,14 @@ struct ImportBench {
                    target: "≤ 64 MB", met: oursRSS.isEmpty ? nil : oursRSS.median <= 64,
                    note: Measured.timeTool == nil ? "not measured: GNU time missing (apt-get install -y time)" : nil),
         ]
+        for (ext, name, bound) in [("xml", "QuakeML", 1.25), ("txt", "FDSN text", 1.1)] {
+            guard let times = formatTimes[ext] else { continue }
+            let rss = formatRSS[ext] ?? []
+            figures.append(Figure(name: "import \(name) (time)", n: n, ours: times.median, ourMax: times.maximum, samples: times.count,
+                                  peer: ours.median, peerName: "import GeoJSON of the same rows, same runs", unit: "s",
+                                  target: "≤ \(bound)× peer", met: times.median <= bound * ours.median,
+                                  note: rss.isEmpty ? nil : String(format: "peak RSS %.1f MB", rss.median)))
+        }
         if let size = try storeSize(n: n) { figures.append(size) }
         figures += try incremental(n: n)
         if python {

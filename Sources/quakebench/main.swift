@@ -17,6 +17,8 @@ if arguments.first == "--role", arguments.count >= 2 {
         switch arguments[1] {
         case "writer" where arguments.count >= 4:
             try LiveBench.writer(store: URL(fileURLWithPath: arguments[2]), count: Int(arguments[3]) ?? 20)
+        case "sort-key" where arguments.count >= 4:
+            try SortKeyRole.run(stateDirectory: arguments[2], code: arguments[3], repetitions: Int(option("--repetitions") ?? "") ?? 3)
         case "browser" where arguments.count >= 4:
             try BrowserRole.run(stateDirectory: arguments[2], scene: arguments[3],
                                 firstFrameOnly: arguments.contains("--first-frame-only"),

@@ -332,6 +332,56 @@ import Testing
         #expect(whole == ["rare"])
     }
 
+    /// A distance window around a quake more than 5,000 km from home walks straight to a read
+    /// of every row, which sorts before it yields one: a deadline stops it with nothing found.
+    /// Under a time limit (however long), over more rows than `scanAllRowLimit`, the reader
+    /// does not start it: the window is the anchor alone, cut short (the count that follows
+    /// brings the rest). Within the bound, without a limit, or with a filter whose index may
+    /// narrow the read, it reads the exact rows as before. Seen as `s` → distance at 1,000,000
+    /// quakes spending its whole 12 ms window limit for the lone anchor row (17.1 ms a key).
+    @Test func aDistanceWindowDoesNotStartAReadOfEveryRowThatCannotFit() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let home = GeoPoint(latitude: 35.68, longitude: 139.69)
+        let context = try store.container.newViewContext(queryOnly: false)
+        defer { context.close() }
+        let hour: UInt64 = 3_600_000_000_000
+        for (filters, bound, within, whole) in [([RowFilter](), 100, hour, false), ([], 500, hour, true), ([], 100, nil, true),
+                                                ([.near(home, radiusKm: 20_100)], 100, hour, true)] as [([RowFilter], Int, UInt64?, Bool)] {
+            var request = SectionedFetchRequest(predicate: QuakePredicate(searchText: "", rowFilters: filters),
+                                                sortDescriptor: QuakeSortDescriptor(.distance), timeZone: Self.utc)
+            request.distanceReference = DistanceReference(origin: home)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            let all = try fresh.rows(in: 0..<fresh.count)
+            #expect(all.count == 500)
+            // The first quake past 6,000 km: both walks from it (outward, and inward from the
+            // antipode, more than 5,000 km away too) read every row at once.
+            let offset = try #require(all.firstIndex { home.distance(to: GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) > 6_000 })
+            var reader = ProvisionalReader(request: request, days: DayCalendar(timeZone: Self.utc))
+            reader.scanAllRowLimit = bound
+            let label = "filters \(filters) bound \(bound) limit \(String(describing: within))"
+            try context.read { db in
+                let statement = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+                try statement.bind(all[offset].code, at: 1)
+                #expect(try statement.step())
+                let keys = RowKeys(statement)
+                var partial = false
+                let after = try reader.rows(db, from: keys, forward: true, limit: 60, within: within, partial: &partial)
+                let before = try reader.rows(db, from: keys, forward: false, limit: 60, within: within, partial: &partial)
+                if whole {
+                    #expect(!partial, "\(label)")
+                    #expect(after.map(\.row) == Array(all[offset..<offset + 60]), "\(label)")
+                    #expect(before.map(\.row) == Array(all[offset - 60..<offset].reversed()), "\(label)")
+                } else {
+                    #expect(partial, "\(label)")
+                    #expect(after.map(\.row.code) == [all[offset].code], "\(label)")
+                    #expect(before.isEmpty, "\(label)")
+                }
+            }
+        }
+    }
+
     /// A window cut short by its time limit still holds the quake it was read around (when it
     /// matches), at its anchor offset: otherwise a restored selection would land on a
     /// neighbour and stay there. Seen as a relaunch selecting the last quake of "< 100 km"

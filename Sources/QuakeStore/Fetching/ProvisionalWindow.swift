@@ -83,6 +83,11 @@ struct ProvisionalReader {
     /// Sections folded on screen: the reader keeps the first row it meets of each (for its
     /// header) and goes on past the rest.
     var collapsed: Set<String> = []
+    /// Under a time limit, a distance walk that would read every row (from a middle distance)
+    /// gives up at once when that is more rows than this (`readsEveryRowInTime`): the deadline
+    /// would stop it before its sort yields a row. The same bound as a distance table built
+    /// under a deadline.
+    var scanAllRowLimit = FetchedResultsController.distanceRowsWithinADeadline
 
     /// A stretch of the display order that one index scan serves: rows passing `filter`,
     /// ordered by `columns`, all in one direction.
@@ -121,7 +126,8 @@ struct ProvisionalReader {
         do {
             try db.withDeadline(nanoseconds: within) {
                 if request.sortDescriptor.order == .distance {
-                    result += try distanceRows(db, from: anchor, forward: forward, limit: limit - result.count)
+                    result += try distanceRows(db, from: anchor, forward: forward, limit: limit - result.count,
+                                               mayReadEveryRow: within == nil ? nil : { try readsEveryRowInTime(db) })
                     return
                 }
                 var segment = try anchor.map { try self.segment(db, of: $0) } ?? firstSegment(db, forward: forward)
@@ -278,7 +284,8 @@ struct ProvisionalReader {
 
     /// A distance sort's rows, walked off `quake_location` (`DistanceTable.walk`): outward from
     /// home reading nearest first, inward from the farthest reading farthest first.
-    private func distanceRows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int) throws -> [Row] {
+    private func distanceRows(_ db: Connection, from anchor: RowKeys?, forward: Bool, limit: Int,
+                              mayReadEveryRow: (() throws -> Bool)?) throws -> [Row] {
         guard let reference = request.distanceReference else { return [] }
         let outward = forward == ascending
         var from: (km: Double, id: Int64)?
@@ -291,7 +298,8 @@ struct ProvisionalReader {
         while rows.count < limit {
             var past: (km: Double, id: Int64)?
             for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: plan.rowWhere, from: from,
-                                                    outward: outward, limit: limit - rows.count) {
+                                                    outward: outward, limit: limit - rows.count,
+                                                    mayReadEveryRow: mayReadEveryRow) {
                 let band = band(of: km, in: reference)
                 rows.append(Row(row: row, section: band))
                 // A folded band: its first row, then on from its far edge (none past the last).
@@ -305,6 +313,17 @@ struct ProvisionalReader {
             from = past
         }
         return rows
+    }
+
+    /// Whether a distance walk's read of every candidate row is at most `scanAllRowLimit` rows.
+    /// It reads the rows at or above the minimum magnitude (the kept counts of their buckets:
+    /// at most 8 rows); a filter's index (time, location) may narrow it further, so with a
+    /// filter the read is tried and left to the time limit.
+    func readsEveryRowInTime(_ db: Connection) throws -> Bool {
+        guard plan.filters.isEmpty else { return true }
+        let floor = plan.minimumMagnitude.map { Int64(SectionKey.bucket(of: $0) ?? 0) } ?? -1
+        let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1 AND bucket >= ?", [.integer(floor)]).int64 ?? 0
+        return rows <= Int64(scanAllRowLimit)
     }
 
     /// The band holding a quake `km` from the reference.
