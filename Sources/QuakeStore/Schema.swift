@@ -104,12 +104,21 @@ enum Schema {
         """
         CREATE INDEX quake_place ON quake(placeKey, time, magnitude);
         """,
+        // 6 (issue 31): the depth sort. Its index serves the order (depth, time, rowid) in both
+        // directions and the band counts (a range count each, see `DepthBands`); history keeps
+        // a changed row's old depth, so a merge places it in its old band without a reload.
+        """
+        CREATE INDEX quake_depth ON quake(depth, time);
+        ALTER TABLE history_change ADD COLUMN oldDepth REAL;
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// The oldest version this code reads without migrating: the migrations after it only add
-    /// indexes (5: `quake_place`), which make reads faster but are not needed for them. A store
+    /// indexes (5: `quake_place`, 6: `quake_depth`), which make reads faster but are not needed
+    /// for them, and a history column (6: `oldDepth`) that only a listed change reads (a store
+    /// nobody may write has none to list). A store
     /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
     static let oldestReadableVersion = 4
 

@@ -239,17 +239,18 @@ struct QueryPlan {
         var alert: String?
         var felt: Int?
 
-        static let columns = "\(RowKeys.columns), latitude, longitude, depth, type, alert, felt"
+        static let columns = "\(RowKeys.columns), latitude, longitude, type, alert, felt"
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
             keys = RowKeys(s, from: first)
-            latitude = s.double(at: first + 5)
-            longitude = s.double(at: first + 6)
-            depth = s.optionalDouble(at: first + 7)
-            type = s.optionalText(at: first + 8)
-            alert = s.optionalText(at: first + 9)
-            felt = s.optionalInt(at: first + 10)
+            let next = first + RowKeys.columnCount
+            latitude = s.double(at: next)
+            longitude = s.double(at: next + 1)
+            depth = keys.depth
+            type = s.optionalText(at: next + 2)
+            alert = s.optionalText(at: next + 3)
+            felt = s.optionalInt(at: next + 4)
         }
     }
 }

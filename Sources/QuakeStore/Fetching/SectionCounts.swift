@@ -119,6 +119,9 @@ struct SectionCounts {
                 result.append(QuakeSection(id: regionKey, title: name, count: count, key: .region(regionKey)))
             }
             return result
+        case .depth:
+            // Not kept: the walk counts each band as one range of `quake_depth` (DECISIONS.md).
+            return nil
         case .distance:
             // Distances are per configuration, never kept: the walk counts the bands.
             return nil
