@@ -70,7 +70,7 @@ import Testing
         #expect(try Self.bashCompletions(script, ["quaketui", "st"]) == ["stats"])
         #expect(try Self.bashCompletions(script, ["quaketui", "help", "re"]) == ["refresh"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--so"]) == ["--sort"])
-        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "distance"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "depth", "distance"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", "m"]) == ["magnitude"])
         #expect(try Self.bashCompletions(script, ["quaketui", "refresh", "4.5_w"]) == ["4.5_week"])
         #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "p"]) == ["prune"])

@@ -8,6 +8,8 @@ enum ListView {
     /// never depend on the rows shown: scrolling never shifts a column.
     struct Columns: Equatable {
         var magnitude = 5
+        /// One cell after the magnitude: tsunami, alert, event type (`QuakeMark`).
+        var mark = 1
         var place: Int
         var notes = 1
         /// `HH:mm` under day sections (the day is in the header), else the date and time.
@@ -28,7 +30,7 @@ enum ListView {
         static let widestPlace = 64
 
         init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false) {
-            var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
+            var rest = width - 1 - magnitude - 1 - mark - 1 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
                 guard rest - (column + 2) >= minimum else { return 0 }
                 rest -= column + 2
@@ -122,7 +124,9 @@ enum ListView {
             x += width + gap
         }
         let band = MagnitudeBand(magnitude: quake.magnitude)
-        column(QuakeFormat.magnitude(quake.magnitude), width: columns.magnitude, style: band.style, right: true, gap: 2)
+        column(QuakeFormat.magnitude(quake.magnitude), width: columns.magnitude, style: band.style, right: true)
+        let mark = QuakeMark(quake)
+        column(mark.map { String($0.glyph) } ?? "", width: columns.mark, style: mark?.style ?? .plain)
         let place = QuakeFormat.singleLine(quake.place)
         column(place.isEmpty ? "(unknown place)" : place, width: columns.place,
                style: place.isEmpty ? .role(.dim) : .plain)
