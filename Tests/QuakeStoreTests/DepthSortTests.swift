@@ -140,6 +140,8 @@ import Testing
         let controller = try FetchedResultsController(container: store, request: SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth)))
         defer { controller.close() }
         #expect(controller.sections.map(\.id) == ["depth-10"])
+        // The migration counted the bands (kept, as magnitudes and regions are).
+        #expect(try store.viewContext.read { try $0.scalar("SELECT bucket || ':' || count FROM quake_count WHERE kind = 3").string } == "10:1")
         let plans = try store.viewContext.read { db -> [String] in
             var plans: [String] = []
             for ascending in [true, false] {

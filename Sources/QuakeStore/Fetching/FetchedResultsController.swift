@@ -312,7 +312,8 @@ public final class FetchedResultsController {
         switch request.sortDescriptor.order {
         case .time: bucket = Schema.timeBucket("time")
         case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
-        case .region, .depth, .distance: return nil
+        case .depth: bucket = Schema.depthBucket("depth")
+        case .region, .distance: return nil
         }
         return plan.countingBucket(bucket)
     }
@@ -402,9 +403,10 @@ public final class FetchedResultsController {
         return result
     }
 
-    /// A depth sort's sections, jumping from band to band along `quake_depth`: one indexed
-    /// seek for the next band's first matching row, one range count for the band (about twenty
-    /// bands for the whole Earth), and the unknown depths (NULL, first ascending) as one more range.
+    /// A depth sort's sections by walking, jumping from band to band along `quake_depth`: one
+    /// indexed seek for the next band's first matching row, one range count for the band (about
+    /// twenty bands for the whole Earth), and the unknown depths (NULL, first ascending) as one
+    /// more range. (Unfiltered, the kept counts answer instead: `SectionCounts`.)
     private func depthSections(_ db: Connection, predicate: (String, [SQLiteValue]), ascending: Bool) throws -> [QuakeSection] {
         let (where_, arguments) = predicate
         var result: [QuakeSection] = []
