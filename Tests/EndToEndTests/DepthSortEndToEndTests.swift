@@ -46,14 +46,17 @@ struct DepthSortEndToEndTests {
 
         // Magnitude first: its largest quakes carry the week's marks (a tsunami flag with a
         // green alert, a green alert alone, a tsunami flag alone).
+        // (The selection stays on its quake through a sort: `g` goes to the top.)
         try fixture.tmux.send(pane, "s")
-        let magnitude = try fixture.tmux.waitFor(pane, "the magnitude order") { lines($0)[0].contains("sort magnitude") }
+        try fixture.tmux.waitFor(pane, "the magnitude order") { lines($0)[0].contains("sort magnitude") }
+        try fixture.tmux.send(pane, "g")
+        let magnitude = try fixture.tmux.waitFor(pane, "the largest quake") { lines($0)[1].hasPrefix("▾ M 5 ") }
         #expect(lines(magnitude)[2].hasPrefix("5.8 ~ 94km SW of Muara Siberut, Indonesia "), "\(magnitude)")
         #expect(lines(magnitude)[3].hasPrefix("5.6 ! 275km W of Puerto Chacabuco, Chile "), "\(magnitude)")
         #expect(lines(magnitude)[4].hasPrefix("5.4 ~ 70km WSW of Muara Siberut, Indonesia "), "\(magnitude)")
         try fixture.tmux.send(pane, "s")
         try fixture.tmux.waitFor(pane, "the region order") { lines($0)[0].contains("sort region") }
-        try fixture.tmux.send(pane, "s")
+        try fixture.tmux.send(pane, "s", "g")
         // The header says the order (one character longer than `time`, so one space less before
         // the scene); the first band is the shallowest, counted.
         let depthHeader = timeHeader.replacingOccurrences(of: "sort time ↓", with: "sort depth ↑")
@@ -65,7 +68,7 @@ struct DepthSortEndToEndTests {
         let shallowest = records.min { ($0.depth!, $0.time) < ($1.depth!, $1.time) }!
         let magnitude0 = shallowest.magnitude.map { String(format: "%.1f", $0) } ?? "—"
         #expect(lines(ascending)[2].hasPrefix(magnitude0) && lines(ascending)[2].contains(" \(shallowest.place) "), "\(ascending)")
-        try fixture.tmux.send(pane, "S")
+        try fixture.tmux.send(pane, "S", "g")
         let descending = try fixture.tmux.waitFor(pane, "the depth order, deepest first") { screen in
             lines(screen)[0] == depthHeader.replacingOccurrences(of: "sort depth ↑", with: "sort depth ↓")
                 && lines(screen)[1] == Self.sectionLine("600–700 km deep", deep)
