@@ -101,7 +101,7 @@ import Testing
             return out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("quaketui li") == ["list"])
-        #expect(try complete("quaketui list --sort ").sorted() == ["distance", "magnitude", "region", "time"])
+        #expect(try complete("quaketui list --sort ").sorted() == ["depth", "distance", "magnitude", "region", "time"])
         #expect(try complete("quaketui refresh all_h") == ["all_hour"])
         #expect(try complete("quaketui delete --be") == ["--before"])
         // Commands after the root's options, scene IDs where a scene is asked for, and `scenes`'
