@@ -65,6 +65,8 @@ import Testing
         var restored = AppState(sceneID: "t")
         _ = restored.restore(from: try Self.storage(dir), now: relaunchNow)
         #expect(restored.sort == QuakeSortDescriptor(.depth, ascending: ascending))
+        // The scene file's list of orders is the store's, in the order `s` cycles.
+        #expect(SceneKeys.sortOrders == QuakeSortOrder.allCases.map(\.rawValue))
     }
 
     /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and
