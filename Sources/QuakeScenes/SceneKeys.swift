@@ -7,13 +7,13 @@ import Foundation
 /// ```
 public enum SceneKeys {
     /// The sort orders, in the order `s` cycles through them.
-    public static let sortOrders = ["time", "magnitude", "region", "distance"]
+    public static let sortOrders = ["time", "magnitude", "region", "depth", "distance"]
     /// The detail view's tabs, in order.
     public static let tabs = ["detail", "map", "notes"]
 
     /// `ContentView.selectedQuake`: code of the selected quake; "" for none.
     public static let selectedQuake = SceneKey<String>("ContentView.selectedQuake", default: "")
-    /// `ContentView.sortOrder`: `time` (default), `magnitude`, `region` or `distance` (from home;
+    /// `ContentView.sortOrder`: `time` (default), `magnitude`, `region`, `depth` or `distance` (from home;
     /// restored without a home, the browser falls back to `time` and says so).
     public static let sortOrder = SceneKey<String>("ContentView.sortOrder", default: "time",
                                                    isValid: { sortOrders.contains($0) })
@@ -95,7 +95,9 @@ public enum SceneKeys {
     public static let showsColumnHeaders = SceneKey<Bool?>("ContentView.showsColumnHeaders", default: nil)
 
     /// Newest / largest first for `time` and `magnitude`, A→Z for `region` (SPEC §4.1), nearest first for `distance`.
-    public static func defaultSortAscending(for sortOrder: String) -> Bool { sortOrder == "region" || sortOrder == "distance" }
+    public static func defaultSortAscending(for sortOrder: String) -> Bool {
+        sortOrder == "region" || sortOrder == "depth" || sortOrder == "distance"
+    }
 
     /// `ContentView.sortAscending` with the default that fits `sortOrder`.
     public static func sortAscendingKey(for sortOrder: String) -> SceneKey<Bool> {

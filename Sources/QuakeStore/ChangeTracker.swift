@@ -53,20 +53,25 @@ public struct RowKeys: Hashable, Sendable {
     public var magnitude: Double?
     public var regionKey: String
     public var placeKey: String
+    /// km; the key of a depth sort.
+    public var depth: Double?
 
-    public init(id: Int64, time: Int64, magnitude: Double?, regionKey: String, placeKey: String) {
+    public init(id: Int64, time: Int64, magnitude: Double?, regionKey: String, placeKey: String, depth: Double? = nil) {
         self.id = id
         self.time = time
         self.magnitude = magnitude
         self.regionKey = regionKey
         self.placeKey = placeKey
+        self.depth = depth
     }
 
-    static let columns = "id, time, magnitude, regionKey, placeKey"
+    static let columns = "id, time, magnitude, regionKey, placeKey, depth"
+    /// How many columns `columns` names.
+    static let columnCount: Int32 = 6
 
     /// Reads `columns` starting at `first` from the current row.
     init(_ s: Statement, from first: Int32 = 0) {
         self.init(id: s.int64(at: first), time: s.int64(at: first + 1), magnitude: s.optionalDouble(at: first + 2),
-                  regionKey: s.text(at: first + 3), placeKey: s.text(at: first + 4))
+                  regionKey: s.text(at: first + 3), placeKey: s.text(at: first + 4), depth: s.optionalDouble(at: first + 5))
     }
 }

@@ -105,8 +105,9 @@ extension Connection {
             "SELECT token, timestamp, author, origin, isBulk FROM history WHERE token > ? ORDER BY token")
         try statement.bind(token.rawValue, at: 1)
         var transactions: [HistoryTransaction] = []
-        let changeStatement = try prepare(
-            "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey FROM history_change WHERE token = ?")
+        // Prepared when a change is listed: a read-only store from before `oldDepth` (schema 5,
+        // which `Schema.oldestReadableVersion` still reads) has no column for it, and nothing to list.
+        var preparedChanges: Statement?
         while try statement.step() {
             let origin = statement.text(at: 3)
             let author = statement.text(at: 2)
@@ -115,6 +116,11 @@ extension Connection {
             let isBulk = statement.int64(at: 4) != 0
             var changes: [HistoryChange] = []
             if !isBulk, listing {
+                if preparedChanges == nil {
+                    preparedChanges = try prepare(
+                        "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth FROM history_change WHERE token = ?")
+                }
+                guard let changeStatement = preparedChanges else { break }
                 changeStatement.reset()
                 try changeStatement.bind(txToken, at: 1)
                 while try changeStatement.step() {

@@ -81,17 +81,7 @@ enum Schema {
             PRIMARY KEY (kind, bucket)
         ) WITHOUT ROWID;
         \(sectionCountRecount)
-        CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
-            \(countNewRow)
-        END;
-        CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
-            \(uncountOldRow)
-        END;
-        CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey ON quake
-            WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey BEGIN
-            \(uncountOldRow)
-            \(countNewRow)
-        END;
+        \(countTriggers)
         """,
         // 4 (issue 13): distance from home. The bounding box of a near filter (`GeoPoint.boundingBoxSQL`)
         // reads a latitude range of this index and checks longitude in it, before the exact haversine.
@@ -104,24 +94,57 @@ enum Schema {
         """
         CREATE INDEX quake_place ON quake(placeKey, time, magnitude);
         """,
+        // 6 (issue 31): the depth sort. Its index serves the order (depth, time, rowid) in both
+        // directions; `quake_count` keeps a count per depth band (kind 3, `depthBucket`), so the
+        // sort's sections are read, not counted; history keeps a changed row's old depth, so a
+        // merge places it in its old band without a reload.
+        """
+        CREATE INDEX quake_depth ON quake(depth, time);
+        ALTER TABLE history_change ADD COLUMN oldDepth REAL;
+        DROP TRIGGER IF EXISTS quake_count_insert;
+        DROP TRIGGER IF EXISTS quake_count_delete;
+        DROP TRIGGER IF EXISTS quake_count_update;
+        \(countTriggers)
+        DELETE FROM quake_count WHERE kind = 3;
+        INSERT INTO quake_count (kind, bucket, count) SELECT 3, \(depthBucket("depth")), count(*) FROM quake GROUP BY 2;
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// The oldest version this code reads without migrating: the migrations after it only add
-    /// indexes (5: `quake_place`), which make reads faster but are not needed for them. A store
+    /// indexes (5: `quake_place`, 6: `quake_depth`), which make reads faster but are not needed
+    /// for them, and a history column (6: `oldDepth`) that only a listed change reads (a store
+    /// nobody may write has none to list). A store
     /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
     static let oldestReadableVersion = 4
 
-    /// Trigger body: `new` counted in its three buckets.
+    /// The triggers that keep `quake_count` (the names `dropSecondaryIndexes` looks for).
+    private static let countTriggers = """
+        CREATE TRIGGER quake_count_insert AFTER INSERT ON quake BEGIN
+            \(countNewRow)
+        END;
+        CREATE TRIGGER quake_count_delete AFTER DELETE ON quake BEGIN
+            \(uncountOldRow)
+        END;
+        CREATE TRIGGER quake_count_update AFTER UPDATE OF time, magnitude, regionKey, depth ON quake
+            WHEN old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey
+                OR old.depth IS NOT new.depth BEGIN
+            \(uncountOldRow)
+            \(countNewRow)
+        END;
+        """
+
+    /// Trigger body: `new` counted in its four buckets.
     private static let countNewRow = """
         INSERT INTO quake_count (kind, bucket, count) VALUES
-                (0, \(timeBucket("new.time")), 1), (1, \(magnitudeBucket("new.magnitude")), 1), (2, new.regionKey, 1)
+                (0, \(timeBucket("new.time")), 1), (1, \(magnitudeBucket("new.magnitude")), 1), (2, new.regionKey, 1),
+                (3, \(depthBucket("new.depth")), 1)
                 ON CONFLICT (kind, bucket) DO UPDATE SET count = count + 1;
         """
 
-    /// Trigger body: `old` taken out of its three buckets; emptied buckets are deleted.
-    private static let uncountOldRow = [timeBucket("old.time"), magnitudeBucket("old.magnitude"), "old.regionKey"]
+    /// Trigger body: `old` taken out of its four buckets; emptied buckets are deleted.
+    private static let uncountOldRow = [timeBucket("old.time"), magnitudeBucket("old.magnitude"), "old.regionKey", depthBucket("old.depth")]
         .enumerated().map { kind, bucket in
             "UPDATE quake_count SET count = count - 1 WHERE kind = \(kind) AND bucket = \(bucket);\n"
                 + "            DELETE FROM quake_count WHERE kind = \(kind) AND bucket = \(bucket) AND count <= 0;"
@@ -137,6 +160,25 @@ enum Schema {
         "CASE WHEN \(column) IS NULL THEN -1 WHEN \(column) < 1 THEN 0 WHEN \(column) >= 6 THEN 6 ELSE CAST(\(column) AS INTEGER) END"
     }
 
+    /// The depth bucket of a column in km, as SQL: the lower edge of its band as `DepthBands.key`
+    /// computes it (an integer), `unknownDepth` for NULL. Plain SQL (no math functions: the
+    /// `sqlite3` shell loads the same schema in quakebench): the division truncates toward zero
+    /// and may round onto an edge, so one step down or up lands in the band that holds the depth,
+    /// exactly as `DepthBins.from` does; the outermost bands are open (`DepthBands`).
+    static func depthBucket(_ column: String) -> String {
+        let near = "CAST(\(column) / 10 AS INTEGER) * 10", far = "CAST(\(column) / 100 AS INTEGER) * 100"
+        return """
+            CASE WHEN \(column) IS NULL THEN \(unknownDepth) WHEN \(column) >= \(Int(DepthBands.deepest)) THEN \(Int(DepthBands.deepest)) \
+            WHEN \(column) < \(Int(DepthBins.to(DepthBands.highest))) THEN \(Int(DepthBands.highest)) \
+            WHEN \(column) < 100 THEN (CASE WHEN \(near) > \(column) THEN \(near) - 10 \
+            WHEN \(near) + 10 <= \(column) THEN \(near) + 10 ELSE \(near) END) \
+            ELSE (CASE WHEN \(far) > \(column) THEN \(far) - 100 WHEN \(far) + 100 <= \(column) THEN \(far) + 100 ELSE \(far) END) END
+            """
+    }
+
+    /// The depth bucket of an unknown depth (below every band's edge, as NULL sorts first).
+    static let unknownDepth = -1_000_000
+
     /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
     /// suspend the count triggers); the triggers keep it equal to this between recounts.
     static let sectionCountRecount = """
@@ -147,6 +189,8 @@ enum Schema {
             SELECT 1, \(magnitudeBucket("magnitude")), count(*) FROM quake GROUP BY 2;
         INSERT INTO quake_count (kind, bucket, count)
             SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 3, \(depthBucket("depth")), count(*) FROM quake GROUP BY 2;
         """
 }
 

@@ -70,6 +70,7 @@ struct BrowserBench {
         keys.append(("near-off", "key→frame: near home off (~)", sql.timeOrder))
         keys.append(("sort-magnitude", "key→frame: sort → magnitude (s)", sql.magnitudeOrder))
         keys.append(("sort-region", "key→frame: sort → region (s)", sql.regionOrder))
+        keys.append(("sort-depth", "key→frame: sort → depth (s)", sql.depthOrder))
         keys.append(("sort-distance", "key→frame: sort → distance (s)", sql.distanceOrder))
         keys.append(("sort-time", "key→frame: sort → time (s)", sql.timeOrder))
         keys.append(("collapse", "key→frame: fold / unfold a day (space)", sql.timeOrder))
@@ -202,6 +203,15 @@ struct PeerSQL {
         ["SELECT CAST(magnitude AS INT) AS b, count(*) FROM quake GROUP BY b ORDER BY b DESC;",
          "SELECT count(*) FROM quake WHERE magnitude > (SELECT magnitude FROM quake WHERE code = '\(selected)');",
          "SELECT \(columns) FROM quake ORDER BY magnitude DESC, time DESC, id DESC LIMIT \(window) OFFSET \(middle);",
+         detail]
+    }
+
+    /// The depth sort: bands counted by `GROUP BY` (10 km to 100 km, then 100 km), the rank,
+    /// the window.
+    var depthOrder: [String] {
+        ["SELECT CASE WHEN depth < 100 THEN CAST(depth / 10 AS INT) * 10 ELSE CAST(depth / 100 AS INT) * 100 END AS b, count(*) FROM quake GROUP BY b ORDER BY b;",
+         "SELECT count(*) FROM quake WHERE depth < (SELECT depth FROM quake WHERE code = '\(selected)');",
+         "SELECT \(columns) FROM quake ORDER BY depth ASC, time ASC, id ASC LIMIT \(window) OFFSET \(middle);",
          detail]
     }
 

@@ -109,7 +109,7 @@ enum BrowserRole {
                 try key("near-off", .toggleNearHome)
             }
             for _ in 0..<repetitions {
-                // With a home: magnitude → region → distance → time.
+                // With a home: magnitude → region → depth → distance → time.
                 for _ in QuakeSortOrder.allCases {
                     let next = model.state.sort.order.next(hasHome: true)
                     try key("sort-\(next.rawValue)", .nextSortOrder)

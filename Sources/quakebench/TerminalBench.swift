@@ -27,7 +27,7 @@ struct TerminalBench {
     /// Every key of SPEC §8 that draws a frame (`q` and `Q` end the browser, so they are timed by
     /// no row), plus `~`, in sequences that leave the browser where they found it: each sequence
     /// runs `runs` times. The scene starts mid-list with the detail open; home is set, so `s`
-    /// goes through magnitude → region → distance → time and the first distance sort builds its
+    /// goes through magnitude → region → depth → distance → time and the first distance sort builds its
     /// table (its sample is that row's worst).
     static let sequences: [[Step]] = [
         [.untimed("\u{1B}")],  // close the restored detail (Esc's own row is below)
@@ -42,7 +42,7 @@ struct TerminalBench {
          .timed("\u{1B}", "Esc (close the detail)")],
         [.untimed("/")] + BrowserRole.searchWord.map { .timed(String($0), "search keystroke (/alaska, each letter)") }
             + [.timed("\r", "Enter (keep the search)"), .timed("\u{1B}", "Esc (clear the search)")],
-        [.timed("s", "s → magnitude"), .timed("s", "s → region"), .timed("s", "s → distance"), .timed("s", "s → time")],
+        [.timed("s", "s → magnitude"), .timed("s", "s → region"), .timed("s", "s → depth"), .timed("s", "s → distance"), .timed("s", "s → time")],
         [.timed("S", "S (reverse the order)"), .timed("S", "S (reverse the order)")],
         Array(repeating: .timed("m", "m (each minimum magnitude)"), count: 4),
         [.timed("~", "~ (near home on)"), .timed("~", "~ (near home off)")],

@@ -70,8 +70,8 @@ struct DistanceBrowserTests {
         }
         #expect(BrowserTests.header(merged).contains("near home ≤ 300 km"))
 
-        // s: time → magnitude → region → distance (nearest first, in bands).
-        for _ in 0..<3 { try fixture.tmux.send(pane, "s") }
+        // s: time → magnitude → region → depth → distance (nearest first, in bands).
+        for _ in 0..<4 { try fixture.tmux.send(pane, "s") }
         let sorted = try fixture.tmux.waitFor(pane, "the distance sort") { BrowserTests.header($0).contains("sort distance ↑") }
         #expect(sorted.contains("< 100 km"), "\(sorted)")
         let scene = try BrowserTests.waitForSceneFile(fixture) {

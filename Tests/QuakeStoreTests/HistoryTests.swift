@@ -17,7 +17,7 @@ import Testing
         #expect(latest == txs[1].token)
         #expect(Set(txs[0].changes) == [HistoryChange(code: "a", kind: .insert), HistoryChange(code: "b", kind: .insert)])
         let oldA = RowKeys(id: 1, time: 1_700_000_000_000, magnitude: 4.2, regionKey: "chile",
-                           placeKey: "10 km n of somewhere, chile")
+                           placeKey: "10 km n of somewhere, chile", depth: 10)
         #expect(Set(txs[1].changes) == [HistoryChange(code: "a", kind: .update, old: oldA), HistoryChange(code: "c", kind: .insert)])
         #expect(txs.allSatisfy { $0.origin == StoreOrigin.current && !$0.isBulk })
         // After the latest token there is nothing.

@@ -146,8 +146,11 @@ struct QueryPlanAgreementTests {
             try set.register(on: db)
             try DistanceTable.prepare(db)
         }
+        var orders: Set<QuakeSortOrder> = []
+        defer { #expect(orders == Set(QuakeSortOrder.allCases), "part \(part) tried \(orders)") }
         for round in 0..<40 {
             let request = Self.request(&random, places: places, codes: codes, times: times, round: part * 40 + round)
+            orders.insert(request.sortDescriptor.order)
             let plan = QueryPlan(request)
             let label = "part \(part) round \(round): \(request.predicate) \(request.sortDescriptor)"
             try context.read { db in
@@ -194,6 +197,21 @@ struct QueryPlanAgreementTests {
                                       below: expected.count + 5)
             }
             #expect(window.rows.map(\.code) == codes, "provisional window \(label)")
+            // The rows come in the plan's order: sections in order, rows in order inside each
+            // (the Swift comparisons a merge places rows with; a distance sort's merges reload).
+            if request.sortDescriptor.order != .distance {
+                let keys = try context.read { db in try codes.map { code -> RowKeys in
+                    let s = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+                    try s.bind(code, at: 1)
+                    _ = try s.step()
+                    return RowKeys(s)
+                } }
+                let sectionOf = { (k: RowKeys) in controller.sectionKey(of: k) }
+                let misplaced = zip(keys, keys.dropFirst()).filter { a, b in
+                    sectionOf(a) == sectionOf(b) ? !plan.precedesInSection(a, b) : !plan.sectionPrecedes(sectionOf(a), sectionOf(b))
+                }
+                #expect(misplaced.isEmpty, "order \(label): \(misplaced.prefix(2))")
+            }
             // A merge moves changed rows in and out of the set with the Swift test.
             var changed: [QuakeRecord] = []
             for _ in 0..<6 {
@@ -218,6 +236,11 @@ struct QueryPlanAgreementTests {
                 try Set(mergedCodes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
             }
             Self.expectSame(mergedIDs, merged, "merged \(label)")
+            // The merge placed every row where a fresh fetch puts it.
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            #expect(try fresh.rows(in: 0..<fresh.count).map(\.code) == mergedCodes, "merged order \(label)")
+            #expect(fresh.sections.map(\.id) == controller.sections.map(\.id), "merged sections \(label)")
         }
     }
 }

@@ -25,6 +25,9 @@ import Testing
                 SELECT 0 AS kind, CAST(floor(time / 900000.0) AS INTEGER) AS bucket, count(*) FROM quake GROUP BY 2
                 UNION ALL SELECT 1, CASE WHEN magnitude IS NULL THEN -1 ELSE max(0, min(6, CAST(floor(magnitude) AS INTEGER))) END, count(*) FROM quake GROUP BY 2
                 UNION ALL SELECT 2, regionKey, count(*) FROM quake GROUP BY 2
+                UNION ALL SELECT 3, CASE WHEN depth IS NULL THEN -1000000 WHEN depth >= 9900 THEN 9900 WHEN depth < -990 THEN -1000
+                    WHEN depth < 100 THEN CAST(floor(depth / 10.0) AS INTEGER) * 10 ELSE CAST(floor(depth / 100.0) AS INTEGER) * 100 END,
+                    count(*) FROM quake GROUP BY 2
                 ORDER BY 1, 2
                 """)
             return (kept, recounted)
@@ -36,10 +39,16 @@ import Testing
         let regions = ["Alaska", "Chile", "Région 3", "Nepal", "Hawaii", "Ölfus, Iceland"]
         // Around the epoch too, so negative times are floored like the Swift calendar does.
         let base: Int64 = random.next(3) == 0 ? -2_000_000_000 : 1_700_000_000_000
-        return QuakeRecord.fixture(code, magnitude: magnitudes[random.next(magnitudes.count)],
-                                   place: "\(random.next(90)) km N of Town, \(regions[random.next(regions.count)])",
-                                   time: base + Int64(random.next(4_000_000)) * 1_000, updated: Int64(random.next(1_000_000)))
+        var record = QuakeRecord.fixture(code, magnitude: magnitudes[random.next(magnitudes.count)],
+                                         place: "\(random.next(90)) km N of Town, \(regions[random.next(regions.count)])",
+                                         time: base + Int64(random.next(4_000_000)) * 1_000, updated: Int64(random.next(1_000_000)))
+        record.depth = depths[random.next(depths.count)]
+        return record
     }
+
+    /// Depths in every kind of band (issue 31): unknown, the open outermost ones, above sea
+    /// level, on edges, deep.
+    static let depths: [Double?] = [nil, -1_500, -995, -3, -0.0, 0, 4.5, 10, 35, 99.5, 100, 250, 650, 9_950, 1e300]
 
     @Test(arguments: [1, 2, 3])
     func keptCountsEqualARecountAfterRandomWrites(seed: UInt64) throws {
@@ -81,14 +90,15 @@ import Testing
                 codes += records.map(\.code)
             case 5 where !codes.isEmpty:
                 // Updates of one sort key at a time: magnitude (across buckets or within one),
-                // time (across 15-minute buckets or within one), or region.
+                // time (across 15-minute buckets or within one), region, or depth.
                 let chosen = (0..<(1 + random.next(12))).map { _ in codes[random.next(codes.count)] }
                 let current = try store.read { db in try chosen.compactMap { try db.quake(code: $0)?.record } }
                 let changed = current.map { old in
                     var record = old
                     record.updated = old.updated + 1 + Int64(random.next(1_000))
-                    switch random.next(3) {
+                    switch random.next(4) {
                     case 0: record.magnitude = [nil, -0.2, 0.5, 1.0, 2.49, 2.5, 5.99, 6.0, 8.1][random.next(9)]
+                    case 3: record.depth = Self.depths[random.next(Self.depths.count)]
                     case 1: record.time = old.time + Int64(random.next(2) == 0 ? 1 : 1_800_000) * (random.next(2) == 0 ? 1 : -1)
                     default: record.place = "\(random.next(90)) km S of Village, \(["Alaska", "Peru", "Région 3", "Ölfus, Iceland"][random.next(4)])"
                     }
@@ -134,7 +144,7 @@ import Testing
         }
         #expect(kept == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
                          "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
-                         "2 text(\"alaska\") 2", "2 text(\"chile\") 1"])
+                         "2 text(\"alaska\") 2", "2 text(\"chile\") 1", "3 integer(10) 3"])
     }
 
     /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.

@@ -91,23 +91,21 @@ import Testing
         let model = try Self.makeModel(source)
         defer { model.close() }
         var orders: [QuakeSortOrder] = []
-        for _ in 0..<3 {
-            try model.send(.nextSortOrder)
-            orders.append(model.state.sort.order)
-        }
-        #expect(orders == [.magnitude, .region, .time])
-        var settings = Self.utc
-        settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
-        try model.send(.settingsChanged(settings))
-        orders = []
         for _ in 0..<4 {
             try model.send(.nextSortOrder)
             orders.append(model.state.sort.order)
         }
-        #expect(orders == [.magnitude, .region, .distance, .time])
-        try model.send(.nextSortOrder)
-        try model.send(.nextSortOrder)
-        try model.send(.nextSortOrder)
+        #expect(orders == [.magnitude, .region, .depth, .time])
+        var settings = Self.utc
+        settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
+        try model.send(.settingsChanged(settings))
+        orders = []
+        for _ in 0..<5 {
+            try model.send(.nextSortOrder)
+            orders.append(model.state.sort.order)
+        }
+        #expect(orders == [.magnitude, .region, .depth, .distance, .time])
+        for _ in 0..<4 { try model.send(.nextSortOrder) }
         #expect(model.state.sort == QuakeSortDescriptor(.distance, ascending: true))
         #expect(model.results.sections.map(\.title) == ["< 100 km", "100–300 km", "300–1,000 km"])
         #expect(try model.results.rows(in: 0..<5).map(\.code) == ["d0", "d1", "d2", "d3", "d4"])
@@ -115,6 +113,31 @@ import Testing
         try model.send(.settingsChanged(Self.utc))
         #expect(model.state.sort == QuakeSortDescriptor(.time))
         #expect(model.state.status.message?.hasPrefix("Sorted by time: the distance sort needs a home") == true)
+    }
+
+    @Test func sReachesTheDepthSortShallowestFirstAndSReversesIt() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([(0, 35.0), (1, 8.0), (2, nil), (3, 150.0), (4, 12.5)].map { index, depth in
+            QuakeRecord(code: "q\(index)", magnitude: 4, place: "Somewhere, Japan", time: 1_700_006_400_000 + Int64(index) * 60_000,
+                        updated: 1, latitude: 35.68, longitude: 139.69, depth: depth)
+        })
+        let model = try Self.makeModel(store, sort: QuakeSortDescriptor(.region))
+        defer { model.close() }
+        try model.restore(selectedCode: "q4", topCode: nil)
+        var expected = model.state
+        try model.send(.nextSortOrder)
+        expected.sort = QuakeSortDescriptor(.depth, ascending: true)
+        #expect(model.state.sort == expected.sort)
+        #expect(model.state.selectedCode == "q4")
+        #expect(model.results.sections.map(\.title) == ["depth unknown", "0–10 km deep", "10–20 km deep", "30–40 km deep", "100–200 km deep"])
+        #expect(try model.results.rows(in: 0..<5).map(\.code) == ["q2", "q1", "q4", "q0", "q3"])
+        try model.send(.reverseSortDirection)
+        #expect(model.state.sort == QuakeSortDescriptor(.depth, ascending: false))
+        #expect(model.results.sections.map(\.title) == ["100–200 km deep", "30–40 km deep", "10–20 km deep", "0–10 km deep", "depth unknown"])
+        #expect(model.state.selectedCode == "q4")
+        let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
+        #expect(frame.header.sortOrder == .depth)
     }
 
     @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {

@@ -58,6 +58,23 @@ import Testing
         #expect(restored.statistics.isPresented && restored.map.zoom == .local)
     }
 
+    /// Issue 31: the depth sort is saved as `depth` and comes back, direction included.
+    @Test(arguments: [true, false])
+    func theDepthSortRoundTripsThroughTheFile(ascending: Bool) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = AppState(sceneID: "t", sort: QuakeSortDescriptor(.depth, ascending: ascending))
+        let storage = try Self.storage(dir)
+        try state.save(to: storage)
+        #expect(storage.allItems[SceneKeys.sortOrder.name] == .string("depth"))
+        try storage.close()
+        var restored = AppState(sceneID: "t")
+        _ = restored.restore(from: try Self.storage(dir), now: relaunchNow)
+        #expect(restored.sort == QuakeSortDescriptor(.depth, ascending: ascending))
+        // The scene file's list of orders is the store's, in the order `s` cycles.
+        #expect(SceneKeys.sortOrders == QuakeSortOrder.allCases.map(\.rawValue))
+    }
+
     /// `.saveSettings` writes every setting that changed, not only the minimum magnitude, and
     /// leaves alone one another process changed meanwhile.
     @Test func savingSettingsWritesEveryChangedOne() throws {
@@ -106,9 +123,10 @@ import Testing
         _ = try model.performReads(model.pendingReads)
         let frame = try model.screenModel(FrameContext(now: 1_700_300_000_000, isLive: true,
                                                        localTimeZone: TimeZone(identifier: "UTC")!))
-        #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(QuakeLine(
-            code: "q12", magnitude: 3, place: "Place 12, Region 0", time: 1_700_006_400_000 + 86_400_000 + 120_000,
-            depth: 10, latitude: -33.4, longitude: -70.6)))
+        var selected = QuakeLine(code: "q12", magnitude: 3, place: "Place 12, Region 0", time: 1_700_006_400_000 + 86_400_000 + 120_000,
+                                 depth: 10, latitude: -33.4, longitude: -70.6)
+        selected.eventType = "earthquake"  // the fixture's type, which the row's mark reads
+        #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(selected))
         #expect(frame.detail?.notes.text == "felt it" && frame.detail?.notes.isEditing == true)
         assertSnapshot(Screen.render(frame), named: "restored-scene-130x14")
     }

@@ -165,8 +165,8 @@ extension String {
 @Suite struct HelpScrollTests {
     @Test func helpScrollsWhenItDoesNotFit() {
         let size = Size(columns: 40, rows: 10)
-        #expect(Screen.maximumHelpOffset(for: size) == HelpOverlay.entries.count - 8)
-        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 40)) == 0)
+        #expect(Screen.maximumHelpOffset(for: size) == HelpOverlay.lines.count - 8)
+        #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 60)) == 0)
         var model = Fixtures.model(columns: 40, rows: 10)
         model.showsHelp = true
         model.helpOffset = 100  // clamped to the last page
@@ -197,7 +197,7 @@ extension String {
             .quake(QuakeLine(code: "t2", magnitude: 3, place: "line\r\nbreak", time: Fixtures.now)),
         ]
         let text = Screen.render(Fixtures.model(columns: 100, rows: 10, lines: lines, selected: 1)).text
-        #expect(text.contains("—  12 km SW of Suárez, Colombia "), "\(text)")
+        #expect(text.contains("—   12 km SW of Suárez, Colombia "), "\(text)")  // the magnitude, the mark cell, the place
         #expect(text.contains("line  break "), "\(text)")
         #expect(text.contains("Monday, 6 May 2024 (2)"), "\(text)")
         #expect(!text.contains("…"), "\(text)")

@@ -64,6 +64,16 @@ public enum ExpectedResults {
                 guard let m = r.magnitude else { return "unknown" }
                 return m >= 6 ? "M 6+" : m < 1 ? "M <1" : "M \(Int(m.rounded(.down)))"
             case .region: return fold(r.region)
+            case .depth:
+                // Written apart from `DepthBins`: the largest edge at or below the depth, edges
+                // every 10 km below 100 and every 100 km from 100; one open band from 9,900 km
+                // and one below -990 km.
+                guard let d = r.depth else { return "depth-unknown" }
+                if d >= 9_900 { return "depth-9900" }
+                if d < -990 { return "depth--1000" }
+                var edge = 100.0
+                if d < 100 { while edge > d { edge -= 10 } } else { while edge + 100 <= d { edge += 100 } }
+                return "depth-\(Int(edge))"
             case .distance:
                 let units = km(r) / kmPerUnit
                 return "distance-\([100.0, 300, 1_000, 3_000].filter { units >= $0 }.count)"
@@ -83,6 +93,9 @@ public enum ExpectedResults {
                 let xr = Array(fold(x.region).utf8), yr = Array(fold(y.region).utf8)
                 if xr != yr { return ascending ? xr.lexicographicallyPrecedes(yr) : yr.lexicographicallyPrecedes(xr) }
                 return (x.time, a.offset) > (y.time, b.offset)
+            case .depth:
+                let xd = x.depth ?? -.infinity, yd = y.depth ?? -.infinity
+                return ascending ? (xd, x.time, a.offset) < (yd, y.time, b.offset) : (xd, x.time, a.offset) > (yd, y.time, b.offset)
             case .distance:
                 return ascending ? (km(x), a.offset) < (km(y), b.offset) : (km(x), a.offset) > (km(y), b.offset)
             }

@@ -223,6 +223,10 @@ public final class InMemoryResultsSource: ResultsSource {
             let ak = regionKey(a), bk = regionKey(b)
             if ak != bk { return ascending ? ak.utf8.lexicographicallyPrecedes(bk.utf8) : bk.utf8.lexicographicallyPrecedes(ak.utf8) }
             return (a.record.time, a.id) > (b.record.time, b.id)
+        case .depth:
+            let ad = a.record.depth ?? -.infinity, bd = b.record.depth ?? -.infinity
+            if ad != bd { return ascending ? ad < bd : ad > bd }
+            return byTime
         case .distance:
             let ak = km(a), bk = km(b)
             return ascending ? (ak, a.id) < (bk, b.id) : (ak, a.id) > (bk, b.id)
@@ -265,6 +269,10 @@ public final class InMemoryResultsSource: ResultsSource {
             }
             return (title, title)
         case .region: return (regionKey(quake), quake.record.region)
+        case .depth:
+            guard let depth = quake.record.depth else { return ("depth-unknown", "depth unknown") }
+            let from = DepthBins.from(depth)
+            return ("depth-\(Int(from))", "\(Int(from))–\(Int(DepthBins.to(from))) km deep")
         case .distance:
             // The store's bands (DistanceReference): < 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000.
             let unit = request.distanceReference?.unit ?? .km
@@ -279,6 +287,7 @@ public final class InMemoryResultsSource: ResultsSource {
     private static func row(_ quake: StoredQuake) -> QuakeRow {
         let r = quake.record
         return QuakeRow(code: r.code, magnitude: r.magnitude, place: r.place, time: r.time, depth: r.depth,
-                        latitude: r.latitude, longitude: r.longitude, hasNotes: quake.notes != nil, source: r.source ?? "usgs")
+                        latitude: r.latitude, longitude: r.longitude, hasNotes: quake.notes != nil, source: r.source ?? "usgs",
+                        tsunami: (r.tsunami ?? 0) != 0, alert: r.alert, type: r.type)
     }
 }

@@ -8,15 +8,20 @@ public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
     case magnitude
     /// A→Z by default; sections by region, newest first inside a region.
     case region
+    /// Shallowest first by default; sections by depth band (`DepthBins`: 10 km bands to 100 km,
+    /// then 100 km bands; `unknown depth`, which sorts as the smallest, as NULL does in SQLite),
+    /// by depth inside a band, then time.
+    case depth
     /// Nearest first by default; sections by distance band (`< 100 km`, …, `≥ 3,000 km`) from
     /// the request's `distanceReference` (home), by distance inside a band too. Without a
     /// reference the controller falls back to `time`.
     case distance
 
-    /// Newest / largest first for time and magnitude, A→Z for region, nearest first for distance (SPEC §4.1).
-    public var defaultAscending: Bool { self == .region || self == .distance }
+    /// Newest / largest first for time and magnitude, A→Z for region, shallowest first for
+    /// depth, nearest first for distance (SPEC §4.1).
+    public var defaultAscending: Bool { self == .region || self == .depth || self == .distance }
 
-    /// The order `s` switches to: time, magnitude, region, then distance only with a home.
+    /// The order `s` switches to: time, magnitude, region, depth, then distance only with a home.
     public func next(hasHome: Bool) -> QuakeSortOrder {
         let cycle = hasHome ? Self.allCases : Self.allCases.filter { $0 != .distance }
         guard let index = cycle.firstIndex(of: self) else { return .time }
@@ -59,6 +64,8 @@ public enum SectionIdentifier: Hashable, Sendable {
     case day(TimeZone)
     case magnitude
     case region
+    /// Depth bands (`DepthBins`).
+    case depth
     /// Distance bands from a reference point.
     case distance(DistanceReference)
 }
@@ -103,6 +110,7 @@ public struct SectionedFetchRequest: Hashable, Sendable {
         case .time: .day(timeZone)
         case .magnitude: .magnitude
         case .region: .region
+        case .depth: .depth
         case .distance: distanceReference.map { .distance($0) } ?? .day(timeZone)
         }
     }

@@ -322,6 +322,7 @@ public final class FetchedResultsController {
         switch request.sortDescriptor.order {
         case .time: bucket = Schema.timeBucket("time")
         case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
+        case .depth: bucket = Schema.depthBucket("depth")
         case .region, .distance: return nil
         }
         return plan.countingBucket(bucket)
@@ -401,12 +402,41 @@ public final class FetchedResultsController {
                     "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
                     [.text(regionKey)] + predicateArgs).string
             }
+        case .depth:
+            result = try depthSections(db, predicate: (predicate, predicateArgs), ascending: ascending)
         case .distance:
             // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
             result = try distanceSections { bands in
                 try DistanceTable.bandCounts(db, bands: bands, plan: plan)
             }
         }
+        return result
+    }
+
+    /// A depth sort's sections by walking, jumping from band to band along `quake_depth`: one
+    /// indexed seek for the next band's first matching row, one range count for the band (about
+    /// twenty bands for the whole Earth), and the unknown depths (NULL, first ascending) as one
+    /// more range. (Unfiltered, the kept counts answer instead: `SectionCounts`.)
+    private func depthSections(_ db: Connection, predicate: (String, [SQLiteValue]), ascending: Bool) throws -> [QuakeSection] {
+        let (where_, arguments) = predicate
+        var result: [QuakeSection] = []
+        func unknown() throws {
+            let count = try countRows(db, in: .depth(nil))
+            if count > 0 { result.append(DepthBands.quakeSection(nil, count: count)) }
+        }
+        if ascending { try unknown() }
+        let direction = ascending ? "ASC" : "DESC"
+        var bound: (String, [SQLiteValue]) = ("depth IS NOT NULL", [])
+        while let depth = try db.scalar("SELECT depth FROM quake WHERE \(bound.0) AND \(where_) ORDER BY depth \(direction) LIMIT 1",
+                                        bound.1 + arguments).double {
+            guard case .depth(let lower?) = DepthBands.key(of: depth) else { break }
+            result.append(DepthBands.quakeSection(lower, count: try countRows(db, in: .depth(lower))))
+            // Strictly past this band: advances by construction (the band holds the depth; past
+            // an outermost band, an infinite bound, nothing).
+            let band = DepthBands.bounds(lower)
+            bound = ascending ? ("depth >= ?", [.real(band.upper)]) : ("depth < ?", [.real(band.lower)])
+        }
+        if !ascending { try unknown() }
         return result
     }
 
@@ -464,6 +494,7 @@ public final class FetchedResultsController {
         case .time: days.key(containing: keys.time)
         case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
         case .region: .region(keys.regionKey)
+        case .depth: DepthBands.key(of: keys.depth)
         case .distance:
             request.distanceReference?.bands.first { band in
                 guard case .distance(let lower, let upper) = band.key else { return false }
@@ -565,6 +596,8 @@ public final class FetchedResultsController {
             return QuakeSection(id: title, title: title, count: 0, key: key)
         case .region(let regionKey):
             return try regionSection(db, regionKey)
+        case .depth(let lower):
+            return DepthBands.quakeSection(lower, count: 0)
         case .distance:
             preconditionFailure("a distance sort merges through applyDistanceChanges")
         }

@@ -160,7 +160,7 @@ struct ProvisionalReader {
         try statement.bind([.integer(keys.id)] + arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let section = try distance.map { band(of: statement.double(at: 9), in: $0) }
+        let section = try distance.map { band(of: statement.double(at: QuakeRow.columnCount), in: $0) }
             ?? section(of: keys, regionTitle: segment(db, of: keys)?.regionTitle ?? "")
         return Row(row: QuakeRow(statement), section: section)
     }
@@ -175,6 +175,7 @@ struct ProvisionalReader {
         case .time: return timeSegment
         case .magnitude: return keys.magnitude == nil ? unknownMagnitudes : knownMagnitudes
         case .region: return try region(db, keys.regionKey)
+        case .depth: return keys.depth == nil ? unknownDepths : knownDepths
         case .distance: return nil  // read by `distanceRows`
         }
     }
@@ -186,6 +187,13 @@ struct ProvisionalReader {
     /// Unknown magnitudes sort first ascending (NULL is smallest in SQLite), last descending.
     private var unknownMagnitudes: Segment {
         Segment(filter: "magnitude IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
+    }
+    private var knownDepths: Segment {
+        Segment(filter: "depth IS NOT NULL", arguments: [], columns: ["depth", "time", "id"], descending: !ascending)
+    }
+    /// Unknown depths sort first ascending (NULL is smallest in SQLite), last descending.
+    private var unknownDepths: Segment {
+        Segment(filter: "depth IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
     }
     /// A region is newest first in both directions (`QueryPlan.orderBy`).
     private func region(_ db: Connection, _ key: String) throws -> Segment {
@@ -200,6 +208,7 @@ struct ProvisionalReader {
         case .time: return timeSegment
         case .magnitude: return (ascending == forward) ? unknownMagnitudes : knownMagnitudes
         case .region: return try nextRegion(db, after: nil, forward: forward)
+        case .depth: return (ascending == forward) ? unknownDepths : knownDepths
         case .distance: return nil
         }
     }
@@ -211,6 +220,9 @@ struct ProvisionalReader {
             let first = (ascending == forward) ? unknownMagnitudes : knownMagnitudes
             return segment.filter == first.filter ? ((ascending == forward) ? knownMagnitudes : unknownMagnitudes) : nil
         case .region: return try nextRegion(db, after: segment.regionKey, forward: forward)
+        case .depth:
+            let (first, then) = (ascending == forward) ? (unknownDepths, knownDepths) : (knownDepths, unknownDepths)
+            return segment.filter == first.filter ? then : nil
         }
     }
 
@@ -240,6 +252,7 @@ struct ProvisionalReader {
             arguments += segment.columns.map { column -> SQLiteValue in
                 switch column {
                 case "magnitude": anchor.magnitude.map { .real($0) } ?? .null
+                case "depth": anchor.depth.map { .real($0) } ?? .null
                 case "time": .integer(anchor.time)
                 default: .integer(anchor.id)
                 }
@@ -253,7 +266,7 @@ struct ProvisionalReader {
         try statement.bind(arguments + [.integer(Int64(limit))])
         defer { statement.reset() }
         while try statement.step() {
-            let keys = RowKeys(statement, from: 9)
+            let keys = RowKeys(statement, from: QuakeRow.columnCount)
             let row = Row(row: QuakeRow(statement), section: section(of: keys, regionTitle: segment.regionTitle))
             rows.append(row)
             if collapsed.contains(row.section.id) { return Self.keys(past: row.section.key, descending: descending) }
@@ -265,8 +278,8 @@ struct ProvisionalReader {
     /// comparison `read` makes on its segment's columns; a section that is its whole segment
     /// (a region, the unknown magnitudes) is passed by keys past every row.
     private static func keys(past key: SectionKey, descending: Bool) -> RowKeys {
-        func keys(magnitude: Double? = nil, time: Int64, id: Int64) -> RowKeys {
-            RowKeys(id: id, time: time, magnitude: magnitude, regionKey: "", placeKey: "")
+        func keys(magnitude: Double? = nil, depth: Double? = nil, time: Int64, id: Int64) -> RowKeys {
+            RowKeys(id: id, time: time, magnitude: magnitude, regionKey: "", placeKey: "", depth: depth)
         }
         switch key {
         case .day(let start, let last):
@@ -277,7 +290,11 @@ struct ProvisionalReader {
             let edge = descending ? (bucket == 0 ? -Double.greatestFiniteMagnitude : Double(bucket))
                                   : (bucket == 6 ? Double.greatestFiniteMagnitude : Double(bucket + 1))
             return keys(magnitude: edge, time: .min, id: .min)
-        case .magnitude(nil), .region, .distance:
+        case .depth(let lower?):
+            // `(depth, time, id)`: below the band's lower edge, or from its upper edge on.
+            let band = DepthBands.bounds(lower)
+            return keys(depth: descending ? band.lower : band.upper, time: .min, id: .min)
+        case .magnitude(nil), .depth(nil), .region, .distance:
             return descending ? keys(time: .min, id: .min) : keys(time: .max, id: .max)
         }
     }
@@ -343,6 +360,7 @@ struct ProvisionalReader {
             let bucket = SectionKey.bucket(of: keys.magnitude)
             let title = SectionKey.magnitudeTitle(bucket)
             return (.magnitude(bucket), title, title)
+        case .depth: return DepthBands.section(of: keys.depth)
         case .region, .distance: return (.region(keys.regionKey), keys.regionKey, regionTitle)
         }
     }

@@ -11,8 +11,19 @@ public struct QuakeRow: Hashable, Sendable {
     public let hasNotes: Bool
     /// The agency the quake comes from (`usgs`, `emsc`, …; `usgs` for rows stored before it was kept).
     public let source: String
+    /// The feed's tsunami flag (1: the event was in an oceanic region large enough to warn).
+    public let tsunami: Bool
+    /// The PAGER alert level (`green`, `yellow`, `orange`, `red`), as the feed spells it.
+    public let alert: String?
+    /// The event type (`earthquake`, `quarry blast`, `explosion`, …), as the feed spells it.
+    public let type: String?
 
-    static let columns = "code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL, coalesce(source, 'usgs')"
+    static let columns = """
+        code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL, coalesce(source, 'usgs'), \
+        coalesce(tsunami, 0) != 0, alert, type
+        """
+    /// How many columns `columns` names (a query reading more after them starts here).
+    static let columnCount: Int32 = 12
 
     init(_ s: Statement) {
         code = s.text(at: 0)
@@ -24,6 +35,9 @@ public struct QuakeRow: Hashable, Sendable {
         longitude = s.double(at: 6)
         hasNotes = s.int64(at: 7) != 0
         source = s.text(at: 8)
+        tsunami = s.int64(at: 9) != 0
+        alert = s.optionalText(at: 10)
+        type = s.optionalText(at: 11)
     }
 }
 

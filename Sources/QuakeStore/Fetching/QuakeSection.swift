@@ -23,6 +23,8 @@ enum SectionKey: Hashable, Sendable {
     /// Whole-magnitude bucket: 6 is `M 6+`, 0 is `M <1` (negatives included), nil is `unknown`.
     case magnitude(Int?)
     case region(String)
+    /// A depth band by its lower edge in km (`DepthBands`); nil is an unknown depth.
+    case depth(Double?)
     /// A distance band `lowerKm ..< upperKm` from the request's reference (`upperKm` may be infinite).
     case distance(lowerKm: Double, upperKm: Double)
 
@@ -49,6 +51,9 @@ enum SectionKey: Hashable, Sendable {
         case .magnitude(6): ("magnitude >= 6", [])
         case .magnitude(let k?): ("magnitude >= ? AND magnitude < ?", [.real(Double(k)), .real(Double(k + 1))])
         case .region(let key): ("regionKey = ?", [.text(key)])
+        case .depth(nil): ("depth IS NULL", [])
+        case .depth(let lower?):
+            ("depth >= ? AND depth < ?", [.real(DepthBands.bounds(lower).lower), .real(DepthBands.bounds(lower).upper)])
         case .distance(let lower, let upper) where upper.isInfinite: ("km >= ?", [.real(lower)])
         case .distance(let lower, let upper): ("km >= ? AND km < ?", [.real(lower), .real(upper)])
         }

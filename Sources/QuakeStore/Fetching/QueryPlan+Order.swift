@@ -21,6 +21,9 @@ extension QueryPlan {
         // for a 92,000-row region at 1M quakes.
         case (.region, false): "regionKey DESC, time DESC, id DESC"
         case (.region, true): "regionKey ASC, time DESC, id DESC"
+        // Served by quake_depth (depth, time, rowid); an unknown depth (NULL) is the smallest.
+        case (.depth, false): "depth DESC, time DESC, id DESC"
+        case (.depth, true): "depth ASC, time ASC, id ASC"
         // Served by temp.fetch_distance_km (km; its entries end in the rowid, qid).
         case (.distance, false): "km DESC, qid DESC"
         case (.distance, true): "km ASC, qid ASC"
@@ -53,6 +56,10 @@ extension QueryPlan {
         if order == .magnitude, let magnitude = keys.magnitude {
             return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
         }
+        // Inside the unknown-depth section every depth is NULL: by time, as for unknown magnitudes.
+        if order == .depth, let depth = keys.depth {
+            return ("(depth, time, id) \(op) (?, ?, ?)", [.real(depth), .integer(keys.time), .integer(keys.id)])
+        }
         return ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
     }
 
@@ -66,6 +73,9 @@ extension QueryPlan {
             return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
         case .region:
             return (a.time, a.id) > (b.time, b.id)
+        case .depth:
+            if let ad = a.depth, let bd = b.depth, ad != bd { return ascending ? ad < bd : ad > bd }
+            return ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
         case .distance:
             preconditionFailure("a distance sort's merges reload; rows are never compared in Swift")
         }
@@ -83,6 +93,10 @@ extension QueryPlan {
         case (.region(let x), .region(let y)):
             // SQLite's BINARY collation compares UTF-8 bytes.
             return ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
+        case (.depth(let x), .depth(let y)):
+            // NULL sorts smallest, as in SQLite.
+            let xv = x ?? -.infinity, yv = y ?? -.infinity
+            return ascending ? xv < yv : xv > yv
         case (.distance(let x, _), .distance(let y, _)):
             return ascending ? x < y : x > y
         default:

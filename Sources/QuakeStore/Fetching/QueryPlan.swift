@@ -293,24 +293,25 @@ struct QueryPlan {
         var felt: Int?
         var code: String
 
-        static let columns = "\(RowKeys.columns), latitude, longitude, depth, type, alert, felt, code"
+        static let columns = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code"
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
             keys = RowKeys(s, from: first)
-            latitude = s.double(at: first + 5)
-            longitude = s.double(at: first + 6)
-            depth = s.optionalDouble(at: first + 7)
-            type = s.optionalText(at: first + 8)
-            alert = s.optionalText(at: first + 9)
-            felt = s.optionalInt(at: first + 10)
-            code = s.text(at: first + 11)
+            let next = first + RowKeys.columnCount
+            latitude = s.double(at: next)
+            longitude = s.double(at: next + 1)
+            depth = keys.depth
+            type = s.optionalText(at: next + 2)
+            alert = s.optionalText(at: next + 3)
+            felt = s.optionalInt(at: next + 4)
+            code = s.text(at: next + 5)
         }
 
         /// A record's columns as the store writes them (`WriteTransaction`: folded keys).
         init(_ record: QuakeRecord) {
-            keys = RowKeys(id: 0, time: record.time, magnitude: record.magnitude,
-                           regionKey: TextFolding.fold(record.region), placeKey: TextFolding.fold(record.place))
+            keys = RowKeys(id: 0, time: record.time, magnitude: record.magnitude, regionKey: TextFolding.fold(record.region),
+                           placeKey: TextFolding.fold(record.place), depth: record.depth)
             latitude = record.latitude
             longitude = record.longitude
             depth = record.depth

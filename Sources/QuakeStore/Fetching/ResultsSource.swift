@@ -80,7 +80,8 @@ extension QuakeSection {
 extension QuakeRow {
     /// A row of a results source other than the store (a test fake).
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double?, latitude: Double,
-                longitude: Double, hasNotes: Bool, source: String = "usgs") {
+                longitude: Double, hasNotes: Bool, source: String = "usgs", tsunami: Bool = false, alert: String? = nil,
+                type: String? = nil) {
         self.code = code
         self.magnitude = magnitude
         self.place = place
@@ -90,6 +91,9 @@ extension QuakeRow {
         self.longitude = longitude
         self.hasNotes = hasNotes
         self.source = source
+        self.tsunami = tsunami
+        self.alert = alert
+        self.type = type
     }
 }
 

@@ -26,11 +26,11 @@ struct SectionCounts {
         case counted([(bucket: Int64, count: Int)])
     }
 
-    /// The buckets of `kind` (0 time, 1 magnitude, 2 region) in `direction`, one `(bucket,
+    /// The buckets of `kind` (0 time, 1 magnitude, 2 region, 3 depth) in `direction`, one `(bucket,
     /// count)` per call of the returned function, then nil.
     private static func buckets(_ db: Connection, kind: Int, source: Source,
                                 ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
-        let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey"][kind]
+        let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey", Schema.depthBucket("depth")][kind]
         let direction = ascending ? "ASC" : "DESC"
         let statement: Statement
         switch source {
@@ -117,6 +117,15 @@ struct SectionCounts {
                 try title.bind(regionKey, at: 1)
                 let name = try title.step() ? title.text(at: 0) : regionKey
                 result.append(QuakeSection(id: regionKey, title: name, count: count, key: .region(regionKey)))
+            }
+            return result
+        case .depth:
+            // The unknown depths' bucket is the smallest, as NULL sorts in SQLite.
+            let next = try buckets(db, kind: 3, source: source, ascending: ascending)
+            var result: [QuakeSection] = []
+            while let (value, count) = try next() {
+                let bucket = value.int64 ?? Int64(Schema.unknownDepth)
+                result.append(DepthBands.quakeSection(bucket == Schema.unknownDepth ? nil : Double(bucket), count: count))
             }
             return result
         case .distance:

@@ -92,9 +92,18 @@ public struct MagnitudeFrequency: Sendable, Equatable {
 /// Depth bins of a list: 10 km wide to 100 km, 100 km wide below (a quake above sea level, at a
 /// negative depth, falls in a 10 km bin above 0).
 public enum DepthBins {
-    /// The lower edge of the bin that holds `depth` km.
+    /// The lower edge of the bin that holds `depth` km: always `from(d) <= d < to(from(d))`,
+    /// as the depth sort's SQL ranges (`depth >= ? AND depth < ?`) test it.
     public static func from(_ depth: Double) -> Double {
-        depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100
+        var from = depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100
+        // The division rounds (a depth just below an edge can come out on it): step to the bin
+        // that holds it, so the histogram and the depth sort's sections never disagree.
+        if depth < from {
+            from -= from <= 100 ? 10 : 100
+        } else if depth >= to(from) {
+            from = to(from)
+        }
+        return from + 0  // a depth of -0 is in the bin 0, not -0
     }
 
     /// The upper edge of the bin that starts at `from`.

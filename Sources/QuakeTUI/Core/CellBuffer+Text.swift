@@ -35,7 +35,8 @@ extension CellBuffer {
 extension Style {
     /// A one-letter code for the style layer: `.` plain, `d` dim, `a` accent, `s` selection
     /// background, `h` header, `e` error, `g` success, `w` warning, `b` border, `l` live,
-    /// `L` land, `X` epicentre, `0`–`3` magnitude bands (minor … major).
+    /// `L` land, `X` epicentre, `0`–`3` magnitude bands (minor … major), `G` `Y` `O` `R` PAGER
+    /// alert levels.
     public var code: Character {
         switch foreground {
         case nil: background == .selection ? "s" : (attributes.contains(.reverse) ? "r" : ".")
@@ -51,6 +52,7 @@ extension Style {
         case .land?: "L"
         case .epicentre?: "X"
         case .magnitude(let band)?: Character(String(band.rawValue))
+        case .alert(let level)?: Character(level.rawValue.prefix(1).uppercased())
         }
     }
 }

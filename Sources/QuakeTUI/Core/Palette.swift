@@ -40,7 +40,8 @@ public enum Palette {
     ///
     /// Without colour (`monochrome`, `noColor`) roles become attributes: the selection is
     /// reverse video, headers and strong and major magnitudes bold (major also underlined),
-    /// minor ones and dim text dim, errors bold.
+    /// minor ones and dim text dim, errors bold; PAGER alerts rise from plain (green) through
+    /// underlined (yellow) and bold (orange) to both (red).
     public static func resolve(_ style: Style, depth: ColorDepth) -> ResolvedStyle {
         var attributes = style.attributes
         switch depth {
@@ -53,6 +54,9 @@ public enum Palette {
             var background = style.background.map { backgroundColor(of: $0, depth: depth) } ?? -1
             if depth == .eight, style.foreground == .magnitude(.minor) || style.foreground == .dim {
                 attributes.insert(.dim)  // no grey among eight colours
+            }
+            if depth == .eight, style.foreground == .alert(.orange) {
+                attributes.insert(.bold)  // orange and yellow are one colour among eight
             }
             if style.background == .selection, depth == .eight {
                 background = 4  // blue
@@ -68,7 +72,10 @@ public enum Palette {
         case .header, .accent, .error, .warning, .magnitude(.strong), .live, .success: [.bold]
         case .magnitude(.major), .epicentre: [.bold, .underline]
         case .selection: [.reverse]
-        case .magnitude(.light): []
+        case .magnitude(.light), .alert(.green): []
+        case .alert(.yellow): [.underline]
+        case .alert(.orange): [.bold]
+        case .alert(.red): [.bold, .underline]
         }
     }
 
@@ -90,6 +97,12 @@ public enum Palette {
         case .magnitude(.light): (c8, c16, c256) = (-1, -1, -1)
         case .magnitude(.strong): (c8, c16, c256) = (3, 11, 214)
         case .magnitude(.major): (c8, c16, c256) = (1, 9, 196)
+        // Eight and sixteen colours have no orange: the dark yellow stands in for it (beside
+        // the bright yellow on sixteen), and orange is bold (`resolve`).
+        case .alert(.green): (c8, c16, c256) = (2, 10, 34)
+        case .alert(.yellow): (c8, c16, c256) = (3, 11, 226)
+        case .alert(.orange): (c8, c16, c256) = (3, 3, 208)
+        case .alert(.red): (c8, c16, c256) = (1, 9, 196)
         }
         switch depth {
         case .full256: return c256

@@ -63,6 +63,19 @@ public enum ColorRole: Hashable, Sendable {
     case land
     case epicentre
     case magnitude(MagnitudeBand)
+    /// A PAGER alert level (the list's mark, issue 31).
+    case alert(AlertLevel)
+}
+
+/// The USGS PAGER alert levels, in rising order, coloured as PAGER colours them.
+public enum AlertLevel: String, CaseIterable, Hashable, Sendable {
+    case green, yellow, orange, red
+
+    /// The level a feed names (any case); nil for no level or one PAGER does not have.
+    public init?(feed: String?) {
+        guard let feed, let level = AlertLevel(rawValue: feed.lowercased()) else { return nil }
+        self = level
+    }
 }
 
 /// Magnitude colour bands: small quakes fade, large ones stand out.

@@ -2,7 +2,7 @@ import QuakeStore
 
 /// One column of the list's quake rows.
 enum ListColumn: Equatable, Hashable, Sendable {
-    case magnitude, place, notes, distance, absolute, depth, location, code, relative
+    case magnitude, mark, place, notes, distance, absolute, depth, location, code, relative
 }
 
 /// The header row above the list (issue 31): the name of each column the rows show at this
@@ -21,6 +21,7 @@ extension ListView {
             case .magnitude: .magnitude
             case .region: .place
             case .distance: .distance
+            case .depth: .depth
             }
         }
 
@@ -32,7 +33,7 @@ extension ListView {
         switch column {
         case .magnitude: "mag"
         case .place: "place"
-        case .notes: ""
+        case .mark, .notes: ""
         case .distance: "to home"
         // The times' zone: `UTC 10:00`, `local 2024-05-06 19:00`.
         case .absolute: display.timeZone == .utc ? "UTC" : "local"

@@ -10,6 +10,8 @@ enum ListView {
     /// never depend on the rows shown: scrolling never shifts a column.
     struct Columns: Equatable {
         var magnitude = 5
+        /// One cell after the magnitude: tsunami, alert, event type (`QuakeMark`).
+        var mark = 1
         var place: Int
         var notes = 1
         /// `HH:mm` under day sections (the day is in the header), else the date and time.
@@ -32,7 +34,7 @@ enum ListView {
         static let widestPlace = 64
 
         init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false, sortedBy sorted: ListColumn? = nil) {
-            var rest = width - 1 - magnitude - 2 - 1 - notes - 1 - relative - 1
+            var rest = width - 1 - magnitude - 1 - mark - 1 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
                 guard rest - (column + 2) >= minimum else { return 0 }
                 rest -= column + 2
@@ -72,7 +74,8 @@ enum ListView {
         /// The columns left to right, as rows and the header row draw them (zero widths included:
         /// they draw nothing and take no room).
         var slots: [Slot] {
-            [Slot(column: .magnitude, width: magnitude, alignsRight: true, gap: 2),
+            [Slot(column: .magnitude, width: magnitude, alignsRight: true, gap: 1),
+             Slot(column: .mark, width: mark, alignsRight: false, gap: 1),
              Slot(column: .place, width: place, alignsRight: false, gap: 1),
              Slot(column: .notes, width: notes, alignsRight: false, gap: 1),
              Slot(column: .distance, width: distance, alignsRight: true, gap: 2),
@@ -174,6 +177,9 @@ enum ListView {
         switch column {
         case .magnitude:
             return (QuakeFormat.magnitude(quake.magnitude), MagnitudeBand(magnitude: quake.magnitude).style)
+        case .mark:
+            let mark = QuakeMark(quake)
+            return (mark.map { String($0.glyph) } ?? "", mark?.style ?? .plain)
         case .place:
             let place = QuakeFormat.singleLine(quake.place)
             return place.isEmpty ? ("(unknown place)", .role(.dim)) : (place, .plain)

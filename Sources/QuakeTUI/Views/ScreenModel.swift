@@ -188,6 +188,10 @@ public struct QuakeLine: Sendable, Equatable {
     public var longitude: Double?
     /// Arrived since the scene last looked: marked `●` (issue 13).
     public var isNew = false
+    /// The feed's tsunami flag, PAGER alert level and event type, for the row's mark (`QuakeMark`).
+    public var tsunami = false
+    public var alert: String?
+    public var eventType: String?
 
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double? = nil,
                 hasNotes: Bool = false, latitude: Double? = nil, longitude: Double? = nil) {
@@ -205,5 +209,8 @@ public struct QuakeLine: Sendable, Equatable {
     public init(_ row: QuakeRow) {
         self.init(code: row.code, magnitude: row.magnitude, place: row.place, time: row.time,
                   depth: row.depth, hasNotes: row.hasNotes, latitude: row.latitude, longitude: row.longitude)
+        tsunami = row.tsunami
+        alert = row.alert
+        eventType = row.type
     }
 }

@@ -9,11 +9,12 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region|distance] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
+        usage: ["list [--sort time|magnitude|region|depth|distance] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
-            for region, distance bands (< 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000 in the
-            app setting distanceUnit) for distance, nearest first.
+            for region, depth bands (10 km wide to 100 km, then 100 km wide) for depth, shallowest
+            first, distance bands (< 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000 in the app
+            setting distanceUnit) for distance, nearest first.
 
             Distances are measured from --near LAT,LON, else from the app setting home
             ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
@@ -32,7 +33,7 @@ enum ListCommand {
             clockwise from north, from the point to the epicentre).
             """,
         options: [
-            .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region or distance (needs --near or a home).",
+            .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region, depth or distance (needs --near or a home).",
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
@@ -77,7 +78,7 @@ enum ListCommand {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
             guard let parsed = QuakeSortOrder(rawValue: text) else {
-                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region or distance.", command: command)
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region, depth or distance.", command: command)
             }
             order = parsed
         }

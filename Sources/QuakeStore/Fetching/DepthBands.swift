@@ -1,0 +1,52 @@
+import Foundation
+
+/// The sections of a `depth` sort: the bins of the statistics' depth histogram (`DepthBins`,
+/// 10 km wide to 100 km, then 100 km wide), and one section for an unknown depth, which sorts
+/// as the smallest (NULL is smallest in SQLite, so the index `quake_depth` holds it first).
+///
+/// A band is keyed by its lower edge in km (`SectionKey.depth(10)` is 10–20 km); its rows are
+/// `depth >= lower AND depth < upper` (`bounds`), which `DepthBins.from` agrees with exactly.
+/// The outermost bands are open: a depth no quake has (a damaged feed's `1e300`) must still
+/// fall in a band whose range is not empty, or counting would never get past it.
+enum DepthBands {
+    /// The lower edge of the deepest band, which holds every depth from it on (the Earth's
+    /// radius is 6,371 km).
+    static let deepest = 9_900.0
+    /// The lower edge of the highest band, which holds every depth below its upper edge.
+    static let highest = -1_000.0
+
+    /// The section key of a row at `depth` km (nil: unknown).
+    static func key(of depth: Double?) -> SectionKey {
+        guard let depth, !depth.isNaN else { return .depth(nil) }
+        return .depth(min(max(DepthBins.from(depth), highest), deepest))
+    }
+
+    /// The depths a band holds, `lower ..< upper` (infinite for the outermost bands).
+    static func bounds(_ lower: Double) -> (lower: Double, upper: Double) {
+        if lower <= highest { return (-.infinity, DepthBins.to(highest)) }
+        if lower >= deepest { return (deepest, .infinity) }
+        return (lower, DepthBins.to(lower))
+    }
+
+    /// The stable identifier (saved with collapsed sections) and title of a band.
+    static func section(_ lower: Double?) -> (key: SectionKey, id: String, title: String) {
+        guard let lower else { return (.depth(nil), "depth-unknown", "depth unknown") }
+        let (from, to) = bounds(lower)
+        // `%.0f`, not `Int(_:)`, which traps past its range; `+ 0` makes -0 print as 0.
+        func km(_ value: Double) -> String { String(format: "%.0f", value + 0) }
+        let title = from.isInfinite ? "< \(km(to)) km deep" : to.isInfinite ? "≥ \(km(from)) km deep" : "\(km(from))–\(km(to)) km deep"
+        return (.depth(lower), "depth-\(km(lower))", title)
+    }
+
+    /// The band of a row at `depth` km, with its identifier and title.
+    static func section(of depth: Double?) -> (key: SectionKey, id: String, title: String) {
+        guard case .depth(let lower) = key(of: depth) else { preconditionFailure("a depth key") }
+        return section(lower)
+    }
+
+    /// A section of a depth sort counting `count` rows.
+    static func quakeSection(_ lower: Double?, count: Int) -> QuakeSection {
+        let band = section(lower)
+        return QuakeSection(id: band.id, title: band.title, count: count, key: band.key)
+    }
+}

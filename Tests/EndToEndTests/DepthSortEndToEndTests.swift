@@ -1,0 +1,89 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// Issue 31 in a real terminal: `s` reaches the depth sort after region, `S` reverses it, and
+/// after `kill -9` the relaunched pane draws the same screen; the magnitude sort's first rows
+/// show their marks. Whole lines are compared, each computed from the feed, not from the app.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+       .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct DepthSortEndToEndTests {
+    typealias Fixture = BrowserTests.Fixture
+    static let columns = 100
+
+    /// A count as the browser writes it: digits grouped by commas.
+    static func grouped(_ count: Int) -> String {
+        var digits = Array(String(count)), result = ""
+        while digits.count > 3 {
+            result = "," + String(digits.suffix(3)) + result
+            digits.removeLast(3)
+        }
+        return String(digits) + result
+    }
+
+    /// A section's header line across a full-width list: the title, the count, a rule to the
+    /// pane's second-to-last column (the last is the scrollbar's).
+    static func sectionLine(_ title: String, _ count: Int) -> String {
+        let prefix = "▾ \(title) (\(grouped(count)))"
+        return prefix + " " + String(repeating: "─", count: columns - 2 - prefix.count)
+    }
+
+    @Test func sReachesDepthAfterRegionSReversesItAndItComesBackAfterKillNine() throws {
+        let records = try IndependentParse.distinctRecords(SharedData.url(BrowserTests.feed))
+        let depths = records.compactMap(\.depth)
+        // The week's shallowest quakes are above sea level (-3.16 km), its deepest at 603.52 km.
+        let shallow = depths.filter { $0 >= -10 && $0 < 0 }.count
+        let deep = depths.filter { $0 >= 600 && $0 < 700 }.count
+        #expect(depths.count == records.count && depths.min()! >= -10 && depths.max()! < 700)
+
+        let fixture = try Fixture(columns: Self.columns, rows: 30)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        let lines = BrowserFeelTests.lines
+        let first = try fixture.tmux.waitFor(pane, "the time order") { lines($0)[0].contains("sort time ↓") }
+        let timeHeader = lines(first)[0]
+
+        // Magnitude first: its largest quakes carry the week's marks (a tsunami flag with a
+        // green alert, a green alert alone, a tsunami flag alone).
+        // (The selection stays on its quake through a sort: `g` goes to the top.)
+        try fixture.tmux.send(pane, "s")
+        try fixture.tmux.waitFor(pane, "the magnitude order") { lines($0)[0].contains("sort magnitude") }
+        try fixture.tmux.send(pane, "g")
+        let magnitude = try fixture.tmux.waitFor(pane, "the largest quake") { lines($0)[1].hasPrefix("▾ M 5 ") }
+        #expect(lines(magnitude)[2].hasPrefix("5.8 ~ 94km SW of Muara Siberut, Indonesia "), "\(magnitude)")
+        #expect(lines(magnitude)[3].hasPrefix("5.6 ! 275km W of Puerto Chacabuco, Chile "), "\(magnitude)")
+        #expect(lines(magnitude)[4].hasPrefix("5.4 ~ 70km WSW of Muara Siberut, Indonesia "), "\(magnitude)")
+        try fixture.tmux.send(pane, "s")
+        try fixture.tmux.waitFor(pane, "the region order") { lines($0)[0].contains("sort region") }
+        try fixture.tmux.send(pane, "s", "g")
+        // The header says the order (one character longer than `time`, so one space less before
+        // the scene); the first band is the shallowest, counted.
+        let depthHeader = timeHeader.replacingOccurrences(of: "sort time ↓", with: "sort depth ↑")
+            .replacingOccurrences(of: "  scene a", with: " scene a")
+        let ascending = try fixture.tmux.waitFor(pane, "the depth order, shallowest first") { screen in
+            lines(screen)[0] == depthHeader && lines(screen)[1] == Self.sectionLine("-10–0 km deep", shallow)
+        }
+        // Its first row is the shallowest quake (by time among equal depths).
+        let shallowest = records.min { ($0.depth!, $0.time) < ($1.depth!, $1.time) }!
+        let magnitude0 = shallowest.magnitude.map { String(format: "%.1f", $0) } ?? "—"
+        #expect(lines(ascending)[2].hasPrefix(magnitude0) && lines(ascending)[2].contains(" \(shallowest.place) "), "\(ascending)")
+        try fixture.tmux.send(pane, "S", "g")
+        let descending = try fixture.tmux.waitFor(pane, "the depth order, deepest first") { screen in
+            lines(screen)[0] == depthHeader.replacingOccurrences(of: "sort depth ↑", with: "sort depth ↓")
+                && lines(screen)[1] == Self.sectionLine("600–700 km deep", deep)
+        }
+        let saved = try BrowserTests.waitForSceneFile(fixture) {
+            $0["ContentView.sortOrder"] as? String == "depth" && $0["ContentView.sortAscending"] as? Bool == false
+        }
+        #expect(saved["ContentView.sortOrder"] as? String == "depth")
+
+        kill(try fixture.tmux.pid(pane), SIGKILL)
+        #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
+        let relaunched = try fixture.launch(window: "again")
+        // Every line but the status line, whole.
+        let list = { (screen: String) in Array(lines(screen).prefix(28)) }
+        let after = try fixture.tmux.waitFor(relaunched, "the restored depth order") { list($0) == list(descending) }
+        #expect(list(after) == list(descending))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// Issue 31: the `depth` sort. Sections are the depth histogram's bins (`DepthBins`, shared with
+/// the statistics), counted by range along `quake_depth`; rows by depth, then time; an unknown
+/// depth first ascending, last descending; exact through the walk, a provisional window and a
+/// merge of changed depths.
+@Suite struct DepthSortTests {
+    static let utc = TimeZone(identifier: "UTC")!
+    /// Depths at and around every kind of edge, an unknown one, above sea level, and a damaged
+    /// feed's (1e300, past every real band).
+    static let depths: [Double?] = [nil, -5e-324, -0.0, -3, -995, 0, 9.999, 10, 29.999999999999996, 30, 35.5,
+                                    99.99999999999999, 100, 150, 699, 700, 9_950, 1e300]
+
+    static func records(count: Int, seed: UInt64) -> [QuakeRecord] {
+        var random = SeededGenerator(seed: seed)
+        return (0..<count).map { i in
+            var record = QuakeRecord.fixture("d\(i)", magnitude: Double(random.next(70)) / 10,
+                                             place: ["12 km W of Anchorage, Alaska", "Fiji region", "5 km S of Ica, Peru"][random.next(3)],
+                                             time: 1_700_000_000_000 + Int64(random.next(50)) * 60_000)
+            // Every listed depth, then random ones in the first 800 km with ties.
+            record.depth = i < depths.count ? depths[i] : Double(random.next(1_600)) / 2
+            return record
+        }
+    }
+
+    @Test func depthBinsHoldEveryDepthThatTheirRangeHolds() {
+        var values: [Double] = [-5e-324, -0.0, 0, 1e300, -1e300]
+        for edge in stride(from: -100.0, through: 100, by: 10) { values += [edge, edge.nextDown, edge.nextUp] }
+        for edge in stride(from: 100.0, through: 1_000, by: 100) { values += [edge, edge.nextDown, edge.nextUp] }
+        for depth in values {
+            let from = DepthBins.from(depth)
+            #expect(from <= depth && depth < DepthBins.to(from) || DepthBins.to(from) == from, "\(depth) in \(from)")
+        }
+        // A depth of -0 is in the bin 0 (its title must not read `-0`).
+        #expect(DepthBins.from(-0.0).sign == .plus)
+        #expect(DepthBins.from(-5e-324) == -10)
+    }
+
+    @Test(arguments: [true, false])
+    func sectionsAreTheHistogramBandsInDepthOrder(ascending: Bool) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let records = Self.records(count: 300, seed: 31)
+        try store.upsert(records)
+        let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending), timeZone: Self.utc)
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        let expected = ExpectedResults.sections(records, order: .depth, ascending: ascending, timeZone: Self.utc)
+        let got = controller.sections.map(\.id)
+        #expect(got == expected.map(\.id))
+        #expect(controller.sections.map(\.count) == expected.map(\.codes.count))
+        #expect(try controller.rows(in: 0..<controller.count).map(\.code) == expected.flatMap(\.codes))
+        let titles = Dictionary(uniqueKeysWithValues: controller.sections.map { ($0.id, $0.title) })
+        #expect(titles["depth-0"] == "0–10 km deep" && titles["depth-100"] == "100–200 km deep")
+        #expect(titles["depth-unknown"] == "depth unknown" && titles["depth-9900"] == "≥ 9900 km deep")
+        #expect(titles["depth--1000"] == "< -990 km deep" && titles["depth--10"] == "-10–0 km deep")
+        // The unknown depths are the smallest, as NULL is in SQLite.
+        #expect((ascending ? got.first : got.last) == "depth-unknown")
+        // A provisional window walked off the index reads the same rows in the same sections.
+        let window = try store.read { db in
+            try ProvisionalWindow(db, request: request, days: DayCalendar(timeZone: Self.utc), anchor: nil, above: 0, below: 400)
+        }
+        #expect(window.rows.map(\.code) == expected.flatMap(\.codes))
+        #expect(window.sections.map(\.id) == got)
+    }
+
+    @Test func aProvisionalWindowAroundAQuakeIsTheExactRowsAroundIt() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records(count: 200, seed: 7))
+        for ascending in [true, false] {
+            let request = SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: 2),
+                                                sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending), timeZone: Self.utc)
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            let all = try controller.rows(in: 0..<controller.count).map(\.code)
+            for offset in [0, 1, all.count / 3, all.count / 2, all.count - 1] {
+                let keys = try store.read { db in
+                    let s = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+                    try s.bind(all[offset], at: 1)
+                    _ = try s.step()
+                    return RowKeys(s)
+                }
+                let window = try store.read { db in
+                    try ProvisionalWindow(db, request: request, days: DayCalendar(timeZone: Self.utc), anchor: keys, above: 5, below: 5)
+                }
+                let start = max(0, offset - 5)
+                #expect(window.rows.map(\.code) == Array(all[start..<min(all.count, offset + 5)]), "\(ascending) at \(offset)")
+            }
+        }
+    }
+
+    @Test func aMergeMovesAQuakeWhoseDepthChangedIntoItsNewBandWithoutAReload() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var records = Self.records(count: 120, seed: 3)
+        try store.upsert(records)
+        let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth), timeZone: Self.utc)
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        // One quake from 10–20 km to 600 km, one to an unknown depth, one new band, one deleted.
+        records[40].depth = 15
+        try store.upsert([records[40]])
+        _ = try controller.merge()
+        records[40].depth = 600
+        records[40].updated += 1
+        records[41].depth = nil
+        records[41].updated += 1
+        var deep = QuakeRecord.fixture("deep", time: 1_700_000_000_000)
+        deep.depth = 5_000
+        try store.upsert([records[40], records[41], deep])
+        let changes = try #require(try controller.merge())
+        #expect(!changes.reloaded)
+        #expect(changes.sectionsInserted.count == 1)
+        let fresh = try FetchedResultsController(container: store.container, request: request)
+        defer { fresh.close() }
+        #expect(controller.sections == fresh.sections)
+        #expect(try controller.rows(in: 0..<controller.count) == fresh.rows(in: 0..<fresh.count))
+        // History keeps the old depth, so the old place is known.
+        let old = try store.read { db in try db.history(after: .zero) }
+        guard case .transactions(let transactions, _) = old else { Issue.record("history expired"); return }
+        let change = try #require(transactions.last?.changes.first { $0.code == records[40].code })
+        #expect(change.old?.depth == 15)
+    }
+
+    @Test func aFifthVersionStoreGainsTheDepthIndexAndTheOrderWalksIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let v5 = try PersistentContainer(directory: dir.url, migrations: Array(Schema.migrations.prefix(5)))
+        let writer = try v5.newBackgroundContext(author: "test")
+        defer { writer.close() }
+        try writer.performAndWait { tx in _ = try tx.upsert(.fixture("a")) }
+        writer.close()
+        v5.close()
+        let store = try PersistentContainer(directory: dir.url)
+        defer { store.close() }
+        let controller = try FetchedResultsController(container: store, request: SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth)))
+        defer { controller.close() }
+        #expect(controller.sections.map(\.id) == ["depth-10"])
+        // The migration counted the bands (kept, as magnitudes and regions are).
+        #expect(try store.viewContext.read { try $0.scalar("SELECT bucket || ':' || count FROM quake_count WHERE kind = 3").string } == "10:1")
+        let plans = try store.viewContext.read { db -> [String] in
+            var plans: [String] = []
+            for ascending in [true, false] {
+                let plan = QueryPlan(SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending)))
+                let s = try db.prepare("EXPLAIN QUERY PLAN SELECT id FROM quake WHERE depth >= 10 AND depth < 20 ORDER BY \(plan.orderBy) LIMIT 40")
+                while try s.step() { plans.append(s.text(at: 3)) }
+            }
+            return plans
+        }
+        #expect(plans.contains { $0.contains("quake_depth") } && !plans.contains { $0.contains("TEMP B-TREE") }, "\(plans)")
+        #expect(try store.viewContext.read { try $0.scalar("SELECT count(*) FROM pragma_table_info('history_change') WHERE name = 'oldDepth'").int64 } == 1)
+    }
+
+    @Test func sCyclesThroughDepthAfterRegion() {
+        #expect(QuakeSortOrder.region.next == .depth)
+        #expect(QuakeSortOrder.depth.next == .time)
+        #expect(QuakeSortOrder.depth.next(hasHome: true) == .distance)
+        #expect(QuakeSortOrder.depth.defaultAscending)
+        #expect(QuakeSortOrder(rawValue: "depth") == .depth)
+    }
+}
