@@ -116,13 +116,11 @@ import Testing
     }
 
     @Test func sReachesTheDepthSortShallowestFirstAndSReversesIt() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        try store.upsert([(0, 35.0), (1, 8.0), (2, nil), (3, 150.0), (4, 12.5)].map { index, depth in
+        let source = InMemoryResultsSource([(0, 35.0), (1, 8.0), (2, nil), (3, 150.0), (4, 12.5)].map { index, depth in
             QuakeRecord(code: "q\(index)", magnitude: 4, place: "Somewhere, Japan", time: 1_700_006_400_000 + Int64(index) * 60_000,
                         updated: 1, latitude: 35.68, longitude: 139.69, depth: depth)
         })
-        let model = try Self.makeModel(store, sort: QuakeSortDescriptor(.region))
+        let model = try Self.makeModel(source, sort: QuakeSortDescriptor(.region))
         defer { model.close() }
         try model.restore(selectedCode: "q4", topCode: nil)
         var expected = model.state
