@@ -12,8 +12,8 @@ struct ColumnHeaderTests {
     static func lines(_ screen: String) -> [String] { BrowserFeelTests.lines(screen) }
 
     /// At 100 columns, local time (the default `timeZone`): the columns the rows show, by name.
-    static let timeHeaders = "mag  place                                              local      depth  code            time ↓"
-    static let magnitudeHeaders = "mag ↓  place                                   local                 depth  code              time"
+    static let timeHeaders = "mag   place                                             local      depth  code            time ↓"
+    static let magnitudeHeaders = "mag ↓   place                                  local                 depth  code              time"
 
     @Test func theColumnsAreNamedTheSortColumnMarkedAndCTurnsThemOffForTheScene() throws {
         let fixture = try Fixture(columns: 100, rows: 30)

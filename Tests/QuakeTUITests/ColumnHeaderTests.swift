@@ -30,7 +30,7 @@ import Testing
     @Test func theHeaderRowNamesTheColumnsShownAndMarksTheDistanceSort() {
         let buffer = Screen.render(Self.distanceModel(columns: 100))
         assertSnapshot(buffer, named: "list-headers-distance-100x24")
-        #expect(buffer.line(1) == "   mag  place                                      to home ↑  UTC                   depth      time ")
+        #expect(buffer.line(1) == "   mag   place                                     to home ↑  UTC                   depth      time ")
     }
 
     /// Beside the detail (120 columns: a 54-column list) the distance sort keeps its distances;
@@ -38,7 +38,7 @@ import Testing
     @Test func besideTheDetailTheSortColumnStays() {
         let buffer = Screen.render(Self.distanceModel(columns: 120, detail: DetailModel(tab: .detail, record: Fixtures.record)))
         assertSnapshot(buffer, named: "list-headers-distance-120x24-detail")
-        #expect(buffer.line(1).hasPrefix("   mag  place                     to home ↑      time │"), "\(buffer.line(1))")
+        #expect(buffer.line(1).hasPrefix("   mag   place                    to home ↑      time │"), "\(buffer.line(1))")
         #expect(buffer.line(3).contains(Self.hualien), "\(buffer.line(3))")
         // Unsorted by distance, the same pane keeps the depth instead (the place keeps its room first).
         var byTime = Self.distanceModel(columns: 120, detail: DetailModel(tab: .detail, record: Fixtures.record))
@@ -71,7 +71,7 @@ import Testing
         #expect(model.state == expected && effects.contains(.saveScene))
         #expect(model.listHeight == 9)
         let frame = Screen.render(try model.screenModel(RestoreWalkTests.context))
-        #expect(frame.line(1).hasPrefix("   mag  place"), "\(frame.text)")
+        #expect(frame.line(1).hasPrefix("   mag   place"), "\(frame.text)")
         #expect(frame.line(2).hasPrefix("▾ "), "\(frame.text)")
         try model.send(.toggleColumnHeaders)
         #expect(model.state.columnHeaders == false && model.listHeight == 10)
