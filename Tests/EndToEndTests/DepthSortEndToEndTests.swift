@@ -44,16 +44,17 @@ struct DepthSortEndToEndTests {
         let first = try fixture.tmux.waitFor(pane, "the time order") { lines($0)[0].contains("sort time ↓") }
         let timeHeader = lines(first)[0]
 
+        // (Line 1 is the column header row, on from 20 rows: the list starts on line 2.)
         // Magnitude first: its largest quakes carry the week's marks (a tsunami flag with a
         // green alert, a green alert alone, a tsunami flag alone).
         // (The selection stays on its quake through a sort: `g` goes to the top.)
         try fixture.tmux.send(pane, "s")
         try fixture.tmux.waitFor(pane, "the magnitude order") { lines($0)[0].contains("sort magnitude") }
         try fixture.tmux.send(pane, "g")
-        let magnitude = try fixture.tmux.waitFor(pane, "the largest quake") { lines($0)[1].hasPrefix("▾ M 5 ") }
-        #expect(lines(magnitude)[2].hasPrefix("5.8 ~ 94km SW of Muara Siberut, Indonesia "), "\(magnitude)")
-        #expect(lines(magnitude)[3].hasPrefix("5.6 ! 275km W of Puerto Chacabuco, Chile "), "\(magnitude)")
-        #expect(lines(magnitude)[4].hasPrefix("5.4 ~ 70km WSW of Muara Siberut, Indonesia "), "\(magnitude)")
+        let magnitude = try fixture.tmux.waitFor(pane, "the largest quake") { lines($0)[2].hasPrefix("▾ M 5 ") }
+        #expect(lines(magnitude)[3].hasPrefix("5.8 ~ 94km SW of Muara Siberut, Indonesia "), "\(magnitude)")
+        #expect(lines(magnitude)[4].hasPrefix("5.6 ! 275km W of Puerto Chacabuco, Chile "), "\(magnitude)")
+        #expect(lines(magnitude)[5].hasPrefix("5.4 ~ 70km WSW of Muara Siberut, Indonesia "), "\(magnitude)")
         try fixture.tmux.send(pane, "s")
         try fixture.tmux.waitFor(pane, "the region order") { lines($0)[0].contains("sort region") }
         try fixture.tmux.send(pane, "s", "g")
@@ -62,16 +63,17 @@ struct DepthSortEndToEndTests {
         let depthHeader = timeHeader.replacingOccurrences(of: "sort time ↓", with: "sort depth ↑")
             .replacingOccurrences(of: "  scene a", with: " scene a")
         let ascending = try fixture.tmux.waitFor(pane, "the depth order, shallowest first") { screen in
-            lines(screen)[0] == depthHeader && lines(screen)[1] == Self.sectionLine("-10–0 km deep", shallow)
+            lines(screen)[0] == depthHeader && lines(screen)[1].contains("depth ↑")
+                && lines(screen)[2] == Self.sectionLine("-10–0 km deep", shallow)
         }
         // Its first row is the shallowest quake (by time among equal depths).
         let shallowest = records.min { ($0.depth!, $0.time) < ($1.depth!, $1.time) }!
         let magnitude0 = shallowest.magnitude.map { String(format: "%.1f", $0) } ?? "—"
-        #expect(lines(ascending)[2].hasPrefix(magnitude0) && lines(ascending)[2].contains(" \(shallowest.place) "), "\(ascending)")
+        #expect(lines(ascending)[3].hasPrefix(magnitude0) && lines(ascending)[3].contains(" \(shallowest.place) "), "\(ascending)")
         try fixture.tmux.send(pane, "S", "g")
         let descending = try fixture.tmux.waitFor(pane, "the depth order, deepest first") { screen in
             lines(screen)[0] == depthHeader.replacingOccurrences(of: "sort depth ↑", with: "sort depth ↓")
-                && lines(screen)[1] == Self.sectionLine("600–700 km deep", deep)
+                && lines(screen)[2] == Self.sectionLine("600–700 km deep", deep)
         }
         let saved = try BrowserTests.waitForSceneFile(fixture) {
             $0["ContentView.sortOrder"] as? String == "depth" && $0["ContentView.sortAscending"] as? Bool == false
