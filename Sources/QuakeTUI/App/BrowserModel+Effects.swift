@@ -1,3 +1,4 @@
+import Foundation
 import QuakeStore
 
 /// The reads the update asks for (the detail row, the notes a draft starts from), what a failed
@@ -75,6 +76,13 @@ extension BrowserModel {
     public static func readFailure(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.readingDescription }
         if let error = error as? SQLiteError {
+            // A transient read error (EIO) can surface as SQLITE_CORRUPT, "database disk image
+            // is malformed" (issue 29): said so, a user throws the store and its notes away.
+            if error.code == SQLiteError.corrupt || error.code == SQLiteError.ioError {
+                let cause = error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : "a read failed"
+                return "Could not read the store (\(cause)); it is not known to be damaged. "
+                    + "Press ctrl-l to try again; if it persists, quit and run quaketui info."
+            }
             return "Could not read the store: \(error.message). Press ctrl-l to try again; if it persists, quit and run quaketui info."
         }
         return "Could not read the store: \(error). Press ctrl-l to try again; if it persists, quit and relaunch."
