@@ -323,8 +323,8 @@ browser_trial() {   # scenario, dir, env...
     got_scene=$(scene_json "$dir")
     check=$(sqlite3 "$dir/quakes.sqlite" "PRAGMA integrity_check" 2>&1)
     [ "$check" = ok ] || echo "integrity_check: $check"
-    [ "$check" = ok ] && grep -q -E "is damaged|malformed" "$work/screen" "$work/err" \
-        && echo "called damaged, but integrity_check is ok: $(grep -h -E "is damaged|malformed" "$work/screen" "$work/err" | head -1)"
+    [ "$check" = ok ] && grep -q -E "is damaged|malformed|disk image" "$work/screen" "$work/err" \
+        && echo "called damaged, but integrity_check is ok: $(grep -h -E "is damaged|malformed|disk image" "$work/screen" "$work/err" | head -1)"
     [ "$got_notes" = "$old_notes" ] || [ "$got_notes" = "sweep note" ] || echo "notes neither before nor after: $got_notes"
     [ "$scenario" = notes ] && [ "$killed" = 0 ] && [ "$got_notes" != "sweep note" ] && echo "exit $rc but the notes were not saved"
     [ -n "$got_scene" ] || echo "the scene file is missing or torn"
@@ -350,7 +350,9 @@ for scenario in notes scene; do
     rm -rf "$work/clean"; cp -a "$bbase" "$work/clean"
     new_scene=""
     FAULT_KIND=EIO
-    problem=$(browser_trial "$scenario" "$work/clean" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/clean" \
+    # A scene save's faults go to scenes/ alone: every point is then SceneStorage's atomic write.
+    where=""; [ "$scenario" = scene ] && where=/scenes
+    problem=$(browser_trial "$scenario" "$work/clean" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/clean$where" \
         FAULT_NTH=0 FAULT_COUNT="$work/n")
     if [ "$scenario" = notes ]; then
         [ "$(notes_of "$work/clean" "$code")" = "sweep note" ] || { echo "sweep: notes fail without faults: $problem"; exit 1; }
@@ -370,7 +372,7 @@ for scenario in notes scene; do
             trial=$work/trial-state   # (no other file in $work has this in its path: FAULT_PATH matches substrings)
             rm -rf "$trial"; cp -a "$bbase" "$trial"
             FAULT_KIND=$errno
-            problem=$(browser_trial "$scenario" "$trial" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$trial" \
+            problem=$(browser_trial "$scenario" "$trial" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$trial$where" \
                 FAULT_NTH="$nth" FAULT_ERRNO="$errno" FAULT_LOG="$work/faultlog")
             if [ -n "$problem" ]; then
                 failures=$((failures + 1))
