@@ -215,4 +215,26 @@ struct BrowserFaultSweepTests {
         }
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
+
+    /// The fault sweep's first browser trials failed their trace file's writes (its path held the
+    /// fault's): `FileHandle.write` trapped, exit 132 and a backtrace. The trace (QUAKETUI_TRACE,
+    /// for tests and quakebench) is best effort: a write that fails never ends the browser.
+    @Test func aTraceFileThatCannotBeWrittenNeverCrashesTheBrowser() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let tmux = try TmuxSession(columns: 120, rows: 30)
+        defer { tmux.close() }
+        let trace = dir.appending("trace").path
+        let faults = try FaultShim.environment(calls: ["write"], path: trace, nth: 1, times: 1_000_000, errno: "ENOSPC")
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.appending("state").path, "--scene", "main"],
+                                  environment: Self.offline.merging(faults) { $1 }.merging(["QUAKETUI_TRACE": trace]) { $1 })
+        // The first frame, or the end (a trap at the first trace line, before the fix).
+        _ = eventually(timeout: 60) {
+            (try? tmux.exitStatus(pane)) ?? nil != nil || ((try? tmux.capture(pane)) ?? "").contains("scene main")
+        }
+        if try tmux.exitStatus(pane) == nil { try tmux.send(pane, "j", "j", "q") }
+        let status = try tmux.waitForExit(pane, timeout: 60)
+        let screen = try tmux.capture(pane)
+        #expect(status == 0, "\(screen)")
+    }
 }
