@@ -95,6 +95,14 @@ import Testing
         #expect(BrowserModel.readFailure(eio).hasPrefix("Could not read the store (Input/output error); it is not known to be damaged."))
     }
 
+    /// The fault sweep's notes trials: one EIO reading the arrivals showed "New quakes could not
+    /// be read: SQLite error 11: database disk image is malformed" (raw, and damage it was not).
+    @Test func arrivalsThatCannotBeReadAreAReadFailureNotRawSQLite() {
+        let malformed = SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed")
+        #expect(BrowserModel.arrivalsFailure(malformed) == "New quakes could not be read: Could not read the store (a read failed); "
+                + "it is not known to be damaged. Press ctrl-l to try again; if it persists, quit and run quaketui info.")
+    }
+
     @Test func aSortOrAMergeTheSourceCannotRunLeavesTheStateAsItWas() throws {
         let source = Self.makeSource()
         let model = try Self.makeModel(source)

@@ -71,6 +71,13 @@ extension BrowserModel {
         return "\(what): \(readFailure(error))"
     }
 
+    /// What the status line says when the quakes that arrived (for the marks, the header's
+    /// count and alerts) could not be read: a read failure like any other, never SQLite's raw
+    /// "SQLite error 11: database disk image is malformed" of one EIO (issue 29).
+    public static func arrivalsFailure(_ error: any Error) -> String {
+        "New quakes could not be read: \(readFailure(error))"
+    }
+
     /// A failed read of the store as the status line says it: what happened and what to do,
     /// never "Nothing was changed" (a read changes nothing). The message log (`L`) keeps it whole.
     public static func readFailure(_ error: any Error) -> String {
