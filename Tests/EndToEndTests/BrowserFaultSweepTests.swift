@@ -109,7 +109,8 @@ struct BrowserFaultSweepTests {
             browser.waitFor(["sweep note"])
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "C-s")
-            outcome.screen = browser.waitFor(["Notes saved", "not saved"])
+            // (A failed read elsewhere, a merge, may say so over "Notes saved": the checks decide.)
+            outcome.screen = browser.waitFor(["Notes saved", "not saved", "could not", "Could not"])
             if !browser.exited, outcome.screen.contains("not saved") {
                 // Said, and the draft kept: the same save again works (the fault is spent).
                 try tmux.send(browser.pane, "C-s")
@@ -121,9 +122,9 @@ struct BrowserFaultSweepTests {
             let idles = browser.idles
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "s")
-            outcome.screen = browser.waitFor(["sort magnitude", "could not", "not saved"], timeout: 10)
+            outcome.screen = browser.waitFor(["sort magnitude", "could not", "Could not", "not saved"], timeout: 10)
             outcome.changed = outcome.screen.contains("sort magnitude")
-            if !outcome.changed, !browser.exited, !outcome.screen.contains("could not") {
+            if !outcome.changed, !browser.exited, !outcome.screen.lowercased().contains("could not") {
                 outcome.problems.append("the sort did not change and the status line does not say why")
             }
             _ = eventually(timeout: 5) { browser.idles > idles || browser.exited }
@@ -201,7 +202,8 @@ struct BrowserFaultSweepTests {
             if writer == .scene {
                 if scene != oldScene && scene != newScene { outcome.problems.append("the scene is neither the old nor the new plist") }
                 if outcome.status == 0, outcome.changed, scene != newScene { outcome.problems.append("exit 0 but the scene was not saved") }
-                if !outcome.changed, scene != oldScene { outcome.problems.append("the sort did not change, but the scene did") }
+                // (Killed, the screen may not have shown the new order yet: old and new are both right.)
+                if !outcome.changed, !killed, scene != oldScene { outcome.problems.append("the sort did not change, but the scene did") }
             }
             // The next run works.
             let again = try Browser.launch(tmux, state: state, files: dir.url)
