@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The fault sweep of issue 29: for each command that writes (import, refresh, delete, config,
-# open), fail each eligible system call on the state directory in turn (open, read, write,
+# The fault sweep of issue 29: for each command that writes (import, refresh, fetch, delete,
+# config, open) and the browser's two writers (notes, scene), fail each eligible system call on
+# the state directory in turn (open, read, write,
 # pread, pwrite, fsync, rename, unlink, ftruncate) with EIO, ENOSPC and EINTR, through
 # tools/faults/faultshim.so (LD_PRELOAD), and check after every trial:
 #   - no crash: exit status below 128;
@@ -25,6 +26,7 @@
 #                              [--only SCENARIO] [--data DIR]
 # SCENARIO: import refresh fetch delete config open notes scene.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
+# --errnos replaces the errnos of every scenario (the browser's default adds KILL).
 # Prints one line per failed trial and a summary per scenario; exit 1 if any trial failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
