@@ -30,6 +30,8 @@ struct FaultSweepTests {
     struct Fingerprint: Equatable {
         var rows: [String]
         var files: [Data?]
+        /// Whether a fetch is finished (with every quake stored, its last, empty window may not be).
+        var fetchDone: [String]
 
         init(_ dir: URL) throws {
             let store = dir.appendingPathComponent("quakes.sqlite").path
@@ -39,6 +41,10 @@ struct FaultSweepTests {
             var rows: [String] = []
             while try statement.step() { rows.append(statement.text(at: 0)) }
             self.rows = rows
+            let fetches = try connection.prepare("SELECT value LIKE '%\"done\":true%' FROM meta WHERE key LIKE 'fetch.%'")
+            var done: [String] = []
+            while try fetches.step() { done.append(fetches.text(at: 0)) }
+            fetchDone = done
             // The activity file holds the time it was sent: whether it holds the code is what counts.
             let activity = FileManager.default.contents(atPath: dir.appendingPathComponent("activity.plist").path)
             files = [FileManager.default.contents(atPath: dir.appendingPathComponent("defaults.plist").path),

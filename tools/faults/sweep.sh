@@ -95,6 +95,8 @@ fingerprint() {
     local dir=$1
     {
         sqlite3 "$dir/quakes.sqlite" "SELECT code, updated, coalesce(notes, '') FROM quake ORDER BY code" 2>&1
+        # Whether a fetch is finished: with every quake stored, its last (empty) window may not be.
+        sqlite3 "$dir/quakes.sqlite" "SELECT value LIKE '%\"done\":true%' FROM meta WHERE key LIKE 'fetch.%'" 2>&1
         cat "$dir/defaults.plist" 2>/dev/null
         grep -c us70004jyv "$dir"/activity.plist 2>/dev/null; cat "$dir"/scenes/*.plist 2>/dev/null
     } | md5sum | cut -d' ' -f1
