@@ -11,7 +11,9 @@ extension StoreError {
     public func confirmingDamage() -> StoreError {
         guard code == .unconfirmedCorrupt else { return self }
         guard case .damaged = Self.quickCheck(path) else { return self }
-        return StoreError(.corrupt, path: path, underlyingError: underlyingError)
+        var confirmed = StoreError(.corrupt, path: path, underlyingError: underlyingError)
+        confirmed.kept = kept
+        return confirmed
     }
 
     /// What `PRAGMA quick_check` says of the store at `path`.

@@ -39,6 +39,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let code: Code
     public let path: String
     public let underlyingError: SQLiteError?
+    /// For an operation made of several transactions, what is kept when one of them failed
+    /// ("The window being fetched was not stored; the 3 windows before it are kept"): said
+    /// instead of "Nothing was changed", which is then true of the failed step only (issue 29).
+    public var kept: String?
 
     public init(_ code: Code, path: String, underlyingError: SQLiteError? = nil) {
         self.code = code
@@ -81,6 +85,8 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// The sentence alone: what happened, where, and what to do.
     public var sentence: String {
         let sentence: String
+        let nothingChanged = kept ?? "Nothing was changed"
+        let nothingWasChanged = kept.map { $0.prefix(1).lowercased() + $0.dropFirst() } ?? "nothing was changed"
         switch code {
         case .notAStore:
             sentence = "\(path) is not a quaketui store (it is not an SQLite database quaketui wrote). It was left untouched; move it aside or choose another state directory with --state-dir."
@@ -93,20 +99,20 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .readOnlyOlderSchema(let found, let oldestReadable):
             sentence = "The store \(path) was written by an older quaketui (store schema \(found); this build reads schema \(oldestReadable) and later) and must be upgraded before it can be read, but it is read-only (no write permission in its mode), and quaketui never changes a mode it did not set: nothing was changed. Run chmod u+w '\(path)' and the next command upgrades it, once; or choose another state directory with --state-dir."
         case .diskFull:
-            sentence = "Cannot write the store \(path): the disk is full. Nothing was changed; free some space and try again."
+            sentence = "Cannot write the store \(path): the disk is full. \(nothingChanged); free some space and try again."
         case .corrupt:
             sentence = "The store \(path) is damaged. Move it (and its -wal and -shm files) aside; quaketui will create a new one."
         case .unconfirmedCorrupt, .ioError:
             let cause = underlyingError.map { $0.systemErrno != 0 ? String(cString: strerror($0.systemErrno)) : $0.message } ?? "an I/O error"
-            sentence = "Could not read or write the store \(path) (\(cause)). Nothing was changed, and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
+            sentence = "Could not read or write the store \(path) (\(cause)). \(nothingChanged), and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
         case .busy:
-            sentence = "The store \(path) is locked by another process for too long (a large import?). Nothing was changed; try again when it has finished."
+            sentence = "The store \(path) is locked by another process for too long (a large import?). \(nothingChanged); try again when it has finished."
         case .cancelled:
-            sentence = "The write to \(path) was cancelled; nothing was changed."
+            sentence = "The write to \(path) was cancelled; \(nothingWasChanged)."
         case .invalidArgument(let what):
             sentence = what
         case .sqlite:
-            sentence = "The store \(path) reported an error; nothing was changed."
+            sentence = "The store \(path) reported an error; \(nothingWasChanged)."
         }
         return sentence
     }

@@ -113,6 +113,26 @@ import Testing
                     + "Press ctrl-l to try again; if it persists, quit and relaunch.")
     }
 
+    /// Issue 29: one EIO reading the store surfaced as "database disk image is malformed" on the
+    /// status line (the fault sweep's browser scene trials), though `integrity_check` was ok.
+    @Test func aReadErrorSQLiteCallsMalformedIsNotCalledDamaged() {
+        let malformed = SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed")
+        let message = BrowserModel.failureMessage(for: .nextSortOrder, malformed)
+        #expect(!message.contains("malformed"), "\(message)")
+        #expect(message == "The list could not be sorted: Could not read the store (a read failed); it is not known to be damaged. "
+                + "Press ctrl-l to try again; if it persists, quit and run quaketui info.")
+        let eio = SQLiteError(extendedCode: SQLiteError.ioError, message: "disk I/O error", systemErrno: EIO)
+        #expect(BrowserModel.readFailure(eio).hasPrefix("Could not read the store (Input/output error); it is not known to be damaged."))
+    }
+
+    /// The fault sweep's notes trials: one EIO reading the arrivals showed "New quakes could not
+    /// be read: SQLite error 11: database disk image is malformed" (raw, and damage it was not).
+    @Test func arrivalsThatCannotBeReadAreAReadFailureNotRawSQLite() {
+        let malformed = SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed")
+        #expect(BrowserModel.arrivalsFailure(malformed) == "New quakes could not be read: Could not read the store (a read failed); "
+                + "it is not known to be damaged. Press ctrl-l to try again; if it persists, quit and run quaketui info.")
+    }
+
     @Test func aSortOrAMergeTheSourceCannotRunLeavesTheStateAsItWas() throws {
         let source = Self.makeSource()
         let model = try Self.makeModel(source)

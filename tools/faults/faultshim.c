@@ -5,7 +5,10 @@
 //   FAULT_PATH    only calls on a path (or a descriptor opened on a path) containing this text
 //   FAULT_NTH     the 1-based eligible call to fail; 0 or unset: fail none, only count
 //   FAULT_TIMES   how many eligible calls to fail from the Nth on (default 1)
-//   FAULT_ERRNO   EIO (default), ENOSPC or EINTR
+//   FAULT_ERRNO   EIO (default), ENOSPC or EINTR; KILL: the process kills itself with SIGKILL
+//                 instead of making the call (a kill -9 at exactly that point)
+//   FAULT_ARM     a file: calls are neither counted nor failed until it exists (a browser is
+//                 armed by the test once it is idle, so the sweep's range is the save alone)
 //   FAULT_COUNT   a file that receives the number of eligible calls at exit (the sweep's range)
 //   FAULT_LOG     a file that receives one line per failed call ("read /path/to/file")
 //   FAULT_TRACE   a file that receives one line per eligible call ("17 fsync /path/to/file")
@@ -23,11 +26,12 @@
 #include <sys/types.h>
 #include <unistd.h>
 #include <pthread.h>
+#include <signal.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long counter, nth, times = 1;
-static int fault_errno = EIO, configured;
-static const char *calls, *path_filter, *count_file, *log_file, *trace_file;
+static int fault_errno = EIO, configured, kill_instead, armed;
+static const char *calls, *path_filter, *count_file, *log_file, *trace_file, *arm_file;
 
 static void configure(void) {
     if (configured) return;
@@ -37,6 +41,8 @@ static void configure(void) {
     count_file = getenv("FAULT_COUNT");
     log_file = getenv("FAULT_LOG");
     trace_file = getenv("FAULT_TRACE");
+    arm_file = getenv("FAULT_ARM");
+    armed = !arm_file || !*arm_file;
     const char *n = getenv("FAULT_NTH");
     nth = n ? atol(n) : 0;
     const char *t = getenv("FAULT_TIMES");
@@ -44,6 +50,7 @@ static void configure(void) {
     const char *e = getenv("FAULT_ERRNO");
     if (e && strcmp(e, "ENOSPC") == 0) fault_errno = ENOSPC;
     else if (e && strcmp(e, "EINTR") == 0) fault_errno = EINTR;
+    else if (e && strcmp(e, "KILL") == 0) kill_instead = 1;
 }
 
 static int call_enabled(const char *name) {
@@ -77,7 +84,8 @@ static int should_fail(const char *name, const char *path) {
     configure();
     int fail = 0;
     long number = 0;
-    if (call_enabled(name) && (!path_filter || (path && strstr(path, path_filter)))) {
+    if (!armed) armed = access(arm_file, F_OK) == 0;
+    if (armed && call_enabled(name) && (!path_filter || (path && strstr(path, path_filter)))) {
         number = ++counter;
         fail = nth > 0 && counter >= nth && counter < nth + times;
     }
@@ -85,6 +93,7 @@ static int should_fail(const char *name, const char *path) {
     if (number) log_line(trace_file, number, name, path);
     if (fail) {
         log_line(log_file, 0, name, path);
+        if (kill_instead) kill(getpid(), SIGKILL);
         errno = fault_errno;
     } else {
         errno = saved;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The fault sweep of issue 29: for each command that writes (import, refresh, delete, config,
-# open), fail each eligible system call on the state directory in turn (open, read, write,
+# The fault sweep of issue 29: for each command that writes (import, refresh, fetch, delete,
+# config, open) and the browser's two writers (notes, scene), fail each eligible system call on
+# the state directory in turn (open, read, write,
 # pread, pwrite, fsync, rename, unlink, ftruncate) with EIO, ENOSPC and EINTR, through
 # tools/faults/faultshim.so (LD_PRELOAD), and check after every trial:
 #   - no crash: exit status below 128;
@@ -9,12 +10,23 @@
 #     exactly the "before" or the "after" state; a failure that did the work is counted apart;
 #   - the store passes PRAGMA integrity_check, and is called damaged only if it is not;
 #   - no state file moved aside (….corrupt-…) that is a copy of a good one.
-# `fetch` needs an FDSN server and is swept by hand; notes and scenes are saved only by the
-# browser (no command-line path), so they are not swept here (see RELIABILITY.md).
+# `fetch` runs against Benchmarks/peers/fdsnws_server.py on 127.0.0.1 (never the network), with
+# a limit that makes it page through several windows: a failed fetch may keep the windows it
+# finished, so its store must hold the "before" rows plus some of the "after" rows and nothing
+# else, and the same command run again without faults must finish it exactly.
+# `notes` and `scene` drive the browser in tmux: the fault is armed (FAULT_ARM) once the browser
+# is idle, so the range is what one notes save (ctrl-s in the Notes tab) or one scene change (`s`)
+# and the quit after it do; the failure must be said on the status line (`not saved`), and then
+# the save is made again and `q` must exit 0, or exit 1 with one sentence if the quit's own save
+# failed. Every browser trial also runs with FAULT_ERRNO=KILL (kill -9 at that call). After each,
+# the scene file is the old or the new whole plist, the notes the old or the new text, and the
+# browser launched again without faults shows the scene and quits with 0.
 #
 # Usage: tools/faults/sweep.sh [--binary PATH] [--sample K] [--seed S] [--errnos "EIO ENOSPC EINTR"]
 #                              [--only SCENARIO] [--data DIR]
+# SCENARIO: import refresh fetch delete config open notes scene.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
+# --errnos replaces the errnos of every scenario (the browser's default adds KILL).
 # Prints one line per failed trial and a summary per scenario; exit 1 if any trial failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +35,7 @@ binary="$root/.build/debug/quaketui"
 sample=0
 seed=1
 errnos="EIO ENOSPC EINTR"
+browser_errnos="EIO ENOSPC EINTR KILL"
 only=""
 data="${QUAKETUI_SHARED_DATA:-$root/../shared/data}"
 [ -d "$data/usgs" ] || data=/work/shared/data
@@ -31,7 +44,7 @@ while [ $# -gt 0 ]; do
         --binary) binary=$2; shift 2 ;;
         --sample) sample=$2; shift 2 ;;
         --seed) seed=$2; shift 2 ;;
-        --errnos) errnos=$2; shift 2 ;;
+        --errnos) errnos=$2; browser_errnos=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
         --data) data=$2; shift 2 ;;
         *) echo "sweep: unknown argument $1" >&2; exit 64 ;;
@@ -39,8 +52,32 @@ while [ $# -gt 0 ]; do
 done
 shim=$("$here/build.sh")
 work=$(mktemp -d /tmp/quaketui-sweep.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+socket="quaketui-sweep-$$"
+server_pid=""
+cleanup() {
+    tmux -L "$socket" kill-server 2>/dev/null
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+[ -n "${SWEEP_KEEP:-}" ] && trap - EXIT
 calls=open,read,write,pread,pwrite,fsync,rename,unlink,ftruncate
+
+# The FDSN service for `fetch`: a month of M4.5+ quakes as FDSN text, a limit of 150 a request.
+python3 - "$data/usgs/4.5_month-2014-03-21.geojson" > "$work/catalogue.txt" <<'PY' || exit 1
+import json, sys, datetime
+print("#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName")
+for f in json.load(open(sys.argv[1]))["features"]:
+    p, (lon, lat, depth) = f["properties"], f["geometry"]["coordinates"]
+    t = datetime.datetime.fromtimestamp(p["time"] / 1000, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3]
+    print(f"{f['id']}|{t}|{lat}|{lon}|{depth}|{p['net']}|{p['net']}|{p['net']}|{f['id']}|{p['magType']}|{p['mag']}|{p['net']}|{p['place']}")
+PY
+echo '{}' > "$work/faults.json"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 "$root/Benchmarks/peers/fdsnws_server.py" "$work/catalogue.txt" "$port" 100000 "$work/faults.json" /dev/null \
+    > "$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 
 # The base state: a store with a month of quakes, a note, and settings.
 base=$work/base
@@ -50,6 +87,7 @@ cp "$data/usgs/all_week-2020-06-10.geojson" "$mirror/all_week.geojson"
 "$binary" import "$data/usgs/2.5_month-2019-07-19.geojson" --state-dir "$base" > /dev/null || exit 1
 sqlite3 "$base/quakes.sqlite" "UPDATE quake SET notes = 'felt it' WHERE rowid = 7" || exit 1
 "$binary" config alertMagnitude 6.5 --state-dir "$base" > /dev/null || exit 1
+"$binary" config autoRefreshInterval 0 --state-dir "$base" > /dev/null || exit 1   # the browser stays offline
 "$binary" list --state-dir "$base" > /dev/null || exit 1   # checkpoints and closes the WAL
 
 # The state a trial leaves: the store's rows, the settings, the pending activities.
@@ -57,9 +95,27 @@ fingerprint() {
     local dir=$1
     {
         sqlite3 "$dir/quakes.sqlite" "SELECT code, updated, coalesce(notes, '') FROM quake ORDER BY code" 2>&1
+        # Whether a fetch is finished: with every quake stored, its last (empty) window may not be.
+        sqlite3 "$dir/quakes.sqlite" "SELECT value LIKE '%\"done\":true%' FROM meta WHERE key LIKE 'fetch.%'" 2>&1
         cat "$dir/defaults.plist" 2>/dev/null
         grep -c us70004jyv "$dir"/activity.plist 2>/dev/null; cat "$dir"/scenes/*.plist 2>/dev/null
     } | md5sum | cut -d' ' -f1
+}
+
+rows() {   # the store's rows, one a line, sorted
+    sqlite3 "$1/quakes.sqlite" "SELECT code || ' ' || updated || ' ' || coalesce(notes, '') FROM quake ORDER BY 1" 2>&1
+}
+
+# A fetch that failed may keep its finished windows: the "before" rows, some "after" rows, and
+# nothing else; the same command run again without faults must then finish it exactly.
+fetch_partial_problem() {   # dir
+    local dir=$1
+    rows "$dir" > "$work/rows.got"
+    if [ -n "$(comm -23 "$work/rows.got" "$work/rows.union")" ]; then
+        echo "rows neither before nor after: $(comm -23 "$work/rows.got" "$work/rows.union" | head -2 | tr '\n' ' ')"
+    elif [ -n "$(comm -13 "$work/rows.got" "$work/rows.before")" ]; then
+        echo "rows of before were lost"
+    fi
 }
 
 scenario_args() {
@@ -69,24 +125,28 @@ scenario_args() {
         delete) echo "delete --before 2019-07-10" ;;
         config) echo "config alertMagnitude 7" ;;
         open) echo "open us70004jyv --scene main" ;;
+        fetch) echo "fetch --start 2014-02-19 --end 2014-03-22 --json" ;;
     esac
 }
 
 run_trial() {   # dir, scenario, env...
     local dir=$1 scenario=$2; shift 2
     # shellcheck disable=SC2046
-    env "$@" QUAKETUI_FEED_BASE_URL="file://$mirror" "$binary" $(scenario_args "$scenario") --state-dir "$dir" \
+    env "$@" QUAKETUI_FEED_BASE_URL="file://$mirror" QUAKETUI_FDSN_BASE_URL="http://127.0.0.1:$port/fdsnws/event/1/query" \
+        QUAKETUI_FDSN_LIMIT=150 "$binary" $(scenario_args "$scenario") --state-dir "$dir" \
         > "$work/out" 2> "$work/err"
 }
 
 total_failures=0
 summary=""
-for scenario in import refresh delete config open; do
+for scenario in import refresh fetch delete config open; do
     [ -n "$only" ] && [ "$only" != "$scenario" ] && continue
     before=$(fingerprint "$base")
     rm -rf "$work/clean"; cp -a "$base" "$work/clean"
     run_trial "$work/clean" "$scenario" || { echo "sweep: $scenario fails without faults: $(cat "$work/err")"; exit 1; }
     after=$(fingerprint "$work/clean")
+    rows "$base" > "$work/rows.before"
+    sort -u "$work/rows.before" <(rows "$work/clean") > "$work/rows.union"
     rm -rf "$work/count"; cp -a "$base" "$work/count"
     run_trial "$work/count" "$scenario" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/count" FAULT_NTH=0 FAULT_COUNT="$work/n"
     points=$(cat "$work/n")
@@ -99,17 +159,20 @@ for scenario in import refresh delete config open; do
         fi
         for nth in $nths; do
             trials=$((trials + 1))
-            trial=$work/t
+            trial=$work/trial-state   # (no other file in $work has this in its path: FAULT_PATH matches substrings)
             rm -rf "$trial"; cp -a "$base" "$trial"
             run_trial "$trial" "$scenario" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$trial" FAULT_NTH="$nth" \
                 FAULT_ERRNO="$errno" FAULT_LOG="$work/faultlog"
             rc=$?
             problem=""
             got=$(fingerprint "$trial")
+            [ "$scenario" = fetch ] && sed -i '/^fetch: /d' "$work/err"   # its notes: halving a window, a retry
             lines=$(wc -l < "$work/err")
             if [ "$rc" -ge 128 ]; then problem="crashed (exit $rc)"
             elif [ "$rc" -eq 0 ] && [ "$got" != "$after" ]; then problem="exit 0 but the work was not done"
-            elif [ "$rc" -ne 0 ] && [ "$got" != "$before" ] && [ "$got" != "$after" ]; then problem="the state is neither before nor after"
+            elif [ "$rc" -ne 0 ] && [ "$scenario" = fetch ] && [ "$got" != "$before" ] && [ "$got" != "$after" ] \
+                && partial=$(fetch_partial_problem "$trial") && [ -n "$partial" ]; then problem="$partial"
+            elif [ "$rc" -ne 0 ] && [ "$scenario" != fetch ] && [ "$got" != "$before" ] && [ "$got" != "$after" ]; then problem="the state is neither before nor after"
             elif [ "$rc" -ne 0 ] && { [ "$lines" -ne 1 ] || ! head -1 "$work/err" | grep -q '^Error: '; }; then problem="not one sentence: $(head -c 300 "$work/err")"
             elif [ "$rc" -ne 0 ] && [ "$got" = "$after" ]; then done_but_failed=$((done_but_failed + 1)); problem="exit $rc after the work was done: $(head -c 200 "$work/err")"
             fi
@@ -119,6 +182,16 @@ for scenario in import refresh delete config open; do
                 # "Damaged, move it aside" on a sound store throws away every note (issue 29).
                 if [ "$check" = "ok" ] && grep -q "is damaged" "$work/err"; then
                     problem="$problem; called damaged, but integrity_check is ok: $(head -c 200 "$work/err")"
+                fi
+            fi
+            # A fetch that kept windows says so, not "nothing was changed".
+            if [ "$scenario" = fetch ] && [ "$rc" -ne 0 ] && [ "$got" != "$before" ] && grep -qi "nothing was changed" "$work/err"; then
+                problem="$problem; says nothing was changed, but windows are kept: $(head -c 200 "$work/err")"
+            fi
+            # The next run works: a fetch that failed is finished by the same command.
+            if [ "$scenario" = fetch ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; then
+                if ! run_trial "$trial" fetch; then problem="$problem; the next fetch failed too: $(head -c 200 "$work/err")"
+                elif [ "$(fingerprint "$trial")" != "$after" ]; then problem="$problem; the next fetch did not finish it exactly"
                 fi
             fi
             for aside in $(find "$trial" -name '*.corrupt-*' 2>/dev/null); do
@@ -138,6 +211,189 @@ for scenario in import refresh delete config open; do
     summary="$summary$line"$'\n'
     total_failures=$((total_failures + failures))
 done
+
+# ---- The browser's writers: a notes save and a scene save, in tmux. ----
+if [ -z "$only" ] || [ "$only" = notes ] || [ "$only" = scene ]; then
+tmux -L "$socket" -f /dev/null new-session -d -s sweep -x 120 -y 30 cat || exit 1
+
+screen() { tmux -L "$socket" capture-pane -p -t sweep:b 2>/dev/null; }
+waitfor() {   # timeout-seconds, then a command that succeeds when the wait is over
+    local deadline=$(( $(date +%s) + $1 )) began=$SECONDS; shift
+    while ! "$@"; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            [ -n "${SWEEP_DEBUG:-}" ] && echo "waited $1 s in vain for: $*" >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+    [ -n "${SWEEP_DEBUG:-}" ] && echo "waited $((SECONDS - began)) s for: $*" >&2
+    return 0
+}
+idles() { local n; n=$(grep -c '^idle' "$work/trace" 2>/dev/null); echo "${n:-0}"; }
+more_idles() { [ "$(idles)" -gt "$1" ]; }
+exited() { [ -s "$work/status" ]; }
+shows() { screen | grep -q -- "$1"; }
+shows_or_exited() { exited || screen | grep -q -i -E -- "$1"; }
+# The scene file as canonical JSON (a torn or missing file prints nothing).
+scene_json() {
+    # (Its message log, which records what the status line said and when, is left out.)
+    python3 -c 'import plistlib, sys, json; d = plistlib.load(open(sys.argv[1], "rb")); d.pop("ContentView.messageLog", None); print(json.dumps(d, sort_keys=True, default=str))' \
+        "$1/scenes/main.plist" 2>/dev/null
+}
+keydiff() {   # the keys in which two scene_json texts differ
+    python3 -c 'import json, sys; a, b = (json.loads(x or "{}") for x in sys.argv[1:]); print(" ".join(sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))))' "$1" "$2"
+}
+notes_of() { sqlite3 "$1/quakes.sqlite" "SELECT coalesce(notes, '') FROM quake WHERE code = '$2'" 2>&1; }
+
+launch() {   # dir, env... : the browser of scene main in the window sweep:b
+    local dir=$1; shift
+    tmux -L "$socket" kill-window -t sweep:b 2>/dev/null
+    rm -f "$work/status" "$work/trace" "$work/err"
+    local env="" arg
+    for arg in "$@" QUAKETUI_TRACE="$work/trace" QUAKETUI_FEED_BASE_URL=file:///nonexistent-quaketui-feed \
+        QUAKETUI_WINDOW_BUDGET_MS=60000; do env="$env $(printf %q "$arg")"; done
+    tmux -L "$socket" new-window -d -t sweep -n b \
+        "env $env $(printf %q "$binary") --state-dir $(printf %q "$dir") --scene main 2> $(printf %q "$work/err"); echo \$? > $(printf %q "$work/status"); exec sleep 86400"
+    waitfor 60 more_idles 0 || { exited || echo "launch: no idle in 60 s"; return 1; }
+}
+quit() {   # q (or SIGTERM while editing notes) and the exit status
+    if exited; then cat "$work/status"; return; fi
+    if [ "${1:-q}" = term ]; then
+        pid=$(cat "/proc/$(tmux -L "$socket" display-message -p -t sweep:b '#{pane_pid}')/task/"*/children 2>/dev/null | awk '{print $1}')
+        [ -n "$pid" ] && kill -TERM "$pid"
+    else
+        tmux -L "$socket" send-keys -t sweep:b q
+    fi
+    waitfor 60 exited || { echo 999; return; }
+    cat "$work/status"
+}
+
+# The browser's base: the same store and settings, a scene with the first quake's detail open.
+bbase=$work/bbase
+cp -a "$base" "$bbase"
+launch "$bbase" || exit 1
+tmux -L "$socket" send-keys -t sweep:b Enter 3
+waitfor 30 shows "Notes" || { echo "sweep: the browser shows no Notes tab"; screen; exit 1; }
+[ "$(quit)" = 0 ] || { echo "sweep: the browser does not quit cleanly: $(cat "$work/err")"; exit 1; }
+code=$(python3 -c 'import plistlib, sys; print(plistlib.load(open(sys.argv[1], "rb"))["ContentView.selectedQuake"])' "$bbase/scenes/main.plist") \
+    || { echo "sweep: no selected quake in the browser's scene"; exit 1; }
+old_notes=$(notes_of "$bbase" "$code")
+old_scene=$(scene_json "$bbase")
+
+# One browser trial: the action, then the checks; prints the problem, if any.
+browser_trial() {   # scenario, dir, env...
+    local scenario=$1 dir=$2; shift 2
+    rm -f "$work/arm"
+    launch "$dir" "$@" FAULT_ARM="$work/arm" || { echo "launch failed: $(head -c 200 "$work/err")"; return; }
+    local n rc killed=0 retried=0 changed=0
+    if [ "$scenario" = notes ]; then
+        tmux -L "$socket" send-keys -t sweep:b e
+        tmux -L "$socket" send-keys -t sweep:b -l "sweep note"
+        waitfor 30 shows "sweep note" || { echo "the typed note never showed"; quit > /dev/null; return; }
+        touch "$work/arm"
+        tmux -L "$socket" send-keys -t sweep:b C-s
+        # (A failed read elsewhere, a merge, may say so over "Notes saved": the checks below decide.)
+        waitfor 30 shows_or_exited "Notes saved|not saved|could not" || { echo "no word on the save in 30 s"; }
+        if ! exited && shows "not saved"; then
+            # The failure was said; the draft is kept: the same save again must work.
+            retried=1
+            tmux -L "$socket" send-keys -t sweep:b C-s
+            waitfor 30 shows_or_exited "Notes saved" || echo "the second save did not work either: $(screen | tail -1)"
+        fi
+        n=$(idles); waitfor 10 more_idles "$n"
+        screen > "$work/screen"
+        rc=$(quit term)
+    else
+        n=$(idles)
+        touch "$work/arm"
+        tmux -L "$socket" send-keys -t sweep:b s
+        # A failed read leaves the order as it was, and says so on the status line.
+        waitfor 10 shows_or_exited "sort magnitude|failed|not |rror" 
+        waitfor 5 more_idles "$n"
+        screen > "$work/screen"
+        grep -q "sort magnitude" "$work/screen" && changed=1
+        if [ "$changed" = 0 ] && ! exited && ! tail -1 "$work/screen" | grep -q -i -E "could not|not saved"; then
+            echo "the sort did not change, and the status line does not say why: $(tail -1 "$work/screen")"
+        fi
+        rc=$(quit q)
+    fi
+    [ "$rc" = 137 ] && [ "$FAULT_KIND" = KILL ] && killed=1
+    if [ "$rc" -ge 128 ] && [ "$killed" = 0 ]; then echo "crashed (exit $rc): $(head -c 300 "$work/err")"; fi
+    if grep -q -E 'Backtrace|Fatal error' "$work/err"; then echo "a backtrace: $(head -c 300 "$work/err")"; fi
+    if [ "$killed" = 0 ] && [ "$rc" != 0 ] && { [ "$(wc -l < "$work/err")" -ne 1 ] || ! grep -q '^Error: ' "$work/err"; }; then
+        echo "exit $rc without one sentence: $(head -c 300 "$work/err")"
+    fi
+    local got_notes got_scene check
+    got_notes=$(notes_of "$dir" "$code")
+    got_scene=$(scene_json "$dir")
+    check=$(sqlite3 "$dir/quakes.sqlite" "PRAGMA integrity_check" 2>&1)
+    [ "$check" = ok ] || echo "integrity_check: $check"
+    [ "$check" = ok ] && grep -q -E "is damaged|malformed|disk image" "$work/screen" "$work/err" \
+        && echo "called damaged, but integrity_check is ok: $(grep -h -E "is damaged|malformed|disk image" "$work/screen" "$work/err" | head -1)"
+    [ "$got_notes" = "$old_notes" ] || [ "$got_notes" = "sweep note" ] || echo "notes neither before nor after: $got_notes"
+    [ "$scenario" = notes ] && [ "$killed" = 0 ] && [ "$got_notes" != "sweep note" ] && echo "exit $rc but the notes were not saved"
+    [ -n "$got_scene" ] || echo "the scene file is missing or torn"
+    # A notes save changes the scene in several steps (the draft, then none): only the scene
+    # scenario has one old and one new plist.
+    [ "$scenario" = notes ] || [ "$got_scene" = "$old_scene" ] || [ "$got_scene" = "$new_scene" ] || echo "the scene is neither the old nor the new plist: $(keydiff "$got_scene" "$old_scene") / $(keydiff "$got_scene" "$new_scene")"
+    [ "$scenario" = scene ] && [ "$rc" = 0 ] && [ "$changed" = 1 ] && [ "$got_scene" != "$new_scene" ] && echo "exit 0 but the scene was not saved"
+    # (Killed, the screen may not have shown the new order yet: old and new are both right.)
+    [ "$scenario" = scene ] && [ "$changed" = 0 ] && [ "$killed" = 0 ] && [ "$got_scene" != "$old_scene" ] && echo "the sort did not change, but the scene did"
+    for aside in $(find "$dir" -name '*.corrupt-*' 2>/dev/null); do
+        python3 -c 'import plistlib, sys; plistlib.load(open(sys.argv[1], "rb"))' "$aside" 2>/dev/null \
+            && echo "a good file was moved aside: $aside"
+    done
+    # The next run works: the browser launches on what is left, shows the scene and quits.
+    if ! launch "$dir"; then echo "the next launch failed: $(head -c 200 "$work/err")"; return; fi
+    screen | grep -q "scene main" || echo "the next launch does not show scene main"
+    rc=$(quit term)
+    [ "$rc" = 0 ] || echo "the next launch exited $rc: $(head -c 200 "$work/err")"
+}
+
+for scenario in notes scene; do
+    [ -n "$only" ] && [ "$only" != "$scenario" ] && continue
+    # The clean run: what the action leaves without faults (the "after"), and how many calls it makes.
+    rm -rf "$work/clean"; cp -a "$bbase" "$work/clean"
+    new_scene=""
+    FAULT_KIND=EIO
+    # A scene save's faults go to scenes/ alone: every point is then SceneStorage's atomic write.
+    where=""; [ "$scenario" = scene ] && where=/scenes
+    problem=$(browser_trial "$scenario" "$work/clean" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/clean$where" \
+        FAULT_NTH=0 FAULT_COUNT="$work/n")
+    if [ "$scenario" = notes ]; then
+        [ "$(notes_of "$work/clean" "$code")" = "sweep note" ] || { echo "sweep: notes fail without faults: $problem"; exit 1; }
+    fi
+    new_scene=$(scene_json "$work/clean")
+    [ "$scenario" = notes ] || [ "$new_scene" != "$old_scene" ] || { echo "sweep: the $scenario action changed no scene key: $problem"; exit 1; }
+    points=$(cat "$work/n")
+    trials=0; failures=0
+    for errno in $browser_errnos; do
+        if [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
+            nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
+        else
+            nths=$(seq 1 "$points")
+        fi
+        for nth in $nths; do
+            trials=$((trials + 1))
+            trial=$work/trial-state   # (no other file in $work has this in its path: FAULT_PATH matches substrings)
+            rm -rf "$trial"; cp -a "$bbase" "$trial"
+            FAULT_KIND=$errno
+            problem=$(browser_trial "$scenario" "$trial" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$trial$where" \
+                FAULT_NTH="$nth" FAULT_ERRNO="$errno" FAULT_LOG="$work/faultlog")
+            if [ -n "$problem" ]; then
+                failures=$((failures + 1))
+                echo "FAIL $scenario $errno call #$nth ($(tail -1 "$work/faultlog" 2>/dev/null)): $(echo "$problem" | tr '\n' ';')"
+            fi
+            rm -f "$work/faultlog"
+        done
+    done
+    line="$scenario: $points fault points, $trials trials, $failures failures"
+    echo "$line"
+    summary="$summary$line"$'\n'
+    total_failures=$((total_failures + failures))
+done
+fi
+
 echo "---"
 printf "%s" "$summary"
 [ "$total_failures" -eq 0 ]

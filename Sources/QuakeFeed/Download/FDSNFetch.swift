@@ -186,7 +186,7 @@ public final class FDSNFetch {
                     sleep(wait)
                     continue
                 }
-                throw error
+                throw Self.keeping(state, error)
             }
             attempts = 0
             state = next
@@ -273,6 +273,15 @@ public final class FDSNFetch {
     }
 
     static let maximumWindow: Int64 = 3650 * 86_400_000
+
+    /// A store error after windows were stored says they are kept, not "nothing was changed"
+    /// (which is true of the failed window only): the same command continues from them.
+    static func keeping(_ state: Record, _ error: any Error) -> any Error {
+        guard state.windows > 0, var store = error as? StoreError else { return error }
+        store.kept = "The window being fetched was not stored; the \(state.windows == 1 ? "window" : "\(state.windows.formatted()) windows") "
+            + "before it (\(state.quakes.formatted()) quakes) \(state.windows == 1 ? "is" : "are") kept"
+        return store
+    }
 
     /// Stores the progress alone (a window without events).
     private func commit(_ record: Record, key: String) throws {

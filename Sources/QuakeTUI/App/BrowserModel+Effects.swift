@@ -1,3 +1,4 @@
+import Foundation
 import QuakeStore
 
 /// The reads the update asks for (the detail row, the notes a draft starts from), what a failed
@@ -86,11 +87,25 @@ extension BrowserModel {
         return "\(what): \(readFailure(error))"
     }
 
+    /// What the status line says when the quakes that arrived (for the marks, the header's
+    /// count and alerts) could not be read: a read failure like any other, never SQLite's raw
+    /// "SQLite error 11: database disk image is malformed" of one EIO (issue 29).
+    public static func arrivalsFailure(_ error: any Error) -> String {
+        "New quakes could not be read: \(readFailure(error))"
+    }
+
     /// A failed read of the store as the status line says it: what happened and what to do,
     /// never "Nothing was changed" (a read changes nothing). The message log (`L`) keeps it whole.
     public static func readFailure(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.readingDescription }
         if let error = error as? SQLiteError {
+            // A transient read error (EIO) can surface as SQLITE_CORRUPT, "database disk image
+            // is malformed" (issue 29): said so, a user throws the store and its notes away.
+            if error.code == SQLiteError.corrupt || error.code == SQLiteError.ioError {
+                let cause = error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : "a read failed"
+                return "Could not read the store (\(cause)); it is not known to be damaged. "
+                    + "Press ctrl-l to try again; if it persists, quit and run quaketui info."
+            }
             return "Could not read the store: \(error.message). Press ctrl-l to try again; if it persists, quit and run quaketui info."
         }
         return "Could not read the store: \(error). Press ctrl-l to try again; if it persists, quit and relaunch."

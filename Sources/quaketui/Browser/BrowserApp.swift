@@ -380,7 +380,7 @@ final class BrowserApp {
         do {
             arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen)
         } catch {
-            show("New quakes could not be read: \(error)")
+            show(BrowserModel.arrivalsFailure(error))
             return
         }
         try send(.quakesArrived(arrivals), terminal)

@@ -17,14 +17,16 @@ final class FrameTrace {
 
     deinit { try? handle.close() }
 
+    /// Best effort: a line that cannot be written (a full disk) is lost, never fatal (the
+    /// legacy `write(_:)` traps on an error).
     func event(_ name: String) {
-        handle.write(Data("\(name)\n".utf8))
+        try? handle.write(contentsOf: Data("\(name)\n".utf8))
     }
 
     func frame(rows: Int) {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
         let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        handle.write(Data("frame \(nanoseconds) \(rows)\n".utf8))
+        try? handle.write(contentsOf: Data("frame \(nanoseconds) \(rows)\n".utf8))
     }
 }
