@@ -93,18 +93,38 @@ extension Connection {
             terms.append("(" + ranges.map { _ in "longitude BETWEEN ? AND ?" }.joined(separator: " OR ") + ")")
             values += ranges.flatMap { [SQLiteValue.real($0.lowerBound), .real($0.upperBound)] }
         }
-        // Latitude + 90 and longitude + 180 are never negative: CAST truncates, which is floor there.
+        // Counted here rather than by `GROUP BY`: one pass over the rows into a flat array of the
+        // world's cells costs a third of SQLite's sort of a million cell keys (quakebench's
+        // density row). Latitude + 90 and longitude + 180 are never negative, so truncating is
+        // flooring, as `cellIndex` does.
         let cell = window.cellDegrees
-        let statement = try prepare("""
-            SELECT CAST((latitude + 90) / ? AS INTEGER) AS r, CAST((longitude + 180) / ? AS INTEGER) AS c,
-                   count(*), max(magnitude)
-            FROM quake WHERE \(terms.joined(separator: " AND ")) GROUP BY r, c ORDER BY r, c
-            """)
-        try statement.bind([.real(cell), .real(cell)] + values)
-        var cells: [DensityGrid.Cell] = []
+        let statement = try prepare("SELECT latitude, longitude, magnitude FROM quake WHERE \(terms.joined(separator: " AND "))")
+        try statement.bind(values)
+        let rows = Int(180 / cell) + 1, columns = Int(360 / cell) + 1
+        var counts = [Int](repeating: 0, count: rows * columns)
+        var maxima = [Double](repeating: -.infinity, count: rows * columns)
+        var outside: [Int: DensityGrid.Cell] = [:]  // a coordinate off the globe (a damaged feed) keeps its own cell
         while try statement.step() {
-            cells.append(DensityGrid.Cell(row: Int(statement.int64(at: 0)), column: Int(statement.int64(at: 1)),
-                                          count: Int(statement.int64(at: 2)), maximumMagnitude: statement.optionalDouble(at: 3)))
+            let (row, column) = DensityGrid.cellIndex(latitude: statement.double(at: 0), longitude: statement.double(at: 1), cellDegrees: cell)
+            let magnitude = statement.optionalDouble(at: 2)
+            guard (0..<rows).contains(row), (0..<columns).contains(column) else {
+                var other = outside[row &* 1_000_003 &+ column] ?? DensityGrid.Cell(row: row, column: column, count: 0, maximumMagnitude: nil)
+                other.count += 1
+                if let magnitude { other.maximumMagnitude = max(other.maximumMagnitude ?? magnitude, magnitude) }
+                outside[row &* 1_000_003 &+ column] = other
+                continue
+            }
+            let index = row * columns + column
+            counts[index] += 1
+            if let magnitude, magnitude > maxima[index] { maxima[index] = magnitude }
+        }
+        var cells: [DensityGrid.Cell] = []
+        for index in counts.indices where counts[index] > 0 {
+            cells.append(DensityGrid.Cell(row: index / columns, column: index % columns, count: counts[index],
+                                          maximumMagnitude: maxima[index] == -.infinity ? nil : maxima[index]))
+        }
+        if !outside.isEmpty {
+            cells = (cells + outside.values).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
         }
         return DensityGrid(window: window, cells: cells)
     }
