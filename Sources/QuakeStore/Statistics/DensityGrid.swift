@@ -41,7 +41,7 @@ public struct GridWindow: Hashable, Sendable {
 }
 
 /// The quakes of a list counted per cell of a `GridWindow`: what the Map tab draws as density,
-/// never a million rows (one `GROUP BY` in SQLite).
+/// never a million rows (counted in one pass by `Connection.densityGrid`).
 public struct DensityGrid: Hashable, Sendable {
     /// One cell that holds quakes.
     public struct Cell: Hashable, Sendable {
@@ -79,8 +79,9 @@ public struct DensityGrid: Hashable, Sendable {
 
 extension Connection {
     /// The quakes `request` matches inside `window`, counted per cell with their largest
-    /// magnitude: one `GROUP BY` over the cell indices (`quake_location` narrows a window's
-    /// latitudes), so a million quakes come back as at most a few tens of thousands of cells.
+    /// magnitude: one pass over the matching rows into a flat array of cells (`quake_location`
+    /// narrows a window's latitudes), so a million quakes come back as at most a few tens of
+    /// thousands of cells.
     public func densityGrid(of request: SectionedFetchRequest, in window: GridWindow) throws(SQLiteError) -> DensityGrid {
         let (condition, arguments) = QueryPlan(request).rowWhere
         var terms = ["(\(condition))"], values = arguments
