@@ -174,3 +174,32 @@ import Testing
         #expect(try controller.anchor(code: "q5") == 4)
     }
 }
+
+/// The background count (`CountWorker`) stops a configure that a newer request replaced through
+/// a check SQLite asks every 1,000 steps: an `sqlite3_interrupt` made between two statements is
+/// forgotten when the next starts, so the old count would run to its end before the new one.
+@Suite struct ConfigureCancellationTests {
+    @Test func aCancelledConfigureStopsAndKeepsThePreviousRequest() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let records = FetchedResultsControllerTests.records
+        try store.upsert(records)
+        let utc = FetchedResultsControllerTests.utc
+        let controller = try FetchedResultsController(container: store.container, request: SectionedFetchRequest(timeZone: utc))
+        defer { controller.close() }
+        let before = try FetchedResultsControllerTests.contents(controller)
+        let search = SectionedFetchRequest(predicate: QuakePredicate(searchText: "o"),
+                                           sortDescriptor: QuakeSortDescriptor(.magnitude), timeZone: utc)
+        var asked = 0
+        #expect {
+            _ = try controller.configure(search, anchoring: nil, withinNanoseconds: nil, isCancelled: { asked += 1; return true })
+        } throws: { ($0 as? SQLiteError)?.isInterrupted == true }
+        #expect(asked > 0)
+        #expect(controller.request == SectionedFetchRequest(timeZone: utc).normalized)
+        #expect(try FetchedResultsControllerTests.contents(controller) == before)
+        // Not cancelled: the same request is applied whole, as without the check.
+        _ = try controller.configure(search, anchoring: nil, withinNanoseconds: nil, isCancelled: { false })
+        #expect(try FetchedResultsControllerTests.contents(controller)
+                == ExpectedResults.sections(records, search: "o", minimumMagnitude: nil, order: .magnitude, ascending: false, timeZone: utc))
+    }
+}

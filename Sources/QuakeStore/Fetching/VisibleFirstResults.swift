@@ -306,6 +306,8 @@ final class CountWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "quaketui.results.count", qos: .userInitiated)
     private var spare: FetchedResultsController?
     private var latest: Job?
+    /// Changes with every submit and cancel: the running count stops once it is not its own.
+    private var ticket = 0
     private var running = false
     private var finished: (generation: Int, result: Result<Int?, any Error>, duration: Duration)?
     /// A distance sort's sections, counted before its table is built.
@@ -323,6 +325,7 @@ final class CountWorker: @unchecked Sendable {
     func submit(_ job: Job) {
         lock.withLock {
             latest = job
+            ticket += 1
             finished = nil
             bandCounts = nil
             if running {
@@ -338,6 +341,7 @@ final class CountWorker: @unchecked Sendable {
     func cancel() {
         lock.withLock {
             latest = nil
+            ticket += 1
             finished = nil
             bandCounts = nil
             if running { spare?.interrupt() }
@@ -385,15 +389,17 @@ final class CountWorker: @unchecked Sendable {
 
     private func pump() {
         while true {
-            let next: (Job, FetchedResultsController?)? = lock.withLock {
+            let next: (Job, FetchedResultsController?, Int)? = lock.withLock {
                 guard let job = latest else {
                     running = false
                     return nil
                 }
                 latest = nil
-                return (job, spare)
+                return (job, spare, ticket)
             }
-            guard let (job, controller) = next else { return }
+            guard let (job, controller, jobTicket) = next else { return }
+            // An interrupt that lands between two statements is lost; this check is not.
+            let isReplaced = { self.lock.withLock { self.ticket != jobTicket } }
             let started = ContinuousClock.now
             let result = Result { () throws -> Int? in
                 // The first count opens the controller on the plain time order (the kept counts
@@ -404,7 +410,8 @@ final class CountWorker: @unchecked Sendable {
                     lock.withLock { spare = opened }
                     return opened
                 }()
-                return try counter.configure(job.request, anchoring: job.anchorCode, withinNanoseconds: nil) { sections in
+                return try counter.configure(job.request, anchoring: job.anchorCode, withinNanoseconds: nil,
+                                             isCancelled: isReplaced) { sections in
                     self.publish(sections, of: job)
                 }
             }
