@@ -101,11 +101,9 @@ import Testing
             switch Int.random(in: 0..<8, using: &generator) {
             case 0 where !superseded.isEmpty:
                 // A count the user's next key made obsolete finishes late: never taken.
-                source.finishCount(generation: superseded.randomElement(using: &generator)!)
-                _ = try live.performReads(live.send(.resultsSettled))
+                try Self.deliverCount(source, to: live, generation: superseded.randomElement(using: &generator)!)
             case 0, 1:
-                source.finishCount()
-                _ = try live.performReads(live.send(.resultsSettled))
+                try Self.deliverCount(source, to: live)
             default:
                 let pending = live.results.isProvisional ? source.generation : nil
                 _ = try live.performReads(live.send(MergeWalkTests.actions.randomElement(using: &generator)!))
@@ -115,11 +113,7 @@ import Testing
                 try Self.expectExact(live, size: size, "seed \(seed) step \(step)")
             }
         }
-        // Held keys applied on a count may ask for another: settle until none is pending.
-        while live.results.isProvisional {
-            source.finishCount()
-            _ = try live.performReads(live.send(.resultsSettled))
-        }
+        try Self.settleEveryCount(source, of: live)
         #expect(live.state.heldForCounts.isEmpty)
         try Self.expectExact(live, size: size, "seed \(seed), settled")
     }
@@ -141,11 +135,9 @@ import Testing
         for step in 0..<60 {
             switch Int.random(in: 0..<6, using: &generator) {
             case 0 where !superseded.isEmpty:
-                source.finishCount(generation: superseded.randomElement(using: &generator)!)
-                _ = try live.performReads(live.send(.resultsSettled))
+                try Self.deliverCount(source, to: live, generation: superseded.randomElement(using: &generator)!)
             case 0, 1:
-                source.finishCount()
-                _ = try live.performReads(live.send(.resultsSettled))
+                try Self.deliverCount(source, to: live)
             default:
                 let action = MergeWalkTests.actions.randomElement(using: &generator)!
                 let pending = live.results.isProvisional ? source.generation : nil
@@ -158,13 +150,22 @@ import Testing
                 #expect(live.state == exact.state, "seed \(seed) step \(step)")
             }
         }
-        while live.results.isProvisional {
-            source.finishCount()
-            _ = try live.performReads(live.send(.resultsSettled))
-        }
+        try Self.settleEveryCount(source, of: live)
         #expect(live.state == exact.state, "seed \(seed), settled")
         #expect(try RestoreWalkTests.screen(live) == RestoreWalkTests.screen(exact), "seed \(seed)")
         #expect(held > 0, "seed \(seed): no key waited for a count")
+    }
+
+    /// A count finishing (the newest, or a superseded `generation`) and its action arriving, as the
+    /// runtime delivers it.
+    static func deliverCount(_ source: InMemoryResultsSource, to live: BrowserModel, generation: Int? = nil) throws {
+        source.finishCount(generation: generation)
+        _ = try live.performReads(live.send(.resultsSettled))
+    }
+
+    /// Held keys applied on a count may ask for another: counts delivered until none is pending.
+    static func settleEveryCount(_ source: InMemoryResultsSource, of live: BrowserModel) throws {
+        while live.results.isProvisional { try deliverCount(source, to: live) }
     }
 
     /// `live`'s whole state and screen equal those of a model on an exact fetch of the same
