@@ -15,6 +15,6 @@ enum BenchScreen {
     }
 
     static func screenModel(_ model: BrowserModel, container: PersistentContainer) throws -> ScreenModel {
-        try model.screenModel(FrameContext(now: now, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!))
+        model.screenModel(FrameContext(now: now, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!))
     }
 }
