@@ -15,6 +15,6 @@ enum BenchScreen {
     }
 
     static func screenModel(_ model: BrowserModel, container: PersistentContainer) throws -> ScreenModel {
-        model.screenModel(FrameContext(now: now, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!))
+        try model.screenModel(FrameContext(now: now, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!))
     }
 }

@@ -177,6 +177,7 @@ import Testing
         expected.topLine = model.state.topLine
         expected.topCode = model.state.topCode
         expected.layout = model.state.layout  // the filtered list's sections
+        expected.results = model.state.results
         expected.restoredPlacement = nil  // the first key leaves the restored screen
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")

@@ -73,6 +73,14 @@ public struct ResultsSnapshot: Equatable, Sendable {
 
     /// The row at a flat offset, if it was read for this snapshot.
     public func row(at offset: Int) -> QuakeRow? { rows.row(at: offset) }
+
+    /// Equal when they hold the same results: the same request, sections and counts. The
+    /// generation only tags which reads they answer, and the rows are the part read so far,
+    /// which depends on where the screen has been (compare the screens drawn from them).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.request == rhs.request && lhs.sections == rhs.sections && lhs.sectionStarts == rhs.sectionStarts
+            && lhs.count == rhs.count && lhs.countedTotal == rhs.countedTotal && lhs.isProvisional == rhs.isProvisional
+    }
 }
 
 /// Rows read from a results source, by flat offset (the runs on screen, and a margin).

@@ -5,15 +5,17 @@ import QuakeStore
 /// from, a quake a key acts on.
 extension BrowserState {
     /// `Effect.loadDetail` when the detail (or a pending notes draft) needs the selected quake and
-    /// the state does not hold it, or holds a copy a merge may have changed; the detail is
-    /// dropped when nothing shows it.
-    mutating func detailReads(reloading: Bool) -> [Effect] {
+    /// the state does not hold it, or holds a copy a merge may have changed (`detailIsStale`);
+    /// the detail is dropped when nothing shows it.
+    mutating func detailReads() -> [Effect] {
         if self.notesRequest != nil && self.notesRequest != self.selectedCode { self.notesRequest = nil }
         guard self.detailPresented || self.notesRequest != nil, let code = self.selectedCode else {
             self.detail = nil
+            detailIsStale = false
             return []
         }
-        return reloading || self.detail?.code != code ? [.loadDetail(code: code)] : []
+        defer { detailIsStale = false }
+        return detailIsStale || self.detail?.code != code ? [.loadDetail(code: code)] : []
     }
 
     /// The reads the current state is waiting for (after `restore`, which returns no effects).

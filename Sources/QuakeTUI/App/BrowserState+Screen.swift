@@ -78,7 +78,7 @@ extension BrowserState {
 
     /// The display lines on screen with their rows (nil for a row not read yet).
     public func visibleLines() -> [(line: DisplayLine, row: QuakeRow?)] {
-        (self.topLine..<min(layout.lineCount, self.topLine + listHeight)).compactMap(layout.line(at:)).map { line in
+        linesOnScreen.compactMap(layout.line(at:)).map { line in
             if case .row(_, let offset) = line { return (line, results.row(at: offset)) }
             return (line, nil)
         }

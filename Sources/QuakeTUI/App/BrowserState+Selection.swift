@@ -72,7 +72,7 @@ extension BrowserState {
     /// them (`rowReads`) and `Action.rowsRead` syncs again, before the frame is drawn.
     mutating func syncSelection() {
         var top: String?
-        for line in self.topLine..<min(layout.lineCount, self.topLine + listHeight) {
+        for line in linesOnScreen {
             if case .row(_, let offset)? = layout.line(at: line) {
                 guard let row = results.row(at: offset) else { return }
                 top = row.code
@@ -94,11 +94,17 @@ extension BrowserState {
         if self.selectedCode == nil || layout.lineCount == 0 { self.detailPresented = false }
     }
 
+    /// The display lines the list shows.
+    var linesOnScreen: Range<Int> {
+        let top = max(0, self.topLine)
+        return top..<max(top, min(layout.lineCount, self.topLine + listHeight))
+    }
+
     /// The flat offsets of the rows on screen, in runs of consecutive offsets (a folded section
     /// between two rows on screen is not read).
     var offsetsOnScreen: [Range<Int>] {
         var runs: [Range<Int>] = []
-        for line in self.topLine..<min(layout.lineCount, self.topLine + listHeight) {
+        for line in linesOnScreen {
             guard case .row(_, let offset)? = layout.line(at: line) else { continue }
             if let last = runs.last, last.upperBound == offset {
                 runs[runs.count - 1] = last.lowerBound..<offset + 1

@@ -26,6 +26,8 @@ extension BrowserState {
     /// in order, as soon as the count settles, and so is every key after it; every other action
     /// acts on the window at once. While a query is unanswered, every key waits for its answer.
     public mutating func update(_ action: Action) -> [Effect] {
+        // Rows read for the screen change no results: they neither wait nor release held keys.
+        if case .rowsRead = action { return apply(action) }
         // Behind a held key, later keys wait too: they were typed after it.
         let outside = isOutside(action)
         if (results.isProvisional && (action.needsCompleteSections || (!heldForCounts.isEmpty && !outside)))
@@ -237,9 +239,16 @@ extension BrowserState {
         syncSelection()
         logMessage(action, before: messageBefore, noticesBefore: noticesBefore)
         if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
-        effects += detailReads(reloading: reloadDetail)
-        effects += statisticsReads(storeChanged: action == .storeChanged)
-        effects += densityReads(storeChanged: action == .storeChanged)
+        if reloadDetail { detailIsStale = true }
+        // While rows on screen are being read the selection may be about to change: the reads
+        // wait for `Action.rowsRead`.
+        let selectionIsRead = offsetsOnScreen.allSatisfy(results.rows.covers)
+        if selectionIsRead { effects += detailReads() }
+        // Rows read change neither the list's request nor the map's window.
+        if case .rowsRead = action {} else {
+            effects += statisticsReads(storeChanged: action == .storeChanged)
+            if selectionIsRead { effects += densityReads(storeChanged: action == .storeChanged) }
+        }
         effects += rowReads()
         return effects
     }

@@ -19,6 +19,9 @@ public struct BrowserState: Equatable, Sendable {
     /// A `ResultsQuery` was asked and not yet answered: actions wait (`heldForCounts`), as
     /// they would act on results about to be replaced.
     var awaitsResults = false
+    /// The results changed under the detail's copy of the selected quake (a merge, a settle):
+    /// it is read again once the selection is known.
+    var detailIsStale = false
     /// The display lines (headers and rows) of `results`, with the collapsed sections folded.
     public internal(set) var layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
     /// The scene state before the first action whose request is still being counted (a

@@ -14,7 +14,7 @@ import QuakeStore
 /// ```
 public final class BrowserModel {
     /// Everything the browser knows (the update's value).
-    public private(set) var state: BrowserState
+    public internal(set) var state: BrowserState
     /// The results source: the live `FetchedResultsController`, or an in-memory one in tests.
     public let results: any ResultsSource
     /// The generation of the newest snapshot taken of `results`.
@@ -36,7 +36,11 @@ public final class BrowserModel {
         generation = 1
         self.state = BrowserState(app: state, results: source.snapshot(generation: generation))
         if let fallback { self.state.status.message = fallback }
-        _ = try run(self.state.rowReads())
+        // The rows on screen, read into the results without an update: the selection is the
+        // saved one until `restore` places it.
+        for case .readRows(let ranges, _) in self.state.rowReads() {
+            for range in ranges { self.state.results.rows.add(start: range.lowerBound, rows: try source.rows(in: range)) }
+        }
     }
 
     public func close() { results.close() }
@@ -100,7 +104,12 @@ public final class BrowserModel {
 
     // MARK: The frame
 
-    public func screenModel(_ context: FrameContext) -> ScreenModel { state.screenModel(context) }
+    /// The frame for the current state, after reading any row on screen not read yet (after a
+    /// failure, say; normally every action's reads were carried out already).
+    public func screenModel(_ context: FrameContext) throws -> ScreenModel {
+        _ = try run(state.rowReads())
+        return state.screenModel(context)
+    }
 
     public func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
         state.action(forClickAt: x, y, in: frame)

@@ -317,7 +317,14 @@ final class BrowserApp {
     private func draw(_ terminal: Terminal) throws {
         // A provisional window holds a screen above and below the selection, however tall.
         (model.results as? VisibleFirstResults)?.provisionalMargin = max(80, model.state.rows + 20)
-        let frame = model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000), isLive: observer != nil))
+        let frame: ScreenModel
+        do {
+            frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
+                                                       isLive: observer != nil))
+        } catch {
+            show(BrowserModel.readFailure(error))
+            return
+        }
         lastFrame = frame
         terminal.present(Screen.render(frame))
         trace?.frame(rows: model.results.rowsMaterialized)
