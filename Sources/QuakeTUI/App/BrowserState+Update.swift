@@ -26,8 +26,6 @@ extension BrowserState {
     /// in order, as soon as the count settles, and so is every key after it; every other action
     /// acts on the window at once. While a query is unanswered, every key waits for its answer.
     public mutating func update(_ action: Action) -> [Effect] {
-        // Rows read for the screen change no results: they neither wait nor release held keys.
-        if case .rowsRead = action { return apply(action) }
         // Behind a held key, later keys wait too: they were typed after it.
         let outside = isOutside(action)
         if (results.isProvisional && (action.needsCompleteSections || (!heldForCounts.isEmpty && !outside)))
@@ -36,11 +34,15 @@ extension BrowserState {
             return []
         }
         var effects = apply(action)
-        while !results.isProvisional, !awaitsResults, !heldForCounts.isEmpty {
+        // Held keys go on once the results are whole, answered and their selection read.
+        while !heldForCounts.isEmpty, !results.isProvisional, !awaitsResults, selectionIsRead {
             effects += apply(heldForCounts.removeFirst())
         }
         return effects
     }
+
+    /// Whether every row on screen was read: until then the selection may be about to change.
+    var selectionIsRead: Bool { offsetsOnScreen.allSatisfy(results.rows.covers) }
 
     private mutating func apply(_ action: Action) -> [Effect] {
         let before = self.app
@@ -242,7 +244,7 @@ extension BrowserState {
         if reloadDetail { detailIsStale = true }
         // While rows on screen are being read the selection may be about to change: the reads
         // wait for `Action.rowsRead`.
-        let selectionIsRead = offsetsOnScreen.allSatisfy(results.rows.covers)
+        let selectionIsRead = selectionIsRead
         if selectionIsRead { effects += detailReads() }
         // Rows read change neither the list's request nor the map's window.
         if case .rowsRead = action {} else {
@@ -275,14 +277,14 @@ extension BrowserState {
         pendingBase = nil
     }
 
-    /// Results the runtime put back after a failure (the source on the state's request again).
-    public mutating func replaceResults(_ snapshot: ResultsSnapshot) -> [Effect] {
+    /// Results the runtime put back after a failure (the source on the state's request again),
+    /// with the rows on screen read: the selection stays where it was, or the nearest line.
+    mutating func replaceResults(_ snapshot: ResultsSnapshot) {
         results = snapshot
         awaitsResults = false
         relayout()
         clampCursor()
         clampScroll()
         syncSelection()
-        return rowReads()
     }
 }

@@ -38,9 +38,7 @@ public final class BrowserModel {
         if let fallback { self.state.status.message = fallback }
         // The rows on screen, read into the results without an update: the selection is the
         // saved one until `restore` places it.
-        for case .readRows(let ranges, _) in self.state.rowReads() {
-            for range in ranges { self.state.results.rows.add(start: range.lowerBound, rows: try source.rows(in: range)) }
-        }
+        self.state.results = try snapshotWithRows(source.snapshot(generation: generation))
     }
 
     public func close() { results.close() }
@@ -175,7 +173,24 @@ public final class BrowserModel {
         if action == .resultsSettled { state.abandonPendingCount() }
         if results.request != state.request { try? results.configure(state.request) }
         generation += 1
-        _ = try? run(state.replaceResults(results.snapshot(generation: generation)))
+        // The results handed in whole, without an update: held keys wait for the next action.
+        if let snapshot = try? snapshotWithRows(results.snapshot(generation: generation)) {
+            state.replaceResults(snapshot)
+        }
+    }
+
+    /// `snapshot` with the rows the state's screen would show of it.
+    private func snapshotWithRows(_ snapshot: ResultsSnapshot) throws -> ResultsSnapshot {
+        var probe = state
+        probe.results = snapshot
+        probe.relayout()
+        probe.clampCursor()
+        probe.clampScroll()
+        var filled = snapshot
+        for case .readRows(let ranges, _) in probe.rowReads() {
+            for range in ranges { filled.rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
+        }
+        return filled
     }
 }
 
