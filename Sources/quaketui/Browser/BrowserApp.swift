@@ -315,8 +315,6 @@ final class BrowserApp {
     }
 
     private func draw(_ terminal: Terminal) throws {
-        // A provisional window holds a screen above and below the selection, however tall.
-        (model.results as? VisibleFirstResults)?.provisionalMargin = max(80, model.state.rows + 20)
         let frame: ScreenModel
         do {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),
