@@ -317,6 +317,7 @@ public final class BrowserModel {
         case .settingsChanged(let settings):
             guard settings != state.settings else { break }
             state.settings = settings
+            state.rowFilters = FilterCommand.rowFilters(state.rowFilters, of: state.filters, in: settings.resolvedTimeZone)
             if let fallback = state.app.fallBackFromDistanceSortWithoutHome() { state.status.message = fallback }
             try refetchKeepingSelection()
         case .sampleChanged(let isSample):
