@@ -153,10 +153,13 @@ import Testing
         prompt.commandPrompt = ""
         var log = ScreenModel(size: size, detail: DetailModel(tab: .map, record: nil))
         log.messageLog = []
+        var statistics = ScreenModel(size: size)
+        statistics.statistics = StatisticsModel(statistics: nil, isPending: true)
         var contexts: [(ScreenModel, AppState)] = [
             (ScreenModel(size: size), KeyTableTests.state(in: .list)),
             (ScreenModel(size: size, showsHelp: true), KeyTableTests.state(in: .help)),
             (log, KeyTableTests.state(in: .messageLog)),
+            (statistics, KeyTableTests.state(in: .statistics)),
             (ScreenModel(size: size, header: HeaderModel(isSearching: true)), KeyTableTests.state(in: .search)),
             (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true))),
              KeyTableTests.state(in: .notesEditor)),

@@ -98,7 +98,8 @@ enum StatusLineView {
         if model.commandPrompt != nil { return .commandLine }
         if model.detail?.notes.isEditing == true { return .notesEditor }
         if model.header.isSearching { return .search }
-        return model.detail != nil ? .detail : .list
+        if model.detail != nil { return .detail }
+        return model.statistics != nil ? .statistics : .list
     }
 
     /// The table's hints for the mode that has the keys, placed `place` (`KeyTable.statusHints`).
