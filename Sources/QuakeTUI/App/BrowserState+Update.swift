@@ -203,6 +203,7 @@ extension BrowserState {
         case .settingsChanged(let settings):
             guard settings != self.settings else { break }
             self.settings = settings
+            self.rowFilters = FilterCommand.rowFilters(self.rowFilters, of: self.filters, in: settings.resolvedTimeZone)
             if let fallback = self.app.fallBackFromDistanceSortWithoutHome() { self.status.message = fallback }
             effects += refetchKeepingSelection()
         case .sampleChanged(let isSample):
