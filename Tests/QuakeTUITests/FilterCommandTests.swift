@@ -219,6 +219,7 @@ import Testing
         expected.topCode = model.state.topCode
         expected.selectedCode = model.state.selectedCode
         expected.layout = model.state.layout  // Tokyo's day sections
+        expected.results = model.state.results
         #expect(model.state == expected)
         #expect(model.state.filters == ["time 2023-11-10"])
         #expect(model.state.request == expected.request)
