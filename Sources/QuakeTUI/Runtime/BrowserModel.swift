@@ -122,27 +122,43 @@ public final class BrowserModel {
     // MARK: Carrying out the reads of the results
 
     /// Carries out `Effect.queryResults` and `Effect.readRows` against the source, feeding the
-    /// answers to the update, until none is left; returns the other effects in order (a scene
-    /// save once).
+    /// answers to the update, until none is left; returns the other effects in order.
     private func run(_ effects: [Effect]) throws -> [Effect] {
+        try carryOut(effects, { state.update($0) }) { effect in
+            switch effect {
+            case .queryResults(let query): return .answered(.resultsAnswered(try answer(query)))
+            case .readRows(let ranges, let generation) where generation == self.generation:
+                var rows = LoadedRows()
+                for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
+                return .answered(.rowsRead(rows, generation: generation))
+            case .readRows: return .dropped  // for an older snapshot
+            default: return .notARead
+            }
+        }
+    }
+
+    /// The effects `read` answers, carried out and their answers applied with `apply`, until none
+    /// is left; the others returned in order (a scene save once).
+    private func carryOut(_ effects: [Effect], _ apply: (Action) throws -> [Effect],
+                          read: (Effect) throws -> Reading) throws -> [Effect] {
         var rest: [Effect] = []
         var queue = effects[...]
         while let effect = queue.popFirst() {
-            switch effect {
-            case .queryResults(let query):
-                queue += state.update(.resultsAnswered(try answer(query)))
-            case .readRows(let ranges, let generation):
-                guard generation == self.generation else { continue }
-                var rows = LoadedRows()
-                for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
-                queue += state.update(.rowsRead(rows, generation: generation))
-            case .saveScene where rest.contains(.saveScene):
-                continue
-            default:
-                rest.append(effect)
+            switch try read(effect) {
+            case .answered(let answer): queue += try apply(answer)
+            case .dropped: break
+            case .notARead: if effect != .saveScene || !rest.contains(.saveScene) { rest.append(effect) }
             }
         }
         return rest
+    }
+
+    /// What `carryOut`'s reader made of an effect.
+    private enum Reading {
+        case answered(Action)
+        case dropped
+        /// Not a read of this reader: returned to the caller.
+        case notARead
     }
 
     /// The source's answer to `query`: the step carried out, then where the selected quake
@@ -203,22 +219,14 @@ extension BrowserModel {
     /// (and the effects those actions produced). The runtime calls this first, so every frame is
     /// drawn after its reads.
     public func performReads(_ effects: [Effect]) throws -> [Effect] {
-        var rest: [Effect] = []
-        var queue = effects[...]
-        while let effect = queue.popFirst() {
+        try carryOut(effects, { try send($0) }) { effect in
             switch effect {
-            case .loadDetail(let code):
-                let quake = try results.quake(code: code)
-                queue += try send(.detailLoaded(code: code, quake))
-            case .readEventTypes(let command):
-                queue += try send(.eventTypesRead(command: command, types: results.eventTypes()))
-            case .readQuake(let code, let use):
-                queue += try send(.quakeRead(code: code, results.quake(code: code), for: use))
-            default:
-                rest.append(effect)
+            case .loadDetail(let code): .answered(.detailLoaded(code: code, try results.quake(code: code)))
+            case .readEventTypes(let command): .answered(.eventTypesRead(command: command, types: try results.eventTypes()))
+            case .readQuake(let code, let use): .answered(.quakeRead(code: code, try results.quake(code: code), for: use))
+            default: .notARead
             }
         }
-        return rest
     }
 
     /// What the status line says when `action` failed with `error`: what was being done, and why.
