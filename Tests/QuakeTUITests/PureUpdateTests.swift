@@ -53,7 +53,7 @@ import Testing
         expected.relayout()
         expected.cursorLine = 2  // a1's line, the list scrolled as far as it goes
         expected.topLine = 0
-        expected.awaitsResults = false
+        expected.awaitedQuery = nil
         expected.pendingBase = nil  // exact results: nothing left to roll back to
         #expect(state == expected)  // the held key waits for the rows on screen
 
@@ -94,5 +94,37 @@ import Testing
         _ = failing.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
         failing.abandonPendingCount()
         #expect(failing.app == before)
+    }
+
+    /// The query among `effects`.
+    static func query(_ effects: [Effect]) -> ResultsQuery? {
+        effects.lazy.compactMap { effect -> ResultsQuery? in
+            if case .queryResults(let query) = effect { query } else { nil }
+        }.first
+    }
+
+    @Test func anAnswerToAQueryANewerOneSupersededIsDropped() throws {
+        var state = Self.start()
+        let first = try #require(Self.query(state.update(.nextSortOrder, at: Self.time)))
+        // A setting arrives before the answer (what comes from outside is never held): a newer query.
+        var settings = state.settings
+        settings.minimumMagnitude = 3
+        let second = try #require(Self.query(state.update(.settingsChanged(settings))))
+        #expect(second != first && second.step == .configure(state.request))
+        let expected = state
+        let old = Self.snapshot(try #require(first.request), [("M 3", ["b1", "a1", "a2", "b2"])], generation: 2)
+        #expect(state.update(.resultsAnswered(ResultsAnswer(query: first, snapshot: old, anchor: 1))) == [])
+        #expect(state == expected)  // still waiting for the newer answer
+        let new = Self.snapshot(state.request, [("M 3", ["b1", "a1"])], generation: 3)
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: second, snapshot: new, anchor: 1)))
+        #expect(state.results == new && !state.awaitsResults)
+        #expect(state.selectedCode == "a1" && state.cursorLine == 2)
+    }
+}
+
+extension ResultsQuery {
+    /// The request a configure asks for (nil for the other steps).
+    var request: SectionedFetchRequest? {
+        if case .configure(let request) = step { request } else { nil }
     }
 }

@@ -19,7 +19,7 @@ extension BrowserState {
             self.rows = size.rows
         }
         results = found.snapshot
-        awaitsResults = false
+        awaitedQuery = nil
         relayout()
         let screen = Size(columns: self.columns, rows: self.rows)
         let savedHelpOffset = self.helpOffset

@@ -159,9 +159,10 @@ extension BrowserState {
     /// Asks the results source (`Effect.queryResults`) about the selected quake: where it lands
     /// comes back with the answer. Actions wait until it does.
     mutating func queryResults(_ step: ResultsQuery.Step, locate: [String] = [], purpose: ResultsQuery.Purpose) -> [Effect] {
-        awaitsResults = true
-        return [.queryResults(ResultsQuery(step: step, anchor: self.selectedCode, locate: locate,
-                                           collapsed: self.collapsedSections, purpose: purpose))]
+        let query = ResultsQuery(step: step, anchor: self.selectedCode, locate: locate,
+                                 collapsed: self.collapsedSections, purpose: purpose)
+        awaitedQuery = query
+        return [.queryResults(query)]
     }
 
     /// Asks for the state's request, the selected quake (or its nearest neighbour) to stay under
@@ -173,7 +174,9 @@ extension BrowserState {
     /// Takes in the results source's answer to a `ResultsQuery`; whether the detail's copy of
     /// the quake may be stale (a merge or settle changed the results).
     mutating func receive(_ answer: ResultsAnswer) -> (effects: [Effect], reloadDetail: Bool) {
-        awaitsResults = false
+        // A newer query was asked meanwhile: its answer will hold what this one changed.
+        guard answer.query == awaitedQuery else { return ([], false) }
+        awaitedQuery = nil
         results = answer.snapshot
         relayout()
         let step = answer.query.step

@@ -282,7 +282,7 @@ extension BrowserState {
     /// with the rows on screen read: the selection stays where it was, or the nearest line.
     mutating func replaceResults(_ snapshot: ResultsSnapshot) {
         results = snapshot
-        awaitsResults = false
+        awaitedQuery = nil
         relayout()
         clampCursor()
         clampScroll()

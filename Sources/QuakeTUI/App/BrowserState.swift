@@ -16,9 +16,11 @@ public struct BrowserState: Equatable, Sendable {
     /// The results the list shows: sections, counts and the rows read for the screen, as the
     /// runtime last answered (`Action.resultsAnswered`, `Action.rowsRead`).
     public internal(set) var results: ResultsSnapshot
-    /// A `ResultsQuery` was asked and not yet answered: actions wait (`heldForCounts`), as
-    /// they would act on results about to be replaced.
-    var awaitsResults = false
+    /// The newest `ResultsQuery` asked, while it is not answered: actions wait
+    /// (`heldForCounts`), as they would act on results about to be replaced, and the answer to
+    /// another query (an older one) is dropped: the newer one's answer holds all it changed.
+    var awaitedQuery: ResultsQuery?
+    var awaitsResults: Bool { awaitedQuery != nil }
     /// The results changed under the detail's copy of the selected quake (a merge, a settle):
     /// it is read again once the selection is known.
     var detailIsStale = false
