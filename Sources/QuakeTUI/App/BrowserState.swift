@@ -31,7 +31,7 @@ public struct BrowserState: Equatable, Sendable {
     var pendingBase: AppState?
     /// Actions waiting for a pending count or an unanswered query (see `BrowserState.update`).
     var heldForCounts: [Action] = []
-    /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
+    /// The screen `restore` placed, placed again by resizes until the first key (`RestoredPlacement`).
     var restoredPlacement: RestoredPlacement?
     /// While a request is counted: the list line the selection had when it was made (or was
     /// restored to). A provisional window cut short by its time limit may hold too few rows
