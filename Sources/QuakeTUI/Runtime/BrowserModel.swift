@@ -124,14 +124,16 @@ public final class BrowserModel {
     /// Carries out `Effect.queryResults` and `Effect.readRows` against the source, feeding the
     /// answers to the update, until none is left; returns the other effects in order.
     private func run(_ effects: [Effect]) throws -> [Effect] {
-        try carryOut(effects, { state.update($0) }) { effect in
+        // Rows a source could not give (fewer than its count said) are asked for once.
+        var asked: Set<String> = []
+        return try carryOut(effects, { state.update($0) }) { effect in
             switch effect {
             case .queryResults(let query): return .answered(.resultsAnswered(try answer(query)))
-            case .readRows(let ranges, let generation) where generation == self.generation:
+            case .readRows(let ranges, let generation) where generation == self.generation && asked.insert("\(generation) \(ranges)").inserted:
                 var rows = LoadedRows()
                 for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
                 return .answered(.rowsRead(rows, generation: generation))
-            case .readRows: return .dropped  // for an older snapshot
+            case .readRows: return .dropped  // for an older snapshot, or asked already
             default: return .notARead
             }
         }
