@@ -195,9 +195,9 @@ public final class BrowserModel {
         if results.request != state.request { try? results.configure(state.request) }
         generation += 1
         // The results handed in whole, without an update: held keys wait for the next action.
-        if let snapshot = try? snapshotWithRows(results.snapshot(generation: generation)) {
-            state.replaceResults(snapshot)
-        }
+        // Rows that cannot be read now are read before the next frame (`screenModel`).
+        let snapshot = results.snapshot(generation: generation)
+        state.replaceResults((try? snapshotWithRows(snapshot)) ?? snapshot)
     }
 
     /// `snapshot` with the rows the state's screen would show of it.
