@@ -191,6 +191,19 @@ struct QueryPlanAgreementTests {
                 try Set(codes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
             }
             Self.expectSame(controllerIDs, expected, "controller \(label)")
+            // `n` / `N`: the next of some codes found from their keys, as by locating each.
+            if controller.count > 0 {
+                let some = (0..<1 + random.next(40)).map { _ in codes[random.next(codes.count)] } + ["not-stored"]
+                let offset = random.next(controller.count)
+                let section = random.next(controller.sections.count)
+                for place in [ListPlace.top, .row(offset: offset, code: try controller.rows(in: offset..<offset + 1)[0].code),
+                              .header(section: section, start: controller.offset(ofSection: section))] {
+                    for forward in [true, false] {
+                        #expect(try controller.next(among: some, from: place, forward: forward)
+                                == controller.locatingEach(some, from: place, forward: forward), "next \(label) \(place)")
+                    }
+                }
+            }
             #expect(codes.count == controller.count && controller.sections.reduce(0) { $0 + $1.count } == expected.count, "count \(label)")
             let window = try context.read { db in
                 try ProvisionalWindow(db, request: request, days: DayCalendar(timeZone: Self.utc), anchor: nil, above: 0,

@@ -50,6 +50,9 @@ public protocol ResultsSource: AnyObject {
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour, else nil for no rows.
     func anchor(code: String) throws -> Int?
+    /// `n` / `N`: of the quakes `codes`, those in the results, the next from `place` going
+    /// `forward` (or back), wrapping around; nil when the results hold none of them.
+    func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong?
     /// One quake with everything stored about it (detail view, notes editor).
     func quake(code: String) throws -> StoredQuake?
     /// The event types stored quakes have (`earthquake`, `quarry blast` …), lower case, sorted:
@@ -66,6 +69,9 @@ extension ResultsSource {
     public func setCollapsedSections(_ ids: Set<String>) throws {}
     public var countedTotal: Int? { isProvisional ? nil : count }
     public func settle() throws -> Bool { false }
+    public func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
+        try locatingEach(codes, from: place, forward: forward)
+    }
 }
 
 extension FetchedResultsController: ResultsSource {}

@@ -211,6 +211,11 @@ public final class VisibleFirstResults: ResultsSource {
         return window.rows.firstIndex { $0.code == code }
     }
 
+    public func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
+        guard provisional == nil else { return try locatingEach(codes, from: place, forward: forward) }
+        return try current.next(among: codes, from: place, forward: forward)
+    }
+
     /// Provisionally, a code the window does not hold re-reads the window around it (a
     /// restored selection, a quake shown from another pane): call `sections` again after this.
     public func anchor(code: String) throws -> Int? {

@@ -51,35 +51,29 @@ extension BrowserState {
             : "Marked \(CountFormat.count(count, "new quake")) seen"
     }
 
-    /// `n` / `N`: finds the new quakes in the list (`Effect.queryResults`; a day of a feed is
-    /// a few hundred), then `jumpToNewQuake(forward:offsets:)` moves the cursor.
+    /// `n` / `N`: asks the results for the next (or previous) new quake from the cursor,
+    /// wrapping around (`ResultsQuery.Step.next`); `jumpToNewQuake(_:)` moves the cursor.
     mutating func jumpToNewQuake(forward: Bool) -> [Effect] {
         guard !self.live.newCodes.isEmpty else {
             self.status.message = "No new quakes; they are marked ● here as they arrive"
             return []
         }
-        return queryResults(.locate, locate: self.live.newCodes.sorted(), purpose: .jumpToNew(forward: forward))
+        let place: ListPlace = switch layout.line(at: self.cursorLine) {
+        case .row(_, let offset)?: results.row(at: offset).map { .row(offset: offset, code: $0.code) } ?? .top
+        case .header(let section)?: .header(section: section, start: results.offset(ofSection: section))
+        case nil: .top
+        }
+        return queryResults(.next(among: self.live.newCodes.sorted(), from: place, forward: forward), purpose: .jumpToNew)
     }
 
-    /// The cursor to the next (or previous) of the new quakes at `offsets` (sorted), wrapping around.
-    mutating func jumpToNewQuake(forward: Bool, offsets: [Int]) {
-        guard let first = offsets.first, let last = offsets.last else {
+    /// The cursor to the new quake `found`, and which of how many it is.
+    mutating func jumpToNewQuake(_ found: FoundAmong?) {
+        guard let found else {
             self.status.message = "The new quakes are hidden by the search or the magnitude filter"
             return
         }
-        let target: Int
-        switch layout.line(at: self.cursorLine) {
-        case .row(_, let offset)?:
-            target = forward ? offsets.first { $0 > offset } ?? first : offsets.last { $0 < offset } ?? last
-        case .header(let section)?:
-            let start = results.offset(ofSection: section)
-            target = forward ? offsets.first { $0 >= start } ?? first : offsets.last { $0 < start } ?? last
-        case nil:
-            target = forward ? first : last
-        }
-        jumpCursor(toOffset: target)
-        let index = offsets.firstIndex(of: target)! + 1
-        self.status.message = "New quake \(CountFormat.grouped(index)) of \(CountFormat.grouped(offsets.count))"
+        jumpCursor(toOffset: found.offset)
+        self.status.message = "New quake \(CountFormat.grouped(found.position)) of \(CountFormat.grouped(found.count))"
         self.status.isError = false
     }
 }

@@ -193,8 +193,8 @@ extension BrowserState {
                 keepLine(line, after: step)
             }
             return (show(code: code, at: answer.located[code], lifted: lifted, step: step), false)
-        case .jumpToNew(let forward):
-            jumpToNewQuake(forward: forward, offsets: answer.located.values.sorted())
+        case .jumpToNew:
+            jumpToNewQuake(answer.found)
             return ([], false)
         }
     }
@@ -203,7 +203,7 @@ extension BrowserState {
         switch step {
         case .configure: self.keptSelectionLine = results.isProvisional ? line : nil
         case .settle: if !results.isProvisional { self.keptSelectionLine = nil }
-        case .merge, .locate: break
+        case .merge, .locate, .next: break
         }
     }
 

@@ -12,6 +12,8 @@ public struct ResultsQuery: Equatable, Sendable {
         case settle
         /// Only find quakes (`locate`) in the results as they are.
         case locate
+        /// `n` / `N`: the next (or previous) of `among` in the results from `from`, wrapping.
+        case next(among: [String], from: ListPlace, forward: Bool)
     }
 
     /// What the update does with the answer.
@@ -23,8 +25,8 @@ public struct ResultsQuery: Equatable, Sendable {
         /// `quaketui open CODE` or handoff; `lifted` names the search and filters cleared to show
         /// it, and the selection keeps list line `line` in the results without them.
         case show(code: String, lifted: [String], line: Int)
-        /// `n` / `N`: the next (or previous) new quake.
-        case jumpToNew(forward: Bool)
+        /// `n` / `N`: the cursor to the new quake found (`ResultsAnswer.found`).
+        case jumpToNew
     }
 
     public var step: Step
@@ -48,13 +50,16 @@ public struct ResultsAnswer: Equatable, Sendable {
     public var anchor: Int?
     /// The offsets of the quakes of `query.locate` that are in the results.
     public var located: [String: Int]
+    /// What a `next` step found (nil: none of those quakes is in the results).
+    public var found: FoundAmong?
 
     public init(query: ResultsQuery, snapshot: ResultsSnapshot, changed: Bool = true, anchor: Int? = nil,
-                located: [String: Int] = [:]) {
+                located: [String: Int] = [:], found: FoundAmong? = nil) {
         self.query = query
         self.snapshot = snapshot
         self.changed = changed
         self.anchor = anchor
         self.located = located
+        self.found = found
     }
 }

@@ -176,6 +176,10 @@ public final class BrowserModel {
         case .merge: changed = try results.merge() != nil
         case .settle: changed = try results.settle()
         case .locate: break
+        case .next(let codes, let place, let forward):
+            // Nothing changes: the results as shown, with what was found.
+            let found = try results.next(among: codes, from: place, forward: forward)
+            return ResultsAnswer(query: query, snapshot: state.results, changed: false, found: found)
         }
         // Nothing changed: the results as shown, rows and all.
         guard changed else { return ResultsAnswer(query: query, snapshot: state.results, changed: false) }
