@@ -1,0 +1,26 @@
+/// The `magnitude` order: largest first by default, sections by whole magnitude (`M 6+`, `M 5`,
+/// …, `unknown`), by magnitude then time inside a section.
+struct MagnitudeSort: SortStrategy {
+    let ascending: Bool
+
+    var orderBy: String { ascending ? "magnitude ASC, time ASC, id ASC" : "magnitude DESC, time DESC, id DESC" }
+
+    func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue]) {
+        let op = keysetOperator(descending: !ascending, before: before)
+        // Inside the unknown section every magnitude is NULL: by time.
+        guard let magnitude = keys.magnitude else { return Self.timeKeyset(keys, op) }
+        return ("(magnitude, time, id) \(op) (?, ?, ?)", [.real(magnitude), .integer(keys.time), .integer(keys.id)])
+    }
+
+    func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool {
+        if let am = a.magnitude, let bm = b.magnitude, am != bm { return ascending ? am < bm : am > bm }
+        return precedesByTime(a, b)
+    }
+
+    func sectionPrecedes(_ a: SectionKey, _ b: SectionKey) -> Bool {
+        guard case .magnitude(let x) = a, case .magnitude(let y) = b else { preconditionFailure("sections of different kinds compared") }
+        // NULL sorts smallest, as in SQLite.
+        let xv = x ?? -1, yv = y ?? -1
+        return ascending ? xv < yv : xv > yv
+    }
+}
