@@ -461,8 +461,7 @@ public final class FetchedResultsController {
 
     private func regionSection(_ db: Connection, _ regionKey: String) throws -> QuakeSection {
         let key = SectionKey.region(regionKey)
-        let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(regionKey)]).string ?? regionKey
-        return QuakeSection(id: regionKey, title: title, count: try countRows(db, in: key), key: key)
+        return QuakeSection(id: regionKey, title: try RegionSort.title(db, of: regionKey), count: try countRows(db, in: key), key: key)
     }
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
@@ -498,17 +497,7 @@ public final class FetchedResultsController {
 
     /// The section of a row with `keys` (and, for a distance sort, distance `km`).
     func sectionKey(of keys: RowKeys, km: Double? = nil) -> SectionKey {
-        switch request.sortDescriptor.order {
-        case .time: days.key(containing: keys.time)
-        case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
-        case .region: .region(keys.regionKey)
-        case .depth: DepthBands.key(of: keys.depth)
-        case .distance:
-            request.distanceReference?.bands.first { band in
-                guard case .distance(let lower, let upper) = band.key else { return false }
-                return lower <= (km ?? 0) && (km ?? 0) < upper
-            }?.key ?? .distance(lowerKm: 0, upperKm: .infinity)
-        }
+        plan.strategy.sectionKey(of: keys, km: km, days: days)
     }
 
     /// Where a row with `keys` sorts among the current results: the number of matching rows
@@ -595,19 +584,6 @@ public final class FetchedResultsController {
 
     /// A section that a merge brought, with its title (its count is set from the merge's deltas).
     private func newSection(_ db: Connection, _ key: SectionKey) throws -> QuakeSection {
-        switch key {
-        case .day(let start, _):
-            let day = days.day(containing: start)
-            return QuakeSection(id: day.id, title: day.title, count: 0, key: key)
-        case .magnitude(let bucket):
-            let title = SectionKey.magnitudeTitle(bucket)
-            return QuakeSection(id: title, title: title, count: 0, key: key)
-        case .region(let regionKey):
-            return try regionSection(db, regionKey)
-        case .depth(let lower):
-            return DepthBands.quakeSection(lower, count: 0)
-        case .distance:
-            preconditionFailure("a distance sort merges through applyDistanceChanges")
-        }
+        try plan.strategy.newSection(db, key, days: days)
     }
 }

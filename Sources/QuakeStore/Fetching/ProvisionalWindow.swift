@@ -74,7 +74,7 @@ struct ProvisionalWindow {
 struct ProvisionalReader {
     struct Row {
         let row: QuakeRow
-        let section: (key: SectionKey, id: String, title: String)
+        let section: SectionLabel
     }
 
     /// The request compiled: the reader tests its whole predicate per row (`QueryPlan.rowWhere`).
@@ -160,7 +160,7 @@ struct ProvisionalReader {
         try statement.bind([.integer(keys.id)] + arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let section = try distance.map { band(of: statement.double(at: QuakeRow.columnCount), in: $0) }
+        let section = try distance.map { DistanceSort.band(of: statement.double(at: QuakeRow.columnCount), in: $0) }
             ?? section(of: keys, regionTitle: segment(db, of: keys)?.regionTitle ?? "")
         return Row(row: QuakeRow(statement), section: section)
     }
@@ -197,9 +197,8 @@ struct ProvisionalReader {
     }
     /// A region is newest first in both directions (`QueryPlan.orderBy`).
     private func region(_ db: Connection, _ key: String) throws -> Segment {
-        let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(key)]).string ?? key
-        return Segment(filter: "regionKey = ?", arguments: [.text(key)], columns: ["time", "id"], descending: true,
-                       regionKey: key, regionTitle: title)
+        Segment(filter: "regionKey = ?", arguments: [.text(key)], columns: ["time", "id"], descending: true,
+                regionKey: key, regionTitle: try RegionSort.title(db, of: key))
     }
 
     /// The first segment in the direction of reading (its last one, reading backward).
@@ -317,7 +316,7 @@ struct ProvisionalReader {
             for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: plan.rowWhere, from: from,
                                                     outward: outward, limit: limit - rows.count,
                                                     mayReadEveryRow: mayReadEveryRow) {
-                let band = band(of: km, in: reference)
+                let band = DistanceSort.band(of: km, in: reference)
                 rows.append(Row(row: row, section: band))
                 // A folded band: its first row, then on from its far edge (none past the last).
                 guard collapsed.contains(band.id), case .distance(let lower, let upper) = band.key else { continue }
@@ -343,25 +342,7 @@ struct ProvisionalReader {
         return rows <= Int64(scanAllRowLimit)
     }
 
-    /// The band holding a quake `km` from the reference.
-    private func band(of km: Double, in reference: DistanceReference) -> (key: SectionKey, id: String, title: String) {
-        let bands = reference.bands
-        let band = bands.first { band in
-            guard case .distance(let lower, let upper) = band.key else { return false }
-            return lower <= km && km < upper
-        } ?? bands[bands.count - 1]
-        return (band.key, band.id, band.title)
-    }
-
-    private func section(of keys: RowKeys, regionTitle: String) -> (key: SectionKey, id: String, title: String) {
-        switch request.sortDescriptor.order {
-        case .time: return days.day(containing: keys.time)
-        case .magnitude:
-            let bucket = SectionKey.bucket(of: keys.magnitude)
-            let title = SectionKey.magnitudeTitle(bucket)
-            return (.magnitude(bucket), title, title)
-        case .depth: return DepthBands.section(of: keys.depth)
-        case .region, .distance: return (.region(keys.regionKey), keys.regionKey, regionTitle)
-        }
+    private func section(of keys: RowKeys, regionTitle: String) -> SectionLabel {
+        plan.strategy.section(of: keys, days: days, regionTitle: regionTitle)
     }
 }

@@ -24,4 +24,16 @@ struct DepthSort: SortStrategy {
         let xv = x ?? -.infinity, yv = y ?? -.infinity
         return ascending ? xv < yv : xv > yv
     }
+
+
+    // MARK: Sections
+
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey { DepthBands.key(of: keys.depth) }
+
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel { DepthBands.section(of: keys.depth) }
+
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
+        guard case .depth(let lower) = key else { preconditionFailure("a depth key") }
+        return DepthBands.quakeSection(lower, count: 0)
+    }
 }

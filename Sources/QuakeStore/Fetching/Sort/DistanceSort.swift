@@ -25,4 +25,35 @@ struct DistanceSort: SortStrategy {
         guard case .distance(let x, _) = a, case .distance(let y, _) = b else { preconditionFailure("sections of different kinds compared") }
         return ascending ? x < y : x > y
     }
+
+
+    // MARK: Sections
+
+    /// The band holding `km` (a row without one, as at home); a distance no band holds (NaN)
+    /// gets a key no section has.
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey {
+        reference?.bands.first { band in
+            guard case .distance(let lower, let upper) = band.key else { return false }
+            return lower <= (km ?? 0) && (km ?? 0) < upper
+        }?.key ?? .distance(lowerKm: 0, upperKm: .infinity)
+    }
+
+    /// Never asked: a window's rows come with their distance, and take its band (`band(of:in:)`).
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel {
+        (.region(keys.regionKey), keys.regionKey, regionTitle)
+    }
+
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
+        preconditionFailure("a distance sort merges through applyDistanceChanges")
+    }
+
+    /// The band holding a quake `km` from `reference` (the farthest for a distance no band holds).
+    static func band(of km: Double, in reference: DistanceReference) -> SectionLabel {
+        let bands = reference.bands
+        let band = bands.first { band in
+            guard case .distance(let lower, let upper) = band.key else { return false }
+            return lower <= km && km < upper
+        } ?? bands[bands.count - 1]
+        return (band.key, band.id, band.title)
+    }
 }

@@ -23,4 +23,23 @@ struct MagnitudeSort: SortStrategy {
         let xv = x ?? -1, yv = y ?? -1
         return ascending ? xv < yv : xv > yv
     }
+
+
+    // MARK: Sections
+
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey {
+        .magnitude(SectionKey.bucket(of: keys.magnitude))
+    }
+
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel {
+        let bucket = SectionKey.bucket(of: keys.magnitude)
+        let title = SectionKey.magnitudeTitle(bucket)
+        return (.magnitude(bucket), title, title)
+    }
+
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
+        guard case .magnitude(let bucket) = key else { preconditionFailure("a magnitude key") }
+        let title = SectionKey.magnitudeTitle(bucket)
+        return QuakeSection(id: title, title: title, count: 0, key: key)
+    }
 }

@@ -21,4 +21,23 @@ struct RegionSort: SortStrategy {
         // SQLite's BINARY collation compares UTF-8 bytes.
         return ascending ? x.utf8.lexicographicallyPrecedes(y.utf8) : y.utf8.lexicographicallyPrecedes(x.utf8)
     }
+
+
+    // MARK: Sections
+
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey { .region(keys.regionKey) }
+
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel {
+        (.region(keys.regionKey), keys.regionKey, regionTitle)
+    }
+
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
+        guard case .region(let regionKey) = key else { preconditionFailure("a region key") }
+        return QuakeSection(id: regionKey, title: try Self.title(db, of: regionKey), count: 0, key: key)
+    }
+
+    /// The title of a region's section: the region name of one of its quakes (its key without one).
+    static func title(_ db: Connection, of regionKey: String) throws -> String {
+        try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(regionKey)]).string ?? regionKey
+    }
 }

@@ -23,7 +23,21 @@ protocol SortStrategy {
     func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool
     /// Whether section `a` comes before section `b` (both keys of this order).
     func sectionPrecedes(_ a: SectionKey, _ b: SectionKey) -> Bool
+
+    // MARK: Sections
+
+    /// The section of a row with `keys` (and, for a distance sort, its distance `km`), its days
+    /// in `days`' zone.
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey
+    /// The section of a row a window reads off the sort index, with its id and title
+    /// (`regionTitle`: the title of the region being read, for a region sort).
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel
+    /// A section that a merge brought, with its id and title (its count, 0, is set from the merge's deltas).
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection
 }
+
+/// A section as a reader labels a row: its key, stable id and title.
+typealias SectionLabel = (key: SectionKey, id: String, title: String)
 
 extension SortStrategy {
     var from: String { "quake" }

@@ -14,4 +14,17 @@ struct TimeSort: SortStrategy {
         guard case .day(let x, _) = a, case .day(let y, _) = b else { preconditionFailure("sections of different kinds compared") }
         return ascending ? x < y : x > y
     }
+
+
+    // MARK: Sections
+
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey { days.key(containing: keys.time) }
+
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel { days.day(containing: keys.time) }
+
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
+        guard case .day(let start, _) = key else { preconditionFailure("a day key") }
+        let day = days.day(containing: start)
+        return QuakeSection(id: day.id, title: day.title, count: 0, key: key)
+    }
 }
