@@ -326,14 +326,7 @@ public final class FetchedResultsController {
     /// below the minimum magnitude), for the match set's scan to count by; nil for the orders
     /// whose buckets are not small integers.
     private var sectionBucket: (String, [SQLiteValue])? {
-        let bucket: String
-        switch request.sortDescriptor.order {
-        case .time: bucket = Schema.timeBucket("time")
-        case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
-        case .depth: bucket = Schema.depthBucket("depth")
-        case .region, .distance: return nil
-        }
-        return plan.countingBucket(bucket)
+        plan.strategy.countingBucket.map(plan.countingBucket)
     }
 
     /// - Parameter countedByMatches: the match set's rebuild counted its rows per section bucket.
@@ -341,12 +334,12 @@ public final class FetchedResultsController {
         guard usesStoredCounts else { return try walkSections(db) }
         // Unfiltered: the counts the store keeps answer without walking the rows.
         if plan.minimumMagnitude == nil, !plan.usesMatchSet,
-           let stored = try SectionCounts.sections(db, request: request, days: days) {
+           let stored = try plan.strategy.countedSections(db, days: days, source: .kept) {
             return stored
         }
         // Searched or filtered by a scan of the table: the scan counted the sections too.
         if countedByMatches, plan.usesMatchSet, let counts = matchSet.bucketCounts,
-           let counted = try SectionCounts.sections(db, request: request, days: days, source: .counted(counts)) {
+           let counted = try plan.strategy.countedSections(db, days: days, source: .counted(counts)) {
             return counted
         }
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
@@ -354,11 +347,11 @@ public final class FetchedResultsController {
         if plan.usesMatchSet {
             let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
             if matchSet.count * Self.sparseMatchDivisor < rows,
-               let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
+               let grouped = try plan.strategy.countedSections(db, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
                 return grouped
             }
         } else if let (term, arguments) = plan.magnitudeTerm,
-                  let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(term, arguments)) {
+                  let grouped = try plan.strategy.countedSections(db, days: days, source: .matching(term, arguments)) {
             return grouped
         }
         return try walkSections(db)
@@ -370,104 +363,17 @@ public final class FetchedResultsController {
 
     /// The section index by walking the sort index: a seek per section and a count over its range.
     private func walkSections(_ db: Connection) throws -> [QuakeSection] {
-        let (predicate, predicateArgs) = plan.matchedWhere
-        let ascending = request.sortDescriptor.ascending
-        var result: [QuakeSection] = []
-        switch request.sortDescriptor.order {
-        case .time:
-            // Jump from day to day: one indexed seek for the next day's first row, one indexed range count.
-            let direction = ascending ? "ASC" : "DESC"
-            var next = try db.scalar("SELECT time FROM quake WHERE \(predicate) ORDER BY time \(direction) LIMIT 1", predicateArgs).int64
-            // Advances by construction: each day holds its `time` (DayCalendar), and the next seek
-            // starts strictly past it; a day ending at Int64.max (or starting at min) is the last.
-            while let time = next {
-                let day = days.day(containing: time)
-                result.append(QuakeSection(id: day.id, title: day.title, count: try countRows(db, in: day.key), key: day.key))
-                guard case .day(let start, let last) = day.key, start <= time, time <= last else { break }
-                if ascending {
-                    guard last < .max else { break }
-                    next = try db.scalar("SELECT time FROM quake WHERE time > ? AND \(predicate) ORDER BY time ASC LIMIT 1", [.integer(last)] + predicateArgs).int64
-                } else {
-                    guard start > .min else { break }
-                    next = try db.scalar("SELECT time FROM quake WHERE time < ? AND \(predicate) ORDER BY time DESC LIMIT 1", [.integer(start)] + predicateArgs).int64
-                }
-            }
-        case .magnitude:
-            let buckets: [Int?] = [nil, 0, 1, 2, 3, 4, 5, 6]
-            for bucket in ascending ? buckets : buckets.reversed() {
-                let key = SectionKey.magnitude(bucket)
-                let count = try countRows(db, in: key)
-                guard count > 0 else { continue }
-                let title = SectionKey.magnitudeTitle(bucket)
-                result.append(QuakeSection(id: title, title: title, count: count, key: key))
-            }
-        case .region:
-            let direction = ascending ? "ASC" : "DESC"
-            var next = try db.scalar("SELECT regionKey FROM quake WHERE \(predicate) ORDER BY regionKey \(direction) LIMIT 1", predicateArgs).string
-            while let regionKey = next {
-                result.append(try regionSection(db, regionKey))
-                next = try db.scalar(
-                    "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
-                    [.text(regionKey)] + predicateArgs).string
-            }
-        case .depth:
-            result = try depthSections(db, predicate: (predicate, predicateArgs), ascending: ascending)
-        case .distance:
-            // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
-            result = try distanceSections { bands in
-                try DistanceTable.bandCounts(db, bands: bands, plan: plan)
-            }
-        }
-        return result
+        try plan.strategy.walkedSections(db, plan: plan, days: days) { key in try countRows(db, in: key) }
     }
 
-    /// A depth sort's sections by walking, jumping from band to band along `quake_depth`: one
-    /// indexed seek for the next band's first matching row, one range count for the band (about
-    /// twenty bands for the whole Earth), and the unknown depths (NULL, first ascending) as one
-    /// more range. (Unfiltered, the kept counts answer instead: `SectionCounts`.)
-    private func depthSections(_ db: Connection, predicate: (String, [SQLiteValue]), ascending: Bool) throws -> [QuakeSection] {
-        let (where_, arguments) = predicate
-        var result: [QuakeSection] = []
-        func unknown() throws {
-            let count = try countRows(db, in: .depth(nil))
-            if count > 0 { result.append(DepthBands.quakeSection(nil, count: count)) }
-        }
-        if ascending { try unknown() }
-        let direction = ascending ? "ASC" : "DESC"
-        var bound: (String, [SQLiteValue]) = ("depth IS NOT NULL", [])
-        while let depth = try db.scalar("SELECT depth FROM quake WHERE \(bound.0) AND \(where_) ORDER BY depth \(direction) LIMIT 1",
-                                        bound.1 + arguments).double {
-            guard case .depth(let lower?) = DepthBands.key(of: depth) else { break }
-            result.append(DepthBands.quakeSection(lower, count: try countRows(db, in: .depth(lower))))
-            // Strictly past this band: advances by construction (the band holds the depth; past
-            // an outermost band, an infinite bound, nothing).
-            let band = DepthBands.bounds(lower)
-            bound = ascending ? ("depth >= ?", [.real(band.upper)]) : ("depth < ?", [.real(band.lower)])
-        }
-        if !ascending { try unknown() }
-        return result
-    }
-
-    /// A distance sort's sections in display order, the bands given to `count` in that order;
-    /// empty bands are left out, as every order leaves out its empty sections.
+    /// A distance sort's sections in display order, the bands given to `count` in that order.
     private func distanceSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
-        let bands = request.distanceReference?.bands ?? []
-        let ordered = request.sortDescriptor.ascending ? bands : bands.reversed()
-        let counts = try count(ordered.map(\.key.distanceBounds))
-        return zip(ordered, counts).compactMap { band, count in
-            count > 0 ? QuakeSection(id: band.id, title: band.title, count: count, key: band.key) : nil
-        }
-    }
-
-    private func regionSection(_ db: Connection, _ regionKey: String) throws -> QuakeSection {
-        let key = SectionKey.region(regionKey)
-        return QuakeSection(id: regionKey, title: try RegionSort.title(db, of: regionKey), count: try countRows(db, in: key), key: key)
+        try DistanceSort(ascending: request.sortDescriptor.ascending, reference: request.distanceReference).bandSections(count: count)
     }
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
-        let distance = request.sortDescriptor.order == .distance  // counted on the distance table alone
-        let (predicate, predicateArgs) = distance ? plan.distanceTableWhere : plan.matchedWhere
+        let (from, (predicate, predicateArgs)) = plan.strategy.countedRows(plan)
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
@@ -475,7 +381,7 @@ public final class FetchedResultsController {
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : plan.from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     /// The match set of the current request.

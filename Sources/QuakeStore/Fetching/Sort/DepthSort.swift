@@ -36,4 +36,49 @@ struct DepthSort: SortStrategy {
         guard case .depth(let lower) = key else { preconditionFailure("a depth key") }
         return DepthBands.quakeSection(lower, count: 0)
     }
+
+
+    // MARK: Counts
+
+    var countingBucket: String? { Schema.depthBucket("depth") }
+
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
+        // The unknown depths' bucket is the smallest, as NULL sorts in SQLite.
+        let next = try SectionCounts.buckets(db, kind: 3, source: source, ascending: ascending)
+        var result: [QuakeSection] = []
+        while let (value, count) = try next() {
+            let bucket = value.int64 ?? Int64(Schema.unknownDepth)
+            result.append(DepthBands.quakeSection(bucket == Schema.unknownDepth ? nil : Double(bucket), count: count))
+        }
+        return result
+    }
+
+    /// Jumps from band to band along `quake_depth`: one indexed seek for the next band's first
+    /// matching row, one range count for the band (about twenty bands for the whole Earth), and
+    /// the unknown depths (NULL, first ascending) as one more range.
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
+        let (where_, arguments) = plan.matchedWhere
+        var result: [QuakeSection] = []
+        func unknown() throws {
+            let count = try countRows(.depth(nil))
+            if count > 0 { result.append(DepthBands.quakeSection(nil, count: count)) }
+        }
+        if ascending { try unknown() }
+        let direction = ascending ? "ASC" : "DESC"
+        var bound: (String, [SQLiteValue]) = ("depth IS NOT NULL", [])
+        while let depth = try db.scalar("SELECT depth FROM quake WHERE \(bound.0) AND \(where_) ORDER BY depth \(direction) LIMIT 1",
+                                        bound.1 + arguments).double {
+            guard case .depth(let lower?) = DepthBands.key(of: depth) else { break }
+            result.append(DepthBands.quakeSection(lower, count: try countRows(.depth(lower))))
+            // Strictly past this band: advances by construction (the band holds the depth; past
+            // an outermost band, an infinite bound, nothing).
+            let band = DepthBands.bounds(lower)
+            bound = ascending ? ("depth >= ?", [.real(band.upper)]) : ("depth < ?", [.real(band.lower)])
+        }
+        if !ascending { try unknown() }
+        return result
+    }
+
+
 }

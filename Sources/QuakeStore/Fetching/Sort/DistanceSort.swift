@@ -56,4 +56,40 @@ struct DistanceSort: SortStrategy {
         } ?? bands[bands.count - 1]
         return (band.key, band.id, band.title)
     }
+
+
+    // MARK: Counts
+
+    var countingBucket: String? { nil }
+
+    /// Distances are per configuration, never kept: the walk counts the bands.
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? { nil }
+
+    /// Five bands, counted on the distance table alone (`DistanceTable.bandCounts`).
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
+        try bandSections { bands in try DistanceTable.bandCounts(db, bands: bands, plan: plan) }
+    }
+
+    /// Counted, ranked and windowed on the distance table alone: every row in it is a candidate.
+    func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) {
+        ("temp.fetch_distance", plan.distanceTableWhere)
+    }
+
+    func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: orderBy)
+    }
+
+    /// The sections in display order, the bands given to `count` in that order; empty bands are
+    /// left out, as every order leaves out its empty sections.
+    func bandSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
+        let bands = reference?.bands ?? []
+        let ordered = ascending ? bands : bands.reversed()
+        let counts = try count(ordered.map(\.key.distanceBounds))
+        return zip(ordered, counts).compactMap { band, count in
+            count > 0 ? QuakeSection(id: band.id, title: band.title, count: count, key: band.key) : nil
+        }
+    }
+
+
 }

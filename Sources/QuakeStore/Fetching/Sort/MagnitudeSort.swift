@@ -42,4 +42,39 @@ struct MagnitudeSort: SortStrategy {
         let title = SectionKey.magnitudeTitle(bucket)
         return QuakeSection(id: title, title: title, count: 0, key: key)
     }
+
+
+    // MARK: Counts
+
+    var countingBucket: String? { Schema.magnitudeBucket("magnitude") }
+
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
+        // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
+        let next = try SectionCounts.buckets(db, kind: 1, source: source, ascending: ascending)
+        var result: [QuakeSection] = []
+        while let (value, count) = try next() {
+            let raw = Int(value.int64 ?? -1)
+            let bucket: Int? = raw < 0 ? nil : raw
+            let title = SectionKey.magnitudeTitle(bucket)
+            result.append(QuakeSection(id: title, title: title, count: count, key: .magnitude(bucket)))
+        }
+        return result
+    }
+
+    /// A range count per bucket, unknown and `M <1` to `M 6+`.
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
+        var result: [QuakeSection] = []
+        let buckets: [Int?] = [nil, 0, 1, 2, 3, 4, 5, 6]
+        for bucket in ascending ? buckets : buckets.reversed() {
+            let key = SectionKey.magnitude(bucket)
+            let count = try countRows(key)
+            guard count > 0 else { continue }
+            let title = SectionKey.magnitudeTitle(bucket)
+            result.append(QuakeSection(id: title, title: title, count: count, key: key))
+        }
+        return result
+    }
+
+
 }

@@ -40,4 +40,42 @@ struct RegionSort: SortStrategy {
     static func title(_ db: Connection, of regionKey: String) throws -> String {
         try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(regionKey)]).string ?? regionKey
     }
+
+
+    // MARK: Counts
+
+    var countingBucket: String? { nil }
+
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
+        let next = try SectionCounts.buckets(db, kind: 2, source: source, ascending: ascending)
+        let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
+        var result: [QuakeSection] = []
+        while let (value, count) = try next() {
+            let regionKey = value.string ?? ""
+            title.reset()
+            try title.bind(regionKey, at: 1)
+            let name = try title.step() ? title.text(at: 0) : regionKey
+            result.append(QuakeSection(id: regionKey, title: name, count: count, key: .region(regionKey)))
+        }
+        return result
+    }
+
+    /// Jumps from region to region along `quake_region`: one seek and one range count each.
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
+        let (predicate, predicateArgs) = plan.matchedWhere
+        var result: [QuakeSection] = []
+        let direction = ascending ? "ASC" : "DESC"
+        var next = try db.scalar("SELECT regionKey FROM quake WHERE \(predicate) ORDER BY regionKey \(direction) LIMIT 1", predicateArgs).string
+        while let regionKey = next {
+            let key = SectionKey.region(regionKey)
+            result.append(QuakeSection(id: regionKey, title: try Self.title(db, of: regionKey), count: try countRows(key), key: key))
+            next = try db.scalar(
+                "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
+                [.text(regionKey)] + predicateArgs).string
+        }
+        return result
+    }
+
+
 }

@@ -34,6 +34,26 @@ protocol SortStrategy {
     func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel
     /// A section that a merge brought, with its id and title (its count, 0, is set from the merge's deltas).
     func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection
+
+    // MARK: Counts
+
+    /// The section bucket of a row as SQL over `quake` (`Schema`'s buckets, as `quake_count`
+    /// keeps them), for the match set's scan to count by; nil for the orders whose buckets are
+    /// not small integers.
+    var countingBucket: String? { get }
+    /// The sections counted from buckets (see `SectionCounts`), or nil when the buckets cannot
+    /// answer exactly (the caller then walks).
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]?
+    /// The sections by walking the sort index with `plan`'s predicate; `countRows` counts the
+    /// results' rows in a section.
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection]
+    /// The table that section counts, ranks and windows step on, with its `WHERE` term.
+    func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue]))
+    /// A window of the rows passing `range AND predicate` in `orderBy`: bind the range's and the
+    /// predicate's arguments, then `LIMIT` and `OFFSET`.
+    func windowSQL(range: String, predicate: String, orderBy: String) -> String
+
 }
 
 /// A section as a reader labels a row: its key, stable id and title.
@@ -41,6 +61,15 @@ typealias SectionLabel = (key: SectionKey, id: String, title: String)
 
 extension SortStrategy {
     var from: String { "quake" }
+
+    func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
+
+    func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        """
+        SELECT \(QuakeRow.columns) FROM \(from) WHERE \(range) AND \(predicate)
+        ORDER BY \(orderBy) LIMIT ? OFFSET ?
+        """
+    }
 
     /// The keyset comparison operator: before a row (`<`, or `>` reading descending), or at or after it.
     func keysetOperator(descending: Bool, before: Bool) -> String {
