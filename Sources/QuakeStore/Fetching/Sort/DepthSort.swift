@@ -1,6 +1,6 @@
 /// The `depth` order: shallowest first by default, sections by depth band (`DepthBands`; an
 /// unknown depth sorts as the smallest, as NULL does in SQLite), by depth inside a band, then time.
-struct DepthSort: SortStrategy {
+struct DepthSort: SegmentedSort {
     let ascending: Bool
 
     // Served by quake_depth (depth, time, rowid); an unknown depth (NULL) is the smallest.
@@ -81,4 +81,34 @@ struct DepthSort: SortStrategy {
     }
 
 
+    // MARK: Provisional window
+
+    private var knownDepths: ProvisionalSegment {
+        ProvisionalSegment(filter: "depth IS NOT NULL", arguments: [], columns: ["depth", "time", "id"], descending: !ascending)
+    }
+    /// Unknown depths sort first ascending (NULL is smallest in SQLite), last descending.
+    private var unknownDepths: ProvisionalSegment {
+        ProvisionalSegment(filter: "depth IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
+    }
+
+    func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        keys.depth == nil ? unknownDepths : knownDepths
+    }
+
+    func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        (ascending == forward) ? unknownDepths : knownDepths
+    }
+
+    func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
+                 reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        let (first, then) = (ascending == forward) ? (unknownDepths, knownDepths) : (knownDepths, unknownDepths)
+        return segment.filter == first.filter ? then : nil
+    }
+
+    func keys(past key: SectionKey, descending: Bool) -> RowKeys {
+        guard case .depth(let lower?) = key else { return keys(pastSegment: descending) }
+        // `(depth, time, id)`: below the band's lower edge, or from its upper edge on.
+        let band = DepthBands.bounds(lower)
+        return .bound(depth: descending ? band.lower : band.upper, time: .min, id: .min)
+    }
 }

@@ -92,4 +92,60 @@ struct DistanceSort: SortStrategy {
     }
 
 
+    // MARK: Provisional window
+
+    /// Walked off `quake_location` (`DistanceTable.walk`): outward from home reading nearest
+    /// first, inward from the farthest reading farthest first. Under a time limit, a walk that
+    /// would read every row gives up at once when that cannot fit (`readsEveryRowInTime`).
+    func readProvisional(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool,
+                         limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws {
+        result += try walkedRows(db, reader: reader, from: anchor, forward: forward, limit: limit - result.count,
+                                 mayReadEveryRow: bounded ? { try reader.readsEveryRowInTime(db) } : nil)
+    }
+
+    /// The row with its band: its distance comes with it (no home, no band).
+    func provisionalRow(_ db: Connection, _ keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalReader.Row? {
+        guard let reference else { return nil }
+        let (predicate, arguments) = reader.plan.rowWhere
+        let statement = try db.cachedStatement("""
+            SELECT \(QuakeRow.columns), \(reference.origin.distanceSQL()) FROM quake
+            WHERE id = ? AND \(predicate)
+            """)
+        try statement.bind([.integer(keys.id)] + arguments)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        let section = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference)
+        return ProvisionalReader.Row(row: QuakeRow(statement), section: section)
+    }
+
+    private func walkedRows(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool, limit: Int,
+                            mayReadEveryRow: (() throws -> Bool)?) throws -> [ProvisionalReader.Row] {
+        guard let reference else { return [] }
+        let outward = forward == ascending
+        var from: (km: Double, id: Int64)?
+        if let anchor {
+            guard let km = try db.scalar("SELECT \(reference.origin.distanceSQL()) FROM quake WHERE id = ?",
+                                         [.integer(anchor.id)]).double else { return [] }
+            from = (km, anchor.id)  // strictly past it: `rows` reads the anchor itself
+        }
+        var rows: [ProvisionalReader.Row] = []
+        while rows.count < limit {
+            var past: (km: Double, id: Int64)?
+            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: reader.plan.rowWhere, from: from,
+                                                    outward: outward, limit: limit - rows.count,
+                                                    mayReadEveryRow: mayReadEveryRow) {
+                let band = Self.band(of: km, in: reference)
+                rows.append(ProvisionalReader.Row(row: row, section: band))
+                // A folded band: its first row, then on from its far edge (none past the last).
+                guard reader.collapsed.contains(band.id), case .distance(let lower, let upper) = band.key else { continue }
+                let edge = outward ? upper : lower
+                if outward ? edge.isInfinite : edge <= 0 { return rows }
+                past = (edge, .min)
+                break
+            }
+            guard let past else { break }
+            from = past
+        }
+        return rows
+    }
 }

@@ -1,6 +1,6 @@
 /// The `magnitude` order: largest first by default, sections by whole magnitude (`M 6+`, `M 5`,
 /// …, `unknown`), by magnitude then time inside a section.
-struct MagnitudeSort: SortStrategy {
+struct MagnitudeSort: SegmentedSort {
     let ascending: Bool
 
     var orderBy: String { ascending ? "magnitude ASC, time ASC, id ASC" : "magnitude DESC, time DESC, id DESC" }
@@ -77,4 +77,36 @@ struct MagnitudeSort: SortStrategy {
     }
 
 
+    // MARK: Provisional window
+
+    private var knownMagnitudes: ProvisionalSegment {
+        ProvisionalSegment(filter: "magnitude IS NOT NULL", arguments: [], columns: ["magnitude", "time", "id"], descending: !ascending)
+    }
+    /// Unknown magnitudes sort first ascending (NULL is smallest in SQLite), last descending.
+    private var unknownMagnitudes: ProvisionalSegment {
+        ProvisionalSegment(filter: "magnitude IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
+    }
+
+    func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        keys.magnitude == nil ? unknownMagnitudes : knownMagnitudes
+    }
+
+    func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        (ascending == forward) ? unknownMagnitudes : knownMagnitudes
+    }
+
+    func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
+                 reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        let first = (ascending == forward) ? unknownMagnitudes : knownMagnitudes
+        return segment.filter == first.filter ? ((ascending == forward) ? knownMagnitudes : unknownMagnitudes) : nil
+    }
+
+    func keys(past key: SectionKey, descending: Bool) -> RowKeys {
+        guard case .magnitude(let bucket?) = key else { return keys(pastSegment: descending) }
+        // `(magnitude, time, id)`: below the bucket's lower edge, or from its upper edge on
+        // (bucket 0 holds the negatives, bucket 6 everything from 6).
+        let edge = descending ? (bucket == 0 ? -Double.greatestFiniteMagnitude : Double(bucket))
+                              : (bucket == 6 ? Double.greatestFiniteMagnitude : Double(bucket + 1))
+        return .bound(magnitude: edge, time: .min, id: .min)
+    }
 }

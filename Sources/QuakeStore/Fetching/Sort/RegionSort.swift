@@ -1,6 +1,6 @@
 /// The `region` order: A→Z by default, sections by region, newest first inside a region in
 /// both directions.
-struct RegionSort: SortStrategy {
+struct RegionSort: SegmentedSort {
     let ascending: Bool
 
     // Newest first inside a region in both directions, ties by id as the index quake_region
@@ -78,4 +78,38 @@ struct RegionSort: SortStrategy {
     }
 
 
+    // MARK: Provisional window
+
+    /// A region is newest first in both directions (`orderBy`).
+    private func region(_ db: Connection, _ key: String) throws -> ProvisionalSegment {
+        ProvisionalSegment(filter: "regionKey = ?", arguments: [.text(key)], columns: ["time", "id"], descending: true,
+                           regionKey: key, regionTitle: try Self.title(db, of: key))
+    }
+
+    /// The next region in reading order holding a matching row: one walk of `quake_region`.
+    private func nextRegion(_ db: Connection, after key: String?, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        let (predicate, arguments) = reader.plan.rowWhere
+        let up = ascending == forward
+        let bound = key == nil ? "" : " AND regionKey \(up ? ">" : "<") ?"
+        let statement = try db.cachedStatement(
+            "SELECT regionKey FROM quake WHERE regionKey IS NOT NULL\(bound) AND \(predicate) ORDER BY regionKey \(up ? "ASC" : "DESC") LIMIT 1")
+        try statement.bind((key.map { [SQLiteValue.text($0)] } ?? []) + arguments)
+        return try statement.step() ? region(db, statement.text(at: 0)) : nil
+    }
+
+    func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        try region(db, keys.regionKey)
+    }
+
+    func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        try nextRegion(db, after: nil, forward: forward, reader: reader)
+    }
+
+    func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
+                 reader: ProvisionalReader) throws -> ProvisionalSegment? {
+        try nextRegion(db, after: segment.regionKey, forward: forward, reader: reader)
+    }
+
+    /// A region is its whole segment.
+    func keys(past key: SectionKey, descending: Bool) -> RowKeys { keys(pastSegment: descending) }
 }

@@ -54,6 +54,15 @@ protocol SortStrategy {
     /// predicate's arguments, then `LIMIT` and `OFFSET`.
     func windowSQL(range: String, predicate: String, orderBy: String) -> String
 
+    // MARK: Provisional window
+
+    /// Appends to `result`, until it holds `limit` rows, the rows strictly past `anchor` going
+    /// `forward` in display order (from the first without one), read straight off the indexes
+    /// with `reader`'s predicate per row (`bounded`: under a time limit).
+    func readProvisional(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool,
+                         limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws
+    /// The row of `keys` with its section, if it matches the request.
+    func provisionalRow(_ db: Connection, _ keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalReader.Row?
 }
 
 /// A section as a reader labels a row: its key, stable id and title.

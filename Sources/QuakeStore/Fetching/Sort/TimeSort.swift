@@ -1,5 +1,5 @@
 /// The `time` order: newest first by default, sections by day (in the request's time zone).
-struct TimeSort: SortStrategy {
+struct TimeSort: SegmentedSort {
     let ascending: Bool
 
     var orderBy: String { ascending ? "time ASC, id ASC" : "time DESC, id DESC" }
@@ -83,4 +83,18 @@ struct TimeSort: SortStrategy {
     }
 
 
+    // MARK: Provisional window
+
+    /// One segment, `(time, id)`.
+    func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? { timeSegment }
+
+    func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? { timeSegment }
+
+    func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
+                 reader: ProvisionalReader) throws -> ProvisionalSegment? { nil }
+
+    func keys(past key: SectionKey, descending: Bool) -> RowKeys {
+        guard case .day(let start, let last) = key else { return keys(pastSegment: descending) }
+        return descending ? .bound(time: start, id: .min) : .bound(time: last, id: .max)
+    }
 }
