@@ -57,9 +57,10 @@ public final class FetchedResultsController {
     private var plan: QueryPlan
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
-    /// Rows in `temp.fetch_distance` as last built (emptying many is one step no deadline stops).
-    private var distanceRows = 0
-    /// Distances of those rows, for a distance sort (they have left `temp.fetch_distance`).
+    /// Rows in the order's own table (`SortStrategy.buildsTable`: `temp.fetch_distance`) as
+    /// last built (emptying many is one step no deadline stops).
+    private var tableRows = 0
+    /// What that table held for the rows the last merge deleted (their distances: they have left it).
     private var vanishedKm: [Int64: Double] = [:]
     /// The rows matching the search and filters (see `ResultMatches`).
     private let matchSet = MatchSet()
@@ -75,7 +76,7 @@ public final class FetchedResultsController {
                 try matchSet.register(on: db)
                 try DistanceTable.prepare(db)
             }
-            try reload(rebuildDistances: true)
+            try reload(rebuildTable: true)
         } catch {
             context.close()
             throw error
@@ -112,12 +113,12 @@ public final class FetchedResultsController {
         let request = request.normalized
         let newPlan = QueryPlan(request)
         let matchesChanged = changesMatches(newPlan)
-        let distancesChanged = rebuildsDistances(request, matchesChanged: matchesChanged)
+        let tableChanged = rebuildsTable(newPlan, matchesChanged: matchesChanged)
         // Rebuilding over a big distance table first empties it in one SQLite step that no
         // deadline stops (a quarter of a second at 1M quakes, and as long again to roll back):
         // under a deadline, say at once that it would not fit.
-        if limit != nil, distancesChanged, distanceRows > Self.distanceRowsWithinADeadline {
-            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(distanceRows) rows to rebuild")
+        if limit != nil, tableChanged, tableRows > Self.distanceRowsWithinADeadline {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(tableRows) rows to rebuild")
         }
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
@@ -129,7 +130,7 @@ public final class FetchedResultsController {
                     // A distance table left behind stays until the next distance sort rebuilds it:
                     // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
                     // which no deadline can stop), and the table lives in a temp file, not in memory.
-                    try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged, bandCounts: bandCounts)
+                    try reloadLocked(db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, bandCounts: bandCounts)
                     guard let code else { return nil }
                     return try anchorLocked(db, code: code)
                 }
@@ -144,9 +145,8 @@ public final class FetchedResultsController {
     /// other than the one this controller holds (another order before it, another origin,
     /// other matches). Such a configuration loads and sorts every candidate row.
     public func rebuildsDistances(for request: SectionedFetchRequest) -> Bool {
-        let request = request.normalized
-        guard request.sortDescriptor.order == .distance else { return false }
-        return rebuildsDistances(request, matchesChanged: changesMatches(QueryPlan(request)))
+        let newPlan = QueryPlan(request.normalized)
+        return rebuildsTable(newPlan, matchesChanged: changesMatches(newPlan))
     }
 
     /// Whether configuring `request` builds a distance table too big to fit a deadline: the
@@ -163,11 +163,9 @@ public final class FetchedResultsController {
         newPlan.search != plan.search || newPlan.filters != plan.filters
     }
 
-    /// `request` normalized.
-    private func rebuildsDistances(_ request: SectionedFetchRequest, matchesChanged: Bool) -> Bool {
-        request.sortDescriptor.order == .distance
-            && (matchesChanged || self.request.sortDescriptor.order != .distance
-                || request.distanceReference?.origin != self.request.distanceReference?.origin)
+    /// Whether configuring `newPlan` builds its order's table anew (`SortStrategy.rebuildsTable`).
+    private func rebuildsTable(_ newPlan: QueryPlan, matchesChanged: Bool) -> Bool {
+        newPlan.strategy.rebuildsTable(after: plan.strategy, matchesChanged: matchesChanged)
     }
 
     /// Stops the `configure` or read running on another thread (a superseded request): it
@@ -179,7 +177,7 @@ public final class FetchedResultsController {
     /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, plan: plan, index: index, token: token, vanished: vanishedKeys)
-        let savedDistanceRows = distanceRows
+        let savedTableRows = tableRows
         // Only a set in use is worth keeping: a request without one rebuilds it before using it.
         let savedMatches = plan.usesMatchSet ? MatchSet() : nil
         try savedMatches?.assign(matchSet)
@@ -187,7 +185,7 @@ public final class FetchedResultsController {
             return try body()
         } catch {
             if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
-            distanceRows = savedDistanceRows
+            tableRows = savedTableRows
             (request, days, plan, index, token, vanishedKeys) = (saved.request, saved.days, saved.plan, saved.index, saved.token, saved.vanished)
             window.invalidate()
             throw error
@@ -247,7 +245,7 @@ public final class FetchedResultsController {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
         let offset = try rank(db, keys, km: vanishedKm[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead).
-        if request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
+        if !plan.strategy.buildsTable { try readWindow(db, around: keys, at: offset) }
         return min(offset, count - 1)
     }
 
@@ -269,7 +267,7 @@ public final class FetchedResultsController {
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
-                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true)
             }
             guard !transactions.isEmpty else {
@@ -279,7 +277,7 @@ public final class FetchedResultsController {
             // Without a row's previous keys its old position is unknown: reload rather than guess.
             let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
             if !transactions.allSatisfy(\.isListed) || unplaceable {
-                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
             // The keys each code had before the first of these transactions touched it.
@@ -287,8 +285,8 @@ public final class FetchedResultsController {
             for change in transactions.flatMap(\.changes) where before[change.code] == nil {
                 before[change.code] = change.kind == .insert ? .some(nil) : .some(change.old)
             }
-            let result = request.sortDescriptor.order == .distance
-                ? try applyDistanceChanges(db, before: before.mapValues { $0 })
+            let result = plan.strategy.buildsTable
+                ? try applyChangesReloading(db, before: before.mapValues { $0 })
                 : try applyChanges(db, before: before.mapValues { $0 })
             token = latest
             return result
@@ -299,22 +297,17 @@ public final class FetchedResultsController {
 
     // MARK: Fetching
 
-    private func reload(rebuildMatches: Bool = true, rebuildDistances: Bool = false) throws {
-        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildDistances: rebuildDistances) }
+    private func reload(rebuildMatches: Bool = true, rebuildTable: Bool = false) throws {
+        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildTable: rebuildTable) }
         window.invalidate()
     }
 
-    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false,
+    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false,
                               bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
         token = try db.currentHistoryToken()
         let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
-        if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
-            if let bandCounts {
-                bandCounts(try distanceSections { bands in
-                    try DistanceTable.bandCounts(db, origin: origin, plan: plan, bands: bands)
-                })
-            }
-            distanceRows = try DistanceTable.rebuild(db, origin: origin, plan: plan)
+        if rebuildTable || rebuildMatches, plan.strategy.buildsTable {
+            tableRows = try plan.strategy.buildTable(db, plan: plan, bandCounts: bandCounts)
         }
         setSections(try buildSections(db, countedByMatches: counted))
         window.invalidate()
@@ -366,11 +359,6 @@ public final class FetchedResultsController {
         try plan.strategy.walkedSections(db, plan: plan, days: days) { key in try countRows(db, in: key) }
     }
 
-    /// A distance sort's sections in display order, the bands given to `count` in that order.
-    private func distanceSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
-        try DistanceSort(ascending: request.sortDescriptor.ascending, reference: request.distanceReference).bandSections(count: count)
-    }
-
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
         let (from, (predicate, predicateArgs)) = plan.strategy.countedRows(plan)
@@ -410,28 +398,16 @@ public final class FetchedResultsController {
     /// before it. A distance sort reads the row's distance from the table (or takes `km`, for
     /// a row that has left it).
     private func rank(_ db: Connection, _ keys: RowKeys, km: Double? = nil) throws -> Int {
-        var km = km
-        if request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
-        // A row the filters leave out sorts by its own distance too (not as if at home), so its
-        // nearest neighbour is the one a provisional window walks to.
-        if km == nil, let origin = distanceOrigin {
-            km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
-        }
+        let km = try plan.strategy.rankDistance(db, keys, km: km)
         let key = sectionKey(of: keys, km: km)
         return index.start(of: key, precedes: plan.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }
 
-    /// The origin of a distance sort (nil for the other orders).
-    private var distanceOrigin: GeoPoint? {
-        request.sortDescriptor.order == .distance ? request.distanceReference?.origin : nil
-    }
-
-    /// A merge under a distance sort: the match set and the distance table follow each changed
-    /// row, then the bands are recounted and the merge reports a reload. A row's old distance
+    /// A merge under an order with its own table (a distance sort): the match set and the
+    /// table follow each changed row, then the bands are recounted and the merge reports a reload. A row's old distance
     /// is not in history (its old coordinates are not), so old positions cannot be listed; the
     /// reload costs five range counts, not a refetch of the table.
-    private func applyDistanceChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
-        let origin = distanceOrigin ?? GeoPoint(latitude: 0, longitude: 0)
+    private func applyChangesReloading(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
         vanishedKeys = [:]
         vanishedKm = [:]
         for (code, old) in before {
@@ -439,10 +415,10 @@ public final class FetchedResultsController {
             if plan.usesMatchSet { try matches.update(db, oldID: old?.id, new: new) }
             if let old, new == nil {
                 vanishedKeys[code] = old
-                vanishedKm[old.id] = try DistanceTable.km(db, id: old.id)
+                vanishedKm[old.id] = try plan.strategy.tableEntry(db, id: old.id)
             }
             let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
-            try DistanceTable.update(db, origin: origin, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
+            try plan.strategy.updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
         }
         setSections(try walkSections(db))
         return ResultChanges(reloaded: true, codes: Set(before.keys))

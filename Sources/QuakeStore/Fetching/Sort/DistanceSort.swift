@@ -44,7 +44,7 @@ struct DistanceSort: SortStrategy {
     }
 
     func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
-        preconditionFailure("a distance sort merges through applyDistanceChanges")
+        preconditionFailure("a distance sort merges through applyChangesReloading")
     }
 
     /// The band holding a quake `km` from `reference` (the farthest for a distance no band holds).
@@ -147,5 +147,43 @@ struct DistanceSort: SortStrategy {
             from = past
         }
         return rows
+    }
+
+
+    // MARK: The distance table
+
+    var buildsTable: Bool { true }
+
+    /// Another order before it, another origin, other matches.
+    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool {
+        guard let current = current as? DistanceSort else { return true }
+        return matchesChanged || reference?.origin != current.reference?.origin
+    }
+
+    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int {
+        guard let origin = reference?.origin else { return 0 }
+        if let bandCounts {
+            bandCounts(try bandSections { bands in try DistanceTable.bandCounts(db, origin: origin, plan: plan, bands: bands) })
+        }
+        return try DistanceTable.rebuild(db, origin: origin, plan: plan)
+    }
+
+    func tableEntry(_ db: Connection, id: Int64) throws -> Double? { try DistanceTable.km(db, id: id) }
+
+    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
+        let origin = reference?.origin ?? GeoPoint(latitude: 0, longitude: 0)
+        try DistanceTable.update(db, origin: origin, oldID: oldID, newID: newID, isCandidate: isCandidate)
+    }
+
+    /// The row's distance from the table, else `km`; a row the filters leave out sorts by its
+    /// own distance too (not as if at home), so its nearest neighbour is the one a provisional
+    /// window walks to.
+    func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? {
+        var km = km
+        if let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
+        if km == nil, let origin = reference?.origin {
+            km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
+        }
+        return km
     }
 }

@@ -63,6 +63,25 @@ protocol SortStrategy {
                          limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws
     /// The row of `keys` with its section, if it matches the request.
     func provisionalRow(_ db: Connection, _ keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalReader.Row?
+
+    // MARK: A table of its own
+
+    /// Whether this order reads, ranks and counts its rows through a table it builds for each
+    /// configuration on the controller's connection (a distance sort's `DistanceTable`): its
+    /// window around a row comes by offset, and its merges reload.
+    var buildsTable: Bool { get }
+    /// Whether configuring this order on a controller holding `current` builds the table anew
+    /// (`matchesChanged`: the search or filters changed).
+    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool
+    /// Builds the table for `plan` in the read's transaction, first calling `bandCounts` (if
+    /// given) with the exact sections counted without it; returns its rows.
+    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int
+    /// What the table holds for row `id` (a distance), read before a merge takes the row out.
+    func tableEntry(_ db: Connection, id: Int64) throws -> Double?
+    /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`.
+    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws
+    /// The distance a row with `keys` ranks by (`km`: what the table held for a row that has left it).
+    func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double?
 }
 
 /// A section as a reader labels a row: its key, stable id and title.
@@ -70,6 +89,14 @@ typealias SectionLabel = (key: SectionKey, id: String, title: String)
 
 extension SortStrategy {
     var from: String { "quake" }
+
+    // The stored orders have no table of their own: their rows are `quake`'s, served by its indexes.
+    var buildsTable: Bool { false }
+    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool { false }
+    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int { 0 }
+    func tableEntry(_ db: Connection, id: Int64) throws -> Double? { nil }
+    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {}
+    func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
 
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
 
