@@ -9,7 +9,8 @@ import Foundation
 ///
 /// It orchestrates parts with one job each: `SectionIndex` (the sections, their offsets and
 /// how a merge moves them), `RowWindow` (the rows held and how they are read), `QueryPlan`
-/// (the request compiled: which rows match, in SQL and in Swift, and their order), `ResultMatches`
+/// (the request compiled: which rows match, in SQL and in Swift; its `SortStrategy` the order:
+/// its SQL, sections, counts and, for a distance sort, its table), `ResultMatches`
 /// (the search and filter matches), `SectionCounts` (section indexes from counts per bucket)
 /// and `ChangeDiff` (from the changed rows' places to `ResultChanges`). The controller itself
 /// holds the request and history token, counts and ranks rows in SQL, and chooses between a

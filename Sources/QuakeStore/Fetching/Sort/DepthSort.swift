@@ -1,7 +1,11 @@
+import Foundation
+
 /// The `depth` order: shallowest first by default, sections by depth band (`DepthBands`; an
 /// unknown depth sorts as the smallest, as NULL does in SQLite), by depth inside a band, then time.
 struct DepthSort: SegmentedSort {
     let ascending: Bool
+
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .depth }
 
     // Served by quake_depth (depth, time, rowid); an unknown depth (NULL) is the smallest.
     var orderBy: String { ascending ? "depth ASC, time ASC, id ASC" : "depth DESC, time DESC, id DESC" }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `distance` order: nearest first by default from the request's `reference` (home),
 /// sections by distance band, by distance inside a band. Its rows are read, ranked and counted
 /// through the distance table (`DistanceTable`), or walked off `quake_location` before the
@@ -6,6 +8,10 @@ struct DistanceSort: SortStrategy {
     let ascending: Bool
     /// Where distances are measured from (nil: no home; the controller then sorts by time).
     let reference: DistanceReference?
+
+    var canRun: Bool { reference != nil }
+
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { reference.map { .distance($0) } ?? .day(timeZone) }
 
     var from: String { DistanceTable.from }
 

@@ -1,7 +1,11 @@
+import Foundation
+
 /// The `magnitude` order: largest first by default, sections by whole magnitude (`M 6+`, `M 5`,
 /// …, `unknown`), by magnitude then time inside a section.
 struct MagnitudeSort: SegmentedSort {
     let ascending: Bool
+
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .magnitude }
 
     var orderBy: String { ascending ? "magnitude ASC, time ASC, id ASC" : "magnitude DESC, time DESC, id DESC" }
 

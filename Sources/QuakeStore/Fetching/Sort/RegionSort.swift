@@ -1,7 +1,11 @@
+import Foundation
+
 /// The `region` order: A→Z by default, sections by region, newest first inside a region in
 /// both directions.
 struct RegionSort: SegmentedSort {
     let ascending: Bool
+
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .region }
 
     // Newest first inside a region in both directions, ties by id as the index quake_region
     // (regionKey, time, rowid) holds them, so a region's rows are read from the index in order.

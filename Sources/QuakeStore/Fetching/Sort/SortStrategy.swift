@@ -1,3 +1,5 @@
+import Foundation
+
 /// One sort order's answers to everything the results ask of an order: the `FROM` and
 /// `ORDER BY` of its rows and the keyset comparisons that rank a row (and their Swift twins).
 /// Each order is one type in its own file (`TimeSort`, `MagnitudeSort`, `RegionSort`,
@@ -9,6 +11,11 @@
 /// when it merges changes (`QueryPlanAgreementTests`).
 protocol SortStrategy {
     var ascending: Bool { get }
+    /// Whether the request can be sorted so (a distance sort needs a reference); if not, the
+    /// controller sorts by time (`SectionedFetchRequest.normalized`).
+    var canRun: Bool { get }
+    /// How the request's rows are grouped (`SectionedFetchRequest.sectionIdentifier`).
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier
 
     // MARK: Order
 
@@ -88,6 +95,7 @@ protocol SortStrategy {
 typealias SectionLabel = (key: SectionKey, id: String, title: String)
 
 extension SortStrategy {
+    var canRun: Bool { true }
     var from: String { "quake" }
 
     // The stored orders have no table of their own: their rows are `quake`'s, served by its indexes.

@@ -1,6 +1,10 @@
+import Foundation
+
 /// The `time` order: newest first by default, sections by day (in the request's time zone).
 struct TimeSort: SegmentedSort {
     let ascending: Bool
+
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .day(timeZone) }
 
     var orderBy: String { ascending ? "time ASC, id ASC" : "time DESC, id DESC" }
 
