@@ -105,19 +105,12 @@ public struct SectionedFetchRequest: Hashable, Sendable {
         self.distanceReference = distanceReference
     }
 
-    public var sectionIdentifier: SectionIdentifier {
-        switch sortDescriptor.order {
-        case .time: .day(timeZone)
-        case .magnitude: .magnitude
-        case .region: .region
-        case .depth: .depth
-        case .distance: distanceReference.map { .distance($0) } ?? .day(timeZone)
-        }
-    }
+    public var sectionIdentifier: SectionIdentifier { strategy.sectionIdentifier(timeZone: timeZone) }
 
-    /// This request as the controller runs it: a `distance` sort without a reference is a `time` sort.
+    /// This request as the controller runs it: a `distance` sort without a reference is a `time`
+    /// sort (`SortStrategy.canRun`).
     var normalized: SectionedFetchRequest {
-        guard sortDescriptor.order == .distance, distanceReference == nil else { return self }
+        guard !strategy.canRun else { return self }
         var request = self
         request.sortDescriptor = QuakeSortDescriptor(.time)
         return request

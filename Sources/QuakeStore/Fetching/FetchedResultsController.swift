@@ -9,7 +9,8 @@ import Foundation
 ///
 /// It orchestrates parts with one job each: `SectionIndex` (the sections, their offsets and
 /// how a merge moves them), `RowWindow` (the rows held and how they are read), `QueryPlan`
-/// (the request compiled: which rows match, in SQL and in Swift, and their order), `ResultMatches`
+/// (the request compiled: which rows match, in SQL and in Swift; its `SortStrategy` the order:
+/// its SQL, sections, counts and, for a distance sort, its table), `ResultMatches`
 /// (the search and filter matches), `SectionCounts` (section indexes from counts per bucket)
 /// and `ChangeDiff` (from the changed rows' places to `ResultChanges`). The controller itself
 /// holds the request and history token, counts and ranks rows in SQL, and chooses between a
@@ -57,9 +58,10 @@ public final class FetchedResultsController {
     private var plan: QueryPlan
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
-    /// Rows in `temp.fetch_distance` as last built (emptying many is one step no deadline stops).
-    private var distanceRows = 0
-    /// Distances of those rows, for a distance sort (they have left `temp.fetch_distance`).
+    /// Rows in the order's own table (`SortStrategy.buildsTable`: `temp.fetch_distance`) as
+    /// last built (emptying many is one step no deadline stops).
+    private var tableRows = 0
+    /// What that table held for the rows the last merge deleted (their distances: they have left it).
     private var vanishedKm: [Int64: Double] = [:]
     /// The rows matching the search and filters (see `ResultMatches`).
     private let matchSet = MatchSet()
@@ -75,7 +77,7 @@ public final class FetchedResultsController {
                 try matchSet.register(on: db)
                 try DistanceTable.prepare(db)
             }
-            try reload(rebuildDistances: true)
+            try reload(rebuildTable: true)
         } catch {
             context.close()
             throw error
@@ -112,12 +114,12 @@ public final class FetchedResultsController {
         let request = request.normalized
         let newPlan = QueryPlan(request)
         let matchesChanged = changesMatches(newPlan)
-        let distancesChanged = rebuildsDistances(request, matchesChanged: matchesChanged)
+        let tableChanged = rebuildsTable(newPlan, matchesChanged: matchesChanged)
         // Rebuilding over a big distance table first empties it in one SQLite step that no
         // deadline stops (a quarter of a second at 1M quakes, and as long again to roll back):
         // under a deadline, say at once that it would not fit.
-        if limit != nil, distancesChanged, distanceRows > Self.distanceRowsWithinADeadline {
-            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(distanceRows) rows to rebuild")
+        if limit != nil, tableChanged, tableRows > Self.distanceRowsWithinADeadline {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(tableRows) rows to rebuild")
         }
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
@@ -129,7 +131,7 @@ public final class FetchedResultsController {
                     // A distance table left behind stays until the next distance sort rebuilds it:
                     // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
                     // which no deadline can stop), and the table lives in a temp file, not in memory.
-                    try reloadLocked(db, rebuildMatches: matchesChanged, rebuildDistances: distancesChanged, bandCounts: bandCounts)
+                    try reloadLocked(db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, bandCounts: bandCounts)
                     guard let code else { return nil }
                     return try anchorLocked(db, code: code)
                 }
@@ -144,9 +146,8 @@ public final class FetchedResultsController {
     /// other than the one this controller holds (another order before it, another origin,
     /// other matches). Such a configuration loads and sorts every candidate row.
     public func rebuildsDistances(for request: SectionedFetchRequest) -> Bool {
-        let request = request.normalized
-        guard request.sortDescriptor.order == .distance else { return false }
-        return rebuildsDistances(request, matchesChanged: changesMatches(QueryPlan(request)))
+        let newPlan = QueryPlan(request.normalized)
+        return rebuildsTable(newPlan, matchesChanged: changesMatches(newPlan))
     }
 
     /// Whether configuring `request` builds a distance table too big to fit a deadline: the
@@ -163,11 +164,9 @@ public final class FetchedResultsController {
         newPlan.search != plan.search || newPlan.filters != plan.filters
     }
 
-    /// `request` normalized.
-    private func rebuildsDistances(_ request: SectionedFetchRequest, matchesChanged: Bool) -> Bool {
-        request.sortDescriptor.order == .distance
-            && (matchesChanged || self.request.sortDescriptor.order != .distance
-                || request.distanceReference?.origin != self.request.distanceReference?.origin)
+    /// Whether configuring `newPlan` builds its order's table anew (`SortStrategy.rebuildsTable`).
+    private func rebuildsTable(_ newPlan: QueryPlan, matchesChanged: Bool) -> Bool {
+        newPlan.strategy.rebuildsTable(after: plan.strategy, matchesChanged: matchesChanged)
     }
 
     /// Stops the `configure` or read running on another thread (a superseded request): it
@@ -179,7 +178,7 @@ public final class FetchedResultsController {
     /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, plan: plan, index: index, token: token, vanished: vanishedKeys)
-        let savedDistanceRows = distanceRows
+        let savedTableRows = tableRows
         // Only a set in use is worth keeping: a request without one rebuilds it before using it.
         let savedMatches = plan.usesMatchSet ? MatchSet() : nil
         try savedMatches?.assign(matchSet)
@@ -187,7 +186,7 @@ public final class FetchedResultsController {
             return try body()
         } catch {
             if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
-            distanceRows = savedDistanceRows
+            tableRows = savedTableRows
             (request, days, plan, index, token, vanishedKeys) = (saved.request, saved.days, saved.plan, saved.index, saved.token, saved.vanished)
             window.invalidate()
             throw error
@@ -284,7 +283,7 @@ public final class FetchedResultsController {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
         let offset = try rank(db, keys, km: vanishedKm[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead).
-        if request.sortDescriptor.order != .distance { try readWindow(db, around: keys, at: offset) }
+        if !plan.strategy.buildsTable { try readWindow(db, around: keys, at: offset) }
         return min(offset, count - 1)
     }
 
@@ -306,7 +305,7 @@ public final class FetchedResultsController {
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
-                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true)
             }
             guard !transactions.isEmpty else {
@@ -316,7 +315,7 @@ public final class FetchedResultsController {
             // Without a row's previous keys its old position is unknown: reload rather than guess.
             let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
             if !transactions.allSatisfy(\.isListed) || unplaceable {
-                try reloadLocked(db, rebuildMatches: true, rebuildDistances: true)
+                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
             // The keys each code had before the first of these transactions touched it.
@@ -324,8 +323,8 @@ public final class FetchedResultsController {
             for change in transactions.flatMap(\.changes) where before[change.code] == nil {
                 before[change.code] = change.kind == .insert ? .some(nil) : .some(change.old)
             }
-            let result = request.sortDescriptor.order == .distance
-                ? try applyDistanceChanges(db, before: before.mapValues { $0 })
+            let result = plan.strategy.buildsTable
+                ? try applyChangesReloading(db, before: before.mapValues { $0 })
                 : try applyChanges(db, before: before.mapValues { $0 })
             token = latest
             return result
@@ -336,22 +335,17 @@ public final class FetchedResultsController {
 
     // MARK: Fetching
 
-    private func reload(rebuildMatches: Bool = true, rebuildDistances: Bool = false) throws {
-        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildDistances: rebuildDistances) }
+    private func reload(rebuildMatches: Bool = true, rebuildTable: Bool = false) throws {
+        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildTable: rebuildTable) }
         window.invalidate()
     }
 
-    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildDistances: Bool = false,
+    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false,
                               bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
         token = try db.currentHistoryToken()
         let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
-        if rebuildDistances || rebuildMatches, let origin = distanceOrigin {
-            if let bandCounts {
-                bandCounts(try distanceSections { bands in
-                    try DistanceTable.bandCounts(db, origin: origin, plan: plan, bands: bands)
-                })
-            }
-            distanceRows = try DistanceTable.rebuild(db, origin: origin, plan: plan)
+        if rebuildTable || rebuildMatches, plan.strategy.buildsTable {
+            tableRows = try plan.strategy.buildTable(db, plan: plan, bandCounts: bandCounts)
         }
         setSections(try buildSections(db, countedByMatches: counted))
         window.invalidate()
@@ -363,14 +357,7 @@ public final class FetchedResultsController {
     /// below the minimum magnitude), for the match set's scan to count by; nil for the orders
     /// whose buckets are not small integers.
     private var sectionBucket: (String, [SQLiteValue])? {
-        let bucket: String
-        switch request.sortDescriptor.order {
-        case .time: bucket = Schema.timeBucket("time")
-        case .magnitude: bucket = Schema.magnitudeBucket("magnitude")
-        case .depth: bucket = Schema.depthBucket("depth")
-        case .region, .distance: return nil
-        }
-        return plan.countingBucket(bucket)
+        plan.strategy.countingBucket.map(plan.countingBucket)
     }
 
     /// - Parameter countedByMatches: the match set's rebuild counted its rows per section bucket.
@@ -378,12 +365,12 @@ public final class FetchedResultsController {
         guard usesStoredCounts else { return try walkSections(db) }
         // Unfiltered: the counts the store keeps answer without walking the rows.
         if plan.minimumMagnitude == nil, !plan.usesMatchSet,
-           let stored = try SectionCounts.sections(db, request: request, days: days) {
+           let stored = try plan.strategy.countedSections(db, days: days, source: .kept) {
             return stored
         }
         // Searched or filtered by a scan of the table: the scan counted the sections too.
         if countedByMatches, plan.usesMatchSet, let counts = matchSet.bucketCounts,
-           let counted = try SectionCounts.sections(db, request: request, days: days, source: .counted(counts)) {
+           let counted = try plan.strategy.countedSections(db, days: days, source: .counted(counts)) {
             return counted
         }
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
@@ -391,11 +378,11 @@ public final class FetchedResultsController {
         if plan.usesMatchSet {
             let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
             if matchSet.count * Self.sparseMatchDivisor < rows,
-               let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
+               let grouped = try plan.strategy.countedSections(db, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
                 return grouped
             }
         } else if let (term, arguments) = plan.magnitudeTerm,
-                  let grouped = try SectionCounts.sections(db, request: request, days: days, source: .matching(term, arguments)) {
+                  let grouped = try plan.strategy.countedSections(db, days: days, source: .matching(term, arguments)) {
             return grouped
         }
         return try walkSections(db)
@@ -407,105 +394,12 @@ public final class FetchedResultsController {
 
     /// The section index by walking the sort index: a seek per section and a count over its range.
     private func walkSections(_ db: Connection) throws -> [QuakeSection] {
-        let (predicate, predicateArgs) = plan.matchedWhere
-        let ascending = request.sortDescriptor.ascending
-        var result: [QuakeSection] = []
-        switch request.sortDescriptor.order {
-        case .time:
-            // Jump from day to day: one indexed seek for the next day's first row, one indexed range count.
-            let direction = ascending ? "ASC" : "DESC"
-            var next = try db.scalar("SELECT time FROM quake WHERE \(predicate) ORDER BY time \(direction) LIMIT 1", predicateArgs).int64
-            // Advances by construction: each day holds its `time` (DayCalendar), and the next seek
-            // starts strictly past it; a day ending at Int64.max (or starting at min) is the last.
-            while let time = next {
-                let day = days.day(containing: time)
-                result.append(QuakeSection(id: day.id, title: day.title, count: try countRows(db, in: day.key), key: day.key))
-                guard case .day(let start, let last) = day.key, start <= time, time <= last else { break }
-                if ascending {
-                    guard last < .max else { break }
-                    next = try db.scalar("SELECT time FROM quake WHERE time > ? AND \(predicate) ORDER BY time ASC LIMIT 1", [.integer(last)] + predicateArgs).int64
-                } else {
-                    guard start > .min else { break }
-                    next = try db.scalar("SELECT time FROM quake WHERE time < ? AND \(predicate) ORDER BY time DESC LIMIT 1", [.integer(start)] + predicateArgs).int64
-                }
-            }
-        case .magnitude:
-            let buckets: [Int?] = [nil, 0, 1, 2, 3, 4, 5, 6]
-            for bucket in ascending ? buckets : buckets.reversed() {
-                let key = SectionKey.magnitude(bucket)
-                let count = try countRows(db, in: key)
-                guard count > 0 else { continue }
-                let title = SectionKey.magnitudeTitle(bucket)
-                result.append(QuakeSection(id: title, title: title, count: count, key: key))
-            }
-        case .region:
-            let direction = ascending ? "ASC" : "DESC"
-            var next = try db.scalar("SELECT regionKey FROM quake WHERE \(predicate) ORDER BY regionKey \(direction) LIMIT 1", predicateArgs).string
-            while let regionKey = next {
-                result.append(try regionSection(db, regionKey))
-                next = try db.scalar(
-                    "SELECT regionKey FROM quake WHERE regionKey \(ascending ? ">" : "<") ? AND \(predicate) ORDER BY regionKey \(direction) LIMIT 1",
-                    [.text(regionKey)] + predicateArgs).string
-            }
-        case .depth:
-            result = try depthSections(db, predicate: (predicate, predicateArgs), ascending: ascending)
-        case .distance:
-            // Five bands, counted on the distance table alone (DistanceTable.bandCounts).
-            result = try distanceSections { bands in
-                try DistanceTable.bandCounts(db, bands: bands, plan: plan)
-            }
-        }
-        return result
-    }
-
-    /// A depth sort's sections by walking, jumping from band to band along `quake_depth`: one
-    /// indexed seek for the next band's first matching row, one range count for the band (about
-    /// twenty bands for the whole Earth), and the unknown depths (NULL, first ascending) as one
-    /// more range. (Unfiltered, the kept counts answer instead: `SectionCounts`.)
-    private func depthSections(_ db: Connection, predicate: (String, [SQLiteValue]), ascending: Bool) throws -> [QuakeSection] {
-        let (where_, arguments) = predicate
-        var result: [QuakeSection] = []
-        func unknown() throws {
-            let count = try countRows(db, in: .depth(nil))
-            if count > 0 { result.append(DepthBands.quakeSection(nil, count: count)) }
-        }
-        if ascending { try unknown() }
-        let direction = ascending ? "ASC" : "DESC"
-        var bound: (String, [SQLiteValue]) = ("depth IS NOT NULL", [])
-        while let depth = try db.scalar("SELECT depth FROM quake WHERE \(bound.0) AND \(where_) ORDER BY depth \(direction) LIMIT 1",
-                                        bound.1 + arguments).double {
-            guard case .depth(let lower?) = DepthBands.key(of: depth) else { break }
-            result.append(DepthBands.quakeSection(lower, count: try countRows(db, in: .depth(lower))))
-            // Strictly past this band: advances by construction (the band holds the depth; past
-            // an outermost band, an infinite bound, nothing).
-            let band = DepthBands.bounds(lower)
-            bound = ascending ? ("depth >= ?", [.real(band.upper)]) : ("depth < ?", [.real(band.lower)])
-        }
-        if !ascending { try unknown() }
-        return result
-    }
-
-    /// A distance sort's sections in display order, the bands given to `count` in that order;
-    /// empty bands are left out, as every order leaves out its empty sections.
-    private func distanceSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
-        let bands = request.distanceReference?.bands ?? []
-        let ordered = request.sortDescriptor.ascending ? bands : bands.reversed()
-        let counts = try count(ordered.map(\.key.distanceBounds))
-        return zip(ordered, counts).compactMap { band, count in
-            count > 0 ? QuakeSection(id: band.id, title: band.title, count: count, key: band.key) : nil
-        }
-    }
-
-    private func regionSection(_ db: Connection, _ regionKey: String) throws -> QuakeSection {
-        let key = SectionKey.region(regionKey)
-        let title = try db.scalar("SELECT region FROM quake WHERE regionKey = ? LIMIT 1", [.text(regionKey)]).string ?? regionKey
-        return QuakeSection(id: regionKey, title: title, count: try countRows(db, in: key), key: key)
+        try plan.strategy.walkedSections(db, plan: plan, days: days) { key in try countRows(db, in: key) }
     }
 
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
-        let distance = request.sortDescriptor.order == .distance  // counted on the distance table alone
-        let (predicate, predicateArgs) = distance ? plan.distanceTableWhere : plan.matchedWhere
+        let (from, (predicate, predicateArgs)) = plan.strategy.countedRows(plan)
         var where_ = "\(range) AND \(predicate)"
         var args = rangeArgs + predicateArgs
         if let keys {
@@ -513,7 +407,7 @@ public final class FetchedResultsController {
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(distance ? "temp.fetch_distance" : plan.from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.scalar("SELECT count(*) FROM \(from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     /// The match set of the current request.
@@ -535,45 +429,23 @@ public final class FetchedResultsController {
 
     /// The section of a row with `keys` (and, for a distance sort, distance `km`).
     func sectionKey(of keys: RowKeys, km: Double? = nil) -> SectionKey {
-        switch request.sortDescriptor.order {
-        case .time: days.key(containing: keys.time)
-        case .magnitude: .magnitude(SectionKey.bucket(of: keys.magnitude))
-        case .region: .region(keys.regionKey)
-        case .depth: DepthBands.key(of: keys.depth)
-        case .distance:
-            request.distanceReference?.bands.first { band in
-                guard case .distance(let lower, let upper) = band.key else { return false }
-                return lower <= (km ?? 0) && (km ?? 0) < upper
-            }?.key ?? .distance(lowerKm: 0, upperKm: .infinity)
-        }
+        plan.strategy.sectionKey(of: keys, km: km, days: days)
     }
 
     /// Where a row with `keys` sorts among the current results: the number of matching rows
     /// before it. A distance sort reads the row's distance from the table (or takes `km`, for
     /// a row that has left it).
     private func rank(_ db: Connection, _ keys: RowKeys, km: Double? = nil) throws -> Int {
-        var km = km
-        if request.sortDescriptor.order == .distance, let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
-        // A row the filters leave out sorts by its own distance too (not as if at home), so its
-        // nearest neighbour is the one a provisional window walks to.
-        if km == nil, let origin = distanceOrigin {
-            km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
-        }
+        let km = try plan.strategy.rankDistance(db, keys, km: km)
         let key = sectionKey(of: keys, km: km)
         return index.start(of: key, precedes: plan.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }
 
-    /// The origin of a distance sort (nil for the other orders).
-    private var distanceOrigin: GeoPoint? {
-        request.sortDescriptor.order == .distance ? request.distanceReference?.origin : nil
-    }
-
-    /// A merge under a distance sort: the match set and the distance table follow each changed
-    /// row, then the bands are recounted and the merge reports a reload. A row's old distance
+    /// A merge under an order with its own table (a distance sort): the match set and the
+    /// table follow each changed row, then the bands are recounted and the merge reports a reload. A row's old distance
     /// is not in history (its old coordinates are not), so old positions cannot be listed; the
     /// reload costs five range counts, not a refetch of the table.
-    private func applyDistanceChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
-        let origin = distanceOrigin ?? GeoPoint(latitude: 0, longitude: 0)
+    private func applyChangesReloading(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
         vanishedKeys = [:]
         vanishedKm = [:]
         for (code, old) in before {
@@ -581,10 +453,10 @@ public final class FetchedResultsController {
             if plan.usesMatchSet { try matches.update(db, oldID: old?.id, new: new) }
             if let old, new == nil {
                 vanishedKeys[code] = old
-                vanishedKm[old.id] = try DistanceTable.km(db, id: old.id)
+                vanishedKm[old.id] = try plan.strategy.tableEntry(db, id: old.id)
             }
             let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
-            try DistanceTable.update(db, origin: origin, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
+            try plan.strategy.updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
         }
         setSections(try walkSections(db))
         return ResultChanges(reloaded: true, codes: Set(before.keys))
@@ -632,19 +504,6 @@ public final class FetchedResultsController {
 
     /// A section that a merge brought, with its title (its count is set from the merge's deltas).
     private func newSection(_ db: Connection, _ key: SectionKey) throws -> QuakeSection {
-        switch key {
-        case .day(let start, _):
-            let day = days.day(containing: start)
-            return QuakeSection(id: day.id, title: day.title, count: 0, key: key)
-        case .magnitude(let bucket):
-            let title = SectionKey.magnitudeTitle(bucket)
-            return QuakeSection(id: title, title: title, count: 0, key: key)
-        case .region(let regionKey):
-            return try regionSection(db, regionKey)
-        case .depth(let lower):
-            return DepthBands.quakeSection(lower, count: 0)
-        case .distance:
-            preconditionFailure("a distance sort merges through applyDistanceChanges")
-        }
+        try plan.strategy.newSection(db, key, days: days)
     }
 }

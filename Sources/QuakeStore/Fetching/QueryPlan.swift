@@ -1,7 +1,7 @@
 /// One request compiled once into everything that decides which rows match it: the `WHERE`
 /// terms each stage splices into its SQL, the statements that fill the match set, and the same
 /// test in Swift for one row. Every reader asks the plan; none spells the predicate itself.
-/// (The order's SQL is in `QueryPlan+Order.swift`.)
+/// (The order's SQL is its `strategy`'s, see `QueryPlan+Order.swift`.)
 ///
 /// A row matches when its magnitude is at least the minimum, its folded place holds the folded
 /// search text (or, for a search that looks like a code, `us7000abcd`, its code starts with it:
@@ -20,6 +20,8 @@
 struct QueryPlan {
     /// The request as given (a distance sort without a reference is not normalized here).
     let request: SectionedFetchRequest
+    /// The request's order: its SQL, section keys, counts and readers (`SortStrategy`).
+    let strategy: any SortStrategy
     /// The folded, trimmed search text; nil when there is nothing to search for.
     let search: String?
     let minimumMagnitude: Double?
@@ -38,6 +40,7 @@ struct QueryPlan {
 
     init(_ request: SectionedFetchRequest) {
         self.request = request
+        strategy = request.strategy
         let folded = TextFolding.fold(request.predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
         search = folded.isEmpty ? nil : folded
         searchBytes = Array(folded.utf8)

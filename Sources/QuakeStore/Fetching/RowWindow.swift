@@ -64,20 +64,16 @@ struct RowWindow {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
         var section = index.indexPath(forOffset: window.lowerBound).section
-        let distance = plan.request.sortDescriptor.order == .distance  // stepped on the distance index alone
-        let (predicate, predicateArgs) = distance ? plan.distanceTableWhere : plan.matchedWhere
+        // A distance sort steps on the distance index alone (`SortStrategy.countedRows`).
+        let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
         while section < index.sections.count, index.starts[section] < window.upperBound {
             let start = index.starts[section], sectionCount = index.sections[section].count
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sectionCount) - start
             let (range, rangeArgs) = index.sections[section].key.rangeSQL
             let fromEnd = sectionCount - end < local
-            let statement = try db.cachedStatement(distance
-                ? DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy)
-                : """
-                SELECT \(QuakeRow.columns) FROM \(plan.from) WHERE \(range) AND \(predicate)
-                ORDER BY \(fromEnd ? plan.reversedOrderBy : plan.orderBy) LIMIT ? OFFSET ?
-                """)
+            let statement = try db.cachedStatement(
+                plan.strategy.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy))
             let skip = fromEnd ? sectionCount - end : local
             try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(skip))])
             var part: [QuakeRow] = []

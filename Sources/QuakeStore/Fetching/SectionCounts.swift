@@ -4,9 +4,11 @@
 /// one `GROUP BY` over the matching rows (driven by the match set or the magnitude index, so it
 /// reads the matches, not the table).
 ///
+/// Each order reads its buckets into sections itself (`SortStrategy.countedSections`).
+///
 /// Time is counted in 15-minute buckets, so the days of every time zone (`+05:45` included)
 /// are whole runs of buckets; a day whose bounds fall inside a bucket (a historical zone
-/// offset in seconds) makes `sections` return nil, and the caller counts by walking instead.
+/// offset in seconds) makes `TimeSort.countedSections` return nil, and the caller counts by walking instead.
 struct SectionCounts {
     /// The width of a time bucket, in ms.
     static let timeBucket: Int64 = 900_000
@@ -28,7 +30,7 @@ struct SectionCounts {
 
     /// The buckets of `kind` (0 time, 1 magnitude, 2 region, 3 depth) in `direction`, one `(bucket,
     /// count)` per call of the returned function, then nil.
-    private static func buckets(_ db: Connection, kind: Int, source: Source,
+    static func buckets(_ db: Connection, kind: Int, source: Source,
                                 ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
         let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey", Schema.depthBucket("depth")][kind]
         let direction = ascending ? "ASC" : "DESC"
@@ -66,71 +68,6 @@ struct SectionCounts {
         return {
             guard try statement.step() else { return nil }
             return (kind == 2 ? .text(statement.text(at: 0)) : .integer(statement.int64(at: 0)), Int(statement.int64(at: 1)))
-        }
-    }
-
-    /// The sections of a fetch in `request`'s order, counted from `source`, or nil when the
-    /// buckets cannot answer exactly.
-    static func sections(_ db: Connection, request: SectionedFetchRequest, days: DayCalendar,
-                         source: Source = .kept) throws -> [QuakeSection]? {
-        let ascending = request.sortDescriptor.ascending
-        switch request.sortDescriptor.order {
-        case .time:
-            let next = try buckets(db, kind: 0, source: source, ascending: ascending)
-            var result: [QuakeSection] = []
-            var current: (start: Int64, end: Int64)?
-            while let (bucket, count) = try next() {
-                // A bucket of a time no calendar day holds (ExtremeTimeTests): let the walk count it.
-                let (start, overflow) = (bucket.int64 ?? 0).multipliedReportingOverflow(by: timeBucket)
-                guard !overflow else { return nil }
-                if let day = current, day.start <= start, start < day.end {
-                    result[result.count - 1].count += count
-                    continue
-                }
-                let day = days.day(containing: start)
-                // A day made of whole buckets; the open-ended sections before the year 1 and after
-                // 9999 (and any zone whose day starts inside a bucket) are walked instead.
-                guard case .day(let dayStart, let dayLast) = day.key,
-                      dayStart % timeBucket == 0, (dayLast &+ 1) % timeBucket == 0 else { return nil }
-                current = (dayStart, dayLast + 1)
-                result.append(QuakeSection(id: day.id, title: day.title, count: count, key: day.key))
-            }
-            return result
-        case .magnitude:
-            // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).
-            let next = try buckets(db, kind: 1, source: source, ascending: ascending)
-            var result: [QuakeSection] = []
-            while let (value, count) = try next() {
-                let raw = Int(value.int64 ?? -1)
-                let bucket: Int? = raw < 0 ? nil : raw
-                let title = SectionKey.magnitudeTitle(bucket)
-                result.append(QuakeSection(id: title, title: title, count: count, key: .magnitude(bucket)))
-            }
-            return result
-        case .region:
-            let next = try buckets(db, kind: 2, source: source, ascending: ascending)
-            let title = try db.prepare("SELECT region FROM quake WHERE regionKey = ? LIMIT 1")
-            var result: [QuakeSection] = []
-            while let (value, count) = try next() {
-                let regionKey = value.string ?? ""
-                title.reset()
-                try title.bind(regionKey, at: 1)
-                let name = try title.step() ? title.text(at: 0) : regionKey
-                result.append(QuakeSection(id: regionKey, title: name, count: count, key: .region(regionKey)))
-            }
-            return result
-        case .depth:
-            // The unknown depths' bucket is the smallest, as NULL sorts in SQLite.
-            let next = try buckets(db, kind: 3, source: source, ascending: ascending)
-            var result: [QuakeSection] = []
-            while let (value, count) = try next() {
-                let bucket = value.int64 ?? Int64(Schema.unknownDepth)
-                result.append(DepthBands.quakeSection(bucket == Schema.unknownDepth ? nil : Double(bucket), count: count))
-            }
-            return result
-        case .distance:
-            // Distances are per configuration, never kept: the walk counts the bands.
-            return nil
         }
     }
 }

@@ -137,7 +137,7 @@ public final class VisibleFirstResults: ResultsSource {
             // its window can be the slower path, walking boxes from a far selection) or small;
             // building a big one (a load and a sort, 0.7–0.9 s at 1M quakes) never fits: trying
             // only added the budget to the window's time, 20 ms for the key at 1M.
-            let skip = try request.sortDescriptor.order == .distance
+            let skip = try request.strategy.buildsTable
                 ? limit != nil && current.rebuildsLargeDistanceTable(for: request)
                 : lastWasSlow
             if alwaysProvisional || skip, limit != nil {

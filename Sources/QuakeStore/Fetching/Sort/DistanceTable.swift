@@ -1,0 +1,127 @@
+/// The distance of every candidate row from the reference point, in a temporary table of the
+/// results controller's connection (`temp.fetch_distance`, indexed by distance): SQLite cannot
+/// index a computed order, so a `distance` sort computes it once per configuration (and once
+/// per changed row in a merge), then reads rows, counts bands and ranks through the index
+/// like the stored orders do.
+///
+/// The candidates are the match set's rows when there is one (a near filter, a search), else
+/// every row; the magnitude filter is applied on top, like every order's. The table keeps each
+/// row's magnitude (`mag`) so that the band counts never join back to `quake`.
+///
+/// At 1,000,000 quakes (BENCHMARKS.md, issue 13d): the load is one `quaketui_distance` call a
+/// row over `quake` in rowid order (appends to the table's B-tree), the index one sort after
+/// the load; together they are what a configuration costs. The counts are range counts on the
+/// index, or with a magnitude filter one pass over the table: milliseconds.
+struct DistanceTable {
+    /// The `FROM` of a distance-sorted fetch: distance rows joined to their quakes (`qid`, `km`,
+    /// `mag` are named so that nothing of `quake` is ambiguous).
+    static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
+
+    /// A window of rows in a band: the distance index alone steps over the `OFFSET` rows (joined
+    /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
+    /// middle of a 976,000-row band at 1M), then only the window's rows are joined. Bind the
+    /// range's and the predicate's arguments, then `LIMIT` and `OFFSET`.
+    static func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        """
+        SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM temp.fetch_distance WHERE \(range) AND \(predicate)
+        ORDER BY \(orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
+        """
+    }
+
+    /// The index that orders, ranks and counts the rows: on `km` alone, since an index entry ends
+    /// in the rowid, which is `qid` (an `INTEGER PRIMARY KEY`), so its order is `(km, qid)`
+    /// already; naming `qid` again stored it twice and made the build's sort a quarter slower
+    /// (0.86 s against 0.65 s at 1M).
+    static let createIndex = "CREATE INDEX IF NOT EXISTS temp.fetch_distance_km ON fetch_distance(km)"
+
+    /// Creates the table on `db` if needed (once per connection).
+    static func prepare(_ db: Connection) throws {
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL, mag REAL)")
+        try db.execute(createIndex)
+    }
+
+    /// Refills the table for `origin`: the index is dropped for the load and built once after
+    /// (one sort instead of a B-tree insert per row).
+    /// Returns how many rows the table now holds.
+    @discardableResult
+    static func rebuild(_ db: Connection, origin: GeoPoint, plan: QueryPlan) throws -> Int {
+        try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
+        try db.execute("DELETE FROM temp.fetch_distance")
+        let source = plan.usesMatchSet ? "quake WHERE \(QueryPlan.matchSetTerm)" : "quake"
+        try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
+        let rows = db.changes
+        try db.execute(createIndex)
+        return rows
+    }
+
+    /// How many rows of the table fall in each band (`[lower, upper)` km, in the order given) at
+    /// or above the plan's minimum magnitude (`QueryPlan.distanceTableWhere`), from the table alone: every row in it is a candidate already.
+    /// Without a magnitude filter, one range count on the index per band; with one, a single
+    /// pass over the table grouped by band (a range count would look up each row's `mag`).
+    static func bandCounts(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
+        guard plan.minimumMagnitude != nil else {
+            return try bands.map { band in
+                let sql = band.upperKm.isInfinite
+                    ? "SELECT count(*) FROM temp.fetch_distance WHERE km >= ?"
+                    : "SELECT count(*) FROM temp.fetch_distance WHERE km >= ? AND km < ?"
+                let arguments: [SQLiteValue] = band.upperKm.isInfinite ? [.real(band.lowerKm)] : [.real(band.lowerKm), .real(band.upperKm)]
+                return Int(try db.scalar(sql, arguments).int64 ?? 0)
+            }
+        }
+        let (predicate, arguments) = plan.distanceTableWhere
+        return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE \(predicate)", arguments: arguments, bands: bands)
+    }
+
+    /// How many candidate rows fall in each band, from one pass over `quake` that computes every
+    /// row's distance: no table, no sort. It is what a distance configuration shows before its
+    /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:bandCounts:)`):
+    /// at 1,000,000 quakes the pass takes a fifth of the table's build, which is mostly the load
+    /// and the index's sort (BENCHMARKS.md, session 10). The candidates are those `rebuild` loads.
+    static func bandCounts(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
+                           bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+        let (predicate, arguments) = plan.matchedWhere
+        // `LIMIT -1` keeps SQLite from flattening the subquery into the counting query, which
+        // would compute the distance once for each band bound it is compared with.
+        let rows = "SELECT \(origin.distanceSQL()) AS km FROM quake WHERE \(predicate) LIMIT -1"
+        return try countsPerBand(db, rows: rows, arguments: arguments, bands: bands)
+    }
+
+    /// The rows of `rows` (a query with one column, `km`) in each band, in one pass: for each
+    /// bound, the rows at or past it (`count(*) FILTER`); a band is the difference of its two
+    /// bounds. (Grouping by band instead sorted every row by its band: 0.19 s against 0.07 s
+    /// for a million rows in the `sqlite3` shell.)
+    private static func countsPerBand(_ db: Connection, rows: String, arguments: [SQLiteValue],
+                                          bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+        let bounds = Array(Set(bands.flatMap { [$0.lowerKm, $0.upperKm] }.filter(\.isFinite))).sorted()
+        guard !bounds.isEmpty else { return bands.map { _ in 0 } }
+        let columns = bounds.map { "count(*) FILTER (WHERE km >= \($0.sqlLiteral))" }.joined(separator: ", ")
+        let statement = try db.prepare("SELECT \(columns) FROM (\(rows))")
+        try statement.bind(arguments)
+        guard try statement.step() else { return bands.map { _ in 0 } }
+        var atLeast: [Double: Int] = [:]
+        for (index, bound) in bounds.enumerated() { atLeast[bound] = Int(statement.int64(at: Int32(index))) }
+        return bands.map { band in (atLeast[band.lowerKm] ?? 0) - (atLeast[band.upperKm] ?? 0) }
+    }
+
+    /// The stored distance of row `id`, or nil when it is not a candidate.
+    static func km(_ db: Connection, id: Int64) throws -> Double? {
+        try db.scalar("SELECT km FROM temp.fetch_distance WHERE qid = ?", [.integer(id)]).double
+    }
+
+    /// Moves one changed row to its new version: out under its old id, in under its new one
+    /// when `isCandidate` (its distance computed in SQL from its new coordinates).
+    static func update(_ db: Connection, origin: GeoPoint, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
+        if let oldID { try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(oldID)]) }
+        guard let newID, isCandidate else { return }
+        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM quake WHERE id = ?",
+                       [.integer(newID)])
+    }
+}
+
+extension SectionKey {
+    /// The bounds of a distance band (`.distance` keys only).
+    var distanceBounds: (lowerKm: Double, upperKm: Double) {
+        guard case .distance(let lower, let upper) = self else { preconditionFailure("distance bounds of \(self)") }
+        return (lower, upper)
+    }
+}

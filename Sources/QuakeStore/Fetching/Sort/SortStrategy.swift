@@ -1,0 +1,147 @@
+import Foundation
+
+/// One sort order's answers to everything the results ask of an order: the `FROM` and
+/// `ORDER BY` of its rows and the keyset comparisons that rank a row (and their Swift twins).
+/// Each order is one type in its own file (`TimeSort`, `MagnitudeSort`, `RegionSort`,
+/// `DepthSort`, `DistanceSort`); `SectionedFetchRequest.strategy` is the one place that
+/// chooses among them, so the readers, counters and the controller ask the strategy instead
+/// of switching on the order.
+///
+/// The SQL and the Swift comparisons must agree exactly: the results controller mixes them
+/// when it merges changes (`QueryPlanAgreementTests`).
+protocol SortStrategy {
+    var ascending: Bool { get }
+    /// Whether the request can be sorted so (a distance sort needs a reference); if not, the
+    /// controller sorts by time (`SectionedFetchRequest.normalized`).
+    var canRun: Bool { get }
+    /// How the request's rows are grouped (`SectionedFetchRequest.sectionIdentifier`).
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier
+
+    // MARK: Order
+
+    /// The `FROM` of every row query (`quake`, or for a distance sort the distance table joined to it).
+    var from: String { get }
+    /// `ORDER BY` of the rows; a total order (ties broken by id), served by an index.
+    var orderBy: String { get }
+    /// Rows of the same section that sort before (`before`) or at or after a row with `keys`
+    /// (and, for a distance sort, its distance `km`), as a range the sort index serves.
+    func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue])
+    /// Swift's twin of `inSection(_:km:before: true)` for two rows of the same section.
+    func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool
+    /// Whether section `a` comes before section `b` (both keys of this order).
+    func sectionPrecedes(_ a: SectionKey, _ b: SectionKey) -> Bool
+
+    // MARK: Sections
+
+    /// The section of a row with `keys` (and, for a distance sort, its distance `km`), its days
+    /// in `days`' zone.
+    func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey
+    /// The section of a row a window reads off the sort index, with its id and title
+    /// (`regionTitle`: the title of the region being read, for a region sort).
+    func section(of keys: RowKeys, days: DayCalendar, regionTitle: String) -> SectionLabel
+    /// A section that a merge brought, with its id and title (its count, 0, is set from the merge's deltas).
+    func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection
+
+    // MARK: Counts
+
+    /// The section bucket of a row as SQL over `quake` (`Schema`'s buckets, as `quake_count`
+    /// keeps them), for the match set's scan to count by; nil for the orders whose buckets are
+    /// not small integers.
+    var countingBucket: String? { get }
+    /// The sections counted from buckets (see `SectionCounts`), or nil when the buckets cannot
+    /// answer exactly (the caller then walks).
+    func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]?
+    /// The sections by walking the sort index with `plan`'s predicate; `countRows` counts the
+    /// results' rows in a section.
+    func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
+                        countRows: (SectionKey) throws -> Int) throws -> [QuakeSection]
+    /// The table that section counts, ranks and windows step on, with its `WHERE` term.
+    func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue]))
+    /// A window of the rows passing `range AND predicate` in `orderBy`: bind the range's and the
+    /// predicate's arguments, then `LIMIT` and `OFFSET`.
+    func windowSQL(range: String, predicate: String, orderBy: String) -> String
+
+    // MARK: Provisional window
+
+    /// Appends to `result`, until it holds `limit` rows, the rows strictly past `anchor` going
+    /// `forward` in display order (from the first without one), read straight off the indexes
+    /// with `reader`'s predicate per row (`bounded`: under a time limit).
+    func readProvisional(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool,
+                         limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws
+    /// The row of `keys` with its section, if it matches the request.
+    func provisionalRow(_ db: Connection, _ keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalReader.Row?
+
+    // MARK: A table of its own
+
+    /// Whether this order reads, ranks and counts its rows through a table it builds for each
+    /// configuration on the controller's connection (a distance sort's `DistanceTable`): its
+    /// window around a row comes by offset, and its merges reload.
+    var buildsTable: Bool { get }
+    /// Whether configuring this order on a controller holding `current` builds the table anew
+    /// (`matchesChanged`: the search or filters changed).
+    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool
+    /// Builds the table for `plan` in the read's transaction, first calling `bandCounts` (if
+    /// given) with the exact sections counted without it; returns its rows.
+    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int
+    /// What the table holds for row `id` (a distance), read before a merge takes the row out.
+    func tableEntry(_ db: Connection, id: Int64) throws -> Double?
+    /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`.
+    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws
+    /// The distance a row with `keys` ranks by (`km`: what the table held for a row that has left it).
+    func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double?
+}
+
+/// A section as a reader labels a row: its key, stable id and title.
+typealias SectionLabel = (key: SectionKey, id: String, title: String)
+
+extension SortStrategy {
+    var canRun: Bool { true }
+    var from: String { "quake" }
+
+    // The stored orders have no table of their own: their rows are `quake`'s, served by its indexes.
+    var buildsTable: Bool { false }
+    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool { false }
+    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int { 0 }
+    func tableEntry(_ db: Connection, id: Int64) throws -> Double? { nil }
+    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {}
+    func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
+
+    func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
+
+    func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+        """
+        SELECT \(QuakeRow.columns) FROM \(from) WHERE \(range) AND \(predicate)
+        ORDER BY \(orderBy) LIMIT ? OFFSET ?
+        """
+    }
+
+    /// The keyset comparison operator: before a row (`<`, or `>` reading descending), or at or after it.
+    func keysetOperator(descending: Bool, before: Bool) -> String {
+        before ? (descending ? ">" : "<") : (descending ? "<=" : ">=")
+    }
+
+    /// `(time, id)` in this direction: the order inside a day, an unknown magnitude or depth.
+    func precedesByTime(_ a: RowKeys, _ b: RowKeys) -> Bool {
+        ascending ? (a.time, a.id) < (b.time, b.id) : (a.time, a.id) > (b.time, b.id)
+    }
+
+    /// `(time, id)` as a keyset range (`op` from `keysetOperator`).
+    static func timeKeyset(_ keys: RowKeys, _ op: String) -> (String, [SQLiteValue]) {
+        ("(time, id) \(op) (?, ?)", [.integer(keys.time), .integer(keys.id)])
+    }
+}
+
+extension SectionedFetchRequest {
+    /// The strategy of this request's order (as given: a distance sort without a reference is
+    /// not normalized here, see `normalized`).
+    var strategy: any SortStrategy {
+        let ascending = sortDescriptor.ascending
+        switch sortDescriptor.order {
+        case .time: return TimeSort(ascending: ascending)
+        case .magnitude: return MagnitudeSort(ascending: ascending)
+        case .region: return RegionSort(ascending: ascending)
+        case .depth: return DepthSort(ascending: ascending)
+        case .distance: return DistanceSort(ascending: ascending, reference: distanceReference)
+        }
+    }
+}
