@@ -226,7 +226,7 @@ public final class FetchedResultsController {
     /// for a few thousand new quakes in a large section). A distance sort locates each: its rows
     /// are ordered by the distance table, not by keys Swift compares.
     public func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
-        if request.sortDescriptor.order == .distance { return try locatingEach(codes, from: place, forward: forward) }
+        if plan.strategy.buildsTable { return try locatingEach(codes, from: place, forward: forward) }
         return try context.read { db in
             var keys: [RowKeys] = []
             for code in codes {
