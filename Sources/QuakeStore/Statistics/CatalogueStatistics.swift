@@ -21,7 +21,8 @@ public struct CatalogueStatistics: Sendable, Equatable {
     private var settledHours: [Int64: Int]? = [:]
     private var tally = Tally()
     /// The earliest and the latest quake's time (ms since the epoch); nil with no quake.
-    public private(set) var timeRange: ClosedRange<Int64>?
+    public var timeRange: ClosedRange<Int64>? { count > 0 ? earliest...latest : nil }
+    private var earliest = Int64.max, latest = Int64.min
     /// The ``largestCount`` largest quakes by magnitude, largest first (the earlier on a tie).
     public private(set) var largest: [Largest] = []
     private let calendar: Calendar
@@ -68,10 +69,10 @@ public struct CatalogueStatistics: Sendable, Equatable {
                 keepIfLargest(Largest(magnitude: magnitude, time: time, region: String(decoding: region, as: UTF8.self)))
             }
         }
-        let range = timeRange.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
-        timeRange = range
+        if time < earliest { earliest = time }
+        if time > latest { latest = time }
         if settledHours != nil {
-            if range.upperBound - range.lowerBound < Self.hourlySpan {
+            if latest - earliest < Self.hourlySpan {
                 let hour = time - time.positiveRemainder(3_600_000)
                 if let run = tally.hour, run.start == hour {
                     tally.hour = (hour, run.count + 1)
@@ -235,13 +236,14 @@ extension Connection {
     /// over the rows the request's plan selects.
     public func catalogueStatistics(of request: SectionedFetchRequest) throws(SQLiteError) -> CatalogueStatistics {
         let (condition, arguments) = QueryPlan(request).rowWhere
-        let statement = try prepare("SELECT magnitude, depth, time, region FROM quake WHERE \(condition)")
-        try statement.bind(arguments)
+        // A missing magnitude or depth reads as infinity, which `add` leaves out as it does nil:
+        // one call a column instead of two.
+        let statement = try prepare("SELECT ifnull(magnitude, ?), ifnull(depth, ?), time, region FROM quake WHERE \(condition)")
+        try statement.bind([.real(.infinity), .real(.infinity)] + arguments)
         var statistics = CatalogueStatistics(timeZone: request.timeZone)
         while try statement.step() {
             statement.withText(at: 3) { region in
-                statistics.add(magnitude: statement.optionalDouble(at: 0), depth: statement.optionalDouble(at: 1),
-                               time: statement.int64(at: 2), region: region)
+                statistics.add(magnitude: statement.double(at: 0), depth: statement.double(at: 1), time: statement.int64(at: 2), region: region)
             }
         }
         statistics.settle()
