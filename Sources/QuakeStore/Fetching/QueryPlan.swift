@@ -109,10 +109,16 @@ struct QueryPlan {
 
     /// The whole predicate as one `WHERE` term over `quake` without the match set: what the
     /// set would hold, tested per row (a provisional window, read before the set is filled).
-    var rowWhere: (String, [SQLiteValue]) {
+    var rowWhere: (String, [SQLiteValue]) { rowWhere(magnitudeIndexed: true) }
+
+    /// `rowWhere`, with the minimum magnitude written `+magnitude >= ?` when not
+    /// `magnitudeIndexed`: the same test, which the planner then cannot drive from the magnitude
+    /// index (for a reader of every matching row when the minimum leaves most of the store:
+    /// `Connection.everyRowWhere`).
+    func rowWhere(magnitudeIndexed: Bool) -> (String, [SQLiteValue]) {
         var terms: [String] = [], arguments: [SQLiteValue] = []
         if let (term, args) = magnitudeTerm {
-            terms.append(term)
+            terms.append(magnitudeIndexed ? term : "+" + term)
             arguments += args
         }
         if let (term, args) = searchTerm {

@@ -232,10 +232,25 @@ extension Int64 {
 }
 
 extension Connection {
+    /// The `WHERE` term over `quake` for reading every row `plan` matches, in any order: its
+    /// `rowWhere`, with the minimum magnitude kept off the magnitude index when more than a
+    /// sixteenth of the store passes it. Fetching that many rows one by one through the index
+    /// costs more than reading the whole table (at 1,000,000 quakes, M ≥ 2.5 keeps a third: 1.1 s
+    /// through the index, 0.2 s by the table). A count over the index, stopped at the sixteenth,
+    /// decides; the store's total is `quake_count`'s (every row has one magnitude bucket).
+    func everyRowWhere(_ plan: QueryPlan) throws(SQLiteError) -> (String, [SQLiteValue]) {
+        guard let minimum = plan.minimumMagnitude else { return plan.rowWhere }
+        let total = try scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0
+        let limit = total / 16 + 1
+        let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? LIMIT ?)",
+                                 [.real(minimum), .integer(limit)]).int64 ?? 0
+        return plan.rowWhere(magnitudeIndexed: passing < limit)
+    }
+
     /// The statistics of every quake `request` matches (its order does not matter), in one pass
     /// over the rows the request's plan selects.
     public func catalogueStatistics(of request: SectionedFetchRequest) throws(SQLiteError) -> CatalogueStatistics {
-        let (condition, arguments) = QueryPlan(request).rowWhere
+        let (condition, arguments) = try everyRowWhere(QueryPlan(request))
         // A missing magnitude or depth reads as infinity, which `add` leaves out as it does nil:
         // one call a column instead of two.
         let statement = try prepare("SELECT ifnull(magnitude, ?), ifnull(depth, ?), time, region FROM quake WHERE \(condition)")
