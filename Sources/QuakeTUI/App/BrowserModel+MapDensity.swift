@@ -25,14 +25,14 @@ extension BrowserModel {
     }
 
     /// After every action: `Effect.computeDensity` when the Map tab shows a list or window other
-    /// than the one counted (or the store changed). A grid of another window is dropped; one
-    /// of the same window stays, marked pending, until the new count replaces it.
+    /// than the one counted (or the store changed). The grid counted before stays, marked
+    /// pending, until the new count replaces it: a map without dots in between would blink at
+    /// every move of the region and local scales.
     func densityReads(storeChanged: Bool) -> [Effect] {
         guard let window = densityWindow else { return [] }
         let request = StatisticsState.statisticsRequest(state.request)
         let changed = request != state.map.request || window != state.map.window
         guard changed || storeChanged else { return [] }
-        if changed, state.map.grid?.window != window || request != state.map.request { state.map.grid = nil }
         state.map.request = request
         state.map.window = window
         state.map.generation += 1

@@ -115,9 +115,9 @@ extension BrowserModel {
         let stored = state.detail?.code == code ? state.detail?.quake : nil
         var detail = stored.map { DetailModel(tab: state.detailTab, quake: $0) }
             ?? DetailModel(tab: state.detailTab, record: nil)
-        // The grid of the window drawn now (not the previous quake's window while it is recounted).
-        detail.map = MapDensityModel(zoom: state.map.zoom,
-                                     grid: state.map.grid.flatMap { $0.window == densityWindow ? $0 : nil })
+        // The last grid counted, while a newer count runs too: its cells are places on the globe,
+        // drawn where they fall in the window shown now.
+        detail.map = MapDensityModel(zoom: state.map.zoom, grid: state.map.grid)
         if let draft = state.editor, draft.code == code {
             detail.notes = draft.editor
             detail.notes.isEditing = state.isEditing
