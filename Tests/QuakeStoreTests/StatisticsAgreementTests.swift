@@ -151,6 +151,26 @@ import Testing
         }
     }
 
+    /// The search the statistics test in Swift on each row's placeKey finds what SQLite's `instr`
+    /// finds: at the start, the end, after a partial match, in multi-byte text, in empty text.
+    @Test func thePlaceTestAgreesWithInstr() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let places = ["", "a", "aab", "aaab", "abab", "banana", "höfn, iceland", "cafe\u{301}", "café", "x\u{0}a", "ba"]
+        let searches = ["a", "ab", "aab", "na", "ana", "ö", "é", "e\u{301}", "\u{0}a", "banana!", "ba"]
+        try store.read { db in
+            for place in places {
+                for search in searches {
+                    let expected = try db.scalar("SELECT instr(?, ?) > 0", [.text(place), .text(search)]).int64 == 1
+                    var (haystack, needle) = (place, search)
+                    let found = haystack.withUTF8 { h in needle.withUTF8 { n in
+                        QueryPlan.placeMatches(UnsafeRawBufferPointer(h), searching: UnsafeRawBufferPointer(n)) } }
+                    #expect(found == expected, "\(place.debugDescription) ∋ \(search.debugDescription)")
+                }
+            }
+        }
+    }
+
     /// Under three days the timeline is per hour, whole and filtered.
     @Test func hoursMatchGroupByUnderThreeDays() throws {
         let store = try TestStore()
