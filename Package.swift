@@ -45,6 +45,6 @@ let package = Package(
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
         .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeScenes", "QuakeTestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "QuakeStore", "QuakeFeed", "quaketui"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "QuakeStore", "QuakeFeed", "QuakeTUI", "quaketui"]),
     ]
 )

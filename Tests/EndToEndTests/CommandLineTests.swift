@@ -1,6 +1,7 @@
 import Foundation
 import QuakeStore
 import QuakeTestSupport
+import QuakeTUI
 import Testing
 
 /// The `quaketui` binary's command line: exit codes, errors, --help, --json.
@@ -14,6 +15,17 @@ import Testing
             #expect(help.status == 0, "\(arguments)")
             #expect(help.stdout.contains("USAGE:"), "\(arguments)")
         }
+    }
+
+    /// `--help` lists the browser's keys as `?` does: every help line of the key table, in its
+    /// order, and nothing else under its heading (issue 27: one table of keys).
+    @Test func rootHelpListsTheKeyTablesHelpLines() throws {
+        let help = try QuaketuiBinary.run(["--help"])
+        #expect(help.status == 0)
+        let lines = help.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("Its keys") })
+        let keys = lines[(heading + 1)...].prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        #expect(keys.map { $0.trimmingCharacters(in: .whitespaces) } == KeyHelp.lines(indent: 0))
     }
 
     @Test(arguments: [

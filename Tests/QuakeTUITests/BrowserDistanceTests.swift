@@ -39,6 +39,7 @@ import Testing
         expected.status.message = model.state.status.message
         expected.messageLog = model.state.messageLog  // the message is logged too (L)
         expected.restoredPlacement = nil  // the first key ends the restored screen
+        expected.results.request = expected.request  // the same rows, now with their distances
         #expect(model.state.messageLog.entries.map(\.text) == [model.state.status.message])
         #expect(model.state == expected)
         #expect(effects == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])

@@ -177,9 +177,70 @@ import Testing
         expected.topLine = model.state.topLine
         expected.topCode = model.state.topCode
         expected.layout = model.state.layout  // the filtered list's sections
+        expected.results = model.state.results
         expected.restoredPlacement = nil  // the first key leaves the restored screen
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
         #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))
+    }
+}
+
+/// A `:time` day is a day of the zone the list shows (issue 31): when the user changes the zone
+/// (`quaketui config timeZone`, any pane), the day as typed is filtered again in the new zone.
+@Suite struct TimeFilterZoneTests {
+    static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    /// 2023-11-10 in UTC and in Tokyo (9 hours ahead), ms since the epoch.
+    static let utcDay: Int64 = 1_699_574_400_000
+    static let tokyoDay: Int64 = utcDay - 9 * 3_600_000
+
+    @Test func aDayFilterIsAppliedAgainInTheNewZone() throws {
+        let (source, records) = try FilterCommandTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
+        model.state.settings.localTimeZone = Self.tokyo  // the machine's zone, as `local` means it
+        try model.restore(selectedCode: nil, topCode: nil)
+        try FilterCommandTests.run("time 2023-11-10", model)
+        let day = FilterCommandTests.day
+        #expect(model.state.rowFilters == [.time(from: Self.utcDay, until: Self.utcDay + day)])
+        func codes(from start: Int64) -> Set<String> {
+            Set(records.filter { $0.time >= start && $0.time < start + day }.map(\.code))
+        }
+        #expect(try FilterCommandTests.codes(model) == codes(from: Self.utcDay))
+
+        var settings = model.state.settings
+        settings.timeZone = .local
+        var expected = model.state
+        try model.send(.settingsChanged(settings))
+        expected.settings = settings
+        expected.rowFilters = [.time(from: Self.tokyoDay, until: Self.tokyoDay + day)]  // the filter as typed: the same day
+        expected.cursorLine = model.state.cursorLine
+        expected.topLine = model.state.topLine
+        expected.topCode = model.state.topCode
+        expected.selectedCode = model.state.selectedCode
+        expected.layout = model.state.layout  // Tokyo's day sections
+        expected.results = model.state.results
+        #expect(model.state == expected)
+        #expect(model.state.filters == ["time 2023-11-10"])
+        #expect(model.state.request == expected.request)
+        #expect(model.state.request.timeZone == Self.tokyo)
+        #expect(try FilterCommandTests.codes(model) == codes(from: Self.tokyoDay))
+        #expect(codes(from: Self.tokyoDay) != codes(from: Self.utcDay) && !codes(from: Self.tokyoDay).isEmpty)
+
+        // And back to UTC: the UTC day again, whatever the zone changes were between.
+        try model.send(.settingsChanged({ var utc = settings; utc.timeZone = .utc; return utc }()))
+        #expect(model.state.rowFilters == [.time(from: Self.utcDay, until: Self.utcDay + day)])
+        #expect(try FilterCommandTests.codes(model) == codes(from: Self.utcDay))
+    }
+
+    /// Only `:time` depends on the zone: a `:since` keeps the moment it counts from, and the
+    /// other filters stay as they were.
+    @Test func otherFiltersKeepTheirRangesWhenTheZoneChanges() {
+        let since: [RowFilter] = [.depth(0...70), .time(from: 42, until: nil)]
+        #expect(FilterCommand.rowFilters(since, of: ["depth 0-70", "since 24h"], in: Self.tokyo) == since)
+        let day: [RowFilter] = [.time(from: Self.utcDay, until: Self.utcDay + FilterCommandTests.day), .felt]
+        #expect(FilterCommand.rowFilters(day, of: ["time 2023-11-10", "felt"], in: Self.tokyo)
+                == [.time(from: Self.tokyoDay, until: Self.tokyoDay + FilterCommandTests.day), .felt])
+        #expect(FilterCommand.rowFilters([.felt], of: ["felt"], in: Self.tokyo) == [.felt])
     }
 }

@@ -95,8 +95,9 @@ import Testing
     }
 }
 
-/// The status line's short hints are a curated few per context, not a second table of meanings:
-/// every key they name must be one the table binds in that context.
+/// The status line's short hints are the table's (`KeyBinding.hints`), not a second table of
+/// meanings: every key they name must be one the table binds in that context, to the action of the
+/// entry that carries the hint, so a key rebound elsewhere cannot leave a stale hint.
 @Suite struct StatusHintKeyTests {
     /// `j/k` → j, k; `↑↓` → ↑, ↓; `1-3` → 1, 2, 3; otherwise the key's own name.
     static func keys(named hint: String) -> [Key] {
@@ -109,6 +110,88 @@ import Testing
         if hint == "←→" { return [.left, .right] }
         if hint == "1-3" { return ["1", "2", "3"].map { Key.character($0) } }
         return hint.split(separator: "/").compactMap { key(String($0)) }
+    }
+
+    /// A state in which `mode` has the keys, the detail view (if any) on `tab`.
+    static func state(in mode: KeyMode, tab: DetailTab?) -> AppState {
+        var state = KeyTableTests.state(in: mode)
+        if let tab {
+            state.detailPresented = true
+            state.detailTab = tab
+        }
+        return state
+    }
+
+    /// Each hint of the table names keys that its own entry binds, and in every mode (and tab)
+    /// that shows it those keys reach that entry's action through `KeyMap`: a hint cannot name a
+    /// key the table binds elsewhere, or one a mode in front takes.
+    @Test func everyHintOfTheTableNamesKeysItsEntryBindsWhereItIsShown() throws {
+        for entry in KeyTable.entries {
+            for hint in entry.hints {
+                let keys = Self.keys(named: hint.keys)
+                #expect(!keys.isEmpty, "hint \(hint.keys) names no key")
+                #expect(!hint.modes.isEmpty, "hint \(hint.keys) \(hint.action) is shown nowhere")
+                for key in keys {
+                    let rule = entry.rules.first { rule in rule.keys.contains(.key(key)) }
+                    #expect(rule != nil, "hint \(hint.keys) \(hint.action): its entry does not bind \(key)")
+                    guard case .send(let action)? = rule?.action else { continue }
+                    for mode in hint.modes {
+                        let state = Self.state(in: mode, tab: hint.tab)
+                        #expect(KeyMap.action(for: key, in: state) == action,
+                                "hint \(hint.keys) \(hint.action) in \(mode): \(key) means \(String(describing: KeyMap.action(for: key, in: state)))")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whatever the line shows, in every context, at every width, beside a message or not, is
+    /// hints of the table for the mode `KeyMap` gives the keys to, and their keys are bound there.
+    @Test func everyHintTheLineShowsIsTheTablesForTheModeThatHasTheKeys() throws {
+        let size = Size(columns: 120, rows: 30)
+        var prompt = ScreenModel(size: size)
+        prompt.commandPrompt = ""
+        var log = ScreenModel(size: size, detail: DetailModel(tab: .map, record: nil))
+        log.messageLog = []
+        var statistics = ScreenModel(size: size)
+        statistics.statistics = StatisticsModel(statistics: nil, isPending: true)
+        var contexts: [(ScreenModel, AppState)] = [
+            (ScreenModel(size: size), KeyTableTests.state(in: .list)),
+            (ScreenModel(size: size, showsHelp: true), KeyTableTests.state(in: .help)),
+            (log, KeyTableTests.state(in: .messageLog)),
+            (statistics, KeyTableTests.state(in: .statistics)),
+            (ScreenModel(size: size, header: HeaderModel(isSearching: true)), KeyTableTests.state(in: .search)),
+            (ScreenModel(size: size, detail: DetailModel(tab: .notes, record: nil, notes: NotesEditor(isEditing: true))),
+             KeyTableTests.state(in: .notesEditor)),
+            (prompt, KeyTableTests.state(in: .commandLine)),
+        ]
+        for tab in DetailTab.allCases {
+            contexts.append((ScreenModel(size: size, detail: DetailModel(tab: tab, record: nil)), Self.state(in: .detail, tab: tab)))
+        }
+        for (model, state) in contexts {
+            let mode = StatusLineView.hintMode(model)
+            #expect(KeyMap.modes(for: state).dropFirst().first == mode, "\(KeyMap.modes(for: state)) \(mode)")
+            let table = KeyTable.statusHints(in: mode, tab: model.detail?.tab).map { KeyHint($0.keys, $0.action) }
+            for message in [nil, StatusLineView.MessageFit.whole, .cut] {
+                for room in [0, 12, 30, 60, 200] {
+                    let shown = StatusLineView.shownHints(model, room: room, message: message)
+                    for hint in shown {
+                        #expect(table.contains(hint), "\(hint) in \(mode)")
+                        for key in Self.keys(named: hint.keys) {
+                            #expect(KeyMap.action(for: key, in: state) != nil, "\(hint) in \(mode), \(String(describing: message))")
+                        }
+                    }
+                    if message == nil { #expect(!shown.isEmpty, "\(mode) at \(room)") }
+                }
+            }
+            // With room for all, the line shows every hint of its mode but the message's own.
+            #expect(StatusLineView.shownHints(model, room: 200, message: nil).count
+                    == table.count - StatusLineView.hints(for: model, .besideCutMessage).count)
+        }
+        // Under the message log its own keys, not the list's (`/ search` did nothing there).
+        log.size = Size(columns: 100, rows: 12)
+        let line = String(Screen.render(log).text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
+        #expect(line.trimmingCharacters(in: .whitespaces) == "j/k scroll  Esc close")
     }
 
     @Test func everyHintNamesAKeyTheTableBindsThere() throws {
@@ -152,7 +235,7 @@ import Testing
         let contexts: [(ScreenModel, KeyMode)] = [(search, .search), (command, .commandLine), (notes, .notesEditor)]
         for (model, mode) in contexts {
             let hints = StatusLineView.defaultHints(model)
-            #expect(hints.map(\.keys) == KeyTable.typingHints(mode).map(\.keys))
+            #expect(hints.map(\.keys) == KeyTable.rankedHints(in: mode).map(\.keys))
             let state = KeyTableTests.state(in: mode)
             for hint in hints {
                 for key in Self.keys(named: hint.keys) {

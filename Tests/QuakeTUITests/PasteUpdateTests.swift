@@ -65,11 +65,11 @@ import Testing
             let effects = try model.send(KeyMap.action(for: .paste("qQa@m"), in: model.state)!)
             // (With the log open, the line it gains is scene state: saved.)
             #expect(effects == (focus == "log" ? [.saveScene] : []), "\(focus)")
-            expected.status.message = BrowserModel.pasteIgnoredMessage
+            expected.status.message = BrowserState.pasteIgnoredMessage
             expected.messageLog = model.state.messageLog
             if focus == "list" { expected.restoredPlacement = nil }  // the first key ends the restored screen
             #expect(model.state == expected, "\(focus)")
-            #expect(model.state.messageLog.entries.last?.text == BrowserModel.pasteIgnoredMessage)
+            #expect(model.state.messageLog.entries.last?.text == BrowserState.pasteIgnoredMessage)
         }
     }
 

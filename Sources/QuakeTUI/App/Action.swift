@@ -86,6 +86,11 @@ public enum Action: Equatable, Sendable {
     case refreshStatusChanged(RefreshStatus)
     // Never wait on a key (issue 11): the exact sections of a provisional window are ready.
     case resultsSettled
+    /// The answer to `Effect.queryResults`: the results after a configure, merge, settle or locate.
+    case resultsAnswered(ResultsAnswer)
+    /// The answer to `Effect.readRows`: the rows, for the snapshot of `generation` (rows for an
+    /// older snapshot are dropped).
+    case rowsRead(LoadedRows, generation: Int)
     // The statistics view (issue 32).
     /// `=`: open or close the statistics of the list (`Esc` closes it too).
     case toggleStatistics
@@ -155,4 +160,10 @@ public enum Effect: Equatable, Sendable {
     /// Count the quakes `request` matches per cell of `window` in the background (the Map tab's
     /// density), interrupting any older count; answered by `Action.densityComputed`.
     case computeDensity(SectionedFetchRequest, window: GridWindow, generation: Int)
+    /// Ask the results source (`ResultsQuery`); the runtime answers with `Action.resultsAnswered`
+    /// before it draws.
+    case queryResults(ResultsQuery)
+    /// Read the rows at flat offsets `ranges` of the snapshot of `generation` (the rows the list
+    /// shows, and a margin); the runtime answers with `Action.rowsRead` before it draws.
+    case readRows([Range<Int>], generation: Int)
 }

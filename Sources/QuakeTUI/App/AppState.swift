@@ -17,6 +17,9 @@ public struct AppSettings: Equatable, Sendable {
     /// `autoRefreshInterval` in app storage (or `$QUAKETUI_AUTO_REFRESH_INTERVAL`): seconds
     /// between automatic refreshes; 0 turns them off, and the status line then says so.
     public var autoRefreshInterval: Double = 300
+    /// The zone `local` means: the machine's (injected so tests do not depend on it, as
+    /// `DisplaySettings.localTimeZone` is).
+    public var localTimeZone: TimeZone = .current
 
     public init(minimumMagnitude: Double? = nil, timeZone: TimeZoneChoice = .local,
                 distanceUnit: DistanceUnit = .km, refreshFeed: String = "all_month") {
@@ -27,7 +30,7 @@ public struct AppSettings: Equatable, Sendable {
     }
 
     public var resolvedTimeZone: TimeZone {
-        timeZone == .utc ? TimeZone(identifier: "UTC")! : .current
+        timeZone == .utc ? TimeZone(identifier: "UTC")! : localTimeZone
     }
 
     /// The presets `m` cycles through.

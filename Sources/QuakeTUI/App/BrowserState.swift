@@ -1,9 +1,11 @@
 import Foundation
+import QuakeStore
 
-/// Everything the browser knows besides the results source (issue 27): the scene state
-/// (`AppState`, what scene storage saves), the display lines it lays the results out in, and the
-/// bookkeeping of a request still being counted and of a screen just restored. One value, so a
-/// whole-state comparison sees all of it.
+/// Everything the browser knows (issue 27): the scene state (`AppState`, what scene storage
+/// saves), the results it shows (a `ResultsSnapshot`, handed in by the runtime), the display
+/// lines it lays them out in, and the bookkeeping of a request still being counted and of a
+/// screen just restored. One value, so a whole-state comparison sees all of it; the update
+/// (`BrowserState.update`) is a function of it and an action.
 ///
 /// The scene state's properties read as the browser state's own (`state.cursorLine` is
 /// `state.app.cursorLine`); its methods are called on `app` (`state.app.save(to:)`).
@@ -11,15 +13,25 @@ import Foundation
 public struct BrowserState: Equatable, Sendable {
     /// The scene state: what scene storage saves and restores (`AppState+SceneStorage`).
     public var app: AppState
-    /// The display lines (headers and rows) of the results the source holds, with the
-    /// collapsed sections folded.
+    /// The results the list shows: sections, counts and the rows read for the screen, as the
+    /// runtime last answered (`Action.resultsAnswered`, `Action.rowsRead`).
+    public internal(set) var results: ResultsSnapshot
+    /// The newest `ResultsQuery` asked, while it is not answered: actions wait
+    /// (`heldForCounts`), as they would act on results about to be replaced, and the answer to
+    /// another query (an older one) is dropped: the newer one's answer holds all it changed.
+    var awaitedQuery: ResultsQuery?
+    var awaitsResults: Bool { awaitedQuery != nil }
+    /// The results changed under the detail's copy of the selected quake (a merge, a settle):
+    /// it is read again once the selection is known.
+    var detailIsStale = false
+    /// The display lines (headers and rows) of `results`, with the collapsed sections folded.
     public internal(set) var layout = DisplayLayout(sections: [], sectionStarts: [], collapsed: [])
     /// The scene state before the first action whose request is still being counted (a
     /// provisional window): where a count that fails puts everything back.
     var pendingBase: AppState?
-    /// Actions waiting for a pending count (see `BrowserModel.send`).
+    /// Actions waiting for a pending count or an unanswered query (see `BrowserState.update`).
     var heldForCounts: [Action] = []
-    /// The screen `restore` placed, placed again by resizes until the first key (`BrowserModel+LateSize`).
+    /// The screen `restore` placed, placed again by resizes until the first key (`RestoredPlacement`).
     var restoredPlacement: RestoredPlacement?
     /// While a request is counted: the list line the selection had when it was made (or was
     /// restored to). A provisional window cut short by its time limit may hold too few rows
@@ -31,8 +43,10 @@ public struct BrowserState: Equatable, Sendable {
     /// from it. The update reads no clock.
     public internal(set) var now = Date(timeIntervalSince1970: 0)
 
-    public init(app: AppState) {
+    public init(app: AppState, results: ResultsSnapshot? = nil) {
         self.app = app
+        self.results = results ?? ResultsSnapshot(request: app.request)
+        relayout()
     }
 
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<AppState, Value>) -> Value {

@@ -106,6 +106,18 @@ public enum FilterCommand: Equatable, Sendable {
         }
     }
 
+    /// `rowFilters` (those of `texts`) with the day or days of a `:time` filter recomputed in
+    /// `timeZone`: what the list filters when the user changes its zone, the day as typed, now a
+    /// day of the zone the list shows. The other filters keep their ranges (`since 24h` stays
+    /// measured from when it was run).
+    public static func rowFilters(_ rowFilters: [RowFilter], of texts: [String], in timeZone: TimeZone) -> [RowFilter] {
+        // One filter of the kind `time` at most (`:time` and `:since` replace each other), and
+        // only `:time`'s depends on the zone.
+        guard let text = texts.first(where: { $0.hasPrefix("time ") }),
+              case .success(.filter(_, _, let days)) = parse(text, now: 0, timeZone: timeZone) else { return rowFilters }
+        return rowFilters.map { if case .time = $0 { days } else { $0 } }
+    }
+
     /// Why `:type TYPE` is refused when no stored quake has that type (any case), naming the
     /// types the store has (`ResultsSource.eventTypes()`); nil when one has it.
     static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {

@@ -1,7 +1,7 @@
 /// One entry of the browser's key table (`KeyTable.entries`): in one mode, which keys mean which
-/// action, and the line `?` shows for them. `KeyMap` reads the actions, `KeyHelp` the help lines
-/// (the help overlay, `quaketui --help`, README's key table), so a key cannot be bound without
-/// being documented in the same place.
+/// action, the line `?` shows for them and their short hints on the status line. `KeyMap` reads
+/// the actions, `KeyHelp` the help lines (the help overlay, `quaketui --help`, README's key table),
+/// `StatusLineView` the hints, so a key cannot be bound without being documented in the same place.
 ///
 /// ```swift
 /// KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
@@ -16,17 +16,21 @@ public struct KeyBinding: Sendable {
     /// The keys and their meaning as the help overlay shows them; nil for keys described by the
     /// line of the key that opened the mode (`ctrl-s` in the notes editor is on the `e` line).
     public var help: (keys: String, action: String)?
+    /// The status line's short hints for these keys (`j/k move`), in the modes that show them
+    /// (the list's keys also show over the detail view and search, which hand them on).
+    public var hints: [StatusHint]
     /// Each pattern's action, tried in order.
     public var rules: [Rule]
 
-    public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, _ rules: Rule...) {
-        self.init(mode, help: help, rules: rules)
+    public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, hints: [StatusHint] = [], _ rules: Rule...) {
+        self.init(mode, help: help, hints: hints, rules: rules)
     }
 
     /// An entry of rules built elsewhere (`KeyTable.lineEditing`).
-    public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, rules: [Rule]) {
+    public init(_ mode: KeyMode, help: (keys: String, action: String)? = nil, hints: [StatusHint] = [], rules: [Rule]) {
         self.mode = mode
         self.help = help
+        self.hints = hints
         self.rules = rules
     }
 

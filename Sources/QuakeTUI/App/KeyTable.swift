@@ -19,6 +19,7 @@ public enum KeyTable {
 
         // The list (the detail view and search hand it the keys they do not take).
         KeyBinding(.list, help: ("↑ ↓  j k", "previous / next quake"),
+                   hints: [StatusHint("j/k", "move", in: .list, .statistics, priority: 1), StatusHint("↑↓", "list", in: .search, priority: 3)],
                    .bind(.up, "k", to: .moveUp), .bind(.down, "j", to: .moveDown)),
         KeyBinding(.list, help: ("PgUp PgDn  ctrl-b ctrl-f", "page up / down"),
                    .bind(.pageUp, .control("b"), to: .pageUp), .bind(.pageDown, .control("f"), to: .pageDown)),
@@ -28,44 +29,52 @@ public enum KeyTable {
                    .bind(.home, "g", to: .first), .bind(.end, "G", to: .last)),
         KeyBinding(.list, help: ("[  ]", "this or previous / next section"),
                    .bind("[", to: .previousSection), .bind("]", to: .nextSection)),
-        KeyBinding(.list, help: ("Enter", "open the detail view"), .bind(.enter, to: .openDetail)),
+        KeyBinding(.list, help: ("Enter", "open the detail view"), hints: [StatusHint("Enter", "open", in: .list, .statistics, priority: 2)], .bind(.enter, to: .openDetail)),
         KeyBinding(.detail, .ignore(.enter)),
         KeyBinding(.list, help: ("Esc", "back / close search"),
                    .bind(.escape) { _, state in state.searchText.isEmpty ? nil : .cancelSearch }),
-        KeyBinding(.detail, .bind(.escape, to: .closeDetail)),
+        KeyBinding(.detail, hints: [StatusHint("Esc", "back", in: .detail, priority: 1)], .bind(.escape, to: .closeDetail)),
         KeyBinding(.list, help: ("Tab shift-Tab  1 2 3", "Detail, Map, Notes tabs"),
+                   hints: [StatusHint("Tab", "next tab", in: .detail, priority: 2), StatusHint("1-3", "tabs", in: .detail, priority: 3)],
                    .bind(.tab, to: .nextTab), .bind(.backTab, to: .previousTab),
                    .bind("1", to: .selectTab(.detail)), .bind("2", to: .selectTab(.map)), .bind("3", to: .selectTab(.notes))),
         KeyBinding(.detail, help: ("+  -", "zoom the map in / out (world, region, local)"),
                    .bind("+", to: .zoomMap(1)), .bind("-", to: .zoomMap(-1))),
         KeyBinding(.list, help: ("=", "statistics of the list (= or Esc closes)"), .bind("=", to: .toggleStatistics)),
-        KeyBinding(.statistics, .bind(.escape, to: .toggleStatistics)),
-        KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), .bind("/", to: .beginSearch)),
+        KeyBinding(.statistics, hints: [StatusHint("Esc", "back", in: .statistics, priority: 0)], .bind(.escape, to: .toggleStatistics)),
+        KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, priority: 3)],
+                   .bind("/", to: .beginSearch)),
         KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
         KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
-                   rules: Array(lineEditing(Action.searchEdit)[0..<6])),
+                   hints: [StatusHint("←→", "move", in: .search, priority: 4)], rules: Array(lineEditing(Action.searchEdit)[0..<6])),
         KeyBinding(.search, help: ("Delete  ctrl-w  ctrl-u", "delete char / word / to start"),
+                   hints: [StatusHint("ctrl-w", "word", in: .search, priority: 5), StatusHint("ctrl-u", "to start", in: .search, priority: 6)],
                    rules: Array(lineEditing(Action.searchEdit)[6...])),
-        KeyBinding(.commandLine, rules: lineEditing(Action.commandEdit)),
-        KeyBinding(.list, help: ("s  S", "next sort order / reverse"),
+        KeyBinding(.commandLine, hints: [StatusHint("ctrl-w", "word", in: .commandLine, priority: 5)], rules: lineEditing(Action.commandEdit)),
+        KeyBinding(.list, help: ("s  S", "next sort order / reverse"), hints: [StatusHint("s", "sort", in: .list, .statistics, priority: 4)],
                    .bind("s", to: .nextSortOrder), .bind("S", to: .reverseSortDirection)),
         KeyBinding(.list, help: ("c", "column headers on / off"), .bind("c", to: .toggleColumnHeaders)),
-        KeyBinding(.list, help: ("space", "collapse / expand section"), .bind(" ", to: .toggleSection)),
-        KeyBinding(.list, help: ("m", "minimum magnitude"), .bind("m", to: .cycleMinimumMagnitude)),
+        KeyBinding(.list, help: ("space", "collapse / expand section"), hints: [StatusHint("space", "fold", in: .list, .statistics, priority: 5)],
+                   .bind(" ", to: .toggleSection)),
+        KeyBinding(.list, help: ("m", "minimum magnitude"), hints: [StatusHint("m", "min mag", in: .list, .statistics, priority: 6)],
+                   .bind("m", to: .cycleMinimumMagnitude)),
         KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),
         KeyBinding(.list, help: ("~", "only quakes near home (nearRadius)"), .bind("~", to: .toggleNearHome)),
-        KeyBinding(.list, help: ("r", "refresh in the background"), .bind("r", to: .refresh)),
+        KeyBinding(.list, help: ("r", "refresh in the background"), hints: [StatusHint("r", "refresh", in: .list, .statistics, priority: 7)],
+                   .bind("r", to: .refresh)),
         KeyBinding(.list, help: ("n  N", "next / previous new quake (marked ●)"),
                    .bind("n", to: .nextNewQuake), .bind("N", to: .previousNewQuake)),
         KeyBinding(.list, help: ("a", "mark all quakes seen"), .bind("a", to: .markAllSeen)),
-        KeyBinding(.list, help: ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"), .bind("e", to: .beginEditing)),
+        KeyBinding(.list, help: ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"),
+                   hints: [StatusHint("e", "edit", in: .detail, priority: 4, tab: .notes)], .bind("e", to: .beginEditing)),
         KeyBinding(.list, help: ("H", "handoff from another pane"), .bind("H", to: .handoff)),
         KeyBinding(.list, help: ("o  y", "open / copy the event page"),
                    .bind("o", to: .openInBrowser), .bind("y", to: .copyLink)),
-        KeyBinding(.list, help: ("L", "message log (every message, whole)"), .bind("L", to: .toggleMessageLog)),
-        KeyBinding(.list, help: ("?", "this help"), .bind("?", to: .toggleHelp)),
-        KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"),
+        KeyBinding(.list, help: ("L", "message log (every message, whole)"),
+                   hints: [StatusHint("L", "whole message", in: .list, .statistics, .detail, place: .besideCutMessage)], .bind("L", to: .toggleMessageLog)),
+        KeyBinding(.list, help: ("?", "this help"), hints: [StatusHint("?", "help", in: .list, .statistics, .detail, place: .kept)], .bind("?", to: .toggleHelp)),
+        KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"), hints: [StatusHint("q", "quit", in: .list, .statistics, .detail, priority: 8)],
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
         // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
         KeyBinding(.list, .bind(.control("c"), to: .quit)),
@@ -82,7 +91,9 @@ public enum KeyTable {
                    .bind("b", to: .answer(.keepBoth)), .bind(.escape, to: .answer(.no)), .ignore(.wheelUp, .wheelDown)),
 
         // The message log.
-        KeyBinding(.messageLog, .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
+        KeyBinding(.messageLog, hints: [StatusHint("j/k", "scroll", in: .messageLog, priority: 1),
+                                        StatusHint("Esc", "close", in: .messageLog, place: .kept)],
+                   .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
                    .bind(.pageDown, .control("d"), .control("f"), " ", to: .scrollMessageLog(10)),
                    .bind(.pageUp, .control("u"), .control("b"), to: .scrollMessageLog(-10)),
                    .bind("g", .home, to: .scrollMessageLog(-MessageLog.limit * 100)),
@@ -90,37 +101,49 @@ public enum KeyTable {
                    .bind(.wheelUp, to: .scrollMessageLog(-wheelLines)), .bind(.wheelDown, to: .scrollMessageLog(wheelLines))),
 
         // The help overlay.
-        KeyBinding(.help, .bind("j", .down, to: .scrollHelp(1)), .bind("k", .up, to: .scrollHelp(-1)),
+        KeyBinding(.help, hints: [StatusHint("?", "close help", in: .help, priority: 1), StatusHint("Esc", "close", in: .help, place: .kept)],
+                   .bind("j", .down, to: .scrollHelp(1)), .bind("k", .up, to: .scrollHelp(-1)),
                    .bind("?", "q", .escape, .enter, to: .dismissOverlay),
                    .bind(.wheelUp, to: .scrollHelp(-wheelLines)), .bind(.wheelDown, to: .scrollHelp(wheelLines))),
 
         // The `:` command line (its editing keys are the search field's, below).
-        KeyBinding(.commandLine, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.commandInput) },
+        KeyBinding(.commandLine, hints: [StatusHint("Tab", "complete", in: .commandLine, priority: 1),
+                                         StatusHint("Enter", "run", in: .commandLine, priority: 2),
+                                         StatusHint("↑↓", "history", in: .commandLine, priority: 3),
+                                         StatusHint("Esc", "cancel", in: .commandLine, priority: 4)],
+                   .bind(.anyCharacter) { key, _ in key.typedText.map(Action.commandInput) },
                    .bind(.backspace, to: .commandBackspace), .bind(.enter, to: .runCommand),
                    .bind(.escape, to: .cancelCommand), .bind(.up, to: .commandHistory(-1)), .bind(.down, to: .commandHistory(1)),
                    .bind(.tab, to: .completeCommand),
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
 
         // The notes editor: every other key edits.
-        KeyBinding(.notesEditor, .bind(.control("s"), to: .saveNotes), .bind(.escape, to: .cancelEditing),
+        KeyBinding(.notesEditor, hints: [StatusHint("ctrl-s", "save", in: .notesEditor, priority: 1),
+                                         StatusHint("Esc", "cancel", in: .notesEditor, priority: 2)],
+                   .bind(.control("s"), to: .saveNotes), .bind(.escape, to: .cancelEditing),
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines)),
                    .bind(.anyKey) { key, _ in .editorKey(key) }),
 
         // Typing a search: ↑ ↓, Tab and the rest move the list.
-        KeyBinding(.search, .bind(.anyCharacter) { key, _ in key.typedText.map(Action.searchInput) },
+        KeyBinding(.search, hints: [StatusHint("Enter", "keep", in: .search, priority: 1), StatusHint("Esc", "clear", in: .search, priority: 2)],
+                   .bind(.anyCharacter) { key, _ in key.typedText.map(Action.searchInput) },
                    .bind(.backspace, to: .searchEdit(.backspace)), .bind(.enter, to: .commitSearch),
                    .bind(.escape, to: .cancelSearch)),
     ]
 
-    /// The status line's short hints while a field has the keys, where every printable key types
-    /// (so `? help` and `L` would lie): what the keys do now, each bound in that mode (a test checks).
-    public static func typingHints(_ mode: KeyMode) -> [(keys: String, action: String)] {
-        switch mode {
-        case .search: [("Enter", "keep"), ("Esc", "clear"), ("↑↓", "list"), ("←→", "move"), ("ctrl-w", "word"), ("ctrl-u", "to start")]
-        case .commandLine: [("Tab", "complete"), ("Enter", "run"), ("↑↓", "history"), ("Esc", "cancel"), ("ctrl-w", "word")]
-        case .notesEditor: [("ctrl-s", "save"), ("Esc", "cancel")]
-        default: []
+    /// The status line's hints in `mode` (the detail view, if any, on `tab`), in table order:
+    /// what the keys do now, so a field that has the keys (where `?` and `L` type themselves) shows
+    /// no `? help`. Each names keys its entry binds there (a test checks).
+    public static func statusHints(in mode: KeyMode, tab: DetailTab? = nil) -> [StatusHint] {
+        entries.flatMap(\.hints).filter { $0.isShown(in: mode, tab: tab) }
+    }
+
+    /// The ranked hints of `mode` by priority, most wanted first (what the `:` line shows).
+    public static func rankedHints(in mode: KeyMode, tab: DetailTab? = nil) -> [StatusHint] {
+        let ranked = statusHints(in: mode, tab: tab).enumerated().compactMap { index, hint in
+            if case .priority(let priority) = hint.place { (hint, priority, index) } else { nil }
         }
+        return ranked.sorted { ($0.1, $0.2) < ($1.1, $1.2) }.map(\.0)
     }
 
     /// The editing keys of a one-line field, the search and the `:` line alike (`LineEditor`):

@@ -76,18 +76,15 @@ public struct StatusModel: Sendable, Equatable {
     public var lastRefresh: Int64?
     /// A one-shot message, shown until the app clears it.
     public var message: StatusMessage?
-    /// Key hints; nil uses the hints for the current context.
-    public var hints: [KeyHint]?
     /// The automatic refresh's last outcome and next try (`refresh.plist`); wins over `lastRefresh`.
     public var autoRefresh: StatusRefresh?
 
     public init(isLive: Bool = false, progress: StatusProgress? = nil, lastRefresh: Int64? = nil,
-                message: StatusMessage? = nil, hints: [KeyHint]? = nil) {
+                message: StatusMessage? = nil) {
         self.isLive = isLive
         self.progress = progress
         self.lastRefresh = lastRefresh
         self.message = message
-        self.hints = hints
     }
 }
 

@@ -4,7 +4,7 @@ extension Screen {
     static func renderCommandPrompt(_ text: String, cursor: Int? = nil, in rect: Rect, into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }
         buffer.fill(rect)
-        let hint = KeyTable.typingHints(.commandLine).map { "\($0.keys) \($0.action)" }.joined(separator: "  ")
+        let hint = KeyTable.rankedHints(in: .commandLine).map { "\($0.keys) \($0.action)" }.joined(separator: "  ")
         let hintWidth = TextWidth.of(hint)
         let room = rect.width - 1 - (rect.width > hintWidth + 30 ? hintWidth + 2 : 0)
         // The cursor stays in view: a long line loses its start, or its end past the cursor.

@@ -15,7 +15,7 @@ enum StatusLineView {
             // The longest wording that leaves the key hints their room (a message: the shortest),
             // down to `✗ retry 4m`.
             let wording = RefreshStatusText.wording(auto, width: rect.width, isLive: status.isLive,
-                                                    hints: status.message == nil ? status.hints ?? defaultHints(model) : nil)
+                                                    hints: status.message == nil ? defaultHints(model) : nil)
             candidates.append((1, wording, auto.isError ? .role(.error) : .role(.dim)))
         } else if let refreshed = status.lastRefresh {
             candidates.append((1, "↻ " + QuakeFormat.relative(refreshed, now: model.display.now), .role(.dim)))
@@ -37,38 +37,49 @@ enum StatusLineView {
         }
         let leftWidth = rect.width - rightWidth - 1
         let start = Point(x: rect.x + 1, y: rect.y)
-        // `? help` is always there, whatever else has to give way to a message or a narrow pane,
-        // except while a field has the keys: `?` and `L` type themselves there.
-        let typing = typingMode(model) != nil
-        let help = KeyHint("?", "help")
-        let helpWidth = typing ? 0 : TextWidth.of(help.keys) + 1 + TextWidth.of(help.action)
-        var hints = status.hints ?? defaultHints(model)
         var hx = start.x
+        let hints: [KeyHint]
         if let message = status.message {
-            // A message cut at the pane's width says where to read it whole: the log (`L`).
-            let log = KeyHint("L", "whole message")
-            let logWidth = TextWidth.of(log.keys) + 1 + TextWidth.of(log.action) + 2
-            let isCut = TextWidth.of(SafeText.sanitize(message.text)) > leftWidth - helpWidth - 2
+            // The kept hints (`? help`) stay beside a message; one cut at the pane's width also
+            // says where to read it whole (`L whole message`), except while a field has the keys.
+            let keptWidth = max(0, Self.width(of: Self.hints(for: model, .kept)) - 2)
+            let cutWidth = Self.width(of: Self.hints(for: model, .besideCutMessage))
+            let isCut = TextWidth.of(SafeText.sanitize(message.text)) > leftWidth - keptWidth - 2
             hx += buffer.put(message.text, at: start, style: message.isError ? .role(.error, [.bold]) : .role(.success),
-                             maxWidth: max(0, leftWidth - helpWidth - 2 - (isCut ? logWidth : 0))) + 2
-            hints = typing ? [] : isCut ? [log, help] : [help]
-        } else if !typing, !hints.contains(where: { $0.keys == "?" }) {
-            hints.append(help)
+                             maxWidth: max(0, leftWidth - keptWidth - 2 - (isCut ? cutWidth : 0))) + 2
+            hints = Self.shownHints(model, room: start.x + leftWidth - hx, message: isCut ? .cut : .whole)
+        } else {
+            hints = Self.shownHints(model, room: leftWidth, message: nil)
         }
-        let widths = hints.map { TextWidth.of($0.keys) + 1 + TextWidth.of($0.action) + 2 }
-        // Drop hints from the end, except the last (help), until the rest fits; a field's hints
-        // from the end.
-        var shown = Array(hints.indices)
-        while shown.count > 1, shown.reduce(0, { $0 + widths[$1] }) - 2 > start.x + leftWidth - hx {
-            shown.remove(at: typing ? shown.count - 1 : shown.count - 2)
-        }
-        for index in shown {
-            let hint = hints[index]
-            guard hx + widths[index] - 2 <= start.x + leftWidth else { break }
+        for hint in hints {
+            guard hx + Self.width(of: [hint]) - 2 <= start.x + leftWidth else { break }
             hx += buffer.put(hint.keys, at: Point(x: hx, y: rect.y), style: .role(.accent, [.bold]))
             hx += buffer.put(" " + hint.action, at: Point(x: hx, y: rect.y), style: .role(.dim))
             hx += 2
         }
+    }
+
+    /// A message beside the hints: whole, or cut at the line's width.
+    enum MessageFit { case whole, cut }
+
+    /// The hints the line shows in `room` columns, in line order: beside a message the kept ones
+    /// (after `L whole message` when it is cut); else the ranked ones, the highest priority number
+    /// giving way first until they fit, then the kept ones, which stay (a field keeps at least one).
+    static func shownHints(_ model: ScreenModel, room: Int, message: MessageFit?) -> [KeyHint] {
+        let kept = hints(for: model, .kept)
+        switch message {
+        case .whole?: return kept
+        case .cut?: return hints(for: model, .besideCutMessage) + kept
+        case nil:
+            var ranked = defaultHints(model).dropLast(kept.count)
+            while !ranked.isEmpty, ranked.count + kept.count > 1, width(of: Array(ranked) + kept) - 2 > room { ranked.removeLast() }
+            return Array(ranked) + kept
+        }
+    }
+
+    /// Columns `hints` take, with the two spaces after each.
+    static func width(of hints: [KeyHint]) -> Int {
+        hints.reduce(0) { $0 + TextWidth.of($1.keys) + 1 + TextWidth.of($1.action) + 2 }
     }
 
     /// `importing ▕████░░░░▏ 42%` or, without a total, `importing …`.
@@ -80,26 +91,26 @@ enum StatusLineView {
         return "\(progress.label) ▕\(bar)▏ \(Int((clamped * 100).rounded(.down)))%"
     }
 
-    /// The field that has the keys (`KeyMap.modes(for:)`'s order), where every printable key types.
-    static func typingMode(_ model: ScreenModel) -> KeyMode? {
-        if model.showsHelp || model.messageLog != nil { return nil }
+    /// The mode that has the keys (`KeyMap.modes(for:)`'s order), whose hints the line shows.
+    static func hintMode(_ model: ScreenModel) -> KeyMode {
+        if model.messageLog != nil { return .messageLog }
+        if model.showsHelp { return .help }
         if model.commandPrompt != nil { return .commandLine }
         if model.detail?.notes.isEditing == true { return .notesEditor }
-        return model.header.isSearching ? .search : nil
+        if model.header.isSearching { return .search }
+        if model.detail != nil { return .detail }
+        return model.statistics != nil ? .statistics : .list
     }
 
-    /// The hints that fit what the user is doing: while a field has the keys, the table's hints
-    /// for it (`KeyTable.typingHints`).
+    /// The table's hints for the mode that has the keys, placed `place` (`KeyTable.statusHints`).
+    static func hints(for model: ScreenModel, _ place: StatusHint.Place) -> [KeyHint] {
+        KeyTable.statusHints(in: hintMode(model), tab: model.detail?.tab).filter { $0.place == place }.map { KeyHint($0.keys, $0.action) }
+    }
+
+    /// Every hint of the mode that has the keys, in line order: the ranked ones by priority,
+    /// then the kept ones (`KeyTable.rankedHints`).
     static func defaultHints(_ model: ScreenModel) -> [KeyHint] {
-        if model.showsHelp { return [KeyHint("?", "close help"), KeyHint("Esc", "close")] }
-        if let mode = typingMode(model) { return KeyTable.typingHints(mode).map { KeyHint($0.keys, $0.action) } }
-        if let detail = model.detail {
-            var hints = [KeyHint("Esc", "back"), KeyHint("Tab", "next tab"), KeyHint("1-3", "tabs")]
-            if detail.tab == .notes { hints.append(KeyHint("e", "edit")) }
-            return hints + [KeyHint("q", "quit"), KeyHint("?", "help")]
-        }
-        return [KeyHint("j/k", "move"), KeyHint("Enter", "open"), KeyHint("/", "search"), KeyHint("s", "sort"),
-                KeyHint("space", "fold"), KeyHint("m", "min mag"), KeyHint("r", "refresh"), KeyHint("q", "quit"),
-                KeyHint("?", "help")]
+        let mode = hintMode(model), tab = model.detail?.tab
+        return KeyTable.rankedHints(in: mode, tab: tab).map { KeyHint($0.keys, $0.action) } + hints(for: model, .kept)
     }
 }

@@ -239,7 +239,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
-        case .loadDetail, .readEventTypes: break  // performed by model.performReads before any other effect
+        case .loadDetail, .readEventTypes, .queryResults, .readRows: break  // performed by the model before any other effect
         case .openURL(let url):
             switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
             case .opened(let command):
@@ -315,8 +315,6 @@ final class BrowserApp {
     }
 
     private func draw(_ terminal: Terminal) throws {
-        // A provisional window holds a screen above and below the selection, however tall.
-        (model.results as? VisibleFirstResults)?.provisionalMargin = max(80, model.state.rows + 20)
         let frame: ScreenModel
         do {
             frame = try model.screenModel(FrameContext(now: Int64(Date().timeIntervalSince1970 * 1000),

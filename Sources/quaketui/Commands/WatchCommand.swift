@@ -107,7 +107,7 @@ enum WatchCommand {
         defer { refresher?.stop() }
         // On stderr, so a pipe of stdout sees only quakes; a script can wait for it before writing.
         printError("Watching \(SafeText.sanitize(container.path)) for new quakes; press ctrl-c to stop.")
-        let line = QuakeLine(timeZone: timeZone, miles: miles)
+        let line = QuakeLineFormatter(timeZone: timeZone, miles: miles)
         let alerts = refresher == nil ? nil : AlertCommand(state: state)
         while true {
             wake.wait()
@@ -143,7 +143,7 @@ enum WatchCommand {
 }
 
 /// One quake as a line of text: `2024-01-01 07:10:09  M 7.5  Noto Peninsula, Japan  [us6000m0xl]`.
-struct QuakeLine {
+struct QuakeLineFormatter {
     let formatter: DateFormatter
     let miles: Bool
 

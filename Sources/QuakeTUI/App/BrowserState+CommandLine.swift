@@ -39,92 +39,92 @@ public struct CommandPrompt: Equatable, Sendable {
 
 /// The `:` command line (k9s style): filters as `RowFilter`s on the fetch, a history kept in the
 /// scene (`ContentView.commandHistory`), and errors that say what the line accepts.
-extension BrowserModel {
+extension BrowserState {
     /// Command lines kept in the history.
     static let commandHistoryLimit = 50
 
-    func updateCommandLine(_ action: Action) throws -> [Effect] {
+    mutating func updateCommandLine(_ action: Action) -> [Effect] {
         switch action {
         case .beginCommand:
-            state.commandLine = CommandPrompt()
+            self.commandLine = CommandPrompt()
         case .commandInput(let text):
-            state.commandLine?.insert(text)
+            self.commandLine?.insert(text)
         case .commandEdit(let key):
-            state.commandLine?.edit(key)
+            self.commandLine?.edit(key)
         case .commandBackspace:
-            guard var prompt = state.commandLine else { break }
-            if prompt.text.isEmpty { state.commandLine = nil; break }
+            guard var prompt = self.commandLine else { break }
+            if prompt.text.isEmpty { self.commandLine = nil; break }
             prompt.edit(.backspace)
-            state.commandLine = prompt
+            self.commandLine = prompt
         case .completeCommand:
-            guard let prompt = state.commandLine, let completed = FilterCommand.complete(prompt.text) else { break }
-            state.commandLine?.text = completed
+            guard let prompt = self.commandLine, let completed = FilterCommand.complete(prompt.text) else { break }
+            self.commandLine?.text = completed
         case .cancelCommand:
-            state.commandLine = nil
+            self.commandLine = nil
         case .commandHistory(let step):
-            guard var prompt = state.commandLine, !state.commandHistory.isEmpty else { break }
+            guard var prompt = self.commandLine, !self.commandHistory.isEmpty else { break }
             if prompt.historyIndex == nil { prompt.typed = prompt.text }
-            let index = (prompt.historyIndex ?? state.commandHistory.count) + step
-            if index >= state.commandHistory.count {
+            let index = (prompt.historyIndex ?? self.commandHistory.count) + step
+            if index >= self.commandHistory.count {
                 prompt.historyIndex = nil
                 prompt.text = prompt.typed
             } else {
                 prompt.historyIndex = max(0, index)
-                prompt.text = state.commandHistory[max(0, index)]
+                prompt.text = self.commandHistory[max(0, index)]
             }
             prompt.cursor = prompt.text.count
-            state.commandLine = prompt
+            self.commandLine = prompt
         case .runCommand:
-            guard let prompt = state.commandLine else { break }
-            state.commandLine = nil
+            guard let prompt = self.commandLine else { break }
+            self.commandLine = nil
             let line = prompt.text.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty else { break }
-            if state.commandHistory.last != line {
-                state.commandHistory.append(line)
-                state.commandHistory.removeFirst(max(0, state.commandHistory.count - Self.commandHistoryLimit))
+            if self.commandHistory.last != line {
+                self.commandHistory.append(line)
+                self.commandHistory.removeFirst(max(0, self.commandHistory.count - Self.commandHistoryLimit))
             }
             // A type filter waits for the store's types (`Effect.readEventTypes`): one no quake has is refused.
             if case .success(.filter("type", _, _)) = parse(line) { return [.readEventTypes(command: line)] }
-            try run(line)
+            return run(line)
         case .eventTypesRead(let line, let types):
             if case .success(.filter("type", _, .eventType(let type, _))) = parse(line),
                let error = FilterCommand.unknownType(type, among: types) {
-                state.status.message = error.message
-                state.status.isError = true
+                self.status.message = error.message
+                self.status.isError = true
                 break
             }
-            try run(line)
+            return run(line)
         default: break
         }
         return []
     }
 
     private func parse(_ line: String) -> Result<FilterCommand, FilterCommandError> {
-        FilterCommand.parse(line, now: Int64(state.now.timeIntervalSince1970 * 1000), timeZone: state.settings.resolvedTimeZone)
+        FilterCommand.parse(line, now: Int64(self.now.timeIntervalSince1970 * 1000), timeZone: self.settings.resolvedTimeZone)
     }
 
-    private func run(_ line: String) throws {
-        let now = Int64(state.now.timeIntervalSince1970 * 1000)
+    private mutating func run(_ line: String) -> [Effect] {
+        let now = Int64(self.now.timeIntervalSince1970 * 1000)
         switch parse(line) {
         case .failure(let error):
-            state.status.message = error.message
-            state.status.isError = true
-            return
+            self.status.message = error.message
+            self.status.isError = true
+            return []
         case .success(.filter(let kind, let text, _)):
-            state.filters.removeAll { FilterCommand.kind(of: $0) == kind }
-            state.filters.append(text)
+            self.filters.removeAll { FilterCommand.kind(of: $0) == kind }
+            self.filters.append(text)
         case .success(.clear(let kind)):
-            state.filters.removeAll { kind == nil || FilterCommand.kind(of: $0) == kind }
+            self.filters.removeAll { kind == nil || FilterCommand.kind(of: $0) == kind }
         }
-        try applyFilters(now: now)
-        state.status.message = state.filters.isEmpty
-            ? "No filters: \(CountFormat.quakes(results.count))"
-            : "Filters \(state.filters.joined(separator: " · ")): \(CountFormat.quakes(results.count)); :clear removes them"
+        self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone)
+        return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))
     }
 
-    /// Refetches with the row filters of `state.filters`, keeping the selection where it can.
-    func applyFilters(now: Int64) throws {
-        state.rowFilters = FilterCommand.rowFilters(state.filters, now: now, timeZone: state.settings.resolvedTimeZone)
-        try refetchKeepingSelection()
+    /// What the status line says once filters are applied: them, and how many quakes pass.
+    mutating func reportFilters() {
+        let count = CountFormat.quakes(results.countedTotal ?? results.count)
+        self.status.message = self.filters.isEmpty
+            ? "No filters: \(count)"
+            : "Filters \(self.filters.joined(separator: " · ")): \(count); :clear removes them"
     }
 }

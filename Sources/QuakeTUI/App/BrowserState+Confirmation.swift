@@ -29,65 +29,65 @@ public enum ConfirmationAnswer: Equatable, Sendable {
 
 /// Protecting work: drafts are not thrown away, scenes not deleted and other panes' notes not
 /// overwritten without a question.
-extension BrowserModel {
+extension BrowserState {
     /// What the store held when editing began (nil: not known — a draft restored from a scene
     /// file before its quake's row was read; `detailLoaded` fills it in).
     func draftBase() -> String? {
-        guard let draft = state.editor else { return nil }
+        guard let draft = self.editor else { return nil }
         if let base = draft.base { return base }
-        if let loaded = state.detail, loaded.code == draft.code { return loaded.quake?.notes ?? "" }
+        if let loaded = self.detail, loaded.code == draft.code { return loaded.quake?.notes ?? "" }
         return nil
     }
 
-    func cancelEditing() throws {
-        guard let draft = state.editor else { return }
+    mutating func cancelEditing() {
+        guard let draft = self.editor else { return }
         if draft.text != (draftBase() ?? "") {
             ask(.discardDraft)
         } else {
-            state.editor = nil
+            self.editor = nil
         }
     }
 
-    func saveNotes() throws -> [Effect] {
-        guard let draft = state.editor else { return [] }
+    mutating func saveNotes() -> [Effect] {
+        guard let draft = self.editor else { return [] }
         return [.saveNotesIfUnchanged(code: draft.code, text: draft.text, expected: draftBase())]
     }
 
-    func closeScene() { ask(.closeScene) }
+    mutating func closeScene() { ask(.closeScene) }
 
     /// Another pane saved these notes since editing began: ask what to keep.
-    func notesConflict(code: String, theirs: String) {
-        guard state.editor?.code == code else { return }
+    mutating func notesConflict(code: String, theirs: String) {
+        guard self.editor?.code == code else { return }
         ask(.notesConflict(code: code, theirs: theirs))
     }
 
-    private func ask(_ confirmation: Confirmation) {
-        state.confirmation = confirmation
-        state.status.message = confirmation.question
-        state.status.isError = true
+    private mutating func ask(_ confirmation: Confirmation) {
+        self.confirmation = confirmation
+        self.status.message = confirmation.question
+        self.status.isError = true
     }
 
-    func answer(_ answer: ConfirmationAnswer) -> [Effect] {
-        guard let confirmation = state.confirmation else { return [] }
-        state.confirmation = nil
+    mutating func answer(_ answer: ConfirmationAnswer) -> [Effect] {
+        guard let confirmation = self.confirmation else { return [] }
+        self.confirmation = nil
         switch (confirmation, answer) {
         case (.discardDraft, .yes):
-            state.editor = nil
-            state.status.message = "Changes to the notes discarded"
+            self.editor = nil
+            self.status.message = "Changes to the notes discarded"
         case (.closeScene, .yes):
             return [.closeScene]
         case (.notesConflict(let code, let theirs), .keepMine), (.notesConflict(let code, let theirs), .keepBoth):
-            guard var draft = state.editor, draft.code == code else { return [] }
+            guard var draft = self.editor, draft.code == code else { return [] }
             if answer == .keepBoth {
                 let both = theirs.isEmpty ? draft.text : theirs + "\n" + draft.text
                 draft = NotesDraft(code: code, text: both, cursor: both.count)
             }
             draft.base = theirs
-            state.editor = draft
+            self.editor = draft
             return [.saveNotesIfUnchanged(code: code, text: draft.text, expected: theirs)]
         case (.notesConflict(let code, _), .keepTheirs):
-            if state.editor?.code == code { state.editor = nil }
-            state.status.message = "Kept the notes saved in the other pane; yours were discarded"
+            if self.editor?.code == code { self.editor = nil }
+            self.status.message = "Kept the notes saved in the other pane; yours were discarded"
         default:
             break
         }

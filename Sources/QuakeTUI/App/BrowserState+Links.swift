@@ -3,10 +3,10 @@ import QuakeStore
 /// `o` opens the selected quake's event page, `y` copies it (lazygit's keys). The model only
 /// decides what; the runtime reads the quake (`Effect.readQuake`), runs the browser and writes
 /// the clipboard sequence.
-extension BrowserModel {
+extension BrowserState {
     /// The selected quake's code when the cursor is on its row (not on a section header).
     private var selectedRowCode: String? {
-        guard let code = state.selectedCode, case .row? = layout.line(at: state.cursorLine) else { return nil }
+        guard let code = self.selectedCode, case .row? = layout.line(at: self.cursorLine) else { return nil }
         return code
     }
 
@@ -21,41 +21,41 @@ extension BrowserModel {
         }
     }
 
-    func openSelectedQuake() -> [Effect] {
+    mutating func openSelectedQuake() -> [Effect] {
         guard let code = selectedRowCode else {
-            state.status.message = "Select a quake first (j/k), then o opens its event page"
+            self.status.message = "Select a quake first (j/k), then o opens its event page"
             return []
         }
         return [.readQuake(code: code, for: .openPage)]
     }
 
-    func openEventPage(code: String, _ quake: StoredQuake?) -> [Effect] {
+    mutating func openEventPage(code: String, _ quake: StoredQuake?) -> [Effect] {
         guard let quake else {
-            state.status.message = "Select a quake first (j/k), then o opens its event page"
+            self.status.message = "Select a quake first (j/k), then o opens its event page"
             return []
         }
         guard let url = Self.eventPage(of: quake) else {
-            state.status.message = "Quake \(code) has no event page in its feed; y copies its code"
+            self.status.message = "Quake \(code) has no event page in its feed; y copies its code"
             return []
         }
         return [.openURL(url)]
     }
 
-    func copySelectedQuake() -> [Effect] {
+    mutating func copySelectedQuake() -> [Effect] {
         guard let code = selectedRowCode else {
-            state.status.message = "Select a quake first (j/k), then y copies its event page"
+            self.status.message = "Select a quake first (j/k), then y copies its event page"
             return []
         }
         return [.readQuake(code: code, for: .copyPage)]
     }
 
-    func copyEventPage(code: String, _ quake: StoredQuake?) -> [Effect] {
+    mutating func copyEventPage(code: String, _ quake: StoredQuake?) -> [Effect] {
         guard let quake else {
-            state.status.message = "Select a quake first (j/k), then y copies its event page"
+            self.status.message = "Select a quake first (j/k), then y copies its event page"
             return []
         }
         let text = Self.eventPage(of: quake) ?? code
-        state.status.message = "Copied \(text) (through the terminal: in tmux, set-clipboard on)"
+        self.status.message = "Copied \(text) (through the terminal: in tmux, set-clipboard on)"
         return [.copyToClipboard(text)]
     }
 }

@@ -14,12 +14,12 @@ struct RestoredPlacement: Equatable {
     var section: String? = nil
 }
 
-extension BrowserModel {
+extension BrowserState {
     /// After a resize that came before any key: the restored screen, placed for the new size.
-    func placeRestoredScreenAgain() {
-        guard let placement = state.restoredPlacement else { return }
-        state.topLine = state.cursorLine - placement.selectionLine
-        state.helpOffset = min(placement.helpOffset,
-                               Screen.maximumHelpOffset(for: Size(columns: state.columns, rows: state.rows)))
+    mutating func placeRestoredScreenAgain() {
+        guard let placement = self.restoredPlacement else { return }
+        self.topLine = self.cursorLine - placement.selectionLine
+        self.helpOffset = min(placement.helpOffset,
+                               Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows)))
     }
 }

@@ -1,28 +1,28 @@
 import Foundation
 
 /// Keeping every one-shot message (`MessageLog`) and the `L` overlay that shows them.
-extension BrowserModel {
+extension BrowserState {
     /// Logs the status line's message when this action set one (a repeated notice or error from
     /// outside, such as a second failed refresh, is logged again).
     /// - Parameter noticesBefore: how many unread notices the status line had before the action.
-    func logMessage(_ action: Action, before: String?, noticesBefore: Int) {
+    mutating func logMessage(_ action: Action, before: String?, noticesBefore: Int) {
         // Each new notice is logged alone, in order, not with what else the status line shows.
         if case .showNotices = action {
-            for notice in state.status.notices.dropLast(noticesBefore) { state.messageLog.append(notice, isError: true, at: state.now) }
+            for notice in self.status.notices.dropLast(noticesBefore) { self.messageLog.append(notice, isError: true, at: self.now) }
             return
         }
         // A refresh's result is logged whole, also when the status line says it in a few words.
         if case .refreshFinished(let whole, _, _) = action {
-            state.messageLog.append(whole, isError: state.status.isError, at: state.now)
+            self.messageLog.append(whole, isError: self.status.isError, at: self.now)
             return
         }
-        guard let message = state.status.message else { return }
+        guard let message = self.status.message else { return }
         let isReport = switch action {
         case .showMessage, .notesSaved: true
         default: false
         }
         guard isReport || message != before else { return }
-        state.messageLog.append(message, isError: state.status.isError, at: state.now)
+        self.messageLog.append(message, isError: self.status.isError, at: self.now)
     }
 
     /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.
@@ -32,17 +32,17 @@ extension BrowserModel {
         return new
     }
 
-    func updateMessageLog(_ action: Action) {
+    mutating func updateMessageLog(_ action: Action) {
         switch action {
         case .toggleMessageLog:
-            state.logVisible.toggle()
-            state.logOffset = 0
-            if state.logVisible { state.helpVisible = false }
+            self.logVisible.toggle()
+            self.logOffset = 0
+            if self.logVisible { self.helpVisible = false }
         case .scrollMessageLog(let delta):
-            let maximum = MessageLogOverlay.maximumOffset(state.messageLog.entries,
-                                                         in: Rect(Size(columns: state.columns, rows: state.rows)),
-                                                         zone: state.settings.resolvedTimeZone)
-            state.logOffset = max(0, min(maximum, state.logOffset + delta))
+            let maximum = MessageLogOverlay.maximumOffset(self.messageLog.entries,
+                                                         in: Rect(Size(columns: self.columns, rows: self.rows)),
+                                                         zone: self.settings.resolvedTimeZone)
+            self.logOffset = max(0, min(maximum, self.logOffset + delta))
         default: break
         }
     }

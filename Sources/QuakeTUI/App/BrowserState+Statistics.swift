@@ -3,43 +3,43 @@ import QuakeStore
 /// The statistics view's update (issue 32): `=` opens and closes it; while it is open, a new
 /// list (search, `:` filters, near-home, minimum magnitude, the time zone) or a change in the
 /// store asks for new statistics with a new generation, and only the newest answer is kept.
-extension BrowserModel {
+extension BrowserState {
     /// `=` (and `Esc` while open): opens or closes the view; the detail view gives way to it.
-    func toggleStatistics() {
-        state.statistics.isPresented.toggle()
-        if state.statistics.isPresented { state.detailPresented = false }
+    mutating func toggleStatistics() {
+        self.statistics.isPresented.toggle()
+        if self.statistics.isPresented { self.detailPresented = false }
     }
 
     /// The answer to `Effect.computeStatistics(_, generation)`: kept only for the newest generation.
-    func receiveStatistics(generation: Int, _ outcome: Result<CatalogueStatistics, StatisticsFailure>) {
-        guard generation == state.statistics.generation, state.statistics.isPending else { return }
-        state.statistics.isPending = false
+    mutating func receiveStatistics(generation: Int, _ outcome: Result<CatalogueStatistics, StatisticsFailure>) {
+        guard generation == self.statistics.generation, self.statistics.isPending else { return }
+        self.statistics.isPending = false
         switch outcome {
-        case .success(let statistics): state.statistics.result = statistics
-        case .failure(let failure): state.statistics.failure = failure.message
+        case .success(let statistics): self.statistics.result = statistics
+        case .failure(let failure): self.statistics.failure = failure.message
         }
     }
 
     /// After every action: `Effect.computeStatistics` when the open view's list changed (its
     /// result is dropped: another list's numbers would mislead) or the store did (its result
     /// stays, marked pending, until the new one arrives). Nothing while the view is closed.
-    func statisticsReads(storeChanged: Bool) -> [Effect] {
-        guard state.statistics.isPresented else { return [] }
-        let request = StatisticsState.statisticsRequest(state.request)
-        let listChanged = request != state.statistics.request
+    mutating func statisticsReads(storeChanged: Bool) -> [Effect] {
+        guard self.statistics.isPresented else { return [] }
+        let request = StatisticsState.statisticsRequest(self.request)
+        let listChanged = request != self.statistics.request
         guard listChanged || storeChanged else { return [] }
-        if listChanged { state.statistics.result = nil }
-        state.statistics.request = request
-        state.statistics.generation += 1
-        state.statistics.isPending = true
-        state.statistics.failure = nil
-        return [.computeStatistics(request, generation: state.statistics.generation)]
+        if listChanged { self.statistics.result = nil }
+        self.statistics.request = request
+        self.statistics.generation += 1
+        self.statistics.isPending = true
+        self.statistics.failure = nil
+        return [.computeStatistics(request, generation: self.statistics.generation)]
     }
 
     /// The computations the restored state is waiting for (after `restore`, which returns no
     /// effects, and its `pendingReads`): the statistics view or the Map tab was open when the
     /// scene was saved.
-    public func resumeStatistics() -> [Effect] {
+    public mutating func resumeStatistics() -> [Effect] {
         statisticsReads(storeChanged: false) + densityReads(storeChanged: false)
     }
 }

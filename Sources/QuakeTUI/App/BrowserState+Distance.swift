@@ -23,46 +23,47 @@ extension AppState {
     }
 }
 
-extension BrowserModel {
+extension BrowserState {
     /// `@`: home becomes the selected quake's epicentre (replacing any home), here at once and
     /// in every pane through app storage, once the quake is read (`Effect.readQuake`).
-    func setHomeToSelection() -> [Effect] {
-        guard let code = state.selectedCode else {
+    mutating func setHomeToSelection() -> [Effect] {
+        guard let code = self.selectedCode else {
             selectAQuakeForHome()
             return []
         }
         return [.readQuake(code: code, for: .setHome)]
     }
 
-    private func selectAQuakeForHome() {
-        state.status.message = "Select a quake first: @ sets home to the selected quake's location"
-        state.status.isError = true
+    private mutating func selectAQuakeForHome() {
+        self.status.message = "Select a quake first: @ sets home to the selected quake's location"
+        self.status.isError = true
     }
 
     /// The quake `@` was pressed on, as stored (nil: gone from the store).
-    func setHome(code: String, _ quake: StoredQuake?) throws -> [Effect] {
+    mutating func setHome(code: String, _ quake: StoredQuake?) -> [Effect] {
         guard let quake else {
             selectAQuakeForHome()
             return []
         }
         let home = GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude)
-        state.settings.home = home
-        try refetchKeepingSelection()
-        state.status.message = "Home set to \(QuakeFormat.coordinates(latitude: home.latitude, longitude: home.longitude))"
+        self.settings.home = home
+        let refetch = refetchKeepingSelection()
+        self.status.message = "Home set to \(QuakeFormat.coordinates(latitude: home.latitude, longitude: home.longitude))"
             + " (the epicentre of \(code)); distances, ~ and the distance sort measure from there"
-        return [.saveHome(home)]
+        return refetch + [.saveHome(home)]
     }
 
     /// `~`: only quakes within `nearRadius` of home, or all again; without a home, says how to set one.
-    func toggleNearHome() throws {
-        guard state.settings.home != nil else {
-            state.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
-            state.status.isError = true
-            return
+    mutating func toggleNearHome() -> [Effect] {
+        guard self.settings.home != nil else {
+            self.status.message = "No home set: press @ on a quake, or run 'quaketui config home LAT,LON'"
+            self.status.isError = true
+            return []
         }
-        state.nearHome.toggle()
-        try refetchKeepingSelection()
-        let radius = QuakeFormat.homeDistance(kilometres: state.settings.nearRadius, unit: state.settings.distanceUnit)
-        state.status.message = state.nearHome ? "Showing quakes within \(radius) of home" : "Showing quakes at any distance"
+        self.nearHome.toggle()
+        let refetch = refetchKeepingSelection()
+        let radius = QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)
+        self.status.message = self.nearHome ? "Showing quakes within \(radius) of home" : "Showing quakes at any distance"
+        return refetch
     }
 }

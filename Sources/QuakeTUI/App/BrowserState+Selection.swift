@@ -1,0 +1,225 @@
+import QuakeStore
+
+/// Cursor, scrolling and selection anchoring: the selected quake stays selected (and on the
+/// same screen line where possible) across sort, search and store changes.
+extension BrowserState {
+    /// Lays out `results` again (after new results, or a section folded or unfolded).
+    mutating func relayout() {
+        layout = DisplayLayout(sections: results.sections, sectionStarts: results.sectionStarts, collapsed: self.collapsedSections)
+    }
+
+    mutating func moveCursor(by delta: Int) { moveCursor(to: self.cursorLine + delta) }
+
+    mutating func moveCursor(to line: Int) {
+        self.cursorLine = line
+        clampCursor()
+        clampScroll()
+    }
+
+    /// Moves the cursor to a result row; a row in a collapsed section puts the cursor on its
+    /// header, unless `reveal` expands the section.
+    mutating func moveCursor(toOffset offset: Int, reveal: Bool = false) {
+        let section = results.indexPath(forOffset: offset).section
+        if reveal && self.collapsedSections.remove(results.sections[section].id) != nil { relayout() }
+        moveCursor(to: layout.line(ofOffset: offset, section: section) ?? layout.headerLine(ofSection: section))
+    }
+
+    /// A jump to a result row (`open CODE`, handoff, `n`/`N`): as `moveCursor(toOffset:reveal: true)`,
+    /// and when the row was off screen the list scrolls to put it in its upper third, with the
+    /// rows after it in view, rather than on the edge it came in from.
+    mutating func jumpCursor(toOffset offset: Int) {
+        let top = self.topLine, height = listHeight
+        moveCursor(toOffset: offset, reveal: true)
+        guard self.cursorLine < top || self.cursorLine >= top + height else { return }
+        self.topLine = self.cursorLine - height / 3
+        clampScroll()
+    }
+
+    /// The mouse wheel: scrolls the view by `lines` and drags the cursor along when it would
+    /// leave the screen (as htop and lazygit do); once the view cannot scroll further, the
+    /// cursor moves instead, so the wheel always reaches the first and last rows.
+    mutating func scroll(by lines: Int) {
+        let height = listHeight
+        let maximumTop = max(0, layout.lineCount - height)
+        let newTop = max(0, min(self.topLine + lines, maximumTop))
+        let unscrolled = lines - (newTop - self.topLine)
+        self.topLine = newTop
+        let firstUncovered = newTop + (height > 1 && stickySection != nil ? 1 : 0)
+        self.cursorLine = min(max(self.cursorLine + unscrolled, firstUncovered), newTop + height - 1)
+        clampCursor()
+        clampScroll()
+    }
+
+    mutating func clampCursor() {
+        self.cursorLine = max(0, min(self.cursorLine, layout.lineCount - 1))
+    }
+
+    /// Keeps the cursor on screen and the list from scrolling past its end.
+    mutating func clampScroll() {
+        // Nothing is drawn below the minimum size: keep the scroll position for when it grows.
+        guard !ScreenLayout(size: Size(columns: self.columns, rows: self.rows), detailPresented: false).isTooSmall
+        else { return }
+        let height = listHeight
+        if self.cursorLine < self.topLine { self.topLine = self.cursorLine }
+        if self.cursorLine >= self.topLine + height { self.topLine = self.cursorLine - height + 1 }
+        self.topLine = max(0, min(self.topLine, layout.lineCount - height))
+        // The sticky header covers the first line when it is a quake: never the cursor.
+        if height > 1, self.cursorLine == self.topLine, stickySection != nil { self.topLine -= 1 }
+    }
+
+    /// Updates `selectedCode`, `selectedSection` and `topCode` from the cursor and the scroll
+    /// position. Rows not read yet (`results.rows`) leave them as they are: the runtime reads
+    /// them (`rowReads`) and `Action.rowsRead` syncs again, before the frame is drawn.
+    mutating func syncSelection() {
+        var top: String?
+        for line in linesOnScreen {
+            if case .row(_, let offset)? = layout.line(at: line) {
+                guard let row = results.row(at: offset) else { return }
+                top = row.code
+                break
+            }
+        }
+        switch layout.line(at: self.cursorLine) {
+        case .row(_, let offset)?:
+            guard let row = results.row(at: offset) else { return }
+            self.selectedCode = row.code
+            self.selectedSection = nil
+        case .header(let section)?:
+            self.selectedSection = results.sections[section].id
+        case nil:
+            self.selectedCode = nil
+            self.selectedSection = nil
+        }
+        self.topCode = top
+        if self.selectedCode == nil || layout.lineCount == 0 { self.detailPresented = false }
+    }
+
+    /// The display lines the list shows.
+    var linesOnScreen: Range<Int> {
+        let top = max(0, self.topLine)
+        return top..<max(top, min(layout.lineCount, self.topLine + listHeight))
+    }
+
+    /// The flat offsets of the rows on screen, in runs of consecutive offsets (a folded section
+    /// between two rows on screen is not read).
+    var offsetsOnScreen: [Range<Int>] {
+        var runs: [Range<Int>] = []
+        for line in linesOnScreen {
+            guard case .row(_, let offset)? = layout.line(at: line) else { continue }
+            if let last = runs.last, last.upperBound == offset {
+                runs[runs.count - 1] = last.lowerBound..<offset + 1
+            } else {
+                runs.append(offset..<offset + 1)
+            }
+        }
+        return runs
+    }
+
+    /// `Effect.readRows` when the screen shows rows `results` has not read: those, and a
+    /// screen's worth either side, so a move by a line or a page reads nothing.
+    func rowReads() -> [Effect] {
+        let runs = offsetsOnScreen
+        guard runs.contains(where: { !results.rows.covers($0) }) else { return [] }
+        let margin = listHeight
+        var wide: [Range<Int>] = []
+        for run in runs {
+            let range = max(0, run.lowerBound - margin)..<min(results.count, run.upperBound + margin)
+            if let last = wide.last, last.upperBound >= range.lowerBound {
+                wide[wide.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                wide.append(range)
+            }
+        }
+        return [.readRows(wide, generation: results.generation)]
+    }
+
+    /// The answer to `Effect.readRows`: the rows, if they are for the results shown.
+    mutating func receiveRows(_ rows: LoadedRows, generation: Int) {
+        guard generation == results.generation else { return }
+        results.rows = rows
+        syncSelection()
+    }
+
+    mutating func toggleSection() {
+        guard let line = layout.line(at: self.cursorLine) else { return }
+        let id = results.sections[line.section].id
+        if self.collapsedSections.remove(id) == nil { self.collapsedSections.insert(id) }
+        let screenRow = self.cursorLine - self.topLine
+        relayout()
+        self.cursorLine = layout.headerLine(ofSection: line.section)
+        self.topLine = self.cursorLine - screenRow
+        clampCursor()
+        clampScroll()
+    }
+
+    /// The list line the selection keeps when new results come: the one it had when a request
+    /// was made (or restored to) while counts were pending, else the one it is on.
+    var keptLine: Int { self.keptSelectionLine ?? self.cursorLine - self.topLine }
+
+    /// Asks the results source (`Effect.queryResults`) about the selected quake: where it lands
+    /// comes back with the answer. Actions wait until it does.
+    mutating func queryResults(_ step: ResultsQuery.Step, locate: [String] = [], purpose: ResultsQuery.Purpose) -> [Effect] {
+        let query = ResultsQuery(step: step, anchor: self.selectedCode, locate: locate,
+                                 collapsed: self.collapsedSections, purpose: purpose)
+        awaitedQuery = query
+        return [.queryResults(query)]
+    }
+
+    /// Asks for the state's request, the selected quake (or its nearest neighbour) to stay under
+    /// the cursor on the same screen line.
+    mutating func refetchKeepingSelection() -> [Effect] {
+        queryResults(.configure(self.request), purpose: .keepSelection(line: keptLine))
+    }
+
+    /// Takes in the results source's answer to a `ResultsQuery`; whether the detail's copy of
+    /// the quake may be stale (a merge or settle changed the results).
+    mutating func receive(_ answer: ResultsAnswer) -> (effects: [Effect], reloadDetail: Bool) {
+        // A newer query was asked meanwhile: its answer will hold what this one changed.
+        guard answer.query == awaitedQuery else { return ([], false) }
+        awaitedQuery = nil
+        results = answer.snapshot
+        relayout()
+        let step = answer.query.step
+        switch answer.query.purpose {
+        case .keepSelection(let line), .applyFilters(let line):
+            guard answer.changed else { return ([], false) }
+            reanchor(screenRow: line, at: answer.anchor)
+            keepLine(line, after: step)
+            if case .applyFilters = answer.query.purpose { reportFilters() }
+            return ([], step == .merge || step == .settle)
+        case .show(let code, let lifted, let line):
+            if case .configure = step {
+                reanchor(screenRow: line, at: answer.anchor)
+                keepLine(line, after: step)
+            }
+            return (show(code: code, at: answer.located[code], lifted: lifted, step: step), false)
+        case .jumpToNew(let forward):
+            jumpToNewQuake(forward: forward, offsets: answer.located.values.sorted())
+            return ([], false)
+        }
+    }
+
+    private mutating func keepLine(_ line: Int, after step: ResultsQuery.Step) {
+        switch step {
+        case .configure: self.keptSelectionLine = results.isProvisional ? line : nil
+        case .settle: if !results.isProvisional { self.keptSelectionLine = nil }
+        case .merge, .locate: break
+        }
+    }
+
+    private mutating func reanchor(screenRow: Int, at offset: Int?) {
+        // A restored section header stays selected while counts settle (its selected quake is
+        // only the last one visited, maybe far away), and one the provisional window did not
+        // hold goes back on it once the sections are known.
+        if let section = results.sectionIndex(id: self.restoredPlacement?.section) {
+            if !results.isProvisional { self.restoredPlacement?.section = nil }
+            moveCursor(to: layout.headerLine(ofSection: section))
+        } else if self.selectedCode != nil, let offset {
+            moveCursor(toOffset: offset)
+        } else {
+            clampCursor()
+        }
+        self.topLine = self.cursorLine - screenRow
+        clampScroll()
+    }
+}

@@ -1,0 +1,291 @@
+import Foundation
+import QuakeStore
+
+/// The update: what every action does to the browser's state, and the effects it asks the
+/// runtime for. A function of values: no store, thread or clock here. The results it needs come
+/// in as actions (`Action.resultsAnswered`, `Action.rowsRead`), answers to the effects it asked
+/// for (`Effect.queryResults`, `Effect.readRows`), and the time comes with the action.
+///
+/// ```swift
+/// var state = BrowserState(app: saved, results: snapshot)
+/// let effects = state.update(.moveDown, at: now)
+/// ```
+extension BrowserState {
+    /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
+    /// effects for the runtime to perform.
+    public mutating func update(_ action: Action, at now: Date) -> [Effect] {
+        self.now = now
+        return update(action)
+    }
+
+    /// Applies `action` at the time of the last one (`now`): an answer to an effect keeps the
+    /// time of the action that asked for it.
+    ///
+    /// While a count is pending (a provisional window), an action that needs the whole list's
+    /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…) is held and applied,
+    /// in order, as soon as the count settles, and so is every key after it; every other action
+    /// acts on the window at once. While a query is unanswered, every key waits for its answer.
+    public mutating func update(_ action: Action) -> [Effect] {
+        // Behind a held key, later keys wait too: they were typed after it.
+        let outside = isOutside(action)
+        if (results.isProvisional && (action.needsCompleteSections || (!heldForCounts.isEmpty && !outside)))
+            || (awaitsResults && !outside) {
+            heldForCounts.append(action)
+            return []
+        }
+        var effects = apply(action)
+        // Held keys go on once the results are whole, answered and their selection read.
+        while !heldForCounts.isEmpty, !results.isProvisional, !awaitsResults, selectionIsRead {
+            effects += apply(heldForCounts.removeFirst())
+        }
+        return effects
+    }
+
+    /// Whether every row on screen was read: until then the selection may be about to change.
+    var selectionIsRead: Bool { offsetsOnScreen.allSatisfy(results.rows.covers) }
+
+    private mutating func apply(_ action: Action) -> [Effect] {
+        let before = self.app
+        var effects: [Effect] = []
+        var reloadDetail = false
+        if !isOutside(action) {
+            self.restoredPlacement = nil
+            self.keptSelectionLine = nil
+            self.status.message = nil
+            self.status.notices = []
+            self.status.isError = false
+        }
+        let messageBefore = self.status.message, noticesBefore = self.status.notices.count
+        switch action {
+        case .moveUp: moveSelection(by: -1)
+        case .moveDown: moveSelection(by: 1)
+        case .pageUp: moveSelection(by: -listHeight)
+        case .pageDown: moveSelection(by: listHeight)
+        case .halfPageUp: moveSelection(by: -max(1, listHeight / 2))
+        case .halfPageDown: moveSelection(by: max(1, listHeight / 2))
+        case .first: moveToFirstQuake()
+        case .last: moveToLastQuake()
+        case .previousSection: jumpSection(by: -1)
+        case .nextSection: jumpSection(by: 1)
+        case .scroll(let lines): scroll(by: lines)
+        case .selectLine(let line): moveCursor(to: line)
+        case .toggleSection: toggleSection()
+        case .nextSortOrder:
+            self.sort = QuakeSortDescriptor(self.sort.order.next(hasHome: self.settings.home != nil))
+            effects += refetchKeepingSelection()
+        case .reverseSortDirection:
+            self.sort.ascending.toggle()
+            effects += refetchKeepingSelection()
+        case .toggleColumnHeaders: toggleColumnHeaders()
+        case .cycleMinimumMagnitude:
+            let presets = AppSettings.magnitudePresets
+            let index = presets.firstIndex(of: self.settings.minimumMagnitude) ?? 0
+            self.settings.minimumMagnitude = presets[(index + 1) % presets.count]
+            effects += refetchKeepingSelection()
+            effects.append(.saveSettings(self.settings))
+            self.status.message = self.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
+        case .setHomeToSelection: effects += setHomeToSelection()
+        case .toggleNearHome: effects += toggleNearHome()
+        case .beginSearch: self.isSearching = true
+        case .searchInput(let text):
+            self.search.insert(text)
+            effects += refetchKeepingSelection()
+        case .searchEdit(let edit):
+            // A move refetches nothing; only a changed text does.
+            if self.search.apply(edit) { effects += refetchKeepingSelection() }
+        case .commitSearch: self.isSearching = false
+        case .cancelSearch:
+            self.isSearching = false
+            if !self.searchText.isEmpty {
+                self.searchText = ""
+                effects += refetchKeepingSelection()
+            }
+        case .openDetail:
+            guard let code = self.selectedCode, case .row = layout.line(at: self.cursorLine) else {
+                toggleSection()
+                break
+            }
+            self.detailPresented = true
+            effects.append(.advertise(code: code))
+        case .closeDetail:
+            self.detailPresented = false
+        case .nextTab, .previousTab:
+            let tabs = DetailTab.allCases
+            let step = action == .nextTab ? 1 : tabs.count - 1
+            self.detailTab = tabs[(tabs.firstIndex(of: self.detailTab)! + step) % tabs.count]
+            self.detailPresented = self.selectedCode != nil
+        case .selectTab(let tab):
+            self.detailTab = tab
+            self.detailPresented = self.selectedCode != nil
+        case .beginEditing:
+            guard let code = self.selectedCode else { break }
+            if self.editor?.code != code {
+                // The draft opens on the stored notes: read them first (Effect.loadDetail) unless they are.
+                if let loaded = self.detail, loaded.code == code {
+                    openDraft(code: code, notes: loaded.quake?.notes)
+                } else {
+                    self.editor = nil
+                    self.notesRequest = code
+                }
+            }
+            self.detailPresented = true
+            self.detailTab = .notes
+        case .detailLoaded(let code, let quake):
+            guard code == self.selectedCode else { break }  // the selection moved on meanwhile
+            self.detail = LoadedQuake(code: code, quake: quake)
+            // A draft restored from the scene file starts from the notes stored now.
+            if self.editor?.code == code, self.editor?.base == nil { self.editor?.base = quake?.notes ?? "" }
+            if self.notesRequest == code {
+                self.notesRequest = nil
+                if self.editor?.code != code { openDraft(code: code, notes: quake?.notes) }
+            }
+        case .editorKey(let key):
+            if var draft = self.editor {
+                _ = draft.editor.apply(key)
+                self.editor = draft
+            }
+        case .saveNotes: effects += saveNotes()
+        case .cancelEditing: cancelEditing()
+        case .answer(let answer): effects += self.answer(answer)
+        case .notesConflict(let code, let theirs): notesConflict(code: code, theirs: theirs)
+        case .notesSaved(let code):
+            if self.editor?.code == code { self.editor = nil }
+            self.status.message = "Notes saved"
+            self.status.isError = false
+        case .refresh:
+            guard !self.status.isRefreshing else {
+                self.status.message = "A refresh is already running"
+                break
+            }
+            self.status.isRefreshing = true
+            self.status.progress = nil
+            self.status.progressLabel = "Refreshing \(self.settings.refreshFeed)…"
+            effects.append(.startRefresh(feed: self.settings.refreshFeed))
+        case .refreshProgress(let fraction, let label):
+            self.status.progress = fraction
+            self.status.progressLabel = label
+        case .refreshFinished(let message, let failed, let date):
+            self.status.isRefreshing = false
+            self.status.progress = nil
+            self.status.progressLabel = nil
+            self.status.isError = failed
+            self.status.offline = failed && self.isSample
+            // On the sample (a new user, offline) a few words that fit; the log keeps the sentence.
+            self.status.message = self.status.offline ? RefreshStatusText.sampleShown(after: message) : message
+            if !failed { self.status.lastRefresh = date }
+        case .handoff: effects.append(.continueHandoff)
+        case .openInBrowser: effects += openSelectedQuake()
+        case .copyLink: effects += copySelectedQuake()
+        case .quakeRead(let code, let quake, let use): effects += quakeRead(code: code, quake, for: use)
+        case .continueActivity(let code): effects += show(code: code)
+        case .toggleHelp:
+            self.helpVisible.toggle()
+            self.helpOffset = 0
+        case .dismissOverlay: self.helpVisible = false
+        case .paste(let text): effects += paste(text)
+        case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
+        case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory,
+             .completeCommand, .eventTypesRead:
+            effects += updateCommandLine(action)
+        case .scrollHelp(let delta):
+            let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows))
+            self.helpOffset = max(0, min(maximum, self.helpOffset + delta))
+        case .quit: effects.append(.quit)
+        case .closeScene: closeScene()
+        case .redraw: effects.append(.redraw)
+        case .resize(let columns, let rows):
+            self.columns = columns
+            self.rows = rows
+            placeRestoredScreenAgain()
+            clampScroll()
+            self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
+        case .storeChanged: effects += queryResults(.merge, purpose: .keepSelection(line: keptLine))
+        case .settingsChanged(let settings):
+            guard settings != self.settings else { break }
+            self.settings = settings
+            self.rowFilters = FilterCommand.rowFilters(self.rowFilters, of: self.filters, in: settings.resolvedTimeZone)
+            if let fallback = self.app.fallBackFromDistanceSortWithoutHome() { self.status.message = fallback }
+            effects += refetchKeepingSelection()
+        case .sampleChanged(let isSample):
+            self.isSample = isSample
+            if !isSample { self.status.offline = false }
+        case .showMessage(let message, let isError):
+            self.status.message = message
+            self.status.isError = isError
+        case .showNotices(let notices):
+            self.status.notices = Self.newNotices(notices, showing: self.status.shown) + self.status.notices
+        // Live monitor (issue 13).
+        case .nextNewQuake: effects += jumpToNewQuake(forward: true)
+        case .previousNewQuake: effects += jumpToNewQuake(forward: false)
+        case .markAllSeen: markAllSeen()
+        case .quakesArrived(let arrivals): effects += receive(arrivals)
+        case .refreshStatusChanged(let status): self.live.refresh = status
+        case .resultsSettled: effects += queryResults(.settle, purpose: .keepSelection(line: keptLine))
+        case .resultsAnswered(let answer):
+            let received = receive(answer)
+            effects += received.effects
+            reloadDetail = received.reloadDetail
+        case .rowsRead(let rows, let generation): receiveRows(rows, generation: generation)
+        case .toggleStatistics: toggleStatistics()
+        case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
+        case .statisticsFailed(let generation, let message):
+            receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
+        case .zoomMap(let step): zoomMap(by: step)
+        case .densityComputed(let generation, let grid): receiveDensity(generation: generation, grid)
+        }
+        // The detail view and the statistics share a pane: the one opened last has it.
+        if self.detailPresented, self.statistics.isPresented { self.statistics.isPresented = false }
+        // Where a count that fails puts everything back: the state before the first action
+        // whose request is still being counted (or asked for).
+        self.pendingBase = results.isProvisional || awaitsResults ? (self.pendingBase ?? before) : nil
+        clampScroll()
+        syncSelection()
+        logMessage(action, before: messageBefore, noticesBefore: noticesBefore)
+        if sceneKeysChanged(from: before) { effects.insert(.saveScene, at: 0) }
+        if reloadDetail { detailIsStale = true }
+        // While rows on screen are being read the selection may be about to change: the reads
+        // wait for `Action.rowsRead`.
+        let selectionIsRead = selectionIsRead
+        if selectionIsRead { effects += detailReads() }
+        // Rows read change neither the list's request nor the map's window.
+        if case .rowsRead = action {} else {
+            effects += statisticsReads(storeChanged: action == .storeChanged)
+            if selectionIsRead { effects += densityReads(storeChanged: action == .storeChanged) }
+        }
+        effects += rowReads()
+        return effects
+    }
+
+    /// Actions that come from outside (the store, other panes, answers to effects) rather than
+    /// the user: they leave the status line and the restored placement alone, and are never held.
+    private func isOutside(_ action: Action) -> Bool {
+        switch action {
+        case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
+        case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
+             .resultsAnswered, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed: true
+        default: false
+        }
+    }
+
+    private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != self.app.sceneValues }
+
+    /// A count the runtime could not finish (`Action.resultsSettled` failed): the state goes
+    /// back to what it was before the first action that asked for it.
+    public mutating func abandonPendingCount() {
+        guard let base = pendingBase else { return }
+        self.app = base
+        pendingBase = nil
+    }
+
+    /// Results the runtime put back after a failure (the source on the state's request again),
+    /// with the rows on screen read: the selection stays where it was, or the nearest line.
+    mutating func replaceResults(_ snapshot: ResultsSnapshot) {
+        results = snapshot
+        awaitedQuery = nil
+        relayout()
+        clampCursor()
+        clampScroll()
+        syncSelection()
+    }
+}

@@ -1,0 +1,60 @@
+import QuakeStore
+
+/// What the update asks of the results source (`Effect.queryResults`); the runtime answers with
+/// `Action.resultsAnswered`, a new `ResultsSnapshot` and the offsets asked for.
+public struct ResultsQuery: Equatable, Sendable {
+    public enum Step: Equatable, Sendable {
+        /// Apply a new request (sort, search, filters, settings).
+        case configure(SectionedFetchRequest)
+        /// Take in what other processes (and this one) committed since the last fetch or merge.
+        case merge
+        /// Take the exact sections of a provisional window once they are counted.
+        case settle
+        /// Only find quakes (`locate`) in the results as they are.
+        case locate
+    }
+
+    /// What the update does with the answer.
+    public enum Purpose: Equatable, Sendable {
+        /// The selection stays on its quake (or its nearest neighbour), on list line `line`.
+        case keepSelection(line: Int)
+        /// As `keepSelection`, then the status line names the `:` filters and how many pass.
+        case applyFilters(line: Int)
+        /// `quaketui open CODE` or handoff; `lifted` names the search and filters cleared to show
+        /// it, and the selection keeps list line `line` in the results without them.
+        case show(code: String, lifted: [String], line: Int)
+        /// `n` / `N`: the next (or previous) new quake.
+        case jumpToNew(forward: Bool)
+    }
+
+    public var step: Step
+    /// The selected quake: where it lands now (its offset, or its nearest neighbour's) comes back.
+    public var anchor: String?
+    /// Quakes whose exact offsets come back (absent from the answer: not in the results).
+    public var locate: [String] = []
+    /// The sections shown folded: a provisional window reads past them.
+    public var collapsed: Set<String>
+    public var purpose: Purpose
+}
+
+/// The runtime's answer to a `ResultsQuery`.
+public struct ResultsAnswer: Equatable, Sendable {
+    public var query: ResultsQuery
+    /// The results after the step.
+    public var snapshot: ResultsSnapshot
+    /// Whether a merge or a settle changed anything (a configure or locate: always true).
+    public var changed: Bool
+    /// Where `query.anchor` lands: its offset, or its nearest neighbour's; nil for no rows.
+    public var anchor: Int?
+    /// The offsets of the quakes of `query.locate` that are in the results.
+    public var located: [String: Int]
+
+    public init(query: ResultsQuery, snapshot: ResultsSnapshot, changed: Bool = true, anchor: Int? = nil,
+                located: [String: Int] = [:]) {
+        self.query = query
+        self.snapshot = snapshot
+        self.changed = changed
+        self.anchor = anchor
+        self.located = located
+    }
+}

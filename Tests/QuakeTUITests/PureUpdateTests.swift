@@ -1,0 +1,130 @@
+import Foundation
+import QuakeStore
+@testable import QuakeTUI
+import Testing
+
+/// The update on its own: states built by hand, results fed in as actions, no source and no
+/// store. A request is an effect; keys wait for its answer; rows read for an older snapshot are
+/// dropped; the answer places the selection on its line once its row is read, and then the
+/// held keys act.
+@Suite struct PureUpdateTests {
+    static let time = Date(timeIntervalSince1970: 1_700_000_000)
+
+    static func row(_ code: String) -> QuakeRow {
+        QuakeRow(code: code, magnitude: 3, place: "place \(code)", time: 0, depth: 10, latitude: 0, longitude: 0,
+                 hasNotes: false, source: "usgs", tsunami: false, alert: nil, type: "earthquake")
+    }
+
+    static func snapshot(_ request: SectionedFetchRequest, _ sections: [(String, [String])], generation: Int,
+                         withRows: Bool = true) -> ResultsSnapshot {
+        var snapshot = ResultsSnapshot(request: request, sections: sections.map { QuakeSection(id: $0.0, title: $0.0, count: $0.1.count) },
+                                       generation: generation)
+        if withRows { snapshot.rows = LoadedRows(start: 0, rows: sections.flatMap { $0.1.map(row) }) }
+        return snapshot
+    }
+
+    /// Two days of two quakes, the first one selected (list line 1).
+    static func start() -> BrowserState {
+        let app = AppState(sceneID: "p", settings: AppSettings(timeZone: .utc), columns: 80, rows: 12)
+        var state = BrowserState(app: app, results: snapshot(app.request, [("day1", ["a1", "a2"]), ("day2", ["b1", "b2"])], generation: 1))
+        _ = state.update(.moveDown, at: time)
+        return state
+    }
+
+    @Test func aSortIsAnsweredAsAnActionAndTheKeysTypedMeanwhileWait() {
+        var state = Self.start()
+        #expect(state.selectedCode == "a1" && state.cursorLine == 1)
+        let effects = state.update(.nextSortOrder, at: Self.time)
+        let query = ResultsQuery(step: .configure(state.request), anchor: "a1", collapsed: [], purpose: .keepSelection(line: 1))
+        #expect(effects == [.saveScene, .queryResults(query)])
+        var expected = state
+        #expect(state.update(.moveDown) == [])
+        expected.heldForCounts = [.moveDown]
+        #expect(state == expected)
+        // Rows read for the results shown before arrive late: dropped.
+        _ = state.update(.rowsRead(LoadedRows(start: 0, rows: [Self.row("zz")]), generation: 1 - 1))
+        #expect(state == expected)
+
+        // The answer: one magnitude section, a1 second in it; its rows not read yet.
+        let sorted = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 2, withRows: false)
+        #expect(state.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: sorted, anchor: 1)))
+                == [.saveScene, .readRows([0..<4], generation: 2)])  // the selection moved
+        expected.results = sorted
+        expected.relayout()
+        expected.cursorLine = 2  // a1's line, the list scrolled as far as it goes
+        expected.topLine = 0
+        expected.awaitedQuery = nil
+        expected.pendingBase = nil  // exact results: nothing left to roll back to
+        #expect(state == expected)  // the held key waits for the rows on screen
+
+        _ = state.update(.rowsRead(LoadedRows(start: 0, rows: ["b1", "a1", "a2", "b2"].map(Self.row)), generation: 2))
+        #expect(state.heldForCounts.isEmpty)
+        #expect(state.selectedCode == "a2" && state.cursorLine == 3)  // then j moved on from a1
+        #expect(state.pendingBase == nil)
+    }
+
+    @Test func aSettledCountKeepsTheSelectionOnItsLineAndAFailureGoesBackBeforeTheRequest() {
+        var state = Self.start()
+        let before = state.app
+        let effects = state.update(.nextSortOrder, at: Self.time)
+        guard case .queryResults(let query)? = effects.last else { Issue.record("no query: \(effects)"); return }
+        // A provisional window: a1 and its neighbour, counts pending.
+        var window = Self.snapshot(state.request, [("M 3", ["a1", "a2"])], generation: 2)
+        window.isProvisional = true
+        window.countedTotal = nil
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
+        #expect(state.selectedCode == "a1" && state.cursorLine == 1)
+        #expect(state.pendingBase == before)  // where a failed count goes back to
+        #expect(state.keptSelectionLine == 1)
+        #expect(state.update(.last) == [])  // G needs the whole list
+        #expect(state.heldForCounts == [.last])
+
+        // The count is done: the runtime is asked to settle, and the answer puts G through.
+        let settle = state.update(.resultsSettled)
+        #expect(settle == [.queryResults(ResultsQuery(step: .settle, anchor: "a1", collapsed: [], purpose: .keepSelection(line: 1)))])
+        let exact = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 3)
+        guard case .queryResults(let settleQuery)? = settle.first else { return }
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: settleQuery, snapshot: exact, anchor: 1)))
+        #expect(state.heldForCounts.isEmpty && state.keptSelectionLine == nil && state.pendingBase == nil)
+        #expect(state.selectedCode == "b2" && state.cursorLine == 4)
+
+        // A count that fails: the runtime hands back the state before the request.
+        var failing = Self.start()
+        _ = failing.update(.nextSortOrder, at: Self.time)
+        _ = failing.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
+        failing.abandonPendingCount()
+        #expect(failing.app == before)
+    }
+
+    /// The query among `effects`.
+    static func query(_ effects: [Effect]) -> ResultsQuery? {
+        effects.lazy.compactMap { effect -> ResultsQuery? in
+            if case .queryResults(let query) = effect { query } else { nil }
+        }.first
+    }
+
+    @Test func anAnswerToAQueryANewerOneSupersededIsDropped() throws {
+        var state = Self.start()
+        let first = try #require(Self.query(state.update(.nextSortOrder, at: Self.time)))
+        // A setting arrives before the answer (what comes from outside is never held): a newer query.
+        var settings = state.settings
+        settings.minimumMagnitude = 3
+        let second = try #require(Self.query(state.update(.settingsChanged(settings))))
+        #expect(second != first && second.step == .configure(state.request))
+        let expected = state
+        let old = Self.snapshot(try #require(first.request), [("M 3", ["b1", "a1", "a2", "b2"])], generation: 2)
+        #expect(state.update(.resultsAnswered(ResultsAnswer(query: first, snapshot: old, anchor: 1))) == [])
+        #expect(state == expected)  // still waiting for the newer answer
+        let new = Self.snapshot(state.request, [("M 3", ["b1", "a1"])], generation: 3)
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: second, snapshot: new, anchor: 1)))
+        #expect(state.results == new && !state.awaitsResults)
+        #expect(state.selectedCode == "a1" && state.cursorLine == 2)
+    }
+}
+
+extension ResultsQuery {
+    /// The request a configure asks for (nil for the other steps).
+    var request: SectionedFetchRequest? {
+        if case .configure(let request) = step { request } else { nil }
+    }
+}
