@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -36,7 +36,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -54,6 +54,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --browser-only only the in-process browser figures (restore, key→frame, RSS), on the store of an
                        earlier run in --work DIR if there is one, else after one import
+          --stats-only only the statistics and density rows (issue 32), on a store as --browser-only finds or
+                       makes it
           --terminal-only the real quaketui on a pseudo-terminal only (launch → first frame, keys, idle CPU
                        over 60 s, RSS), on a store as --browser-only finds or makes it
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
@@ -64,7 +66,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--browser-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -79,6 +81,7 @@ let monthLiveOnly = arguments.contains("--month-live")
 let autoRefreshOnly = arguments.contains("--auto-refresh-only")
 let browserOnly = arguments.contains("--browser-only")
 let terminalOnly = arguments.contains("--terminal-only")
+let statsOnly = arguments.contains("--stats-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -136,7 +139,7 @@ do {
         let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
                                       monthFile: monthFile)
         let store = importBench.store(n: n)
-        if browserOnly || terminalOnly {
+        if browserOnly || statsOnly || terminalOnly {
             let database = store.appendingPathComponent("quakes.sqlite").path
             if !FileManager.default.fileExists(atPath: database) {
                 let feedFile = work.appendingPathComponent("feed-\(n).geojson")
@@ -146,6 +149,8 @@ do {
             }
             if terminalOnly {
                 figures += try terminalFigures(store, n)
+            } else if statsOnly {
+                figures += try StatsBench(store: store, runs: runs).run(n: n)
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
@@ -178,12 +183,12 @@ do {
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
     // Paging through a local FDSN service beside importing the same events from one file (issue 14).
-    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly && !browserOnly && !terminalOnly {
+    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly {
         let fetchN = quick ? 10_000 : 200_000
         log("fetch N = \(fetchN.formatted())")
         figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
-    if !importOnly && !monthLiveOnly && !browserOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
+    if !importOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

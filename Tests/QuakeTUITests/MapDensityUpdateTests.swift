@@ -59,8 +59,46 @@ import Testing
         #expect(model.state == waiting)
     }
 
-    /// A new list asks again and drops the old grid; a store change asks again and keeps the grid
-    /// (same window) until the new count replaces it; a closed Map tab asks nothing.
+    /// At the region scale each quake has its own window: moving to a quake elsewhere asks for its
+    /// window, and the map keeps drawing the density it has (the dots of the old window that fall
+    /// in the new one) until the new count replaces it, instead of a map without dots meanwhile;
+    /// zooming in and a new list keep it the same way.
+    @Test func theDensityShownStaysUntilTheNewCountArrives() throws {
+        let records = (0..<4).map { i in
+            var record = QuakeRecord.fixture("m\(i)", magnitude: 3, time: BrowserUpdateTests.start - Int64(i) * 60_000)
+            record.latitude = Self.latitude + Double(i)
+            return record
+        }
+        let model = try BrowserUpdateTests.makeModel(InMemoryResultsSource(records))
+        try model.performReads(model.send(.selectTab(.map)))
+        func frameGrid() throws -> DensityGrid? {
+            try model.screenModel(FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt)).detail?.map.grid
+        }
+        func densityAsked(_ effects: [Effect]) -> GridWindow? {
+            effects.lazy.compactMap { if case .computeDensity(_, let window, _) = $0 { window } else { nil } }.first
+        }
+        let region = try #require(densityAsked(model.performReads(model.send(.zoomMap(1)))))
+        let counted = Self.grid(region, count: 4)
+        try model.send(.densityComputed(generation: model.state.map.generation, counted))
+        #expect(try frameGrid() == counted)
+
+        let next = try #require(densityAsked(model.performReads(model.send(.moveDown))))
+        #expect(next != region && model.state.map.isPending)
+        #expect(model.state.map.grid == counted)
+        #expect(try frameGrid() == counted)
+        let recounted = Self.grid(next, count: 3)
+        try model.send(.densityComputed(generation: model.state.map.generation, recounted))
+        #expect(try frameGrid() == recounted)
+
+        #expect(densityAsked(try model.performReads(model.send(.zoomMap(1)))) != nil)
+        #expect(try frameGrid() == recounted)
+        #expect(densityAsked(try model.performReads(model.send(.cycleMinimumMagnitude))) != nil)
+        #expect(model.state.map.isPending && model.state.map.grid == recounted)
+        #expect(try frameGrid() == recounted)
+    }
+
+    /// A new list asks again and keeps the grid until the new count replaces it; so does a store
+    /// change; a closed Map tab asks nothing.
     @Test func aNewListOrAStoreChangeAsksAgain() throws {
         let (model, _) = try Self.mapShown()
         let world = GridWindow.world(cellDegrees: 1)
@@ -71,7 +109,7 @@ import Testing
         expected.map.isPending = true
         #expect(model.state.map == expected.map)
         try model.send(.cycleMinimumMagnitude)
-        #expect(model.state.map.generation == 3 && model.state.map.grid == nil && model.state.map.isPending)
+        #expect(model.state.map.generation == 3 && model.state.map.grid == Self.grid(world, count: 12) && model.state.map.isPending)
         try model.send(.closeDetail)
         let closed = model.state.map
         #expect(!(try model.send(.storeChanged)).contains { if case .computeDensity = $0 { true } else { false } })

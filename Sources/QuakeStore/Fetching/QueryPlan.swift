@@ -1,3 +1,5 @@
+import Foundation
+
 /// One request compiled once into everything that decides which rows match it: the `WHERE`
 /// terms each stage splices into its SQL, the statements that fill the match set, and the same
 /// test in Swift for one row. Every reader asks the plan; none spells the predicate itself.
@@ -112,13 +114,20 @@ struct QueryPlan {
 
     /// The whole predicate as one `WHERE` term over `quake` without the match set: what the
     /// set would hold, tested per row (a provisional window, read before the set is filled).
-    var rowWhere: (String, [SQLiteValue]) {
+    var rowWhere: (String, [SQLiteValue]) { rowWhere(magnitudeIndexed: true) }
+
+    /// `rowWhere`, with the minimum magnitude written `+magnitude >= ?` when not
+    /// `magnitudeIndexed`: the same test, which the planner then cannot drive from the magnitude
+    /// index (for a reader of every matching row when the minimum leaves most of the store:
+    /// `Connection.everyRowWhere`); without the search when not `searchInSQL` (the reader then
+    /// tests `placeMatches(_:searching:)` on each row, which `searchesPlaceOnly` allows).
+    func rowWhere(magnitudeIndexed: Bool, searchInSQL: Bool = true) -> (String, [SQLiteValue]) {
         var terms: [String] = [], arguments: [SQLiteValue] = []
         if let (term, args) = magnitudeTerm {
-            terms.append(term)
+            terms.append(magnitudeIndexed ? term : "+" + term)
             arguments += args
         }
-        if let (term, args) = searchTerm {
+        if searchInSQL, let (term, args) = searchTerm {
             terms.append(term)
             arguments += args
         }
@@ -232,19 +241,34 @@ struct QueryPlan {
         guard search != nil else { return true }
         var placeKey = placeKey
         return placeKey.withUTF8 { haystack in
-            searchBytes.withUnsafeBufferPointer { needle in
-                guard needle.count <= haystack.count else { return false }
-                var start = 0
-                while start + needle.count <= haystack.count {
-                    var offset = 0
-                    while offset < needle.count, haystack[start + offset] == needle[offset] { offset += 1 }
-                    if offset == needle.count { return true }
-                    start += 1
-                }
-                return false
-            }
+            searchBytes.withUnsafeBytes { Self.placeMatches(UnsafeRawBufferPointer(haystack), searching: $0) }
         }
     }
+
+    /// The search's UTF-8 bytes (empty without a search), for `placeMatches(_:searching:)`.
+    var searchUTF8: [UInt8] { searchBytes }
+
+    /// `instr(placeKey, search) > 0` on the UTF-8 bytes of a placeKey and of the search (true for
+    /// an empty search): each place the search's first byte is found (`memchr`), the rest
+    /// compared (`memcmp`). SQLite's `instr` steps through text a character at a time; a valid
+    /// UTF-8 search never starts on a continuation byte, so testing every byte finds the same.
+    static func placeMatches(_ haystack: UnsafeRawBufferPointer, searching needle: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
+        let lastStart = haystack.count - needle.count
+        var start = 0
+        while start <= lastStart {
+            guard let found = memchr(base + start, Int32(first), lastStart - start + 1) else { return false }
+            if needle.count == 1 || memcmp(found + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return true }
+            start = base.distance(to: UnsafeRawPointer(found)) + 1
+        }
+        return false
+    }
+
+    /// Whether a reader of every matching row may test the search itself on each row's
+    /// `placeKey` (`placeMatches(_:searching:)`) instead of SQL's `instr`: a search that is not code-like (a
+    /// code-like one also matches codes).
+    var searchesPlaceOnly: Bool { search != nil && codePrefix == nil }
 
     /// Every filter, as its SQL (`RowFilter.sql`) decides it.
     private func passesFilters(_ row: Fields) -> Bool {

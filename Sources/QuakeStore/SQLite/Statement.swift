@@ -151,6 +151,14 @@ public final class Statement {
     }
     public func optionalText(at column: Int32) -> String? { isNull(at: column) ? nil : text(at: column) }
 
+    /// The UTF-8 bytes of a 0-based text column, without making a `String` (empty for NULL).
+    /// The corresponding C functions are `sqlite3_column_text` and `sqlite3_column_bytes`; the
+    /// bytes are valid only during `body` (the next step or reset frees them).
+    public func withText<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        guard let bytes = sqlite3_column_text(handle, column) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The value of a 0-based column in the current row.
     public func value(at column: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, column) {

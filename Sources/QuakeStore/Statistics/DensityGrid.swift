@@ -83,7 +83,7 @@ extension Connection {
     /// narrows a window's latitudes), so a million quakes come back as at most a few tens of
     /// thousands of cells.
     public func densityGrid(of request: SectionedFetchRequest, in window: GridWindow) throws(SQLiteError) -> DensityGrid {
-        let (condition, arguments) = QueryPlan(request).rowWhere
+        let (condition, arguments) = try everyRowWhere(QueryPlan(request))
         var terms = ["(\(condition))"], values = arguments
         if window.minimumLatitude > -90 || window.maximumLatitude < 90 {
             terms.append("latitude BETWEEN ? AND ?")

@@ -68,8 +68,10 @@ public struct MagnitudeFrequency: Sendable, Equatable {
 
     public var fit: Fit? {
         guard let mc = completenessTenth else { return nil }
-        let above = tenths.filter { $0.key >= mc }
-        let n = above.values.reduce(0, +)
+        // Summed in magnitude order: a dictionary's order changes from one process to the next,
+        // and with it the last bits of the sums.
+        let above = tenths.filter { $0.key >= mc }.sorted { $0.key < $1.key }
+        let n = above.reduce(0) { $0 + $1.value }
         guard n >= Self.minimumFitCount, n > 1 else { return nil }
         let mean = above.reduce(0.0) { $0 + Double($1.key) / 10 * Double($1.value) } / Double(n)
         let completeness = Double(mc) / 10

@@ -25,14 +25,14 @@ extension BrowserState {
     }
 
     /// After every action: `Effect.computeDensity` when the Map tab shows a list or window other
-    /// than the one counted (or the store changed). A grid of another window is dropped; one
-    /// of the same window stays, marked pending, until the new count replaces it.
+    /// than the one counted (or the store changed). The grid counted before stays, marked
+    /// pending, until the new count replaces it: a map without dots in between would blink at
+    /// every move of the region and local scales.
     mutating func densityReads(storeChanged: Bool) -> [Effect] {
         guard let window = densityWindow else { return [] }
         let request = StatisticsState.statisticsRequest(self.request)
         let changed = request != self.map.request || window != self.map.window
         guard changed || storeChanged else { return [] }
-        if changed, self.map.grid?.window != window || request != self.map.request { self.map.grid = nil }
         self.map.request = request
         self.map.window = window
         self.map.generation += 1

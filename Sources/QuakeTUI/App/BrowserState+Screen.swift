@@ -133,9 +133,9 @@ extension BrowserState {
         let stored = self.detail?.code == code ? self.detail?.quake : nil
         var detail = stored.map { DetailModel(tab: self.detailTab, quake: $0) }
             ?? DetailModel(tab: self.detailTab, record: nil)
-        // The grid of the window drawn now (not the previous quake's window while it is recounted).
-        detail.map = MapDensityModel(zoom: self.map.zoom,
-                                     grid: self.map.grid.flatMap { $0.window == densityWindow ? $0 : nil })
+        // The last grid counted, while a newer count runs too: its cells are places on the globe,
+        // drawn where they fall in the window shown now.
+        detail.map = MapDensityModel(zoom: self.map.zoom, grid: self.map.grid)
         if let draft = self.editor, draft.code == code {
             detail.notes = draft.editor
             detail.notes.isEditing = self.isEditing

@@ -46,7 +46,7 @@ public struct MapDensityState: Equatable, Sendable {
     public var request: SectionedFetchRequest?
     public var window: GridWindow?
     /// The counted grid: of `request` and `window` once answered, or, while a newer count runs
-    /// (`isPending`), the one before it (drawn until replaced when the window is the same).
+    /// (`isPending`), the one before it (drawn until replaced, whatever its window or list).
     public var grid: DensityGrid?
     public var isPending = false
 

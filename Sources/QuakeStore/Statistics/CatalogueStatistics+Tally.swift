@@ -1,0 +1,109 @@
+import Foundation
+
+extension CatalogueStatistics {
+    /// The counts of quakes added since the last `settle()`, kept where a million rows cost least
+    /// (issue 32): magnitude tenths and depth bins in arrays, the current day and hour as a run (a
+    /// list in time order meets each many times in a row), regions by their UTF-8 bytes. What an
+    /// array does not cover (a magnitude or depth far outside the usual ranges) goes straight to
+    /// the statistics' dictionaries.
+    struct Tally: Sendable {
+        /// Quakes per tenth of magnitude, `tenths[t - tenthBase]`.
+        var tenths = [Int](repeating: 0, count: Tally.tenthSlots)
+        /// Quakes per depth bin, by `depthSlot(of:)`.
+        var depths = [Int](repeating: 0, count: Tally.depthSlots)
+        /// The day `dayStart` last returned, and how many quakes since fell in it.
+        var day: (start: Int64, end: Int64, count: Int)?
+        /// The hour (ms since the epoch) the last quake fell in, and how many in a row did.
+        var hour: (start: Int64, count: Int)?
+        var regions = TextCounts()
+        /// Whether every count above is zero.
+        var isEmpty = true
+
+        /// M -6.4 … 19.1: every real magnitude.
+        static let tenthBase = -64
+        static let tenthSlots = 256
+        /// Ten 10 km bins from -100 km to 100 km, then nine 100 km bins to 1000 km.
+        static let depthSlots = 29
+
+        /// The slot of a depth bin's lower edge (`DepthBins.from`), nil outside -100 … 1000 km.
+        /// The edges are whole multiples of 10 and 100, so the divisions are exact.
+        static func depthSlot(of from: Double) -> Int? {
+            if from >= -100 && from < 100 { return Int(from / 10) + 10 }
+            if from >= 100 && from < 1000 { return Int(from / 100) + 19 }
+            return nil
+        }
+
+        static func depthFrom(slot: Int) -> Double {
+            slot < 20 ? Double(slot - 10) * 10 : Double(slot - 19) * 100
+        }
+    }
+}
+
+/// Counts per text, keyed by its UTF-8 bytes: the region of every row of a scan counted without
+/// making a `String` of it (open addressing over FNV-1a hashes; the last text hit is tried first).
+/// `strings` turns the counts into `String` keys, where titles that Swift holds equal (the same
+/// text in another Unicode normalization) become one, as a `[String: Int]` counts them.
+struct TextCounts: Sendable {
+    /// Every text's bytes, one after the other: text `i` is `bytes[starts[i] ..< starts[i + 1]]`.
+    private var bytes: [UInt8] = []
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    private var counts: [Int] = []
+    /// Indices into `counts`, -1 for an empty slot; a power of two, at most half full.
+    private var slots = [Int32](repeating: -1, count: 64)
+    private var last = -1
+
+    var isEmpty: Bool { counts.isEmpty }
+
+    mutating func add(_ text: UnsafeRawBufferPointer) {
+        if last >= 0, matches(last, text) {
+            counts[last] += 1
+            return
+        }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            let index = Int(slots[slot])
+            if hashes[index] == hash, matches(index, text) {
+                counts[index] += 1
+                last = index
+                return
+            }
+            slot = (slot + 1) & mask
+        }
+        slots[slot] = Int32(counts.count)
+        last = counts.count
+        bytes.append(contentsOf: text)
+        starts.append(bytes.count)
+        hashes.append(hash)
+        counts.append(1)
+        if counts.count * 2 > slots.count { grow() }
+    }
+
+    private func matches(_ index: Int, _ text: UnsafeRawBufferPointer) -> Bool {
+        let start = starts[index], count = starts[index + 1] - start
+        guard count == text.count else { return false }
+        guard count > 0 else { return true }
+        return bytes.withUnsafeBytes { memcmp($0.baseAddress! + start, text.baseAddress!, count) == 0 }
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        let mask = slots.count - 1
+        for index in hashes.indices {
+            var slot = Int(truncatingIfNeeded: hashes[index]) & mask
+            while slots[slot] >= 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(index)
+        }
+    }
+
+    /// The counts by `String`, added into `into`.
+    func add(into strings: inout [String: Int]) {
+        for index in counts.indices {
+            let text = String(decoding: bytes[starts[index] ..< starts[index + 1]], as: UTF8.self)
+            strings[text, default: 0] += counts[index]
+        }
+    }
+}
