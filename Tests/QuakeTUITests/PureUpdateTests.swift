@@ -128,3 +128,16 @@ extension ResultsQuery {
         if case .configure(let request) = step { request } else { nil }
     }
 }
+
+/// The status line under a question: the question's keys have the line, not the list's hints.
+@Suite struct QuestionStatusLineTests {
+    @Test func aQuestionIsShownWholeWithoutHintsOfKeysThatDoNothingThere() throws {
+        var state = PureUpdateTests.start()
+        _ = state.update(.resize(columns: 100, rows: 30))
+        _ = state.update(.closeScene)
+        let lines = Screen.render(state.screenModel(FrameContext(now: 0, isLive: false))).lines
+        let status = lines.last ?? ""
+        #expect(status.contains("Close this scene and delete its saved state? y closes it, n or Esc keeps it"), "\(status)")
+        #expect(!status.contains("L whole message") && !status.contains("? help"), "\(status)")
+    }
+}

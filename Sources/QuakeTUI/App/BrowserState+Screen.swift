@@ -50,6 +50,7 @@ extension BrowserState {
         }
         model.display.home = self.settings.home
         model.showsColumnHeaders = self.showsColumnHeaders
+        model.keyMode = KeyMap.modes(for: self.app).dropFirst().first
         if self.statistics.isPresented { model.statistics = StatisticsModel(self.statistics) }
         return model
     }

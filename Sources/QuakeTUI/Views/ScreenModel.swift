@@ -12,6 +12,9 @@ public struct ScreenModel: Sendable, Equatable {
     public var detail: DetailModel?
     /// The statistics view (`=`), nil when it is closed; drawn in the detail's pane instead of it.
     public var statistics: StatisticsModel?
+    /// The mode that has the keys (`KeyMap.modes`), whose hints the status line shows; nil in a
+    /// frame built without a browser state.
+    public var keyMode: KeyMode?
     public var status: StatusModel
     /// The help overlay, drawn over everything.
     public var showsHelp: Bool

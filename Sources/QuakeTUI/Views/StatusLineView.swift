@@ -91,8 +91,10 @@ enum StatusLineView {
         return "\(progress.label) ▕\(bar)▏ \(Int((clamped * 100).rounded(.down)))%"
     }
 
-    /// The mode that has the keys (`KeyMap.modes(for:)`'s order), whose hints the line shows.
+    /// The mode that has the keys, whose hints the line shows: the browser's (`KeyMap.modes`,
+    /// a question included), or for a frame built without one, the front one it shows.
     static func hintMode(_ model: ScreenModel) -> KeyMode {
+        if let mode = model.keyMode { return mode }
         if model.messageLog != nil { return .messageLog }
         if model.showsHelp { return .help }
         if model.commandPrompt != nil { return .commandLine }
