@@ -43,6 +43,18 @@ import Testing
         assertSnapshot(Screen.render(model), named: "stats-\(columns)x\(rows)")
     }
 
+    /// A list of years draws several days to a column: the timeline's title says how many,
+    /// never "per day" over a column that holds a month.
+    @Test func aLongListsTimelineSaysHowManyDaysAColumnHolds() throws {
+        let stats = Self.catalogue(span: 700 * Self.day)
+        var buffer = CellBuffer(size: Size(columns: 60, rows: 10))
+        TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 60, height: 10), into: &buffer)
+        let bins = TimelineChart.denseBins(stats).count
+        let perColumn = (bins + 54) / 55
+        #expect(perColumn > 1)
+        #expect(buffer.lines[0].hasPrefix("Quakes per \(perColumn) days (UTC)"), "\(buffer.lines[0])")
+    }
+
     @Test func dotsUntilTheNumbersAreThere() {
         let model = Self.model(columns: 120, rows: 35, StatisticsModel(statistics: nil, isPending: true))
         let buffer = Screen.render(model)

@@ -110,8 +110,12 @@ enum TimelineChart {
     static func render(_ stats: CatalogueStatistics?, in rect: Rect, into buffer: inout CellBuffer) {
         let hourly = stats?.isHourly ?? false
         let zone = stats.map { $0.timeZone.identifier == "UTC" || $0.timeZone.identifier == "GMT" ? "UTC" : "local time" } ?? "…"
+        // A long list draws several days (or hours) to a column: the title says how many.
+        let bins = stats.map(denseBins) ?? []
+        let perColumn = max(1, (bins.count + rect.width - gutter - 1) / max(1, rect.width - gutter))
+        let unit = hourly ? "hour" : "day"
         var x = rect.x
-        x += buffer.put("Quakes per \(hourly ? "hour" : "day") (\(zone))", at: Point(x: x, y: rect.y),
+        x += buffer.put("Quakes per \(perColumn > 1 ? "\(perColumn) \(unit)s" : unit) (\(zone))", at: Point(x: x, y: rect.y),
                         style: .role(.header, [.bold]), maxWidth: rect.width)
         x += buffer.put("  • cumulative", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x)
         guard let stats else { return StatsView.dots(in: rect, into: &buffer) }
@@ -119,11 +123,9 @@ enum TimelineChart {
             let text = "  ▼ " + stats.largest.map { String(format: "M%.1f", $0.magnitude) }.joined(separator: " ")
             buffer.put(text, at: Point(x: x, y: rect.y), style: .role(.warning, [.bold]), maxWidth: rect.maxX - x)
         }
-        let bins = denseBins(stats)
         guard let first = bins.first, let last = bins.last else { return }
         let chart = Rect(x: rect.x + gutter, y: rect.y + 1, width: rect.width - gutter, height: rect.height - 2)
         guard chart.width >= 4, chart.height >= 1 else { return }
-        let perColumn = (bins.count + chart.width - 1) / chart.width
         let columnWidth = max(1, min(3, chart.width / ((bins.count + perColumn - 1) / perColumn)))
         var columns: [(x: Int, start: Int64, end: Int64, count: Int)] = []
         for (column, start) in stride(from: 0, to: bins.count, by: perColumn).enumerated() {
