@@ -93,7 +93,7 @@ import Testing
     }
 
     @Test func helpExplainsEveryMark() {
-        var model = Fixtures.model(columns: 80, rows: 40)
+        var model = Fixtures.model(columns: 80, rows: 50)
         model.showsHelp = true
         let buffer = Screen.render(model)
         let text = buffer.text
@@ -101,7 +101,10 @@ import Testing
         for line in QuakeMark.legendLines {
             #expect(text.contains(line.meaning), "\(line.meaning)")
         }
-        assertSnapshot(buffer, named: "help-overlay-marks-80x40")
-        assertStyleSnapshot(buffer, named: "help-overlay-marks-80x40")
+        for line in QuakeMark.otherLegend {
+            #expect(text.contains(line.meaning), "\(line.meaning)")
+        }
+        assertSnapshot(buffer, named: "help-overlay-marks-80x50")
+        assertStyleSnapshot(buffer, named: "help-overlay-marks-80x50")
     }
 }

@@ -17,6 +17,8 @@ enum HelpOverlay {
     static let lines: [Line] = entries.map { Line(keys: [($0.keys, .role(.accent, [.bold]))], action: $0.action) }
         + [Line(keys: [], action: ""), Line(keys: [], action: "Marks after the magnitude")]
         + QuakeMark.legend.map { Line(keys: $0.marks.map { ($0.glyph, $0.style) }, action: $0.meaning) }
+        + [Line(keys: [], action: ""), Line(keys: [], action: "Other marks")]
+        + QuakeMark.otherLegend.map { Line(keys: $0.marks.map { ($0.glyph, $0.style) }, action: $0.meaning) }
 
     /// The box for a screen: as large as the lines need, at most the screen.
     static func box(in bounds: Rect) -> Rect {

@@ -58,6 +58,14 @@ struct QuakeMark: Equatable {
         ([("i", .plain), ("l", .plain), ("…", .plain)], "another event type: its first letter"),
     ]
 
+    /// The marks elsewhere on a row and on the status line.
+    static let otherLegend: [(marks: [(glyph: String, style: Style)], meaning: String)] = [
+        ([("●", .role(.accent, [.bold]))], "new since you looked: n N jump, a clears"),
+        ([("✎", .role(.accent))], "your notes on it: e edits them"),
+        ([("● live", .role(.live, [.bold]))], "status line: any process's change shows at once"),
+        ([("✗", .plain)], "status line: last refresh failed, L says why"),
+    ]
+
     /// The legend as plain text lines, marks in a column (for `--help` and README).
     static var legendLines: [(marks: String, meaning: String)] {
         legend.map { ($0.marks.map(\.glyph).joined(separator: " "), $0.meaning) }
