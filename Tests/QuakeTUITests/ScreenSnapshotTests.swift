@@ -65,6 +65,9 @@ import QuakeStore
 
     @Test func tooSmall() {
         assertSnapshot(Screen.render(Fixtures.model(columns: 39, rows: 9)), named: "too-small-39x9")
+        // Narrower than the sentence: the sizes on lines of their own, whole.
+        let narrow = Screen.render(Fixtures.model(columns: 20, rows: 5)).text
+        #expect(narrow.contains("need 40×10") && narrow.contains("now 20×5"), "\(narrow)")
     }
 
     @Test func veryWideTerminal() {

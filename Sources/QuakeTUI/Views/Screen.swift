@@ -58,10 +58,10 @@ public enum Screen {
     /// The message shown instead of the browser below `ScreenLayout.minimumSize`.
     static func renderTooSmall(size: Size, into buffer: inout CellBuffer) {
         let minimum = ScreenLayout.minimumSize
-        let lines = [
-            "Terminal too small (need \(minimum.columns)×\(minimum.rows))",
-            "now \(size.columns)×\(size.rows)",
-        ]
+        let need = "need \(minimum.columns)×\(minimum.rows)", now = "now \(size.columns)×\(size.rows)"
+        // On one line where it fits; else the sizes on lines of their own, so they are never cut.
+        let whole = "Terminal too small (\(need))"
+        let lines = TextWidth.of(whole) <= size.columns ? [whole, now] : ["Terminal too small", need, now]
         let top = max(0, (size.rows - lines.count) / 2)
         for (index, line) in lines.enumerated() where top + index < size.rows {
             let width = min(TextWidth.of(line), size.columns)
