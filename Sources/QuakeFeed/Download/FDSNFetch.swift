@@ -181,7 +181,7 @@ public final class FDSNFetch {
                         next.done = windowEnd >= state.end
                         let cursor = state.cursor
                         let outcome = try window(tx, url: url, from: state.cursor, to: windowEnd, next: next, key: key) {
-                            report(cursor: cursor, extra: groupQuakes + $0)
+                            report(cursor: cursor, extra: $0)
                         }
                         switch outcome {
                         case .stored(let stored, let counts, let skipped):
@@ -234,8 +234,8 @@ public final class FDSNFetch {
                 }
                 throw FDSNFetchError(HTTPByteStream.describe(status, url: url) + "; the windows fetched so far are kept — run the same command again to continue")
             }
-            // A dropped connection or a truncated body: nothing of this window was stored.
-            // A timeout is asked again once: a glitch gets its second chance, and a server
+            // A dropped connection or a truncated body: the window is asked for again (what it
+            // stored before it broke comes back unchanged). A timeout is asked again once: a glitch gets its second chance, and a server
             // that trickles costs two deadlines, not eight.
             if let feedError, [.cannotOpen, .readFailed, .unexpectedEnd, .syntax, .corruptCompressedData].contains(feedError.code),
                attempts < (HTTPByteStream.isTimeout(feedError) ? 1 : feedError.code == .cannotOpen ? 3 : Self.maximumAttempts) {
