@@ -2,7 +2,8 @@ import QuakeStore
 
 /// The record of one finished QuakeML event: its origin (inside the event, or beside it in
 /// BED-RT), its magnitude (flagged, else ``MagnitudePreference``'s), its agency and code
-/// (``FeedAgency``), and the check that no two events of the file share a code.
+/// (``FeedAgency``), and the check that no two events of the file (within the last
+/// ``QuakeMLParser/rememberedCodes`` codes) share a code.
 extension QuakeMLParser {
     /// The record of a finished event, or a skip; fails when its code is another event's.
     func finish(_ e: Event, index: Int, skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
@@ -17,7 +18,7 @@ extension QuakeMLParser {
                         hint: "nothing was imported; the file's event IDs do not tell its events apart — import the events separately or fix their publicIDs")
                 }
             } else {
-                seen[record.code] = (record.time, record.latitude, record.longitude, e.line)
+                remember(record.code, (record.time, record.latitude, record.longitude, e.line))
             }
             return record
         case .failure(let reason):

@@ -27,6 +27,8 @@ import QuakeStore
 ///   `catalog:datasource`, else ``FeedAgency/neutral``.
 /// - two events of the file with one code but different origins fail the read
 ///   (``FeedError/Code/ambiguousCode``, naming the code and both lines): they would merge.
+///   The reader remembers the last ``defaultRememberedCodes`` codes (more than any one FDSN
+///   answer holds), so in a longer file two such events farther apart than that are not seen.
 ///
 /// An event without a usable origin is skipped with a reason. Picks, arrivals, amplitudes and
 /// everything else are scanned, never kept; an event keeps at most ``maximumCandidates``
@@ -115,8 +117,17 @@ final class QuakeMLParser: RecordParser {
     private var waiting: [(event: Event, index: Int)] = []
     /// Records ready to return (next last).
     @exclusivity(unchecked) private var ready: [QuakeRecord] = []
-    /// Every code returned, with its origin and line, to refuse two events that would merge.
+    /// The codes of the last ``rememberedCodes`` distinct codes returned, with the origin and
+    /// line of each one's first event, to refuse two events that would merge; `seenOrder` holds
+    /// them oldest first from `seenNext` (a ring), so the oldest is forgotten when a new one comes.
     var seen: [String: (time: Int64, latitude: Double, longitude: Double, line: Int)] = [:]
+    private var seenOrder: [String] = []
+    private var seenNext = 0
+    /// How many codes ``seen`` holds at most (``defaultRememberedCodes`` outside tests).
+    let rememberedCodes: Int
+    /// More than one answer of an FDSN service holds (USGS: at most 20,000 events), so a
+    /// downloaded document is checked whole; a longer file costs no more memory than that.
+    static let defaultRememberedCodes = 32_768
 
     /// Events that named no agency (codes ``FeedAgency/neutral``'s).
     var unattributed = 0
@@ -131,9 +142,10 @@ final class QuakeMLParser: RecordParser {
         return notes
     }
 
-    init(input: ByteInput, agency: String?) {
+    init(input: ByteInput, agency: String?, rememberedCodes: Int = QuakeMLParser.defaultRememberedCodes) {
         self.input = input
         agencyOverride = agency
+        self.rememberedCodes = max(1, rememberedCodes)
         stack.reserveCapacity(64)
     }
 
@@ -395,6 +407,19 @@ final class QuakeMLParser: RecordParser {
     /// Keeps a candidate origin or magnitude: at most ``maximumCandidates``, the preferred one always.
     private static func keep<T>(_ item: T, id: String, preferred: String?, in list: inout [T]) {
         if list.count < maximumCandidates || id == preferred { list.append(item) }
+    }
+
+    /// Remembers the first origin of a new code, forgetting the oldest code once
+    /// ``rememberedCodes`` are held, so the map stays the same size however long the file.
+    func remember(_ code: String, _ origin: (time: Int64, latitude: Double, longitude: Double, line: Int)) {
+        if seenOrder.count < rememberedCodes {
+            seenOrder.append(code)
+        } else {
+            seen[seenOrder[seenNext]] = nil
+            seenOrder[seenNext] = code
+            seenNext = (seenNext + 1) % rememberedCodes
+        }
+        seen[code] = origin
     }
 
     /// The last publicID authority looked up and its agency (one service writes one authority).

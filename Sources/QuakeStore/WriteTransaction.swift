@@ -9,6 +9,8 @@ public final class WriteTransaction {
     /// through it directly are not recorded in the history; call `record(_:code:)` for them.
     public let connection: Connection
     var changes = ChangeTracker()
+    /// The indexes a `deferIndexes()` set aside until `restoreDeferredIndexes()` (nil: none).
+    var bulkLoad: BulkLoad?
     private var upsertStatement: Statement?
     private var oldKeysStatement: Statement?
 
@@ -129,12 +131,24 @@ extension WriteTransaction {
     ///   - next: returns the next record, nil at the end; an error it throws rolls back the whole
     ///     transaction (so an import is all or nothing).
     ///   - progress: called every `progressInterval` records with the counts so far.
+    ///   - keepingPartialInput: when `next` throws, put back the indexes set aside for the bulk
+    ///     before rethrowing, for a caller that commits what was stored (a fetch's failed window).
     public func upsert(
         from next: () throws -> QuakeRecord?,
         progressInterval: Int = 4096,
+        keepingPartialInput: Bool = false,
         progress: (UpsertCounts) -> Void = { _ in }
     ) throws -> UpsertCounts {
         var seen = 0
+        if bulkLoad != nil {
+            // The caller set the indexes aside for the whole transaction (`deferIndexes()`).
+            while let record = try next() {
+                if try upsert(record) == .inserted { bulkLoad!.search.deferred += 1 }
+                seen += 1
+                if seen % progressInterval == 0 { progress(counts) }
+            }
+            return counts
+        }
         // A large import indexes in bulk at the end (see WriteTransaction+SearchIndex.swift).
         // max(id) bounds the row count from above in O(log n): at worst a switch comes later.
         let rowsBefore = Int(try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
@@ -148,7 +162,18 @@ extension WriteTransaction {
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
         var search: DeferredSearchIndex?
         var droppedIndexes: [(name: String, sql: String)]?
-        while let record = try next() {
+        func pull() throws -> QuakeRecord? {
+            guard keepingPartialInput else { return try next() }
+            do {
+                return try next()
+            } catch {
+                if let dropped = droppedIndexes { try recreateIndexes(dropped) }
+                if let deferred = search { try catchUpSearchIndex(deferred) }
+                if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
+                throw error
+            }
+        }
+        while let record = try pull() {
             let inserted = changes.inserted - insertedBefore
             if droppedIndexes == nil, Self.shouldDeferSecondaryIndexes(inserted: inserted, rowsBefore: rowsBefore) {
                 droppedIndexes = try dropSecondaryIndexes()

@@ -3,7 +3,7 @@ import QuakeFeed
 
 /// `quaketui fetch` of N events from a local FDSN event service (Benchmarks/peers/fdsnws_server.py,
 /// the 20,000-event limit of USGS), beside `quaketui import` of the same events from one FDSN
-/// text file: what paging through windows, one HTTP request and one transaction each, costs.
+/// text file: what paging through windows, one HTTP request each, several to a transaction, costs.
 struct FetchBench {
     let work: URL
     let runs: Int
@@ -54,7 +54,7 @@ struct FetchBench {
         return [
             Figure(name: "fetch from a local FDSN service (time)", n: n, ours: fetchTimes.median, ourMax: fetchTimes.maximum,
                    samples: runs, peer: importTimes.median, peerName: peerName, unit: "s", target: "reported", met: nil,
-                   note: "\(windows) windows under a 20,000-event limit, one request and one transaction each"),
+                   note: "\(windows) windows under a 20,000-event limit, one request each, several to a transaction"),
             Figure(name: "fetch peak RSS", n: n, ours: fetchRSS.median, ourMax: fetchRSS.maximum, samples: fetchRSS.count,
                    peer: importRSS.isEmpty ? nil : importRSS.median, peerName: peerName, unit: "MB", target: "≤ 64 MB",
                    met: fetchRSS.isEmpty ? nil : fetchRSS.median <= 64,

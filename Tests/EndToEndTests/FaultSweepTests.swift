@@ -162,7 +162,10 @@ struct FaultSweepTests {
         let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 100_000, in: serverDir)
         defer { server.stop() }
         let arguments = ["fetch", "--start", FetchCommandTests.iso(catalogue.start), "--end", FetchCommandTests.iso(catalogue.end), "--json"]
-        let service = ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "150"]
+        // A commit per window (a commit otherwise waits up to 5 s for more of them): faults then
+        // fall between commits too, the case that keeps windows and needs the resume.
+        let service = ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "150",
+                       "QUAKETUI_FETCH_COMMIT_SECONDS": "0.000001"]
         func run(_ state: URL, _ faults: [String: String] = [:]) throws -> QuaketuiBinary.Result {
             try QuaketuiBinary.run(arguments, stateDirectory: state, environment: service.merging(faults) { $1 })
         }

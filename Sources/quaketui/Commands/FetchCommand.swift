@@ -11,10 +11,10 @@ enum FetchCommand {
         discussion: """
             Asks the service's /fdsnws/event/1/query one time window at a time, each window small
             enough to stay under the service's limit (USGS: 20,000 events): a window that reaches
-            the limit, or is refused with HTTP 413, is halved. Each window is imported on its own,
-            all or nothing, and shows up live in every running browser. One request at a time;
+            the limit, or is refused with HTTP 413, is halved. Windows are committed a few
+            seconds' worth at a time and show up live in every running browser. One request at a time;
             HTTP 429 and 503 wait for Retry-After. Interrupted (ctrl-c, kill -9, a network error),
-            the same command continues from the first unfinished window.
+            the same command continues from the first uncommitted window.
 
             TIMES: a date (2011-03-01), a date and time in UTC (2011-03-11T05:46:00), 'now', or a
             span before now: 30d, 12h, 2w, 10y. Default: the last 30 days.
