@@ -61,6 +61,8 @@ public final class FDSNFetch {
         /// Whether this run continued an interrupted fetch, and from when.
         public var resumed: Bool
         public var resumedFrom: String?
+        /// What replacing the bundled sample removed and kept, when this run replaced it.
+        public var sampleReplaced: SampleReplacement?
     }
 
     public static let initialWindow: Int64 = 30 * 86_400_000
@@ -152,6 +154,7 @@ public final class FDSNFetch {
                 next = stored
                 counts = UpsertCounts(inserted: result.inserted, updated: result.updated, unchanged: result.unchanged)
                 skipped = result.skipped
+                if let replaced = result.sampleReplaced { summary.sampleReplaced = replaced }
             case .limitReached:
                 state.window = max(Self.minimumWindow, (windowEnd - state.cursor) / 2)
                 note("the window from \(FDSNQuery.format(state.cursor))Z reached the service's limit of \(query.limit) events; halving it")
@@ -251,13 +254,12 @@ public final class FDSNFetch {
         let limit = query.limit
         do {
             let importer = try FeedImporter(container: container, author: "fetch")
-            let result = try importer.run(reader, beforeCommit: { tx in
+            let result = try importer.run(reader, replacingSample: true, beforeCommit: { tx in
                 let read = tx.counts.inserted + tx.counts.updated + tx.counts.unchanged + reader.skippedCount
                 if read >= limit {
                     if windowLength > Self.minimumWindow { throw LimitReached() }
                     self.note("more than \(limit) events within one second at \(FDSNQuery.format(windowEnd))Z; the service may have left some out")
                 }
-                try SampleCatalogue.removeSample(in: tx)
                 next.quakes += read
                 // Aim the next window at half the limit, from this window's density.
                 let factor = min(4, max(0.25, Double(limit) / 2 / Double(max(read, 1))))
