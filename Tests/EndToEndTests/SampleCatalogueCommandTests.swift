@@ -20,6 +20,7 @@ import Testing
     @Test func listOnlyReadsAndSaysWhatToDoOnAnEmptyStore() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        try PersistentContainer(directory: dir.url).close()
         let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout == "The store is empty. Run 'quaketui refresh' to download the USGS month feed, or 'quaketui import FILE'.\n")
@@ -138,6 +139,7 @@ import Testing
     @Test func infoListsTheScenes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        try PersistentContainer(directory: dir.url).close()
         try FileManager.default.createDirectory(at: dir.appending("scenes"), withIntermediateDirectories: true)
         for id in ["right", "left"] {
             _ = FileManager.default.createFile(atPath: dir.appending("scenes/\(id).plist").path, contents: nil)

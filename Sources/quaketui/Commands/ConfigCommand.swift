@@ -132,7 +132,10 @@ enum ConfigCommand {
         if arguments.value("name") != nil, name != AppKeys.home.name || value == nil {
             throw UsageError(message: "--name goes with a new home: config home LAT,LON --name NAME.", command: spec)
         }
-        let storage = try AppStorage(state: try arguments.stateDirectory())
+        // Reading creates nothing: a mistyped --state-dir is refused, not started empty.
+        let reads = value == nil && !arguments.has("unset")
+        let storage = try reads ? AppStorage(state: arguments.existingStateDirectory(requiringStore: false), preparing: false)
+            : AppStorage(state: arguments.stateDirectory())
         guard let setting else { return try list(storage, json: arguments.has("json")) }
         if let value {
             try setting.write(storage, value, arguments)

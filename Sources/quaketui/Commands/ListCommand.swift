@@ -114,14 +114,17 @@ enum ListCommand {
         _ = try request(from: arguments, timeZone: .current, command: command)
         let radius = try radius(from: arguments, command: command)
         if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil, command: command) }
-        let state = try arguments.stateDirectory()
-        let settings = try AppStorage(state: state)
+        // Nothing is created: the settings of a directory without a store read as defaults,
+        // so the usage errors they decide come first, then a missing store is refused.
+        let state = try arguments.resolvedStateDirectory()
+        let settings = try AppStorage(state: state, preparing: false)
         var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
         let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
         if let origin {
             request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
             if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
         }
+        try arguments.requireStore(in: state)
         return (state, request, origin)
     }
 
