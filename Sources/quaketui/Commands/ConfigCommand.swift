@@ -37,6 +37,8 @@ enum ConfigCommand {
         let help: String
         /// The value as text (`—` for none) and as a JSON value (nil for none).
         let read: @Sendable (AppStorage) -> (text: String, json: Any?)
+        /// The default as the list shows it (`none` for none).
+        let defaultText: String
         let write: @Sendable (AppStorage, String, ParsedArguments) throws -> Void
         let unset: @Sendable (AppStorage) throws -> Void
     }
@@ -48,6 +50,7 @@ enum ConfigCommand {
         Setting(
             name: key.name, help: help,
             read: { storage in let value = storage.value(for: key); return (text(value), json(value)) },
+            defaultText: text(key.defaultValue) == "—" ? "none" : text(key.defaultValue),
             write: { storage, input, arguments in
                 guard let value = parse(input, arguments), key.isValid(value) else {
                     throw UsageError(message: "'\(SafeText.sanitize(input))' is not a valid \(key.name); use \(expected).", command: spec)
@@ -160,7 +163,8 @@ enum ConfigCommand {
         }
         let width = (settings.map(\.name.count).max() ?? 0) + 2
         for setting in settings {
-            print(setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + setting.read(storage).text)
+            print(setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + setting.read(storage).text
+                  + " (default: \(setting.defaultText))")
         }
     }
 }
