@@ -14,6 +14,8 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var format: String?
     /// What the reader decided about the feed as a whole, e.g. that its times are in seconds.
     public var notes: [String] = []
+    /// What replacing the bundled sample removed and kept, when this import replaced it.
+    public var sampleReplaced: SampleReplacement?
 
     /// Usable quakes read (not counting skipped ones).
     public var imported: Int { inserted + updated + unchanged }
@@ -70,12 +72,15 @@ public final class FeedImporter: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - transform: adjusts each record before it is stored (the bundled sample shifts times).
+    ///   - replacingSample: removes the bundled sample in the same transaction, if the store holds
+    ///     it (SPEC §6: real data replaces the sample); the summary says what went and what stayed.
     ///   - beforeCommit: runs in the transaction after the last record (e.g. to mark or clear the sample).
     ///   - progress: called on the importing thread about every 4,096 quakes and at the end.
     /// - Throws: `FeedError` (nothing stored) or `StoreError` (nothing stored).
     public func run(
         _ reader: FeedReader,
         transform: ((inout QuakeRecord) -> Void)? = nil,
+        replacingSample: Bool = false,
         beforeCommit: ((WriteTransaction) throws -> Void)? = nil,
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
@@ -87,7 +92,7 @@ public final class FeedImporter: @unchecked Sendable {
             progress(ImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, quakes: quakes,
                                     elapsed: Date().timeIntervalSince(start)))
         }
-        let counts = try context.performAndWait(importing: true) { tx -> UpsertCounts in
+        let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
             let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
                 guard var record = try reader.next() else { return nil }
@@ -98,13 +103,14 @@ public final class FeedImporter: @unchecked Sendable {
             if counts.inserted + counts.updated + counts.unchanged == 0, reader.skippedCount > 0 {
                 throw FeedError.everyRecordSkipped(name: reader.name, count: reader.skippedCount, first: reader.skipped)
             }
+            let replaced = replacingSample ? try SampleCatalogue.removeSample(in: tx) : nil
             try beforeCommit?(tx)
-            return counts
+            return (counts, replaced)
         }
         var summary = ImportSummary(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
                                     skipped: reader.skippedCount, seconds: Date().timeIntervalSince(start),
                                     skippedReasons: reader.skipped.map(\.description),
-                                    format: reader.format.rawValue, notes: reader.notes)
+                                    format: reader.format.rawValue, notes: reader.notes, sampleReplaced: replaced)
         summary.seconds = Date().timeIntervalSince(start)
         report(summary.imported)
         return summary

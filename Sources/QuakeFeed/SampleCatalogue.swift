@@ -62,16 +62,43 @@ public enum SampleCatalogue {
 
     /// Removes the sample rows and the label, inside the transaction that imports real data,
     /// and notes which process that is: everything it commits is the first real download.
-    public static func removeSample(in tx: WriteTransaction) throws {
-        guard try isSample(tx.connection) else { return }
-        try tx.deleteQuakes(codePrefix: codePrefix)
+    ///
+    /// A sample quake with the user's notes stays, as an ordinary quake: nothing the user wrote
+    /// is deleted without being asked (issue 31).
+    /// - Returns: what was removed and kept, or nil when the store did not hold the sample.
+    @discardableResult
+    public static func removeSample(in tx: WriteTransaction) throws -> SampleReplacement? {
+        guard try isSample(tx.connection) else { return nil }
+        let removed = try tx.deleteQuakes(codePrefix: codePrefix, keepingNotes: true)
+        let kept = try tx.connection.scalar("SELECT count(*) FROM quake WHERE substr(code, 1, length(?1)) = ?1",
+                                            [.text(codePrefix)]).int64 ?? 0
         try tx.connection.setMetaValue(nil, for: sourceKey)
         try tx.connection.setMetaValue(StoreOrigin.current, for: replacedByKey)
+        return SampleReplacement(removed: removed, keptWithNotes: Int(kept))
     }
 
     /// The process whose import replaced the sample, if one did: what it commits (every window of
     /// a `fetch`, not only the first) is the first real download, which marks nothing new.
     public static func replacingOrigin(_ db: Connection) throws -> String? {
         try db.metaValue(replacedByKey)
+    }
+}
+
+/// What replacing the bundled sample did: the import's output and the browser's message say it.
+public struct SampleReplacement: Codable, Sendable, Equatable {
+    /// Sample quakes deleted.
+    public var removed: Int
+    /// Sample quakes kept because the user wrote notes on them; they are ordinary quakes now.
+    public var keptWithNotes: Int
+
+    public init(removed: Int, keptWithNotes: Int) {
+        self.removed = removed
+        self.keptWithNotes = keptWithNotes
+    }
+
+    /// `replaced the bundled sample (775 quakes); kept 1 sample quake with your notes`
+    public var sentence: String {
+        "replaced the bundled sample (\(CountFormat.quakes(removed)))"
+            + (keptWithNotes > 0 ? "; kept \(CountFormat.count(keptWithNotes, "sample quake")) with your notes" : "")
     }
 }

@@ -47,9 +47,11 @@ public final class AppStorage: @unchecked Sendable {
 
     /// Loads `defaults.plist` (a bad file is set aside, see ``takeNotice()``).
     ///
+    /// - Parameter preparing: creates the state directory if missing (false for a command that
+    ///   only reads: a missing directory then reads as every default, and nothing is created).
     /// - Throws: ``QuakeScenesError`` only if the state directory is unusable.
-    public init(state: StateDirectory, pollingClock: AppClock? = nil) throws {
-        try state.prepared()
+    public init(state: StateDirectory, pollingClock: AppClock? = nil, preparing: Bool = true) throws {
+        if preparing { try state.prepared() }
         self.state = state
         self.pollingClock = pollingClock
         _ = reload()

@@ -218,11 +218,13 @@ extension WriteTransaction {
         return try deleteQuakes(where: "time < ?", [.integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))])
     }
 
-    /// Deletes the quakes whose code starts with `prefix` (e.g. the bundled sample's).
+    /// Deletes the quakes whose code starts with `prefix` (e.g. the bundled sample's), or with
+    /// `keepingNotes` those of them without notes.
     @discardableResult
-    public func deleteQuakes(codePrefix prefix: String) throws(SQLiteError) -> Int {
+    public func deleteQuakes(codePrefix prefix: String, keepingNotes: Bool = false) throws(SQLiteError) -> Int {
         // substr rather than LIKE/GLOB: the prefix is literal whatever it contains.
-        try deleteQuakes(where: "substr(code, 1, length(?1)) = ?1", [.text(prefix)])
+        try deleteQuakes(where: "substr(code, 1, length(?1)) = ?1" + (keepingNotes ? " AND coalesce(notes, '') = ''" : ""),
+                         [.text(prefix)])
     }
 
     private func deleteQuakes(where condition: String, _ arguments: [SQLiteValue]) throws(SQLiteError) -> Int {

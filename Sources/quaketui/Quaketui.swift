@@ -45,6 +45,8 @@ enum Quaketui {
             STATE DIRECTORY (first match wins):
               --state-dir DIR, $QUAKETUI_STATE_DIR, ./state if ./state/.quaketui exists,
               $XDG_STATE_HOME/quaketui, ~/.local/state/quaketui
+              The browser, import, refresh and fetch start a store there; the commands that
+              only read create nothing and refuse a directory without one.
 
             See 'quaketui help <command>' for a command's options.
             """,

@@ -48,10 +48,16 @@ import Testing
         #expect(result.stderr.contains("--help"))
     }
 
+    /// A new directory is not a store: `info` says so and creates nothing (issue 31; see
+    /// ReadOnlyStateDirectoryTests). On an empty store it reports no quakes.
     @Test func infoOnAnEmptyStateDirectoryReportsNoQuakes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let state = dir.appending("fresh")
+        let refused = try QuaketuiBinary.run(["info", "--json", "--state-dir", state.path])
+        #expect(refused.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: state.path))
+        try PersistentContainer(directory: state).close()
         let result = try QuaketuiBinary.run(["info", "--json", "--state-dir", state.path])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try result.json()

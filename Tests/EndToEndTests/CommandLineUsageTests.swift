@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -52,6 +53,7 @@ import Testing
         let after = try QuaketuiBinary.run(["scenes", "--json", "--state-dir", dir.url.path])
         #expect(before.status == 0, "\(before.stderr)")
         #expect(before.stdout == after.stdout && before.stdout == "{\"scenes\":[]}\n")
+        try PersistentContainer(directory: dir.url).close()
         let equals = try QuaketuiBinary.run(["--state-dir=\(dir.url.path)", "info", "--json"])
         #expect(equals.status == 0 && equals.stdout.contains(dir.url.path), "\(equals.stderr)")
     }

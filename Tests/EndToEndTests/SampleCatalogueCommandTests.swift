@@ -20,6 +20,7 @@ import Testing
     @Test func listOnlyReadsAndSaysWhatToDoOnAnEmptyStore() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        try PersistentContainer(directory: dir.url).close()
         let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout == "The store is empty. Run 'quaketui refresh' to download the USGS month feed, or 'quaketui import FILE'.\n")
@@ -105,9 +106,40 @@ import Testing
         #expect(info["quakes"] as? Int == before)
     }
 
+    /// A note written on a sample quake survives the import that replaces the sample, and the
+    /// import says what it replaced and what it kept (issue 31).
+    @Test func importingOverTheSampleKeepsTheNotesAndSaysSo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.seedSample(dir)
+        let container = try PersistentContainer(directory: dir.url)
+        let sample = try container.viewContext.read { try $0.scalar("SELECT count(*) FROM quake").int64 } ?? 0
+        let code = try #require(try container.viewContext.read { try $0.scalar("SELECT min(code) FROM quake").string })
+        let writer = try container.newBackgroundContext(author: "notes")
+        #expect(try writer.performAndWait { try $0.setNotes("felt it", forCode: code) })
+        writer.close()
+        container.close()
+        let feed = dir.appending("two.geojson")
+        try Data(RecentFeed.geoJSON([RecentFeed.Quake("us1", magnitude: 4, latitude: 1, longitude: 2, place: "A"),
+                                     RecentFeed.Quake("us2", magnitude: 5, latitude: 3, longitude: 4, place: "B")]).utf8).write(to: feed)
+        let result = try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("imported 2 quakes (2 new, 0 updated, 0 unchanged, 0 skipped) in ") == true)
+        #expect(lines.dropFirst().first == "replaced the bundled sample (\(CountFormat.quakes(sample - 1))); kept 1 sample quake with your notes")
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
+        #expect(list.stderr.isEmpty, "the kept quake is an ordinary one, not a sample")
+        #expect(try list.json()["total"] as? Int == 3)
+        #expect(list.stdout.contains("\"code\":\"\(code)\""))
+        let reopened = try PersistentContainer(directory: dir.url)
+        defer { reopened.close() }
+        #expect(try reopened.viewContext.read { try $0.scalar("SELECT notes FROM quake WHERE code = ?", [.text(code)]).string } == "felt it")
+    }
+
     @Test func infoListsTheScenes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        try PersistentContainer(directory: dir.url).close()
         try FileManager.default.createDirectory(at: dir.appending("scenes"), withIntermediateDirectories: true)
         for id in ["right", "left"] {
             _ = FileManager.default.createFile(atPath: dir.appending("scenes/\(id).plist").path, contents: nil)

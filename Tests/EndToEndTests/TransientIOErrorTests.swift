@@ -9,6 +9,7 @@ import Testing
 @Suite struct TransientIOErrorTests {
     static func stateWithSettings() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
+        try PersistentContainer(directory: dir.url).close()
         let set = try QuaketuiBinary.run(["config", "alertMagnitude", "6.5"], stateDirectory: dir.url)
         #expect(set.status == 0, "\(set.stderr)")
         return dir

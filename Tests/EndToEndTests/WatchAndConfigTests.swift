@@ -123,7 +123,11 @@ import Testing
         #expect(try config("home", "--unset").stdout == "—\n")
         #expect(try config("home", "--json").json()["value"] is NSNull)
         let list = try config().stdout
-        #expect(list.contains("alertMagnitude       M 6\n"), "\(list)")
-        #expect(list.contains("home                 —\n"), "\(list)")
+        // Every setting with its value and its default, as `config --help` says (issue 31).
+        #expect(list.contains("\nalertMagnitude       M 6 (default: none)\n"), "\(list)")
+        #expect(list.contains("\nhome                 — (default: none)\n"), "\(list)")
+        #expect(list.contains("\nnearRadius           300 km (default: 300 km)\n"), "\(list)")
+        #expect(list.contains("\nautoRefreshInterval  off (default: 300 s)\n"), "\(list)")
+        #expect(list.split(separator: "\n").count == 11 && list.split(separator: "\n").allSatisfy { $0.contains(" (default: ") })
     }
 }

@@ -28,4 +28,34 @@ import Testing
         #expect(try SampleCatalogue.importIntoNewStore(store.container) == nil)
         #expect(try store.read { try SampleCatalogue.isSample($0) })
     }
+
+    /// Real data replaces the sample, but a note the user wrote on a sample quake is theirs: that
+    /// quake stays, as an ordinary one, and the replacement says so (issue 31).
+    @Test func replacingTheSampleKeepsTheQuakesWithNotesAndSaysSo() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let total = try #require(try SampleCatalogue.importIntoNewStore(store.container)).inserted
+        let code = try #require(try store.read { try $0.scalar("SELECT min(code) FROM quake").string })
+        let writer = try store.container.newBackgroundContext(author: "notes")
+        defer { writer.close() }
+        #expect(try writer.performAndWait { try $0.setNotes("felt it", forCode: code) })
+        let replacement = try writer.performAndWait { try SampleCatalogue.removeSample(in: $0) }
+        #expect(replacement == SampleReplacement(removed: total - 1, keptWithNotes: 1))
+        #expect(replacement?.sentence == "replaced the bundled sample (\(CountFormat.quakes(total - 1))); kept 1 sample quake with your notes")
+        #expect(try store.read { try $0.scalar("SELECT notes FROM quake WHERE code = ?", [.text(code)]).string } == "felt it")
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM quake").int64 } == 1)
+        #expect(try store.read { try !SampleCatalogue.isSample($0) })
+        #expect(try writer.performAndWait { try SampleCatalogue.removeSample(in: $0) } == nil, "only once")
+    }
+
+    @Test func replacingTheSampleWithoutNotesSaysHowManyWent() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let total = try #require(try SampleCatalogue.importIntoNewStore(store.container)).inserted
+        let writer = try store.container.newBackgroundContext(author: "import")
+        defer { writer.close() }
+        let replacement = try writer.performAndWait { try SampleCatalogue.removeSample(in: $0) }
+        #expect(replacement?.sentence == "replaced the bundled sample (\(CountFormat.quakes(total)))")
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM quake").int64 } == 0)
+    }
 }

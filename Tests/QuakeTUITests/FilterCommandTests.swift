@@ -143,18 +143,32 @@ import Testing
             ("mag 4.5-", "mag 4.5+", .magnitude(4.5...top)), ("mag -1-2.5", "mag -1-2.5", .magnitude(-1...2.5)),
             ("mag 4 - 6", "mag 4-6", .magnitude(4...6)), ("depth -5-10", "depth -5-10", .depth(-5...10)),
             ("depth 300+", "depth 300+", .depth(300...top)),
+            // One number is that magnitude and up, as `:mag 4+` (issue 31).
+            ("mag 4", "mag 4+", .magnitude(4...top)), ("mag 4.5", "mag 4.5+", .magnitude(4.5...top)),
+            ("mag -1", "mag -1+", .magnitude(-1...top)),
         ]
         for (line, text, filter) in accepted {
             let kind = String(text.prefix { $0 != " " })
             #expect(FilterCommand.parse(line, now: Self.now) == .success(.filter(kind: kind, text: text, filter)), "\(line)")
         }
-        for line in ["mag", "mag 6-4", "mag five", "mag 1e3+", "mag 4..6", "mag nan-1", "mag 5"] {
+        for line in ["mag", "mag five", "mag 1e3+", "mag 4..6", "mag nan-1", "mag 1e3", "mag 4 5"] {
             guard case .failure(let error) = FilterCommand.parse(line, now: Self.now) else {
                 Issue.record("\(line) was accepted")
                 continue
             }
-            #expect(error.message == "mag takes a range of magnitudes, low-high or low+ (and up): :mag 4-6, :mag 5+, :mag 4.5-")
+            #expect(error.message == "mag takes a magnitude and up, or a range, low-high: :mag 4 (or 4+), :mag 4-6")
         }
+    }
+
+    /// A range whose low end is above its high end is refused as reversed, saying which way round
+    /// it goes, not as an unknown form (issue 31).
+    @Test func aReversedRangeSaysSo() {
+        #expect(FilterCommand.parse("mag 5-4", now: Self.now)
+            == .failure(FilterCommandError("mag 5-4 is reversed: the low end must not exceed the high end (:mag 4-5)")))
+        #expect(FilterCommand.parse("depth 70-0", now: Self.now)
+            == .failure(FilterCommandError("depth 70-0 is reversed: the low end must not exceed the high end (:depth 0-70)")))
+        #expect(FilterCommand.parse("mag 4-4", now: Self.now)
+            == .success(.filter(kind: "mag", text: "mag 4-4", .magnitude(4...4))))
     }
 
     /// `:mag 5+` on the line: the whole state after it is the state before with the filter, its

@@ -69,6 +69,8 @@ public final class FDSNFetch {
         /// Whether this run continued an interrupted fetch, and from when.
         public var resumed: Bool
         public var resumedFrom: String?
+        /// What replacing the bundled sample removed and kept, when this run replaced it.
+        public var sampleReplaced: SampleReplacement?
     }
 
     public static let initialWindow: Int64 = 30 * 86_400_000
@@ -81,6 +83,8 @@ public final class FDSNFetch {
     private let userAgent: String
     private let sleep: (TimeInterval) -> Void
     private let note: (String) -> Void
+    /// What replacing the bundled sample removed and kept, once a window replaced it.
+    private var sampleReplaced: SampleReplacement?
 
     /// - Parameters:
     ///   - note: told about waits and retries, one sentence each.
@@ -250,6 +254,7 @@ public final class FDSNFetch {
         }
         summary.unchanged = max(0, summary.unchanged - askedAgain)
         summary.seconds = Date().timeIntervalSince(began)
+        summary.sampleReplaced = sampleReplaced
         return summary
     }
 
@@ -316,7 +321,7 @@ public final class FDSNFetch {
             // Part of the window is stored: real events of its range, merged again when the
             // window is asked again. (A savepoint per window, to take them back, made every
             // statement walk SQLite's in-memory sub-journal: 60 s of CPU for 200,000 quakes.)
-            try SampleCatalogue.removeSample(in: tx)
+            if let replaced = try SampleCatalogue.removeSample(in: tx) { sampleReplaced = replaced }
             return .failed(error, partial: windowCounts())
         }
         let counts = windowCounts()
@@ -332,7 +337,7 @@ public final class FDSNFetch {
             if windowLength > Self.minimumWindow { return .limitReached(partial: counts) }
             note("more than \(limit) events within one second at \(FDSNQuery.format(windowEnd))Z; the service may have left some out")
         }
-        try SampleCatalogue.removeSample(in: tx)
+        if let replaced = try SampleCatalogue.removeSample(in: tx) { sampleReplaced = replaced }
         next.quakes += read
         // Aim the next window at half the limit, from this window's density.
         let factor = min(4, max(0.25, Double(limit) / 2 / Double(max(read, 1))))

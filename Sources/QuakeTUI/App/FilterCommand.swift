@@ -6,7 +6,7 @@ import QuakeStore
 /// the active ones are the scene key `ContentView.filters`, in their canonical text.
 ///
 /// ```
-/// :depth 0-70      :mag 4-6   :mag 5+   :since 24h      :time 2025-01-01..2025-02-01
+/// :depth 0-70      :mag 4-6   :mag 5 (or 5+)   :since 24h      :time 2025-01-01..2025-02-01
 /// :type earthquake :type !quarry blast   :alert orange   :felt   :clear
 /// ```
 public enum FilterCommand: Equatable, Sendable {
@@ -17,7 +17,7 @@ public enum FilterCommand: Equatable, Sendable {
     case clear(kind: String?)
 
     /// What the command line accepts, for the help, the README and unknown commands.
-    public static let usage = ":depth 0-70, :mag 4-6, :mag 5+, :since 24h (m h d w), :time 2025-01-01 (a day) or "
+    public static let usage = ":depth 0-70, :mag 4-6, :mag 5 (5 and up), :since 24h (m h d w), :time 2025-01-01 (a day) or "
         + "2025-01-01..2025-02-01, :type earthquake, "
         + ":type !quarry blast, :alert orange, :felt, :clear"
 
@@ -49,13 +49,17 @@ public enum FilterCommand: Equatable, Sendable {
         func fail(_ text: String) -> Result<FilterCommand, FilterCommandError> { .failure(FilterCommandError(text)) }
         switch name {
         case "depth":
+            if let reversed = reversed(argument, name: name) { return fail(reversed) }
             guard let (range, text) = range(argument) else {
                 return fail("depth takes a range in km, low-high or low+ (and deeper): :depth 0-70, :depth 300+")
             }
             return .success(.filter(kind: "depth", text: "depth \(text)", .depth(range)))
         case "mag":
-            guard let (range, text) = range(argument) else {
-                return fail("mag takes a range of magnitudes, low-high or low+ (and up): :mag 4-6, :mag 5+, :mag 4.5-")
+            if let reversed = reversed(argument, name: name) { return fail(reversed) }
+            // One magnitude is that magnitude and up (`:mag 4` is `:mag 4+`).
+            let single = !argument.contains(where: \.isWhitespace) && Double(argument) != nil
+            guard let (range, text) = range(argument) ?? (single ? range(argument + "+") : nil) else {
+                return fail("mag takes a magnitude and up, or a range, low-high: :mag 4 (or 4+), :mag 4-6")
             }
             return .success(.filter(kind: "mag", text: "mag \(text)", .magnitude(range)))
         case "since":
@@ -143,11 +147,30 @@ public enum FilterCommand: Equatable, Sendable {
         if let last = text.last, last == "+" || last == "-", let low = number(text.dropLast()) {
             return (low...Double.greatestFiniteMagnitude, "\(format(low))+")
         }
-        // The separator is a `-` after a digit or a point (a leading `-` is a sign).
+        guard let (low, high) = ends(text), low <= high else { return nil }
+        return (low...high, "\(format(low))-\(format(high))")
+    }
+
+    /// The two ends of `low-high` as typed (either may be negative), in either order; nil for
+    /// anything else. The separator is a `-` after a digit or a point (a leading `-` is a sign).
+    private static func ends(_ text: String) -> (Double, Double)? {
+        let text = text.replacingOccurrences(of: " ", with: "")
+        func number(_ part: Substring) -> Double? {
+            guard let value = Double(part), value.isFinite, part.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
+            return value
+        }
         let characters = Array(text)
         guard let dash = characters.indices.first(where: { $0 > 0 && characters[$0] == "-" && characters[$0 - 1] != "-" }),
-              let low = number(text.prefix(dash)), let high = number(text.dropFirst(dash + 1)), low <= high else { return nil }
-        return (low...high, "\(format(low))-\(format(high))")
+              let low = number(text.prefix(dash)), let high = number(text.dropFirst(dash + 1)) else { return nil }
+        return (low, high)
+    }
+
+    /// Why `low-high` with low above high is refused, with the range the right way round; nil
+    /// when the text is not such a range.
+    private static func reversed(_ text: String, name: String) -> String? {
+        guard let (low, high) = ends(text), low > high else { return nil }
+        return "\(name) \(format(low))-\(format(high)) is reversed: the low end must not exceed the high end "
+            + "(:\(name) \(format(high))-\(format(low)))"
     }
 
     /// The start of the day after the one starting at `day`, in `zone` (23 or 25 hours when the clocks change).

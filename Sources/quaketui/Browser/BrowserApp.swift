@@ -429,13 +429,13 @@ final class BrowserApp {
             do {
                 let reader = try FeedLocation(argument: url.absoluteString).openReader()
                 var lastPost = Date.distantPast
-                let summary = try importer.run(reader, beforeCommit: { try SampleCatalogue.removeSample(in: $0) }) {
-                    progress in
+                let summary = try importer.run(reader, replacingSample: true, progress: { progress in
                     guard Date().timeIntervalSince(lastPost) > 0.1 else { return }
                     lastPost = Date()
                     inbox.post(.refreshProgress(fraction: progress.fraction, label: "refreshing \(feed)"))
-                }
-                inbox.post(.refreshFinished(message: "Refreshed \(feed): \(summary.sentence)", failed: false, at: Date()))
+                })
+                let replaced = summary.sampleReplaced.map { "; \($0.sentence)" } ?? ""
+                inbox.post(.refreshFinished(message: "Refreshed \(feed): \(summary.sentence)\(replaced)", failed: false, at: Date()))
             } catch {
                 // The status line is short: the feed name says where, the error says why.
                 var reason = "\(error)"

@@ -37,6 +37,8 @@ enum ConfigCommand {
         let help: String
         /// The value as text (`—` for none) and as a JSON value (nil for none).
         let read: @Sendable (AppStorage) -> (text: String, json: Any?)
+        /// The default as the list shows it (`none` for none).
+        let defaultText: String
         let write: @Sendable (AppStorage, String, ParsedArguments) throws -> Void
         let unset: @Sendable (AppStorage) throws -> Void
     }
@@ -48,6 +50,7 @@ enum ConfigCommand {
         Setting(
             name: key.name, help: help,
             read: { storage in let value = storage.value(for: key); return (text(value), json(value)) },
+            defaultText: text(key.defaultValue) == "—" ? "none" : text(key.defaultValue),
             write: { storage, input, arguments in
                 guard let value = parse(input, arguments), key.isValid(value) else {
                     throw UsageError(message: "'\(SafeText.sanitize(input))' is not a valid \(key.name); use \(expected).", command: spec)
@@ -132,7 +135,10 @@ enum ConfigCommand {
         if arguments.value("name") != nil, name != AppKeys.home.name || value == nil {
             throw UsageError(message: "--name goes with a new home: config home LAT,LON --name NAME.", command: spec)
         }
-        let storage = try AppStorage(state: try arguments.stateDirectory())
+        // Reading creates nothing: a mistyped --state-dir is refused, not started empty.
+        let reads = value == nil && !arguments.has("unset")
+        let storage = try reads ? AppStorage(state: arguments.existingStateDirectory(requiringStore: false), preparing: false)
+            : AppStorage(state: arguments.stateDirectory())
         guard let setting else { return try list(storage, json: arguments.has("json")) }
         if let value {
             try setting.write(storage, value, arguments)
@@ -157,7 +163,8 @@ enum ConfigCommand {
         }
         let width = (settings.map(\.name.count).max() ?? 0) + 2
         for setting in settings {
-            print(setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + setting.read(storage).text)
+            print(setting.name.padding(toLength: width, withPad: " ", startingAt: 0) + setting.read(storage).text
+                  + " (default: \(setting.defaultText))")
         }
     }
 }

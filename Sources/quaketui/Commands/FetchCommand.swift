@@ -91,6 +91,7 @@ enum FetchCommand {
         print("fetched \(CountFormat.quakes(summary.quakes)) in \(CountFormat.count(summary.windows, "window")) from \(summary.source) "
               + "(\(CountFormat.grouped(summary.inserted)) new, \(CountFormat.grouped(summary.updated)) updated, "
               + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run) in \(String(format: "%.2f", summary.seconds)) s")
+        if let replaced = summary.sampleReplaced { print(replaced.sentence) }
     }
 
     private static func number(_ arguments: ParsedArguments, _ name: String) throws -> Double? {

@@ -21,7 +21,8 @@ enum ImportCommand {
             'updated' replaces the stored quake, an older one changes nothing, notes are kept.
             The import is all or nothing: on any error the store is left exactly as it was.
             If the store holds the bundled sample catalogue, the same transaction removes it,
-            so real data never mixes with the sample.
+            so real data never mixes with the sample; sample quakes with notes are kept as
+            ordinary quakes, and the output says what was removed and kept.
             """,
         options: [
             .init(name: "agency", value: "NAME",
@@ -75,8 +76,7 @@ enum FeedImportRun {
         defer { bar.finish() }
         let reader = try location.openReader(agency: agency)
         let importer = try FeedImporter(container: container, author: author)
-        return try importer.run(reader, beforeCommit: { tx in
-            try SampleCatalogue.removeSample(in: tx)
+        return try importer.run(reader, replacingSample: true, beforeCommit: { tx in
             try beforeCommit?(tx)
         }) { bar.update($0) }
     }
@@ -84,6 +84,7 @@ enum FeedImportRun {
     static func report(_ summary: ImportSummary, json: Bool) throws {
         if json { return try printJSON(summary) }
         print(summary.sentence)
+        if let replaced = summary.sampleReplaced { print(replaced.sentence) }
         for note in summary.notes { print("  note: \(note)") }
         for reason in summary.skippedReasons { print("  skipped \(reason)") }
         if summary.skipped > summary.skippedReasons.count {

@@ -35,7 +35,7 @@ enum InfoCommand {
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        let state = try arguments.stateDirectory()
+        let state = try arguments.existingStateDirectory()
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let (stats, sample) = try container.viewContext.read { db in

@@ -18,9 +18,12 @@ enum ListCommand {
 
             Distances are measured from --near LAT,LON, else from the app setting home
             ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
-            --radius KM keeps only quakes within KM kilometres (great-circle) of that point. The search is a case- and diacritic-insensitive substring of the place
-            ("mexico" finds "México"); the text is literal. Days and times follow the app setting
-            timeZone in defaults.plist (utc or local; local by default).
+            --radius KM keeps only quakes within KM kilometres (great-circle) of that point.
+            The search is a case- and diacritic-insensitive substring of the place ("mexico"
+            finds "México"; the text is literal); text that looks like a code (letters and
+            digits, at least one of each, no space: us7000abcd) also finds the quakes whose
+            code starts with it. Days and times follow the app setting timeZone in
+            defaults.plist (utc or local; local by default).
 
             list only reads: it never imports anything. While the store holds the bundled sample
             catalogue (synthetic data the browser shows on its first launch), list says so on
@@ -37,7 +40,7 @@ enum ListCommand {
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
-            .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
+            .init(name: "search", value: "TEXT", help: "Only quakes whose place contains TEXT, or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
@@ -114,14 +117,17 @@ enum ListCommand {
         _ = try request(from: arguments, timeZone: .current, command: command)
         let radius = try radius(from: arguments, command: command)
         if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil, command: command) }
-        let state = try arguments.stateDirectory()
-        let settings = try AppStorage(state: state)
+        // Nothing is created: the settings of a directory without a store read as defaults,
+        // so the usage errors they decide come first, then a missing store is refused.
+        let state = try arguments.resolvedStateDirectory()
+        let settings = try AppStorage(state: state, preparing: false)
         var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
         let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
         if let origin {
             request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
             if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
         }
+        try arguments.requireStore(in: state)
         return (state, request, origin)
     }
 

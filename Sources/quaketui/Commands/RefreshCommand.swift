@@ -13,7 +13,7 @@ enum RefreshCommand {
             FEED is {significant,4.5,2.5,1.0,all}_{hour,day,week,month}; the default is the app
             setting refreshFeed, else all_month. The feed streams into the store as it downloads;
             on any network or HTTP error nothing is changed. If the store holds the bundled
-            sample catalogue, the import removes it. QUAKETUI_FEED_BASE_URL replaces
+            sample catalogue, the import removes it (keeping the quakes with notes). QUAKETUI_FEED_BASE_URL replaces
             https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary (for mirrors and tests).
             """,
         options: [CommandSpec.stateDir, CommandSpec.json],

@@ -53,10 +53,10 @@ enum ScenesCommand {
             if let extra = positionals.first {
                 throw UsageError(message: "Unexpected argument '\(extra)'.", command: spec)
             }
-            let state = try arguments.stateDirectory()
+            let state = try arguments.existingStateDirectory(requiringStore: false)
             let scenes = try SceneCatalogue(state: state).list()
             if json { return try printJSON(ListReport(scenes: scenes)) }
-            printTable(scenes, timeZone: ListCommand.timeZone(try AppStorage(state: state).value(for: AppKeys.timeZone)))
+            printTable(scenes, timeZone: ListCommand.timeZone(try AppStorage(state: state, preparing: false).value(for: AppKeys.timeZone)))
         case "rm":
             switch (arguments.has("all"), positionals.isEmpty) {
             case (true, false): throw UsageError(message: "Give either scene IDs or --all, not both.", command: spec)
