@@ -23,10 +23,11 @@
 # browser launched again without faults shows the scene and quits with 0.
 #
 # Usage: tools/faults/sweep.sh [--binary PATH] [--sample K] [--seed S] [--errnos "EIO ENOSPC EINTR"]
-#                              [--only SCENARIO] [--data DIR] [--progress FILE]
+#                              [--only SCENARIO] [--data DIR] [--progress FILE] [--points "N …"]
 # SCENARIO: import refresh fetch delete config open notes scene.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
 # --errnos replaces the errnos of every scenario (the browser's default adds KILL).
+# --points "N …" runs those fault points only (the failures of an earlier sweep, run again).
 # --progress FILE appends one line per trial (scenario, errno, call, seconds, ok or FAIL) as it ends,
 # so a long sweep's partial results survive an interruption.
 # Prints one line per failed trial and a summary per scenario; exit 1 if any trial failed.
@@ -41,6 +42,7 @@ browser_errnos="EIO ENOSPC EINTR KILL"
 only=""
 data="${QUAKETUI_SHARED_DATA:-$root/../shared/data}"
 progress=/dev/null
+points_only=""
 [ -d "$data/usgs" ] || data=/work/shared/data
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -51,6 +53,7 @@ while [ $# -gt 0 ]; do
         --only) only=$2; shift 2 ;;
         --data) data=$2; shift 2 ;;
         --progress) progress=$2; shift 2 ;;
+        --points) points_only=$2; shift 2 ;;
         *) echo "sweep: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -157,7 +160,9 @@ for scenario in import refresh fetch delete config open; do
     trials=0; failures=0; done_but_failed=0; began=$SECONDS
     echo "# $scenario: $points fault points, errnos $errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $errnos; do
-        if [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
+        if [ -n "$points_only" ]; then
+            nths=$points_only
+        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
             nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
         else
             nths=$(seq 1 "$points")
@@ -382,7 +387,9 @@ for scenario in notes scene; do
     trials=0; failures=0; began=$SECONDS
     echo "# $scenario: $points fault points, errnos $browser_errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $browser_errnos; do
-        if [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
+        if [ -n "$points_only" ]; then
+            nths=$points_only
+        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
             nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
         else
             nths=$(seq 1 "$points")
