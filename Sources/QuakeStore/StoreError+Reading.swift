@@ -8,7 +8,10 @@ extension StoreError {
             sentence = "Could not read the store \(path): another process held it for too long (a large import?). Press ctrl-l to try again when it has finished."
         case .cancelled:
             sentence = "Reading the store \(path) was cancelled. Press ctrl-l to try again."
-        case .sqlite, .diskFull, .accessDenied, .ioError, .unconfirmedCorrupt:
+        case .unconfirmedCorrupt:
+            // One EIO can read as SQLITE_CORRUPT: the errno, not "malformed" (issue 29).
+            return "Could not read the store \(path)\(ioCause); it is not known to be damaged. Press ctrl-l to try again; if it persists, quit and run quaketui info."
+        case .sqlite, .diskFull, .accessDenied, .ioError:
             sentence = "Could not read the store \(path). Press ctrl-l to try again; if it persists, quit and run quaketui info."
         default:
             return description

@@ -75,8 +75,18 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     /// What a user reads: the sentence, and SQLite's own short message when it adds something.
     /// Never the SQL: that goes to the log with ``detail``.
     public var description: String {
-        guard let underlyingError else { return sentence }
+        // SQLite's "database disk image is malformed" of a store quick_check did not find damaged
+        // is the echo of a failed read, not news: the sentence names the errno (issue 29).
+        guard let underlyingError, code != .unconfirmedCorrupt else { return sentence }
         return "\(sentence) (SQLite: \(underlyingError.message))"
+    }
+
+    /// The system's word for what failed, " (Input/output error)", never SQLite's "malformed";
+    /// empty when no errno is known of a store SQLite called malformed.
+    var ioCause: String {
+        guard let underlyingError else { return " (an I/O error)" }
+        if underlyingError.systemErrno != 0 { return " (\(String(cString: strerror(underlyingError.systemErrno))))" }
+        return code == .unconfirmedCorrupt ? "" : " (\(underlyingError.message))"
     }
 
     /// Everything behind the sentence, SQL included, for the log (`QUAKETUI_LOG`).
@@ -103,8 +113,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .corrupt:
             sentence = "The store \(path) is damaged. Move it (and its -wal and -shm files) aside; quaketui will create a new one."
         case .unconfirmedCorrupt, .ioError:
-            let cause = underlyingError.map { $0.systemErrno != 0 ? String(cString: strerror($0.systemErrno)) : $0.message } ?? "an I/O error"
-            sentence = "Could not read or write the store \(path) (\(cause)). \(nothingChanged), and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
+            sentence = "Could not read or write the store \(path)\(ioCause). \(nothingChanged), and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
         case .busy:
             sentence = "The store \(path) is locked by another process for too long (a large import?). \(nothingChanged); try again when it has finished."
         case .cancelled:

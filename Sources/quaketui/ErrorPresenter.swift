@@ -24,7 +24,12 @@ struct ErrorReport: Sendable, Equatable {
 }
 
 enum ErrorPresenter {
-    static func report(_ error: Error) -> ErrorReport {
+    /// `storePath`, the command's store: an `SQLiteError` a read let through raw ("SQLite error
+    /// 11: database disk image is malformed (in: SELECT …)", of one EIO) is then said as a
+    /// `StoreError` of that store, its damage checked (issue 29).
+    static func report(_ error: Error, storePath: String? = nil) -> ErrorReport {
+        var error = error
+        if let sqlite = error as? SQLiteError, let storePath { error = StoreError(sqlite, path: storePath) }
         var message = "\(error)"
         var detail: String?
         switch error {

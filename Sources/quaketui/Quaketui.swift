@@ -96,8 +96,16 @@ enum Quaketui {
             // A bad scene ID or `open` target is a mistake in the command line, not a failure.
             return report(UsageError(message: error.description, command: command.spec))
         } catch {
-            return report(error, context: name)
+            return report(error, context: name, storePath: storePath(command.spec, arguments))
         }
+    }
+
+    /// The store a command works on, for an error that does not name it (a raw `SQLiteError`):
+    /// resolved as the command resolves it, without creating anything.
+    private static func storePath(_ spec: CommandSpec, _ arguments: [String]) -> String? {
+        guard let parsed = try? spec.parse(arguments) else { return nil }
+        return StateDirectory.resolve(option: parsed.value("state-dir"), environment: ProcessInfo.processInfo.environment,
+                                      currentDirectory: FileManager.default.currentDirectoryPath).storeURL.path
     }
 
     /// `quaketui --state-dir DIR scenes rm ID`: options written before the command (as `git -C DIR
@@ -151,8 +159,8 @@ enum Quaketui {
     }
 
     /// A runtime failure: the presenter's message on stderr, the whole story in the log.
-    private static func report(_ error: Error, context: String) -> ExitCode {
-        let report = ErrorPresenter.report(error)
+    private static func report(_ error: Error, context: String, storePath: String? = nil) -> ExitCode {
+        let report = ErrorPresenter.report(error, storePath: storePath)
         ErrorPresenter.log(report, context: context)
         printError("Error: \(report.message)")
         return report.exitCode

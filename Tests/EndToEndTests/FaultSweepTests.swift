@@ -107,7 +107,9 @@ struct FaultSweepTests {
         let check = try connection.scalar("PRAGMA integrity_check").string
         connection.close()
         if check != "ok" { problems.append("integrity_check: \(check ?? "nil")") }
-        if check == "ok" && result.stderr.contains("is damaged") { problems.append("called damaged on a sound store: \(result.stderr)") }
+        if check == "ok" && ["is damaged", "malformed", "disk image"].contains(where: result.stderr.contains) {
+            problems.append("called damaged on a sound store: \(result.stderr)")
+        }
         let good = FileManager.default.contents(atPath: base.appendingPathComponent("defaults.plist").path)
         for name in try FileManager.default.contentsOfDirectory(atPath: state.path) where name.contains(".corrupt-") {
             if FileManager.default.contents(atPath: state.appendingPathComponent(name).path) == good {
@@ -234,6 +236,41 @@ struct FaultSweepTests {
         #expect(warning.split(separator: "\n").count == 1, "\(warning)")
         #expect(output.hasPrefix("deleted 2,387 quakes"), "\(output)")
         #expect(try Self.problems(result, state: trial, base: base, before: before, after: after).isEmpty)
+    }
+}
+
+/// One EIO reading the store, in a command that only reads it: SQLite often reports it as
+/// SQLITE_CORRUPT, and `list` said "(database disk image is malformed)" of a sound store, or let
+/// SQLite's error through raw, SQL and all, on two lines ("SQLite error 11: … (in: SELECT code,
+/// …)"). It names the errno, in one sentence, and nothing calls the store damaged (issue 29).
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct ReadFaultWordingTests {
+    @Test(.timeLimit(.minutes(5)))
+    func aReadErrorIsSaidAsTheErrnoNeverAsSQLitesMalformed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let base = dir.appending("base"), state = dir.appending("trial")
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("2.5_month-2019-07-19.geojson").path], stateDirectory: base).status == 0)
+        let store = state.appendingPathComponent("quakes.sqlite").path
+        var failed = 0, problems: [String] = []
+        // The first 45 reads of the store file: the opening, the meta and history reads, the page.
+        for nth in 1...45 {
+            try FaultSweepTests.copy(base, to: state)
+            let env = try FaultShim.environment(calls: ["pread"], path: store, nth: nth, errno: "EIO")
+            let result = try QuaketuiBinary.run(["list"], stateDirectory: state, environment: env)
+            guard result.status != 0 else { continue }
+            failed += 1
+            let text = result.stderr
+            if result.status != 1 || text.split(separator: "\n").count != 1 || !text.hasPrefix("Error: ") {
+                problems.append("#\(nth): exit \(result.status), not one sentence: \(text)")
+            }
+            if ["malformed", "disk image", "SQLite error", "SELECT", "is damaged"].contains(where: text.contains) {
+                problems.append("#\(nth): \(text)")
+            }
+            if !text.contains("(Input/output error)") { problems.append("#\(nth): the errno is not named: \(text)") }
+        }
+        #expect(failed > 20, "most of these reads fail the command")
+        #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
     }
 }
 

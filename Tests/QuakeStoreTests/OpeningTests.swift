@@ -223,6 +223,31 @@ import Testing
         #expect(shown.description.contains("run the command again"))
     }
 
+    /// One EIO reading the store can surface as SQLITE_CORRUPT; the command line's sentence (the
+    /// error's description, what ErrorPresenter prints) then said "(database disk image is
+    /// malformed)" twice over, of a sound store. It names the errno, as the browser does, and
+    /// SQLite's "malformed" goes to the log alone (issue 29).
+    @Test func aReadErrorThatLooksLikeDamageNamesTheErrnoNotMalformed() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<50).map { .fixture("q\($0)", time: Int64($0) * 1000) })
+        let path = store.directory.url.appendingPathComponent("quakes.sqlite").path
+        let withErrno = StoreError(SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed",
+                                               systemErrno: EIO), path: path).confirmingDamage()
+        #expect(withErrno.description.contains("(Input/output error)"), "\(withErrno)")
+        #expect(withErrno.description.contains("not known to be damaged"), "\(withErrno)")
+        let noErrno = StoreError(SQLiteError(extendedCode: SQLiteError.corrupt, message: "database disk image is malformed"),
+                                 path: path).confirmingDamage()
+        for error in [withErrno, noErrno] {
+            for text in [error.description, error.readingDescription] {
+                #expect(!text.contains("malformed") && !text.contains("disk image"), "\(text)")
+            }
+            #expect(error.detail?.contains("malformed") == true, "SQLite's word is kept for the log")
+        }
+        #expect(noErrno.description.hasPrefix("Could not read or write the store \(path). Nothing was changed, and the store is not known to be damaged"), "\(noErrno)")
+        #expect(withErrno.readingDescription.contains("(Input/output error); it is not known to be damaged"), "\(withErrno.readingDescription)")
+    }
+
     @Test func aStoreQuickCheckFindsDamagedIsCalledDamaged() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -23,10 +23,13 @@
 # browser launched again without faults shows the scene and quits with 0.
 #
 # Usage: tools/faults/sweep.sh [--binary PATH] [--sample K] [--seed S] [--errnos "EIO ENOSPC EINTR"]
-#                              [--only SCENARIO] [--data DIR]
+#                              [--only SCENARIO] [--data DIR] [--progress FILE] [--points "N …"]
 # SCENARIO: import refresh fetch delete config open notes scene.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
 # --errnos replaces the errnos of every scenario (the browser's default adds KILL).
+# --points "N …" runs those fault points only (the failures of an earlier sweep, run again).
+# --progress FILE appends one line per trial (scenario, errno, call, seconds, ok or FAIL) as it ends,
+# so a long sweep's partial results survive an interruption.
 # Prints one line per failed trial and a summary per scenario; exit 1 if any trial failed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,6 +41,8 @@ errnos="EIO ENOSPC EINTR"
 browser_errnos="EIO ENOSPC EINTR KILL"
 only=""
 data="${QUAKETUI_SHARED_DATA:-$root/../shared/data}"
+progress=/dev/null
+points_only=""
 [ -d "$data/usgs" ] || data=/work/shared/data
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -47,6 +52,8 @@ while [ $# -gt 0 ]; do
         --errnos) errnos=$2; browser_errnos=$2; shift 2 ;;
         --only) only=$2; shift 2 ;;
         --data) data=$2; shift 2 ;;
+        --progress) progress=$2; shift 2 ;;
+        --points) points_only=$2; shift 2 ;;
         *) echo "sweep: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -150,9 +157,12 @@ for scenario in import refresh fetch delete config open; do
     rm -rf "$work/count"; cp -a "$base" "$work/count"
     run_trial "$work/count" "$scenario" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/count" FAULT_NTH=0 FAULT_COUNT="$work/n"
     points=$(cat "$work/n")
-    trials=0; failures=0; done_but_failed=0
+    trials=0; failures=0; done_but_failed=0; began=$SECONDS
+    echo "# $scenario: $points fault points, errnos $errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $errnos; do
-        if [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
+        if [ -n "$points_only" ]; then
+            nths=$points_only
+        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
             nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
         else
             nths=$(seq 1 "$points")
@@ -180,7 +190,7 @@ for scenario in import refresh fetch delete config open; do
                 check=$(sqlite3 "$trial/quakes.sqlite" "PRAGMA integrity_check" 2>&1)
                 [ "$check" = "ok" ] || problem="$problem; integrity_check: $check"
                 # "Damaged, move it aside" on a sound store throws away every note (issue 29).
-                if [ "$check" = "ok" ] && grep -q "is damaged" "$work/err"; then
+                if [ "$check" = "ok" ] && grep -q -E "is damaged|malformed|disk image" "$work/err"; then
                     problem="$problem; called damaged, but integrity_check is ok: $(head -c 200 "$work/err")"
                 fi
             fi
@@ -202,11 +212,14 @@ for scenario in import refresh fetch delete config open; do
             if [ -n "$problem" ]; then
                 failures=$((failures + 1))
                 echo "FAIL $scenario $errno call #$nth ($(tail -1 "$work/faultlog" 2>/dev/null)): $problem"
+                echo "$scenario $errno $nth $((SECONDS - began)) FAIL $problem" >> "$progress"
+            else
+                echo "$scenario $errno $nth $((SECONDS - began)) ok" >> "$progress"
             fi
             rm -f "$work/faultlog"
         done
     done
-    line="$scenario: $points fault points, $trials trials, $failures failures ($done_but_failed of them exit ≠ 0 after the work was done)"
+    line="$scenario: $points fault points, $trials trials, $failures failures ($done_but_failed of them exit ≠ 0 after the work was done), $((SECONDS - began)) s"
     echo "$line"
     summary="$summary$line"$'\n'
     total_failures=$((total_failures + failures))
@@ -232,6 +245,7 @@ waitfor() {   # timeout-seconds, then a command that succeeds when the wait is o
 idles() { local n; n=$(grep -c '^idle' "$work/trace" 2>/dev/null); echo "${n:-0}"; }
 more_idles() { [ "$(idles)" -gt "$1" ]; }
 exited() { [ -s "$work/status" ]; }
+settled_since() { exited || { more_idles "$1" && [ "$(tail -1 "$work/trace" 2>/dev/null)" = idle ]; }; }
 shows() { screen | grep -q -- "$1"; }
 shows_or_exited() { exited || screen | grep -q -i -E -- "$1"; }
 # The scene file as canonical JSON (a torn or missing file prints nothing).
@@ -291,16 +305,20 @@ browser_trial() {   # scenario, dir, env...
         tmux -L "$socket" send-keys -t sweep:b -l "sweep note"
         waitfor 30 shows "sweep note" || { echo "the typed note never showed"; quit > /dev/null; return; }
         touch "$work/arm"
+        n=$(idles)
         tmux -L "$socket" send-keys -t sweep:b C-s
         # (A failed read elsewhere, a merge, may say so over "Notes saved": the checks below decide.)
         waitfor 30 shows_or_exited "Notes saved|not saved|could not" || { echo "no word on the save in 30 s"; }
         if ! exited && shows "not saved"; then
             # The failure was said; the draft is kept: the same save again must work.
             retried=1
+            n=$(idles)
             tmux -L "$socket" send-keys -t sweep:b C-s
             waitfor 30 shows_or_exited "Notes saved" || echo "the second save did not work either: $(screen | tail -1)"
         fi
-        n=$(idles); waitfor 10 more_idles "$n"
+        # Settled after the save: an idle since ctrl-s and no frame drawn after it (waiting
+        # for one more idle than that waited 10 s in vain whenever the save had settled at once).
+        waitfor 10 settled_since "$n"
         screen > "$work/screen"
         rc=$(quit term)
     else
@@ -366,9 +384,12 @@ for scenario in notes scene; do
     new_scene=$(scene_json "$work/clean")
     [ "$scenario" = notes ] || [ "$new_scene" != "$old_scene" ] || { echo "sweep: the $scenario action changed no scene key: $problem"; exit 1; }
     points=$(cat "$work/n")
-    trials=0; failures=0
+    trials=0; failures=0; began=$SECONDS
+    echo "# $scenario: $points fault points, errnos $browser_errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $browser_errnos; do
-        if [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
+        if [ -n "$points_only" ]; then
+            nths=$points_only
+        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
             nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
         else
             nths=$(seq 1 "$points")
@@ -383,11 +404,14 @@ for scenario in notes scene; do
             if [ -n "$problem" ]; then
                 failures=$((failures + 1))
                 echo "FAIL $scenario $errno call #$nth ($(tail -1 "$work/faultlog" 2>/dev/null)): $(echo "$problem" | tr '\n' ';')"
+                echo "$scenario $errno $nth $((SECONDS - began)) FAIL $(echo "$problem" | tr '\n' ';')" >> "$progress"
+            else
+                echo "$scenario $errno $nth $((SECONDS - began)) ok" >> "$progress"
             fi
             rm -f "$work/faultlog"
         done
     done
-    line="$scenario: $points fault points, $trials trials, $failures failures"
+    line="$scenario: $points fault points, $trials trials, $failures failures, $((SECONDS - began)) s"
     echo "$line"
     summary="$summary$line"$'\n'
     total_failures=$((total_failures + failures))

@@ -90,9 +90,13 @@ public final class Connection {
     }
 
     func error(sql: String? = nil) -> SQLiteError {
-        SQLiteError(extendedCode: sqlite3_extended_errcode(rawHandle),
-                    message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
-                    systemErrno: sqlite3_system_errno(rawHandle))
+        let code = sqlite3_extended_errcode(rawHandle)
+        var systemErrno = sqlite3_system_errno(rawHandle)
+        // A failed read can surface as "database disk image is malformed" with no errno: the
+        // store's files still hold it, and the sentence names it instead (issue 29).
+        if code & 0xFF == SQLITE_CORRUPT && systemErrno == 0 { systemErrno = quaketui_sqlite3_last_file_errno(rawHandle) }
+        return SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
+                           systemErrno: systemErrno)
     }
 
     /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.

@@ -65,7 +65,7 @@ enum OpenCommand {
         do {
             inStore = try storeHolds(summary.code, in: state)
         } catch {
-            printError("Warning: sent \(summary.code), but could not look it up in the store: \(ErrorPresenter.report(error).message)")
+            printError("Warning: sent \(summary.code), but could not look it up in the store: \(ErrorPresenter.report(error, storePath: state.storeURL.path).message)")
         }
         let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
                             inStore: inStore)
