@@ -22,20 +22,4 @@ static inline int quaketui_sqlite3_disable_mmap(void) {
 static inline int quaketui_sqlite3_disable_memstatus(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
-// The errno of the last failed system call on the store's files, the WAL first, then the main
-// file (SQLITE_FCNTL_LAST_ERRNO; 0 if none). A failed read can surface as SQLITE_CORRUPT,
-// "database disk image is malformed", with sqlite3_system_errno 0: the file still knows it was an
-// EIO (issue 29). The pointer walk through sqlite3_file's methods is C's to make.
-static inline int quaketui_sqlite3_last_file_errno(sqlite3 *db) {
-    int error = 0;
-    sqlite3_file *journal = 0;
-    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK
-        && journal && journal->pMethods && journal->pMethods->xFileControl
-        && journal->pMethods->xFileControl(journal, SQLITE_FCNTL_LAST_ERRNO, &error) == SQLITE_OK && error != 0) {
-        return error;
-    }
-    error = 0;
-    if (sqlite3_file_control(db, "main", SQLITE_FCNTL_LAST_ERRNO, &error) != SQLITE_OK) return 0;
-    return error;
-}
 #endif

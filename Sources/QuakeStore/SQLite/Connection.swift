@@ -94,7 +94,7 @@ public final class Connection {
         var systemErrno = sqlite3_system_errno(rawHandle)
         // A failed read can surface as "database disk image is malformed" with no errno: the
         // store's files still hold it, and the sentence names it instead (issue 29).
-        if code & 0xFF == SQLITE_CORRUPT && systemErrno == 0 { systemErrno = quaketui_sqlite3_last_file_errno(rawHandle) }
+        if code & 0xFF == SQLITE_CORRUPT && systemErrno == 0 { systemErrno = lastFileErrno() }
         return SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
                            systemErrno: systemErrno)
     }
@@ -311,4 +311,23 @@ extension Connection: Sendable {}
 private final class CancellationCheck {
     let isCancelled: () -> Bool
     init(_ isCancelled: @escaping () -> Bool) { self.isCancelled = isCancelled }
+}
+
+extension Connection {
+    /// The errno of the last failed system call on the store's files, the WAL first, then the
+    /// main file (`SQLITE_FCNTL_LAST_ERRNO`; 0 if none). A failed read can surface as
+    /// `SQLITE_CORRUPT`, "database disk image is malformed", with `sqlite3_system_errno` 0: the
+    /// file still knows it was an EIO (issue 29).
+    func lastFileErrno() -> Int32 {
+        var error: Int32 = 0
+        var journal: UnsafeMutablePointer<sqlite3_file>?
+        if sqlite3_file_control(rawHandle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &journal) == SQLITE_OK,
+           let journal, let control = journal.pointee.pMethods?.pointee.xFileControl,
+           control(journal, SQLITE_FCNTL_LAST_ERRNO, &error) == SQLITE_OK, error != 0 {
+            return error
+        }
+        error = 0
+        guard sqlite3_file_control(rawHandle, "main", SQLITE_FCNTL_LAST_ERRNO, &error) == SQLITE_OK else { return 0 }
+        return error
+    }
 }
