@@ -115,22 +115,13 @@ extension BrowserState {
         return runs
     }
 
-    /// `Effect.readRows` when the screen shows rows `results` has not read: those, and a
-    /// screen's worth either side, so a move by a line or a page reads nothing.
+    /// `Effect.readRows` when the screen shows rows `results` has not read: the rows on screen.
+    /// Only those: the source keeps a window around them, so a move by a line reads from it, and
+    /// a margin here would reach past that window into reads by offset deep in a large section.
     func rowReads() -> [Effect] {
         let runs = offsetsOnScreen
         guard runs.contains(where: { !results.rows.covers($0) }) else { return [] }
-        let margin = listHeight
-        var wide: [Range<Int>] = []
-        for run in runs {
-            let range = max(0, run.lowerBound - margin)..<min(results.count, run.upperBound + margin)
-            if let last = wide.last, last.upperBound >= range.lowerBound {
-                wide[wide.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
-            } else {
-                wide.append(range)
-            }
-        }
-        return [.readRows(wide, generation: results.generation)]
+        return [.readRows(runs, generation: results.generation)]
     }
 
     /// The answer to `Effect.readRows`: the rows, if they are for the results shown.
