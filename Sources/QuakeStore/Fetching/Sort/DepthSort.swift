@@ -87,26 +87,19 @@ struct DepthSort: SegmentedSort {
 
     // MARK: Provisional window
 
-    private var knownDepths: ProvisionalSegment {
-        ProvisionalSegment(filter: "depth IS NOT NULL", arguments: [], columns: ["depth", "time", "id"], descending: !ascending)
-    }
-    /// Unknown depths sort first ascending (NULL is smallest in SQLite), last descending.
-    private var unknownDepths: ProvisionalSegment {
-        ProvisionalSegment(filter: "depth IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
-    }
+    private var segments: NullableColumnSegments { NullableColumnSegments(column: "depth", ascending: ascending) }
 
     func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        keys.depth == nil ? unknownDepths : knownDepths
+        segments.segment(isNull: keys.depth == nil)
     }
 
     func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        (ascending == forward) ? unknownDepths : knownDepths
+        segments.first(forward: forward)
     }
 
     func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
                  reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        let (first, then) = (ascending == forward) ? (unknownDepths, knownDepths) : (knownDepths, unknownDepths)
-        return segment.filter == first.filter ? then : nil
+        segments.after(segment, forward: forward)
     }
 
     func keys(past key: SectionKey, descending: Bool) -> RowKeys {

@@ -83,26 +83,19 @@ struct MagnitudeSort: SegmentedSort {
 
     // MARK: Provisional window
 
-    private var knownMagnitudes: ProvisionalSegment {
-        ProvisionalSegment(filter: "magnitude IS NOT NULL", arguments: [], columns: ["magnitude", "time", "id"], descending: !ascending)
-    }
-    /// Unknown magnitudes sort first ascending (NULL is smallest in SQLite), last descending.
-    private var unknownMagnitudes: ProvisionalSegment {
-        ProvisionalSegment(filter: "magnitude IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
-    }
+    private var segments: NullableColumnSegments { NullableColumnSegments(column: "magnitude", ascending: ascending) }
 
     func segment(_ db: Connection, of keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        keys.magnitude == nil ? unknownMagnitudes : knownMagnitudes
+        segments.segment(isNull: keys.magnitude == nil)
     }
 
     func firstSegment(_ db: Connection, forward: Bool, reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        (ascending == forward) ? unknownMagnitudes : knownMagnitudes
+        segments.first(forward: forward)
     }
 
     func segment(_ db: Connection, after segment: ProvisionalSegment, forward: Bool,
                  reader: ProvisionalReader) throws -> ProvisionalSegment? {
-        let first = (ascending == forward) ? unknownMagnitudes : knownMagnitudes
-        return segment.filter == first.filter ? ((ascending == forward) ? knownMagnitudes : unknownMagnitudes) : nil
+        segments.after(segment, forward: forward)
     }
 
     func keys(past key: SectionKey, descending: Bool) -> RowKeys {

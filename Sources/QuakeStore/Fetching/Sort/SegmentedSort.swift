@@ -10,6 +10,33 @@ struct ProvisionalSegment {
     var regionTitle = ""
 }
 
+/// The two segments of an order by a column that may be NULL (magnitude, depth): the known
+/// values by the column, then time and id; the unknown ones by time and id. Unknown values sort
+/// first ascending (NULL is smallest in SQLite), last descending.
+struct NullableColumnSegments {
+    let column: String
+    let ascending: Bool
+
+    var known: ProvisionalSegment {
+        ProvisionalSegment(filter: "\(column) IS NOT NULL", arguments: [], columns: [column, "time", "id"], descending: !ascending)
+    }
+    var unknown: ProvisionalSegment {
+        ProvisionalSegment(filter: "\(column) IS NULL", arguments: [], columns: ["time", "id"], descending: !ascending)
+    }
+
+    /// The segment of a row whose value `isNull` or not.
+    func segment(isNull: Bool) -> ProvisionalSegment { isNull ? unknown : known }
+
+    /// The first segment in the direction of reading.
+    func first(forward: Bool) -> ProvisionalSegment { ascending == forward ? unknown : known }
+
+    /// The segment after `segment` in the direction of reading, nil after the last.
+    func after(_ segment: ProvisionalSegment, forward: Bool) -> ProvisionalSegment? {
+        let (first, then) = ascending == forward ? (unknown, known) : (known, unknown)
+        return segment.filter == first.filter ? then : nil
+    }
+}
+
 /// An order whose provisional window is read in segments off its sort index (time, magnitude,
 /// region, depth): the segment holding a row, the first, the next; and keys past a section,
 /// to skip a folded one.
