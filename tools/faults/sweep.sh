@@ -136,6 +136,18 @@ scenario_args() {
     esac
 }
 
+# The fault points a scenario's trials fail with one errno: --points as given, a seeded sample
+# of --sample, or every point 1…$1.
+fault_points() {
+    if [ -n "$points_only" ]; then
+        echo "$points_only"
+    elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$1" ]; then
+        seq 1 "$1" | shuf -n "$sample" --random-source=<(yes "$seed$2$3") | sort -n
+    else
+        seq 1 "$1"
+    fi
+}
+
 run_trial() {   # dir, scenario, env...
     local dir=$1 scenario=$2; shift 2
     # shellcheck disable=SC2046
@@ -160,13 +172,7 @@ for scenario in import refresh fetch delete config open; do
     trials=0; failures=0; done_but_failed=0; began=$SECONDS
     echo "# $scenario: $points fault points, errnos $errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $errnos; do
-        if [ -n "$points_only" ]; then
-            nths=$points_only
-        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
-            nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
-        else
-            nths=$(seq 1 "$points")
-        fi
+        nths=$(fault_points "$points" "$scenario" "$errno")
         for nth in $nths; do
             trials=$((trials + 1))
             trial=$work/trial-state   # (no other file in $work has this in its path: FAULT_PATH matches substrings)
@@ -387,13 +393,7 @@ for scenario in notes scene; do
     trials=0; failures=0; began=$SECONDS
     echo "# $scenario: $points fault points, errnos $browser_errnos, sample $sample, binary $binary" >> "$progress"
     for errno in $browser_errnos; do
-        if [ -n "$points_only" ]; then
-            nths=$points_only
-        elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$points" ]; then
-            nths=$(seq 1 "$points" | shuf -n "$sample" --random-source=<(yes "$seed$scenario$errno") | sort -n)
-        else
-            nths=$(seq 1 "$points")
-        fi
+        nths=$(fault_points "$points" "$scenario" "$errno")
         for nth in $nths; do
             trials=$((trials + 1))
             trial=$work/trial-state   # (no other file in $work has this in its path: FAULT_PATH matches substrings)
