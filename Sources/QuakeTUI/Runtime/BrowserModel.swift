@@ -38,7 +38,7 @@ public final class BrowserModel {
         if let fallback { self.state.status.message = fallback }
         // The rows on screen, read into the results without an update: the selection is the
         // saved one until `restore` places it.
-        self.state.results = try snapshotWithRows(source.snapshot(generation: generation))
+        self.state.results = try snapshotWithRows(self.state.results)
     }
 
     public func close() { results.close() }
@@ -82,7 +82,7 @@ public final class BrowserModel {
         var anchor: Int?
         var isStored = true
         if let code = saved.selectedCode {
-            if results.snapshot(generation: generation).sectionIndex(id: saved.selectedSection) != nil {
+            if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
                 isStored = try results.quake(code: code) != nil
             } else {
                 // The anchor first: a provisional source may re-read its window around it.
