@@ -33,7 +33,7 @@ enum BrowserRole {
         let restored = state.restore(from: storage, now: Int64(Date().timeIntervalSince1970 * 1000))
         let selected = restored.selectedCode ?? ""
         // The browser's results source: a slow request answers with a provisional window first.
-        let results = try VisibleFirstResults(container: container, request: state.request)
+        let results = try ResultsEngine(container: container, request: state.request)
         let settled = DispatchSemaphore(value: 0)
         results.onSettled = { settled.signal() }
         let model = try BrowserModel(state: state, source: results)

@@ -18,7 +18,7 @@ enum SortKeyRole {
         settings.home = BrowserRole.home
         var state = AppState(sceneID: "sort-key", settings: settings)
         state.sort = QuakeSortDescriptor(.region)
-        let results = try VisibleFirstResults(container: container, request: state.request, budget: nil)
+        let results = try ResultsEngine(container: container, request: state.request, budget: nil)
         results.budget = .milliseconds(6)
         let settled = DispatchSemaphore(value: 0)
         results.onSettled = { settled.signal() }

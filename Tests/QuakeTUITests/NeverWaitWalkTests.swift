@@ -19,8 +19,8 @@ import Testing
     /// within `windowLimit` (nil: whole, however loaded the machine; zero: cut short at once),
     /// and what their counts signal.
     static func provisionalResults(_ store: TestStore, windowLimit: Duration?,
-                                   margin: Int? = nil) throws -> (VisibleFirstResults, Settled) {
-        let results = try VisibleFirstResults(container: store.container,
+                                   margin: Int? = nil) throws -> (ResultsEngine, Settled) {
+        let results = try ResultsEngine(container: store.container,
                                               request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
         results.alwaysProvisional = true
         results.windowLimit = windowLimit

@@ -29,7 +29,7 @@ public final class InMemoryResultsSource: ResultsSource {
     public var failure: Failure?
     /// How many times `configure` was applied (fetches the model asked for).
     public private(set) var configureCount = 0
-    /// When set, `configure(_:around:)` answers like a store over budget (`VisibleFirstResults`):
+    /// When set, `configure(_:around:)` answers like a store over budget (`ResultsEngine`):
     /// a provisional window of the rows up to `provisionalMargin` either side of the anchor, its
     /// sections counting only those rows, until the test finishes the count (`finishCount`) and
     /// the model takes it (`settle`, on `Action.resultsSettled`).
@@ -109,7 +109,7 @@ public final class InMemoryResultsSource: ResultsSource {
         guard let pending, let outcome = pending.outcome else { return false }
         self.pending = nil
         if case .failure(let failure) = outcome {
-            // Back on the request answered exactly before, as `VisibleFirstResults` does.
+            // Back on the request answered exactly before, as `ResultsEngine` does.
             request = exactRequest
             refetch()
             throw failure

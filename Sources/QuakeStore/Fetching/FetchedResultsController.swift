@@ -30,7 +30,7 @@ public final class FetchedResultsController {
     /// row); a bigger one by walking the sort index and testing each row (about 0.2 µs a row).
     static let sparseMatchDivisor = 8
     /// The most distance rows a deadline-bound configuration empties (see `configure`), or
-    /// loads (`VisibleFirstResults` answers a bigger build with a provisional window at once).
+    /// loads (`ResultsEngine` answers a bigger build with a provisional window at once).
     static let distanceRowsWithinADeadline = 20_000
 
     let context: ViewContext
@@ -101,7 +101,7 @@ public final class FetchedResultsController {
     ///
     /// - Parameter withinNanoseconds: stop and throw (`SQLiteError.isInterrupted`) past this
     ///   long, leaving the controller on its previous request (the provisional path of
-    ///   `VisibleFirstResults` then answers); nil: no limit.
+    ///   `ResultsEngine` then answers); nil: no limit.
     /// - Parameter isCancelled: asked every 1,000 SQLite steps; true stops the read as a deadline
     ///   does (`Connection.withCancellation`: unlike `interrupt`, never lost between statements).
     /// - Parameter bandCounts: for a distance sort that builds its table, called with the

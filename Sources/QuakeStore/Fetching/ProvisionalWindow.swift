@@ -1,6 +1,6 @@
 /// The rows around a selection in a request's order, read straight off the sort indexes with
 /// the predicate tested row by row: no match set, no section counts. It is what the screen
-/// needs the moment a key changes the request; the exact sections follow (`VisibleFirstResults`).
+/// needs the moment a key changes the request; the exact sections follow (`ResultsEngine`).
 ///
 /// Sections are the window's own: each holds the rows read so far and says its count is pending.
 struct ProvisionalWindow {

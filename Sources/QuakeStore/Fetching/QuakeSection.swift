@@ -8,7 +8,7 @@ public struct QuakeSection: Hashable, Sendable {
     public internal(set) var count: Int
     let key: SectionKey
     /// The section of a provisional window: `count` is only the rows read so far, the real one
-    /// is being counted (`VisibleFirstResults`).
+    /// is being counted (`ResultsEngine`).
     public internal(set) var isCountPending = false
     /// The section of a provisional window whose counts arrived before its rows' order (a
     /// distance sort): the rows of the whole result in it, while `count` stays the rows the

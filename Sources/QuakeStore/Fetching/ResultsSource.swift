@@ -24,7 +24,7 @@ public protocol ResultsSource: AnyObject {
     /// Applies a new predicate, sort and time zone together and refetches the section index.
     func configure(_ request: SectionedFetchRequest) throws
     /// `configure`, knowing which quake the selection is anchored on, so a source that answers
-    /// with a provisional window (`VisibleFirstResults`) reads the rows around it.
+    /// with a provisional window (`ResultsEngine`) reads the rows around it.
     func configure(_ request: SectionedFetchRequest, around code: String?) throws
     /// Whether the sections are a provisional window's (their counts are pending).
     var isProvisional: Bool { get }

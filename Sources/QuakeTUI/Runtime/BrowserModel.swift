@@ -171,7 +171,7 @@ public final class BrowserModel {
         switch query.step {
         case .configure(let request):
             // A provisional window holds a screen above and below the selection, however tall.
-            (results as? VisibleFirstResults)?.provisionalMargin = max(80, state.rows + 20)
+            (results as? ResultsEngine)?.provisionalMargin = max(80, state.rows + 20)
             try results.configure(request, around: query.anchor)
         case .merge: changed = try results.merge() != nil
         case .settle: changed = try results.settle()

@@ -56,7 +56,7 @@ final class BrowserApp {
             restored = appState.restore(from: session.storage, now: Int64(Date().timeIntervalSince1970 * 1000))
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
             // Never wait on a key: a slow request is answered by a provisional window first.
-            let results = try VisibleFirstResults(container: container, request: appState.request,
+            let results = try ResultsEngine(container: container, request: appState.request,
                                                   budget: Self.windowBudget(ProcessInfo.processInfo.environment))
             let inbox = inbox
             results.onSettled = { inbox.post(.resultsSettled) }

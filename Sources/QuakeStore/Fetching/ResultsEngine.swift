@@ -27,7 +27,7 @@ import Foundation
 ///
 /// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onSettled`
 /// is called from elsewhere.
-public final class VisibleFirstResults: ResultsSource {
+public final class ResultsEngine: ResultsSource {
     /// How long a reconfiguration may run on the caller's thread before the provisional path
     /// answers (nil: always wait for the exact result, as tests of other things want).
     public var budget: Duration? = .milliseconds(6)
@@ -295,7 +295,7 @@ extension FetchedResultsController {
     }
 }
 
-/// The background half of `VisibleFirstResults`: one serial queue configuring a spare
+/// The background half of `ResultsEngine`: one serial queue configuring a spare
 /// controller for the latest request, interrupting it when a newer one arrives.
 final class CountWorker: @unchecked Sendable {
     // @unchecked: `spare` is used by the queue while `running`, and handed over only under

@@ -7,7 +7,7 @@ import Testing
 /// Never wait on a key: the provisional window shows exactly the rows the exact results show
 /// around the selection, and once the background count settles, the results equal a fresh
 /// fetch — after superseded requests and merges from another writer too.
-@Suite struct VisibleFirstResultsTests {
+@Suite struct ResultsEngineTests {
     static let utc = TimeZone(identifier: "UTC")!
 
     /// Seeded random requests over every order, direction, search and filter kind.
@@ -47,8 +47,8 @@ import Testing
 
     /// Results on `store` that take the provisional path on every request, whole windows (no
     /// time limit, however loaded the machine), and the semaphore their counts signal.
-    static func provisionalResults(_ store: TestStore) throws -> (VisibleFirstResults, DispatchSemaphore) {
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: utc))
+    static func provisionalResults(_ store: TestStore) throws -> (ResultsEngine, DispatchSemaphore) {
+        let results = try ResultsEngine(container: store.container, request: SectionedFetchRequest(timeZone: utc))
         results.alwaysProvisional = true
         results.windowLimit = nil
         let signal = DispatchSemaphore(value: 0)
@@ -57,14 +57,14 @@ import Testing
     }
 
     /// Waits (on the condition, not a clock) until the pending count settles.
-    static func settle(_ results: VisibleFirstResults, _ signal: DispatchSemaphore) throws {
+    static func settle(_ results: ResultsEngine, _ signal: DispatchSemaphore) throws {
         while results.isProvisional {
             #expect(signal.wait(timeout: .now() + 60) == .success, "the background count never finished")
             _ = try results.settle()
         }
     }
 
-    static func expectExact(_ results: VisibleFirstResults, _ store: TestStore, anchor code: String?) throws {
+    static func expectExact(_ results: ResultsEngine, _ store: TestStore, anchor code: String?) throws {
         let fresh = try FetchedResultsController(container: store.container, request: results.request)
         defer { fresh.close() }
         #expect(!results.isProvisional)
@@ -420,7 +420,7 @@ import Testing
     @Test func aQuickRequestIsExactAtOnce() throws {
         let store = try Self.makeStore(count: 50)
         defer { store.remove() }
-        let results = try VisibleFirstResults(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc),
+        let results = try ResultsEngine(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc),
                                               budget: nil)
         defer { results.close() }
         try results.configure(SectionedFetchRequest(predicate: QuakePredicate(searchText: "fiji"), timeZone: Self.utc), around: "v3")
