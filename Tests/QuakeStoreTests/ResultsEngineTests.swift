@@ -405,7 +405,7 @@ import Testing
             let code = try #require(try fresh.rows(in: offset..<offset + 1).first?.code)
             for limit: Duration? in [.zero, nil] {
                 results.windowLimit = limit
-                let window = try results.readWindow(request, around: code)
+                let window = try results.provisionalWindow(for: request, around: code)
                 let anchorOffset = try #require(window.anchorOffset, "\(request) \(code)")
                 #expect(window.rows[anchorOffset].code == code, "\(request) \(code) limit \(String(describing: limit))")
                 let section = window.sections[window.indexPath(forOffset: anchorOffset).section]

@@ -216,7 +216,7 @@ public final class FetchedResultsController {
         try context.read { db in
             guard let keys = try rowKeys(db, code: code), try isMatch(db, keys) else { return nil }
             let offset = try rank(db, keys)
-            try readWindow(db, around: keys, at: offset)
+            try loadRows(db, around: keys, at: offset)
             return offset
         }
     }
@@ -283,13 +283,13 @@ public final class FetchedResultsController {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
         let offset = try rank(db, keys, km: vanishedKm[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead).
-        if !plan.strategy.buildsTable { try readWindow(db, around: keys, at: offset) }
+        if !plan.strategy.buildsTable { try loadRows(db, around: keys, at: offset) }
         return min(offset, count - 1)
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the
     /// window (see `RowWindow.readAround`).
-    private func readWindow(_ db: Connection, around keys: RowKeys, at offset: Int) throws {
+    private func loadRows(_ db: Connection, around keys: RowKeys, at offset: Int) throws {
         try window.readAround(db, keys: keys, in: sectionKey(of: keys), at: offset, index: index, plan: plan)
     }
 

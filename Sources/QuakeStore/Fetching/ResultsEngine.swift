@@ -151,7 +151,7 @@ public final class ResultsEngine: ResultsSource {
             // Over budget: the controller kept its previous state; answer with a window.
             lastWasSlow = true
         }
-        let window = try readWindow(request, around: code)
+        let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
         anchored = nil
         worker.submit(.init(request: request, anchorCode: code, generation: generation))
@@ -222,7 +222,7 @@ public final class ResultsEngine: ResultsSource {
         if var pending = provisional {
             if pending.anchorCode == code { return pending.window.anchorOffset }
             if let offset = pending.window.rows.firstIndex(where: { $0.code == code }) { return offset }
-            pending.window = try readWindow(pending.request, around: code)
+            pending.window = try provisionalWindow(for: pending.request, around: code)
             pending.anchorCode = code
             provisional = pending
             return pending.window.anchorOffset
@@ -246,7 +246,7 @@ public final class ResultsEngine: ResultsSource {
         guard current.token != token else { return nil }
         // Something was committed: the window is read again (the exact count started before
         // it and catches up by a merge when it settles; counts taken before it wait for that).
-        pending.window = try readWindow(pending.request, around: pending.anchorCode)
+        pending.window = try provisionalWindow(for: pending.request, around: pending.anchorCode)
         pending.counted = nil
         pending.countsAreStale = true
         provisional = pending
@@ -259,13 +259,13 @@ public final class ResultsEngine: ResultsSource {
         guard ids != collapsedSectionIDs else { return }
         collapsedSectionIDs = ids
         guard var pending = provisional else { return }
-        pending.window = try readWindow(pending.request, around: pending.anchorCode)
+        pending.window = try provisionalWindow(for: pending.request, around: pending.anchorCode)
         provisional = pending
     }
 
     /// The provisional window of `request` around the quake `code` (or from the top), read on the
     /// exact controller's connection within `windowLimit`.
-    func readWindow(_ request: SectionedFetchRequest, around code: String?) throws -> ProvisionalWindow {
+    func provisionalWindow(for request: SectionedFetchRequest, around code: String?) throws -> ProvisionalWindow {
         try current.provisionalWindow(request, anchor: code, margin: provisionalMargin, limit: windowLimit.map(Self.nanoseconds),
                                       collapsed: collapsedSectionIDs)
     }
