@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+@testable import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -47,7 +47,7 @@ import Testing
         defer { reader.close() }
         let started = DispatchSemaphore(value: 0), replaced = DispatchSemaphore(value: 0)
         let answered = DispatchSemaphore(value: 0)
-        let answers = Locked<[String]>([])
+        let answers = LockedValue<[String]>([])
         reader.submit(generation: 1, { db -> Int in
             started.signal()
             replaced.wait()
@@ -68,12 +68,4 @@ import Testing
         #expect(answered.wait(timeout: .now() + 20) == .success)
         #expect(answers.withLock { $0 } == ["2: 10"])  // 6.0 … 6.9
     }
-}
-
-/// A value shared with the reader's queue.
-final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) -> T) -> T { lock.withLock { body(&value) } }
 }

@@ -93,7 +93,7 @@ case "hang":
     }
 case "observe":
     let reader = container.viewContext
-    let token = LockedToken(try reader.read { try $0.currentHistoryToken() })
+    let token = LastSeenToken(try reader.read { try $0.currentHistoryToken() })
     let observer = try StoreChangeObserver(container: container) {
         let fetch = try? reader.read { try $0.history(after: token.value) }
         guard let fetch else { return }
@@ -115,7 +115,7 @@ default:
 }
 container.close()
 
-final class LockedToken: @unchecked Sendable {
+final class LastSeenToken: @unchecked Sendable {
     // @unchecked: only the observer's serial queue touches `value` after init.
     var value: HistoryToken
     init(_ value: HistoryToken) { self.value = value }

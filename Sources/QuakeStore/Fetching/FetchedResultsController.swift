@@ -127,17 +127,17 @@ public final class FetchedResultsController {
             plan = newPlan
             window.invalidate()
             return try context.read { db -> Int? in
-                func reload() throws -> Int? {
+                func reloadAndAnchor() throws -> Int? {
                     // A distance table left behind stays until the next distance sort rebuilds it:
                     // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
                     // which no deadline can stop), and the table lives in a temp file, not in memory.
-                    try reloadLocked(db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, bandCounts: bandCounts)
+                    try reload(in: db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, bandCounts: bandCounts)
                     guard let code else { return nil }
-                    return try anchorLocked(db, code: code)
+                    return try anchor(in: db, code: code)
                 }
                 // A deadline's progress handler stays theirs: only a count with a cancellation check replaces it.
-                guard let isCancelled else { return try reload() }
-                return try db.withCancellation(isCancelled, reload)
+                guard let isCancelled else { return try reloadAndAnchor() }
+                return try db.withCancellation(isCancelled, reloadAndAnchor)
             }
         } }
     }
@@ -276,10 +276,11 @@ public final class FetchedResultsController {
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its
     /// nearest neighbour (the row that now stands where it would sort), else nil for no rows.
     public func anchor(code: String) throws -> Int? {
-        try context.read { db in try anchorLocked(db, code: code) }
+        try context.read { db in try anchor(in: db, code: code) }
     }
 
-    private func anchorLocked(_ db: Connection, code: String) throws -> Int? {
+    /// `anchor(code:)` in the caller's read of `db`.
+    private func anchor(in db: Connection, code: String) throws -> Int? {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
         let offset = try rank(db, keys, km: vanishedKm[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead).
@@ -305,7 +306,7 @@ public final class FetchedResultsController {
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
             guard case .transactions(let transactions, let latest) = fetch else {
-                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
+                try reload(in: db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true)
             }
             guard !transactions.isEmpty else {
@@ -315,7 +316,7 @@ public final class FetchedResultsController {
             // Without a row's previous keys its old position is unknown: reload rather than guess.
             let unplaceable = transactions.contains { $0.changes.contains { $0.kind != .insert && $0.old == nil } }
             if !transactions.allSatisfy(\.isListed) || unplaceable {
-                try reloadLocked(db, rebuildMatches: true, rebuildTable: true)
+                try reload(in: db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
             // The keys each code had before the first of these transactions touched it.
@@ -336,12 +337,14 @@ public final class FetchedResultsController {
     // MARK: Fetching
 
     private func reload(rebuildMatches: Bool = true, rebuildTable: Bool = false) throws {
-        try context.read { db in try reloadLocked(db, rebuildMatches: rebuildMatches, rebuildTable: rebuildTable) }
+        try context.read { db in try reload(in: db, rebuildMatches: rebuildMatches, rebuildTable: rebuildTable) }
         window.invalidate()
     }
 
-    private func reloadLocked(_ db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false,
-                              bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
+    /// `reload(rebuildMatches:rebuildTable:)` in the caller's read of `db`, calling `bandCounts`
+    /// as `configure` says.
+    private func reload(in db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false,
+                        bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
         token = try db.currentHistoryToken()
         let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
         if rebuildTable || rebuildMatches, plan.strategy.buildsTable {
