@@ -3,7 +3,7 @@ import Foundation
 import QuakeTestSupport
 import Testing
 
-/// The distance sort's band counts from the distance table alone (`DistanceTable.bandCounts`):
+/// The distance sort's band counts from the distance table alone (`DistanceTable.bandCountsFromTable`):
 /// range counts without a magnitude filter, one grouped pass with one; with a search, a near
 /// filter, both directions and both units, against an independent haversine on a real feed.
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
@@ -46,7 +46,7 @@ struct DistanceBandCountTests {
         }
     }
 
-    /// The counts without the table (`DistanceTable.bandCounts(_:origin:filter:bands:)`) equal the
+    /// The counts without the table (`DistanceTable.bandCountsInBoxes(_:origin:filter:bands:)`) equal the
     /// controller's from the table, with and without filters, in km and miles.
     @Test func countsWithoutTheTableEqualTheTables() throws {
         let store = try TestStore()
@@ -64,7 +64,7 @@ struct DistanceBandCountTests {
                 defer { controller.close() }
                 let filter: (String, [SQLiteValue]) = minimum.map { ("magnitude >= ?", [.real($0)]) } ?? ("", [])
                 let counts = try store.read { db in
-                    try DistanceTable.bandCounts(db, origin: origin, filter: filter, bands: reference.bands.map(\.key.distanceBounds))
+                    try DistanceTable.bandCountsInBoxes(db, origin: origin, filter: filter, bands: reference.bands.map(\.key.distanceBounds))
                 }
                 let expected = reference.bands.map { band in controller.sections.first { $0.id == band.id }?.count ?? 0 }
                 #expect(counts == expected, "\(origin) M≥\(String(describing: minimum)) \(unit)")

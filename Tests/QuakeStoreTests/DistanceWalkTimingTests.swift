@@ -38,7 +38,7 @@ struct DistanceWalkTimingTests {
             var counts: [Int] = []
             for _ in 0..<7 {
                 let start = DispatchTime.now().uptimeNanoseconds
-                counts = try DistanceTable.bandCounts(db, origin: tokyo, filter: filter, bands: bands)
+                counts = try DistanceTable.bandCountsInBoxes(db, origin: tokyo, filter: filter, bands: bands)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             times.sort()

@@ -104,13 +104,13 @@ public final class FetchedResultsController {
     ///   `ResultsEngine` then answers); nil: no limit.
     /// - Parameter isCancelled: asked every 1,000 SQLite steps; true stops the read as a deadline
     ///   does (`Connection.withCancellation`: unlike `interrupt`, never lost between statements).
-    /// - Parameter bandCounts: for a distance sort that builds its table, called with the
+    /// - Parameter onBandsCounted: for a distance sort that builds its table, called with the
     ///   exact sections (counted in one pass, in the same read) before the table is built, so
     ///   that a provisional window can show them before the rows' order is known (0.18 s
     ///   against 0.9 s at 1,000,000 quakes).
     public func configure(_ request: SectionedFetchRequest, anchoring code: String?,
                           withinNanoseconds limit: UInt64?, isCancelled: (() -> Bool)? = nil,
-                          bandCounts: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
+                          onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
         let newPlan = QueryPlan(request)
         let matchesChanged = changesMatches(newPlan)
@@ -131,7 +131,7 @@ public final class FetchedResultsController {
                     // A distance table left behind stays until the next distance sort rebuilds it:
                     // emptying a million rows cost the key that left the sort 0.2 s (one SQLite step,
                     // which no deadline can stop), and the table lives in a temp file, not in memory.
-                    try reload(in: db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, bandCounts: bandCounts)
+                    try reload(in: db, rebuildMatches: matchesChanged, rebuildTable: tableChanged, onBandsCounted: onBandsCounted)
                     guard let code else { return nil }
                     return try anchor(in: db, code: code)
                 }
@@ -341,14 +341,14 @@ public final class FetchedResultsController {
         window.invalidate()
     }
 
-    /// `reload(rebuildMatches:rebuildTable:)` in the caller's read of `db`, calling `bandCounts`
+    /// `reload(rebuildMatches:rebuildTable:)` in the caller's read of `db`, calling `onBandsCounted`
     /// as `configure` says.
     private func reload(in db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false,
-                        bandCounts: (([QuakeSection]) -> Void)? = nil) throws {
+                        onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws {
         token = try db.currentHistoryToken()
         let counted = rebuildMatches ? try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil) : false
         if rebuildTable || rebuildMatches, plan.strategy.buildsTable {
-            tableRows = try plan.strategy.buildTable(db, plan: plan, bandCounts: bandCounts)
+            tableRows = try plan.strategy.buildTable(db, plan: plan, onBandsCounted: onBandsCounted)
         }
         setSections(try buildSections(db, countedByMatches: counted))
         window.invalidate()

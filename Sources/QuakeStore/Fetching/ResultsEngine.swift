@@ -169,7 +169,7 @@ public final class ResultsEngine: ResultsSource {
     ///   before the pending one (exact), and the caller should put its state back too.
     public func settle() throws -> Bool {
         guard var pending = provisional else { return false }
-        if let counted = worker.takeBandCounts(generation: pending.generation) {
+        if let counted = worker.takeCountedBands(generation: pending.generation) {
             guard !pending.countsAreStale else { return false }
             pending.counted = counted
             provisional = pending
@@ -316,7 +316,7 @@ final class CountWorker: @unchecked Sendable {
     private var running = false
     private var finished: (generation: Int, result: Result<Int?, any Error>, duration: Duration)?
     /// A distance sort's sections, counted before its table is built.
-    private var bandCounts: (generation: Int, sections: [QuakeSection])?
+    private var countedBands: (generation: Int, sections: [QuakeSection])?
     private var _onSettled: (@Sendable () -> Void)?
 
     var onSettled: (@Sendable () -> Void)? {
@@ -332,7 +332,7 @@ final class CountWorker: @unchecked Sendable {
             latest = job
             ticket += 1
             finished = nil
-            bandCounts = nil
+            countedBands = nil
             if running {
                 spare?.interrupt()
             } else {
@@ -348,7 +348,7 @@ final class CountWorker: @unchecked Sendable {
             latest = nil
             ticket += 1
             finished = nil
-            bandCounts = nil
+            countedBands = nil
             if running { spare?.interrupt() }
         }
     }
@@ -369,10 +369,10 @@ final class CountWorker: @unchecked Sendable {
     }
 
     /// The band counts of a distance sort's job `generation`, once (nil: none, or taken).
-    func takeBandCounts(generation: Int) -> [QuakeSection]? {
+    func takeCountedBands(generation: Int) -> [QuakeSection]? {
         lock.withLock {
-            guard let counts = bandCounts, counts.generation == generation else { return nil }
-            bandCounts = nil
+            guard let counts = countedBands, counts.generation == generation else { return nil }
+            countedBands = nil
             return counts.sections
         }
     }
@@ -438,7 +438,7 @@ final class CountWorker: @unchecked Sendable {
     private func publish(_ sections: [QuakeSection], of job: Job) {
         let callback: (@Sendable () -> Void)? = lock.withLock {
             guard latest == nil else { return nil }
-            bandCounts = (job.generation, sections)
+            countedBands = (job.generation, sections)
             return _onSettled
         }
         callback?()

@@ -71,10 +71,10 @@ struct DistanceSort: SortStrategy {
     /// Distances are per configuration, never kept: the walk counts the bands.
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? { nil }
 
-    /// Five bands, counted on the distance table alone (`DistanceTable.bandCounts`).
+    /// Five bands, counted on the distance table alone (`DistanceTable.bandCountsFromTable`).
     func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
                         countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
-        try bandSections { bands in try DistanceTable.bandCounts(db, bands: bands, plan: plan) }
+        try bandSections { bands in try DistanceTable.bandCountsFromTable(db, bands: bands, plan: plan) }
     }
 
     /// Counted, ranked and windowed on the distance table alone: every row in it is a candidate.
@@ -166,10 +166,10 @@ struct DistanceSort: SortStrategy {
         return matchesChanged || reference?.origin != current.reference?.origin
     }
 
-    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int {
+    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
         guard let origin = reference?.origin else { return 0 }
-        if let bandCounts {
-            bandCounts(try bandSections { bands in try DistanceTable.bandCounts(db, origin: origin, plan: plan, bands: bands) })
+        if let onBandsCounted {
+            onBandsCounted(try bandSections { bands in try DistanceTable.bandCountsInOnePass(db, origin: origin, plan: plan, bands: bands) })
         }
         return try DistanceTable.rebuild(db, origin: origin, plan: plan)
     }

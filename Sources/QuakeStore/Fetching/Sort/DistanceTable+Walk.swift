@@ -107,8 +107,8 @@ extension DistanceTable {
     /// the table's counts (the same distance, the same comparisons), for a header drawn before the
     /// table is built. At 1,000,000 quakes the box of the largest bound is most of the cost
     /// (BENCHMARKS.md, issue 13d).
-    static func bandCounts(_ db: Connection, origin: GeoPoint, filter: (String, [SQLiteValue]),
-                           bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+    static func bandCountsInBoxes(_ db: Connection, origin: GeoPoint, filter: (String, [SQLiteValue]),
+                                  bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
         let km = origin.distanceSQL()
         let (filterSQL, filterArguments) = filter
         let condition = filterSQL.trimmingCharacters(in: .whitespaces).isEmpty ? "1" : filterSQL

@@ -58,7 +58,7 @@ struct DistanceTable {
     /// or above the plan's minimum magnitude (`QueryPlan.distanceTableWhere`), from the table alone: every row in it is a candidate already.
     /// Without a magnitude filter, one range count on the index per band; with one, a single
     /// pass over the table grouped by band (a range count would look up each row's `mag`).
-    static func bandCounts(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
+    static func bandCountsFromTable(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
         guard plan.minimumMagnitude != nil else {
             return try bands.map { band in
                 let sql = band.upperKm.isInfinite
@@ -74,11 +74,11 @@ struct DistanceTable {
 
     /// How many candidate rows fall in each band, from one pass over `quake` that computes every
     /// row's distance: no table, no sort. It is what a distance configuration shows before its
-    /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:bandCounts:)`):
+    /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:isCancelled:onBandsCounted:)`):
     /// at 1,000,000 quakes the pass takes a fifth of the table's build, which is mostly the load
     /// and the index's sort (BENCHMARKS.md, session 10). The candidates are those `rebuild` loads.
-    static func bandCounts(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
-                           bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+    static func bandCountsInOnePass(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
+                                    bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
         let (predicate, arguments) = plan.matchedWhere
         // `LIMIT -1` keeps SQLite from flattening the subquery into the counting query, which
         // would compute the distance once for each band bound it is compared with.

@@ -80,9 +80,9 @@ protocol SortStrategy {
     /// Whether configuring this order on a controller holding `current` builds the table anew
     /// (`matchesChanged`: the search or filters changed).
     func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool
-    /// Builds the table for `plan` in the read's transaction, first calling `bandCounts` (if
+    /// Builds the table for `plan` in the read's transaction, first calling `onBandsCounted` (if
     /// given) with the exact sections counted without it; returns its rows.
-    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int
+    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int
     /// What the table holds for row `id` (a distance), read before a merge takes the row out.
     func tableEntry(_ db: Connection, id: Int64) throws -> Double?
     /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`.
@@ -101,7 +101,7 @@ extension SortStrategy {
     // The stored orders have no table of their own: their rows are `quake`'s, served by its indexes.
     var buildsTable: Bool { false }
     func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool { false }
-    func buildTable(_ db: Connection, plan: QueryPlan, bandCounts: (([QuakeSection]) -> Void)?) throws -> Int { 0 }
+    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int { 0 }
     func tableEntry(_ db: Connection, id: Int64) throws -> Double? { nil }
     func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {}
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
