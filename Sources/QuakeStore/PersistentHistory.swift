@@ -184,16 +184,3 @@ final class HistoryPurge: Sendable {
         _ = try? db.transaction(.immediate) { try db.purgeHistory(before: now.addingTimeInterval(-Self.retention)) }
     }
 }
-
-/// A value behind a lock, for small process-wide state.
-final class LockedValue<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
