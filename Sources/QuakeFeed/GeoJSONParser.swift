@@ -34,7 +34,7 @@ final class GeoJSONParser: RecordParser {
     private var state = State.start
     private var featureIndex = 0
 
-    private let keys = KeyTable.geoJSON
+    private let keys = FeedKeyTable.geoJSON
     private let interner = StringInterner()
     private let agency: String?
 

@@ -11,12 +11,12 @@ enum FeedKey: UInt8 {
 /// a perfect hash into 64 slots, its multiplier found once at start-up. A feature has about
 /// 26 members, so this runs some 30 times per quake and must cost next to nothing.
 /// Immutable after `init`, hence `@unchecked Sendable`.
-final class KeyTable: @unchecked Sendable {
+final class FeedKeyTable: @unchecked Sendable {
     private let keys: UnsafeMutablePointer<PackedKey>
     private let ids: UnsafeMutablePointer<UInt8>
     private let multiplier: UInt64
 
-    static let geoJSON = KeyTable([
+    static let geoJSON = FeedKeyTable([
         "features": .features, "id": .id, "properties": .properties, "geometry": .geometry,
         "coordinates": .coordinates, "mag": .mag, "place": .place, "time": .time, "updated": .updated,
         "url": .url, "felt": .felt, "alert": .alert, "status": .status, "tsunami": .tsunami, "sig": .sig,
