@@ -114,11 +114,12 @@ struct TerminalBench {
     final class Browser {
         let terminal: PseudoTerminal
         private let trace: URL
-        private var seen = 0
+        private let lines: TraceLines
 
         /// `environment` adds to (or replaces) the offline feed mirror and the trace.
         init(_ bench: TerminalBench, environment: [String: String] = [:]) throws {
             trace = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-trace-\(UUID().uuidString)")
+            lines = TraceLines(trace)
             terminal = try PseudoTerminal(
                 [bench.quaketui, "--state-dir", bench.store.path, "--scene", bench.scene],
                 columns: BenchScreen.size.columns, rows: BenchScreen.size.rows,
@@ -128,18 +129,10 @@ struct TerminalBench {
 
         /// The time of the first frame presented after `after` (ns), waiting up to 10 s.
         func nextFrame(after: UInt64) throws -> UInt64 {
-            let deadline = monotonicNanoseconds() + 10_000_000_000
-            while monotonicNanoseconds() < deadline {
-                let lines = ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n")
-                for line in lines.dropFirst(seen) where line.hasSuffix("") {
-                    let parts = line.split(separator: " ")
-                    guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { continue }
-                    seen += 1
-                    if time >= after { seen = lines.count; return time }
-                }
-                usleep(200)
+            try lines.wait("the browser drew no frame within 10 s (trace \(trace.path))") { parts in
+                guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]), time >= after else { return nil }
+                return time
             }
-            throw BenchError("the browser drew no frame within 10 s (trace \(trace.path))")
         }
 
         /// The time of the first frame presented after the browser handled the key just typed
@@ -150,22 +143,12 @@ struct TerminalBench {
         /// show the key, and taking it as the key's frame shifts every later key onto the frame
         /// of the key before it (`s` → time was timed by the frame of `s` → distance).
         func nextFrameAfterKey() throws -> UInt64 {
-            let deadline = monotonicNanoseconds() + 10_000_000_000
             var handled = false
-            while monotonicNanoseconds() < deadline {
-                let text = (try? String(contentsOf: trace, encoding: .utf8)) ?? ""
-                // Whole lines only: the browser may be writing the last one.
-                let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-                while seen < lines.count {
-                    let parts = lines[lines.startIndex + seen].split(separator: " ")
-                    seen += 1
-                    if parts.first == "key" { handled = true }
-                    guard handled, parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { continue }
-                    return time
-                }
-                usleep(200)
+            return try lines.wait("the browser drew no frame for a key within 10 s (trace \(trace.path))") { parts in
+                if parts.first == "key" { handled = true }
+                guard handled, parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { return nil }
+                return time
             }
-            throw BenchError("the browser drew no frame for a key within 10 s (trace \(trace.path))")
         }
 
         func quit() throws {
@@ -176,3 +159,46 @@ struct TerminalBench {
         }
     }
 }
+
+/// The lines a browser appends to its trace file, read as they come: each poll reads only the
+/// bytes written since the last one, so the bench's own polling (every 200 µs) costs the
+/// machine next to nothing while the browser it times works.
+final class TraceLines {
+    private let url: URL
+    /// Opened once the browser has written to the file: it creates the file by replacing
+    /// whatever was at the path, so a handle opened before would read another file.
+    private var handle: FileHandle?
+    private var partial = Data()
+    private var pending: [[Substring]] = []
+
+    init(_ url: URL) { self.url = url }
+    deinit { try? handle?.close() }
+
+    /// Reads lines until `match` returns a value for one (lines before it are consumed, the
+    /// rest stay for the next wait), or throws `failure` after 10 s.
+    func wait<T>(_ failure: String, _ match: ([Substring]) -> T?) throws -> T {
+        let deadline = monotonicNanoseconds() + 10_000_000_000
+        while true {
+            while !pending.isEmpty {
+                if let found = match(pending.removeFirst()) { return found }
+            }
+            guard monotonicNanoseconds() < deadline else { throw BenchError(failure) }
+            if !readMore() { usleep(200) }
+        }
+    }
+
+    /// Whole lines only: the browser may be writing the last one.
+    private func readMore() -> Bool {
+        if handle == nil, let size = try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize, size > 0 {
+            handle = try? FileHandle(forReadingFrom: url)
+        }
+        guard let data = try? handle?.readToEnd(), !data.isEmpty else { return false }
+        partial.append(data)
+        guard let end = partial.lastIndex(of: UInt8(ascii: "\n")) else { return true }
+        let text = String(decoding: partial[partial.startIndex..<end], as: UTF8.self)
+        partial = Data(partial[(end + 1)...])
+        pending += text.split(separator: "\n").map { $0.split(separator: " ") }
+        return true
+    }
+}
+
