@@ -74,11 +74,8 @@ public final class ResultsEngine: ResultsSource {
     }
 
     private var generation = 0
-    /// The last request could not be applied within the budget (nor counted within it in the
-    /// background): the next one goes to its window at once. Trying first would cost the key
-    /// more than the budget: clearing a large match set is one SQLite step that no deadline
-    /// stops (and its rollback another), 30 ms at 1M quakes.
-    private var lastWasSlow = false
+    /// Whether a request is tried exactly within the budget or goes to its window at once.
+    private var attempts = ExactAttempts()
 
     /// Called on a background queue when the exact results of a pending request are ready to
     /// `settle()` (the browser posts an action and wakes its loop).
@@ -139,7 +136,7 @@ public final class ResultsEngine: ResultsSource {
             // only added the budget to the window's time, 20 ms for the key at 1M.
             let skip = try request.strategy.buildsTable
                 ? limit != nil && current.rebuildsLargeDistanceTable(for: request)
-                : lastWasSlow
+                : !attempts.tries(request.sortDescriptor.order, shown: self.request.sortDescriptor.order)
             if alwaysProvisional || skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
             }
@@ -149,7 +146,7 @@ public final class ResultsEngine: ResultsSource {
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
-            lastWasSlow = true
+            attempts.record(request.sortDescriptor.order, withinBudget: false)
         }
         let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
@@ -182,7 +179,7 @@ public final class ResultsEngine: ResultsSource {
             throw error
         case .success(let (finished, offset, duration)):
             // A count that took no longer than the budget: the next request may be tried exactly.
-            if let budget, duration <= budget { lastWasSlow = false }
+            attempts.record(pending.request.sortDescriptor.order, withinBudget: budget.map { duration <= $0 } ?? true)
             let previous = current
             current = finished
             worker.giveSpare(previous)
