@@ -122,9 +122,9 @@ enum ConfigCommand {
         let value = positionals.first
         let setting = try name.map { name throws(UsageError) -> Setting in
             guard let setting = settings.first(where: { $0.name == name }) else {
-                let near = Spelling.nearest(to: name, in: settings.map(\.name))
+                let guess = Spelling.didYouMean(name, in: settings.map(\.name))
                 throw UsageError(message: "Unknown setting '\(SafeText.sanitize(name))'."
-                                 + (near.map { " Did you mean '\($0)'?" } ?? " See 'quaketui config --help' for the keys."),
+                                 + (guess.isEmpty ? " See 'quaketui config --help' for the keys." : guess),
                                  command: spec)
             }
             return setting
