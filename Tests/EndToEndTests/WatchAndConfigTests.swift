@@ -98,6 +98,8 @@ import Testing
         (["config", "home", "91,0"], "'91,0' is not a valid home"),
         (["config", "homee"], "Did you mean 'home'?"),
         (["config", "timeZone", "mars"], "'mars' is not a valid timeZone"),
+        (["config", "refreshFeed", "all_weak"], "'all_weak' is not a valid refreshFeed. Did you mean 'all_week'?"),
+        (["config", "distanceUnit", "mil"], "'mil' is not a valid distanceUnit. Did you mean 'mi'?"),
         (["config", "--unset"], "--unset goes with one key"),
         (["config", "timeZone", "--name", "x"], "--name goes with a new home"),
         (["config", "autoRefreshInterval", "5"], "use 0 or a number of seconds of at least 30"),
