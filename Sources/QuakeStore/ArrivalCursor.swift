@@ -17,14 +17,16 @@ extension Connection {
     }
 
     /// Calls `body` once for every quake inserted after `cursor` that is still stored, oldest
-    /// commit first, and returns the cursor to pass next time. Transactions `excludingOrigin`
-    /// committed are passed over (their rows still move the cursor on).
+    /// commit first (or, `byTime`, oldest quake first: what `watch` prints), and returns the
+    /// cursor to pass next time. Transactions `excludingOrigin` committed are passed over (their
+    /// rows still move the cursor on).
     ///
     /// Exact transactions name their inserted codes. A bulk transaction (or history purged
     /// since the cursor) does not, so then every row whose id is above the cursor's counts
     /// (SQLite gives a new row a larger id than any stored one); a quake reported either way is
-    /// reported once.
-    public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil,
+    /// reported once. `byTime` sorts the row scan in SQL (any size) and the named codes in memory
+    /// (at most what the history lists), and merges the two.
+    public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil, byTime: Bool = false,
                                _ body: (StoredQuake) throws -> Void) throws -> ArrivalCursor {
         let now = try arrivalCursor()
         guard now.token > cursor.token else { return ArrivalCursor(token: cursor.token, maxID: max(cursor.maxID, now.maxID)) }
@@ -39,17 +41,34 @@ extension Connection {
                 codes += transaction.changes.lazy.filter { $0.kind == .insert }.map(\.code)
             }
         }
+        // Named quakes the row scan does not reach (a reused id at or below the cursor's), in order.
+        var listed: [StoredQuake] = []
         var seen = Set<String>()
+        if byTime {
+            for code in codes where seen.insert(code).inserted {
+                guard let quake = try quake(code: code) else { continue }
+                if !needsRowScan || quake.id <= cursor.maxID || quake.id > now.maxID { listed.append(quake) }
+            }
+            listed.sort { ($0.record.time, $0.record.code) < ($1.record.time, $1.record.code) }
+        }
+        var next = 0
         if needsRowScan {
-            let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE id > ? AND id <= ? ORDER BY id")
+            let order = byTime ? "time, code" : "id"
+            let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE id > ? AND id <= ? ORDER BY \(order)")
             try statement.bind(cursor.maxID, at: 1)
             try statement.bind(now.maxID, at: 2)
             while try statement.step() {
                 let quake = StoredQuake(statement)
+                while next < listed.count, (listed[next].record.time, listed[next].record.code) < (quake.record.time, quake.record.code) {
+                    try body(listed[next])
+                    next += 1
+                }
                 seen.insert(quake.record.code)
                 try body(quake)
             }
         }
+        for quake in listed[next...] { try body(quake) }
+        guard !byTime else { return now }
         for code in codes where !seen.contains(code) {
             seen.insert(code)
             if let quake = try quake(code: code) { try body(quake) }

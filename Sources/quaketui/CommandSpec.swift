@@ -146,9 +146,7 @@ extension CommandSpec {
     /// ` Did you mean '--sort'?` for a mistyped option, or nothing.
     private func suggestion(forOption typed: String) -> String {
         let bare = String(typed.drop(while: { $0 == "-" }))
-        let names = options.map(\.name) + ["help"]
-        guard let near = Spelling.nearest(to: bare, in: names) else { return "" }
-        return " Did you mean '--\(near)'?"
+        return Spelling.didYouMean(bare, in: options.map(\.name) + ["help"]) { "--\($0)" }
     }
 
     private func hint(forExtra extra: String) -> String {

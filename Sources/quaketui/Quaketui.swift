@@ -61,9 +61,8 @@ enum Quaketui {
 
     /// "Unknown command 'lst'. Did you mean 'list'?"
     static func unknownCommand(_ name: String) -> UsageError {
-        let near = Spelling.nearest(to: name, in: commands.map(\.spec.name) + ["help"])
-        return UsageError(message: "Unknown command '\(name)'." + (near.map { " Did you mean '\($0)'?" } ?? ""),
-                          command: root)
+        UsageError(message: "Unknown command '\(name)'." + Spelling.didYouMean(name, in: commands.map(\.spec.name) + ["help"]),
+                   command: root)
     }
 
     /// Runs the command line and returns the exit code; prints errors on stderr.

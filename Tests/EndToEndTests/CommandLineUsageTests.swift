@@ -28,6 +28,10 @@ import Testing
         (["--scene", "x", "list"], 64, "Error: Unknown option '--scene'."),
         (["--generate-completion-script", "tcsh"], 64,
          "Error: 'tcsh' is not a shell quaketui writes completions for; use bash, zsh or fish."),
+        // stats prints no distances: --near alone would be ignored, so it is refused, as watch does.
+        (["stats", "--near", "35.68,139.69"], 64,
+         "Error: --near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near."),
+        (["refresh", "all_weak"], 64, "Error: 'all_weak' is not a USGS summary feed. Did you mean 'all_week'?"),
     ]
 
     @Test(arguments: cases.indices)

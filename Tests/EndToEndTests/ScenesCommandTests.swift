@@ -119,6 +119,26 @@ import Testing
         #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["right"])
     }
 
+    /// prune keeps open scenes; it says so, and says when it removed nothing, instead of printing nothing.
+    @Test func pruneSaysWhichOpenScenesItKept() throws {
+        let (dir, state) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let lease = try SceneLease.acquire(SceneIdentity(id: SceneID(validating: "left"), source: .option), in: state)
+        defer { lease.release() }
+        let old = Date().addingTimeInterval(-40 * 86_400)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.appending("scenes").path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir.appending("scenes/\(name)").path)
+        }
+        let some = try QuaketuiBinary.run(["scenes", "prune", "--older-than", "30"], stateDirectory: dir.url)
+        #expect(some.status == 0, "\(some.stderr)")
+        #expect(some.stdout == "pruned 1 scene: right\nkept 1 open scene: left (process \(getpid()))\n")
+        #expect(some.stderr.isEmpty, "\(some.stderr)")
+        let none = try QuaketuiBinary.run(["scenes", "prune", "--older-than", "30"], stateDirectory: dir.url)
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stdout == "no scenes pruned\nkept 1 open scene: left (process \(getpid()))\n")
+        #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["left"])
+    }
+
     @Test(arguments: [
         (["scenes", "rm", "../etc"], "is not valid"),
         (["scenes", "rm", "left", "a b"], "is not valid"),

@@ -72,6 +72,23 @@ import Testing
         #expect(watch.stdout.contains("M  4.1  12 km SW of Suárez, Colombia  [ut0001]"), "\(watch.stdout)")
     }
 
+    /// The quakes of one import print oldest first, whatever the file's order (a USGS feed is
+    /// newest first), so the stream reads as a log with the latest quake at the bottom.
+    @Test func watchPrintsTheQuakesOfAnImportOldestFirst() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["config", "timeZone", "utc"], stateDirectory: dir.url).status == 0)
+        let watch = try startWatch(dir, [])
+        defer { watch.kill(); watch.wait() }
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: TerminalEnvironmentTests.feed).status == 0)
+        #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 3 })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [
+            "2023-11-14 13:53:20  M  3.0  10 km N of Bend, Oregon  [ut0003]",
+            "2023-11-14 16:40:00  M  2.2  6 km S of Pāhala, Hawaii  [ut0002]",
+            "2023-11-14 19:26:40  M  4.1  12 km SW of Suárez, Colombia  [ut0001]",
+        ], "\(watch.stdout)")
+    }
+
     @Test(arguments: [
         (["watch", "--near", "1,2"], "--near and --radius go together"),
         (["watch", "--near", "95,2", "--radius", "10"], "'95,2' is not a place"),
@@ -81,6 +98,8 @@ import Testing
         (["config", "home", "91,0"], "'91,0' is not a valid home"),
         (["config", "homee"], "Did you mean 'home'?"),
         (["config", "timeZone", "mars"], "'mars' is not a valid timeZone"),
+        (["config", "refreshFeed", "all_weak"], "'all_weak' is not a valid refreshFeed. Did you mean 'all_week'?"),
+        (["config", "distanceUnit", "mil"], "'mil' is not a valid distanceUnit. Did you mean 'mi'?"),
         (["config", "--unset"], "--unset goes with one key"),
         (["config", "timeZone", "--name", "x"], "--name goes with a new home"),
         (["config", "autoRefreshInterval", "5"], "use 0 or a number of seconds of at least 30"),

@@ -38,6 +38,32 @@ import Testing
         #expect(codes == ["c2"])
     }
 
+    /// `byTime` (what `watch` prints): the quakes of one read oldest first, whatever the commit
+    /// and file order, the bulk row scan and the listed codes merged into one order.
+    @Test func byTimeReportsOneReadOldestQuakeFirst() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var cursor = try store.read { try $0.arrivalCursor() }
+        func arrivals() throws -> [String] {
+            var codes: [String] = []
+            cursor = try store.read { db in try db.forEachArrival(after: cursor, byTime: true) { codes.append($0.record.code) } }
+            return codes
+        }
+        try store.upsert([.fixture("t3", time: 3_000), .fixture("t1", time: 1_000)])
+        try store.upsert([.fixture("t2", time: 2_000), .fixture("t0", time: 0)])
+        #expect(try arrivals() == ["t0", "t1", "t2", "t3"])
+        // A bulk transaction (row scan, sorted by SQL) between two exact ones.
+        try store.upsert([.fixture("e5", time: 5_500)])
+        let many = (0..<10_050).map { QuakeRecord.fixture("b\($0)", time: 20_000 - Int64($0)) }
+        try store.upsert(many)
+        try store.upsert([.fixture("e9", time: 9_999_999), .fixture("e4", time: 4_000)])
+        let codes = try arrivals()
+        #expect(codes.count == 10_053)
+        #expect(Array(codes.prefix(2)) == ["e4", "e5"] && codes.last == "e9", "\(codes.prefix(3)) … \(codes.suffix(2))")
+        #expect(codes.dropFirst(2).dropLast() == ArraySlice(many.reversed().map(\.code)))
+        #expect(try arrivals().isEmpty)
+    }
+
     @Test func bulkTransactionsFallBackToRowIDs() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -13,6 +13,14 @@ public enum Spelling {
         return scored.min { $0.1 < $1.1 }?.0
     }
 
+    /// ` Did you mean 'list'?` for the candidate `nearest(to:in:)` picks, or "" when none is
+    /// close: the ending of every command-line error about an unknown name (command, option,
+    /// setting, feed). `spelled` writes the name as the user would type it (`--sort`).
+    public static func didYouMean(_ typed: String, in candidates: [String],
+                                  spelled: (String) -> String = { $0 }) -> String {
+        nearest(to: typed, in: candidates).map { " Did you mean '\(spelled($0))'?" } ?? ""
+    }
+
     /// The Damerau–Levenshtein (optimal string alignment) distance: a swap of two neighbours
     /// counts as one edit, so `lsit` is one edit from `list`.
     public static func distance(_ a: String, _ b: String) -> Int {

@@ -43,7 +43,8 @@ enum ConfigCommand {
         let unset: @Sendable (AppStorage) throws -> Void
     }
 
-    static func setting<V: Sendable>(_ key: AppKey<V>, _ help: String, expected: String,
+    /// `names`: the values a mistyped one is matched against for "did you mean" (none for numbers).
+    static func setting<V: Sendable>(_ key: AppKey<V>, _ help: String, expected: String, names: [String] = [],
                                      parse: @escaping @Sendable (String, ParsedArguments) -> V?,
                                      text: @escaping @Sendable (V) -> String,
                                      json: @escaping @Sendable (V) -> Any?) -> Setting {
@@ -53,7 +54,9 @@ enum ConfigCommand {
             defaultText: text(key.defaultValue) == "—" ? "none" : text(key.defaultValue),
             write: { storage, input, arguments in
                 guard let value = parse(input, arguments), key.isValid(value) else {
-                    throw UsageError(message: "'\(SafeText.sanitize(input))' is not a valid \(key.name); use \(expected).", command: spec)
+                    let guess = Spelling.didYouMean(input, in: names)
+                    throw UsageError(message: "'\(SafeText.sanitize(input))' is not a valid \(key.name)"
+                                     + (guess.isEmpty ? "; use \(expected)." : "." + guess), command: spec)
                 }
                 try storage.set(value, for: key)
             },
@@ -69,14 +72,14 @@ enum ConfigCommand {
                 expected: "a number such as 2.5", parse: { text, _ in some(number(text)) },
                 text: { $0.map { $0.formatted() } ?? "—" }, json: { $0 }),
         setting(AppKeys.timeZone, "Days and times in utc or local (default local).",
-                expected: "utc or local", parse: { text, _ in text }, text: { $0 }, json: { $0 }),
-        setting(AppKeys.distanceUnit, "km (default) or mi.", expected: "km or mi",
+                expected: "utc or local", names: ["utc", "local"], parse: { text, _ in text }, text: { $0 }, json: { $0 }),
+        setting(AppKeys.distanceUnit, "km (default) or mi.", expected: "km or mi", names: ["km", "mi"],
                 parse: { text, _ in text }, text: { $0 }, json: { $0 }),
         setting(AppKeys.refreshFeed, "The feed r and 'quaketui refresh' download (default all_month).",
-                expected: "a USGS summary feed such as all_month or 4.5_week",
+                expected: "a USGS summary feed such as all_month or 4.5_week", names: AppKeys.feedNames,
                 parse: { text, _ in text }, text: { $0 }, json: { $0 }),
         setting(AppKeys.autoRefreshFeed, "The feed the browser polls (default all_day).",
-                expected: "a USGS summary feed such as all_day or all_hour",
+                expected: "a USGS summary feed such as all_day or all_hour", names: AppKeys.feedNames,
                 parse: { text, _ in text }, text: { $0 }, json: { $0 }),
         setting(AppKeys.autoRefreshInterval, "Seconds between polls, at least 30; 0 turns polling off (default 300).",
                 expected: "0 or a number of seconds of at least 30", parse: { text, _ in number(text) },
@@ -122,9 +125,9 @@ enum ConfigCommand {
         let value = positionals.first
         let setting = try name.map { name throws(UsageError) -> Setting in
             guard let setting = settings.first(where: { $0.name == name }) else {
-                let near = Spelling.nearest(to: name, in: settings.map(\.name))
+                let guess = Spelling.didYouMean(name, in: settings.map(\.name))
                 throw UsageError(message: "Unknown setting '\(SafeText.sanitize(name))'."
-                                 + (near.map { " Did you mean '\($0)'?" } ?? " See 'quaketui config --help' for the keys."),
+                                 + (guess.isEmpty ? " See 'quaketui config --help' for the keys." : guess),
                                  command: spec)
             }
             return setting

@@ -2,6 +2,7 @@ import Foundation
 import QuakeFeed
 import QuakeScenes
 import QuakeStore
+import QuakeTUI
 
 /// `quaketui refresh [FEED] [--json]`: download a USGS summary feed and import it.
 enum RefreshCommand {
@@ -22,7 +23,9 @@ enum RefreshCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         if let feed = arguments.positionals.first, !FeedLocation.summaryFeeds.contains(feed) {
-            throw UsageError(message: "'\(feed)' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
+            let guess = Spelling.didYouMean(feed, in: FeedLocation.summaryFeeds)
+            throw UsageError(message: "'\(SafeText.sanitize(feed))' is not a USGS summary feed"
+                             + (guess.isEmpty ? "; use e.g. all_day, 4.5_week or significant_month." : "." + guess),
                              command: spec)
         }
         let state = try arguments.stateDirectory()

@@ -19,7 +19,8 @@ enum ScenesCommand {
             a usage error (status 64) and nothing is removed.
 
             'prune --older-than DAYS' deletes the scenes not used for DAYS days (a decimal number
-            of days); open scenes are kept.
+            of days); open scenes are kept, and prune names them ('kept 1 open scene: ID (process
+            PID)'); with nothing to remove it says so.
 
             --json prints {"scenes":[{"id","lastUsed","selectedQuake","sortOrder","selectedTab",
             "isOpen","pid"}]} for list and {"removed":[ID…],"refused":[{"id","pid"}]} for rm and prune.
@@ -67,7 +68,7 @@ enum ScenesCommand {
             for id in positionals { _ = try SceneID(validating: id) }
             let catalogue = SceneCatalogue(state: try arguments.stateDirectory())
             let summary = arguments.has("all") ? try catalogue.removeAll() : try catalogue.remove(positionals)
-            if json { try printJSON(summary) } else { printRemoval(summary, verb: "removed", none: "no scenes to remove") }
+            if json { try printJSON(summary) } else { printRemoval(summary, verb: "removed", none: summary.refused.isEmpty ? "no scenes to remove" : nil) }
             if !summary.refused.isEmpty { throw CommandError(refusal(summary.refused)) }
         case "prune":
             if let extra = positionals.first {
@@ -81,7 +82,12 @@ enum ScenesCommand {
             }
             let summary = try SceneCatalogue(state: try arguments.stateDirectory()).prune(olderThanDays: days)
             if json { return try printJSON(summary) }
-            printRemoval(summary, verb: "pruned", none: "no scenes unused for \(text) days")
+            // Open scenes are kept, not an error (status 0); the report names them on stdout.
+            printRemoval(summary, verb: "pruned", none: summary.refused.isEmpty ? "no scenes unused for \(text) days" : "no scenes pruned")
+            if !summary.refused.isEmpty {
+                print("kept \(CountFormat.count(summary.refused.count, "open scene")): "
+                      + summary.refused.map { "\($0.id) (" + ($0.pid.map { "process \($0)" } ?? "another process") + ")" }.joined(separator: ", "))
+            }
         default:
             throw UsageError(message: "Unknown scenes action '\(action)'; use list, rm or prune.", command: spec)
         }
@@ -111,9 +117,10 @@ enum ScenesCommand {
         }
     }
 
-    private static func printRemoval(_ summary: SceneRemovalSummary, verb: String, none: String) {
+    /// `removed 2 scenes: a, b`, or `none` (if any) when nothing was removed.
+    private static func printRemoval(_ summary: SceneRemovalSummary, verb: String, none: String?) {
         if summary.removed.isEmpty {
-            if summary.refused.isEmpty { print(none) }
+            if let none { print(none) }
             return
         }
         print("\(verb) \(CountFormat.count(summary.removed.count, "scene")): " + summary.removed.map(\.rawValue).joined(separator: ", "))

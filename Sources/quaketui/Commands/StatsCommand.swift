@@ -9,7 +9,7 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Print statistics of the quakes list shows: magnitudes (Mc, b-value), days, depths, regions.",
-        usage: ["stats [--search <text>] [--min-magnitude <m>] [--near <lat,lon>] [--radius <km>] [--json]"],
+        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
             binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one count in no bin). Mc, the
@@ -27,7 +27,7 @@ enum StatsCommand {
         options: [
             .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
-            .init(name: "near", value: "LAT,LON", help: "With --radius: measure from this point instead of home."),
+            .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             CommandSpec.stateDir, CommandSpec.json,
         ])
@@ -36,6 +36,11 @@ enum StatsCommand {
     static let regionLimit = 10
 
     static func run(_ arguments: ParsedArguments) throws {
+        // stats prints no distances, so --near alone would change nothing: refused, as watch does.
+        if arguments.value("near") != nil, arguments.value("radius") == nil {
+            throw UsageError(message: "--near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near.",
+                             command: spec)
+        }
         let (state, request, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }

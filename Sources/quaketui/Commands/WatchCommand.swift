@@ -14,7 +14,9 @@ enum WatchCommand {
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
             refresh — within a fraction of a second of its commit. Updates of quakes already
-            stored are not printed again.
+            stored are not printed again. Quakes print in the order they arrive; those that arrive
+            together (one import, or what was committed while watch read the last ones) print oldest
+            first, so the newest quake is the last line, as in a log.
 
             --refresh also runs the automatic refresh (a headless monitor for a server): the
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
@@ -115,7 +117,7 @@ enum WatchCommand {
             if alerts != nil { _ = settings.reload() }
             let rule = AlertRule(settings)
             cursor = try container.viewContext.read { db in
-                try db.forEachArrival(after: cursor) { quake in
+                try db.forEachArrival(after: cursor, byTime: true) { quake in
                     if let alerts, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
                         // The bell itself, which the printer's sanitizer would strip, then the sentence.
                         ringBell()
