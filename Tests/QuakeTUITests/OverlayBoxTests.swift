@@ -63,6 +63,10 @@ import Testing
         }
     }
 
+    @Test func theHelpAt150x40IsACentredBox() {
+        assertSnapshot(Screen.render(Self.model(.help, columns: 150, rows: 40)), named: "help-overlay-150x40")
+    }
+
     @Test(arguments: [(80, 24), (150, 40), (40, 10)])
     func theMessageLogIsTheWholeBody(columns: Int, rows: Int) {
         let model = Self.model(.log, columns: columns, rows: rows)
