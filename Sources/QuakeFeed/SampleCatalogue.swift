@@ -7,8 +7,8 @@ import QuakeStore
 /// format — and is labelled as a sample wherever it is shown. Its times are shifted so that it
 /// covers the 30 days before the launch that imports it. A successful refresh replaces it.
 public enum SampleCatalogue {
-    /// Every sample code starts with this; no USGS event id does.
-    public static let codePrefix = "sample"
+    /// Every sample code starts with this; no USGS event id does (`QuakeRecord.isSample`).
+    public static let codePrefix = QuakeRecord.sampleCodePrefix
     /// The `meta` key whose value `sample` marks a store that holds the sample.
     static let sourceKey = "source"
     /// The process (`StoreOrigin.current`) whose import replaced the sample.

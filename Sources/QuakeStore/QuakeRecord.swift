@@ -70,10 +70,19 @@ public struct QuakeRecord: Sendable, Hashable {
 
     /// The region section key: the last comma-separated part of `place`, trimmed
     /// ("105 km WNW of Höfn, Iceland" → "Iceland"); a place without a comma is its own region,
-    /// and an empty place has the region "Unknown".
+    /// and an empty place has the region "Unknown". The abbreviations USGS writes for a US state
+    /// or Mexico ("10 km N of Foo, CA") are spelled out (`spelledOutRegions`), so they share the
+    /// section of the full name ("…, California").
     public var region: String { Self.region(ofPlace: place) }
 
     public static func region(ofPlace place: String) -> String {
+        let part = lastPart(ofPlace: place)
+        guard part.utf8.count == 2, let name = spelledOutRegions[part] else { return part }
+        return name
+    }
+
+    /// The last comma-separated part of `place`, trimmed; "Unknown" when it is empty.
+    private static func lastPart(ofPlace place: String) -> String {
         // Fast path over the bytes (an import calls this per row): after the last comma, ASCII
         // spaces and tabs trimmed. Other whitespace at either end takes the general path.
         if let fast = place.utf8.withContiguousStorageIfAvailable({ bytes -> String? in
@@ -92,4 +101,23 @@ public struct QuakeRecord: Sendable, Hashable {
         let trimmed = last.trimmingCharacters(in: .whitespaces)
         return trimmed.isEmpty ? "Unknown" : String(trimmed)
     }
+}
+
+extension QuakeRecord {
+    /// The region abbreviations USGS place strings end with, and the name the same region has
+    /// in the places that spell it out: the US states' postal codes ("…, CA" beside
+    /// "…, California"), Puerto Rico and Mexico ("Mexicali, B.C., MX" beside "…, Mexico").
+    /// Schema migration 7 respells the stored regions with the same table.
+    public static let spelledOutRegions: [String: String] = [
+        "AL": "Alabama", "AK": "Alaska", "AZ": "Arizona", "AR": "Arkansas", "CA": "California", "CO": "Colorado",
+        "CT": "Connecticut", "DE": "Delaware", "FL": "Florida", "GA": "Georgia", "HI": "Hawaii", "ID": "Idaho",
+        "IL": "Illinois", "IN": "Indiana", "IA": "Iowa", "KS": "Kansas", "KY": "Kentucky", "LA": "Louisiana",
+        "ME": "Maine", "MD": "Maryland", "MA": "Massachusetts", "MI": "Michigan", "MN": "Minnesota",
+        "MS": "Mississippi", "MO": "Missouri", "MT": "Montana", "NE": "Nebraska", "NV": "Nevada",
+        "NH": "New Hampshire", "NJ": "New Jersey", "NM": "New Mexico", "NY": "New York", "NC": "North Carolina",
+        "ND": "North Dakota", "OH": "Ohio", "OK": "Oklahoma", "OR": "Oregon", "PA": "Pennsylvania",
+        "RI": "Rhode Island", "SC": "South Carolina", "SD": "South Dakota", "TN": "Tennessee", "TX": "Texas",
+        "UT": "Utah", "VT": "Vermont", "VA": "Virginia", "WA": "Washington", "WV": "West Virginia",
+        "WI": "Wisconsin", "WY": "Wyoming", "PR": "Puerto Rico", "MX": "Mexico",
+    ]
 }

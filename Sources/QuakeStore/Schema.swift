@@ -108,14 +108,28 @@ enum Schema {
         DELETE FROM quake_count WHERE kind = 3;
         INSERT INTO quake_count (kind, bucket, count) SELECT 3, \(depthBucket("depth")), count(*) FROM quake GROUP BY 2;
         """,
+        // 7 (issue 31): a region USGS abbreviates ("…, CA") is the region of its full name
+        // ("…, California"): stored rows are respelled as `QuakeRecord.region` now derives them,
+        // so one region is one section. The count trigger moves their region counts.
+        respellAbbreviatedRegions,
     ]
+
+    /// Migration 7's statement, from `QuakeRecord.spelledOutRegions`.
+    private static var respellAbbreviatedRegions: String {
+        let table = QuakeRecord.spelledOutRegions.sorted { $0.key < $1.key }
+        let region = table.map { "WHEN '\($0.key)' THEN '\($0.value)'" }.joined(separator: " ")
+        let regionKey = table.map { "WHEN '\($0.key)' THEN '\(TextFolding.fold($0.value))'" }.joined(separator: " ")
+        let list = table.map { "'\($0.key)'" }.joined(separator: ", ")
+        return "UPDATE quake SET region = CASE region \(region) END, regionKey = CASE region \(regionKey) END WHERE region IN (\(list));"
+    }
 
     static var version: Int { migrations.count }
 
     /// The oldest version this code reads without migrating: the migrations after it only add
     /// indexes (5: `quake_place`, 6: `quake_depth`), which make reads faster but are not needed
-    /// for them, and a history column (6: `oldDepth`) that only a listed change reads (a store
-    /// nobody may write has none to list). A store
+    /// for them, a history column (6: `oldDepth`) that only a listed change reads (a store
+    /// nobody may write has none to list), and respell abbreviated regions (7), which such a
+    /// store, never written since, holds consistently in their old spelling. A store
     /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
     static let oldestReadableVersion = 4
 

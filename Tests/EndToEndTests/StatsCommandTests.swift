@@ -1,4 +1,5 @@
 import Foundation
+import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -36,7 +37,8 @@ struct StatsCommandTests {
             days[formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000)), default: 0] += 1
             if let depth = row.depth { depths[depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100, default: 0] += 1 }
             let last = row.place.split(separator: ",", omittingEmptySubsequences: false).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            regions[last.isEmpty ? "Unknown" : last, default: 0] += 1
+            // USGS's abbreviations (`CA`) are the region of the full name (`California`).
+            regions[last.isEmpty ? "Unknown" : QuakeRecord.spelledOutRegions[last] ?? last, default: 0] += 1
         }
         return [
             "count": rows.count,

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeFeed
+@testable import QuakeFeed
 import QuakeStore
 import QuakeTestSupport
 import Testing
@@ -57,5 +57,18 @@ import Testing
         let replacement = try writer.performAndWait { try SampleCatalogue.removeSample(in: $0) }
         #expect(replacement?.sentence == "replaced the bundled sample (\(CountFormat.quakes(total)))")
         #expect(try store.read { try $0.scalar("SELECT count(*) FROM quake").int64 } == 0)
+    }
+}
+
+/// The sample's events are invented: none carries a link to a USGS page or feed that does not exist.
+@Suite struct SampleCatalogueLinkTests {
+    @Test func theSampleCarriesNoEventLinks() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let summary = try #require(try SampleCatalogue.importIntoNewStore(store.container))
+        #expect(summary.inserted > 700)
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM quake WHERE url IS NOT NULL").int64 } == 0)
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM quake WHERE code NOT LIKE 'sample%'").int64 } == 0)
+        #expect(!SampleCatalogue.geoJSON.contains("/eventpage/") && !SampleCatalogue.geoJSON.contains("/detail/"))
     }
 }

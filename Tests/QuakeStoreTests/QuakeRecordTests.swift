@@ -5,7 +5,7 @@ import QuakeStore
     @Test(arguments: [
         ("105 km WNW of Höfn, Iceland", "Iceland"),
         ("Fiji region", "Fiji region"),
-        ("5km N of A, B, CA ", "CA"),
+        ("5km N of A, B, CA ", "California"),
         ("", "Unknown"),
         ("trailing comma,", "Unknown"),
         ("1 km S of X,\tPerú\t", "Perú"),

@@ -168,7 +168,7 @@ extension String {
 @Suite struct HelpScrollTests {
     @Test func helpScrollsWhenItDoesNotFit() {
         let size = Size(columns: 40, rows: 10)
-        #expect(Screen.maximumHelpOffset(for: size) == HelpOverlay.lines.count - 8)
+        #expect(Screen.maximumHelpOffset(for: size) == HelpOverlay.lines.count - 6)  // 8 body rows less the border
         #expect(Screen.maximumHelpOffset(for: Size(columns: 100, rows: 60)) == 0)
         var model = Fixtures.model(columns: 40, rows: 10)
         model.showsHelp = true

@@ -807,8 +807,9 @@ def finish(rng, ev, code):
         ("time", str(ev["time"])),
         ("updated", str(updated)),
         ("tz", "null"),
-        ("url", jstr("https://earthquake.usgs.gov/earthquakes/eventpage/" + eid)),
-        ("detail", jstr("https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/" + eid + ".geojson")),
+        # Invented events have no USGS event page or detail feed: a link would be dead.
+        ("url", "null"),
+        ("detail", "null"),
         ("felt", "null" if felt is None else str(felt)),
         ("cdi", num(cdi, 1)),
         ("mmi", num(mmi, 3)),

@@ -10,15 +10,12 @@ extension BrowserState {
         return code
     }
 
-    /// A quake's event page: its feed URL when that is an http(s) URL (a feed's `file:` or
-    /// `javascript:` link is never opened), nil when there is none.
-    static func eventPage(of quake: StoredQuake) -> String? {
-        quake.record.url.flatMap { url -> String? in
-            let lower = url.lowercased()
-            let isWeb = lower.hasPrefix("https://") || lower.hasPrefix("http://")
-            return isWeb && !url.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == " " }
-                ? url : nil
-        }
+    /// A quake's event page (`QuakeRecord.eventPage`): nil for a sample quake or a link that is not http(s).
+    static func eventPage(of quake: StoredQuake) -> String? { quake.record.eventPage }
+
+    /// What the status line says for `o` on a quake of the bundled sample.
+    static func sampleHasNoPage(_ code: String) -> String {
+        "\(code) is a sample quake: no event page"
     }
 
     mutating func openSelectedQuake() -> [Effect] {
@@ -35,7 +32,8 @@ extension BrowserState {
             return []
         }
         guard let url = Self.eventPage(of: quake) else {
-            self.status.message = "Quake \(code) has no event page in its feed; y copies its code"
+            self.status.message = quake.record.isSample ? Self.sampleHasNoPage(code)
+                : "Quake \(code) has no event page in its feed; y copies its code"
             return []
         }
         return [.openURL(url)]

@@ -42,8 +42,17 @@ extension BrowserState {
             let maximum = MessageLogOverlay.maximumOffset(self.messageLog.entries,
                                                          in: Rect(Size(columns: self.columns, rows: self.rows)),
                                                          zone: self.settings.resolvedTimeZone)
-            self.logOffset = max(0, min(maximum, self.logOffset + delta))
+            self.logOffset = Self.scrolled(self.logOffset, by: delta, maximum: maximum)
         default: break
         }
+    }
+}
+
+extension BrowserState {
+    /// An overlay's offset moved by `delta` lines within `0...maximum`; `.min` and `.max` (`g`, `G`)
+    /// reach its ends without overflowing.
+    static func scrolled(_ offset: Int, by delta: Int, maximum: Int) -> Int {
+        let offset = min(max(0, offset), max(0, maximum))
+        return offset + max(-offset, min(max(0, maximum) - offset, delta))
     }
 }

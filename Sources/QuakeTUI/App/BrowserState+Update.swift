@@ -189,7 +189,7 @@ extension BrowserState {
             effects += updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows))
-            self.helpOffset = max(0, min(maximum, self.helpOffset + delta))
+            self.helpOffset = Self.scrolled(self.helpOffset, by: delta, maximum: maximum)
         case .quit: effects.append(.quit)
         case .closeScene: closeScene()
         case .redraw: effects.append(.redraw)

@@ -74,6 +74,9 @@ public enum KeyTable {
         KeyBinding(.list, help: ("L", "message log (every message, whole)"),
                    hints: [StatusHint("L", "whole message", in: .list, .statistics, .detail, place: .besideCutMessage)], .bind("L", to: .toggleMessageLog)),
         KeyBinding(.list, help: ("?", "this help"), hints: [StatusHint("?", "help", in: .list, .statistics, .detail, place: .kept)], .bind("?", to: .toggleHelp)),
+        // Over the help, the list's keys for its ends scroll the help to its ends (the log's are below).
+        KeyBinding(.help, help: ("g G  Home End", "in ? and L: to the top / the end"),
+                   .bind("g", .home, to: .scrollHelp(.min)), .bind("G", .end, to: .scrollHelp(.max))),
         KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"), hints: [StatusHint("q", "quit", in: .list, .statistics, .detail, priority: 8)],
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
         // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
@@ -96,7 +99,7 @@ public enum KeyTable {
                    .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
                    .bind(.pageDown, .control("d"), .control("f"), " ", to: .scrollMessageLog(10)),
                    .bind(.pageUp, .control("u"), .control("b"), to: .scrollMessageLog(-10)),
-                   .bind("g", .home, to: .scrollMessageLog(-MessageLog.limit * 100)),
+                   .bind("g", .home, to: .scrollMessageLog(.min)), .bind("G", .end, to: .scrollMessageLog(.max)),
                    .bind("L", "q", .escape, .enter, to: .toggleMessageLog),
                    .bind(.wheelUp, to: .scrollMessageLog(-wheelLines)), .bind(.wheelDown, to: .scrollMessageLog(wheelLines))),
 

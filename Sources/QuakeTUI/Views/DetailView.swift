@@ -49,7 +49,8 @@ enum DetailView {
             ("Alert", optional(r.alert), alertStyle(r.alert)),
             ("Significance", r.sig.map(String.init) ?? "—", .plain),
             ("Network", optional(r.net), .plain),
-            ("URL", optional(r.url), .role(.accent, [.underline])),
+            r.isSample ? ("URL", "none: a sample quake, not real data", .role(.dim))
+                : ("URL", optional(r.url), .role(.accent, [.underline])),
         ]
         if let home = display.home {
             let line = QuakeFormat.fromHome(home, latitude: r.latitude, longitude: r.longitude, unit: display.distanceUnit)

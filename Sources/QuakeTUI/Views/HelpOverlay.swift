@@ -20,11 +20,12 @@ enum HelpOverlay {
         + [Line(keys: [], action: ""), Line(keys: [], action: "Other marks")]
         + QuakeMark.otherLegend.map { Line(keys: $0.marks.map { ($0.glyph, $0.style) }, action: $0.meaning) }
 
-    /// The box for a screen: as large as the lines need, at most the screen.
+    /// The box for a screen: as large as the lines need, between the header and the status line
+    /// (`ScreenLayout.overlayBox`).
     static func box(in bounds: Rect) -> Rect {
         let keyWidth = lines.map(\.keysWidth).max()!
         let actionWidth = lines.map { TextWidth.of($0.action) }.max()!
-        return bounds.centered(width: keyWidth + actionWidth + 7, height: lines.count + 2)
+        return ScreenLayout.overlayBox(width: keyWidth + actionWidth + 7, height: lines.count + 2, in: bounds)
     }
 
     /// How many lines fit at once, and so how far the help can scroll.
@@ -53,7 +54,7 @@ enum HelpOverlay {
                        maxWidth: inner.maxX - inner.x - keysColumn - 2)
         }
         let more = first + visible < lines.count
-        let footer = more ? " ↓ more: j/k " : (first > 0 ? " ↑ j/k " : " ? or Esc closes ")
+        let footer = more ? " ↓ more: j/k G " : (first > 0 ? " ↑ k g " : " ? or Esc closes ")
         buffer.put(footer, at: Point(x: box.x + 2, y: box.maxY - 1), style: .role(more ? .accent : .dim),
                    maxWidth: box.width - 4)
     }

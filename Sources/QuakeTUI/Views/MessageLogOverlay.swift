@@ -10,9 +10,9 @@ enum MessageLogOverlay {
         var isError: Bool
     }
 
-    /// The box: the screen less a margin of 2 columns and 1 row.
+    /// The box: the whole body, between the header and the status line (`ScreenLayout.overlayBox`).
     static func box(in bounds: Rect) -> Rect {
-        bounds.centered(width: max(0, bounds.width - 4), height: max(0, bounds.height - 2))
+        ScreenLayout.overlayBox(width: bounds.width, height: bounds.height, in: bounds)
     }
 
     /// The log's lines for a box of `width` inner columns: `HH:mm:ss  text`, continuation lines

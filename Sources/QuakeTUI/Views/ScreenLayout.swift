@@ -27,7 +27,8 @@ public struct ScreenLayout: Sendable, Equatable {
         let screen = Rect(size)
         isTooSmall = size.columns < Self.minimumSize.columns || size.rows < Self.minimumSize.rows
         let (header, rest) = screen.splitTop(1)
-        let (body, status) = rest.splitBottom(1)
+        let (_, status) = rest.splitBottom(1)
+        let body = Self.body(of: screen)
         self.header = header
         self.status = status
         guard !isTooSmall else {
@@ -55,6 +56,25 @@ public struct ScreenLayout: Sendable, Equatable {
         if columnHeaders, let pane = list, pane.height > 1 {
             (self.columnHeaders, list) = pane.splitTop(1)
         }
+    }
+
+    /// The rows between the header line and the status line: the list and detail share it, and
+    /// an overlay (`?`, `L`) covers no more than it, so the header and the status line's hints stay.
+    public static func body(of screen: Rect) -> Rect { screen.splitTop(1).1.splitBottom(1).0 }
+
+    /// The least margin, in columns and rows on each side, an overlay leaves around itself: a
+    /// narrower strip of the list beside or below a box is a sliver, so the box takes that whole
+    /// side of the body instead.
+    static let overlayMargin = (columns: 6, rows: 2)
+
+    /// Where an overlay of `width` × `height` goes on `screen`: centred in the body (``body(of:)``)
+    /// with a clear margin of the list around it, or, on an axis where that margin would be a
+    /// sliver (or the box does not fit), the body's whole width or height.
+    public static func overlayBox(width: Int, height: Int, in screen: Rect) -> Rect {
+        let body = body(of: screen)
+        let w = body.width - width >= 2 * overlayMargin.columns ? width : body.width
+        let h = body.height - height >= 2 * overlayMargin.rows ? height : body.height
+        return body.centered(width: w, height: h)
     }
 
     /// The statistics view (`=`) has the detail's pane: no tab bar.

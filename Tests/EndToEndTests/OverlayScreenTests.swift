@@ -1,0 +1,79 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The help (`?`) and the message log (`L`) in a real terminal (issue 31): clean boxes between
+/// the header line and the status line, with no sliver of the list beside or below them, and
+/// `G`/`g` scroll the help to its end and back. Whole lines of the screen are compared.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+       .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct OverlayScreenTests {
+    typealias Fixture = BrowserTests.Fixture
+
+    static func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// A box's top or bottom border `width` wide with `label` after its corner.
+    static func border(_ left: String, _ label: String, _ right: String, width: Int) -> String {
+        left + "─" + label + String(repeating: "─", count: width - 3 - label.count) + right
+    }
+
+    @Test func theHelpAndTheLogAreCleanBoxesAndTheHelpScrollsToItsEnds() throws {
+        let fixture = try Fixture(columns: 80, rows: 24)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        let header = Self.lines(try fixture.tmux.capture(pane))[0]
+
+        try fixture.tmux.send(pane, "?")
+        let help = Self.lines(try fixture.tmux.waitFor(pane, "the help") { Self.lines($0)[1].hasPrefix("╭─ Keys") })
+        #expect(help[0] == header)
+        #expect(help[1] == Self.border("╭", " Keys ", "╮", width: 80))
+        #expect(help[2] == "│ ↑ ↓  j k                    previous / next quake                            │")
+        #expect(help[22] == Self.border("╰", " ↓ more: j/k G ", "╯", width: 80))
+        #expect(help[23].hasPrefix(" ? close help  Esc close  "), "\(help[23])")
+        for line in help[2..<22] { #expect(line.hasPrefix("│ ") && line.hasSuffix(" │") && line.count == 80, "\(line)") }
+
+        // G: the help's last page, the legend's end on its last line.
+        try fixture.tmux.send(pane, "G")
+        let end = Self.lines(try fixture.tmux.waitFor(pane, "the help's end") { Self.lines($0)[22].hasPrefix("╰─ ↑") })
+        #expect(end[0] == header)
+        #expect(end[21] == "│ ✗                           status line: last refresh failed, L says why     │")
+        #expect(end[22] == Self.border("╰", " ↑ k g ", "╯", width: 80))
+        // g: back to the top.
+        try fixture.tmux.send(pane, "g")
+        let top = Self.lines(try fixture.tmux.waitFor(pane, "the help's top") { Self.lines($0)[22].hasPrefix("╰─ ↓") })
+        #expect(top[2] == help[2])
+
+        // The message log: the whole body between the header and the status line.
+        try fixture.tmux.send(pane, "Escape", "L")
+        let log = Self.lines(try fixture.tmux.waitFor(pane, "the log") { Self.lines($0)[1].hasPrefix("╭─ Messages") })
+        #expect(log[0] == header)
+        #expect(log[1] == Self.border("╭", " Messages, newest first ", "╮", width: 80))
+        #expect(log[22] == Self.border("╰", " L or Esc closes ", "╯", width: 80))
+        #expect(log[23].hasPrefix(" j/k scroll  Esc close  "), "\(log[23])")
+        for line in log[2..<22] { #expect(line.hasPrefix("│ ") && line.hasSuffix(" │") && line.count == 80, "\(line)") }
+    }
+
+    @Test func onATinyPaneTheHelpIsTheWholeBody() throws {
+        let fixture = try Fixture(columns: 40, rows: 10)
+        defer { fixture.close() }
+        let pane = try fixture.launch()
+        let header = Self.lines(try fixture.tmux.capture(pane))[0]
+        try fixture.tmux.send(pane, "?")
+        let help = Self.lines(try fixture.tmux.waitFor(pane, "the help") { Self.lines($0)[1].hasPrefix("╭─ Keys") })
+        #expect(Array(help[0..<10]) == [
+            header,
+            Self.border("╭", " Keys ", "╮", width: 40),
+            "│ ↑ ↓  j k            previous / next… │",
+            "│ PgUp PgDn  ctrl-b…  page up / down   │",
+            "│ ctrl-u ctrl-d       half a page up … │",
+            "│ g G  Home End       first quake / l… │",
+            "│ [  ]                this or previou… │",
+            "│ Enter               open the detail… │",
+            Self.border("╰", " ↓ more: j/k G ", "╯", width: 40),
+            help[9],
+        ])
+        #expect(help[9].contains("Esc close"), "\(help[9])")
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// The bundled sample's quakes are invented (issue 31): `o` says a sample quake has no event page
+/// instead of opening a USGS address that does not exist, and the detail shows no such link.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct SampleLinkEndToEndTests {
+    static func lines(_ screen: String) -> [String] {
+        screen.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.hasSuffix("┃") ? $0.dropLast() : $0).trimmingCharacters(in: .whitespaces)
+        }
+    }
+
+    @Test func oOnASampleQuakeSaysItHasNoEventPage() throws {
+        let fixture = try BrowserTests.Fixture(columns: 100, rows: 30, importing: nil)
+        defer { fixture.close() }
+        // A browser that would leave a trace if it were run.
+        let opened = fixture.dir.url.appendingPathComponent("opened")
+        let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
+                                          environment: BrowserTests.offline.merging(["BROWSER": "touch \(opened.path)"]) { $1 })
+        // The newest sample quake is selected first.
+        try fixture.tmux.waitFor(pane, "the sample") { Self.lines($0)[3].contains("sample00775") }
+        try fixture.tmux.send(pane, "o")
+        let said = try fixture.tmux.waitFor(pane, "the status line") { Self.lines($0)[29].hasPrefix("sample00775 ") }
+        #expect(Self.lines(said)[29].hasPrefix("sample00775 is a sample quake: no event page  ? help"), "\(said)")
+        try fixture.tmux.send(pane, "Enter")
+        let detail = try fixture.tmux.waitFor(pane, "the detail") { $0.contains("Code          sample00775") }
+        #expect(Self.lines(detail).contains("URL           none: a sample quake, not real data"), "\(detail)")
+        #expect(!detail.contains("eventpage"))
+        #expect(!FileManager.default.fileExists(atPath: opened.path))
+    }
+}
