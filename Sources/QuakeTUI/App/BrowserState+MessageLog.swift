@@ -1,4 +1,5 @@
 import Foundation
+import QuakeScenes
 
 /// Keeping every one-shot message (`MessageLog`) and the `L` overlay that shows them.
 extension BrowserState {
@@ -23,6 +24,16 @@ extension BrowserState {
         }
         guard isReport || message != before else { return }
         self.messageLog.append(message, isError: self.status.isError, at: self.now)
+    }
+
+    /// A failed automatic refresh, whichever process ran it (`refresh.plist`), is logged once,
+    /// whole, at the time it was tried: the status line says it in a few words (`✗`) and sends
+    /// the user to `L` for why.
+    mutating func logRefreshFailure(_ status: RefreshStatus, after previous: RefreshStatus?) {
+        guard status.failures > 0, let error = status.lastError,
+              previous?.lastAttempt != status.lastAttempt || previous?.failures == 0 else { return }
+        let feed = status.feed.map { " of \($0)" } ?? ""
+        self.messageLog.append("Automatic refresh\(feed) failed: \(error)", isError: true, at: status.lastAttempt ?? self.now)
     }
 
     /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.

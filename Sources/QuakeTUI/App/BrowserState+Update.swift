@@ -219,7 +219,9 @@ extension BrowserState {
         case .previousNewQuake: effects += jumpToNewQuake(forward: false)
         case .markAllSeen: markAllSeen()
         case .quakesArrived(let arrivals): effects += receive(arrivals)
-        case .refreshStatusChanged(let status): self.live.refresh = status
+        case .refreshStatusChanged(let status):
+            logRefreshFailure(status, after: self.live.refresh)
+            self.live.refresh = status
         case .resultsSettled: effects += queryResults(.settle, purpose: .keepSelection(line: keptLine))
         case .resultsAnswered(let answer):
             let received = receive(answer)
