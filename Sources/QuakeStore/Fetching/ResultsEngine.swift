@@ -136,7 +136,7 @@ public final class ResultsEngine: ResultsSource {
             // only added the budget to the window's time, 20 ms for the key at 1M.
             let skip = try request.strategy.buildsTable
                 ? limit != nil && current.rebuildsLargeDistanceTable(for: request)
-                : !attempts.tries(request.sortDescriptor.order, shown: self.request.sortDescriptor.order)
+                : !attempts.tries(request)
             if alwaysProvisional || skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
             }
@@ -146,7 +146,7 @@ public final class ResultsEngine: ResultsSource {
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
-            attempts.record(request.sortDescriptor.order, withinBudget: false)
+            attempts.record(request, withinBudget: false)
         }
         let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
@@ -179,7 +179,7 @@ public final class ResultsEngine: ResultsSource {
             throw error
         case .success(let (finished, offset, duration)):
             // A count that took no longer than the budget: the next request may be tried exactly.
-            attempts.record(pending.request.sortDescriptor.order, withinBudget: budget.map { duration <= $0 } ?? true)
+            attempts.record(pending.request, withinBudget: budget.map { duration <= $0 } ?? true)
             let previous = current
             current = finished
             worker.giveSpare(previous)
