@@ -20,9 +20,17 @@ import Testing
 
     @Test func eachFailedAttemptIsLoggedOnceWholeAtItsTime() {
         var state = PureUpdateTests.start()
-        _ = state.update(.refreshStatusChanged(Self.failed(1, at: Self.tried)), at: Self.tried.addingTimeInterval(5))
-        // The same status again (another pane's change to the file, a relaunch's first read): not again.
+        _ = state.update(.refreshStatusChanged(Self.failed(1, at: Self.tried)), at: Self.tried.addingTimeInterval(1))
+        // The same attempt again: from the file, its time cut to the second, after the poller in
+        // this process said it; after a status between (a refresh starting); after a relaunch
+        // that restored the log (a new state, `live.refresh` unknown, the log kept).
+        _ = state.update(.refreshStatusChanged(Self.failed(1, at: Self.tried.addingTimeInterval(0.25))), at: Self.tried.addingTimeInterval(5))
+        _ = state.update(.refreshStatusChanged(RefreshStatus()), at: Self.tried.addingTimeInterval(6))
         _ = state.update(.refreshStatusChanged(Self.failed(1, at: Self.tried)), at: Self.tried.addingTimeInterval(9))
+        var relaunched = PureUpdateTests.start()
+        relaunched.messageLog = state.messageLog
+        _ = relaunched.update(.refreshStatusChanged(Self.failed(1, at: Self.tried)), at: Self.tried.addingTimeInterval(99))
+        #expect(relaunched.messageLog == state.messageLog)
         let retried = Self.tried.addingTimeInterval(60)
         _ = state.update(.refreshStatusChanged(Self.failed(2, at: retried, "HTTP 503")), at: retried)
         #expect(state.messageLog.entries == [

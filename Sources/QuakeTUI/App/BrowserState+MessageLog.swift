@@ -28,12 +28,19 @@ extension BrowserState {
 
     /// A failed automatic refresh, whichever process ran it (`refresh.plist`), is logged once,
     /// whole, at the time it was tried: the status line says it in a few words (`✗`) and sends
-    /// the user to `L` for why.
-    mutating func logRefreshFailure(_ status: RefreshStatus, after previous: RefreshStatus?) {
-        guard status.failures > 0, let error = status.lastError,
-              previous?.lastAttempt != status.lastAttempt || previous?.failures == 0 else { return }
+    /// the user to `L` for why. Once means once in the log: the same attempt arrives from this
+    /// process's poller and from the file (its time to the second), and again from the file
+    /// after a relaunch that restored the log.
+    mutating func logRefreshFailure(_ status: RefreshStatus) {
+        guard status.failures > 0, let error = status.lastError else { return }
         let feed = status.feed.map { " of \($0)" } ?? ""
-        self.messageLog.append("Automatic refresh\(feed) failed: \(error)", isError: true, at: status.lastAttempt ?? self.now)
+        let text = "Automatic refresh\(feed) failed: \(error)"
+        let time = status.lastAttempt ?? self.now
+        let second = time.timeIntervalSince1970.rounded(.down)
+        guard !self.messageLog.entries.contains(where: {
+            $0.text == text && $0.time.timeIntervalSince1970.rounded(.down) == second
+        }) else { return }
+        self.messageLog.append(text, isError: true, at: time)
     }
 
     /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.

@@ -220,7 +220,7 @@ extension BrowserState {
         case .markAllSeen: markAllSeen()
         case .quakesArrived(let arrivals): effects += receive(arrivals)
         case .refreshStatusChanged(let status):
-            logRefreshFailure(status, after: self.live.refresh)
+            logRefreshFailure(status)
             self.live.refresh = status
         case .resultsSettled: effects += queryResults(.settle, purpose: .keepSelection(line: keptLine))
         case .resultsAnswered(let answer):
