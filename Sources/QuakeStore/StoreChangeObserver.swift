@@ -12,7 +12,8 @@ import QuakeTime
 /// before the WAL index's header, in shared memory, which makes no event, makes it visible; a
 /// writer descheduled between the two on a loaded machine would leave the check seeing nothing
 /// new, and its commit unreported until the next one. So every check an event wakes is followed
-/// by three more (`followUpDelays`). Where inotify is unavailable (or the
+/// by three more (`followUpDelays`); so is the observer's start, since a commit under way then
+/// made its events before the watch began. Where inotify is unavailable (or the
 /// directory's watch is lost), a check every second takes its place; with it, an idle process
 /// makes no wake-ups at all.
 ///
@@ -59,6 +60,9 @@ public final class StoreChangeObserver: @unchecked Sendable {
         queue.sync {
             subscribe(to: events, directory: container.directory.path)
             if self.events == nil { scheduleSafetyCheck() }
+            // A commit whose WAL write came before the watch, and its WAL index header after the
+            // version above was read, makes no event: the checks a start runs find it.
+            scheduleCheck()
         }
     }
 

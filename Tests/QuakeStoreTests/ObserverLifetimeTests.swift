@@ -13,6 +13,7 @@ import Testing
         let seen = Counter()
         for i in 0..<10 {
             let observer = try StoreChangeObserver(container: store.container) { seen.increment() }
+            clock.advance(by: 0.005 + 0.05 + 0.25 + 1)  // the checks a start runs
             let before = clock.pendingCount
             _ = try store.upsert([QuakeRecord.fixture("lifetime\(i)")])
             // inotify has delivered: the coalesced check is scheduled, not yet run.
