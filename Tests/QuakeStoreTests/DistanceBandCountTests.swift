@@ -46,7 +46,7 @@ struct DistanceBandCountTests {
         }
     }
 
-    /// The counts without the table (`DistanceTable.bandCountsInBoxes(_:origin:filter:bands:)`) equal the
+    /// The counts without the table (`DistanceTable.bandCountsInOnePass(_:origin:plan:bands:)`) equal the
     /// controller's from the table, with and without filters, in km and miles.
     @Test func countsWithoutTheTableEqualTheTables() throws {
         let store = try TestStore()
@@ -62,9 +62,9 @@ struct DistanceBandCountTests {
                                                     distanceReference: reference)
                 let controller = try FetchedResultsController(container: store.container, request: request)
                 defer { controller.close() }
-                let filter: (String, [SQLiteValue]) = minimum.map { ("magnitude >= ?", [.real($0)]) } ?? ("", [])
                 let counts = try store.read { db in
-                    try DistanceTable.bandCountsInBoxes(db, origin: origin, filter: filter, bands: reference.bands.map(\.key.distanceBounds))
+                    try DistanceTable.bandCountsInOnePass(db, origin: origin, plan: QueryPlan(request.normalized),
+                                                          bands: reference.bands.map(\.key.distanceBounds))
                 }
                 let expected = reference.bands.map { band in controller.sections.first { $0.id == band.id }?.count ?? 0 }
                 #expect(counts == expected, "\(origin) M≥\(String(describing: minimum)) \(unit)")

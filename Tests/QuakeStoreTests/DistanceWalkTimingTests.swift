@@ -5,7 +5,7 @@ import Testing
 
 /// Timings of `DistanceTable.walk` at scale, on a store named by `QUAKETUI_WALK_STORE` (a
 /// `quakes.sqlite`, opened read-only; skipped without it): 60 rows nearest Tokyo, from a middle
-/// distance both ways, farthest first, and the band counts without the table, each run 7 times (BENCHMARKS.md, issue 13d).
+/// distance both ways, farthest first, each run 7 times (BENCHMARKS.md, issue 13d).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["QUAKETUI_WALK_STORE"] != nil, "set QUAKETUI_WALK_STORE"))
 struct DistanceWalkTimingTests {
     @Test func walkTimings() throws {
@@ -31,18 +31,6 @@ struct DistanceWalkTimingTests {
             }
             times.sort()
             print("walk timing: \(name): \(count) rows, median \(String(format: "%.1f", times[3])) ms, max \(String(format: "%.1f", times[6])) ms")
-        }
-        let bands = DistanceReference(origin: tokyo).bands.map(\.key.distanceBounds)
-        for (name, filter) in [("", ("", [])), (", M ≥ 4.5", ("magnitude >= ?", [SQLiteValue.real(4.5)]))] as [(String, (String, [SQLiteValue]))] {
-            var times: [Double] = []
-            var counts: [Int] = []
-            for _ in 0..<7 {
-                let start = DispatchTime.now().uptimeNanoseconds
-                counts = try DistanceTable.bandCountsInBoxes(db, origin: tokyo, filter: filter, bands: bands)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-            }
-            times.sort()
-            print("walk timing: band counts without the table\(name): \(counts), median \(String(format: "%.1f", times[3])) ms, max \(String(format: "%.1f", times[6])) ms")
         }
     }
 }

@@ -172,13 +172,12 @@ struct QueryPlanAgreementTests {
                     Self.expectSame(try Self.ids(db, "SELECT id FROM quake WHERE \(matchedWhere)", matchedArguments), expected,
                                     "matchedWhere \(label)", byID)
                 }
-                // The band counts without the table, from one pass and from the boxes of a walk.
+                // The band counts without the table, from one pass.
                 if let reference = request.distanceReference {
                     let bands = reference.bands.map(\.key.distanceBounds)
                     let kms = expected.map { id in reference.origin.distance(to: GeoPoint(latitude: byID[id]!.latitude, longitude: byID[id]!.longitude)) }
                     let want = bands.map { band in kms.filter { band.lowerKm <= $0 && $0 < band.upperKm }.count }
                     #expect(try DistanceTable.bandCountsInOnePass(db, origin: reference.origin, plan: plan, bands: bands) == want, "one-pass bands \(label)")
-                    #expect(try DistanceTable.bandCountsInBoxes(db, origin: reference.origin, filter: plan.rowWhere, bands: bands) == want, "boxed bands \(label)")
                 }
             }
             // The controller's rows (index walks over the set, or the distance table) and a

@@ -99,35 +99,4 @@ extension DistanceTable {
             span *= 2
         }
     }
-
-    /// How many rows of `quake` passing `filter` (as for `walk`) fall in each band (`[lower, upper)`
-    /// km from `origin`, in the order given), without the distance table: for each finite bound
-    /// `b`, the rows nearer than `b` are counted in a box of radius `b` on `quake_location` with the
-    /// exact distance; the rows of all bands are counted once; a band is the difference. Exact, like
-    /// the table's counts (the same distance, the same comparisons), for a header drawn before the
-    /// table is built. At 1,000,000 quakes the box of the largest bound is most of the cost
-    /// (BENCHMARKS.md, issue 13d).
-    static func bandCountsInBoxes(_ db: Connection, origin: GeoPoint, filter: (String, [SQLiteValue]),
-                                  bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
-        let km = origin.distanceSQL()
-        let (filterSQL, filterArguments) = filter
-        let condition = filterSQL.trimmingCharacters(in: .whitespaces).isEmpty ? "1" : filterSQL
-        var nearer: [Double: Int] = [:]
-        func countNearer(_ bound: Double) throws -> Int {
-            if let known = nearer[bound] { return known }
-            let count: Int
-            if bound <= 0 {
-                count = 0
-            } else if bound.isInfinite {
-                count = Int(try db.scalar("SELECT count(*) FROM quake WHERE \(condition)", filterArguments).int64 ?? 0)
-            } else {
-                let box = bound >= halfCircumferenceKm ? "1" : origin.boundingBoxSQL(radiusKm: bound)
-                count = Int(try db.scalar("SELECT count(*) FROM quake WHERE \(box) AND (\(condition)) AND \(km) < \(bound.sqlLiteral)",
-                                          filterArguments).int64 ?? 0)
-            }
-            nearer[bound] = count
-            return count
-        }
-        return try bands.map { band in try countNearer(band.upperKm) - countNearer(band.lowerKm) }
-    }
 }
