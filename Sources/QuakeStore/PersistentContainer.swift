@@ -10,10 +10,9 @@ import QuakeTime
 /// let count = try container.viewContext.read { db in try db.quakeCount() }
 /// ```
 ///
-/// Durability: `synchronous = NORMAL` in WAL mode. A committed transaction survives a crash or
-/// `kill -9` of any process; only a power loss or OS crash can roll back the last commits, never
-/// corrupt the file (https://www.sqlite.org/pragma.html#pragma_synchronous). That is the right
-/// trade for a cache of a public feed plus notes, and keeps imports fast.
+/// Durability: `synchronous = FULL` in WAL mode: every commit syncs the WAL, so what a command
+/// or the browser said was saved survives a crash, `kill -9` or a power loss
+/// (https://www.sqlite.org/pragma.html#pragma_synchronous; the cost is in RELIABILITY.md).
 public final class PersistentContainer: Sendable {
     public static let fileName = "quakes.sqlite"
     /// How long a connection waits for another process's write lock before giving up.
@@ -29,8 +28,11 @@ public final class PersistentContainer: Sendable {
     ///
     /// - Throws: `StoreError` with `.notAStore` (file is not ours; left untouched),
     ///   `.newerSchema` (left untouched), `.accessDenied` (read-only directory), and others.
-    public convenience init(directory: URL) throws(StoreError) {
-        try self.init(directory: directory, migrations: Schema.migrations)
+    ///
+    /// - Parameter upgrading: called before an existing store is migrated, inside the open, so
+    ///   that the caller can say so when it takes a while (a few seconds a million quakes).
+    public convenience init(directory: URL, upgrading: ((SchemaUpgrade) -> Void)? = nil) throws(StoreError) {
+        try self.init(directory: directory, migrations: Schema.migrations, upgrading: upgrading)
     }
 
     /// Opens the store as ``init(directory:)`` does, with `clock` for the history's timestamps
@@ -59,7 +61,8 @@ public final class PersistentContainer: Sendable {
     /// The store file's mode is set to 0600 only when this call created the file; an existing
     /// file keeps its mode. One without owner-write permission is the user's choice: refused
     /// (``StoreError/Code/readOnlyStore``) unless `readingOnly`, then opened read-only.
-    init(directory: URL, migrations: [String], readingOnly: Bool = false, clock: AppClock = .system) throws(StoreError) {
+    init(directory: URL, migrations: [String], readingOnly: Bool = false, clock: AppClock = .system,
+         upgrading: ((SchemaUpgrade) -> Void)? = nil) throws(StoreError) {
         self.directory = directory
         purge = HistoryPurge(clock: clock)
         url = directory.appendingPathComponent(Self.fileName)
@@ -100,7 +103,7 @@ public final class PersistentContainer: Sendable {
             if found > migrations.count {
                 throw StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
             }
-            if found < migrations.count { try Self.migrate(writer, path: path, migrations: migrations) }
+            if found < migrations.count { try Self.migrate(writer, path: path, migrations: migrations, upgrading: upgrading) }
         }
         if !existed { chmod(path, 0o600) }
         do {
@@ -252,7 +255,7 @@ public final class PersistentContainer: Sendable {
         }
     }
 
-    private static func migrate(_ db: Connection, path: String, migrations: [String]) throws {
+    private static func migrate(_ db: Connection, path: String, migrations: [String], upgrading: ((SchemaUpgrade) -> Void)?) throws {
         try db.transaction(.immediate) {
             let found = Int(try db.scalar("PRAGMA user_version").int64 ?? 0)
             if found > migrations.count {
@@ -261,6 +264,10 @@ public final class PersistentContainer: Sendable {
             if found == 0 {
                 let tables = try db.scalar("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").int64 ?? 0
                 if tables > 0 { throw StoreError(.notAStore, path: path) }
+            } else if let upgrading {
+                // The largest id: about the number of quakes, without counting them.
+                let quakes = Int(try db.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
+                upgrading(SchemaUpgrade(from: found, to: migrations.count, quakes: quakes))
             }
             for version in found..<migrations.count {
                 try db.execute(migrations[version])
@@ -268,4 +275,13 @@ public final class PersistentContainer: Sendable {
             }
         }
     }
+}
+
+/// An existing store about to be migrated when it opens (`PersistentContainer.init(directory:upgrading:)`).
+public struct SchemaUpgrade: Sendable, Equatable {
+    /// The store's schema version, and the one it is migrated to.
+    public let from: Int
+    public let to: Int
+    /// About how many quakes it holds (its largest id).
+    public let quakes: Int
 }

@@ -19,6 +19,28 @@ import Testing
         #expect((dirAttributes[.posixPermissions] as? Int) == 0o700)
     }
 
+    /// Opening an existing store of an older schema says so before it migrates (the caller tells
+    /// the user when that takes a while), with the versions and about how many quakes; a store
+    /// created new, or already current, says nothing.
+    @Test func anUpgradeIsAnnouncedOnceWithTheVersionsAndTheSize() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let older = try PersistentContainer(directory: dir.url, migrations: Array(Schema.migrations.prefix(6)))
+        let writer = try older.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in for code in ["a", "b", "c"] { _ = try tx.upsert(.fixture(code)) } }
+        writer.close()
+        older.close()
+        var heard: [SchemaUpgrade] = []
+        let upgraded = try PersistentContainer(directory: dir.url) { heard.append($0) }
+        upgraded.close()
+        #expect(heard == [SchemaUpgrade(from: 6, to: Schema.version, quakes: 3)])
+        let current = try PersistentContainer(directory: dir.url) { heard.append($0) }
+        current.close()
+        let created = try PersistentContainer(directory: dir.appending("new")) { heard.append($0) }
+        created.close()
+        #expect(heard.count == 1, "\(heard)")
+    }
+
     @Test func anOlderSchemaIsMigratedForwardKeepingItsData() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

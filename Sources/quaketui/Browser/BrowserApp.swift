@@ -46,7 +46,7 @@ final class BrowserApp {
         self.session = session
         let state = session.state
         inbox = ActionInbox(wakeUp: try WakeUpPipe())
-        container = try PersistentContainer(directory: URL(fileURLWithPath: state.path))
+        container = try PersistentContainer(directory: URL(fileURLWithPath: state.path), upgrading: SchemaUpgrade.say)
         do {
             appStorage = try AppStorage(state: state)
             activities = try ActivityCenter(state: state)

@@ -40,7 +40,7 @@ enum DeleteCommand {
             throw UsageError(message: "delete --all asks before deleting every quake, and there is no terminal to ask on: "
                              + "add --yes to delete them all without asking.", command: spec)
         }
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         if askFirst {
             let stored = try container.viewContext.read { try $0.quakeCount() }

@@ -79,7 +79,7 @@ enum FetchCommand {
         default: throw UsageError(message: "--near and --radius go together.", command: spec)
         }
 
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let bar = FetchProgressBar(label: query.agency)
         defer { bar.finish() }

@@ -48,7 +48,7 @@ enum ImportCommand {
             }
             agency = valid
         }
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url)
+        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import",
                                             agency: agency)

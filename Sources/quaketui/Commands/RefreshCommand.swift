@@ -31,7 +31,7 @@ enum RefreshCommand {
         let state = try arguments.stateDirectory()
         // AppStorage falls back to all_month for a missing or invalid refreshFeed.
         let feed = try arguments.positionals.first ?? AppStorage(state: state).value(for: AppKeys.refreshFeed)
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)
         let summary = try FeedImportRun.run(location, into: container, author: "refresh")

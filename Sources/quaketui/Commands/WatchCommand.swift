@@ -90,7 +90,7 @@ enum WatchCommand {
         let settings = try AppStorage(state: state)
         let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
         let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
-        let container = try PersistentContainer(directory: state.url)
+        let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         var cursor = try container.viewContext.read { try $0.arrivalCursor() }
         let wake = DispatchSemaphore(value: 0)

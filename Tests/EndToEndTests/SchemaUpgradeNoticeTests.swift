@@ -1,0 +1,59 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// A command that opens a big store of an older schema says, before the migration's seconds, that
+/// it is upgrading it (once); a small store's upgrade, or a current store, says nothing.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct SchemaUpgradeNoticeTests {
+    static let feed = "1.0_week-2019-02-16.geojson"
+
+    /// A store of the current schema moved back to `version`, holding a quake whose id is `id`
+    /// (the size the notice reads is the largest id: a store of a few quakes stands for a big one).
+    static func store(in dir: URL, version: Int, largestID: Int64?) throws {
+        #expect(try QuaketuiBinary.run(["import", SharedData.url(feed).path], stateDirectory: dir).status == 0)
+        let db = try Connection(path: dir.appendingPathComponent(PersistentContainer.fileName).path)
+        defer { db.close() }
+        if let largestID {
+            let columns = try Self.columns(db)
+            let copied = columns.map { $0 == "id" ? "\(largestID)" : $0 == "code" ? "'big' || code" : $0 }
+            try db.execute("INSERT INTO quake (\(columns.joined(separator: ", "))) SELECT \(copied.joined(separator: ", ")) FROM quake LIMIT 1")
+        }
+        try db.execute("PRAGMA user_version = \(version)")
+    }
+
+    static func columns(_ db: Connection) throws -> [String] {
+        let statement = try db.prepare("SELECT name FROM pragma_table_info('quake')")
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(at: 0)) }
+        return names
+    }
+
+    @Test func aBigStoresUpgradeIsSaidOnceAndASmallOnesIsNot() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let version = try { () -> Int in
+            let probe = dir.appending("probe")
+            #expect(try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: probe).status == 0)
+            let db = try Connection(path: probe.appendingPathComponent(PersistentContainer.fileName).path)
+            defer { db.close() }
+            return Int(try db.scalar("PRAGMA user_version").int64 ?? 0)
+        }()
+
+        let big = dir.appending("big")
+        try Self.store(in: big, version: version - 1, largestID: 150_000)
+        let first = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: big)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.split(separator: "\n").first.map(String.init)
+                == "Upgrading the store (about 150,000 quakes) from schema version \(version - 1) to \(version): once, a few seconds per million quakes…",
+                "\(first.stderr)")
+        let again = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: big)
+        #expect(again.status == 0 && !again.stderr.contains("Upgrading"), "\(again.stderr)")
+
+        let small = dir.appending("small")
+        try Self.store(in: small, version: version - 1, largestID: nil)
+        let quiet = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: small)
+        #expect(quiet.status == 0 && !quiet.stderr.contains("Upgrading"), "\(quiet.stderr)")
+    }
+}
