@@ -13,7 +13,8 @@ struct HostileBrowserTests {
     @Test func aFailedSceneSaveIsShownAndQuitExitsOne() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let tmux = try TmuxSession(columns: 120, rows: 20)
+        // Wide enough for two notices side by side (see below).
+        let tmux = try TmuxSession(columns: 400, rows: 20)
         defer { tmux.close() }
         let feed = dir.url.appendingPathComponent("three.geojson")
         try HostileInputTests.collection((1...3).map { HostileInputTests.feature("q\($0)", time: "170000000\($0)000") })
@@ -39,8 +40,10 @@ struct HostileBrowserTests {
         let logged = try String(contentsOfFile: log, encoding: .utf8)
         #expect(logged.contains(" browser: Could not save scene a"), "\(logged)")
         // A notice raised later in the session (another process wrote a broken defaults.plist)
-        // reaches the status line too: notices are drained on every pass of the loop.
-        // (The save fails again meanwhile, for the defaults' change: the new notice comes first.)
+        // reaches the status line too: notices are drained on every pass of the loop. A save may
+        // fail again meanwhile and say so in front of it: the failure seen above can be the one
+        // of a save the launch had pending when a.plist was blocked, and `j`'s own then comes
+        // after the defaults notice. The 400 columns hold both.
         try Data("not a property list".utf8).write(to: URL(fileURLWithPath: state + "/defaults.plist"))
         do {
             try tmux.waitFor(pane, timeout: 10, "the defaults notice on the status line") {
