@@ -31,7 +31,7 @@ extension ParsedArguments {
 
     /// The state directory, resolved and not created (it may not exist).
     func resolvedStateDirectory() throws -> StateDirectory {
-        try StateDirectory.resolve(option: value("state-dir"), environment: ProcessInfo.processInfo.environment,
+        StateDirectory.resolve(option: value("state-dir"), environment: ProcessInfo.processInfo.environment,
                                    currentDirectory: FileManager.default.currentDirectoryPath)
     }
 

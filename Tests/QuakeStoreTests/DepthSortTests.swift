@@ -11,7 +11,7 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
     /// Depths at and around every kind of edge, an unknown one, above sea level, and a damaged
     /// feed's (1e300, past every real band).
-    static let depths: [Double?] = [nil, -5e-324, -0.0, -3, -995, 0, 9.999, 10, 29.999999999999996, 30, 35.5,
+    static let depths: [Double?] = [nil, -Double.leastNonzeroMagnitude, -0.0, -3, -995, 0, 9.999, 10, 29.999999999999996, 30, 35.5,
                                     99.99999999999999, 100, 150, 699, 700, 9_950, 1e300]
 
     static func records(count: Int, seed: UInt64) -> [QuakeRecord] {
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func depthBinsHoldEveryDepthThatTheirRangeHolds() {
-        var values: [Double] = [-5e-324, -0.0, 0, 1e300, -1e300]
+        var values: [Double] = [-Double.leastNonzeroMagnitude, -0.0, 0, 1e300, -1e300]
         for edge in stride(from: -100.0, through: 100, by: 10) { values += [edge, edge.nextDown, edge.nextUp] }
         for edge in stride(from: 100.0, through: 1_000, by: 100) { values += [edge, edge.nextDown, edge.nextUp] }
         for depth in values {
@@ -36,7 +36,7 @@ import Testing
         }
         // A depth of -0 is in the bin 0 (its title must not read `-0`).
         #expect(DepthBins.from(-0.0).sign == .plus)
-        #expect(DepthBins.from(-5e-324) == -10)
+        #expect(DepthBins.from(-Double.leastNonzeroMagnitude) == -10)
     }
 
     @Test(arguments: [true, false])
