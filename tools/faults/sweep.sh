@@ -24,10 +24,13 @@
 #
 # Usage: tools/faults/sweep.sh [--binary PATH] [--sample K] [--seed S] [--errnos "EIO ENOSPC EINTR"]
 #                              [--only SCENARIO] [--data DIR] [--progress FILE] [--points "N …"]
+#                              [--shard K/M]
 # SCENARIO: import refresh fetch delete config open notes scene.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
 # --errnos replaces the errnos of every scenario (the browser's default adds KILL).
 # --points "N …" runs those fault points only (the failures of an earlier sweep, run again).
+# --shard K/M runs the points N with N mod M = K only: M sweeps side by side, one per core, share a
+# scenario's points (each in its own work directory).
 # --progress FILE appends one line per trial (scenario, errno, call, seconds, ok or FAIL) as it ends,
 # so a long sweep's partial results survive an interruption.
 # Prints one line per failed trial and a summary per scenario; exit 1 if any trial failed.
@@ -43,6 +46,8 @@ only=""
 data="${QUAKETUI_SHARED_DATA:-$root/../shared/data}"
 progress=/dev/null
 points_only=""
+shard_index=0
+shard_count=1
 [ -d "$data/usgs" ] || data=/work/shared/data
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -54,6 +59,7 @@ while [ $# -gt 0 ]; do
         --data) data=$2; shift 2 ;;
         --progress) progress=$2; shift 2 ;;
         --points) points_only=$2; shift 2 ;;
+        --shard) shard_index=${2%/*}; shard_count=${2#*/}; shift 2 ;;
         *) echo "sweep: unknown argument $1" >&2; exit 64 ;;
     esac
 done
@@ -137,10 +143,14 @@ scenario_args() {
 }
 
 # The fault points a scenario's trials fail with one errno: --points as given, a seeded sample
-# of --sample, or every point 1…$1.
+# of --sample, or every point 1…$1; of those, this shard's.
 fault_points() {
+    all_fault_points "$@" | awk -v k="$shard_index" -v m="$shard_count" '$1 % m == k'
+}
+
+all_fault_points() {
     if [ -n "$points_only" ]; then
-        echo "$points_only"
+        echo "$points_only" | tr -s " " "\n"
     elif [ "$sample" -gt 0 ] && [ "$sample" -lt "$1" ]; then
         seq 1 "$1" | shuf -n "$sample" --random-source=<(yes "$seed$2$3") | sort -n
     else
