@@ -120,7 +120,7 @@ public final class FetchedResultsController {
                           onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
         let newPlan = QueryPlan(request)
-        let matchesChanged = changesMatches(newPlan)
+        let matchesChanged = Self.matchesDiffer(newPlan, plan)
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
@@ -160,8 +160,9 @@ public final class FetchedResultsController {
         return rows > Self.distanceRowsWithinADeadline
     }
 
-    private func changesMatches(_ newPlan: QueryPlan) -> Bool {
-        newPlan.search != plan.search || newPlan.filters != plan.filters
+    /// Whether two plans match other rows before the magnitude filter (their match sets differ).
+    private static func matchesDiffer(_ a: QueryPlan, _ b: QueryPlan) -> Bool {
+        a.search != b.search || a.filters != b.filters
     }
 
     /// Whether configuring `newPlan` builds its order's table anew: none was built, or it was
@@ -169,8 +170,7 @@ public final class FetchedResultsController {
     private func rebuildsTable(_ newPlan: QueryPlan) -> Bool {
         guard newPlan.strategy.buildsTable else { return false }
         guard let table else { return true }
-        let matchesChanged = newPlan.search != table.plan.search || newPlan.filters != table.plan.filters
-        return newPlan.strategy.rebuildsTable(after: table.plan.strategy, matchesChanged: matchesChanged)
+        return newPlan.strategy.rebuildsTable(after: table.plan.strategy, matchesChanged: Self.matchesDiffer(newPlan, table.plan))
     }
 
     /// Stops the `configure` or read running on another thread (a superseded request): it
@@ -385,6 +385,13 @@ public final class FetchedResultsController {
 
     private func setSections(_ new: [QuakeSection]) { index = SectionIndex(new) }
 
+    /// Moves one changed row in the order's table: out under its old id, in under its new one
+    /// if it is a candidate (in the match set, when there is one). Call with the set up to date.
+    private func moveInTable(_ db: Connection, oldID: Int64?, new: RowKeys?) throws {
+        let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
+        try plan.strategy.updateTable(db, oldID: oldID, newID: new?.id, isCandidate: isCandidate)
+    }
+
     /// The rows committed after `since` up to `token`, each as it was before the first of those
     /// commits and as it is now; nil when the history cannot list them (too many changes, purged,
     /// a change without its previous keys).
@@ -409,10 +416,7 @@ public final class FetchedResultsController {
         guard let built = table else { return false }
         guard built.token != token else { return true }
         guard let changed = try rowsChanged(db, since: built.token) else { return false }
-        for row in changed {
-            let isCandidate = row.new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
-            try plan.strategy.updateTable(db, oldID: row.old?.id, newID: row.new?.id, isCandidate: isCandidate)
-        }
+        for row in changed { try moveInTable(db, oldID: row.old?.id, new: row.new) }
         table = (plan, token)
         return true
     }
@@ -520,8 +524,7 @@ public final class FetchedResultsController {
                 vanishedKeys[code] = old
                 vanishedKm[old.id] = try plan.strategy.tableEntry(db, id: old.id)
             }
-            let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
-            try plan.strategy.updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
+            try moveInTable(db, oldID: old?.id, new: new)
         }
         setSections(try walkSections(db))
         return ResultChanges(reloaded: true, codes: Set(before.keys))
