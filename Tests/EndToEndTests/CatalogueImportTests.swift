@@ -88,7 +88,10 @@ import Testing
 }
 
 /// QuakeML is streamed: peak RSS of an import does not grow with the document (the 1,000,000-event
-/// figure is in BENCHMARKS.md; here 20× more events must not cost more than a few MB).
+/// figure is in BENCHMARKS.md). The first ~20,000 rows fill what is bounded anyway (SQLite's page
+/// cache and in-memory journals, malloc's heap): about 8 MB more at 40,000 events than at 2,000 in a
+/// debug build, then flat (41–42 MB from 40,000 to 200,000). So the small document is past that fill,
+/// and 3× more events must not cost more than a few MB.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (apt-get install -y time)"))
 struct QuakeMLMemoryTests {
     static func writeQuakeML(events: Int, to url: URL) throws {
@@ -117,15 +120,15 @@ struct QuakeMLMemoryTests {
         return Int(try String(contentsOf: rssFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    @Test func importPeakMemoryIsFlatFrom2000To40000Events() throws {
+    @Test func importPeakMemoryIsFlatFrom20000To60000Events() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let small = dir.appending("small.xml"), large = dir.appending("large.xml")
-        try Self.writeQuakeML(events: 2_000, to: small)
-        try Self.writeQuakeML(events: 40_000, to: large)
+        try Self.writeQuakeML(events: 20_000, to: small)
+        try Self.writeQuakeML(events: 60_000, to: large)
         let smallRSS = try Self.peakRSSKilobytes(importing: small, state: dir.appending("s1"))
         let largeRSS = try Self.peakRSSKilobytes(importing: large, state: dir.appending("s2"))
         #expect(smallRSS > 0)
-        #expect(largeRSS - smallRSS < 8 * 1024, "peak RSS \(smallRSS) KB at 2,000 events, \(largeRSS) KB at 40,000")
+        #expect(largeRSS - smallRSS < 8 * 1024, "peak RSS \(smallRSS) KB at 20,000 events, \(largeRSS) KB at 60,000")
     }
 }
