@@ -92,7 +92,9 @@ public final class TmuxSession: @unchecked Sendable {
     /// So once it holds, the pane is captured again, back to back, until two captures in a row
     /// are the same screen (the frame is finished) and that screen is returned; if a capture no
     /// longer satisfies the condition (a transient state moved on), the last one that did is.
-    /// A wait that would have succeeded still does.
+    /// A wait that would have succeeded still does. Two equal captures can still be a frame in
+    /// part when the program is descheduled between rows (ncurses writes one row per
+    /// `write(2)`), so a condition should name what the frame draws last: its lowest lines.
     @discardableResult
     public func waitFor(_ target: String, timeout: TimeInterval = 10, _ what: String = "condition",
                         _ condition: (String) -> Bool) throws -> String {
