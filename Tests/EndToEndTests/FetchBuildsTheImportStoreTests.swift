@@ -23,8 +23,9 @@ import Testing
                 }
                 return lines
             }
-            let quakeColumns = try lines("SELECT name FROM pragma_table_info('quake') WHERE name <> 'id' ORDER BY cid")
-                .map { $0.replacingOccurrences(of: "text(\"", with: "").replacingOccurrences(of: "\")", with: "") }
+            let names = try db.prepare("SELECT name FROM pragma_table_info('quake') WHERE name <> 'id' ORDER BY cid")
+            var quakeColumns: [String] = []
+            while try names.step() { quakeColumns.append(names.text(at: 0)) }
             var contents: [String: [String]] = [
                 "schema": try lines("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"),
                 "pragmas": try lines("SELECT * FROM pragma_user_version, pragma_page_size, pragma_journal_mode, pragma_auto_vacuum"),
