@@ -88,10 +88,10 @@ import Testing
 }
 
 /// QuakeML is streamed: peak RSS of an import does not grow with the document (the 1,000,000-event
-/// figure is in BENCHMARKS.md). The first ~20,000 rows fill what is bounded anyway (SQLite's page
-/// cache and in-memory journals, malloc's heap): about 8 MB more at 40,000 events than at 2,000 in a
-/// debug build, then flat (41–42 MB from 40,000 to 200,000). So the small document is past that fill,
-/// and 3× more events must not cost more than a few MB.
+/// figure is in BENCHMARKS.md). The first ~40,000 rows fill memory that is bounded anyway (the heap
+/// grows in SQLite's page allocations, `perf` on `brk`): about 8 MB more at 40,000 events than at
+/// 2,000 in a debug build, 3.8 MB more at 60,000 than at 20,000, then flat (41–42 MB from 40,000 to
+/// 200,000). So the small document is well into that fill, and 3× more events must stay within 8 MB.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (apt-get install -y time)"))
 struct QuakeMLMemoryTests {
     static func writeQuakeML(events: Int, to url: URL) throws {
