@@ -30,6 +30,10 @@ double quaketui_haversine_km(double latitude1, double longitude1, double latitud
 // Returns SQLite's result code.
 int quaketui_register_functions(struct sqlite3 *db);
 
+// With QUAKETUI_SQL_PROFILE=FILE in the environment, appends a line to FILE for every statement
+// `db` runs (its time, the thread, the SQL with its values: profile.c); without it, nothing.
+void quaketui_profile_if_asked(struct sqlite3 *db);
+
 // MARK: The id set
 
 // The largest id + 1 a set holds: 32 MB of bitmap. quaketui's own stores number rows from 1 up

@@ -56,6 +56,7 @@ public final class Connection {
             sqlite3_close_v2(db)
             throw error
         }
+        quaketui_profile_if_asked(db)
         handle = db
         deadline.initialize(to: 0)
     }
