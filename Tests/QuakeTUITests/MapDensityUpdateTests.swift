@@ -70,7 +70,7 @@ import Testing
             return record
         }
         let model = try BrowserUpdateTests.makeModel(InMemoryResultsSource(records))
-        try model.performReads(model.send(.selectTab(.map)))
+        _ = try model.performReads(model.send(.selectTab(.map)))
         func frameGrid() throws -> DensityGrid? {
             try model.screenModel(FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt)).detail?.map.grid
         }
