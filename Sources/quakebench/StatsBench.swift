@@ -24,6 +24,7 @@ struct StatsBench {
     ]
 
     func run(n: Int) throws -> [Figure] {
+        warmPageCache(store)
         let container = try PersistentContainer(readingFrom: store)
         defer { container.close() }
         let request = SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)

@@ -52,6 +52,7 @@ struct TerminalBench {
     ]
 
     func run(n: Int) throws -> [Figure] {
+        warmPageCache(store)
         log("real browser on a pty N=\(n.formatted()) ×\(runs)")
         var launches: [Double] = []
         for _ in 0..<runs {
@@ -79,8 +80,17 @@ struct TerminalBench {
                 }
             }
         }
-        // Idle: the browser blocks in poll(2) until a key, a posted action or the clock.
-        let cpuBefore = try browser.terminal.cpuSeconds()
+        // Idle: the browser blocks in poll(2) until a key, a posted action or the clock. The
+        // watch starts once the work of the last keys is done (at 5M a superseded statistics
+        // or count may take a second to stop or finish): no CPU time for a whole second.
+        let settleStart = monotonicNanoseconds()
+        var cpuBefore = try browser.terminal.cpuSeconds(), quietSince = settleStart
+        while monotonicNanoseconds() - quietSince < 1_000_000_000, monotonicNanoseconds() - settleStart < 30_000_000_000 {
+            usleep(100_000)
+            let cpu = try browser.terminal.cpuSeconds()
+            if cpu != cpuBefore { (cpuBefore, quietSince) = (cpu, monotonicNanoseconds()) }
+        }
+        let settled = Double(quietSince - settleStart) / 1e9
         Thread.sleep(forTimeInterval: Double(idleSeconds))
         let idleCPU = try browser.terminal.cpuSeconds() - cpuBefore
         let rss = browser.terminal.peakRSSBytes
@@ -97,7 +107,8 @@ struct TerminalBench {
         }
         figures.append(Figure(name: "pty: idle browser CPU over \(idleSeconds) s (utime+stime)", n: n, ours: idleCPU,
                               samples: 1, unit: "s", target: "≤ 0.1 s per 60 s",
-                              met: idleCPU <= 0.1 * Double(idleSeconds) / 60))
+                              met: idleCPU <= 0.1 * Double(idleSeconds) / 60,
+                              note: "watched from \(String(format: "%.1f", settled)) s after the last key, once its work was done"))
         figures.append(Figure(name: "pty: browser peak RSS (real quaketui)", n: n,
                               ours: rss.map { Double($0) / 1e6 } ?? .nan, samples: rss == nil ? 0 : 1, unit: "MB",
                               target: "≤ 64 MB", met: rss.map { Double($0) / 1e6 <= 64 }))
