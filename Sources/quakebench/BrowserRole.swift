@@ -48,6 +48,9 @@ enum BrowserRole {
         var output = "first-frame \(drawnAt)\nrestore-start \(launchedAt)\n"
         if !firstFrameOnly {
             var samples: [(String, Double)] = []
+            /// `QUAKEBENCH_ONLY=search,near` plays only those groups of keys (for profiling one).
+            let only = ProcessInfo.processInfo.environment["QUAKEBENCH_ONLY"].map { Set($0.split(separator: ",").map(String.init)) }
+            func plays(_ group: String) -> Bool { only?.contains(group) ?? true }
             /// Key → first frame (`kind`), key → the frame with complete counts (`counted-kind`),
             /// and key → the frame with the whole order (`ordered-kind`): all the same frame when
             /// the request was exact at once; a distance sort that builds its table counts first.
@@ -91,11 +94,11 @@ enum BrowserRole {
                     samples.append(("stats-" + kind, Double(monotonicNanoseconds() - start) / 1e9))
                 }
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("scroll") {
                 for _ in 0..<4 { try key("scroll-line", .moveDown) }
                 try key("scroll-page", .pageDown)
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("search") {
                 try key("search-begin", .beginSearch)
                 var typed = ""
                 for character in searchWord {
@@ -104,18 +107,18 @@ enum BrowserRole {
                 }
                 try key("search-esc", .cancelSearch)
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("near") {
                 try key("near-on", .toggleNearHome)
                 try key("near-off", .toggleNearHome)
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("sort") {
                 // With a home: magnitude → region → depth → distance → time.
                 for _ in QuakeSortOrder.allCases {
                     let next = model.state.sort.order.next(hasHome: true)
                     try key("sort-\(next.rawValue)", .nextSortOrder)
                 }
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("keys") {
                 // The rest of SPEC §8's keys, in time order: fold and unfold the selection's day,
                 // reverse the order and back, every minimum magnitude and back to all, the last
                 // quake and the first, and a search that matches nothing after one letter.
@@ -130,7 +133,7 @@ enum BrowserRole {
                 }
                 try key("search-esc", .cancelSearch)
             }
-            for _ in 0..<repetitions {
+            for _ in 0..<repetitions where plays("statsview") {
                 // The statistics view open (issue 32): opening it, a search letter, a sort
                 // (nothing to recompute), each minimum magnitude, closing it.
                 try key("statsview-open", .toggleStatistics)
