@@ -68,4 +68,35 @@ import Testing
         #expect(answered.wait(timeout: .now() + 20) == .success)
         #expect(answers.withLock { $0 } == ["2: 10"])  // 6.0 … 6.9
     }
+
+    /// `cancel` stops the running job, which is never answered, even when it comes between two
+    /// statements; the reader answers the next job as before.
+    @Test func cancelStopsTheRunningJob() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<50).map { QuakeRecord.fixture("q\($0)", magnitude: 2 + Double($0) / 10) })
+        let reader = try LatestReader(container: store.container)
+        defer { reader.close() }
+        let started = DispatchSemaphore(value: 0), cancelled = DispatchSemaphore(value: 0)
+        let answered = DispatchSemaphore(value: 0)
+        let answers = LockedValue<[String]>([])
+        reader.submit(generation: 1, { db -> Int in
+            started.signal()
+            cancelled.wait()
+            let row = try db.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT count(*) FROM n")
+            return Int(row.int64 ?? 0)
+        }) { generation, _ in
+            answers.withLock { $0.append("\(generation)") }
+            answered.signal()
+        }
+        started.wait()
+        reader.cancel()
+        cancelled.signal()
+        reader.submit(generation: 2, { db in Int(try db.scalar("SELECT count(*) FROM quake").int64 ?? 0) }) { generation, result in
+            answers.withLock { $0.append("\(generation): \((try? result.get()).map(String.init) ?? "\(result)")") }
+            answered.signal()
+        }
+        #expect(answered.wait(timeout: .now() + 20) == .success)
+        #expect(answers.withLock { $0 } == ["2: 50"])
+    }
 }

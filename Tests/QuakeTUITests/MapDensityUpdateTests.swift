@@ -39,6 +39,24 @@ import Testing
         #expect(frame.detail?.map == MapDensityModel(zoom: .world, grid: Self.grid(world, count: 12)))
     }
 
+    /// Leaving the Map tab while its count runs stops it; showing the tab again asks again. A
+    /// new selection on the tab (its row still being read) stops nothing.
+    @Test func leavingTheMapTabStopsItsCount() throws {
+        let (model, _) = try Self.mapShown()
+        let world = GridWindow.world(cellDegrees: 1)
+        let moved = try model.send(.moveDown)
+        #expect(!moved.contains(.cancelDensity), "\(moved)")
+        #expect(model.state.map.isPending && model.state.map.generation == 1)
+        #expect(try model.send(.selectTab(.detail)).contains(.cancelDensity))
+        #expect(!model.state.map.isPending && model.state.map.request == nil && model.state.map.window == nil)
+        let effects = try model.performReads(model.send(.selectTab(.map)))
+        #expect(effects.contains(.computeDensity(Self.listRequest(model), window: world, generation: 2)))
+        try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
+        #expect(model.state.map.isPending && model.state.map.grid == nil, "the stopped count's late answer is dropped")
+        try model.send(.densityComputed(generation: 2, Self.grid(world, count: 13)))
+        #expect(try model.send(.closeDetail) == [.saveScene], "a count answered stops nothing")
+    }
+
     /// `+` twice: region, then local, each a window around the selected quake; a stale answer
     /// for the world arriving after them is dropped; `+` at local stays there.
     @Test func zoomingAsksForTheNewWindowAndDropsStaleAnswers() throws {

@@ -138,6 +138,26 @@ import Testing
         #expect(KeyMap.action(for: .escape, in: model.state) == .cancelSearch)
     }
 
+    /// Closing the view while its numbers are computed stops the computation (nobody would see
+    /// them); opening it again asks again, and the stopped one's late answer is dropped. A view
+    /// closed on an answer stops nothing.
+    @Test func closingTheViewStopsItsComputation() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        var expected = model.state
+        #expect(try model.send(.toggleStatistics) == [.saveScene, .cancelStatistics])
+        expected.statistics.isPresented = false
+        expected.statistics.isPending = false
+        expected.statistics.request = nil
+        #expect(model.state == expected)
+        #expect(try model.send(.toggleStatistics) == [.saveScene, .computeStatistics(Self.listRequest(model), generation: 2)])
+        try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
+        #expect(model.state.statistics.result == nil && model.state.statistics.isPending)
+        try model.send(.statisticsComputed(generation: 2, Self.statistics(13)))
+        #expect(try model.send(.toggleStatistics) == [.saveScene])
+        #expect(model.state.statistics.result == Self.statistics(13))
+    }
+
     /// A scene restored with the view open asks for its statistics once.
     @Test func aRestoredOpenViewAsksAgain() throws {
         var state = AppState(sceneID: "t", settings: AppSettings(timeZone: .utc), columns: 80, rows: 12)

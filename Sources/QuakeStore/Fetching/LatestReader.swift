@@ -29,6 +29,8 @@ public final class LatestReader: @unchecked Sendable {
     private let context: ViewContext
     private let queue = DispatchQueue(label: "quaketui.latest-reader", qos: .userInitiated)
     private var latest: Job?
+    /// Changes with every submit and cancel: the running job stops once it is not its own.
+    private var ticket = 0
     private var running = false
     private var closed = false
 
@@ -49,12 +51,23 @@ public final class LatestReader: @unchecked Sendable {
         lock.withLock {
             guard !closed else { return }
             latest = job
+            ticket += 1
             if running {
                 context.interrupt()
             } else {
                 running = true
                 queue.async { self.pump() }
             }
+        }
+    }
+
+    /// Stops the running job and drops any waiting one, without waiting (neither is answered);
+    /// the reader takes new jobs as before.
+    public func cancel() {
+        lock.withLock {
+            latest = nil
+            ticket += 1
+            if running { context.interrupt() }
         }
     }
 
@@ -71,23 +84,23 @@ public final class LatestReader: @unchecked Sendable {
 
     private func pump() {
         while true {
-            let next: Job? = lock.withLock {
+            let next: (Job, Int)? = lock.withLock {
                 guard let job = latest else {
                     running = false
                     return nil
                 }
                 latest = nil
-                return job
+                return (job, ticket)
             }
-            guard let job = next else { return }
+            guard let (job, jobTicket) = next else { return }
             // Stopped by `interrupt` at once, and by the check (every 1,000 steps) when the
             // interrupt came between two statements, where SQLite forgets it.
-            let isReplaced = { self.lock.withLock { self.latest != nil || self.closed } }
+            let isReplaced = { self.lock.withLock { self.ticket != jobTicket || self.closed } }
             let result = Result { () throws -> any Sendable in
                 try context.read { db -> Sendable in try db.withCancellation(isReplaced) { try job.body(db) } }
             }
-            // Superseded (a newer job waits), interrupted or closed: nothing to report.
-            let report = lock.withLock { latest == nil && !closed && !Self.isInterruption(result) }
+            // Superseded (a newer job waits), cancelled, interrupted or closed: nothing to report.
+            let report = lock.withLock { ticket == jobTicket && !closed && !Self.isInterruption(result) }
             if report { job.done(job.generation, result) }
         }
     }

@@ -160,6 +160,10 @@ public enum Effect: Equatable, Sendable {
     /// Count the quakes `request` matches per cell of `window` in the background (the Map tab's
     /// density), interrupting any older count; answered by `Action.densityComputed`.
     case computeDensity(SectionedFetchRequest, window: GridWindow, generation: Int)
+    /// Stop the statistics computation running: the view closed before its answer.
+    case cancelStatistics
+    /// Stop the density count running: the Map tab closed before its answer.
+    case cancelDensity
     /// Ask the results source (`ResultsQuery`); the runtime answers with `Action.resultsAnswered`
     /// before it draws.
     case queryResults(ResultsQuery)

@@ -27,9 +27,17 @@ extension BrowserState {
     /// After every action: `Effect.computeDensity` when the Map tab shows a list or window other
     /// than the one counted (or the store changed). The grid counted before stays, marked
     /// pending, until the new count replaces it: a map without dots in between would blink at
-    /// every move of the region and local scales.
+    /// every move of the region and local scales. A count the tab closed on stops
+    /// (`Effect.cancelDensity`), and the tab asks again when it shows; one running while the
+    /// tab waits for its quake's row goes on.
     mutating func densityReads(storeChanged: Bool) -> [Effect] {
-        guard let window = densityWindow else { return [] }
+        guard let window = densityWindow else {
+            guard self.map.isPending, !(self.detailPresented && self.detailTab == .map) else { return [] }
+            self.map.isPending = false
+            self.map.request = nil
+            self.map.window = nil
+            return [.cancelDensity]
+        }
         let request = StatisticsState.statisticsRequest(self.request)
         let changed = request != self.map.request || window != self.map.window
         guard changed || storeChanged else { return [] }

@@ -22,9 +22,16 @@ extension BrowserState {
 
     /// After every action: `Effect.computeStatistics` when the open view's list changed (its
     /// result is dropped: another list's numbers would mislead) or the store did (its result
-    /// stays, marked pending, until the new one arrives). Nothing while the view is closed.
+    /// stays, marked pending, until the new one arrives). Nothing while the view is closed; a
+    /// computation it closed on stops (`Effect.cancelStatistics`: nobody would see its numbers,
+    /// and at 5,000,000 quakes it holds a core for a second), and the view asks again when it opens.
     mutating func statisticsReads(storeChanged: Bool) -> [Effect] {
-        guard self.statistics.isPresented else { return [] }
+        guard self.statistics.isPresented else {
+            guard self.statistics.isPending else { return [] }
+            self.statistics.isPending = false
+            self.statistics.request = nil
+            return [.cancelStatistics]
+        }
         let request = StatisticsState.statisticsRequest(self.request)
         let listChanged = request != self.statistics.request
         guard listChanged || storeChanged else { return [] }

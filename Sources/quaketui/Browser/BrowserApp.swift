@@ -262,6 +262,8 @@ final class BrowserApp {
             if live?.alert(alert, posting: inbox) == true { terminal.bell() }
         case .computeStatistics(let request, let generation): computeStatistics(request, generation: generation)
         case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
+        case .cancelStatistics: statisticsReader?.cancel()
+        case .cancelDensity: densityReader?.cancel()
         }
     }
 
