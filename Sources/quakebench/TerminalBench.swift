@@ -90,7 +90,7 @@ struct TerminalBench {
             let cpu = try browser.terminal.cpuSeconds()
             if cpu != cpuBefore { (cpuBefore, quietSince) = (cpu, monotonicNanoseconds()) }
         }
-        let settled = Double(quietSince - settleStart) / 1e9
+        let settled = Double(monotonicNanoseconds() - settleStart) / 1e9
         Thread.sleep(forTimeInterval: Double(idleSeconds))
         let idleCPU = try browser.terminal.cpuSeconds() - cpuBefore
         let rss = browser.terminal.peakRSSBytes
