@@ -178,7 +178,7 @@ struct ImportBench {
         let state = store(n: n)
         let maxID = try Self.maxID(state)
         var into: [Double] = [], empty: [Double] = [], again: [Double] = []
-        var intoCPU: [Double] = [], emptyCPU: [Double] = [], againCPU: [Double] = []
+        var intoCPU: [Double] = [], emptyCPU: [Double] = [], againCPU: [Double] = [], intoRSS: [Double] = []
         var added = 0
         for run in 0..<runs {
             log("month into N=\(n.formatted()) run \(run + 1)/\(runs)")
@@ -189,9 +189,10 @@ struct ImportBench {
             empty.append(e.seconds)
             emptyCPU.append(e.cpuSeconds)
             try? FileManager.default.removeItem(at: emptyState)
-            let m = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", state.path])
+            let m = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", state.path], measureRSS: true)
             guard m.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(m.status)): \(m.stdout)") }
             into.append(m.seconds)
+            if let rss = m.peakRSSBytes { intoRSS.append(Double(rss) / 1e6) }
             intoCPU.append(m.cpuSeconds)
             let u = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", state.path])
             guard u.status == 0 else { throw BenchError("quaketui re-import of the month failed (exit \(u.status)): \(u.stdout)") }
@@ -206,6 +207,10 @@ struct ImportBench {
                    unit: "s", target: "≤ 1.0 s and ≤ 2× into empty",
                    met: into.median <= 1.0 && (ratio ?? .infinity) <= 2,
                    note: "CPU (user+sys) \(format(intoCPU.median)) vs \(format(emptyCPU.median))"),
+            Figure(name: "import a month into N: peak RSS", n: n, ours: intoRSS.isEmpty ? .nan : intoRSS.median,
+                   ourMax: intoRSS.maximum, samples: intoRSS.count, unit: "MB", target: "≤ 64 MB",
+                   met: intoRSS.isEmpty ? nil : intoRSS.maximum <= 64,
+                   note: intoRSS.isEmpty ? "not measured: GNU time missing (apt-get install -y time)" : nil),
             Figure(name: "re-import the month unchanged", n: n, ours: again.median, ourMax: again.maximum,
                    samples: again.count, unit: "s", target: "≤ 0.25 s", met: again.median <= 0.25,
                    note: "CPU (user+sys) \(format(againCPU.median))"),
