@@ -147,9 +147,9 @@ struct BrowserBench {
         stdout.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { UInt64($0.dropFirst(name.count + 1)) }
     }
 
-    /// Writes the scene a user left: mid-list selection, detail open, default sort.
-    /// Writes the scene every browser figure starts from, afresh: whatever else a browser left
-    /// in it (a search, a filter, help open, folded sections) would change what is measured.
+    /// Writes the scene a user left: mid-list selection, detail open, default sort. Afresh:
+    /// whatever else a browser left in it (a search, a filter, help open, folded sections)
+    /// would change what every browser figure measures.
     private func saveScene(selected: String, top: String) throws {
         let state = StateDirectory(path: store.path), id = try SceneID(validating: scene)
         try? FileManager.default.removeItem(atPath: state.scenePlistPath(id))

@@ -78,8 +78,6 @@ enum Measured {
     }
 }
 
-/// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine, so a time printed
-/// by a child can be compared with one taken by its parent.
 /// Reads a store's files once from start to end, so that the browser figures are taken with the
 /// page cache warm, as after an import, whatever ran before them: this machine's kernel pages
 /// out file pages left unread for a few seconds (DAMON), and at 5,000,000 quakes a store that
@@ -94,6 +92,8 @@ func warmPageCache(_ store: URL) {
     }
 }
 
+/// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine, so a time printed
+/// by a child can be compared with one taken by its parent.
 func monotonicNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
