@@ -132,9 +132,11 @@ struct ImportBench {
         if let size = try storeSize(n: n) { figures.append(size) }
         figures += try incremental(n: n)
         if python {
+            // SPEC §9 names Python a peer of the import, with no ratio to meet (an early "4×
+            // faster" target is no longer in it): reported.
             figures.append(Figure(name: "import GeoJSON vs Python", n: n, ours: ours.median, ourMax: ours.maximum, samples: runs,
-                                  peer: py.median, peerName: "python json+sqlite3", unit: "s", target: "≥ 4× faster",
-                                  met: ours.median * 4 <= py.median))
+                                  peer: py.median, peerName: "python json+sqlite3", unit: "s", target: "reported",
+                                  met: nil))
         }
         return figures
     }
