@@ -36,67 +36,70 @@ import Testing
         #expect(stats.largest.map(\.region) == ["R4", "R1", "R3"])
     }
 
+    /// A reader on 50 quakes (magnitudes 2.0 … 6.9) running job 1, which waits between two
+    /// statements until `release()` and then runs a query too long to end by itself within a
+    /// test; every job's answer is written down as "generation: value".
+    final class RunningJob: @unchecked Sendable {
+        let store: TestStore
+        let reader: LatestReader
+        private let started = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
+        private let answered = DispatchSemaphore(value: 0)
+        let answers = LockedValue<[String]>([])
+
+        init() throws {
+            store = try TestStore()
+            try store.upsert((0..<50).map { QuakeRecord.fixture("q\($0)", magnitude: 2 + Double($0) / 10) })
+            reader = try LatestReader(container: store.container)
+            submit(generation: 1) { [started, released] db in
+                started.signal()
+                released.wait()
+                let row = try db.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT count(*) FROM n")
+                return Int(row.int64 ?? 0)
+            }
+            started.wait()
+        }
+
+        func submit(generation: Int, _ body: @escaping @Sendable (Connection) throws -> Int) {
+            reader.submit(generation: generation, body) { [answers, answered] generation, result in
+                answers.withLock { $0.append("\(generation): \((try? result.get()).map(String.init) ?? "\(result)")") }
+                answered.signal()
+            }
+        }
+
+        /// Lets job 1 go on to its long statement.
+        func release() { released.signal() }
+
+        /// The answers once one came (within 20 s).
+        func firstAnswers() -> [String]? {
+            answered.wait(timeout: .now() + 20) == .success ? answers.withLock { $0 } : nil
+        }
+
+        func close() {
+            reader.close()
+            store.remove()
+        }
+    }
+
     /// A newer job stops the running one, which is never answered; the newest is. Here the
     /// newer job comes while the older one is between statements, where an `sqlite3_interrupt`
     /// alone is forgotten when the next statement starts (which would run on to its end).
     @Test func aNewerJobStopsTheRunningOne() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        try store.upsert((0..<50).map { QuakeRecord.fixture("q\($0)", magnitude: 2 + Double($0) / 10) })
-        let reader = try LatestReader(container: store.container)
-        defer { reader.close() }
-        let started = DispatchSemaphore(value: 0), replaced = DispatchSemaphore(value: 0)
-        let answered = DispatchSemaphore(value: 0)
-        let answers = LockedValue<[String]>([])
-        reader.submit(generation: 1, { db -> Int in
-            started.signal()
-            replaced.wait()
-            // Long enough never to end by itself within the test.
-            let row = try db.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT count(*) FROM n")
-            return Int(row.int64 ?? 0)
-        }) { generation, result in
-            answers.withLock { $0.append("\(generation): \(result)") }
-            answered.signal()
-        }
-        started.wait()
+        let job = try RunningJob()
+        defer { job.close() }
         let request = SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: 6), timeZone: Self.utc)
-        reader.submit(generation: 2, { db in try db.catalogueStatistics(of: request).count }) { generation, result in
-            answers.withLock { $0.append("\(generation): \((try? result.get()).map(String.init) ?? "\(result)")") }
-            answered.signal()
-        }
-        replaced.signal()
-        #expect(answered.wait(timeout: .now() + 20) == .success)
-        #expect(answers.withLock { $0 } == ["2: 10"])  // 6.0 … 6.9
+        job.submit(generation: 2) { db in try db.catalogueStatistics(of: request).count }
+        job.release()
+        #expect(job.firstAnswers() == ["2: 10"])  // 6.0 … 6.9
     }
 
     /// `cancel` stops the running job, which is never answered, even when it comes between two
     /// statements; the reader answers the next job as before.
     @Test func cancelStopsTheRunningJob() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        try store.upsert((0..<50).map { QuakeRecord.fixture("q\($0)", magnitude: 2 + Double($0) / 10) })
-        let reader = try LatestReader(container: store.container)
-        defer { reader.close() }
-        let started = DispatchSemaphore(value: 0), cancelled = DispatchSemaphore(value: 0)
-        let answered = DispatchSemaphore(value: 0)
-        let answers = LockedValue<[String]>([])
-        reader.submit(generation: 1, { db -> Int in
-            started.signal()
-            cancelled.wait()
-            let row = try db.scalar("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000000) SELECT count(*) FROM n")
-            return Int(row.int64 ?? 0)
-        }) { generation, _ in
-            answers.withLock { $0.append("\(generation)") }
-            answered.signal()
-        }
-        started.wait()
-        reader.cancel()
-        cancelled.signal()
-        reader.submit(generation: 2, { db in Int(try db.scalar("SELECT count(*) FROM quake").int64 ?? 0) }) { generation, result in
-            answers.withLock { $0.append("\(generation): \((try? result.get()).map(String.init) ?? "\(result)")") }
-            answered.signal()
-        }
-        #expect(answered.wait(timeout: .now() + 20) == .success)
-        #expect(answers.withLock { $0 } == ["2: 50"])
+        let job = try RunningJob()
+        defer { job.close() }
+        job.reader.cancel()
+        job.release()
+        job.submit(generation: 2) { db in Int(try db.scalar("SELECT count(*) FROM quake").int64 ?? 0) }
+        #expect(job.firstAnswers() == ["2: 50"])
     }
 }
