@@ -85,9 +85,10 @@ extension Connection {
     ///   - excludingOrigin: skip transactions this origin committed (pass `StoreOrigin.current`
     ///     to ignore this process's own writes).
     ///   - excludingAuthors: skip transactions by these authors.
-    ///   - limit: list the changes only while the transactions' insert, update and delete counts
-    ///     add up to at most this many; past it every transaction comes back unlisted (a reader
-    ///     that reloads past a limit then never decodes thousands of rows it would throw away).
+    ///   - limit: list the changes only while the insert, update and delete counts of the
+    ///     transactions it would list (not `excludingOrigin`'s) add up to at most this many; past
+    ///     it every transaction comes back unlisted (a reader that reloads past a limit then never
+    ///     decodes thousands of rows it would throw away).
     public func history(
         after token: HistoryToken, excludingOrigin: String? = nil, excludingAuthors: Set<String> = [],
         listingAtMost limit: Int? = nil
@@ -97,8 +98,9 @@ extension Connection {
         if token < purged { return .expired(latest: latest) }
         var listing = true
         if let limit {
-            let total = try scalar("SELECT coalesce(sum(inserted + updated + deleted), 0) FROM history WHERE token > ?",
-                                   [.integer(token.rawValue)]).int64 ?? 0
+            let total = try scalar(
+                "SELECT coalesce(sum(inserted + updated + deleted), 0) FROM history WHERE token > ? AND origin IS NOT ?",
+                [.integer(token.rawValue), excludingOrigin.map { .text($0) } ?? .null]).int64 ?? 0
             listing = total <= Int64(limit)
         }
         let statement = try prepare(

@@ -38,6 +38,25 @@ import Testing
         #expect(codes == ["c2"])
     }
 
+    /// Past `listingAtMost` changes after the cursor the codes are not listed in memory (a scene
+    /// left before a long `fetch` would hold millions): the rows above the cursor's id are read
+    /// instead, and they report the same quakes, each once, updates not.
+    @Test func manyChangesAreReadAsRowsNotListed() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a0")])
+        let cursor = try store.read { try $0.arrivalCursor() }
+        for batch in 0..<3 { try store.upsert((0..<4).map { QuakeRecord.fixture("b\(batch)-\($0)") }) }
+        try store.upsert([.fixture("a0", magnitude: 5.0, updated: 1_700_000_000_001)])
+        let expected = (0..<3).flatMap { batch in (0..<4).map { "b\(batch)-\($0)" } }
+        var listed: [String] = [], read: [String] = []
+        let next = try store.read { db in try db.forEachArrival(after: cursor) { listed.append($0.record.code) } }
+        let nextRead = try store.read { db in try db.forEachArrival(after: cursor, listingAtMost: 5) { read.append($0.record.code) } }
+        #expect(listed == expected)
+        #expect(read == expected)
+        #expect(nextRead == next)
+    }
+
     /// `byTime` (what `watch` prints): the quakes of one read oldest first, whatever the commit
     /// and file order, the bulk row scan and the listed codes merged into one order.
     @Test func byTimeReportsOneReadOldestQuakeFirst() throws {
