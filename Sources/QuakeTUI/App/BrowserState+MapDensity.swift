@@ -16,10 +16,13 @@ extension BrowserState {
         self.map.grid = grid
     }
 
+    /// Whether the Map tab is on screen (its quake's row read or not).
+    var showsMapTab: Bool { self.detailPresented && self.detailTab == .map }
+
     /// The window the Map tab draws now: nil while it does not show, or while the selected
     /// quake it centres on is still being read.
     var densityWindow: GridWindow? {
-        guard self.detailPresented, self.detailTab == .map, let code = self.selectedCode,
+        guard showsMapTab, let code = self.selectedCode,
               let loaded = self.detail, loaded.code == code, let record = loaded.quake?.record else { return nil }
         return self.map.zoom.window(latitude: record.latitude, longitude: record.longitude)
     }
@@ -32,7 +35,7 @@ extension BrowserState {
     /// tab waits for its quake's row goes on.
     mutating func densityReads(storeChanged: Bool) -> [Effect] {
         guard let window = densityWindow else {
-            guard self.map.isPending, !(self.detailPresented && self.detailTab == .map) else { return [] }
+            guard self.map.isPending, !showsMapTab else { return [] }
             self.map.isPending = false
             self.map.request = nil
             self.map.window = nil
