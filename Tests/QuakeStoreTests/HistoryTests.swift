@@ -61,6 +61,26 @@ import Testing
         #expect(none.isEmpty)
     }
 
+    /// The listing limit counts only what a reader would list: another origin's big commit,
+    /// skipped, does not leave the reader's own small one unlisted (arrivals skip the process
+    /// that replaced the bundled sample, whose `fetch` can bring thousands).
+    @Test func theListingLimitLeavesOutTheSkippedOrigin() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a1"), .fixture("a2"), .fixture("a3")])
+        let writer = try store.container.newBackgroundContext(author: "test")
+        defer { writer.close() }
+        try writer.performAndWait { try $0.connection.execute("UPDATE history SET origin = 'other'") }
+        try store.upsert([.fixture("b")])
+        func listed(excluding origin: String?) throws -> [[String]] {
+            guard case .transactions(let txs, _) = try store.read({ try $0.history(after: .zero, excludingOrigin: origin, listingAtMost: 2) })
+            else { Issue.record("expected transactions"); return [] }
+            return txs.map { $0.isListed ? $0.changes.map(\.code) : ["unlisted"] }
+        }
+        #expect(try listed(excluding: "other") == [["b"]])
+        #expect(try listed(excluding: nil) == [["unlisted"], ["unlisted"]], "four changes in all, past the limit of 2")
+    }
+
     @Test func aReaderWhoseHistoryWasPurgedIsToldToRefetch() throws {
         let store = try TestStore()
         defer { store.remove() }
