@@ -47,6 +47,7 @@ public final class BackgroundContext: @unchecked Sendable {
             let result = try connection.transaction(.immediate) {
                 let transaction = WriteTransaction(connection: connection)
                 let result = try body(transaction)
+                try SearchDigest.flush(connection)
                 try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result
             }

@@ -273,6 +273,7 @@ public final class PersistentContainer: Sendable {
                 try db.execute(migrations[version])
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
+            if found < SearchDigest.schemaVersion, migrations.count >= SearchDigest.schemaVersion { try SearchDigest.rebuild(db) }
         }
     }
 }

@@ -112,6 +112,9 @@ enum Schema {
         // ("…, California"): stored rows are respelled as `QuakeRecord.region` now derives them,
         // so one region is one section. The count trigger moves their region counts.
         respellAbbreviatedRegions,
+        // 8 (issue 33): the digest, every row's search and count keys packed for a scan in C
+        // (`SearchDigest`); the migration builds it after the statements.
+        SearchDigest.schema,
     ]
 
     /// Migration 7's statement, from `QuakeRecord.spelledOutRegions`.

@@ -123,15 +123,17 @@ extension WriteTransaction {
     }
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
-    /// upsert needs) and the section counts' triggers (`quake_count_*`, three small upserts per
-    /// row) for the rest of this transaction: an import that outnumbers the store recounts the
-    /// sections once instead (see `recreateIndexes(_:)`). Smaller imports keep the triggers: a
+    /// upsert needs), the section counts' triggers (`quake_count_*`, three small upserts per
+    /// row) and the digest's (`quake_digest_*`) for the rest of this transaction: an import that
+    /// outnumbers the store recounts the sections and rebuilds the digest once instead (see
+    /// `recreateIndexes(_:)`). Smaller imports keep the triggers: a
     /// month into a million quakes must not pay a recount of the million.
     /// - Returns: their SQL, for `recreateIndexes(_:)`.
     func dropSecondaryIndexes() throws(SQLiteError) -> [(name: String, sql: String)] {
         let statement = try connection.prepare("""
             SELECT name, sql, type FROM sqlite_master WHERE tbl_name = 'quake' AND sql IS NOT NULL
-                AND (type = 'index' OR (type = 'trigger' AND name LIKE 'quake\\_count\\_%' ESCAPE '\\'))
+                AND (type = 'index' OR (type = 'trigger' AND (name LIKE 'quake\\_count\\_%' ESCAPE '\\'
+                                                          OR name LIKE 'quake\\_digest\\_%' ESCAPE '\\')))
             """)
         var dropped: [(name: String, sql: String, type: String)] = []
         while try statement.step() { dropped.append((statement.text(at: 0), statement.text(at: 1), statement.text(at: 2))) }
@@ -153,6 +155,8 @@ extension WriteTransaction {
         if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) {
             try connection.execute(Schema.sectionCountRecount)
         }
+        // After the indexes: the digest's places are read in `quake_place`'s order.
+        if indexes.contains(where: { $0.name.hasPrefix("quake_digest_") }) { try SearchDigest.rebuild(connection) }
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }
 }

@@ -29,6 +29,18 @@ import Testing
         #expect(buckets.length <= QUAKETUI_BUCKETS_LIMIT)
     }
 
+    /// The span is measured over the buckets counted, not over the array: doubling it towards
+    /// later buckets must not make one on the other side, within the limit of the counted ones,
+    /// give up (the digest's scan visits rows by id, in no order of time).
+    @Test func theRoomLeftByDoublingDoesNotCountAsSpan() {
+        var buckets = quaketui_buckets()
+        defer { quaketui_buckets_free(&buckets) }
+        for bucket: Int64 in [0, 600_000, 600_001, -1_000_000] { quaketui_buckets_add(&buckets, bucket) }
+        #expect(buckets.overflow == 0)
+        #expect(Self.counts(buckets) == [0: 1, 600_000: 1, 600_001: 1, -1_000_000: 1])
+        #expect(buckets.length <= QUAKETUI_BUCKETS_LIMIT)
+    }
+
     @Test func negativeBucketsCountToo() {
         var buckets = quaketui_buckets()
         defer { quaketui_buckets_free(&buckets) }

@@ -112,6 +112,14 @@ struct QueryPlanAgreementTests {
         return rows
     }
 
+    static func pairs(_ db: Connection, _ sql: String, _ arguments: [SQLiteValue]) throws -> [[Int64]] {
+        let statement = try db.prepare(sql)
+        try statement.bind(arguments)
+        var result: [[Int64]] = []
+        while try statement.step() { result.append([statement.int64(at: 0), statement.int64(at: 1)]) }
+        return result
+    }
+
     static func ids(_ db: Connection, _ sql: String, _ arguments: [SQLiteValue]) throws -> Set<Int64> {
         let statement = try db.prepare(sql)
         try statement.bind(arguments)
@@ -161,13 +169,19 @@ struct QueryPlanAgreementTests {
                 let (rowWhere, rowArguments) = plan.rowWhere
                 let perRow = try Self.ids(db, "SELECT id FROM quake WHERE \(rowWhere)", rowArguments)
                 Self.expectSame(perRow, expected, "rowWhere \(label)", byID)
-                // The match set filled (with and without counting), then the index walks' term.
-                for bucket in [nil, plan.countingBucket(Schema.timeBucket("time"))] {
-                    try ResultMatches(plan: plan, set: set).rebuild(db, countingBy: bucket)
+                // The match set filled by SQL and from the digest, with and without counting per
+                // kind of bucket (counts as a GROUP BY of the rows finds them), then the index walks' term.
+                for (kind, usingDigest) in [nil, 0, 1, 3].flatMap({ kind in [false, true].map { (kind, $0) } }) {
+                    let counted = try ResultMatches(plan: plan, set: set).rebuild(db, countingKind: kind, usingDigest: usingDigest)
                     let candidates = Set(rows.filter(plan.isCandidate).map(\.keys.id))
                     if plan.usesMatchSet {
-                        Self.expectSame(Set(set.ids), candidates, "match set \(label)", byID)
+                        Self.expectSame(Set(set.ids), candidates, "match set \(label) kind \(kind ?? -1) digest \(usingDigest)", byID)
                     }
+                    if counted, let kind {
+                        let grouped = try Self.pairs(db, "SELECT \(SectionCounts.bucketSQL(kind: kind)), count(*) FROM quake WHERE \(rowWhere) GROUP BY 1 ORDER BY 1", rowArguments)
+                        #expect(set.bucketCounts?.map { [$0.bucket, Int64($0.count)] } == grouped, "counts \(label) kind \(kind) digest \(usingDigest)")
+                    }
+                    if usingDigest, plan.digestSearch != nil { #expect(counted == (kind != nil), "the digest answered \(label)") }
                     let (matchedWhere, matchedArguments) = plan.matchedWhere
                     Self.expectSame(try Self.ids(db, "SELECT id FROM quake WHERE \(matchedWhere)", matchedArguments), expected,
                                     "matchedWhere \(label)", byID)

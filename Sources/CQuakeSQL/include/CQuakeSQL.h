@@ -114,4 +114,42 @@ int quaketui_register_idset(struct sqlite3 *db, quaketui_idset *set);
 // magnitude). Direct-only. Returns SQLite's result code.
 int quaketui_register_counting_match(struct sqlite3 *db, quaketui_counting_match *match);
 
+// MARK: The digest
+
+// Every quake's keys packed in slots of QUAKETUI_DIGEST_SLOT bytes, QUAKETUI_DIGEST_CHUNK rows a
+// BLOB (`quake_digest`, kept by every write before it commits: SearchDigest.swift), so that a
+// search counts its sections in one pass in C. A slot, little-endian: the folded place as an id in
+// `quake_digest_text` (u32; 0: no row has this id), the depth bucket (i32, Schema.depthBucket),
+// the time (i64, ms), the magnitude (f64; NaN: unknown).
+#define QUAKETUI_DIGEST_SLOT 24
+#define QUAKETUI_DIGEST_CHUNK 4096
+
+typedef struct quaketui_digest_row {
+    uint32_t text;
+    int32_t depthBucket;
+    int64_t time;
+    double magnitude;
+    int hasMagnitude;
+} quaketui_digest_row;
+
+void quaketui_digest_encode(uint8_t *slot, const quaketui_digest_row *row);
+void quaketui_digest_decode(const uint8_t *slot, quaketui_digest_row *row);
+
+// What a scan looks for: the texts whose place matches (a bitmap over text ids below
+// `textCount`), the minimum magnitude a counted row needs, and the buckets to count in
+// (`countKind`: 0 time, 1 magnitude, 3 depth, as quake_count's kinds; -1: none).
+typedef struct quaketui_digest_query {
+    const uint64_t *matchingTexts;
+    int64_t textCount;
+    int hasMinimumMagnitude;
+    double minimumMagnitude;
+    int countKind;
+} quaketui_digest_query;
+
+// Adds the id of every row of `count` slots (ids from `firstId`) whose text matches to `set`,
+// and counts those passing the minimum magnitude in `buckets` by `countKind`.
+// Returns 0, or quaketui_idset_insert's error.
+int quaketui_digest_scan(const uint8_t *slots, int64_t count, int64_t firstId, const quaketui_digest_query *query,
+                         quaketui_idset *set, quaketui_buckets *buckets);
+
 #endif

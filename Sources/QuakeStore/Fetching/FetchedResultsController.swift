@@ -362,7 +362,7 @@ public final class FetchedResultsController {
         // A match set kept for the same search and filters catches up with the commits not merged
         // yet (a key between a commit and its merge), or its rows would miss them for good.
         let caughtUpMatches = try !rebuildMatches && (!plan.usesMatchSet || previous == token || catchUpMatches(db, since: previous))
-        let counted = caughtUpMatches ? false : try matches.rebuild(db, countingBy: usesStoredCounts ? sectionBucket : nil)
+        let counted = caughtUpMatches ? false : try matches.rebuild(db, countingKind: usesStoredCounts ? plan.strategy.countingKind : nil)
         if plan.strategy.buildsTable {
             // A kept table is the plan's when built for its origin and matches (even if the match
             // set was just rebuilt: for the same search and filters), once caught up.
@@ -419,13 +419,6 @@ public final class FetchedResultsController {
         for row in changed { try moveInTable(db, oldID: row.old?.id, new: row.new) }
         table = (plan, token)
         return true
-    }
-
-    /// The section bucket of a row in this request's order, as SQL over `quake` (NULL for a row
-    /// below the minimum magnitude), for the match set's scan to count by; nil for the orders
-    /// whose buckets are not small integers.
-    private var sectionBucket: (String, [SQLiteValue])? {
-        plan.strategy.countingBucket.map(plan.countingBucket)
     }
 
     /// - Parameter countedByMatches: the match set's rebuild counted its rows per section bucket.

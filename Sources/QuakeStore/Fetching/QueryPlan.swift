@@ -265,6 +265,10 @@ struct QueryPlan {
         return false
     }
 
+    /// The search's UTF-8 bytes when the digest can fill the match set (`SearchDigest.fill`): a
+    /// search of the place alone (not code-like), without row filters; nil otherwise.
+    var digestSearch: [UInt8]? { searchesPlaceOnly && filters.isEmpty ? searchBytes : nil }
+
     /// Whether a reader of every matching row may test the search itself on each row's
     /// `placeKey` (`placeMatches(_:searching:)`) instead of SQL's `instr`: a search that is not code-like (a
     /// code-like one also matches codes).

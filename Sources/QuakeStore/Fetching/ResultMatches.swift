@@ -9,12 +9,19 @@ struct ResultMatches {
     let plan: QueryPlan
     let set: MatchSet
 
-    /// Refills the set with the plan's statement (`QueryPlan.matchSetFill`), counting its rows
-    /// per `bucket` (an SQL expression over `quake`, NULL for a row not to count, with its
-    /// arguments) into the set's `bucketCounts` when the statement is a scan. Returns whether it did.
+    /// Refills the set: from the digest when the plan is a search it answers and the snapshot's
+    /// digest is complete (`SearchDigest.fill`), else with the plan's statement
+    /// (`QueryPlan.matchSetFill`). Counts the rows per bucket of `countingKind` (`quake_count`'s
+    /// kinds; only the rows passing the minimum magnitude) into the set's `bucketCounts` when
+    /// the fill is a scan. Returns whether it counted.
     @discardableResult
-    func rebuild(_ db: Connection, countingBy bucket: (String, [SQLiteValue])? = nil) throws -> Bool {
+    func rebuild(_ db: Connection, countingKind kind: Int?, usingDigest: Bool = true) throws -> Bool {
         set.removeAll()
+        if usingDigest, let search = plan.digestSearch,
+           try SearchDigest.fill(db, search: search, minimumMagnitude: plan.minimumMagnitude, countingKind: kind, into: set) {
+            return kind != nil
+        }
+        let bucket = kind.map { plan.countingBucket(SectionCounts.bucketSQL(kind: $0)) }
         guard let fill = plan.matchSetFill(countingBy: bucket) else { return false }
         try db.execute(fill.sql, fill.arguments)
         return fill.counts

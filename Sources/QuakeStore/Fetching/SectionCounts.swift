@@ -28,11 +28,17 @@ struct SectionCounts {
         case counted([(bucket: Int64, count: Int)])
     }
 
+    /// The bucket of `kind` (0 time, 1 magnitude, 2 region, 3 depth) of a row, as SQL over
+    /// `quake`: what `quake_count` keeps per kind.
+    static func bucketSQL(kind: Int) -> String {
+        [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey", Schema.depthBucket("depth")][kind]
+    }
+
     /// The buckets of `kind` (0 time, 1 magnitude, 2 region, 3 depth) in `direction`, one `(bucket,
     /// count)` per call of the returned function, then nil.
     static func buckets(_ db: Connection, kind: Int, source: Source,
                                 ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
-        let bucket = [Schema.timeBucket("time"), Schema.magnitudeBucket("magnitude"), "regionKey", Schema.depthBucket("depth")][kind]
+        let bucket = bucketSQL(kind: kind)
         let direction = ascending ? "ASC" : "DESC"
         let statement: Statement
         switch source {

@@ -59,6 +59,14 @@ final class MatchSet {
         return result
     }
 
+    /// Calls `body` with the set and its bucket counts, for C that fills both (`scanDigest`).
+    func withCounting<T>(_ body: (UnsafeMutablePointer<quaketui_idset>, UnsafeMutablePointer<quaketui_buckets>) throws -> T) rethrows -> T {
+        try body(storage, buckets)
+    }
+
+    /// The first id a set cannot hold (2^28).
+    static let idLimit = Int64(QUAKETUI_IDSET_LIMIT)
+
     /// Ids in the set.
     var count: Int { Int(storage.pointee.count) }
 

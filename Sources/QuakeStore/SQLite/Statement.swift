@@ -159,6 +159,13 @@ public final class Statement {
         return try body(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, column))))
     }
 
+    /// The bytes of a 0-based BLOB column, valid only during `body` (empty for NULL or an empty BLOB).
+    /// The corresponding C functions are `sqlite3_column_blob` and `sqlite3_column_bytes`.
+    func withBlob<T>(at column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let bytes = sqlite3_column_blob(handle, column)
+        return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_column_bytes(handle, column))))
+    }
+
     /// The value of a 0-based column in the current row.
     public func value(at column: Int32) -> SQLiteValue {
         switch sqlite3_column_type(handle, column) {

@@ -44,7 +44,7 @@ struct DepthSort: SegmentedSort {
 
     // MARK: Counts
 
-    var countingBucket: String? { Schema.depthBucket("depth") }
+    var countingKind: Int? { 3 }
 
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
         // The unknown depths' bucket is the smallest, as NULL sorts in SQLite.

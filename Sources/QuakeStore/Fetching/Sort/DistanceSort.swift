@@ -66,7 +66,7 @@ struct DistanceSort: SortStrategy {
 
     // MARK: Counts
 
-    var countingBucket: String? { nil }
+    var countingKind: Int? { nil }
 
     /// Distances are per configuration, never kept: the walk counts the bands.
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? { nil }

@@ -50,7 +50,7 @@ struct MagnitudeSort: SegmentedSort {
 
     // MARK: Counts
 
-    var countingBucket: String? { Schema.magnitudeBucket("magnitude") }
+    var countingKind: Int? { 1 }
 
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
         // -1 stands for unknown, which sorts first ascending (NULL is smallest in SQLite).

@@ -48,7 +48,7 @@ struct RegionSort: SegmentedSort {
 
     // MARK: Counts
 
-    var countingBucket: String? { nil }
+    var countingKind: Int? { nil }
 
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]? {
         let next = try SectionCounts.buckets(db, kind: 2, source: source, ascending: ascending)

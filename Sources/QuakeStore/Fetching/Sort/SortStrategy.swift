@@ -44,10 +44,10 @@ protocol SortStrategy {
 
     // MARK: Counts
 
-    /// The section bucket of a row as SQL over `quake` (`Schema`'s buckets, as `quake_count`
-    /// keeps them), for the match set's scan to count by; nil for the orders whose buckets are
-    /// not small integers.
-    var countingBucket: String? { get }
+    /// The `quake_count` kind of the order's section buckets (`SectionCounts.bucketSQL`), for
+    /// the scan that fills the match set to count by; nil for the orders whose buckets are not
+    /// small integers (region, distance).
+    var countingKind: Int? { get }
     /// The sections counted from buckets (see `SectionCounts`), or nil when the buckets cannot
     /// answer exactly (the caller then walks).
     func countedSections(_ db: Connection, days: DayCalendar, source: SectionCounts.Source) throws -> [QuakeSection]?

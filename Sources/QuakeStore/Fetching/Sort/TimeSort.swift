@@ -35,7 +35,7 @@ struct TimeSort: SegmentedSort {
 
     // MARK: Counts
 
-    var countingBucket: String? { Schema.timeBucket("time") }
+    var countingKind: Int? { 0 }
 
     /// Whole days of 15-minute buckets; nil for a bucket of a time no calendar day holds, or a
     /// day whose bounds fall inside a bucket (a historical zone offset in seconds).

@@ -1,0 +1,188 @@
+import Foundation
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The digest (`SearchDigest`) must hold every row exactly as the table does after any write
+/// that commits — `SectionCountTests`' random writes check it after each step — and a search
+/// must find the same rows and counts through it as through SQL. A store it cannot describe, or
+/// one written by another program, is searched with SQL until quaketui's next write.
+@Suite struct SearchDigestTests {
+    /// What differs between the digest and the table (empty when they agree), as readable lines.
+    static func mismatches(_ db: Connection) throws -> [String] {
+        guard let slots = try SearchDigest.slots(db) else { return ["no current digest"] }
+        let rows = try db.prepare("SELECT id, placeKey, \(Schema.depthBucket("depth")), time, magnitude FROM quake ORDER BY id")
+        var found: [String] = [], seen = Set<Int64>()
+        while try rows.step() {
+            let id = rows.int64(at: 0)
+            seen.insert(id)
+            let want = "\(rows.text(at: 1)) \(rows.int64(at: 2)) \(rows.int64(at: 3)) \(rows.optionalDouble(at: 4).map { "\($0)" } ?? "nil")"
+            guard let (place, slot) = slots[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
+            let got = "\(place) \(slot.depthBucket) \(slot.time) \(slot.magnitude.map { "\($0)" } ?? "nil")"
+            if got != want { found.append("row \(id): table \(want), digest \(got)") }
+        }
+        for id in slots.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
+        return found
+    }
+
+    /// The counts and ids a search finds through the digest and through SQL, per bucket kind.
+    static func searchedBothWays(_ db: Connection, _ request: SectionedFetchRequest) throws -> (digest: [String], sql: [String]) {
+        let plan = QueryPlan(request)
+        var result: [[String]] = []
+        for usingDigest in [true, false] {
+            var lines: [String] = []
+            for kind in [nil, 0, 1, 3] as [Int?] {
+                let set = MatchSet()
+                try set.register(on: db)
+                let counted = try ResultMatches(plan: plan, set: set).rebuild(db, countingKind: kind, usingDigest: usingDigest)
+                lines.append("kind \(kind ?? -1): \(set.count) ids, sum \(set.ids.reduce(0, +))")
+                // The SQL path counts only in a scan (1–2 letters): compare what both count.
+                if counted, kind != nil, !usingDigest || plan.matchSetScan(countingBy: nil) != nil {
+                    lines.append("counts \(set.bucketCounts.map { $0.map { "\($0.bucket):\($0.count)" } } ?? ["too wide"])")
+                }
+            }
+            result.append(lines)
+        }
+        return (result[0], result[1])
+    }
+
+    static let places = ["12 km NNE of Ålesund, Norway", "3 km W of Anchor Point, Alaska", "Near the coast of Chile",
+                         "Ölfus, Iceland", "5 km S of Volcano, Hawaii", "alaska peninsula", ""]
+
+    static func record(_ code: String, _ random: inout SeededGenerator) -> QuakeRecord {
+        var record = SectionCountTests.randomRecord(code, &random)
+        record.place = places[random.next(places.count)]
+        return record
+    }
+
+    @Test func aSearchFindsTheSameRowsAndCountsThroughTheDigestAsThroughSQL() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 11)
+        try store.upsert((0..<600).map { Self.record("q\($0)", &random) })
+        try store.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            #expect(try Self.mismatches(db) == [])
+            for search in ["a", "al", "ala", "alaska", "ö", "of ", "x", "ålesund", "zz"] {
+                for minimum in [nil, 2.5] as [Double?] {
+                    let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search, minimumMagnitude: minimum))
+                    let (digest, sql) = try Self.searchedBothWays(db, request)
+                    #expect(digest == sql, "\(search) ≥ \(minimum ?? -1)")
+                }
+            }
+        }
+    }
+
+    @Test func aStoreWrittenByAnotherProgramIsSearchedWithSQLUntilQuaketuiWritesAgain() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 12)
+        try store.upsert((0..<200).map { Self.record("q\($0)", &random) })
+        // Another program (the `sqlite3` shell) changes places: the triggers list the rows, and
+        // nothing patches their slots.
+        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
+        try other.execute("UPDATE quake SET placeKey = 'edited by hand', place = 'Edited by hand' WHERE id % 3 = 0")
+        try other.execute("DELETE FROM quake WHERE id % 7 = 0")
+        other.close()
+        let search = SectionedFetchRequest(predicate: QuakePredicate(searchText: "by hand"))
+        try store.read { db throws in
+            #expect(try !SearchDigest.isCurrent(db))
+            let set = MatchSet()
+            #expect(try !SearchDigest.fill(db, search: Array("by hand".utf8), minimumMagnitude: nil, countingKind: 0, into: set))
+            let (digest, sql) = try Self.searchedBothWays(db, search)
+            #expect(digest == sql)
+            // Ids 3, 6 … 198 but the multiples of 7 (deleted): 66 - 9.
+            #expect(sql[0].hasPrefix("kind -1: 57 ids"), "\(sql)")
+        }
+        // quaketui's next write, of anything, catches the digest up.
+        try store.upsert([Self.record("new", &random)])
+        try store.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            #expect(try Self.mismatches(db) == [])
+        }
+    }
+
+    @Test func aRowTheSlotsCannotHoldLeavesTheStoreWithoutADigest() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 13)
+        try store.upsert((0..<50).map { Self.record("q\($0)", &random) })
+        // A time that is not an integer compares with the search's bounds as text in SQL.
+        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
+        try other.execute("UPDATE quake SET time = 'yesterday' WHERE id = 5")
+        other.close()
+        try store.upsert([Self.record("new", &random)])
+        try store.read { db throws in
+            #expect(try !SearchDigest.isCurrent(db))
+            let (digest, sql) = try Self.searchedBothWays(db, SectionedFetchRequest(predicate: QuakePredicate(searchText: "a")))
+            #expect(digest == sql)
+        }
+        // Once the row is put right, the next bulk import (a rebuild) gives the store its digest back.
+        let fix = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
+        try fix.execute("UPDATE quake SET time = 0 WHERE id = 5")
+        fix.close()
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        var bulk = (0..<3_000).map { Self.record("bulk\($0)", &random) }.makeIterator()
+        _ = try context.performAndWait(importing: true) { tx in try tx.upsert(from: { bulk.next() }) }
+        try store.read { db throws in #expect(try Self.mismatches(db) == []) }
+    }
+
+    @Test func aWriteThatFailsLeavesTheDigestAsItWas() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 14)
+        try store.upsert((0..<100).map { Self.record("q\($0)", &random) })
+        let before = try store.read { db in try SearchDigest.slots(db)!.mapValues { "\($0.place) \($0.slot)" } }
+        struct Stop: Error {}
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        #expect(throws: Stop.self) {
+            try context.performAndWait { tx in
+                for i in 0..<40 { _ = try tx.upsert(Self.record("q\(i)", &random)) }
+                _ = try tx.deleteQuakes(codePrefix: "q5")
+                throw Stop()
+            }
+        }
+        try store.read { db throws in
+            #expect(try SearchDigest.slots(db)!.mapValues { "\($0.place) \($0.slot)" } == before)
+            #expect(try Self.mismatches(db) == [])
+        }
+    }
+
+    @Test func theMigrationBuildsTheDigestOfAnExistingStore() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-digest-migration")
+        defer { directory.remove() }
+        let old = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(SearchDigest.schemaVersion - 1)))
+        let writer = try old.newBackgroundContext(author: "test")
+        var random = SeededGenerator(seed: 15)
+        try writer.performAndWait { tx in for i in 0..<5_000 { _ = try tx.upsert(Self.record("q\(i)", &random)) } }
+        writer.close()
+        old.close()
+        let container = try PersistentContainer(directory: directory.url)
+        defer { container.close() }
+        try container.viewContext.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            #expect(try Self.mismatches(db) == [])
+            #expect(try db.scalar("SELECT count(*) FROM quake_digest").int64 == 2)  // ids 1 ... 5,000
+        }
+    }
+
+    @Test func aWriteOfManyRowsRebuildsAndAFewArePatched() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 16)
+        // Row by row into a store of 10,000 (no bulk switch below its size): patched slots.
+        try store.upsert((0..<10_000).map { Self.record("q\($0)", &random) })
+        try store.upsert((0..<500).map { Self.record(random.next(2) == 0 ? "q\(random.next(10_000))" : "n\($0)", &random) })
+        try store.read { db throws in #expect(try Self.mismatches(db) == []) }
+        // Every row deleted: past the patch limit, a rebuild of the empty table.
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        _ = try context.performAndWait { tx in try tx.deleteQuakes() }
+        try store.read { db throws in
+            #expect(try Self.mismatches(db) == [])
+            #expect(try db.scalar("SELECT count(*) FROM quake_digest").int64 == 0)
+        }
+    }
+}
