@@ -103,7 +103,12 @@ public final class PersistentContainer: Sendable {
             if found > migrations.count {
                 throw StoreError(.newerSchema(found: found, supported: migrations.count), path: path)
             }
-            if found < migrations.count { try Self.migrate(writer, path: path, migrations: migrations, upgrading: upgrading) }
+            if found < migrations.count {
+                try Self.migrate(writer, path: path, migrations: migrations, upgrading: upgrading)
+            } else if try SearchDigest.isStale(writer) {
+                // A digest of another slot format (an older quaketui): built again, once.
+                try writer.transaction(.immediate) { if try SearchDigest.isStale(writer) { try SearchDigest.rebuild(writer) } }
+            }
         }
         if !existed { chmod(path, 0o600) }
         do {

@@ -1,33 +1,42 @@
-/// Every quake's search and count keys packed into BLOBs of the store, so that a search's match
-/// set and section counts come from one pass in C instead of SQLite visiting each row (20–100 ns
-/// a row: at 5,000,000 quakes no such count gets under 250 ms; DECISIONS.md, "Counting at
-/// 5,000,000 quakes").
+import Foundation
+
+/// Every quake's search, count, map and statistics keys packed into BLOBs of the store, so that
+/// a search's match set and section counts, the map's cells and the statistics come from one pass
+/// in C instead of SQLite visiting each row (20–100 ns a row: at 5,000,000 quakes no such count
+/// gets under 250 ms; DECISIONS.md, "Counting at 5,000,000 quakes").
 ///
-/// - `quake_digest(chunk, slots)`: the rows with ids `chunk * 4096 ..< (chunk + 1) * 4096`, a
-///   24-byte slot each (`DigestSlot`: the folded place as a text id, the depth bucket, the time,
-///   the magnitude; a slot of zeros for an id no row has).
-/// - `quake_digest_text(id, text)`: the folded places' dictionary. A search tests each distinct
-///   place once, then the scan tests a bit per row. Texts no row uses any more stay until the
-///   next rebuild; they match nothing a scan counts.
+/// - `quake_digest`, `quake_digest_location`, `quake_digest_detail` (`parts`), each `(chunk,
+///   slots)`: the rows with ids `chunk * 4096 ..< (chunk + 1) * 4096`, a slot each (CQuakeSQL.h:
+///   the folded place as a text id, the depth bucket, the time, the magnitude; the latitude and
+///   longitude; the depth and the region as a text id), zeros for an id no row has. A pass reads
+///   only the parts it needs.
+/// - `quake_digest_text(id, text)`: the dictionary of folded places and regions. A search tests
+///   each distinct place once, then the scan tests a bit per row. Texts no row uses any more stay
+///   until the next rebuild; they match nothing a pass takes.
 /// - `quake_digest_dirty(id)`: the rows written since the digest last caught up, listed by
 ///   triggers on `quake`, so no writer can forget one. Every quaketui write patches their slots
 ///   before it commits (`flush`); a store written by another program (the `sqlite3` shell) keeps
-///   the list, and readers count with SQL until quaketui's next write catches up.
+///   the list, and readers use SQL until quaketui's next write catches up.
 /// - `meta.digest`: the slot format's version, set by a full `rebuild`. Without it (a store
-///   loaded by `sqlite3`, ids outside 0 ..< 2^28, a column of an unexpected type) readers count
-///   with SQL, and writes do not keep the digest.
+///   loaded by `sqlite3`, ids outside 0 ..< 2^28, a column of an unexpected type) readers use
+///   SQL, and writes do not keep the digest. Opening a store whose digest has another format
+///   rebuilds it (`isStale`).
 ///
 /// A reader trusts the digest only in a snapshot where it is complete (`isCurrent`): the digest
 /// and the rows are read in one transaction, so they always agree.
 enum SearchDigest {
     /// `meta.digest`'s value for this slot format.
-    static let format = 1
+    static let format = 2
+    /// The tables of the parts, in CQuakeSQL's part order.
+    static let parts = ["quake_digest", "quake_digest_location", "quake_digest_detail"]
     /// The schema version that adds the digest (the migration's index + 1).
     static let schemaVersion = 8
 
     /// Migration 8's statements (which a store moved back to version 7 by hand can run again).
     static let schema = """
         CREATE TABLE IF NOT EXISTS quake_digest (chunk INTEGER PRIMARY KEY, slots BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS quake_digest_location (chunk INTEGER PRIMARY KEY, slots BLOB NOT NULL);
+        CREATE TABLE IF NOT EXISTS quake_digest_detail (chunk INTEGER PRIMARY KEY, slots BLOB NOT NULL);
         CREATE TABLE IF NOT EXISTS quake_digest_text (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
         CREATE TABLE IF NOT EXISTS quake_digest_dirty (id INTEGER PRIMARY KEY);
         \(triggers)
@@ -43,9 +52,10 @@ enum SearchDigest {
         CREATE TRIGGER IF NOT EXISTS quake_digest_delete AFTER DELETE ON quake BEGIN
             INSERT INTO quake_digest_dirty (id) VALUES (old.id) ON CONFLICT (id) DO NOTHING;
         END;
-        CREATE TRIGGER IF NOT EXISTS quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth ON quake
+        CREATE TRIGGER IF NOT EXISTS quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth, latitude, longitude, region ON quake
             WHEN old.id IS NOT new.id OR old.placeKey IS NOT new.placeKey OR old.time IS NOT new.time
-                OR old.magnitude IS NOT new.magnitude OR old.depth IS NOT new.depth BEGIN
+                OR old.magnitude IS NOT new.magnitude OR old.depth IS NOT new.depth OR old.latitude IS NOT new.latitude
+                OR old.longitude IS NOT new.longitude OR old.region IS NOT new.region BEGIN
             INSERT INTO quake_digest_dirty (id) VALUES (old.id), (new.id) ON CONFLICT (id) DO NOTHING;
         END;
         """
@@ -65,56 +75,79 @@ enum SearchDigest {
 
     // MARK: Writing
 
-    /// The columns of a row's slot, after `FROM quake q` joined to its text `t`: id, text id, depth
-    /// bucket, time, magnitude, and whether the row's types are the ones the slot holds.
+    /// A row's slot columns, after `FROM quake q` joined to its place's text `t` and its region's
+    /// `r`: id, place id, depth bucket, time, magnitude, whether the row's types are the ones the
+    /// slots hold (SQL compares a time stored as text unlike any integer), latitude, longitude,
+    /// depth, region id.
     private static let slotColumns = """
         q.id, t.id, \(Schema.depthBucket("q.depth")), q.time, q.magnitude,
         typeof(q.time) = 'integer' AND typeof(q.magnitude) IN ('real', 'integer', 'null')
+            AND typeof(q.latitude) IN ('real', 'integer') AND typeof(q.longitude) IN ('real', 'integer')
+            AND typeof(q.depth) IN ('real', 'integer', 'null'),
+        q.latitude, q.longitude, q.depth, r.id
         """
+
+    /// The row of a `slotColumns` statement's current row; nil for one the slots cannot hold.
+    private static func row(_ s: Statement) -> DigestRow? {
+        guard s.int64(at: 5) == 1 else { return nil }
+        return DigestRow(text: UInt32(truncatingIfNeeded: s.int64(at: 1)), depthBucket: Int32(truncatingIfNeeded: s.int64(at: 2)),
+                         time: s.int64(at: 3), magnitude: s.optionalDouble(at: 4), latitude: s.double(at: 6),
+                         longitude: s.double(at: 7), depth: s.optionalDouble(at: 8), region: UInt32(truncatingIfNeeded: s.int64(at: 9)))
+    }
 
     /// Builds the digest anew from the table (a bulk load, the migration, a write of too many rows
     /// to patch one by one). A row the slots cannot hold leaves the store without a digest.
     static func rebuild(_ db: Connection) throws(SQLiteError) {
-        try db.execute("""
-            DELETE FROM quake_digest; DELETE FROM quake_digest_text; DELETE FROM quake_digest_dirty;
-            DELETE FROM meta WHERE key = 'digest';
+        try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + """
+            DELETE FROM quake_digest_text; DELETE FROM quake_digest_dirty; DELETE FROM meta WHERE key = 'digest';
             """)
         guard try idsFit(db) else { return }
-        // DISTINCT walks `quake_place` (sorted, covering): a place is looked up once a row below.
-        try db.execute("INSERT INTO quake_digest_text (text) SELECT DISTINCT placeKey FROM quake")
-        let rows = try db.prepare("SELECT \(slotColumns) FROM quake q CROSS JOIN quake_digest_text t ON t.text = q.placeKey ORDER BY q.id")
-        let insert = try db.prepare("INSERT INTO quake_digest (chunk, slots) VALUES (?, ?)")
-        var slots = [UInt8](repeating: 0, count: Int(DigestSlot.rowsPerChunk) * DigestSlot.size)
+        // DISTINCT placeKey walks `quake_place` (sorted, covering): a text is looked up once a row below.
+        try db.execute("""
+            INSERT INTO quake_digest_text (text) SELECT DISTINCT placeKey FROM quake;
+            INSERT OR IGNORE INTO quake_digest_text (text) SELECT DISTINCT region FROM quake;
+            """)
+        let rows = try db.prepare("""
+            SELECT \(slotColumns) FROM quake q CROSS JOIN quake_digest_text t ON t.text = q.placeKey
+                CROSS JOIN quake_digest_text r ON r.text = q.region ORDER BY q.id
+            """)
+        let inserts = try parts.map { table throws(SQLiteError) in try db.prepare("INSERT INTO \(table) (chunk, slots) VALUES (?, ?)") }
+        var buffers = DigestRow.slotSizes.map { [UInt8](repeating: 0, count: Int(DigestRow.rowsPerChunk) * $0) }
         var chunk: Int64?
         func write() throws(SQLiteError) {
             guard let chunk else { return }
-            insert.reset()
-            try insert.bind([.integer(chunk), .blob(slots)])
-            try insert.step()
+            for part in parts.indices {
+                inserts[part].reset()
+                try inserts[part].bind([.integer(chunk), .blob(buffers[part])])
+                try inserts[part].step()
+            }
         }
         while try rows.step() {
-            guard let slot = slot(rows) else {
-                try db.execute("DELETE FROM quake_digest; DELETE FROM quake_digest_text")
+            guard let row = row(rows) else {
+                try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + "DELETE FROM quake_digest_text;")
                 return
             }
             let id = rows.int64(at: 0)
-            if chunk != id / DigestSlot.rowsPerChunk {
+            if chunk != id / DigestRow.rowsPerChunk {
                 try write()
-                chunk = id / DigestSlot.rowsPerChunk
-                for index in slots.indices { slots[index] = 0 }
+                chunk = id / DigestRow.rowsPerChunk
+                for part in parts.indices { buffers[part].withUnsafeMutableBytes { _ = memset($0.baseAddress!, 0, $0.count) } }
             }
-            slots.withUnsafeMutableBytes { slot.encode(into: $0.baseAddress! + Int(id % DigestSlot.rowsPerChunk) * DigestSlot.size) }
+            let index = Int(id % DigestRow.rowsPerChunk)
+            for part in parts.indices {
+                buffers[part].withUnsafeMutableBytes { row.encode(part: part, into: $0.baseAddress! + index * DigestRow.slotSizes[part]) }
+            }
         }
         try write()
         try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('digest', ?)", [.integer(Int64(format))])
     }
 
-    /// The slot of the current row of a `slotColumns` statement (the row's id first); nil for a row the slot cannot
-    /// hold as SQL compares it (a time that is not an integer, a magnitude that is not a number).
-    private static func slot(_ s: Statement) -> DigestSlot? {
-        guard s.int64(at: 5) == 1 else { return nil }
-        return DigestSlot(text: UInt32(truncatingIfNeeded: s.int64(at: 1)), depthBucket: Int32(truncatingIfNeeded: s.int64(at: 2)),
-                          time: s.int64(at: 3), magnitude: s.optionalDouble(at: 4))
+    /// Whether the store's digest has another slot format (written by an older quaketui), which
+    /// opening the store for writing rebuilds.
+    static func isStale(_ db: Connection) throws(SQLiteError) -> Bool {
+        guard try exists(db) else { return false }
+        let stored = try db.scalar("SELECT value FROM meta WHERE key = 'digest'")
+        return stored != .null && stored.int64 != Int64(format)
     }
 
     /// Whether every row id fits a match set (0 ..< 2^28, `MatchSet`), and so a chunk number.
@@ -138,51 +171,55 @@ enum SearchDigest {
         try db.execute("""
             INSERT OR IGNORE INTO quake_digest_text (text)
                 SELECT q.placeKey FROM quake_digest_dirty d JOIN quake q ON q.id = d.id
+                UNION ALL SELECT q.region FROM quake_digest_dirty d JOIN quake q ON q.id = d.id
             """)
         let rows = try db.prepare("""
-            SELECT d.id, \(slotColumns.replacingOccurrences(of: "q.id, ", with: "", options: [], range: nil))
+            SELECT d.id, \(slotColumns.replacingOccurrences(of: "q.id, ", with: ""))
             FROM quake_digest_dirty d LEFT JOIN quake q ON q.id = d.id LEFT JOIN quake_digest_text t ON t.text = q.placeKey
+                LEFT JOIN quake_digest_text r ON r.text = q.region
             ORDER BY d.id
             """)
-        let writer = BlobWriter(db, table: "quake_digest", column: "slots")
-        defer { writer.close() }
-        let addChunk = try db.prepare("INSERT OR IGNORE INTO quake_digest (chunk, slots) VALUES (?, zeroblob(?))")
+        let writers = parts.indices.map { BlobWriter(db, table: parts[$0], part: $0) }
+        defer { for writer in writers { writer.close() } }
+        let addChunks = try parts.map { table throws(SQLiteError) in
+            try db.prepare("INSERT OR IGNORE INTO \(table) (chunk, slots) VALUES (?, zeroblob(?))")
+        }
         var chunk: Int64?
         while try rows.step() {
             let id = rows.int64(at: 0)
-            let slot: DigestSlot
+            let row: DigestRow
             if rows.isNull(at: 1) {
-                slot = .empty  // deleted, or its id changed
-            } else if let found = Self.slot(rows) {
-                slot = found
+                row = .empty  // deleted, or its id changed
+            } else if let found = Self.row(rows) {
+                row = found
             } else {
-                writer.close()
-                return try rebuild(db)  // a row it cannot hold: rebuild leaves no digest
+                for writer in writers { writer.close() }
+                return try rebuild(db)  // a row the slots cannot hold: the rebuild leaves no digest
             }
-            if chunk != id / DigestSlot.rowsPerChunk {
-                chunk = id / DigestSlot.rowsPerChunk
-                writer.close()  // its handle would expire with the insert
-                addChunk.reset()
-                try addChunk.bind([.integer(chunk!), .integer(DigestSlot.rowsPerChunk * Int64(DigestSlot.size))])
-                try addChunk.step()
+            if chunk != id / DigestRow.rowsPerChunk {
+                chunk = id / DigestRow.rowsPerChunk
+                for part in parts.indices {
+                    writers[part].close()  // its handle would expire with the insert
+                    addChunks[part].reset()
+                    try addChunks[part].bind([.integer(chunk!), .integer(DigestRow.rowsPerChunk * Int64(DigestRow.slotSizes[part]))])
+                    try addChunks[part].step()
+                }
             }
-            try writer.write(slot, at: Int(id % DigestSlot.rowsPerChunk) * DigestSlot.size, row: chunk!)
+            for writer in writers { try writer.write(row, slot: Int(id % DigestRow.rowsPerChunk), chunk: chunk!) }
         }
-        writer.close()
         try db.execute("DELETE FROM quake_digest_dirty")
     }
 
     // MARK: Reading
 
-    /// Fills `set` with the rows whose folded place holds `search` (`QueryPlan.placeMatches`,
-    /// SQL's `instr`), counting those at or above `minimumMagnitude` per bucket of `countingKind`
-    /// (0 time, 1 magnitude, 3 depth) into its `bucketCounts`. False, with the set untouched,
-    /// when this snapshot's digest is not complete: the caller fills the set with SQL.
-    static func fill(_ db: Connection, search: [UInt8], minimumMagnitude: Double?, countingKind: Int?,
-                     into set: MatchSet) throws(SQLiteError) -> Bool {
-        guard try isCurrent(db) else { return false }
-        // Each distinct place is tested once; the scan then tests one bit a row.
+    /// The query of a pass taking the rows whose folded place holds `search` (nil: every row;
+    /// `QueryPlan.placeMatches`, SQL's `instr`), those at or above `minimumMagnitude` counted.
+    /// Each distinct text is tested once; the pass then tests a bit per row.
+    static func query(_ db: Connection, search: [UInt8]?, minimumMagnitude: Double?, countingKind: Int?) throws(SQLiteError) -> DigestQuery {
         let textCount = (try db.scalar("SELECT coalesce(max(id), 0) FROM quake_digest_text").int64 ?? 0) + 1
+        guard let search else {
+            return DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: minimumMagnitude, countKind: countingKind)
+        }
         var matching = [UInt64](repeating: 0, count: Int(textCount / 64) + 1)
         let texts = try db.prepare("SELECT id, text FROM quake_digest_text")
         while try texts.step() {
@@ -193,31 +230,49 @@ enum SearchDigest {
             }
             if matches { matching[id / 64] |= 1 << UInt64(id % 64) }
         }
-        let query = DigestQuery(matchingTexts: matching, textCount: textCount, minimumMagnitude: minimumMagnitude,
-                                countKind: countingKind)
+        return DigestQuery(matchingTexts: matching, textCount: textCount, minimumMagnitude: minimumMagnitude, countKind: countingKind)
+    }
+
+    /// Fills `set` with the rows whose folded place holds `search`, counting those at or above
+    /// `minimumMagnitude` per bucket of `countingKind` (0 time, 1 magnitude, 3 depth) into its
+    /// `bucketCounts`. False, with the set untouched, when this snapshot's digest is not
+    /// complete: the caller fills the set with SQL.
+    static func fill(_ db: Connection, search: [UInt8], minimumMagnitude: Double?, countingKind: Int?,
+                     into set: MatchSet) throws(SQLiteError) -> Bool {
+        guard try isCurrent(db) else { return false }
+        let query = try query(db, search: search, minimumMagnitude: minimumMagnitude, countingKind: countingKind)
         set.removeAll()
         let chunks = try db.prepare("SELECT chunk, slots FROM quake_digest ORDER BY chunk")
         while try chunks.step() {
-            try set.scanDigest(chunks, column: 1, firstId: chunks.int64(at: 0) * DigestSlot.rowsPerChunk, query: query)
+            try set.scanDigest(chunks, column: 1, firstId: chunks.int64(at: 0) * DigestRow.rowsPerChunk, query: query)
         }
         return true
     }
 
-    /// Every row's slot, by id (slots of ids no row has left out), for tests that hold the digest
-    /// to the table; nil without a current digest.
-    static func slots(_ db: Connection) throws(SQLiteError) -> [Int64: (place: String, slot: DigestSlot)]? {
+    /// Every row as the digest holds it, by id (ids no row has left out), with its place and
+    /// region texts, for tests that hold the digest to the table; nil without a current digest.
+    static func rows(_ db: Connection) throws(SQLiteError) -> [Int64: (place: String, region: String, row: DigestRow)]? {
         guard try isCurrent(db) else { return nil }
         var texts: [UInt32: String] = [:]
         let text = try db.prepare("SELECT id, text FROM quake_digest_text")
         while try text.step() { texts[UInt32(text.int64(at: 0))] = text.text(at: 1) }
-        var result: [Int64: (place: String, slot: DigestSlot)] = [:]
-        let chunks = try db.prepare("SELECT chunk, slots FROM quake_digest ORDER BY chunk")
+        var result: [Int64: (place: String, region: String, row: DigestRow)] = [:]
+        let chunks = try db.prepare("""
+            SELECT k.chunk, k.slots, l.slots, d.slots FROM quake_digest k JOIN quake_digest_location l USING (chunk)
+                JOIN quake_digest_detail d USING (chunk) ORDER BY k.chunk
+            """)
         while try chunks.step() {
-            let first = chunks.int64(at: 0) * DigestSlot.rowsPerChunk
-            chunks.withBlob(at: 1) { bytes in
-                for index in 0..<(bytes.count / DigestSlot.size) {
-                    let slot = DigestSlot(decoding: bytes.baseAddress! + index * DigestSlot.size)
-                    if slot.text != 0 { result[first + Int64(index)] = (texts[slot.text] ?? "?", slot) }
+            let first = chunks.int64(at: 0) * DigestRow.rowsPerChunk
+            chunks.withBlob(at: 1) { keys in
+                chunks.withBlob(at: 2) { locations in
+                    chunks.withBlob(at: 3) { details in
+                        for index in 0..<(keys.count / DigestRow.slotSizes[0]) {
+                            let row = DigestRow(decoding: [keys.baseAddress! + index * DigestRow.slotSizes[0],
+                                                           locations.baseAddress! + index * DigestRow.slotSizes[1],
+                                                           details.baseAddress! + index * DigestRow.slotSizes[2]])
+                            if row.text != 0 { result[first + Int64(index)] = (texts[row.text] ?? "?", texts[row.region] ?? "?", row) }
+                        }
+                    }
                 }
             }
         }

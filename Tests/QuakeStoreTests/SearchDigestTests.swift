@@ -10,19 +10,36 @@ import Testing
 @Suite struct SearchDigestTests {
     /// What differs between the digest and the table (empty when they agree), as readable lines.
     static func mismatches(_ db: Connection) throws -> [String] {
-        guard let slots = try SearchDigest.slots(db) else { return ["no current digest"] }
-        let rows = try db.prepare("SELECT id, placeKey, \(Schema.depthBucket("depth")), time, magnitude FROM quake ORDER BY id")
+        guard let digest = try SearchDigest.rows(db) else { return ["no current digest"] }
+        let rows = try db.prepare("""
+            SELECT id, placeKey, region, \(Schema.depthBucket("depth")), time, magnitude, latitude, longitude, depth FROM quake ORDER BY id
+            """)
+        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "nil" }
         var found: [String] = [], seen = Set<Int64>()
         while try rows.step() {
             let id = rows.int64(at: 0)
             seen.insert(id)
-            let want = "\(rows.text(at: 1)) \(rows.int64(at: 2)) \(rows.int64(at: 3)) \(rows.optionalDouble(at: 4).map { "\($0)" } ?? "nil")"
-            guard let (place, slot) = slots[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
-            let got = "\(place) \(slot.depthBucket) \(slot.time) \(slot.magnitude.map { "\($0)" } ?? "nil")"
+            let want = "\(rows.text(at: 1)) | \(rows.text(at: 2)) | \(rows.int64(at: 3)) \(rows.int64(at: 4)) \(text(rows.optionalDouble(at: 5))) "
+                + "\(rows.double(at: 6)) \(rows.double(at: 7)) \(text(rows.optionalDouble(at: 8)))"
+            guard let (place, region, row) = digest[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
+            let got = "\(place) | \(region) | \(row.depthBucket) \(row.time) \(text(row.magnitude)) \(row.latitude) \(row.longitude) \(text(row.depth))"
             if got != want { found.append("row \(id): table \(want), digest \(got)") }
         }
-        for id in slots.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
+        for id in digest.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
         return found
+    }
+
+    /// Runs `body` with the store's digest set aside (a row listed dirty, as another program's
+    /// write leaves it), so that its readers use SQL.
+    static func withoutDigest<T>(_ store: TestStore, _ body: () throws -> T) throws -> T {
+        let path = store.directory.url.appendingPathComponent("quakes.sqlite").path
+        let other = try Connection(path: path)
+        try other.execute("INSERT INTO quake_digest_dirty (id) VALUES (1) ON CONFLICT DO NOTHING")
+        defer {
+            try? other.execute("DELETE FROM quake_digest_dirty")
+            other.close()
+        }
+        return try body()
     }
 
     /// The counts and ids a search finds through the digest and through SQL, per bucket kind.
@@ -69,6 +86,33 @@ import Testing
                     let (digest, sql) = try Self.searchedBothWays(db, request)
                     #expect(digest == sql, "\(search) ≥ \(minimum ?? -1)")
                 }
+            }
+        }
+    }
+
+    @Test func theMapCountsTheSameCellsThroughTheDigestAsThroughSQL() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 17)
+        try store.upsert((0..<800).map { index in
+            var record = Self.record("q\(index)", &random)
+            record.latitude = [-90, 90, 0, -0.0, 89.99][index % 11 < 5 ? index % 11 : 2] + (index % 11 < 5 ? 0 : Double(random.next(17_000)) / 100 - 85)
+            record.longitude = index % 13 == 0 ? [180, -180, 179.9][index % 3] : Double(random.next(36_000)) / 100 - 180
+            return record
+        })
+        let windows = [GridWindow.world(cellDegrees: 2), .world(cellDegrees: 0.25),
+                       .around(latitude: -18, longitude: 179, latitudeSpan: 20, cellDegrees: 0.2),
+                       .around(latitude: 60, longitude: -150, latitudeSpan: 40, cellDegrees: 1)]
+        let requests = [QuakePredicate(), QuakePredicate(minimumMagnitude: 2.5), QuakePredicate(searchText: "a"),
+                        QuakePredicate(searchText: "alaska", minimumMagnitude: 1)].map { SectionedFetchRequest(predicate: $0) }
+        #expect(try store.read { try SearchDigest.isCurrent($0) })
+        #expect(try Self.withoutDigest(store) { try store.read { try !SearchDigest.isCurrent($0) } })
+        for window in windows {
+            for request in requests {
+                let digest = try store.read { db in try db.densityGrid(of: request, in: window) }
+                let sql = try Self.withoutDigest(store) { try store.read { db in try db.densityGrid(of: request, in: window) } }
+                #expect(digest == sql, "\(window) \(request.predicate)")
+                #expect(!digest.cells.isEmpty)
             }
         }
     }
@@ -133,7 +177,7 @@ import Testing
         defer { store.remove() }
         var random = SeededGenerator(seed: 14)
         try store.upsert((0..<100).map { Self.record("q\($0)", &random) })
-        let before = try store.read { db in try SearchDigest.slots(db)!.mapValues { "\($0.place) \($0.slot)" } }
+        let before = try store.read { db in try SearchDigest.rows(db)!.mapValues { "\($0.place) \($0.region) \($0.row)" } }
         struct Stop: Error {}
         let context = try store.container.newBackgroundContext(author: "test")
         defer { context.close() }
@@ -145,7 +189,7 @@ import Testing
             }
         }
         try store.read { db throws in
-            #expect(try SearchDigest.slots(db)!.mapValues { "\($0.place) \($0.slot)" } == before)
+            #expect(try SearchDigest.rows(db)!.mapValues { "\($0.place) \($0.region) \($0.row)" } == before)
             #expect(try Self.mismatches(db) == [])
         }
     }
@@ -165,6 +209,30 @@ import Testing
             #expect(try SearchDigest.isCurrent(db))
             #expect(try Self.mismatches(db) == [])
             #expect(try db.scalar("SELECT count(*) FROM quake_digest").int64 == 2)  // ids 1 ... 5,000
+        }
+    }
+
+    @Test func aDigestOfAnotherFormatIsBuiltAgainWhenTheStoreOpens() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-digest-format")
+        defer { directory.remove() }
+        var random = SeededGenerator(seed: 18)
+        do {
+            let container = try PersistentContainer(directory: directory.url)
+            defer { container.close() }
+            let writer = try container.newBackgroundContext(author: "test")
+            defer { writer.close() }
+            try writer.performAndWait { tx in for i in 0..<300 { _ = try tx.upsert(Self.record("q\(i)", &random)) } }
+            // An older quaketui's digest: another format, other slots.
+            try writer.performAndWait { tx in
+                try tx.connection.execute("UPDATE meta SET value = ? WHERE key = 'digest'", [.integer(Int64(SearchDigest.format - 1))])
+                try tx.connection.execute("UPDATE quake_digest SET slots = zeroblob(length(slots))")
+            }
+        }
+        let container = try PersistentContainer(directory: directory.url)
+        defer { container.close() }
+        try container.viewContext.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            #expect(try Self.mismatches(db) == [])
         }
     }
 

@@ -116,40 +116,69 @@ int quaketui_register_counting_match(struct sqlite3 *db, quaketui_counting_match
 
 // MARK: The digest
 
-// Every quake's keys packed in slots of QUAKETUI_DIGEST_SLOT bytes, QUAKETUI_DIGEST_CHUNK rows a
-// BLOB (`quake_digest`, kept by every write before it commits: SearchDigest.swift), so that a
-// search counts its sections in one pass in C. A slot, little-endian: the folded place as an id in
-// `quake_digest_text` (u32; 0: no row has this id), the depth bucket (i32, Schema.depthBucket),
-// the time (i64, ms), the magnitude (f64; NaN: unknown).
-#define QUAKETUI_DIGEST_SLOT 24
+// Every quake's keys packed in slots, QUAKETUI_DIGEST_CHUNK rows a BLOB, one table per part
+// (SearchDigest.swift keeps them with every write before it commits), so that a search counts its
+// sections, and the map and the statistics read their columns, in one pass in C. Slots are
+// little-endian; an id no row has is a slot of zeros.
+// - part 0, `quake_digest` (24 bytes): the folded place as an id in `quake_digest_text` (u32; 0: no
+//   row), the depth bucket (i32, Schema.depthBucket), the time (i64, ms), the magnitude (f64; NaN:
+//   unknown);
+// - part 1, `quake_digest_location` (16 bytes): latitude, longitude (f64);
+// - part 2, `quake_digest_detail` (12 bytes): the depth (f64; NaN: unknown), the region as a text id (u32).
 #define QUAKETUI_DIGEST_CHUNK 4096
+#define QUAKETUI_DIGEST_PARTS 3
 
 typedef struct quaketui_digest_row {
     uint32_t text;
     int32_t depthBucket;
     int64_t time;
-    double magnitude;
-    int hasMagnitude;
+    double magnitude;       // NaN: unknown
+    double latitude;
+    double longitude;
+    double depth;           // NaN: unknown
+    uint32_t region;
 } quaketui_digest_row;
 
-void quaketui_digest_encode(uint8_t *slot, const quaketui_digest_row *row);
-void quaketui_digest_decode(const uint8_t *slot, quaketui_digest_row *row);
+// The bytes of a slot of `part`.
+int quaketui_digest_slot_size(int part);
+// Writes the fields of `part` of `row` into `slot`; reads them back.
+void quaketui_digest_encode(int part, uint8_t *slot, const quaketui_digest_row *row);
+void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *row);
 
-// What a scan looks for: the texts whose place matches (a bitmap over text ids below
-// `textCount`), the minimum magnitude a counted row needs, and the buckets to count in
-// (`countKind`: 0 time, 1 magnitude, 3 depth, as quake_count's kinds; -1: none).
+// Which rows a pass over the digest takes: those whose place text has its bit in `matchingTexts`
+// (a bitmap over text ids below `textCount`; NULL: every row), and for counting, those at or above
+// the minimum magnitude.
 typedef struct quaketui_digest_query {
     const uint64_t *matchingTexts;
     int64_t textCount;
     int hasMinimumMagnitude;
     double minimumMagnitude;
-    int countKind;
+    int countKind;          // the buckets a scan counts in: 0 time, 1 magnitude, 3 depth (quake_count's kinds); -1 none
 } quaketui_digest_query;
 
-// Adds the id of every row of `count` slots (ids from `firstId`) whose text matches to `set`,
-// and counts those passing the minimum magnitude in `buckets` by `countKind`.
+// Adds the id of every row of `count` part-0 slots (ids from `firstId`) whose text matches to
+// `set`, and counts those passing the minimum magnitude in `buckets` by `countKind`.
 // Returns 0, or quaketui_idset_insert's error.
-int quaketui_digest_scan(const uint8_t *slots, int64_t count, int64_t firstId, const quaketui_digest_query *query,
+int quaketui_digest_scan(const uint8_t *keys, int64_t count, int64_t firstId, const quaketui_digest_query *query,
                          quaketui_idset *set, quaketui_buckets *buckets);
+
+// A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
+// maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),
+// cells of `cellDegrees` on the globe (`rows` × `columns`).
+typedef struct quaketui_density_window {
+    double minimumLatitude, maximumLatitude;
+    int rangeCount;
+    double ranges[4];       // west, east of each range
+    double cellDegrees;
+    int64_t rows, columns;
+} quaketui_density_window;
+
+// Counts the rows of `count` slots (part 0 in `keys`, part 1 in `locations`) that `query` takes
+// (the minimum magnitude included) and the window holds, per cell: counts[row * columns + column],
+// and the largest magnitude in maxima (left as it is for a cell without one). Returns how many
+// such rows fall off the grid (a coordinate off the globe): the caller then counts with SQL.
+int64_t quaketui_digest_density(const uint8_t *keys, const uint8_t *locations, int64_t count,
+                                const quaketui_digest_query *query, const quaketui_density_window *window,
+                                int64_t *counts, double *maxima);
 
 #endif

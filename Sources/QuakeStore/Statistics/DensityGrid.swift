@@ -83,7 +83,9 @@ extension Connection {
     /// narrows a window's latitudes), so a million quakes come back as at most a few tens of
     /// thousands of cells.
     public func densityGrid(of request: SectionedFetchRequest, in window: GridWindow) throws(SQLiteError) -> DensityGrid {
-        let (condition, arguments) = try everyRowWhere(QueryPlan(request))
+        let plan = QueryPlan(request)
+        if let grid = try densityGridFromDigest(plan, in: window) { return grid }
+        let (condition, arguments) = try everyRowWhere(plan)
         var terms = ["(\(condition))"], values = arguments
         if window.minimumLatitude > -90 || window.maximumLatitude < 90 {
             terms.append("latitude BETWEEN ? AND ?")
@@ -119,14 +121,42 @@ extension Connection {
             counts[index] += 1
             if let magnitude, magnitude > maxima[index] { maxima[index] = magnitude }
         }
+        var cells = Self.cells(counts: counts, maxima: maxima, columns: columns)
+        if !outside.isEmpty {
+            cells = (cells + outside.values).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        }
+        return DensityGrid(window: window, cells: cells)
+    }
+
+    /// The cells of a flat grid of `columns` columns that hold quakes, by row then column.
+    private static func cells(counts: [Int], maxima: [Double], columns: Int) -> [DensityGrid.Cell] {
         var cells: [DensityGrid.Cell] = []
         for index in counts.indices where counts[index] > 0 {
             cells.append(DensityGrid.Cell(row: index / columns, column: index % columns, count: counts[index],
                                           maximumMagnitude: maxima[index] == -.infinity ? nil : maxima[index]))
         }
-        if !outside.isEmpty {
-            cells = (cells + outside.values).sorted { ($0.row, $0.column) < ($1.row, $1.column) }
+        return cells
+    }
+
+    /// `densityGrid(of:in:)` in one pass over the digest (`SearchDigest`): for a request it
+    /// answers (a search of places, a minimum magnitude, no row filter) in a snapshot where it is
+    /// complete, and rows that all fall on the globe's grid; nil otherwise (the caller reads the rows).
+    private func densityGridFromDigest(_ plan: QueryPlan, in window: GridWindow) throws(SQLiteError) -> DensityGrid? {
+        guard plan.filters.isEmpty, plan.search == nil || plan.digestSearch != nil, try SearchDigest.isCurrent(self) else { return nil }
+        let query = try SearchDigest.query(self, search: plan.digestSearch, minimumMagnitude: plan.minimumMagnitude, countingKind: nil)
+        let cell = window.cellDegrees
+        let rows = Int(180 / cell) + 1, columns = Int(360 / cell) + 1
+        // The same window as the SQL's terms: none for the whole world.
+        let bounded = window.minimumLatitude > -90 || window.maximumLatitude < 90
+        let ranges = window.longitudeRanges
+        var density = DigestDensity(minimumLatitude: bounded ? window.minimumLatitude : -.infinity,
+                                    maximumLatitude: bounded ? window.maximumLatitude : .infinity,
+                                    longitudeRanges: ranges == [-180...180] ? [] : ranges, cellDegrees: cell, rows: rows, columns: columns)
+        let chunks = try prepare("SELECT k.slots, l.slots FROM quake_digest k JOIN quake_digest_location l USING (chunk) ORDER BY chunk")
+        while try chunks.step() {
+            // A coordinate off the globe (a damaged feed) has a cell of its own: the rows say which.
+            guard density.add(chunks, keys: 0, locations: 1, query: query) == 0 else { return nil }
         }
-        return DensityGrid(window: window, cells: cells)
+        return DensityGrid(window: window, cells: Self.cells(counts: density.counts, maxima: density.maxima, columns: columns))
     }
 }
