@@ -98,6 +98,8 @@ enum SearchDigest {
     /// Builds the digest anew from the table (a bulk load, the migration, a write of too many rows
     /// to patch one by one). A row the slots cannot hold leaves the store without a digest.
     static func rebuild(_ db: Connection) throws(SQLiteError) {
+        // The tables and triggers first: a digest of an older format may lack some (`isStale`).
+        try db.execute(schema)
         try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + """
             DELETE FROM quake_digest_text; DELETE FROM quake_digest_dirty; DELETE FROM meta WHERE key = 'digest';
             """)
