@@ -152,3 +152,16 @@ int64_t quaketui_digest_density(const uint8_t *keys, const uint8_t *locations, i
     }
     return outside;
 }
+
+int64_t quaketui_digest_take(const uint8_t *keys, const uint8_t *details, int64_t count,
+                             const quaketui_digest_query *query, quaketui_digest_row *rows) {
+    int64_t taken = 0;
+    for (int64_t index = 0; index < count; index++) {
+        const uint8_t *slot = keys + index * 24;
+        if (!takes_place(slot, query) || !passes_magnitude(load_f64(slot + 16), query)) continue;
+        quaketui_digest_decode(0, slot, rows + taken);
+        quaketui_digest_decode(2, details + index * 12, rows + taken);
+        taken++;
+    }
+    return taken;
+}

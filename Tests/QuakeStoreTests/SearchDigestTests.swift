@@ -117,6 +117,25 @@ import Testing
         }
     }
 
+    @Test func theStatisticsAreTheSameThroughTheDigestAsThroughSQL() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 19)
+        try store.upsert((0..<700).map { Self.record("q\($0)", &random) })
+        #expect(try store.read { try SearchDigest.isCurrent($0) })
+        let predicates = [QuakePredicate(), QuakePredicate(minimumMagnitude: 2.5), QuakePredicate(searchText: "a"),
+                          QuakePredicate(searchText: "alaska", minimumMagnitude: 1), QuakePredicate(searchText: "zz")]
+        for zone in ["UTC", "Asia/Kathmandu"] {
+            for predicate in predicates {
+                let request = SectionedFetchRequest(predicate: predicate, timeZone: TimeZone(identifier: zone)!)
+                let digest = try store.read { db in try db.catalogueStatistics(of: request) }
+                let sql = try Self.withoutDigest(store) { try store.read { db in try db.catalogueStatistics(of: request) } }
+                #expect(digest == sql, "\(zone) \(predicate)")
+                #expect(digest.topRegions() .map { "\($0)" } == sql.topRegions().map { "\($0)" })
+            }
+        }
+    }
+
     @Test func aStoreWrittenByAnotherProgramIsSearchedWithSQLUntilQuaketuiWritesAgain() throws {
         let store = try TestStore()
         defer { store.remove() }

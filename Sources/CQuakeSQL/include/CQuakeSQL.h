@@ -162,6 +162,12 @@ typedef struct quaketui_digest_query {
 int quaketui_digest_scan(const uint8_t *keys, int64_t count, int64_t firstId, const quaketui_digest_query *query,
                          quaketui_idset *set, quaketui_buckets *buckets);
 
+// Decodes the rows of `count` slots (part 0 in `keys`, part 2 in `details`) that `query` takes
+// (the minimum magnitude included) into `rows`, which has room for `count`: the statistics' pass.
+// Returns how many.
+int64_t quaketui_digest_take(const uint8_t *keys, const uint8_t *details, int64_t count,
+                             const quaketui_digest_query *query, quaketui_digest_row *rows);
+
 // A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
 // maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),
 // cells of `cellDegrees` on the globe (`rows` × `columns`).

@@ -132,6 +132,33 @@ extension MatchSet {
     }
 }
 
+/// The rows a pass takes, decoded a chunk at a time (`quaketui_digest_take`): the statistics'
+/// pass over the digest's keys and details.
+final class DigestTaker {
+    private let rows = UnsafeMutablePointer<quaketui_digest_row>.allocate(capacity: Int(QUAKETUI_DIGEST_CHUNK))
+
+    deinit { rows.deallocate() }
+
+    /// Calls `body` with each row of one chunk that `query` takes (part 0 in column `keys` and
+    /// part 2 in column `details` of `statement`'s current row): its time, magnitude, depth and region id.
+    func forEachTaken(_ statement: Statement, keys: Int32, details: Int32, query: DigestQuery,
+                      _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ region: UInt32) -> Void) {
+        let taken = statement.withBlob(at: keys) { keyBytes in
+            statement.withBlob(at: details) { detailBytes in
+                let count = min(keyBytes.count / DigestRow.slotSizes[0], detailBytes.count / DigestRow.slotSizes[2], Int(QUAKETUI_DIGEST_CHUNK))
+                return query.withC { q in
+                    Int(quaketui_digest_take(keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                             detailBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(count), q, rows))
+                }
+            }
+        }
+        for index in 0..<taken {
+            let row = rows[index]
+            body(row.time, row.magnitude.isNaN ? nil : row.magnitude, row.depth.isNaN ? nil : row.depth, row.region)
+        }
+    }
+}
+
 /// The map's cells counted over the digest (`quaketui_digest_density`).
 struct DigestDensity {
     var counts: [Int]
