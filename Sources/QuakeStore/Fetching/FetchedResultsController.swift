@@ -380,6 +380,7 @@ public final class FetchedResultsController {
             }
         }
         setSections(try buildSections(db, countedByMatches: counted))
+        matchSet.forgetBucketCounts()
         window.invalidate()
     }
 

@@ -82,6 +82,10 @@ final class MatchSet {
 
     func remove(_ id: Int64) { quaketui_idset_remove(storage, id) }
 
+    /// Frees the bucket counts (up to 8 MB for matches spread over decades of 15-minute
+    /// buckets), once the sections are built from them; the set stays.
+    func forgetBucketCounts() { quaketui_buckets_free(buckets) }
+
     /// Empties the set and its bucket counts.
     func removeAll() {
         quaketui_idset_clear(storage)
