@@ -79,8 +79,11 @@ void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *
     }
 }
 
-// Schema.timeBucket: floor(time / 900000), also before 1970.
+// Schema.timeBucket: floor(time / 900000), also before 1970. A time within 2^62 of the end of
+// int64 (a store edited by hand; SQL's arithmetic turns to REAL there) gives a bucket the counts
+// give up on (quaketui_buckets_add), so the caller walks.
 static inline int64_t time_bucket(int64_t time) {
+    if (time < -(INT64_C(1) << 62)) return INT64_MIN;
     return time >= 0 ? time / 900000 : -((899999 - time) / 900000);
 }
 

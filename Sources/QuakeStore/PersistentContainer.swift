@@ -106,7 +106,8 @@ public final class PersistentContainer: Sendable {
             if found < migrations.count {
                 try Self.migrate(writer, path: path, migrations: migrations, upgrading: upgrading)
             } else if try SearchDigest.isStale(writer) {
-                // A digest of another slot format (an older quaketui): built again, once.
+                // No digest (a store loaded by the `sqlite3` shell) or one of another slot format
+                // (an older quaketui): built, once, under the write lock.
                 try writer.transaction(.immediate) { if try SearchDigest.isStale(writer) { try SearchDigest.rebuild(writer) } }
             }
         }

@@ -180,6 +180,10 @@ import Testing
             let (digest, sql) = try Self.searchedBothWays(db, SectionedFetchRequest(predicate: QuakePredicate(searchText: "a")))
             #expect(digest == sql)
         }
+        // Marked so: opening the store again does not read every row to try again.
+        let again = try PersistentContainer(directory: store.directory.url)
+        #expect(try again.viewContext.read { try $0.scalar("SELECT value FROM meta WHERE key = 'digest'") } == .integer(0))
+        again.close()
         // Once the row is put right, the next bulk import (a rebuild) gives the store its digest back.
         let fix = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
         try fix.execute("UPDATE quake SET time = 0 WHERE id = 5")
@@ -250,6 +254,24 @@ import Testing
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
         try container.viewContext.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            #expect(try Self.mismatches(db) == [])
+        }
+    }
+
+    @Test func aStoreLoadedWithoutItsDigestGetsOneWhenItOpens() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 20)
+        try store.upsert((0..<300).map { Self.record("q\($0)", &random) })
+        // As an expert's `sqlite3` load leaves it: the schema, the rows, no digest.
+        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
+        try other.execute("DELETE FROM quake_digest; DELETE FROM quake_digest_location; DELETE FROM quake_digest_detail; DELETE FROM meta WHERE key = 'digest'")
+        other.close()
+        #expect(try store.read { try !SearchDigest.isCurrent($0) })
+        let opened = try PersistentContainer(directory: store.directory.url)
+        defer { opened.close() }
+        try opened.viewContext.read { db throws in
             #expect(try SearchDigest.isCurrent(db))
             #expect(try Self.mismatches(db) == [])
         }

@@ -17,6 +17,7 @@ import Foundation
 /// | the distance table (`DistanceTable`) | `distanceTableWhere` | — |
 /// | a walk without the set (`ProvisionalReader`, `DistanceTable.walk`) | `rowWhere` | `matches(_: Fields)` |
 /// | filling the set (`ResultMatches.rebuild`) | `matchSetFill` | `isCandidate(_:)` |
+/// | filling the set from the digest (`SearchDigest.fill`, a search alone) | — (a pass in C) | `placeMatches` per distinct place |
 ///
 /// `QueryPlanAgreementTests` holds every SQL path and the Swift test to the same rows.
 struct QueryPlan {

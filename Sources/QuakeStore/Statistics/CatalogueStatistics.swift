@@ -301,10 +301,16 @@ extension Connection {
         guard plan.filters.isEmpty, plan.search == nil || plan.digestSearch != nil, try SearchDigest.isCurrent(self) else { return nil }
         let query = try SearchDigest.query(self, search: plan.digestSearch, minimumMagnitude: plan.minimumMagnitude, countingKind: nil)
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
+        var failure: SQLiteError?
         func text(_ id: UInt32) -> String {
             title.reset()
-            guard (try? title.bind(Int64(id), at: 1)) != nil, (try? title.step()) == true else { return "" }
-            return title.text(at: 0)
+            do {
+                try title.bind(Int64(id), at: 1)
+                if try title.step() { return title.text(at: 0) }
+            } catch {
+                failure = failure ?? error
+            }
+            return ""
         }
         var statistics = CatalogueStatistics(timeZone: timeZone)
         var regions = [Int](repeating: 0, count: Int(query.textCount))
@@ -318,6 +324,7 @@ extension Connection {
         }
         var titled: [String: Int] = [:]
         for (id, count) in regions.enumerated() where count > 0 { titled[text(UInt32(id)), default: 0] += count }
+        if let failure { throw failure }
         statistics.addRegionCounts(titled)
         statistics.settle()
         return statistics
