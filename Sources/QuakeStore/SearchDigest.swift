@@ -164,7 +164,8 @@ enum SearchDigest {
     private static func idsFit(_ db: Connection) throws(SQLiteError) -> Bool {
         // Two statements: SQLite reads min() or max() alone off the rowid's ends, both together by a scan.
         guard let lowest = try db.scalar("SELECT min(id) FROM quake").int64 else { return true }
-        return try lowest >= 0 && (db.scalar("SELECT max(id) FROM quake").int64 ?? 0) < MatchSet.idLimit
+        guard lowest >= 0 else { return false }
+        return try (db.scalar("SELECT max(id) FROM quake").int64 ?? 0) < MatchSet.idLimit
     }
 
     /// Patches the slots of the rows listed dirty, before the write commits (a write of many rows
