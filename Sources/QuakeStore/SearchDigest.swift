@@ -197,7 +197,42 @@ enum SearchDigest {
         let addChunks = try parts.map { table throws(SQLiteError) in
             try db.prepare("INSERT OR IGNORE INTO \(table) (chunk, slots) VALUES (?, zeroblob(?))")
         }
-        var chunk: Int64?
+        let readChunks = try parts.map { table throws(SQLiteError) in try db.prepare("SELECT slots FROM \(table) WHERE chunk = ?") }
+        let putChunks = try parts.map { table throws(SQLiteError) in
+            try db.prepare("INSERT OR REPLACE INTO \(table) (chunk, slots) VALUES (?, ?)")
+        }
+        // The rows of one chunk at a time: many (a new chunk of an import) are written as whole
+        // BLOBs, a few patched slot by slot (`sqlite3_blob_write`: a page a slot).
+        var chunk: Int64 = -1, pending: [(index: Int, row: DigestRow)] = []
+        func apply() throws(SQLiteError) {
+            guard !pending.isEmpty else { return }
+            for part in parts.indices {
+                writers[part].close()  // its handle would expire with the inserts below
+                if pending.count >= Self.slotsPatchedAtMost {
+                    readChunks[part].reset()
+                    try readChunks[part].bind(chunk, at: 1)
+                    var slots = [UInt8](repeating: 0, count: Int(DigestRow.rowsPerChunk) * DigestRow.slotSizes[part])
+                    if try readChunks[part].step() {
+                        readChunks[part].withBlob(at: 0) { old in
+                            slots.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: old.prefix($0.count))) }
+                        }
+                    }
+                    readChunks[part].reset()
+                    slots.withUnsafeMutableBytes { buffer in
+                        for (index, row) in pending { row.encode(part: part, into: buffer.baseAddress! + index * DigestRow.slotSizes[part]) }
+                    }
+                    putChunks[part].reset()
+                    try putChunks[part].bind([.integer(chunk), .blob(slots)])
+                    try putChunks[part].step()
+                } else {
+                    addChunks[part].reset()
+                    try addChunks[part].bind([.integer(chunk), .integer(DigestRow.rowsPerChunk * Int64(DigestRow.slotSizes[part]))])
+                    try addChunks[part].step()
+                    for (index, row) in pending { try writers[part].write(row, slot: index, chunk: chunk) }
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
         while try rows.step() {
             let id = rows.int64(at: 0)
             let row: DigestRow
@@ -210,16 +245,12 @@ enum SearchDigest {
                 return try rebuild(db)  // a row the slots cannot hold: the rebuild leaves no digest
             }
             if chunk != id / DigestRow.rowsPerChunk {
+                try apply()
                 chunk = id / DigestRow.rowsPerChunk
-                for part in parts.indices {
-                    writers[part].close()  // its handle would expire with the insert
-                    addChunks[part].reset()
-                    try addChunks[part].bind([.integer(chunk!), .integer(DigestRow.rowsPerChunk * Int64(DigestRow.slotSizes[part]))])
-                    try addChunks[part].step()
-                }
             }
-            for writer in writers { try writer.write(row, slot: Int(id % DigestRow.rowsPerChunk), chunk: chunk!) }
+            pending.append((Int(id % DigestRow.rowsPerChunk), row))
         }
+        try apply()
         try db.execute("DELETE FROM quake_digest_dirty")
     }
 
@@ -291,6 +322,9 @@ enum SearchDigest {
         }
         return result
     }
+
+    /// A chunk with this many written rows or more is written whole, not patched slot by slot.
+    static let slotsPatchedAtMost = 64
 
     /// Past this many written rows (or a sixteenth of the store) a write rebuilds the digest
     /// rather than patch a slot per row: a patch costs a few µs, a rebuild about 0.2 µs a row.
