@@ -95,13 +95,47 @@ static inline int64_t magnitude_bucket(double magnitude) {
     return (int64_t)magnitude;
 }
 
-// Whether the row of a part-0 slot is one the query takes (its place; not the magnitude).
-static inline int takes_place(const uint8_t *slot, const quaketui_digest_query *query) {
+// Whether row `index` of `chunk` is one the query takes: its place and every filter (not the
+// minimum magnitude, which the results test beside the match set).
+static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, const quaketui_digest_query *query) {
+    const uint8_t *slot = chunk->keys + index * 24;
     uint32_t text = load_u32(slot);
     // 0: no row has this id. A text past the dictionary read (none: one snapshot) matches nothing.
     if (text == 0) return 0;
-    if (!query->matchingTexts) return 1;
-    return (int64_t)text < query->textCount && ((query->matchingTexts[text / 64] >> (text % 64)) & 1);
+    if (query->matchingTexts
+        && !((int64_t)text < query->textCount && ((query->matchingTexts[text / 64] >> (text % 64)) & 1))) return 0;
+    for (int i = 0; i < query->filterCount; i++) {
+        const quaketui_digest_filter *filter = query->filters + i;
+        switch (filter->kind) {
+        case QUAKETUI_FILTER_DEPTH: {
+            // `depth BETWEEN ? AND ?`: NULL (NaN) never passes.
+            double depth = load_f64(chunk->details + index * 12);
+            if (!(depth >= filter->low && depth <= filter->high)) return 0;
+            break;
+        }
+        case QUAKETUI_FILTER_MAGNITUDE: {
+            double magnitude = load_f64(slot + 16);
+            if (!(magnitude >= filter->low && magnitude <= filter->high)) return 0;
+            break;
+        }
+        case QUAKETUI_FILTER_TIME: {
+            int64_t time = (int64_t)load_u64(slot + 8);
+            if (time < filter->from || (filter->hasUntil && time >= filter->until)) return 0;
+            break;
+        }
+        case QUAKETUI_FILTER_NEAR: {
+            double latitude = load_f64(chunk->locations + index * 16);
+            if (!(latitude >= filter->low && latitude <= filter->high)) return 0;
+            double longitude = load_f64(chunk->locations + index * 16 + 8);
+            // quaketui_distance is NULL for a distance that is not finite.
+            double km = quaketui_haversine_km(filter->latitude, filter->longitude, latitude, longitude);
+            if (!(isfinite(km) && km <= filter->radius)) return 0;
+            break;
+        }
+        default: return 0;
+        }
+    }
+    return 1;
 }
 
 // `magnitude >= ?`: NULL (NaN) never passes.
@@ -109,14 +143,14 @@ static inline int passes_magnitude(double magnitude, const quaketui_digest_query
     return !query->hasMinimumMagnitude || magnitude >= query->minimumMagnitude;
 }
 
-int quaketui_digest_scan(const uint8_t *keys, int64_t count, int64_t firstId, const quaketui_digest_query *query,
+int quaketui_digest_scan(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                          quaketui_idset *set, quaketui_buckets *buckets) {
-    for (int64_t index = 0; index < count; index++) {
-        const uint8_t *slot = keys + index * 24;
-        if (!takes_place(slot, query)) continue;
-        int rc = quaketui_idset_insert(set, firstId + index);
+    for (int64_t index = 0; index < chunk->count; index++) {
+        if (!takes_row(chunk, index, query)) continue;
+        int rc = quaketui_idset_insert(set, chunk->firstId + index);
         if (rc) return rc;
         if (query->countKind < 0) continue;
+        const uint8_t *slot = chunk->keys + index * 24;
         double magnitude = load_f64(slot + 16);
         if (!passes_magnitude(magnitude, query)) continue;
         switch (query->countKind) {
@@ -129,16 +163,14 @@ int quaketui_digest_scan(const uint8_t *keys, int64_t count, int64_t firstId, co
     return 0;
 }
 
-int64_t quaketui_digest_density(const uint8_t *keys, const uint8_t *locations, int64_t count,
-                                const quaketui_digest_query *query, const quaketui_density_window *window,
-                                int64_t *counts, double *maxima) {
+int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                const quaketui_density_window *window, int64_t *counts, double *maxima) {
     int64_t outside = 0;
-    for (int64_t index = 0; index < count; index++) {
-        const uint8_t *slot = keys + index * 24;
-        if (!takes_place(slot, query)) continue;
-        double magnitude = load_f64(slot + 16);
+    for (int64_t index = 0; index < chunk->count; index++) {
+        if (!takes_row(chunk, index, query)) continue;
+        double magnitude = load_f64(chunk->keys + index * 24 + 16);
         if (!passes_magnitude(magnitude, query)) continue;
-        double latitude = load_f64(locations + index * 16), longitude = load_f64(locations + index * 16 + 8);
+        double latitude = load_f64(chunk->locations + index * 16), longitude = load_f64(chunk->locations + index * 16 + 8);
         // `latitude BETWEEN ? AND ?`, `(longitude BETWEEN ? AND ? OR …)`.
         if (!(latitude >= window->minimumLatitude && latitude <= window->maximumLatitude)) continue;
         int inside = window->rangeCount == 0;
@@ -156,14 +188,12 @@ int64_t quaketui_digest_density(const uint8_t *keys, const uint8_t *locations, i
     return outside;
 }
 
-int64_t quaketui_digest_take(const uint8_t *keys, const uint8_t *details, int64_t count,
-                             const quaketui_digest_query *query, quaketui_digest_row *rows) {
+int64_t quaketui_digest_take(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, quaketui_digest_row *rows) {
     int64_t taken = 0;
-    for (int64_t index = 0; index < count; index++) {
-        const uint8_t *slot = keys + index * 24;
-        if (!takes_place(slot, query) || !passes_magnitude(load_f64(slot + 16), query)) continue;
-        quaketui_digest_decode(0, slot, rows + taken);
-        quaketui_digest_decode(2, details + index * 12, rows + taken);
+    for (int64_t index = 0; index < chunk->count; index++) {
+        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(chunk->keys + index * 24 + 16), query)) continue;
+        quaketui_digest_decode(0, chunk->keys + index * 24, rows + taken);
+        quaketui_digest_decode(2, chunk->details + index * 12, rows + taken);
         taken++;
     }
     return taken;

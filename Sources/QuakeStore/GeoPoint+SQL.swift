@@ -42,10 +42,8 @@ extension GeoPoint {
     /// "Some algorithms for polygons on a sphere"; J. Matuschek, "Finding points within a
     /// distance of a latitude/longitude using bounding coordinates").
     public func boundingBoxSQL(radiusKm: Double) -> String {
-        // Padding keeps rounding from ever dropping a row the exact check would keep.
-        let angular = max(0, radiusKm) / Self.earthRadius * (1 + 1e-9) + 1e-12
-        let Δlat = angular * 180 / .pi + 1e-9
-        let south = latitude - Δlat, north = latitude + Δlat
+        let angular = Self.paddedAngle(radiusKm: radiusKm)
+        let (south, north) = (latitudeBand(radiusKm: radiusKm).lowerBound, latitudeBand(radiusKm: radiusKm).upperBound)
         let band = "latitude BETWEEN \(south.sqlLiteral) AND \(north.sqlLiteral)"
         guard north < 90, south > -90, angular < .pi / 2 else { return band }
         let ratio = sin(angular) / cos(latitude * .pi / 180)
@@ -58,6 +56,18 @@ extension GeoPoint {
         if Δlon >= 180 { return band }
         let (a, b) = west < -180 ? (west + 360, east) : (west, east - 360)
         return "\(band) AND (longitude >= \(a.sqlLiteral) OR longitude <= \(b.sqlLiteral))"
+    }
+
+    /// The radius as an angle, padded so that rounding never drops a row the exact check keeps.
+    private static func paddedAngle(radiusKm: Double) -> Double {
+        max(0, radiusKm) / earthRadius * (1 + 1e-9) + 1e-12
+    }
+
+    /// The latitudes of every point within `radiusKm` (and a few just outside): the bounding box's
+    /// latitude band, which the digest's pass also tests before the exact distance.
+    func latitudeBand(radiusKm: Double) -> ClosedRange<Double> {
+        let Δlat = Self.paddedAngle(radiusKm: radiusKm) * 180 / .pi + 1e-9
+        return (latitude - Δlat)...(latitude + Δlat)
     }
 
     /// The whole test for "within `radiusKm`": the bounding box (indexed) and the exact distance.

@@ -256,14 +256,17 @@ enum SearchDigest {
 
     // MARK: Reading
 
-    /// The query of a pass taking the rows whose folded place holds `search` (nil: every row;
-    /// `QueryPlan.placeMatches`, SQL's `instr`), those at or above `minimumMagnitude` counted.
-    /// Each distinct text is tested once; the pass then tests a bit per row.
-    static func query(_ db: Connection, search: [UInt8]?, minimumMagnitude: Double?, countingKind: Int?) throws(SQLiteError) -> DigestQuery {
+    /// The query of a pass taking `plan`'s rows (its search, filters and minimum magnitude;
+    /// `plan.digestAnswers`), counting per bucket of `countingKind`. Each distinct text is tested
+    /// against the search once (`QueryPlan.placeMatches`, SQL's `instr`); the pass then tests a bit
+    /// a row.
+    static func query(_ db: Connection, plan: QueryPlan, countingKind: Int?) throws(SQLiteError) -> DigestQuery {
+        precondition(plan.digestAnswers, "a plan the digest does not answer")
         let textCount = (try db.scalar("SELECT coalesce(max(id), 0) FROM quake_digest_text").int64 ?? 0) + 1
-        guard let search else {
-            return DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: minimumMagnitude, countKind: countingKind)
-        }
+        var query = DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: plan.minimumMagnitude,
+                                countKind: countingKind, filters: plan.filters)
+        guard plan.search != nil else { return query }
+        let search = plan.searchUTF8
         var matching = [UInt64](repeating: 0, count: Int(textCount / 64) + 1)
         let texts = try db.prepare("SELECT id, text FROM quake_digest_text")
         while try texts.step() {
@@ -274,22 +277,30 @@ enum SearchDigest {
             }
             if matches { matching[id / 64] |= 1 << UInt64(id % 64) }
         }
-        return DigestQuery(matchingTexts: matching, textCount: textCount, minimumMagnitude: minimumMagnitude, countKind: countingKind)
+        query.matchingTexts = matching
+        return query
     }
 
-    /// Fills `set` with the rows whose folded place holds `search`, counting those at or above
-    /// `minimumMagnitude` per bucket of `countingKind` (0 time, 1 magnitude, 3 depth) into its
-    /// `bucketCounts`. False, with the set untouched, when this snapshot's digest is not
-    /// complete: the caller fills the set with SQL.
-    static func fill(_ db: Connection, search: [UInt8], minimumMagnitude: Double?, countingKind: Int?,
-                     into set: MatchSet) throws(SQLiteError) -> Bool {
+    /// The statement that reads every chunk for a pass: the chunk number, then the slots of part
+    /// 0 and, when asked, of parts 1 and 2 (else NULL), in chunk order (`DigestChunk`).
+    static func chunks(_ db: Connection, locations: Bool, details: Bool) throws(SQLiteError) -> Statement {
+        try db.prepare("""
+            SELECT k.chunk, k.slots, \(locations ? "l.slots" : "NULL"), \(details ? "d.slots" : "NULL") FROM quake_digest k
+            \(locations ? "JOIN quake_digest_location l USING (chunk)" : "") \(details ? "JOIN quake_digest_detail d USING (chunk)" : "")
+            ORDER BY k.chunk
+            """)
+    }
+
+    /// Fills `set` with `plan`'s candidates (its search and filters: `plan.digestAnswers`),
+    /// counting those at or above its minimum magnitude per bucket of `countingKind` (0 time,
+    /// 1 magnitude, 3 depth) into its `bucketCounts`. False, with the set untouched, when this
+    /// snapshot's digest is not complete: the caller fills the set with SQL.
+    static func fill(_ db: Connection, plan: QueryPlan, countingKind: Int?, into set: MatchSet) throws(SQLiteError) -> Bool {
         guard try isCurrent(db) else { return false }
-        let query = try query(db, search: search, minimumMagnitude: minimumMagnitude, countingKind: countingKind)
+        let query = try query(db, plan: plan, countingKind: countingKind)
         set.removeAll()
-        let chunks = try db.prepare("SELECT chunk, slots FROM quake_digest ORDER BY chunk")
-        while try chunks.step() {
-            try set.scanDigest(chunks, column: 1, firstId: chunks.int64(at: 0) * DigestRow.rowsPerChunk, query: query)
-        }
+        let chunks = try chunks(db, locations: query.needsLocations, details: query.needsDetails)
+        while try chunks.step() { try set.scanDigest(chunks, query: query) }
         return true
     }
 
@@ -321,6 +332,28 @@ enum SearchDigest {
             }
         }
         return result
+    }
+
+    /// What differs between the digest and the table (empty when they agree), as readable lines,
+    /// for tests that hold the digest to the table after writes and faults.
+    static func mismatches(_ db: Connection) throws(SQLiteError) -> [String] {
+        guard let digest = try rows(db) else { return ["no current digest"] }
+        let table = try db.prepare("""
+            SELECT id, placeKey, region, \(Schema.depthBucket("depth")), time, magnitude, latitude, longitude, depth FROM quake ORDER BY id
+            """)
+        func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "nil" }
+        var found: [String] = [], seen = Set<Int64>()
+        while try table.step() {
+            let id = table.int64(at: 0)
+            seen.insert(id)
+            let want = "\(table.text(at: 1)) | \(table.text(at: 2)) | \(table.int64(at: 3)) \(table.int64(at: 4)) \(text(table.optionalDouble(at: 5))) "
+                + "\(table.double(at: 6)) \(table.double(at: 7)) \(text(table.optionalDouble(at: 8)))"
+            guard let (place, region, row) = digest[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
+            let got = "\(place) | \(region) | \(row.depthBucket) \(row.time) \(text(row.magnitude)) \(row.latitude) \(row.longitude) \(text(row.depth))"
+            if got != want { found.append("row \(id): table \(want), digest \(got)") }
+        }
+        for id in digest.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
+        return found
     }
 
     /// A chunk with this many written rows or more is written whole, not patched slot by slot.

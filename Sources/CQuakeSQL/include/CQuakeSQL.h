@@ -145,28 +145,57 @@ int quaketui_digest_slot_size(int part);
 void quaketui_digest_encode(int part, uint8_t *slot, const quaketui_digest_row *row);
 void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *row);
 
+// A row filter the digest holds the columns of (RowFilter.swift, and its SQL there, decides the
+// same): a depth or magnitude within [low, high] (an unknown one never), a time from `from`
+// (inclusive) until `until` (exclusive, when `hasUntil`), or within `radius` km of a point
+// (quaketui_haversine_km from the point to the row, as SQL's quaketui_distance; `low` and `high`
+// bound the latitudes first, a band never narrower than the distance).
+enum {
+    QUAKETUI_FILTER_DEPTH = 0,
+    QUAKETUI_FILTER_MAGNITUDE = 1,
+    QUAKETUI_FILTER_TIME = 2,
+    QUAKETUI_FILTER_NEAR = 3,
+};
+
+typedef struct quaketui_digest_filter {
+    int kind;
+    double low, high;
+    int64_t from, until;
+    int hasUntil;
+    double latitude, longitude, radius;
+} quaketui_digest_filter;
+
 // Which rows a pass over the digest takes: those whose place text has its bit in `matchingTexts`
-// (a bitmap over text ids below `textCount`; NULL: every row), and for counting, those at or above
-// the minimum magnitude.
+// (a bitmap over text ids below `textCount`; NULL: every row) and that pass every filter (a depth
+// filter needs part 2, a near one part 1), and for counting, those at or above the minimum magnitude.
 typedef struct quaketui_digest_query {
     const uint64_t *matchingTexts;
     int64_t textCount;
     int hasMinimumMagnitude;
     double minimumMagnitude;
     int countKind;          // the buckets a scan counts in: 0 time, 1 magnitude, 3 depth (quake_count's kinds); -1 none
+    int filterCount;
+    const quaketui_digest_filter *filters;
 } quaketui_digest_query;
 
-// Adds the id of every row of `count` part-0 slots (ids from `firstId`) whose text matches to
-// `set`, and counts those passing the minimum magnitude in `buckets` by `countKind`.
-// Returns 0, or quaketui_idset_insert's error.
-int quaketui_digest_scan(const uint8_t *keys, int64_t count, int64_t firstId, const quaketui_digest_query *query,
+// The parts of one chunk a pass reads: part 0 always, parts 1 and 2 when its filters (or the pass)
+// need them, else NULL; `count` rows.
+typedef struct quaketui_digest_chunk {
+    const uint8_t *keys;
+    const uint8_t *locations;
+    const uint8_t *details;
+    int64_t count;
+    int64_t firstId;
+} quaketui_digest_chunk;
+
+// Adds the id of every row of `chunk` that `query` takes to `set`, and counts those passing the
+// minimum magnitude in `buckets` by `countKind`. Returns 0, or quaketui_idset_insert's error.
+int quaketui_digest_scan(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                          quaketui_idset *set, quaketui_buckets *buckets);
 
-// Decodes the rows of `count` slots (part 0 in `keys`, part 2 in `details`) that `query` takes
-// (the minimum magnitude included) into `rows`, which has room for `count`: the statistics' pass.
-// Returns how many.
-int64_t quaketui_digest_take(const uint8_t *keys, const uint8_t *details, int64_t count,
-                             const quaketui_digest_query *query, quaketui_digest_row *rows);
+// Decodes the rows of `chunk` (with part 2) that `query` takes, the minimum magnitude included,
+// into `rows`, which has room for `chunk->count`: the statistics' pass. Returns how many.
+int64_t quaketui_digest_take(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, quaketui_digest_row *rows);
 
 // A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
 // maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),
@@ -179,12 +208,11 @@ typedef struct quaketui_density_window {
     int64_t rows, columns;
 } quaketui_density_window;
 
-// Counts the rows of `count` slots (part 0 in `keys`, part 1 in `locations`) that `query` takes
-// (the minimum magnitude included) and the window holds, per cell: counts[row * columns + column],
-// and the largest magnitude in maxima (left as it is for a cell without one). Returns how many
-// such rows fall off the grid (a coordinate off the globe): the caller then counts with SQL.
-int64_t quaketui_digest_density(const uint8_t *keys, const uint8_t *locations, int64_t count,
-                                const quaketui_digest_query *query, const quaketui_density_window *window,
-                                int64_t *counts, double *maxima);
+// Counts the rows of `chunk` (with part 1) that `query` takes (the minimum magnitude included) and
+// the window holds, per cell: counts[row * columns + column], and the largest magnitude in maxima
+// (left as it is for a cell without one). Returns how many such rows fall off the grid (a
+// coordinate off the globe): the caller then counts with SQL.
+int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                const quaketui_density_window *window, int64_t *counts, double *maxima);
 
 #endif

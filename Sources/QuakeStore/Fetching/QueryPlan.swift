@@ -17,7 +17,7 @@ import Foundation
 /// | the distance table (`DistanceTable`) | `distanceTableWhere` | — |
 /// | a walk without the set (`ProvisionalReader`, `DistanceTable.walk`) | `rowWhere` | `matches(_: Fields)` |
 /// | filling the set (`ResultMatches.rebuild`) | `matchSetFill` | `isCandidate(_:)` |
-/// | filling the set from the digest (`SearchDigest.fill`, a search alone) | — (a pass in C) | `placeMatches` per distinct place |
+/// | filling the set from the digest (`SearchDigest.fill`, when `digestAnswers`) | — (a pass in C, `RowFilter`'s tests) | `placeMatches` per distinct place |
 ///
 /// `QueryPlanAgreementTests` holds every SQL path and the Swift test to the same rows.
 struct QueryPlan {
@@ -266,9 +266,9 @@ struct QueryPlan {
         return false
     }
 
-    /// The search's UTF-8 bytes when the digest can fill the match set (`SearchDigest.fill`): a
-    /// search of the place alone (not code-like), without row filters; nil otherwise.
-    var digestSearch: [UInt8]? { searchesPlaceOnly && filters.isEmpty ? searchBytes : nil }
+    /// Whether a pass over the digest can take this plan's rows (`SearchDigest`): a search of
+    /// places alone (not code-like), and only filters whose columns it holds.
+    var digestAnswers: Bool { codePrefix == nil && filters.allSatisfy(\.isHeldInDigest) }
 
     /// Whether a reader of every matching row may test the search itself on each row's
     /// `placeKey` (`placeMatches(_:searching:)`) instead of SQL's `instr`: a search that is not code-like (a

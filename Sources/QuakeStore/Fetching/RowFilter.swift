@@ -26,6 +26,15 @@ public enum RowFilter: Hashable, Sendable {
     /// included): a bounding box on the `quake_location` index, then the exact haversine.
     case near(GeoPoint, radiusKm: Double)
 
+    /// Whether the digest holds the columns this filter tests (`SearchDigest`), so that its pass
+    /// in C can apply it: depth, magnitude, time and distance; not type, alert or felt.
+    var isHeldInDigest: Bool {
+        switch self {
+        case .depth, .magnitude, .time, .near: true
+        case .eventType, .alert, .felt: false
+        }
+    }
+
     /// The `WHERE` term over the `quake` table's columns, with its arguments.
     var sql: (String, [SQLiteValue]) {
         switch self {

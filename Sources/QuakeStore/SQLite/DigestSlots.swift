@@ -103,54 +103,95 @@ struct DigestQuery {
     var minimumMagnitude: Double?
     /// `quake_count`'s kind of the buckets a scan counts (0 time, 1 magnitude, 3 depth); nil: none.
     var countKind: Int?
+    /// Row filters every taken row passes: only those the digest holds (`RowFilter.isHeldInDigest`).
+    var filters: [RowFilter]
+
+    /// Whether a pass needs the location part (a near filter) or the detail part (a depth filter).
+    var needsLocations: Bool { filters.contains { if case .near = $0 { true } else { false } } }
+    var needsDetails: Bool { filters.contains { if case .depth = $0 { true } else { false } } }
 
     func withC<T>(_ body: (UnsafePointer<quaketui_digest_query>) -> T) -> T {
-        func run(_ texts: UnsafePointer<UInt64>?) -> T {
-            var query = quaketui_digest_query(matchingTexts: texts, textCount: textCount,
-                                              hasMinimumMagnitude: minimumMagnitude == nil ? 0 : 1,
-                                              minimumMagnitude: minimumMagnitude ?? 0, countKind: Int32(countKind ?? -1))
-            return body(&query)
+        let c = filters.map(Self.cFilter)
+        return c.withUnsafeBufferPointer { filters in
+            func run(_ texts: UnsafePointer<UInt64>?) -> T {
+                var query = quaketui_digest_query(matchingTexts: texts, textCount: textCount,
+                                                  hasMinimumMagnitude: minimumMagnitude == nil ? 0 : 1,
+                                                  minimumMagnitude: minimumMagnitude ?? 0, countKind: Int32(countKind ?? -1),
+                                                  filterCount: Int32(filters.count), filters: filters.baseAddress)
+                return body(&query)
+            }
+            guard let matchingTexts else { return run(nil) }
+            return matchingTexts.withUnsafeBufferPointer { run($0.baseAddress) }
         }
-        guard let matchingTexts else { return run(nil) }
-        return matchingTexts.withUnsafeBufferPointer { run($0.baseAddress) }
+    }
+
+    /// A filter as the C pass tests it (`RowFilter.sql` decides the same).
+    private static func cFilter(_ filter: RowFilter) -> quaketui_digest_filter {
+        var c = quaketui_digest_filter()
+        switch filter {
+        case .depth(let range):
+            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_DEPTH), range.lowerBound, range.upperBound)
+        case .magnitude(let range):
+            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_MAGNITUDE), range.lowerBound, range.upperBound)
+        case .time(let from, let until):
+            (c.kind, c.from, c.until, c.hasUntil) = (Int32(QUAKETUI_FILTER_TIME), from, until ?? 0, until == nil ? 0 : 1)
+        case .near(let center, let radiusKm):
+            let band = center.latitudeBand(radiusKm: radiusKm)
+            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_NEAR), band.lowerBound, band.upperBound)
+            (c.latitude, c.longitude, c.radius) = (center.latitude, center.longitude, radiusKm)
+        case .eventType, .alert, .felt:
+            preconditionFailure("\(filter) is not held in the digest")
+        }
+        return c
+    }
+}
+
+/// The parts of one chunk as a pass reads them from a statement's row (`quaketui_digest_chunk`):
+/// the chunk number in column 0, then the slots of parts 0, 1 and 2 (NULL for a part not read).
+enum DigestChunk {
+    /// Calls `body` with the chunk of `statement`'s current row and its row count.
+    static func with<T>(_ statement: Statement, _ body: (UnsafePointer<quaketui_digest_chunk>, Int) -> T) -> T {
+        statement.withBlob(at: 1) { keys in
+            statement.withBlob(at: 2) { locations in
+                statement.withBlob(at: 3) { details in
+                    let rows = keys.count / DigestRow.slotSizes[0]
+                    func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? { buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) }
+                    // A part read holds every row of the chunk (the tables are written together).
+                    precondition((locations.isEmpty || locations.count >= rows * DigestRow.slotSizes[1])
+                                 && (details.isEmpty || details.count >= rows * DigestRow.slotSizes[2]), "a digest chunk's parts differ")
+                    var chunk = quaketui_digest_chunk(keys: bytes(keys), locations: bytes(locations), details: bytes(details),
+                                                      count: Int64(rows), firstId: statement.int64(at: 0) * DigestRow.rowsPerChunk)
+                    return body(&chunk, rows)
+                }
+            }
+        }
     }
 }
 
 extension MatchSet {
-    /// Adds the rows of one chunk of part-0 slots (the BLOB in `column` of `statement`'s current
-    /// row; ids from `firstId`) that `query` takes, and counts them per bucket (`quaketui_digest_scan`).
-    func scanDigest(_ statement: Statement, column: Int32, firstId: Int64, query: DigestQuery) throws(SQLiteError) {
-        let rc = statement.withBlob(at: column) { keys in
-            query.withC { q in
-                withCounting { storage, buckets in
-                    quaketui_digest_scan(keys.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(keys.count / DigestRow.slotSizes[0]),
-                                         firstId, q, storage, buckets)
-                }
-            }
+    /// Adds the rows of `statement`'s current chunk (`DigestChunk`) that `query` takes, and counts
+    /// them per bucket (`quaketui_digest_scan`).
+    func scanDigest(_ statement: Statement, query: DigestQuery) throws(SQLiteError) {
+        let rc = DigestChunk.with(statement) { chunk, _ in
+            query.withC { q in withCounting { storage, buckets in quaketui_digest_scan(chunk, q, storage, buckets) } }
         }
         guard rc == 0 else { throw SQLiteError(extendedCode: rc, message: "a row id the match set cannot hold (a store edited by hand?)") }
     }
 }
 
-/// The rows a pass takes, decoded a chunk at a time (`quaketui_digest_take`): the statistics'
-/// pass over the digest's keys and details.
+/// The rows a pass takes, decoded a chunk at a time (`quaketui_digest_take`): the statistics' pass.
 final class DigestTaker {
     private let rows = UnsafeMutablePointer<quaketui_digest_row>.allocate(capacity: Int(QUAKETUI_DIGEST_CHUNK))
 
     deinit { rows.deallocate() }
 
-    /// Calls `body` with each row of one chunk that `query` takes (part 0 in column `keys` and
-    /// part 2 in column `details` of `statement`'s current row): its time, magnitude, depth and region id.
-    func forEachTaken(_ statement: Statement, keys: Int32, details: Int32, query: DigestQuery,
+    /// Calls `body` with each row of `statement`'s current chunk (`DigestChunk`, with part 2) that
+    /// `query` takes: its time, magnitude, depth and region id.
+    func forEachTaken(_ statement: Statement, query: DigestQuery,
                       _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ region: UInt32) -> Void) {
-        let taken = statement.withBlob(at: keys) { keyBytes in
-            statement.withBlob(at: details) { detailBytes in
-                let count = min(keyBytes.count / DigestRow.slotSizes[0], detailBytes.count / DigestRow.slotSizes[2], Int(QUAKETUI_DIGEST_CHUNK))
-                return query.withC { q in
-                    Int(quaketui_digest_take(keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                             detailBytes.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(count), q, rows))
-                }
-            }
+        let taken = DigestChunk.with(statement) { chunk, count in
+            precondition(count <= Int(QUAKETUI_DIGEST_CHUNK), "a digest chunk of more rows than a chunk holds")
+            return query.withC { Int(quaketui_digest_take(chunk, $0, rows)) }
         }
         for index in 0..<taken {
             let row = rows[index]
@@ -177,21 +218,15 @@ struct DigestDensity {
         maxima = [Double](repeating: -.infinity, count: rows * columns)
     }
 
-    /// Counts one chunk: part 0 in column `keys` and part 1 in column `locations` of `statement`'s
-    /// current row. Returns how many rows fell off the grid.
-    mutating func add(_ statement: Statement, keys: Int32, locations: Int32, query: DigestQuery) -> Int {
-        statement.withBlob(at: keys) { keyBytes in
-            statement.withBlob(at: locations) { locationBytes in
-                let rows = min(keyBytes.count / DigestRow.slotSizes[0], locationBytes.count / DigestRow.slotSizes[1])
-                return query.withC { q in
-                    var window = self.window
-                    return counts.withUnsafeMutableBufferPointer { counts in
-                        maxima.withUnsafeMutableBufferPointer { maxima in
-                            counts.withMemoryRebound(to: Int64.self) { counts in
-                                Int(quaketui_digest_density(keyBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                                            locationBytes.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                                            Int64(rows), q, &window, counts.baseAddress, maxima.baseAddress))
-                            }
+    /// Counts `statement`'s current chunk (`DigestChunk`, with part 1). Returns how many rows fell off the grid.
+    mutating func add(_ statement: Statement, query: DigestQuery) -> Int {
+        var window = self.window
+        return DigestChunk.with(statement) { chunk, _ in
+            query.withC { q in
+                counts.withUnsafeMutableBufferPointer { counts in
+                    maxima.withUnsafeMutableBufferPointer { maxima in
+                        counts.withMemoryRebound(to: Int64.self) { counts in
+                            Int(quaketui_digest_density(chunk, q, &window, counts.baseAddress, maxima.baseAddress))
                         }
                     }
                 }

@@ -294,12 +294,12 @@ extension Connection {
 
 extension Connection {
     /// `catalogueStatistics(of:)` in one pass over the digest (`SearchDigest`): for a request it
-    /// answers (a search of places, a minimum magnitude, no row filter) in a snapshot where it is
+    /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete; nil otherwise (the caller reads the rows). Regions are counted by their text id,
     /// and titled once each at the end.
     private func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> CatalogueStatistics? {
-        guard plan.filters.isEmpty, plan.search == nil || plan.digestSearch != nil, try SearchDigest.isCurrent(self) else { return nil }
-        let query = try SearchDigest.query(self, search: plan.digestSearch, minimumMagnitude: plan.minimumMagnitude, countingKind: nil)
+        guard plan.digestAnswers, try SearchDigest.isCurrent(self) else { return nil }
+        let query = try SearchDigest.query(self, plan: plan, countingKind: nil)
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
         var failure: SQLiteError?
         func text(_ id: UInt32) -> String {
@@ -315,9 +315,9 @@ extension Connection {
         var statistics = CatalogueStatistics(timeZone: timeZone)
         var regions = [Int](repeating: 0, count: Int(query.textCount))
         let taker = DigestTaker()
-        let chunks = try prepare("SELECT k.slots, d.slots FROM quake_digest k JOIN quake_digest_detail d USING (chunk) ORDER BY chunk")
+        let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
-            taker.forEachTaken(chunks, keys: 0, details: 1, query: query) { time, magnitude, depth, region in
+            taker.forEachTaken(chunks, query: query) { time, magnitude, depth, region in
                 statistics.add(magnitude: magnitude, depth: depth, time: time) { text(region) }
                 if Int(region) < regions.count { regions[Int(region)] += 1 }
             }

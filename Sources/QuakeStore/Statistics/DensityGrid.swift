@@ -139,11 +139,11 @@ extension Connection {
     }
 
     /// `densityGrid(of:in:)` in one pass over the digest (`SearchDigest`): for a request it
-    /// answers (a search of places, a minimum magnitude, no row filter) in a snapshot where it is
+    /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete, and rows that all fall on the globe's grid; nil otherwise (the caller reads the rows).
     private func densityGridFromDigest(_ plan: QueryPlan, in window: GridWindow) throws(SQLiteError) -> DensityGrid? {
-        guard plan.filters.isEmpty, plan.search == nil || plan.digestSearch != nil, try SearchDigest.isCurrent(self) else { return nil }
-        let query = try SearchDigest.query(self, search: plan.digestSearch, minimumMagnitude: plan.minimumMagnitude, countingKind: nil)
+        guard plan.digestAnswers, try SearchDigest.isCurrent(self) else { return nil }
+        let query = try SearchDigest.query(self, plan: plan, countingKind: nil)
         let cell = window.cellDegrees
         let rows = Int(180 / cell) + 1, columns = Int(360 / cell) + 1
         // The same window as the SQL's terms: none for the whole world.
@@ -152,10 +152,10 @@ extension Connection {
         var density = DigestDensity(minimumLatitude: bounded ? window.minimumLatitude : -.infinity,
                                     maximumLatitude: bounded ? window.maximumLatitude : .infinity,
                                     longitudeRanges: ranges == [-180...180] ? [] : ranges, cellDegrees: cell, rows: rows, columns: columns)
-        let chunks = try prepare("SELECT k.slots, l.slots FROM quake_digest k JOIN quake_digest_location l USING (chunk) ORDER BY chunk")
+        let chunks = try SearchDigest.chunks(self, locations: true, details: query.needsDetails)
         while try chunks.step() {
             // A coordinate off the globe (a damaged feed) has a cell of its own: the rows say which.
-            guard density.add(chunks, keys: 0, locations: 1, query: query) == 0 else { return nil }
+            guard density.add(chunks, query: query) == 0 else { return nil }
         }
         return DensityGrid(window: window, cells: Self.cells(counts: density.counts, maxima: density.maxima, columns: columns))
     }
