@@ -11,6 +11,19 @@ import Testing
     /// What differs between the digest and the table (`SearchDigest.mismatches`).
     static func mismatches(_ db: Connection) throws -> [String] { try SearchDigest.mismatches(db) }
 
+    /// A write made by another program (the `sqlite3` shell): no flush follows it.
+    static func writeByHand(_ store: TestStore, _ sql: String) throws {
+        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
+        defer { other.close() }
+        try other.execute(sql)
+    }
+
+    /// The digest is complete in `db`'s snapshot and holds every row as the table does.
+    static func expectCurrentAndEqual(_ db: Connection, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try SearchDigest.isCurrent(db), sourceLocation: sourceLocation)
+        #expect(try mismatches(db) == [], sourceLocation: sourceLocation)
+    }
+
     /// Runs `body` with the store's digest set aside (a row listed dirty, as another program's
     /// write leaves it), so that its readers use SQL.
     static func withoutDigest<T>(_ store: TestStore, _ body: () throws -> T) throws -> T {
@@ -72,8 +85,7 @@ import Testing
         var random = SeededGenerator(seed: 11)
         try store.upsert((0..<600).map { Self.record("q\($0)", &random) })
         try store.read { db throws in
-            #expect(try SearchDigest.isCurrent(db))
-            #expect(try Self.mismatches(db) == [])
+            try Self.expectCurrentAndEqual(db)
             for predicate in Self.predicates {
                 let (digest, sql) = try Self.searchedBothWays(db, SectionedFetchRequest(predicate: predicate))
                 #expect(digest == sql, "\(predicate)")
@@ -141,10 +153,8 @@ import Testing
         try store.upsert((0..<200).map { Self.record("q\($0)", &random) })
         // Another program (the `sqlite3` shell) changes places: the triggers list the rows, and
         // nothing patches their slots.
-        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
-        try other.execute("UPDATE quake SET placeKey = 'edited by hand', place = 'Edited by hand' WHERE id % 3 = 0")
-        try other.execute("DELETE FROM quake WHERE id % 7 = 0")
-        other.close()
+        try Self.writeByHand(store, "UPDATE quake SET placeKey = 'edited by hand', place = 'Edited by hand' WHERE id % 3 = 0")
+        try Self.writeByHand(store, "DELETE FROM quake WHERE id % 7 = 0")
         let search = SectionedFetchRequest(predicate: QuakePredicate(searchText: "by hand"))
         try store.read { db throws in
             #expect(try !SearchDigest.isCurrent(db))
@@ -158,8 +168,7 @@ import Testing
         // quaketui's next write, of anything, catches the digest up.
         try store.upsert([Self.record("new", &random)])
         try store.read { db throws in
-            #expect(try SearchDigest.isCurrent(db))
-            #expect(try Self.mismatches(db) == [])
+            try Self.expectCurrentAndEqual(db)
         }
     }
 
@@ -169,9 +178,7 @@ import Testing
         var random = SeededGenerator(seed: 13)
         try store.upsert((0..<50).map { Self.record("q\($0)", &random) })
         // A time that is not an integer compares with the search's bounds as text in SQL.
-        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
-        try other.execute("UPDATE quake SET time = 'yesterday' WHERE id = 5")
-        other.close()
+        try Self.writeByHand(store, "UPDATE quake SET time = 'yesterday' WHERE id = 5")
         try store.upsert([Self.record("new", &random)])
         try store.read { db throws in
             #expect(try !SearchDigest.isCurrent(db))
@@ -183,9 +190,7 @@ import Testing
         #expect(try again.viewContext.read { try $0.scalar("SELECT value FROM meta WHERE key = 'digest'") } == .integer(0))
         again.close()
         // Once the row is put right, the next bulk import (a rebuild) gives the store its digest back.
-        let fix = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
-        try fix.execute("UPDATE quake SET time = 0 WHERE id = 5")
-        fix.close()
+        try Self.writeByHand(store, "UPDATE quake SET time = 0 WHERE id = 5")
         let context = try store.container.newBackgroundContext(author: "test")
         defer { context.close() }
         var bulk = (0..<3_000).map { Self.record("bulk\($0)", &random) }.makeIterator()
@@ -227,8 +232,7 @@ import Testing
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
         try container.viewContext.read { db throws in
-            #expect(try SearchDigest.isCurrent(db))
-            #expect(try Self.mismatches(db) == [])
+            try Self.expectCurrentAndEqual(db)
             #expect(try db.scalar("SELECT count(*) FROM quake_digest").int64 == 2)  // ids 1 ... 5,000
         }
     }
@@ -252,8 +256,7 @@ import Testing
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
         try container.viewContext.read { db throws in
-            #expect(try SearchDigest.isCurrent(db))
-            #expect(try Self.mismatches(db) == [])
+            try Self.expectCurrentAndEqual(db)
         }
     }
 
@@ -263,15 +266,12 @@ import Testing
         var random = SeededGenerator(seed: 20)
         try store.upsert((0..<300).map { Self.record("q\($0)", &random) })
         // As an expert's `sqlite3` load leaves it: the schema, the rows, no digest.
-        let other = try Connection(path: store.directory.url.appendingPathComponent("quakes.sqlite").path)
-        try other.execute("DELETE FROM quake_digest; DELETE FROM quake_digest_location; DELETE FROM quake_digest_detail; DELETE FROM meta WHERE key = 'digest'")
-        other.close()
+        try Self.writeByHand(store, "DELETE FROM quake_digest; DELETE FROM quake_digest_location; DELETE FROM quake_digest_detail; DELETE FROM meta WHERE key = 'digest'")
         #expect(try store.read { try !SearchDigest.isCurrent($0) })
         let opened = try PersistentContainer(directory: store.directory.url)
         defer { opened.close() }
         try opened.viewContext.read { db throws in
-            #expect(try SearchDigest.isCurrent(db))
-            #expect(try Self.mismatches(db) == [])
+            try Self.expectCurrentAndEqual(db)
         }
     }
 
