@@ -43,7 +43,8 @@ extension GeoPoint {
     /// distance of a latitude/longitude using bounding coordinates").
     public func boundingBoxSQL(radiusKm: Double) -> String {
         let angular = Self.paddedAngle(radiusKm: radiusKm)
-        let (south, north) = (latitudeBand(radiusKm: radiusKm).lowerBound, latitudeBand(radiusKm: radiusKm).upperBound)
+        let latitudes = latitudeBand(radiusKm: radiusKm)
+        let (south, north) = (latitudes.lowerBound, latitudes.upperBound)
         let band = "latitude BETWEEN \(south.sqlLiteral) AND \(north.sqlLiteral)"
         guard north < 90, south > -90, angular < .pi / 2 else { return band }
         let ratio = sin(angular) / cos(latitude * .pi / 180)

@@ -275,6 +275,21 @@ import Testing
         }
     }
 
+    /// A digest BLOB cut short by hand is read no further than it goes: fewer rows, no crash.
+    @Test func aDigestCutShortByHandIsReadAsFarAsItGoes() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 21)
+        try store.upsert((0..<100).map { Self.record("q\($0)", &random) })
+        try Self.writeByHand(store, "UPDATE quake_digest_location SET slots = substr(slots, 1, 160); UPDATE quake_digest_detail SET slots = x''")
+        try store.read { db throws in
+            let grid = try db.densityGrid(of: SectionedFetchRequest(), in: .world(cellDegrees: 2))
+            #expect(grid.cells.reduce(0) { $0 + $1.count } == 9)  // ids 1 … 9: the 10 slots of 16 bytes from id 0
+            let statistics = try db.catalogueStatistics(of: SectionedFetchRequest())
+            #expect(statistics.count == 0)
+        }
+    }
+
     @Test func aWriteOfManyRowsRebuildsAndAFewArePatched() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -267,7 +267,7 @@ struct QueryPlan {
     }
 
     /// Whether a pass over the digest can take this plan's rows (`SearchDigest`): a search of
-    /// places alone (not code-like), and only filters whose columns it holds.
+    /// places (not code-like, which also matches codes) and only filters whose columns it holds.
     var digestAnswers: Bool { codePrefix == nil && filters.allSatisfy(\.isHeldInDigest) }
 
     /// Whether a reader of every matching row may test the search itself on each row's

@@ -151,14 +151,16 @@ struct DigestQuery {
 enum DigestChunk {
     /// Calls `body` with the chunk of `statement`'s current row and its row count.
     static func with<T>(_ statement: Statement, _ body: (UnsafePointer<quaketui_digest_chunk>, Int) -> T) -> T {
-        statement.withBlob(at: 1) { keys in
+        let readsLocations = !statement.isNull(at: 2), readsDetails = !statement.isNull(at: 3)
+        return statement.withBlob(at: 1) { keys in
             statement.withBlob(at: 2) { locations in
                 statement.withBlob(at: 3) { details in
-                    let rows = keys.count / DigestRow.slotSizes[0]
+                    // The rows every part read holds (all of the chunk: the tables are written together;
+                    // a store edited by hand is read no further than its BLOBs go), at most a chunk.
+                    var rows = min(keys.count / DigestRow.slotSizes[0], Int(QUAKETUI_DIGEST_CHUNK))
+                    if readsLocations { rows = min(rows, locations.count / DigestRow.slotSizes[1]) }
+                    if readsDetails { rows = min(rows, details.count / DigestRow.slotSizes[2]) }
                     func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8>? { buffer.baseAddress?.assumingMemoryBound(to: UInt8.self) }
-                    // A part read holds every row of the chunk (the tables are written together).
-                    precondition((locations.isEmpty || locations.count >= rows * DigestRow.slotSizes[1])
-                                 && (details.isEmpty || details.count >= rows * DigestRow.slotSizes[2]), "a digest chunk's parts differ")
                     var chunk = quaketui_digest_chunk(keys: bytes(keys), locations: bytes(locations), details: bytes(details),
                                                       count: Int64(rows), firstId: statement.int64(at: 0) * DigestRow.rowsPerChunk)
                     return body(&chunk, rows)
@@ -189,10 +191,7 @@ final class DigestTaker {
     /// `query` takes: its time, magnitude, depth and region id.
     func forEachTaken(_ statement: Statement, query: DigestQuery,
                       _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ region: UInt32) -> Void) {
-        let taken = DigestChunk.with(statement) { chunk, count in
-            precondition(count <= Int(QUAKETUI_DIGEST_CHUNK), "a digest chunk of more rows than a chunk holds")
-            return query.withC { Int(quaketui_digest_take(chunk, $0, rows)) }
-        }
+        let taken = DigestChunk.with(statement) { chunk, _ in query.withC { Int(quaketui_digest_take(chunk, $0, rows)) } }
         for index in 0..<taken {
             let row = rows[index]
             body(row.time, row.magnitude.isNaN ? nil : row.magnitude, row.depth.isNaN ? nil : row.depth, row.region)
