@@ -73,6 +73,18 @@ enum SearchDigest {
             """, [.integer(Int64(format))]).int64 == 1
     }
 
+    /// What `state(_:)` finds.
+    static func state(_ db: Connection) throws(SQLiteError) -> DigestState {
+        guard try exists(db) else { return .absent }
+        switch try db.scalar("SELECT value FROM meta WHERE key = 'digest'") {
+        case .integer(Int64(format)):
+            let behind = Int(try db.scalar("SELECT count(*) FROM quake_digest_dirty").int64 ?? 0)
+            return behind == 0 ? .current : .behind(rows: behind)
+        case .integer(0): return .unheld
+        default: return .absent
+        }
+    }
+
     // MARK: Writing
 
     /// A row's slot columns, after `FROM quake q` joined to its place's text `t` and its region's
@@ -362,4 +374,21 @@ enum SearchDigest {
     /// Past this many written rows (or a sixteenth of the store) a write rebuilds the digest
     /// rather than patch a slot per row: a patch costs a few µs, a rebuild about 0.2 µs a row.
     static let patchedRowsAtMost: Int64 = 4_096
+}
+
+/// Whether the store's digest (`SearchDigest`) answers reads, as `quaketui info` says it.
+public enum DigestState: Equatable, Sendable {
+    /// Complete: searches, the held filters, the map and the statistics read it.
+    case current
+    /// Rows written by another program since quaketui last wrote: readers use SQL until quaketui's next write.
+    case behind(rows: Int)
+    /// A row it cannot hold (a time stored as text, an id past 2^28): readers use SQL.
+    case unheld
+    /// None: a store of an older schema read as it is, or one no quaketui has opened for writing yet.
+    case absent
+}
+
+extension Connection {
+    /// The store's digest state in this snapshot (`quaketui info`).
+    public func digestState() throws(SQLiteError) -> DigestState { try SearchDigest.state(self) }
 }

@@ -57,6 +57,8 @@ struct RealFeedImportTests {
         let json = try result.json()
         #expect(json["inserted"] as? Int == records.count, "\(name)")
         #expect(json["skipped"] as? Int == 0, "\(name): \(json["skippedReasons"] ?? "")")
+        // The import left the digest complete: searches and the statistics read it.
+        #expect(try QuaketuiBinary.run(["info", "--json"], stateDirectory: dir.url).json()["digest"] as? String == "current", "\(name)")
 
         // Day sections in UTC, as the app setting timeZone says.
         try AppStorage(state: StateDirectory(path: dir.path)).set("utc", for: AppKeys.timeZone)

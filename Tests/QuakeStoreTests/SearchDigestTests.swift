@@ -165,8 +165,11 @@ import Testing
             // Ids 3, 6 … 198 but the multiples of 7 (deleted): 66 - 9.
             #expect(sql[0].hasPrefix("kind -1: 57 ids"), "\(sql)")
         }
+        // `quaketui info` says so: the rows listed, 66 updated and 28 deleted (9 of them both).
+        #expect(try store.read { try $0.digestState() } == .behind(rows: 85))
         // quaketui's next write, of anything, catches the digest up.
         try store.upsert([Self.record("new", &random)])
+        #expect(try store.read { try $0.digestState() } == .current)
         try store.read { db throws in
             try Self.expectCurrentAndEqual(db)
         }
@@ -185,6 +188,7 @@ import Testing
             let (digest, sql) = try Self.searchedBothWays(db, SectionedFetchRequest(predicate: QuakePredicate(searchText: "a")))
             #expect(digest == sql)
         }
+        #expect(try store.read { try $0.digestState() } == .unheld)
         // Marked so: opening the store again does not read every row to try again.
         let again = try PersistentContainer(directory: store.directory.url)
         #expect(try again.viewContext.read { try $0.scalar("SELECT value FROM meta WHERE key = 'digest'") } == .integer(0))
@@ -267,7 +271,7 @@ import Testing
         try store.upsert((0..<300).map { Self.record("q\($0)", &random) })
         // As an expert's `sqlite3` load leaves it: the schema, the rows, no digest.
         try Self.writeByHand(store, "DELETE FROM quake_digest; DELETE FROM quake_digest_location; DELETE FROM quake_digest_detail; DELETE FROM meta WHERE key = 'digest'")
-        #expect(try store.read { try !SearchDigest.isCurrent($0) })
+        #expect(try store.read { try $0.digestState() } == .absent)
         let opened = try PersistentContainer(directory: store.directory.url)
         defer { opened.close() }
         try opened.viewContext.read { db throws in

@@ -12,7 +12,11 @@ enum InfoCommand {
         discussion: """
             'sample' says whether the store holds the bundled sample catalogue (synthetic data
             shown on first use) rather than imported feeds; 'quaketui refresh' or 'quaketui
-            import' replaces it. 'scenes' lists the saved scenes (see 'quaketui scenes').
+            import' replaces it. 'digest' says whether searches, filters, the map and the
+            statistics read the store's digest (current) or use SQL: behind after another
+            program wrote to the store (until quaketui's next write), unheld when a row has a
+            value it cannot hold, none in a store no quaketui has opened for writing. 'scenes'
+            lists the saved scenes (see 'quaketui scenes').
             """,
         options: [CommandSpec.stateDir, CommandSpec.json])
 
@@ -27,6 +31,10 @@ enum InfoCommand {
         var walBytes: Int64
         var schemaVersion: Int
         var historyToken: Int64
+        /// The digest's state: "current", "behind", "unheld" or "none" (`DigestState`).
+        var digest: String
+        /// Rows written by another program that the digest does not hold yet (0 unless "behind").
+        var digestBehindRows: Int
         /// Whether the store holds the bundled sample catalogue rather than real data.
         var sample: Bool
         var sceneCount: Int
@@ -38,8 +46,8 @@ enum InfoCommand {
         let state = try arguments.existingStateDirectory()
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
-        let (stats, sample) = try container.viewContext.read { db in
-            (try db.statistics(), try SampleCatalogue.isSample(db))
+        let (stats, sample, digest) = try container.viewContext.read { db in
+            (try db.statistics(), try SampleCatalogue.isSample(db), try db.digestState())
         }
         let scenes = try SceneCatalogue(state: state).list()
         let report = Report(
@@ -47,6 +55,7 @@ enum InfoCommand {
             withNotes: stats.withNotes, oldest: stats.oldest, newest: stats.newest,
             storeBytes: fileSize(container.path), walBytes: fileSize(container.path + "-wal"),
             schemaVersion: stats.schemaVersion, historyToken: stats.historyToken.rawValue,
+            digest: Self.name(of: digest), digestBehindRows: { if case .behind(let rows) = digest { rows } else { 0 } }(),
             sample: sample, sceneCount: scenes.count, scenes: scenes.map(\.id.rawValue))
         if arguments.has("json") { return try printJSON(report) }
         let source = sample
@@ -66,8 +75,28 @@ enum InfoCommand {
             time span        \(span)
             size             \(byteCount(report.storeBytes)) + \(byteCount(report.walBytes)) WAL
             schema           version \(report.schemaVersion), history token \(report.historyToken)
+            digest           \(Self.sentence(for: digest))
             scenes           \(sceneLine)
             """)
+    }
+
+    private static func name(of digest: DigestState) -> String {
+        switch digest {
+        case .current: "current"
+        case .behind: "behind"
+        case .unheld: "unheld"
+        case .absent: "none"
+        }
+    }
+
+    private static func sentence(for digest: DigestState) -> String {
+        switch digest {
+        case .current: "current: searches, filters, the map and the statistics read it"
+        case .behind(let rows):
+            "behind by \(CountFormat.grouped(rows)) rows another program wrote: SQL until quaketui's next write (any import or refresh)"
+        case .unheld: "none: a quake has a value it cannot hold (a time stored as text?); searches use SQL"
+        case .absent: "none: searches use SQL until quaketui opens the store for writing"
+        }
     }
 
     private static func fileSize(_ path: String) -> Int64 {
