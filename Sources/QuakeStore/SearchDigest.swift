@@ -158,8 +158,8 @@ enum SearchDigest {
         try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('digest', ?)", [.integer(Int64(format))])
     }
 
-    /// `meta.digest` of a store holding a row the slots cannot hold: no digest until a rebuild
-    /// that a bulk load or a large write makes.
+    /// `meta.digest` of a store holding a row the slots cannot hold: no digest until the next
+    /// bulk load rebuilds it (writes meanwhile keep nothing: `flush`).
     private static func markUnheld(_ db: Connection) throws(SQLiteError) {
         try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('digest', 0)")
     }
