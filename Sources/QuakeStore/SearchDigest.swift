@@ -268,12 +268,13 @@ enum SearchDigest {
 
     // MARK: Reading
 
-    /// The query of a pass taking `plan`'s rows (its search, filters and minimum magnitude;
-    /// `plan.digestAnswers`), counting per bucket of `countingKind`. Each distinct text is tested
-    /// against the search once (`QueryPlan.placeMatches`, SQL's `instr`); the pass then tests a bit
-    /// a row.
-    static func query(_ db: Connection, plan: QueryPlan, countingKind: Int?) throws(SQLiteError) -> DigestQuery {
-        precondition(plan.digestAnswers, "a plan the digest does not answer")
+    /// The query of a pass taking `plan`'s rows (its search, filters and minimum magnitude),
+    /// counting per bucket of `countingKind`; nil when the digest cannot answer: a plan it does
+    /// not hold the columns of (`QueryPlan.digestAnswers`), or a snapshot where it is not complete
+    /// (the caller reads the rows with SQL). Each distinct text is tested against the search once
+    /// (`QueryPlan.placeMatches`, SQL's `instr`); the pass then tests a bit a row.
+    static func query(_ db: Connection, plan: QueryPlan, countingKind: Int?) throws(SQLiteError) -> DigestQuery? {
+        guard plan.digestAnswers, try isCurrent(db) else { return nil }
         let textCount = (try db.scalar("SELECT coalesce(max(id), 0) FROM quake_digest_text").int64 ?? 0) + 1
         var query = DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: plan.minimumMagnitude,
                                 countKind: countingKind, filters: plan.filters)
@@ -303,13 +304,12 @@ enum SearchDigest {
             """)
     }
 
-    /// Fills `set` with `plan`'s candidates (its search and filters: `plan.digestAnswers`),
-    /// counting those at or above its minimum magnitude per bucket of `countingKind` (0 time,
-    /// 1 magnitude, 3 depth) into its `bucketCounts`. False, with the set untouched, when this
-    /// snapshot's digest is not complete: the caller fills the set with SQL.
+    /// Fills `set` with `plan`'s candidates (its search and filters), counting those at or above
+    /// its minimum magnitude per bucket of `countingKind` (0 time, 1 magnitude, 3 depth) into its
+    /// `bucketCounts`. False, with the set untouched, when the digest cannot answer (`query`): the
+    /// caller fills the set with SQL.
     static func fill(_ db: Connection, plan: QueryPlan, countingKind: Int?, into set: MatchSet) throws(SQLiteError) -> Bool {
-        guard try isCurrent(db) else { return false }
-        let query = try query(db, plan: plan, countingKind: countingKind)
+        guard let query = try query(db, plan: plan, countingKind: countingKind) else { return false }
         set.removeAll()
         let chunks = try chunks(db, locations: query.needsLocations, details: query.needsDetails)
         while try chunks.step() { try set.scanDigest(chunks, query: query) }

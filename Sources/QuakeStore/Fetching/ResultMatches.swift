@@ -9,15 +9,15 @@ struct ResultMatches {
     let plan: QueryPlan
     let set: MatchSet
 
-    /// Refills the set: from the digest when it answers the plan (`QueryPlan.digestAnswers`) and the snapshot's
-    /// digest is complete (`SearchDigest.fill`), else with the plan's statement
+    /// Refills the set: from the digest when it answers the plan in this snapshot
+    /// (`SearchDigest.fill`), else with the plan's statement
     /// (`QueryPlan.matchSetFill`). Counts the rows per bucket of `countingKind` (`quake_count`'s
     /// kinds; only the rows passing the minimum magnitude) into the set's `bucketCounts` when
     /// the fill is a scan. Returns whether it counted.
     @discardableResult
     func rebuild(_ db: Connection, countingKind kind: Int?, usingDigest: Bool = true) throws -> Bool {
         set.removeAll()
-        if usingDigest, plan.usesMatchSet, plan.digestAnswers, try SearchDigest.fill(db, plan: plan, countingKind: kind, into: set) {
+        if usingDigest, plan.usesMatchSet, try SearchDigest.fill(db, plan: plan, countingKind: kind, into: set) {
             return kind != nil
         }
         let bucket = kind.map { plan.countingBucket(SectionCounts.bucketSQL(kind: $0)) }

@@ -298,8 +298,7 @@ extension Connection {
     /// complete; nil otherwise (the caller reads the rows). Regions are counted by their text id,
     /// and titled once each at the end.
     private func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> CatalogueStatistics? {
-        guard plan.digestAnswers, try SearchDigest.isCurrent(self) else { return nil }
-        let query = try SearchDigest.query(self, plan: plan, countingKind: nil)
+        guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
         var failure: SQLiteError?
         func text(_ id: UInt32) -> String {

@@ -142,8 +142,7 @@ extension Connection {
     /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete, and rows that all fall on the globe's grid; nil otherwise (the caller reads the rows).
     private func densityGridFromDigest(_ plan: QueryPlan, in window: GridWindow) throws(SQLiteError) -> DensityGrid? {
-        guard plan.digestAnswers, try SearchDigest.isCurrent(self) else { return nil }
-        let query = try SearchDigest.query(self, plan: plan, countingKind: nil)
+        guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let cell = window.cellDegrees
         let rows = Int(180 / cell) + 1, columns = Int(360 / cell) + 1
         // The same window as the SQL's terms: none for the whole world.
