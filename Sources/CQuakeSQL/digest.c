@@ -37,7 +37,10 @@ static inline void store_f64(uint8_t *p, double value) {
     store_u64(p, bits);
 }
 
-static const int slot_sizes[QUAKETUI_DIGEST_PARTS] = {24, 16, 12};
+// The bytes of a slot of each part (CQuakeSQL.h).
+enum { KEY_SLOT = 24, LOCATION_SLOT = 16, DETAIL_SLOT = 12 };
+
+static const int slot_sizes[QUAKETUI_DIGEST_PARTS] = {KEY_SLOT, LOCATION_SLOT, DETAIL_SLOT};
 
 int quaketui_digest_slot_size(int part) { return part >= 0 && part < QUAKETUI_DIGEST_PARTS ? slot_sizes[part] : 0; }
 
@@ -98,7 +101,7 @@ static inline int64_t magnitude_bucket(double magnitude) {
 // Whether row `index` of `chunk` is one the query takes: its place and every filter (not the
 // minimum magnitude, which the results test beside the match set).
 static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, const quaketui_digest_query *query) {
-    const uint8_t *slot = chunk->keys + index * 24;
+    const uint8_t *slot = chunk->keys + index * KEY_SLOT;
     uint32_t text = load_u32(slot);
     // 0: no row has this id. A text past the dictionary read (none: one snapshot) matches nothing.
     if (text == 0) return 0;
@@ -109,7 +112,7 @@ static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, c
         switch (filter->kind) {
         case QUAKETUI_FILTER_DEPTH: {
             // `depth BETWEEN ? AND ?`: NULL (NaN) never passes.
-            double depth = load_f64(chunk->details + index * 12);
+            double depth = load_f64(chunk->details + index * DETAIL_SLOT);
             if (!(depth >= filter->low && depth <= filter->high)) return 0;
             break;
         }
@@ -124,9 +127,9 @@ static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, c
             break;
         }
         case QUAKETUI_FILTER_NEAR: {
-            double latitude = load_f64(chunk->locations + index * 16);
+            double latitude = load_f64(chunk->locations + index * LOCATION_SLOT);
             if (!(latitude >= filter->low && latitude <= filter->high)) return 0;
-            double longitude = load_f64(chunk->locations + index * 16 + 8);
+            double longitude = load_f64(chunk->locations + index * LOCATION_SLOT + 8);
             // quaketui_distance is NULL for a distance that is not finite.
             double km = quaketui_haversine_km(filter->latitude, filter->longitude, latitude, longitude);
             if (!(isfinite(km) && km <= filter->radius)) return 0;
@@ -150,7 +153,7 @@ int quaketui_digest_scan(const quaketui_digest_chunk *chunk, const quaketui_dige
         int rc = quaketui_idset_insert(set, chunk->firstId + index);
         if (rc) return rc;
         if (query->countKind < 0) continue;
-        const uint8_t *slot = chunk->keys + index * 24;
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
         double magnitude = load_f64(slot + 16);
         if (!passes_magnitude(magnitude, query)) continue;
         switch (query->countKind) {
@@ -168,9 +171,9 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
     int64_t outside = 0;
     for (int64_t index = 0; index < chunk->count; index++) {
         if (!takes_row(chunk, index, query)) continue;
-        double magnitude = load_f64(chunk->keys + index * 24 + 16);
+        double magnitude = load_f64(chunk->keys + index * KEY_SLOT + 16);
         if (!passes_magnitude(magnitude, query)) continue;
-        double latitude = load_f64(chunk->locations + index * 16), longitude = load_f64(chunk->locations + index * 16 + 8);
+        double latitude = load_f64(chunk->locations + index * LOCATION_SLOT), longitude = load_f64(chunk->locations + index * LOCATION_SLOT + 8);
         // `latitude BETWEEN ? AND ?`, `(longitude BETWEEN ? AND ? OR …)`.
         if (!(latitude >= window->minimumLatitude && latitude <= window->maximumLatitude)) continue;
         int inside = window->rangeCount == 0;
@@ -191,9 +194,9 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
 int64_t quaketui_digest_take(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, quaketui_digest_row *rows) {
     int64_t taken = 0;
     for (int64_t index = 0; index < chunk->count; index++) {
-        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(chunk->keys + index * 24 + 16), query)) continue;
-        quaketui_digest_decode(0, chunk->keys + index * 24, rows + taken);
-        quaketui_digest_decode(2, chunk->details + index * 12, rows + taken);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(chunk->keys + index * KEY_SLOT + 16), query)) continue;
+        quaketui_digest_decode(0, chunk->keys + index * KEY_SLOT, rows + taken);
+        quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, rows + taken);
         taken++;
     }
     return taken;
