@@ -24,6 +24,20 @@ import Testing
         #expect(try mismatches(db) == [], sourceLocation: sourceLocation)
     }
 
+    /// A store of `count` seeded records (`record`), codes q0, q1 …
+    static func store(of count: Int, _ random: inout SeededGenerator) throws -> TestStore {
+        let store = try TestStore()
+        try store.upsert((0..<count).map { Self.record("q\($0)", &random) })
+        return store
+    }
+
+    /// Opening the store in `directory` leaves its digest complete and equal to the table.
+    static func expectCurrentWhenOpened(_ directory: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let container = try PersistentContainer(directory: directory)
+        defer { container.close() }
+        try container.viewContext.read { db throws in try expectCurrentAndEqual(db, sourceLocation: sourceLocation) }
+    }
+
     /// Runs `body` with the store's digest set aside (a row listed dirty, as another program's
     /// write leaves it), so that its readers use SQL.
     static func withoutDigest<T>(_ store: TestStore, _ body: () throws -> T) throws -> T {
@@ -80,10 +94,9 @@ import Testing
     }
 
     @Test func aSearchFindsTheSameRowsAndCountsThroughTheDigestAsThroughSQL() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 11)
-        try store.upsert((0..<600).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 600, &random)
+        defer { store.remove() }
         try store.read { db throws in
             try Self.expectCurrentAndEqual(db)
             for predicate in Self.predicates {
@@ -129,10 +142,9 @@ import Testing
     }
 
     @Test func theStatisticsAreTheSameThroughTheDigestAsThroughSQL() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 19)
-        try store.upsert((0..<700).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 700, &random)
+        defer { store.remove() }
         #expect(try store.read { try SearchDigest.isCurrent($0) })
         let predicates = Self.predicates + [QuakePredicate(searchText: "alaska", minimumMagnitude: 1), QuakePredicate(searchText: "zz")]
         for zone in ["UTC", "Asia/Kathmandu"] {
@@ -147,10 +159,9 @@ import Testing
     }
 
     @Test func aStoreWrittenByAnotherProgramIsSearchedWithSQLUntilQuaketuiWritesAgain() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 12)
-        try store.upsert((0..<200).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 200, &random)
+        defer { store.remove() }
         // Another program (the `sqlite3` shell) changes places: the triggers list the rows, and
         // nothing patches their slots.
         try Self.writeByHand(store, "UPDATE quake SET placeKey = 'edited by hand', place = 'Edited by hand' WHERE id % 3 = 0")
@@ -176,10 +187,9 @@ import Testing
     }
 
     @Test func aRowTheSlotsCannotHoldLeavesTheStoreWithoutADigest() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 13)
-        try store.upsert((0..<50).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 50, &random)
+        defer { store.remove() }
         // A time that is not an integer compares with the search's bounds as text in SQL.
         try Self.writeByHand(store, "UPDATE quake SET time = 'yesterday' WHERE id = 5")
         try store.upsert([Self.record("new", &random)])
@@ -203,10 +213,9 @@ import Testing
     }
 
     @Test func aWriteThatFailsLeavesTheDigestAsItWas() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 14)
-        try store.upsert((0..<100).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 100, &random)
+        defer { store.remove() }
         let before = try store.read { db in try SearchDigest.rows(db)!.mapValues { "\($0.place) \($0.region) \($0.row)" } }
         struct Stop: Error {}
         let context = try store.container.newBackgroundContext(author: "test")
@@ -257,34 +266,24 @@ import Testing
                 try tx.connection.execute("UPDATE quake_digest SET slots = zeroblob(length(slots))")
             }
         }
-        let container = try PersistentContainer(directory: directory.url)
-        defer { container.close() }
-        try container.viewContext.read { db throws in
-            try Self.expectCurrentAndEqual(db)
-        }
+        try Self.expectCurrentWhenOpened(directory.url)
     }
 
     @Test func aStoreLoadedWithoutItsDigestGetsOneWhenItOpens() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 20)
-        try store.upsert((0..<300).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 300, &random)
+        defer { store.remove() }
         // As an expert's `sqlite3` load leaves it: the schema, the rows, no digest.
         try Self.writeByHand(store, "DELETE FROM quake_digest; DELETE FROM quake_digest_location; DELETE FROM quake_digest_detail; DELETE FROM meta WHERE key = 'digest'")
         #expect(try store.read { try $0.digestState() } == .absent)
-        let opened = try PersistentContainer(directory: store.directory.url)
-        defer { opened.close() }
-        try opened.viewContext.read { db throws in
-            try Self.expectCurrentAndEqual(db)
-        }
+        try Self.expectCurrentWhenOpened(store.directory.url)
     }
 
     /// A digest BLOB cut short by hand is read no further than it goes: fewer rows, no crash.
     @Test func aDigestCutShortByHandIsReadAsFarAsItGoes() throws {
-        let store = try TestStore()
-        defer { store.remove() }
         var random = SeededGenerator(seed: 21)
-        try store.upsert((0..<100).map { Self.record("q\($0)", &random) })
+        let store = try Self.store(of: 100, &random)
+        defer { store.remove() }
         try Self.writeByHand(store, "UPDATE quake_digest_location SET slots = substr(slots, 1, 160); UPDATE quake_digest_detail SET slots = x''")
         try store.read { db throws in
             let grid = try db.densityGrid(of: SectionedFetchRequest(), in: .world(cellDegrees: 2))
