@@ -118,7 +118,7 @@ enum SearchDigest {
             DELETE FROM quake_digest_text; DELETE FROM quake_digest_dirty; DELETE FROM meta WHERE key = 'digest';
             """)
         guard try idsFit(db) else { return try markUnheld(db) }
-        // DISTINCT placeKey walks `quake_place` (sorted, covering): a text is looked up once a row below.
+        // The distinct texts first (one pass, a small temporary index): each is looked up once a row below.
         try db.execute("""
             INSERT INTO quake_digest_text (text) SELECT DISTINCT placeKey FROM quake;
             INSERT OR IGNORE INTO quake_digest_text (text) SELECT DISTINCT region FROM quake;

@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -36,7 +36,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -50,6 +50,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --data DIR   the USGS snapshots (default ../shared/data/usgs from the current directory)
           --work DIR   where generated feeds and stores go, kept afterwards (default a temp dir, removed)
           --import-only  only the import figures (empty store, a month into N, re-import)
+          --month-only   only a month into N beside the same file into an empty store (and its re-import), on
+                       the store of an earlier run in --work DIR
           --month-live   only the import figures and a month import watched by a browser model
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --browser-only only the in-process browser figures (restore, key→frame, RSS), on the store of an
@@ -66,7 +68,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -77,6 +79,7 @@ for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") &&
 
 let quick = arguments.contains("--quick")
 let importOnly = arguments.contains("--import-only")
+let monthOnly = arguments.contains("--month-only")
 let monthLiveOnly = arguments.contains("--month-live")
 let autoRefreshOnly = arguments.contains("--auto-refresh-only")
 let browserOnly = arguments.contains("--browser-only")
@@ -139,6 +142,13 @@ do {
         let importBench = ImportBench(feed: feed, work: work, runs: importRuns, quaketui: quaketui, pythonPeer: peerScript,
                                       monthFile: monthFile)
         let store = importBench.store(n: n)
+        if monthOnly {
+            guard FileManager.default.fileExists(atPath: store.appendingPathComponent("quakes.sqlite").path) else {
+                throw BenchError("--month-only needs the store of an earlier run: \(store.path) is missing (run --import-only with --work first)")
+            }
+            figures += try importBench.incremental(n: n)
+            continue
+        }
         if browserOnly || statsOnly || terminalOnly {
             let database = store.appendingPathComponent("quakes.sqlite").path
             if !FileManager.default.fileExists(atPath: database) {
@@ -183,12 +193,12 @@ do {
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
     // Paging through a local FDSN service beside importing the same events from one file (issue 14).
-    if !arguments.contains("--no-fetch") && !importOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly {
+    if !arguments.contains("--no-fetch") && !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly {
         let fetchN = quick ? 10_000 : 200_000
         log("fetch N = \(fetchN.formatted())")
         figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
-    if !importOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
+    if !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -43,7 +43,7 @@ import Testing
         defer { store.remove() }
         #expect(try Self.import_(store, Self.records(Self.count)).inserted == Self.count)
         #expect(try Self.triggerCount(store) == 3)
-        #expect(try Self.indexNames(store) == ["quake_depth", "quake_location", "quake_magnitude", "quake_place", "quake_region", "quake_time", "sqlite_autoindex_quake_1"])
+        #expect(try Self.indexNames(store) == ["quake_depth", "quake_location", "quake_magnitude", "quake_region", "quake_time", "sqlite_autoindex_quake_1"])
         // "town 12" and "region 3" (folded) by the trigram index, against a plain count.
         for phrase in ["\"town 12\"", "\"region 3\""] {
             let plain = phrase.dropFirst().dropLast()

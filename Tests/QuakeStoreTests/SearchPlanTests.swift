@@ -40,10 +40,11 @@ import Testing
         #expect(controller.count == (try controller.rows(in: 0..<controller.count)).filter { $0.place.lowercased().contains("town") }.count)
     }
 
-    /// One or two characters are below the trigram index: the scan that builds their match set
-    /// and counts their sections reads the narrow index `quake_place`, not the table.
+    /// One or two characters are below the trigram index: where the digest cannot answer (another
+    /// program's write not yet folded in), the scan that builds their match set and counts their
+    /// sections reads the table once, in rowid order, without a temporary index.
     @Test(arguments: [QuakeSortOrder.time, .magnitude], [nil, 2.5])
-    func aShortSearchScansTheCoveringPlaceIndex(order: QuakeSortOrder, minimumMagnitude: Double?) throws {
+    func aShortSearchScansTheTableOnce(order: QuakeSortOrder, minimumMagnitude: Double?) throws {
         let store = try TestStore()
         defer { store.remove() }
         try store.generate(count: 50)
@@ -54,7 +55,7 @@ import Testing
             ?? (bucket, [])
         let (sql, _) = try #require(QueryPlan(request).matchSetScan(countingBy: counting))
         let plan = try Self.plan(of: sql, in: store)
-        #expect(plan.contains("COVERING INDEX quake_place"), "plan:\n\(plan)")
+        #expect(plan.trimmingCharacters(in: .whitespacesAndNewlines) == "SCAN quake", "plan:\n\(plan)")
     }
 
     /// A search that looks like a code (letters and digits, no spaces) also finds the quakes whose

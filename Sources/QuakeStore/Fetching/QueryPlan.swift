@@ -191,8 +191,8 @@ struct QueryPlan {
 
     /// The statement that fills the set by scanning `quake` (the rows passing the filters, with
     /// one or two characters of search text those whose folded place holds them — literal by
-    /// construction: `instr` has no pattern syntax, and it compares bytes, so even NUL is text —
-    /// through the covering index `quake_place`), counting per `bucket` (an SQL expression over
+    /// construction: `instr` has no pattern syntax, and it compares bytes, so even NUL is text),
+    /// counting per `bucket` (an SQL expression over
     /// `quake`, NULL for a row not to count, with its arguments) into the set's `bucketCounts`
     /// if given; nil for a search the trigram index answers (three characters or more, without
     /// control characters).
