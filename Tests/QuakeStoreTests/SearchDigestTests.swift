@@ -293,6 +293,41 @@ import Testing
         }
     }
 
+    /// A dictionary of more than two chunks of texts (a real catalogue's places are mostly
+    /// distinct), grown by a rebuild and then by patches across chunk boundaries, is searched as
+    /// SQL searches; with a chunk of its packed names cut or gone, searches fall back to SQL.
+    @Test func aDictionaryOfManyChunksIsSearchedAsSQLSearches() throws {
+        var random = SeededGenerator(seed: 23)
+        func record(_ i: Int) -> QuakeRecord {
+            var record = Self.record("d\(i)", &random)
+            record.place = i % 7 == 0 ? "\(i) km N of Ölfus, Iceland" : "\(i % 977) km \(["N", "SSW", "E"][i % 3]) of Town \(i), Alaska"
+            return record
+        }
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<5_000).map(record))
+        for batch in stride(from: 5_000, to: 9_200, by: 700) { try store.upsert((batch..<batch + 700).map(record)) }
+        func expectSearchesAgree(_ note: String, throughDigest: Bool) throws {
+            try store.read { db throws in
+                let plan = QueryPlan(SectionedFetchRequest(predicate: QuakePredicate(searchText: "town")))
+                #expect((try SearchDigest.query(db, plan: plan, countingKind: nil) != nil) == throughDigest, "\(note)")
+                for search in ["a", "ö", "1", "12", "town 40", "km n", "9199", "ssw of town 91", "iceland", "zz", "n of", "a, al"] {
+                    let (digest, sql) = try Self.searchedBothWays(db, SectionedFetchRequest(predicate: QuakePredicate(searchText: search)))
+                    #expect(digest == sql, "\(note): \(search)")
+                }
+            }
+        }
+        try store.read { db throws in
+            try Self.expectCurrentAndEqual(db)
+            #expect(try db.scalar("SELECT count(*) FROM quake_digest_names").int64 == 3)
+        }
+        try expectSearchesAgree("packed", throughDigest: true)
+        try Self.writeByHand(store, "UPDATE quake_digest_names SET texts = substr(texts, 1, 9000) WHERE chunk = 1")
+        try expectSearchesAgree("a chunk cut short", throughDigest: false)
+        try Self.writeByHand(store, "DELETE FROM quake_digest_names WHERE chunk = 1")
+        try expectSearchesAgree("a chunk gone", throughDigest: false)
+    }
+
     @Test func aWriteOfManyRowsRebuildsAndAFewArePatched() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -188,6 +188,18 @@ typedef struct quaketui_digest_chunk {
     int64_t firstId;
 } quaketui_digest_chunk;
 
+// The dictionary's texts for a search, without SQLite's per-row cost (a real catalogue of five
+// million quakes holds a million or more distinct places): `quake_digest_names` keeps the texts of
+// ids chunk * QUAKETUI_DIGEST_CHUNK ..< (chunk + 1) * QUAKETUI_DIGEST_CHUNK in one BLOB, a u32 count
+// of ids, that many u32 end offsets into the bytes after them, then the texts one after another
+// (little-endian; an id without a text is an empty one). Sets the bit of id `firstId + i` in `bits`
+// for each text i that contains `needle` byte for byte (every text when the needle is empty; ids
+// at or past `bitCount` are left out). Returns the number of ids the BLOB holds, or -1 when it is
+// not of this shape.
+int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t firstId,
+                                    const uint8_t *needle, int64_t needleLength,
+                                    uint64_t *bits, int64_t bitCount);
+
 // Adds the id of every row of `chunk` that `query` takes to `set`, and counts those passing the
 // minimum magnitude in `buckets` by `countKind`. Returns 0, or quaketui_idset_insert's error.
 int quaketui_digest_scan(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
