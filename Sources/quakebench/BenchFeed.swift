@@ -87,13 +87,28 @@ struct BenchFeed {
         guard !templates.isEmpty else { throw BenchError("the bundled sample catalogue is empty") }
     }
 
+    /// A generated quake: its template, and what differs from it.
+    typealias Quake = (template: Template, code: String, magnitude: Double?, time: Int64, place: String, placeKey: String)
+
     /// The i-th generated quake: template i mod T, code `bench%08d`, times 30 s apart backwards
-    /// from 2026-01-01, magnitude jittered by ±0.3.
-    func quake(_ i: Int) -> (template: Template, code: String, magnitude: Double?, time: Int64) {
+    /// from 2026-01-01, magnitude jittered by ±0.3, and a place "N km … of …" at another distance
+    /// every second copy of its template (up to 100 distances), so that distinct places grow with
+    /// the catalogue as in a real one (121,527 real USGS quakes hold 59,998 distinct places;
+    /// 200,000 generated ones about 80,000, 1,000,000 about 400,000, 5,000,000 about 1,200,000).
+    func quake(_ i: Int) -> Quake {
         let template = templates[i % templates.count]
         let jitter = Double((i &* 2_654_435_761) % 61 - 30) / 100
         let magnitude = template.magnitude.map { (($0 + jitter) * 100).rounded() / 100 }
-        return (template, String(format: "bench%08d", i), magnitude, 1_767_225_600_000 - Int64(i) * 30_000)
+        let shift = 3 * ((i / templates.count / 2) % 100)
+        return (template, String(format: "bench%08d", i), magnitude, 1_767_225_600_000 - Int64(i) * 30_000,
+                Self.place(template.place, shiftedBy: shift), Self.place(template.placeKey, shiftedBy: shift))
+    }
+
+    /// `place` with its leading distance ("12 km NNE of …") moved by `shift` km within 1…300.
+    static func place(_ place: String, shiftedBy shift: Int) -> String {
+        guard shift > 0, let space = place.firstIndex(of: " "), let km = Int(place[..<space]),
+              place[space...].hasPrefix(" km ") else { return place }
+        return String(1 + (km - 1 + shift) % 300) + place[space...]
     }
 
     /// Writes a USGS-style GeoJSON FeatureCollection of `count` quakes.
@@ -103,7 +118,7 @@ struct BenchFeed {
         for i in 0..<count {
             let q = quake(i)
             let mag = q.magnitude.map { String($0) } ?? "null"
-            let place = jsonString(q.template.place)
+            let place = jsonString(q.place)
             let title = jsonString(self.title(q))
             out.write(i == 0 ? "\n" : ",\n")
             out.write(#"{"type":"Feature","properties":{"mag":\#(mag),"place":\#(place),"time":\#(q.time),"updated":\#(q.time + 60_000),"url":"https://earthquake.usgs.gov/earthquakes/eventpage/\#(q.code)","detail":"https://earthquake.usgs.gov/earthquakes/feed/v1.0/detail/\#(q.code).geojson","code":"\#(q.code.dropFirst(5))","ids":",\#(q.code),","title":\#(title)\#(q.template.rest.isEmpty ? "" : ",")\#(q.template.rest)},"geometry":{"type":"Point","coordinates":[\#(q.template.longitude),\#(q.template.latitude),\#(q.template.depth)]},"id":"\#(q.code)"}"#)
@@ -136,7 +151,7 @@ struct BenchFeed {
             } ?? ""
             out.write(#"""
                 <event \#(catalog) publicID="quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=\#(q.code)&amp;format=quakeml">\#
-                <description><type>earthquake name</type><text>\#(xml(q.template.place))</text></description>\#
+                <description><type>earthquake name</type><text>\#(xml(q.place))</text></description>\#
                 <origin \#(catalog) publicID="\#(product)"><time><value>\#(iso(q.time))</value></time>\#
                 <longitude><value>\#(q.template.longitude)</value></longitude><latitude><value>\#(q.template.latitude)</value></latitude>\#
                 <depth><value>\#((q.template.depth * 1000).rounded())</value></depth>\#(creation)</origin>\#
@@ -156,7 +171,7 @@ struct BenchFeed {
         out.write("#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName\n")
         for i in 0..<count {
             let q = quake(i)
-            let place = q.template.place.replacingOccurrences(of: "|", with: " ")
+            let place = q.place.replacingOccurrences(of: "|", with: " ")
             out.write("\(q.code)|\(String(iso(q.time).dropLast()))|\(q.template.latitude)|\(q.template.longitude)|\(q.template.depth)|us|us|us|"
                       + "\(q.code)|\(q.template.record.magType ?? "")|\(q.magnitude.map { String($0) } ?? "")|us|\(place)\n")
         }
@@ -179,8 +194,8 @@ struct BenchFeed {
     }
 
     /// The generated title of a quake (the GeoJSON and the CSV carry the same).
-    func title(_ q: (template: Template, code: String, magnitude: Double?, time: Int64)) -> String {
-        "M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.template.place)"
+    func title(_ q: Quake) -> String {
+        "M \(q.magnitude.map { String(format: "%.1f", $0) } ?? "?") - \(q.place)"
     }
 
     /// Writes the same quakes as CSV in the exact column order of our `quake` table, for the
@@ -193,9 +208,9 @@ struct BenchFeed {
             let q = quake(i)
             let r = q.template.record
             let cells: [String] = [
-                String(i + 1), q.code, q.magnitude.map { String($0) } ?? "", r.magType ?? "", r.place,
+                String(i + 1), q.code, q.magnitude.map { String($0) } ?? "", r.magType ?? "", q.place,
                 String(q.time), String(q.time + 60_000), String(r.latitude), String(r.longitude),
-                r.depth.map { String($0) } ?? "", q.template.region, q.template.regionKey, q.template.placeKey,
+                r.depth.map { String($0) } ?? "", q.template.region, q.template.regionKey, q.placeKey,
                 r.status ?? "", r.type ?? "", r.tsunami.map(String.init) ?? "", r.felt.map(String.init) ?? "",
                 r.alert ?? "", r.sig.map(String.init) ?? "", r.net ?? "",
                 "https://earthquake.usgs.gov/earthquakes/eventpage/\(q.code)", title(q), "",
