@@ -1,5 +1,4 @@
 import Foundation
-import CQuakeSQL
 
 /// Every quake's search, count, map and statistics keys packed into BLOBs of the store, so that
 /// a search's match set and section counts, the map's cells and the statistics come from one pass
@@ -336,15 +335,9 @@ enum SearchDigest {
             let first = names.int64(at: 0) * DigestRow.rowsPerChunk
             guard first == covered else { return nil }
             let count = names.withBlob(at: 1) { blob in
-                search.withUnsafeBytes { needle in
-                    matching.withUnsafeMutableBufferPointer { bits in
-                        quaketui_digest_match_names(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), first,
-                                                    needle.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(needle.count),
-                                                    bits.baseAddress, textCount)
-                    }
-                }
+                search.withUnsafeBytes { DigestNames.mark(blob, firstID: first, containing: $0, in: &matching, below: textCount) }
             }
-            guard count >= 0 else { return nil }
+            guard let count else { return nil }
             covered = first + count
         }
         guard covered >= textCount else { return nil }
