@@ -22,6 +22,7 @@ enum BrowserRole {
     static let home = GeoPoint(latitude: 35.68, longitude: 139.69)
 
     static func run(stateDirectory: String, scene: String, firstFrameOnly: Bool, repetitions: Int) throws {
+        BrowserProcess.limitMallocArenas()  // as quaketui's browser does
         let launchedAt = monotonicNanoseconds()
         let container = try PersistentContainer(directory: URL(fileURLWithPath: stateDirectory))
         defer { container.close() }

@@ -148,6 +148,7 @@ enum Quaketui {
                 print(ManualPage(root: root, commands: commands.map(\.spec), version: version).text, terminator: "")
                 return .success
             }
+            BrowserProcess.limitMallocArenas()
             try BrowseCommand.run(parsed)
             return .success
         } catch let error as UsageError {
