@@ -93,7 +93,8 @@ struct BenchFeed {
     /// The i-th generated quake: template i mod T, code `bench%08d`, times 30 s apart backwards
     /// from 2026-01-01, magnitude jittered by ±0.3, and a place "N km … of …" at another distance
     /// in each copy of its template (up to 300), so that distinct places grow with the catalogue
-    /// as in a real one (121,527 real USGS quakes hold 59,998 distinct places; DISTINCT_NOTE).
+    /// as in a real one (121,527 real USGS quakes hold 59,998 distinct places; 200,000 generated
+    /// ones 37,691, 1,000,000 129,200, 5,000,000 520,009).
     func quake(_ i: Int) -> Quake {
         let template = templates[i % templates.count]
         let jitter = Double((i &* 2_654_435_761) % 61 - 30) / 100
