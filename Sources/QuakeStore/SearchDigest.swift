@@ -285,18 +285,13 @@ enum SearchDigest {
         let texts = try db.prepare("SELECT id, text FROM quake_digest_text WHERE id >= ? ORDER BY id")
         try texts.bind(first * DigestRow.rowsPerChunk, at: 1)
         let put = try db.prepare("INSERT OR REPLACE INTO quake_digest_names (chunk, texts) VALUES (?, ?)")
-        var chunk = first, ends: [UInt32] = [], bytes: [UInt8] = []
+        var chunk = first, pending: [[UInt8]] = []
         func write() throws(SQLiteError) {
-            guard !ends.isEmpty else { return }
-            var blob = [UInt8]()
-            blob.reserveCapacity(4 + 4 * ends.count + bytes.count)
-            for value in [UInt32(ends.count)] + ends { withUnsafeBytes(of: value.littleEndian) { blob += $0 } }
-            blob += bytes
+            guard !pending.isEmpty else { return }
             put.reset()
-            try put.bind([.integer(chunk), .blob(blob)])
+            try put.bind([.integer(chunk), .blob(DigestNames.encode(pending))])
             try put.step()
-            ends.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
+            pending.removeAll(keepingCapacity: true)
         }
         while try texts.step() {
             let id = texts.int64(at: 0)
@@ -305,9 +300,8 @@ enum SearchDigest {
                 chunk = id / DigestRow.rowsPerChunk
             }
             // An id without a text (0, the first chunk's) is an empty one.
-            while Int64(ends.count) < id % DigestRow.rowsPerChunk { ends.append(UInt32(bytes.count)) }
-            texts.withText(at: 1) { bytes += $0 }
-            ends.append(UInt32(bytes.count))
+            while Int64(pending.count) < id % DigestRow.rowsPerChunk { pending.append([]) }
+            pending.append(texts.withText(at: 1) { Array($0) })
         }
         try write()
     }
@@ -424,17 +418,13 @@ enum SearchDigest {
             dictionary.append(texts.text(at: 1))
         }
         var packed: [String] = []
-        let names = try db.prepare("SELECT texts FROM quake_digest_names ORDER BY chunk")
+        let names = try db.prepare("SELECT chunk, texts FROM quake_digest_names ORDER BY chunk")
         while try names.step() {
-            names.withBlob(at: 0) { blob in
-                let count = Int(blob.loadUnaligned(as: UInt32.self).littleEndian)
-                var start = 4 + 4 * count
-                for index in 0..<count {
-                    let end = 4 + 4 * count + Int(blob.loadUnaligned(fromByteOffset: 4 + 4 * index, as: UInt32.self).littleEndian)
-                    packed.append(String(decoding: blob[start..<end], as: UTF8.self))
-                    start = end
-                }
+            guard let texts = names.withBlob(at: 1, DigestNames.decode) else {
+                found.append("the packed names of chunk \(names.int64(at: 0)) are not of their shape")
+                continue
             }
+            packed += texts
         }
         if packed.count > dictionary.count, packed[dictionary.count...].allSatisfy(\.isEmpty) { packed.removeLast(packed.count - dictionary.count) }
         if packed != dictionary { found.append("the packed names (\(packed.count)) are not the dictionary (\(dictionary.count))") }

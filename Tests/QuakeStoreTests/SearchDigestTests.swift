@@ -328,6 +328,29 @@ import Testing
         try expectSearchesAgree("a chunk gone", throughDigest: false)
     }
 
+    /// A chunk of packed names reads back as it was written, in Swift and in C, and a BLOB cut
+    /// short is refused by both rather than read past its end.
+    @Test func packedNamesReadBackAsWrittenAndACutBlobIsRefused() {
+        let texts = ["", "3 km w of anchor point, alaska", "", "ölfus, iceland", "a", "nul\u{0}in it"]
+        let blob = DigestNames.encode(texts.map { Array($0.utf8) })
+        #expect(blob.withUnsafeBytes(DigestNames.decode) == texts)
+        var bits = [UInt64](repeating: 0, count: 1)
+        let count = blob.withUnsafeBytes { blob in
+            Array("a".utf8).withUnsafeBytes { DigestNames.mark(blob, firstID: 0, containing: $0, in: &bits, below: 64) }
+        }
+        #expect(count == 6)
+        #expect(bits[0] == 0b01_1010)  // ids 1, 3 and 4 hold "a"; the empty ones and "nul…" do not
+        for length in [0, 3, 10, blob.count - 1] {
+            let cut = Array(blob.prefix(length))
+            #expect(cut.withUnsafeBytes(DigestNames.decode) == nil, "\(length) bytes")
+            var none = [UInt64](repeating: 0, count: 1)
+            let marked = cut.withUnsafeBytes { cut in
+                Array("a".utf8).withUnsafeBytes { DigestNames.mark(cut, firstID: 0, containing: $0, in: &none, below: 64) }
+            }
+            #expect(marked == nil, "\(length) bytes")
+        }
+    }
+
     @Test func aWriteOfManyRowsRebuildsAndAFewArePatched() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -17,7 +17,7 @@ import Foundation
 /// | the distance table (`DistanceTable`) | `distanceTableWhere` | — |
 /// | a walk without the set (`ProvisionalReader`, `DistanceTable.walk`) | `rowWhere` | `matches(_: Fields)` |
 /// | filling the set (`ResultMatches.rebuild`) | `matchSetFill` | `isCandidate(_:)` |
-/// | filling the set from the digest (`SearchDigest.fill`, when `digestAnswers`) | — (a pass in C, `RowFilter`'s tests) | `placeMatches` per distinct place |
+/// | filling the set from the digest (`SearchDigest.fill`, when `digestAnswers`) | — (a pass in C, `RowFilter`'s tests) | `placeMatches`' test, as `memmem` over the packed places |
 ///
 /// `QueryPlanAgreementTests` holds every SQL path and the Swift test to the same rows.
 struct QueryPlan {

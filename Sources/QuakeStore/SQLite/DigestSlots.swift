@@ -234,8 +234,40 @@ struct DigestDensity {
     }
 }
 
-/// The dictionary packed for a search (`quake_digest_names`, `SearchDigest`).
+/// The dictionary packed for a search (`quake_digest_names`, `SearchDigest`): a chunk's BLOB is a
+/// u32 count of ids, that many u32 end offsets into the bytes after them, then the texts one after
+/// another, little-endian (CQuakeSQL.h, `quaketui_digest_match_names`, reads it).
 enum DigestNames {
+    /// The BLOB of a chunk's texts, in id order from its first id (an empty one for an id without a text).
+    static func encode(_ texts: [[UInt8]]) -> [UInt8] {
+        var blob = [UInt8]()
+        blob.reserveCapacity(4 + 4 * texts.count + texts.reduce(0) { $0 + $1.count })
+        withUnsafeBytes(of: UInt32(texts.count).littleEndian) { blob += $0 }
+        var end: UInt32 = 0
+        for text in texts {
+            end += UInt32(text.count)
+            withUnsafeBytes(of: end.littleEndian) { blob += $0 }
+        }
+        for text in texts { blob += text }
+        return blob
+    }
+
+    /// The texts of a chunk's BLOB, in id order; nil for a BLOB not of its shape.
+    static func decode(_ blob: UnsafeRawBufferPointer) -> [String]? {
+        guard blob.count >= 4 else { return nil }
+        let count = Int(UInt32(littleEndian: blob.loadUnaligned(as: UInt32.self)))
+        let bytes = 4 + 4 * count
+        guard bytes <= blob.count else { return nil }
+        var texts: [String] = [], start = bytes
+        for index in 0..<count {
+            let end = bytes + Int(UInt32(littleEndian: blob.loadUnaligned(fromByteOffset: 4 + 4 * index, as: UInt32.self)))
+            guard end >= start, end <= blob.count else { return nil }
+            texts.append(String(decoding: UnsafeRawBufferPointer(rebasing: blob[start..<end]), as: UTF8.self))
+            start = end
+        }
+        return texts
+    }
+
     /// Sets the bit of each id below `textCount` whose text in `blob` (one chunk, its first id
     /// `firstID`) contains `needle` (`quaketui_digest_match_names`). Returns how many ids the
     /// chunk holds, or nil for a BLOB not of its shape.
