@@ -7,7 +7,8 @@ import Testing
 /// against an independent haversine (`ExpectedResults.kilometres`, the atan2 form) on real USGS
 /// feeds, at homes where the bounding box is plain, wraps the antimeridian, and touches a pole;
 /// the filter staying exact through merges that move quakes in and out of the radius; and
-/// migrations 4, 5 and 9 (the `quake_location` index; `quake_place`, added and dropped) on an existing store.
+/// migrations 4, 5, 9 and 10 (the `quake_location` index, keyed by block of ids in 10; `quake_place`,
+/// added and dropped) on an existing store.
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DistanceFetchTests {
     static let utc = TimeZone(identifier: "UTC")!
@@ -187,6 +188,8 @@ struct DistanceFetchTests {
         }
         #expect(version == Int64(Schema.version))
         #expect(indexes == .text("quake_location"))  // `quake_place` (5) dropped again by 9
+        let location = try container.viewContext.read { db in try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'quake_location'") }
+        #expect(location == .text("CREATE INDEX quake_location ON quake(id >> 16, latitude, longitude)"))  // 10
         let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(
             predicate: QuakePredicate(rowFilters: [.near(GeoPoint(latitude: -33.4, longitude: -70.6), radiusKm: 1)])))
         defer { controller.close() }
