@@ -39,6 +39,22 @@ import Testing
         #expect(DepthBins.from(-Double.leastNonzeroMagnitude) == -10)
     }
 
+    /// The store counts depths in SQL (`Schema.depthBucket`: `quake_count`'s triggers) and the digest's
+    /// slots in Swift (`DepthBands.bucket`): both put every depth in the same band.
+    @Test func theBandInSQLIsTheBandInSwift() throws {
+        var values: [Double?] = [nil, -Double.leastNonzeroMagnitude, -0.0, 0, 1e300, -1e300, 9_899.5, 9_900, -990.5, -1_000, 12, 7.33]
+        for edge in stride(from: -1_000.0, through: 10_000, by: 10) { values += [edge, edge.nextDown, edge.nextUp, edge + 0.05] }
+        let db = try Connection(path: ":memory:")
+        defer { db.close() }
+        for depth in values {
+            let statement = try db.cachedStatement("SELECT \(Schema.depthBucket("x")) FROM (SELECT ? AS x)")
+            statement.reset()
+            try statement.bind(depth, at: 1)
+            #expect(try statement.step())
+            #expect(statement.int64(at: 0) == Int64(DepthBands.bucket(of: depth)), "\(String(describing: depth))")
+        }
+    }
+
     @Test(arguments: [true, false])
     func sectionsAreTheHistogramBandsInDepthOrder(ascending: Bool) throws {
         let store = try TestStore()

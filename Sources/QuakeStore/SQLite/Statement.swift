@@ -140,6 +140,16 @@ public final class Statement {
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
     public func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    /// The storage class of a 0-based column in the current row (https://www.sqlite.org/datatype3.html).
+    public func storageClass(at column: Int32) -> SQLiteStorageClass {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .integer
+        case SQLITE_FLOAT: .real
+        case SQLITE_TEXT: .text
+        case SQLITE_BLOB: .blob
+        default: .null
+        }
+    }
     public func int64(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     public func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
     public func optionalDouble(at column: Int32) -> Double? { isNull(at: column) ? nil : double(at: column) }
@@ -183,3 +193,8 @@ public final class Statement {
 
 @available(*, unavailable)
 extension Statement: Sendable {}
+
+/// How SQLite stores a value: what `typeof()` says of it.
+public enum SQLiteStorageClass: Sendable {
+    case integer, real, text, blob, null
+}

@@ -21,6 +21,13 @@ enum DepthBands {
         return .depth(min(max(DepthBins.from(depth), highest), deepest))
     }
 
+    /// The band of a row at `depth` km as the store counts it (`Schema.depthBucket`, `quake_count`
+    /// kind 3, the digest's slots): its lower edge, `Schema.unknownDepth` for none.
+    static func bucket(of depth: Double?) -> Int32 {
+        guard case .depth(let lower?) = key(of: depth) else { return Int32(Schema.unknownDepth) }
+        return Int32(lower)
+    }
+
     /// The depths a band holds, `lower ..< upper` (infinite for the outermost bands).
     static func bounds(_ lower: Double) -> (lower: Double, upper: Double) {
         if lower <= highest { return (-.infinity, DepthBins.to(highest)) }
