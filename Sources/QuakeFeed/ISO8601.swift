@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// Parses the USGS CSV time format, `2019-07-19T02:52:13.590Z`, into milliseconds since the epoch.
 ///
 /// Accepts `T` or a space between date and time, optional seconds fraction (any number of
@@ -58,18 +60,7 @@ func parseISO8601Milliseconds(_ s: UnsafePointer<UInt8>, _ n: Int) -> Int64? {
     guard i == n, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else {
         return nil
     }
-    let days = daysFromCivil(year: year, month: month, day: day)
+    let days = CivilDate.days(year: year, month: month, day: day)
     let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetMinutes * 60)
     return seconds * 1000 + Int64(millisecond)
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant, `days_from_civil`).
-func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let mp = (month + 9) % 12
-    let doy = (153 * mp + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
 }

@@ -130,16 +130,7 @@ struct DayCalendar {
         guard start >= Self.gregorianReform else { return (idFormatter.string(from: start), titleFormatter.string(from: start)) }
         let local = start.timeIntervalSince1970 + Double(calendar.timeZone.secondsFromGMT(for: start))
         let days = Int64((local / 86_400).rounded(.down))
-        // Days to a civil date (H. Hinnant, "chrono-Compatible Low-Level Date Algorithms").
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let m = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * m + 2) / 5 + 1
-        let month = m < 10 ? m + 3 : m - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.date(days: days)
         let weekday = Self.weekdays[Int(((days % 7) + 11) % 7)]  // 1970-01-01 was a Thursday
         func padded(_ value: Int64, _ width: Int) -> String {
             let digits = String(value)
