@@ -155,7 +155,7 @@ extension WriteTransaction {
         if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) {
             try connection.execute(Schema.sectionCountRecount)
         }
-        // After the indexes: the digest's places are read in `quake_place`'s order.
+        // Last: the digest is built from the rows as the import leaves them.
         if indexes.contains(where: { $0.name.hasPrefix("quake_digest_") }) { try SearchDigest.rebuild(connection) }
         if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
     }
