@@ -91,12 +91,13 @@ enum SearchDigest {
 
     // MARK: Writing
 
-    /// A row's slot columns, after `FROM quake q` joined to its place's text `t` and its region's
-    /// `r`: id, place id, time, magnitude, latitude, longitude, depth, region id, and the place and
-    /// region, whose storage classes `row` checks with the others'. The depth's band and the checks
-    /// are made in Swift: as SQL expressions they took 0.9 s a million rows of a rebuild.
+    /// A row's slot columns, after its id (column 0, which each statement names: the row's, or the
+    /// dirty list's for a row that may be gone) and `FROM quake q` joined to its place's text `t`
+    /// and its region's `r`: place id, time, magnitude, latitude, longitude, depth, region id, and
+    /// the place and region, whose storage classes `row` checks with the others'. The depth's band
+    /// and the checks are made in Swift: as SQL expressions they took 0.9 s a million rows of a rebuild.
     private static let slotColumns = """
-        q.id, t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region
+        t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region
         """
 
     /// The row of a `slotColumns` statement's current row; nil for one the slots cannot hold (a
@@ -138,7 +139,7 @@ enum SearchDigest {
             """)
         try writeNames(db, fromChunk: 0)
         let rows = try db.prepare("""
-            SELECT \(slotColumns) FROM quake q CROSS JOIN quake_digest_text t ON t.text = q.placeKey
+            SELECT q.id, \(slotColumns) FROM quake q CROSS JOIN quake_digest_text t ON t.text = q.placeKey
                 CROSS JOIN quake_digest_text r ON r.text = q.region ORDER BY q.id
             """)
         let inserts = try parts.map { table throws(SQLiteError) in try db.prepare("INSERT INTO \(table) (chunk, slots) VALUES (?, ?)") }
@@ -215,7 +216,7 @@ enum SearchDigest {
             """)
         if try lastTextID(db) > textsBefore { try writeNames(db, fromChunk: (textsBefore + 1) / DigestRow.rowsPerChunk) }
         let rows = try db.prepare("""
-            SELECT d.id, \(slotColumns.replacingOccurrences(of: "q.id, ", with: ""))
+            SELECT d.id, \(slotColumns)
             FROM quake_digest_dirty d LEFT JOIN quake q ON q.id = d.id LEFT JOIN quake_digest_text t ON t.text = q.placeKey
                 LEFT JOIN quake_digest_text r ON r.text = q.region
             ORDER BY d.id
