@@ -6,7 +6,7 @@ import Testing
 /// The location index (`quake_location`, schema 10) leads with the row's block of ids
 /// (`GeoPoint.locationBlock`), so a box (`GeoPoint.boundingBoxSQL`) names every block the table
 /// has. Rows in many blocks, negative and sparse ids included, are found exactly as the
-/// haversine in Swift finds them, and the box reads the index by block and latitude.
+/// haversine in Swift finds them (the plan: `DistanceFetchTests.nearFilterUsesTheLocationIndex`).
 struct LocationIndexTests {
     /// Ids in blocks -2, 0, 1, 3 and 76, with gaps of whole blocks between them.
     static let ids: [Int64] = [-70_000, 1, 2, 65_535, 65_536, 200_000, 5_000_000]
@@ -47,15 +47,6 @@ struct LocationIndexTests {
         }.map(\.element)
         #expect(found == expected)
         #expect(!found.isEmpty)
-    }
-
-    @Test func theBoxReadsTheIndexByBlockAndLatitude() throws {
-        let store = try Self.store()
-        defer { store.remove() }
-        let plan = try store.read { db in
-            try db.queryPlan("SELECT id FROM quake WHERE \(GeoPoint(latitude: 35.68, longitude: 139.69).boundingBoxSQL(radiusKm: 300))")
-        }
-        #expect(plan.contains("COVERING INDEX quake_location (<expr>=? AND latitude>? AND latitude<?)"), "\(plan)")
     }
 
     @Test func anEmptyTableHasNoBlockToRead() throws {
