@@ -92,6 +92,10 @@ import Testing
             "cannot download: no network connection (offline?)": "offline",
             "cannot download: x did not answer in time": "timed out",
             "http://x/all_day.geojson:1:4097: the feed ends in the middle of a string": "bad feed",
+            "the server answered HTTP 503": "HTTP 503",
+            "HTTP 4": "bad feed",
+            "the server answered HTTP 40x, then HTTP 429 for http://x": "HTTP 429",
+            "HTTP/1.1 is spoken by HTTP 2": "bad feed",
         ]
         for (error, reason) in reasons { #expect(RefreshStatusText.shortReason(error) == reason, "\(error)") }
         // A message on the status line leaves the refresh its shortest wording.

@@ -4,6 +4,7 @@ import Testing
 @Suite struct TextWidthTests {
     @Test(arguments: [
         ("a", 1), ("é", 1), ("e\u{301}", 1), ("東", 2), ("🌋", 2), ("❤️", 2), ("👩‍💻", 2), ("🇯🇵", 2),
+        ("1\u{FE0F}\u{20E3}", 2), ("#\u{FE0F}\u{20E3}", 2), ("\r\n", 0), ("\t", 0), ("\u{7F}", 0),
         ("\u{200B}", 0), ("한", 2), ("ｱ", 1), ("Ａ", 2), ("…", 1), ("─", 1), ("⣿", 1),
     ] as [(String, Int)])
     func graphemeWidths(text: String, width: Int) {
@@ -12,6 +13,20 @@ import Testing
 
     @Test func stringWidthAddsGraphemes() {
         #expect(TextWidth.of("東京 Tokyo 🌋") == 2 + 2 + 1 + 5 + 1 + 2)
+    }
+
+    /// The ASCII shortcuts (a byte a column, no cluster breaking) give what the graphemes give.
+    @Test func asciiShortcutsAgreeWithTheGraphemes() {
+        let every = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        var generator = SystemRandomNumberGenerator()
+        let texts = [every, "a\r\nb", "12 km SSE of Anza, CA", "M 4.5 - 1\u{FE0F}\u{20E3} x"]
+            + (0..<200).map { _ in String(decoding: (0..<20).map { _ in UInt8.random(in: 0..<128, using: &generator) }, as: UTF8.self) }
+        for text in texts {
+            #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) }, "\(Array(text.utf8))")
+            for character in text where character.isASCII {
+                #expect(TextWidth.of(character) == character.unicodeScalars.map(TextWidth.of).max()!)
+            }
+        }
     }
 
     @Test(arguments: [

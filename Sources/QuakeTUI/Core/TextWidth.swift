@@ -8,12 +8,16 @@ import QuakeStore
 public enum TextWidth {
     /// The columns a grapheme cluster takes: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
+        // Looking up `isEmoji` costs a search of the property tables: only a cluster with a
+        // presentation selector needs it (digits are emoji too: `1️⃣`).
+        let presents = character.unicodeScalars.contains { $0.value == 0xFE0F }
         var width = 0
         var sawEmojiBase = false
         for scalar in character.unicodeScalars {
             if scalar.value == 0xFE0F, sawEmojiBase { return 2 }  // emoji presentation selector
             let w = of(scalar)
-            if scalar.properties.isEmoji { sawEmojiBase = true }
+            if presents, scalar.properties.isEmoji { sawEmojiBase = true }
             if w > width { width = w }
         }
         return width
@@ -35,7 +39,14 @@ public enum TextWidth {
 
     /// The columns a string takes.
     public static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        // ASCII (most of a list): a byte is a column, a control byte none (`\r\n`, the one
+        // two-byte cluster, is two of them), without breaking the text into clusters.
+        var columns = 0
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return text.reduce(0) { $0 + of($1) } }
+            if byte >= 0x20 && byte < 0x7F { columns += 1 }
+        }
+        return columns
     }
 
     /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode 15, merged.
