@@ -179,7 +179,7 @@ struct ImportBench {
         guard let monthFile, FileManager.default.fileExists(atPath: monthFile.path) else { return [] }
         let state = store(n: n)
         let maxID = try Self.maxID(state)
-        var into: [Double] = [], empty: [Double] = [], again: [Double] = []
+        var into: [Double] = [], empty: [Double] = [], again: [Double] = [], expert: [Double] = []
         var intoCPU: [Double] = [], emptyCPU: [Double] = [], againCPU: [Double] = [], intoRSS: [Double] = []
         var added = 0
         for run in 0..<runs {
@@ -190,6 +190,8 @@ struct ImportBench {
             guard e.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(e.status)): \(e.stdout)") }
             empty.append(e.seconds)
             emptyCPU.append(e.cpuSeconds)
+            let monthRows = work.appendingPathComponent("month-rows.csv")
+            if run == 0, let sqlite3 = Peers.sqlite3 { try dumpRows(sqlite3, of: emptyState, to: monthRows) }
             try? FileManager.default.removeItem(at: emptyState)
             let m = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", state.path], measureRSS: true)
             guard m.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(m.status)): \(m.stdout)") }
@@ -201,14 +203,20 @@ struct ImportBench {
             again.append(u.seconds)
             againCPU.append(u.cpuSeconds)
             added = try Self.deleteRows(after: maxID, in: state)
+            if let sqlite3 = Peers.sqlite3 {
+                expert.append(try insertWithSQLite3(sqlite3, rows: monthRows, into: state, after: maxID, count: added))
+                try Self.deleteRows(after: maxID, in: state)
+            }
         }
         let ratio = empty.isEmpty ? nil : into.median / empty.median
+        let expertNote = expert.isEmpty ? "" : "; the same rows inserted by the sqlite3 shell into the same store: "
+            + "\(format(expert.median)) (\(String(format: "%.2f", into.median / expert.median))× that)"
         return [
             Figure(name: "import a month (\(added.formatted()) new) into N", n: n, ours: into.median, ourMax: into.maximum,
                    samples: into.count, peer: empty.median, peerName: "the same file into an empty store",
                    unit: "s", target: "≤ 1.0 s and ≤ 2× into empty",
                    met: into.median <= 1.0 && (ratio ?? .infinity) <= 2,
-                   note: "CPU (user+sys) \(format(intoCPU.median)) vs \(format(emptyCPU.median))"),
+                   note: "CPU (user+sys) \(format(intoCPU.median)) vs \(format(emptyCPU.median))" + expertNote),
             Figure(name: "import a month into N: peak RSS", n: n, ours: intoRSS.isEmpty ? .nan : intoRSS.median,
                    ourMax: intoRSS.maximum, samples: intoRSS.count, unit: "MB", target: "≤ 64 MB",
                    met: intoRSS.isEmpty ? nil : intoRSS.maximum <= 64,
@@ -217,6 +225,42 @@ struct ImportBench {
                    samples: again.count, unit: "s", target: "≤ 0.25 s", met: again.median <= 0.25,
                    note: "CPU (user+sys) \(format(againCPU.median))"),
         ]
+    }
+
+    /// The rows an import stored, as CSV in the table's column order (for `insertWithSQLite3`).
+    private func dumpRows(_ sqlite3: String, of state: URL, to csv: URL) throws {
+        let dump = try Measured.run([sqlite3, "-readonly", "-csv", state.appendingPathComponent("quakes.sqlite").path,
+                                     ".output \(csv.path)", "SELECT * FROM quake ORDER BY id"])
+        guard dump.status == 0 else { throw BenchError("sqlite3 could not dump the month's rows (exit \(dump.status))") }
+    }
+
+    /// What an expert does to add a month to the N-quake store: the `sqlite3` shell imports the
+    /// rows `quaketui` stored (`dumpRows`) into a temporary table and inserts them in one
+    /// statement, with the store's indexes and triggers, a 64 MB page cache and
+    /// `synchronous = NORMAL`; no de-duplication, history or search digest. Returns its seconds.
+    private func insertWithSQLite3(_ sqlite3: String, rows: URL, into state: URL, after maxID: Int64, count: Int) throws -> Double {
+        let script = """
+            .output /dev/null
+            PRAGMA synchronous = NORMAL;
+            PRAGMA cache_size = -65536;
+            .output stdout
+            BEGIN;
+            CREATE TEMP TABLE month AS SELECT * FROM quake WHERE 0;
+            .mode csv
+            .import \(rows.path) month
+            UPDATE month SET id = id + \(maxID);
+            INSERT INTO quake SELECT * FROM month;
+            COMMIT;
+            SELECT count(*) FROM quake WHERE id > \(maxID);
+
+            """
+        let scriptURL = work.appendingPathComponent("month-expert.sql")
+        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+        let p = try Measured.run([sqlite3, "-bail", state.appendingPathComponent("quakes.sqlite").path], stdinPath: scriptURL.path)
+        guard p.status == 0, Int(p.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == count else {
+            throw BenchError("sqlite3 month insert failed (exit \(p.status), printed \(p.stdout.prefix(200)))")
+        }
+        return p.seconds
     }
 
     static func maxID(_ state: URL) throws -> Int64 {
