@@ -73,7 +73,10 @@ public final class FetchedResultsController {
     /// The rows matching the search and filters (see `ResultMatches`).
     private let matchSet = MatchSet()
 
-    public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest()) throws {
+    /// Opens on `request`, counting its sections, or for the plain list (`isPlain`) starting
+    /// from `snapshot` when it fits this store and zone and merging what was committed since.
+    public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest(),
+                resuming snapshot: SectionSnapshot? = nil) throws {
         context = try container.newViewContext(queryOnly: false)
         let request = request.normalized
         self.request = request
@@ -84,11 +87,43 @@ public final class FetchedResultsController {
                 try matchSet.register(on: db)
                 try DistanceTable.prepare(db)
             }
+            if let snapshot, try resume(snapshot) { return }
             try reload(rebuildTable: true)
         } catch {
             context.close()
             throw error
         }
+    }
+
+    /// Whether the request is the plain list: every quake, newest first, its sections from the
+    /// store's kept counts (what a `SectionSnapshot` holds).
+    var isPlain: Bool {
+        usesStoredCounts && request == SectionedFetchRequest(timeZone: request.timeZone).normalized
+    }
+
+    /// Whether the sections came from a snapshot rather than a count (for tests).
+    private(set) var resumedFromSnapshot = false
+
+    /// Takes the plain list's sections from `snapshot` and merges the commits since; false
+    /// (nothing changed) when it does not fit, or when the merged total is not the store's.
+    private func resume(_ snapshot: SectionSnapshot) throws -> Bool {
+        guard isPlain, try context.read({ db in try snapshot.fits(db, days: days) }) else { return false }
+        index = SectionIndex(snapshot.sections)
+        token = snapshot.token
+        let reloaded = try merge()?.reloaded ?? false
+        let stored = try context.read { db in try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0 }
+        guard stored == count else { return false }
+        resumedFromSnapshot = !reloaded
+        return true
+    }
+
+    /// The plain list's sections as a snapshot to keep; nil for any other request, or when the
+    /// history no longer holds the commit they reflect.
+    public func snapshot() throws -> SectionSnapshot? {
+        guard isPlain, !index.sections.isEmpty else { return nil }
+        guard let commit = try context.read({ db in try SectionSnapshot.commit(db, token: token) }) else { return nil }
+        return SectionSnapshot(timeZone: days.calendar.timeZone.identifier, token: token, committedAt: commit.time,
+                               origin: commit.origin, sections: index.sections)
     }
 
     public func close() { context.close() }

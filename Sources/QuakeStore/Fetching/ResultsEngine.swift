@@ -87,11 +87,23 @@ public final class ResultsEngine: ResultsSource {
     /// Opens on `request` within `budget` (else provisionally, from the top); the first
     /// connection opens on the plain time order, which the store's kept counts answer at once.
     /// The background controller is opened on first use, on its queue.
+    /// The plain list's sections start from the `SectionSnapshot` a launch before kept, when it
+    /// fits (`keepSnapshot()` writes the next one).
     public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest(),
                 budget: Duration? = .milliseconds(6)) throws {
         self.budget = budget
+        directory = container.directory
         let plain = SectionedFetchRequest(timeZone: request.timeZone)
-        current = try FetchedResultsController(container: container, request: budget == nil ? request : plain)
+        if budget == nil {
+            current = try FetchedResultsController(container: container, request: request)
+        } else {
+            let kept = SectionSnapshot.load(from: directory, timeZone: request.timeZone)
+            current = try FetchedResultsController(container: container, request: plain, resuming: kept)
+            // Kept anew when counted, or when commits were merged into it (the next launch merges less).
+            snapshotToKeep = try current.snapshot()
+            startedFromSnapshot = current.resumedFromSnapshot
+            if startedFromSnapshot, snapshotToKeep?.token == kept?.token { snapshotToKeep = nil }
+        }
         worker = CountWorker(container: container)
         do {
             if current.request != request.normalized { try configure(request, around: nil) }
@@ -104,6 +116,20 @@ public final class ResultsEngine: ResultsSource {
     public func close() {
         worker.close()
         current.close()
+    }
+
+    /// Where the store is, for its `SectionSnapshot`.
+    private let directory: URL
+    /// The plain list's sections as this launch counted them, to keep for the next.
+    private var snapshotToKeep: SectionSnapshot?
+    /// Whether the plain list this engine opened on came from a snapshot (for tests).
+    private(set) var startedFromSnapshot = false
+
+    /// Writes the plain list's sections for the next launch, if this one had to count them:
+    /// after the first frame, which the write would only delay. Best effort.
+    public func keepSnapshot() {
+        snapshotToKeep?.write(to: directory)
+        snapshotToKeep = nil
     }
 
     // MARK: ResultsSource

@@ -24,6 +24,8 @@ final class BrowserApp {
     private let appStorage: AppStorage
     private let activities: ActivityCenter
     private let model: BrowserModel
+    /// The model's results source, to keep its section snapshot after the first frame.
+    private let results: ResultsEngine
     /// The saved selection and scroll, put back once the terminal's size is known.
     private let restored: AppState.RestoredSelection
     private let inbox: ActionInbox
@@ -58,6 +60,7 @@ final class BrowserApp {
             // Never wait on a key: a slow request is answered by a provisional window first.
             let results = try ResultsEngine(container: container, request: appState.request,
                                                   budget: Self.windowBudget(ProcessInfo.processInfo.environment))
+            self.results = results
             let inbox = inbox
             results.onSettled = { inbox.post(.resultsSettled) }
             do { model = try BrowserModel(state: appState, source: results) } catch {
@@ -88,6 +91,7 @@ final class BrowserApp {
             if model.state.isSample { try send(.refresh, terminal) }
             try draw(terminal)
             session.storage.markFirstFrameDrawn()
+            results.keepSnapshot()
             // Watching starts after the first frame, which it would only delay; a commit made
             // since the fetch is caught by one merge (a no-op when there is none).
             try startWatching()
