@@ -188,4 +188,31 @@ import Testing
         let merged = try #require(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc))
         #expect(merged.token > kept.token && merged.sections.count == kept.sections.count + 1)
     }
+
+    /// What a hostile state directory may hold under the name: a link, a FIFO (whose open would
+    /// block), a directory, a file past the limit. None is read, none blocks, the list is counted.
+    @Test func aFileThatIsNotAPlainSnapshotIsNotRead() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 3, perDay: 2))
+        let good = try Self.keepSnapshot(store)
+        let path = store.directory.url.appendingPathComponent("sections.cache").path
+        let elsewhere = store.directory.url.appendingPathComponent("elsewhere").path
+        try FileManager.default.moveItem(atPath: path, toPath: elsewhere)
+        let makers: [(String, () throws -> Void)] = [
+            ("a link to a good snapshot", { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: elsewhere) }),
+            ("a FIFO", { #expect(mkfifo(path, 0o600) == 0) }),
+            ("a directory", { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }),
+            ("a file past the limit", {
+                #expect(FileManager.default.createFile(atPath: path, contents: Data(good.encoded())))
+                #expect(truncate(path, off_t(SectionSnapshot.maximumBytes + 1)) == 0)
+            }),
+        ]
+        for (name, make) in makers {
+            try make()
+            #expect(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc) == nil, "\(name)")
+            #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true), "\(name)")
+            try FileManager.default.removeItem(atPath: path)
+        }
+    }
 }

@@ -58,9 +58,34 @@ public struct SectionSnapshot: Equatable, Sendable {
 
     /// The snapshot in `directory` for `timeZone`; nil when there is none that reads whole.
     public static func load(from directory: URL, timeZone: TimeZone) -> SectionSnapshot? {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(fileName).path),
+        guard let data = readFile(directory.appendingPathComponent(fileName).path),
               let snapshot = decode(data), snapshot.timeZone == timeZone.identifier else { return nil }
         return snapshot
+    }
+
+    /// The most a snapshot file may hold: ComCat's century is about 46,000 days, 3 MB.
+    static let maximumBytes = 64 << 20
+
+    /// A regular file's bytes, at most `maximumBytes`; nil for anything else (a link, a FIFO
+    /// that would block, a directory, a file too large), as a hostile state directory may hold.
+    private static func readFile(_ path: String) -> Data? {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= maximumBytes else { return nil }
+        var data = Data(count: Int(info.st_size))
+        let read = data.withUnsafeMutableBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let n = Foundation.read(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { break }
+                done += n
+            }
+            return done
+        }
+        return read == data.count ? data : nil
     }
 
     /// Writes the snapshot to `directory` (best effort: a cache that cannot be written is not kept).
