@@ -43,6 +43,7 @@ enum BrowserRole {
         let first = try BenchScreen.frame(model, container: container)
         let drawnAt = monotonicNanoseconds()
         storage.markFirstFrameDrawn()
+        results.keepSnapshot()  // as the browser does after its first frame
         guard model.state.selectedCode == selected, first.size == BenchScreen.size else {
             throw BenchError("restore did not come back to \(selected) (got \(model.state.selectedCode ?? "nothing"))")
         }
