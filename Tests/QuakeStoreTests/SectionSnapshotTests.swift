@@ -37,7 +37,7 @@ import Testing
     }
 
     static func resumeAndCount(_ store: TestStore, zone: TimeZone = utc) throws -> Outcome {
-        let loaded = SectionSnapshot.load(from: store.directory.url, timeZone: zone)
+        let loaded = SectionSnapshot.load(from: store.directory.url)
         let resumed = try FetchedResultsController(container: store.container, request: plain(zone), resuming: loaded)
         defer { resumed.close() }
         let counted = try FetchedResultsController(container: store.container, request: plain(zone))
@@ -52,7 +52,7 @@ import Testing
         try store.upsert(Self.quakes("a", days: 5, perDay: 3))
         let snapshot = try Self.keepSnapshot(store)
         #expect(snapshot.sections.count == 5)
-        #expect(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc) == snapshot)
+        #expect(SectionSnapshot.load(from: store.directory.url) == snapshot)
         let mode = try FileManager.default.attributesOfItem(atPath: store.directory.url.appendingPathComponent("sections.cache").path)[.posixPermissions]
         #expect(mode as? Int == 0o600)
     }
@@ -121,7 +121,6 @@ import Testing
         try store.upsert(Self.quakes("a", days: 3, perDay: 5))
         _ = try Self.keepSnapshot(store)
         let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-        #expect(SectionSnapshot.load(from: store.directory.url, timeZone: tokyo) == nil)
         #expect(try Self.resumeAndCount(store, zone: tokyo) == Outcome(resumed: false, same: true))
     }
 
@@ -178,14 +177,14 @@ import Testing
         #expect(!first.startedFromSnapshot)
         first.keepSnapshot()
         first.close()
-        let kept = try #require(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc))
+        let kept = try #require(SectionSnapshot.load(from: store.directory.url))
         try store.upsert([.fixture("later", time: Self.start + 4 * Self.day)])
         let second = try ResultsEngine(container: store.container, request: byMagnitude)
         #expect(second.startedFromSnapshot)
         #expect(second.sections.map(\.title).first == "M 4")
         second.keepSnapshot()
         second.close()
-        let merged = try #require(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc))
+        let merged = try #require(SectionSnapshot.load(from: store.directory.url))
         #expect(merged.token > kept.token && merged.sections.count == kept.sections.count + 1)
     }
 
@@ -210,9 +209,91 @@ import Testing
         ]
         for (name, make) in makers {
             try make()
-            #expect(SectionSnapshot.load(from: store.directory.url, timeZone: Self.utc) == nil, "\(name)")
+            #expect(SectionSnapshot.load(from: store.directory.url) == nil, "\(name)")
             #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true), "\(name)")
             try FileManager.default.removeItem(atPath: path)
+        }
+    }
+
+    /// `snapshot` with some fields replaced, written to the store's directory.
+    static func write(_ snapshot: SectionSnapshot, to store: TestStore, rules: String? = nil, origin: String? = nil,
+                      sections: [QuakeSection]? = nil) {
+        SectionSnapshot(timeZone: snapshot.timeZone, rules: rules ?? snapshot.rules, token: snapshot.token,
+                        committedAt: snapshot.committedAt, origin: origin ?? snapshot.origin,
+                        sections: sections ?? snapshot.sections).write(to: store.directory.url)
+    }
+
+    /// The commit's time alone does not name it: another process's commit at the same
+    /// millisecond, under the same token, is another commit.
+    @Test func theWritingProcessTellsCommitsApart() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 3, perDay: 2))
+        let good = try Self.keepSnapshot(store)
+        Self.write(good, to: store, origin: "4242-deadbeef")
+        #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true))
+    }
+
+    /// Another build, or the system's time zone rules updated: the days are counted again.
+    @Test func otherRulesAreCountedAgain() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 3, perDay: 2))
+        let good = try Self.keepSnapshot(store)
+        #expect(good.rules == SectionSnapshot.rulesFingerprint(Self.utc))
+        Self.write(good, to: store, rules: "another build")
+        #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true))
+    }
+
+    /// A snapshot that fits the commit but not the rows (counts moved between days, a day left
+    /// out): the total tells the first; a merge meeting a row of the missing day reloads, and
+    /// the launch shows the count, never a crash.
+    @Test func aSnapshotOutOfStepWithTheRowsIsCountedAgain() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 4, perDay: 3))
+        let good = try Self.keepSnapshot(store)
+        var more = good.sections
+        more[0].count += 1
+        Self.write(good, to: store, sections: more)
+        #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true), "a total that is not the store's")
+
+        var missing = good.sections
+        let dropped = missing.remove(at: 1)
+        missing[1].count += dropped.count  // the same total, a day short
+        Self.write(good, to: store, sections: missing)
+        // A quake of the dropped day (the second newest of four: a-6 … a-8) moved to the first.
+        try store.upsert([.fixture("a-7", time: Self.start + 600_000, updated: Self.start + 9 * Self.day)])
+        #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true), "a row in a day the snapshot lacks")
+    }
+
+    /// Days of 25 and 23 hours (New York's clocks going back in November and forward in
+    /// March): the merge puts quakes in the days a count puts them in.
+    @Test(arguments: [Int64(1_699_070_400_000), 1_710_043_200_000])  // 2023-11-04, 2024-03-10 04:00 UTC
+    func daysOfAClockChangeResumeAsTheyCount(from start: Int64) throws {
+        let newYork = TimeZone(identifier: "America/New_York")!
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<96).map { .fixture("h-\($0)", time: start + Int64($0) * 3_600_000) })
+        _ = try Self.keepSnapshot(store, zone: newYork)
+        try store.upsert((0..<24).map { .fixture("late-\($0)", time: start + 30 * 3_600_000 + Int64($0) * 1_800_000 + 1) })
+        try store.upsert([.fixture("h-10", time: start + 70 * 3_600_000, updated: start + 200 * 3_600_000)])
+        #expect(try Self.resumeAndCount(store, zone: newYork) == Outcome(resumed: true, same: true))
+    }
+
+    /// Counts past what any catalogue holds, a day or in all, do not read.
+    @Test func countsPastTheLimitDoNotRead() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 3, perDay: 2))
+        let good = try Self.keepSnapshot(store)
+        let limit = Int(SectionSnapshot.maximumRows)
+        for counts in [[limit + 1, 1, 1], [limit, limit, 1], [Int.max, Int.max, Int.max]] {
+            var sections = good.sections
+            for index in sections.indices { sections[index].count = counts[index] }
+            let bad = SectionSnapshot(timeZone: good.timeZone, rules: good.rules, token: good.token,
+                                      committedAt: good.committedAt, origin: good.origin, sections: sections)
+            #expect(SectionSnapshot.decode(Data(bad.encoded())) == nil, "\(counts)")
         }
     }
 }

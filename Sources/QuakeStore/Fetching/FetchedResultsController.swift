@@ -87,7 +87,8 @@ public final class FetchedResultsController {
                 try matchSet.register(on: db)
                 try DistanceTable.prepare(db)
             }
-            if let snapshot, try resume(snapshot) { return }
+            // A snapshot that cannot be taken, for whatever reason, is a count like any other.
+            if let snapshot, (try? resume(snapshot)) == true { return }
             try reload(rebuildTable: true)
         } catch {
             context.close()
@@ -122,8 +123,9 @@ public final class FetchedResultsController {
     public func snapshot() throws -> SectionSnapshot? {
         guard isPlain, !index.sections.isEmpty else { return nil }
         guard let commit = try context.read({ db in try SectionSnapshot.commit(db, token: token) }) else { return nil }
-        return SectionSnapshot(timeZone: days.calendar.timeZone.identifier, token: token, committedAt: commit.time,
-                               origin: commit.origin, sections: index.sections)
+        let zone = days.calendar.timeZone
+        return SectionSnapshot(timeZone: zone.identifier, rules: SectionSnapshot.rulesFingerprint(zone), token: token,
+                               committedAt: commit.time, origin: commit.origin, sections: index.sections)
     }
 
     public func close() { context.close() }
@@ -569,6 +571,13 @@ public final class FetchedResultsController {
         // Membership before the change decides where a row was: read it before updating the set.
         var oldMatched: [String: RowKeys] = [:]
         for (code, old) in before { if let old, try isMatch(db, old) { oldMatched[code] = old } }
+        // A row that matched lies in a section of the index. One that does not means the index is
+        // out of step with the rows (a launch's snapshot of a store written around its history):
+        // reload rather than guess.
+        guard oldMatched.values.allSatisfy({ index.index(of: sectionKey(of: $0)) != nil }) else {
+            try reload(in: db, rebuildMatches: true, rebuildTable: true)
+            return ResultChanges(reloaded: true, codes: Set(before.keys))
+        }
         if plan.usesMatchSet {
             for (code, old) in before { try matches.update(db, oldID: old?.id, new: after[code]) }
         }

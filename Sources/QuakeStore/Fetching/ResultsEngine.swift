@@ -85,10 +85,9 @@ public final class ResultsEngine: ResultsSource {
     }
 
     /// Opens on `request` within `budget` (else provisionally, from the top); the first
-    /// connection opens on the plain time order, which the store's kept counts answer at once.
+    /// connection opens on the plain time order, from the `SectionSnapshot` a launch before kept
+    /// when it fits (`keepSnapshot()` writes the next one), else from the store's kept counts.
     /// The background controller is opened on first use, on its queue.
-    /// The plain list's sections start from the `SectionSnapshot` a launch before kept, when it
-    /// fits (`keepSnapshot()` writes the next one).
     public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest(),
                 budget: Duration? = .milliseconds(6)) throws {
         self.budget = budget
@@ -97,10 +96,10 @@ public final class ResultsEngine: ResultsSource {
         if budget == nil {
             current = try FetchedResultsController(container: container, request: request)
         } else {
-            let kept = SectionSnapshot.load(from: directory, timeZone: request.timeZone)
+            let kept = SectionSnapshot.load(from: directory)
             current = try FetchedResultsController(container: container, request: plain, resuming: kept)
             // Kept anew when counted, or when commits were merged into it (the next launch merges less).
-            snapshotToKeep = try current.snapshot()
+            snapshotToKeep = try? current.snapshot()
             startedFromSnapshot = current.resumedFromSnapshot
             if startedFromSnapshot, snapshotToKeep?.token == kept?.token { snapshotToKeep = nil }
         }
@@ -125,8 +124,8 @@ public final class ResultsEngine: ResultsSource {
     /// Whether the plain list this engine opened on came from a snapshot (for tests).
     private(set) var startedFromSnapshot = false
 
-    /// Writes the plain list's sections for the next launch, if this one had to count them:
-    /// after the first frame, which the write would only delay. Best effort.
+    /// Writes the plain list's sections for the next launch, if this one counted them or merged
+    /// commits into them: after the first frame, which the write would only delay. Best effort.
     public func keepSnapshot() {
         snapshotToKeep?.write(to: directory)
         snapshotToKeep = nil

@@ -6,13 +6,17 @@ import Foundation
 /// commit, instead of reading every kept time bucket: 166,669 rows and 20 ms at 5,000,000
 /// quakes over five years, a million rows for ComCat's century.
 ///
-/// A cache, never a source of truth: a file that is missing, torn, for another zone, or for
-/// another store (its history token must name the same commit: its time and writing process),
-/// or whose merged total differs from the store's own, is ignored and the sections are counted
-/// again. Written whole (a temporary file renamed over it, mode 0600); a failed write is ignored.
+/// A cache, never a source of truth: a file that is missing, torn, for another zone, drawn by
+/// another build or under other time zone rules, for another store (its history token must name
+/// the same commit: its time and writing process), or whose merged total differs from the
+/// store's own, is ignored and the sections are counted again; so is a merge that finds a row
+/// in a day the snapshot lacks. Written whole (a new temporary file renamed over it, mode 0600);
+/// a failed write is ignored. A store written around its history (raw SQL that moves quakes
+/// between days without changing their number) is not seen, as a running browser does not
+/// see it either: delete the file.
 ///
 /// ```swift
-/// let snapshot = SectionSnapshot.load(from: container.directory, timeZone: zone)
+/// let snapshot = SectionSnapshot.load(from: container.directory)
 /// let controller = try FetchedResultsController(container: container, request: plain, resuming: snapshot)
 /// try controller.snapshot()?.write(to: container.directory)
 /// ```
@@ -24,6 +28,9 @@ public struct SectionSnapshot: Equatable, Sendable {
 
     /// The time zone the days are in (`TimeZone.identifier`).
     let timeZone: String
+    /// What drew the days: this program's build and the system's rules for the zone
+    /// (`rulesFingerprint`); either changed, the days are counted again.
+    let rules: String
     /// The commit the sections reflect, and that commit's time and writing process, which tell
     /// this store's commit from another store's with the same token.
     let token: HistoryToken
@@ -40,13 +47,16 @@ public struct SectionSnapshot: Equatable, Sendable {
         return (statement.int64(at: 0), statement.text(at: 1))
     }
 
-    /// Whether this snapshot was taken of `db`'s history and in `calendar`'s zone.
+    /// Whether this snapshot was taken of `db`'s history, in `calendar`'s zone, under the same rules.
     func fits(_ db: Connection, days calendar: DayCalendar) throws -> Bool {
-        guard timeZone == calendar.calendar.timeZone.identifier,
+        let zone = calendar.calendar.timeZone
+        guard timeZone == zone.identifier, rules == Self.rulesFingerprint(zone),
               let commit = try Self.commit(db, token: token), commit == (committedAt, origin) else { return false }
-        // The first and last days as the calendar draws them today (a zone's rules can change
-        // with the system's time zone data).
-        for section in [sections.first, sections.last].compactMap({ $0 }) {
+        // Some days drawn again as the calendar draws them now: the first, the last and 64
+        // between, a check of the rules beyond the fingerprint's.
+        let step = max(1, sections.count / 64)
+        for index in Set(stride(from: 0, to: sections.count, by: step)).union([sections.count - 1]) {
+            let section = sections[index]
             guard case .day(let start, _) = section.key else { return false }
             let day = calendar.day(containing: start)
             guard day.key == section.key, day.id == section.id, day.title == section.title else { return false }
@@ -54,17 +64,31 @@ public struct SectionSnapshot: Equatable, Sendable {
         return true
     }
 
+    /// This executable's size and modification time (its build: the code that draws days, and
+    /// the time zone data compiled into Foundation) and those of the system's rules for `zone`
+    /// (`/usr/share/zoneinfo`, which a tzdata update rewrites).
+    static func rulesFingerprint(_ zone: TimeZone) -> String {
+        func stamp(_ path: String) -> String {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return "-" }
+            return "\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        return "\(stamp("/proc/self/exe")) \(stamp("/usr/share/zoneinfo/" + zone.identifier))"
+    }
+
     // MARK: The file
 
-    /// The snapshot in `directory` for `timeZone`; nil when there is none that reads whole.
-    public static func load(from directory: URL, timeZone: TimeZone) -> SectionSnapshot? {
-        guard let data = readFile(directory.appendingPathComponent(fileName).path),
-              let snapshot = decode(data), snapshot.timeZone == timeZone.identifier else { return nil }
-        return snapshot
+    /// The snapshot in `directory`; nil when there is none that reads whole. Whether it fits a
+    /// store, a zone and the rules of the day is `fits`'.
+    public static func load(from directory: URL) -> SectionSnapshot? {
+        readFile(directory.appendingPathComponent(fileName).path).flatMap(decode)
     }
 
     /// The most a snapshot file may hold: ComCat's century is about 46,000 days, 3 MB.
     static let maximumBytes = 64 << 20
+    /// The most quakes a snapshot may count, a day or in all (far past any catalogue, and
+    /// nowhere near overflowing the offsets that add them up).
+    static let maximumRows: UInt64 = 1 << 40
 
     /// A regular file's bytes, at most `maximumBytes`; nil for anything else (a link, a FIFO
     /// that would block, a directory, a file too large), as a hostile state directory may hold.
@@ -93,7 +117,8 @@ public struct SectionSnapshot: Equatable, Sendable {
         let url = directory.appendingPathComponent(Self.fileName)
         let temporary = directory.appendingPathComponent(".\(Self.fileName).\(getpid())")
         let bytes = encoded()
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        unlink(temporary.path)  // a leftover, or a link planted there: never written through
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return }
         let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress!, $0.count) }
         close(fd)
@@ -114,6 +139,7 @@ public struct SectionSnapshot: Equatable, Sendable {
         }
         put(UInt64(Self.format))
         put(timeZone)
+        put(rules)
         put(UInt64(bitPattern: token.rawValue))
         put(UInt64(bitPattern: committedAt))
         put(origin)
@@ -139,20 +165,23 @@ public struct SectionSnapshot: Equatable, Sendable {
         var reader = Reader(bytes: body)
         reader.position = magic.count
         guard reader.integer() == UInt64(format),
-              let timeZone = reader.text(), let token = reader.integer(), let committedAt = reader.integer(),
+              let timeZone = reader.text(), let rules = reader.text(), let token = reader.integer(), let committedAt = reader.integer(),
               let origin = reader.text(), let count = reader.integer(), count <= UInt64(bytes.count / 40) else { return nil }
         var sections: [QuakeSection] = []
         sections.reserveCapacity(Int(count))
         var previous: Int64?
+        var total = 0
         for _ in 0..<count {
             guard let start = reader.integer().map(Int64.init(bitPattern:)), let last = reader.integer().map(Int64.init(bitPattern:)),
-                  let rows = reader.integer(), rows > 0, rows < UInt64(Int.max), let id = reader.text(), let title = reader.text(),
+                  let rows = reader.integer(), rows > 0, rows <= maximumRows, let id = reader.text(), let title = reader.text(),
                   start <= last, previous.map({ last < $0 }) ?? true else { return nil }  // newest first, apart
             previous = start
+            total += Int(rows)
+            guard total <= maximumRows else { return nil }
             sections.append(QuakeSection(id: id, title: title, count: Int(rows), key: .day(start: start, last: last)))
         }
         guard reader.position == reader.bytes.endIndex else { return nil }
-        return SectionSnapshot(timeZone: timeZone, token: HistoryToken(rawValue: Int64(bitPattern: token)),
+        return SectionSnapshot(timeZone: timeZone, rules: rules, token: HistoryToken(rawValue: Int64(bitPattern: token)),
                                committedAt: Int64(bitPattern: committedAt), origin: origin, sections: sections)
     }
 
