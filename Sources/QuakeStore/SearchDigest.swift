@@ -366,7 +366,10 @@ enum SearchDigest {
         guard let query = try query(db, plan: plan, countingKind: countingKind) else { return false }
         set.removeAll()
         let chunks = try chunks(db, locations: query.needsLocations, details: query.needsDetails)
-        while try chunks.step() { try set.scanDigest(chunks, query: query) }
+        while try chunks.step() {
+            try db.stopIfDue()  // a chunk's scan is C, which the deadline's progress handler never sees
+            try set.scanDigest(chunks, query: query)
+        }
         return true
     }
 

@@ -141,6 +141,35 @@ import Testing
         }
     }
 
+    /// A scan of the digest is C between a statement's steps, which SQLite's progress handler
+    /// never counts: a passed deadline (a key's budget) and a cancellation (a newer job) stop it
+    /// at the next chunk all the same, so the key that asked is answered in time.
+    @Test func aDeadlineOrACancellationStopsADigestScan() throws {
+        var random = SeededGenerator(seed: 23)
+        let store = try Self.store(of: 600, &random)
+        defer { store.remove() }
+        let request = SectionedFetchRequest(predicate: QuakePredicate(searchText: "a"))
+        let scans: [(String, (Connection) throws -> Void)] = [
+            ("matches", { db in
+                let set = MatchSet()
+                try set.register(on: db)
+                _ = try ResultMatches(plan: QueryPlan(request), set: set).rebuild(db, countingKind: 0, usingDigest: true)
+            }),
+            ("statistics", { db in _ = try db.catalogueStatistics(of: request) }),
+            ("map", { db in _ = try db.densityGrid(of: request, in: .world(cellDegrees: 2)) }),
+        ]
+        try store.read { db throws in
+            #expect(try SearchDigest.isCurrent(db))
+            for (name, scan) in scans {
+                try scan(db)  // unstopped, it runs to its end
+                let late = #expect(throws: SQLiteError.self, "\(name)") { try db.withDeadline(nanoseconds: 1) { try scan(db) } }
+                #expect(late?.isInterrupted == true, "\(name)")
+                let replaced = #expect(throws: SQLiteError.self, "\(name)") { try db.withCancellation({ true }) { try scan(db) } }
+                #expect(replaced?.isInterrupted == true, "\(name)")
+            }
+        }
+    }
+
     @Test func theStatisticsAreTheSameThroughTheDigestAsThroughSQL() throws {
         var random = SeededGenerator(seed: 19)
         let store = try Self.store(of: 700, &random)

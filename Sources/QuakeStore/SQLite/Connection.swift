@@ -235,6 +235,20 @@ public final class Connection {
         return try body()
     }
 
+    /// What the running `withCancellation` asks (nil outside one), for `stopIfDue()`.
+    private var cancellation: (() -> Bool)?
+
+    /// Throws `SQLiteError.isInterrupted` when the running `withDeadline` has passed or the
+    /// running `withCancellation` says stop, as the progress handler stops a statement: for work
+    /// done between a statement's steps that SQLite does not count (a digest scanned in C, a
+    /// chunk of 4,096 rows per step), so that a deadline stops it too.
+    public func stopIfDue() throws(SQLiteError) {
+        let limit = deadline.pointee
+        if (limit != 0 && DispatchTime.now().uptimeNanoseconds > limit) || cancellation?() == true {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
+        }
+    }
+
     /// Runs `body`, stopping any statement it runs once `isCancelled` returns true: the statement
     /// then fails with `SQLiteError.isInterrupted`. Unlike `interrupt`, a cancellation cannot be
     /// lost in the moment between two statements (an `sqlite3_interrupt` made while none runs is
@@ -243,6 +257,9 @@ public final class Connection {
     /// The corresponding C function is `sqlite3_progress_handler`, called every 1,000 virtual
     /// machine steps; it replaces `withDeadline`'s handler for the duration of `body`.
     public func withCancellation<T>(_ isCancelled: @escaping () -> Bool, _ body: () throws -> T) rethrows -> T {
+        let saved = cancellation
+        cancellation = isCancelled
+        defer { cancellation = saved }
         let check = Unmanaged.passRetained(CancellationCheck(isCancelled))
         sqlite3_progress_handler(rawHandle, 1_000, { context in
             guard let context else { return 0 }

@@ -316,6 +316,7 @@ extension Connection {
         let taker = DigestTaker()
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
+            try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
             taker.forEachTaken(chunks, query: query) { time, magnitude, depth, region in
                 statistics.add(magnitude: magnitude, depth: depth, time: time) { text(region) }
                 if Int(region) < regions.count { regions[Int(region)] += 1 }

@@ -153,6 +153,7 @@ extension Connection {
                                     longitudeRanges: ranges == [-180...180] ? [] : ranges, cellDegrees: cell, rows: rows, columns: columns)
         let chunks = try SearchDigest.chunks(self, locations: true, details: query.needsDetails)
         while try chunks.step() {
+            try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
             // A coordinate off the globe (a damaged feed) has a cell of its own: the rows say which.
             guard density.add(chunks, query: query) == 0 else { return nil }
         }
