@@ -96,7 +96,7 @@ public final class TmuxSession: @unchecked Sendable {
     /// part when the program is descheduled between rows (ncurses writes one row per
     /// `write(2)`), so a condition should name what the frame draws last: its lowest lines.
     @discardableResult
-    public func waitFor(_ target: String, timeout: TimeInterval = 10, _ what: String = "condition",
+    public func waitFor(_ target: String, timeout: TimeInterval = 30, _ what: String = "condition",
                         _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
@@ -137,7 +137,7 @@ public final class TmuxSession: @unchecked Sendable {
         return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    public func waitForExit(_ target: String, timeout: TimeInterval = 10) throws -> Int32 {
+    public func waitForExit(_ target: String, timeout: TimeInterval = 30) throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let status = try exitStatus(target) { return status }
