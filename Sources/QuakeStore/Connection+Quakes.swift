@@ -16,6 +16,12 @@ extension Connection {
         Int(try scalar("SELECT count(*) FROM quake").int64 ?? 0)
     }
 
+    /// The quakes the store's kept counts add up to (`quake_count`'s magnitude buckets, at most
+    /// eight rows), where `quakeCount` reads every row: the same number in any snapshot.
+    func keptQuakeCount() throws(SQLiteError) -> Int {
+        Int(try scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0)
+    }
+
     /// Whether the store holds any quake: one index probe, where `quakeCount` reads every row.
     public func hasQuakes() throws(SQLiteError) -> Bool {
         try scalar("SELECT EXISTS (SELECT 1 FROM quake)").int64 == 1

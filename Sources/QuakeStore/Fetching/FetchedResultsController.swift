@@ -112,7 +112,7 @@ public final class FetchedResultsController {
         index = SectionIndex(snapshot.sections)
         token = snapshot.token
         let reloaded = try merge()?.reloaded ?? false
-        let stored = try context.read { db in try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0 }
+        let stored = try context.read { db in try db.keptQuakeCount() }
         guard stored == count else { return false }
         resumedFromSnapshot = !reloaded
         return true
@@ -192,7 +192,7 @@ public final class FetchedResultsController {
     public func rebuildsLargeDistanceTable(for request: SectionedFetchRequest) throws -> Bool {
         guard rebuildsDistances(for: request) else { return false }
         let rows = try context.read { db in
-            try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+            try db.keptQuakeCount()
         }
         return rows > Self.distanceRowsWithinADeadline
     }
@@ -475,7 +475,7 @@ public final class FetchedResultsController {
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
         // through the magnitude index) rather than walk every row of the sort index testing each.
         if plan.usesMatchSet {
-            let rows = try db.scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0  // ≤ 8 rows
+            let rows = try db.keptQuakeCount()
             if matchSet.count * Self.sparseMatchDivisor < rows,
                let grouped = try plan.strategy.countedSections(db, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
                 return grouped

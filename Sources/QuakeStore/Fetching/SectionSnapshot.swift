@@ -152,7 +152,7 @@ public struct SectionSnapshot: Equatable, Sendable {
             put(section.id)
             put(section.title)
         }
-        put(Self.checksum(out[...]))
+        put(fnv1a(out))
         return out
     }
 
@@ -161,7 +161,7 @@ public struct SectionSnapshot: Equatable, Sendable {
         guard bytes.count >= magic.count + 16, bytes.starts(with: magic) else { return nil }
         let body = bytes[..<(bytes.count - 8)]
         var stored = Reader(bytes: bytes[body.endIndex...])
-        guard stored.integer() == checksum(body) else { return nil }
+        guard stored.integer() == fnv1a(body) else { return nil }
         var reader = Reader(bytes: body)
         reader.position = magic.count
         guard reader.integer() == UInt64(format),
@@ -183,12 +183,6 @@ public struct SectionSnapshot: Equatable, Sendable {
         guard reader.position == reader.bytes.endIndex else { return nil }
         return SectionSnapshot(timeZone: timeZone, rules: rules, token: HistoryToken(rawValue: Int64(bitPattern: token)),
                                committedAt: Int64(bitPattern: committedAt), origin: origin, sections: sections)
-    }
-
-    private static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
-        return hash
     }
 
     /// Reads the little-endian integers and length-prefixed strings `encoded()` writes, or nil

@@ -60,8 +60,7 @@ struct TextCounts: Sendable {
             counts[last] += 1
             return
         }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let hash = fnv1a(text)
         let mask = slots.count - 1
         var slot = Int(truncatingIfNeeded: hash) & mask
         while slots[slot] >= 0 {

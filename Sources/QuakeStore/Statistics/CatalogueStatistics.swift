@@ -254,7 +254,7 @@ extension Connection {
     /// `QueryPlan.placeMatches` on each row's `placeKey` (only when `plan.searchesPlaceOnly`).
     func everyRowWhere(_ plan: QueryPlan, searchInSQL: Bool = true) throws(SQLiteError) -> (String, [SQLiteValue]) {
         guard let minimum = plan.minimumMagnitude else { return plan.rowWhere(magnitudeIndexed: true, searchInSQL: searchInSQL) }
-        let total = try scalar("SELECT sum(count) FROM quake_count WHERE kind = 1").int64 ?? 0
+        let total = Int64(try keptQuakeCount())
         let limit = total / 16 + 1
         let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? LIMIT ?)",
                                  [.real(minimum), .integer(limit)]).int64 ?? 0
