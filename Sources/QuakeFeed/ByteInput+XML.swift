@@ -24,6 +24,24 @@ enum XMLMarkup: Equatable {
     return h
 }
 
+/// An element's or attribute's name as the tokenizer reads it: the hash of its local part
+/// (``xmlNameHash(_:)``) and whether a `prefix:` came before it.
+struct XMLName: Equatable {
+    var hash: UInt64
+    var prefixed: Bool
+
+    /// `local`, with a prefix (`catalog:eventid`: any prefix) or without one.
+    init(_ local: String, prefixed: Bool) {
+        hash = xmlNameHash(local)
+        self.prefixed = prefixed
+    }
+
+    init(hash: UInt64, prefixed: Bool) {
+        self.hash = hash
+        self.prefixed = prefixed
+    }
+}
+
 extension ByteInput {
     /// Skips text (keeping it in the scratch when `collect`) and comments, PIs, CDATA, DOCTYPE
     /// up to the next start or end tag. With `collect`, the scratch holds the decoded text (and
@@ -37,7 +55,7 @@ extension ByteInput {
             let c = try nextRawByte("after '<'")
             switch c {
             case slash:
-                let hash = try readXMLName()
+                let hash = try readXMLName().hash
                 try skipXMLSpace()
                 let close = try nextRawByte("in an end tag")
                 guard close == gt else { pos &-= 1; throw syntaxError(expected: "expected '>' closing an end tag", found: close) }
@@ -48,7 +66,7 @@ extension ByteInput {
                 try skipDeclaration(collect: collect)
             default:
                 pos &-= 1
-                return .start(try readXMLName())
+                return .start(try readXMLName().hash)
             }
         }
     }
@@ -80,10 +98,12 @@ extension ByteInput {
         }
     }
 
-    /// Reads an element or attribute name at pos and returns the hash of its local part.
-    private func readXMLName() throws(FeedError) -> UInt64 {
+    /// Reads an element or attribute name at pos: the hash of its local part, and whether it
+    /// had a prefix (`catalog:eventid`).
+    private func readXMLName() throws(FeedError) -> XMLName {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var count = 0
+        var prefixed = false
         while true {
             guard try ensure() else { throw unexpectedEnd("inside a tag name") }
             let b = buffer[pos]
@@ -92,6 +112,7 @@ extension ByteInput {
             if b == UInt8(ascii: ":") {
                 h = 0xcbf2_9ce4_8422_2325
                 count = 0
+                prefixed = true
                 continue
             }
             h = (h ^ UInt64(b)) &* 0x0100_0000_01b3
@@ -100,26 +121,7 @@ extension ByteInput {
         guard count > 0 else {
             throw syntaxError(expected: "expected a name", found: buffer[pos])
         }
-        return h
-    }
-
-    /// The full name at pos (prefix included; its first 256 bytes), for attributes we keep
-    /// (`catalog:eventid`). Gathered in `numberScratch`, which XML has no other use for: no
-    /// array grown a byte at a time for each attribute.
-    private func readXMLFullName() throws(FeedError) -> String {
-        var count = 0
-        while true {
-            guard try ensure() else { throw unexpectedEnd("inside a tag") }
-            let b = buffer[pos]
-            if b == gt || b == slash || b == UInt8(ascii: "=") || b <= 0x20 { break }
-            pos &+= 1
-            if count < 256 {
-                numberScratch[count] = b
-                count &+= 1
-            }
-        }
-        guard count > 0 else { throw syntaxError(expected: "expected an attribute name or '>'", found: buffer[pos]) }
-        return String(decoding: UnsafeBufferPointer(start: numberScratch, count: count), as: UTF8.self)
+        return XMLName(hash: h, prefixed: prefixed)
     }
 
     private func skipXMLSpace() throws(FeedError) {
@@ -135,11 +137,11 @@ extension ByteInput {
     }
 
     /// Reads the attributes and the end of a start tag. Returns whether it was self-closing
-    /// (`<x/>`). With `attributes`, each attribute's full name and decoded value is passed to it,
-    /// unless `keeping` says the name is not wanted (its value is then scanned, never decoded
-    /// into a string: an ANSS origin carries four attributes beside the one publicID read).
-    func finishXMLStartTag(attributes: ((String, String) -> Void)? = nil,
-                           keeping: ((String) -> Bool)? = nil) throws(FeedError) -> Bool {
+    /// (`<x/>`). Each attribute whose name `keeping` wants is passed to `attributes` with its
+    /// decoded value; the others are scanned, never decoded into a string (an ANSS origin
+    /// carries four attributes beside the one publicID read), and no name becomes a string.
+    func finishXMLStartTag(keeping: (XMLName) -> Bool = { _ in false },
+                           attributes: (XMLName, String) -> Void = { _, _ in }) throws(FeedError) -> Bool {
         while true {
             try skipXMLSpace()
             let c = try nextRawByte("inside a tag")
@@ -150,9 +152,8 @@ extension ByteInput {
                 return true
             }
             pos &-= 1
-            var name = ""
-            if attributes != nil { name = try readXMLFullName() } else { _ = try readXMLName() }
-            let keep = attributes != nil && keeping?(name) != false
+            let name = try readXMLName()
+            let keep = keeping(name)
             try skipXMLSpace()
             let equals = try nextRawByte("after an attribute name")
             guard equals == UInt8(ascii: "=") else { pos &-= 1; throw syntaxError(expected: "expected '=' after an attribute name", found: equals) }
@@ -189,7 +190,7 @@ extension ByteInput {
                 lineStart = offset
                 if keep { appendScratch(b) }
             }
-            if keep { attributes?(name, scratchString()) }
+            if keep { attributes(name, scratchString()) }
         }
     }
 

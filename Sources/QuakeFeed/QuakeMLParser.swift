@@ -204,7 +204,7 @@ final class QuakeMLParser: RecordParser {
             throw input.error(.unknownFormat, "the XML document's root element is not <quakeml>, so it is not QuakeML",
                               at: start, hint: FeedReader.formatHint)
         }
-        if try input.finishXMLStartTag(attributes: { _, value in self.noteNamespace(value) }) {
+        if try input.finishXMLStartTag(keeping: { _ in true }, attributes: { _, value in self.noteNamespace(value) }) {
             finished = true
             return
         }
@@ -241,13 +241,13 @@ final class QuakeMLParser: RecordParser {
             // <event> directly in <eventParameters>.
             var e = Event()
             e.line = input.line
-            selfClosing = try input.finishXMLStartTag { key, value in
-                switch key {
-                case "publicID": e.publicID = value
-                case let k where k.hasSuffix(":eventsource"): e.eventSource = value
-                case let k where k.hasSuffix(":eventid"): e.eventID = value
-                case let k where k.hasSuffix(":datasource"): e.dataSource = value
-                case let k where k.hasSuffix(":dataid"): e.dataID = value
+            selfClosing = try input.finishXMLStartTag(keeping: Attribute.ofEvent.contains) { name, value in
+                switch name {
+                case Attribute.publicID: e.publicID = value
+                case Attribute.eventSource: e.eventSource = value
+                case Attribute.eventID: e.eventID = value
+                case Attribute.dataSource: e.dataSource = value
+                case Attribute.dataID: e.dataID = value
                 default: break
                 }
             }
@@ -256,10 +256,10 @@ final class QuakeMLParser: RecordParser {
                   (event != nil && parent == .event && depth == 3) || (event == nil && parent == .eventParameters && depth == 2) {
             // In the event (BED), or beside it (BED-RT).
             var id = ""
-            selfClosing = try input.finishXMLStartTag(attributes: { _, value in id = value }, keeping: { $0 == "publicID" })
+            selfClosing = try input.finishXMLStartTag(keeping: { $0 == Attribute.publicID }) { _, value in id = value }
             if name == .origin { origin = Origin(publicID: id) } else { magnitude = Magnitude(publicID: id) }
         } else if name == .eventParameters, depth == 1 {
-            selfClosing = try input.finishXMLStartTag { _, value in self.noteNamespace(value) }
+            selfClosing = try input.finishXMLStartTag(keeping: { _ in true }) { _, value in self.noteNamespace(value) }
         } else {
             if event != nil, parent == .event, depth == 3, name == .description { description = (nil, "") }
             selfClosing = try input.finishXMLStartTag()
@@ -272,6 +272,16 @@ final class QuakeMLParser: RecordParser {
             return
         }
         if event != nil || origin != nil || magnitude != nil { pendingLeaf = leafTarget(name) }
+    }
+
+    /// The attributes read: `publicID` (no prefix), and the ANSS catalog's (any prefix).
+    private enum Attribute {
+        static let publicID = XMLName("publicID", prefixed: false)
+        static let eventSource = XMLName("eventsource", prefixed: true)
+        static let eventID = XMLName("eventid", prefixed: true)
+        static let dataSource = XMLName("datasource", prefixed: true)
+        static let dataID = XMLName("dataid", prefixed: true)
+        static let ofEvent = [publicID, eventSource, eventID, dataSource, dataID]
     }
 
     private enum Leaf {

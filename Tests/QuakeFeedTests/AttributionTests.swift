@@ -179,6 +179,18 @@ import QuakeTestSupport
         #expect(quake.code == "usb000ief4" && quake.source == "usgs")
     }
 
+    /// Attributes are matched by local name: the ANSS catalog's under any prefix, never without
+    /// one; `publicID` only without a prefix (a `q:publicID` is another attribute).
+    @Test func catalogAttributesTakeAnyPrefixAndPublicIDNone() throws {
+        let anyPrefix = Self.quakeML(Self.event("quakeml:earthquake.usgs.gov/fdsnws/event/1/query?eventid=nc73001&amp;format=quakeml",
+                                                attributes: #" xmlns:anss="http://anss.org/xmlns/catalog/0.1" anss:eventsource="nc" anss:eventid="73001""#))
+        #expect(try Feed.read(anyPrefix).map(\.code) == ["nc73001"])
+        let unprefixed = Self.quakeML(Self.event("smi:local/ndk/C201303010329A/event", attributes: #" eventsource="nc" eventid="73001""#))
+        #expect(try Feed.read(unprefixed).map(\.code) == ["local:C201303010329A"])
+        let prefixedPublicID = Self.quakeML(Self.event("smi:local/ndk/C201303010329A/event", attributes: #" q:publicID="smi:local/ndk/X1/event""#))
+        #expect(try Feed.read(prefixedPublicID).map(\.code) == ["local:C201303010329A"])
+    }
+
     // MARK: 3. The magnitude a seismologist would choose
 
     @Test func withoutAPreferredMagnitudeTheMomentMagnitudeWins() throws {
