@@ -506,7 +506,7 @@ public final class FetchedResultsController {
             where_ += " AND \(before)"
             args += beforeArgs
         }
-        return Int(try db.scalar("SELECT count(*) FROM \(from) WHERE \(where_)", args).int64 ?? 0)
+        return Int(try db.cachedScalar("SELECT count(*) FROM \(from) WHERE \(where_)", args).int64 ?? 0)
     }
 
     /// The match set of the current request.

@@ -193,6 +193,15 @@ public final class Connection {
         return try statement.step() ? statement.value(at: 0) : .null
     }
 
+    /// `scalar(_:_:)` through the statement cache, for a query run many times with different
+    /// arguments (a merge ranks each changed row with one count).
+    public func cachedScalar(_ sql: String, _ arguments: [SQLiteValue] = []) throws(SQLiteError) -> SQLiteValue {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        return try statement.step() ? statement.value(at: 0) : .null
+    }
+
     /// Rows changed by the most recent statement. The corresponding C function is `sqlite3_changes64`.
     public var changes: Int { Int(sqlite3_changes64(rawHandle)) }
 
