@@ -45,6 +45,26 @@ import Testing
         }
     }
 
+    /// The day a calendar keeps from its last answer is the day a fresh calendar answers: asked
+    /// hour by hour across a year's clock changes (23- and 25-hour days), then at random.
+    @Test func aKeptDayIsTheDayAFreshCalendarFinds() {
+        for zone in ["Europe/London", "America/St_Johns", "Australia/Lord_Howe", "UTC"] {
+            let timeZone = TimeZone(identifier: zone)!
+            let kept = DayCalendar(timeZone: timeZone)
+            var times = Array(stride(from: Int64(1_767_225_600_000), to: 1_798_761_600_000, by: 3_600_000 - 1))
+            var state: UInt64 = 7
+            for _ in 0..<2_000 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1
+                times.append(times[Int(state >> 33) % times.count] + Int64(state >> 50))
+            }
+            for time in times {
+                let fresh = DayCalendar(timeZone: timeZone).day(containing: time)
+                #expect(kept.key(containing: time) == fresh.key, "\(zone) \(time)")
+                #expect(kept.day(containing: time) == fresh, "\(zone) \(time)")
+            }
+        }
+    }
+
     @Test func supportedTimesAreTheFourDigitYears() {
         #expect(QuakeRecord.timeProblem(QuakeRecord.supportedTimes.lowerBound) == nil)
         #expect(QuakeRecord.timeProblem(253_402_300_799_999) == nil)
