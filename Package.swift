@@ -23,7 +23,7 @@ let package = Package(
         // The store: the Core Data counterpart. Only QuakeStore/SQLite imports CSQLite.
         .target(name: "QuakeStore", dependencies: ["CSQLite", "CQuakeSQL", "QuakeTime"]),
         // Streaming feed readers that yield QuakeRecord values; no SQLite.
-        .target(name: "QuakeFeed", dependencies: ["QuakeStore", "CZlib"]),
+        .target(name: "QuakeFeed", dependencies: ["QuakeStore", "QuakeTime", "CZlib"]),
         // Scene storage, app storage, user activities, state directory.
         .target(name: "QuakeScenes", dependencies: ["QuakeTime"]),
         // The terminal UI. Only QuakeTUI/Terminal imports CNcursesw.

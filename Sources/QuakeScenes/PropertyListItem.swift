@@ -85,14 +85,6 @@ public enum PropertyListItem: Sendable, Equatable {
         }
     }
 
-    /// Serializes a root dictionary as an XML property list.
-    ///
-    /// - Throws: the serializer's error if a value cannot be written (e.g. a NaN may not be).
-    static func xmlData(for root: [String: PropertyListItem]) throws -> Data {
-        try PropertyListSerialization.data(fromPropertyList: root.mapValues(\.foundationValue),
-                                           format: .xml, options: 0)
-    }
-
     /// Parses a property list whose root must be a dictionary of convertible values.
     ///
     /// - Returns: the root, or nil if the data is not a property list, its root is not a

@@ -1,7 +1,7 @@
 /// Proleptic Gregorian dates and days since 1970-01-01, both ways, by arithmetic (Howard Hinnant,
 /// "chrono-Compatible Low-Level Date Algorithms", `days_from_civil` and `civil_from_days`): for the
 /// places that read or write dates without Foundation's calendar and formatters, which cost
-/// microseconds a call (feeds' ISO 8601 times, FDSN query times, day sections' labels).
+/// microseconds a call (feeds' ISO 8601 times, FDSN query times, day sections' labels, property lists' dates).
 public enum CivilDate {
     /// Days since 1970-01-01 of `year`-`month`-`day`.
     public static func days(year: Int, month: Int, day: Int) -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeStore
+import QuakeTime
 
 /// One `quaketui fetch`: an FDSN event service (`/fdsnws/event/1/query`) and the filters of
 /// the FDSN web service specification 1.2 — time range, magnitude, depth, a box or a circle.
