@@ -88,15 +88,6 @@ extension PropertyListItem {
 
     /// `yyyy-MM-ddTHH:mm:ssZ` of the whole second at or before `date`.
     private static func utcSeconds(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - days * 86_400
-        let (year, month, day) = CivilDate.date(days: days)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T"
-            + "\(padded(inDay / 3_600, 2)):\(padded(inDay / 60 % 60, 2)):\(padded(inDay % 60, 2))Z"
+        CivilDate.isoDateTime(seconds: Int64(date.timeIntervalSince1970.rounded(.down))) + "Z"
     }
 }

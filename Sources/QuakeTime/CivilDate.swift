@@ -25,4 +25,23 @@ public enum CivilDate {
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, doy - (153 * mp + 2) / 5 + 1)
     }
+
+    /// `yyyy-MM-dd` of the day `days` after 1970-01-01.
+    public static func isoDate(days: Int64) -> String {
+        let (year, month, day) = date(days: days)
+        return "\(digits(year, 4))-\(digits(month, 2))-\(digits(day, 2))"
+    }
+
+    /// `yyyy-MM-ddTHH:mm:ss` (UTC) of the second `seconds` after 1970-01-01T00:00:00.
+    public static func isoDateTime(seconds: Int64) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let second = seconds - days * 86_400
+        return "\(isoDate(days: days))T\(digits(second / 3_600, 2)):\(digits(second / 60 % 60, 2)):\(digits(second % 60, 2))"
+    }
+
+    /// `value` in at least `width` digits (`digits(7, 2)` is `07`), its sign first.
+    public static func digits(_ value: Int64, _ width: Int) -> String {
+        let text = String(value.magnitude)
+        return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+    }
 }

@@ -169,11 +169,6 @@ struct DayCalendar {
         let days = Int64((local / 86_400).rounded(.down))
         let (year, month, day) = CivilDate.date(days: days)
         let weekday = Self.weekdays[Int(((days % 7) + 11) % 7)]  // 1970-01-01 was a Thursday
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return ("\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))",
-                "\(weekday), \(day) \(Self.months[Int(month) - 1]) \(padded(year, 4))")
+        return (CivilDate.isoDate(days: days), "\(weekday), \(day) \(Self.months[Int(month) - 1]) \(CivilDate.digits(year, 4))")
     }
 }
