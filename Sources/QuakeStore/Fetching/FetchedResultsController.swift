@@ -541,6 +541,38 @@ public final class FetchedResultsController {
         return index.start(of: key, precedes: plan.sectionPrecedes) + (try countRows(db, in: key, before: keys, km: km))
     }
 
+    /// The ranks of the rows a merge leaves matched, a section's rows together: the first in
+    /// display order by one count, the others by one walk of the section's ids on from it. A
+    /// count each re-read the section from its start for every row: a 300-quake refresh ranked
+    /// in 300 counts, 6 ms of the browser's main thread at 200k, and up to 2,000 rows are merged.
+    private func ranks(_ db: Connection, of rows: [String: RowKeys]) throws -> [String: Int] {
+        var result: [String: Int] = [:]
+        let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
+        for (key, members) in Dictionary(grouping: rows, by: { sectionKey(of: $0.value) }) {
+            let sorted = members.sorted { plan.precedesInSection($0.value, $1.value) }
+            let first = try rank(db, sorted[0].value)
+            result[sorted[0].key] = first
+            guard sorted.count > 1 else { continue }
+            let (range, rangeArgs) = key.rangeSQL
+            let (onward, onwardArgs) = plan.atOrAfterInSection(sorted[0].value)
+            let statement = try db.cachedStatement(
+                "SELECT quake.id FROM \(plan.from) WHERE \(range) AND \(predicate) AND \(onward) ORDER BY \(plan.orderBy)")
+            defer { statement.reset() }
+            try statement.bind(rangeArgs + predicateArgs + onwardArgs)
+            var next = 1, offset = 0
+            while next < sorted.count, try statement.step() {
+                if statement.value(at: 0).int64 == sorted[next].value.id {
+                    result[sorted[next].key] = first + offset
+                    next += 1
+                }
+                offset += 1
+            }
+            // Rows the walk did not meet (none, unless the rows changed under the read): a count each.
+            for (code, keys) in sorted[next...] { result[code] = try rank(db, keys) }
+        }
+        return result
+    }
+
     /// A merge under an order with its own table (a distance sort): the match set and the
     /// table follow each changed row, then the bands are recounted and the merge reports a reload. A row's old distance
     /// is not in history (its old coordinates are not), so old positions cannot be listed; the
@@ -603,9 +635,7 @@ public final class FetchedResultsController {
         }
         index = old.applying(diff.countDeltas(sectionOf: { sectionKey(of: $0) }), adding: added, precedes: plan.sectionPrecedes)
 
-        var newRank: [String: Int] = [:]
-        for (code, keys) in newMatched { newRank[code] = try rank(db, keys) }
-        return diff.changes(oldRank: oldRank, newRank: newRank, old: old, new: index)
+        return diff.changes(oldRank: oldRank, newRank: try ranks(db, of: newMatched), old: old, new: index)
     }
 
     /// A section that a merge brought, with its title (its count is set from the merge's deltas).
