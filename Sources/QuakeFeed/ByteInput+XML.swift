@@ -99,8 +99,8 @@ extension ByteInput {
     }
 
     /// Reads an element or attribute name at pos: the hash of its local part, and whether it
-    /// had a prefix (`catalog:eventid`).
-    private func readXMLName() throws(FeedError) -> XMLName {
+    /// had a prefix (`catalog:eventid`). `expected` says what was wanted when no name is there.
+    private func readXMLName(expected: String = "expected a name") throws(FeedError) -> XMLName {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         var count = 0
         var prefixed = false
@@ -119,7 +119,7 @@ extension ByteInput {
             count &+= 1
         }
         guard count > 0 else {
-            throw syntaxError(expected: "expected a name", found: buffer[pos])
+            throw syntaxError(expected: expected, found: buffer[pos])
         }
         return XMLName(hash: h, prefixed: prefixed)
     }
@@ -152,7 +152,7 @@ extension ByteInput {
                 return true
             }
             pos &-= 1
-            let name = try readXMLName()
+            let name = try readXMLName(expected: "expected an attribute name or '>'")
             let keep = keeping(name)
             try skipXMLSpace()
             let equals = try nextRawByte("after an attribute name")
