@@ -1,3 +1,5 @@
+import QuakeStore
+
 // A small streaming XML tokenizer on ByteInput, for QuakeML: start and end tags (names
 // reduced to their local part and hashed), attributes on request, text with the five
 // predefined entities and character references, CDATA; comments, processing instructions
@@ -18,11 +20,7 @@ enum XMLMarkup: Equatable {
 }
 
 /// FNV-1a of an element's local name (the part after any `prefix:`).
-@inline(__always) func xmlNameHash(_ name: String) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x0100_0000_01b3 }
-    return h
-}
+@inline(__always) func xmlNameHash(_ name: String) -> UInt64 { fnv1a(name.utf8) }
 
 /// An element's or attribute's name as the tokenizer reads it: the hash of its local part
 /// (``xmlNameHash(_:)``) and whether a `prefix:` came before it.
@@ -101,7 +99,7 @@ extension ByteInput {
     /// Reads an element or attribute name at pos: the hash of its local part, and whether it
     /// had a prefix (`catalog:eventid`). `expected` says what was wanted when no name is there.
     private func readXMLName(expected: String = "expected a name") throws(FeedError) -> XMLName {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        var h = fnv1aBasis
         var count = 0
         var prefixed = false
         while true {
@@ -110,12 +108,12 @@ extension ByteInput {
             if b == gt || b == slash || b == UInt8(ascii: "=") || b <= 0x20 { break }
             pos &+= 1
             if b == UInt8(ascii: ":") {
-                h = 0xcbf2_9ce4_8422_2325
+                h = fnv1aBasis
                 count = 0
                 prefixed = true
                 continue
             }
-            h = (h ^ UInt64(b)) &* 0x0100_0000_01b3
+            h = fnv1aStep(h, b)
             count &+= 1
         }
         guard count > 0 else {

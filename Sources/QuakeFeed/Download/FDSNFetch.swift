@@ -100,9 +100,7 @@ public final class FDSNFetch {
 
     /// The `meta` key of a fetch.
     public static func key(identity: String) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in identity.utf8 { h = (h ^ UInt64(b)) &* 0x0100_0000_01b3 }
-        return "fetch." + String(h, radix: 16)
+        "fetch." + String(fnv1a(identity.utf8), radix: 16)
     }
 
     /// The stored progress of the fetch `identity`, if any.
