@@ -172,7 +172,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
                 checkInflation(decoded: decoded, wire: meter.totals.consumed, encoding: encoding)
             }
         }
-        if !Standard.write(data, to: STDOUT_FILENO) {
+        if !Standard.body(data) {
             // The reader went away (the import failed or was cancelled): stop downloading.
             failed = true
             dataTask.cancel()

@@ -18,6 +18,11 @@ final class WireMeter: @unchecked Sendable {
     private static let bytesReceivedOffset = 128
     private static let socketType: mode_t = 0o140000  // S_IFSOCK
 
+    // Our duplicates keep their connections open: a session's next download must not inherit them.
+    deinit {
+        for fd in sockets.values { close(fd) }
+    }
+
     /// Looks for TCP sockets not seen yet (a new connection, a redirect's) and keeps them.
     func scan() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return }

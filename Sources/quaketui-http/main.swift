@@ -3,7 +3,7 @@
 // them. `quaketui` starts it for each download and reads its standard output:
 //
 //     quaketui-http [--timeout SECONDS] [--parent PID] [--max-inflation-ratio N] [--inflation-allowance BYTES]
-//                   [--user-agent TEXT] [--header 'Name: value']... URL
+//                   [--user-agent TEXT] [--header 'Name: value']... (URL | --session)
 //
 // `--timeout` is the stall limit (30 s): see `Limits` for it, the deadline and the inflation
 // limit. `--parent` is the process that reads the output (default: the one that started us);
@@ -17,12 +17,32 @@
 // Exit status: 0 when the whole body was written, 1 when the download failed (before the head,
 // or mid-body: then the error line goes to stderr, as it does for every limit the watchdog
 // enforces), 64 for a bad command line.
+//
+// With `--session` instead of a URL it downloads one URL after another, so that a `fetch` of
+// many windows starts (and links) one helper, not one per window: each request is a JSON line on
+// stdin, {"url":"…","headers":[["If-None-Match","…"]]}, and each answer is the same head line
+// followed by the body in frames, `<length in hex>\n<bytes>`, ended by `0\n`. A failure ends the
+// process as above; so does the end of stdin.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 enum Standard {
+    /// Bodies go out in frames (`--session`): set once, before the first download.
+    nonisolated(unsafe) static var framed = false
+
+    /// Writes a chunk of the body to stdout, as a frame in a session; false when the reader
+    /// closed the pipe.
+    static func body(_ data: Data) -> Bool {
+        guard framed else { return write(data, to: STDOUT_FILENO) }
+        guard !data.isEmpty else { return true }
+        return write(Data((String(data.count, radix: 16) + "\n").utf8) + data, to: STDOUT_FILENO)
+    }
+
+    /// The frame that ends a body in a session.
+    static func endBody() -> Bool { write(Data("0\n".utf8), to: STDOUT_FILENO) }
+
     /// Writes all of `data`; false when the reader closed the pipe.
     @discardableResult
     static func write(_ data: Data, to fd: Int32) -> Bool {
@@ -43,7 +63,7 @@ enum Standard {
 
 func usage(_ message: String) -> Never {
     Standard.write(Data(("quaketui-http: \(message)\nusage: quaketui-http [--timeout S] [--parent PID] [--max-inflation-ratio N] "
-                         + "[--inflation-allowance BYTES] [--user-agent TEXT] [--header 'Name: value']... URL\n").utf8),
+                         + "[--inflation-allowance BYTES] [--user-agent TEXT] [--header 'Name: value']... (URL | --session)\n").utf8),
                    to: STDERR_FILENO)
     exit(64)
 }
@@ -55,6 +75,7 @@ var limits = Limits()
 var parent = getppid()
 var headers: [(String, String)] = [("User-Agent", "quaketui")]
 var target: URL?
+var session = false
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
@@ -74,6 +95,8 @@ while !arguments.isEmpty {
         guard let text = arguments.first else { usage("--user-agent takes a value") }
         headers[0].1 = text
         arguments.removeFirst()
+    case "--session":
+        session = true
     case "--header":
         guard let text = arguments.first, let colon = text.firstIndex(of: ":") else { usage("--header takes 'Name: value'") }
         headers.append((String(text[..<colon]), text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
@@ -85,7 +108,24 @@ while !arguments.isEmpty {
         target = url
     }
 }
-guard let target else { usage("no URL") }
 // Started by a parent that has already died: nobody reads what we would download.
 if getppid() != parent { exit(1) }
-exit(Download(url: target, limits: limits, parent: parent).run(headers: headers))
+guard session else {
+    guard let target else { usage("no URL") }
+    exit(Download(url: target, limits: limits, parent: parent).run(headers: headers))
+}
+if target != nil { usage("--session reads its URLs from stdin, one JSON line each") }
+Standard.framed = true
+while let line = readLine() {
+    guard let request = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+          let text = request["url"] as? String, let url = URL(string: text),
+          ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+        Download.exit("quaketui-http: expected a request line with an http or https URL, got '\(line.prefix(200))'")
+    }
+    let extra = (request["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+    // Set in order: a request's own User-Agent replaces the command line's.
+    let status = Download(url: url, limits: limits, parent: parent).run(headers: headers + extra)
+    guard status == 0 else { exit(status) }
+    guard Standard.endBody() else { exit(1) }
+}
+exit(0)

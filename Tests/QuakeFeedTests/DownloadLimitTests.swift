@@ -4,7 +4,7 @@ import QuakeTestSupport
 import Testing
 
 /// The download helper's limits judge the server, never the reader (issue 29, finding 7).
-@Suite struct DownloadLimitTests {
+@Suite(.serialized) struct DownloadLimitTests {
     /// A reader that stops reading for longer than the stall limit, after the server has sent
     /// everything, still gets the whole body: the chunks waiting for the pipe are the reader's
     /// delay, not a stalled server.
@@ -23,7 +23,7 @@ import Testing
         defer { stream.close() }
         #expect(eventually(timeout: 20) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("sent big.bin") })
         // Nothing read yet: the helper must not give up while its chunks wait for us.
-        let helper = try #require(Self.helper(fetching: url), "no quaketui-http child for \(url)")
+        let helper = try #require(Self.helpers().first, "no quaketui-http child for \(url)")
         #expect(!eventually(timeout: stall * 5) { Self.isGone(helper) }, "the helper gave up on a slow reader")
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -58,16 +58,17 @@ import Testing
         #expect(count == text.utf8.count)
     }
 
-    /// This process's `quaketui-http` child whose command line names `url`.
-    static func helper(fetching url: URL) -> pid_t? {
+    /// This process's `quaketui-http` children that still run (this suite runs its tests one at
+    /// a time, and is the only one of its target that downloads).
+    static func helpers() -> [pid_t] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         let children = tasks.flatMap { task -> [pid_t] in
             let text = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
             return text.split(separator: " ").compactMap { pid_t($0) }
         }
-        return children.first { pid in
+        return children.filter { pid in
             let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-            return String(decoding: line, as: UTF8.self).contains(url.absoluteString)
+            return !isGone(pid) && String(decoding: line.prefix { $0 != 0 }, as: UTF8.self).hasSuffix("quaketui-http")
         }
     }
 

@@ -15,10 +15,10 @@ import QuakeStore
 /// - **Windows** stay under the service's limit adaptively: a window whose answer reaches the
 ///   limit (or is refused with HTTP 413, or 400 "exceeds … limit") is halved and asked again;
 ///   after each window the next one is sized to about half the limit.
-/// - **Polite**: one request at a time, a clear User-Agent; HTTP 429 and 503 wait for
-///   `Retry-After` (at most ``maximumRetryAfter``) and ask again; 500/502/504, network errors
-///   and truncated bodies are retried a few times with back-off, a download that timed out
-///   once; 204 is a window without events.
+/// - **Polite**: one request at a time, all through one download helper (`DownloadSession`), a
+///   clear User-Agent; HTTP 429 and 503 wait for `Retry-After` (at most ``maximumRetryAfter``)
+///   and ask again; 500/502/504, network errors and truncated bodies are retried a few times
+///   with back-off, a download that timed out once; 204 is a window without events.
 /// - **Resumable**: the progress (query, range, the next window's start and size) is stored in
 ///   the store's `meta` table in the same transaction as each window's quakes, so after ctrl-c
 ///   or `kill -9` the same command goes on from the first uncommitted window and never asks
@@ -85,6 +85,9 @@ public final class FDSNFetch {
     private let note: (String) -> Void
     /// What replacing the bundled sample removed and kept, once a window replaced it.
     private var sampleReplaced: SampleReplacement?
+    /// One download helper for every window (60 s stall limit: a service may think long before
+    /// it answers a large window).
+    private let downloads = DownloadSession(timeout: 60)
 
     /// - Parameters:
     ///   - note: told about waits and retries, one sentence each.
@@ -282,7 +285,7 @@ public final class FDSNFetch {
         var next = next
         let stream: HTTPByteStream
         do {
-            stream = try HTTPByteStream(url: url, timeout: 60, userAgent: userAgent)
+            stream = try HTTPByteStream(url: url, userAgent: userAgent, session: downloads)
         } catch {
             return .failed(error, partial: UpsertCounts())
         }

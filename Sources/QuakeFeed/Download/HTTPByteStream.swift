@@ -13,6 +13,8 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     // @unchecked: one reader at a time uses it (FeedByteStream's contract); `lock` guards `helper`.
     private let lock = NSLock()
     private let helper: HTTPHelperProcess
+    /// Keeps the helper between downloads; nil: it exits after this one.
+    private let session: DownloadSession?
     public let url: URL
     /// The HTTP status of the response (200, 204, 304, …).
     public let statusCode: Int
@@ -23,23 +25,38 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     /// example `If-None-Match` for a conditional request; a 304 answer is then no error).
     /// - Throws: `FeedError` with `.cannotOpen` and a sentence for offline, DNS, TLS, timeouts
     ///   and HTTP status errors (the `underlyingError` is an `HTTPStatusError` for those).
-    public init(url: URL, timeout: TimeInterval = 30, userAgent: String = "quaketui",
-                headers: [(String, String)] = []) throws(FeedError) {
+    public convenience init(url: URL, timeout: TimeInterval = 30, userAgent: String = "quaketui",
+                            headers: [(String, String)] = []) throws(FeedError) {
+        try self.init(url: url, userAgent: userAgent, headers: headers, session: nil, timeout: timeout)
+    }
+
+    /// A download through `session`'s helper (one helper for many downloads), or through a
+    /// helper of its own that exits after it (`session` nil).
+    init(url: URL, userAgent: String = "quaketui", headers: [(String, String)] = [], session: DownloadSession?,
+         timeout: TimeInterval = 30) throws(FeedError) {
         self.url = url
+        self.session = session
         let helper: HTTPHelperProcess
+        let head: HTTPHelperProcess.Head
         do {
-            helper = try HTTPHelperProcess(url: url, timeout: timeout, headers: [("User-Agent", userAgent)] + headers)
+            let all = [("User-Agent", userAgent)] + headers
+            if let session {
+                (helper, head) = try session.begin(url: url, headers: all)
+            } else {
+                helper = try HTTPHelperProcess(timeout: timeout)
+                head = try helper.begin(url: url, headers: all, last: true)
+            }
         } catch {
             throw FeedError(code: .cannotOpen, name: url.absoluteString, message: "\(error)", hint: "nothing was changed",
                             underlyingError: error)
         }
         self.helper = helper
-        statusCode = helper.head.status
-        responseHeaders = helper.head.headers
+        statusCode = head.status
+        responseHeaders = head.headers
         guard (200..<300).contains(statusCode) || statusCode == 304 else {
             // Keep the (short) body: FDSN services explain errors there.
             let body = (try? helper.readAll(limit: 8192)) ?? []
-            helper.close()
+            close()
             let retryAfter = responseHeaders["retry-after"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
             let status = HTTPStatusError(status: statusCode, body: String(decoding: body, as: UTF8.self), retryAfter: retryAfter)
             throw FeedError(code: .cannotOpen, name: url.absoluteString, message: Self.describe(status, url: url),
@@ -51,7 +68,8 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
-        helper.close()
+        // A body left unread: the helper is stopped (a session starts another for its next).
+        if helper.state == .body { helper.kill() }
     }
 
     public var totalBytes: Int64? {
