@@ -82,7 +82,7 @@ final class HTTPHelperProcess {
         let line = ((try? JSONSerialization.data(withJSONObject: request)) ?? Data()) + Data("\n".utf8)
         let sent = line.withUnsafeBytes { Self.send(input, $0) }
         if last { closeInput() }
-        guard sent, let headLine = try readLine(limit: 1 << 20),
+        guard sent, let headLine = readLine(limit: 1 << 20),
               let object = try? JSONSerialization.jsonObject(with: Data(headLine)) as? [String: Any] else {
             throw failAfterExit(orElse: "the download helper \(Self.helperPath(environment: ProcessInfo.processInfo.environment)) gave no answer")
         }
@@ -99,7 +99,7 @@ final class HTTPHelperProcess {
     func read(into target: UnsafeMutableRawBufferPointer) throws -> Int {
         guard state == .body else { return 0 }
         while frameLeft == 0 {
-            guard let header = try readLine(limit: 32) else { throw failAfterExit(orElse: "the download broke off before the end") }
+            guard let header = readLine(limit: 32) else { throw failAfterExit(orElse: "the download broke off before the end") }
             guard let length = Int(String(decoding: header, as: UTF8.self), radix: 16), length >= 0 else {
                 kill()
                 throw Failure(message: "the download helper sent a frame that is not one ('\(String(decoding: header.prefix(32), as: UTF8.self))')")
@@ -120,7 +120,7 @@ final class HTTPHelperProcess {
             return count
         }
         // Straight into the reader's buffer: the body is most of what comes through.
-        let n = try readOutput(into: UnsafeMutableRawBufferPointer(rebasing: target[0..<wanted]))
+        let n = readOutput(into: UnsafeMutableRawBufferPointer(rebasing: target[0..<wanted]))
         guard n > 0 else { throw failAfterExit(orElse: "the download broke off before the end") }
         frameLeft -= n
         return n
@@ -165,7 +165,7 @@ final class HTTPHelperProcess {
 
     /// The next line of the output (without its newline), nil at its end; a line longer than
     /// `limit` is no line of the helper's: it is stopped, and the answer is nil as at the end.
-    private func readLine(limit: Int) throws -> ArraySlice<UInt8>? {
+    private func readLine(limit: Int) -> ArraySlice<UInt8>? {
         var searched = position
         while true {
             if let newline = buffer[searched...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -184,13 +184,13 @@ final class HTTPHelperProcess {
                 searched = 0
             }
             var chunk = [UInt8](repeating: 0, count: 4096)
-            let n = try chunk.withUnsafeMutableBytes { try readOutput(into: $0) }
+            let n = chunk.withUnsafeMutableBytes { readOutput(into: $0) }
             if n == 0 { return nil }
             buffer += chunk[0..<n]
         }
     }
 
-    private func readOutput(into target: UnsafeMutableRawBufferPointer) throws -> Int {
+    private func readOutput(into target: UnsafeMutableRawBufferPointer) -> Int {
         while true {
             let n = Glibc.read(output, target.baseAddress!, target.count)
             if n >= 0 { return n }
