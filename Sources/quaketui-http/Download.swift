@@ -3,18 +3,76 @@ import Foundation
 import FoundationNetworking
 #endif
 
+/// The helper's URLSession, one for every download it makes: curl keeps a connection (and its
+/// TLS session) open between the requests of a `--session`, so a fetch's windows to one service
+/// share one connection when the service keeps it alive. Downloads run one at a time; `Relay`
+/// hands each one's events to it.
+final class Downloader {
+    private let limits: Limits
+    private let parent: pid_t
+    private let queue = OperationQueue()
+    private let relay = Relay()
+    private let session: URLSession
+
+    init(limits: Limits, parent: pid_t) {
+        self.limits = limits
+        self.parent = parent
+        let configuration = URLSessionConfiguration.ephemeral
+        // curl's own idle timer; the watchdog words it and adds the deadline.
+        configuration.timeoutIntervalForRequest = limits.stall + 1
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: relay, delegateQueue: queue)
+    }
+
+    /// Downloads `url` to stdout; the exit status (0, or 1 for a failure).
+    func download(_ url: URL, headers: [(String, String)]) -> Int32 {
+        let download = Download(url: url, limits: limits, parent: parent, queue: queue)
+        relay.current = download
+        defer { relay.current = nil }
+        return download.run(headers: headers, in: session)
+    }
+
+    /// Hands URLSession's delegate calls to the download in progress.
+    private final class Relay: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        // @unchecked: `current` is under `lock`.
+        private let lock = NSLock()
+        private var _current: Download?
+        var current: Download? {
+            get { lock.withLock { _current } }
+            set { lock.withLock { _current = newValue } }
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            guard let current else { return completionHandler(.cancel) }
+            current.received(response, completionHandler: completionHandler)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            current?.received(data, task: dataTask)
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            current?.completed(error)
+        }
+    }
+}
+
 /// Streams one response to stdout from URLSession's delegate queue, within ``Limits``.
 ///
 /// A watchdog on its own queue ends the process when the download stalls, runs past its
 /// deadline, inflates like a bomb, or loses its reader: its parent died (`getppid` changed) or
 /// the parent closed the pipe. A failure writes `{"error":"…"}` on stderr and exits 1.
-final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+final class Download: @unchecked Sendable {
     // @unchecked: the delegate queue is serial; the counters the watchdog reads are under `lock`.
     private let url: URL
     private let limits: Limits
     private let parent: pid_t
     private let done = DispatchSemaphore(value: 0)
-    private let queue = OperationQueue()
+    /// The session's delegate queue: chunks waiting on it wait for the reader.
+    private let queue: OperationQueue
     private let meter = WireMeter()
     private let lock = NSLock()
     private let start = DispatchTime.now()
@@ -28,21 +86,15 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// The most curl writes per callback (`CURL_MAX_WRITE_SIZE`): a bound on one queued chunk.
     private static let chunkBound: Int64 = 16 * 1024
 
-    init(url: URL, limits: Limits, parent: pid_t) {
+    init(url: URL, limits: Limits, parent: pid_t, queue: OperationQueue) {
         self.url = url
         self.limits = limits
         self.parent = parent
+        self.queue = queue
         lastProgress = (0, start)
     }
 
-    func run(headers: [(String, String)]) -> Int32 {
-        let configuration = URLSessionConfiguration.ephemeral
-        // curl's own idle timer; the watchdog words it and adds the deadline.
-        configuration.timeoutIntervalForRequest = limits.stall + 1
-        configuration.timeoutIntervalForResource = 7 * 24 * 3600
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    func run(headers: [(String, String)], in session: URLSession) -> Int32 {
         var request = URLRequest(url: url)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let watchdog = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "quaketui-http.watchdog"))
@@ -53,7 +105,6 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         session.dataTask(with: request).resume()
         done.wait()
         watchdog.cancel()
-        session.invalidateAndCancel()
         return failed ? 1 : 0
     }
 
@@ -120,10 +171,9 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         bytes < 1024 ? "\(bytes) bytes" : bytes < 1 << 20 ? "\(bytes >> 10) KiB" : "\(bytes >> 20) MiB"
     }
 
-    // MARK: - URLSessionDataDelegate
+    // MARK: - URLSession's events (through `Downloader.Relay`)
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func received(_ response: URLResponse, completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         var head: [String: Any] = ["status": 200]
         var coding: String?
         if let http = response as? HTTPURLResponse {
@@ -155,7 +205,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         completionHandler(.allow)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    func received(_ data: Data, task dataTask: URLSessionDataTask) {
         lock.lock()
         let before = delivered
         delivered += Int64(data.count)
@@ -186,7 +236,7 @@ final class Download: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // The chunks wait for this serial queue instead, in this process: one response at most.
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    func completed(_ error: Error?) {
         if let error, !failed {
             failed = true
             let line = Self.errorLine(describe(error), timedOut: (error as NSError).code == NSURLErrorTimedOut)

@@ -7,11 +7,25 @@ import Foundation
 /// The count is the kernel's per-connection `tcpi_bytes_received` (Linux 4.1+, `TCP_INFO`)
 /// less what still waits unread in the socket (`FIONREAD`): the bytes curl has consumed. Each
 /// TCP socket found in `/proc/self/fd` is duplicated, so its count survives curl closing it.
+/// A connection already open when the meter is made (kept alive from an earlier download of a
+/// session) counts from then on.
 final class WireMeter: @unchecked Sendable {
-    // @unchecked: `sockets` is only touched under `lock`.
+    // @unchecked: `sockets` and `baselines` are only touched under `lock`.
     private let lock = NSLock()
     /// The socket's inode → our duplicate of its descriptor.
     private var sockets: [UInt64: Int32] = [:]
+    /// The counts of the connections open before this meter, by inode.
+    private var baselines: [UInt64: (received: Int64, consumed: Int64)] = [:]
+
+    init() {
+        scan()
+        lock.lock()
+        defer { lock.unlock() }
+        for (inode, fd) in sockets {
+            guard let (total, unread) = Self.counts(fd) else { continue }
+            baselines[inode] = (total, max(0, total - unread))
+        }
+    }
 
     /// `offsetof(struct tcp_info, tcpi_bytes_received)` in `<linux/tcp.h>`: the kernel's ABI only
     /// ever appends to `tcp_info`, and glibc's copy of the struct stops before this field.
@@ -43,10 +57,11 @@ final class WireMeter: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var received: Int64 = 0, consumed: Int64 = 0
-        for fd in sockets.values {
+        for (inode, fd) in sockets {
             guard let (total, unread) = Self.counts(fd) else { continue }
-            received += total
-            consumed += max(0, total - unread)
+            let base = baselines[inode] ?? (0, 0)
+            received += total - base.received
+            consumed += max(0, total - unread) - base.consumed
         }
         return (received, consumed)
     }

@@ -1,6 +1,7 @@
 // quaketui-http: the one process that links FoundationNetworking (libcurl and its TLS,
 // Kerberos and LDAP libraries), so that the browser and every command start without loading
-// them. `quaketui` starts it for each download and reads its standard output:
+// them. `quaketui` starts it (one for a whole `fetch`, one per download otherwise) and reads its
+// standard output:
 //
 //     quaketui-http [--timeout SECONDS] [--parent PID] [--max-inflation-ratio N] [--inflation-allowance BYTES]
 //                   [--user-agent TEXT] [--header 'Name: value']... (URL | --session)
@@ -19,10 +20,11 @@
 // enforces), 64 for a bad command line.
 //
 // With `--session` instead of a URL it downloads one URL after another, so that a `fetch` of
-// many windows starts (and links) one helper, not one per window: each request is a JSON line on
-// stdin, {"url":"…","headers":[["If-None-Match","…"]]}, and each answer is the same head line
-// followed by the body in frames, `<length in hex>\n<bytes>`, ended by `0\n`. A failure ends the
-// process as above; so does the end of stdin.
+// many windows starts (and links) one helper, not one per window, and keeps one connection to a
+// service that allows it (one TCP and TLS handshake, not one per window). Each request is a JSON
+// line on stdin, {"url":"…","headers":[["If-None-Match","…"]]}; each answer is the same head
+// line followed by the body in frames, `<length in hex>\n<bytes>`, ended by `0\n`. A failure
+// ends the process as above; so does the end of stdin.
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -110,9 +112,10 @@ while !arguments.isEmpty {
 }
 // Started by a parent that has already died: nobody reads what we would download.
 if getppid() != parent { exit(1) }
+let downloader = Downloader(limits: limits, parent: parent)
 guard session else {
     guard let target else { usage("no URL") }
-    exit(Download(url: target, limits: limits, parent: parent).run(headers: headers))
+    exit(downloader.download(target, headers: headers))
 }
 if target != nil { usage("--session reads its URLs from stdin, one JSON line each") }
 Standard.framed = true
@@ -124,7 +127,7 @@ while let line = readLine() {
     }
     let extra = (request["headers"] as? [[String]] ?? []).compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
     // Set in order: a request's own User-Agent replaces the command line's.
-    let status = Download(url: url, limits: limits, parent: parent).run(headers: headers + extra)
+    let status = downloader.download(url, headers: headers + extra)
     guard status == 0 else { exit(status) }
     guard Standard.endBody() else { exit(1) }
 }

@@ -86,6 +86,33 @@ extension DownloadLimitTests {
         #expect(try Self.readAll(try HTTPByteStream(url: smallURL, session: session)) == small)
     }
 
+    /// A service that keeps its connection open serves every download of a session over one
+    /// connection, and the limits still count each answer alone: a bomb after three kept-alive
+    /// downloads is stopped as the first download of a helper would be.
+    @Test func downloadsShareAKeptAliveConnectionAndTheLimitsStillHold() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let body = Self.body(200_000, seed: 11)
+        try Data(body).write(to: dir.appending("k"))
+        let log = dir.appending("server.log")
+        let server = try LocalHTTPServer(hostileIn: dir.url, log: log.path)
+        defer { server.stop() }
+        let session = DownloadSession(timeout: 30)
+        for mode in ["keep", "keep-gzip", "keep"] {
+            let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/\(mode)/k")), session: session)
+            #expect(try Self.readAll(stream) == body, "\(mode)")
+        }
+        let ports = Set(((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            .filter { $0.hasPrefix("keep ") }.map { $0.split(separator: " ")[1] })
+        #expect(ports.count == 1, "one connection for the three downloads, got ports \(ports.sorted())")
+        let bomb = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/gzip-bomb/feed.geojson")), session: session)
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let error = #expect(throws: (any Error).self) {
+            while case let n = try chunk.withUnsafeMutableBytes({ try bomb.read(into: $0) }), n > 0 {}
+        }
+        #expect("\(error.map { "\($0)" } ?? "")".contains("decompression bomb"))
+    }
+
     /// A single download (no session) leaves no helper behind once its body is read.
     @Test func aSingleDownloadsHelperExitsAfterItsBody() throws {
         let dir = try TemporaryDirectory()

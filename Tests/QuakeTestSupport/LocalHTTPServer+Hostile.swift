@@ -11,6 +11,8 @@ import Foundation
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
+/// - `/keep/NAME`, `/keep-gzip/NAME`: as `/file/` and `/gzip/`, over HTTP/1.1 with the connection
+///   kept open for the next request; the log says `keep PORT NAME` (the client's port).
 extension LocalHTTPServer {
     static let hostileServer = #"""
     import http.server, os, sys, time, zlib
@@ -28,6 +30,11 @@ extension LocalHTTPServer {
         def do_GET(self):
             parts = self.path.split('?')[0].strip('/').split('/')
             mode, name = parts[0], parts[-1]
+            if mode.startswith('keep'):
+                self.protocol_version, self.close_connection = 'HTTP/1.1', False
+                sys.stdout.write('keep %d %s\n' % (self.client_address[1], name))
+                sys.stdout.flush()
+                mode = 'gzip' if mode == 'keep-gzip' else 'file'
             try:
                 if mode == 'stall':
                     self.head()
