@@ -42,9 +42,13 @@ extension DownloadLimitTests {
                 stream.close()
                 helpers.formUnion(Self.helpers())
             }
-            // A gzip-encoded answer and an error status (whose body is read for its reason) in between.
+            // A gzip-encoded answer, an empty one (204, closed unread as a fetch does) and an error
+            // status (whose body is read for its reason) in between.
             let encoded = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/gzip/b6")), session: session)
             #expect(try Self.readAll(encoded) == Self.body(300_000, seed: 7))
+            let empty = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/empty/window")), session: session)
+            #expect(empty.statusCode == 204)
+            empty.close()
             #expect(throws: FeedError.self) { try HTTPByteStream(url: URL(string: "\(server.baseURL)/nothing/here")!, session: session) }
         }
         #expect(helpers.count == 1, "one helper for every download, got \(helpers.sorted())")

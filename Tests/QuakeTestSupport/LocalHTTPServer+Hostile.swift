@@ -11,6 +11,7 @@ import Foundation
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
+/// - `/empty/…`: 204 No Content.
 /// - `/keep/NAME`, `/keep-gzip/NAME`: as `/file/` and `/gzip/`, over HTTP/1.1 with the connection
 ///   kept open for the next request; the log says `keep PORT NAME` (the client's port).
 extension LocalHTTPServer {
@@ -69,6 +70,9 @@ extension LocalHTTPServer {
                     self.wfile.flush()
                     sys.stdout.write('sent %s\n' % name)
                     sys.stdout.flush()
+                elif mode == 'empty':
+                    self.send_response(204)
+                    self.end_headers()
                 elif mode in ('gzip', 'gzip-twice'):
                     body = open(os.path.join(directory, name), 'rb').read()
                     body = zlib.compress(body, 6, 31) if mode == 'gzip' else zlib.compress(zlib.compress(body, 6, 31), 6, 31)

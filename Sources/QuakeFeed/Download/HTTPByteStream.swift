@@ -68,7 +68,10 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     public func close() {
         lock.lock()
         defer { lock.unlock() }
-        // A body left unread: the helper is stopped (a session starts another for its next).
+        // 204 and 304 have no body: its end is already on its way, and the helper stays for a
+        // session's next download. Any other body left unread stops the helper (a session
+        // starts another for its next).
+        if helper.state == .body, statusCode == 204 || statusCode == 304 { _ = try? helper.readAll(limit: 4096) }
         if helper.state == .body { helper.kill() }
     }
 
