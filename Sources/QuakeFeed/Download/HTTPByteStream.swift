@@ -13,8 +13,6 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     // @unchecked: one reader at a time uses it (FeedByteStream's contract); `lock` guards `helper`.
     private let lock = NSLock()
     private let helper: HTTPHelperProcess
-    /// Keeps the helper between downloads; nil: it exits after this one.
-    private let session: DownloadSession?
     public let url: URL
     /// The HTTP status of the response (200, 204, 304, …).
     public let statusCode: Int
@@ -35,7 +33,6 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     init(url: URL, userAgent: String = "quaketui", headers: [(String, String)] = [], session: DownloadSession?,
          timeout: TimeInterval = 30) throws(FeedError) {
         self.url = url
-        self.session = session
         let helper: HTTPHelperProcess
         let head: HTTPHelperProcess.Head
         do {
