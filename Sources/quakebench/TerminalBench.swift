@@ -53,6 +53,7 @@ struct TerminalBench {
 
     func run(n: Int) throws -> [Figure] {
         warmPageCache(store)
+        warmExecutable(quaketui)
         log("real browser on a pty N=\(n.formatted()) ×\(runs)")
         var launches: [Double] = []
         for _ in 0..<runs {
