@@ -1,4 +1,3 @@
-import QuakeStore
 import QuakeTime
 
 /// Parses the USGS CSV time format, `2019-07-19T02:52:13.590Z`, into milliseconds since the epoch.

@@ -1,5 +1,4 @@
 import Foundation
-import QuakeStore
 import QuakeTime
 
 /// One `quaketui fetch`: an FDSN event service (`/fdsnws/event/1/query`) and the filters of
