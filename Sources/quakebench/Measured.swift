@@ -83,13 +83,7 @@ enum Measured {
 /// out file pages left unread for a few seconds (DAMON), and at 5,000,000 quakes a store that
 /// has sat since its import is partly on disk, which would time the disk, not the browser.
 func warmPageCache(_ store: URL) {
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    for name in ["quakes.sqlite", "quakes.sqlite-wal"] {
-        let fd = open(store.appendingPathComponent(name).path, O_RDONLY)
-        guard fd >= 0 else { continue }
-        while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
-        close(fd)
-    }
+    readThrough(["quakes.sqlite", "quakes.sqlite-wal"].map { store.appendingPathComponent($0).path })
 }
 
 /// Reads an executable and the shared libraries it loads (the paths `ldd` prints), so that a
@@ -106,9 +100,15 @@ func warmExecutable(_ path: String) {
             if let library = fields.first(where: { $0.hasPrefix("/") }) { files.append(String(library)) }
         }
     }
+    readThrough(files)
+}
+
+/// Reads each file from start to end (one that cannot be opened is skipped): its pages are then
+/// in the page cache.
+private func readThrough(_ paths: [String]) {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    for file in files {
-        let fd = open(file, O_RDONLY)
+    for path in paths {
+        let fd = open(path, O_RDONLY)
         guard fd >= 0 else { continue }
         while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
         close(fd)
