@@ -43,6 +43,8 @@ final class HTTPHelperProcess {
     }
 
     private(set) var state = State.idle
+    /// The helper executable, for the message when it gives no answer.
+    private let path: String
     private let pid: pid_t
     /// The request socket (its stdin), -1 once closed: no more requests.
     private var input: Int32
@@ -59,10 +61,10 @@ final class HTTPHelperProcess {
     /// Starts a helper that waits for its first request.
     /// - Throws: `Failure` when it cannot be started.
     init(timeout: TimeInterval, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let helper = Self.helperPath(environment: environment)
+        path = Self.helperPath(environment: environment)
         let stall = environment["QUAKETUI_HTTP_STALL_TIMEOUT"].flatMap { TimeInterval($0) }.flatMap { $0 > 0 ? $0 : nil } ?? timeout
         (pid, input, output, errors) = try Self.spawn([
-            helper, "--timeout", String(stall), "--parent", String(getpid()),
+            path, "--timeout", String(stall), "--parent", String(getpid()),
             "--max-inflation-ratio", String(FeedReader.maximumInflationRatio),
             "--inflation-allowance", String(FeedReader.inflationAllowance), "--session",
         ])
@@ -84,7 +86,7 @@ final class HTTPHelperProcess {
         if last { closeInput() }
         guard sent, let headLine = readLine(limit: 1 << 20),
               let object = try? JSONSerialization.jsonObject(with: Data(headLine)) as? [String: Any] else {
-            throw failAfterExit(orElse: "the download helper \(Self.helperPath(environment: ProcessInfo.processInfo.environment)) gave no answer")
+            throw failAfterExit(orElse: "the download helper \(path) gave no answer")
         }
         if let failure = Self.failure(object) {
             reap()
