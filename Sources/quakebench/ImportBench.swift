@@ -62,6 +62,7 @@ struct ImportBench {
             log("import N=\(n.formatted()) run \(run + 1)/\(runs)")
             let state = store(n: n)
             try? FileManager.default.removeItem(at: state)
+            warmInputs([geojson])
             let m = try Measured.run([quaketui, "import", geojson.path, "--json", "--state-dir", state.path], measureRSS: true)
             guard m.status == 0 else { throw BenchError("quaketui import failed (exit \(m.status)): \(m.stdout)") }
             ours.append(m.seconds)
@@ -70,6 +71,7 @@ struct ImportBench {
             for file in otherFormats ? [quakeML, fdsnText] : [] {
                 let other = work.appendingPathComponent("import-\(file.pathExtension)-\(n)")
                 try? FileManager.default.removeItem(at: other)
+                warmInputs([file])
                 let f = try Measured.run([quaketui, "import", file.path, "--json", "--state-dir", other.path], measureRSS: true)
                 guard f.status == 0, f.stdout.contains("\"inserted\":\(n)") || f.stdout.contains("\"inserted\" : \(n)") else {
                     throw BenchError("quaketui import \(file.lastPathComponent) failed or stored other rows (exit \(f.status)): \(f.stdout.prefix(400))")
@@ -80,6 +82,7 @@ struct ImportBench {
             }
 
             if let sqlite3, let schema {
+                warmInputs([csv])
                 let e = try loadWithSQLite3(sqlite3, script: try expertScript(csv: csv), n: n, name: "expert")
                 expert.append(e.seconds)
                 expertCPU.append(e.cpuSeconds)
@@ -98,6 +101,7 @@ struct ImportBench {
                 if n <= 200_000 { naive.append(try loadWithSQLite3(sqlite3, script: naiveScript, n: n, name: "naive").seconds) }
             }
             if python, let schema, let python3 = Peers.python3 {
+                warmInputs([geojson])
                 let pyDB = work.appendingPathComponent("python-\(n).sqlite")
                 removeStore(pyDB)
                 let r = try Measured.run([python3, pythonPeer, schema.path, pyDB.path, geojson.path], measureRSS: true)
@@ -186,6 +190,8 @@ struct ImportBench {
             log("month into N=\(n.formatted()) run \(run + 1)/\(runs)")
             let emptyState = work.appendingPathComponent("month-empty")
             try? FileManager.default.removeItem(at: emptyState)
+            warmInputs([monthFile])
+            warmPageCache(state)
             let e = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", emptyState.path])
             guard e.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(e.status)): \(e.stdout)") }
             empty.append(e.seconds)
