@@ -190,11 +190,11 @@ final class DigestTaker {
     /// Calls `body` with each row of `statement`'s current chunk (`DigestChunk`, with part 2) that
     /// `query` takes: its time, magnitude, depth and region id.
     func forEachTaken(_ statement: Statement, query: DigestQuery,
-                      _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ region: UInt32) -> Void) {
+                      _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ depthBand: Int32, _ region: UInt32) -> Void) {
         let taken = DigestChunk.with(statement) { chunk, _ in query.withC { Int(quaketui_digest_take(chunk, $0, rows)) } }
         for index in 0..<taken {
             let row = rows[index]
-            body(row.time, row.magnitude.isNaN ? nil : row.magnitude, row.depth.isNaN ? nil : row.depth, row.region)
+            body(row.time, row.magnitude.isNaN ? nil : row.magnitude, row.depth.isNaN ? nil : row.depth, row.depthBucket, row.region)
         }
     }
 }

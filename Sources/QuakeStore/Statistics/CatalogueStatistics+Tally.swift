@@ -33,6 +33,13 @@ extension CatalogueStatistics {
             return nil
         }
 
+        /// `depthSlot(of:)` of a band's lower edge in whole km (`DepthBands.bucket`), in integers.
+        static func depthSlot(ofBand band: Int32) -> Int? {
+            if band >= -100 && band < 100 { return Int(band / 10) + 10 }
+            if band >= 100 && band < 1000 { return Int(band / 100) + 19 }
+            return nil
+        }
+
         static func depthFrom(slot: Int) -> Double {
             slot < 20 ? Double(slot - 10) * 10 : Double(slot - 19) * 100
         }

@@ -60,8 +60,11 @@ public struct CatalogueStatistics: Sendable, Equatable {
     }
 
     /// Everything `add` counts but the quake's region, which the caller counts
-    /// (`addRegionCounts`); `region` gives its title for one of the largest quakes.
-    mutating func add(magnitude: Double?, depth: Double?, time: Int64, region: () -> String) {
+    /// (`addRegionCounts`); `region` gives its title for one of the largest quakes. `band` is the
+    /// depth's band as the store keeps it (`DepthBands.bucket`, the digest's slots), the histogram's
+    /// bin wherever the histogram has a slot: a scan of the digest passes it instead of dividing the
+    /// depth again for every row (a quarter of the statistics' time at 5,000,000 quakes).
+    mutating func add(magnitude: Double?, depth: Double?, band: Int32? = nil, time: Int64, region: () -> String) {
         count += 1
         tally.isEmpty = false
         if let magnitude, magnitude.isFinite {
@@ -93,11 +96,15 @@ public struct CatalogueStatistics: Sendable, Equatable {
             }
         }
         if let depth, depth.isFinite {
-            let from = DepthBins.from(depth)
-            if let slot = Tally.depthSlot(of: from) {
+            if let slot = band.flatMap(Tally.depthSlot(ofBand:)) {
                 tally.depths[slot] += 1
             } else {
-                settledDepths[from, default: 0] += 1
+                let from = DepthBins.from(depth)
+                if let slot = Tally.depthSlot(of: from) {
+                    tally.depths[slot] += 1
+                } else {
+                    settledDepths[from, default: 0] += 1
+                }
             }
         }
         countDay(time)
@@ -317,8 +324,8 @@ extension Connection {
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
-            taker.forEachTaken(chunks, query: query) { time, magnitude, depth, region in
-                statistics.add(magnitude: magnitude, depth: depth, time: time) { text(region) }
+            taker.forEachTaken(chunks, query: query) { time, magnitude, depth, band, region in
+                statistics.add(magnitude: magnitude, depth: depth, band: band, time: time) { text(region) }
                 if Int(region) < regions.count { regions[Int(region)] += 1 }
             }
         }
