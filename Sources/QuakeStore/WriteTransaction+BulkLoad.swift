@@ -4,7 +4,7 @@ extension WriteTransaction {
     /// Indexes set aside by ``deferIndexes()``.
     struct BulkLoad {
         let dropped: [(name: String, sql: String)]
-        var search: DeferredSearchIndex
+        var search: DeferredRowIndexing
     }
 
     /// Whether ``deferIndexes()`` is in effect.
@@ -17,7 +17,7 @@ extension WriteTransaction {
     public func deferIndexes() throws(SQLiteError) {
         guard bulkLoad == nil else { return }
         let dropped = try dropSecondaryIndexes()
-        let search = try deferSearchIndex()
+        let search = try deferRowIndexing()
         bulkLoad = BulkLoad(dropped: dropped, search: search)
         markBulk()
     }
@@ -27,6 +27,6 @@ extension WriteTransaction {
         guard let load = bulkLoad else { return }
         bulkLoad = nil
         try recreateIndexes(load.dropped)
-        try catchUpSearchIndex(load.search)
+        try catchUpRowIndexing(load.search)
     }
 }

@@ -1,4 +1,5 @@
-/// Bulk imports keep the search index and the secondary indexes out of the per-row path.
+/// Bulk imports keep the search index, the section counts and the secondary indexes out of the
+/// per-row path.
 ///
 /// The FTS5 trigram index (`quake_fts`) is kept in sync by triggers. Row by row that is slow
 /// for a reason beyond tokenizing: every upsert statement closes a statement transaction, and
@@ -6,23 +7,27 @@
 /// `xRelease` sync the index), so each inserted row writes — and later merges — a segment of
 /// its own: 80 µs per row into an empty store, 360 µs per row into 200,000 quakes (callgrind:
 /// 65% of a month's import in `sqlite3VtabSavepoint`). Indexing many rows in one statement
-/// flushes once per megabyte of terms instead.
+/// flushes once per megabyte of terms instead. The section counts' triggers (`quake_count_*`)
+/// cost less per row but still ~15 µs: four upserts of `quake_count` with their bucket
+/// expressions, 0.15–0.2 s of a month's import into 5,000,000 quakes.
 ///
-/// So once an import has inserted a few rows (`shouldDeferSearchIndex`), the three triggers are
-/// swapped, inside the import's transaction, for ones that only touch rows indexed before the
+/// So once an import has inserted a few rows (`shouldDeferRowIndexing`), both sets of triggers
+/// are swapped, inside the import's transaction, for ones that only touch rows stored before the
 /// switch (id ≤ the mark), and before commit the originals are recreated from their stored SQL
-/// and the rows after the mark are indexed in one statement: appended (cost ∝ K, the new rows)
-/// or, when they outnumber the rows indexed before, by one FTS5 `rebuild` of the whole table
-/// (https://www.sqlite.org/fts5.html#the_rebuild_command), which leaves one compact index.
+/// and the rows after the mark are indexed and counted in one statement each. The search index
+/// appends them (cost ∝ K, the new rows) or, when they outnumber the rows indexed before, is
+/// rebuilt from the whole table (https://www.sqlite.org/fts5.html#the_rebuild_command), which
+/// leaves one compact index; the counts add the new rows' buckets (`Schema.sectionCountsAdded`).
 /// DDL is transactional in SQLite: other connections never see the swapped triggers, and a
 /// failed import rolls them back with everything else.
 ///
-/// The secondary indexes (time, magnitude, region) are likewise dropped and recreated, one
-/// sort each, once the import's inserts outnumber the rows stored before it (always, into an
-/// empty store) — what `CREATE INDEX` after a load does for an expert's `sqlite3` load.
+/// The secondary indexes (time, magnitude, region, depth, location) are likewise dropped and
+/// recreated, one sort each, once the import's inserts outnumber the rows stored before it
+/// (always, into an empty store) — what `CREATE INDEX` after a load does for an expert's
+/// `sqlite3` load.
 extension WriteTransaction {
-    /// Rows an import inserts row by row before it defers the search index, into a small
-    /// store. A small import keeps the triggers: swapping them is DDL, which makes every
+    /// Rows an import inserts row by row before it defers the search index and the counts, into
+    /// a small store. A small import keeps the triggers: swapping them is DDL, which makes every
     /// connection re-read the schema, and into a small store a flush costs microseconds.
     static let searchIndexDeferralMinimum = 64
     /// Into a store of `searchIndexLargeStore` rows or more, each row-by-row flush costs
@@ -41,9 +46,9 @@ extension WriteTransaction {
         case rebuild
     }
 
-    /// Whether to stop maintaining the search index row by row now, after `inserted` new rows
-    /// into a table that held (at most) `rowsBefore`.
-    static func shouldDeferSearchIndex(inserted: Int, rowsBefore: Int) -> Bool {
+    /// Whether to stop maintaining the search index and the section counts row by row now,
+    /// after `inserted` new rows into a table that held (at most) `rowsBefore`.
+    static func shouldDeferRowIndexing(inserted: Int, rowsBefore: Int) -> Bool {
         inserted >= (rowsBefore >= searchIndexLargeStore ? 2 : searchIndexDeferralMinimum)
     }
 
@@ -61,22 +66,27 @@ extension WriteTransaction {
         inserted >= max(secondaryIndexDeferralMinimum, rowsBefore)
     }
 
-    /// Search-index state of a running bulk import.
-    struct DeferredSearchIndex {
-        /// Rows with a larger id are indexed before commit.
+    /// The per-row triggers a running import set aside (`deferRowIndexing()`).
+    struct DeferredRowIndexing {
+        /// Rows with a larger id are indexed and counted before commit.
         let mark: Int64
         /// The original triggers' SQL, recreated before commit.
         let triggers: [(name: String, sql: String)]
+        /// Whether the count triggers were among them (a bulk load that dropped them first
+        /// recounts every row instead, `recreateIndexes(_:)`).
+        var countsDeferred: Bool { triggers.contains { $0.name.hasPrefix("quake_count_") } }
         /// Rows inserted after the switch.
         var deferred = 0
     }
 
-    /// Swaps the search index's triggers for ones limited to rows at or below the current
-    /// largest id, for the rest of this transaction.
-    func deferSearchIndex() throws(SQLiteError) -> DeferredSearchIndex {
+    /// Swaps the search index's and the section counts' triggers for ones limited to rows at or
+    /// below the current largest id, for the rest of this transaction.
+    func deferRowIndexing() throws(SQLiteError) -> DeferredRowIndexing {
         let mark = try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0
-        let statement = try connection.prepare(
-            "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'quake' AND name LIKE 'quake\\_fts\\_%' ESCAPE '\\'")
+        let statement = try connection.prepare("""
+            SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'quake'
+                AND (name LIKE 'quake\\_fts\\_%' ESCAPE '\\' OR name LIKE 'quake\\_count\\_%' ESCAPE '\\')
+            """)
         var triggers: [(name: String, sql: String)] = []
         while try statement.step() { triggers.append((statement.text(at: 0), statement.text(at: 1))) }
         for trigger in triggers { try connection.execute("DROP TRIGGER \"\(trigger.name)\"") }
@@ -95,17 +105,29 @@ extension WriteTransaction {
                 INSERT INTO quake_fts (rowid, placeKey) VALUES (new.id, new.placeKey);
             END;
             """)
-        return DeferredSearchIndex(mark: mark, triggers: triggers)
+        let deferred = DeferredRowIndexing(mark: mark, triggers: triggers)
+        // Named outside `quake_count_*`, so that `dropSecondaryIndexes` leaves them in place.
+        if deferred.countsDeferred { try connection.execute(Schema.countTriggers(named: "quake_deferred_count", upTo: mark)) }
+        return deferred
     }
 
-    /// Restores the original triggers and indexes the rows deferred since `deferSearchIndex()`.
-    func catchUpSearchIndex(_ state: DeferredSearchIndex) throws(SQLiteError) {
+    /// Restores the original triggers, and indexes and counts the rows deferred since
+    /// `deferRowIndexing()`.
+    func catchUpRowIndexing(_ state: DeferredRowIndexing) throws(SQLiteError) {
         try connection.execute("""
             DROP TRIGGER quake_fts_deferred_insert;
             DROP TRIGGER quake_fts_deferred_delete;
             DROP TRIGGER quake_fts_deferred_update;
             """)
+        if state.countsDeferred {
+            try connection.execute("""
+                DROP TRIGGER quake_deferred_count_insert;
+                DROP TRIGGER quake_deferred_count_delete;
+                DROP TRIGGER quake_deferred_count_update;
+                """)
+        }
         for trigger in state.triggers { try connection.execute(trigger.sql) }
+        if state.countsDeferred { try connection.execute(Schema.sectionCountsAdded(above: state.mark)) }
         switch Self.searchIndexCatchUp(deferred: state.deferred, indexedBefore: Int(state.mark)) {
         case .append:
             // Without FTS5's automerge for this one statement: merging the new segments into the
@@ -123,11 +145,11 @@ extension WriteTransaction {
     }
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
-    /// upsert needs), the section counts' triggers (`quake_count_*`, three small upserts per
-    /// row) and the digest's (`quake_digest_*`) for the rest of this transaction: an import that
-    /// outnumbers the store recounts the sections and rebuilds the digest once instead (see
-    /// `recreateIndexes(_:)`). Smaller imports keep the triggers: a
-    /// month into a million quakes must not pay a recount of the million.
+    /// upsert needs), the section counts' triggers (`quake_count_*`, unless `deferRowIndexing`
+    /// swapped them already) and the digest's (`quake_digest_*`) for the rest of this
+    /// transaction: an import that outnumbers the store rebuilds the digest once instead (see
+    /// `recreateIndexes(_:)`), and recounts the sections if it dropped their triggers. Smaller
+    /// imports keep the triggers: a month into a million quakes must not pay a recount of the million.
     /// - Returns: their SQL, for `recreateIndexes(_:)`.
     func dropSecondaryIndexes() throws(SQLiteError) -> [(name: String, sql: String)] {
         let statement = try connection.prepare("""

@@ -162,7 +162,7 @@ extension WriteTransaction {
         // Into a small or empty store the default is enough.
         let cacheKiB = Self.importCacheKiB(rowsBefore: rowsBefore)
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
-        var search: DeferredSearchIndex?
+        var search: DeferredRowIndexing?
         var droppedIndexes: [(name: String, sql: String)]?
         func pull() throws -> QuakeRecord? {
             guard keepingPartialInput else { return try next() }
@@ -170,7 +170,7 @@ extension WriteTransaction {
                 return try next()
             } catch {
                 if let dropped = droppedIndexes { try recreateIndexes(dropped) }
-                if let deferred = search { try catchUpSearchIndex(deferred) }
+                if let deferred = search { try catchUpRowIndexing(deferred) }
                 if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
                 throw error
             }
@@ -185,15 +185,15 @@ extension WriteTransaction {
                 // listing codes and reading old keys per row.
                 markBulk()
             }
-            if search == nil, Self.shouldDeferSearchIndex(inserted: inserted, rowsBefore: rowsBefore) {
-                search = try deferSearchIndex()
+            if search == nil, Self.shouldDeferRowIndexing(inserted: inserted, rowsBefore: rowsBefore) {
+                search = try deferRowIndexing()
             }
             if try upsert(record) == .inserted, search != nil { search!.deferred += 1 }
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }
         if let droppedIndexes { try recreateIndexes(droppedIndexes) }
-        if let search { try catchUpSearchIndex(search) }
+        if let search { try catchUpRowIndexing(search) }
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
         return counts
     }

@@ -17,7 +17,16 @@ import Testing
     }
 
     static func triggerCount(_ store: TestStore) throws -> Int {
-        try store.read { Int(try $0.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'quake_fts_%'").int64 ?? 0) }
+        // Every trigger a store has after any import: the originals, none of the deferred ones.
+        let names = try store.read { db in
+            let statement = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+            var names: [String] = []
+            while try statement.step() { names.append(statement.text(at: 0)) }
+            return names
+        }
+        #expect(names == ["quake_count_delete", "quake_count_insert", "quake_count_update", "quake_digest_delete", "quake_digest_insert",
+                          "quake_digest_update", "quake_fts_delete", "quake_fts_insert", "quake_fts_update"])
+        return names.filter { $0.hasPrefix("quake_fts_") }.count
     }
 
     static func ftsCount(_ store: TestStore, _ phrase: String) throws -> Int {
@@ -84,13 +93,13 @@ import Testing
 
     @Test func decisionsOnBothSidesOfTheirThresholds() {
         let minimum = WriteTransaction.searchIndexDeferralMinimum
-        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: minimum - 1, rowsBefore: 0))
-        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: minimum, rowsBefore: 0))
+        #expect(!WriteTransaction.shouldDeferRowIndexing(inserted: minimum - 1, rowsBefore: 0))
+        #expect(WriteTransaction.shouldDeferRowIndexing(inserted: minimum, rowsBefore: 0))
         // Into a large store a row-by-row flush costs milliseconds: the switch comes at once.
         let large = WriteTransaction.searchIndexLargeStore
-        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 1, rowsBefore: large))
-        #expect(WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large))
-        #expect(!WriteTransaction.shouldDeferSearchIndex(inserted: 2, rowsBefore: large - 1))
+        #expect(!WriteTransaction.shouldDeferRowIndexing(inserted: 1, rowsBefore: large))
+        #expect(WriteTransaction.shouldDeferRowIndexing(inserted: 2, rowsBefore: large))
+        #expect(!WriteTransaction.shouldDeferRowIndexing(inserted: 2, rowsBefore: large - 1))
         // Append while the new rows are fewer than the indexed ones (a month into a big store),
         // rebuild once they outnumber them (into an empty or small store).
         #expect(WriteTransaction.searchIndexCatchUp(deferred: 12_569, indexedBefore: 1_000_000) == .append)
