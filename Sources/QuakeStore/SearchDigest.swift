@@ -207,12 +207,14 @@ enum SearchDigest {
         let stored = try db.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0
         guard dirty <= max(Self.patchedRowsAtMost, stored / 16), try idsFit(db) else { return try rebuild(db) }
         // CROSS JOIN: the listed rows first (the planner, without statistics, would scan the
-        // place index of every quake and look each up in the list: 0.4 s at 5M).
+        // place index of every quake and look each up in the list: 0.4 s at 5M). In text order:
+        // the dictionary's index is then read and written page after page, not at random.
         let textsBefore = try lastTextID(db)
         try db.execute("""
             INSERT OR IGNORE INTO quake_digest_text (text)
                 SELECT q.placeKey FROM quake_digest_dirty d CROSS JOIN quake q ON q.id = d.id
                 UNION ALL SELECT q.region FROM quake_digest_dirty d CROSS JOIN quake q ON q.id = d.id
+                ORDER BY 1
             """)
         if try lastTextID(db) > textsBefore { try writeNames(db, fromChunk: (textsBefore + 1) / DigestRow.rowsPerChunk) }
         let rows = try db.prepare("""
