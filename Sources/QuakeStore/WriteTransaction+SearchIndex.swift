@@ -38,11 +38,11 @@ extension WriteTransaction {
     /// Inserted rows before the secondary indexes may be dropped and rebuilt at the end.
     static let secondaryIndexDeferralMinimum = 1_000
 
-    /// How the deferred rows reach the search index before commit.
-    enum SearchIndexCatchUp: Equatable {
-        /// Index the rows after the mark in one statement: cost ∝ the rows this import added.
+    /// How the deferred rows reach the search index and the section counts before commit.
+    enum CatchUp: Equatable {
+        /// Index and count the rows after the mark, a statement each: cost ∝ the rows this import added.
         case append
-        /// Rebuild the whole index from the table: cost ∝ the table, one compact index.
+        /// Rebuild the whole index and recount from the table: cost ∝ the table, one compact index.
         case rebuild
     }
 
@@ -52,10 +52,10 @@ extension WriteTransaction {
         inserted >= (rowsBefore >= searchIndexLargeStore ? 2 : searchIndexDeferralMinimum)
     }
 
-    /// How to index `deferred` rows added after the switch, when `indexedBefore` rows (at most)
-    /// were in the index then: rebuild only when the new rows outnumber the old ones, so the
-    /// cost always grows with the import (K), not with the store (N).
-    static func searchIndexCatchUp(deferred: Int, indexedBefore: Int) -> SearchIndexCatchUp {
+    /// How to index and count `deferred` rows added after the switch, when `indexedBefore` rows
+    /// (at most) were in the index then: rebuild only when the new rows outnumber the old ones,
+    /// so the cost always grows with the import (K), not with the store (N).
+    static func catchUp(deferred: Int, indexedBefore: Int) -> CatchUp {
         deferred > indexedBefore ? .rebuild : .append
     }
 
@@ -127,8 +127,13 @@ extension WriteTransaction {
                 """)
         }
         for trigger in state.triggers { try connection.execute(trigger.sql) }
-        if state.countsDeferred { try connection.execute(Schema.sectionCountsAdded(above: state.mark)) }
-        switch Self.searchIndexCatchUp(deferred: state.deferred, indexedBefore: Int(state.mark)) {
+        let catchUp = Self.catchUp(deferred: state.deferred, indexedBefore: Int(state.mark))
+        if state.countsDeferred {
+            // Adding the new rows' buckets costs ∝ the rows; a recount, ∝ the table, walks the
+            // indexes recreated by now (`recreateIndexes`) instead of sorting millions of regions.
+            try connection.execute(catchUp == .rebuild ? Schema.sectionCountRecount : Schema.sectionCountsAdded(above: state.mark))
+        }
+        switch catchUp {
         case .append:
             // Without FTS5's automerge for this one statement: merging the new segments into the
             // existing ones here doubled the append's cost at 1M rows (0.14 s → 0.08 s CPU for a

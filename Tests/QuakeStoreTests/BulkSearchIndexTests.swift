@@ -102,10 +102,10 @@ import Testing
         #expect(!WriteTransaction.shouldDeferRowIndexing(inserted: 2, rowsBefore: large - 1))
         // Append while the new rows are fewer than the indexed ones (a month into a big store),
         // rebuild once they outnumber them (into an empty or small store).
-        #expect(WriteTransaction.searchIndexCatchUp(deferred: 12_569, indexedBefore: 1_000_000) == .append)
-        #expect(WriteTransaction.searchIndexCatchUp(deferred: 1_000, indexedBefore: 1_000) == .append)
-        #expect(WriteTransaction.searchIndexCatchUp(deferred: 1_001, indexedBefore: 1_000) == .rebuild)
-        #expect(WriteTransaction.searchIndexCatchUp(deferred: 10, indexedBefore: 0) == .rebuild)
+        #expect(WriteTransaction.catchUp(deferred: 12_569, indexedBefore: 1_000_000) == .append)
+        #expect(WriteTransaction.catchUp(deferred: 1_000, indexedBefore: 1_000) == .append)
+        #expect(WriteTransaction.catchUp(deferred: 1_001, indexedBefore: 1_000) == .rebuild)
+        #expect(WriteTransaction.catchUp(deferred: 10, indexedBefore: 0) == .rebuild)
         let indexMinimum = WriteTransaction.secondaryIndexDeferralMinimum
         #expect(!WriteTransaction.shouldDeferSecondaryIndexes(inserted: indexMinimum - 1, rowsBefore: 0))
         #expect(WriteTransaction.shouldDeferSecondaryIndexes(inserted: indexMinimum, rowsBefore: 0))
@@ -172,8 +172,8 @@ import Testing
         let counts = try Self.import_(bulk, batch)
         #expect(counts.inserted == importSize)
         #expect(try Self.triggerCount(bulk) == 3)
-        let expectedCatchUp: WriteTransaction.SearchIndexCatchUp = importSize > 1_000 ? .rebuild : .append
-        #expect(WriteTransaction.searchIndexCatchUp(deferred: importSize - WriteTransaction.searchIndexDeferralMinimum,
+        let expectedCatchUp: WriteTransaction.CatchUp = importSize > 1_000 ? .rebuild : .append
+        #expect(WriteTransaction.catchUp(deferred: importSize - WriteTransaction.searchIndexDeferralMinimum,
                                                     indexedBefore: 1_000 + WriteTransaction.searchIndexDeferralMinimum) == expectedCatchUp)
 
         let expected = try Self.searchResults(rowByRow, phrases)
