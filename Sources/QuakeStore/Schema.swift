@@ -156,18 +156,22 @@ enum Schema {
     private static let countTriggers = countTriggers(named: "quake_count", upTo: nil)
 
     /// The count triggers, named `<prefix>_insert`, `_delete` and `_update`. With `mark`, they
-    /// keep only the rows with ids up to it: an import counts the rows it adds above the mark in
-    /// one statement at the end instead (`sectionCountsAdded(above:)`, `deferRowIndexing`).
+    /// keep only the rows with ids up to it, and there is no insert trigger (an import's new rows
+    /// take larger ids, see `deferRowIndexing`): the import counts the rows it adds above the
+    /// mark in one statement at the end instead (`sectionCountsAdded(above:)`).
     static func countTriggers(named prefix: String, upTo mark: Int64?) -> String {
         func only(_ row: String) -> String { mark.map { " WHEN \(row).id <= \($0)" } ?? "" }
         let changed = """
             old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey
                     OR old.depth IS NOT new.depth
             """
-        return """
-            CREATE TRIGGER \(prefix)_insert AFTER INSERT ON quake\(only("new")) BEGIN
+        let insert = """
+            CREATE TRIGGER \(prefix)_insert AFTER INSERT ON quake BEGIN
                 \(countNewRow)
             END;
+
+            """
+        return (mark == nil ? insert : "") + """
             CREATE TRIGGER \(prefix)_delete AFTER DELETE ON quake\(only("old")) BEGIN
                 \(uncountOldRow)
             END;

@@ -143,7 +143,7 @@ extension WriteTransaction {
         if bulkLoad != nil {
             // The caller set the indexes aside for the whole transaction (`deferIndexes()`).
             while let record = try next() {
-                if try upsert(record) == .inserted { bulkLoad!.search.deferred += 1 }
+                if try upsert(record) == .inserted { bulkLoad!.search.noteInserted(id: connection.lastInsertRowID) }
                 seen += 1
                 if seen % progressInterval == 0 { progress(counts) }
             }
@@ -188,7 +188,7 @@ extension WriteTransaction {
             if search == nil, Self.shouldDeferRowIndexing(inserted: inserted, rowsBefore: rowsBefore) {
                 search = try deferRowIndexing()
             }
-            if try upsert(record) == .inserted, search != nil { search!.deferred += 1 }
+            if try upsert(record) == .inserted, search != nil { search!.noteInserted(id: connection.lastInsertRowID) }
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }

@@ -184,6 +184,31 @@ import Testing
         try Self.checkIntegrity(bulk)
     }
 
+    /// A `fetch` sets the indexes aside, deletes every stored row (it replaces the bundled
+    /// sample) and then inserts: its rows take the ids of the deleted ones, at or below the mark
+    /// of the deferred triggers, and must still be found and counted.
+    @Test func rowsTakingIdsAtOrBelowTheMarkAreIndexedAndCounted() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.import_(store, Self.records(300, prefix: "old"))
+        let context = try store.container.newBackgroundContext(author: "fetch")
+        defer { context.close() }
+        try context.performAndWait(importing: true) { tx in
+            try tx.deferIndexes()
+            try tx.deleteQuakes()
+            var iterator = Self.records(200, prefix: "new").makeIterator()
+            _ = try tx.upsert(from: { iterator.next() })
+            try tx.restoreDeferredIndexes()
+        }
+        #expect(try store.read { try $0.scalar("SELECT max(id) FROM quake").int64 } == 200)
+        let found = try Self.searchResults(store, ["town 12", "region 3"])
+        #expect(found["town 12"]?.count == 15 && found["region 3"]?.count == 29)
+        let (kept, recounted) = try SectionCountTests.keptAndRecounted(store)
+        #expect(kept == recounted)
+        try Self.checkIntegrity(store)
+        #expect(try Self.triggerCount(store) == 3)
+    }
+
     /// Imports keep statement journals in memory; every other transaction (a `DELETE` of every
     /// row would journal the whole store) keeps SQLite's default, files past 64 KiB.
     @Test func onlyImportsKeepStatementJournalsInMemory() throws {
