@@ -188,16 +188,12 @@ enum Schema {
     /// range at the table's end (`NOT INDEXED`: else SQLite groups regions by walking all of
     /// `quake_region`, 0.2 s at 5,000,000 quakes).
     static func sectionCountsAdded(above mark: Int64) -> String {
-        let rows = "FROM quake NOT INDEXED WHERE id > \(mark) GROUP BY 2"
-        return """
-            INSERT INTO quake_count (kind, bucket, count)
-                SELECT * FROM (SELECT 0, \(timeBucket("time")), count(*) \(rows)
-                    UNION ALL SELECT 1, \(magnitudeBucket("magnitude")), count(*) \(rows)
-                    UNION ALL SELECT 2, regionKey, count(*) \(rows)
-                    UNION ALL SELECT 3, \(depthBucket("depth")), count(*) \(rows))
-                WHERE true
-                ON CONFLICT (kind, bucket) DO UPDATE SET count = count + excluded.count;
-            """
+        """
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT * FROM (\(bucketCounts("FROM quake NOT INDEXED WHERE id > \(mark)").joined(separator: " UNION ALL ")))
+            WHERE true
+            ON CONFLICT (kind, bucket) DO UPDATE SET count = count + excluded.count;
+        """
     }
 
     /// Trigger body: `new` counted in its four buckets.
@@ -246,17 +242,14 @@ enum Schema {
 
     /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
     /// suspend the count triggers); the triggers keep it equal to this between recounts.
-    static let sectionCountRecount = """
-        DELETE FROM quake_count;
-        INSERT INTO quake_count (kind, bucket, count)
-            SELECT 0, \(timeBucket("time")), count(*) FROM quake GROUP BY 2;
-        INSERT INTO quake_count (kind, bucket, count)
-            SELECT 1, \(magnitudeBucket("magnitude")), count(*) FROM quake GROUP BY 2;
-        INSERT INTO quake_count (kind, bucket, count)
-            SELECT 2, regionKey, count(*) FROM quake GROUP BY 2;
-        INSERT INTO quake_count (kind, bucket, count)
-            SELECT 3, \(depthBucket("depth")), count(*) FROM quake GROUP BY 2;
-        """
+    static let sectionCountRecount = "DELETE FROM quake_count;\n"
+        + bucketCounts("FROM quake").map { "INSERT INTO quake_count (kind, bucket, count) \($0);\n" }.joined()
+
+    /// `SELECT kind, bucket, count(*)` of each kind over the rows `rows` names (`FROM quake …`).
+    private static func bucketCounts(_ rows: String) -> [String] {
+        ["0, \(timeBucket("time"))", "1, \(magnitudeBucket("magnitude"))", "2, regionKey", "3, \(depthBucket("depth"))"]
+            .map { "SELECT \($0), count(*) \(rows) GROUP BY 2" }
+    }
 }
 
 extension PersistentContainer {
