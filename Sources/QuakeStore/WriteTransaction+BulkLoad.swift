@@ -4,7 +4,7 @@ extension WriteTransaction {
     /// Indexes set aside by ``deferIndexes()``.
     struct BulkLoad {
         let dropped: [(name: String, sql: String)]
-        var search: DeferredRowIndexing
+        var rowIndexing: DeferredRowIndexing
     }
 
     /// Whether ``deferIndexes()`` is in effect.
@@ -17,8 +17,8 @@ extension WriteTransaction {
     public func deferIndexes() throws(SQLiteError) {
         guard bulkLoad == nil else { return }
         let dropped = try dropSecondaryIndexes()
-        let search = try deferRowIndexing()
-        bulkLoad = BulkLoad(dropped: dropped, search: search)
+        let rowIndexing = try deferRowIndexing()
+        bulkLoad = BulkLoad(dropped: dropped, rowIndexing: rowIndexing)
         markBulk()
     }
 
@@ -27,6 +27,6 @@ extension WriteTransaction {
         guard let load = bulkLoad else { return }
         bulkLoad = nil
         try recreateIndexes(load.dropped)
-        try catchUpRowIndexing(load.search)
+        try catchUpRowIndexing(load.rowIndexing)
     }
 }

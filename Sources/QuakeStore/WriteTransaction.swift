@@ -143,7 +143,7 @@ extension WriteTransaction {
         if bulkLoad != nil {
             // The caller set the indexes aside for the whole transaction (`deferIndexes()`).
             while let record = try next() {
-                if try upsert(record) == .inserted { bulkLoad!.search.noteInserted(id: connection.lastInsertRowID) }
+                if try upsert(record) == .inserted { bulkLoad!.rowIndexing.noteInserted(id: connection.lastInsertRowID) }
                 seen += 1
                 if seen % progressInterval == 0 { progress(counts) }
             }
@@ -162,7 +162,7 @@ extension WriteTransaction {
         // Into a small or empty store the default is enough.
         let cacheKiB = Self.importCacheKiB(rowsBefore: rowsBefore)
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
-        var search: DeferredRowIndexing?
+        var rowIndexing: DeferredRowIndexing?
         var droppedIndexes: [(name: String, sql: String)]?
         func pull() throws -> QuakeRecord? {
             guard keepingPartialInput else { return try next() }
@@ -170,7 +170,7 @@ extension WriteTransaction {
                 return try next()
             } catch {
                 if let dropped = droppedIndexes { try recreateIndexes(dropped) }
-                if let deferred = search { try catchUpRowIndexing(deferred) }
+                if let rowIndexing { try catchUpRowIndexing(rowIndexing) }
                 if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
                 throw error
             }
@@ -185,15 +185,15 @@ extension WriteTransaction {
                 // listing codes and reading old keys per row.
                 markBulk()
             }
-            if search == nil, Self.shouldDeferRowIndexing(inserted: inserted, rowsBefore: rowsBefore) {
-                search = try deferRowIndexing()
+            if rowIndexing == nil, Self.shouldDeferRowIndexing(inserted: inserted, rowsBefore: rowsBefore) {
+                rowIndexing = try deferRowIndexing()
             }
-            if try upsert(record) == .inserted, search != nil { search!.noteInserted(id: connection.lastInsertRowID) }
+            if try upsert(record) == .inserted, rowIndexing != nil { rowIndexing!.noteInserted(id: connection.lastInsertRowID) }
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }
         if let droppedIndexes { try recreateIndexes(droppedIndexes) }
-        if let search { try catchUpRowIndexing(search) }
+        if let rowIndexing { try catchUpRowIndexing(rowIndexing) }
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
         return counts
     }
