@@ -186,12 +186,13 @@ struct ImportBench {
         var into: [Double] = [], empty: [Double] = [], again: [Double] = [], expert: [Double] = []
         var intoCPU: [Double] = [], emptyCPU: [Double] = [], againCPU: [Double] = [], intoRSS: [Double] = []
         var added = 0
+        // Once: a run takes about a second, too short for the kernel to page them out again.
+        warmInputs([monthFile])
+        warmPageCache(state)
         for run in 0..<runs {
             log("month into N=\(n.formatted()) run \(run + 1)/\(runs)")
             let emptyState = work.appendingPathComponent("month-empty")
             try? FileManager.default.removeItem(at: emptyState)
-            warmInputs([monthFile])
-            warmPageCache(state)
             let e = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", emptyState.path])
             guard e.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(e.status)): \(e.stdout)") }
             empty.append(e.seconds)
