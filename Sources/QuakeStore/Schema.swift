@@ -160,7 +160,6 @@ enum Schema {
     /// take larger ids, see `deferRowIndexing`): the import counts the rows it adds above the
     /// mark in one statement at the end instead (`sectionCountsAdded(above:)`).
     static func countTriggers(named prefix: String, upTo mark: Int64?) -> String {
-        func only(_ row: String) -> String { mark.map { " WHEN \(row).id <= \($0)" } ?? "" }
         let changed = """
             old.time IS NOT new.time OR old.magnitude IS NOT new.magnitude OR old.regionKey IS NOT new.regionKey
                     OR old.depth IS NOT new.depth
@@ -172,7 +171,7 @@ enum Schema {
 
             """
         return (mark == nil ? insert : "") + """
-            CREATE TRIGGER \(prefix)_delete AFTER DELETE ON quake\(only("old")) BEGIN
+            CREATE TRIGGER \(prefix)_delete AFTER DELETE ON quake\(mark.map { " WHEN old.id <= \($0)" } ?? "") BEGIN
                 \(uncountOldRow)
             END;
             CREATE TRIGGER \(prefix)_update AFTER UPDATE OF time, magnitude, regionKey, depth ON quake
