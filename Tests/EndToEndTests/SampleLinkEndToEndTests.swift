@@ -21,6 +21,9 @@ struct SampleLinkEndToEndTests {
                                           environment: BrowserTests.offline.merging(["BROWSER": "touch \(opened.path)"]) { $1 })
         // The newest sample quake is selected first.
         try fixture.tmux.waitFor(pane, "the sample") { Self.lines($0)[3].contains("sample00775") }
+        // The first refresh (of a feed that is not there) has failed, so its notice does not
+        // replace what `o` says on a loaded machine.
+        try fixture.tmux.waitFor(pane, "the failed refresh") { Self.lines($0)[29].contains("✗ · retry") }
         try fixture.tmux.send(pane, "o")
         let said = try fixture.tmux.waitFor(pane, "the status line") { Self.lines($0)[29].hasPrefix("sample00775 ") }
         #expect(Self.lines(said)[29].hasPrefix("sample00775 is a sample quake: no event page  ? help"), "\(said)")
