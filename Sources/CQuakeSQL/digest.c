@@ -192,15 +192,51 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
     return outside;
 }
 
-int64_t quaketui_digest_take(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, quaketui_digest_row *rows) {
-    int64_t taken = 0;
-    for (int64_t index = 0; index < chunk->count; index++) {
-        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(chunk->keys + index * KEY_SLOT + 16), query)) continue;
-        quaketui_digest_decode(0, chunk->keys + index * KEY_SLOT, rows + taken);
-        quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, rows + taken);
-        taken++;
+// CatalogueStatistics.Tally.depthSlot(ofBand:): the slot of a band's lower edge (whole km), -1
+// outside -100 … 1000 km.
+static inline int depth_slot(int32_t band) {
+    if (band >= -100 && band < 100) return band / 10 + 10;
+    if (band >= 100 && band < 1000) return band / 100 + 19;
+    return -1;
+}
+
+int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
+                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
+                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row) {
+    for (int64_t index = from; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(slot + 16), query)) continue;
+        quaketui_digest_decode(0, slot, row);
+        quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, row);
+        // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
+        int tenth = -1, depth = -1;
+        if (isfinite(row->magnitude)) {
+            double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
+            double rounded = floor(scaled + 0.5) - QUAKETUI_TALLY_TENTH_BASE;
+            if (!(rounded >= 0 && rounded < QUAKETUI_TALLY_TENTHS)) return index;
+            tenth = (int)rounded;
+            if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
+                || (row->magnitude == tally->smallestLargestMagnitude && row->time < tally->smallestLargestTime)) return index;
+        }
+        if (isfinite(row->depth) && (depth = depth_slot(row->depthBucket)) < 0) return index;
+        if (!(tally->hasDay && tally->dayStart <= row->time && row->time < tally->dayEnd)) return index;
+        int64_t earliest = row->time < tally->earliest ? row->time : tally->earliest;
+        int64_t latest = row->time > tally->latest ? row->time : tally->latest;
+        if (tally->countsHours) {
+            int64_t span, hour = row->time - (((row->time % 3600000) + 3600000) % 3600000);
+            if (__builtin_sub_overflow(latest, earliest, &span) || span >= QUAKETUI_TALLY_HOURLY_SPAN
+                || !tally->hasHour || tally->hourStart != hour) return index;
+            tally->hourCount++;
+        }
+        tally->count++;
+        tally->earliest = earliest;
+        tally->latest = latest;
+        tally->dayCount++;
+        if (tenth >= 0) tenths[tenth]++;
+        if (depth >= 0) depths[depth]++;
+        if ((int64_t)row->region < regionCount) regions[row->region]++;
     }
-    return taken;
+    return chunk->count;
 }
 
 static inline void set_bit(uint64_t *bits, int64_t bitCount, int64_t id) {

@@ -187,6 +187,42 @@ import Testing
         }
     }
 
+    /// The statistics' pass over the digest counts most rows in C and leaves the others to Swift:
+    /// those in a new day or hour, those that may be among the largest (ties too), a magnitude or
+    /// depth outside the bins. Over more than one chunk, in time order and not, before 1970 and
+    /// after, under three days (hours) and over, in zones with and without daylight saving and a
+    /// local mean time, it counts what the SQL pass counts.
+    @Test(arguments: [(UInt64(31), Int64(2 * 86_400_000)), (UInt64(32), Int64(40 * 86_400_000)), (UInt64(33), Int64(30 * 86_400_000))])
+    func theStatisticsCountedInCAreThoseCountedInSwift(seed: UInt64, span: Int64) throws {
+        var random = SeededGenerator(seed: seed)
+        let magnitudes: [Double?] = [nil, 2.5, 2.5, 3.14, 4.45, 0.05, 7.0, 7.0, 25, -9, 19.14, 19.15, -6.45, -6.44, .nan]
+        let start: Int64 = seed == 33 ? -2_208_988_800_000 : 1_700_000_000_000  // 1900 or 2023
+        let store = try TestStore()
+        defer { store.remove() }
+        var records: [QuakeRecord] = []
+        for index in 0..<5_000 {
+            // The first half in time order (runs of days and hours), the rest anywhere in the span.
+            let time = start + (index < 2_500 ? Int64(index) * (span / 2_500) : Int64(random.next(Int(span / 1000))) * 1000)
+            var record = Self.record("q\(index)", &random)
+            record.time = time
+            record.magnitude = magnitudes[random.next(magnitudes.count)]
+            record.depth = SectionCountTests.depths[random.next(SectionCountTests.depths.count)]
+            records.append(record)
+        }
+        try store.upsert(records)
+        #expect(try store.read { try SearchDigest.isCurrent($0) })
+        for zone in ["UTC", "Europe/Amsterdam", "America/Santiago", "Asia/Kathmandu"] {
+            for predicate in [QuakePredicate(), QuakePredicate(searchText: "a", minimumMagnitude: 2.5)] {
+                let request = SectionedFetchRequest(predicate: predicate, timeZone: TimeZone(identifier: zone)!)
+                let digest = try store.read { db in try db.catalogueStatistics(of: request) }
+                let sql = try Self.withoutDigest(store) { try store.read { db in try db.catalogueStatistics(of: request) } }
+                #expect(digest == sql, "\(zone) \(predicate)")
+                #expect(digest.isHourly == (span < CatalogueStatistics.hourlySpan))
+                #expect(digest.count > 0)
+            }
+        }
+    }
+
     @Test func aStoreWrittenByAnotherProgramIsSearchedWithSQLUntilQuaketuiWritesAgain() throws {
         var random = SeededGenerator(seed: 12)
         let store = try Self.store(of: 200, &random)

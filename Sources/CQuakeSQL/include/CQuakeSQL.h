@@ -205,9 +205,37 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
 int quaketui_digest_scan(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                          quaketui_idset *set, quaketui_buckets *buckets);
 
-// Decodes the rows of `chunk` (with part 2) that `query` takes, the minimum magnitude included,
-// into `rows`, which has room for `chunk->count`: the statistics' pass. Returns how many.
-int64_t quaketui_digest_take(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, quaketui_digest_row *rows);
+
+// The statistics' counts (CatalogueStatistics.Tally) that a pass over the digest adds to in C: the
+// quakes, their time range, the run of the day and of the hour the last quakes fell in, and the
+// smallest of the largest quakes kept. Bins are counted in arrays the caller passes.
+#define QUAKETUI_TALLY_TENTH_BASE (-64)  // magnitude tenths -64 … 191 (M -6.4 … 19.1)
+#define QUAKETUI_TALLY_TENTHS 256
+#define QUAKETUI_TALLY_DEPTHS 29         // ten 10 km bins from -100 km, then nine 100 km bins to 1000 km
+#define QUAKETUI_TALLY_HOURLY_SPAN 259200000LL  // under three days (ms) the timeline is per hour
+
+typedef struct quaketui_tally {
+    int64_t count;
+    int64_t earliest, latest;       // INT64_MAX and INT64_MIN before the first quake
+    int hasDay;                     // quakes in [dayStart, dayEnd) count in dayCount
+    int64_t dayStart, dayEnd, dayCount;
+    int countsHours;                // the quakes span under the hourly span so far
+    int hasHour;                    // quakes in the hour from hourStart count in hourCount
+    int64_t hourStart, hourCount;
+    int keepsLargest;               // the largest are all kept: a quake must beat the smallest of them
+    double smallestLargestMagnitude;
+    int64_t smallestLargestTime;
+} quaketui_tally;
+
+// Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
+// included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)
+// by the depth band, and in `regions` by region id (ids below `regionCount`). Stops at the first
+// such row it leaves to the caller, uncounted and decoded into `row`: one outside the day or the
+// hour run, one that may be among the largest, or one whose magnitude or depth has no bin here.
+// Returns that row's index (the caller counts it and calls again from the next), or chunk->count.
+int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
+                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
+                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row);
 
 // A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
 // maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),

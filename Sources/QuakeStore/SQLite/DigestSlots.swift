@@ -181,24 +181,6 @@ extension MatchSet {
     }
 }
 
-/// The rows a pass takes, decoded a chunk at a time (`quaketui_digest_take`): the statistics' pass.
-final class DigestTaker {
-    private let rows = UnsafeMutablePointer<quaketui_digest_row>.allocate(capacity: Int(QUAKETUI_DIGEST_CHUNK))
-
-    deinit { rows.deallocate() }
-
-    /// Calls `body` with each row of `statement`'s current chunk (`DigestChunk`, with part 2) that
-    /// `query` takes: its time, magnitude, depth and region id.
-    func forEachTaken(_ statement: Statement, query: DigestQuery,
-                      _ body: (_ time: Int64, _ magnitude: Double?, _ depth: Double?, _ depthBand: Int32, _ region: UInt32) -> Void) {
-        let taken = DigestChunk.with(statement) { chunk, _ in query.withC { Int(quaketui_digest_take(chunk, $0, rows)) } }
-        for index in 0..<taken {
-            let row = rows[index]
-            body(row.time, row.magnitude.isNaN ? nil : row.magnitude, row.depth.isNaN ? nil : row.depth, row.depthBucket, row.region)
-        }
-    }
-}
-
 /// The map's cells counted over the digest (`quaketui_digest_density`).
 struct DigestDensity {
     var counts: [Int]

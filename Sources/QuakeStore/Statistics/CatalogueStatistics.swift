@@ -1,3 +1,4 @@
+import CQuakeSQL
 import Foundation
 
 /// What a list of quakes looks like at a glance (issue 32): its magnitude–frequency
@@ -12,17 +13,16 @@ import Foundation
 public struct CatalogueStatistics: Sendable, Equatable {
     /// The days' zone (the app setting `timeZone`, as the list's day sections).
     public let timeZone: TimeZone
-    public private(set) var count = 0
+    public var count: Int { Int(tally.runs.count) }
     // The settled counts; `tally` holds those added since (`settle()`), and the getters add both.
     private var settledTenths: [Int: Int] = [:]
     private var settledDays: [Int64: Int] = [:]
     private var settledDepths: [Double: Int] = [:]
     private var settledRegions: [String: Int] = [:]
-    private var settledHours: [Int64: Int]? = [:]
+    private var settledHours: [Int64: Int] = [:]
     private var tally = Tally()
     /// The earliest and the latest quake's time (ms since the epoch); nil with no quake.
-    public var timeRange: ClosedRange<Int64>? { count > 0 ? earliest...latest : nil }
-    private var earliest = Int64.max, latest = Int64.min
+    public var timeRange: ClosedRange<Int64>? { count > 0 ? tally.runs.earliest...tally.runs.latest : nil }
     /// The ``largestCount`` largest quakes by magnitude, largest first (the earlier on a tie).
     public private(set) var largest: [Largest] = []
     private let calendar: Calendar
@@ -45,7 +45,7 @@ public struct CatalogueStatistics: Sendable, Equatable {
     /// How many of the largest quakes are kept (the timeline marks them).
     public static let largestCount = 3
     /// Under this span (ms) the timeline is per hour: three days.
-    public static let hourlySpan: Int64 = 3 * 86_400_000
+    public static let hourlySpan = Int64(QUAKETUI_TALLY_HOURLY_SPAN)
 
     public mutating func add(magnitude: Double?, depth: Double?, time: Int64, region: String) {
         var region = region
@@ -65,7 +65,7 @@ public struct CatalogueStatistics: Sendable, Equatable {
     /// bin wherever the histogram has a slot: a scan of the digest passes it instead of dividing the
     /// depth again for every row (23% of `perf`'s samples of the pass at 5,000,000 quakes).
     mutating func add(magnitude: Double?, depth: Double?, band: Int32? = nil, time: Int64, region: () -> String) {
-        count += 1
+        tally.runs.count += 1
         tally.isEmpty = false
         if let magnitude, magnitude.isFinite {
             let tenth = MagnitudeFrequency.tenth(of: magnitude)
@@ -79,22 +79,9 @@ public struct CatalogueStatistics: Sendable, Equatable {
                 keepIfLargest(Largest(magnitude: magnitude, time: time, region: region()))
             }
         }
-        if time < earliest { earliest = time }
-        if time > latest { latest = time }
-        if settledHours != nil {
-            if latest - earliest < Self.hourlySpan {
-                let hour = time - time.positiveRemainder(3_600_000)
-                if let run = tally.hour, run.start == hour {
-                    tally.hour = (hour, run.count + 1)
-                } else {
-                    if let run = tally.hour { settledHours![run.start, default: 0] += run.count }
-                    tally.hour = (hour, 1)
-                }
-            } else {
-                settledHours = nil
-                tally.hour = nil
-            }
-        }
+        tally.runs.earliest = min(tally.runs.earliest, time)
+        tally.runs.latest = max(tally.runs.latest, time)
+        countHour(time)
         if let depth, depth.isFinite {
             if let slot = band.flatMap(Tally.depthSlot(ofBand:)) {
                 tally.depths[slot] += 1
@@ -110,6 +97,22 @@ public struct CatalogueStatistics: Sendable, Equatable {
         countDay(time)
     }
 
+    /// Adds the rows of a digest chunk of `count` rows that `query` takes, their regions counted
+    /// in `regions` by text id; `title` gives a region's title for one of the largest quakes.
+    /// `quaketui_digest_tally` counts the rows in C; each one it leaves (in a new day, perhaps
+    /// one of the largest, …) is added here.
+    mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>, count: Int64,
+                      regions: inout [Int], title: (UInt32) -> String) {
+        var row = quaketui_digest_row()
+        var index = tally.add(chunk, query, from: 0, regions: &regions, row: &row)
+        while index < count {
+            add(magnitude: row.magnitude.isNaN ? nil : row.magnitude, depth: row.depth.isNaN ? nil : row.depth,
+                band: row.depthBucket, time: row.time) { title(row.region) }
+            if Int(row.region) < regions.count { regions[Int(row.region)] += 1 }
+            index = tally.add(chunk, query, from: index + 1, regions: &regions, row: &row)
+        }
+    }
+
     /// Quakes per region title counted by the caller, for the quakes given to
     /// `add(magnitude:depth:time:region:)` without their region.
     mutating func addRegionCounts(_ counts: [String: Int]) {
@@ -123,10 +126,12 @@ public struct CatalogueStatistics: Sendable, Equatable {
         settledDays = days
         settledDepths = depths
         settledRegions = regionCounts
-        settledHours = hours
-        let day = tally.day
+        if let hours { settledHours = hours }
+        // The bins start again; the quakes' count and range, and the last day looked up, stay.
+        var runs = tally.runs
+        (runs.dayCount, runs.hasHour) = (0, 0)
         tally = Tally()
-        tally.day = day.map { ($0.start, $0.end, 0) }  // keep the last day looked up
+        tally.runs = runs
     }
 
     private var allTenths: [Int: Int] {
@@ -140,9 +145,10 @@ public struct CatalogueStatistics: Sendable, Equatable {
 
     /// Quakes per day, by the day's start (ms since the epoch, in `timeZone`).
     public var days: [Int64: Int] {
-        guard let run = tally.day, run.count > 0 else { return settledDays }
+        let runs = tally.runs
+        guard runs.hasDay != 0, runs.dayCount > 0 else { return settledDays }
         var days = settledDays
-        days[run.start, default: 0] += run.count
+        days[runs.dayStart, default: 0] += Int(runs.dayCount)
         return days
     }
 
@@ -168,8 +174,10 @@ public struct CatalogueStatistics: Sendable, Equatable {
     /// span under ``hourlySpan``; nil once they span more (the timeline is then per day). Hours
     /// are whole hours of UTC, which are whole hours of every zone but a few half-hour ones.
     public var hours: [Int64: Int]? {
-        guard var hours = settledHours else { return nil }
-        if let run = tally.hour { hours[run.start, default: 0] += run.count }
+        let runs = tally.runs
+        guard runs.countsHours != 0 else { return nil }
+        var hours = settledHours
+        if runs.hasHour != 0 { hours[runs.hourStart, default: 0] += Int(runs.hourCount) }
         return hours
     }
 
@@ -199,7 +207,7 @@ public struct CatalogueStatistics: Sendable, Equatable {
     }
 
     /// Whether the timeline is per hour: the list spans under three days.
-    public var isHourly: Bool { settledHours != nil }
+    public var isHourly: Bool { tally.runs.countsHours != 0 }
 
     /// The timeline's bins in order, each with its start (ms since the epoch) and count: per hour
     /// under three days, else per day in `timeZone`.
@@ -220,6 +228,9 @@ public struct CatalogueStatistics: Sendable, Equatable {
         let index = largest.firstIndex { Self.isLarger(quake.magnitude, quake.time, than: $0) } ?? largest.endIndex
         largest.insert(quake, at: index)
         if largest.count > Self.largestCount { largest.removeLast() }
+        if largest.count == Self.largestCount, let smallest = largest.last {
+            (tally.runs.keepsLargest, tally.runs.smallestLargestMagnitude, tally.runs.smallestLargestTime) = (1, smallest.magnitude, smallest.time)
+        }
     }
 
     /// Equal counts in every bin, the same largest quakes and the same zone (however much of
@@ -230,18 +241,39 @@ public struct CatalogueStatistics: Sendable, Equatable {
             && lhs.largest == rhs.largest && lhs.timeZone == rhs.timeZone
     }
 
+    /// Counts a quake in its hour while the quakes span under ``hourlySpan``: in the run of the
+    /// last hour, else in a new run (the old one settled). Past the span, hours are no longer kept.
+    private mutating func countHour(_ time: Int64) {
+        guard tally.runs.countsHours != 0 else { return }
+        guard tally.runs.latest - tally.runs.earliest < Self.hourlySpan else {
+            (tally.runs.countsHours, tally.runs.hasHour) = (0, 0)
+            settledHours = [:]
+            return
+        }
+        let hour = time - time.positiveRemainder(3_600_000)
+        if tally.runs.hasHour != 0, tally.runs.hourStart == hour {
+            tally.runs.hourCount += 1
+            return
+        }
+        if tally.runs.hasHour != 0 { settledHours[tally.runs.hourStart, default: 0] += Int(tally.runs.hourCount) }
+        (tally.runs.hasHour, tally.runs.hourStart, tally.runs.hourCount) = (1, hour, 1)
+    }
+
     /// Counts a quake in its day: in the run of the last day looked up, else in a new run (the
     /// old one settled).
     private mutating func countDay(_ time: Int64) {
-        if let run = tally.day, run.start <= time, time < run.end {
-            tally.day = (run.start, run.end, run.count + 1)
+        let runs = tally.runs
+        if runs.hasDay != 0, runs.dayStart <= time, time < runs.dayEnd {
+            tally.runs.dayCount += 1
             return
         }
-        if let run = tally.day, run.count > 0 { settledDays[run.start, default: 0] += run.count }
+        if runs.hasDay != 0, runs.dayCount > 0 { settledDays[runs.dayStart, default: 0] += Int(runs.dayCount) }
         let date = Date(timeIntervalSince1970: Double(time) / 1000)
         let start = calendar.startOfDay(for: date)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
-        tally.day = (Int64((start.timeIntervalSince1970 * 1000).rounded(.down)), Int64((end.timeIntervalSince1970 * 1000).rounded(.down)), 1)
+        (tally.runs.hasDay, tally.runs.dayCount) = (1, 1)
+        tally.runs.dayStart = Int64((start.timeIntervalSince1970 * 1000).rounded(.down))
+        tally.runs.dayEnd = Int64((end.timeIntervalSince1970 * 1000).rounded(.down))
     }
 }
 
@@ -320,13 +352,11 @@ extension Connection {
         }
         var statistics = CatalogueStatistics(timeZone: timeZone)
         var regions = [Int](repeating: 0, count: Int(query.textCount))
-        let taker = DigestTaker()
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
-            taker.forEachTaken(chunks, query: query) { time, magnitude, depth, band, region in
-                statistics.add(magnitude: magnitude, depth: depth, band: band, time: time) { text(region) }
-                if Int(region) < regions.count { regions[Int(region)] += 1 }
+            DigestChunk.with(chunks) { chunk, rows in
+                query.withC { query in statistics.add(chunk, query, count: Int64(rows), regions: &regions, title: text) }
             }
         }
         var titled: [String: Int] = [:]
