@@ -141,6 +141,21 @@ extension Connection {
     }
 
     /// Every token at or below this one has been purged.
+    /// How many rows the transactions after `token` inserted, when inserting is all they did; nil
+    /// when one of them updated or deleted a row, or is a bulk entry that counted nothing (raw SQL
+    /// marked bulk), or the history since was purged. Without a delete since `token`, those rows
+    /// are the ones with the largest ids: SQLite gives a new row a larger id than any stored one.
+    func rowsOnlyInserted(after token: HistoryToken) throws(SQLiteError) -> Int? {
+        guard token >= (try purgedThrough()) else { return nil }
+        let statement = try prepare("""
+            SELECT coalesce(sum(inserted), 0), coalesce(sum(updated + deleted + (isBulk AND inserted = 0)), 0)
+            FROM history WHERE token > ?
+            """)
+        try statement.bind(token.rawValue, at: 1)
+        guard try statement.step(), statement.int64(at: 1) == 0 else { return nil }
+        return Int(statement.int64(at: 0))
+    }
+
     func purgedThrough() throws(SQLiteError) -> HistoryToken {
         HistoryToken(rawValue: try scalar("SELECT value FROM meta WHERE key = 'history.purgedThrough'").int64 ?? 0)
     }

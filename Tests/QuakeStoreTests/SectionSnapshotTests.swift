@@ -76,13 +76,37 @@ import Testing
         #expect(try Self.resumeAndCount(store) == Outcome(resumed: true, same: true))
     }
 
-    /// Commits past what a merge lists: the controller reloads, and shows the count.
-    @Test func manyCommitsSinceAreCountedAgain() throws {
+    /// Commits past what a merge lists that only inserted (an import, a `fetch`): their rows are
+    /// grouped by day and added, to old days and new ones on either side, also after the quakes
+    /// with the largest ids were deleted before the snapshot.
+    @Test func manyInsertsSinceAreAddedByDay() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.quakes("a", days: 4, perDay: 2))
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        #expect(try context.performAndWait { tx in try tx.deleteQuake(code: "a-7") })
+        _ = try Self.keepSnapshot(store)
+        try store.upsert(Self.quakes("b", days: 3, perDay: FetchedResultsController.maxListedChanges / 2, from: Self.start + 2 * Self.day))
+        try store.upsert(Self.quakes("c", days: 2, perDay: 3, from: Self.start - 5 * Self.day))
+        #expect(try Self.resumeAndCount(store) == Outcome(resumed: true, same: true))
+    }
+
+    /// Past what a merge lists, with an update or a delete among the commits: counted again.
+    @Test(arguments: ["update", "delete"])
+    func manyCommitsThatAlsoChangedRowsAreCountedAgain(change: String) throws {
         let store = try TestStore()
         defer { store.remove() }
         try store.upsert(Self.quakes("a", days: 3, perDay: 2))
         _ = try Self.keepSnapshot(store)
         try store.upsert(Self.quakes("b", days: 3, perDay: FetchedResultsController.maxListedChanges))
+        if change == "update" {
+            try store.upsert([.fixture("a-0", time: Self.start + 2 * Self.day, updated: Self.start + 10 * Self.day)])
+        } else {
+            let context = try store.container.newBackgroundContext(author: "test")
+            defer { context.close() }
+            #expect(try context.performAndWait { tx in try tx.deleteQuake(code: "a-1") })
+        }
         #expect(try Self.resumeAndCount(store) == Outcome(resumed: false, same: true))
     }
 

@@ -111,11 +111,45 @@ public final class FetchedResultsController {
         guard isPlain, try context.read({ db in try snapshot.fits(db, days: days) }) else { return false }
         index = SectionIndex(snapshot.sections)
         token = snapshot.token
-        let reloaded = try merge()?.reloaded ?? false
+        let reloaded = try addInsertedRows() ? false : try merge()?.reloaded ?? false
         let stored = try context.read { db in try db.keptQuakeCount() }
         guard stored == count else { return false }
         resumedFromSnapshot = !reloaded
         return true
+    }
+
+    /// The most rows inserted since a snapshot that a launch counts by grouping them
+    /// (`addInsertedRows`): 100,000 take about as long as reading the 166,669 buckets of
+    /// 5,000,000 quakes over five years.
+    static let maxGroupedArrivals = 100_000
+
+    /// Adds the rows committed since `token` to the plain list's day sections when the commits
+    /// only inserted, more rows than a merge lists and at most `maxGroupedArrivals` (an import
+    /// of a month, a `fetch`): one `GROUP BY` over the newest ids instead of reading every kept
+    /// bucket. False, with nothing changed, otherwise.
+    private func addInsertedRows() throws -> Bool {
+        try context.read { db in
+            guard let inserted = try db.rowsOnlyInserted(after: token),
+                  inserted > Self.maxListedChanges, inserted <= Self.maxGroupedArrivals else { return false }
+            let newest = "id >= (SELECT id FROM quake ORDER BY id DESC LIMIT 1 OFFSET ?)"
+            guard let added = try plan.strategy.countedSections(db, days: days, source: .matching(newest, [.integer(Int64(inserted - 1))])),
+                  let sections = Self.addingDays(added, to: index.sections) else { return false }
+            setSections(sections)
+            token = try db.currentHistoryToken()
+            window.invalidate()
+            return true
+        }
+    }
+
+    /// The plain list's day sections with `added`'s counts added, newest first: a day in both
+    /// gains the added count, a new day goes in its place. nil if a section is not a day.
+    private static func addingDays(_ added: [QuakeSection], to sections: [QuakeSection]) -> [QuakeSection]? {
+        var byStart: [Int64: QuakeSection] = [:]
+        for section in sections + added {
+            guard case .day(let start, _) = section.key else { return nil }
+            if byStart[start] != nil { byStart[start]!.count += section.count } else { byStart[start] = section }
+        }
+        return byStart.keys.sorted(by: >).map { byStart[$0]! }
     }
 
     /// The plain list's sections as a snapshot to keep; nil for any other request, or when the

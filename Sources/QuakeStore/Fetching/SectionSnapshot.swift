@@ -3,8 +3,9 @@ import Foundation
 /// The day sections of the plain list (every quake, newest first) as a browser last counted
 /// them, kept in `sections.cache` beside the store, so that the next launch in the same time
 /// zone starts from them and merges the history committed since, as a live browser merges a
-/// commit, instead of reading every kept time bucket: 166,669 rows and 20 ms at 5,000,000
-/// quakes over five years, a million rows for ComCat's century.
+/// commit (or, past what a merge lists, adds the rows that commits which only inserted added),
+/// instead of reading every kept time bucket: 166,669 rows and 20 ms at 5,000,000 quakes over
+/// five years, a million rows for ComCat's century.
 ///
 /// A cache, never a source of truth: a file that is missing, torn, for another zone, drawn by
 /// another build or under other time zone rules, for another store (its history token must name
