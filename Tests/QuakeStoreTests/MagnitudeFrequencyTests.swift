@@ -47,7 +47,7 @@ import Testing
             let beta = 1.0 * log(10.0)
             for _ in 0..<800 {
                 let u = Double.random(in: Double.ulpOfOne..<1, using: &random)
-                tenths[MagnitudeFrequency.tenth(of: 1.95 - log(u) / beta), default: 0] += 1
+                tenths[MagnitudeFrequency.tenth(of: 1.95 - log(u) / beta)!, default: 0] += 1
             }
             let fit = MagnitudeFrequency(tenths: tenths, count: 800).fit
             if let fit, fit.completeness == 2.0, abs(fit.b - 1.0) <= 2 * fit.bError { within += 1 }

@@ -195,7 +195,7 @@ import Testing
     @Test(arguments: [(UInt64(31), Int64(2 * 86_400_000)), (UInt64(32), Int64(40 * 86_400_000)), (UInt64(33), Int64(30 * 86_400_000))])
     func theStatisticsCountedInCAreThoseCountedInSwift(seed: UInt64, span: Int64) throws {
         var random = SeededGenerator(seed: seed)
-        let magnitudes: [Double?] = [nil, 2.5, 2.5, 3.14, 4.45, 0.05, 7.0, 7.0, 25, -9, 19.14, 19.15, -6.45, -6.44, .nan]
+        let magnitudes: [Double?] = [nil, 2.5, 2.5, 3.14, 4.45, 0.05, 7.0, 7.0, 25, -9, 19.14, 19.15, -6.45, -6.44, .nan, 1e308, -1e308, 9e17]
         let start: Int64 = seed == 33 ? -2_208_988_800_000 : 1_700_000_000_000  // 1900 or 2023
         let store = try TestStore()
         defer { store.remove() }

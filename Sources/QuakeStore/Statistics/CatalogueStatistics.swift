@@ -68,12 +68,13 @@ public struct CatalogueStatistics: Sendable, Equatable {
         tally.runs.count += 1
         tally.isEmpty = false
         if let magnitude, magnitude.isFinite {
-            let tenth = MagnitudeFrequency.tenth(of: magnitude)
-            let slot = tenth &- Tally.tenthBase
-            if slot >= 0 && slot < Tally.tenthSlots {
-                tally.tenths[slot] += 1
-            } else {
-                settledTenths[tenth, default: 0] += 1
+            if let tenth = MagnitudeFrequency.tenth(of: magnitude) {
+                let slot = tenth &- Tally.tenthBase
+                if slot >= 0 && slot < Tally.tenthSlots {
+                    tally.tenths[slot] += 1
+                } else {
+                    settledTenths[tenth, default: 0] += 1
+                }
             }
             if largest.count < Self.largestCount || Self.isLarger(magnitude, time, than: largest[largest.count - 1]) {
                 keepIfLargest(Largest(magnitude: magnitude, time: time, region: region()))

@@ -33,8 +33,9 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         self.count = count
     }
 
-    /// The bin of magnitude `m`, in whole tenths: `floor(m × 10 + 0.5)`.
-    public static func tenth(of magnitude: Double) -> Int { Int((magnitude * 10 + 0.5).rounded(.down)) }
+    /// The bin of magnitude `m`, in whole tenths: `floor(m × 10 + 0.5)`; nil for one too large
+    /// for any bin (beyond ±9 × 10^17, which a feed may hold but no quake has).
+    public static func tenth(of magnitude: Double) -> Int? { Int(exactly: (magnitude * 10 + 0.5).rounded(.down)) }
 
     /// The bins in magnitude order, as `(from, to, count)` with `to = from + 0.1`.
     public var bins: [(from: Double, to: Double, count: Int)] {

@@ -12,10 +12,11 @@ enum StatsCommand {
         usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
-            binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one count in no bin). Mc, the
-            magnitude of completeness, is the most populated bin (maximum curvature; the lower
-            magnitude on a tie). Above it, b = log10(e) / (mean M - (Mc - 0.05)) (Aki 1965, Utsu
-            1966), its error 2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1))) (Shi & Bolt 1982), and
+            binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one, or with one past
+            10^17 in size, count in no bin). Mc, the magnitude of completeness, is the most
+            populated bin (maximum curvature; the lower magnitude on a tie). Above it,
+            b = log10(e) / (mean M - (Mc - 0.05)) (Aki 1965, Utsu 1966), its error
+            2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1))) (Shi & Bolt 1982), and
             a = log10(n) + b Mc, with n the quakes at or above Mc; with fewer than 50 there is no
             b-value and stats says why. Days follow the app setting timeZone; depths are binned
             by 10 km to 100 km, then by 100 km.
