@@ -210,11 +210,11 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, row);
         // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
         int tenth = -1, depth = -1;
-        if (isfinite(row->magnitude)) {
-            double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
-            double rounded = floor(scaled + 0.5) - QUAKETUI_TALLY_TENTH_BASE;
-            if (!(rounded >= 0 && rounded < QUAKETUI_TALLY_TENTHS)) return index;
-            tenth = (int)rounded;
+        // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
+        double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
+        double bin = floor(scaled + 0.5) - QUAKETUI_TALLY_TENTH_BASE;
+        if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
+            tenth = (int)bin;
             if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
                 || (row->magnitude == tally->smallestLargestMagnitude && row->time < tally->smallestLargestTime)) return index;
         }
@@ -223,8 +223,9 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         int64_t earliest = row->time < tally->earliest ? row->time : tally->earliest;
         int64_t latest = row->time > tally->latest ? row->time : tally->latest;
         if (tally->countsHours) {
-            int64_t span, hour = row->time - (((row->time % 3600000) + 3600000) % 3600000);
+            int64_t span, hour;
             if (__builtin_sub_overflow(latest, earliest, &span) || span >= QUAKETUI_TALLY_HOURLY_SPAN
+                || __builtin_sub_overflow(row->time, ((row->time % 3600000) + 3600000) % 3600000, &hour)
                 || !tally->hasHour || tally->hourStart != hour) return index;
             tally->hourCount++;
         }

@@ -21,21 +21,28 @@ public enum AppKeys {
     /// `home`: `{latitude, longitude, name}` for distances, the near-home filter and alerts; nil (the default) for none.
     public static let home = AppKey<HomeLocation?>("home", default: nil, isValid: { $0?.isValid ?? true })
     /// `nearRadius`: kilometres from home that count as "near home" (the browser's filter), default 300.
-    public static let nearRadius = AppKey<Double>("nearRadius", default: 300, isValid: { $0.isFinite && $0 > 0 })
+    public static let nearRadius = AppKey<Double>("nearRadius", default: 300, isValid: isRadius)
     /// `alertMagnitude`: a new quake of at least this magnitude alerts; nil (the default): none does by magnitude.
     public static let alertMagnitude = AppKey<Double?>("alertMagnitude", default: nil,
                                                        isValid: { $0.map { $0.isFinite } ?? true })
     /// `alertRadius`: a new quake within this many kilometres of home alerts; nil (the default): none does by distance.
     public static let alertRadius = AppKey<Double?>("alertRadius", default: nil,
-                                                    isValid: { $0.map { $0.isFinite && $0 > 0 } ?? true })
+                                                    isValid: { $0.map(isRadius) ?? true })
     /// `alertCommand`: a shell command run once per alerting quake, with the quake as JSON on stdin; nil: none.
     public static let alertCommand = AppKey<String?>("alertCommand", default: nil)
     /// `autoRefreshInterval`: seconds between automatic refreshes of `autoRefreshFeed`; 0 turns them off. Default 300.
     public static let autoRefreshInterval = AppKey<Double>("autoRefreshInterval", default: 300,
-                                                           isValid: { $0.isFinite && ($0 == 0 || $0 >= 30) })
+                                                           isValid: { $0 == 0 || (30...longestInterval).contains($0) })
     /// `autoRefreshFeed`: the feed polled every interval, default `all_day` (USGS updates it every minute).
     public static let autoRefreshFeed = AppKey<String>("autoRefreshFeed", default: "all_day",
                                                        isValid: { feedNames.contains($0) })
+
+    /// The longest `autoRefreshInterval`: 366 days, in seconds (a date much later is not one a
+    /// plist or a timer holds).
+    public static let longestInterval: Double = 366 * 86_400
+    /// The widest radius around home: half the Earth's circumference, in km, takes in every point.
+    public static let widestRadius: Double = 20_038
+    private static func isRadius(_ km: Double) -> Bool { km > 0 && km <= widestRadius }
 
     /// Checks for every key above, applied when the file is loaded.
     static let checks: [KeyCheck] = [

@@ -102,7 +102,11 @@ import Testing
         (["config", "distanceUnit", "mil"], "'mil' is not a valid distanceUnit. Did you mean 'mi'?"),
         (["config", "--unset"], "--unset goes with one key"),
         (["config", "timeZone", "--name", "x"], "--name goes with a new home"),
-        (["config", "autoRefreshInterval", "5"], "use 0 or a number of seconds of at least 30"),
+        (["config", "autoRefreshInterval", "5"], "use 0 or a number of seconds from 30 to 31622400"),
+        // Past what a timer or a plist date holds: every later launch trapped on it.
+        (["config", "autoRefreshInterval", "1e30"], "use 0 or a number of seconds from 30 to 31622400"),
+        (["config", "nearRadius", "1e308"], "use a positive number of kilometres, at most 20038"),
+        (["config", "alertRadius", "20039"], "use a positive number of kilometres, at most 20038"),
     ])
     func badArgumentsAreUsageErrors(_ arguments: [String], _ message: String) throws {
         let dir = try TemporaryDirectory()

@@ -37,6 +37,15 @@ import Testing
         #expect(MagnitudeFrequency(tenths: [:], count: 3).why == "No quake of the list has a magnitude.")
     }
 
+    /// Bins so far out that a tenth is lost in the sum leave no slope: no fit, rather than an
+    /// infinite b (which the chart and `--json` cannot show). The statistics bin real
+    /// magnitudes only, where b stays within (0, 8.69]; this is the fit's own guard.
+    @Test func binsWithoutASpreadGiveNoFit() {
+        let mfd = MagnitudeFrequency(tenths: [4_400_000_000_000_000_000: 60], count: 60)
+        #expect(mfd.fit == nil)
+        #expect(mfd.why?.hasSuffix("do not spread: no slope to fit.") == true, "\(mfd.why ?? "nil")")
+    }
+
     /// Catalogues drawn for b = 1.0 above Mc 2.0 (continuous magnitudes from 1.95 up, then
     /// binned): the estimate lies within 2σ of 1.0 in at least 95 of 100 seeded catalogues.
     @Test func theEstimateRecoversAKnownBValue() {
@@ -89,5 +98,25 @@ import Testing
         #expect(stats.depthBins.map(\.count) == [1, 1, 1, 1, 1])
         #expect(stats.topRegions(2).map(\.region) == ["Alaska", "Chile"])
         #expect(stats.topRegions().map(\.count) == [3, 2, 1])
+    }
+
+    /// What a feed may hold but no quake has (a magnitude of 1e17 or 1e308) counts as no
+    /// magnitude: no bin, not among the largest. Times at the ends of Int64 (a store edited by
+    /// hand) count per day, without an hour that overflows.
+    @Test func absurdMagnitudesAndTimesAreCountedWithoutTrapping() throws {
+        var stats = CatalogueStatistics(timeZone: try #require(TimeZone(identifier: "UTC")))
+        for magnitude in [9e17, -9e17, 4.4e17, 1e308, -1e308, 19.2, -6.5, 2.0] {
+            stats.add(magnitude: magnitude, depth: 5, time: 1_700_000_000_000, region: "Chile")
+        }
+        #expect(stats.count == 8)
+        #expect(stats.magnitudes.tenths == [20: 1])
+        #expect(stats.largest.map(\.magnitude) == [2.0])
+        for time in [Int64.min, .max, .min + 1, .max - 1] {
+            var extreme = CatalogueStatistics(timeZone: try #require(TimeZone(identifier: "UTC")))
+            extreme.add(magnitude: 2, depth: 5, time: time, region: "Chile")
+            extreme.add(magnitude: 2, depth: 5, time: time, region: "Chile")
+            #expect(extreme.count == 2)
+            #expect(!extreme.isHourly, "\(time)")
+        }
     }
 }

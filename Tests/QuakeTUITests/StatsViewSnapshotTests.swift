@@ -77,6 +77,18 @@ import Testing
         #expect(Screen.render(model).lines[2].contains("Not computed: Could not read the store: disk I/O error."))
     }
 
+    /// What a feed may hold but no quake has (magnitudes of ±9e17 and 4.4e17, depths of ±1e308)
+    /// draws at once: such a magnitude counts as none, so the chart spans the real ones only.
+    @Test func absurdValuesDraw() {
+        var stats = CatalogueStatistics(timeZone: Self.utc)
+        for (index, magnitude) in [9e17, -9e17, 4.4e17, 2.0, 2.1].enumerated() {
+            stats.add(magnitude: magnitude, depth: index % 2 == 0 ? 1e308 : -1e308, time: Fixtures.now - Int64(index) * Self.day,
+                      region: "Chile")
+        }
+        let text = Screen.render(Self.model(columns: 120, rows: 35, StatisticsModel(statistics: stats))).text
+        #expect(text.contains("Statistics of the list  5 quakes"), "\(text)")
+    }
+
     /// The view has the detail's pane: no tab bar to click, and the list keeps its rows beside it.
     @Test func sideBySideFrom120Columns() {
         let narrow = ScreenLayout(Self.model(columns: 119, rows: 30, StatisticsModel(statistics: nil)))

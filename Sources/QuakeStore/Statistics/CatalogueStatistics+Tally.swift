@@ -29,6 +29,14 @@ extension CatalogueStatistics {
         /// Ten 10 km bins from -100 km to 100 km, then nine 100 km bins to 1000 km.
         static let depthSlots = Int(QUAKETUI_TALLY_DEPTHS)
 
+        /// The slot of a magnitude's tenth (`MagnitudeFrequency.tenth(of:)`), nil off the slots
+        /// (and for NaN): what the statistics count as no magnitude.
+        static func tenthSlot(of magnitude: Double) -> Int? {
+            guard let tenth = MagnitudeFrequency.tenth(of: magnitude) else { return nil }
+            let slot = tenth &- tenthBase
+            return slot >= 0 && slot < tenthSlots ? slot : nil
+        }
+
         /// The slot of a depth bin's lower edge (`DepthBins.from`), nil outside -100 … 1000 km.
         /// The edges are whole multiples of 10 and 100, so the divisions are exact.
         static func depthSlot(of from: Double) -> Int? {

@@ -67,15 +67,10 @@ public struct CatalogueStatistics: Sendable, Equatable {
     mutating func add(magnitude: Double?, depth: Double?, band: Int32? = nil, time: Int64, region: () -> String) {
         tally.runs.count += 1
         tally.isEmpty = false
-        if let magnitude, magnitude.isFinite {
-            if let tenth = MagnitudeFrequency.tenth(of: magnitude) {
-                let slot = tenth &- Tally.tenthBase
-                if slot >= 0 && slot < Tally.tenthSlots {
-                    tally.tenths[slot] += 1
-                } else {
-                    settledTenths[tenth, default: 0] += 1
-                }
-            }
+        // A magnitude off the tally's bins (M -6.4 … 19.1: every real one) counts as none: a
+        // feed's 1e17 would stretch the chart over 10^18 bins and turn the fit to nonsense.
+        if let magnitude, let slot = Tally.tenthSlot(of: magnitude) {
+            tally.tenths[slot] += 1
             if largest.count < Self.largestCount || Self.isLarger(magnitude, time, than: largest[largest.count - 1]) {
                 keepIfLargest(Largest(magnitude: magnitude, time: time, region: region()))
             }
@@ -246,12 +241,15 @@ public struct CatalogueStatistics: Sendable, Equatable {
     /// last hour, else in a new run (the old one settled). Past the span, hours are no longer kept.
     private mutating func countHour(_ time: Int64) {
         guard tally.runs.countsHours != 0 else { return }
-        guard tally.runs.latest - tally.runs.earliest < Self.hourlySpan else {
+        // Past the span, or an hour that Int64 cannot hold (a store edited by hand): per day.
+        let span = tally.runs.latest.subtractingReportingOverflow(tally.runs.earliest)
+        let start = time.subtractingReportingOverflow(time.positiveRemainder(3_600_000))
+        guard !span.overflow, span.partialValue < Self.hourlySpan, !start.overflow, start.partialValue <= .max - 3_600_000 else {
             (tally.runs.countsHours, tally.runs.hasHour) = (0, 0)
             settledHours = [:]
             return
         }
-        let hour = time - time.positiveRemainder(3_600_000)
+        let hour = start.partialValue
         if tally.runs.hasHour != 0, tally.runs.hourStart == hour {
             tally.runs.hourCount += 1
             return
@@ -272,9 +270,13 @@ public struct CatalogueStatistics: Sendable, Equatable {
         let date = Date(timeIntervalSince1970: Double(time) / 1000)
         let start = calendar.startOfDay(for: date)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        // A day at the ends of Int64's times (a store edited by hand) is cut there.
+        func milliseconds(_ date: Date) -> Int64 {
+            let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+            return ms >= 9.2e18 ? .max : ms <= -9.2e18 ? .min : Int64(ms)
+        }
         (tally.runs.hasDay, tally.runs.dayCount) = (1, 1)
-        tally.runs.dayStart = Int64((start.timeIntervalSince1970 * 1000).rounded(.down))
-        tally.runs.dayEnd = Int64((end.timeIntervalSince1970 * 1000).rounded(.down))
+        (tally.runs.dayStart, tally.runs.dayEnd) = (milliseconds(start), milliseconds(end))
     }
 }
 

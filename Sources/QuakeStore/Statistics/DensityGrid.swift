@@ -71,9 +71,11 @@ public struct DensityGrid: Hashable, Sendable {
         (-90 + (Double(cell.row) + 0.5) * window.cellDegrees, -180 + (Double(cell.column) + 0.5) * window.cellDegrees)
     }
 
-    /// The cell of a point (the same arithmetic as the SQL).
+    /// The cell of a point (the same arithmetic as the SQL). A coordinate far off the globe (a
+    /// store edited by hand) gets a cell as far off as an Int holds.
     public static func cellIndex(latitude: Double, longitude: Double, cellDegrees: Double) -> (row: Int, column: Int) {
-        (Int((latitude + 90) / cellDegrees), Int((longitude + 180) / cellDegrees))
+        func index(_ cells: Double) -> Int { cells.isNaN ? Int.min / 2 : Int(max(-1e15, min(1e15, cells))) }
+        return (index((latitude + 90) / cellDegrees), index((longitude + 180) / cellDegrees))
     }
 }
 

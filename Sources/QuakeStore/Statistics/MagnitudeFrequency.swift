@@ -33,8 +33,8 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         self.count = count
     }
 
-    /// The bin of magnitude `m`, in whole tenths: `floor(m × 10 + 0.5)`; nil for one too large
-    /// for any bin (beyond ±9 × 10^17, which a feed may hold but no quake has).
+    /// The bin of magnitude `m`, in whole tenths: `floor(m × 10 + 0.5)`; nil past what an `Int`
+    /// holds (the statistics bin only M -6.4 … 19.1, `CatalogueStatistics.Tally.tenthSlot`).
     public static func tenth(of magnitude: Double) -> Int? { Int(exactly: (magnitude * 10 + 0.5).rounded(.down)) }
 
     /// The bins in magnitude order, as `(from, to, count)` with `to = from + 0.1`.
@@ -79,7 +79,10 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         let b = log10(M_E) / (mean - (completeness - 0.05))
         let squares = above.reduce(0.0) { $0 + pow(Double($1.key) / 10 - mean, 2) * Double($1.value) }
         let bError = 2.30 * b * b * (squares / Double(n * (n - 1))).squareRoot()
-        return Fit(completeness: completeness, b: b, bError: bError, a: log10(Double(n)) + b * completeness, n: n)
+        let a = log10(Double(n)) + b * completeness
+        // Magnitudes that do not spread above Mc (all at its lower edge) have no slope to fit.
+        guard b > 0, b.isFinite, bError.isFinite, a.isFinite else { return nil }
+        return Fit(completeness: completeness, b: b, bError: bError, a: a, n: n)
     }
 
     /// Why there is no fit, in a sentence for the view and the table; nil when there is one.
@@ -87,6 +90,9 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         guard fit == nil else { return nil }
         guard let mc = completenessTenth else { return "No quake of the list has a magnitude." }
         let n = tenths.filter { $0.key >= mc }.values.reduce(0, +)
+        guard n < Self.minimumFitCount else {
+            return "The magnitudes at or above Mc \(String(format: "%.1f", Double(mc) / 10)) do not spread: no slope to fit."
+        }
         return "Only \(CountFormat.quakes(n)) at or above Mc \(String(format: "%.1f", Double(mc) / 10)); "
             + "a b-value needs \(Self.minimumFitCount)."
     }

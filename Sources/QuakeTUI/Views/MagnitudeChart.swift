@@ -34,7 +34,7 @@ enum MagnitudeChart {
         /// The level (in eighths of a row above the axis) of a count on the log axis; a count
         /// of 1 stands one eighth high so that it shows.
         func level(_ value: Double) -> Int {
-            guard value >= 1 else { return 0 }
+            guard value >= 1, value.isFinite else { return 0 }
             return max(1, Int((log10(value) / Double(decades) * Double(levels)).rounded()))
         }
         let bottom = chart.maxY - 1
@@ -58,7 +58,7 @@ enum MagnitudeChart {
             for cell in cells where Double(cell.tenth) / 10 >= fit.completeness - 0.001 {
                 let expected = pow(10, fit.a - fit.b * Double(cell.tenth) / 10)
                 let row = bottom - (level(expected) - 1) / 8
-                guard expected >= 1, row >= chart.y, buffer[cell.x, row].grapheme == " " else { continue }
+                guard expected >= 1, expected.isFinite, row >= chart.y, buffer[cell.x, row].grapheme == " " else { continue }
                 buffer.put("·", at: Point(x: cell.x, y: row), style: .role(.warning, [.bold]))
             }
         }

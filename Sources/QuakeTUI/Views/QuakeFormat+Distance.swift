@@ -5,7 +5,8 @@ extension QuakeFormat {
     /// one decimal under 10 (`8.3 km`).
     public static func homeDistance(kilometres: Double, unit: DisplaySettings.DistanceUnit) -> String {
         let value = unit == .mi ? kilometres / 1.609344 : kilometres
-        let number = value < 9.95 ? String(format: "%.1f", value) : count(Int(value.rounded()))
+        // Past any distance on Earth (a store edited by hand) the number is shown as it is.
+        let number = value < 9.95 || !(value < 1e15) ? String(format: "%.1f", value) : count(Int(value.rounded()))
         return "\(number) \(unit.rawValue)"
     }
 

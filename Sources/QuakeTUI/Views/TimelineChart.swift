@@ -84,12 +84,16 @@ enum TimelineChart {
         var start = first
         while start <= last, bins.count < 100_000 {
             bins.append((start, counts[start] ?? 0))
+            // 36 hours on is always inside the next day, whatever the clocks did meanwhile. A bin
+            // at the end of Int64's times (a store edited by hand) is the last.
+            let (ahead, overflow) = start.addingReportingOverflow(stats.isHourly ? 3_600_000 : 36 * 3_600_000)
+            guard !overflow else { break }
             if stats.isHourly {
-                start += 3_600_000
+                start = ahead
             } else {
-                // 36 hours on is always inside the next day, whatever the clocks did meanwhile.
-                let next = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(start + 36 * 3_600_000) / 1000))
-                start = Int64((next.timeIntervalSince1970 * 1000).rounded(.down))
+                let next = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(ahead) / 1000))
+                guard let day = Int64(exactly: (next.timeIntervalSince1970 * 1000).rounded(.down)), day > start else { break }
+                start = day
             }
         }
         return bins

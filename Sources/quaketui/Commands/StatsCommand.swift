@@ -12,8 +12,8 @@ enum StatsCommand {
         usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
-            binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one, or with one past
-            10^17 in size, count in no bin). Mc, the magnitude of completeness, is the most
+            binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one, or with one outside
+            M -6.4 to 19.1, count in no bin). Mc, the magnitude of completeness, is the most
             populated bin (maximum curvature; the lower magnitude on a tie). Above it,
             b = log10(e) / (mean M - (Mc - 0.05)) (Aki 1965, Utsu 1966), its error
             2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1))) (Shi & Bolt 1982), and
