@@ -4,9 +4,9 @@ import Foundation
 extension CatalogueStatistics {
     /// The counts of quakes added since the last `settle()`, kept where a million rows cost least
     /// (issue 32): magnitude tenths and depth bins in arrays, the current day and hour as a run (a
-    /// list in time order meets each many times in a row), regions by their UTF-8 bytes. What an
-    /// array does not cover (a magnitude or depth far outside the usual ranges) goes straight to
-    /// the statistics' dictionaries. A pass over the digest adds to the arrays and `runs` in C
+    /// list in time order meets each many times in a row), regions by their UTF-8 bytes. A depth
+    /// the array does not cover goes straight to the statistics' dictionaries; a magnitude off the
+    /// tenths (no real one is) counts as none (`tenthSlot(of:)`). A pass over the digest adds to the arrays and `runs` in C
     /// (`add(_:_:from:regions:row:)`), so both count alike: the bins and constants are C's.
     struct Tally: Sendable {
         /// Quakes per tenth of magnitude, `tenths[t - tenthBase]`.
