@@ -152,6 +152,7 @@ final class FDSNTextParser: RecordParser {
         guard let time = timeText.withUTF8({ parseISO8601Milliseconds($0.baseAddress!, $0.count) }) else {
             return skip("Time \"\(timeText)\" is not an ISO-8601 date")
         }
+        if let problem = QuakeRecord.timeProblem(time, field: "Time") { return skip(problem) }
         guard let latitude = Double(cell(.latitude)) else { return skip("Latitude \"\(cell(.latitude))\" is not a number") }
         guard let longitude = Double(cell(.longitude)) else { return skip("Longitude \"\(cell(.longitude))\" is not a number") }
         guard latitude.isFinite, (-90...90).contains(latitude) else { return skip("latitude \(latitude) is outside -90…90") }

@@ -150,6 +150,11 @@ final class GeoJSONParser: RecordParser {
                 fields.time = Int64(ms)
             }
             if let u = fields.updatedNumber, abs(u * 1000) < 9.2e18 { fields.updated = Int64((u * 1000).rounded()) }
+            // The years were checked on the numbers as milliseconds: again, as seconds.
+            if let reason = fields.skipReason() {
+                skips.add(SkippedFeature(index: index, line: line, reason: reason))
+                return nil
+            }
         }
         let emsc = fields.isEMSC || fields.unid != nil || fields.region != nil
         let source = agency ?? (emsc ? "emsc" : "usgs")

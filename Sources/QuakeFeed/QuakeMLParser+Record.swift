@@ -37,6 +37,9 @@ extension QuakeMLParser {
         guard let time = origin.time else {
             return .failure(Skip(reason: origin.timeText.map { "origin time \"\($0)\" is not an ISO-8601 date" } ?? "the origin has no time"))
         }
+        if let problem = QuakeRecord.timeProblem(time, field: "origin time") { return .failure(Skip(reason: problem)) }
+        // A creation time outside the years the store takes is metadata lost, not the event.
+        let updated = [e.creationTime, origin.creationTime].lazy.compactMap { $0 }.first { QuakeRecord.supportedTimes.contains($0) } ?? time
         guard let latitude = origin.latitude, let longitude = origin.longitude else {
             return .failure(Skip(reason: "the origin has no latitude and longitude"))
         }
@@ -51,7 +54,7 @@ extension QuakeMLParser {
         let depth = origin.depthMetres.flatMap { $0.isFinite ? (depthInKilometres ? $0 : $0 / 1000) : nil }
         var record = QuakeRecord(
             code: code, magnitude: magnitude?.value.flatMap { $0.isFinite ? $0 : nil }, magType: magnitude?.type,
-            place: place, time: time, updated: e.creationTime ?? origin.creationTime ?? time,
+            place: place, time: time, updated: updated,
             latitude: latitude, longitude: longitude, depth: depth, status: origin.status, type: e.type,
             net: e.eventSource)
         record.source = agency

@@ -26,6 +26,58 @@ import Testing
         #expect(csvRecords.map(\.code) == ["first"] || csvReader.skippedCount == 2)
         #expect(!csvRecords.contains { $0.code == "old" })
     }
+
+    /// The same years in QuakeML and FDSN text, and in a GeoJSON feed whose times are seconds
+    /// (checked once they are milliseconds); a QuakeML creation time outside them is left out,
+    /// not the event.
+    @Test func everyFormatSkipsTimesOutsideTheSupportedYears() throws {
+        let text = """
+            #EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType
+            old|0000-06-01T00:00:00|1|2|3|||GFZ|old|M|4||x|earthquake
+            late|9999-12-31T23:59:60.999-23:59|1|2|3|||GFZ|late|M|4||x|earthquake
+            ok|2024-01-01T10:00:00|1|2|3|||GFZ|ok|M|4||x|earthquake
+
+            """
+        let textReader = try FeedReader(source: .bytes(Array(text.utf8)), name: "t.txt")
+        #expect(try textReader.readAll().map(\.code) == ["geofon:ok"])
+        #expect(textReader.skipped.map(\.reason).allSatisfy { $0.hasPrefix("\"Time\" ") && $0.hasSuffix("outside the supported years 0001…9999") },
+                "\(textReader.skipped)")
+
+        func event(_ id: String, _ time: String, creation: String = "2024-01-01T10:00:00Z") -> String {
+            """
+                <event publicID="smi:local/\(id)"><creationInfo><creationTime>\(creation)</creationTime></creationInfo>
+                  <origin publicID="smi:local/\(id)/o"><time><value>\(time)</value></time><latitude><value>1</value></latitude>
+                    <longitude><value>2</value></longitude><depth><value>3000</value></depth></origin>
+                  <magnitude publicID="smi:local/\(id)/m"><mag><value>4</value></mag><type>M</type></magnitude></event>
+            """
+        }
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2">
+              <eventParameters publicID="smi:local/catalog">
+            \(event("old", "0000-06-01T00:00:00Z"))
+            \(event("ok", "2024-01-01T10:00:00Z", creation: "0000-01-01T00:00:00Z"))
+              </eventParameters>
+            </q:quakeml>
+
+            """
+        let xmlReader = try FeedReader(source: .bytes(Array(xml.utf8)), name: "t.xml")
+        let records = try xmlReader.readAll()
+        #expect(records.count == 1 && records.first?.updated == records.first?.time, "\(records)")
+        #expect(xmlReader.skipped.count == 1)
+        #expect(xmlReader.skipped.first?.reason.hasPrefix("\"origin time\" -6215") == true, "\(xmlReader.skipped)")
+
+        // A feed in seconds (its first times say so), one time a date as milliseconds but past
+        // the year 9999 once multiplied.
+        let seconds = ["1700000000", "1700000100", "253402300799999"].enumerated().map { index, time in
+            Feed.feature(id: "\"s\(index)\"", properties: #""mag":4.5,"place":"x","time":\#(time)"#)
+        }
+        let secondsReader = try FeedReader(source: .bytes(Array(Feed.collection(seconds).utf8)), name: "s.geojson")
+        #expect(try secondsReader.readAll().map(\.code) == ["s0", "s1"])
+        #expect(secondsReader.skipped.count == 1)
+        #expect(secondsReader.skipped.first?.reason.hasPrefix("\"time\" 2534023007999990") == true, "\(secondsReader.skipped)")
+        #expect(secondsReader.skipped.first?.reason.hasSuffix(" is outside the supported years 0001…9999") == true)
+    }
 }
 
 /// Finding 9: a gzip bomb stops at a size bounded by its compressed size, quickly, with a clear error.
