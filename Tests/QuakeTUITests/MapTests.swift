@@ -29,6 +29,16 @@ import Testing
         #expect(buffer.text.contains("Region"))
     }
 
+    /// A quake off the globe (only a store edited by hand holds one: every reader refuses it)
+    /// still draws its Map tab: the close-up's labels and the marker stay within what an Int holds.
+    @Test(arguments: [(1e308, 1e308), (-1e308, -1e308), (91, -181), (45, 1e18)])
+    func aQuakeOffTheGlobeDrawsItsMap(latitude: Double, longitude: Double) {
+        var record = Fixtures.record
+        (record.latitude, record.longitude) = (latitude, longitude)
+        let model = Fixtures.model(columns: 120, rows: 35, detail: DetailModel(tab: .map, record: record))
+        #expect(Screen.render(model).text.contains("Region"))
+    }
+
     @Test(arguments: [(80, 24), (100, 30), (250, 80), (40, 10), (120, 12)])
     func mapFitsEverySize(columns: Int, rows: Int) {
         let model = Fixtures.model(columns: columns, rows: rows, detail: DetailModel(tab: .map, record: Fixtures.record))

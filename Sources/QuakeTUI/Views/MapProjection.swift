@@ -19,11 +19,13 @@ struct MapProjection: Equatable {
     }
 
     /// A window of `latitudeSpan` degrees (twice as wide in longitude) around a point,
-    /// kept inside ±90° latitude.
+    /// kept inside ±90° latitude, its longitude taken into ±360° (a point off the globe, from a
+    /// store edited by hand, gets a window on it rather than one past what the labels count).
     static func region(latitude: Double, longitude: Double, latitudeSpan: Double, pixelWidth: Int,
                        pixelHeight: Int) -> MapProjection {
         let half = latitudeSpan / 2
         let center = min(max(latitude, -90 + half), 90 - half)
+        let longitude = longitude.isFinite ? longitude.truncatingRemainder(dividingBy: 360) : 0
         return MapProjection(centerLongitude: longitude, longitudeSpan: latitudeSpan * 2,
                              minimumLatitude: center - half, maximumLatitude: center + half,
                              pixelWidth: pixelWidth, pixelHeight: pixelHeight)
@@ -39,12 +41,14 @@ struct MapProjection: Equatable {
         return delta
     }
 
-    /// The dot of a coordinate (may lie outside the canvas).
+    /// The dot of a coordinate (may lie outside the canvas; one far off the globe, from a store
+    /// edited by hand, lies a billion dots off rather than past what an Int holds).
     func dot(latitude: Double, longitude: Double) -> (x: Int, y: Int) {
         let delta = offset(longitude: longitude)
         let x = (delta + longitudeSpan / 2) / longitudeSpan * Double(pixelWidth - 1)
         let y = (maximumLatitude - latitude) / (maximumLatitude - minimumLatitude) * Double(pixelHeight - 1)
-        return (Int(x.rounded()), Int(y.rounded()))
+        func pixel(_ value: Double) -> Int { value.isNaN ? -1_000_000_000 : Int(max(-1e9, min(1e9, value.rounded()))) }
+        return (pixel(x), pixel(y))
     }
 
     /// Draws the coastlines onto a canvas; a segment that jumps across the window's back
