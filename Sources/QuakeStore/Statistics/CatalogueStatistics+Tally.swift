@@ -1,4 +1,3 @@
-import CQuakeSQL
 import Foundation
 
 extension CatalogueStatistics {
@@ -7,7 +6,7 @@ extension CatalogueStatistics {
     /// list in time order meets each many times in a row), regions by their UTF-8 bytes. A depth
     /// the array does not cover goes straight to the statistics' dictionaries; a magnitude off the
     /// tenths (no real one is) counts as none (`tenthSlot(of:)`). A pass over the digest adds to the arrays and `runs` in C
-    /// (`add(_:_:from:regions:row:)`), so both count alike: the bins and constants are C's.
+    /// (SQLite/DigestTally.swift), so both count alike: the bins and constants are C's.
     struct Tally: Sendable {
         /// Quakes per tenth of magnitude, `tenths[t - tenthBase]`.
         var tenths = [Int](repeating: 0, count: Tally.tenthSlots)
@@ -16,18 +15,10 @@ extension CatalogueStatistics {
         /// The quakes added (settled or not) and their time range, the day `dayStart` last
         /// returned and the hour the last quake fell in, each with how many quakes since fell in
         /// it, and the smallest of the largest quakes kept.
-        var runs = quaketui_tally(count: 0, earliest: .max, latest: .min, hasDay: 0, dayStart: 0, dayEnd: 0, dayCount: 0,
-                                  countsHours: 1, hasHour: 0, hourStart: 0, hourCount: 0,
-                                  keepsLargest: 0, smallestLargestMagnitude: 0, smallestLargestTime: 0)
+        var runs = TallyRuns.empty
         var regions = TextCounts()
         /// Whether every count above is zero.
         var isEmpty = true
-
-        /// M -6.4 … 19.1: every real magnitude.
-        static let tenthBase = Int(QUAKETUI_TALLY_TENTH_BASE)
-        static let tenthSlots = Int(QUAKETUI_TALLY_TENTHS)
-        /// Ten 10 km bins from -100 km to 100 km, then nine 100 km bins to 1000 km.
-        static let depthSlots = Int(QUAKETUI_TALLY_DEPTHS)
 
         /// The slot of a magnitude's tenth (`MagnitudeFrequency.tenth(of:)`), nil off the slots
         /// (and for NaN): what the statistics count as no magnitude.
@@ -50,28 +41,6 @@ extension CatalogueStatistics {
             if band >= -100 && band < 100 { return Int(band / 10) + 10 }
             if band >= 100 && band < 1000 { return Int(band / 100) + 19 }
             return nil
-        }
-
-        /// Counts the rows of `chunk` from `index` that `query` takes (`quaketui_digest_tally`),
-        /// their regions in `regions` by text id, up to the first one left to
-        /// `CatalogueStatistics.add`, decoded into `row`. Returns its index, or the chunk's count.
-        mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>,
-                          from index: Int64, regions: inout [Int], row: inout quaketui_digest_row) -> Int64 {
-            isEmpty = false
-            return tenths.withUnsafeMutableBufferPointer { tenths in
-                depths.withUnsafeMutableBufferPointer { depths in
-                    regions.withUnsafeMutableBufferPointer { regions in
-                        tenths.withMemoryRebound(to: Int64.self) { tenths in
-                            depths.withMemoryRebound(to: Int64.self) { depths in
-                                regions.withMemoryRebound(to: Int64.self) { regions in
-                                    quaketui_digest_tally(chunk, query, index, &runs, tenths.baseAddress, depths.baseAddress,
-                                                          regions.baseAddress, Int64(regions.count), &row)
-                                }
-                            }
-                        }
-                    }
-                }
-            }
         }
 
         static func depthFrom(slot: Int) -> Double {

@@ -1,4 +1,3 @@
-import CQuakeSQL
 import Foundation
 
 /// What a list of quakes looks like at a glance (issue 32): its magnitude–frequency
@@ -20,7 +19,8 @@ public struct CatalogueStatistics: Sendable, Equatable {
     private var settledDepths: [Double: Int] = [:]
     private var settledRegions: [String: Int] = [:]
     private var settledHours: [Int64: Int] = [:]
-    private var tally = Tally()
+    /// Internal for the pass over the digest, which counts into it in C (SQLite/DigestTally.swift).
+    var tally = Tally()
     /// The earliest and the latest quake's time (ms since the epoch); nil with no quake.
     public var timeRange: ClosedRange<Int64>? { count > 0 ? tally.runs.earliest...tally.runs.latest : nil }
     /// The ``largestCount`` largest quakes by magnitude, largest first (the earlier on a tie).
@@ -45,7 +45,7 @@ public struct CatalogueStatistics: Sendable, Equatable {
     /// How many of the largest quakes are kept (the timeline marks them).
     public static let largestCount = 3
     /// Under this span (ms) the timeline is per hour: three days.
-    public static let hourlySpan = Int64(QUAKETUI_TALLY_HOURLY_SPAN)
+    public static let hourlySpan = Tally.hourlySpan
 
     public mutating func add(magnitude: Double?, depth: Double?, time: Int64, region: String) {
         var region = region
@@ -91,22 +91,6 @@ public struct CatalogueStatistics: Sendable, Equatable {
             }
         }
         countDay(time)
-    }
-
-    /// Adds the rows of a digest chunk of `count` rows that `query` takes, their regions counted
-    /// in `regions` by text id; `title` gives a region's title for one of the largest quakes.
-    /// `quaketui_digest_tally` counts the rows in C; each one it leaves (in a new day, perhaps
-    /// one of the largest, …) is added here.
-    mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>, count: Int64,
-                      regions: inout [Int], title: (UInt32) -> String) {
-        var row = quaketui_digest_row()
-        var index = tally.add(chunk, query, from: 0, regions: &regions, row: &row)
-        while index < count {
-            add(magnitude: row.magnitude.isNaN ? nil : row.magnitude, depth: row.depth.isNaN ? nil : row.depth,
-                band: row.depthBucket, time: row.time) { title(row.region) }
-            if Int(row.region) < regions.count { regions[Int(row.region)] += 1 }
-            index = tally.add(chunk, query, from: index + 1, regions: &regions, row: &row)
-        }
     }
 
     /// Quakes per region title counted by the caller, for the quakes given to
