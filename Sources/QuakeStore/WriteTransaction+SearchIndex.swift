@@ -199,8 +199,15 @@ extension WriteTransaction {
     /// setting when a statement starts, and the statement journals stay as the transaction began.
     private func withSortsInFiles(_ body: () throws(SQLiteError) -> Void) throws(SQLiteError) {
         let tempStore = try connection.scalar("PRAGMA temp_store").int64 ?? 0
-        if tempStore != 0 { try connection.execute("PRAGMA temp_store = DEFAULT") }
-        try body()
-        if tempStore != 0 { try connection.execute("PRAGMA temp_store = \(tempStore)") }
+        guard tempStore != 0 else { return try body() }
+        try connection.execute("PRAGMA temp_store = DEFAULT")
+        do {
+            try body()
+        } catch {
+            // The transaction rolls back; the connection keeps its setting for the next one.
+            try? connection.execute("PRAGMA temp_store = \(tempStore)")
+            throw error
+        }
+        try connection.execute("PRAGMA temp_store = \(tempStore)")
     }
 }

@@ -5,8 +5,9 @@ extension CatalogueStatistics {
     /// (issue 32): magnitude tenths and depth bins in arrays, the current day and hour as a run (a
     /// list in time order meets each many times in a row), regions by their UTF-8 bytes. A depth
     /// the array does not cover goes straight to the statistics' dictionaries; a magnitude off the
-    /// tenths (no real one is) counts as none (`tenthSlot(of:)`). A pass over the digest adds to the arrays and `runs` in C
-    /// (SQLite/DigestTally.swift), so both count alike: the bins and constants are C's.
+    /// tenths (no real one is) counts as none (`tenthSlot(of:)`). A pass over the digest adds to
+    /// the arrays and `runs` in C (SQLite/DigestTally.swift), so both count alike: the bins and
+    /// constants are C's.
     struct Tally: Sendable {
         /// Quakes per tenth of magnitude, `tenths[t - tenthBase]`.
         var tenths = [Int](repeating: 0, count: Tally.tenthSlots)

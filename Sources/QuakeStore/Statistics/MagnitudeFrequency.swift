@@ -80,7 +80,9 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         let squares = above.reduce(0.0) { $0 + pow(Double($1.key) / 10 - mean, 2) * Double($1.value) }
         let bError = 2.30 * b * b * (squares / Double(n * (n - 1))).squareRoot()
         let a = log10(Double(n)) + b * completeness
-        // Magnitudes that do not spread above Mc (all at its lower edge) have no slope to fit.
+        // Bins so far out that the sums lose their tenths leave no slope (b infinite or negative).
+        // The statistics bin real magnitudes only, where b stays within (0, 8.69]; this guards
+        // a `MagnitudeFrequency` made from other tenths.
         guard b > 0, b.isFinite, bError.isFinite, a.isFinite else { return nil }
         return Fit(completeness: completeness, b: b, bError: bError, a: a, n: n)
     }
