@@ -192,6 +192,20 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
     return outside;
 }
 
+void quaketui_digest_distances(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                               double latitude, double longitude, const double *bounds, int boundCount, int64_t *atLeast) {
+    for (int64_t index = 0; index < chunk->count; index++) {
+        if (!takes_row(chunk, index, query)) continue;
+        if (!passes_magnitude(load_f64(chunk->keys + index * KEY_SLOT + 16), query)) continue;
+        const uint8_t *location = chunk->locations + index * LOCATION_SLOT;
+        // quaketui_distance's own arithmetic, so a row lands in the band its table row will.
+        double km = quaketui_haversine_km(latitude, longitude, load_f64(location), load_f64(location + 8));
+        if (!isfinite(km)) continue;  // NULL in SQL: in no band
+        // Bounds ascend: the rows at or past a bound are at or past every smaller one.
+        for (int bound = 0; bound < boundCount && km >= bounds[bound]; bound++) atLeast[bound]++;
+    }
+}
+
 // CatalogueStatistics.Tally.depthSlot(ofBand:): the slot of a band's lower edge (whole km), -1
 // outside -100 … 1000 km.
 static inline int depth_slot(int32_t band) {

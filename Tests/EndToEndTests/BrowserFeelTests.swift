@@ -58,7 +58,6 @@ struct BrowserFeelTests {
         let next = try fixture.tmux.waitFor(pane, "the next section") { screen in
             Self.lines(screen)[2].hasPrefix("▾ ") && Self.lines(screen)[2] != firstHeader
         }
-        let nextHeader = Self.lines(next)[2]
         let file = try Self.selected(fixture) { $0["ContentView.selectedSection"] as? String == "" && $0["ContentView.selectionLine"] as? Int == 1 }
         #expect(file["ContentView.selectionLine"] as? Int == 1, "the first quake right under the header:\n\(next)")
         #expect(!Self.lines(next)[3...27].contains { $0.hasPrefix("▾ ") }, "one day fills the list:\n\(next)")

@@ -191,7 +191,10 @@ struct QueryPlanAgreementTests {
                     let bands = reference.bands.map(\.key.distanceBounds)
                     let kms = expected.map { id in reference.origin.distance(to: GeoPoint(latitude: byID[id]!.latitude, longitude: byID[id]!.longitude)) }
                     let want = bands.map { band in kms.filter { band.lowerKm <= $0 && $0 < band.upperKm }.count }
-                    #expect(try DistanceTable.bandCountsInOnePass(db, origin: reference.origin, plan: plan, bands: bands) == want, "one-pass bands \(label)")
+                    for usingDigest in [false, true] {
+                        #expect(try DistanceTable.bandCountsInOnePass(db, origin: reference.origin, plan: plan, bands: bands,
+                                                                      usingDigest: usingDigest) == want, "one-pass bands \(label) digest \(usingDigest)")
+                    }
                 }
             }
             // The controller's rows (index walks over the set, or the distance table) and a

@@ -255,4 +255,11 @@ typedef struct quaketui_density_window {
 int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                 const quaketui_density_window *window, int64_t *counts, double *maxima);
 
+// Adds to atLeast[i], for each of the `boundCount` ascending `bounds` (km), the rows of `chunk` (with
+// part 1) that `query` takes (the minimum magnitude included) at least bounds[i] km from the point
+// (quaketui_haversine_km, as SQL's `quaketui_distance(…) >= bound`; a distance that is not finite,
+// NULL in SQL, reaches no bound): a distance sort's band counts before its table is built.
+void quaketui_digest_distances(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                               double latitude, double longitude, const double *bounds, int boundCount, int64_t *atLeast);
+
 #endif

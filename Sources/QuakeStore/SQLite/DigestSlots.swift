@@ -216,6 +216,32 @@ struct DigestDensity {
     }
 }
 
+/// A distance sort's rows at or past each of its band bounds, counted over the digest
+/// (`quaketui_digest_distances`).
+struct DigestDistances {
+    /// Ascending, in km.
+    let bounds: [Double]
+    private(set) var atLeast: [Int]
+
+    init(bounds: [Double]) {
+        self.bounds = bounds
+        atLeast = [Int](repeating: 0, count: bounds.count)
+    }
+
+    /// Counts `statement`'s current chunk (`DigestChunk`, with part 1) from `origin`.
+    mutating func add(_ statement: Statement, query: DigestQuery, origin: GeoPoint) {
+        DigestChunk.with(statement) { chunk, _ in
+            query.withC { q in
+                atLeast.withUnsafeMutableBufferPointer { atLeast in
+                    atLeast.withMemoryRebound(to: Int64.self) { atLeast in
+                        quaketui_digest_distances(chunk, q, origin.latitude, origin.longitude, bounds, Int32(bounds.count), atLeast.baseAddress)
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The dictionary packed for a search (`quake_digest_names`, `SearchDigest`): a chunk's BLOB is a
 /// u32 count of ids, that many u32 end offsets into the bytes after them, then the texts one after
 /// another, little-endian (CQuakeSQL.h, `quaketui_digest_match_names`, reads it).

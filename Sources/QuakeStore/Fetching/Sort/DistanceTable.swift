@@ -72,13 +72,27 @@ struct DistanceTable {
         return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE \(predicate)", arguments: arguments, bands: bands)
     }
 
-    /// How many candidate rows fall in each band, from one pass over `quake` that computes every
-    /// row's distance: no table, no sort. It is what a distance configuration shows before its
-    /// table is built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:isCancelled:onBandsCounted:)`):
-    /// at 1,000,000 quakes the pass takes a fifth of the table's build, which is mostly the load
-    /// and the index's sort (BENCHMARKS.md, session 10). The candidates are those `rebuild` loads.
+    /// How many candidate rows fall in each band, from one pass that computes every row's
+    /// distance: no table, no sort. It is what a distance configuration shows before its table is
+    /// built (`FetchedResultsController.configure(_:anchoring:withinNanoseconds:isCancelled:onBandsCounted:)`).
+    /// The pass runs over the digest in C when the digest answers the plan (`SearchDigest.query`),
+    /// else over `quake` in SQL (a fifth of the table's build, which is mostly the load and the
+    /// index's sort). The candidates are those `rebuild` loads, and each distance is
+    /// `quaketui_distance`'s: a row is counted in the band its table row will be in
+    /// (`usingDigest` false: always in SQL, for tests comparing the two).
     static func bandCountsInOnePass(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
-                                    bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
+                                    bands: [(lowerKm: Double, upperKm: Double)], usingDigest: Bool = true) throws -> [Int] {
+        let bounds = BandBounds(bands)
+        guard !bounds.values.isEmpty else { return bands.map { _ in 0 } }
+        if usingDigest, let query = try SearchDigest.query(db, plan: plan, countingKind: nil) {
+            var distances = DigestDistances(bounds: bounds.values)
+            let chunks = try SearchDigest.chunks(db, locations: true, details: query.needsDetails)
+            while try chunks.step() {
+                try db.stopIfDue()  // a newer request's cancellation, between chunks counted in C
+                distances.add(chunks, query: query, origin: origin)
+            }
+            return bounds.bandCounts(atLeast: distances.atLeast)
+        }
         let (predicate, arguments) = plan.matchedWhere
         // `LIMIT -1` keeps SQLite from flattening the subquery into the counting query, which
         // would compute the distance once for each band bound it is compared with.
@@ -87,20 +101,35 @@ struct DistanceTable {
     }
 
     /// The rows of `rows` (a query with one column, `km`) in each band, in one pass: for each
-    /// bound, the rows at or past it (`count(*) FILTER`); a band is the difference of its two
-    /// bounds. (Grouping by band instead sorted every row by its band: 0.19 s against 0.07 s
-    /// for a million rows in the `sqlite3` shell.)
+    /// bound, the rows at or past it (`count(*) FILTER`). (Grouping by band instead sorted every
+    /// row by its band: 0.19 s against 0.07 s for a million rows in the `sqlite3` shell.)
     private static func countsPerBand(_ db: Connection, rows: String, arguments: [SQLiteValue],
                                           bands: [(lowerKm: Double, upperKm: Double)]) throws -> [Int] {
-        let bounds = Array(Set(bands.flatMap { [$0.lowerKm, $0.upperKm] }.filter(\.isFinite))).sorted()
-        guard !bounds.isEmpty else { return bands.map { _ in 0 } }
-        let columns = bounds.map { "count(*) FILTER (WHERE km >= \($0.sqlLiteral))" }.joined(separator: ", ")
+        let bounds = BandBounds(bands)
+        guard !bounds.values.isEmpty else { return bands.map { _ in 0 } }
+        let columns = bounds.values.map { "count(*) FILTER (WHERE km >= \($0.sqlLiteral))" }.joined(separator: ", ")
         let statement = try db.prepare("SELECT \(columns) FROM (\(rows))")
         try statement.bind(arguments)
         guard try statement.step() else { return bands.map { _ in 0 } }
-        var atLeast: [Double: Int] = [:]
-        for (index, bound) in bounds.enumerated() { atLeast[bound] = Int(statement.int64(at: Int32(index))) }
-        return bands.map { band in (atLeast[band.lowerKm] ?? 0) - (atLeast[band.upperKm] ?? 0) }
+        return bounds.bandCounts(atLeast: bounds.values.indices.map { Int(statement.int64(at: Int32($0))) })
+    }
+
+    /// The finite bounds of bands, ascending: a band's rows are those at or past its lower bound
+    /// less those at or past its upper one.
+    private struct BandBounds {
+        let bands: [(lowerKm: Double, upperKm: Double)]
+        let values: [Double]
+
+        init(_ bands: [(lowerKm: Double, upperKm: Double)]) {
+            self.bands = bands
+            values = Array(Set(bands.flatMap { [$0.lowerKm, $0.upperKm] }.filter(\.isFinite))).sorted()
+        }
+
+        /// Each band's rows, from the rows at or past each of `values` (`atLeast`, in their order).
+        func bandCounts(atLeast: [Int]) -> [Int] {
+            let reaching = Dictionary(uniqueKeysWithValues: zip(values, atLeast))
+            return bands.map { band in (reaching[band.lowerKm] ?? 0) - (reaching[band.upperKm] ?? 0) }
+        }
     }
 
     /// The stored distance of row `id`, or nil when it is not a candidate.
