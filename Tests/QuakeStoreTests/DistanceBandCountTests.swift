@@ -72,4 +72,41 @@ struct DistanceBandCountTests {
             }
         }
     }
+
+    /// The counts from the digest (in C) are the SQL pass's, over more than one chunk, with
+    /// coordinates a damaged feed may hold (off the globe, past the date line, at the poles) and a
+    /// minimum magnitude, from homes near a pole and the antimeridian.
+    @Test func countsFromTheDigestAreTheSQLPasss() throws {
+        var random = SeededGenerator(seed: 41)
+        let store = try TestStore()
+        defer { store.remove() }
+        let odd: [(Double, Double)] = [(90, 180), (-90, -180), (95, 10), (1e300, -1e300), (0, 540), (-0.0, -0.0), (35.68, 139.69)]
+        var records: [QuakeRecord] = []
+        for index in 0..<9_000 {
+            var record = SearchDigestTests.record("d\(index)", &random)
+            if index % 97 == 0 { (record.latitude, record.longitude) = odd[random.next(odd.count)] }
+            records.append(record)
+        }
+        try store.upsert(records)
+        #expect(try store.read { try SearchDigest.isCurrent($0) })
+        for origin in [GeoPoint(latitude: 35.68, longitude: 139.69), GeoPoint(latitude: -89.9, longitude: 179.99), GeoPoint(latitude: 0, longitude: -180)] {
+            // A search's SQL pass needs a filled match set: QueryPlanAgreementTests compares those.
+            for predicate in [QuakePredicate(), QuakePredicate(minimumMagnitude: 2.5)] {
+                for unit in [DistanceReference.Unit.km, .mi] {
+                    let reference = DistanceReference(origin: origin, unit: unit)
+                    let request = SectionedFetchRequest(predicate: predicate, sortDescriptor: QuakeSortDescriptor(.distance),
+                                                        timeZone: Self.utc, distanceReference: reference)
+                    let plan = QueryPlan(request.normalized)
+                    let bands = reference.bands.map(\.key.distanceBounds)
+                    let (digest, sql) = try store.read { db in
+                        #expect(try SearchDigest.query(db, plan: plan, countingKind: nil) != nil, "the digest answers")
+                        return (try DistanceTable.bandCountsInOnePass(db, origin: origin, plan: plan, bands: bands),
+                         try DistanceTable.bandCountsInOnePass(db, origin: origin, plan: plan, bands: bands, usingDigest: false))
+                    }
+                    #expect(digest == sql, "\(origin) \(predicate) \(unit)")
+                    #expect(digest.reduce(0, +) > 0)
+                }
+            }
+        }
+    }
 }
