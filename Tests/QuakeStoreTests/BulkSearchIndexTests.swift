@@ -224,26 +224,34 @@ import Testing
         #expect(try context.performAndWait { try $0.connection.scalar("PRAGMA temp_store").int64 } == 0)
     }
 
-    /// A refresh of ~10,000 quakes into a larger store stays an exact history entry (not
-    /// "bulk"), so a running browser merges it instead of treating it as "everything changed".
-    @Test func tenThousandChangesStayExactInTheHistory() throws {
+    /// A transaction of as many changes as the longest listing a reader takes
+    /// (`Connection.maxListedArrivals`) stays an exact history entry, updates with their old keys;
+    /// one more change makes it bulk, its counts kept and every new row still reported to
+    /// arrivals (by the ids above the cursor).
+    @Test func changesUpToTheLongestListingStayExact() throws {
         let store = try TestStore()
         defer { store.remove() }
         _ = try Self.import_(store, Self.records(11_000, prefix: "old"))
+        let limit = ChangeTracker.bulkThreshold
+        #expect(limit == Connection.maxListedArrivals)
         let token = try store.read { try $0.currentHistoryToken() }
-        var batch = Self.records(10_500, prefix: "month")
+        let cursor = try store.read { try $0.arrivalCursor() }
+        var batch = Self.records(limit - 100, prefix: "month")
         batch += (0..<100).map { QuakeRecord.fixture("old\($0)", place: "Updated \($0), Chile", updated: 1_800_000_000_000) }
-        let counts = try Self.import_(store, batch)
-        #expect(counts.inserted == 10_500 && counts.updated == 100)
+        #expect(try Self.import_(store, batch) == .init(inserted: limit - 100, updated: 100))
+        _ = try Self.import_(store, Self.records(limit + 1, prefix: "next"))
         guard case .transactions(let transactions, _) = try store.read({ try $0.history(after: token) }) else {
             Issue.record("history expired")
             return
         }
-        #expect(transactions.count == 1)
-        #expect(transactions.first?.isBulk == false)
-        #expect(transactions.first?.changes.count == 10_600)
+        #expect(transactions.map(\.isBulk) == [false, true])
+        #expect(transactions.map(\.changes.count) == [limit, 0])
         let updates = transactions.first?.changes.filter { $0.kind == .update } ?? []
-        #expect(updates.count == 100)
-        #expect(updates.allSatisfy { $0.old != nil })
+        #expect(updates.count == 100 && updates.allSatisfy { $0.old != nil })
+        let counts = try store.read { try $0.scalar("SELECT group_concat(inserted || '+' || updated, ' ') FROM history WHERE token > ?", [.integer(token.rawValue)]).string }
+        #expect(counts == "\(limit - 100)+100 \(limit + 1)+0")
+        var arrived = 0
+        _ = try store.read { try $0.forEachArrival(after: cursor) { _ in arrived += 1 } }
+        #expect(arrived == 2 * limit + 1 - 100)
     }
 }
