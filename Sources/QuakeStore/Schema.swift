@@ -241,13 +241,19 @@ enum Schema {
 
     /// Recounts `quake_count` from the `quake` table (the migration, and bulk imports that
     /// suspend the count triggers); the triggers keep it equal to this between recounts.
-    static let sectionCountRecount = "DELETE FROM quake_count;\n"
-        + bucketCounts("FROM quake").map { "INSERT INTO quake_count (kind, bucket, count) \($0);\n" }.joined()
+    static let sectionCountRecount = sectionCountRecount(kinds: [0, 1, 2, 3])
+
+    /// Recounts the buckets of `kinds` only (`SearchDigest.recountSections` counts the others in C).
+    static func sectionCountRecount(kinds: Set<Int>) -> String {
+        "DELETE FROM quake_count WHERE kind IN (\(kinds.sorted().map(String.init).joined(separator: ", ")));\n"
+            + bucketCounts("FROM quake", kinds: kinds).map { "INSERT INTO quake_count (kind, bucket, count) \($0);\n" }.joined()
+    }
 
     /// `SELECT kind, bucket, count(*)` of each kind over the rows `rows` names (`FROM quake …`).
-    private static func bucketCounts(_ rows: String) -> [String] {
-        ["0, \(timeBucket("time"))", "1, \(magnitudeBucket("magnitude"))", "2, regionKey", "3, \(depthBucket("depth"))"]
-            .map { "SELECT \($0), count(*) \(rows) GROUP BY 2" }
+    private static func bucketCounts(_ rows: String, kinds: Set<Int> = [0, 1, 2, 3]) -> [String] {
+        [(0, timeBucket("time")), (1, magnitudeBucket("magnitude")), (2, "regionKey"), (3, depthBucket("depth"))]
+            .filter { kinds.contains($0.0) }
+            .map { "SELECT \($0.0), \($0.1), count(*) \(rows) GROUP BY 2" }
     }
 }
 

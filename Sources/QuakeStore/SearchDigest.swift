@@ -173,6 +173,42 @@ enum SearchDigest {
         try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('digest', ?)", [.integer(Int64(format))])
     }
 
+    /// Recounts `quake_count`: the time, magnitude and depth buckets over the digest in C when it
+    /// is current in this snapshot (`bucketCounts`), the regions and any kind the digest cannot
+    /// count by SQL. `GROUP BY` sorted every row for each of the three: 5.3 s of a
+    /// 5,000,000-quake import.
+    static func recountSections(_ db: Connection) throws(SQLiteError) {
+        var counted: [(kind: Int, buckets: [(bucket: Int64, count: Int)])] = []
+        if try isCurrent(db) {
+            for kind in [0, 1, 3] {
+                if let buckets = try bucketCounts(db, kind: kind) { counted.append((kind, buckets)) }
+            }
+        }
+        try db.execute(Schema.sectionCountRecount(kinds: Set(0...3).subtracting(counted.map(\.kind))))
+        guard !counted.isEmpty else { return }
+        try db.execute("DELETE FROM quake_count WHERE kind IN (\(counted.map { String($0.kind) }.joined(separator: ", ")))")
+        let insert = try db.prepare("INSERT INTO quake_count (kind, bucket, count) VALUES (?, ?, ?)")
+        for (kind, buckets) in counted {
+            for (bucket, count) in buckets {
+                insert.reset()
+                try insert.bind([.integer(Int64(kind)), .integer(bucket), .integer(Int64(count))])
+                try insert.step()
+            }
+        }
+    }
+
+    /// Every row counted per bucket of `quake_count`'s `kind` (0 time, 1 magnitude, 3 depth), in
+    /// one pass over a current digest, ascending, empty buckets left out; nil when the span of
+    /// buckets is too wide to count in memory (`quaketui_buckets`: 15-minute buckets over more
+    /// than 60 years).
+    static func bucketCounts(_ db: Connection, kind: Int) throws(SQLiteError) -> [(bucket: Int64, count: Int)]? {
+        let set = MatchSet()
+        let query = DigestQuery(matchingTexts: nil, textCount: 0, minimumMagnitude: nil, countKind: kind, filters: [])
+        let chunks = try chunks(db, locations: false, details: false)
+        while try chunks.step() { try set.scanDigest(chunks, query: query) }
+        return set.bucketCounts
+    }
+
     /// `meta.digest` of a store holding a row the slots cannot hold: no digest until the next
     /// bulk load rebuilds it (writes meanwhile keep nothing: `flush`).
     private static func markUnheld(_ db: Connection) throws(SQLiteError) {

@@ -138,11 +138,16 @@ extension WriteTransaction {
         for trigger in state.triggers { try connection.execute(trigger.sql) }
         let catchUp = state.insertedAtOrBelowMark ? .rebuild : Self.catchUp(deferred: state.deferred, indexedBefore: Int(state.mark))
         if state.countsDeferred {
-            // Adding the new rows' buckets costs ∝ the rows; a recount, ∝ the table, walks the
-            // indexes recreated by now (`recreateIndexes`) instead of sorting millions of regions.
-            // Either groups with SQLite's sorter, so sorts spill to files as for `CREATE INDEX`.
+            // Adding the new rows' buckets costs ∝ the rows; a recount, ∝ the table, counts over
+            // the digest a bulk load rebuilt by now (`recreateIndexes`) and walks the indexes
+            // recreated with it instead of sorting millions of regions. SQL groups with SQLite's
+            // sorter, so sorts spill to files as for `CREATE INDEX`.
             try withSortsInFiles { () throws(SQLiteError) in
-                try connection.execute(catchUp == .rebuild ? Schema.sectionCountRecount : Schema.sectionCountsAdded(above: state.mark))
+                if catchUp == .rebuild {
+                    try SearchDigest.recountSections(connection)
+                } else {
+                    try connection.execute(Schema.sectionCountsAdded(above: state.mark))
+                }
             }
         }
         switch catchUp {
@@ -184,12 +189,11 @@ extension WriteTransaction {
     func recreateIndexes(_ indexes: [(name: String, sql: String)]) throws(SQLiteError) {
         try withSortsInFiles { () throws(SQLiteError) in
             for index in indexes { try connection.execute(index.sql) }
-            // After the indexes: grouping by region then walks `quake_region` instead of sorting.
-            if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) {
-                try connection.execute(Schema.sectionCountRecount)
-            }
-            // Last: the digest is built from the rows as the import leaves them.
+            // The digest is built from the rows as the import leaves them.
             if indexes.contains(where: { $0.name.hasPrefix("quake_digest_") }) { try SearchDigest.rebuild(connection) }
+            // Then the counts, from the digest when it holds them; after the indexes, so that
+            // grouping by region walks `quake_region` instead of sorting.
+            if indexes.contains(where: { $0.name.hasPrefix("quake_count_") }) { try SearchDigest.recountSections(connection) }
         }
     }
 

@@ -26,6 +26,14 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: profile.path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the SQL holds what the user searched for: \(String(mode ?? 0, radix: 8))")
 
+        // With a minimum, only the statements that ran that long: none of the fast ones.
+        let slow = dir.appending("slow.profile")
+        let again = try QuaketuiBinary.run(["import", SharedData.url("4.5_day-2017-11-29.geojson").path],
+                                           stateDirectory: dir.appending("state2"),
+                                           environment: ["QUAKETUI_SQL_PROFILE": slow.path, "QUAKETUI_SQL_PROFILE_MIN_MS": "1000"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(!(try String(contentsOf: slow, encoding: .utf8).contains("PRAGMA user_version")))
+
         let quiet = try QuaketuiBinary.run(["stats"], stateDirectory: dir.appending("state"))
         #expect(quiet.status == 0)
         #expect(try String(contentsOf: profile, encoding: .utf8).split(separator: "\n").count == statements.count,

@@ -193,6 +193,54 @@ import Testing
 extension SectionCountTests {
     /// Matches spread over more years than the scan counts in memory (a bucket per 15 minutes,
     /// 60 years at most): the scan gives up counting and the walk counts, with the same result.
+    /// A bulk load counts the time, magnitude and depth buckets over the digest in C
+    /// (`SearchDigest.recountSections`): the same counts as `GROUP BY`, every kind of magnitude and
+    /// depth band, times before 1970; over a span of times too wide for its buckets, the times
+    /// are counted by SQL.
+    @Test(arguments: [1, 2])
+    func aBulkLoadCountsFromTheDigestAsSQLDoes(seed: UInt64) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: seed)
+        let records = (0..<3_000).map { Self.randomRecord("r\($0)", &random) }
+        // Into an empty store: the import outnumbers it, so the digest is rebuilt and counts from.
+        let context = try store.container.newBackgroundContext(author: "import")
+        defer { context.close() }
+        _ = try context.performAndWait(importing: true) { tx in
+            var iterator = records.makeIterator()
+            return try tx.upsert(from: { iterator.next() })
+        }
+        var (kept, recounted) = try Self.keptAndRecounted(store)
+        #expect(kept == recounted)
+        #expect(kept.contains { $0.hasPrefix("3 ") && $0.contains("-1000000") } && kept.contains { $0.hasPrefix("1 ") && $0.contains("(-1)") },
+                "unknown depths and magnitudes counted: \(kept.filter { !$0.hasPrefix("0 ") })")
+
+        // The digest's counts are the table's, each kind; thrown away, they come back.
+        func sql(_ kind: Int) throws -> [String] { recounted.filter { $0.hasPrefix("\(kind) ") } }
+        func digest(_ kind: Int) throws -> [String]? {
+            try store.read { db in try SearchDigest.bucketCounts(db, kind: kind) }?
+                .map { "\(kind) \(SQLiteValue.integer($0.bucket)) \($0.count)" }
+        }
+        for kind in [0, 1, 3] { #expect(try digest(kind) == sql(kind), "kind \(kind)") }
+        try context.performAndWait { tx in
+            try tx.connection.execute("DELETE FROM quake_count")
+            try SearchDigest.recountSections(tx.connection)
+        }
+        #expect(try Self.keptAndRecounted(store).kept == recounted)
+
+        // Two quakes 2,000 years apart: too many 15-minute buckets to count in memory, so the
+        // times are counted by SQL, the rest still over the digest.
+        try store.upsert([.fixture("ancient", time: -60_000_000_000_000)])
+        #expect(try digest(0) == nil)
+        #expect(try digest(1) != nil && digest(3) != nil)
+        try context.performAndWait { tx in
+            try tx.connection.execute("UPDATE quake_count SET count = 7")
+            try SearchDigest.recountSections(tx.connection)
+        }
+        (kept, recounted) = try Self.keptAndRecounted(store)
+        #expect(kept == recounted)
+    }
+
     @Test func matchesSpreadOverCenturiesAreCountedByTheWalk() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -32,6 +32,7 @@ int quaketui_register_functions(struct sqlite3 *db);
 
 // With QUAKETUI_SQL_PROFILE=FILE in the environment, appends a line to FILE for every statement
 // `db` runs (its time, the thread, the SQL with its values: profile.c); without it, nothing.
+// QUAKETUI_SQL_PROFILE_MIN_MS=N leaves out the statements that ran for less than N ms.
 void quaketui_profile_if_asked(struct sqlite3 *db);
 
 // MARK: The id set
