@@ -191,8 +191,6 @@ import Testing
 }
 
 extension SectionCountTests {
-    /// Matches spread over more years than the scan counts in memory (a bucket per 15 minutes,
-    /// 60 years at most): the scan gives up counting and the walk counts, with the same result.
     /// A bulk load counts the time, magnitude and depth buckets over the digest in C
     /// (`SearchDigest.recountSections`): the same counts as `GROUP BY`, every kind of magnitude and
     /// depth band, times before 1970; over a span of times too wide for its buckets, the times
@@ -216,7 +214,7 @@ extension SectionCountTests {
                 "unknown depths and magnitudes counted: \(kept.filter { !$0.hasPrefix("0 ") })")
 
         // The digest's counts are the table's, each kind; thrown away, they come back.
-        func sql(_ kind: Int) throws -> [String] { recounted.filter { $0.hasPrefix("\(kind) ") } }
+        func sql(_ kind: Int) -> [String] { recounted.filter { $0.hasPrefix("\(kind) ") } }
         func digest(_ kind: Int) throws -> [String]? {
             try store.read { db in try SearchDigest.bucketCounts(db, kind: kind) }?
                 .map { "\(kind) \(SQLiteValue.integer($0.bucket)) \($0.count)" }
@@ -241,6 +239,8 @@ extension SectionCountTests {
         #expect(kept == recounted)
     }
 
+    /// Matches spread over more years than the scan counts in memory (a bucket per 15 minutes,
+    /// 60 years at most): the scan gives up counting and the walk counts, with the same result.
     @Test func matchesSpreadOverCenturiesAreCountedByTheWalk() throws {
         let store = try TestStore()
         defer { store.remove() }
