@@ -42,13 +42,13 @@ extension GeoPoint {
     /// "Some algorithms for polygons on a sphere"; J. Matuschek, "Finding points within a
     /// distance of a latitude/longitude using bounding coordinates").
     ///
-    /// It starts with every block of ids (`locationBlocks`), the index's leading key, so that
-    /// SQLite reads the band in each block.
+    /// It starts with every block of ids (`IDBlocks.everyBlock`), the index's leading key, so
+    /// that SQLite reads the band in each block.
     public func boundingBoxSQL(radiusKm: Double) -> String {
         let angular = Self.paddedAngle(radiusKm: radiusKm)
         let latitudes = latitudeBand(radiusKm: radiusKm)
         let (south, north) = (latitudes.lowerBound, latitudes.upperBound)
-        let band = "\(Self.locationBlocks) AND latitude BETWEEN \(south.sqlLiteral) AND \(north.sqlLiteral)"
+        let band = "\(IDBlocks.everyBlock) AND latitude BETWEEN \(south.sqlLiteral) AND \(north.sqlLiteral)"
         guard north < 90, south > -90, angular < .pi / 2 else { return band }
         let ratio = sin(angular) / cos(latitude * .pi / 180)
         guard ratio < 1 else { return band }
@@ -61,21 +61,6 @@ extension GeoPoint {
         let (a, b) = west < -180 ? (west + 360, east) : (west, east - 360)
         return "\(band) AND (longitude >= \(a.sqlLiteral) OR longitude <= \(b.sqlLiteral))"
     }
-
-    /// The leading key of the location index (`quake_location`, schema 10): the row's id in
-    /// blocks of 65,536. New rows take the largest ids, so an import's rows land together in the
-    /// last block's part of the index instead of at random across all of it (a month into
-    /// 5,000,000 quakes dirtied ~10k of its 31k leaf pages, 0.48 s of the import; now a few
-    /// hundred). `id` is the column as the statement names it.
-    static func locationBlock(_ id: String) -> String { "\(id) >> 16" }
-
-    /// "The row's block is one the table has": every block from the smallest id's to the
-    /// largest's (two lookups of the rowid), so that the index serves a latitude band as one
-    /// range per block (77 at 5,000,000 quakes, a few µs each).
-    static let locationBlocks = """
-        (\(locationBlock("quake.id"))) IN (WITH RECURSIVE block(b) AS (SELECT \(locationBlock("(SELECT min(id) FROM quake)")) \
-        UNION ALL SELECT b + 1 FROM block WHERE b < \(locationBlock("(SELECT max(id) FROM quake)"))) SELECT b FROM block)
-        """
 
     /// The radius as an angle, padded so that rounding never drops a row the exact check keeps.
     private static func paddedAngle(radiusKm: Double) -> Double {

@@ -83,6 +83,75 @@ import Testing
         #expect(window.sections.map(\.id) == got)
     }
 
+    /// Since schema 11 the depth index leads with the row's block of ids (`IDBlocks`): the order
+    /// is read as a merge of one run per block. Rows spread over 93 blocks (negative ids, gaps of
+    /// whole blocks) are counted, windowed at every offset, walked, read provisionally and ranked
+    /// in a merge exactly as Swift orders them; every arm of the merge steps the index (no sort).
+    @Test(arguments: [true, false])
+    func rowsInManyBlocksAreReadAsOneOrder(ascending: Bool) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var records = Self.records(count: 300, seed: 33)
+        try store.upsert(records)
+        // Ids in insertion order, as the expected order breaks ties: blocks -16 to 76.
+        let writer = try store.container.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            for (index, record) in records.enumerated() {
+                try tx.connection.execute("UPDATE quake SET id = ? WHERE code = ?",
+                                          [.integer(Int64(index) * 20_011 - 1_000_000), .text(record.code)])
+            }
+        }
+        writer.close()
+        #expect(try store.read { try IDBlocks.range($0) } == -16...76)
+        for minimum in [nil, 3.0] {
+            let request = SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: minimum),
+                                                sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending), timeZone: Self.utc)
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            let expected = ExpectedResults.sections(records, minimumMagnitude: minimum, order: .depth, ascending: ascending, timeZone: Self.utc)
+            let codes = expected.flatMap(\.codes)
+            #expect(controller.sections.map(\.id) == expected.map(\.id))
+            #expect(controller.sections.map(\.count) == expected.map(\.codes.count))
+            #expect(try controller.walkedSections() == controller.sections)
+            // Windows at offsets from both ends of every section, and the whole list.
+            var random = SeededGenerator(seed: 5)
+            for _ in 0..<40 {
+                let start = random.next(codes.count), end = min(codes.count, start + 1 + random.next(20))
+                #expect(try controller.rows(in: start..<end).map(\.code) == Array(codes[start..<end]), "\(start)..<\(end)")
+            }
+            #expect(try controller.rows(in: 0..<controller.count).map(\.code) == codes)
+            let window = try store.read { db in
+                try ProvisionalWindow(db, request: request, days: DayCalendar(timeZone: Self.utc), anchor: nil, above: 0, below: 400)
+            }
+            #expect(window.rows.map(\.code) == codes)
+        }
+        // A merge ranks changed rows among the runs without a reload.
+        let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending), timeZone: Self.utc)
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        for index in [20, 21, 150, 299] {
+            records[index].depth = (records[index].depth ?? 0) + 3.5
+            records[index].updated += 1
+        }
+        try store.upsert([records[20], records[21], records[150], records[299]])
+        let changes = try #require(try controller.merge())
+        #expect(!changes.reloaded)
+        let expected = ExpectedResults.sections(records, order: .depth, ascending: ascending, timeZone: Self.utc)
+        #expect(try controller.rows(in: 0..<controller.count).map(\.code) == expected.flatMap(\.codes))
+        // Every arm steps its block's part of the index; only the window's rows are read by id.
+        let plan = try store.read { db -> [String] in
+            let (sql, arguments) = try DepthSort(ascending: ascending).windowQuery(
+                db, range: ("depth >= 10 AND depth < 20", []), predicate: ("1", []), orderBy: QueryPlan(request).orderBy, limit: 40, offset: 7)
+            let s = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
+            try s.bind(arguments)
+            var lines: [String] = []
+            while try s.step() { lines.append(s.text(at: 3)) }
+            return lines
+        }
+        #expect(plan.filter { $0.contains("USING COVERING INDEX quake_depth") }.count == 93, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
     @Test func aProvisionalWindowAroundAQuakeIsTheExactRowsAroundIt() throws {
         let store = try TestStore()
         defer { store.remove() }
@@ -162,7 +231,10 @@ import Testing
             var plans: [String] = []
             for ascending in [true, false] {
                 let plan = QueryPlan(SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending)))
-                let s = try db.prepare("EXPLAIN QUERY PLAN SELECT id FROM quake WHERE depth >= 10 AND depth < 20 ORDER BY \(plan.orderBy) LIMIT 40")
+                let (sql, arguments) = try plan.strategy.windowQuery(db, range: ("depth >= 10 AND depth < 20", []), predicate: ("1", []),
+                                                                     orderBy: plan.orderBy, limit: 40, offset: 0)
+                let s = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
+                try s.bind(arguments)
                 while try s.step() { plans.append(s.text(at: 3)) }
             }
             return plans

@@ -92,7 +92,7 @@ struct DistanceFetchTests {
         let plan = try store.read { db in
             try db.queryPlan("SELECT id FROM quake WHERE \(GeoPoint(latitude: 35.68, longitude: 139.69).withinSQL(radiusKm: 300))")
         }
-        // By block of ids and latitude (schema 10, `GeoPoint.locationBlocks`), the key the index leads with.
+        // By block of ids and latitude (schema 10, `IDBlocks.everyBlock`), the key the index leads with.
         #expect(plan.contains("INDEX quake_location (<expr>=? AND latitude>? AND latitude<?)"), "\(plan)")
     }
 

@@ -4,7 +4,7 @@ import QuakeTestSupport
 import Testing
 
 /// The location index (`quake_location`, schema 10) leads with the row's block of ids
-/// (`GeoPoint.locationBlock`), so a box (`GeoPoint.boundingBoxSQL`) names every block the table
+/// (`IDBlocks`), so a box (`GeoPoint.boundingBoxSQL`) names every block the table
 /// has. Rows in many blocks, negative and sparse ids included, are found exactly as the
 /// haversine in Swift finds them (the plan: `DistanceFetchTests.nearFilterUsesTheLocationIndex`).
 struct LocationIndexTests {

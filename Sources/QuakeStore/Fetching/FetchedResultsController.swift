@@ -533,7 +533,7 @@ public final class FetchedResultsController {
     private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
         let (range, rangeArgs) = key.rangeSQL
         let (from, (predicate, predicateArgs)) = plan.strategy.countedRows(plan)
-        var where_ = "\(range) AND \(predicate)"
+        var where_ = "\(range) AND \(predicate)" + (plan.strategy.countingTerm.map { " AND \($0)" } ?? "")
         var args = rangeArgs + predicateArgs
         if let keys {
             let (before, beforeArgs) = plan.beforeInSection(keys, km: km)
@@ -589,10 +589,11 @@ public final class FetchedResultsController {
             guard sorted.count > 1 else { continue }
             let (range, rangeArgs) = key.rangeSQL
             let (onward, onwardArgs) = plan.atOrAfterInSection(sorted[0].value)
-            let statement = try db.cachedStatement(
-                "SELECT quake.id FROM \(plan.from) WHERE \(range) AND \(predicate) AND \(onward) ORDER BY \(plan.orderBy)")
+            let (sql, arguments) = try plan.strategy.orderedIDsQuery(
+                db, where: ("\(range) AND \(predicate) AND \(onward)", rangeArgs + predicateArgs + onwardArgs), orderBy: plan.orderBy)
+            let statement = try db.cachedStatement(sql)
             defer { statement.reset() }
-            try statement.bind(rangeArgs + predicateArgs + onwardArgs)
+            try statement.bind(arguments)
             var next = 1, offset = 0
             while next < sorted.count, try statement.step() {
                 if statement.value(at: 0).int64 == sorted[next].value.id {

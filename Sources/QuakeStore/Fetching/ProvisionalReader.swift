@@ -83,11 +83,11 @@ struct ProvisionalReader {
             }
         }
         let order = segment.columns.map { "\($0) \(descending ? "DESC" : "ASC")" }.joined(separator: ", ")
-        let statement = try db.cachedStatement("""
-            SELECT \(QuakeRow.columns), \(RowKeys.columns) FROM quake
-            WHERE \(terms.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?
-            """)
-        try statement.bind(arguments + [.integer(Int64(limit))])
+        let (sql, allArguments) = try strategy.orderedRowsQuery(
+            db, select: "\(QuakeRow.columns), \(RowKeys.columns)", where: (terms.joined(separator: " AND "), arguments),
+            orderBy: order, tail: (" LIMIT ?", [.integer(Int64(limit))]))
+        let statement = try db.cachedStatement(sql)
+        try statement.bind(allArguments)
         defer { statement.reset() }
         while try statement.step() {
             let keys = RowKeys(statement, from: QuakeRow.columnCount)

@@ -42,9 +42,12 @@ struct RowWindow {
         let (range, rangeArgs) = key.rangeSQL
         let (predicate, predicateArgs) = plan.matchedWhere
         func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
-            let statement = try db.prepare(
-                "SELECT \(QuakeRow.columns) FROM \(plan.from) WHERE \(range) AND \(predicate) AND \(bound.0) ORDER BY \(order) LIMIT ?")
-            try statement.bind(rangeArgs + predicateArgs + bound.1 + [.integer(Int64(limit))])
+            let (sql, arguments) = try plan.strategy.orderedRowsQuery(
+                db, select: QuakeRow.columns, where: ("\(range) AND \(predicate) AND \(bound.0)", rangeArgs + predicateArgs + bound.1),
+                orderBy: order, tail: (" LIMIT ?", [.integer(Int64(limit))]))
+            let statement = try db.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(arguments)
             var rows: [QuakeRow] = []
             while try statement.step() { rows.append(QuakeRow(statement)) }
             rowsMaterialized += rows.count
@@ -70,12 +73,13 @@ struct RowWindow {
             let start = index.starts[section], sectionCount = index.sections[section].count
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sectionCount) - start
-            let (range, rangeArgs) = index.sections[section].key.rangeSQL
             let fromEnd = sectionCount - end < local
-            let statement = try db.cachedStatement(
-                plan.strategy.windowSQL(range: range, predicate: predicate, orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy))
-            let skip = fromEnd ? sectionCount - end : local
-            try statement.bind(rangeArgs + predicateArgs + [.integer(Int64(end - local)), .integer(Int64(skip))])
+            let (sql, arguments) = try plan.strategy.windowQuery(
+                db, range: index.sections[section].key.rangeSQL, predicate: (predicate, predicateArgs),
+                orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy, limit: end - local, offset: fromEnd ? sectionCount - end : local)
+            let statement = try db.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind(arguments)
             var part: [QuakeRow] = []
             while try statement.step() {
                 part.append(QuakeRow(statement))

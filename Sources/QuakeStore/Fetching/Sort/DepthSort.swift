@@ -7,8 +7,11 @@ struct DepthSort: SegmentedSort {
 
     func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .depth }
 
-    // Served by quake_depth (depth, time, rowid); an unknown depth (NULL) is the smallest.
+    // Served by quake_depth (block, depth, time, rowid): one run per block of ids, merged
+    // (`orderedRowsQuery`); an unknown depth (NULL) is the smallest.
     var orderBy: String { ascending ? "depth ASC, time ASC, id ASC" : "depth DESC, time DESC, id DESC" }
+
+    var blockLedSince: Int? { Schema.depthLedByBlock }
 
     func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue]) {
         let op = keysetOperator(descending: !ascending, before: before)
@@ -57,9 +60,9 @@ struct DepthSort: SegmentedSort {
         return result
     }
 
-    /// Jumps from band to band along `quake_depth`: one indexed seek for the next band's first
-    /// matching row, one range count for the band (about twenty bands for the whole Earth), and
-    /// the unknown depths (NULL, first ascending) as one more range.
+    /// Jumps from band to band along `quake_depth`: one seek (per block) for the next band's
+    /// first matching row, one range count for the band (about twenty bands for the whole
+    /// Earth), and the unknown depths (NULL, first ascending) as one more range.
     func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
                         countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
         let (where_, arguments) = plan.matchedWhere
@@ -69,10 +72,13 @@ struct DepthSort: SegmentedSort {
             if count > 0 { result.append(DepthBands.quakeSection(nil, count: count)) }
         }
         if ascending { try unknown() }
-        let direction = ascending ? "ASC" : "DESC"
         var bound: (String, [SQLiteValue]) = ("depth IS NOT NULL", [])
-        while let depth = try db.scalar("SELECT depth FROM quake WHERE \(bound.0) AND \(where_) ORDER BY depth \(direction) LIMIT 1",
-                                        bound.1 + arguments).double {
+        func first() throws -> Double? {
+            let (sql, all) = try orderedRowsQuery(db, select: "depth", where: ("\(bound.0) AND \(where_)", bound.1 + arguments),
+                                                  orderBy: orderBy, tail: (" LIMIT 1", []))
+            return try db.cachedScalar(sql, all).double
+        }
+        while let depth = try first() {
             guard case .depth(let lower?) = DepthBands.key(of: depth) else { break }
             result.append(DepthBands.quakeSection(lower, count: try countRows(.depth(lower))))
             // Strictly past this band: advances by construction (the band holds the depth; past

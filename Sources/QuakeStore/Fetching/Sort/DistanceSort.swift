@@ -82,8 +82,10 @@ struct DistanceSort: SortStrategy {
         ("temp.fetch_distance", plan.distanceTableWhere)
     }
 
-    func windowSQL(range: String, predicate: String, orderBy: String) -> String {
-        DistanceTable.windowSQL(range: range, predicate: predicate, orderBy: orderBy)
+    func windowQuery(_ db: Connection, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
+                     orderBy: String, limit: Int, offset: Int) throws -> (String, [SQLiteValue]) {
+        (DistanceTable.windowSQL(range: range.0, predicate: predicate.0, orderBy: orderBy),
+         range.1 + predicate.1 + [.integer(Int64(limit)), .integer(Int64(offset))])
     }
 
     /// The sections in display order, the bands given to `count` in that order; empty bands are

@@ -23,6 +23,10 @@ protocol SortStrategy {
     var from: String { get }
     /// `ORDER BY` of the rows; a total order (ties broken by id), served by an index.
     var orderBy: String { get }
+    /// The schema version from which this order's index leads with the row's block (`IDBlocks`),
+    /// its rows read as a merge of one run per block (`orderedRowsQuery`); nil: it leads with the
+    /// order's key.
+    var blockLedSince: Int? { get }
     /// Rows of the same section that sort before (`before`) or at or after a row with `keys`
     /// (and, for a distance sort, its distance `km`), as a range the sort index serves.
     func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue])
@@ -57,9 +61,10 @@ protocol SortStrategy {
                         countRows: (SectionKey) throws -> Int) throws -> [QuakeSection]
     /// The table that section counts, ranks and windows step on, with its `WHERE` term.
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue]))
-    /// A window of the rows passing `range AND predicate` in `orderBy`: bind the range's and the
-    /// predicate's arguments, then `LIMIT` and `OFFSET`.
-    func windowSQL(range: String, predicate: String, orderBy: String) -> String
+    /// The `limit` rows passing `range AND predicate` in `orderBy` after the first `offset`, with
+    /// the statement's arguments.
+    func windowQuery(_ db: Connection, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
+                     orderBy: String, limit: Int, offset: Int) throws -> (String, [SQLiteValue])
 
     // MARK: Provisional window
 
@@ -108,11 +113,10 @@ extension SortStrategy {
 
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
 
-    func windowSQL(range: String, predicate: String, orderBy: String) -> String {
-        """
-        SELECT \(QuakeRow.columns) FROM \(from) WHERE \(range) AND \(predicate)
-        ORDER BY \(orderBy) LIMIT ? OFFSET ?
-        """
+    func windowQuery(_ db: Connection, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
+                     orderBy: String, limit: Int, offset: Int) throws -> (String, [SQLiteValue]) {
+        try orderedRowsQuery(db, select: QuakeRow.columns, where: ("\(range.0) AND \(predicate.0)", range.1 + predicate.1),
+                             orderBy: orderBy, tail: (" LIMIT ? OFFSET ?", [.integer(Int64(limit)), .integer(Int64(offset))]))
     }
 
     /// The keyset comparison operator: before a row (`<`, or `>` reading descending), or at or after it.
