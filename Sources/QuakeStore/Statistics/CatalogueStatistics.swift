@@ -282,9 +282,12 @@ extension Connection {
         guard let minimum = plan.minimumMagnitude else { return plan.rowWhere(magnitudeIndexed: true, searchInSQL: searchInSQL) }
         let total = Int64(try keptQuakeCount())
         let limit = total / 16 + 1
-        let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? LIMIT ?)",
+        // The index leads with the row's block (`IDBlocks`): a range of it names every block.
+        let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? AND \(IDBlocks.everyBlock) LIMIT ?)",
                                  [.real(minimum), .integer(limit)]).int64 ?? 0
-        return plan.rowWhere(magnitudeIndexed: passing < limit, searchInSQL: searchInSQL)
+        guard passing < limit else { return plan.rowWhere(magnitudeIndexed: false, searchInSQL: searchInSQL) }
+        let (condition, arguments) = plan.rowWhere(magnitudeIndexed: true, searchInSQL: searchInSQL)
+        return ("\(condition) AND \(IDBlocks.everyBlock)", arguments)
     }
 
     /// The statistics of every quake `request` matches (its order does not matter), in one pass

@@ -7,7 +7,11 @@ struct MagnitudeSort: SegmentedSort {
 
     func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { .magnitude }
 
+    // Served by quake_magnitude (block, magnitude, time, rowid): one run per block of ids,
+    // merged (`orderedRowsQuery`).
     var orderBy: String { ascending ? "magnitude ASC, time ASC, id ASC" : "magnitude DESC, time DESC, id DESC" }
+
+    var blockLedSince: Int? { Schema.magnitudeLedByBlock }
 
     func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue]) {
         let op = keysetOperator(descending: !ascending, before: before)
