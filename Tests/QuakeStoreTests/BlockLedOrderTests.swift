@@ -77,4 +77,27 @@ import Testing
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
     }
 
+
+    /// A read of every row passing a minimum few pass (the statistics, a distance walk across the
+    /// whole Earth) names every block, so that the magnitude index drives it; one most rows pass
+    /// reads the table.
+    @Test func aSelectiveMinimumMagnitudeIsReadThroughItsIndex() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(DepthSortTests.records(count: 200, seed: 9))
+        let plan = QueryPlan(SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: 6.5), timeZone: DepthSortTests.utc))
+        for (use, indexed) in [(QueryPlan.MagnitudeIndexUse.drive, true), (.never, false)] {
+            let (condition, arguments) = plan.rowWhere(magnitude: use)
+            let steps = try store.read { db -> [String] in
+                let s = try db.prepare("EXPLAIN QUERY PLAN SELECT id FROM quake WHERE \(condition)")
+                try s.bind(arguments)
+                var lines: [String] = []
+                while try s.step() { lines.append(s.text(at: 3)) }
+                return lines
+            }
+            #expect(steps.contains { $0.hasPrefix("SEARCH") && $0.contains("INDEX quake_magnitude") } == indexed, "\(use): \(steps)")
+            let count = try store.read { try $0.scalar("SELECT count(*) FROM quake WHERE \(condition)", arguments).int64 }
+            #expect(count == Int64(DepthSortTests.records(count: 200, seed: 9).filter { ($0.magnitude ?? -1) >= 6.5 }.count))
+        }
+    }
 }

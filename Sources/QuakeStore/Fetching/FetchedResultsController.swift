@@ -514,7 +514,7 @@ public final class FetchedResultsController {
                let grouped = try plan.strategy.countedSections(db, days: days, source: .matchSet(matchSet, plan.magnitudeTerm)) {
                 return grouped
             }
-        } else if let (term, arguments) = plan.magnitudeTerm,
+        } else if let (term, arguments) = plan.indexedMagnitudeTerm,
                   let grouped = try plan.strategy.countedSections(db, days: days, source: .matching(term, arguments)) {
             return grouped
         }

@@ -94,6 +94,12 @@ struct QueryPlan {
         minimumMagnitude.map { ("magnitude >= ?", [.real($0)]) }
     }
 
+    /// `magnitudeTerm` for a read of the rows passing the minimum that the magnitude index
+    /// drives: that index leads with the row's block (schema 12), so the term names every block.
+    var indexedMagnitudeTerm: (String, [SQLiteValue])? {
+        magnitudeTerm.map { ("\($0.0) AND \(IDBlocks.everyBlock)", $0.1) }
+    }
+
     /// The `WHERE` term of every query over `quake` once the match set is filled (never empty:
     /// `1` when every row matches). The set is tested per row as the query walks the sort
     /// order's index (a function call, which the planner cannot drive the query from).
@@ -115,17 +121,28 @@ struct QueryPlan {
 
     /// The whole predicate as one `WHERE` term over `quake` without the match set: what the
     /// set would hold, tested per row (a provisional window, read before the set is filled).
-    var rowWhere: (String, [SQLiteValue]) { rowWhere(magnitudeIndexed: true) }
+    var rowWhere: (String, [SQLiteValue]) { rowWhere(magnitude: .either) }
 
-    /// `rowWhere`, with the minimum magnitude written `+magnitude >= ?` when not
-    /// `magnitudeIndexed`: the same test, which the planner then cannot drive from the magnitude
-    /// index (for a reader of every matching row when the minimum leaves most of the store:
-    /// `Connection.everyRowWhere`); without the search when not `searchInSQL` (the reader then
-    /// tests `placeMatches(_:searching:)` on each row, which `searchesPlaceOnly` allows).
-    func rowWhere(magnitudeIndexed: Bool, searchInSQL: Bool = true) -> (String, [SQLiteValue]) {
+    /// How a term over `quake` writes the minimum magnitude for SQLite's planner.
+    enum MagnitudeIndexUse {
+        /// `magnitude >= ?`: a walk of the order's index drives the read.
+        case either
+        /// With every block of ids named (`IDBlocks.everyBlock`), so that the magnitude index,
+        /// led by the row's block, can drive the read: for a read of every matching row when few
+        /// pass the minimum.
+        case drive
+        /// `+magnitude >= ?`: the same test, which the planner cannot drive from the index (for
+        /// a read of every matching row when most of the store passes the minimum).
+        case never
+    }
+
+    /// `rowWhere`, with the minimum magnitude written for `magnitude` (`Connection.everyRowWhere`,
+    /// the distance walk); without the search when not `searchInSQL` (the reader then tests
+    /// `placeMatches(_:searching:)` on each row, which `searchesPlaceOnly` allows).
+    func rowWhere(magnitude use: MagnitudeIndexUse, searchInSQL: Bool = true) -> (String, [SQLiteValue]) {
         var terms: [String] = [], arguments: [SQLiteValue] = []
-        if let (term, args) = magnitudeTerm {
-            terms.append(magnitudeIndexed ? term : "+" + term)
+        if let (term, args) = use == .drive ? indexedMagnitudeTerm : magnitudeTerm {
+            terms.append(use == .never ? "+" + term : term)
             arguments += args
         }
         if searchInSQL, let (term, args) = searchTerm {

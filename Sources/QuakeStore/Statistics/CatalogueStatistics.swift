@@ -279,15 +279,13 @@ extension Connection {
     /// With `searchInSQL` false, the term leaves the search out: the caller tests
     /// `QueryPlan.placeMatches` on each row's `placeKey` (only when `plan.searchesPlaceOnly`).
     func everyRowWhere(_ plan: QueryPlan, searchInSQL: Bool = true) throws(SQLiteError) -> (String, [SQLiteValue]) {
-        guard let minimum = plan.minimumMagnitude else { return plan.rowWhere(magnitudeIndexed: true, searchInSQL: searchInSQL) }
+        guard let minimum = plan.minimumMagnitude else { return plan.rowWhere(magnitude: .either, searchInSQL: searchInSQL) }
         let total = Int64(try keptQuakeCount())
         let limit = total / 16 + 1
         // The index leads with the row's block (`IDBlocks`): a range of it names every block.
         let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? AND \(IDBlocks.everyBlock) LIMIT ?)",
                                  [.real(minimum), .integer(limit)]).int64 ?? 0
-        guard passing < limit else { return plan.rowWhere(magnitudeIndexed: false, searchInSQL: searchInSQL) }
-        let (condition, arguments) = plan.rowWhere(magnitudeIndexed: true, searchInSQL: searchInSQL)
-        return ("\(condition) AND \(IDBlocks.everyBlock)", arguments)
+        return plan.rowWhere(magnitude: passing < limit ? .drive : .never, searchInSQL: searchInSQL)
     }
 
     /// The statistics of every quake `request` matches (its order does not matter), in one pass

@@ -139,7 +139,9 @@ struct DistanceSort: SortStrategy {
         var rows: [ProvisionalReader.Row] = []
         while rows.count < limit {
             var past: (km: Double, id: Int64)?
-            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: reader.plan.rowWhere, from: from,
+            // Across the whole Earth a minimum magnitude drives the walk from its index (few pass,
+            // `readsEveryRowInTime`); otherwise the planner weighs it against the location box.
+            for (row, km) in try DistanceTable.walk(db, origin: reference.origin, filter: reader.plan.rowWhere(magnitude: .drive), from: from,
                                                     outward: outward, limit: limit - rows.count,
                                                     mayReadEveryRow: mayReadEveryRow) {
                 let band = Self.band(of: km, in: reference)

@@ -2,8 +2,8 @@
 /// to rank, a seek to the next section — is written here, so that how an order's index holds
 /// its rows is decided in one place.
 ///
-/// An index whose leading key is the order's (time, magnitude, region) holds the order in one
-/// run: one statement reads it. An index led by the row's block of ids (`IDBlocks`; depth,
+/// An index whose leading key is the order's (time, region) holds the order in one run: one
+/// statement reads it. An index led by the row's block of ids (`IDBlocks`; depth and magnitude,
 /// `blockLedSince`) holds one run per block, each in the order: the statement merges them,
 /// a `UNION ALL` of one arm per block under the order's `ORDER BY`, which SQLite runs as a
 /// merge of the arms, each stepping its block's part of the index (no sort). The arms read
