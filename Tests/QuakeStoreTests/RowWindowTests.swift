@@ -49,6 +49,28 @@ import Testing
         }
     }
 
+    /// Paging far into a section (here: anywhere past its first row) reads on by keys from the
+    /// held window's edge, down and back up, the same rows an `OFFSET` reads (the orders whose
+    /// sections hold more than a page of the fixture's rows).
+    @Test(arguments: [(QuakeSortOrder.magnitude, false), (.magnitude, true), (.region, true), (.region, false), (.depth, true), (.depth, false)])
+    func pagingFarIntoASectionReadsOnByKeys(order: QuakeSortOrder, ascending: Bool) throws {
+        let (store, all, index, sql) = try Self.fixture(order, ascending: ascending)
+        defer { store.remove() }
+        try store.read { db in
+            var window = RowWindow()
+            window.margin = 4
+            window.offsetStepLimit = 0
+            var pages = Array(stride(from: 0, to: 400, by: 23))
+            pages += pages.reversed()
+            for lower in pages {
+                let range = lower..<min(400, lower + 23)
+                let rows = try window.read(db, range, index: index, plan: sql)
+                #expect(rows == Array(all[range]), "\(range)")
+            }
+            #expect(window.partsReadOn > 0)
+        }
+    }
+
     @Test(arguments: orders)
     func rowsAroundAnAnchorAreItsNeighboursReadByKeys(order: QuakeSortOrder, ascending: Bool) throws {
         let (store, all, index, sql) = try Self.fixture(order, ascending: ascending)

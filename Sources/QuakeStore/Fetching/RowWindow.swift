@@ -1,6 +1,7 @@
 /// The rows the results controller holds — a window near what is shown, never the result set —
-/// and how it reads them: by flat offset (each section from its nearer end), or by keys around
-/// a row's place (`readAround`), walking the sort index both ways from it.
+/// and how it reads them: by flat offset (each section from its nearer end), on by keys from a
+/// held row next to them (`readOn`, paging far into a big section), or by keys around a row's
+/// place (`readAround`), walking the sort index both ways from it.
 ///
 /// It reads on the connection and in the transaction it is given, with the request's plan and
 /// section index of the moment; it keeps only the rows and how many it has read.
@@ -9,6 +10,12 @@ struct RowWindow {
     var margin = 32
     /// How many rows were read from SQLite so far (the laziness counter tests assert on).
     private(set) var rowsMaterialized = 0
+    /// How far into a section an `OFFSET` may step before a window next to the held one is
+    /// read on by keys instead: an `OFFSET` steps over every row before the window, and a merged
+    /// order (`SortStrategy.orderedRowsQuery`) steps ~30× slower than one index.
+    var offsetStepLimit = 256
+    /// How many parts of windows were read on by keys (for tests).
+    private(set) var partsReadOn = 0
     /// The rows held and the flat offset of the first.
     private(set) var cache: (start: Int, rows: [QuakeRow])?
 
@@ -39,30 +46,17 @@ struct RowWindow {
     mutating func readAround(_ db: Connection, keys: RowKeys, in key: SectionKey, at offset: Int,
                              index: SectionIndex, plan: QueryPlan) throws {
         guard let section = index.range(of: key), section.contains(offset) else { return }
-        let (range, rangeArgs) = key.rangeSQL
-        let (predicate, predicateArgs) = plan.matchedWhere
-        func read(_ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int) throws -> [QuakeRow] {
-            let (sql, arguments) = try plan.strategy.orderedRowsQuery(
-                db, select: QuakeRow.columns, where: ("\(range) AND \(predicate) AND \(bound.0)", rangeArgs + predicateArgs + bound.1),
-                orderBy: order, tail: (" LIMIT ?", [.integer(Int64(limit))]))
-            let statement = try db.cachedStatement(sql)
-            defer { statement.reset() }
-            try statement.bind(arguments)
-            var rows: [QuakeRow] = []
-            while try statement.step() { rows.append(QuakeRow(statement)) }
-            rowsMaterialized += rows.count
-            return rows
-        }
+        let range = key.rangeSQL, predicate = plan.matchedWhere
         let above = min(margin, offset - section.lowerBound), below = min(2 * margin, section.upperBound - offset)
-        let before = try read(plan.beforeInSection(keys), plan.reversedOrderBy, above)
-        let after = try read(plan.atOrAfterInSection(keys), plan.orderBy, below)
+        let before = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, above, plan: plan)
+        let after = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, below, plan: plan)
         // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
         guard before.count == above, after.count == below else { return }
         cache = (offset - above, before.reversed() + after)
     }
 
     /// The rows at flat offsets `window`, section by section; OFFSET steps over every row it
-    /// skips, so each section is read from its nearer end.
+    /// skips, so each section is read from its nearer end, or on from a held row next to it.
     private mutating func fetch(_ db: Connection, _ window: Range<Int>, index: SectionIndex, plan: QueryPlan) throws -> [QuakeRow] {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
@@ -73,9 +67,16 @@ struct RowWindow {
             let start = index.starts[section], sectionCount = index.sections[section].count
             let local = max(window.lowerBound, start) - start
             let end = min(window.upperBound, start + sectionCount) - start
+            let range = index.sections[section].key.rangeSQL
+            if let part = try readOn(db, local..<end, sectionStart: start, sectionCount: sectionCount,
+                                     range: range, predicate: (predicate, predicateArgs), plan: plan) {
+                rows += part
+                section += 1
+                continue
+            }
             let fromEnd = sectionCount - end < local
             let (sql, arguments) = try plan.strategy.windowQuery(
-                db, range: index.sections[section].key.rangeSQL, predicate: (predicate, predicateArgs),
+                db, range: range, predicate: (predicate, predicateArgs),
                 orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy, limit: end - local, offset: fromEnd ? sectionCount - end : local)
             let statement = try db.cachedStatement(sql)
             defer { statement.reset() }
@@ -88,6 +89,53 @@ struct RowWindow {
             rows += fromEnd ? part.reversed() : part
             section += 1
         }
+        return rows
+    }
+
+    /// The rows at `part` (offsets in a section of `sectionCount` rows from flat offset
+    /// `sectionStart`) read on by keys from the held row just before them (or, backward, just
+    /// after them), when an `OFFSET` would step over more than `offsetStepLimit` rows; nil when
+    /// the window holds neither row or what is read does not agree with the counts.
+    private mutating func readOn(_ db: Connection, _ part: Range<Int>, sectionStart: Int, sectionCount: Int,
+                                 range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]), plan: QueryPlan) throws -> [QuakeRow]? {
+        guard let cache, !plan.strategy.buildsTable,
+              min(part.lowerBound, sectionCount - part.upperBound) > offsetStepLimit else { return nil }
+        let held = cache.start..<(cache.start + cache.rows.count)
+        let forward = held.contains(sectionStart + part.lowerBound - 1)
+        guard forward || held.contains(sectionStart + part.upperBound) else { return nil }
+        let code = cache.rows[(forward ? sectionStart + part.lowerBound - 1 : sectionStart + part.upperBound) - cache.start].code
+        let lookup = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+        try lookup.bind(code, at: 1)
+        let keys = try lookup.step() ? RowKeys(lookup) : nil
+        lookup.reset()
+        guard let keys else { return nil }
+        let rows: [QuakeRow]
+        if forward {
+            // At or after the held row: itself first.
+            let read = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, part.count + 1, plan: plan)
+            guard read.count == part.count + 1, read.first?.code == code else { return nil }
+            rows = Array(read.dropFirst())
+        } else {
+            let read = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, part.count, plan: plan)
+            guard read.count == part.count else { return nil }
+            rows = read.reversed()
+        }
+        partsReadOn += 1
+        return rows
+    }
+
+    /// Up to `limit` rows of a section (`range`) passing `predicate` and `bound`, in `order`.
+    private mutating func readRows(_ db: Connection, _ range: (String, [SQLiteValue]), _ predicate: (String, [SQLiteValue]),
+                                   _ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int, plan: QueryPlan) throws -> [QuakeRow] {
+        let (sql, arguments) = try plan.strategy.orderedRowsQuery(
+            db, select: QuakeRow.columns, where: ("\(range.0) AND \(predicate.0) AND \(bound.0)", range.1 + predicate.1 + bound.1),
+            orderBy: order, tail: (" LIMIT ?", [.integer(Int64(limit))]))
+        let statement = try db.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        var rows: [QuakeRow] = []
+        while try statement.step() { rows.append(QuakeRow(statement)) }
+        rowsMaterialized += rows.count
         return rows
     }
 }
