@@ -1,5 +1,5 @@
-/// Rows in blocks of 65,536 ids, the key the location and depth indexes lead with (schemas 10
-/// and 11). New rows take the largest ids, so an import's rows land together at the end of such
+/// Rows in blocks of 65,536 ids, the key the location, depth and magnitude indexes lead with
+/// (schemas 10–12). New rows take the largest ids, so an import's rows land together at the end of such
 /// an index, in its last block's part, instead of at random across all of it: after a load every
 /// page is full, and a month into 5,000,000 quakes rewrote ~10k of the location index's 31k leaf
 /// pages and split most of the ~9k depth pages it touched (1.6 s for the month; see DECISIONS.md,

@@ -279,12 +279,11 @@ extension Connection {
     /// With `searchInSQL` false, the term leaves the search out: the caller tests
     /// `QueryPlan.placeMatches` on each row's `placeKey` (only when `plan.searchesPlaceOnly`).
     func everyRowWhere(_ plan: QueryPlan, searchInSQL: Bool = true) throws(SQLiteError) -> (String, [SQLiteValue]) {
-        guard let minimum = plan.minimumMagnitude else { return plan.rowWhere(magnitude: .either, searchInSQL: searchInSQL) }
+        guard let (indexed, arguments) = plan.indexedMagnitudeTerm else { return plan.rowWhere(magnitude: .either, searchInSQL: searchInSQL) }
         let total = Int64(try keptQuakeCount())
         let limit = total / 16 + 1
-        // The index leads with the row's block (`IDBlocks`): a range of it names every block.
-        let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE magnitude >= ? AND \(IDBlocks.everyBlock) LIMIT ?)",
-                                 [.real(minimum), .integer(limit)]).int64 ?? 0
+        let passing = try scalar("SELECT count(*) FROM (SELECT 1 FROM quake WHERE \(indexed) LIMIT ?)",
+                                 arguments + [.integer(limit)]).int64 ?? 0
         return plan.rowWhere(magnitude: passing < limit ? .drive : .never, searchInSQL: searchInSQL)
     }
 
