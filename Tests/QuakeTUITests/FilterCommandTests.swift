@@ -186,6 +186,7 @@ import Testing
         expected.rowFilters = [.magnitude(5...Double.greatestFiniteMagnitude)]
         expected.commandHistory = ["mag 5+"]
         expected.status.message = "Filters mag 5+: \(kept) quakes; :clear removes them"
+        expected.status.filterReport = expected.status.message
         expected.messageLog = model.state.messageLog
         expected.cursorLine = model.state.cursorLine
         expected.topLine = model.state.topLine
@@ -196,6 +197,63 @@ import Testing
         #expect(model.state == expected)
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept) quakes; :clear removes them")
         #expect(try Self.codes(model) == Set(records.filter { ($0.magnitude ?? 0) >= 5 }.map(\.code)))
+    }
+}
+
+/// The filters' report on the status line counts what the header counts at every frame (issue 52:
+/// it kept the provisional window's count after the exact one came).
+@Suite struct FilterReportTests {
+    /// The header's count as drawn, and the status line's message.
+    static func counts(_ model: BrowserModel) throws -> (header: String, status: String?) {
+        let screen = try model.screenModel(FrameContext(now: FilterCommandTests.now, isLive: true))
+        let header = screen.header.isCountPending ? "counting…" : CountFormat.quakes(screen.header.count)
+        return (header, screen.status.message?.text)
+    }
+
+    @Test func theReportIsPendingWhileCountingThenExactThenClearedByAKey() throws {
+        let (source, records) = try FilterCommandTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
+        try model.restore(selectedCode: "f105", topCode: nil)
+        source.provisionalMargin = 3
+        try FilterCommandTests.run("mag 5+", model)
+        // Counting: the window holds a few rows, and neither the header nor the status line
+        // states them as the count.
+        #expect(model.state.results.isProvisional)
+        #expect(try Self.counts(model) == ("counting…", "Filters mag 5+: counting…; :clear removes them"))
+        #expect(model.state.messageLog.entries.last?.text != "Filters mag 5+: counting…; :clear removes them")
+        // The count settles: both say the exact count, and the log keeps it.
+        source.finishCount()
+        try model.send(.resultsSettled)
+        let kept = CountFormat.quakes(records.filter { ($0.magnitude ?? 0) >= 5 }.count)
+        #expect(try Self.counts(model) == (kept, "Filters mag 5+: \(kept); :clear removes them"))
+        #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept); :clear removes them")
+        // `:clear`: counting again, then the whole list.
+        try FilterCommandTests.run("clear", model)
+        #expect(try Self.counts(model) == ("counting…", "No filters: counting…"))
+        source.finishCount()
+        try model.send(.resultsSettled)
+        #expect(try Self.counts(model) == (CountFormat.quakes(records.count), "No filters: \(CountFormat.quakes(records.count))"))
+        // A key clears the report; a later answer does not bring it back.
+        try model.send(.moveDown)
+        source.upsert(.fixture("f999", magnitude: 6, place: "Late", time: FilterCommandTests.now))
+        try model.send(.storeChanged)
+        #expect(try Self.counts(model).status == nil)
+    }
+
+    @Test func aMessageFromOutsideIsNotOverwrittenByTheReport() throws {
+        let (source, _) = try FilterCommandTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
+        try model.restore(selectedCode: "f105", topCode: nil)
+        source.provisionalMargin = 3
+        try FilterCommandTests.run("mag 5+", model)
+        try model.send(.showMessage("Refreshed: 3 new quakes", isError: false))
+        source.finishCount()
+        try model.send(.resultsSettled)
+        #expect(try Self.counts(model).status == "Refreshed: 3 new quakes")
     }
 }
 

@@ -71,6 +71,10 @@ public struct StatusState: Equatable, Sendable {
     /// A one-shot message, cleared by the next key press.
     public var message: String?
     public var isError = false
+    /// The `:` filters' report last put on the status line (`BrowserState.reportFilters`): while
+    /// the status line still says it, every answer of the results says it again, so that its count
+    /// is the header's (pending while the list is counted, then exact).
+    public var filterReport: String?
     /// Unread notices from the background (a failed save, a file set aside), newest first:
     /// shown before `message`, which a refresh's result or an alert replaces without touching
     /// them; the next key press clears them with the message.

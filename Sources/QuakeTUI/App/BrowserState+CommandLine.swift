@@ -120,11 +120,15 @@ extension BrowserState {
         return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))
     }
 
-    /// What the status line says once filters are applied: them, and how many quakes pass.
+    /// What the status line says once filters are applied: them, and how many quakes pass, as
+    /// the header counts them (`counting…` while it does); said again with every answer of the
+    /// results until a key clears it (`StatusState.filterReport`).
     mutating func reportFilters() {
-        let count = CountFormat.quakes(results.countedTotal ?? results.count)
-        self.status.message = self.filters.isEmpty
+        let count = results.countedTotal.map(CountFormat.quakes) ?? "counting…"
+        let report = self.filters.isEmpty
             ? "No filters: \(count)"
             : "Filters \(self.filters.joined(separator: " · ")): \(count); :clear removes them"
+        self.status.message = report
+        self.status.filterReport = report
     }
 }

@@ -23,6 +23,8 @@ extension BrowserState {
         default: false
         }
         guard isReport || message != before else { return }
+        // A report whose count is pending is logged once it is counted.
+        if message == self.status.filterReport, results.countedTotal == nil { return }
         self.messageLog.append(message, isError: self.status.isError, at: self.now)
     }
 

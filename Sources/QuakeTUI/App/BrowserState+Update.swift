@@ -52,6 +52,7 @@ extension BrowserState {
             self.restoredPlacement = nil
             self.keptSelectionLine = nil
             self.status.message = nil
+            self.status.filterReport = nil
             self.status.notices = []
             self.status.isError = false
         }
@@ -227,6 +228,8 @@ extension BrowserState {
             let received = receive(answer)
             effects += received.effects
             reloadDetail = received.reloadDetail
+            // The filters' report counts what the list holds now (exact once the count settles).
+            if let report = self.status.filterReport, self.status.message == report { reportFilters() }
         case .rowsRead(let rows, let generation): receiveRows(rows, generation: generation)
         case .toggleStatistics: toggleStatistics()
         case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
