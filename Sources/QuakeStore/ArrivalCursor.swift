@@ -84,3 +84,24 @@ extension Connection {
         return now
     }
 }
+
+extension Connection {
+    /// Of `codes`, those no longer stored (deleted since a reader last saw them).
+    public func codesNotStored(_ codes: some Sequence<String>) throws(SQLiteError) -> Set<String> {
+        let statement = try cachedStatement("SELECT 1 FROM quake WHERE code = ?")
+        var gone: Set<String> = []
+        for code in codes {
+            statement.reset()
+            try statement.bind(code, at: 1)
+            if try !statement.step() { gone.insert(code) }
+        }
+        statement.reset()
+        return gone
+    }
+
+    /// How many stored rows have an id of at least `id`: the quakes inserted since the row `id`
+    /// was (SQLite gives a new row a larger id than any stored one).
+    public func rowCount(fromID id: Int64) throws(SQLiteError) -> Int {
+        Int(try scalar("SELECT count(*) FROM quake WHERE id >= ?", [.integer(id)]).int64 ?? 0)
+    }
+}

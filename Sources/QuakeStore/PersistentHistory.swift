@@ -156,6 +156,14 @@ extension Connection {
         return Int(statement.int64(at: 0))
     }
 
+    /// Whether a row may have been deleted after `token`: a transaction since counts a delete
+    /// (or, bulk, counted nothing: raw SQL marked bulk), or the history since was purged.
+    public func mayHaveDeletedRows(after token: HistoryToken) throws(SQLiteError) -> Bool {
+        guard token >= (try purgedThrough()) else { return true }
+        return try scalar("SELECT EXISTS (SELECT 1 FROM history WHERE token > ? AND (deleted > 0 OR (isBulk AND inserted + updated = 0)))",
+                          [.integer(token.rawValue)]).int64 == 1
+    }
+
     func purgedThrough() throws(SQLiteError) -> HistoryToken {
         HistoryToken(rawValue: try scalar("SELECT value FROM meta WHERE key = 'history.purgedThrough'").int64 ?? 0)
     }

@@ -38,6 +38,29 @@ import Testing
         #expect(codes == ["c2"])
     }
 
+    /// What a scene's count of new quakes is kept true with (issue 52): whether anything was
+    /// deleted after a token, which of its marked codes are gone, how many rows from its first new one.
+    @Test func deletesAfterATokenAreSeenAndTheNewRowsCountedAgain() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a1"), .fixture("a2")])
+        let cursor = try store.read { try $0.arrivalCursor() }
+        try store.upsert([.fixture("b1"), .fixture("b2"), .fixture("b3")])
+        try store.upsert([.fixture("b1", magnitude: 5.0, updated: 1_700_000_000_001)])
+        #expect(try store.read { try $0.mayHaveDeletedRows(after: cursor.token) } == false, "inserts and updates delete nothing")
+        let firstNew = try store.read { try $0.quake(code: "b1")?.id } ?? -1
+        #expect(try store.read { try $0.rowCount(fromID: firstNew) } == 3)
+
+        let context = try store.container.newBackgroundContext(author: "delete")
+        defer { context.close() }
+        _ = try context.performAndWait { try $0.deleteQuakes(codePrefix: "b2") }
+        #expect(try store.read { try $0.mayHaveDeletedRows(after: cursor.token) })
+        #expect(try store.read { try $0.codesNotStored(["b1", "b2", "b3", "zz"]) } == ["b2", "zz"])
+        #expect(try store.read { try $0.rowCount(fromID: firstNew) } == 2)
+        let after = try store.read { try $0.arrivalCursor() }
+        #expect(try store.read { try $0.mayHaveDeletedRows(after: after.token) } == false)
+    }
+
     /// Past `listingAtMost` changes after the cursor the codes are not listed in memory (a scene
     /// left before a long `fetch` would hold millions): the rows above the cursor's id are read
     /// instead, and they report the same quakes, each once, updates not.

@@ -71,6 +71,85 @@ import Testing
         #expect(model.state.status.message == "No new quakes; they are marked ● here as they arrive")
     }
 
+    /// A delete removes the new quakes it deleted from the marks, the header's count and `n`
+    /// (issue 52: the header kept `164 new`, and `n` blamed a search that did not exist).
+    @Test func deletedArrivalsAreNoLongerNewNorCounted() throws {
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 30)
+        try model.restore(selectedCode: nil, topCode: nil)
+        try model.send(.quakesArrived(Self.arrivals([], through: 15)))
+        let arrived: [QuakeRecord] = [.fixture("n1", magnitude: 3, place: "A", time: 1_700_180_000_000),
+                                      .fixture("n2", magnitude: 2, place: "B", time: 1_700_000_000_000)]
+        for quake in arrived { source.upsert(quake) }
+        try model.send(.storeChanged)
+        try model.send(.quakesArrived(Self.arrivals(arrived, through: 17)))
+        #expect(model.state.live.newCodes == ["n1", "n2"] && model.state.live.newCount == 2)
+
+        source.delete(code: "n2")
+        try model.send(.storeChanged)
+        var gone = Self.arrivals([], through: 17)
+        gone.removed = ["n2"]
+        try model.send(.quakesArrived(gone))
+        #expect(model.state.live.newCodes == ["n1"] && model.state.live.newCount == 1)
+        #expect(try model.screenModel(FrameContext(now: 1_700_200_000_000, isLive: true)).header.newCount == 1)
+        try model.send(.nextNewQuake)
+        #expect(model.state.selectedCode == "n1" && model.state.status.message == "New quake 1 of 1")
+
+        source.delete(code: "n1")
+        try model.send(.storeChanged)
+        gone.removed = ["n1"]
+        try model.send(.quakesArrived(gone))
+        #expect(model.state.live.newCodes.isEmpty && model.state.live.newCount == 0)
+        try model.send(.nextNewQuake)
+        #expect(model.state.status.message == "No new quakes; they are marked ● here as they arrive")
+    }
+
+    /// More quakes than are marked one by one (a bulk import): the header and `n` say how many
+    /// are new in all, and a delete's recount replaces the count (issue 52: `n` said `2 of 5,000`
+    /// after a million arrived).
+    @Test func aBulkArrivalIsCountedWholeAndMarkedInPart() throws {
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 30)
+        try model.restore(selectedCode: nil, topCode: nil)
+        try model.send(.quakesArrived(Self.arrivals([], through: 15)))
+        let marked: [QuakeRecord] = [.fixture("b1", magnitude: 3, place: "A", time: 1_700_180_000_000),
+                                     .fixture("b2", magnitude: 2, place: "B", time: 1_700_000_000_000)]
+        for quake in marked { source.upsert(quake) }
+        try model.send(.storeChanged)
+        // The reader hands over the first quakes of a million (the model marks what it can).
+        var bulk = Self.arrivals(marked, through: 1_000_015)
+        bulk.count = 1_000_000
+        bulk.firstID = 16
+        try model.send(.quakesArrived(bulk))
+        #expect(model.state.live.newCodes == ["b1", "b2"] && model.state.live.newCount == 1_000_000)
+        #expect(model.state.live.tracking == LiveState.Tracking(newCodes: ["b1", "b2"], firstNewID: 16))
+        #expect(try model.screenModel(FrameContext(now: 1_700_200_000_000, isLive: true)).header.newCount == 1_000_000)
+        try model.send(.first)
+        try model.send(.nextNewQuake)
+        #expect(model.state.status.message == "New quake 2 of 2 marked (1,000,000 new)")
+
+        // Past the marks, later arrivals are counted, not marked.
+        let later = QuakeRecord.fixture("b3", magnitude: 4, place: "C", time: 1_700_190_000_000)
+        source.upsert(later)
+        try model.send(.storeChanged)
+        var more = Self.arrivals([later], through: 1_000_016)
+        more.firstID = 1_000_016
+        try model.send(.quakesArrived(more))
+        #expect(model.state.live.newCodes == ["b1", "b2"] && model.state.live.newCount == 1_000_001)
+
+        // A delete: the reader counts the new rows again, and the marked ones it removed go.
+        var recount = Self.arrivals([], through: 1_000_016)
+        recount.removed = ["b1", "b2"]
+        recount.recountedTotal = 40
+        try model.send(.quakesArrived(recount))
+        #expect(model.state.live.newCodes.isEmpty && model.state.live.newCount == 40)
+        try model.send(.nextNewQuake)
+        #expect(model.state.status.message == "40 new quakes, too many to mark one by one; a marks them seen")
+        try model.send(.markAllSeen)
+        #expect(model.state.live.newCount == 0 && model.state.live.firstNewID == nil
+                && model.state.status.message == "Marked 40 new quakes seen")
+    }
+
     @Test func theRefreshStatusHasAWordingForEveryWidth() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         var status = RefreshStatus()

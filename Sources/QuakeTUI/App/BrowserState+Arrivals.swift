@@ -13,14 +13,18 @@ extension BrowserState {
             self.live.readThrough = arrivals.cursor
             return []
         }
+        // Quakes deleted since: no longer marked, nor counted.
+        self.live.newCodes.subtract(arrivals.removed)
+        self.live.newTotal -= arrivals.removed.count
         var effects: [Effect] = []
         var alerts: [AlertRule.Alert] = []
         for quake in arrivals.quakes where !self.live.newCodes.contains(quake.code) {
-            if self.live.newCodes.count < LiveState.maximumTracked {
+            // Once some are counted but not marked, later ones are not marked either: the count
+            // of rows from the first new one is then what holds them all.
+            if !self.live.isOverflowing, self.live.newCodes.count < LiveState.maximumTracked {
                 self.live.newCodes.insert(quake.code)
-            } else {
-                self.live.isOverflowing = true
             }
+            self.live.newTotal += 1
             // An alert this scene has shown (before a relaunch, say) is not shown again.
             if !self.live.alerted.contains(quake.code), let alert = arrivals.rule.alert(for: quake, now: arrivals.now) {
                 alerts.append(alert)
@@ -28,8 +32,11 @@ extension BrowserState {
                 self.live.alerted.append(quake.code)
             }
         }
+        self.live.newTotal += arrivals.count - arrivals.quakes.count
+        if let first = arrivals.firstID { self.live.firstNewID = min(self.live.firstNewID ?? first, first) }
+        if let total = arrivals.recountedTotal { self.live.newTotal = total }
+        self.live.newTotal = max(self.live.newTotal, self.live.newCodes.count)
         self.live.alerted.removeFirst(max(0, self.live.alerted.count - SceneKeys.alertedLimit))
-        if arrivals.isTruncated { self.live.isOverflowing = true }
         self.live.readThrough = arrivals.cursor
         // The strongest alert of the batch speaks; every one of them rings and runs the command.
         if let loudest = alerts.max(by: { ($0.magnitude ?? -.infinity) < ($1.magnitude ?? -.infinity) }) {
@@ -46,7 +53,8 @@ extension BrowserState {
         let count = self.live.newCount
         self.live.seen = self.live.readThrough ?? self.live.seen
         self.live.newCodes = []
-        self.live.isOverflowing = false
+        self.live.newTotal = 0
+        self.live.firstNewID = nil
         self.status.message = count == 0 ? "No new quakes to mark seen"
             : "Marked \(CountFormat.count(count, "new quake")) seen"
     }
@@ -55,7 +63,8 @@ extension BrowserState {
     /// wrapping around (`ResultsQuery.Step.next`); `jumpToNewQuake(_:)` moves the cursor.
     mutating func jumpToNewQuake(forward: Bool) -> [Effect] {
         guard !self.live.newCodes.isEmpty else {
-            self.status.message = "No new quakes; they are marked ● here as they arrive"
+            self.status.message = self.live.newTotal == 0 ? "No new quakes; they are marked ● here as they arrive"
+                : "\(CountFormat.count(self.live.newTotal, "new quake")), too many to mark one by one; a marks them seen"
             return []
         }
         let place: ListPlace = switch layout.line(at: self.cursorLine) {
@@ -69,11 +78,15 @@ extension BrowserState {
     /// The cursor to the new quake `found`, and which of how many it is.
     mutating func jumpToNewQuake(_ found: FoundAmong?) {
         guard let found else {
-            self.status.message = "The new quakes are hidden by the search or the magnitude filter"
+            let narrowing = narrowedBy
+            self.status.message = narrowing.isEmpty ? "None of the new quakes is in the list any more"
+                : "The new quakes are not in the list: it shows only \(narrowing.joined(separator: ", "))"
             return
         }
         jumpCursor(toOffset: found.offset)
-        self.status.message = "New quake \(CountFormat.grouped(found.position)) of \(CountFormat.grouped(found.count))"
+        // Past the marked ones (a bulk import), `n` walks those and says how many are new in all.
+        let marked = self.live.isOverflowing ? " marked (\(CountFormat.grouped(self.live.newTotal)) new)" : ""
+        self.status.message = "New quake \(CountFormat.grouped(found.position)) of \(CountFormat.grouped(found.count))\(marked)"
         self.status.isError = false
     }
 }

@@ -31,7 +31,6 @@ extension BrowserState {
         header.isCountPending = results.countedTotal == nil
         header.filters = self.filters
         header.newCount = self.live.newCount
-        header.newIsAtLeast = self.live.isOverflowing
         if self.isNearHomeActive {
             header.nearHome = "near home ≤ \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit))"
         }
@@ -111,6 +110,19 @@ extension BrowserState {
         model.stickyHeaderLine = sticky.map(layout.headerLine(ofSection:))
         model.isCountPending = results.isProvisional
         return model
+    }
+
+    /// What narrows the list, as a user would name it: the search, the near-home radius, the `:`
+    /// filters and the minimum magnitude.
+    var narrowedBy: [String] {
+        var parts: [String] = []
+        if !self.searchText.isEmpty { parts.append("quakes matching “\(self.searchText)”") }
+        if self.isNearHomeActive {
+            parts.append("quakes within \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)) of home")
+        }
+        if !self.filters.isEmpty { parts.append("quakes passing \(self.filters.joined(separator: " · "))") }
+        if let minimum = self.settings.minimumMagnitude { parts.append("magnitude \(minimum) or more") }
+        return parts
     }
 
     private var emptyMessage: String {

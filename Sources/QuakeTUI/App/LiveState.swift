@@ -14,10 +14,15 @@ public struct LiveState: Equatable, Sendable {
     public var seen: ArrivalCursor?
     /// How far this process has read arrivals (at or after `seen`).
     public var readThrough: ArrivalCursor?
-    /// Codes of the quakes that arrived after `seen` (at most `maximumTracked`).
+    /// Codes of the quakes that arrived after `seen` and are still stored, marked ● in the list
+    /// (the first `maximumTracked` of them).
     public var newCodes: Set<String> = []
-    /// More quakes arrived than are tracked: the header says `N+ new`.
-    public var isOverflowing = false
+    /// How many quakes arrived after `seen` and are still stored: `newCodes` and, past
+    /// `maximumTracked` (a bulk import), those counted but not marked.
+    public var newTotal = 0
+    /// The smallest row id among the quakes that arrived after `seen`: every stored row from it
+    /// on is new, which is how the new quakes past `maximumTracked` are counted again after a delete.
+    public var firstNewID: Int64?
     /// `ContentView.alertedQuakes`: the quakes whose alert this scene has shown, newest last
     /// (at most `SceneKeys.alertedLimit`): arrivals read again after a relaunch do not show them again.
     public var alerted: [String] = []
@@ -29,25 +34,49 @@ public struct LiveState: Equatable, Sendable {
 
     public init() {}
 
-    public var newCount: Int { newCodes.count }
+    public var newCount: Int { newTotal }
+    /// More quakes arrived than are marked one by one.
+    public var isOverflowing: Bool { newTotal > newCodes.count }
+
+    /// What the runtime needs to read the next arrivals (`QuakeArrivals`): which quakes are
+    /// marked (to find those deleted since) and where the new rows start (to count them again).
+    public var tracking: Tracking { Tracking(newCodes: newCodes, firstNewID: isOverflowing ? firstNewID : nil) }
+
+    public struct Tracking: Equatable, Sendable {
+        public var newCodes: Set<String>
+        /// Set while more quakes are new than marked: the count of rows from it on is read again
+        /// after a delete.
+        public var firstNewID: Int64?
+    }
 }
 
-/// Quakes that arrived in the store, read by the runtime through `forEachArrival(after:)`.
+/// Quakes that arrived in the store, and which of those a scene marked are gone, read by the
+/// runtime through `forEachArrival(after:)` for a scene's `LiveState.tracking`.
 public struct QuakeArrivals: Equatable, Sendable {
     /// The arrived quakes, oldest commit first (at most `LiveState.maximumTracked`).
     public var quakes: [QuakeRecord]
-    /// More arrived than `quakes` holds.
-    public var isTruncated: Bool
+    /// How many quakes arrived in all (more than `quakes` holds after a bulk import).
+    public var count: Int
+    /// The smallest row id among the arrived quakes (nil: none arrived).
+    public var firstID: Int64?
+    /// Quakes the scene marked new that are no longer stored (deleted since).
+    public var removed: Set<String>
+    /// Every new quake stored now, counted again (from the scene's first new row) because a delete
+    /// may have removed some that were counted but not marked; nil when nothing was deleted.
+    public var recountedTotal: Int?
     /// The cursor after them: pass it to the next read.
     public var cursor: ArrivalCursor
     /// The alert settings (app storage `alertMagnitude`, `home`, `alertRadius`) when they were read.
     public var rule: AlertRule
     public var now: Date
 
-    public init(quakes: [QuakeRecord], isTruncated: Bool = false, cursor: ArrivalCursor, rule: AlertRule = AlertRule(),
-                now: Date) {
+    public init(quakes: [QuakeRecord], count: Int? = nil, firstID: Int64? = nil, removed: Set<String> = [],
+                recountedTotal: Int? = nil, cursor: ArrivalCursor, rule: AlertRule = AlertRule(), now: Date) {
         self.quakes = quakes
-        self.isTruncated = isTruncated
+        self.count = count ?? quakes.count
+        self.firstID = firstID
+        self.removed = removed
+        self.recountedTotal = recountedTotal
         self.cursor = cursor
         self.rule = rule
         self.now = now

@@ -23,7 +23,7 @@ enum HeaderView {
         let arrow = header.ascending ? "↑" : "↓"
         let total = header.isCountPending ? "… quakes" : CountFormat.quakes(header.count)
         var parts = [total, "sort \(header.sortOrder.rawValue) \(arrow)"]
-        if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount))\(header.newIsAtLeast ? "+" : "") new", at: 1) }
+        if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount)) new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
         if let near = header.nearHome { parts.append(near) }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }

@@ -92,9 +92,8 @@ public struct HeaderModel: Sendable, Equatable {
     public var isOffline = false
     /// The `:` command line's active filters (`depth 0-70`, `felt` …).
     public var filters: [String] = []
-    /// Quakes that arrived since the scene last looked (`N new`); `newIsAtLeast`: more than counted.
+    /// Quakes that arrived since the scene last looked and are still stored (`N new`).
     public var newCount = 0
-    public var newIsAtLeast = false
     /// The near-home filter's label (`near home ≤ 300 km`), nil when it is off.
     public var nearHome: String?
     /// The total is still being counted (a provisional window): drawn as `… quakes`.

@@ -382,7 +382,7 @@ final class BrowserApp {
         guard let live else { return }
         let arrivals: QuakeArrivals
         do {
-            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen)
+            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking)
         } catch {
             show(BrowserModel.arrivalsFailure(error))
             return

@@ -42,20 +42,35 @@ final class LiveMonitor {
     }
 
     /// The quakes inserted after `cursor` (none when nil: the scene looks for the first time),
-    /// with the alert settings as they are now. What the process that replaced the bundled
-    /// sample commits is not new: the first real download marks nothing, however many
-    /// transactions it takes (a `fetch` commits one per window).
-    func arrivals(after cursor: ArrivalCursor?) throws -> QuakeArrivals {
+    /// with the alert settings as they are now, and which of the quakes the scene `tracking`
+    /// marks new were deleted since. What the process that replaced the bundled sample commits
+    /// is not new: the first real download marks nothing, however many transactions it takes (a
+    /// `fetch` commits one per window).
+    func arrivals(after cursor: ArrivalCursor?, tracking: LiveState.Tracking) throws -> QuakeArrivals {
         var quakes: [QuakeRecord] = []
-        var isTruncated = false
+        var count = 0
+        var firstID: Int64?
+        var removed: Set<String> = []
+        var recounted: Int?
         let next = try container.viewContext.read { db -> ArrivalCursor in
             guard let cursor else { return try db.arrivalCursor() }
-            return try db.forEachArrival(after: cursor, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
-                if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) } else { isTruncated = true }
+            let deletedSince = try db.mayHaveDeletedRows(after: cursor.token)
+            if deletedSince {
+                removed = try db.codesNotStored(tracking.newCodes)
             }
+            let next = try db.forEachArrival(after: cursor, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
+                if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) }
+                count += 1
+                firstID = min(firstID ?? quake.id, quake.id)
+            }
+            // More are new than marked: a delete may have removed some that were only counted.
+            if deletedSince, let first = tracking.firstNewID {
+                recounted = try db.rowCount(fromID: min(first, firstID ?? first))
+            }
+            return next
         }
-        return QuakeArrivals(quakes: quakes, isTruncated: isTruncated, cursor: next, rule: AlertRule(appStorage),
-                             now: Date())
+        return QuakeArrivals(quakes: quakes, count: count, firstID: firstID, removed: removed, recountedTotal: recounted,
+                             cursor: next, rule: AlertRule(appStorage), now: Date())
     }
 
     /// Carries out an alert: true when this process is the one that rings (the first to claim
