@@ -1,0 +1,131 @@
+import Foundation
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// What the screen says is true at every frame (issue 52), with a busy loop on every core and
+/// the budget users run with: the status line's filter report counts what the header counts
+/// (pending while the list is counted, then exact), the header and `n` name the real number of
+/// new quakes, and a delete takes the new quakes it removed off the count.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"), .serialized)
+struct TruthfulCountsTests {
+    /// The header's segments (`quaketui`, `1,000,000 quakes`, `12 new`, `sort time ↓`, …).
+    static func headerSegments(_ screen: String) -> [String] {
+        (screen.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? "")
+            .components(separatedBy: "│").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The header's count of the list (`1,673 quakes`, or `… quakes` while counting).
+    static func listCount(_ screen: String) -> String? { headerSegments(screen).first { $0.hasSuffix(" quakes") || $0.hasSuffix(" quake") } }
+
+    /// The header's count of new quakes (`6,000 new`), nil when it shows none.
+    static func newCount(_ screen: String) -> String? { headerSegments(screen).first { $0.hasSuffix(" new") } }
+
+    /// The status line's message: the bottom line up to the gap before the key hints (two spaces
+    /// or more; a message never holds two in a row).
+    static func statusMessage(_ screen: String) -> String {
+        let last = screen.split(separator: "\n", omittingEmptySubsequences: false).last(where: { !$0.isEmpty }).map(String.init) ?? ""
+        return last.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ").first ?? ""
+    }
+
+    /// The environment of a launch: the window budget users run with (6 ms), named here so that
+    /// the harness's default cannot relax it.
+    static let usersBudget = ["QUAKETUI_WINDOW_BUDGET_MS": "6"]
+
+    @Test func theFilterReportAndTheHeaderAgreeAtAMillionQuakesUnderLoad() throws {
+        let quakes = 1_000_000
+        let store = try TestStore()
+        defer { store.directory.remove() }
+        try store.generate(count: quakes)
+        store.container.close()
+        // `generate`'s formulas, counted independently: magnitude (i % 80) / 10 − 0.5, none when
+        // i % 97 = 0; depth i % 700.
+        let magnitudeSixUp = (0..<quakes).count { $0 % 97 != 0 && $0 % 80 >= 65 }
+        let depthHundredUp = (0..<quakes).count { $0 % 700 >= 100 }
+
+        let tmux = try TmuxSession(columns: 160, rows: 24)
+        defer { tmux.close() }
+        let load = try BusyCores()
+        defer { load.stop() }
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", store.directory.path, "--scene", "t"],
+                                  environment: Self.usersBudget)
+        try tmux.waitFor(pane, timeout: 120, "the first frame") { Self.listCount($0) == "1,000,000 quakes" }
+
+        let steps: [(line: String, report: String, count: Int)] = [
+            ("mag 6", "Filters mag 6+", magnitudeSixUp),
+            ("clear", "No filters", quakes),
+            ("depth 100+", "Filters depth 100+", depthHundredUp),
+        ]
+        for step in steps {
+            try tmux.send(pane, ":")
+            try tmux.send(pane, step.line, literal: true)
+            try tmux.send(pane, "Enter")
+            let exact = CountFormat.quakes(step.count)
+            let settled = "\(step.report): \(exact)" + (step.report == "No filters" ? "" : "; :clear removes them")
+            // Every frame on the way says the exact count or that it is counting, never another number.
+            var seen: [String] = []
+            let screen = try tmux.waitFor(pane, timeout: 120, "the report of :\(step.line)") { screen in
+                let message = Self.statusMessage(screen)
+                if message.hasPrefix(step.report) { seen.append(message) }
+                return message == settled && Self.listCount(screen) == exact
+            }
+            #expect(Self.listCount(screen) == exact, "\(screen)")
+            let pending = "\(step.report): counting…" + (step.report == "No filters" ? "" : "; :clear removes them")
+            #expect(seen.allSatisfy { $0 == settled || $0 == pending }, "\(Set(seen))")
+        }
+        try tmux.send(pane, "q")
+    }
+
+    /// A feed of `count` quakes in 2020, older than every generated one (2023 on), so that
+    /// `delete --before 2021-01-01` removes exactly them.
+    static func writeOldFeed(_ count: Int, prefix: String, to url: URL) throws {
+        var text = #"{"type":"FeatureCollection","features":["#
+        for i in 0..<count {
+            if i > 0 { text += "," }
+            let time = 1_590_000_000_000 + Int64(i) * 60_000
+            text += #"{"type":"Feature","properties":{"mag":2.5,"place":"\#(i % 97) km S of Old Town, Testland","time":\#(time),"updated":\#(time)},"geometry":{"type":"Point","coordinates":[10.5,20.25,5]},"id":"\#(prefix)\#(i)"}"#
+        }
+        text += "]}"
+        try text.write(to: url, atomically: true, encoding: .utf8)
+    }
+
+    @Test func newQuakesAreCountedWholeAndADeleteTakesThemOff() throws {
+        let store = try TestStore()
+        defer { store.directory.remove() }
+        try store.generate(count: 2_000)
+        store.container.close()
+        let state = store.directory.url
+        let tmux = try TmuxSession(columns: 160, rows: 24)
+        defer { tmux.close() }
+        let load = try BusyCores()
+        defer { load.stop() }
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "t"],
+                                  environment: Self.usersBudget)
+        try tmux.waitFor(pane, timeout: 60, "the first frame") { Self.listCount($0) == "2,000 quakes" }
+
+        // A few new quakes, then deleted in another process: the count goes with them.
+        let few = state.appendingPathComponent("few.geojson")
+        try Self.writeOldFeed(164, prefix: "few", to: few)
+        #expect(try QuaketuiBinary.run(["import", few.path], stateDirectory: state).status == 0)
+        try tmux.waitFor(pane, timeout: 60, "164 new") { Self.newCount($0) == "164 new" && Self.listCount($0) == "2,164 quakes" }
+        #expect(try QuaketuiBinary.run(["delete", "--before", "2021-01-01"], stateDirectory: state).status == 0)
+        var screen = try tmux.waitFor(pane, timeout: 60, "the delete") { Self.listCount($0) == "2,000 quakes" && Self.newCount($0) == nil }
+        try tmux.send(pane, "n")
+        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("No new quakes") }
+        #expect(Self.statusMessage(screen) == "No new quakes; they are marked ● here as they arrive")
+
+        // More than are marked one by one: the header and `n` say how many in all.
+        let many = state.appendingPathComponent("many.geojson")
+        try Self.writeOldFeed(6_000, prefix: "many", to: many)
+        #expect(try QuaketuiBinary.run(["import", many.path], stateDirectory: state).status == 0)
+        try tmux.waitFor(pane, timeout: 60, "6,000 new") { Self.newCount($0) == "6,000 new" && Self.listCount($0) == "8,000 quakes" }
+        try tmux.send(pane, "n")
+        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("New quake") }
+        #expect(Self.statusMessage(screen) == "New quake 1 of 5,000 marked (6,000 new)")
+        #expect(try QuaketuiBinary.run(["delete", "--before", "2021-01-01"], stateDirectory: state).status == 0)
+        screen = try tmux.waitFor(pane, timeout: 60, "the delete") { Self.listCount($0) == "2,000 quakes" && Self.newCount($0) == nil }
+        try tmux.send(pane, "n")
+        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("No new quakes") }
+        try tmux.send(pane, "q")
+    }
+}
