@@ -41,7 +41,7 @@ import Testing
     /// test; every job's answer is written down as "generation: value".
     final class RunningJob: @unchecked Sendable {
         let store: TestStore
-        let reader: LatestReader
+        let reader: LatestReader<ViewContext>
         private let started = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
         private let answered = DispatchSemaphore(value: 0)
         let answers = LockedValue<[String]>([])

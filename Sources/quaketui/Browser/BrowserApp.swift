@@ -34,8 +34,8 @@ final class BrowserApp {
     private var refresh: FeedImporter?
     /// The statistics view's reader and the Map tab's (issue 32), each opened the first time
     /// it is asked: a density count never interrupts the statistics, nor the other way round.
-    private var statisticsReader: LatestReader?
-    private var densityReader: LatestReader?
+    private var statisticsReader: LatestReader<ViewContext>?
+    private var densityReader: LatestReader<ViewContext>?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -274,7 +274,7 @@ final class BrowserApp {
     /// Computes the statistics of `request` on the statistics reader's own connection, a newer
     /// request interrupting this one; the answer comes back through the inbox with `generation`.
     private func computeStatistics(_ request: SectionedFetchRequest, generation: Int) {
-        let reader: LatestReader
+        let reader: LatestReader<ViewContext>
         do {
             reader = try statisticsReader ?? LatestReader(container: container)
         } catch {
@@ -294,7 +294,7 @@ final class BrowserApp {
 
     /// Counts the list per cell of the Map tab's window on the density reader's own connection.
     private func computeDensity(_ request: SectionedFetchRequest, window: GridWindow, generation: Int) {
-        let reader: LatestReader
+        let reader: LatestReader<ViewContext>
         do {
             reader = try densityReader ?? LatestReader(container: container)
         } catch {

@@ -44,16 +44,35 @@ enum DepthBands {
         let title = from.isInfinite ? "< \(km(to)) km deep" : to.isInfinite ? "≥ \(km(from)) km deep" : "\(km(from))–\(km(to)) km deep"
         return (.depth(lower), "depth-\(km(lower))", title)
     }
+}
 
-    /// The band of a row at `depth` km, with its identifier and title.
-    static func section(of depth: Double?) -> (key: SectionKey, id: String, title: String) {
-        guard case .depth(let lower) = key(of: depth) else { preconditionFailure("a depth key") }
-        return section(lower)
+extension DepthBands: BandedColumn {
+    static let name = "depth"
+    static let sectionIdentifier = SectionIdentifier.depth
+    static let blockLedSince = Schema.depthLedByBlock
+    static let countingKind = 3
+    /// The bands are many (10 km wide near the surface) and few hold rows: a walk seeks from one
+    /// that does to the next along `quake_depth`.
+    static let everyKnownBand: [SectionKey]? = nil
+
+    static func value(of keys: RowKeys) -> Double? { keys.depth }
+
+    static func bound(_ value: Double) -> RowKeys { .bound(depth: value, time: .min, id: .min) }
+
+    /// The unknown depths' bucket is the smallest, as NULL sorts in SQLite.
+    static func key(ofBucket bucket: SQLiteValue) -> SectionKey {
+        let value = bucket.int64 ?? Int64(Schema.unknownDepth)
+        return .depth(value == Schema.unknownDepth ? nil : Double(value))
     }
 
-    /// A section of a depth sort counting `count` rows.
-    static func quakeSection(_ lower: Double?, count: Int) -> QuakeSection {
-        let band = section(lower)
-        return QuakeSection(id: band.id, title: band.title, count: count, key: band.key)
+    static func label(_ key: SectionKey) -> SectionLabel { section(lower(key)) }
+
+    static func rank(_ key: SectionKey) -> Double { lower(key) ?? -.infinity }
+
+    static func edges(_ key: SectionKey) -> (lower: Double, upper: Double)? { lower(key).map(bounds) }
+
+    private static func lower(_ key: SectionKey) -> Double? {
+        guard case .depth(let lower) = key else { preconditionFailure("a depth key") }
+        return lower
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// One sort order's answers to everything the results ask of an order: the `FROM` and
 /// `ORDER BY` of its rows and the keyset comparisons that rank a row (and their Swift twins).
-/// Each order is one type in its own file (`TimeSort`, `MagnitudeSort`, `RegionSort`,
-/// `DepthSort`, `DistanceSort`); `SectionedFetchRequest.strategy` is the one place that
+/// Each order is one type in its own file (`TimeSort`, `RegionSort`, `DistanceSort`; the
+/// magnitude and depth orders are one, `ColumnSort`, over the column's bands: `MagnitudeBands`,
+/// `DepthBands`); `SectionedFetchRequest.strategy` is the one place that
 /// chooses among them, so the readers, counters and the controller ask the strategy instead
 /// of switching on the order.
 ///
@@ -142,9 +143,9 @@ extension SectionedFetchRequest {
         let ascending = sortDescriptor.ascending
         switch sortDescriptor.order {
         case .time: return TimeSort(ascending: ascending)
-        case .magnitude: return MagnitudeSort(ascending: ascending)
+        case .magnitude: return ColumnSort<MagnitudeBands>(ascending: ascending)
         case .region: return RegionSort(ascending: ascending)
-        case .depth: return DepthSort(ascending: ascending)
+        case .depth: return ColumnSort<DepthBands>(ascending: ascending)
         case .distance: return DistanceSort(ascending: ascending, reference: distanceReference)
         }
     }
