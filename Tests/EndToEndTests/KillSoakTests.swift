@@ -9,7 +9,7 @@ import Testing
 /// with it relaunches into the scene it had.
 ///
 /// Always on at 5,000 quakes and 2 kills per operation. `QUAKETUI_SOAK=1` runs it at 1,000,000
-/// quakes with 13 kills per operation (52 in all; BENCHMARKS.md records a run);
+/// quakes with 13 kills per operation (52 in all; RELIABILITY.md records a run);
 /// `QUAKETUI_SOAK_QUAKES` and `QUAKETUI_SOAK_KILLS` change either.
 @Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct KillSoakTests {
