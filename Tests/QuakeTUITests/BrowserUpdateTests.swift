@@ -116,6 +116,32 @@ import Testing
                     + "Press ctrl-l to try again; if it persists, quit and relaunch.")
     }
 
+    /// A read error that passes (one EIO): the failure comes back to the update as an action,
+    /// which puts the search back as it was and says what failed; the list is the one before,
+    /// read again; the next keystroke searches as usual.
+    @Test func aSearchThatFailsOnceIsPutBackByTheUpdateAndSaysSo() throws {
+        let source = Self.makeSource()
+        let model = try Self.makeModel(source)
+        try model.send(.beginSearch)
+        try model.send(.searchInput("a"))
+        let before = model.state
+        let screen = try Self.text(model)
+        source.failureOnce = .init("disk I/O error")
+        try model.send(.searchInput("l"))
+        let message = "The search could not be applied: " + BrowserModel.readFailure(InMemoryResultsSource.Failure("disk I/O error"))
+        var expected = before
+        expected.status.message = message
+        expected.status.isError = true
+        expected.messageLog = model.state.messageLog
+        expected.results.generation = model.state.results.generation
+        #expect(model.state == expected)
+        #expect(model.state.messageLog.entries.last?.text == message)
+        #expect(source.request == before.request)
+        #expect(try Self.text(model).dropLast() == screen.dropLast(), "the same list; the status line says what failed")
+        try model.send(.searchInput("l"))
+        #expect(model.state.searchText == "al" && model.state.status.message == nil && source.request == model.state.request)
+    }
+
     /// Issue 29: one EIO reading the store surfaced as "database disk image is malformed" on the
     /// status line (the fault sweep's browser scene trials), though `integrity_check` was ok.
     @Test func aReadErrorSQLiteCallsMalformedIsNotCalledDamaged() {

@@ -54,6 +54,7 @@ import Testing
         expected.cursorLine = 2  // a1's line, the list scrolled as far as it goes
         expected.topLine = 0
         expected.awaitedQuery = nil
+        expected.awaitedFor = nil
         expected.pendingBase = nil  // exact results: nothing left to roll back to
         #expect(state == expected)  // the held key waits for the rows on screen
 
@@ -88,12 +89,44 @@ import Testing
         #expect(state.heldForCounts.isEmpty && state.keptSelectionLine == nil && state.pendingBase == nil)
         #expect(state.selectedCode == "b2" && state.cursorLine == 4)
 
-        // A count that fails: the runtime hands back the state before the request.
+        // A count that fails arrives as an action: the update goes back to the state before the
+        // request, says what failed, and asks for that request's results again; a key held for
+        // the list that never came is dropped.
         var failing = Self.start()
         _ = failing.update(.nextSortOrder, at: Self.time)
         _ = failing.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
-        failing.abandonPendingCount()
-        #expect(failing.app == before)
+        _ = failing.update(.last)
+        guard case .queryResults(let failedSettle)? = failing.update(.resultsSettled).first else { return }
+        let reason = "Could not read the store: disk I/O error."
+        let resume = failing.update(.resultsFailed(failedSettle, reason: reason))
+        var expected = before
+        expected.status.message = "The list could not be counted (it shows what it showed before): \(reason)"
+        expected.status.isError = true
+        expected.messageLog = failing.messageLog
+        #expect(failing.app == expected)
+        #expect(failing.messageLog.entries.last?.text == expected.status.message)
+        #expect(resume == [.saveScene, .queryResults(ResultsQuery(step: .resume(before.request), anchor: "a1", collapsed: [],
+                                                     purpose: .keepSelection(line: 1)))])
+        #expect(failing.heldForCounts.isEmpty && failing.pendingBase?.sort == before.sort)
+        // The answer of an older query fails late: dropped.
+        let late = failing
+        _ = failing.update(.resultsFailed(query, reason: reason))
+        #expect(failing == late)
+        // The resume answered: the list of the request before, the selection where it was.
+        guard case .queryResults(let resumed)? = resume.last else { return }
+        let again = Self.snapshot(before.request, [("day1", ["a1", "a2"]), ("day2", ["b1", "b2"])], generation: 4)
+        _ = failing.update(.resultsAnswered(ResultsAnswer(query: resumed, snapshot: again, anchor: 0)))
+        #expect(failing.pendingBase == nil && failing.selectedCode == "a1" && failing.status.message == expected.status.message)
+        // A resume that fails too asks nothing more.
+        var twice = Self.start()
+        _ = twice.update(.nextSortOrder, at: Self.time)
+        guard case .queryResults(let sortQuery)? = twice.update(.resultsFailed(query, reason: reason)).last else {
+            Issue.record("no resume")
+            return
+        }
+        #expect(twice.update(.resultsFailed(sortQuery, reason: reason)) == [])
+        #expect(twice.status.message == "The list could not be read again: \(reason)" && twice.sort == before.sort)
+        #expect(twice.messageLog.entries.map(\.text) == ["The list could not be sorted: \(reason)", twice.status.message])
     }
 
     /// The query among `effects`.

@@ -27,6 +27,8 @@ public final class InMemoryResultsSource: ResultsSource {
     public var rowsMaterialized: Int { 0 }
     /// When set, every throwing call throws it and changes nothing.
     public var failure: Failure?
+    /// When set, the next throwing call throws it and changes nothing (a transient read error).
+    public var failureOnce: Failure?
     /// How many times `configure` was applied (fetches the model asked for).
     public private(set) var configureCount = 0
     /// When set, `configure(_:around:)` answers like a store over budget (`ResultsEngine`):
@@ -171,7 +173,13 @@ public final class InMemoryResultsSource: ResultsSource {
 
     // MARK: Fetching
 
-    private func check() throws { if let failure { throw failure } }
+    private func check() throws {
+        if let failure { throw failure }
+        if let once = failureOnce {
+            failureOnce = nil
+            throw once
+        }
+    }
 
     private func insertOrReplace(_ record: QuakeRecord, notes: String?) {
         let id = stored[record.code]?.id ?? nextID

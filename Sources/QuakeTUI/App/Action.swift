@@ -88,6 +88,10 @@ public enum Action: Equatable, Sendable {
     case resultsSettled
     /// The answer to `Effect.queryResults`: the results after a configure, merge, settle or locate.
     case resultsAnswered(ResultsAnswer)
+    /// The answer to `Effect.queryResults` when the results could not be read: the source stays
+    /// on the request it answered before. `reason` says why, as the status line says it
+    /// (`BrowserModel.readFailure`); the update puts the state back and says what failed.
+    case resultsFailed(ResultsQuery, reason: String)
     /// The answer to `Effect.readRows`: the rows, for the snapshot of `generation` (rows for an
     /// older snapshot are dropped).
     case rowsRead(LoadedRows, generation: Int)
@@ -170,4 +174,25 @@ public enum Effect: Equatable, Sendable {
     /// Read the rows at flat offsets `ranges` of the snapshot of `generation` (the rows the list
     /// shows, and a margin); the runtime answers with `Action.rowsRead` before it draws.
     case readRows([Range<Int>], generation: Int)
+}
+
+extension Action {
+    /// What the status line says could not be done when this action's reads failed: the first
+    /// half of "The search could not be applied: Could not read the store …".
+    public var whatFailed: String {
+        switch self {
+        case .searchInput, .searchEdit, .cancelSearch: "The search could not be applied"
+        case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
+        case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
+        case .storeChanged: "New changes could not be merged (the list shows the earlier data)"
+        case .resultsSettled: "The list could not be counted (it shows what it showed before)"
+        case .continueActivity(let code): "Quake \(code) could not be shown"
+        case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
+        case .runCommand: "The filters could not be applied"
+        case .nextNewQuake, .previousNewQuake: "The new quakes could not be found"
+        case .resultsFailed: "The list could not be read again"
+        case .toggleNearHome: "The near-home filter could not be applied"
+        default: "That did not work"
+        }
+    }
 }

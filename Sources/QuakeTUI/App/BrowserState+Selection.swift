@@ -177,7 +177,7 @@ extension BrowserState {
             reanchor(screenRow: line, at: answer.anchor)
             keepLine(line, after: step)
             if case .applyFilters = answer.query.purpose { reportFilters() }
-            return ([], step == .merge || step == .settle)
+            return ([], step == .merge || step == .settle || { if case .resume = step { true } else { false } }())
         case .show(let code, let lifted, let line):
             if case .configure = step {
                 reanchor(screenRow: line, at: answer.anchor)
@@ -194,7 +194,7 @@ extension BrowserState {
         switch step {
         case .configure: self.keptSelectionLine = results.isProvisional ? line : nil
         case .settle: if !results.isProvisional { self.keptSelectionLine = nil }
-        case .merge, .locate, .next: break
+        case .merge, .locate, .next, .resume: break
         }
     }
 

@@ -57,6 +57,7 @@ extension BrowserState {
             self.status.isError = false
         }
         let messageBefore = self.status.message, noticesBefore = self.status.notices.count
+        let queryBefore = awaitedQuery
         switch action {
         case .moveUp: moveSelection(by: -1)
         case .moveDown: moveSelection(by: 1)
@@ -230,6 +231,7 @@ extension BrowserState {
             reloadDetail = received.reloadDetail
             // The filters' report counts what the list holds now (exact once the count settles).
             if let report = self.status.filterReport, self.status.message == report { reportFilters() }
+        case .resultsFailed(let query, let reason): effects += resultsFailed(query, reason: reason)
         case .rowsRead(let rows, let generation): receiveRows(rows, generation: generation)
         case .toggleStatistics: toggleStatistics()
         case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
@@ -237,6 +239,16 @@ extension BrowserState {
             receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
         case .zoomMap(let step): zoomMap(by: step)
         case .densityComputed(let generation, let grid): receiveDensity(generation: generation, grid)
+        }
+        // What a failure of the query this action asked would say it was doing (an answer's
+        // follow-up query keeps the action that started it).
+        if let query = awaitedQuery, query != queryBefore {
+            switch action {
+            case .resultsAnswered, .resultsFailed: if awaitedFor == nil { awaitedFor = action }
+            default: awaitedFor = action
+            }
+        } else if awaitedQuery == nil {
+            awaitedFor = nil
         }
         // The detail view and the statistics share a pane: the one opened last has it.
         if self.detailPresented, self.statistics.isPresented { self.statistics.isPresented = false }
@@ -268,19 +280,41 @@ extension BrowserState {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
-             .resultsAnswered, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed: true
+             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed: true
         default: false
         }
     }
 
     private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != self.app.sceneValues }
 
-    /// A count the runtime could not finish (`Action.resultsSettled` failed): the state goes
-    /// back to what it was before the first action that asked for it.
-    public mutating func abandonPendingCount() {
-        guard let base = pendingBase else { return }
-        self.app = base
-        pendingBase = nil
+    /// The awaited query could not be answered (`Action.resultsFailed`): the scene state goes
+    /// back to what it was before the first action whose request is still pending (a failed
+    /// count, a search or sort the source could not apply), keeping what came from outside
+    /// meanwhile (the log, arrivals, the terminal's size); keys held for the list that never came
+    /// are dropped; the status line says what failed; and the results of that request are asked
+    /// for again (the source kept them).
+    mutating func resultsFailed(_ query: ResultsQuery, reason: String) -> [Effect] {
+        // An older query's failure: the newer one's answer holds all it changed.
+        guard query == awaitedQuery else { return [] }
+        awaitedQuery = nil
+        let what = (awaitedFor ?? .redraw).whatFailed
+        awaitedFor = nil
+        if let base = pendingBase {
+            let kept = (log: self.messageLog, live: self.live, status: self.status, columns: self.columns, rows: self.rows)
+            self.app = base
+            (self.messageLog, self.live, self.status, self.columns, self.rows) = kept
+            pendingBase = nil
+        }
+        self.keptSelectionLine = nil
+        // Keys held for that list are dropped: it never came, and they would clear the message.
+        heldForCounts = []
+        self.status.message = "\(what): \(reason)"
+        self.status.isError = true
+        // A failed resume asks for nothing more: the next key or change asks again.
+        if case .resume = query.step { return [] }
+        // Where a failure of the resume goes back to: here.
+        pendingBase = self.app
+        return queryResults(.resume(self.request), purpose: .keepSelection(line: self.cursorLine - self.topLine))
     }
 
     /// Results the runtime put back after a failure (the source on the state's request again),

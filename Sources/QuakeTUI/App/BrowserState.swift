@@ -21,6 +21,9 @@ public struct BrowserState: Equatable, Sendable {
     /// another query (an older one) is dropped: the newer one's answer holds all it changed.
     var awaitedQuery: ResultsQuery?
     var awaitsResults: Bool { awaitedQuery != nil }
+    /// The action that asked for `awaitedQuery` (the one a user would name: an answer's follow-up
+    /// query keeps it): what the status line says could not be done if the query fails.
+    var awaitedFor: Action?
     /// The results changed under the detail's copy of the selected quake (a merge, a settle):
     /// it is read again once the selection is known.
     var detailIsStale = false

@@ -14,6 +14,9 @@ public struct ResultsQuery: Equatable, Sendable {
         case locate
         /// `n` / `N`: the next (or previous) of `among` in the results from `from`, wrapping.
         case next(among: [String], from: ListPlace, forward: Bool)
+        /// After a failure: the results of `request`, the source put back on it first if a
+        /// failed step left it elsewhere.
+        case resume(SectionedFetchRequest)
     }
 
     /// What the update does with the answer.

@@ -48,10 +48,11 @@ public final class BrowserModel {
     /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
     /// effects for the runtime, the reads of the results carried out.
     ///
-    /// - Throws: what the results source reported; the state is then exactly as it was before
-    ///   the action (no half-applied search or sort), and `failureMessage(for:_:)` says what
-    ///   failed. A count that fails (`.resultsSettled`) puts back the state from before the
-    ///   action that asked for it.
+    /// A query the source cannot answer comes back to the update as `Action.resultsFailed`,
+    /// which puts the state back and says so on the status line.
+    ///
+    /// - Throws: what the results source reported for the rows on screen; the state is then
+    ///   exactly as it was before the action, and `failureMessage(for:_:)` says what failed.
     @discardableResult
     public func send(_ action: Action, at now: Date) throws -> [Effect] {
         let before = state
@@ -128,7 +129,11 @@ public final class BrowserModel {
         var asked: Set<String> = []
         return try carryOut(effects, { state.update($0) }) { effect in
             switch effect {
-            case .queryResults(let query): return .answered(.resultsAnswered(try answer(query)))
+            case .queryResults(let query):
+                // A failure is an answer too: the update puts its state back and says what failed.
+                do { return .answered(.resultsAnswered(try answer(query))) } catch {
+                    return .answered(.resultsFailed(query, reason: Self.readFailure(error)))
+                }
             case .readRows(let ranges, let generation) where generation == self.generation && asked.insert("\(generation) \(ranges)").inserted:
                 var rows = LoadedRows()
                 for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
@@ -166,6 +171,7 @@ public final class BrowserModel {
     /// The source's answer to `query`: the step carried out, then where the selected quake
     /// lands and where the quakes asked for are.
     private func answer(_ query: ResultsQuery) throws -> ResultsAnswer {
+        if case .resume(let request) = query.step { return try resume(request, query) }
         try results.setCollapsedSections(query.collapsed)
         var changed = true
         switch query.step {
@@ -176,6 +182,7 @@ public final class BrowserModel {
         case .merge: changed = try results.merge() != nil
         case .settle: changed = try results.settle()
         case .locate: break
+        case .resume: break  // answered above
         case .next(let codes, let place, let forward):
             // Nothing changes: the results as shown, with what was found.
             let found = try results.next(among: codes, from: place, forward: forward)
@@ -191,11 +198,21 @@ public final class BrowserModel {
         return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor, located: located)
     }
 
-    /// After a failed action: the state as it was before it (before the action that asked for
-    /// a count that failed), and the source on its request again.
+    /// The results after a failure: the source on `request` again if a failed step left it
+    /// elsewhere, then its sections as they are; the selection's place and the folded sections
+    /// are best effort (a read failing again leaves them to the next key).
+    private func resume(_ request: SectionedFetchRequest, _ query: ResultsQuery) throws -> ResultsAnswer {
+        if results.request != request { try results.configure(request) }
+        try? results.setCollapsedSections(query.collapsed)
+        let anchor = query.anchor.flatMap { try? results.anchor(code: $0) }
+        generation += 1
+        return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor)
+    }
+
+    /// After an action whose rows could not be read: the state as it was before it, and the
+    /// source on its request again.
     private func recover(_ before: BrowserState, after action: Action) {
         state = before
-        if action == .resultsSettled { state.abandonPendingCount() }
         if results.request != state.request { try? results.configure(state.request) }
         generation += 1
         // The results handed in whole, without an update: held keys wait for the next action.
@@ -237,17 +254,7 @@ extension BrowserModel {
 
     /// What the status line says when `action` failed with `error`: what was being done, and why.
     public static func failureMessage(for action: Action, _ error: any Error) -> String {
-        let what = switch action {
-        case .searchInput, .searchEdit, .cancelSearch: "The search could not be applied"
-        case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
-        case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
-        case .storeChanged: "New changes could not be merged (the list shows the earlier data)"
-        case .resultsSettled: "The list could not be counted (it shows what it showed before)"
-        case .continueActivity(let code): "Quake \(code) could not be shown"
-        case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
-        default: "That did not work"
-        }
-        return "\(what): \(readFailure(error))"
+        "\(action.whatFailed): \(readFailure(error))"
     }
 
     /// What the status line says when the quakes that arrived (for the marks, the header's
