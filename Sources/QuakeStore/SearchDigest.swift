@@ -416,6 +416,15 @@ enum SearchDigest {
         return true
     }
 
+    /// `plan`'s rows at or above its minimum magnitude counted per bucket of `countingKind`, in one
+    /// pass and with no set kept (a plan without a search or filters: a minimum magnitude alone);
+    /// nil when the digest cannot answer or the buckets span too wide to count in memory.
+    static func bucketCounts(_ db: Connection, plan: QueryPlan, countingKind: Int) throws(SQLiteError) -> [(bucket: Int64, count: Int)]? {
+        let scratch = MatchSet()
+        guard try fill(db, plan: plan, countingKind: countingKind, into: scratch) else { return nil }
+        return scratch.bucketCounts
+    }
+
     /// Every row as the digest holds it, by id (ids no row has left out), with its place and
     /// region texts, for tests that hold the digest to the table; nil without a current digest.
     static func rows(_ db: Connection) throws(SQLiteError) -> [Int64: (place: String, region: String, row: DigestRow)]? {
