@@ -45,6 +45,21 @@ import Testing
         #expect(status.contains("The refresh failed"), "\(status)")
     }
 
+    /// What narrows the list stays in the header; the scene's label gives way first, whole or
+    /// not at all below a readable stub (issue 56: at 60×15 the search was gone, the scene ID kept).
+    @Test func whatNarrowsTheListWinsOverTheSceneID() {
+        var model = Fixtures.model(columns: 60, rows: 15)
+        model.header.sceneID = "tmux-t1-0-0"
+        model.header.searchText = "japan"
+        model.header.filters = ["depth 100+"]
+        let header = { String(Screen.render(model).text.split(separator: "\n").first ?? "") }
+        #expect(header() == " quaketui │ 6 quakes │ sort time ↓ │ :depth 100+ │ /japan")
+        model.header.filters = []
+        #expect(header() == " quaketui │ 6 quakes │ sort time ↓ │ /japan scene tmux-t1-0…")
+        model.size.columns = 64
+        #expect(header() == " quaketui │ 6 quakes │ sort time ↓ │ /japan   scene tmux-t1-0-0")
+    }
+
     @Test(arguments: [40, 80, 160])
     func badgesWinOverTheSceneID(_ columns: Int) {
         var model = Fixtures.model(columns: columns, rows: 10)

@@ -12,14 +12,6 @@ enum HeaderView {
             x += buffer.put(text, at: Point(x: x, y: rect.y), style: style, maxWidth: rect.maxX - x)
         }
         let separator = " │ "
-        // Right side first: badges (sample data, offline) are never cut, then the scene, which
-        // gives way to them; the rest shrinks around both.
-        let badges = header.badges
-        let badgeWidth = min(badges.reduce(0) { $0 + TextWidth.of($1) + 2 }, max(0, rect.width * 2 / 3))
-        let right = " scene \(header.sceneID) "
-        let rightWidth = min(TextWidth.of(right), max(0, rect.width / 3 - badgeWidth))
-        let leftLimit = rect.maxX - rightWidth - badgeWidth
-        segment(" \(header.title)", bar.with(.bold))
         let arrow = header.ascending ? "↑" : "↓"
         let total = header.isCountPending ? "… quakes" : CountFormat.quakes(header.count)
         var parts = [total, "sort \(header.sortOrder.rawValue) \(arrow)"]
@@ -27,6 +19,20 @@ enum HeaderView {
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
         if let near = header.nearHome { parts.append(near) }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }
+        let search = header.isSearching || !header.searchText.isEmpty
+            ? TextWidth.of(separator) + 1 + TextWidth.of(header.searchText) + (header.isSearching ? 1 : 0) : 0
+        let leftWidth = TextWidth.of(" \(header.title)") + parts.reduce(0) { $0 + TextWidth.of(separator + $1) } + search
+        // Right side first: badges (sample data, offline) are never cut; the scene gets only the
+        // room that what narrows the list leaves (it goes first on a narrow pane); the rest
+        // shrinks around both.
+        let badges = header.badges
+        let badgeWidth = min(badges.reduce(0) { $0 + TextWidth.of($1) + 2 }, max(0, rect.width * 2 / 3))
+        let right = " scene \(header.sceneID) "
+        // Cut to a stub (`scen…`) it would say nothing: then it is left out.
+        let room = max(0, rect.width - badgeWidth - leftWidth)
+        let rightWidth = TextWidth.of(right) <= room ? TextWidth.of(right) : (room >= 12 ? room : 0)
+        let leftLimit = rect.maxX - rightWidth - badgeWidth
+        segment(" \(header.title)", bar.with(.bold))
         for part in parts where x < leftLimit {
             x += buffer.put(separator + part, at: Point(x: x, y: rect.y), style: bar, maxWidth: leftLimit - x)
         }
