@@ -257,6 +257,28 @@ import Testing
     }
 }
 
+/// An empty list names everything that narrows it, and what undoes each (issue 56: it named only
+/// the search when a filter was the cause).
+@Suite struct EmptyListTests {
+    @Test func anEmptyListNamesTheSearchAndTheFilters() throws {
+        let (source, _) = try FilterCommandTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
+        try model.restore(selectedCode: nil, topCode: nil)
+        try FilterCommandTests.run("depth 600+", model)
+        try model.send(.beginSearch)
+        for character in "place 1" { try model.send(.searchInput(String(character))) }
+        let screen = try model.screenModel(FrameContext(now: FilterCommandTests.now, isLive: true))
+        #expect(model.state.results.count == 0)
+        #expect(screen.list.emptyMessage == "No quakes match “place 1” and pass :depth 600+. Esc clears the search; :clear removes the filters.")
+        // One cause alone keeps its own sentence.
+        try model.send(.cancelSearch)
+        let filtered = try model.screenModel(FrameContext(now: FilterCommandTests.now, isLive: true))
+        #expect(filtered.list.emptyMessage == "No quakes pass the filters (depth 600+). :clear removes them.")
+    }
+}
+
 /// A `:time` day is a day of the zone the list shows (issue 31): when the user changes the zone
 /// (`quaketui config timeZone`, any pane), the day as typed is filtered again in the new zone.
 @Suite struct TimeFilterZoneTests {

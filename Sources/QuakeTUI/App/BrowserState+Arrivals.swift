@@ -78,9 +78,9 @@ extension BrowserState {
     /// The cursor to the new quake `found`, and which of how many it is.
     mutating func jumpToNewQuake(_ found: FoundAmong?) {
         guard let found else {
-            let narrowing = narrowedBy
-            self.status.message = narrowing.isEmpty ? "None of the new quakes is in the list any more"
-                : "The new quakes are not in the list: it shows only \(narrowing.joined(separator: ", "))"
+            let clauses = narrowing.map(\.clause)
+            self.status.message = clauses.isEmpty ? "None of the new quakes is in the list any more"
+                : "The new quakes are not in the list: it shows only quakes that \(clauses.joined(separator: " and "))"
             return
         }
         jumpCursor(toOffset: found.offset)

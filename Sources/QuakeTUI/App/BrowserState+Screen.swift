@@ -113,15 +113,16 @@ extension BrowserState {
     }
 
     /// What narrows the list, as a user would name it: the search, the near-home radius, the `:`
-    /// filters and the minimum magnitude.
-    var narrowedBy: [String] {
-        var parts: [String] = []
-        if !self.searchText.isEmpty { parts.append("quakes matching “\(self.searchText)”") }
+    /// filters and the minimum magnitude, each as a clause of "quakes that …" and what undoes it.
+    var narrowing: [(clause: String, undo: String)] {
+        var parts: [(clause: String, undo: String)] = []
+        if !self.searchText.isEmpty { parts.append(("match “\(self.searchText)”", "Esc clears the search")) }
         if self.isNearHomeActive {
-            parts.append("quakes within \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)) of home")
+            let radius = QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)
+            parts.append(("lie within \(radius) of home", "~ shows them all"))
         }
-        if !self.filters.isEmpty { parts.append("quakes passing \(self.filters.joined(separator: " · "))") }
-        if let minimum = self.settings.minimumMagnitude { parts.append("magnitude \(minimum) or more") }
+        if !self.filters.isEmpty { parts.append(("pass :\(self.filters.joined(separator: " · "))", ":clear removes the filters")) }
+        if let minimum = self.settings.minimumMagnitude { parts.append(("have magnitude \(minimum) or more", "m changes the minimum")) }
         return parts
     }
 
@@ -129,6 +130,11 @@ extension BrowserState {
         // A count still running, with nothing found in the first few milliseconds (a distance
         // sort's counts may already say there is nothing to find).
         if results.isProvisional, results.countedTotal != 0 { return "Looking for matching quakes…" }
+        // Several things narrow the list: every one is named, with what undoes it.
+        let narrowing = narrowing
+        if narrowing.count > 1 {
+            return "No quakes \(narrowing.map(\.clause).joined(separator: " and ")). \(narrowing.map(\.undo).joined(separator: "; "))."
+        }
         if !self.searchText.isEmpty { return "No quakes match “\(self.searchText)”. Esc clears the search." }
         if self.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)) of home. ~ shows them all." }
         if !self.filters.isEmpty {
