@@ -80,8 +80,9 @@ enum ListCommand {
                         command: CommandSpec = spec) throws(UsageError) -> SectionedFetchRequest {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
-            guard let parsed = QuakeSortOrder(rawValue: text) else {
-                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region, depth or distance.", command: command)
+            guard let parsed = QuakeSortOrder(named: text) else {
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region, depth or distance."
+                                 + Spelling.didYouMean(text, in: QuakeSortOrder.allCases.map(\.rawValue)), command: command)
             }
             order = parsed
         }
