@@ -14,7 +14,8 @@ enum ListCommand {
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
             for region, depth bands (10 km wide to 100 km, then 100 km wide) for depth, shallowest
             first, distance bands (< 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000 in the app
-            setting distanceUnit) for distance, nearest first.
+            setting distanceUnit) for distance, nearest first. An order may be given by the start
+            of its name alone (--sort mag, as the list's column header writes it).
 
             Distances are measured from --near LAT,LON, else from the app setting home
             ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
