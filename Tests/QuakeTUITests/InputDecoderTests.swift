@@ -172,4 +172,34 @@ import Testing
             }
         }
     }
+
+    /// Issue 57.6: the terminal's bytes are UTF-8 decoded here, an invalid byte being one
+    /// U+FFFD: nothing after it is lost, in a paste or in keys typed.
+    @Test func anInvalidByteIsOneReplacementCharacterAndNothingAfterItIsLost() {
+        let paste = Array("\u{1B}[200~ZW".utf8) + [0x00] + Array("N".utf8) + [0x9B] + Array("AFTER\nline3\u{1B}[201~".utf8)
+        var decoder = InputDecoder()
+        decoder.feed(bytes: paste)
+        #expect(decoder.decode() == [.paste("ZW\u{0}N\u{FFFD}AFTER\nline3")])
+        #expect(!decoder.needsMore)
+        // Read in every split: the same paste (a character split across reads waits for its rest).
+        let bytes = paste + Array("東".utf8) + [0xFF, 0xE6, 0x9D] + Array("j".utf8)
+        let expected: [Key] = [.paste("ZW\u{0}N\u{FFFD}AFTER\nline3"), .character("東"), .character("\u{FFFD}"),
+                               .character("\u{FFFD}"), .character("j")]
+        for split in 1..<bytes.count where bytes[split - 1] != 0x1B {
+            var decoder = InputDecoder()
+            decoder.feed(bytes: bytes[..<split])
+            var keys = decoder.decode()
+            decoder.feed(bytes: bytes[split...])
+            keys += decoder.decode() + decoder.flush()
+            #expect(keys == expected, "split at \(split)")
+        }
+        // Nothing read (a resize alone), then a character cut short by the end of what came: one
+        // U+FFFD once the wait is over.
+        decoder.feed(bytes: [])
+        #expect(decoder.decode() == [])
+        decoder.feed(bytes: [0xE6, 0x9D])
+        #expect(decoder.decode() == [])
+        #expect(decoder.needsMore)
+        #expect(decoder.flush() == [.character("\u{FFFD}")])
+    }
 }

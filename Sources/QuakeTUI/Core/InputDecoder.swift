@@ -6,6 +6,11 @@
 /// sequence has begun but not ended (a write split across reads, a long paste) waits a little
 /// for the rest, then calls `flush` if none came.
 ///
+/// The terminal's bytes are decoded from UTF-8 here (`feed(bytes:)`), not by curses: an invalid
+/// byte is one U+FFFD (Unicode's "maximal subpart" rule, as `String(decoding:as:)` applies it), so
+/// nothing after it is lost, in a paste or in keys; a character split across reads waits for its
+/// rest like a sequence begun.
+///
 /// An Esc that is the last thing read is Esc at once, as crossterm and bubbletea decide: a
 /// terminal writes a sequence in one piece, so nothing is waited for after a lone Esc (the
 /// 25–40 ms `ESCDELAY` wait is gone). `ESC [` or `ESC O` at the end of a read is a sequence
@@ -13,12 +18,14 @@
 ///
 /// ```swift
 /// var decoder = InputDecoder()
-/// decoder.feed("\u{1B}[A\u{1B}".unicodeScalars)
+/// decoder.feed(bytes: Array("\u{1B}[A\u{1B}".utf8))
 /// decoder.decode()   // [.up, .escape]
 /// ```
 public struct InputDecoder: Sendable {
     /// Read but not yet decoded: the start of an unfinished sequence, never more.
     private var pending: [Unicode.Scalar] = []
+    /// The bytes of a UTF-8 character begun at the end of a read (at most 3).
+    private var partialCharacter: [UInt8] = []
     /// Inside a bracketed paste: the text so far (nil outside one).
     private var paste: [Unicode.Scalar]?
     /// Characters a paste may hold; the rest of a larger one is dropped (a paste is not a file import).
@@ -37,9 +44,31 @@ public struct InputDecoder: Sendable {
         pending.append(contentsOf: scalars)
     }
 
+    /// Adds bytes read from the terminal, decoded as UTF-8: each invalid byte (or maximal invalid
+    /// subpart) is one U+FFFD; a character cut off at the end waits for the next bytes (or `flush`).
+    public mutating func feed<S: Sequence>(bytes: S) where S.Element == UInt8 {
+        var bytes = partialCharacter + Array(bytes)
+        let begun = Self.partialCharacterLength(at: bytes)
+        partialCharacter = Array(bytes.suffix(begun))
+        bytes.removeLast(begun)
+        pending.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars)
+    }
+
+    /// How many bytes at the end of `bytes` are a UTF-8 character begun and not finished.
+    static func partialCharacterLength(at bytes: [UInt8]) -> Int {
+        for length in stride(from: 1, through: min(3, bytes.count), by: 1) {
+            let byte = bytes[bytes.count - length]
+            guard byte & 0xC0 == 0x80 else {
+                let needed = switch byte { case 0xC2...0xDF: 2; case 0xE0...0xEF: 3; case 0xF0...0xF4: 4; default: 0 }
+                return needed > length ? length : 0
+            }
+        }
+        return 0
+    }
+
     /// Whether a sequence or paste has begun and not ended: wait (up to
     /// `sequenceWaitMilliseconds`) for more, feed it and `decode` again, else `flush`.
-    public var needsMore: Bool { paste != nil || !pending.isEmpty }
+    public var needsMore: Bool { paste != nil || !pending.isEmpty || !partialCharacter.isEmpty }
 
     /// The keys in what was fed, in order; an unfinished sequence at the end stays pending.
     /// - Parameter moreAvailable: the terminal has more to read right now (a read stopped at its
@@ -88,6 +117,8 @@ public struct InputDecoder: Sendable {
     /// and an `ESC [` or `ESC O` cut short read as Esc; a mouse report cut short as nothing), or
     /// the paste so far.
     public mutating func flush() -> [Key] {
+        pending.append(contentsOf: String(decoding: partialCharacter, as: UTF8.self).unicodeScalars)
+        partialCharacter = []
         var keys = decode()
         if paste != nil {
             appendToPaste(pending[...])

@@ -12,6 +12,11 @@ public func fuzzKey(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = Key.decodeSGRMouse(text)
     for scalar in text.unicodeScalars.prefix(64) { _ = Key.decode(scalar: scalar) }
 
+    // The same bytes as the terminal reads them (UTF-8 decoded by the decoder): never a trap.
+    var bytes = InputDecoder()
+    bytes.feed(bytes: UnsafeBufferPointer(start: data, count: min(size, 512)))
+    _ = bytes.decode() + bytes.flush()
+
     let scalars = Array(text.unicodeScalars.prefix(512))
     var whole = InputDecoder()
     whole.feed(scalars)
