@@ -3,7 +3,7 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// Issue 57 (point 6): pastes at their worst in a real terminal. The paste is the bytes
+/// Issue 57 (points 6, 7): pastes at their worst in a real terminal. The paste is the bytes
 /// `tmux paste-buffer -p` writes (bracketed, since the browser turned mode 2004 on), loaded from a
 /// file so that they may be any bytes, invalid UTF-8 and fake end markers included.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
@@ -77,6 +77,25 @@ struct HostilePasteTests {
         try tmux.send(browser.pane, "C-s")
         try tmux.waitFor(browser.pane, "the notes saved") { $0.contains("Notes saved") }
         #expect(try browser.storedNotes() == ["ZWN\u{FFFD}AFTER\nline3"])
+        try tmux.send(browser.pane, "q")
+        #expect(try tmux.waitForExit(browser.pane) == 0)
+    }
+
+    /// Point 7: an end-of-paste marker inside the pasted text ends nothing: the `s` after it is
+    /// text (ignored with the rest, as no field is being edited), not the sort key.
+    @Test func aFakeEndMarkerInAPasteRunsNothingAsKeys() throws {
+        let browser = try Browser()
+        defer { browser.close() }
+        let tmux = browser.tmux
+        let before = try tmux.waitFor(browser.pane, "the list") { $0.contains("sort time") }
+        try browser.paste(Array("zz\u{1B}[201~s".utf8))
+        let after = try tmux.waitFor(browser.pane, timeout: 10, "the paste ignored") { $0.contains("Paste ignored") }
+        #expect(after.contains("sort time") && !after.contains("sort magnitude"), "before:\n\(before)\nafter:\n\(after)")
+        // In the search, the whole paste is text: the marker's ESC dropped as a control, the rest kept.
+        try tmux.send(browser.pane, "/")
+        try browser.paste(Array("zz\u{1B}[201~sQ".utf8))
+        try tmux.waitFor(browser.pane, timeout: 10, "the paste in the search") { $0.contains("/zz[201~sQ▏") }
+        try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "q")
         #expect(try tmux.waitForExit(browser.pane) == 0)
     }
