@@ -3,7 +3,7 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// Issue 57 (points 6, 7): pastes at their worst in a real terminal. The paste is the bytes
+/// Issue 57 (points 1, 6, 7): pastes at their worst in a real terminal. The paste is the bytes
 /// `tmux paste-buffer -p` writes (bracketed, since the browser turned mode 2004 on), loaded from a
 /// file so that they may be any bytes, invalid UTF-8 and fake end markers included.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
@@ -98,5 +98,42 @@ struct HostilePasteTests {
         try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "q")
         #expect(try tmux.waitForExit(browser.pane) == 0)
+    }
+
+    /// Point 1: a megabyte pasted into the `:` line, the search and the notes: each is drawn and
+    /// the browser quits on `q` within a second of it.
+    @Test(arguments: ["command", "search", "notes"])
+    func aMegabytePasteLeavesTheBrowserAnswering(_ field: String) throws {
+        let browser = try Browser()
+        defer { browser.close() }
+        let tmux = browser.tmux
+        // 1 MiB of eight-byte words, a line break every 64 of them (the last word left out, so
+        // that "END" fits in the decoder's `pasteLimit`).
+        let megabyte: [UInt8] = (0..<(1 << 20) / 8 - 1).flatMap { (index: Int) -> [UInt8] in
+            Array((index % 64 == 63 ? "mag 7-\n" : "mag 7- ").utf8) + [0x20]
+        }
+        switch field {
+        case "command": try tmux.send(browser.pane, ":")
+        case "search": try tmux.send(browser.pane, "/")
+        default:
+            try tmux.send(browser.pane, "g", "e")
+            try tmux.waitFor(browser.pane, "the notes editor") { $0.contains("Editing notes") }
+        }
+        try browser.paste(megabyte + Array("END".utf8))
+        // The field is drawn with the paste's end (or its cut, said on the status line).
+        let drawn = try tmux.waitFor(browser.pane, timeout: 10, "the paste drawn in the \(field)") {
+            $0.contains("END") || $0.contains("holds at most 1,024 characters")
+        }
+        let start = Date()
+        try tmux.send(browser.pane, "Escape")
+        if field == "notes" {
+            // Esc with unsaved notes asks first: discard them, then quit.
+            try tmux.waitFor(browser.pane, timeout: 1, "the question") { $0.contains("Discard the changes") }
+            try tmux.send(browser.pane, "y")
+        }
+        try tmux.send(browser.pane, "q")
+        let status = try browser.quits(within: 1, "the \(field) after a 1 MB paste")
+        #expect(status == 0, "\(drawn)")
+        #expect(Date().timeIntervalSince(start) < 1.5)
     }
 }
