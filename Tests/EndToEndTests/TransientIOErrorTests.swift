@@ -68,4 +68,25 @@ import Testing
             #expect(try Self.alertMagnitude(dir).contains("6.5"), "open #\(nth)")
         }
     }
+
+    /// Issue 57.5: EINTR is transient by nature (a signal came before the call did anything):
+    /// each open, fsync and rename of a `config` write failing once with it, the setting is still
+    /// written and the command exits 0. One EINTR used to fail the whole command.
+    @Test func oneInterruptedCallInAConfigWriteIsMadeAgain() throws {
+        let dir = try Self.stateWithSettings()
+        defer { dir.remove() }
+        for call in ["open", "fsync", "rename"] {
+            let points = try FaultShim.countCalls(calls: [call], path: dir.url.path, in: dir.url) { env in
+                _ = try QuaketuiBinary.run(["config", "alertRadius", "300"], stateDirectory: dir.url, environment: env)
+            }
+            #expect(points > 0, "\(call)")
+            for nth in 1...max(1, points) {
+                let env = try FaultShim.environment(calls: [call], path: dir.url.path, nth: nth, errno: "EINTR")
+                let set = try QuaketuiBinary.run(["config", "alertRadius", "\(300 + nth)"], stateDirectory: dir.url, environment: env)
+                #expect(set.status == 0 && set.stderr.isEmpty, "\(call) #\(nth): \(set.stderr)")
+                let read = try QuaketuiBinary.run(["config", "alertRadius"], stateDirectory: dir.url)
+                #expect(read.stdout.contains("\(300 + nth)"), "\(call) #\(nth): \(read.stdout)")
+            }
+        }
+    }
 }

@@ -11,12 +11,13 @@ import Foundation
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
+/// - `/reset/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a TCP reset.
 /// - `/empty/…`: 204 No Content.
 /// - `/keep/NAME`, `/keep-gzip/NAME`: as `/file/` and `/gzip/`, over HTTP/1.1 with the connection
 ///   kept open for the next request; the log says `keep PORT NAME` (the client's port).
 extension LocalHTTPServer {
     static let hostileServer = #"""
-    import http.server, os, sys, time, zlib
+    import http.server, io, os, socket, struct, sys, time, zlib
     directory = sys.argv[2]
     class Handler(http.server.BaseHTTPRequestHandler):
         def head(self, encoding=None, length=None):
@@ -70,6 +71,16 @@ extension LocalHTTPServer {
                     self.wfile.flush()
                     sys.stdout.write('sent %s\n' % name)
                     sys.stdout.flush()
+                elif mode == 'reset':
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    self.head(length=len(body))
+                    self.wfile.write(body[:len(body) // 2])
+                    self.wfile.flush()
+                    # SO_LINGER 0: the close sends a TCP reset, as a peer or middlebox dropping the connection does.
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    self.wfile = io.BytesIO()
                 elif mode == 'empty':
                     self.send_response(204)
                     self.end_headers()
