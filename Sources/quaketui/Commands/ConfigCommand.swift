@@ -143,6 +143,9 @@ enum ConfigCommand {
         let reads = value == nil && !arguments.has("unset")
         let storage = try reads ? AppStorage(state: arguments.existingStateDirectory(requiringStore: false), preparing: false)
             : AppStorage(state: arguments.stateDirectory())
+        // Shown settings are read ones, never the defaults in place of a file that could not be read
+        // (a write refuses such a file itself).
+        try storage.requireReadable()
         guard let setting else { return try list(storage, json: arguments.has("json")) }
         if let value {
             try setting.write(storage, value, arguments)

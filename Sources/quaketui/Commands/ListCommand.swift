@@ -111,6 +111,8 @@ enum ListCommand {
         // so the usage errors they decide come first, then a missing store is refused.
         let state = try arguments.resolvedStateDirectory()
         let settings = try AppStorage(state: state, preparing: false)
+        // Every answer depends on a setting (the time zone at least): never the defaults in their place.
+        try settings.requireReadable()
         var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
         let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
         if let origin {
