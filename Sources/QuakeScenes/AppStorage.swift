@@ -36,6 +36,8 @@ public final class AppStorage: @unchecked Sendable {
     /// Separate from `mutex` so readers of values never wait on a write's fsync.
     private let writing = NSLock()
     private var values: [String: PropertyListItem] = [:]
+    /// Why the last load could not read the file (an I/O error that lasted through the retries).
+    private var lastReadError: QuakeScenesError?
     private var notices = NoticeQueue()
     private var reportedKeys: Set<String> = []
     private var observers: [UInt64: @Sendable () -> Void] = [:]
@@ -118,6 +120,16 @@ public final class AppStorage: @unchecked Sendable {
         watcher?.acknowledge()
     }
 
+    /// Throws when the settings could not be read (an I/O error that lasted through the
+    /// retries), so that a command whose answer depends on them says so instead of answering
+    /// with the defaults as if nothing were set (issue 57).
+    ///
+    /// - Throws: ``SettingsUnreadable`` naming the file and the error.
+    public func requireReadable() throws {
+        let error = mutex.withLock { lastReadError }
+        if let error { throw SettingsUnreadable(path: path, cause: error.systemMessage ?? error.detail ?? "an I/O error") }
+    }
+
     /// Re-reads the file; returns whether any value changed.
     @discardableResult
     public func reload() -> Bool {
@@ -126,6 +138,7 @@ public final class AppStorage: @unchecked Sendable {
                                                what: "defaults.plist")
             mutex.lock()
             defer { mutex.unlock() }
+            lastReadError = loaded.readError
             // A file that cannot be read now keeps the values read before (none at launch).
             if loaded.readError != nil, !values.isEmpty {
                 if let notice = loaded.notice { notices.add(notice) }
@@ -188,5 +201,17 @@ public final class AppStorage: @unchecked Sendable {
         mutex.lock()
         defer { mutex.unlock() }
         return notices.take()
+    }
+}
+
+/// `defaults.plist` could not be read, and a command's answer depends on it (``AppStorage/requireReadable()``).
+public struct SettingsUnreadable: Error, CustomStringConvertible, Sendable {
+    public let path: String
+    /// The system's word for the failure ("Input/output error").
+    public let cause: String
+
+    public var description: String {
+        "Could not read the settings in \(path) (\(cause)), and the answer depends on them: it is not given with the defaults "
+            + "in their place. The file is left as it is; run the command again, and if this keeps happening, check the disk."
     }
 }

@@ -23,7 +23,7 @@ enum AtomicFile {
         let directory = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let temporary = directory + "/" + temporaryPrefix + name + "-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = retryingInterrupted { open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600) }
         guard fd >= 0 else { throw failure(temporary, "open") }
         var closed = false
         defer {
@@ -41,10 +41,10 @@ enum AtomicFile {
                     offset += n
                 }
             }
-            guard fsync(fd) == 0 else { throw failure(temporary, "fsync") }
+            guard retryingInterrupted({ fsync(fd) }) == 0 else { throw failure(temporary, "fsync") }
             closed = true
             guard close(fd) == 0 else { throw failure(temporary, "close") }
-            guard rename(temporary, path) == 0 else { throw failure(path, "rename") }
+            guard retryingInterrupted({ rename(temporary, path) }) == 0 else { throw failure(path, "rename") }
         } catch {
             unlink(temporary)
             throw error
@@ -55,9 +55,9 @@ enum AtomicFile {
     /// `fsync`s a directory so a rename or unlink in it survives power loss; failures are ignored
     /// because some file systems refuse directory fsync and the rename itself already happened.
     static func syncDirectory(_ directory: String) {
-        let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dfd = retryingInterrupted { open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         if dfd >= 0 {
-            _ = fsync(dfd)
+            _ = retryingInterrupted { fsync(dfd) }
             close(dfd)
         }
     }
@@ -127,7 +127,9 @@ enum AtomicFile {
         // the directory is opened O_NOFOLLOW too, so swapping it for a link in between is refused.
         let directory = (path as NSString).deletingLastPathComponent
         let isScenes = (directory as NSString).lastPathComponent == "scenes"
-        let dfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isScenes ? O_NOFOLLOW : 0))
+        let dfd = retryingInterrupted {
+            open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isScenes ? O_NOFOLLOW : 0))
+        }
         if dfd < 0 {
             let code = errno
             if code == ENOENT && flags & O_CREAT == 0 { return nil }
@@ -138,7 +140,7 @@ enum AtomicFile {
             throw failure(directory, "open")
         }
         defer { close(dfd) }
-        let fd = openat(dfd, (path as NSString).lastPathComponent, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode)
+        let fd = retryingInterrupted { openat(dfd, (path as NSString).lastPathComponent, flags | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode) }
         if fd < 0 {
             let code = errno
             if code == ENOENT && flags & O_CREAT == 0 { return nil }

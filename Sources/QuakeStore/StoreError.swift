@@ -89,6 +89,20 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         return code == .unconfirmedCorrupt ? "" : " (\(underlyingError.message))"
     }
 
+    /// What failed, without what to do about it, for a read after a write that committed (the
+    /// count of what a delete left): there "Nothing was changed … run the command again" would be
+    /// false (issue 57). A damaged store keeps its whole sentence: moving it aside still applies.
+    public var whatFailed: String {
+        switch code {
+        case .unconfirmedCorrupt, .ioError: "could not read the store \(path)\(ioCause)"
+        case .busy: "the store \(path) was locked by another process"
+        case .cancelled: "the read was cancelled"
+        case .corrupt, .notAStore, .newerSchema, .accessDenied, .readOnlyStore, .readOnlyOlderSchema, .diskFull, .invalidArgument:
+            sentence
+        case .sqlite: "the store \(path) reported an error" + (underlyingError.map { " (\($0.message))" } ?? "")
+        }
+    }
+
     /// Everything behind the sentence, SQL included, for the log (`QUAKETUI_LOG`).
     public var detail: String? { underlyingError.map { "\($0)" } }
 

@@ -265,8 +265,11 @@ final class Download: @unchecked Sendable {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return "the download failed: \(error)" }
         switch nsError.code {
-        case NSURLErrorNotConnectedToInternet, NSURLErrorNetworkConnectionLost:
+        case NSURLErrorNotConnectedToInternet:
             return "cannot download: no network connection (offline?)"
+        case NSURLErrorNetworkConnectionLost:
+            // curl's "recv failure" (a TCP reset, a dropped connection): the network was there (issue 57).
+            return "cannot download: the connection to \(host) was reset before the whole response came; try again"
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
             return "cannot download: the host \(host) could not be found (offline or DNS failure?)"
         case NSURLErrorCannotConnectToHost:

@@ -32,6 +32,10 @@ import Testing
         (["stats", "--near", "35.68,139.69"], 64,
          "Error: --near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near."),
         (["refresh", "all_weak"], 64, "Error: 'all_weak' is not a USGS summary feed. Did you mean 'all_week'?"),
+        // Issue 57.4: the `:` line's number parser, with the same refusal of what a number cannot hold exactly.
+        (["list", "--min-magnitude", "9999999999999999999"], 64, "Error: --min-magnitude: '9999999999999999999' has more digits "
+         + "than a number can hold exactly (at most 15 significant digits, and 15 before the point); use a number such as 4.5."),
+        (["list", "--near", "35.68,139.69", "--radius", "1e3"], 64, "Error: '1e3' is not a radius; use a positive number of kilometres."),
     ]
 
     @Test(arguments: cases.indices)

@@ -101,6 +101,22 @@ import Testing
         }
     }
 
+    /// Issue 57.5: a connection reset in the middle of a body is said as a reset by the server,
+    /// not as "no network connection (offline?)".
+    @Test func aConnectionResetMidBodyIsSaidAsAReset() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let quakes = (0..<2_000).map { RecentFeed.Quake("ak\($0)", magnitude: 2.5, latitude: 61, longitude: -150, place: "Alaska") }
+        try Data(RecentFeed.geoJSON(quakes).utf8).write(to: dir.appending("all_day.geojson"))
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let result = try Self.run(["import", "\(server.baseURL)/reset/all_day.geojson"], state: dir.appending("state"), timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("offline"), "\(result.stderr)")
+        #expect(result.stderr.contains("the connection to 127.0.0.1 was reset"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     /// Finding 7: `kill -9` of a command mid-download leaves no helper behind: it notices its
     /// parent is gone within a quarter of a second (the server here stays silent, so only the
     /// 30 s stall limit would have ended it).

@@ -338,3 +338,25 @@ import Testing
         #expect(FilterCommand.rowFilters([.felt], of: ["felt"], in: Self.tokyo) == [.felt])
     }
 }
+
+extension FilterCommandTests {
+    /// Issue 57.4: a bound typed with more digits than a number holds exactly (10^19 and more, or
+    /// more than 15 significant digits) is refused saying so; it used to become `mag 1e+19+`, a text
+    /// the line itself refuses, and match every quake. What is accepted is written back as typed,
+    /// needless zeros aside, and parses again to the same filter.
+    @Test func aBoundWithMoreDigitsThanANumberHoldsIsRefusedSayingSo() {
+        let why = "has more digits than a number can hold exactly (at most 15 significant digits, and 15 before the point)"
+        #expect(FilterCommand.parse("mag 9999999999999999999", now: Self.now) == .failure(FilterCommandError(
+            "mag 9999999999999999999: '9999999999999999999' \(why); use a magnitude such as 4.5")))
+        #expect(FilterCommand.parse("depth 0-10000000000000000000", now: Self.now) == .failure(FilterCommandError(
+            "depth 0-10000000000000000000: '10000000000000000000' \(why); use a depth in km such as 70")))
+        #expect(FilterCommand.parse("mag 4.0000000000000001", now: Self.now) == .failure(FilterCommandError(
+            "mag 4.0000000000000001: '4.0000000000000001' \(why); use a magnitude such as 4.5")))
+        let top = Double.greatestFiniteMagnitude
+        for (line, text, filter) in [("mag 999999999999999", "mag 999999999999999+", RowFilter.magnitude(999_999_999_999_999...top)),
+                                     ("mag 04.50-6.0", "mag 4.5-6", .magnitude(4.5...6)), ("depth -0.5-0", "depth -0.5-0", .depth(-0.5...0))] {
+            #expect(FilterCommand.parse(line, now: Self.now) == .success(.filter(kind: String(text.prefix(while: { $0 != " " })), text: text, filter)), "\(line)")
+            #expect(FilterCommand.parse(text, now: Self.now) == .success(.filter(kind: String(text.prefix(while: { $0 != " " })), text: text, filter)), "\(text)")
+        }
+    }
+}

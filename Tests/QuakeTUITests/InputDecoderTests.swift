@@ -149,7 +149,8 @@ import Testing
     }
 
     /// Seeded random input (ESCs, CSI and SS3 bytes, paste markers, letters, controls, wide
-    /// letters): split at any point not right after an ESC, it gives the keys it gives whole.
+    /// letters): split at any point not right after an ESC, nor between an end-of-paste marker
+    /// and a later one (issue 57.7: the decoder's documented limit), it gives the keys it gives whole.
     /// (`tools/fuzz/targets/key.swift` checks the same on libFuzzer's inputs.)
     @Test func randomInputSplitAnywhereButAfterAnEscapeGivesTheSameKeys() {
         let pieces: [String] = ["\u{1B}", "[", "O", "<", "M", "~", ";", "1", "2", "0", "5", "A", "m", "j", "q", "\r",
@@ -161,7 +162,8 @@ import Testing
             var whole = InputDecoder()
             whole.feed(scalars)
             let expected = whole.decode() + whole.flush()
-            for split in 1..<max(1, scalars.count) where scalars[split - 1] != "\u{1B}" {
+            for split in 1..<max(1, scalars.count)
+            where scalars[split - 1] != "\u{1B}" && !InputDecoder.splitsEndMarkers(scalars, at: split) {
                 var decoder = InputDecoder()
                 decoder.feed(scalars[..<split])
                 var keys = decoder.decode()
@@ -171,5 +173,53 @@ import Testing
                 if keys != expected { return }
             }
         }
+    }
+
+    /// Issue 57.6: the terminal's bytes are UTF-8 decoded here, an invalid byte being one
+    /// U+FFFD: nothing after it is lost, in a paste or in keys typed.
+    @Test func anInvalidByteIsOneReplacementCharacterAndNothingAfterItIsLost() {
+        let paste = Array("\u{1B}[200~ZW".utf8) + [0x00] + Array("N".utf8) + [0x9B] + Array("AFTER\nline3\u{1B}[201~".utf8)
+        var decoder = InputDecoder()
+        decoder.feed(bytes: paste)
+        #expect(decoder.decode() == [.paste("ZW\u{0}N\u{FFFD}AFTER\nline3")])
+        #expect(!decoder.needsMore)
+        // Read in every split: the same paste (a character split across reads waits for its rest).
+        let bytes = paste + Array("東".utf8) + [0xFF, 0xE6, 0x9D] + Array("j".utf8)
+        let expected: [Key] = [.paste("ZW\u{0}N\u{FFFD}AFTER\nline3"), .character("東"), .character("\u{FFFD}"),
+                               .character("\u{FFFD}"), .character("j")]
+        for split in 1..<bytes.count where bytes[split - 1] != 0x1B {
+            var decoder = InputDecoder()
+            decoder.feed(bytes: bytes[..<split])
+            var keys = decoder.decode()
+            decoder.feed(bytes: bytes[split...])
+            keys += decoder.decode() + decoder.flush()
+            #expect(keys == expected, "split at \(split)")
+        }
+        // Nothing read (a resize alone), then a character cut short by the end of what came: one
+        // U+FFFD once the wait is over.
+        decoder.feed(bytes: [])
+        #expect(decoder.decode() == [])
+        decoder.feed(bytes: [0xE6, 0x9D])
+        #expect(decoder.decode() == [])
+        #expect(decoder.needsMore)
+        #expect(decoder.flush() == [.character("\u{FFFD}")])
+    }
+
+    /// Issue 57.7: an end marker inside the pasted text (followed, in the same read, by the
+    /// terminal's own end marker with no start marker between) is text; what follows it is
+    /// never keys. Two real pastes in one read stay two.
+    @Test func aFakeEndMarkerInsideAPasteIsText() {
+        #expect(Self.decode(["\u{1B}[200~zz\u{1B}[201~s\u{1B}[201~"]) == [.paste("zz\u{1B}[201~s")])
+        #expect(Self.decode(["\u{1B}[200~a\u{1B}[201~Q\u{1B}[201~b\u{1B}[201~j"])
+                == [.paste("a\u{1B}[201~Q\u{1B}[201~b"), .character("j")])
+        #expect(Self.decode(["\u{1B}[200~a\u{1B}[201~s\u{1B}[200~b\u{1B}[201~"])
+                == [.paste("a"), .character("s"), .paste("b")])
+        #expect(Self.decode(["\u{1B}[200~a\u{1B}[201~s"]) == [.paste("a"), .character("s")])
+        // A read cut at its limit right after an end marker: decided once the rest is read.
+        var decoder = InputDecoder()
+        decoder.feed("\u{1B}[200~zz\u{1B}[201~s".unicodeScalars)
+        #expect(decoder.decode(moreAvailable: true) == [])
+        decoder.feed("q\u{1B}[201~".unicodeScalars)
+        #expect(decoder.decode() == [.paste("zz\u{1B}[201~sq")])
     }
 }

@@ -184,4 +184,37 @@ import Testing
         #expect(error.message == "time takes a day or FROM..TO (the end excluded), in the list's time zone: "
                 + ":time 2025-01-01, :time 2025-01-01..2025-02-01")
     }
+
+    /// Issue 57.1: a one-line field holds `LineEditor.capacity` characters; a longer paste keeps
+    /// its start, and the status line says how much was left out. A megabyte is taken and drawn
+    /// in well under a frame's budget of work (linear in the line: it took minutes at 1 MB).
+    @Test func aMegabytePastedIntoALineFieldIsCutToItsCapacityAndSaidSo() {
+        let megabyte = String(repeating: "mag 7- ", count: (1 << 20) / 7)
+        var line = LineEditor(text: "ab", cursor: 1)
+        #expect(line.insert(megabyte) == megabyte.count - (LineEditor.capacity - 2))
+        #expect(line.text.count == LineEditor.capacity)
+        #expect(line.cursor == LineEditor.capacity - 1)
+        #expect(line.text.hasPrefix("amag 7- ") && line.text.hasSuffix("b"))
+        #expect(line.insert("x") == 1)
+        #expect(line.insert("") == 0)
+
+        var state = BrowserState(app: AppState(sceneID: "t", columns: 80, rows: 12))
+        state.app.commandLine = CommandPrompt()
+        _ = state.update(Action.paste(megabyte), at: Date(timeIntervalSince1970: 0))
+        #expect(state.app.commandLine?.text.count == LineEditor.capacity)
+        #expect(state.app.status.message
+                == "The : line holds at most 1,024 characters: \(CountFormat.grouped(megabyte.count - 1_024)) pasted characters left out")
+
+        // Drawn with the cursor anywhere: linear (each side's width kept as it is cut).
+        let longLine = String(repeating: "東京 tokyo ", count: 100_000)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for cursor in [0, 500_000, longLine.count] {
+                var buffer = CellBuffer(size: Size(columns: 100, rows: 1))
+                Screen.renderCommandPrompt(longLine, cursor: cursor, in: Rect(x: 0, y: 0, width: 100, height: 1), into: &buffer)
+                #expect(buffer.text.contains("▏"))
+            }
+        }
+        #expect(elapsed < .seconds(5), "\(elapsed)")
+    }
 }

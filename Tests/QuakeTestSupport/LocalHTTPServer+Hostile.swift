@@ -11,12 +11,17 @@ import Foundation
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
+/// - `/always-413/…`, `/always-500/…`: every request refused with that status (an FDSN service at
+///   its worst); `/no-limit/…`: FDSN text with twice the `limit` asked for, whatever the window.
+///   Each mode answers 200 requests, then 404 (a fetch that never ends fails instead of hanging).
+/// - `/reset/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a TCP reset.
 /// - `/empty/…`: 204 No Content.
 /// - `/keep/NAME`, `/keep-gzip/NAME`: as `/file/` and `/gzip/`, over HTTP/1.1 with the connection
 ///   kept open for the next request; the log says `keep PORT NAME` (the client's port).
 extension LocalHTTPServer {
     static let hostileServer = #"""
-    import http.server, os, sys, time, zlib
+    import http.server, io, os, socket, struct, sys, threading, time, urllib.parse, zlib
+    counted, counting = {}, threading.Lock()
     directory = sys.argv[2]
     class Handler(http.server.BaseHTTPRequestHandler):
         def head(self, encoding=None, length=None):
@@ -70,6 +75,43 @@ extension LocalHTTPServer {
                     self.wfile.flush()
                     sys.stdout.write('sent %s\n' % name)
                     sys.stdout.flush()
+                elif mode in ('always-413', 'always-500', 'no-limit'):
+                    with counting:
+                        counted[mode] = counted.get(mode, 0) + 1
+                        n = counted[mode]
+                    if n > 200:
+                        self.send_error(404, 'the test server answers 200 requests of a mode, no more')
+                    elif mode == 'no-limit':
+                        # Every window gets twice the limit asked for: a service that ignores `limit`.
+                        limit = int(urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get('limit', ['20'])[0])
+                        lines = ['#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName']
+                        for i in range(2 * limit):
+                            code = 'nl%d_%d' % (n, i)
+                            lines.append('%s|2024-01-01T00:00:00.000|61|-150|10|us|us|us|%s|ml|2.5|us|Alaska' % (code, code))
+                        body = ('\n'.join(lines) + '\n').encode()
+                        self.send_response(200)
+                        self.send_header('Content-Type', 'text/plain')
+                        self.send_header('Content-Length', str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                    else:
+                        status = 413 if mode == 'always-413' else 500
+                        body = b'Error %d: the test service refuses every request\n' % status
+                        self.send_response(status)
+                        self.send_header('Content-Type', 'text/plain')
+                        self.send_header('Content-Length', str(len(body)))
+                        self.end_headers()
+                        self.wfile.write(body)
+                elif mode == 'reset':
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    self.head(length=len(body))
+                    self.wfile.write(body[:len(body) // 2])
+                    self.wfile.flush()
+                    # SO_LINGER 0: the close sends a TCP reset, as a peer or middlebox dropping the connection does.
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+                    self.connection.close()
+                    self.close_connection = True
+                    self.wfile = io.BytesIO()
                 elif mode == 'empty':
                     self.send_response(204)
                     self.end_headers()

@@ -14,11 +14,15 @@ import QuakeStore
 ///
 /// - **Windows** stay under the service's limit adaptively: a window whose answer reaches the
 ///   limit (or is refused with HTTP 413, or 400 "exceeds … limit") is halved and asked again;
-///   after each window the next one is sized to about half the limit.
+///   after each window the next one is sized to about half the limit. The smallest window is
+///   ``minimumWindow`` (1 s): a refusal of that ends the fetch, as does an answer with more
+///   events than `limit` asked for (a service that ignores it), each in one sentence that names
+///   the answer, the window and what to try (issue 57).
 /// - **Polite**: one request at a time, all through one download helper (`DownloadSession`), a
 ///   clear User-Agent; HTTP 429 and 503 wait for `Retry-After` (at most ``maximumRetryAfter``)
 ///   and ask again; 500/502/504, network errors and truncated bodies are retried a few times
-///   with back-off, a download that timed out once; 204 is a window without events.
+///   with back-off, a download that timed out once; 204 is a window without events. A status
+///   still failing after ``maximumAttempts`` retries ends the fetch, saying how many times.
 /// - **Resumable**: the progress (query, range, the next window's start and size) is stored in
 ///   the store's `meta` table in the same transaction as each window's quakes, so after ctrl-c
 ///   or `kill -9` the same command goes on from the first uncommitted window and never asks
@@ -74,6 +78,8 @@ public final class FDSNFetch {
     }
 
     public static let initialWindow: Int64 = 30 * 86_400_000
+    /// The smallest window asked for, in ms: a service that refuses this one (HTTP 413) refuses the
+    /// query, not its size, and the fetch ends.
     public static let minimumWindow: Int64 = 1000
     public static let maximumRetryAfter: TimeInterval = 120
     static let maximumAttempts = 8
@@ -225,6 +231,14 @@ public final class FDSNFetch {
             let feedError = error as? FeedError
             if let status = feedError?.underlyingError as? HTTPByteStream.HTTPStatusError {
                 if status.status == 413 || (status.status == 400 && Self.mentionsLimit(status.body)) {
+                    // At the smallest window a refusal is of the query, not of its size: halving
+                    // further is the same request again (it asked for one second 20 times a second).
+                    guard windowEnd - state.cursor > Self.minimumWindow else {
+                        throw FDSNFetchError("The service answered \(Self.answer(status)) even for the smallest window, "
+                            + "\(Self.seconds(Double(Self.minimumWindow) / 1000)) (from \(FDSNQuery.format(state.cursor))Z), so no window "
+                            + "is small enough for it; the windows fetched so far are kept: try a narrower query (a higher "
+                            + "--min-magnitude, a smaller region) or another --service")
+                    }
                     state.window = max(Self.minimumWindow, (windowEnd - state.cursor) / 2)
                     note("HTTP \(status.status): the window from \(FDSNQuery.format(state.cursor))Z is too large for the service; halving it")
                     continue
@@ -236,6 +250,12 @@ public final class FDSNFetch {
                     note("HTTP \(status.status) from the service; asking again in \(Self.seconds(wait))\(status.retryAfter != nil ? " as it asked (Retry-After)" : "")")
                     sleep(wait)
                     continue
+                }
+                if [429, 500, 502, 503, 504].contains(status.status) {
+                    let because = status.explanation.map { ": \($0.hasSuffix(".") ? String($0.dropLast()) : $0)" } ?? ""
+                    throw FDSNFetchError("The service answered \(Self.answer(status)) \(attempts + 1) times in a row for the window "
+                        + "from \(FDSNQuery.format(state.cursor))Z to \(FDSNQuery.format(windowEnd))Z (\(url.absoluteString))\(because); "
+                        + "the windows fetched so far are kept: run the same command again later to continue")
                 }
                 throw FDSNFetchError(HTTPByteStream.describe(status, url: url) + "; the windows fetched so far are kept — run the same command again to continue")
             }
@@ -333,6 +353,15 @@ public final class FDSNFetch {
                            partial: counts)
         }
         let read = stored + reader.skippedCount
+        if read > limit {
+            // More than asked for: the service ignores `limit`, so no window can be sized by it
+            // (halving would walk the span one second per request: 172,800 requests for two days).
+            return .failed(FDSNFetchError("The service sent \(read.formatted()) events for the window from "
+                + "\(FDSNQuery.format(start))Z to \(FDSNQuery.format(windowEnd))Z where at most \(limit.formatted()) were asked for "
+                + "(limit=\(limit)): it ignores limit, so the fetch cannot size its windows; the windows fetched so far are kept: "
+                + "import the service's answer for the whole span with quaketui import URL, or use another --service"),
+                           partial: counts)
+        }
         if read >= limit {
             // Its events stay stored (they are the range's), and its halves are asked for.
             if windowLength > Self.minimumWindow { return .limitReached(partial: counts) }
@@ -375,6 +404,11 @@ public final class FDSNFetch {
     private static func mentionsLimit(_ body: String) -> Bool {
         let lower = body.lowercased()
         return lower.contains("limit") || lower.contains("too many") || lower.contains("too large")
+    }
+
+    /// The status and its reason phrase: "HTTP 413 (Content Too Large)".
+    private static func answer(_ status: HTTPByteStream.HTTPStatusError) -> String {
+        "HTTP \(status.status)" + (HTTPByteStream.reasons[status.status].map { " (\($0))" } ?? "")
     }
 
     private static func seconds(_ t: TimeInterval) -> String {

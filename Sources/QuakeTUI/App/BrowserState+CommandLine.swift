@@ -25,10 +25,12 @@ public struct CommandPrompt: Equatable, Sendable {
         set { line = LineEditor(text: line.text, cursor: newValue) }
     }
 
-    /// Inserts `inserted` at the cursor, which moves past it.
-    mutating func insert(_ inserted: String) {
-        line.insert(inserted)
+    /// Inserts what fits of `inserted` at the cursor, which moves past it; returns the
+    /// characters left out (`LineEditor.capacity`).
+    @discardableResult
+    mutating func insert(_ inserted: String) -> Int {
         historyIndex = nil
+        return line.insert(inserted)
     }
 
     /// One editing key (`KeyTable.lineEditing`); an edit that changes the text leaves the history.
@@ -48,7 +50,7 @@ extension BrowserState {
         case .beginCommand:
             self.commandLine = CommandPrompt()
         case .commandInput(let text):
-            self.commandLine?.insert(text)
+            sayLeftOut(self.commandLine?.insert(text) ?? 0, from: "typed", field: "The : line")
         case .commandEdit(let key):
             self.commandLine?.edit(key)
         case .commandBackspace:

@@ -1,3 +1,5 @@
+import QuakeStore
+
 /// Bracketed paste (issue 28): a paste is text for the field being edited, never keys.
 extension BrowserState {
     /// What the status line says for a paste with no field to take it.
@@ -12,18 +14,26 @@ extension BrowserState {
             return []
         }
         if self.commandLine != nil {
-            self.commandLine?.insert(PastedText.line(text))
+            sayLeftOut(self.commandLine?.insert(PastedText.line(text)) ?? 0, from: "pasted", field: "The : line")
         } else if self.isEditing, var draft = self.editor {
             draft.editor.insert(PastedText.lines(text))
             self.editor = draft
         } else if self.isSearching {
             let line = PastedText.line(text)
             guard !line.isEmpty else { return [] }
-            self.search.insert(line)
+            sayLeftOut(self.search.insert(line), from: "pasted", field: "The search")
             return refetchKeepingSelection()
         } else {
             self.status.message = Self.pasteIgnoredMessage
         }
         return []
+    }
+
+    /// Says on the status line that a one-line field took only part of what was typed or pasted
+    /// (`LineEditor.capacity`); nothing when all of it fitted.
+    mutating func sayLeftOut(_ count: Int, from source: String, field: String) {
+        guard count > 0 else { return }
+        self.status.message = "\(field) holds at most \(CountFormat.grouped(LineEditor.capacity)) characters: "
+            + "\(CountFormat.grouped(count)) \(source) \(count == 1 ? "character" : "characters") left out"
     }
 }

@@ -90,7 +90,7 @@ extension BrowserState {
         case .toggleNearHome: effects += toggleNearHome()
         case .beginSearch: self.isSearching = true
         case .searchInput(let text):
-            self.search.insert(text)
+            sayLeftOut(self.search.insert(text), from: "typed", field: "The search")
             effects += refetchKeepingSelection()
         case .searchEdit(let edit):
             // A move refetches nothing; only a changed text does.

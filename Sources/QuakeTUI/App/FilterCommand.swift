@@ -49,15 +49,17 @@ public enum FilterCommand: Equatable, Sendable {
         func fail(_ text: String) -> Result<FilterCommand, FilterCommandError> { .failure(FilterCommandError(text)) }
         switch name {
         case "depth":
+            if let inexact = inexact(argument, name: name, example: "a depth in km such as 70") { return fail(inexact) }
             if let reversed = reversed(argument, name: name) { return fail(reversed) }
             guard let (range, text) = range(argument) else {
                 return fail("depth takes a range in km, low-high or low+ (and deeper): :depth 0-70, :depth 300+")
             }
             return .success(.filter(kind: "depth", text: "depth \(text)", .depth(range)))
         case "mag":
+            if let inexact = inexact(argument, name: name, example: "a magnitude such as 4.5") { return fail(inexact) }
             if let reversed = reversed(argument, name: name) { return fail(reversed) }
             // One magnitude is that magnitude and up (`:mag 4` is `:mag 4+`).
-            let single = !argument.contains(where: \.isWhitespace) && Double(argument) != nil
+            let single = !argument.contains(where: \.isWhitespace) && (try? DecimalNumber.parse(argument).get()) != nil
             guard let (range, text) = range(argument) ?? (single ? range(argument + "+") : nil) else {
                 return fail("mag takes a magnitude and up, or a range, low-high: :mag 4 (or 4+), :mag 4-6")
             }
@@ -137,40 +139,42 @@ public enum FilterCommand: Equatable, Sendable {
     }
 
     /// `low-high` (both included), or `low+` / `low-` for low and up, as a range and its canonical
-    /// text (`4-6`, `5+`); either end may be negative (`-5-10`). Nil for anything else.
+    /// text (`4-6`, `5+`); either end may be negative (`-5-10`). Nil for anything else. The numbers
+    /// are `DecimalNumber`s, as the command line's options are.
     private static func range(_ text: String) -> (ClosedRange<Double>, String)? {
         let text = text.replacingOccurrences(of: " ", with: "")
-        func number(_ part: Substring) -> Double? {
-            guard let value = Double(part), value.isFinite, part.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
-            return value
+        if let last = text.last, last == "+" || last == "-", case .success(let low) = DecimalNumber.parse(text.dropLast()) {
+            return (low.value...Double.greatestFiniteMagnitude, "\(low.text)+")
         }
-        if let last = text.last, last == "+" || last == "-", let low = number(text.dropLast()) {
-            return (low...Double.greatestFiniteMagnitude, "\(format(low))+")
-        }
-        guard let (low, high) = ends(text), low <= high else { return nil }
-        return (low...high, "\(format(low))-\(format(high))")
+        guard let (low, high) = ends(text), low.value <= high.value else { return nil }
+        return (low.value...high.value, "\(low.text)-\(high.text)")
     }
 
     /// The two ends of `low-high` as typed (either may be negative), in either order; nil for
     /// anything else. The separator is a `-` after a digit or a point (a leading `-` is a sign).
-    private static func ends(_ text: String) -> (Double, Double)? {
+    private static func ends(_ text: String) -> (DecimalNumber, DecimalNumber)? {
         let text = text.replacingOccurrences(of: " ", with: "")
-        func number(_ part: Substring) -> Double? {
-            guard let value = Double(part), value.isFinite, part.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }) else { return nil }
-            return value
-        }
         let characters = Array(text)
         guard let dash = characters.indices.first(where: { $0 > 0 && characters[$0] == "-" && characters[$0 - 1] != "-" }),
-              let low = number(text.prefix(dash)), let high = number(text.dropFirst(dash + 1)) else { return nil }
+              case .success(let low) = DecimalNumber.parse(text.prefix(dash)),
+              case .success(let high) = DecimalNumber.parse(text.dropFirst(dash + 1)) else { return nil }
         return (low, high)
+    }
+
+    /// Why a bound of `name` is refused when one of its numbers has more digits than a number can
+    /// hold exactly (`DecimalNumber.Refusal.inexact`); nil when none has.
+    private static func inexact(_ argument: String, name: String, example: String) -> String? {
+        let numbers = argument.split { !($0.isASCII && $0.isNumber) && $0 != "." }
+        guard let number = numbers.first(where: { DecimalNumber.parse($0) == .failure(.inexact) }) else { return nil }
+        return "\(name) \(argument): \(DecimalNumber.Refusal.inexact.reason(number)); use \(example)"
     }
 
     /// Why `low-high` with low above high is refused, with the range the right way round; nil
     /// when the text is not such a range.
     private static func reversed(_ text: String, name: String) -> String? {
-        guard let (low, high) = ends(text), low > high else { return nil }
-        return "\(name) \(format(low))-\(format(high)) is reversed: the low end must not exceed the high end "
-            + "(:\(name) \(format(high))-\(format(low)))"
+        guard let (low, high) = ends(text), low.value > high.value else { return nil }
+        return "\(name) \(low.text)-\(high.text) is reversed: the low end must not exceed the high end "
+            + "(:\(name) \(high.text)-\(low.text))"
     }
 
     /// The start of the day after the one starting at `day`, in `zone` (23 or 25 hours when the clocks change).
@@ -180,10 +184,6 @@ public enum FilterCommand: Equatable, Sendable {
         let start = Date(timeIntervalSince1970: Double(day) / 1000)
         let next = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         return Int64((next.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 
     /// `30m`, `24h`, `7d`, `2w` in ms.

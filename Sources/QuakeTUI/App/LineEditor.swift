@@ -17,12 +17,22 @@ public struct LineEditor: Equatable, Sendable {
         self.cursor = min(max(0, cursor ?? text.count), text.count)
     }
 
-    /// Inserts `inserted` at the cursor, which moves past it.
-    public mutating func insert(_ inserted: String) {
-        var characters = Array(text)
-        characters.insert(contentsOf: inserted, at: cursor)
-        text = String(characters)
-        cursor += inserted.count
+    /// Characters one line holds (issue 57). The search runs its text against every quake on
+    /// each change and the `:` line is a filter: neither is a page long, and a pasted file would
+    /// make every key's work grow with it. (An HTML `<input>` or a GTK entry caps the same way.)
+    public static let capacity = 1_024
+
+    /// Inserts as much of `inserted` at the cursor as the line has room for (`capacity`); the
+    /// cursor moves past it. Linear in the line and the text inserted.
+    /// - Returns: how many characters of `inserted` did not fit (0: all of them did).
+    @discardableResult
+    public mutating func insert(_ inserted: String) -> Int {
+        let room = max(0, Self.capacity - text.count)
+        let kept = inserted.prefix(room)
+        let keptCount = kept.count
+        text.insert(contentsOf: kept, at: text.index(text.startIndex, offsetBy: cursor))
+        cursor += keptCount
+        return keptCount == room ? inserted.count - keptCount : 0
     }
 
     /// Applies one editing key's meaning; returns whether the text changed (a move alone does not).

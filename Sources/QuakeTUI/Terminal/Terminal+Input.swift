@@ -56,28 +56,34 @@ extension Terminal {
         }
     }
 
-    /// Reads one character (waiting up to `firstWait` ms) and then all that follows at once,
-    /// and decodes it into `queued`; false when nothing came.
+    /// Reads one byte (waiting up to `firstWait` ms) and then all that follows at once, and
+    /// decodes it into `queued`; false when nothing came.
+    ///
+    /// Bytes, not characters: `wget_wch` loses what follows an invalid UTF-8 byte (it fails, and
+    /// the bytes it had taken are gone), so the decoder does the UTF-8 (issue 57).
+    /// The corresponding C function is `wgetch`.
     private func readAvailable(firstWait: Int) -> Bool {
         let window = quaketui_stdscr()
         wtimeout(window, Int32(clamping: firstWait))
         var read = 0
-        var character: wint_t = 0
+        var bytes: [UInt8] = []
         while read < Self.readLimit {
-            let result = wget_wch(window, &character)
+            let result = wgetch(window)
             if read == 0 { wtimeout(window, 0) }
-            if result == KEY_CODE_YES {
-                // A resize (or a key curses decoded itself): after the keys read before it.
-                queued += decoder.decode()
-                if let key = decodeKeyCode(Int32(bitPattern: character)) { queued.append(key) }
-            } else if result == OK, let scalar = Unicode.Scalar(character) {
-                decoder.feed(CollectionOfOne(scalar))
+            if result == ERR { break }
+            if (0...0xFF).contains(result) {
+                bytes.append(UInt8(result))
             } else {
-                break
+                // A resize (or a key curses decoded itself): after the keys read before it.
+                decoder.feed(bytes: bytes)
+                bytes = []
+                queued += decoder.decode()
+                if let key = decodeKeyCode(result) { queued.append(key) }
             }
             read += 1
         }
         guard read > 0 else { return false }
+        decoder.feed(bytes: bytes)
         queued += decoder.decode(moreAvailable: read == Self.readLimit)
         return true
     }

@@ -49,7 +49,8 @@ public final class Terminal {
     ///
     /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
     /// `noecho`, `keypad(false)` (escape sequences are decoded by `InputDecoder`, so an Esc
-    /// waits for no `ESCDELAY`), `mousemask` (plus SGR mouse mode 1006), bracketed paste (mode
+    /// waits for no `ESCDELAY`), `meta(true)` (all 8 bits of each byte: `InputDecoder` decodes
+    /// the UTF-8), `mousemask` (plus SGR mouse mode 1006), bracketed paste (mode
     /// 2004) and the colour set-up; `endwin` and `delscreen` on the way out.
     public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
         let (terminal, signals) = try open()
@@ -76,7 +77,8 @@ public final class Terminal {
         // The modes the browser cannot work without: a failure ends the start-up cleanly.
         // (`curs_set` and `leaveok` may fail on terminals without the capability: harmless.)
         let window = quaketui_stdscr()
-        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()), ("keypad", keypad(window, false))]
+        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()), ("keypad", keypad(window, false)),
+                                    ("meta", meta(window, true))]
             where result == ERR {
             endwin()
             delscreen(screen)

@@ -32,7 +32,8 @@ public enum Screen {
         }
         StatusLineView.render(model, in: layout.status, into: &buffer)
         if let prompt = model.commandPrompt {
-            renderCommandPrompt(prompt, cursor: model.commandCursor, in: layout.status, into: &buffer)
+            renderCommandPrompt(prompt, cursor: model.commandCursor, message: model.status.message?.text, in: layout.status,
+                                into: &buffer)
         }
         if model.showsHelp {
             HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, into: &buffer)

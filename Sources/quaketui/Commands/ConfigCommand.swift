@@ -63,7 +63,8 @@ enum ConfigCommand {
             unset: { try $0.removeValue(for: key) })
     }
 
-    static func number(_ text: String) -> Double? { Double(text).flatMap { $0.isFinite ? $0 : nil } }
+    /// A setting's number, read as every numeric option and the `:` line read theirs (`DecimalNumber`).
+    static func number(_ text: String) -> Double? { try? DecimalNumber.parse(text).get().value }
     /// A value for an optional key: nil when the text is not one (never "set to none").
     static func some<T>(_ value: T?) -> T?? { value.map { .some($0) } }
 
@@ -142,6 +143,9 @@ enum ConfigCommand {
         let reads = value == nil && !arguments.has("unset")
         let storage = try reads ? AppStorage(state: arguments.existingStateDirectory(requiringStore: false), preparing: false)
             : AppStorage(state: arguments.stateDirectory())
+        // Shown settings are read ones, never the defaults in place of a file that could not be read
+        // (a write refuses such a file itself).
+        try storage.requireReadable()
         guard let setting else { return try list(storage, json: arguments.has("json")) }
         if let value {
             try setting.write(storage, value, arguments)

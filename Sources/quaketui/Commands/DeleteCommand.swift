@@ -62,7 +62,11 @@ enum DeleteCommand {
             remaining = try container.viewContext.read { try $0.quakeCount() }
         } catch {
             let error = (error as? SQLiteError).map { StoreError($0, path: container.url.path) } ?? error
-            printError("Warning: the quakes were deleted, but counting those left failed: \(ErrorPresenter.report(error).message)")
+            let report = ErrorPresenter.report(error)
+            ErrorPresenter.log(report, context: "delete")
+            let what = (error as? StoreError)?.confirmingDamage().whatFailed ?? report.message
+            printError("Warning: the delete is committed (\(CountFormat.quakes(deleted)) deleted); only counting the quakes left failed: "
+                       + "\(what). Nothing needs to be run again.")
         }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
         print("deleted \(CountFormat.quakes(deleted))" + (remaining.map { " (\(CountFormat.grouped($0)) left)" } ?? ""))

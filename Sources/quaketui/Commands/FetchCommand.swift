@@ -95,17 +95,13 @@ enum FetchCommand {
     }
 
     private static func number(_ arguments: ParsedArguments, _ name: String) throws -> Double? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let value = Double(text), value.isFinite else {
-            throw UsageError(message: "--\(name) wants a number, not '\(text)'.", command: spec)
-        }
-        return value
+        try arguments.number(name, is: "a number", use: "a number such as 4.5", command: spec)
     }
 
     private static func numbers(_ arguments: ParsedArguments, _ name: String, count: Int) throws -> [Double]? {
         guard let text = arguments.value(name) else { return nil }
-        let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == count, values.allSatisfy(\.isFinite) else {
+        let values = text.split(separator: ",").compactMap { try? DecimalNumber.parse($0).get().value }
+        guard values.count == count else {
             throw UsageError(message: "--\(name) wants \(count) numbers separated by commas, not '\(text)'.", command: spec)
         }
         return values

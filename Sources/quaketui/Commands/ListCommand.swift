@@ -70,11 +70,7 @@ enum ListCommand {
     }
 
     static func radius(from arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Double? {
-        guard let text = arguments.value("radius") else { return nil }
-        guard let km = Double(text), km.isFinite, km > 0 else {
-            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a radius; use a positive number of kilometres.", command: command)
-        }
-        return km
+        try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: command) { $0 > 0 }
     }
 
     static func request(from arguments: ParsedArguments, timeZone: TimeZone,
@@ -91,13 +87,7 @@ enum ListCommand {
             throw UsageError(message: "Give either --ascending or --descending, not both.", command: command)
         }
         let ascending: Bool? = arguments.has("ascending") ? true : arguments.has("descending") ? false : nil
-        var minimum: Double?
-        if let text = arguments.value("min-magnitude") {
-            guard let value = Double(text), value.isFinite else {
-                throw UsageError(message: "'\(text)' is not a magnitude; use a number such as 4.5.", command: command)
-            }
-            minimum = value
-        }
+        let minimum = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: command)
         return SectionedFetchRequest(
             predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum),
             sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: timeZone)
@@ -123,6 +113,8 @@ enum ListCommand {
         // so the usage errors they decide come first, then a missing store is refused.
         let state = try arguments.resolvedStateDirectory()
         let settings = try AppStorage(state: state, preparing: false)
+        // Every answer depends on a setting (the time zone at least): never the defaults in their place.
+        try settings.requireReadable()
         var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
         let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
         if let origin {

@@ -30,7 +30,12 @@ enum RefreshCommand {
         }
         let state = try arguments.stateDirectory()
         // AppStorage falls back to all_month for a missing or invalid refreshFeed.
-        let feed = try arguments.positionals.first ?? AppStorage(state: state).value(for: AppKeys.refreshFeed)
+        let feed = try arguments.positionals.first ?? {
+            // The feed setting decides what is fetched: never the default in place of an unreadable file.
+            let settings = try AppStorage(state: state)
+            try settings.requireReadable()
+            return settings.value(for: AppKeys.refreshFeed)
+        }()
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)

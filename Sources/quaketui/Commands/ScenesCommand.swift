@@ -57,7 +57,9 @@ enum ScenesCommand {
             let state = try arguments.existingStateDirectory(requiringStore: false)
             let scenes = try SceneCatalogue(state: state).list()
             if json { return try printJSON(ListReport(scenes: scenes)) }
-            printTable(scenes, timeZone: ListCommand.timeZone(try AppStorage(state: state, preparing: false).value(for: AppKeys.timeZone)))
+            let settings = try AppStorage(state: state, preparing: false)
+            try settings.requireReadable()
+            printTable(scenes, timeZone: ListCommand.timeZone(settings.value(for: AppKeys.timeZone)))
         case "rm":
             switch (arguments.has("all"), positionals.isEmpty) {
             case (true, false): throw UsageError(message: "Give either scene IDs or --all, not both.", command: spec)

@@ -59,12 +59,7 @@ enum WatchCommand {
 
     static func filter(from arguments: ParsedArguments) throws(UsageError) -> Filter {
         var filter = Filter()
-        if let text = arguments.value("min-magnitude") {
-            guard let value = Double(text), value.isFinite else {
-                throw UsageError(message: "'\(SafeText.sanitize(text))' is not a magnitude; use a number such as 4.5.", command: spec)
-            }
-            filter.minimumMagnitude = value
-        }
+        filter.minimumMagnitude = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: spec)
         switch (arguments.value("near"), arguments.value("radius")) {
         case (nil, nil): break
         case (let near?, let radius?):
@@ -72,11 +67,8 @@ enum WatchCommand {
                 throw UsageError(message: "'\(SafeText.sanitize(near))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
                                  command: spec)
             }
-            guard let km = Double(radius), km.isFinite, km > 0 else {
-                throw UsageError(message: "'\(SafeText.sanitize(radius))' is not a radius; use a positive number of kilometres.", command: spec)
-            }
             filter.center = center
-            filter.radius = km
+            filter.radius = try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: spec) { $0 > 0 }
         default:
             throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
         }

@@ -1,7 +1,8 @@
 // libFuzzer entry for the terminal key decoder: the bytes that followed an ESC (as text, as the
 // terminal reader passes them on), and each scalar on its own; then the whole input through
-// `InputDecoder` as one read and again split at every point not right after an ESC (issue 28):
-// both must give the same keys, never more pending than was fed.
+// `InputDecoder` as one read and again split at every point not right after an ESC (issue 28)
+// nor between two end-of-paste markers (issue 57: the decoder's documented limit): both must give
+// the same keys, never more pending than was fed.
 @testable import QuakeTUI
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -12,11 +13,17 @@ public func fuzzKey(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = Key.decodeSGRMouse(text)
     for scalar in text.unicodeScalars.prefix(64) { _ = Key.decode(scalar: scalar) }
 
+    // The same bytes as the terminal reads them (UTF-8 decoded by the decoder): never a trap.
+    var bytes = InputDecoder()
+    bytes.feed(bytes: UnsafeBufferPointer(start: data, count: min(size, 512)))
+    _ = bytes.decode() + bytes.flush()
+
     let scalars = Array(text.unicodeScalars.prefix(512))
     var whole = InputDecoder()
     whole.feed(scalars)
     let expected = whole.decode() + whole.flush()
-    for split in 1..<max(1, scalars.count) where scalars[split - 1] != "\u{1B}" {
+    for split in 1..<max(1, scalars.count)
+    where scalars[split - 1] != "\u{1B}" && !InputDecoder.splitsEndMarkers(scalars, at: split) {
         var decoder = InputDecoder()
         decoder.feed(scalars[..<split])
         var keys = decoder.decode()

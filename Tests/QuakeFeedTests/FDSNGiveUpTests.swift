@@ -1,0 +1,56 @@
+import Foundation
+import QuakeFeed
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// Issue 57, point 2: a fetch against a service at its worst ends, in one sentence naming the
+/// service's answer, the window and what to try (a local hostile service on 127.0.0.1; the waits
+/// between retries are not slept).
+@Suite struct FDSNGiveUpTests {
+    /// Runs a two-day fetch against `/MODE/` of a hostile server; the error it ended with, the
+    /// requests it made.
+    static func fetch(_ mode: String) throws -> (error: String?, requests: Int) {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let log = dir.appending("requests.log").path
+        let server = try LocalHTTPServer(hostileIn: dir.url, log: log)
+        defer { server.stop() }
+        var query = try FDSNQuery(service: "usgs", environment: [
+            "QUAKETUI_FDSN_BASE_URL": "\(server.baseURL)/\(mode)/fdsnws/event/1/query", "QUAKETUI_FDSN_LIMIT": "20"])
+        query.start = 1_704_067_200_000  // 2024-01-01
+        query.end = query.start + 2 * 86_400_000
+        let container = try PersistentContainer(directory: dir.appending("state"))
+        defer { container.close() }
+        let fetch = FDSNFetch(query: query, container: container, userAgent: "quaketui-test", sleep: { _ in })
+        var error: String?
+        do { _ = try fetch.run(identity: mode) } catch let thrown { error = "\(thrown)" }
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        return (error, lines.filter { $0.contains("GET") }.count)
+    }
+
+    @Test func aServiceThatRefusesEveryWindowWith413EndsTheFetchAtTheSmallestWindow() throws {
+        let (error, requests) = try Self.fetch("always-413")
+        #expect(error?.hasPrefix("The service answered HTTP 413 (Content Too Large) even for the smallest window, 1 s "
+                                 + "(from 2024-01-01T00:00:00.000Z)") == true, "\(error ?? "no error")")
+        #expect(error?.contains("try a narrower query") == true, "\(error ?? "no error")")
+        // Halving a day down to a second is 17 requests; each further one would be the same refusal.
+        #expect(requests < 40, "\(requests) requests")
+    }
+
+    @Test func aServiceThatIgnoresTheLimitEndsTheFetch() throws {
+        let (error, requests) = try Self.fetch("no-limit")
+        #expect(error?.hasPrefix("The service sent 40 events for the window from 2024-01-01T00:00:00.000Z") == true,
+                "\(error ?? "no error")")
+        #expect(error?.contains("at most 20 were asked for (limit=20): it ignores limit") == true, "\(error ?? "no error")")
+        #expect(requests < 5, "\(requests) requests")
+    }
+
+    @Test func aServiceThatAnswers500EveryTimeEndsTheFetchAfterTheRetries() throws {
+        let (error, requests) = try Self.fetch("always-500")
+        #expect(error?.hasPrefix("The service answered HTTP 500 (Internal Server Error) 9 times in a row for the window from "
+                                 + "2024-01-01T00:00:00.000Z") == true, "\(error ?? "no error")")
+        #expect(error?.contains("run the same command again later") == true, "\(error ?? "no error")")
+        #expect(requests == 9, "\(requests) requests")
+    }
+}
