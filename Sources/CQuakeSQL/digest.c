@@ -226,7 +226,11 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         int tenth = -1, depth = -1;
         // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
         double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
-        double bin = floor(scaled + 0.5) - QUAKETUI_TALLY_TENTH_BASE;
+        double t = floor(scaled + 0.5);
+        // Stepped to the bin whose edges, (2t - 1) / 20 and (2t + 1) / 20, hold the magnitude.
+        if (row->magnitude < (t * 2 - 1) / 20) t -= 1;
+        else if (row->magnitude >= (t * 2 + 1) / 20) t += 1;
+        double bin = t - QUAKETUI_TALLY_TENTH_BASE;
         if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
             tenth = (int)bin;
             if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
