@@ -57,14 +57,15 @@ enum StatsView {
         renderRegions(stats, in: regionRect, into: &buffer)
     }
 
-    /// `Mc 2.5 · b 1.02 ± 0.03 · a 6.12 · n 4,321 at or above Mc`, or why there is no b-value.
+    /// `Mc 2.5 (maxc) · b 1.02 ± 0.034 · a 6.12 · n 4,321 at or above Mc` (the error to two
+    /// significant digits, the b-value to the same place), or why there is no b-value.
     static func fitLine(_ model: StatisticsModel) -> (String, Style) {
         if let failure = model.failure { return ("Not computed: \(failure)", .role(.error)) }
         guard let stats = model.statistics else { return ("Mc …  b …  a …  n …", .role(.dim)) }
         let mfd = stats.magnitudes
         if let fit = mfd.fit {
-            let text = String(format: "Mc %.1f · b %.2f ± %.2f · a %.2f · n %@ at or above Mc",
-                              fit.completeness, fit.b, fit.bError, fit.a, QuakeFormat.count(fit.n))
+            let text = String(format: "Mc %.1f (%@) · b %@ · a %.2f · n %@ at or above Mc", fit.completeness, mfd.method.rawValue,
+                              UncertaintyFormat.string(fit.b, fit.bError), fit.a, QuakeFormat.count(fit.n))
             return (text, .role(.accent))
         }
         return ((mfd.completenessTenth.map { String(format: "Mc %.1f · no b-value: ", Double($0) / 10) } ?? "No b-value: ")
