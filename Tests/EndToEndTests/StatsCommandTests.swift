@@ -7,21 +7,13 @@ import Testing
 /// every field, on real USGS feeds, with and without the filters `list` takes.
 @Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsCommandTests {
-    /// The bin in tenths whose edges (t − 0.5)/10 ≤ M < (t + 0.5)/10 hold `m`.
-    static func tenth(_ m: Double) -> Int {
-        var t = Int((m * 10).rounded())
-        if m < (Double(t) * 2 - 1) / 20 { t -= 1 }
-        if m >= (Double(t) * 2 + 1) / 20 { t += 1 }
-        return t
-    }
-
     /// The report the method gives for `rows`, computed without quaketui's code (issues 32, 54):
     /// bins of edges (t ∓ 0.5)/10, Mc the fullest bin (the lower on a tie) + 0.2, Aki–Utsu b,
     /// Shi–Bolt σ, a, b-positive over the rows in time order; the bootstrap's numbers and the
     /// warnings are checked by the tests of their own.
     static func expected(_ rows: [CoreFields]) -> [String: Any] {
         var bins: [Int: Int] = [:]
-        for magnitude in rows.compactMap(\.magnitude) { bins[tenth(magnitude), default: 0] += 1 }
+        for magnitude in rows.compactMap(\.magnitude) { bins[IndependentMagnitudeMethods.tenth(magnitude), default: 0] += 1 }
         let mc = bins.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first.map { $0.key + 2 }
         var magnitude: [String: Any] = [
             "bins": bins.keys.sorted().map { ["from": Double($0 * 2 - 1) / 20, "to": Double($0 * 2 + 1) / 20, "count": bins[$0]!] },
@@ -29,7 +21,7 @@ struct StatsCommandTests {
             "completenessMethod": "maxc",
             "unusable": rows.filter { $0.magnitude == nil }.count,
         ]
-        let above = rows.compactMap(\.magnitude).map(tenth).filter { mc != nil && $0 >= mc! }.map { Double($0) / 10 }
+        let above = rows.compactMap(\.magnitude).map(IndependentMagnitudeMethods.tenth).filter { mc != nil && $0 >= mc! }.map { Double($0) / 10 }
         if let mc, above.count >= 50 {
             let n = Double(above.count)
             let mean = above.reduce(0, +) / n
@@ -40,7 +32,7 @@ struct StatsCommandTests {
             magnitude["n"] = above.count
         }
         // The store keeps the feed's order among equal times (its row ids).
-        let ordered = rows.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.compactMap(\.element.magnitude).map(tenth)
+        let ordered = rows.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.compactMap(\.element.magnitude).map(IndependentMagnitudeMethods.tenth)
         let differences = zip(ordered.dropFirst(), ordered).map { $0 - $1 }.filter { $0 >= 2 }
         if differences.count >= 50 {
             magnitude["bValuePositive"] = log10(M_E) / (Double(differences.reduce(0, +)) / Double(differences.count) / 10 - 0.15)

@@ -4,94 +4,8 @@ import QuakeTestSupport
 import Testing
 
 /// The methods of Mc and b (issue 54), each recomputed here from a list of magnitudes without
-/// quaketui's code (``Independent``), on catalogues drawn from known distributions.
+/// quaketui's code (`IndependentMagnitudeMethods`, in QuakeTestSupport), on catalogues drawn from known distributions.
 @Suite struct CompletenessMethodTests {
-    /// The methods as the README states them, written over a plain list of magnitudes.
-    enum Independent {
-        /// The bin in tenths whose edges (t − 0.5)/10 ≤ M < (t + 0.5)/10 hold `m`.
-        static func tenth(_ m: Double) -> Int {
-            var t = Int((m * 10).rounded())
-            if m < (Double(t) * 2 - 1) / 20 { t -= 1 }
-            if m >= (Double(t) * 2 + 1) / 20 { t += 1 }
-            return t
-        }
-
-        /// Aki–Utsu b and Shi–Bolt σ over the binned magnitudes (tenths) at or above `mc`.
-        static func b(_ tenths: [Int], mc: Int) -> (b: Double, sigma: Double, n: Int)? {
-            let above = tenths.filter { $0 >= mc }.map { Double($0) / 10 }
-            guard above.count >= 2, Set(above).count >= 2 else { return nil }
-            let n = Double(above.count)
-            let mean = above.reduce(0, +) / n
-            let b = 1 / (log(10) * (mean - (Double(mc) / 10 - 0.05)))
-            let sigma = 2.30 * b * b * (above.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n * (n - 1))).squareRoot()
-            return (b, sigma, above.count)
-        }
-
-        static func maxc(_ tenths: [Int]) -> Int? {
-            var counts: [Int: Int] = [:]
-            for t in tenths { counts[t, default: 0] += 1 }
-            guard let top = counts.values.max() else { return nil }
-            return counts.filter { $0.value == top }.keys.min()! + 2
-        }
-
-        static func gft(_ tenths: [Int], level: Double) -> Int? {
-            guard let low = tenths.min(), let high = tenths.max() else { return nil }
-            for mc in low ... high {
-                let n = tenths.filter { $0 >= mc }.count
-                if n < 50 { return nil }
-                guard let fit = b(tenths, mc: mc) else { continue }
-                let a = log10(Double(n)) + fit.b * Double(mc) / 10
-                var misfit = 0.0, total = 0.0
-                for m in mc ... high {
-                    let observed = Double(tenths.filter { $0 >= m }.count)
-                    misfit += abs(observed - pow(10, a - fit.b * Double(m) / 10))
-                    total += observed
-                }
-                if 100 - 100 * misfit / total >= level { return mc }
-            }
-            return nil
-        }
-
-        static func mbs(_ tenths: [Int]) -> Int? {
-            guard let low = tenths.min(), let high = tenths.max() else { return nil }
-            for mc in low ... high {
-                if tenths.filter({ $0 >= mc }).count < 50 { return nil }
-                let window = (mc ..< mc + 5).compactMap { b(tenths, mc: $0)?.b }
-                guard window.count == 5, let here = b(tenths, mc: mc) else { continue }
-                if abs(window.reduce(0, +) / 5 - here.b) <= here.sigma { return mc }
-            }
-            return nil
-        }
-
-        static func mc(_ tenths: [Int], _ method: String) -> Int? {
-            switch method {
-            case "maxc": maxc(tenths)
-            case "gft90": gft(tenths, level: 90)
-            case "gft95": gft(tenths, level: 95)
-            default: mbs(tenths)
-            }
-        }
-
-        /// b⁺: successive differences of 0.2 and more, Aki–Utsu with the bin correction.
-        static func bPositive(_ tenthsInTimeOrder: [Int]) -> Double? {
-            let differences = zip(tenthsInTimeOrder.dropFirst(), tenthsInTimeOrder).map { Double($0 - $1) / 10 }.filter { $0 >= 0.2 - 1e-9 }
-            guard differences.count >= 50 else { return nil }
-            return 1 / (log(10) * (differences.reduce(0, +) / Double(differences.count) - 0.15))
-        }
-
-        /// The standard deviation of b over 200 resamples drawn quake by quake with replacement.
-        static func bootstrapSigma(_ tenths: [Int], method: String, seed: UInt64) -> Double {
-            var random = SeededGenerator(seed: seed)
-            var values: [Double] = []
-            for _ in 0 ..< 200 {
-                let resample = tenths.map { _ in tenths[Int.random(in: 0 ..< tenths.count, using: &random)] }
-                if let mc = mc(resample, method), let fit = b(resample, mc: mc), fit.n >= 50 { values.append(fit.b) }
-            }
-            let mean = values.reduce(0, +) / Double(values.count)
-            return (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)).squareRoot()
-        }
-    }
-
     /// Gutenberg–Richter magnitudes of slope `b` from M 0.95 up, detected with the probability
     /// of a normal ramp (Ogata & Katsura 1993) of mean 1.75 and σ 0.1: complete from about 2.0.
     static func catalogue(b: Double, count: Int, seed: UInt64) -> [Double] {
@@ -107,7 +21,7 @@ import Testing
 
     static func frequency(_ magnitudes: [Double], method: CompletenessMethod = .maxc) -> MagnitudeFrequency {
         var tenths: [Int: Int] = [:]
-        for m in magnitudes { tenths[Independent.tenth(m), default: 0] += 1 }
+        for m in magnitudes { tenths[IndependentMagnitudeMethods.tenth(m), default: 0] += 1 }
         return MagnitudeFrequency(tenths: tenths, count: magnitudes.count, method: method)
     }
 
@@ -121,10 +35,10 @@ import Testing
     @Test(arguments: [1.0, 1.5], CompletenessMethod.allCases)
     func aKnownBValueIsRecoveredByEveryMethod(_ trueB: Double, _ method: CompletenessMethod) throws {
         let magnitudes = Self.catalogue(b: trueB, count: 4_000, seed: UInt64(trueB * 10))
-        let tenths = magnitudes.map(Independent.tenth)
+        let tenths = magnitudes.map(IndependentMagnitudeMethods.tenth)
         let mfd = Self.frequency(magnitudes, method: method)
-        let mc = try #require(Independent.mc(tenths, method.rawValue))
-        let expected = try #require(Independent.b(tenths, mc: mc))
+        let mc = try #require(IndependentMagnitudeMethods.mc(tenths, method.rawValue))
+        let expected = try #require(IndependentMagnitudeMethods.b(tenths, mc: mc))
         let fit = try #require(mfd.fit, "\(mfd.why ?? "")")
         #expect(mfd.completenessTenth == mc)
         #expect(abs(fit.b - expected.b) < 1e-9 && abs(fit.bError - expected.sigma) < 1e-9 && fit.n == expected.n)
@@ -136,7 +50,7 @@ import Testing
             #expect(abs(fit.b - trueB) <= 0.1 * trueB, "b \(fit.b) ± \(fit.bError) for \(trueB) by \(method)")
         }
         let bootstrap = MagnitudeBootstrap(mfd)
-        let sigma = Independent.bootstrapSigma(tenths, method: method.rawValue, seed: 99)
+        let sigma = IndependentMagnitudeMethods.bootstrapSigma(tenths, method: method.rawValue, seed: 99)
         let ours = try #require(bootstrap.bError)
         #expect(abs(ours - sigma) <= sigma / 3, "bootstrap σ \(ours), drawn here \(sigma)")
         #expect(bootstrap.samples == 200)
@@ -146,7 +60,7 @@ import Testing
     /// Maximum curvature takes the lower of two equally full bins, then adds 0.2.
     @Test func maxcTakesTheLowerBinOnATieAndAddsTwoTenths() {
         let mfd = MagnitudeFrequency(tenths: [18: 40, 19: 70, 20: 70, 21: 50, 22: 35, 23: 25, 24: 18, 25: 12], count: 320)
-        #expect(mfd.completenessTenth == Independent.maxc(Array(repeating: 19, count: 70) + Array(repeating: 20, count: 70)))
+        #expect(mfd.completenessTenth == IndependentMagnitudeMethods.maxc(Array(repeating: 19, count: 70) + Array(repeating: 20, count: 70)))
         #expect(mfd.completenessTenth == 21)
         #expect(MagnitudeFrequency(tenths: [30: 9, 31: 9, 32: 9], count: 27).completenessTenth == 32)
     }
@@ -164,7 +78,7 @@ import Testing
         #expect(MagnitudeFrequency(tenths: [:], count: 3).why == "No quake of the list has a usable magnitude.")
         // A method that finds no Mc says so, rather than falling back to another.
         let flat = MagnitudeFrequency(tenths: Dictionary(uniqueKeysWithValues: (10 ... 40).map { ($0, 20) }), count: 620, method: .gft95)
-        #expect(flat.completenessTenth == Independent.gft(Array((10 ... 40).flatMap { Array(repeating: $0, count: 20) }), level: 95))
+        #expect(flat.completenessTenth == IndependentMagnitudeMethods.gft(Array((10 ... 40).flatMap { Array(repeating: $0, count: 20) }), level: 95))
         #expect(flat.fit == nil)
         #expect(flat.why?.hasPrefix("No Mc by gft95") == true, "\(flat.why ?? "nil")")
     }
@@ -179,7 +93,7 @@ import Testing
         #expect(mfd.bins.first.map { [$0.from, $0.to] } == [-0.15, -0.05])
         #expect(mfd.bins.reduce(0) { $0 + $1.count } + mfd.unusable == mfd.count)
         #expect(mfd.unusable == 2)
-        #expect(magnitudes.map { MagnitudeFrequency.tenth(of: $0) } == magnitudes.map(Independent.tenth))
+        #expect(magnitudes.map { MagnitudeFrequency.tenth(of: $0) } == magnitudes.map(IndependentMagnitudeMethods.tenth))
     }
 
     /// b-positive equals the independent sum on a list in time order, and stays near the true
@@ -196,7 +110,7 @@ import Testing
         var estimate = BPositive()
         magnitudes.forEach { estimate.add($0) }
         let value = try #require(estimate.value)
-        let expected = try #require(Independent.bPositive(magnitudes.map(Independent.tenth)))
+        let expected = try #require(IndependentMagnitudeMethods.bPositive(magnitudes.map(IndependentMagnitudeMethods.tenth)))
         #expect(abs(value.b - expected) < 1e-9)
         #expect(abs(value.b - 1.0) <= 3 * value.bError, "b+ \(value.b) ± \(value.bError)")
         var few = BPositive()
