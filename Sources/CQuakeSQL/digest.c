@@ -258,6 +258,20 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
     return chunk->count;
 }
 
+int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                        int64_t *times, double *magnitudes) {
+    int64_t taken = 0;
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        times[taken] = (int64_t)load_u64(slot + 8);
+        magnitudes[taken] = magnitude;
+        taken++;
+    }
+    return taken;
+}
+
 static inline void set_bit(uint64_t *bits, int64_t bitCount, int64_t id) {
     if (id >= 0 && id < bitCount) bits[id / 64] |= (uint64_t)1 << (id % 64);
 }
