@@ -81,6 +81,9 @@ import Testing
         #expect(flat.completenessTenth == IndependentMagnitudeMethods.gft(Array((10 ... 40).flatMap { Array(repeating: $0, count: 20) }), level: 95))
         #expect(flat.fit == nil)
         #expect(flat.why?.hasPrefix("No Mc by gft95") == true, "\(flat.why ?? "nil")")
+        let small = MagnitudeFrequency(tenths: [20: 20, 21: 15, 22: 11], count: 46, method: .mbs)
+        #expect(small.fit == nil)
+        #expect(small.why == "Only 46 quakes with a usable magnitude: mbs tries an Mc only with 50 or more at or above it.")
     }
 
     /// Each bin's edges hold its magnitudes, and what is off the usable bins is counted.

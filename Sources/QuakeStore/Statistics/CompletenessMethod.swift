@@ -48,6 +48,10 @@ public enum CompletenessMethod: String, CaseIterable, Sendable, Equatable {
     public func failure(for counts: BinnedCounts) -> String? {
         guard completenessTenth(of: counts) == nil else { return nil }
         guard !counts.isEmpty else { return "No quake of the list has a usable magnitude." }
+        if self != .maxc, counts.total < Self.minimumFitCount {
+            return "Only \(CountFormat.quakes(counts.total)) with a usable magnitude: \(rawValue) tries an Mc only with "
+                + "\(Self.minimumFitCount) or more at or above it."
+        }
         switch self {
         case .maxc: return nil
         case .gft90, .gft95:
