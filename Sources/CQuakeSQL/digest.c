@@ -226,7 +226,11 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         int tenth = -1, depth = -1;
         // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
         double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
-        double bin = floor(scaled + 0.5) - QUAKETUI_TALLY_TENTH_BASE;
+        double t = floor(scaled + 0.5);
+        // Stepped to the bin whose edges, (2t - 1) / 20 and (2t + 1) / 20, hold the magnitude.
+        if (row->magnitude < (t * 2 - 1) / 20) t -= 1;
+        else if (row->magnitude >= (t * 2 + 1) / 20) t += 1;
+        double bin = t - QUAKETUI_TALLY_TENTH_BASE;
         if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
             tenth = (int)bin;
             if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
@@ -252,6 +256,20 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         if ((int64_t)row->region < regionCount) regions[row->region]++;
     }
     return chunk->count;
+}
+
+int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                        int64_t *times, double *magnitudes) {
+    int64_t taken = 0;
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        times[taken] = (int64_t)load_u64(slot + 8);
+        magnitudes[taken] = magnitude;
+        taken++;
+    }
+    return taken;
 }
 
 static inline void set_bit(uint64_t *bits, int64_t bitCount, int64_t id) {

@@ -159,6 +159,7 @@ final class FDSNTextParser: RecordParser {
         guard longitude.isFinite, (-180...180).contains(longitude) else { return skip("longitude \(longitude) is outside -180…180") }
         let magnitude = Double(cell(.magnitude)).flatMap { $0.isFinite ? $0 : nil }
         let depth = Double(cell(.depth)).flatMap { $0.isFinite ? $0 : nil }
+        if let problem = QuakeRecord.magnitudeProblem(magnitude) ?? QuakeRecord.depthProblem(depth) { return skip(problem) }
         let agency: String
         if let decided = self.agency {
             agency = decided

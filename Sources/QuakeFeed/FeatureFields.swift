@@ -13,9 +13,10 @@ import QuakeStore
 ///   An `updated` that is missing or not a number falls back to `time`; a `place` that is
 ///   null, missing or not a string becomes `""`.
 /// - **Out-of-range values skip the feature**: a latitude outside −90…90, a longitude outside
-///   −180…180, or a non-finite `mag`, `depth`, `time` or `updated` (a literal such as `1e400`
-///   overflows to infinity) would corrupt sorting and the map, so the feature is skipped with
-///   a reason instead of being stored. A `time` or `updated` with a fraction is truncated to
+///   −180…180, a `mag` outside −5…10, a `depth` outside −10…800 km
+///   (`QuakeRecord.supportedMagnitudes`, `supportedDepths`), or a non-finite `mag`, `depth`,
+///   `time` or `updated` (a literal such as `1e400` overflows to infinity) would corrupt sorting,
+///   the statistics and the map, so the feature is skipped with a reason instead of being stored. A `time` or `updated` with a fraction is truncated to
 ///   whole milliseconds. A `time` or `updated` outside the years 0001…9999
 ///   (`QuakeRecord.supportedTimes`) skips the feature with that reason.
 /// - `tsunami`, `felt` and `sig` must be integers (`5` or `5.0`); otherwise they are nil.
@@ -79,8 +80,9 @@ struct FeatureFields {
         if let problem { return problem }
         guard latitude >= -90, latitude <= 90 else { return "latitude \(latitude) is outside -90…90" }
         guard longitude >= -180, longitude <= 180 else { return "longitude \(longitude) is outside -180…180" }
-        if let depth, !depth.isFinite { return "depth \(depth) is not a finite number" }
-        if let magnitude, !magnitude.isFinite { return "magnitude \(magnitude) is not a finite number" }
+        // The depth stored: EMSC's `properties.depth` (positive down) over its coordinate (negative).
+        if let problem = QuakeRecord.depthProblem(propertyDepth ?? depth) { return problem }
+        if let problem = QuakeRecord.magnitudeProblem(magnitude) { return problem }
         return nil
     }
 

@@ -52,8 +52,10 @@ extension QuakeMLParser {
             ?? e.descriptions.first { $0.type == "Flinn-Engdahl region" }?.text
             ?? e.descriptions.first?.text ?? ""
         let depth = origin.depthMetres.flatMap { $0.isFinite ? (depthInKilometres ? $0 : $0 / 1000) : nil }
+        let value = magnitude?.value.flatMap { $0.isFinite ? $0 : nil }
+        if let problem = QuakeRecord.magnitudeProblem(value) ?? QuakeRecord.depthProblem(depth) { return .failure(Skip(reason: problem)) }
         var record = QuakeRecord(
-            code: code, magnitude: magnitude?.value.flatMap { $0.isFinite ? $0 : nil }, magType: magnitude?.type,
+            code: code, magnitude: value, magType: magnitude?.type,
             place: place, time: time, updated: updated,
             latitude: latitude, longitude: longitude, depth: depth, status: origin.status, type: e.type,
             net: e.eventSource)

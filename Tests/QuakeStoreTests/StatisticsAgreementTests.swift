@@ -48,9 +48,13 @@ import Testing
         let total = try rows("SELECT count(*), min(time), max(time) FROM quake WHERE \(condition)")[0]
         expected.count = Int(total[0].int64 ?? 0)
         if let low = total[1].int64, let high = total[2].int64 { expected.timeRange = low...high }
+        // floor(M × 10 + 0.5), stepped to the bin whose edges (2t ∓ 1) / 20 hold M where the
+        // product rounds across an edge (7.6 + 0.05 is just below 7.65: the bin of 7.6).
         for row in try rows("""
-            SELECT CAST(x AS INTEGER) - (x < CAST(x AS INTEGER)) AS t, count(*)
-            FROM (SELECT magnitude * 10 + 0.5 AS x FROM quake WHERE magnitude IS NOT NULL AND \(condition)) GROUP BY t
+            SELECT t0 - (m < (2 * t0 - 1) / 20.0) + (m >= (2 * t0 + 1) / 20.0) AS t, count(*)
+            FROM (SELECT m, CAST(x AS INTEGER) - (x < CAST(x AS INTEGER)) AS t0
+                  FROM (SELECT magnitude AS m, magnitude * 10 + 0.5 AS x FROM quake WHERE magnitude IS NOT NULL AND \(condition)))
+            GROUP BY t
             """) { expected.tenths[Int(row[0].int64!)] = Int(row[1].int64!) }
         for row in try rows("""
             SELECT CASE WHEN depth < 100 THEN CAST((depth + 1000) / 10 AS INTEGER) * 10 - 1000

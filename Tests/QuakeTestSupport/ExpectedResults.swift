@@ -127,15 +127,6 @@ public enum ExpectedResults {
     }
 }
 
-/// A small deterministic generator (SplitMix64) for reproducible test data.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A small deterministic generator for reproducible test data: the store's SplitMix64 (the
+/// statistics' bootstrap generator), the same numbers as the copy that stood here.
+public typealias SeededGenerator = SplitMix64

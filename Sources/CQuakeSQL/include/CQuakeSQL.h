@@ -238,6 +238,12 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
                               int64_t *regions, int64_t regionCount, quaketui_digest_row *row);
 
+// The time and magnitude (NaN: none) of every row of `chunk` that `query` takes, the minimum
+// magnitude included, in the chunk's order (ids ascending), into `times` and `magnitudes` (room
+// for chunk->count each): what b-positive orders by time (BPositive.swift). Returns how many.
+int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                        int64_t *times, double *magnitudes);
+
 // A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
 // maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),
 // cells of `cellDegrees` on the globe (`rows` × `columns`).

@@ -117,6 +117,11 @@ extension BrowserState {
             self.filters.append(text)
         case .success(.clear(let kind)):
             self.filters.removeAll { kind == nil || FilterCommand.kind(of: $0) == kind }
+        case .success(.completeness(let method)):
+            self.statistics.method = method
+            self.status.message = "Mc by \(method.rawValue) in the statistics (=)"
+            self.status.isError = false
+            return []
         }
         self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone)
         return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))

@@ -15,16 +15,18 @@ public enum FilterCommand: Equatable, Sendable {
     case filter(kind: String, text: String, RowFilter)
     /// Remove every filter (`clear`), or those of one kind (`clear depth`).
     case clear(kind: String?)
+    /// How the statistics view estimates `Mc` (`:mc gft95`): no filter, the list stays.
+    case completeness(CompletenessMethod)
 
     /// What the command line accepts, for the help, the README and unknown commands.
     public static let usage = ":depth 0-70, :mag 4-6, :mag 5 (5 and up), :since 24h (m h d w), :time 2025-01-01 (a day) or "
         + "2025-01-01..2025-02-01, :type earthquake, "
-        + ":type !quarry blast, :alert orange, :felt, :clear"
+        + ":type !quarry blast, :alert orange, :felt, :clear, :mc maxc|gft90|gft95|mbs (the statistics' Mc)"
 
     public static let kinds = ["depth", "mag", "time", "type", "alert", "felt"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear"]
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear", "mc"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
     /// several names' common start; nil when there is nothing to add (an argument is being typed).
@@ -92,6 +94,11 @@ public enum FilterCommand: Equatable, Sendable {
         case "felt":
             guard argument.isEmpty else { return fail("felt takes nothing: :felt") }
             return .success(.filter(kind: "felt", text: "felt", .felt))
+        case "mc":
+            guard let method = CompletenessMethod(rawValue: argument.lowercased()) else {
+                return fail("mc takes a method of Mc for the statistics (=): :mc maxc, :mc gft90, :mc gft95 or :mc mbs")
+            }
+            return .success(.completeness(method))
         case "clear":
             let kind = argument.lowercased() == "since" ? "time" : argument.lowercased()
             guard kind.isEmpty || kinds.contains(kind) else { return fail("clear takes nothing or a kind: :clear, :clear depth") }

@@ -20,6 +20,9 @@ public struct StatisticsState: Equatable, Sendable {
     public var isPending = false
     /// Why the last computation failed, shown in the view; nil when it did not.
     public var failure: String?
+    /// How the view estimates `Mc` (`:mc METHOD`): every method reads the counts per bin the
+    /// computation already holds, so a change redraws at once and asks for nothing.
+    public var method: CompletenessMethod = .maxc
 
     public init() {}
 

@@ -7,7 +7,8 @@ import QuakeStore
 enum MagnitudeChart {
     static let gutter = 5
 
-    static func render(_ stats: CatalogueStatistics?, in rect: Rect, into buffer: inout CellBuffer) {
+    /// `Mc` and the fit by `method` (`:mc`, ``StatisticsState/method``).
+    static func render(_ stats: CatalogueStatistics?, method: CompletenessMethod = .maxc, in rect: Rect, into buffer: inout CellBuffer) {
         var x = rect.x
         x += buffer.put("Magnitude–frequency", at: Point(x: x, y: rect.y), style: .role(.header, [.bold]), maxWidth: rect.width)
         x += buffer.put("  █ per 0.1", at: Point(x: x, y: rect.y), style: .role(.accent), maxWidth: rect.maxX - x)
@@ -15,7 +16,7 @@ enum MagnitudeChart {
         x += buffer.put("  · G-R fit", at: Point(x: x, y: rect.y), style: .role(.warning), maxWidth: rect.maxX - x)
         buffer.put("  ▲ Mc", at: Point(x: x, y: rect.y), style: .role(.success), maxWidth: rect.maxX - x)
         guard let stats else { return StatsView.dots(in: rect, into: &buffer) }
-        let mfd = stats.magnitudes
+        let mfd = stats.magnitudes.using(method)
         guard let low = mfd.tenths.keys.min(), let high = mfd.tenths.keys.max() else {
             buffer.put("No quake of the list has a magnitude.", at: Point(x: rect.x, y: rect.y + 1), style: .role(.dim),
                        maxWidth: rect.width)

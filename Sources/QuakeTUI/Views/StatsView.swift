@@ -9,15 +9,18 @@ public struct StatisticsModel: Sendable, Equatable {
     /// A newer computation is running (the store changed): the title ends in `…`.
     public var isPending: Bool
     public var failure: String?
+    /// How `Mc` is estimated (`:mc`).
+    public var method: CompletenessMethod
 
-    public init(statistics: CatalogueStatistics?, isPending: Bool = false, failure: String? = nil) {
+    public init(statistics: CatalogueStatistics?, isPending: Bool = false, failure: String? = nil, method: CompletenessMethod = .maxc) {
         self.statistics = statistics
         self.isPending = isPending
         self.failure = failure
+        self.method = method
     }
 
     init(_ state: StatisticsState) {
-        self.init(statistics: state.result, isPending: state.isPending, failure: state.failure)
+        self.init(statistics: state.result, isPending: state.isPending, failure: state.failure, method: state.method)
     }
 }
 
@@ -42,7 +45,7 @@ enum StatsView {
         var (mfdRect, below) = rest.splitTop(sections.mfd)
         let timelineRect: Rect
         (timelineRect, below) = below.splitTop(sections.timeline)
-        if mfdRect.height >= 3 { MagnitudeChart.render(stats, in: mfdRect, into: &buffer) }
+        if mfdRect.height >= 3 { MagnitudeChart.render(stats, method: model.method, in: mfdRect, into: &buffer) }
         if timelineRect.height >= 3 { TimelineChart.render(stats, in: timelineRect, into: &buffer) }
         guard below.height >= 2 else { return }
         let (depthRect, regionRect): (Rect, Rect)
@@ -57,18 +60,19 @@ enum StatsView {
         renderRegions(stats, in: regionRect, into: &buffer)
     }
 
-    /// `Mc 2.5 · b 1.02 ± 0.03 · a 6.12 · n 4,321 at or above Mc`, or why there is no b-value.
+    /// `Mc 2.5 (maxc) · b 1.02 ± 0.034 · a 6.12 · n 4,321 at or above Mc` (the error to two
+    /// significant digits, the b-value to the same place), or why there is no b-value.
     static func fitLine(_ model: StatisticsModel) -> (String, Style) {
         if let failure = model.failure { return ("Not computed: \(failure)", .role(.error)) }
         guard let stats = model.statistics else { return ("Mc …  b …  a …  n …", .role(.dim)) }
-        let mfd = stats.magnitudes
+        let mfd = stats.magnitudes.using(model.method)
         if let fit = mfd.fit {
-            let text = String(format: "Mc %.1f · b %.2f ± %.2f · a %.2f · n %@ at or above Mc",
-                              fit.completeness, fit.b, fit.bError, fit.a, QuakeFormat.count(fit.n))
+            let text = String(format: "Mc %.1f (%@) · b %@ · a %.2f · n %@ at or above Mc", fit.completeness, mfd.method.rawValue,
+                              UncertaintyFormat.string(fit.b, fit.bError), fit.a, QuakeFormat.count(fit.n))
             return (text, .role(.accent))
         }
-        return ((mfd.completenessTenth.map { String(format: "Mc %.1f · no b-value: ", Double($0) / 10) } ?? "No b-value: ")
-                + (mfd.why ?? ""), .role(.warning))
+        // The reason names Mc where there is one.
+        return ("No b-value (\(mfd.method.rawValue)): " + (mfd.why ?? ""), .role(.warning))
     }
 
     /// Rows for the magnitude chart, the timeline and the two lists below, for `rows` in all.

@@ -9,27 +9,36 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Print statistics of the quakes list shows: magnitudes (Mc, b-value), days, depths, regions.",
-        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--json]"],
+        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--mc maxc|gft90|gft95|mbs] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
-            binned to 0.1 (floor(M x 10 + 0.5) / 10; quakes without one, or with one outside
-            M -6.4 to 19.1, count in no bin). Mc, the magnitude of completeness, is the most
-            populated bin (maximum curvature; the lower magnitude on a tie). Above it,
-            b = log10(e) / (mean M - (Mc - 0.05)) (Aki 1965, Utsu 1966), its error
-            2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1))) (Shi & Bolt 1982), and
-            a = log10(n) + b Mc, with n the quakes at or above Mc; with fewer than 50 there is no
-            b-value and stats says why. Days follow the app setting timeZone; depths are binned
-            by 10 km to 100 km, then by 100 km.
+            binned to 0.1: the bin of M 1.1 holds 1.05 <= M < 1.15 (floor(M x 10 + 0.5) / 10).
+            Quakes without a magnitude, or with one outside M -5 to 10, are counted as having
+            no usable magnitude. Mc, the magnitude of completeness, is estimated by --mc:
+            maxc (the default: the most populated bin, the lower on a tie, + 0.2; Woessner &
+            Wiemer 2005), gft90 and gft95 (goodness of fit, Wiemer & Wyss 2000) or mbs (b-value
+            stability, Cao & Gao 2002). Above it, b = log10(e) / (mean M - (Mc - 0.05))
+            (Aki 1965, Utsu 1966), its error 2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1)))
+            (Shi & Bolt 1982), and a = log10(n) + b Mc, with n the quakes at or above Mc; with
+            fewer than 50, or no spread, there is no b-value and stats says why. A bootstrap of
+            200 seeded resamples gives the standard deviations of Mc and b; b-positive
+            (van der Elst 2021) is b from the differences of 0.2 or more between successive
+            magnitudes in time order. Errors are printed to two significant digits. Days follow
+            the app setting timeZone; depths are binned by 10 km to 100 km, then by 100 km.
 
-            --json prints {"count","magnitude":{"bins":[{"from","to","count"}],"completeness",
-            "bValue","bValueError","aValue","n"},"daily":[{"day","count"}],"depth":{"bins":[{"from",
-            "to","count"}]},"regions":[{"region","count"}]} (null where there is no fit).
+            --json prints {"count","magnitude":{"bins":[{"from","to","count"}],"unusable",
+            "completeness","completenessMethod","completenessError","bValue","bValueError",
+            "bValueBootstrapError","bootstrapSamples","bValuePositive","aValue","n"},
+            "daily":[{"day","count"}],"depth":{"bins":[{"from","to","count"}]},
+            "regions":[{"region","count"}],"warnings":[sentence]} (null where there is no fit).
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
             .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
+            .init(name: "mc", value: "METHOD", help: "How Mc is estimated: maxc (default), gft90, gft95 or mbs.",
+                  completion: .values(CompletenessMethod.allCases.map(\.rawValue))),
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
@@ -42,18 +51,29 @@ enum StatsCommand {
             throw UsageError(message: "--near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near.",
                              command: spec)
         }
+        let method = try completenessMethod(arguments)
         let (state, request, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
-        let (statistics, isSample) = try container.viewContext.read { db in
-            (try db.catalogueStatistics(of: request), try SampleCatalogue.isSample(db))
+        let (statistics, positive, isSample) = try container.viewContext.read { db in
+            (try db.catalogueStatistics(of: request), try db.bPositive(of: request), try SampleCatalogue.isSample(db))
         }
         if isSample { printError(ListCommand.sampleNote) }
-        if arguments.has("json") { return try printJSON(Report(statistics)) }
+        let fit = MagnitudeFit(statistics.magnitudes.using(method), positive: positive)
+        if arguments.has("json") { return try printJSON(Report(statistics, fit)) }
         guard statistics.count > 0 else {
             return print(try ListCommand.emptyResultMessage(container: container, request: request, arguments: arguments))
         }
-        print(text(statistics), terminator: "")
+        print(text(statistics, fit), terminator: "")
+    }
+
+    /// `--mc`'s method, `maxc` without it.
+    static func completenessMethod(_ arguments: ParsedArguments) throws -> CompletenessMethod {
+        guard let text = arguments.value("mc") else { return .maxc }
+        guard let method = CompletenessMethod(rawValue: text.lowercased()) else {
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a method of Mc; use maxc, gft90, gft95 or mbs.", command: spec)
+        }
+        return method
     }
 
     // MARK: JSON
@@ -67,20 +87,35 @@ enum StatsCommand {
     struct Report: Encodable {
         struct Magnitude: Encodable {
             var bins: [Bin]
+            var unusable: Int
             var completeness: Double?
+            var completenessMethod: String
+            var completenessError: Double?
             var bValue: Double?
             var bValueError: Double?
+            var bValueBootstrapError: Double?
+            var bootstrapSamples: Int
+            var bValuePositive: Double?
             var aValue: Double?
             var n: Int?
 
             /// Every key always, `null` where there is no fit (synthesized coding would drop it).
             func encode(to encoder: Encoder) throws {
-                enum Keys: String, CodingKey { case bins, completeness, bValue, bValueError, aValue, n }
+                enum Keys: String, CodingKey {
+                    case bins, unusable, completeness, completenessMethod, completenessError, bValue, bValueError
+                    case bValueBootstrapError, bootstrapSamples, bValuePositive, aValue, n
+                }
                 var container = encoder.container(keyedBy: Keys.self)
                 try container.encode(bins, forKey: .bins)
+                try container.encode(unusable, forKey: .unusable)
                 try container.encode(completeness, forKey: .completeness)
+                try container.encode(completenessMethod, forKey: .completenessMethod)
+                try container.encode(completenessError, forKey: .completenessError)
                 try container.encode(bValue, forKey: .bValue)
                 try container.encode(bValueError, forKey: .bValueError)
+                try container.encode(bValueBootstrapError, forKey: .bValueBootstrapError)
+                try container.encode(bootstrapSamples, forKey: .bootstrapSamples)
+                try container.encode(bValuePositive, forKey: .bValuePositive)
                 try container.encode(aValue, forKey: .aValue)
                 try container.encode(n, forKey: .n)
             }
@@ -99,36 +134,41 @@ enum StatsCommand {
         var daily: [Day]
         var depth: Depth
         var regions: [Region]
+        var warnings: [String]
 
-        init(_ statistics: CatalogueStatistics) {
-            let mfd = statistics.magnitudes
+        init(_ statistics: CatalogueStatistics, _ magnitudes: MagnitudeFit) {
+            let mfd = magnitudes.mfd
             let fit = mfd.fit
             count = statistics.count
             magnitude = Magnitude(bins: mfd.bins.map { Bin(from: $0.from, to: $0.to, count: $0.count) },
+                                  unusable: mfd.unusable,
                                   completeness: mfd.completenessTenth.map { Double($0) / 10 },
-                                  bValue: fit?.b, bValueError: fit?.bError, aValue: fit?.a, n: fit?.n)
+                                  completenessMethod: mfd.method.rawValue,
+                                  completenessError: magnitudes.bootstrap.completenessError,
+                                  bValue: fit?.b, bValueError: fit?.bError,
+                                  bValueBootstrapError: fit == nil ? nil : magnitudes.bootstrap.bError,
+                                  bootstrapSamples: magnitudes.bootstrap.samples,
+                                  bValuePositive: magnitudes.positive?.value?.b,
+                                  aValue: fit?.a, n: fit?.n)
             daily = statistics.daily.map { Day(day: $0.day, count: $0.count) }
             depth = Depth(bins: statistics.depthBins.map { Bin(from: $0.from, to: $0.to, count: $0.count) })
             regions = statistics.topRegions(StatsCommand.regionLimit).map { Region(region: $0.region, count: $0.count) }
+            warnings = magnitudes.warnings
         }
-
     }
 
     // MARK: Text
 
-    /// A readable table: the fit, then each distribution with a bar scaled to its largest count
-    /// (of a list with at least one quake).
-    static func text(_ statistics: CatalogueStatistics) -> String {
-        let mfd = statistics.magnitudes
+    /// A readable table: the fit and its warnings, then each distribution with a bar scaled to
+    /// its largest count (of a list with at least one quake).
+    static func text(_ statistics: CatalogueStatistics, _ magnitudes: MagnitudeFit) -> String {
+        let mfd = magnitudes.mfd
         var lines = [CountFormat.quakes(statistics.count)]
-        if let fit = mfd.fit {
-            lines.append(String(format: "Mc %.1f   b %.2f ± %.2f   a %.2f   n %@ at or above Mc",
-                                fit.completeness, fit.b, fit.bError, fit.a, CountFormat.grouped(fit.n)))
-        } else if let why = mfd.why {
-            lines.append(why)
-        }
+        lines += magnitudes.lines
+        lines += magnitudes.warnings.map { "Warning: \($0)" }
         lines.append("")
-        lines += table("Magnitude", mfd.bins.map { (String(format: "%4.1f", $0.from), $0.count) })
+        lines += table("Magnitude", mfd.bins.map { (String(format: "%.2f–%.2f", $0.from, $0.to), $0.count) }
+                       + (mfd.unusable > 0 ? [("none", mfd.unusable)] : []))
         lines.append("")
         let zone = statistics.timeZone.identifier == "UTC" ? "UTC" : "local time"
         lines += table("Day (\(zone))", statistics.daily.map { ($0.day, $0.count) })
