@@ -123,7 +123,7 @@ struct BrowserFaultSweepTests {
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "s")
             outcome.screen = browser.waitFor(["sort magnitude", "could not", "Could not", "not saved"], timeout: 10)
-            outcome.changed = outcome.screen.contains("sort magnitude")
+            outcome.changed = Screen(outcome.screen).header.sort == "sort magnitude ↓" 
             if !outcome.changed, !browser.exited, !outcome.screen.lowercased().contains("could not") {
                 outcome.problems.append("the sort did not change and the status line does not say why")
             }
@@ -207,7 +207,7 @@ struct BrowserFaultSweepTests {
             }
             // The next run works.
             let again = try Browser.launch(tmux, state: state, files: dir.url)
-            if !again.screen().contains("scene main") { outcome.problems.append("the next launch does not show scene main") }
+            if Screen(again.screen()).header.scene != "main" { outcome.problems.append("the next launch does not show scene main") }
             let status = try again.quit(terminate: true)
             if status != 0 { outcome.problems.append("the next launch exited \(status): \(again.errors)") }
             print("browser fault sweep: \(writer) \(errno)×\(times) call #\(nth) of \(points): exit \(outcome.status), notes \(notes == oldNotes ? "before" : "after"), "
@@ -232,7 +232,7 @@ struct BrowserFaultSweepTests {
                                   environment: Self.offline.merging(faults) { $1 }.merging(["QUAKETUI_TRACE": trace]) { $1 })
         // The first frame, or the end (a trap at the first trace line, before the fix).
         _ = eventually(timeout: 60) {
-            (try? tmux.exitStatus(pane)) ?? nil != nil || ((try? tmux.capture(pane)) ?? "").contains("scene main")
+            (try? tmux.exitStatus(pane)) ?? nil != nil || (try? tmux.screen(pane))?.header.scene == "main"
         }
         if try tmux.exitStatus(pane) == nil { try tmux.send(pane, "j", "j", "q") }
         let status = try tmux.waitForExit(pane, timeout: 60)

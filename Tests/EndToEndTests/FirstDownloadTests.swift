@@ -29,20 +29,18 @@ struct FirstDownloadTests {
         // A new store: the browser imports the sample; its refresh fails at once (nothing listens there).
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "s"],
                                   environment: ["QUAKETUI_FEED_BASE_URL": "http://127.0.0.1:9/"], window: "s")
-        try tmux.waitFor(pane, timeout: 20, "the sample") { $0.contains("sample data") }
+        try tmux.waitForScreen(pane, timeout: 20, "the sample") { $0.header.badges.first == "sample data" }
 
         let result = try FetchCommandTests.fetchAll(catalogue, from: server, limit: 1_000, into: state)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try #require(try result.json()["windows"] as? Int) > 2, "several commits, as a real fetch makes")
         #expect(server.requests.first { $0.status == 200 && $0.count < 1_000 }?.number == 4, "the first window stored")
 
-        let screen = try tmux.waitFor(pane, timeout: 20, "every fetched quake in the list") {
-            $0.split(separator: "\n").first?.contains("6,000 quakes") == true
-        }
-        let header = String(screen.split(separator: "\n").first ?? "")
-        #expect(!header.contains("new"), "\(header)")
-        #expect(!header.contains("sample"), "\(header)")
-        #expect(!screen.split(separator: "\n").contains { $0.hasPrefix("●") }, "\(screen)")
+        let screen = try tmux.waitForScreen(pane, timeout: 20, "every fetched quake in the list") { $0.header.count == "6,000 quakes" }
+        // Nothing new, no sample badge: the header's whole segments.
+        #expect(screen.header.segments == ["quaketui", "6,000 quakes", "sort time ↓"], "\(screen.header)")
+        #expect(screen.header.badges.allSatisfy { $0 != "sample data" }, "\(screen.header)")
+        #expect(screen.quakeRows.allSatisfy { !$0.isNew }, "\(screen)")
     }
 }
 
