@@ -81,12 +81,6 @@ struct BrowserFaultSweepTests {
         return try connection.scalar("SELECT coalesce(notes, '') FROM quake WHERE code = ?", [.text(code)]).string ?? ""
     }
 
-    static func integrity(_ state: URL) throws -> String {
-        let connection = try Connection(path: state.appendingPathComponent("quakes.sqlite").path, create: false)
-        defer { connection.close() }
-        return try connection.scalar("PRAGMA integrity_check").string ?? "nil"
-    }
-
     /// What one trial did: the exit status, the screen after the save, and whether the sort changed.
     struct Outcome {
         var status: Int32
@@ -189,7 +183,7 @@ struct BrowserFaultSweepTests {
             if !killed, outcome.status != 0, lines.count != 1 || !outcome.stderr.hasPrefix("Error: ") {
                 outcome.problems.append("exit \(outcome.status) without one sentence")
             }
-            let check = try Self.integrity(state)
+            let check = try storeIntegrity(state)
             if check != "ok" { outcome.problems.append("integrity_check: \(check)") }
             if check == "ok", ["is damaged", "malformed", "disk image"].contains(where: { outcome.screen.contains($0) || outcome.stderr.contains($0) }) {
                 outcome.problems.append("called damaged on a sound store")

@@ -241,10 +241,7 @@ struct BrowserTests {
                 && screen.rows.first?.section != nil
         }
         try fixture.tmux.resize(pane, columns: 39, rows: 9)
-        try fixture.tmux.waitForScreen(pane, "the too-small message") {
-            $0.lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-                == ["Terminal too small (need 40×10)", "now 39×9"]
-        }
+        try fixture.tmux.waitForScreen(pane, "the too-small message") { $0.textLines == ["Terminal too small (need 40×10)", "now 39×9"] }
         try fixture.tmux.resize(pane, columns: 250, rows: 70)
         try fixture.tmux.send(pane, "Enter")
         try fixture.tmux.waitForScreen(pane, "list and detail side by side") { screen in

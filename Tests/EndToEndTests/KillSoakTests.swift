@@ -61,7 +61,6 @@ struct KillSoakTests {
 
         func count() throws -> Int64 { try read { try $0.scalar("SELECT count(*) FROM quake").int64 ?? -1 } }
 
-        func integrity() throws -> String { try read { try $0.scalar("PRAGMA integrity_check").string ?? "?" } }
 
         /// A feed of `batch` quakes whose codes are new in this round, times inside the kept range.
         func writeFeed(named name: String) throws -> String {
@@ -172,7 +171,7 @@ struct KillSoakTests {
                 return try notesRound()
             }
             let found = try count()
-            #expect(try integrity() == "ok", "\(operation) round \(round): integrity_check failed")
+            #expect(try storeIntegrity(URL(fileURLWithPath: state)) == "ok", "\(operation) round \(round): integrity_check failed")
             #expect(found == before || found == after, "\(operation): \(found) quakes, expected \(before) or \(after)")
             log.append("\(operation.rawValue): \(landed ? "killed mid-run" : "finished first"), \(found == before ? "before" : "after") (\(found))")
             if let pane = browserPane {
@@ -207,7 +206,7 @@ struct KillSoakTests {
             try tmux.send(pane, "C-s")
             usleep(UInt32.random(in: 0...40_000))  // the kill's random moment, not a wait
             try killBrowser(pane)
-            #expect(try integrity() == "ok", "notes round \(round): integrity_check failed")
+            #expect(try storeIntegrity(URL(fileURLWithPath: state)) == "ok", "notes round \(round): integrity_check failed")
             #expect(try count() == before)
             if let code {
                 let notes = try read { try $0.scalar("SELECT notes FROM quake WHERE code = ?", [.text(code)]).string }

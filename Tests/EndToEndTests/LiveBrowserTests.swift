@@ -49,11 +49,6 @@ struct LiveBrowserTests {
             environment = ["QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": String(interval)]
         }
 
-        func config(_ arguments: String...) throws {
-            let result = try QuaketuiBinary.run(["config"] + arguments, stateDirectory: state)
-            guard result.status == 0 else { throw ChildProcess.ChildError("config failed: \(result.stderr)") }
-        }
-
         @discardableResult
         func launch(_ scene: String, in pane: String? = nil) throws -> String {
             let arguments = ["--state-dir", state.path, "--scene", scene]
@@ -92,9 +87,9 @@ struct LiveBrowserTests {
         let fixture = try Fixture(interval: Self.interval)
         defer { fixture.close() }
         let alerts = fixture.dir.appending("alerts.ndjson")
-        try fixture.config("home", "\(Self.homeLatitude),\(Self.homeLongitude)")
-        try fixture.config("alertRadius", "100")
-        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        try QuaketuiBinary.config("home", "\(Self.homeLatitude),\(Self.homeLongitude)", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertRadius", "100", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertCommand", "cat >> '\(alerts.path)'", stateDirectory: fixture.state)
         let panes = try (1...4).map { try fixture.launch("p\($0)") }
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", fixture.state.path])
         defer { watch.kill(); watch.wait() }
@@ -231,8 +226,8 @@ struct LiveBrowserTests {
         let fixture = try Fixture(interval: 1)
         defer { fixture.close() }
         let alerts = fixture.dir.appending("alerts.ndjson")
-        try fixture.config("alertMagnitude", "3.2")
-        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        try QuaketuiBinary.config("alertMagnitude", "3.2", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertCommand", "cat >> '\(alerts.path)'", stateDirectory: fixture.state)
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh", "--state-dir", fixture.state.path],
                                      environment: fixture.environment)
         defer { watch.kill(); watch.wait() }

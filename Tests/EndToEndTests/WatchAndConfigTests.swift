@@ -122,31 +122,26 @@ import Testing
     @Test func configSetsReadsAndUnsetsAppStorage() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        func config(_ arguments: String...) throws -> QuaketuiBinary.Result {
-            let result = try QuaketuiBinary.run(["config"] + arguments, stateDirectory: dir.url)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
-            return result
-        }
-        #expect(try config("home", "-33.92,18.42", "--name", "Cape Town").stdout == "-33.9200,18.4200 (Cape Town)\n")
-        #expect(try config("alertMagnitude", "6").stdout == "M 6\n")
-        #expect(try config("alertRadius", "250").stdout == "250 km\n")
-        #expect(try config("alertCommand", "cat > /tmp/x").stdout == "cat > /tmp/x\n")
-        #expect(try config("autoRefreshInterval", "0").stdout == "off\n")
+        #expect(try QuaketuiBinary.config("home", "-33.92,18.42", "--name", "Cape Town", stateDirectory: dir.url).stdout == "-33.9200,18.4200 (Cape Town)\n")
+        #expect(try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: dir.url).stdout == "M 6\n")
+        #expect(try QuaketuiBinary.config("alertRadius", "250", stateDirectory: dir.url).stdout == "250 km\n")
+        #expect(try QuaketuiBinary.config("alertCommand", "cat > /tmp/x", stateDirectory: dir.url).stdout == "cat > /tmp/x\n")
+        #expect(try QuaketuiBinary.config("autoRefreshInterval", "0", stateDirectory: dir.url).stdout == "off\n")
         let plist = try propertyList(at: dir.appending("defaults.plist"))
         #expect(Set(plist.keys).isSuperset(of: ["home", "alertMagnitude", "alertRadius", "alertCommand", "autoRefreshInterval"]),
                 "\(plist)")
         let saved = plist["home"] as? [String: Any]
         #expect(saved?["latitude"] != nil && saved?["name"] as? String == "Cape Town", "\(plist)")
-        let json = try config("--json").json()
+        let json = try QuaketuiBinary.config("--json", stateDirectory: dir.url).json()
         let settings = try #require(json["settings"] as? [String: Any])
         let home = try #require(settings["home"] as? [String: Any])
         #expect(home["latitude"] as? Double == -33.92 && home["name"] as? String == "Cape Town")
         #expect(settings["alertMagnitude"] as? Double == 6)
         #expect(settings["minimumMagnitude"] is NSNull)
         #expect(settings["nearRadius"] as? Double == 300)
-        #expect(try config("home", "--unset").stdout == "—\n")
-        #expect(try config("home", "--json").json()["value"] is NSNull)
-        let list = try config()
+        #expect(try QuaketuiBinary.config("home", "--unset", stateDirectory: dir.url).stdout == "—\n")
+        #expect(try QuaketuiBinary.config("home", "--json", stateDirectory: dir.url).json()["value"] is NSNull)
+        let list = try QuaketuiBinary.config(stateDirectory: dir.url)
         // Every setting with its value and its default, as `config --help` says (issue 31), each
         // on a line of its own below the first.
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("alertMagnitude ") } == ["alertMagnitude       M 6 (default: none)"], "\(list.stdout)")

@@ -41,6 +41,14 @@ public enum QuaketuiBinary {
         }
     }
 
+    /// `quaketui config ARGS` in `stateDirectory`; throws (with its stderr) when it fails.
+    @discardableResult
+    public static func config(_ arguments: String..., stateDirectory: URL) throws -> Result {
+        let result = try run(["config"] + arguments, stateDirectory: stateDirectory)
+        guard result.status == 0 else { throw ChildProcess.ChildError("config \(arguments) failed: \(result.stderr)") }
+        return result
+    }
+
     /// Runs `quaketui ARGS` with `QUAKETUI_STATE_DIR` set to `stateDirectory` (when given).
     public static func run(_ arguments: [String], stateDirectory: URL? = nil, stdin: String? = nil,
                            environment: [String: String] = [:], currentDirectory: URL? = nil) throws -> Result {

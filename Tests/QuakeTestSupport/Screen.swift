@@ -84,6 +84,10 @@ public struct Screen: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
+    /// The lines with text on them, trimmed: a screen that is not the browser's (a question on
+    /// the terminal, an error, the shell), read whole.
+    public var textLines: [String] { lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+
     /// The browser's header line (the first row).
     public var header: Header { Header(lines.first ?? "") }
 
