@@ -50,8 +50,13 @@ extension Screen {
         public var search: String? { segment { $0.hasPrefix("/") } }
         /// The scene's name (`a` for `scene a`).
         public var scene: String? { right.last.flatMap { $0.hasPrefix("scene ") ? String($0.dropFirst(6)) : nil } }
-        /// The badges before the scene: `sample data`, `offline`.
-        public var badges: [String] { scene == nil ? right : Array(right.dropLast()) }
+        /// The badges before the scene: `sample data`, `offline`. (The scene's label gives way
+        /// to them on a narrow pane: cut, `sc…`, it is not a badge.)
+        public var badges: [String] {
+            guard let last = right.last else { return [] }
+            let isScene = last.hasPrefix("scene ") || (last.hasSuffix("…") && "scene ".hasPrefix(last.dropLast()))
+            return isScene ? Array(right.dropLast()) : right
+        }
 
         func segment(_ matches: (String) -> Bool) -> String? { segments.dropFirst(2).first(where: matches) }
     }
