@@ -12,20 +12,33 @@ extension Screen {
         /// The right end's items: badges, then `scene NAME`.
         public let right: [String]
 
+        /// What `HeaderView` draws as badges (`HeaderModel.badges`): never cut.
+        public static let knownBadges = ["sample data", "offline"]
+
         public init(_ line: String) {
             self.line = line.trimmingCharacters(in: .whitespaces)
-            // `scene NAME` ends the line (right after a left side cut with `…` on a narrow pane);
-            // the badges sit before it, after a run of spaces.
+            // From the right: `scene NAME` (or its label cut to `sc…`, giving way to the badges),
+            // then the badges, then the left side, which a narrow pane cuts with `…` right
+            // before them.
             var rest = self.line
             var scene: [String] = []
             if let at = rest.range(of: " scene ", options: .backwards), !rest[at.upperBound...].contains(" ") {
                 scene = ["scene " + rest[at.upperBound...]]
                 rest = String(rest[..<at.lowerBound])
+            } else if let last = rest.split(separator: " ").last, last.hasSuffix("…"), "scene".hasPrefix(last.dropLast()),
+                      rest.count > last.count {
+                scene = [String(last)]
+                rest = String(rest.dropLast(last.count))
             }
-            let parts = rest.components(separatedBy: "   ")
-            let left = (parts.first ?? "").trimmingCharacters(in: .whitespaces)
-            segments = left.isEmpty ? [] : left.components(separatedBy: " │ ").map { $0.trimmingCharacters(in: .whitespaces) }
-            right = Screen.words(parts.dropFirst().joined(separator: "   "), separatedBy: 2) + scene
+            var badges: [String] = []
+            while true {
+                rest = rest.trimmingCharacters(in: .whitespaces)
+                guard let badge = Self.knownBadges.first(where: { rest.hasSuffix(" " + $0) }) else { break }
+                badges.insert(badge, at: 0)
+                rest = String(rest.dropLast(badge.count))
+            }
+            segments = rest.isEmpty ? [] : rest.components(separatedBy: " │ ").map { $0.trimmingCharacters(in: .whitespaces) }
+            right = badges + scene
         }
 
         public var description: String { line }
