@@ -22,17 +22,12 @@ struct DistanceBrowserTests {
 
     /// A two-quake GeoJSON feed: one 50 km from `home` (due north), one 3,000 km away.
     static func smallFeed(near home: HomeLocation, time: Int64) -> String {
-        func feature(_ code: String, _ latitude: Double, _ longitude: Double) -> String {
-            """
-            {"type":"Feature","id":"\(code)","properties":{"mag":3.1,"place":"test \(code)","time":\(time),"updated":\(time)},
-             "geometry":{"type":"Point","coordinates":[\(longitude),\(latitude),10]}}
-            """
-        }
         let north = home.latitude + 50 / 111.2 < 90 ? home.latitude + 50 / 111.2 : home.latitude - 50 / 111.2
-        return """
-            {"type":"FeatureCollection","features":[\(feature("zznear1", north, home.longitude)),\
-            \(feature("zzfar1", home.latitude > 0 ? home.latitude - 27 : home.latitude + 27, home.longitude))]}
-            """
+        let far = home.latitude > 0 ? home.latitude - 27 : home.latitude + 27
+        return HostileInputTests.collection([
+            HostileInputTests.feature("zznear1", time: "\(time)", place: "test zznear1", magnitude: 3.1, latitude: north, longitude: home.longitude),
+            HostileInputTests.feature("zzfar1", time: "\(time)", place: "test zzfar1", magnitude: 3.1, latitude: far, longitude: home.longitude),
+        ])
     }
 
     @Test func atTildeAndTheDistanceSortEndToEnd() throws {

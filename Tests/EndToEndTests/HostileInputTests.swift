@@ -6,10 +6,12 @@ import Testing
 
 /// Issue 17 through the real binary: hostile records, names and stores.
 @Suite struct HostileInputTests {
-    static func feature(_ id: String, time: String, place: String = "10 km N of Somewhere, Chile") -> String {
+    /// One USGS GeoJSON feature (the place escaped as JSON wants), for the feeds tests write.
+    static func feature(_ id: String, time: String, place: String = "10 km N of Somewhere, Chile", magnitude: Double = 4.5,
+                        latitude: Double = -33.4, longitude: Double = -70.6) -> String {
         let place = place.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x22 || $0.value == 0x5C
             ? String(format: "\\u%04x", $0.value) : String($0) }.joined()
-        return #"{"type":"Feature","properties":{"mag":4.5,"place":"\#(place)","time":\#(time)},"geometry":{"type":"Point","coordinates":[-70.6,-33.4,10]},"id":"\#(id)"}"#
+        return #"{"type":"Feature","properties":{"mag":\#(magnitude),"place":"\#(place)","time":\#(time)},"geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude),10]},"id":"\#(id)"}"#
     }
 
     static func collection(_ features: [String]) -> String {
