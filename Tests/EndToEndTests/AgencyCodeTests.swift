@@ -86,7 +86,7 @@ import Testing
         try Self.irisText.write(to: text, atomically: true, encoding: .utf8)
         let result = try QuaketuiBinary.run(["import", text.path, "--agency", "no such/agency"], stateDirectory: dir.url)
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--agency wants a short name"), "\(result.stderr)")
+        #expect(result.errorLines.first?.hasPrefix("Error: --agency wants a short name") == true, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("quakes.sqlite").path))
     }
 

@@ -20,10 +20,11 @@ struct AlertRelaunchTests {
                                                                     place: "12 km SW of Alertville, Chile")])
             .write(to: feed, atomically: true, encoding: .utf8)
         #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: pane.dir.url).status == 0)
-        try pane.tmux.waitFor(pane.target, timeout: 20, "the alert") { Self.statusLine($0).contains("ALERT M 4.5") }
+        let alert = "ALERT M 4.5 12 km SW of Alertville, Chile"
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the alert") { $0.status.message == alert }
         try pane.send(.keys(["L"]))
         let left = try pane.settle()
-        #expect(left.contains("ALERT M 4.5 12 km SW of Alertville, Chile"), "the log shows the alert:\n\(left)")
+        #expect(Screen(left).overlay?.entries.first == alert, "the log shows the alert:\n\(left)")
 
         for quitting in [false, true] {
             if quitting {
@@ -33,15 +34,11 @@ struct AlertRelaunchTests {
             try RestoreWalkEndToEndTests.end(pane, quitting: quitting)
             try pane.launch()
             let screen = try pane.settle()
-            #expect(!Self.statusLine(screen).contains("ALERT"), "shown again after \(quitting ? "q" : "kill -9"):\n\(screen)")
+            #expect(Screen(screen).status.message?.hasPrefix("ALERT") != true, "shown again after \(quitting ? "q" : "kill -9"):\n\(screen)")
             if !quitting {
                 #expect(RestoreWalkEndToEndTests.masked(screen) == RestoreWalkEndToEndTests.masked(left),
                         "left:\n\(left)\nrelaunched:\n\(screen)")
             }
         }
-    }
-
-    static func statusLine(_ screen: String) -> String {
-        String(TerminalResizeTests.lines(screen).last ?? "")
     }
 }

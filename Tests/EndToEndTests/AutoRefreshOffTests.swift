@@ -22,14 +22,16 @@ struct AutoRefreshOffTests {
         defer { tmux.close() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "a"],
                                   environment: TerminalResizeTests.offline)
-        try tmux.waitFor(pane, timeout: 20, "the launch refresh failed") { $0.contains("showing the bundled sample · r retries") }
+        try tmux.waitForScreen(pane, timeout: 20, "the launch refresh failed") {
+            $0.status.message?.hasSuffix(" — showing the bundled sample · r retries") == true
+        }
         try tmux.send(pane, "j")  // past the launch's message: the key hints and the refresh status
-        let screen = try tmux.waitFor(pane, "the key hints") { TerminalResizeTests.lines($0).last?.contains("j/k move") == true }
-        let line = String(TerminalResizeTests.lines(screen).last!)
+        let screen = try tmux.waitForScreen(pane, "the key hints") { $0.status.parts.first == "j/k move" }
+        let line = screen.lines.last!
         // The whole status line: the key hints, and at the right the refresh's status and the live badge.
         let hints = " j/k move  Enter open  / search  s sort  space fold  m min mag  r refresh  q quit  ? help"
         let right = "refresh failed (server down) · auto-refresh off  ● live"
         #expect(line == hints + String(repeating: " ", count: 200 - hints.count - right.count) + right, "\(line)")
-        #expect(!screen.contains("due"), "\(screen)")
+        #expect(!screen.text.contains("due"), "\(screen)")
     }
 }

@@ -20,9 +20,9 @@ struct BracketedPasteTests {
             tmux = try TmuxSession(columns: 110, rows: 28)
             let environment = TerminalResizeTests.offline
             a = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"], environment: environment)
-            try tmux.waitFor(a, timeout: 20, "pane a") { $0.contains("scene a") && $0.contains("offline") }
+            try tmux.waitForScreen(a, timeout: 20, "pane a") { $0.header.scene == "a" && $0.header.badges.last == "offline" }
             b = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "b"], environment: environment)
-            try tmux.waitFor(b, timeout: 20, "pane b") { $0.contains("scene b") && $0.contains("offline") }
+            try tmux.waitForScreen(b, timeout: 20, "pane b") { $0.header.scene == "b" && $0.header.badges.last == "offline" }
             // Both past their launch: the same status line.
             for pane in [a, b] { try tmux.send(pane, "j") }
         }
@@ -42,13 +42,14 @@ struct BracketedPasteTests {
             }
         }
 
-        /// Waits until both panes show the same screen (the scene's name aside); returns it.
+        /// Waits until both panes show the same settled screen (the scene's name aside); returns it.
         @discardableResult
-        func same(_ what: String, withStatusLine: Bool = true, _ condition: (String) -> Bool = { _ in true }) throws -> String {
-            var screens = ("", "")
+        func same(_ what: String, withStatusLine: Bool = true, _ condition: (Screen) -> Bool = { _ in true }) throws -> Screen {
+            var screens = (Screen(""), Screen(""))
             let equal = eventually(timeout: 20) {
-                screens = ((try? tmux.capture(a)) ?? "", (try? tmux.capture(b)) ?? "")
-                return condition(screens.0) && Self.normal(screens.0, withStatusLine) == Self.normal(screens.1, withStatusLine)
+                screens = ((try? tmux.screen(a)) ?? Screen(""), (try? tmux.screen(b)) ?? Screen(""))
+                return screens.0.isSettled && screens.1.isSettled && condition(screens.0)
+                    && Self.normal(screens.0.text, withStatusLine) == Self.normal(screens.1.text, withStatusLine)
             }
             #expect(equal, "\(what): pane a (pasted):\n\(screens.0)\npane b (typed):\n\(screens.1)")
             #expect((try? tmux.exitStatus(a)) == nil, "\(what): pane a exited")
@@ -74,48 +75,50 @@ struct BracketedPasteTests {
         try panes.paste("Tokyo\nJapan\u{1B}[A q")
         try tmux.send(panes.b, "/")
         try tmux.send(panes.b, "Tokyo Japan[A q", literal: true)
-        try panes.same("the search", withStatusLine: false) { $0.contains("/Tokyo Japan[A q▏") }
+        try panes.same("the search", withStatusLine: false) { $0.header.search == "/Tokyo Japan[A q▏" }
         try tmux.send(panes.a, "C-u")
         try tmux.send(panes.b, "C-u")
         try panes.paste("Jap\r\nan", keepLineFeeds: true)
         try tmux.send(panes.b, "Jap an", literal: true)
-        try panes.same("the search, CR LF kept", withStatusLine: false) { $0.contains("/Jap an▏") }
+        try panes.same("the search, CR LF kept", withStatusLine: false) { $0.header.search == "/Jap an▏" }
 
         // Nothing being edited: the paste does nothing but say so (no quit, no setting changed).
         for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
-        try panes.same("the search closed", withStatusLine: false) { !$0.contains("/Jap") }
+        let closed = try panes.same("the search closed", withStatusLine: false) { $0.header.search == nil }
         try panes.paste("qQm@a")
-        let ignored = try tmux.waitFor(panes.a, "the paste ignored") { $0.contains("Paste ignored") }
+        let ignored = try tmux.waitForScreen(panes.a, "the paste ignored") {
+            $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
+        }
         #expect(try tmux.exitStatus(panes.a) == nil)
-        #expect(!RestoreWalkEndToEndTests.header(ignored).contains("M ≥"), "\(ignored)")
+        #expect(ignored.header == closed.header, "\(ignored)")
         try panes.same("the list after an ignored paste", withStatusLine: false)
 
         // The `:` line: one line, the text at the cursor.
         for pane in [panes.a, panes.b] { try tmux.send(pane, ":") }
         try panes.paste("depth 10-\n20")
         try tmux.send(panes.b, "depth 10- 20", literal: true)
-        try panes.same("the command line") { $0.contains(":depth 10- 20") }
+        try panes.same("the command line") { $0.commandLine == ":depth 10- 20▏" }
         for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
 
         // The notes: line breaks stay, a tab is the Tab key's four spaces, controls go.
         for pane in [panes.a, panes.b] { try tmux.send(pane, "g", "e") }
-        try panes.same("the notes editor") { $0.contains("Editing notes") }
+        try panes.same("the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
         try panes.paste("line one\r\nline\u{7}two\tend", keepLineFeeds: true)
         try tmux.send(panes.b, "line one", literal: true)
         try tmux.send(panes.b, "Enter")
         try tmux.send(panes.b, "linetwo", literal: true)
         try tmux.send(panes.b, "Tab")
         try tmux.send(panes.b, "end", literal: true)
-        try panes.same("the notes") { $0.contains("line one") && $0.contains("linetwo    end") }
+        try panes.same("the notes") { $0.notes?.lines == ["line one", "linetwo    end"] }
 
         // Mode 2004 is off once the browser has quit: a paste into the pane (the tty echoes it)
         // comes without the brackets (`^[[200~`) it had while the browser ran.
         try tmux.send(panes.a, "C-s")
-        try tmux.waitFor(panes.a, "the notes saved") { $0.contains("Notes saved") }
+        try tmux.waitForScreen(panes.a, "the notes saved") { $0.status.message == "Notes saved" }
         try tmux.send(panes.a, "q")
         #expect(try tmux.waitForExit(panes.a) == 0)
         try panes.paste("after-quit")
-        let screen = try tmux.waitFor(panes.a, "the echoed paste") { $0.contains("after-quit") }
-        #expect(!screen.contains("200~") && !screen.contains("201~"), "\(screen)")
+        // All the pane shows is the paste, without brackets.
+        try tmux.waitForScreen(panes.a, "the echoed paste") { $0.textLines == ["after-quit"] }
     }
 }

@@ -81,12 +81,6 @@ struct BrowserFaultSweepTests {
         return try connection.scalar("SELECT coalesce(notes, '') FROM quake WHERE code = ?", [.text(code)]).string ?? ""
     }
 
-    static func integrity(_ state: URL) throws -> String {
-        let connection = try Connection(path: state.appendingPathComponent("quakes.sqlite").path, create: false)
-        defer { connection.close() }
-        return try connection.scalar("PRAGMA integrity_check").string ?? "nil"
-    }
-
     /// What one trial did: the exit status, the screen after the save, and whether the sort changed.
     struct Outcome {
         var status: Int32
@@ -123,7 +117,7 @@ struct BrowserFaultSweepTests {
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "s")
             outcome.screen = browser.waitFor(["sort magnitude", "could not", "Could not", "not saved"], timeout: 10)
-            outcome.changed = outcome.screen.contains("sort magnitude")
+            outcome.changed = Screen(outcome.screen).header.sort == "sort magnitude ↓" 
             if !outcome.changed, !browser.exited, !outcome.screen.lowercased().contains("could not") {
                 outcome.problems.append("the sort did not change and the status line does not say why")
             }
@@ -189,7 +183,7 @@ struct BrowserFaultSweepTests {
             if !killed, outcome.status != 0, lines.count != 1 || !outcome.stderr.hasPrefix("Error: ") {
                 outcome.problems.append("exit \(outcome.status) without one sentence")
             }
-            let check = try Self.integrity(state)
+            let check = try storeIntegrity(state)
             if check != "ok" { outcome.problems.append("integrity_check: \(check)") }
             if check == "ok", ["is damaged", "malformed", "disk image"].contains(where: { outcome.screen.contains($0) || outcome.stderr.contains($0) }) {
                 outcome.problems.append("called damaged on a sound store")
@@ -207,7 +201,7 @@ struct BrowserFaultSweepTests {
             }
             // The next run works.
             let again = try Browser.launch(tmux, state: state, files: dir.url)
-            if !again.screen().contains("scene main") { outcome.problems.append("the next launch does not show scene main") }
+            if Screen(again.screen()).header.scene != "main" { outcome.problems.append("the next launch does not show scene main") }
             let status = try again.quit(terminate: true)
             if status != 0 { outcome.problems.append("the next launch exited \(status): \(again.errors)") }
             print("browser fault sweep: \(writer) \(errno)×\(times) call #\(nth) of \(points): exit \(outcome.status), notes \(notes == oldNotes ? "before" : "after"), "
@@ -232,7 +226,7 @@ struct BrowserFaultSweepTests {
                                   environment: Self.offline.merging(faults) { $1 }.merging(["QUAKETUI_TRACE": trace]) { $1 })
         // The first frame, or the end (a trap at the first trace line, before the fix).
         _ = eventually(timeout: 60) {
-            (try? tmux.exitStatus(pane)) ?? nil != nil || ((try? tmux.capture(pane)) ?? "").contains("scene main")
+            (try? tmux.exitStatus(pane)) ?? nil != nil || (try? tmux.screen(pane))?.header.scene == "main"
         }
         if try tmux.exitStatus(pane) == nil { try tmux.send(pane, "j", "j", "q") }
         let status = try tmux.waitForExit(pane, timeout: 60)

@@ -10,13 +10,6 @@ import Testing
 struct BrowserFeelTests {
     typealias Fixture = BrowserTests.Fixture
 
-    /// The screen's lines, each without the scrollbar thumb that may sit in its last column.
-    static func lines(_ screen: String) -> [String] {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.hasSuffix("┃") ? $0.dropLast() : $0).trimmingCharacters(in: .whitespaces)
-        }
-    }
-
     static func selected(_ fixture: Fixture, _ scene: String = "a", _ condition: @escaping ([String: Any]) -> Bool) throws
         -> [String: Any] {
         try BrowserTests.waitForSceneFile(fixture, scene: scene, condition)
@@ -27,10 +20,10 @@ struct BrowserFeelTests {
         defer { fixture.close() }
         let pane = try fixture.launch()
         // Line 1 names the columns; the list starts on line 2.
-        let first = try fixture.tmux.waitFor(pane, "the first section") { Self.lines($0)[2].hasPrefix("▾ ") }
-        let firstHeader = Self.lines(first)[2]
+        let first = try fixture.tmux.waitForScreen(pane, "the first section") { $0.columnHeaders != nil && $0.rows.first?.section != nil }
+        let firstHeader = try #require(first.row(at: 0))
         // The first day holds enough quakes that four half pages stay inside it.
-        let count = Int(firstHeader.split(separator: "(").last?.prefix { $0.isNumber } ?? "") ?? 0
+        let count = Int(firstHeader.section?.count.filter(\.isNumber) ?? "") ?? 0
         try #require(count > 80, "\(firstHeader)")
         // G then g: the last and the first quake, never a header.
         try fixture.tmux.send(pane, "G")
@@ -46,21 +39,21 @@ struct BrowserFeelTests {
         // Four half pages down (ctrl-d) in the first day's 250 quakes: the first line of the list
         // still names that day, the sticky header over a scrolled-away section's rows.
         try fixture.tmux.send(pane, "C-d", "C-d", "C-d", "C-d")
-        let scrolled = try fixture.tmux.waitFor(pane, "the sticky header") { screen in
-            let lines = Self.lines(screen)
-            return lines[2] == firstHeader && !lines[3].hasPrefix("▾ ")
+        let scrolled = try fixture.tmux.waitForScreen(pane, "the sticky header") { screen in
+            screen.row(at: 0) == firstHeader && screen.row(at: 1)?.section == nil
                 && (try? BrowserTests.sceneFile(fixture))?["ContentView.selectionLine"] as? Int ?? 0 > 10
         }
-        #expect(Self.lines(scrolled)[2] == firstHeader, "\(scrolled)")
+        #expect(scrolled.row(at: 0) == firstHeader, "\(scrolled)")
         // ] jumps to the next day (issue 31): its header at the top of the list, the first quake
         // under it selected, the day's quakes below.
         try fixture.tmux.send(pane, "]")
-        let next = try fixture.tmux.waitFor(pane, "the next section") { screen in
-            Self.lines(screen)[2].hasPrefix("▾ ") && Self.lines(screen)[2] != firstHeader
+        let next = try fixture.tmux.waitForScreen(pane, "the next section") { screen in
+            screen.row(at: 0)?.section != nil && screen.row(at: 0) != firstHeader
         }
         let file = try Self.selected(fixture) { $0["ContentView.selectedSection"] as? String == "" && $0["ContentView.selectionLine"] as? Int == 1 }
         #expect(file["ContentView.selectionLine"] as? Int == 1, "the first quake right under the header:\n\(next)")
-        #expect(!Self.lines(next)[3...27].contains { $0.hasPrefix("▾ ") }, "one day fills the list:\n\(next)")
+        let below = next.rows.dropFirst().prefix(25)
+        #expect(below.count == 25 && below.allSatisfy { $0.section == nil }, "one day fills the list:\n\(next)")
         // [ twice: back to the first quake of the first day.
         try fixture.tmux.send(pane, "[", "[")
         _ = try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String == top["ContentView.selectedQuake"] as? String }
@@ -78,7 +71,7 @@ struct BrowserFeelTests {
         // Read by `sh`, not executed (see SuspendTests: "Text file busy" under parallel tests).
         let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
                                           environment: BrowserTests.offline.merging(["BROWSER": "/bin/sh \(script.path)"]) { $1 })
-        try fixture.tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
+        try fixture.tmux.waitForScreen(pane, "the first frame") { $0.header.scene == "a" }
         // The launch's own selection reaches the scene file first: wait for it, then for j's.
         let first = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
         try fixture.tmux.send(pane, "j", "o")
@@ -88,9 +81,9 @@ struct BrowserFeelTests {
         }["ContentView.selectedQuake"] as? String)
         let url = "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)"
         #expect(eventually(timeout: 10) { (try? String(contentsOf: opened, encoding: .utf8)) == url })
-        try fixture.tmux.waitFor(pane, "the status line") { $0.contains("Opened \(url) with") }
+        try fixture.tmux.waitForScreen(pane, "the status line") { $0.status.message == "Opened \(url) with sh" }
         try fixture.tmux.send(pane, "y")
-        try fixture.tmux.waitFor(pane, "what was copied") { $0.contains("Copied \(url)") }
+        try fixture.tmux.waitForScreen(pane, "what was copied") { $0.status.message?.hasPrefix("Copied \(url) ") == true }
         #expect(eventually(timeout: 10) { (try? fixture.tmux.command("show-buffer")) == url })
         try fixture.tmux.send(pane, "q")
         #expect(try fixture.tmux.waitForExit(pane) == 0)
@@ -98,11 +91,14 @@ struct BrowserFeelTests {
         // No $BROWSER and no xdg-open on PATH: the status line says so and shows the address.
         let bare = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "b"],
                                           environment: BrowserTests.offline.merging(["BROWSER": "", "PATH": "/nonexistent"]) { $1 })
-        try fixture.tmux.waitFor(bare, "the first frame") { $0.contains("scene b") }
-        try fixture.tmux.send(bare, "j", "o", "L")
-        try fixture.tmux.waitFor(bare, "the message log with the address") {
-            $0.contains("Messages, newest first") && $0.contains("No browser found")
-                && $0.replacingOccurrences(of: "\n", with: "").contains("eventpage")
+        try fixture.tmux.waitForScreen(bare, "the first frame") { $0.header.scene == "b" }
+        try fixture.tmux.send(bare, "j")
+        let second = try #require(try Self.selected(fixture, "b") { $0["ContentView.selectionLine"] as? Int == 2 }["ContentView.selectedQuake"] as? String)
+        try fixture.tmux.send(bare, "o", "L")
+        let address = "https://earthquake.usgs.gov/earthquakes/eventpage/\(second)"
+        try fixture.tmux.waitForScreen(bare, "the message log with the address") { screen in
+            guard screen.overlay?.title == "Messages, newest first", let entry = screen.overlay?.entries.first else { return false }
+            return entry.hasPrefix("No browser found (tried ") && entry.hasSuffix("): set BROWSER, or copy the address with y: \(address)")
         }
     }
 
@@ -110,36 +106,38 @@ struct BrowserFeelTests {
         let fixture = try Fixture(columns: 130, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let before = try fixture.tmux.waitFor(pane, "the count") { BrowserTests.count($0).hasSuffix("quakes") }
-        let all = BrowserTests.count(before)
+        let before = try fixture.tmux.waitForScreen(pane, "the count") { $0.header.count?.hasSuffix(" quakes") == true }
+        let all = try #require(before.header.count)
         try fixture.tmux.send(pane, ":")
         try fixture.tmux.send(pane, "depth 0-1", literal: true)
-        try fixture.tmux.waitFor(pane, "the prompt") { Self.lines($0).contains { $0.hasPrefix(":depth 0-1▏") } }
+        try fixture.tmux.waitForScreen(pane, "the prompt") { $0.commandLine == ":depth 0-1▏" }
         try fixture.tmux.send(pane, "Enter")
-        let filtered = try fixture.tmux.waitFor(pane, "the filter in the header") { BrowserTests.header($0).contains(":depth 0-1") }
-        #expect(BrowserTests.count(filtered) != all, "\(filtered)")
+        let filtered = try fixture.tmux.waitForScreen(pane, "the filter in the header") { $0.header.filters == ":depth 0-1" }
+        #expect(filtered.header.count != all, "\(filtered)")
         _ = try Self.selected(fixture) { ($0["ContentView.filters"] as? [String]) == ["depth 0-1"] }
         try fixture.tmux.send(pane, ":")
         try fixture.tmux.send(pane, "dpeth 5", literal: true)
         try fixture.tmux.send(pane, "Enter")
-        try fixture.tmux.waitFor(pane, "the unknown command") { $0.contains("Unknown command “dpeth”") }
+        try fixture.tmux.waitForScreen(pane, "the unknown command") { $0.status.message?.hasPrefix("Unknown command “dpeth”. ") == true }
         // ↑ recalls the history, newest first.
         try fixture.tmux.send(pane, ":", "Up", "Up")
-        try fixture.tmux.waitFor(pane, "the history") { Self.lines($0).contains { $0.hasPrefix(":depth 0-1▏") } }
+        try fixture.tmux.waitForScreen(pane, "the history") { $0.commandLine == ":depth 0-1▏" }
         try fixture.tmux.send(pane, "Escape", ":")
         try fixture.tmux.send(pane, "clear", literal: true)
         try fixture.tmux.send(pane, "Enter")
-        try fixture.tmux.waitFor(pane, "no filter") { !BrowserTests.header($0).contains(":depth") && BrowserTests.count($0) == all }
-        // The log has every message, the long error whole.
-        // (Waiting for the parts themselves: tmux can show the overlay's title before its body.)
+        let cleared = try fixture.tmux.waitForScreen(pane, "no filter") { $0.header.filters == nil && $0.header.count == all }
+        #expect(cleared.header.segments == before.header.segments, "\(cleared)")
+        // The log has every message, the long error whole, newest first.
+        // (Waiting for the entries themselves: tmux can show the overlay's title before its body.)
         try fixture.tmux.send(pane, "L")
-        let parts = ["No filters", "Unknown command “dpeth”", ":clear", "Filters depth 0-1"]
-        try fixture.tmux.waitFor(pane, "the log with every message") { screen in
-            let text = screen.replacingOccurrences(of: "\n", with: " ")
-            return text.contains("Messages, newest first") && parts.allSatisfy(text.contains)
-        }
+        let log = try fixture.tmux.waitForScreen(pane, "the log with every message") { $0.overlay?.entries.count ?? 0 >= 3 }
+        let entries = try #require(log.overlay?.entries)
+        #expect(log.overlay?.title == "Messages, newest first")
+        #expect(entries[0] == "No filters: \(all)", "\(entries)")
+        #expect(entries[1].hasPrefix("Unknown command “dpeth”. Did you mean :depth? The command line accepts "), "\(entries)")
+        #expect(entries[2] == "Filters depth 0-1: \(filtered.header.count!); :clear removes them", "\(entries)")
         try fixture.tmux.send(pane, "Escape")
-        try fixture.tmux.waitFor(pane, "the log closed") { !$0.contains("Messages, newest first") }
+        try fixture.tmux.waitForScreen(pane, "the log closed") { $0.overlay == nil }
     }
 
     @Test func notesChangedInAnotherPaneAreNotOverwrittenSilently() throws {
@@ -149,45 +147,58 @@ struct BrowserFeelTests {
         let paneB = try fixture.launch(scene: "b")
         try fixture.tmux.send(paneA, "j", "Enter", "3", "e")
         try fixture.tmux.send(paneA, "mine", literal: true)
-        try fixture.tmux.waitFor(paneA, "the draft") { $0.contains("mine") }
+        try fixture.tmux.waitForScreen(paneA, "the draft") { $0.notes == Screen.Notes(heading: "Editing notes (unsaved)", lines: ["mine"]) }
         // A's activity reaches the state directory a moment after its frame (its writes are
         // coalesced): on a loaded machine B may ask first and hear that no pane has shown a
         // quake yet. Like a user, it asks again.
         var handedOff = false
         for _ in 0..<15 where !handedOff {
             try fixture.tmux.send(paneB, "H")
-            handedOff = (try? fixture.tmux.waitFor(paneB, timeout: 2, "the handoff") { $0.contains("1 Detail") }) != nil
+            handedOff = (try? fixture.tmux.waitForScreen(paneB, timeout: 2, "the handoff") { $0.detailTabs != nil }) != nil
         }
         try #require(handedOff, "B never took A's quake over")
         try fixture.tmux.send(paneB, "3", "e")
         try fixture.tmux.send(paneB, "theirs", literal: true)
         try fixture.tmux.send(paneB, "C-s")
-        try fixture.tmux.waitFor(paneB, "B saved") { $0.contains("Notes saved") }
+        try fixture.tmux.waitForScreen(paneB, "B saved") { $0.status.message == "Notes saved" }
         try fixture.tmux.send(paneA, "C-s")
-        try fixture.tmux.waitFor(paneA, "the question") { $0.contains("changed in another pane") }
+        let code = try #require(try BrowserTests.sceneFile(fixture, "a")["ContentView.selectedQuake"] as? String)
+        try fixture.tmux.waitForScreen(paneA, "the question") { Self.isConflictQuestion($0.status.message, code) }
         try fixture.tmux.send(paneA, "b")
-        try fixture.tmux.waitFor(paneA, "both saved") { $0.contains("Notes saved") }
+        try fixture.tmux.waitForScreen(paneA, "both saved") { $0.status.message == "Notes saved" }
         // Both panes show both texts, theirs first.
         for pane in [paneA, paneB] {
-            try fixture.tmux.waitFor(pane, timeout: 10, "both notes") { screen in
-                let lines = Self.lines(screen)
-                guard let theirs = lines.firstIndex(where: { $0.contains("theirs") }),
-                      let mine = lines.firstIndex(where: { $0.contains("mine") }) else { return false }
-                return theirs < mine
-            }
+            try fixture.tmux.waitForScreen(pane, timeout: 10, "both notes") { $0.notes?.lines == Self.bothNotes }
         }
         // Keep theirs: A starts an edit, B saves meanwhile; A's edit is dropped, B's text stays.
         try fixture.tmux.send(paneA, "e")
         try fixture.tmux.send(paneA, "X", literal: true)
-        try fixture.tmux.waitFor(paneA, "A's draft") { $0.contains("mineX") }
+        try fixture.tmux.waitForScreen(paneA, "A's draft") { $0.notes?.heading == "Editing notes (unsaved)" && $0.notes?.lines.last == "mineX" }
         try fixture.tmux.send(paneB, "e")
         try fixture.tmux.send(paneB, " again", literal: true)
         try fixture.tmux.send(paneB, "C-s")
-        try fixture.tmux.waitFor(paneB, "B saved again") { $0.contains("Notes saved") && $0.contains("mine again") }
+        try fixture.tmux.waitForScreen(paneB, "B saved again") {
+            $0.status.message == "Notes saved" && $0.notes?.lines.last == "mine again"
+        }
         try fixture.tmux.send(paneA, "C-s")
-        try fixture.tmux.waitFor(paneA, "the second question") { $0.contains("changed in another pane") }
+        try fixture.tmux.waitForScreen(paneA, "the second question") { Self.isConflictQuestion($0.status.message, code) }
         try fixture.tmux.send(paneA, "t")
-        try fixture.tmux.waitFor(paneA, "theirs kept") { $0.contains("Kept the notes saved in the other pane") && $0.contains("again") }
+        try fixture.tmux.waitForScreen(paneA, "theirs kept") {
+            $0.status.message == "Kept the notes saved in the other pane; yours were discarded"
+                && $0.notes?.lines.last == "mine again"
+        }
+    }
+
+    /// `Q`'s question on the status line.
+    static let closeQuestion = "Close this scene and delete its saved state? y closes it, n or Esc keeps it"
+
+    /// The notes tab after both texts were saved: theirs first.
+    static let bothNotes = ["theirs", "mine"]
+
+    /// The status line's question when the notes of `code` changed in another pane since the
+    /// edit began (cut at the line's width).
+    static func isConflictQuestion(_ message: String?, _ code: String) -> Bool {
+        message?.hasPrefix("The notes of \(code) changed in another pane since you began: m keeps mine, t keeps theirs, b keeps b") == true
     }
 
     @Test func escOnAChangedDraftAndQAskFirst() throws {
@@ -197,19 +208,24 @@ struct BrowserFeelTests {
         try fixture.tmux.send(pane, "j", "Enter", "3", "e")
         try fixture.tmux.send(pane, "keep me", literal: true)
         try fixture.tmux.send(pane, "Escape")
-        try fixture.tmux.waitFor(pane, "the question") { $0.contains("Discard the changes to these notes?") }
+        try fixture.tmux.waitForScreen(pane, "the question") {
+            $0.status.message == "Discard the changes to these notes? y discards, n or Esc keeps editing"
+        }
         try fixture.tmux.send(pane, "n")
         try fixture.tmux.send(pane, "!", literal: true)
-        try fixture.tmux.waitFor(pane, "still editing") { $0.contains("keep me!") && $0.contains("Editing notes") }
+        try fixture.tmux.waitForScreen(pane, "still editing") { $0.notes == Screen.Notes(heading: "Editing notes (unsaved)", lines: ["keep me!"]) }
         try fixture.tmux.send(pane, "Escape", "y")
-        try fixture.tmux.waitFor(pane, "discarded") { $0.contains("Changes to the notes discarded") && !$0.contains("keep me") }
+        let discarded = try fixture.tmux.waitForScreen(pane, "discarded") { $0.status.message == "Changes to the notes discarded" }
+        #expect(discarded.notes == BrowserTests.noNotes, "\(discarded)")
         // Esc on an unchanged draft just closes it.
         try fixture.tmux.send(pane, "e", "Escape")
-        try fixture.tmux.waitFor(pane, "closed") { !$0.contains("Editing notes") && !$0.contains("Discard") }
+        try fixture.tmux.waitForScreen(pane, "closed") {
+            $0.notes == BrowserTests.noNotes && $0.status.message?.hasPrefix("Discard") != true
+        }
         try fixture.tmux.send(pane, "Q")
-        try fixture.tmux.waitFor(pane, "the Q question") { $0.contains("Close this scene and delete its saved state?") }
+        try fixture.tmux.waitForScreen(pane, "the Q question") { $0.status.message == Self.closeQuestion }
         try fixture.tmux.send(pane, "Escape")
-        try fixture.tmux.waitFor(pane, "kept") { !$0.contains("Close this scene") }
+        try fixture.tmux.waitForScreen(pane, "kept") { $0.status.message != Self.closeQuestion }
         #expect(FileManager.default.fileExists(atPath: fixture.dir.appending("scenes/a.plist").path))
         try fixture.tmux.send(pane, "Q", "y")
         #expect(try fixture.tmux.waitForExit(pane) == 0)
@@ -221,21 +237,22 @@ struct BrowserFeelTests {
         defer { fixture.close() }
         let pane = try fixture.launch()
         try fixture.tmux.send(pane, "m")
-        try fixture.tmux.waitFor(pane, "M ≥ 2.5") { BrowserTests.header($0).contains("M ≥ 2.5") }
+        try fixture.tmux.waitForScreen(pane, "M ≥ 2.5") { $0.header.minimumMagnitude == "M ≥ 2.5" }
         let small = try QuaketuiBinary.run(["open", "ci38197512", "--scene", "a"], stateDirectory: fixture.dir.url)
         #expect(small.status == 0, "\(small.stderr)")
-        try fixture.tmux.waitFor(pane, "what hides it") {
-            $0.contains("Quake ci38197512 (M 0.6) is hidden by the minimum magnitude 2.5")
+        try fixture.tmux.waitForScreen(pane, "what hides it") {
+            $0.status.message?.hasPrefix("Quake ci38197512 (M 0.6) is hidden by the minimum magnitude 2.5") == true
         }
         try fixture.tmux.send(pane, "m", "m", "m")
-        try fixture.tmux.waitFor(pane, "all magnitudes") { !BrowserTests.header($0).contains("M ≥") }
+        try fixture.tmux.waitForScreen(pane, "all magnitudes") { $0.header.segments == ["quaketui", "4,711 quakes", "sort time ↓"] }
         try fixture.tmux.send(pane, ":")
         try fixture.tmux.send(pane, "depth 500-600", literal: true)
         try fixture.tmux.send(pane, "Enter")
-        try fixture.tmux.waitFor(pane, "the filter") { BrowserTests.header($0).contains(":depth 500-600") }
+        try fixture.tmux.waitForScreen(pane, "the filter") { $0.header.filters == ":depth 500-600" }
         _ = try QuaketuiBinary.run(["open", "ci38197512", "--scene", "a"], stateDirectory: fixture.dir.url)
-        try fixture.tmux.waitFor(pane, "the filter lifted") {
-            $0.contains("Cleared the filters depth 500-600 to show quake ci38197512") && !BrowserTests.header($0).contains(":depth")
+        try fixture.tmux.waitForScreen(pane, "the filter lifted") {
+            $0.status.message?.hasPrefix("Cleared the filters depth 500-600 to show quake ci38197512") == true
+                && $0.header.segments == ["quaketui", "4,711 quakes", "sort time ↓"]
         }
     }
 }

@@ -9,7 +9,6 @@ import Testing
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ColumnHeaderTests {
     typealias Fixture = BrowserTests.Fixture
-    static func lines(_ screen: String) -> [String] { BrowserFeelTests.lines(screen) }
 
     /// At 100 columns, local time (the default `timeZone`): the columns the rows show, by name.
     static let timeHeaders = "mag   place                                             local      depth  code            time ↓"
@@ -19,24 +18,24 @@ struct ColumnHeaderTests {
         let fixture = try Fixture(columns: 100, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let first = try fixture.tmux.waitFor(pane, "the column headers") { Self.lines($0)[1] == Self.timeHeaders }
-        #expect(Self.lines(first)[2].hasPrefix("▾ "), "the list starts below them:\n\(first)")
+        let first = try fixture.tmux.waitForScreen(pane, "the column headers") { $0.columnHeaders == Self.timeHeaders }
+        #expect(first.listLine(1)?.hasPrefix("▾ ") == true, "the list starts below them:\n\(first)")
         // The magnitude sort: the date takes the time of day's place, and `mag` is marked.
         try fixture.tmux.send(pane, "s")
-        try fixture.tmux.waitFor(pane, "the magnitude sort's headers") { Self.lines($0)[1] == Self.magnitudeHeaders }
+        try fixture.tmux.waitForScreen(pane, "the magnitude sort's headers") { $0.columnHeaders == Self.magnitudeHeaders }
         // `c`: the row goes, the list takes its line, and the scene keeps it off.
         try fixture.tmux.send(pane, "c")
-        let off = try fixture.tmux.waitFor(pane, "no column headers") { Self.lines($0)[1].hasPrefix("▾ M ") }
-        #expect(!off.contains("mag ↓"), "\(off)")
+        let off = try fixture.tmux.waitForScreen(pane, "no column headers") { $0.listLine(0)?.hasPrefix("▾ M ") == true }
+        #expect(off.columnHeaders == nil && off.rows.count == off.listPane.count, "\(off)")
         _ = try BrowserTests.waitForSceneFile(fixture) { $0["ContentView.showsColumnHeaders"] as? Bool == false }
         try fixture.tmux.send(pane, "q")
         #expect(try fixture.tmux.waitForExit(pane) == 0)
         let again = try fixture.launch(window: "again")
-        let relaunched = try fixture.tmux.waitFor(again, "the relaunched list") { Self.lines($0)[1].hasPrefix("▾ M ") }
-        #expect(!relaunched.contains("mag ↓"), "\(relaunched)")
+        let relaunched = try fixture.tmux.waitForScreen(again, "the relaunched list") { $0.listLine(0)?.hasPrefix("▾ M ") == true }
+        #expect(relaunched.columnHeaders == nil && relaunched.rows.count == relaunched.listPane.count, "\(relaunched)")
         // And on again.
         try fixture.tmux.send(again, "c")
-        try fixture.tmux.waitFor(again, "the headers back") { Self.lines($0)[1] == Self.magnitudeHeaders }
+        try fixture.tmux.waitForScreen(again, "the headers back") { $0.columnHeaders == Self.magnitudeHeaders }
         try fixture.tmux.send(again, "q")
         #expect(try fixture.tmux.waitForExit(again) == 0)
     }
@@ -47,13 +46,13 @@ struct ColumnHeaderTests {
         let fixture = try Fixture(columns: 100, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        try fixture.tmux.waitFor(pane, "the column headers") { Self.lines($0)[1] == Self.timeHeaders }
+        try fixture.tmux.waitForScreen(pane, "the column headers") { $0.columnHeaders == Self.timeHeaders }
         // The third quake of the second day, and the whole line the list shows for it.
         try fixture.tmux.send(pane, "]", "j", "j")
         let target = try BrowserTests.waitForSceneFile(fixture) { $0["ContentView.selectionLine"] as? Int == 3 }
         let code = try #require(target["ContentView.selectedQuake"] as? String)
-        let screen = try fixture.tmux.capture(pane)
-        let row = Self.lines(screen)[2 + 3]
+        let screen = try fixture.tmux.waitForScreen(pane, "the third quake of the second day") { _ in true }
+        let row = try #require(screen.row(at: 3))
         // Back to the top, so it is far below the screen.
         try fixture.tmux.send(pane, "g")
         _ = try BrowserTests.waitForSceneFile(fixture) { $0["ContentView.selectedQuake"] as? String != code }
@@ -64,7 +63,7 @@ struct ColumnHeaderTests {
         // 30 rows: the header, the column headers, 27 list lines and the status line.
         #expect(opened["ContentView.selectionLine"] as? Int == 27 / 3)
         try fixture.tmux.send(pane, "Escape")  // the detail opened with it; the list again
-        let shown = try fixture.tmux.waitFor(pane, "the quake on line 9 of the list") { Self.lines($0)[2 + 9] == row }
-        #expect(Self.lines(shown)[2 + 9] == row, "\(shown)")
+        let shown = try fixture.tmux.waitForScreen(pane, "the quake on line 9 of the list") { $0.row(at: 9) == row }
+        #expect(shown.row(at: 9) == row, "\(shown)")
     }
 }

@@ -13,7 +13,7 @@ import Testing
         for arguments in [["--help"], ["help"], ["help", "info"], ["info", "--help"], ["delete", "-h"]] {
             let help = try QuaketuiBinary.run(arguments)
             #expect(help.status == 0, "\(arguments)")
-            #expect(help.stdout.contains("USAGE:"), "\(arguments)")
+            #expect(help.lines.first { $0.hasPrefix("USAGE: ") } != nil, "\(arguments)")
         }
     }
 
@@ -43,9 +43,12 @@ import Testing
         defer { dir.remove() }
         let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
         #expect(result.status == 64)
-        #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(result.stderr)")
-        #expect(result.stderr.contains("Usage: quaketui"))
-        #expect(result.stderr.contains("--help"))
+        // The error, the usage line, where to read more.
+        #expect(result.errorLines.count == 3 && result.errorLines[0].hasPrefix("Error: ") && result.errorLines[0].contains(message),
+                "\(result.stderr)")
+        #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: quaketui") == true, "\(result.stderr)")
+        #expect(result.errorLines.last?.hasPrefix("  See 'quaketui") == true && result.errorLines.last?.hasSuffix(" --help' for more information.") == true,
+                "\(result.stderr)")
     }
 
     /// A new directory is not a store: `info` says so and creates nothing (issue 31; see

@@ -48,7 +48,7 @@ import Testing
         #expect(result.status == status, "\(arguments): \(result.stderr)")
         let line = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
         #expect(line == first, "\(arguments)")
-        #expect(result.stderr.contains("--help' for more information."), "\(arguments)")
+        #expect(result.errorLines.last?.hasSuffix("--help' for more information.") == true, "\(arguments)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("quakes.sqlite").path),
                 "a usage error touches nothing: \(arguments)")
     }

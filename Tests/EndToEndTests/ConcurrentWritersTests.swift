@@ -100,7 +100,7 @@ struct ConcurrentWritersTests {
         #expect(try container.viewContext.read { try $0.scalar("PRAGMA integrity_check").string } == "ok")
         if writers.contains(.config) {
             let config = try QuaketuiBinary.run(["config", "alertMagnitude"], stateDirectory: state)
-            #expect(config.stdout.contains("6.5"), "\(config.stdout)")
+            #expect(config.stdout == "M 6.5\n", "\(config.stdout)")
         }
     }
 }

@@ -37,23 +37,20 @@ import Testing
         defer { store.remove() }
         let tmux = try TmuxSession(columns: 100, rows: 10)
         defer { tmux.close() }
-        func lines(_ screen: String) -> [String] {
-            screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        }
         let question = "Delete all 1,234 quakes and their notes? y deletes, anything else keeps them:"
         // Anything but y keeps them (here `n`).
         let pane = try tmux.start(QuaketuiBinary.url.path, ["delete", "--all", "--state-dir", store.directory.path])
-        try tmux.waitFor(pane, "the question") { lines($0) == [question] }
+        try tmux.waitForScreen(pane, "the question") { $0.textLines == [question] }
         try tmux.send(pane, "n", "Enter")
         #expect(try tmux.waitForExit(pane) == 0)
-        #expect(lines(try tmux.capture(pane)) == [question + " n", "Nothing deleted (1,234 quakes kept)."])
+        #expect(try tmux.screen(pane).textLines == [question + " n", "Nothing deleted (1,234 quakes kept)."])
         #expect(try Self.stored(store) == 1_234)
         // y deletes.
         try tmux.respawn(pane, QuaketuiBinary.url.path, ["delete", "--all", "--state-dir", store.directory.path])
-        try tmux.waitFor(pane, "the question again") { lines($0).last == question }
+        try tmux.waitForScreen(pane, "the question again") { $0.textLines.last == question }
         try tmux.send(pane, "y", "Enter")
         #expect(try tmux.waitForExit(pane) == 0)
-        #expect(lines(try tmux.capture(pane)).suffix(2) == [question + " y", "deleted 1,234 quakes (0 left)"])
+        #expect(try tmux.screen(pane).textLines.suffix(2) == [question + " y", "deleted 1,234 quakes (0 left)"])
         #expect(try Self.stored(store) == 0)
     }
 }

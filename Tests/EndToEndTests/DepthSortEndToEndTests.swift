@@ -40,40 +40,39 @@ struct DepthSortEndToEndTests {
         let fixture = try Fixture(columns: Self.columns, rows: 30)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let lines = BrowserFeelTests.lines
-        let first = try fixture.tmux.waitFor(pane, "the time order") { lines($0)[0].contains("sort time ↓") }
-        let timeHeader = lines(first)[0]
+        let first = try fixture.tmux.waitForScreen(pane, "the time order") { $0.header.sort == "sort time ↓" }
+        let timeHeader = first.header.line
 
         // (Line 1 is the column header row, on from 20 rows: the list starts on line 2.)
         // Magnitude first: its largest quakes carry the week's marks (a tsunami flag with a
         // green alert, a green alert alone, a tsunami flag alone).
         // (The selection stays on its quake through a sort: `g` goes to the top.)
         try fixture.tmux.send(pane, "s")
-        try fixture.tmux.waitFor(pane, "the magnitude order") { lines($0)[0].contains("sort magnitude") }
+        try fixture.tmux.waitForScreen(pane, "the magnitude order") { $0.header.sort == "sort magnitude ↓" }
         try fixture.tmux.send(pane, "g")
-        let magnitude = try fixture.tmux.waitFor(pane, "the largest quake") { lines($0)[2].hasPrefix("▾ M 5 ") }
-        #expect(lines(magnitude)[3].hasPrefix("5.8 ~ 94km SW of Muara Siberut, Indonesia "), "\(magnitude)")
-        #expect(lines(magnitude)[4].hasPrefix("5.6 ! 275km W of Puerto Chacabuco, Chile "), "\(magnitude)")
-        #expect(lines(magnitude)[5].hasPrefix("5.4 ~ 70km WSW of Muara Siberut, Indonesia "), "\(magnitude)")
+        let magnitude = try fixture.tmux.waitForScreen(pane, "the largest quake") { $0.rows.first?.section?.title == "M 5" }
+        let marked = magnitude.rows.dropFirst().prefix(3).map { [$0.magnitude, $0.mark, $0.place] }
+        #expect(marked == [["5.8", "~", "94km SW of Muara Siberut, Indonesia"], ["5.6", "!", "275km W of Puerto Chacabuco, Chile"],
+                           ["5.4", "~", "70km WSW of Muara Siberut, Indonesia"]], "\(magnitude)")
         try fixture.tmux.send(pane, "s")
-        try fixture.tmux.waitFor(pane, "the region order") { lines($0)[0].contains("sort region") }
+        try fixture.tmux.waitForScreen(pane, "the region order") { $0.header.sort == "sort region ↑" }
         try fixture.tmux.send(pane, "s", "g")
         // The header says the order (one character longer than `time`, so one space less before
         // the scene); the first band is the shallowest, counted.
         let depthHeader = timeHeader.replacingOccurrences(of: "sort time ↓", with: "sort depth ↑")
             .replacingOccurrences(of: "  scene a", with: " scene a")
-        let ascending = try fixture.tmux.waitFor(pane, "the depth order, shallowest first") { screen in
-            lines(screen)[0] == depthHeader && lines(screen)[1].contains("depth ↑")
-                && lines(screen)[2] == Self.sectionLine("-10–0 km deep", shallow)
+        let ascending = try fixture.tmux.waitForScreen(pane, "the depth order, shallowest first") { screen in
+            screen.header.line == depthHeader && Screen.words(screen.columnHeaders ?? "", separatedBy: 2).filter { $0 == "depth ↑" }.count == 1
+                && screen.listLine(1) == Self.sectionLine("-10–0 km deep", shallow)
         }
         // Its first row is the shallowest quake (by time among equal depths).
         let shallowest = records.min { ($0.depth!, $0.time) < ($1.depth!, $1.time) }!
         let magnitude0 = shallowest.magnitude.map { String(format: "%.1f", $0) } ?? "—"
-        #expect(lines(ascending)[3].hasPrefix(magnitude0) && lines(ascending)[3].contains(" \(shallowest.place) "), "\(ascending)")
+        #expect(ascending.row(at: 1)?.magnitude == magnitude0 && ascending.row(at: 1)?.place == shallowest.place, "\(ascending)")
         try fixture.tmux.send(pane, "S", "g")
-        let descending = try fixture.tmux.waitFor(pane, "the depth order, deepest first") { screen in
-            lines(screen)[0] == depthHeader.replacingOccurrences(of: "sort depth ↑", with: "sort depth ↓")
-                && lines(screen)[2] == Self.sectionLine("600–700 km deep", deep)
+        let descending = try fixture.tmux.waitForScreen(pane, "the depth order, deepest first") { screen in
+            screen.header.line == depthHeader.replacingOccurrences(of: "sort depth ↑", with: "sort depth ↓")
+                && screen.listLine(1) == Self.sectionLine("600–700 km deep", deep)
         }
         let saved = try BrowserTests.waitForSceneFile(fixture) {
             $0["ContentView.sortOrder"] as? String == "depth" && $0["ContentView.sortAscending"] as? Bool == false
@@ -84,8 +83,8 @@ struct DepthSortEndToEndTests {
         #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
         let relaunched = try fixture.launch(window: "again")
         // Every line but the status line, whole.
-        let list = { (screen: String) in Array(lines(screen).prefix(28)) }
-        let after = try fixture.tmux.waitFor(relaunched, "the restored depth order") { list($0) == list(descending) }
+        let list = { (screen: Screen) in [screen.header.line] + screen.listPane.prefix(27) }
+        let after = try fixture.tmux.waitForScreen(relaunched, "the restored depth order") { list($0) == list(descending) }
         #expect(list(after) == list(descending))
     }
 }

@@ -24,7 +24,7 @@ struct HostileBrowserTests {
         let log = dir.path + "/quaketui.log"
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", "a"],
                                   environment: Self.offline.merging(["QUAKETUI_LOG": log]) { $1 })
-        try tmux.waitFor(pane, "the first frame") { $0.contains("scene a") }
+        try tmux.waitForScreen(pane, "the first frame") { $0.header.scene == "a" }
         let plist = state + "/scenes/a.plist"
         // The browser may be saving the scene right now (its rename would put a.plist back
         // between the two calls): try again until the directory stands in its place.
@@ -35,7 +35,9 @@ struct HostileBrowserTests {
         }
         try #require(blocked, "a.plist could not be replaced by a directory")
         try tmux.send(pane, "j")
-        try tmux.waitFor(pane, timeout: 10, "the failed save on the status line") { $0.contains("Could not save scene a") }
+        try tmux.waitForScreen(pane, timeout: 10, "the failed save on the status line") {
+            $0.status.message?.hasPrefix("Could not save scene a") == true
+        }
         // The whole notice, cause and path included, is in the log (issue 16: through the presenter).
         let logged = try String(contentsOfFile: log, encoding: .utf8)
         #expect(logged.contains(" browser: Could not save scene a"), "\(logged)")
@@ -46,8 +48,8 @@ struct HostileBrowserTests {
         // after the defaults notice. The 400 columns hold both.
         try Data("not a property list".utf8).write(to: URL(fileURLWithPath: state + "/defaults.plist"))
         do {
-            try tmux.waitFor(pane, timeout: 10, "the defaults notice on the status line") {
-                $0.contains("Defaults.plist was not a property list")
+            try tmux.waitForScreen(pane, timeout: 10, "the defaults notice on the status line") {
+                $0.status.left.contains("Defaults.plist was not a property list")
             }
         } catch {
             Issue.record("the log holds:\n\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "nothing")")
@@ -55,7 +57,7 @@ struct HostileBrowserTests {
         }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 1)
-        let screen = try tmux.capture(pane)
-        #expect(screen.contains("Error: The scene could not be saved"), "\(screen)")
+        let screen = try tmux.screen(pane)
+        #expect(screen.lines.first { $0.hasPrefix("Error: The scene could not be saved") } != nil, "\(screen)")
     }
 }

@@ -89,7 +89,8 @@ struct ImportCommandTests {
         defer { dir.remove() }
         let result = try QuaketuiBinary.run(["import", "/no/such/feed.geojson"], stateDirectory: dir.url)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("/no/such/feed.geojson"))
+        #expect(result.errorLines == ["Error: /no/such/feed.geojson: cannot open the file: No such file or directory; check the path."],
+                "\(result.stderr)")
         let usage = try QuaketuiBinary.run(["import"], stateDirectory: dir.url)
         #expect(usage.status == 64)
     }

@@ -61,7 +61,6 @@ struct KillSoakTests {
 
         func count() throws -> Int64 { try read { try $0.scalar("SELECT count(*) FROM quake").int64 ?? -1 } }
 
-        func integrity() throws -> String { try read { try $0.scalar("PRAGMA integrity_check").string ?? "?" } }
 
         /// A feed of `batch` quakes whose codes are new in this round, times inside the kept range.
         func writeFeed(named name: String) throws -> String {
@@ -91,7 +90,7 @@ struct KillSoakTests {
             environment["QUAKETUI_TRACE"] = tracePath(scene)
             let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", scene],
                                       environment: environment)
-            try tmux.waitFor(pane, timeout: 60, "the first frame of \(scene)") { $0.contains("scene \(scene)") }
+            try tmux.waitForScreen(pane, timeout: 60, "the first frame of \(scene)") { $0.header.scene == scene }
             return pane
         }
 
@@ -106,8 +105,9 @@ struct KillSoakTests {
         /// had (no crash-guard reset). Returns the new pane.
         func relaunchAndCheck(scene: String, selected: String?) throws -> String {
             let pane = try launchBrowser(scene: scene)
-            let screen = try tmux.capture(pane)
-            #expect(!screen.contains("stopped while restoring"), "the crash guard reset \(scene):\n\(screen)")
+            let screen = try tmux.screen(pane)
+            #expect(screen.status.message?.hasPrefix("The last launch of scene \(scene) stopped while restoring") != true,
+                    "the crash guard reset \(scene):\n\(screen)")
             if let selected {
                 // Wait until the browser says every scene change is on disk (its trace ends in
                 // `idle`), so a changed selection would be there: a condition, not a delay.
@@ -171,7 +171,7 @@ struct KillSoakTests {
                 return try notesRound()
             }
             let found = try count()
-            #expect(try integrity() == "ok", "\(operation) round \(round): integrity_check failed")
+            #expect(try storeIntegrity(URL(fileURLWithPath: state)) == "ok", "\(operation) round \(round): integrity_check failed")
             #expect(found == before || found == after, "\(operation): \(found) quakes, expected \(before) or \(after)")
             log.append("\(operation.rawValue): \(landed ? "killed mid-run" : "finished first"), \(found == before ? "before" : "after") (\(found))")
             if let pane = browserPane {
@@ -200,11 +200,13 @@ struct KillSoakTests {
             }
             try tmux.send(pane, "e")
             try tmux.send(pane, "note \(round) ", literal: true)
-            try tmux.waitFor(pane, timeout: 30, "the typed note") { $0.contains("note \(round)") }
+            try tmux.waitForScreen(pane, timeout: 30, "the typed note") {
+                $0.notes?.heading == "Editing notes (unsaved)" && $0.notes?.lines.last?.hasSuffix("note \(round)") == true
+            }
             try tmux.send(pane, "C-s")
             usleep(UInt32.random(in: 0...40_000))  // the kill's random moment, not a wait
             try killBrowser(pane)
-            #expect(try integrity() == "ok", "notes round \(round): integrity_check failed")
+            #expect(try storeIntegrity(URL(fileURLWithPath: state)) == "ok", "notes round \(round): integrity_check failed")
             #expect(try count() == before)
             if let code {
                 let notes = try read { try $0.scalar("SELECT notes FROM quake WHERE code = ?", [.text(code)]).string }
@@ -230,7 +232,7 @@ struct KillSoakTests {
         defer { soak.close() }
         let pane = try soak.launchBrowser()
         try soak.tmux.send(pane, "Enter")
-        _ = try soak.tmux.waitFor(pane, timeout: 30, "the detail") { $0.contains("Detail") }
+        _ = try soak.tmux.waitForScreen(pane, timeout: 30, "the detail") { $0.detailTabs != nil }
         _ = eventually(timeout: 20) { soak.savedSelection() != nil }
         soak.browserPane = pane
 

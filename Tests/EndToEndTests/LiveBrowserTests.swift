@@ -49,11 +49,6 @@ struct LiveBrowserTests {
             environment = ["QUAKETUI_FEED_BASE_URL": server.baseURL, "QUAKETUI_AUTO_REFRESH_INTERVAL": String(interval)]
         }
 
-        func config(_ arguments: String...) throws {
-            let result = try QuaketuiBinary.run(["config"] + arguments, stateDirectory: state)
-            guard result.status == 0 else { throw ChildProcess.ChildError("config failed: \(result.stderr)") }
-        }
-
         @discardableResult
         func launch(_ scene: String, in pane: String? = nil) throws -> String {
             let arguments = ["--state-dir", state.path, "--scene", scene]
@@ -64,7 +59,7 @@ struct LiveBrowserTests {
             } else {
                 target = try tmux.start(QuaketuiBinary.url.path, arguments, environment: environment, window: scene)
             }
-            try tmux.waitFor(target, timeout: 20, "the first frame of \(scene)") { $0.contains("scene \(scene)") }
+            try tmux.waitForScreen(target, timeout: 20, "the first frame of \(scene)") { $0.header.scene == scene }
             return target
         }
 
@@ -79,24 +74,22 @@ struct LiveBrowserTests {
         }
     }
 
-    static func header(_ screen: String) -> String { String(screen.split(separator: "\n").first ?? "") }
-    static func statusLine(_ screen: String) -> String { String(screen.split(separator: "\n").last ?? "") }
-    static func row(_ screen: String, _ code: String) -> String {
-        screen.split(separator: "\n").map(String.init).first { $0.contains(code) } ?? ""
+    /// The codes of the rows marked new (`●`).
+    static func marked(_ screen: Screen) -> Set<String> {
+        Set(screen.quakeRows.filter(\.isNew).compactMap { $0.words.first { $0.hasPrefix("lt") } })
     }
-    static func marked(_ screen: String) -> Set<String> {
-        Set(screen.split(separator: "\n").filter { $0.hasPrefix("●") }.compactMap { line in
-            line.split(separator: " ").first { $0.hasPrefix("lt") }.map(String.init)
-        })
-    }
+    /// The header without anything new, and with two new quakes.
+    static let threeQuakes = ["quaketui", "3 quakes", "sort time ↓"]
+    static let fiveQuakes = ["quaketui", "5 quakes", "sort time ↓"]
+    static let twoNew = ["quaketui", "5 quakes", "2 new", "sort time ↓"]
 
     @Test func fourPanesAndWatchFollowOneRefresherWithMarksAndOneAlert() throws {
         let fixture = try Fixture(interval: Self.interval)
         defer { fixture.close() }
         let alerts = fixture.dir.appending("alerts.ndjson")
-        try fixture.config("home", "\(Self.homeLatitude),\(Self.homeLongitude)")
-        try fixture.config("alertRadius", "100")
-        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        try QuaketuiBinary.config("home", "\(Self.homeLatitude),\(Self.homeLongitude)", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertRadius", "100", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertCommand", "cat >> '\(alerts.path)'", stateDirectory: fixture.state)
         let panes = try (1...4).map { try fixture.launch("p\($0)") }
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", fixture.state.path])
         defer { watch.kill(); watch.wait() }
@@ -104,8 +97,8 @@ struct LiveBrowserTests {
 
         // Every pane says when the (one) refresher last succeeded and when it runs next.
         for pane in panes {
-            try fixture.tmux.waitFor(pane, timeout: 20, "the refresh status") {
-                Self.header($0).contains("3 quakes") && Self.statusLine($0).contains("refreshed just now · next <1m")
+            try fixture.tmux.waitForScreen(pane, timeout: 20, "the refresh status") {
+                $0.header.segments == Self.threeQuakes && $0.status.right.first == "refreshed just now · next <1m"
             }
         }
         // After the first download, polls are 304s that write no history.
@@ -123,15 +116,15 @@ struct LiveBrowserTests {
         let elapsed = Date().timeIntervalSince(window)
         #expect(Double(polls) <= elapsed / Self.interval + 1.5 && Double(polls) >= elapsed / Self.interval - 1.5,
                 "\(polls) requests in \(elapsed) s")
-        for pane in panes { #expect(!Self.header(try fixture.tmux.capture(pane)).contains("new"), "nothing new yet") }
+        for pane in panes { #expect(try fixture.tmux.screen(pane).header.segments == Self.threeQuakes, "nothing new yet") }
 
         // A new version: every pane and watch within the interval plus a second (plus slack
         // for four panes captured in turn on a loaded machine).
         try RecentFeed.publish(Self.first + [Self.near, Self.far], at: fixture.feed, modified: Date())
         let published = Date()
         for pane in panes {
-            try fixture.tmux.waitFor(pane, timeout: 20, "the new version") {
-                Self.header($0).contains("5 quakes │ 2 new") && Self.marked($0) == ["lt0004", "lt0005"]
+            try fixture.tmux.waitForScreen(pane, timeout: 20, "the new version") {
+                $0.header.segments == Self.twoNew && Self.marked($0) == ["lt0004", "lt0005"]
             }
         }
         #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 2 })
@@ -144,8 +137,8 @@ struct LiveBrowserTests {
         // The quake near home alerts in every pane's status line, rings one bell and runs the
         // command once, with the quake as watch --json's object plus distance and bearing.
         for pane in panes {
-            try fixture.tmux.waitFor(pane, timeout: 10, "the alert") {
-                Self.statusLine($0).contains("ALERT M 2.0 Close to Tokyo, Japan — 14 km NE of home")
+            try fixture.tmux.waitForScreen(pane, timeout: 10, "the alert") {
+                $0.status.message == "ALERT M 2.0 Close to Tokyo, Japan — 14 km NE of home"
             }
         }
         #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })
@@ -163,16 +156,16 @@ struct LiveBrowserTests {
 
         // n / N go to the new quakes in list order, wrapping.
         try fixture.tmux.send(panes[1], "n")
-        try fixture.tmux.waitFor(panes[1], "n") { Self.statusLine($0).contains("New quake 1 of 2") }
+        try fixture.tmux.waitForScreen(panes[1], "n") { $0.status.message == "New quake 1 of 2" }
         try fixture.tmux.send(panes[1], "N")
-        try fixture.tmux.waitFor(panes[1], "N") { Self.statusLine($0).contains("New quake 2 of 2") }
+        try fixture.tmux.waitForScreen(panes[1], "N") { $0.status.message == "New quake 2 of 2" }
 
         // kill -9 and relaunch: the marks and the count come back from the scene's seenArrival.
         kill(try fixture.tmux.pid(panes[0]), SIGKILL)
         #expect(try fixture.tmux.waitForExit(panes[0]) == 128 + SIGKILL)
         try fixture.launch("p1", in: panes[0])
-        try fixture.tmux.waitFor(panes[0], timeout: 20, "the marks after kill -9") {
-            Self.header($0).contains("2 new") && Self.marked($0) == ["lt0004", "lt0005"]
+        try fixture.tmux.waitForScreen(panes[0], timeout: 20, "the marks after kill -9") {
+            $0.header.segments == Self.twoNew && Self.marked($0) == ["lt0004", "lt0005"]
         }
         // `a` marks all seen; that survives kill -9 too once the scene is on disk.
         let scene = fixture.state.appendingPathComponent("scenes/p1.plist")
@@ -183,17 +176,17 @@ struct LiveBrowserTests {
         let before = seen()
         #expect(before["token"] != nil && before["maxID"] != nil, "\(before)")
         try fixture.tmux.send(panes[0], "a")
-        try fixture.tmux.waitFor(panes[0], "a") {
-            !Self.header($0).contains("new") && Self.marked($0).isEmpty && Self.statusLine($0).contains("Marked 2 new quakes seen")
+        try fixture.tmux.waitForScreen(panes[0], "a") {
+            $0.header.segments == Self.fiveQuakes && Self.marked($0).isEmpty && $0.status.message == "Marked 2 new quakes seen"
         }
         #expect(eventually(timeout: 10) { seen() != before && seen()["maxID"] == 5 }, "\(seen())")
         kill(try fixture.tmux.pid(panes[0]), SIGKILL)
         #expect(try fixture.tmux.waitForExit(panes[0]) == 128 + SIGKILL)
         try fixture.launch("p1", in: panes[0])
-        let relaunched = try fixture.tmux.waitFor(panes[0], timeout: 20, "the relaunch") { Self.header($0).contains("5 quakes") }
-        #expect(!Self.header(relaunched).contains("new") && Self.marked(relaunched).isEmpty, "\(relaunched)")
+        let relaunched = try fixture.tmux.waitForScreen(panes[0], timeout: 20, "the relaunch") { $0.header.count == "5 quakes" }
+        #expect(relaunched.header.segments == Self.fiveQuakes && Self.marked(relaunched).isEmpty, "\(relaunched)")
         // The other panes still mark what they have not seen.
-        #expect(Self.marked(try fixture.tmux.capture(panes[3])) == ["lt0004", "lt0005"])
+        #expect(Self.marked(try fixture.tmux.screen(panes[3])) == ["lt0004", "lt0005"])
         #expect(try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n").count == 1)
     }
 
@@ -203,7 +196,7 @@ struct LiveBrowserTests {
         let token = try fixture.historyToken()
         let pane = try fixture.launch("f")
         func waitForStatus(_ text: String) throws {
-            try fixture.tmux.waitFor(pane, timeout: 20, text) { Self.statusLine($0).contains(text) }
+            try fixture.tmux.waitForScreen(pane, timeout: 20, text) { $0.status.right.first == text }
         }
         try waitForStatus("refresh failed (HTTP 500) · retry <1m")
         try fixture.server.setFault("truncated")
@@ -221,18 +214,20 @@ struct LiveBrowserTests {
         try waitForStatus("refresh failed 4× (server down) · retry <1m")
         #expect(try fixture.historyToken() == token, "the store is untouched")
         // The browser keeps working.
-        let screen = try fixture.tmux.capture(pane)
-        #expect(Self.header(screen).contains("3 quakes"))
+        let screen = try fixture.tmux.screen(pane)
+        #expect(screen.header.count == "3 quakes")
         try fixture.tmux.send(pane, "?")
-        try fixture.tmux.waitFor(pane, "the help") { $0.contains("─ Keys ─") && $0.contains("previous / next quake") }
+        try fixture.tmux.waitForScreen(pane, "the help") {
+            $0.overlay?.title == "Keys" && $0.overlay?.lines.first?.hasSuffix("  previous / next quake") == true
+        }
     }
 
     @Test func watchRefreshAlertsOnceLikeAPane() throws {
         let fixture = try Fixture(interval: 1)
         defer { fixture.close() }
         let alerts = fixture.dir.appending("alerts.ndjson")
-        try fixture.config("alertMagnitude", "3.2")
-        try fixture.config("alertCommand", "cat >> '\(alerts.path)'")
+        try QuaketuiBinary.config("alertMagnitude", "3.2", stateDirectory: fixture.state)
+        try QuaketuiBinary.config("alertCommand", "cat >> '\(alerts.path)'", stateDirectory: fixture.state)
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--refresh", "--state-dir", fixture.state.path],
                                      environment: fixture.environment)
         defer { watch.kill(); watch.wait() }
@@ -242,7 +237,8 @@ struct LiveBrowserTests {
         #expect(watch.stderr.components(separatedBy: "ALERT").count == 2, "one alert: \(watch.stderr)")
         #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })
         let lines = try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n")
-        #expect(lines.count == 1 && lines[0].contains("\"code\":\"lt0005\""), "\(lines)")
+        #expect(lines.count == 1 && (try? JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])?["code"] as? String == "lt0005",
+                "\(lines)")
         #expect(!watch.stderr.contains("Close to Tokyo"), "below the magnitude and no home: no alert")
     }
 }

@@ -9,11 +9,6 @@ import Testing
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct MouseEndToEndTests {
-    static func sceneFile(_ dir: TemporaryDirectory, _ scene: String) throws -> [String: Any] {
-        let data = try Data(contentsOf: dir.appending("scenes/\(scene).plist"))
-        return try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
-    }
-
     static func rows(_ screen: String) -> [String] {
         screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.prefix(200)) }
     }
@@ -27,11 +22,14 @@ struct MouseEndToEndTests {
 
         // Column 240, row 9 (1-based): the 7th line of the list (below the header and the column headers).
         try pane.send(.raw("\u{1B}[<0;240;9M", keys: 1))
-        let screen = try pane.settle()
-        var saved = try Self.sceneFile(dir, "click")
+        _ = try pane.settle()
+        var saved = try dir.scenePlist("click")
         #expect(saved["ContentView.selectionLine"] as? Int == 6)
         let code = try #require(saved["ContentView.selectedQuake"] as? String)
-        #expect(Self.rows(screen)[8].contains(code), "row 9 shows \(Self.rows(screen)[8])")
+        // Row 9 is drawn selected, and it is the quake's row.
+        let styled = try tmux.styledScreen(pane.target)
+        #expect(styled.selectedLine == 8 && styled.selectedRow != nil && styled.selectedRow == styled.row(code: code),
+                "row 9 shows \(styled.lines[8])")
 
         // Open the detail, then the release: nothing happens (an Esc would close the detail).
         try pane.send(.keys(["Enter"]))
@@ -39,9 +37,9 @@ struct MouseEndToEndTests {
         try pane.send(.raw("\u{1B}[<0;240;9m", keys: 0))
         try pane.send(.keys(["C-l"]))
         let after = try pane.settle()
-        saved = try Self.sceneFile(dir, "click")
+        saved = try dir.scenePlist("click")
         #expect(saved["DetailView.isPresented"] as? Bool == true)
-        #expect(after.contains("1 Detail"))
+        #expect(Screen(after).detailTabs != nil, "\(after)")
 
         try pane.send(.keys(["q"]))
         #expect(try tmux.waitForExit(pane.target) == 0)
@@ -68,7 +66,7 @@ struct MouseEndToEndTests {
         }
         // The selection was dragged along: it stays on the first line of the list not under
         // the sticky header.
-        #expect([0, 1].contains(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int ?? -1))
+        #expect([0, 1].contains(try dir.scenePlist("wheel")["ContentView.selectionLine"] as? Int ?? -1))
 
         // At the end the view stops and the selection walks down to the last row.
         try pane.send(.keys(["G", "k", "k", "k"]))
@@ -76,7 +74,7 @@ struct MouseEndToEndTests {
         try pane.send(.wheel(down: true, x: 30, y: 39))
         let moved = Self.rows(try pane.settle())
         #expect(moved[1...37].map { $0.prefix(110) } == bottom[1...37].map { $0.prefix(110) })
-        #expect(try Self.sceneFile(dir, "wheel")["ContentView.selectionLine"] as? Int == 36)
+        #expect(try dir.scenePlist("wheel")["ContentView.selectionLine"] as? Int == 36)
         // And back up from the bottom row: the view moves again.
         try pane.send(.wheel(down: false, x: 30, y: 39))
         let up = Self.rows(try pane.settle())

@@ -10,10 +10,6 @@ import Testing
 struct OverlayScreenTests {
     typealias Fixture = BrowserTests.Fixture
 
-    static func lines(_ screen: String) -> [String] {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    }
-
     /// A box's top or bottom border `width` wide with `label` after its corner.
     static func border(_ left: String, _ label: String, _ right: String, width: Int) -> String {
         left + "─" + label + String(repeating: "─", count: width - 3 - label.count) + right
@@ -23,20 +19,20 @@ struct OverlayScreenTests {
     /// status line of a box that has the keys ("Esc close"). Waiting for the top border alone
     /// returned a frame tmux had applied only in part under load (a stress run: the border on
     /// line 1, the list still below it, two captures in a row).
-    static func isWholeBox(_ screen: String, _ top: String, _ bottom: String, rows: Int) -> Bool {
-        let lines = lines(screen)
+    static func isWholeBox(_ screen: Screen, _ top: String, _ bottom: String, rows: Int) -> Bool {
+        let lines = screen.lines
         return lines.count >= rows && lines[1].hasPrefix(top) && lines[rows - 2].hasPrefix(bottom)
-            && lines[1].hasSuffix("╮") && lines[rows - 2].hasSuffix("╯") && lines[rows - 1].contains("Esc close")
+            && lines[1].hasSuffix("╮") && lines[rows - 2].hasSuffix("╯") && screen.status.offers("Esc close")
     }
 
     @Test func theHelpAndTheLogAreCleanBoxesAndTheHelpScrollsToItsEnds() throws {
         let fixture = try Fixture(columns: 80, rows: 24)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let header = Self.lines(try fixture.tmux.capture(pane))[0]
+        let header = try fixture.tmux.waitForScreen(pane, "the list") { _ in true }.lines[0]
 
         try fixture.tmux.send(pane, "?")
-        let help = Self.lines(try fixture.tmux.waitFor(pane, "the help") { Self.isWholeBox($0, "╭─ Keys", "╰─", rows: 24) })
+        let help = try fixture.tmux.waitForScreen(pane, "the help") { Self.isWholeBox($0, "╭─ Keys", "╰─", rows: 24) }.lines
         #expect(help[0] == header)
         #expect(help[1] == Self.border("╭", " Keys ", "╮", width: 80))
         #expect(help[2] == "│ ↑ ↓  j k                    previous / next quake                            │")
@@ -46,18 +42,18 @@ struct OverlayScreenTests {
 
         // G: the help's last page, the legend's end on its last line.
         try fixture.tmux.send(pane, "G")
-        let end = Self.lines(try fixture.tmux.waitFor(pane, "the help's end") { Self.lines($0)[22].hasPrefix("╰─ ↑") })
+        let end = try fixture.tmux.waitForScreen(pane, "the help's end") { $0.overlay?.footer == "↑ k g" }.lines
         #expect(end[0] == header)
         #expect(end[21] == "│ ✗                           status line: last refresh failed, L says why     │")
         #expect(end[22] == Self.border("╰", " ↑ k g ", "╯", width: 80))
         // g: back to the top.
         try fixture.tmux.send(pane, "g")
-        let top = Self.lines(try fixture.tmux.waitFor(pane, "the help's top") { Self.lines($0)[22].hasPrefix("╰─ ↓") })
+        let top = try fixture.tmux.waitForScreen(pane, "the help's top") { $0.overlay?.footer == "↓ more: j/k G" }.lines
         #expect(top[2] == help[2])
 
         // The message log: the whole body between the header and the status line.
         try fixture.tmux.send(pane, "Escape", "L")
-        let log = Self.lines(try fixture.tmux.waitFor(pane, "the log") { Self.isWholeBox($0, "╭─ Messages", "╰─ L or Esc", rows: 24) })
+        let log = try fixture.tmux.waitForScreen(pane, "the log") { Self.isWholeBox($0, "╭─ Messages", "╰─ L or Esc", rows: 24) }.lines
         #expect(log[0] == header)
         #expect(log[1] == Self.border("╭", " Messages, newest first ", "╮", width: 80))
         #expect(log[22] == Self.border("╰", " L or Esc closes ", "╯", width: 80))
@@ -69,9 +65,10 @@ struct OverlayScreenTests {
         let fixture = try Fixture(columns: 40, rows: 10)
         defer { fixture.close() }
         let pane = try fixture.launch()
-        let header = Self.lines(try fixture.tmux.capture(pane))[0]
+        let header = try fixture.tmux.waitForScreen(pane, "the list") { _ in true }.lines[0]
         try fixture.tmux.send(pane, "?")
-        let help = Self.lines(try fixture.tmux.waitFor(pane, "the help") { Self.isWholeBox($0, "╭─ Keys", "╰─", rows: 10) })
+        let shown = try fixture.tmux.waitForScreen(pane, "the help") { Self.isWholeBox($0, "╭─ Keys", "╰─", rows: 10) }
+        let help = shown.lines
         #expect(Array(help[0..<10]) == [
             header,
             Self.border("╭", " Keys ", "╮", width: 40),
@@ -84,6 +81,6 @@ struct OverlayScreenTests {
             Self.border("╰", " ↓ more: j/k G ", "╯", width: 40),
             help[9],
         ])
-        #expect(help[9].contains("Esc close"), "\(help[9])")
+        #expect(shown.status.offers("Esc close"), "\(help[9])")
     }
 }

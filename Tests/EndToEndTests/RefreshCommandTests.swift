@@ -64,6 +64,7 @@ struct RefreshCommandTests {
     @Test func anUnknownFeedNameIsAUsageError() throws {
         let result = try QuaketuiBinary.run(["refresh", "all_year"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("'all_year' is not a USGS summary feed"))
+        #expect(result.errorLines.first == "Error: 'all_year' is not a USGS summary feed; use e.g. all_day, 4.5_week or significant_month.",
+                "\(result.stderr)")
     }
 }

@@ -13,25 +13,21 @@ struct RegionSpellingEndToEndTests {
         defer { fixture.close() }
         let pane = try fixture.launch()
         try fixture.tmux.send(pane, "s", "s")  // time → magnitude → region
-        try fixture.tmux.waitFor(pane, "the region sort") {
-            BrowserTests.header($0).contains("sort region ↑") && BrowserFeelTests.lines($0)[2].hasPrefix("▾ ")
-        }
+        try fixture.tmux.waitForScreen(pane, "the region sort") { $0.header.sort == "sort region ↑" && $0.row(at: 0)?.section != nil }
         // The sort kept the newest quake selected, wherever its region is: g goes to the first region.
         try fixture.tmux.send(pane, "g")
-        var screen = try fixture.tmux.waitFor(pane, "the first region") { BrowserFeelTests.lines($0)[2].hasPrefix("▾ Alaska (") }
+        var screen = try fixture.tmux.waitForScreen(pane, "the first region") { $0.row(at: 0)?.section?.title == "Alaska" }
         // ] puts each next region's header on the list's first line; the regions before C are few.
         // (A `CA` section, folded "ca", would come before "california".)
-        for _ in 0..<8 where !BrowserFeelTests.lines(screen)[2].hasPrefix("▾ C") {
-            let top = BrowserFeelTests.lines(screen)[2]
+        for _ in 0..<8 where screen.row(at: 0)?.section?.title.hasPrefix("C") != true {
+            let top = screen.row(at: 0)
             try fixture.tmux.send(pane, "]")
-            screen = try fixture.tmux.waitFor(pane, "the next region") {
-                let line = BrowserFeelTests.lines($0)[2]
-                return line.hasPrefix("▾ ") && line != top
-            }
+            screen = try fixture.tmux.waitForScreen(pane, "the next region") { $0.row(at: 0)?.section != nil && $0.row(at: 0) != top }
         }
-        let lines = BrowserFeelTests.lines(screen)
+        let line = screen.listLine(1) ?? ""
         let title = "▾ California (80) "
-        #expect(lines[2] == title + String(repeating: "─", count: max(0, lines[2].count - title.count)), "\(screen)")
-        #expect(!lines.contains { $0.hasPrefix("▾ CA ") }, "\(screen)")
+        #expect(screen.row(at: 0)?.section == Screen.Section(title: "California", count: "80"), "\(screen)")
+        #expect(line == title + String(repeating: "─", count: max(0, line.count - title.count)), "\(screen)")
+        #expect(screen.sections.allSatisfy { $0.title != "CA" }, "\(screen)")
     }
 }

@@ -136,7 +136,7 @@ struct RestoreWalkEndToEndTests {
             let pane = try BrowserPane(columns: 150, rows: 40, scene: "first", firstLaunch: true, timeZone: zone)
             defer { pane.close() }
             let first = try pane.settle()
-            #expect(Self.header(first).contains("sample data"), "\(first)")
+            #expect(Screen(first).header.right == ["sample data", "offline", "scene first"], "\(first)")
             try Self.end(pane, quitting: quitting)
             try pane.launch()
             let again = try pane.settle()
@@ -244,10 +244,7 @@ struct RestoreWalkEndToEndTests {
     }
 
     /// The header's `M ≥ 4.5`, or "" for all magnitudes.
-    static func magnitudeFilter(_ screen: String) -> String {
-        let header = header(screen)
-        return header.range(of: #"M ≥ [0-9.]+"#, options: .regularExpression).map { String(header[$0]) } ?? ""
-    }
+    static func magnitudeFilter(_ screen: String) -> String { Screen(screen).header.minimumMagnitude ?? "" }
 
     /// The pane's rows without the status line (but with the `:` line drawn over it), relative
     /// times masked, trailing blanks trimmed.
@@ -269,15 +266,13 @@ struct RestoreWalkEndToEndTests {
         _ = try pane.settle()
         try pane.send(.keys(["m", "m", "m", "j", "m", "m"]))  // 2.5, 4.5, 6, then all, 2.5
         let left = try pane.settle()
-        #expect(Self.header(left).contains("M ≥ 2.5"), "\(left)")
+        #expect(Screen(left).header.minimumMagnitude == "M ≥ 2.5", "\(left)")
         kill(try pane.tmux.pid(pane.target), SIGKILL)
         _ = try pane.tmux.waitForExit(pane.target)
         try pane.launch()
         let screen = try pane.settle()
         #expect(Self.masked(screen) == Self.masked(left), "left:\n\(left)\nrelaunched:\n\(screen)")
     }
-
-    static func header(_ screen: String) -> String { String(screen.split(separator: "\n").first ?? "") }
 
     // MARK: A clean error exit is not a crash
 
@@ -299,8 +294,8 @@ struct RestoreWalkEndToEndTests {
         // No terminal description for TERM; then a store that cannot be opened.
         try pane.launch(environment: ["TERM": "nosuchterm"])
         #expect(try tmux.waitForExit(pane.target) == 1)
-        let error = try tmux.capture(pane.target)
-        #expect(error.contains("Error"), "\(error)")
+        let error = try tmux.screen(pane.target)
+        #expect(error.lines.first?.hasPrefix("Error: TERM=nosuchterm is not a terminal the browser can draw on") == true, "\(error)")
         #expect(!FileManager.default.fileExists(atPath: dir.appending("scenes/guard.restoring").path))
         #expect(try Data(contentsOf: plist) == saved)
 
@@ -316,7 +311,8 @@ struct RestoreWalkEndToEndTests {
 
         try pane.launch()
         let screen = try pane.settle()
-        #expect(!screen.contains("stopped while restoring"))
+        // No crash-guard notice: the status line as it was (the masked screens below leave it out).
+        #expect(Screen(screen).status.message?.hasPrefix("The last launch of scene guard stopped while restoring") != true, "\(screen)")
         #expect(Self.masked(screen) == Self.masked(left), "left:\n\(left)\nrelaunched:\n\(screen)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir.appending("scenes").path)
             .filter { $0.contains("crashed") }
@@ -593,7 +589,7 @@ final class BrowserPane {
             let keys = lines.count(where: { $0 == "key" })
             if keys >= sent, lines.last == "idle", lines.contains(where: { $0.hasPrefix("frame") }) {
                 let screen = try tmux.capture(target)
-                if isSample, !RestoreWalkEndToEndTests.header(screen).contains("offline") {
+                if isSample, Screen(screen).header.badges.last != "offline" {
                     usleep(20_000)
                     continue
                 }

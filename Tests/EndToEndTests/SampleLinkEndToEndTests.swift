@@ -6,12 +6,6 @@ import Testing
 /// instead of opening a USGS address that does not exist, and the detail shows no such link.
 @Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct SampleLinkEndToEndTests {
-    static func lines(_ screen: String) -> [String] {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map {
-            String($0.hasSuffix("┃") ? $0.dropLast() : $0).trimmingCharacters(in: .whitespaces)
-        }
-    }
-
     @Test func oOnASampleQuakeSaysItHasNoEventPage() throws {
         let fixture = try BrowserTests.Fixture(columns: 100, rows: 30, importing: nil)
         defer { fixture.close() }
@@ -20,17 +14,17 @@ struct SampleLinkEndToEndTests {
         let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
                                           environment: BrowserTests.offline.merging(["BROWSER": "touch \(opened.path)"]) { $1 })
         // The newest sample quake is selected first.
-        try fixture.tmux.waitFor(pane, "the sample") { Self.lines($0)[3].contains("sample00775") }
+        try fixture.tmux.waitForScreen(pane, "the sample") { $0.rows.count > 1 && $0.row(code: "sample00775") == $0.row(at: 1) }
         // The first refresh (of a feed that is not there) has failed, so its notice does not
         // replace what `o` says on a loaded machine.
-        try fixture.tmux.waitFor(pane, "the failed refresh") { Self.lines($0)[29].contains("✗ · retry") }
+        try fixture.tmux.waitForScreen(pane, "the failed refresh") { $0.status.right.first?.hasPrefix("✗ · retry ") == true }
         try fixture.tmux.send(pane, "o")
-        let said = try fixture.tmux.waitFor(pane, "the status line") { Self.lines($0)[29].hasPrefix("sample00775 ") }
-        #expect(Self.lines(said)[29].hasPrefix("sample00775 is a sample quake: no event page  ? help"), "\(said)")
+        let said = try fixture.tmux.waitForScreen(pane, "the status line") { $0.status.message?.hasPrefix("sample00775 ") == true }
+        #expect(said.status.left == "sample00775 is a sample quake: no event page  ? help", "\(said)")
         try fixture.tmux.send(pane, "Enter")
-        let detail = try fixture.tmux.waitFor(pane, "the detail") { $0.contains("Code          sample00775") }
-        #expect(Self.lines(detail).contains("URL           none: a sample quake, not real data"), "\(detail)")
-        #expect(!detail.contains("eventpage"))
+        let detail = try fixture.tmux.waitForScreen(pane, "the detail") { $0.detailField("Code") == "sample00775" }
+        #expect(detail.detailField("URL") == "none: a sample quake, not real data", "\(detail)")
+        #expect(!detail.text.contains("eventpage"))
         #expect(!FileManager.default.fileExists(atPath: opened.path))
     }
 }

@@ -33,15 +33,15 @@ struct SampleNotesBrowserTests {
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "s"],
                                   environment: ["QUAKETUI_FEED_BASE_URL": mirror.absoluteString], window: "s")
         let sentence = "; replaced the bundled sample (\(CountFormat.quakes(sample - 1))); kept 1 sample quake with your notes"
-        let screen = try tmux.waitFor(pane, timeout: 30, "the refresh's message") { $0.contains(sentence) }
+        let screen = try tmux.waitForScreen(pane, timeout: 30, "the refresh's message") { $0.status.message?.hasSuffix(sentence) == true }
         // The whole status line, its parts as drawn (the import's seconds vary).
-        let line = try #require(screen.split(separator: "\n").first { $0.contains(sentence) })
+        let line = screen.status.line
         let parts = line.replacing(/in \d+\.\d\d s;/, with: "in X s;").components(separatedBy: "  ")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         #expect(parts == ["Refreshed all_month: imported 2 quakes (2 new, 0 updated, 0 unchanged, 0 skipped) in X s" + sentence,
                           "? help", "↻ off", "● live"], "\(line)")
         // The kept quake stays, an ordinary one: the two new ones and it.
-        let after = try tmux.waitFor(pane, timeout: 10, "the list of 3") { $0.split(separator: "\n").first?.contains("3 quakes") == true }
-        #expect(!(after.split(separator: "\n").first?.contains("sample") ?? true), "\(after)")
+        let after = try tmux.waitForScreen(pane, timeout: 10, "the list of 3") { $0.header.count == "3 quakes" }
+        #expect(after.header.segments == ["quaketui", "3 quakes", "sort time ↓"] && after.header.right == ["scene s"], "\(after)")
     }
 }

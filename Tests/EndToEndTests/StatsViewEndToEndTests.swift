@@ -8,14 +8,13 @@ import Testing
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsViewEndToEndTests {
     /// The statistics' title, from the pane beside the list: `Statistics of the list  1,234 quakes`.
-    static func title(_ screen: String) -> String? {
-        guard let line = BrowserTests.line(screen, containing: "Statistics of the list") else { return nil }
-        return line.components(separatedBy: "│").last?.trimmingCharacters(in: .whitespaces)
+    static func title(_ screen: Screen) -> String? {
+        screen.detailTabs == nil ? screen.detailPane?.first : nil
     }
 
     /// The view counted the list the header counts (not `…`, not an older count).
-    static func agrees(_ screen: String) -> Bool {
-        title(screen) == "Statistics of the list  \(BrowserTests.count(screen))"
+    static func agrees(_ screen: Screen) -> Bool {
+        title(screen) == "Statistics of the list  \(screen.header.count ?? "")"
     }
 
     @Test func theOpenViewFollowsAnImportAndComesBackAfterKillNine() throws {
@@ -23,17 +22,22 @@ struct StatsViewEndToEndTests {
         defer { fixture.close() }
         let pane = try fixture.launch()
         try fixture.tmux.send(pane, "=")
-        let opened = try fixture.tmux.waitFor(pane, "the statistics") { Self.agrees($0) && $0.contains("Mc ") }
-        #expect(BrowserTests.line(opened, containing: "Mc ")?.contains("b ") == true)
-        #expect(opened.contains("Magnitude–frequency") && opened.contains("Quakes per day")
-                && opened.contains("Depth (km)") && opened.contains("Top regions"))
+        let opened = try fixture.tmux.waitForScreen(pane, "the statistics") { Self.agrees($0) && $0.detailPane?.dropFirst().first?.hasPrefix("Mc ") == true }
+        let statistics = try #require(opened.detailPane)
+        // `Mc 2.4 · b 0.95 ± 0.03 · a 5.49 · n 1,572 at or above Mc`
+        let fit = statistics[1].components(separatedBy: " · ")
+        #expect(fit.count == 4 && fit[1].hasPrefix("b ") && fit[2].hasPrefix("a ") && fit[3].hasSuffix(" at or above Mc"), "\(statistics[1])")
+        // Every chart's title, each first on its line.
+        let titles = statistics.compactMap { Screen.words($0, separatedBy: 2).first }
+        #expect(Set(titles).isSuperset(of: ["Magnitude–frequency", "Quakes per day (local time)", "Depth (km)"]), "\(opened)")
+        #expect(statistics.compactMap { Screen.words($0, separatedBy: 2) == ["Depth (km)", "Top regions"] ? $0 : nil }.count == 1)
         let before = try #require(Self.title(opened))
 
         // Another process imports: the open view counts again, by itself.
         let more = try QuaketuiBinary.run(["import", SharedData.url("4.5_month-2014-03-21.geojson").path],
                                           stateDirectory: fixture.dir.url)
         #expect(more.status == 0, "\(more.stderr)")
-        let updated = try fixture.tmux.waitFor(pane, timeout: 20, "the statistics after the import") {
+        let updated = try fixture.tmux.waitForScreen(pane, timeout: 20, "the statistics after the import") {
             Self.agrees($0) && Self.title($0) != before
         }
         let after = try #require(Self.title(updated))
@@ -44,12 +48,12 @@ struct StatsViewEndToEndTests {
         #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
 
         let relaunched = try fixture.launch(window: "again")
-        let restored = try fixture.tmux.waitFor(relaunched, timeout: 20, "the restored statistics") { Self.agrees($0) }
+        let restored = try fixture.tmux.waitForScreen(relaunched, timeout: 20, "the restored statistics") { Self.agrees($0) }
         #expect(Self.title(restored) == after)
 
         // `=` closes it, and that too is kept.
         try fixture.tmux.send(relaunched, "=")
-        try fixture.tmux.waitFor(relaunched, "the list alone") { Self.title($0) == nil }
+        try fixture.tmux.waitForScreen(relaunched, "the list alone") { $0.detailPane == nil }
         _ = try BrowserTests.waitForSceneFile(fixture) { $0["StatsView.isPresented"] as? Bool == false }
     }
 
@@ -60,18 +64,19 @@ struct StatsViewEndToEndTests {
         defer { fixture.close() }
         let pane = try fixture.launch()
         try fixture.tmux.send(pane, "Enter", "2")
-        try fixture.tmux.waitFor(pane, "the world map") { $0.contains("± world") && $0.contains("◉") }
+        try fixture.tmux.waitForScreen(pane, "the world map") { $0.mapScale == "± world" && $0.mapMark != nil }
         try fixture.tmux.send(pane, "+")
-        let region = try fixture.tmux.waitFor(pane, "the region") { $0.contains("± region") }
-        #expect(region.contains("◉") && !region.contains("Region (40° × 20°)"))
+        let region = try fixture.tmux.waitForScreen(pane, "the region") { $0.mapScale == "± region" }
+        // The quake's mark on the map, and the map drawn (not a placeholder naming the scale).
+        #expect(region.mapMark != nil && region.detailPane?.allSatisfy { $0 != "Region (40° × 20°)" } == true, "\(region)")
         try fixture.tmux.send(pane, "+")
-        try fixture.tmux.waitFor(pane, "the local map") { $0.contains("± local") }
+        try fixture.tmux.waitForScreen(pane, "the local map") { $0.mapScale == "± local" }
         try fixture.tmux.send(pane, "-")
-        try fixture.tmux.waitFor(pane, "the region again") { $0.contains("± region") }
+        try fixture.tmux.waitForScreen(pane, "the region again") { $0.mapScale == "± region" }
         _ = try BrowserTests.waitForSceneFile(fixture) { $0["MapView.zoom"] as? String == "region" }
         kill(try fixture.tmux.pid(pane), SIGKILL)
         #expect(try fixture.tmux.waitForExit(pane) == 128 + SIGKILL)
         let relaunched = try fixture.launch(window: "again")
-        try fixture.tmux.waitFor(relaunched, timeout: 20, "the restored region") { $0.contains("± region") && $0.contains("◉") }
+        try fixture.tmux.waitForScreen(relaunched, timeout: 20, "the restored region") { $0.mapScale == "± region" && $0.mapMark != nil }
     }
 }

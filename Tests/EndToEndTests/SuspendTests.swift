@@ -12,7 +12,7 @@ struct SuspendTests {
         let tmux = try TmuxSession(columns: 100, rows: 20)
         defer { tmux.close() }
         let pane = try tmux.start("/bin/bash", ["--norc", "--noprofile", "-i"], environment: ["PS1": "shell$ "])
-        try tmux.waitFor(pane, "the shell's prompt") { $0.contains("shell$") }
+        try tmux.waitForScreen(pane, "the shell's prompt") { $0.lines.first == "shell$" }
         // A script, so that the shell's lines (the command, "Stopped …") never show "scene a". Read
         // by `sh`, not executed: a child another test spawned while it was being written may hold
         // it open for writing, and exec(2) then fails with "Text file busy" (ETXTBSY).
@@ -22,22 +22,27 @@ struct SuspendTests {
             .write(to: script, atomically: true, encoding: .utf8)
         try tmux.send(pane, "sh \(script.path)", literal: true)
         try tmux.send(pane, "Enter")
-        try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
+        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
         try tmux.send(pane, "j")
         // Settled: the same screen twice in a row (the refresh of the offline feed has failed).
-        var before = ""
-        try tmux.waitFor(pane, timeout: 20, "a settled screen") { screen in
+        var before = Screen("")
+        try tmux.waitForScreen(pane, timeout: 20, "a settled screen") { screen in
             defer { before = screen }
-            return screen == before && screen.contains("scene a") && !screen.contains("refreshing")
+            return screen == before && screen.header.scene == "a" && screen.status.right.allSatisfy { !$0.hasPrefix("refreshing") }
         }
         try tmux.send(pane, "C-z")
-        let stopped = try tmux.waitFor(pane, "the shell after ctrl-z") { $0.contains("Stopped") }
-        #expect(!stopped.contains("scene a"), "the browser's screen is gone:\n\(stopped)")
+        // The browser's screen is gone: only the shell's lines (prompts, the job's state, the
+        // command `fg` names).
+        let isShell = { (screen: Screen) in
+            screen.lines.allSatisfy { $0.isEmpty || $0.hasPrefix("shell$") || $0.hasPrefix("[1]+  Stopped") || $0 == "sh \(script.path)" }
+        }
+        let stopped = try tmux.waitForScreen(pane, "the shell after ctrl-z") { $0.lines.first { $0.hasPrefix("[1]+  Stopped") } != nil }
+        #expect(isShell(stopped), "the browser's screen is gone:\n\(stopped)")
         try tmux.send(pane, "fg", "Enter")
-        try tmux.waitFor(pane, "the same screen after fg") { $0 == before }
+        try tmux.waitForScreen(pane, "the same screen after fg") { $0 == before }
         // Still working: q ends it and the shell is back.
         try tmux.send(pane, "q")
-        try tmux.waitFor(pane, "the prompt after q") { $0.contains("shell$") && !$0.contains("scene a") }
+        try tmux.waitForScreen(pane, "the prompt after q") { $0.lines.last { !$0.isEmpty } == "shell$" && isShell($0) }
         try tmux.send(pane, "exit", "Enter")
     }
 
@@ -50,12 +55,12 @@ struct SuspendTests {
         defer { tmux.close() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"],
                                   environment: ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"])
-        try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
+        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
         try tmux.send(pane, "C-z")
         try tmux.send(pane, "?")
-        try tmux.waitFor(pane, "the help after ctrl-z") { $0.contains("scene a") && $0.contains("─ Keys ─") }
+        try tmux.waitForScreen(pane, "the help after ctrl-z") { $0.header.scene == "a" && $0.overlay?.title == "Keys" }
         try tmux.send(pane, "Escape")
-        try tmux.waitFor(pane, "the help closed") { !$0.contains("─ Keys ─") }
+        try tmux.waitForScreen(pane, "the help closed") { $0.header.scene == "a" && $0.overlay == nil }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 0)
     }

@@ -23,9 +23,9 @@ struct TerminalResizeTests {
             tmux = try TmuxSession(columns: columns, rows: rows)
             pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"],
                                   environment: TerminalResizeTests.offline.merging(["QUAKETUI_TRACE": dir.path + "/trace"]) { $1 })
-            try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene a") }
+            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
             // The launch refresh of the (offline) feed has failed: nothing more changes by itself.
-            try tmux.waitFor(pane, timeout: 20, "the offline notice") { $0.contains("offline") }
+            try tmux.waitForScreen(pane, timeout: 20, "the offline notice") { $0.header.badges.last == "offline" }
             if split { try tmux.split(pane, "/bin/cat", []) }
         }
 
@@ -52,18 +52,18 @@ struct TerminalResizeTests {
     /// The screen once it stays the same for a while (every resize drawn), checked to be the
     /// whole truth: ctrl-l (a full repaint from the model) draws exactly the same screen, but
     /// for the status line (ctrl-l is a key: it clears the one-shot message there).
-    static func settledScreen(_ browser: Browser, _ what: String) throws -> String {
-        var before = ""
+    static func settledScreen(_ browser: Browser, _ what: String) throws -> Screen {
+        var before = Screen("")
         var sameSince = Date()
-        let screen = try browser.tmux.waitFor(browser.pane, timeout: 20, what) { screen in
+        let screen = try browser.tmux.waitForScreen(browser.pane, timeout: 20, what) { screen in
             if screen != before { (before, sameSince) = (screen, Date()) }
             return Date().timeIntervalSince(sameSince) > 0.3
         }
         let frames = browser.frames
         try browser.tmux.send(browser.pane, "C-l")
         #expect(eventually(timeout: 20) { browser.frames > frames }, "\(what): no frame after ctrl-l")
-        let repainted = try browser.tmux.waitFor(browser.pane, timeout: 20, "the repaint") { _ in true }
-        #expect(lines(repainted).dropLast() == lines(screen).dropLast(),
+        let repainted = try browser.tmux.waitForScreen(browser.pane, timeout: 20, "the repaint") { _ in true }
+        #expect(repainted.lines.dropLast() == screen.lines.dropLast(),
                 "\(what): the screen differs from its full repaint:\n\(screen)\nrepainted:\n\(repainted)")
         return screen
     }
@@ -76,15 +76,15 @@ struct TerminalResizeTests {
         let tmux = browser.tmux, pane = browser.pane
         var generator = SeededGenerator(seed: 28)
         for round in 0..<18 {
-            let (key, shown) = [("?", "─ Keys ─"), ("Enter", "Detail"), ("L", "Messages, newest first")][round % 3]
+            let (key, shown) = Self.covers[round % 3]
             try tmux.send(pane, key)
-            try tmux.waitFor(pane, "round \(round): \(key) shown") { $0.contains(shown) }
+            try tmux.waitForScreen(pane, "round \(round): \(key) shown", shown)
             let (columns, rows) = round % 2 == 0 ? (70, 18) : (120, 30)
             try tmux.send(pane, "Escape")
             usleep(UInt32.random(in: 0..<60_000, using: &generator))  // the resize's random moment after Esc, not a wait
             try tmux.resize(pane, columns: columns, rows: rows)
-            try tmux.waitFor(pane, "round \(round): the list at \(columns)x\(rows)") { screen in
-                !browser.isRunning || (!screen.contains(shown) && Self.fills(screen, columns: columns, rows: rows))
+            try tmux.waitForScreen(pane, "round \(round): the list at \(columns)x\(rows)") { screen in
+                !browser.isRunning || (screen.overlay == nil && screen.detailTabs == nil && Self.fills(screen, columns: columns, rows: rows))
             }
             let screen = try tmux.capture(pane)
             try #require(browser.isRunning, "round \(round): the browser exited:\n\(screen)")
@@ -97,18 +97,16 @@ struct TerminalResizeTests {
 
     /// Whether `screen` is the browser drawn for `columns`×`rows`: its header ends with the
     /// scene's name in the last columns (tmux trims the blanks after it).
-    static func fills(_ screen: String, columns: Int, rows: Int) -> Bool {
-        let header = header(screen)
-        return lines(screen).count == rows && header.hasPrefix(" quaketui") && header.count >= columns - 2
+    static func fills(_ screen: Screen, columns: Int, rows: Int) -> Bool {
+        let header = screen.lines.first ?? ""
+        return screen.lines.count == rows && header.hasPrefix(" quaketui") && header.count >= columns - 2
     }
 
-    /// The pane's rows (`capture-pane` ends the last one with a line feed too).
-    static func lines(_ screen: String) -> [Substring] {
-        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false)
-        if lines.last?.isEmpty == true { lines.removeLast() }
-        return lines
-    }
-    static func header(_ screen: String) -> String { String(lines(screen).first ?? "") }
+    /// What covers the list after a key, and how the screen shows it: the help, the detail, the log.
+    static let covers: [(key: String, shown: @Sendable (Screen) -> Bool)] = [
+        ("?", { $0.overlay?.title == "Keys" }), ("Enter", { $0.detailTabs != nil }),
+        ("L", { $0.overlay?.title == "Messages, newest first" }),
+    ]
 }
 
 extension TerminalResizeTests {
@@ -184,7 +182,7 @@ extension TerminalResizeTests {
         try tmux.command("resize-window", "-t", pane, "-x", "100", "-y", "30")
         let screen = try Self.settledScreen(browser, "the screen after \(steps.count) fuzz steps (seed \(seed))")
         let size = try browser.size()
-        #expect(Self.lines(screen).count == size.rows, "\(screen)")
+        #expect(screen.lines.count == size.rows, "\(screen)")
         #expect(browser.isRunning)
         // Whatever has focus now (a field, the editor): SIGTERM saves and ends it cleanly.
         kill(pid, SIGTERM)

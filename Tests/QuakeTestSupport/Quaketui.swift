@@ -15,12 +15,38 @@ public enum QuaketuiBinary {
             self.stderr = stderr
         }
 
+        /// stdout's lines (without the final line feed's empty one).
+        public var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast(stdout.hasSuffix("\n") ? 1 : 0).map(String.init) }
+
+        /// stderr's lines.
+        public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+
+        /// The value of stdout's `label   value` line (`info`, `config`): what follows the label
+        /// and its column of spaces; nil when no line has that label.
+        public func field(_ label: String) -> String? {
+            lines.first { $0.hasPrefix(label + "  ") }.map { String($0.dropFirst(label.count)).trimmingCharacters(in: .whitespaces) }
+        }
+
+        /// The codes `list --json` printed, in its order.
+        public func listedCodes() throws -> [String] {
+            let sections = try json()["sections"] as? [[String: Any]] ?? []
+            return sections.flatMap { ($0["quakes"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        }
+
         /// stdout parsed as one JSON object.
         public func json() throws -> [String: Any] {
             let object = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
             guard let dictionary = object as? [String: Any] else { throw CocoaError(.propertyListReadCorrupt) }
             return dictionary
         }
+    }
+
+    /// `quaketui config ARGS` in `stateDirectory`; throws (with its stderr) when it fails.
+    @discardableResult
+    public static func config(_ arguments: String..., stateDirectory: URL) throws -> Result {
+        let result = try run(["config"] + arguments, stateDirectory: stateDirectory)
+        guard result.status == 0 else { throw ChildProcess.ChildError("config \(arguments) failed: \(result.stderr)") }
+        return result
     }
 
     /// Runs `quaketui ARGS` with `QUAKETUI_STATE_DIR` set to `stateDirectory` (when given).

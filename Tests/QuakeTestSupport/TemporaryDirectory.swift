@@ -19,4 +19,18 @@ public struct TemporaryDirectory: Sendable {
     public func appending(_ component: String) -> URL { url.appendingPathComponent(component) }
 
     public func remove() { try? FileManager.default.removeItem(at: url) }
+
+    /// A scene's saved state in this state directory (`scenes/NAME.plist`), as a dictionary.
+    public func scenePlist(_ scene: String) throws -> [String: Any] {
+        try propertyList(at: appending("scenes/\(scene).plist"))
+    }
+}
+
+/// The dictionary a property list file holds (a scene, `defaults.plist`, `refresh.plist`).
+public func propertyList(at url: URL) throws -> [String: Any] {
+    let data = try Data(contentsOf: url)
+    guard let plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+        throw CocoaError(.propertyListReadCorrupt)
+    }
+    return plist
 }

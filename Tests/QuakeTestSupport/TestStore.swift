@@ -32,6 +32,14 @@ public final class TestStore {
     }
 }
 
+/// `PRAGMA integrity_check` of the store in the state directory `state`, on a connection of
+/// its own: `ok`, or what SQLite found.
+public func storeIntegrity(_ state: URL) throws -> String {
+    let connection = try Connection(path: state.appendingPathComponent(PersistentContainer.fileName).path, create: false)
+    defer { connection.close() }
+    return try connection.scalar("PRAGMA integrity_check").string ?? "nil"
+}
+
 extension QuakeRecord {
     /// A plausible record for tests: code, magnitude, place and times by index.
     public static func fixture(_ code: String, magnitude: Double? = 4.2, place: String = "10 km N of Somewhere, Chile",

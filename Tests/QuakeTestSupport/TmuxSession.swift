@@ -7,9 +7,9 @@ import Glibc
 /// ```swift
 /// let tmux = try TmuxSession(columns: 100, rows: 30)
 /// defer { tmux.close() }
-/// try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path])
-/// try tmux.waitFor { $0.contains("quakes") }
-/// try tmux.send("j", "Enter")
+/// let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path])
+/// try tmux.waitForScreen(pane, "the list") { $0.header.count == "4,711 quakes" }
+/// try tmux.send(pane, "j", "Enter")
 /// ```
 public final class TmuxSession: @unchecked Sendable {
     public let socket: String
@@ -58,10 +58,9 @@ public final class TmuxSession: @unchecked Sendable {
 
     private func command(_ executable: String, _ arguments: [String], _ environment: [String: String],
                          _ name: String) -> String {
-        // The browser answers a key exactly unless a test asks for its provisional path
-        // (`QUAKETUI_WINDOW_BUDGET_MS=0`): under load a 6 ms budget would make pending counts
-        // show up in frames that tests read.
-        let environment = ["QUAKETUI_WINDOW_BUDGET_MS": "60000"].merging(environment) { $1 }
+        // No window budget is set: the browser runs the path users run (a provisional window
+        // when a count takes longer than its budget, then the settled counts), and tests that
+        // compare screens wait for the settled one (`waitForScreen`, `Screen.isSettled`).
         let program = (environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted()
                        + [Self.quote(executable)] + arguments.map(Self.quote)).joined(separator: " ")
         // The shell then waits, keeping the program's last screen (tmux 3.3 may blank a dead pane).

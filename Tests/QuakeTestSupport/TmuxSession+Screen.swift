@@ -1,0 +1,28 @@
+import Foundation
+
+/// Screens read through `Screen`, and waits on them.
+extension TmuxSession {
+    /// The pane now, parsed.
+    public func screen(_ target: String) throws -> Screen { Screen(try capture(target)) }
+
+    /// Waits until the pane shows a screen for which `condition` holds and returns it (see
+    /// `waitFor` for the finished frame). With `settled` (the default), the screen must also be
+    /// settled (`Screen.isSettled`: no count still pending): the browser never waits for a count,
+    /// so on a loaded machine a frame may show a provisional window first, and a test that
+    /// compares what it reads must read the frame the exact counts replace it with.
+    @discardableResult
+    public func waitForScreen(_ target: String, timeout: TimeInterval = 30, _ what: String = "condition",
+                              settled: Bool = true, _ condition: (Screen) -> Bool) throws -> Screen {
+        Screen(try waitFor(target, timeout: timeout, what) { text in
+            let screen = Screen(text)
+            return (!settled || screen.isSettled) && condition(screen)
+        })
+    }
+
+    /// The pane with its styles (`capture-pane -e`): which list line is selected, which reads
+    /// only from the colours (the selection's background, or reverse video without colour).
+    public func styledScreen(_ target: String) throws -> Screen {
+        let styled = try command("capture-pane", "-e", "-p", "-t", target)
+        return Screen(try capture(target), styled: styled)
+    }
+}
