@@ -6,7 +6,9 @@ import Testing
 
 /// Issue 57, point 2: a fetch against a service at its worst ends, in one sentence naming the
 /// service's answer, the window and what to try (a local hostile service on 127.0.0.1; the waits
-/// between retries are not slept).
+/// between retries are not slept). Nested in the serialized suite of the download limits, whose
+/// tests count this process's `quaketui-http` helpers: these fetches start helpers too.
+extension DownloadLimitTests {
 @Suite struct FDSNGiveUpTests {
     /// Runs a two-day fetch against `/MODE/` of a hostile server; the error it ended with, the
     /// requests it made.
@@ -53,4 +55,5 @@ import Testing
         #expect(error?.contains("run the same command again later") == true, "\(error ?? "no error")")
         #expect(requests == 9, "\(requests) requests")
     }
+}
 }
