@@ -176,10 +176,12 @@ import Testing
             ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end)],
             stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("The server answered HTTP 400 (Bad Request) for \(server.fdsnBaseURL)?"), "\(result.stderr)")
-        #expect(result.stderr.contains(": Bad request: starttime must be before endtime; the windows fetched so far are kept"),
-                "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        // One line, whole: only the window's query after `?` is left to the pattern.
+        let sentence = try Regex("Error: The server answered HTTP 400 \\(Bad Request\\) for "
+            + NSRegularExpression.escapedPattern(for: server.fdsnBaseURL + "?") + "[^ ]+: Bad request: starttime must be before "
+            + "endtime; the windows fetched so far are kept — run the same command again to continue")
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(result.errorLines.first?.wholeMatch(of: sentence) != nil, "\(result.stderr)")
         #expect(try !Self.storedCodes(state).isEmpty)
     }
 
@@ -200,17 +202,19 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--start", "yesterday"], "'yesterday' is not a date"),
-        (["--bbox", "1,2,3"], "--bbox wants 4 numbers"),
-        (["--near", "1,2"], "--near and --radius go together"),
-        (["--service", "ftp://x"], "is not a service quaketui knows"),
-        (["--start", "2024-02-01", "--end", "2024-01-01"], "must be before --end"),
+        (["--start", "yesterday"], "'yesterday' is not a date (2024-01-01, 2024-01-01T12:00:00Z) or a span before now (30d, 12h, 2w, 10y)."),
+        (["--bbox", "1,2,3"], "--bbox wants 4 numbers separated by commas, not '1,2,3'."),
+        (["--near", "1,2"], "--near and --radius go together."),
+        (["--service", "ftp://x"], "'ftp://x' is not a service quaketui knows (usgs, emsc, iris, ingv, geofon) nor an http(s) URL."),
+        (["--start", "2024-02-01", "--end", "2024-01-01"], "--start (2024-02-01) must be before --end (2024-01-01)."),
     ])
     func badArgumentsAreUsageErrors(_ arguments: [String], _ says: String) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let result = try QuaketuiBinary.run(["fetch"] + arguments, stateDirectory: dir.url)
         #expect(result.status == 64)
-        #expect(result.stderr.contains(says), "\(result.stderr)")
+        // The error's whole sentence, then the usage.
+        #expect(result.errorLines.first == "Error: " + says, "\(result.stderr)")
+        #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: quaketui fetch ") == true, "\(result.stderr)")
     }
 }

@@ -21,8 +21,11 @@ struct HostilePasteTests {
             tmux = try TmuxSession(columns: 120, rows: 16)
             pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "p"],
                                   environment: TerminalEnvironmentTests.offline)
-            try tmux.waitFor(pane, timeout: 20, "the first frame") { $0.contains("scene p") && $0.contains("Bend, Oregon") }
+            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "p" && $0.quakeRows.map(\.place) == Self.places }
         }
+
+        /// The feed's places, newest first: the whole list.
+        static let places = ["12 km SW of Suárez, Colombia", "6 km S of Pāhala, Hawaii", "10 km N of Bend, Oregon"]
 
         func close() {
             tmux.close()
@@ -64,18 +67,20 @@ struct HostilePasteTests {
         let tmux = browser.tmux
         try tmux.send(browser.pane, "/")
         try browser.paste(Self.invalid)
-        try tmux.waitFor(browser.pane, timeout: 10, "the whole paste in the search") { $0.contains("/ZWN\u{FFFD}AFTER line3▏") }
+        try tmux.waitForScreen(browser.pane, timeout: 10, "the whole paste in the search") { $0.header.search == "/ZWN\u{FFFD}AFTER line3▏" }
         try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "C-u")
         try tmux.send(browser.pane, "Escape")
-        try tmux.waitFor(browser.pane, "the search cleared") { !$0.contains("/ZWN") && $0.contains("Bend, Oregon") }
+        try tmux.waitForScreen(browser.pane, "the search cleared") { $0.header.search == nil && $0.quakeRows.map(\.place) == Browser.places }
 
         try tmux.send(browser.pane, "g", "e")
-        try tmux.waitFor(browser.pane, "the notes editor") { $0.contains("Editing notes") }
+        try tmux.waitForScreen(browser.pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
         try browser.paste(Self.invalid)
-        try tmux.waitFor(browser.pane, timeout: 10, "the whole paste in the notes") { $0.contains("ZWN\u{FFFD}AFTER") && $0.contains("line3") }
+        try tmux.waitForScreen(browser.pane, timeout: 10, "the whole paste in the notes") {
+            $0.notes == Screen.Notes(heading: "Editing notes (unsaved)", lines: ["ZWN\u{FFFD}AFTER", "line3"])
+        }
         try tmux.send(browser.pane, "C-s")
-        try tmux.waitFor(browser.pane, "the notes saved") { $0.contains("Notes saved") }
+        try tmux.waitForScreen(browser.pane, "the notes saved") { $0.status.message == "Notes saved" }
         #expect(try browser.storedNotes() == ["ZWN\u{FFFD}AFTER\nline3"])
         try tmux.send(browser.pane, "q")
         #expect(try tmux.waitForExit(browser.pane) == 0)
@@ -87,14 +92,17 @@ struct HostilePasteTests {
         let browser = try Browser()
         defer { browser.close() }
         let tmux = browser.tmux
-        let before = try tmux.waitFor(browser.pane, "the list") { $0.contains("sort time") }
+        let before = try tmux.waitForScreen(browser.pane, "the list") { $0.header.sort == "sort time ↓" }
         try browser.paste(Array("zz\u{1B}[201~s".utf8))
-        let after = try tmux.waitFor(browser.pane, timeout: 10, "the paste ignored") { $0.contains("Paste ignored") }
-        #expect(after.contains("sort time") && !after.contains("sort magnitude"), "before:\n\(before)\nafter:\n\(after)")
+        let after = try tmux.waitForScreen(browser.pane, timeout: 10, "the paste ignored") {
+            $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
+        }
+        // The `s` after the marker sorted nothing: the same order, the same list.
+        #expect(after.header.sort == "sort time ↓" && after.rows == before.rows, "before:\n\(before)\nafter:\n\(after)")
         // In the search, the whole paste is text: the marker's ESC dropped as a control, the rest kept.
         try tmux.send(browser.pane, "/")
         try browser.paste(Array("zz\u{1B}[201~sQ".utf8))
-        try tmux.waitFor(browser.pane, timeout: 10, "the paste in the search") { $0.contains("/zz[201~sQ▏") }
+        try tmux.waitForScreen(browser.pane, timeout: 10, "the paste in the search") { $0.header.search == "/zz[201~sQ▏" }
         try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "q")
         #expect(try tmux.waitForExit(browser.pane) == 0)
@@ -117,18 +125,26 @@ struct HostilePasteTests {
         case "search": try tmux.send(browser.pane, "/")
         default:
             try tmux.send(browser.pane, "g", "e")
-            try tmux.waitFor(browser.pane, "the notes editor") { $0.contains("Editing notes") }
+            try tmux.waitForScreen(browser.pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
         }
         try browser.paste(megabyte + Array("END".utf8))
-        // The field is drawn with the paste's end (or its cut, said on the status line).
-        let drawn = try tmux.waitFor(browser.pane, timeout: 10, "the paste drawn in the \(field)") {
-            $0.contains("END") || $0.contains("holds at most 1,024 characters")
+        // The field is drawn with the paste's end (the notes), or its cut said on the status line
+        // (the one-line fields: after the `:` line, which takes the status line, or in its place).
+        let cut = "holds at most 1,024 characters: 1,047,547 pasted characters left out"
+        let drawn = try tmux.waitForScreen(browser.pane, timeout: 10, "the paste drawn in the \(field)") { screen in
+            switch field {
+            case "command": screen.status.parts.last == "The : line " + cut
+            case "search": screen.status.message == "The search " + cut
+            default: screen.notes?.heading == "Editing notes (unsaved)" && screen.notes?.lines.last == "mag 7-  mag 7-  mag 7-  END"
+            }
         }
         let start = Date()
         try tmux.send(browser.pane, "Escape")
         if field == "notes" {
             // Esc with unsaved notes asks first: discard them, then quit.
-            try tmux.waitFor(browser.pane, timeout: 1, "the question") { $0.contains("Discard the changes") }
+            try tmux.waitForScreen(browser.pane, timeout: 1, "the question") {
+                $0.status.message == "Discard the changes to these notes? y discards, n or Esc keeps editing"
+            }
             try tmux.send(browser.pane, "y")
         }
         try tmux.send(browser.pane, "q")

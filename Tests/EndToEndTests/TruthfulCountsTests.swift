@@ -9,25 +9,6 @@ import Testing
 /// new quakes, and a delete takes the new quakes it removed off the count.
 @Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"), .serialized)
 struct TruthfulCountsTests {
-    /// The header's segments (`quaketui`, `1,000,000 quakes`, `12 new`, `sort time ↓`, …).
-    static func headerSegments(_ screen: String) -> [String] {
-        (screen.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? "")
-            .components(separatedBy: "│").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    /// The header's count of the list (`1,673 quakes`, or `… quakes` while counting).
-    static func listCount(_ screen: String) -> String? { headerSegments(screen).first { $0.hasSuffix(" quakes") || $0.hasSuffix(" quake") } }
-
-    /// The header's count of new quakes (`6,000 new`), nil when it shows none.
-    static func newCount(_ screen: String) -> String? { headerSegments(screen).first { $0.hasSuffix(" new") } }
-
-    /// The status line's message: the bottom line up to the gap before the key hints (two spaces
-    /// or more; a message never holds two in a row).
-    static func statusMessage(_ screen: String) -> String {
-        let last = screen.split(separator: "\n", omittingEmptySubsequences: false).last(where: { !$0.isEmpty }).map(String.init) ?? ""
-        return last.trimmingCharacters(in: .whitespaces).components(separatedBy: "  ").first ?? ""
-    }
-
     /// The environment of a launch: the window budget users run with (6 ms), named here so that
     /// the harness's default cannot relax it.
     static let usersBudget = ["QUAKETUI_WINDOW_BUDGET_MS": "6"]
@@ -49,7 +30,7 @@ struct TruthfulCountsTests {
         defer { load.stop() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", store.directory.path, "--scene", "t"],
                                   environment: Self.usersBudget)
-        try tmux.waitFor(pane, timeout: 120, "the first frame") { Self.listCount($0) == "1,000,000 quakes" }
+        try tmux.waitForScreen(pane, timeout: 120, "the first frame") { $0.header.count == "1,000,000 quakes" }
 
         let steps: [(line: String, report: String, count: Int)] = [
             ("mag 6", "Filters mag 6+", magnitudeSixUp),
@@ -64,12 +45,13 @@ struct TruthfulCountsTests {
             let settled = "\(step.report): \(exact)" + (step.report == "No filters" ? "" : "; :clear removes them")
             // Every frame on the way says the exact count or that it is counting, never another number.
             var seen: [String] = []
-            let screen = try tmux.waitFor(pane, timeout: 120, "the report of :\(step.line)") { screen in
-                let message = Self.statusMessage(screen)
+            // `settled: false`: the pending frames are read too, to check what they say.
+            let screen = try tmux.waitForScreen(pane, timeout: 120, "the report of :\(step.line)", settled: false) { screen in
+                let message = screen.status.message ?? ""
                 if message.hasPrefix(step.report) { seen.append(message) }
-                return message == settled && Self.listCount(screen) == exact
+                return message == settled && screen.header.count == exact
             }
-            #expect(Self.listCount(screen) == exact, "\(screen)")
+            #expect(screen.header.count == exact, "\(screen)")
             let pending = "\(step.report): counting…" + (step.report == "No filters" ? "" : "; :clear removes them")
             #expect(seen.allSatisfy { $0 == settled || $0 == pending }, "\(Set(seen))")
         }
@@ -101,31 +83,32 @@ struct TruthfulCountsTests {
         defer { load.stop() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "t"],
                                   environment: Self.usersBudget)
-        try tmux.waitFor(pane, timeout: 60, "the first frame") { Self.listCount($0) == "2,000 quakes" }
+        try tmux.waitForScreen(pane, timeout: 60, "the first frame") { $0.header.count == "2,000 quakes" }
 
         // A few new quakes, then deleted in another process: the count goes with them.
         let few = state.appendingPathComponent("few.geojson")
         try Self.writeOldFeed(164, prefix: "few", to: few)
         #expect(try QuaketuiBinary.run(["import", few.path], stateDirectory: state).status == 0)
-        try tmux.waitFor(pane, timeout: 60, "164 new") { Self.newCount($0) == "164 new" && Self.listCount($0) == "2,164 quakes" }
+        try tmux.waitForScreen(pane, timeout: 60, "164 new") { $0.header.new == "164 new" && $0.header.count == "2,164 quakes" }
         #expect(try QuaketuiBinary.run(["delete", "--before", "2021-01-01"], stateDirectory: state).status == 0)
-        var screen = try tmux.waitFor(pane, timeout: 60, "the delete") { Self.listCount($0) == "2,000 quakes" && Self.newCount($0) == nil }
+        var screen = try tmux.waitForScreen(pane, timeout: 60, "the delete") { $0.header.count == "2,000 quakes" && $0.header.new == nil }
         try tmux.send(pane, "n")
-        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("No new quakes") }
-        #expect(Self.statusMessage(screen) == "No new quakes; they are marked ● here as they arrive")
+        screen = try tmux.waitForScreen(pane, timeout: 30, "n's answer") { $0.status.message?.hasPrefix("No new quakes") == true }
+        #expect(screen.status.message == "No new quakes; they are marked ● here as they arrive")
 
         // More than are marked one by one: the header and `n` say how many in all.
         let many = state.appendingPathComponent("many.geojson")
         try Self.writeOldFeed(6_000, prefix: "many", to: many)
         #expect(try QuaketuiBinary.run(["import", many.path], stateDirectory: state).status == 0)
-        try tmux.waitFor(pane, timeout: 60, "6,000 new") { Self.newCount($0) == "6,000 new" && Self.listCount($0) == "8,000 quakes" }
+        try tmux.waitForScreen(pane, timeout: 60, "6,000 new") { $0.header.new == "6,000 new" && $0.header.count == "8,000 quakes" }
         try tmux.send(pane, "n")
-        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("New quake") }
-        #expect(Self.statusMessage(screen) == "New quake 1 of 5,000 marked (6,000 new)")
+        screen = try tmux.waitForScreen(pane, timeout: 30, "n's answer") { $0.status.message?.hasPrefix("New quake") == true }
+        #expect(screen.status.message == "New quake 1 of 5,000 marked (6,000 new)")
         #expect(try QuaketuiBinary.run(["delete", "--before", "2021-01-01"], stateDirectory: state).status == 0)
-        screen = try tmux.waitFor(pane, timeout: 60, "the delete") { Self.listCount($0) == "2,000 quakes" && Self.newCount($0) == nil }
+        screen = try tmux.waitForScreen(pane, timeout: 60, "the delete") { $0.header.count == "2,000 quakes" && $0.header.new == nil }
         try tmux.send(pane, "n")
-        screen = try tmux.waitFor(pane, timeout: 30, "n's answer") { Self.statusMessage($0).hasPrefix("No new quakes") }
+        screen = try tmux.waitForScreen(pane, timeout: 30, "n's answer") { $0.status.message?.hasPrefix("No new quakes") == true }
+        #expect(screen.status.message == "No new quakes; they are marked ● here as they arrive")
         try tmux.send(pane, "q")
     }
 }

@@ -11,8 +11,8 @@ import Testing
 extension DownloadLimitTests {
 @Suite struct FDSNGiveUpTests {
     /// Runs a two-day fetch against `/MODE/` of a hostile server; the error it ended with, the
-    /// requests it made.
-    static func fetch(_ mode: String) throws -> (error: String?, requests: Int) {
+    /// requests it made, the server's base URL (`http://127.0.0.1:PORT`).
+    static func fetch(_ mode: String) throws -> (error: String?, requests: Int, base: String) {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let log = dir.appending("requests.log").path
@@ -28,31 +28,34 @@ extension DownloadLimitTests {
         var error: String?
         do { _ = try fetch.run(identity: mode) } catch let thrown { error = "\(thrown)" }
         let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
-        return (error, lines.filter { $0.contains("GET") }.count)
+        return (error, lines.filter { $0.contains("GET") }.count, server.baseURL)
     }
 
     @Test func aServiceThatRefusesEveryWindowWith413EndsTheFetchAtTheSmallestWindow() throws {
-        let (error, requests) = try Self.fetch("always-413")
-        #expect(error?.hasPrefix("The service answered HTTP 413 (Content Too Large) even for the smallest window, 1 s "
-                                 + "(from 2024-01-01T00:00:00.000Z)") == true, "\(error ?? "no error")")
-        #expect(error?.contains("try a narrower query") == true, "\(error ?? "no error")")
+        let (error, requests, _) = try Self.fetch("always-413")
+        #expect(error == "The service answered HTTP 413 (Content Too Large) even for the smallest window, 1 s (from "
+                + "2024-01-01T00:00:00.000Z), so no window is small enough for it; the windows fetched so far are kept: try a "
+                + "narrower query (a higher --min-magnitude, a smaller region) or another --service", "\(error ?? "no error")")
         // Halving a day down to a second is 17 requests; each further one would be the same refusal.
         #expect(requests < 40, "\(requests) requests")
     }
 
     @Test func aServiceThatIgnoresTheLimitEndsTheFetch() throws {
-        let (error, requests) = try Self.fetch("no-limit")
-        #expect(error?.hasPrefix("The service sent 40 events for the window from 2024-01-01T00:00:00.000Z") == true,
-                "\(error ?? "no error")")
-        #expect(error?.contains("at most 20 were asked for (limit=20): it ignores limit") == true, "\(error ?? "no error")")
+        let (error, requests, _) = try Self.fetch("no-limit")
+        #expect(error == "The service sent 40 events for the window from 2024-01-01T00:00:00.000Z to 2024-01-03T00:00:00.000Z "
+                + "where at most 20 were asked for (limit=20): it ignores limit, so the fetch cannot size its windows; the windows "
+                + "fetched so far are kept: import the service's answer for the whole span with quaketui import URL, or use "
+                + "another --service", "\(error ?? "no error")")
         #expect(requests < 5, "\(requests) requests")
     }
 
     @Test func aServiceThatAnswers500EveryTimeEndsTheFetchAfterTheRetries() throws {
-        let (error, requests) = try Self.fetch("always-500")
-        #expect(error?.hasPrefix("The service answered HTTP 500 (Internal Server Error) 9 times in a row for the window from "
-                                 + "2024-01-01T00:00:00.000Z") == true, "\(error ?? "no error")")
-        #expect(error?.contains("run the same command again later") == true, "\(error ?? "no error")")
+        let (error, requests, base) = try Self.fetch("always-500")
+        #expect(error == "The service answered HTTP 500 (Internal Server Error) 9 times in a row for the window from "
+                + "2024-01-01T00:00:00.000Z to 2024-01-03T00:00:00.000Z (\(base)/always-500/fdsnws/event/1/query?starttime="
+                + "2024-01-01T00:00:00.000&endtime=2024-01-03T00:00:00.000&orderby=time-asc&limit=20&format=text&nodata=204): "
+                + "Error 500: the test service refuses every request; the windows fetched so far are kept: run the same command "
+                + "again later to continue", "\(error ?? "no error")")
         #expect(requests == 9, "\(requests) requests")
     }
 }
