@@ -20,9 +20,9 @@ struct BracketedPasteTests {
             tmux = try TmuxSession(columns: 110, rows: 28)
             let environment = TerminalResizeTests.offline
             a = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"], environment: environment)
-            try tmux.waitForScreen(a, timeout: 20, "pane a") { $0.header.scene == "a" && $0.header.badges.last == "offline" }
+            try tmux.waitForScreen(a, timeout: 20, "pane a") { $0.header.isOf(scene: "a") && $0.header.badges.last == "offline" }
             b = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "b"], environment: environment)
-            try tmux.waitForScreen(b, timeout: 20, "pane b") { $0.header.scene == "b" && $0.header.badges.last == "offline" }
+            try tmux.waitForScreen(b, timeout: 20, "pane b") { $0.header.isOf(scene: "b") && $0.header.badges.last == "offline" }
             // Both past their launch: the same status line.
             for pane in [a, b] { try tmux.send(pane, "j") }
         }

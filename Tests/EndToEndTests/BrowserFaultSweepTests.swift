@@ -201,7 +201,7 @@ struct BrowserFaultSweepTests {
             }
             // The next run works.
             let again = try Browser.launch(tmux, state: state, files: dir.url)
-            if Screen(again.screen()).header.scene != "main" { outcome.problems.append("the next launch does not show scene main") }
+            if !Screen(again.screen()).header.isOf(scene: "main") { outcome.problems.append("the next launch does not show scene main") }
             let status = try again.quit(terminate: true)
             if status != 0 { outcome.problems.append("the next launch exited \(status): \(again.errors)") }
             print("browser fault sweep: \(writer) \(errno)×\(times) call #\(nth) of \(points): exit \(outcome.status), notes \(notes == oldNotes ? "before" : "after"), "
@@ -226,7 +226,7 @@ struct BrowserFaultSweepTests {
                                   environment: Self.offline.merging(faults) { $1 }.merging(["QUAKETUI_TRACE": trace]) { $1 })
         // The first frame, or the end (a trap at the first trace line, before the fix).
         _ = eventually(timeout: 60) {
-            (try? tmux.exitStatus(pane)) ?? nil != nil || (try? tmux.screen(pane))?.header.scene == "main"
+            (try? tmux.exitStatus(pane)) ?? nil != nil || (try? tmux.screen(pane))?.header.isOf(scene: "main") == true
         }
         if try tmux.exitStatus(pane) == nil { try tmux.send(pane, "j", "j", "q") }
         let status = try tmux.waitForExit(pane, timeout: 60)

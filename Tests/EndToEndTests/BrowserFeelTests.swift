@@ -71,7 +71,7 @@ struct BrowserFeelTests {
         // Read by `sh`, not executed (see SuspendTests: "Text file busy" under parallel tests).
         let pane = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "a"],
                                           environment: BrowserTests.offline.merging(["BROWSER": "/bin/sh \(script.path)"]) { $1 })
-        try fixture.tmux.waitForScreen(pane, "the first frame") { $0.header.scene == "a" }
+        try fixture.tmux.waitForScreen(pane, "the first frame") { $0.header.isOf(scene: "a") }
         // The launch's own selection reaches the scene file first: wait for it, then for j's.
         let first = try #require(try Self.selected(fixture) { $0["ContentView.selectedQuake"] as? String != "" }["ContentView.selectedQuake"] as? String)
         try fixture.tmux.send(pane, "j", "o")
@@ -91,7 +91,7 @@ struct BrowserFeelTests {
         // No $BROWSER and no xdg-open on PATH: the status line says so and shows the address.
         let bare = try fixture.tmux.start(QuaketuiBinary.url.path, ["--state-dir", fixture.dir.path, "--scene", "b"],
                                           environment: BrowserTests.offline.merging(["BROWSER": "", "PATH": "/nonexistent"]) { $1 })
-        try fixture.tmux.waitForScreen(bare, "the first frame") { $0.header.scene == "b" }
+        try fixture.tmux.waitForScreen(bare, "the first frame") { $0.header.isOf(scene: "b") }
         try fixture.tmux.send(bare, "j")
         let second = try #require(try Self.selected(fixture, "b") { $0["ContentView.selectionLine"] as? Int == 2 }["ContentView.selectedQuake"] as? String)
         try fixture.tmux.send(bare, "o", "L")

@@ -28,7 +28,7 @@ struct BrowserTests {
         func launch(scene: String = "a", window: String? = nil) throws -> String {
             let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", scene],
                                       environment: BrowserTests.offline, window: window)
-            try tmux.waitForScreen(pane, "the first frame") { $0.header.scene == scene }
+            try tmux.waitForScreen(pane, "the first frame") { $0.header.isOf(scene: scene) }
             return pane
         }
 

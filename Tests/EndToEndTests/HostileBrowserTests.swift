@@ -24,7 +24,7 @@ struct HostileBrowserTests {
         let log = dir.path + "/quaketui.log"
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", "a"],
                                   environment: Self.offline.merging(["QUAKETUI_LOG": log]) { $1 })
-        try tmux.waitForScreen(pane, "the first frame") { $0.header.scene == "a" }
+        try tmux.waitForScreen(pane, "the first frame") { $0.header.isOf(scene: "a") }
         let plist = state + "/scenes/a.plist"
         // The browser may be saving the scene right now (its rename would put a.plist back
         // between the two calls): try again until the directory stands in its place.

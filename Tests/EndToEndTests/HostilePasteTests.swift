@@ -21,7 +21,7 @@ struct HostilePasteTests {
             tmux = try TmuxSession(columns: 120, rows: 16)
             pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "p"],
                                   environment: TerminalEnvironmentTests.offline)
-            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "p" && $0.quakeRows.map(\.place) == Self.places }
+            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.isOf(scene: "p") && $0.quakeRows.map(\.place) == Self.places }
         }
 
         /// The feed's places, newest first: the whole list.

@@ -90,7 +90,7 @@ struct KillSoakTests {
             environment["QUAKETUI_TRACE"] = tracePath(scene)
             let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state, "--scene", scene],
                                       environment: environment)
-            try tmux.waitForScreen(pane, timeout: 60, "the first frame of \(scene)") { $0.header.scene == scene }
+            try tmux.waitForScreen(pane, timeout: 60, "the first frame of \(scene)") { $0.header.isOf(scene: scene) }
             return pane
         }
 

@@ -59,7 +59,7 @@ struct LiveBrowserTests {
             } else {
                 target = try tmux.start(QuaketuiBinary.url.path, arguments, environment: environment, window: scene)
             }
-            try tmux.waitForScreen(target, timeout: 20, "the first frame of \(scene)") { $0.header.scene == scene }
+            try tmux.waitForScreen(target, timeout: 20, "the first frame of \(scene)") { $0.header.isOf(scene: scene) }
             return target
         }
 

@@ -22,13 +22,13 @@ struct SuspendTests {
             .write(to: script, atomically: true, encoding: .utf8)
         try tmux.send(pane, "sh \(script.path)", literal: true)
         try tmux.send(pane, "Enter")
-        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
+        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.isOf(scene: "a") }
         try tmux.send(pane, "j")
         // Settled: the same screen twice in a row (the refresh of the offline feed has failed).
         var before = Screen("")
         try tmux.waitForScreen(pane, timeout: 20, "a settled screen") { screen in
             defer { before = screen }
-            return screen == before && screen.header.scene == "a" && screen.status.right.allSatisfy { !$0.hasPrefix("refreshing") }
+            return screen == before && screen.header.isOf(scene: "a") && screen.status.right.allSatisfy { !$0.hasPrefix("refreshing") }
         }
         try tmux.send(pane, "C-z")
         // The browser's screen is gone: only the shell's lines (prompts, the job's state, the
@@ -55,12 +55,12 @@ struct SuspendTests {
         defer { tmux.close() }
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"],
                                   environment: ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"])
-        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
+        try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.isOf(scene: "a") }
         try tmux.send(pane, "C-z")
         try tmux.send(pane, "?")
-        try tmux.waitForScreen(pane, "the help after ctrl-z") { $0.header.scene == "a" && $0.overlay?.title == "Keys" }
+        try tmux.waitForScreen(pane, "the help after ctrl-z") { $0.header.isOf(scene: "a") && $0.overlay?.title == "Keys" }
         try tmux.send(pane, "Escape")
-        try tmux.waitForScreen(pane, "the help closed") { $0.header.scene == "a" && $0.overlay == nil }
+        try tmux.waitForScreen(pane, "the help closed") { $0.header.isOf(scene: "a") && $0.overlay == nil }
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 0)
     }

@@ -49,7 +49,7 @@ struct TerminalEnvironmentTests {
         environment["LANG"] = "C"
         environment["LC_ALL"] = "C"
         let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", "c"], environment: environment)
-        let screen = try tmux.waitForScreen(pane, "the first frame") { $0.header.scene == "c" }
+        let screen = try tmux.waitForScreen(pane, "the first frame") { $0.header.isOf(scene: "c") }
         #expect(screen.quakeRows.map(\.place) == ["12 km SW of Suárez, Colombia", "6 km S of Pāhala, Hawaii", "10 km N of Bend, Oregon"],
                 "\(screen)")
         #expect(screen.header.segments == ["quaketui", "3 quakes", "sort time ↓"], "box drawing survives LANG=C")

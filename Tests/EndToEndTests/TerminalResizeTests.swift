@@ -23,7 +23,7 @@ struct TerminalResizeTests {
             tmux = try TmuxSession(columns: columns, rows: rows)
             pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "a"],
                                   environment: TerminalResizeTests.offline.merging(["QUAKETUI_TRACE": dir.path + "/trace"]) { $1 })
-            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.scene == "a" }
+            try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.isOf(scene: "a") }
             // The launch refresh of the (offline) feed has failed: nothing more changes by itself.
             try tmux.waitForScreen(pane, timeout: 20, "the offline notice") { $0.header.badges.last == "offline" }
             if split { try tmux.split(pane, "/bin/cat", []) }

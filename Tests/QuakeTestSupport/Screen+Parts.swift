@@ -63,6 +63,14 @@ extension Screen {
         public var search: String? { segment { $0.hasPrefix("/") } }
         /// The scene's name (`a` for `scene a`).
         public var scene: String? { right.last.flatMap { $0.hasPrefix("scene ") ? String($0.dropFirst(6)) : nil } }
+        /// Whether this is a drawn header of scene `name`: its label names it, whole or cut to a
+        /// start of it, or there is none (a pane too narrow for it: the label gives way first).
+        public func isOf(scene name: String) -> Bool {
+            guard title == "quaketui" else { return false }
+            guard let shown = scene else { return true }
+            return shown.hasSuffix("…") ? name.hasPrefix(shown.dropLast()) : shown == name
+        }
+
         /// The badges before the scene: `sample data`, `offline`. (The scene's label gives way
         /// to them on a narrow pane: cut, `sc…`, it is not a badge.)
         public var badges: [String] {

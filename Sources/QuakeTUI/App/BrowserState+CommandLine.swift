@@ -8,6 +8,9 @@ public struct CommandPrompt: Equatable, Sendable {
     public var historyIndex: Int?
     /// The line being typed, kept while ↑ shows older ones.
     public var typed = ""
+    /// What the line says of its own input (a paste cut to its capacity), drawn in place of its
+    /// hints until the next key; not scene state. Other messages stay behind the line.
+    public var notice: String?
 
     public init(text: String = "", cursor: Int? = nil) {
         line = LineEditor(text: text, cursor: cursor)
@@ -50,7 +53,7 @@ extension BrowserState {
         case .beginCommand:
             self.commandLine = CommandPrompt()
         case .commandInput(let text):
-            sayLeftOut(self.commandLine?.insert(text) ?? 0, from: "typed", field: "The : line")
+            sayLeftOut(self.commandLine?.insert(text) ?? 0, from: "typed", field: Self.commandLineField)
         case .commandEdit(let key):
             self.commandLine?.edit(key)
         case .commandBackspace:

@@ -14,7 +14,7 @@ extension BrowserState {
             return []
         }
         if self.commandLine != nil {
-            sayLeftOut(self.commandLine?.insert(PastedText.line(text)) ?? 0, from: "pasted", field: "The : line")
+            sayLeftOut(self.commandLine?.insert(PastedText.line(text)) ?? 0, from: "pasted", field: Self.commandLineField)
         } else if self.isEditing, var draft = self.editor {
             draft.editor.insert(PastedText.lines(text))
             self.editor = draft
@@ -31,9 +31,14 @@ extension BrowserState {
 
     /// Says on the status line that a one-line field took only part of what was typed or pasted
     /// (`LineEditor.capacity`); nothing when all of it fitted.
+    static let commandLineField = "The : line"
+
     mutating func sayLeftOut(_ count: Int, from source: String, field: String) {
         guard count > 0 else { return }
         self.status.message = "\(field) holds at most \(CountFormat.grouped(LineEditor.capacity)) characters: "
             + "\(CountFormat.grouped(count)) \(source) \(count == 1 ? "character" : "characters") left out"
+        // The `:` line covers the status line: it says so in place of its hints.
+        let message = self.status.message
+        if field == Self.commandLineField { self.commandLine?.notice = message }
     }
 }

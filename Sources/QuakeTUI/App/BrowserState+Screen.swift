@@ -43,6 +43,7 @@ extension BrowserState {
         model.helpOffset = self.helpOffset
         model.commandPrompt = self.commandLine?.text
         model.commandCursor = self.commandLine?.cursor
+        model.commandNotice = self.commandLine?.notice
         if self.logVisible {
             model.messageLog = self.messageLog.entries
             model.messageLogOffset = self.logOffset

@@ -53,6 +53,7 @@ extension BrowserState {
             self.keptSelectionLine = nil
             self.status.message = nil
             self.status.filterReport = nil
+            self.commandLine?.notice = nil
             self.status.notices = []
             self.status.isError = false
         }

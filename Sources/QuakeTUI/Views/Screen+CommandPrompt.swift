@@ -1,7 +1,7 @@
 extension Screen {
     /// The `:` command line over the status line (as vim and k9s draw theirs): the text with a
-    /// cursor, and what the keys do when there is room, or in their place the status line's
-    /// message (a paste cut to the line's capacity), which the line would otherwise hide.
+    /// cursor, and what the keys do when there is room, or in their place what the line says of its
+    /// own input (a paste cut to the line's capacity), which the status line it covers would say.
     static func renderCommandPrompt(_ text: String, cursor: Int? = nil, message: String? = nil, in rect: Rect,
                                     into buffer: inout CellBuffer) {
         guard !rect.isEmpty else { return }

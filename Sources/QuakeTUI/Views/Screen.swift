@@ -32,7 +32,7 @@ public enum Screen {
         }
         StatusLineView.render(model, in: layout.status, into: &buffer)
         if let prompt = model.commandPrompt {
-            renderCommandPrompt(prompt, cursor: model.commandCursor, message: model.status.message?.text, in: layout.status,
+            renderCommandPrompt(prompt, cursor: model.commandCursor, message: model.commandNotice, in: layout.status,
                                 into: &buffer)
         }
         if model.showsHelp {

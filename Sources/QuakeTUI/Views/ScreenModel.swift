@@ -30,6 +30,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var commandPrompt: String?
     /// Where the `:` line's cursor is, in characters of `commandPrompt` (nil: at its end).
     public var commandCursor: Int?
+    /// What the `:` line says of its own input, in place of its hints (`CommandPrompt.notice`).
+    public var commandNotice: String?
     /// A row above the list naming its columns, the sort column marked (`ContentView.showsColumnHeaders`).
     public var showsColumnHeaders = false
 
