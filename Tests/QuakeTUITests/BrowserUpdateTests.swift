@@ -98,11 +98,17 @@ import Testing
         #expect(try Self.text(model)[0].contains("6"))
     }
 
-    @Test func aSearchTheSourceCannotRunLeavesTheStateAsItWas() throws {
+    /// A model searching for "a".
+    static func searchingA() throws -> (InMemoryResultsSource, BrowserModel) {
         let source = Self.makeSource()
         let model = try Self.makeModel(source)
         try model.send(.beginSearch)
         try model.send(.searchInput("a"))
+        return (source, model)
+    }
+
+    @Test func aSearchTheSourceCannotRunLeavesTheStateAsItWas() throws {
+        let (source, model) = try Self.searchingA()
         let before = model.state
         let screen = try Self.text(model)
         source.failure = .init("disk I/O error")
@@ -120,10 +126,7 @@ import Testing
     /// which puts the search back as it was and says what failed; the list is the one before,
     /// read again; the next keystroke searches as usual.
     @Test func aSearchThatFailsOnceIsPutBackByTheUpdateAndSaysSo() throws {
-        let source = Self.makeSource()
-        let model = try Self.makeModel(source)
-        try model.send(.beginSearch)
-        try model.send(.searchInput("a"))
+        let (source, model) = try Self.searchingA()
         let before = model.state
         let screen = try Self.text(model)
         source.failureOnce = .init("disk I/O error")

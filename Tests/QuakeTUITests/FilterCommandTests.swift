@@ -210,14 +210,20 @@ import Testing
         return (header, screen.status.message?.text)
     }
 
-    @Test func theReportIsPendingWhileCountingThenExactThenClearedByAKey() throws {
+    /// A model whose `:mag 5+` is being counted (a provisional window of a few rows).
+    static func filteredWhileCounting() throws -> (BrowserModel, InMemoryResultsSource, [QuakeRecord]) {
         let (source, records) = try FilterCommandTests.makeSource()
         let model = try BrowserModelTests.makeModel(source, rows: 24)
-        defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
         try model.restore(selectedCode: "f105", topCode: nil)
         source.provisionalMargin = 3
         try FilterCommandTests.run("mag 5+", model)
+        return (model, source, records)
+    }
+
+    @Test func theReportIsPendingWhileCountingThenExactThenClearedByAKey() throws {
+        let (model, source, records) = try Self.filteredWhileCounting()
+        defer { model.close() }
         // Counting: the window holds a few rows, and neither the header nor the status line
         // states them as the count.
         #expect(model.state.results.isProvisional)
@@ -243,13 +249,8 @@ import Testing
     }
 
     @Test func aMessageFromOutsideIsNotOverwrittenByTheReport() throws {
-        let (source, _) = try FilterCommandTests.makeSource()
-        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        let (model, source, _) = try Self.filteredWhileCounting()
         defer { model.close() }
-        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
-        try model.restore(selectedCode: "f105", topCode: nil)
-        source.provisionalMargin = 3
-        try FilterCommandTests.run("mag 5+", model)
         try model.send(.showMessage("Refreshed: 3 new quakes", isError: false))
         source.finishCount()
         try model.send(.resultsSettled)
