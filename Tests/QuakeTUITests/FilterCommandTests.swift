@@ -171,6 +171,19 @@ import Testing
             == .success(.filter(kind: "mag", text: "mag 4-4", .magnitude(4...4))))
     }
 
+    /// A reversed time range says so, as a reversed magnitude range does (issue 56, point 9: it got
+    /// the generic message).
+    @Test func aReversedTimeRangeSaysSo() {
+        #expect(FilterCommand.parse("time 2018-06-14..2018-06-10", now: Self.now, timeZone: .gmt)
+            == .failure(FilterCommandError("time 2018-06-14..2018-06-10 is reversed: the start must come before the end (:time 2018-06-10..2018-06-14)")))
+        #expect(FilterCommand.parse("time 2018-06-14..2018-06-14", now: Self.now, timeZone: .gmt)
+            == .failure(FilterCommandError("time 2018-06-14..2018-06-14 is empty: the end is excluded (:time 2018-06-14..<a later time>)")))
+        guard case .success = FilterCommand.parse("time 2018-06-10..2018-06-14", now: Self.now, timeZone: .gmt) else {
+            Issue.record("a range in order is a filter")
+            return
+        }
+    }
+
     /// `:mag 5+` on the line: the whole state after it is the state before with the filter, its
     /// row filter, the history and the summary, and nothing else (the selection stays).
     @Test func aMagnitudeFilterChangesTheFiltersTheHistoryAndTheSummaryOnly() throws {

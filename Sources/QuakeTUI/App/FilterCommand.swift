@@ -74,6 +74,11 @@ public enum FilterCommand: Equatable, Sendable {
             if parts.count == 1, let day = date(argument, in: timeZone, dayOnly: true) {
                 return .success(.filter(kind: "time", text: "time \(argument)", .time(from: day, until: nextDay(day, in: timeZone))))
             }
+            // Both ends read, in the wrong order (or the same instant): said as `:mag 6-5` is.
+            if parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from >= until {
+                return fail("time \(parts[0])..\(parts[1]) is " + (from == until ? "empty: the end is excluded" : "reversed: the start must come before the end")
+                            + " (:time \(from == until ? parts[0] + "..<a later time>" : parts[1] + ".." + parts[0]))")
+            }
             guard parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from < until else {
                 return fail("time takes a day or FROM..TO (the end excluded), in the list's time zone: "
                             + ":time 2025-01-01, :time 2025-01-01..2025-02-01")
