@@ -177,7 +177,7 @@ extension BrowserState {
             reanchor(screenRow: line, at: answer.anchor)
             keepLine(line, after: step)
             if case .applyFilters = answer.query.purpose { reportFilters() }
-            return ([], step == .merge || step == .settle || { if case .resume = step { true } else { false } }())
+            return ([], step.rereadsResults)
         case .show(let code, let lifted, let line):
             if case .configure = step {
                 reanchor(screenRow: line, at: answer.anchor)

@@ -17,6 +17,15 @@ public struct ResultsQuery: Equatable, Sendable {
         /// After a failure: the results of `request`, the source put back on it first if a
         /// failed step left it elsewhere.
         case resume(SectionedFetchRequest)
+
+        /// Whether the answer may hold rows changed under a copy read before (a merge, a settle, a
+        /// resume after a failure): the detail's quake is read again.
+        var rereadsResults: Bool {
+            switch self {
+            case .merge, .settle, .resume: true
+            case .configure, .locate, .next: false
+            }
+        }
     }
 
     /// What the update does with the answer.

@@ -57,7 +57,7 @@ public final class BrowserModel {
     public func send(_ action: Action, at now: Date) throws -> [Effect] {
         let before = state
         do { return try run(state.update(action, at: now)) } catch {
-            recover(before, after: action)
+            recover(before)
             throw error
         }
     }
@@ -211,7 +211,7 @@ public final class BrowserModel {
 
     /// After an action whose rows could not be read: the state as it was before it, and the
     /// source on its request again.
-    private func recover(_ before: BrowserState, after action: Action) {
+    private func recover(_ before: BrowserState) {
         state = before
         if results.request != state.request { try? results.configure(state.request) }
         generation += 1
