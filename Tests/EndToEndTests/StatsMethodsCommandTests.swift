@@ -78,6 +78,9 @@ struct StatsMethodsCommandTests {
         let bad = try QuaketuiBinary.run(["stats", "--mc", "best"], stateDirectory: dir.url)
         #expect(bad.status == 64)
         #expect(bad.errorLines.first == "Error: 'best' is not a method of Mc; use maxc, gft90, gft95 or mbs.", "\(bad.stderr)")
+        let typo = try QuaketuiBinary.run(["stats", "--mc", "gft9"], stateDirectory: dir.url)
+        #expect(typo.errorLines.first == "Error: 'gft9' is not a method of Mc; use maxc, gft90, gft95 or mbs. Did you mean 'gft90'?",
+                "\(typo.stderr)")
     }
 
     /// 200 quakes all of M 4.0: no b-value (null) and a sentence saying why, never b 8.69.

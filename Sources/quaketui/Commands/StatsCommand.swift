@@ -2,6 +2,7 @@ import Foundation
 import QuakeFeed
 import QuakeScenes
 import QuakeStore
+import QuakeTUI
 
 /// `quaketui stats`: the catalogue at a glance — magnitudes with Mc and the b-value, quakes per
 /// day, depths, regions — for the quakes `list` would print with the same filters.
@@ -71,7 +72,8 @@ enum StatsCommand {
     static func completenessMethod(_ arguments: ParsedArguments) throws -> CompletenessMethod {
         guard let text = arguments.value("mc") else { return .maxc }
         guard let method = CompletenessMethod(rawValue: text.lowercased()) else {
-            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a method of Mc; use maxc, gft90, gft95 or mbs.", command: spec)
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a method of Mc; use maxc, gft90, gft95 or mbs."
+                             + Spelling.didYouMean(text, in: CompletenessMethod.allCases.map(\.rawValue)), command: spec)
         }
         return method
     }
