@@ -120,6 +120,9 @@ public final class BrowserModel {
     /// was open when the scene was saved).
     public func resumeStatistics() -> [Effect] { state.resumeStatistics() }
 
+    /// The sequence a restored open sequence view (`A`) is waiting for.
+    public func resumeSequence() -> [Effect] { state.resumeSequence() }
+
     // MARK: Carrying out the reads of the results
 
     /// Carries out `Effect.queryResults` and `Effect.readRows` against the source, feeding the
