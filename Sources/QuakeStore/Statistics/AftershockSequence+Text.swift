@@ -24,11 +24,22 @@ extension AftershockSequence {
             + UncertaintyFormat.string(omori.law.c, omori.cError) + " d · p " + UncertaintyFormat.string(omori.law.p, omori.pError)
     }
 
-    /// `generic parameters (Reasenberg & Jones 1989): a -1.67 b 0.91 p 1.08 c 0.05 d`, or the sequence's.
+    /// `generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d`, or the sequence's own.
     public var parametersLine: String {
         let model = forecastModel
-        let which = parameters == .generic ? "generic parameters (Reasenberg & Jones 1989)" : "the sequence's own parameters"
+        let which = parameters == .generic ? "generic parameters" : "the sequence's own parameters"
         return which + String(format: ": a %.2f b %.2f p %.2f c %@ d", model.a, model.b, model.p, SequenceText.significant(model.c))
+    }
+
+    /// Aftershocks per day in log-time bins `bins` (of ``histogram``): their count over the days
+    /// they span, the last cut at the catalogue's end (a bin it ends in was watched only so long).
+    public func rate(in bins: Range<Int>) -> Double? {
+        guard !bins.isEmpty, bins.upperBound <= histogram.count else { return nil }
+        let count = bins.reduce(0) { $0 + histogram[$1] }
+        let endDays = Double(end - mainshock.time) / Self.msPerDay
+        let from = LogTimeBins.edges(bins.lowerBound).from, to = min(LogTimeBins.edges(bins.upperBound - 1).to, endDays)
+        guard count > 0, to > from else { return nil }
+        return Double(count) / (to - from)
     }
 
     /// The forecast's entries of one magnitude, in the order of ``forecastDays``.
@@ -42,9 +53,10 @@ extension AftershockSequence {
 
 /// Numbers of a forecast as people read them.
 public enum SequenceText {
-    /// Two significant digits: `0.012`, `1.2`, `12`, `1,200`.
+    /// Two significant digits: `4.9e-05`, `0.012`, `1.2`, `12`, `1,200`.
     public static func significant(_ value: Double) -> String {
         guard value.isFinite, value > 0 else { return value == 0 ? "0" : "\(value)" }
+        if value < 0.001 { return String(format: "%.1e", value) }
         let magnitude = Int(log10(value).rounded(.down))
         if magnitude >= 1 {
             let unit = pow(10, Double(magnitude - 1))
@@ -61,6 +73,9 @@ public enum SequenceText {
         if probability > 0.99 { return "> 99 %" }
         return significant(probability * 100) + " %"
     }
+
+    /// A power of ten of days or a rate on an axis: `0.001`, `1`, `1000`.
+    public static func decade(_ value: Double) -> String { String(format: "%g", value) }
 
     /// `1 day`, `7 days`, `30 days`.
     public static func days(_ days: Double) -> String {

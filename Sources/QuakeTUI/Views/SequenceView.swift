@@ -28,7 +28,7 @@ public struct SequenceModel: Sendable, Equatable {
 /// fitted rate, and the Reasenberg & Jones forecast for the next day, week and month.
 enum SequenceView {
     /// Rows below the chart: the forecast's title, its header and a row per magnitude.
-    static let forecastRows = 5
+    static let forecastRows = 6
     static let gutter = 7
 
     static func render(_ model: SequenceModel, display: DisplaySettings, in rect: Rect, into buffer: inout CellBuffer) {
@@ -56,7 +56,7 @@ enum SequenceView {
         line(QuakeFormat.absolute(main.time, in: display.zone) + " · " + SafeText.sanitize(main.place), .role(.dim))
         line(sequence.radiusLine, .plain)
         line(sequence.countLine, .plain)
-        if let omori = sequence.omoriLine { line(omori + " (Ogata 1983)", .role(.accent)) }
+        if let omori = sequence.omoriLine { line(omori, .role(.accent)) }
         for warning in sequence.warnings { line(warning, .role(.warning)) }
         let chartHeight = area.maxY - y - forecastRows
         if chartHeight >= 4 {
@@ -66,16 +66,19 @@ enum SequenceView {
         renderForecast(sequence, zone: display.zone, from: &y, in: area, into: &buffer)
     }
 
-    /// `Forecast from 09:41 UTC · generic parameters (Reasenberg & Jones 1989) …`, then
-    /// `           next 1 day       next 7 days     next 30 days` and a row per magnitude.
+    /// `Forecast from 2024-05-06 09:41:07 UTC (Reasenberg & Jones 1989)`, the parameters, then
+    /// `          next 1 day       next 7 days      next 30 days` and a row per magnitude: the
+    /// number expected and the chance of one or more.
     static func renderForecast(_ sequence: AftershockSequence, zone: TimeZone, from y: inout Int, in area: Rect, into buffer: inout CellBuffer) {
         guard y < area.maxY, let start = sequence.forecast.first?.start else { return }
-        let when = QuakeFormat.absolute(start, in: zone, withSeconds: false)
-        buffer.put("Forecast from \(when) · \(sequence.parametersLine)", at: Point(x: area.x, y: y),
+        buffer.put("Forecast from \(QuakeFormat.absolute(start, in: zone)) (Reasenberg & Jones 1989)", at: Point(x: area.x, y: y),
                    style: .role(.header, [.bold]), maxWidth: area.width)
         y += 1
+        guard y < area.maxY else { return }
+        buffer.put(sequence.parametersLine, at: Point(x: area.x, y: y), style: .role(.dim), maxWidth: area.width)
+        y += 1
         let label = 9
-        let cell = max(10, min(20, (area.width - label) / AftershockSequence.forecastDays.count))
+        let cell = max(17, min(20, (area.width - label) / AftershockSequence.forecastDays.count))
         guard y < area.maxY else { return }
         for (index, days) in AftershockSequence.forecastDays.enumerated() {
             buffer.put("next " + SequenceText.days(days), at: Point(x: area.x + label + index * cell, y: y), style: .role(.dim),
@@ -86,7 +89,8 @@ enum SequenceView {
             buffer.put(String(format: "M ≥ %.1f", magnitude), at: Point(x: area.x, y: y),
                        style: .role(.magnitude(MagnitudeBand(magnitude: magnitude))), maxWidth: area.width)
             for (index, entry) in sequence.forecast(magnitude: magnitude).enumerated() {
-                let text = SequenceText.significant(entry.expected) + " · " + SequenceText.percent(entry.probability)
+                let text = TextWidth.pad(SequenceText.significant(entry.expected), to: 8, alignRight: true) + " "
+                    + TextWidth.pad(SequenceText.percent(entry.probability), to: 7, alignRight: true)
                 let at = area.x + label + index * cell
                 buffer.put(text, at: Point(x: at, y: y), style: .plain, maxWidth: max(0, min(cell - 1, area.maxX - at)))
             }
@@ -118,13 +122,7 @@ enum SequenceView {
             let high = bins.lowerBound + max((column + 1) * bins.count / chart.width, column * bins.count / chart.width + 1)
             return low ..< min(high, bins.upperBound)
         }
-        let rates: [Double?] = (0 ..< chart.width).map { column in
-            let range = span(column)
-            guard !range.isEmpty else { return nil }
-            let count = range.reduce(0) { $0 + histogram[$1] }
-            let width = LogTimeBins.edges(range.upperBound - 1).to - LogTimeBins.edges(range.lowerBound).from
-            return count > 0 ? Double(count) / width : nil
-        }
+        let rates: [Double?] = (0 ..< chart.width).map { sequence.rate(in: span($0)) }
         let fitted: [Double?] = (0 ..< chart.width).map { column in
             guard let law = sequence.omori?.law else { return nil }
             let range = span(column)
@@ -163,7 +161,7 @@ enum SequenceView {
             let range = span(column)
             guard let bin = range.first, bin > 0, (bin + LogTimeBins.first - 1) % perDecade == 0,
                   column == 0 || span(column - 1).first != bin else { continue }
-            let label = SequenceText.significant(LogTimeBins.edges(bin).from) + "d"
+            let label = SequenceText.decade(LogTimeBins.edges(bin).from) + "d"
             let at = chart.x + column
             guard at >= freeFrom, at + TextWidth.of(label) <= rect.maxX else { continue }
             buffer.put(label, at: Point(x: at, y: chart.maxY), style: .role(.dim))
@@ -173,9 +171,8 @@ enum SequenceView {
 
     /// `1k/d`, `10/d`, `0.1/d` for a power of ten.
     static func rateLabel(_ exponent: Double) -> String {
-        let value = pow(10, exponent)
         if exponent >= 6 { return String(format: "1e%.0f", exponent) }
-        if exponent >= 3 { return SequenceText.significant(value / 1000) + "k/d" }
-        return SequenceText.significant(value) + "/d"
+        if exponent >= 3 { return SequenceText.decade(pow(10, exponent - 3)) + "k/d" }
+        return SequenceText.decade(pow(10, exponent)) + "/d"
     }
 }

@@ -121,32 +121,37 @@ enum SequenceCommand {
         lines += sequence.warnings.map { "Warning: \($0)" }
         lines.append("")
         let start = sequence.forecast.first.map { ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)) } ?? ""
-        lines.append("Forecast from \(start), \(sequence.parametersLine)")
+        lines.append("Forecast (Reasenberg & Jones 1989) from \(start): the number expected (the chance of one or more)")
+        lines.append("with " + sequence.parametersLine)
         lines.append(forecastTable(sequence).joined(separator: "\n"))
         lines.append("")
         lines.append("Days after        aftershocks      per day")
         for (index, count) in sequence.histogram.enumerated() where count > 0 {
             let edges = LogTimeBins.edges(index)
-            let label = (SequenceText.significant(edges.from) + "–" + SequenceText.significant(edges.to)).padding(toLength: 16, withPad: " ", startingAt: 0)
-            let countText = CountFormat.grouped(count)
-            lines.append(label + "  " + String(repeating: " ", count: max(0, 11 - countText.count)) + countText
-                         + "  " + String(repeating: " ", count: max(0, 11 - SequenceText.significant(Double(count) / (edges.to - edges.from)).count))
-                         + SequenceText.significant(Double(count) / (edges.to - edges.from)))
+            let label = SequenceText.significant(edges.from) + "–" + SequenceText.significant(edges.to)
+            let countText = CountFormat.grouped(count), rate = sequence.rate(in: index ..< index + 1).map(SequenceText.significant) ?? ""
+            lines.append(label.padding(toLength: 16, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: max(0, 11 - countText.count))
+                         + countText + "  " + String(repeating: " ", count: max(0, 11 - rate.count)) + rate)
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// `          next 1 day        next 7 days       next 30 days` and a row per magnitude:
-    /// the expected number and the probability of at least one.
+    /// the number expected and the probability of at least one.
     static func forecastTable(_ sequence: AftershockSequence) -> [String] {
         let width = 20
         var lines = ["         " + AftershockSequence.forecastDays.map { ("next " + SequenceText.days($0)).padding(toLength: width, withPad: " ", startingAt: 0) }.joined()]
         for magnitude in sequence.forecastMagnitudes {
             let cells = sequence.forecast(magnitude: magnitude).map {
-                (SequenceText.significant($0.expected) + " (" + SequenceText.percent($0.probability) + ")").padding(toLength: width, withPad: " ", startingAt: 0)
+                (right(SequenceText.significant($0.expected), 8) + " " + right(SequenceText.percent($0.probability), 7))
+                    .padding(toLength: width, withPad: " ", startingAt: 0)
             }
             lines.append(String(format: "M ≥ %.1f  ", magnitude) + cells.joined())
         }
         return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    }
+
+    private static func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
     }
 }
