@@ -60,7 +60,7 @@ import Testing
     /// past 100 aftershocks at or above its Mc: its own parameters, `a = log10 K − b (Mm − Mc)`,
     /// and the forecast their closed form.
     @Test func theSequencesOwnParametersTakeOverAtOneHundred() throws {
-        let times = OmoriFitTests.simulate(k: 60, c: 0.05, p: 1.1, days: 20, seed: 99)
+        let times = IndependentOmori.simulate(k: 60, c: 0.05, p: 1.1, days: 20, seed: 99)
         var random = SeededGenerator(seed: 5)
         let aftershocks = times.map { t in
             let magnitude = ((2.0 - log10(Double.random(in: Double.ulpOfOne ..< 1, using: &random))) * 10).rounded() / 10

@@ -103,7 +103,7 @@ enum SequenceView {
     static func renderChart(_ sequence: AftershockSequence, in rect: Rect, into buffer: inout CellBuffer) {
         var x = rect.x
         x += buffer.put("Aftershocks per day, log time", at: Point(x: x, y: rect.y), style: .role(.header, [.bold]), maxWidth: rect.width)
-        if sequence.omori != nil { buffer.put("  • Omori fit", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x) }
+        if sequence.omori != nil { buffer.put("  • Omori fit, M ≥ Mc", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x) }
         let chart = Rect(x: rect.x + gutter, y: rect.y + 1, width: rect.width - gutter, height: rect.height - 2)
         let histogram = sequence.histogram
         guard chart.width >= 8, chart.height >= 1, let firstBin = histogram.firstIndex(where: { $0 > 0 }) else {
