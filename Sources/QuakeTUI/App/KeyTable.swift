@@ -42,7 +42,7 @@ public enum KeyTable {
                    .bind("+", to: .zoomMap(1)), .bind("-", to: .zoomMap(-1))),
         KeyBinding(.list, help: ("=", "statistics of the list (= or Esc closes)"), .bind("=", to: .toggleStatistics)),
         KeyBinding(.statistics, hints: [StatusHint("Esc", "back", in: .statistics, priority: 0)], .bind(.escape, to: .toggleStatistics)),
-        KeyBinding(.list, help: ("A", "the sequence after the selected quake (A or Esc closes)"), .bind("A", to: .toggleSequence)),
+        KeyBinding(.list, help: ("A", "aftershocks and forecast (A or Esc closes)"), .bind("A", to: .toggleSequence)),
         KeyBinding(.sequence, hints: [StatusHint("Esc", "back", in: .sequence, priority: 0)], .bind(.escape, to: .closeSequence)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, .sequence, priority: 3)],
                    .bind("/", to: .beginSearch)),
