@@ -1,6 +1,7 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import QuakeTestSupport
 import Testing
 

@@ -1,10 +1,5 @@
 import Foundation
-
-/// Why a quake has no sequence to show, as a sentence.
-public struct SequenceUnavailable: Error, Sendable, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-}
+import QuakeModel
 
 extension Connection {
     /// The most rows after the mainshock's time that the time index is walked for: fewer (a

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The sequence view's update (issue 54): `A` opens the sequence of the selected quake (or
 /// closes the view when it shows that quake's already); while it is open, a change in the

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The sequence view (`A`, issue 54): which mainshock's sequence it shows, and the sequence as
 /// last computed in the background (`Effect.computeSequence` → `Action.sequenceComputed`).

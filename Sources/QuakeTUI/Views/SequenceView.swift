@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// What the sequence view (`A`) shows: the mainshock asked for, its sequence as last computed,
 /// whether a newer one is being computed, and why there is none.

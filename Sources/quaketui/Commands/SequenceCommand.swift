@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// `quaketui sequence CODE [--json]`: the sequence after a quake (issue 54) — its aftershocks

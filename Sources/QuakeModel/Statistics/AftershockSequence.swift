@@ -66,7 +66,7 @@ public struct AftershockSequence: Sendable, Equatable {
     public static let forecastDays: [Double] = [1, 7, 30]
     /// The fixed magnitudes forecast, before the mainshock's own.
     public static let forecastMagnitudes: [Double] = [5, 6]
-    static let msPerDay = 86_400_000.0
+    public static let msPerDay = 86_400_000.0
 
     public let mainshock: Mainshock
     public let radiusKm: Double
@@ -166,6 +166,12 @@ public struct AftershockSequence: Sendable, Equatable {
             && lhs.omori == rhs.omori && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
             && lhs.forecast == rhs.forecast && lhs.histogram == rhs.histogram && lhs.warnings == rhs.warnings
     }
+}
+
+/// Why a quake has no sequence to show, as a sentence (no such quake, no magnitude).
+public struct SequenceUnavailable: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
 }
 
 /// The log-time axis of a sequence: ``perDecade`` bins a decade of days, the first from 0 to
