@@ -125,8 +125,9 @@ import Testing
         state.sequence.mainshock = "f23"
         let model = try BrowserModel(state: state, source: BrowserUpdateTests.makeSource())
         try model.restore(AppState.RestoredSelection())
-        #expect(model.resumeSequence() == [.computeSequence(code: "f23", now: 0, generation: 1)])
-        #expect(model.resumeSequence() == [])
+        // From the moment of the relaunch, which no action has brought yet.
+        #expect(model.resumeSequence(at: Self.at) == [.computeSequence(code: "f23", now: Self.atMilliseconds, generation: 1)])
+        #expect(model.resumeSequence(at: Self.at) == [])
     }
 
     static func screen(columns: Int, rows: Int, _ sequence: SequenceModel) -> ScreenModel {

@@ -1,3 +1,4 @@
+import Foundation
 import QuakeModel
 
 /// The sequence view's update (issue 54): `A` opens the sequence of the selected quake (or
@@ -59,6 +60,10 @@ extension BrowserState {
         return [.computeSequence(code: code, now: now, generation: self.sequence.generation)]
     }
 
-    /// The computation a restored open view waits for (after `restore`, as `resumeStatistics`).
-    public mutating func resumeSequence() -> [Effect] { sequenceReads(storeChanged: false) }
+    /// The computation a restored open view waits for (after `restore`, as `resumeStatistics`),
+    /// its forecast from `now`: no action has come yet to bring the time.
+    public mutating func resumeSequence(at now: Date) -> [Effect] {
+        self.now = now
+        return sequenceReads(storeChanged: false)
+    }
 }

@@ -122,8 +122,8 @@ public final class BrowserModel {
     /// was open when the scene was saved).
     public func resumeStatistics() -> [Effect] { state.resumeStatistics() }
 
-    /// The sequence a restored open sequence view (`A`) is waiting for.
-    public func resumeSequence() -> [Effect] { state.resumeSequence() }
+    /// The sequence a restored open sequence view (`A`) is waiting for, its forecast from `now`.
+    public func resumeSequence(at now: Date) -> [Effect] { state.resumeSequence(at: now) }
 
     // MARK: Carrying out the reads of the results
 

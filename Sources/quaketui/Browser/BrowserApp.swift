@@ -88,7 +88,7 @@ final class BrowserApp {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
             // A statistics view or Map tab open when the scene was saved counts again.
-            for effect in restoredEffects + model.resumeStatistics() + model.resumeSequence() { try perform(effect, terminal) }
+            for effect in restoredEffects + model.resumeStatistics() + model.resumeSequence(at: Date()) { try perform(effect, terminal) }
             // Files set aside, values reset: said once, all together.
             let notices = takeNotices()
             if !notices.isEmpty { try send(.showNotices(notices), terminal) }
