@@ -46,6 +46,18 @@ struct SequenceViewEndToEndTests {
         #expect(Self.view(restored) == view)
         #expect(restored.listPane == shown.listPane)
 
+        // Live: a quake imported by another process within the radius joins the open sequence.
+        let feed = fixture.dir.url.appendingPathComponent("new.geojson")
+        try Data(RecentFeed.geoJSON([.init("ci99999999", magnitude: 3.1, latitude: 35.75, longitude: -117.58,
+                                                place: "12 km NE of Ridgecrest, CA")]).utf8).write(to: feed)
+        let imported = try QuaketuiBinary.run(["import", feed.path], stateDirectory: fixture.dir.url)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let count = try #require(view.first { $0.hasSuffix(" at or above") })
+        #expect(count.hasPrefix("1,413 aftershocks · "), "\(count)")
+        try fixture.tmux.waitForScreen(relaunched, timeout: 20, "the new aftershock counted") {
+            $0.detailPane?.contains { $0.hasPrefix("1,414 aftershocks · ") } == true
+        }
+
         // `Esc` closes it, and that too is kept.
         try fixture.tmux.send(relaunched, "Escape")
         try fixture.tmux.waitForScreen(relaunched, "the list alone") { $0.detailPane == nil }
