@@ -21,11 +21,11 @@ import Testing
         return records
     }
 
-    /// The quakes of `records()` in memory: the model's behaviour without SQLite (the store's own
-    /// is tested by the walks, on a real store).
-    static func makeSource() -> InMemoryResultsSource { InMemoryResultsSource(records()) }
+    /// The quakes of `records()` in a real store in a temp dir (closed when the test process
+    /// exits, if not before).
+    static func makeSource() -> ModelStore { ModelStore(records()) }
 
-    static func makeModel(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+    static func makeModel(_ source: ModelStore, rows: Int = 12) throws -> BrowserModel {
         try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), source: source)
     }
 
@@ -111,14 +111,14 @@ import Testing
         defer { model.close() }
         try model.restore(selectedCode: "q13", topCode: nil)
         let screenRow = model.state.cursorLine - model.state.topLine
-        source.upsert(.fixture("new1", time: 1_700_006_400_000 + 2 * 86_400_000 + 3_600_000))
-        source.upsert(.fixture("new2", time: 1_700_006_400_000 + 9 * 86_400_000))
+        try source.upsert(.fixture("new1", time: 1_700_006_400_000 + 2 * 86_400_000 + 3_600_000))
+        try source.upsert(.fixture("new2", time: 1_700_006_400_000 + 9 * 86_400_000))
         try model.send(.storeChanged)
         #expect(model.results.count == 17)
         #expect(model.state.selectedCode == "q13")
         #expect(model.state.cursorLine - model.state.topLine == screenRow)
         // The selected quake is deleted elsewhere: its neighbour takes over.
-        source.delete(code: "q13")
+        try source.delete(code: "q13")
         try model.send(.storeChanged)
         #expect(model.state.selectedCode == "q12")
     }

@@ -11,7 +11,7 @@ import Testing
 /// the first list line shows the top row's section header once it has scrolled away.
 @Suite struct NavigationTests {
     /// 3 days × 5 quakes (BrowserModelTests' quakes): lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17.
-    static func model(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+    static func model(_ source: ModelStore, rows: Int = 12) throws -> BrowserModel {
         let model = try BrowserModelTests.makeModel(source, rows: rows)
         try model.restore(selectedCode: nil, topCode: nil)
         return model
