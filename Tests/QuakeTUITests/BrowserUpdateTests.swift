@@ -170,10 +170,10 @@ import Testing
         }
         #expect(state.searchText == "al")
         let retried = state.update(.resultsFailed(search, reason: Self.diskError))
-        #expect(retried == [.queryResults(ResultsQuery(step: .resume(before.request), anchor: before.selectedCode,
+        #expect(retried == [.saveScene, .queryResults(ResultsQuery(step: .resume(before.request), anchor: before.selectedCode,
                                                        collapsed: before.collapsedSections,
                                                        purpose: .keepSelection(line: before.cursorLine - before.topLine)))])
-        guard case .queryResults(let resume)? = retried.first else { return }
+        guard case .queryResults(let resume)? = retried.last else { return }
         _ = state.update(.resultsAnswered(ResultsAnswer(query: resume, snapshot: state.results, changed: false)))
         let message = "The search could not be applied: " + Self.diskError
         var expected = before

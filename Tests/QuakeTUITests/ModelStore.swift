@@ -127,12 +127,21 @@ final class Counts: @unchecked Sendable {
     func settle(_ model: BrowserModel) throws {
         while model.results.isProvisional {
             #expect(waitForOne(), "a count never settled")
-            _ = try model.performReads(model.send(.resultsSettled))
+            try model.act(.resultsSettled)
         }
     }
 
     /// Waits until the engine says a count is ready (never a sleep); false after a minute.
     func waitForOne() -> Bool {
         semaphore.wait(timeout: .now() + 60) == .success
+    }
+}
+
+extension BrowserModel {
+    /// `action` as the runtime carries it out: the update, its reads, then a frame (which reads
+    /// any row on screen not read yet, and so lets keys held for them go on).
+    func act(_ action: Action) throws {
+        _ = try performReads(send(action))
+        _ = try screenModel(RestoreWalkTests.context)
     }
 }
