@@ -30,6 +30,7 @@ import Testing
 
     @Test func atSetsHomeToTheSelectedQuakeAndReplacesIt() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
@@ -55,6 +56,7 @@ import Testing
 
     @Test func tildeWithoutHomeSaysHowToSetOne() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
@@ -70,6 +72,7 @@ import Testing
 
     @Test func tildeKeepsOnlyQuakesWithinNearRadiusAndIsSavedPerScene() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         var settings = Self.utc
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         settings.nearRadius = 200
@@ -91,6 +94,7 @@ import Testing
 
     @Test func theSortCycleTakesDistanceOnlyWithAHome() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         var orders: [QuakeSortOrder] = []
@@ -143,6 +147,7 @@ import Testing
 
     @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, sort: QuakeSortDescriptor(.distance))
         defer { model.close() }
         #expect(model.state.sort == QuakeSortDescriptor(.time))

@@ -31,6 +31,7 @@ import Testing
 
     @Test func theCursorStartsOnTheFirstQuakeAndMovesBetweenQuakes() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
@@ -53,6 +54,7 @@ import Testing
 
     @Test func sortingKeepsTheSelectedQuakeOnTheSameScreenLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q12", topCode: nil)
@@ -70,6 +72,7 @@ import Testing
 
     @Test func searchNarrowsAsYouTypeAndEscapeClearsIt() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q24", topCode: nil)
@@ -89,6 +92,7 @@ import Testing
 
     @Test func collapsingASectionPutsTheCursorOnItsHeader() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q22", topCode: nil)
@@ -107,6 +111,7 @@ import Testing
 
     @Test func aCommitFromAnotherWriterAppearsAndTheSelectionStays() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q13", topCode: nil)
@@ -125,6 +130,7 @@ import Testing
 
     @Test func notesEditingProducesASaveAndSurvivesAsADraft() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
@@ -146,6 +152,7 @@ import Testing
 
     @Test func openingTheDetailAdvertisesTheQuake() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q11", topCode: nil)
@@ -164,6 +171,7 @@ import Testing
 
     @Test func restoringAScrollPositionAndAVanishedSelection() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, rows: 12)
         defer { model.close() }
         try model.restore(selectedCode: "q13", topCode: "q14")

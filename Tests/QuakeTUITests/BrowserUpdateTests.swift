@@ -77,6 +77,7 @@ import Testing
 
     @Test func aSearchKeystrokeRefetchesAndKeepsTheSelectedQuakeOnItsLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         try model.send(.moveDown)  // f22, Chile, line 2
         try model.send(.beginSearch)
@@ -238,6 +239,7 @@ import Testing
 
     @Test func theDetailIsReadByAnEffectAndDrawnFromState() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, rows: 30)
         var expected = model.state
         let effects = try model.send(.openDetail)
@@ -263,6 +265,7 @@ import Testing
     /// and acts when it comes back (`Action.quakeRead`), reading nothing itself.
     @Test func oYAndAtReadTheQuakeByAnEffect() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         let page = "https://earthquake.usgs.gov/earthquakes/eventpage/f23"
         var expected = model.state
@@ -303,6 +306,7 @@ import Testing
 
     @Test func notesEditingWaitsForTheStoredNotes() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         try source.setNotes("felt strongly", code: "f23")
         let model = try Self.makeModel(source)
         try model.send(.storeChanged)
@@ -324,6 +328,7 @@ import Testing
 
     @Test func aMergeReloadsTheDetailItShows() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         _ = try model.performReads(model.send(.openDetail))
         try source.setNotes("aftershock", code: "f23")
@@ -337,6 +342,7 @@ import Testing
 
     @Test func aCommitElsewhereKeepsTheSelectionOnItsLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         try model.send(.moveDown)
         try model.send(.moveDown)  // f21

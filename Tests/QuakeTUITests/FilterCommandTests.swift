@@ -46,6 +46,7 @@ import Testing
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)  // the actions' time: `:since` counts from it
@@ -91,6 +92,7 @@ import Testing
             #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
         }
         let (source, _) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
@@ -103,6 +105,7 @@ import Testing
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let model = try BrowserModelTests.makeModel(source)
@@ -190,6 +193,7 @@ import Testing
     /// row filter, the history and the summary, and nothing else (the selection stays).
     @Test func aMagnitudeFilterChangesTheFiltersTheHistoryAndTheSummaryOnly() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
@@ -275,6 +279,7 @@ import Testing
 @Suite struct EmptyListTests {
     @Test func anEmptyListNamesTheSearchAndTheFilters() throws {
         let (source, _) = try FilterCommandTests.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
@@ -302,6 +307,7 @@ import Testing
 
     @Test func aDayFilterIsAppliedAgainInTheNewZone() throws {
         let (source, records) = try FilterCommandTests.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)

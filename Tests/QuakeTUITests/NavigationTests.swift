@@ -19,6 +19,7 @@ import Testing
 
     @Test func jAndKSkipExpandedHeadersButStopOnCollapsedOnes() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 40)
         defer { model.close() }
         for _ in 0..<4 { try model.send(.moveDown) }
@@ -47,6 +48,7 @@ import Testing
 
     @Test func firstLastHalfPagesAndSectionJumps() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let half = model.listHeight / 2
@@ -73,6 +75,7 @@ import Testing
 
     @Test func theTopRowsSectionHeaderSticksToTheFirstLine() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let context = FrameContext(now: 1_700_300_000_000, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!)
