@@ -102,12 +102,12 @@ import Testing
         expected.search = LineEditor(text: "chile", cursor: 3)
         Self.keepSelection(of: model.state, in: &expected)
         #expect(model.state == expected)
-        #expect(source.count == 6)  // the Chile half
+        #expect(model.results.count == 6)  // the Chile half
         try Self.press([.control("a"), .control("w"), .control("e"), .control("w")], model)
         expected.search = LineEditor(text: "", cursor: 0)
         Self.keepSelection(of: model.state, in: &expected)
         #expect(model.state == expected)
-        #expect(source.count == 12)
+        #expect(model.results.count == 12)
         // Home and End edit the field now; ↑ ↓ still move the list.
         #expect(KeyMap.action(for: .home, in: model.state) == .searchEdit(.home))
         #expect(KeyMap.action(for: .down, in: model.state) == .moveDown)
