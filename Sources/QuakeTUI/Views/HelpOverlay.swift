@@ -28,8 +28,46 @@ enum HelpOverlay {
         return ScreenLayout.overlayBox(width: keyWidth + actionWidth + 7, height: lines.count + 2, in: bounds)
     }
 
-    /// How many lines fit at once, and so how far the help can scroll.
+    /// How many rows fit at once, and so how far the help can scroll.
     static func visibleEntries(in bounds: Rect) -> Int { max(0, box(in: bounds).height - 2) }
+
+    /// The lines as the box shows them in `bounds`: a line whose keys or meaning do not fit
+    /// their column goes on in the rows below it, wrapped at spaces (issue 56.10: at 60×15 the
+    /// meanings were cut, `this or previous / next sec…`). What `helpOffset` scrolls by.
+    static func rows(in bounds: Rect) -> [Line] {
+        let inner = box(in: bounds).inset(dx: 2, dy: 1)
+        guard inner.width > 0 else { return lines }
+        let keysColumn = self.keysColumn(inner)
+        let actionWidth = max(1, inner.width - keysColumn - 2)
+        func wrapped(_ text: String, _ width: Int) -> [String] {
+            let characters = Array(text)
+            return NotesView.wrap(characters, width: max(1, width)).map {
+                String(characters[$0.range]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        var rows: [Line] = []
+        for line in lines {
+            guard !line.keys.isEmpty else {
+                rows += wrapped(line.action, inner.width).map { Line(keys: [], action: $0) }
+                continue
+            }
+            let actions = wrapped(line.action, actionWidth)
+            // A key group (one text) wraps in its column too; marks (several) fit as they are.
+            let keys: [[(text: String, style: Style)]] = line.keys.count == 1 && TextWidth.of(line.keys[0].text) > keysColumn
+                ? wrapped(line.keys[0].text, keysColumn).map { [($0, line.keys[0].style)] } : [line.keys]
+            for index in 0..<max(actions.count, keys.count) {
+                // A continuation row keeps an empty key cell, so it is not drawn as a heading.
+                rows.append(Line(keys: index < keys.count ? keys[index] : [("", .plain)],
+                                 action: index < actions.count ? actions[index] : ""))
+            }
+        }
+        return rows
+    }
+
+    /// The keys' column: as wide as the widest keys, at most half the box.
+    private static func keysColumn(_ inner: Rect) -> Int {
+        min(lines.map(\.keysWidth).max()!, max(0, inner.width / 2))
+    }
 
     static func render(in bounds: Rect, offset: Int, into buffer: inout CellBuffer) {
         let box = box(in: bounds)
@@ -37,9 +75,9 @@ enum HelpOverlay {
         drawBox(box, title: " Keys ", into: &buffer)
         let inner = box.inset(dx: 2, dy: 1)
         let visible = inner.height
+        let lines = rows(in: bounds)
         let first = min(max(0, offset), max(0, lines.count - visible))
-        let keyWidth = lines.map(\.keysWidth).max()!
-        let keysColumn = min(keyWidth, max(0, inner.width / 2))
+        let keysColumn = keysColumn(inner)
         for (row, line) in lines.dropFirst(first).prefix(visible).enumerated() {
             let y = inner.y + row
             guard !line.keys.isEmpty else {

@@ -46,7 +46,7 @@ public enum Screen {
 
     /// The largest useful `ScreenModel.helpOffset` for a terminal size (0 when all keys fit).
     public static func maximumHelpOffset(for size: Size) -> Int {
-        max(0, HelpOverlay.lines.count - HelpOverlay.visibleEntries(in: Rect(size)))
+        max(0, HelpOverlay.rows(in: Rect(size)).count - HelpOverlay.visibleEntries(in: Rect(size)))
     }
 
     /// A new buffer the size of the model with the frame drawn.
