@@ -18,6 +18,8 @@ extension BrowserState {
             return
         }
         guard let message = self.status.message else { return }
+        // A key that does nothing says so on the status line only: the log is for what happened.
+        if case .unboundKey = action { return }
         let isReport = switch action {
         case .showMessage, .notesSaved: true
         default: false

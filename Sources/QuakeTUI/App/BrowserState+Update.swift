@@ -172,9 +172,12 @@ extension BrowserState {
             self.status.progress = nil
             self.status.progressLabel = nil
             self.status.isError = failed
+            let wasOffline = self.status.offline
             self.status.offline = failed && self.isSample
-            // On the sample (a new user, offline) a few words that fit; the log keeps the sentence.
-            self.status.message = self.status.offline ? RefreshStatusText.sampleShown(after: message) : message
+            // A few words that fit (on the sample: a new user, offline); the log keeps the sentence.
+            self.status.message = !failed ? message
+                : self.status.offline ? RefreshStatusText.sampleShown(after: message, again: wasOffline)
+                : RefreshStatusText.refreshFailed(after: message)
             if !failed { self.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += openSelectedQuake()
@@ -185,6 +188,7 @@ extension BrowserState {
             self.helpVisible.toggle()
             self.helpOffset = 0
         case .dismissOverlay: self.helpVisible = false
+        case .unboundKey(let name): self.status.message = Self.unboundKeyMessage(name)
         case .paste(let text): effects += paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
         case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory,
@@ -210,8 +214,18 @@ extension BrowserState {
             if let fallback = self.app.fallBackFromDistanceSortWithoutHome() { self.status.message = fallback }
             effects += refetchKeepingSelection()
         case .sampleChanged(let isSample):
+            let wasSample = self.isSample
             self.isSample = isSample
-            if !isSample { self.status.offline = false }
+            if !isSample {
+                // The sample's message goes with it (issue 56.6), and the list, a new history
+                // now, starts at its first quake (the newest, in the default order).
+                if self.status.offline, self.status.message?.hasSuffix(RefreshStatusText.sampleSuffix) == true {
+                    self.status.message = nil
+                    self.status.isError = false
+                }
+                self.status.offline = false
+                if wasSample { moveToFirstQuake() }
+            }
         case .showMessage(let message, let isError):
             self.status.message = message
             self.status.isError = isError
@@ -285,6 +299,9 @@ extension BrowserState {
         default: false
         }
     }
+
+    /// What a key bound to nothing says: `h does nothing here; ? lists the keys`.
+    static func unboundKeyMessage(_ name: String) -> String { "\(name) does nothing here; ? lists the keys" }
 
     private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != self.app.sceneValues }
 

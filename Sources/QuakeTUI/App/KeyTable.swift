@@ -44,7 +44,7 @@ public enum KeyTable {
         KeyBinding(.statistics, hints: [StatusHint("Esc", "back", in: .statistics, priority: 0)], .bind(.escape, to: .toggleStatistics)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, priority: 3)],
                    .bind("/", to: .beginSearch)),
-        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear; sort help q"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
         KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
                    hints: [StatusHint("←→", "move", in: .search, priority: 4)], rules: Array(lineEditing(Action.searchEdit)[0..<6])),
@@ -61,8 +61,8 @@ public enum KeyTable {
                    .bind("m", to: .cycleMinimumMagnitude)),
         KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),
         KeyBinding(.list, help: ("~", "only quakes near home (nearRadius)"), .bind("~", to: .toggleNearHome)),
-        KeyBinding(.list, help: ("r", "refresh in the background"), hints: [StatusHint("r", "refresh", in: .list, .statistics, priority: 7)],
-                   .bind("r", to: .refresh)),
+        KeyBinding(.list, help: ("r  F5  ctrl-r", "refresh in the background"), hints: [StatusHint("r", "refresh", in: .list, .statistics, priority: 7)],
+                   .bind("r", .key(.function(5)), .control("r"), to: .refresh)),
         KeyBinding(.list, help: ("n  N", "next / previous new quake (marked ●)"),
                    .bind("n", to: .nextNewQuake), .bind("N", to: .previousNewQuake)),
         KeyBinding(.list, help: ("a", "mark all quakes seen"), .bind("a", to: .markAllSeen)),
@@ -92,6 +92,15 @@ public enum KeyTable {
                    .ignore(.wheelUp, .wheelDown)),
         KeyBinding(.notesConflict, .bind("m", to: .answer(.keepMine)), .bind("t", to: .answer(.keepTheirs)),
                    .bind("b", to: .answer(.keepBoth)), .bind(.escape, to: .answer(.no)), .ignore(.wheelUp, .wheelDown)),
+
+        // Last in the list: any other key (`h`, `w`, `ctrl-o`, F2) says it does nothing here and
+        // where the keys are, instead of nothing at all (issue 56.8). Keys bound above win.
+        KeyBinding(.list, .bind(.anyKey) { key, _ in
+            switch key {
+            case .click, .wheelUp, .wheelDown, .paste, .resize, .terminate: nil
+            default: .unboundKey(key.description)
+            }
+        }),
 
         // The message log.
         KeyBinding(.messageLog, hints: [StatusHint("j/k", "scroll", in: .messageLog, priority: 1),
