@@ -103,7 +103,8 @@ struct AutoRefreshTests {
                 "\(watcher.stderr)")
         // Issue 56.16: the wait in the browser's words (`retry 4m`; here, at 1 s intervals, `<1m`).
         let failure = watcher.stderr.split(separator: "\n").first { $0.hasPrefix("Refresh of all_day failed") }
-        #expect(failure == "Refresh of all_day failed: the server answered HTTP 404 (Not Found); retry <1m", "\(watcher.stderr)")
+        #expect(failure == "Refresh of all_day failed: the server answered HTTP 404 (Not Found) for \(server.baseURL)/all_day.geojson; retry <1m",
+                "\(watcher.stderr)")
         // Back-off: after the k-th failure in a row the next try waits 2^(k-1) intervals
         // (refresh.plist says when), and the server saw one request per try.
         let plist = state.appendingPathComponent("refresh.plist")

@@ -84,7 +84,7 @@ struct RestoreWalkEndToEndTests {
             let quits = seed % 4 == 0
             if quits {
                 // `q` quits from the list and the detail; leave the search field and the help first.
-                if let leave = tracker.stepToBrowse {
+                while let leave = tracker.stepToBrowse {
                     try pane.send(leave)
                     tracker.apply(leave)
                 }
@@ -186,7 +186,7 @@ struct RestoreWalkEndToEndTests {
             }
             let quits = seed % 3 == 0
             for (index, pane) in panes.enumerated() where quits {
-                if let leave = trackers[index].stepToBrowse {
+                while let leave = trackers[index].stepToBrowse {
                     try pane.send(leave)
                     trackers[index].apply(leave)
                 }
@@ -283,10 +283,15 @@ struct RestoreWalkEndToEndTests {
 
     /// The pane's rows without the status line (but with the `:` line drawn over it), relative
     /// times masked, trailing blanks trimmed.
+    ///
+    /// A styled capture is compared as it looks (`Screen.visibleStyles`), not as tmux encoded it.
     static func masked(_ screen: String) -> [String] {
-        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let styled = screen.contains("\u{1B}[")
+        var lines = styled ? Screen.visibleStyles(screen)
+            : screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
-        if let last = lines.last, !last.hasPrefix(":") { lines.removeLast() }
+        let plain = lines.last?.replacingOccurrences(of: "‹[^›]*›", with: "", options: .regularExpression)
+        if let plain, !plain.hasPrefix(":") { lines.removeLast() }
         return lines.map { line in
             line.replacingOccurrences(of: #" *(in )?\d+[smhdwy]( ago)?\b"#, with: " ~", options: .regularExpression)
                 .replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
@@ -446,10 +451,14 @@ struct Walk: CustomStringConvertible {
 /// Which focus the browser is in (KeyMap's rules), so a walk ending with `q` can leave the
 /// search field or the help first: `q` is a letter there.
 struct ModeTracker {
-    enum Mode { case list, search, help, command, log }
+    enum Mode { case list, search, help, command, log, helpFind, logFind }
     var mode = Mode.list
 
+    /// How many characters `/` has typed in the help or the log (Backspace on none leaves it).
+    var found = 0
+
     mutating func apply(_ step: Step) {
+        if case .text(let text) = step, mode == .helpFind || mode == .logFind { found += text.count }
         guard case .keys(let names) = step else { return }
         for name in names {
             switch (mode, name) {
@@ -457,6 +466,14 @@ struct ModeTracker {
             case (.list, "?"): mode = .help
             case (.list, ":"): mode = .command
             case (.list, "L"): mode = .log
+            case (.help, "/"): (mode, found) = (.helpFind, 0)
+            case (.log, "/"): (mode, found) = (.logFind, 0)
+            case (.helpFind, "Enter"), (.helpFind, "Escape"): mode = .help
+            case (.logFind, "Enter"), (.logFind, "Escape"): mode = .log
+            case (.helpFind, "BSpace"), (.logFind, "BSpace"):
+                if found == 0 { mode = mode == .helpFind ? .help : .log } else { found -= 1 }
+            case (.helpFind, _), (.logFind, _):
+                if name.count == 1 || name == "Space" { found += 1 }  // typed; other keys do nothing there
             case (.search, "Enter"), (.search, "Escape"), (.help, "?"), (.help, "Escape"), (.help, "Enter"),
                  (.command, "Enter"), (.command, "Escape"), (.log, "L"), (.log, "Escape"), (.log, "Enter"): mode = .list
             default: break
@@ -470,6 +487,8 @@ struct ModeTracker {
         case .list: nil
         case .search: .keys(["Enter"])
         case .help, .command, .log: .keys(["Escape"])
+        // `/` in the help or the log: typing ends first (Enter), then the overlay closes.
+        case .helpFind, .logFind: .keys(["Enter"])
         }
     }
 }

@@ -134,6 +134,44 @@ import Testing
         #expect(try run("q").contains(.quit))
     }
 
+    /// Issue 56.8: `/` in the help and in the message log finds, as in less: only the lines that
+    /// hold the text show, as it is typed; `Enter` keeps them, `Esc` shows all again, and closing
+    /// the overlay forgets it.
+    @Test func slashFindsInTheHelpAndTheLog() throws {
+        let model = try MessageLogTests.restoredModel(rows: 24)
+        defer { model.close() }
+        func press(_ keys: [Key]) throws {
+            for key in keys { if let action = KeyMap.action(for: key, in: model.state) { try model.send(action) } }
+        }
+        func typed(_ text: String) -> [Key] { text.map { Key.character($0) } }
+        try press([.character("?"), .character("/")] + typed("sort"))
+        let help = Screen.render(try model.screenModel(Self.context))
+        assertSnapshot(help, named: "help-find-sort-80x24")
+        let body = help.lines.dropFirst(2).prefix { !$0.hasPrefix("╰") }
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }.filter { !$0.isEmpty }
+        #expect(body == [":                           filter: depth mag since time type alert felt", "clear; sort help q",
+                         "s  S                        next sort order / reverse"], "only the lines holding it: \(help.text)")
+        #expect(help.lines[1].hasPrefix("╭─ Keys /sort▏ "), "\(help.lines[1])")
+        try press([.enter])
+        #expect(!model.state.isOverlayFinding && model.state.overlayFind == "sort")
+        #expect(Screen.render(try model.screenModel(Self.context)).lines[1].hasPrefix("╭─ Keys /sort "))
+        try press([.escape])
+        #expect(!model.state.helpVisible && model.state.overlayFind.isEmpty)
+
+        try model.send(.showMessage("Refresh of all_day failed: offline", isError: true))
+        try model.send(.showMessage("Notes saved", isError: false))
+        try press([.character("L"), .character("/")] + typed("notes"))
+        let log = Screen.render(try model.screenModel(Self.context))
+        #expect(log.text.contains("Notes saved") && !log.text.contains("Refresh of all_day"), "\(log.text)")
+        try press([.backspace, .backspace, .backspace, .backspace, .backspace, .backspace])  // past the text: typing ends
+        #expect(!model.state.isOverlayFinding && model.state.logVisible)
+        #expect(Screen.render(try model.screenModel(Self.context)).text.contains("Refresh of all_day"))
+        try press([.character("/")] + typed("zzz"))
+        #expect(Screen.render(try model.screenModel(Self.context)).text.contains("No message holds “zzz”."))
+        try press([.escape])
+        #expect(model.state.overlayFind.isEmpty && model.state.logVisible)
+    }
+
     // MARK: 10. Help at 60×15
 
     /// Issue 56.10: at 60×15 the help's meanings were cut (`this or previous / next sec…`):

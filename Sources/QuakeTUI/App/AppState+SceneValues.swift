@@ -58,6 +58,8 @@ extension AppState {
         var columnHeaders: Bool? = nil
         var statsPresented = false
         var mapZoom = MapZoom.world
+        var overlayFind = ""
+        var isOverlayFinding = false
     }
 
     public var sceneValues: SceneValues {
@@ -69,7 +71,9 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom)
+                    alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom,
+                    overlayFind: helpVisible || logVisible ? overlayFind : "",
+                    isOverlayFinding: (helpVisible || logVisible) && isOverlayFinding)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole

@@ -187,7 +187,11 @@ extension BrowserState {
         case .toggleHelp:
             self.helpVisible.toggle()
             self.helpOffset = 0
-        case .dismissOverlay: self.helpVisible = false
+            endOverlayFind(keep: false)
+        case .dismissOverlay:
+            self.helpVisible = false
+            endOverlayFind(keep: false)
+        case .beginOverlayFind, .overlayFindInput, .overlayFindBackspace, .endOverlayFind: updateOverlayFind(action)
         case .unboundKey(let name): self.status.message = Self.unboundKeyMessage(name)
         case .paste(let text): effects += paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
@@ -195,7 +199,7 @@ extension BrowserState {
              .completeCommand, .eventTypesRead:
             effects += updateCommandLine(action)
         case .scrollHelp(let delta):
-            let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows))
+            let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows), finding: self.overlayFind)
             self.helpOffset = Self.scrolled(self.helpOffset, by: delta, maximum: maximum)
         case .quit: effects.append(.quit)
         case .closeScene: closeScene()
@@ -205,7 +209,7 @@ extension BrowserState {
             self.rows = rows
             placeRestoredScreenAgain()
             clampScroll()
-            self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
+            self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows), finding: self.overlayFind))
         case .storeChanged: effects += queryResults(.merge, purpose: .keepSelection(line: keptLine))
         case .settingsChanged(let settings):
             guard settings != self.settings else { break }

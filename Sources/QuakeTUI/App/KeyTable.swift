@@ -77,6 +77,8 @@ public enum KeyTable {
         // Over the help, the list's keys for its ends scroll the help to its ends (the log's are below).
         KeyBinding(.help, help: ("g G  Home End", "in ? and L: to the top / the end"),
                    .bind("g", .home, to: .scrollHelp(.min)), .bind("G", .end, to: .scrollHelp(.max))),
+        KeyBinding(.help, help: ("/", "in ? and L: find (Enter keeps, Esc clears)"),
+                   hints: [StatusHint("/", "find", in: .help, priority: 2)], .bind("/", to: .beginOverlayFind)),
         KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"), hints: [StatusHint("q", "quit", in: .list, .statistics, .detail, priority: 8)],
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
         // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
@@ -104,12 +106,13 @@ public enum KeyTable {
 
         // The message log.
         KeyBinding(.messageLog, hints: [StatusHint("j/k", "scroll", in: .messageLog, priority: 1),
+                                        StatusHint("/", "find", in: .messageLog, priority: 2),
                                         StatusHint("Esc", "close", in: .messageLog, place: .kept)],
                    .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
                    .bind(.pageDown, .control("d"), .control("f"), " ", to: .scrollMessageLog(10)),
                    .bind(.pageUp, .control("u"), .control("b"), to: .scrollMessageLog(-10)),
                    .bind("g", .home, to: .scrollMessageLog(.min)), .bind("G", .end, to: .scrollMessageLog(.max)),
-                   .bind("L", "q", .escape, .enter, to: .toggleMessageLog),
+                   .bind("L", "q", .escape, .enter, to: .toggleMessageLog), .bind("/", to: .beginOverlayFind),
                    .bind(.wheelUp, to: .scrollMessageLog(-wheelLines)), .bind(.wheelDown, to: .scrollMessageLog(wheelLines))),
 
         // The help overlay.
@@ -117,6 +120,13 @@ public enum KeyTable {
                    .bind("j", .down, to: .scrollHelp(1)), .bind("k", .up, to: .scrollHelp(-1)),
                    .bind("?", "q", .escape, .enter, to: .dismissOverlay),
                    .bind(.wheelUp, to: .scrollHelp(-wheelLines)), .bind(.wheelDown, to: .scrollHelp(wheelLines))),
+
+        // Typing what `/` finds in the help or the log: the overlay's lines narrow as it is typed.
+        KeyBinding(.overlayFind, hints: [StatusHint("Enter", "keep", in: .overlayFind, priority: 1),
+                                         StatusHint("Esc", "clear", in: .overlayFind, priority: 2)],
+                   .bind(.anyCharacter) { key, _ in key.typedText.map(Action.overlayFindInput) },
+                   .bind(.backspace, to: .overlayFindBackspace), .bind(.enter, to: .endOverlayFind(keep: true)),
+                   .bind(.escape, to: .endOverlayFind(keep: false))),
 
         // The `:` command line (its editing keys are the search field's, below).
         KeyBinding(.commandLine, hints: [StatusHint("Tab", "complete", in: .commandLine, priority: 1),

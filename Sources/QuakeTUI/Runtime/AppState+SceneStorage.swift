@@ -41,6 +41,9 @@ extension AppState {
         columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
         statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
         map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
+        let overlay = helpVisible || logVisible
+        overlayFind = overlay ? storage.value(for: SceneKeys.overlayFind) : ""
+        isOverlayFinding = overlay && storage.value(for: SceneKeys.isOverlayFinding)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -83,6 +86,9 @@ extension AppState {
             batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
             batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
             batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
+            let overlay = helpVisible || logVisible
+            batch.set(overlay ? overlayFind : "", for: SceneKeys.overlayFind)
+            batch.set(overlay && isOverlayFinding, for: SceneKeys.isOverlayFinding)
         }
     }
 }

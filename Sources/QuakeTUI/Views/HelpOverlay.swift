@@ -34,8 +34,12 @@ enum HelpOverlay {
     /// The lines as the box shows them in `bounds`: a line whose keys or meaning do not fit
     /// their column goes on in the rows below it, wrapped at spaces (issue 56.10: at 60×15 the
     /// meanings were cut, `this or previous / next sec…`). What `helpOffset` scrolls by.
-    static func rows(in bounds: Rect) -> [Line] {
+    ///
+    /// With `finding` (`/`), only the lines whose keys or meaning hold it (in any case), or a
+    /// line saying none does.
+    static func rows(in bounds: Rect, finding: String = "") -> [Line] {
         let inner = box(in: bounds).inset(dx: 2, dy: 1)
+        let lines = finding.isEmpty ? self.lines : found(finding)
         guard inner.width > 0 else { return lines }
         let keysColumn = self.keysColumn(inner)
         let actionWidth = max(1, inner.width - keysColumn - 2)
@@ -64,18 +68,33 @@ enum HelpOverlay {
         return rows
     }
 
+    /// The lines holding `text` (headings aside), or one saying that none does.
+    static func found(_ text: String) -> [Line] {
+        let found = lines.filter { line in
+            !line.keys.isEmpty && (line.keys.contains { $0.text.localizedCaseInsensitiveContains(text) }
+                                   || line.action.localizedCaseInsensitiveContains(text))
+        }
+        return found.isEmpty ? [Line(keys: [("", .plain)], action: "No key matches “\(text)”")] : found
+    }
+
+    /// The box's title: ` Keys `, and what `/` finds (`▏` while it is typed).
+    static func title(_ base: String, finding: String, typing: Bool) -> String {
+        typing || !finding.isEmpty ? " \(base) /\(finding)\(typing ? "▏" : "") " : " \(base) "
+    }
+
     /// The keys' column: as wide as the widest keys, at most half the box.
     private static func keysColumn(_ inner: Rect) -> Int {
         min(lines.map(\.keysWidth).max()!, max(0, inner.width / 2))
     }
 
-    static func render(in bounds: Rect, offset: Int, into buffer: inout CellBuffer) {
+    static func render(in bounds: Rect, offset: Int, finding: String = "", typing: Bool = false,
+                       into buffer: inout CellBuffer) {
         let box = box(in: bounds)
         guard box.width >= 10, box.height >= 3 else { return }
-        drawBox(box, title: " Keys ", into: &buffer)
+        drawBox(box, title: title("Keys", finding: finding, typing: typing), into: &buffer)
         let inner = box.inset(dx: 2, dy: 1)
         let visible = inner.height
-        let lines = rows(in: bounds)
+        let lines = rows(in: bounds, finding: finding)
         let first = min(max(0, offset), max(0, lines.count - visible))
         let keysColumn = keysColumn(inner)
         for (row, line) in lines.dropFirst(first).prefix(visible).enumerated() {
@@ -92,7 +111,7 @@ enum HelpOverlay {
                        maxWidth: inner.maxX - inner.x - keysColumn - 2)
         }
         let more = first + visible < lines.count
-        let footer = more ? " ↓ more: j/k G " : (first > 0 ? " ↑ k g " : " ? or Esc closes ")
+        let footer = typing ? " Enter keeps  Esc clears " : more ? " ↓ more: j/k G " : (first > 0 ? " ↑ k g " : " ? or Esc closes ")
         buffer.put(footer, at: Point(x: box.x + 2, y: box.maxY - 1), style: .role(more ? .accent : .dim),
                    maxWidth: box.width - 4)
     }
