@@ -99,12 +99,7 @@ public struct ScreenLayout: Sendable, Equatable {
     /// Column ranges of each tab label in the tab bar, left to right.
     public var tabRanges: [(tab: DetailTab, columns: Range<Int>)] {
         guard let bar = tabBar else { return [] }
-        // The labels keep the bar's last column free when they can (a bar one column short
-        // starts them at its edge): a label's padding in the screen's last column, reverse video
-        // without colour, was lost on a whole-screen draw (a launch, ctrl-l) and drawn after a
-        // key, so a restored Notes tab differed under NO_COLOR (issue 56.2).
-        let total = DetailTab.allCases.enumerated().reduce(0) { $0 + TextWidth.of(Self.tabLabel($1.element, index: $1.offset)) + 1 }
-        var x = bar.x + (total + 1 <= bar.width ? 1 : 0)
+        var x = bar.x + 1
         var ranges: [(DetailTab, Range<Int>)] = []
         for (index, tab) in DetailTab.allCases.enumerated() {
             let label = Self.tabLabel(tab, index: index)
