@@ -30,4 +30,10 @@ static inline mmask_t quaketui_BUTTON5_PRESSED(void) { return BUTTON5_PRESSED; }
 static inline int quaketui_KEY_F(int n) { return KEY_F(n); }
 // COLOR_PAIR(n) is a function-like macro; used only to check the pair limit.
 static inline WINDOW *quaketui_curscr(void) { return curscr; }
+// Whether the terminal has an alternate screen to leave (terminfo `rmcup`): a vt100 has none,
+// and what was drawn stays on the screen after `endwin`. (-1: not a string capability.)
+static inline int quaketui_has_rmcup(void) {
+    char *value = tigetstr("rmcup");
+    return value != NULL && value != (char *)-1 && value[0] != 0;
+}
 #endif

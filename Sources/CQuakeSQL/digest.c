@@ -184,8 +184,12 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
         if (!inside) continue;
         // DensityGrid.cellIndex: truncated toward zero, as Swift's Int(_:) (-0.5 is row 0).
         double row = (latitude + 90) / window->cellDegrees, column = (longitude + 180) / window->cellDegrees;
-        if (!(row > -1 && row < (double)window->rows && column > -1 && column < (double)window->columns)) { outside++; continue; }
-        int64_t cell = (int64_t)row * window->columns + (int64_t)column;
+        if (!(row > -1 && row < (double)window->globeRows && column > -1 && column < (double)window->globeColumns)) { outside++; continue; }
+        // GridLayout.index(row:column:): the globe's cell in the window's own array.
+        int64_t local_row = (int64_t)row - window->rowOrigin;
+        int64_t local_column = ((int64_t)column - window->columnOrigin + window->globeColumns) % window->globeColumns;
+        if (local_row < 0 || local_row >= window->rows || local_column >= window->columns) continue;
+        int64_t cell = local_row * window->columns + local_column;
         counts[cell]++;
         if (!isnan(magnitude) && magnitude > maxima[cell]) maxima[cell] = magnitude;
     }

@@ -284,6 +284,13 @@ public final class FeedReader {
                 return (.geoJSONP, GeoJSONParser(input: input, isJSONP: true, agency: agency))
             }
             let word = String(decoding: name.prefix(40), as: UTF8.self)
+            if word == "Error", let page = try errorPage(input) {
+                // What `curl -o` saves from a failed FDSN query: say so, in fetch's words.
+                throw input.error(.unknownFormat,
+                                  "the input is an FDSN service's error page, not a catalogue: the service answered "
+                                  + HTTPByteStream.answer(page),
+                                  at: start, hint: "correct the query the page names and download it again, or let 'quaketui fetch' ask the service")
+            }
             throw input.error(.unknownFormat,
                               "the input starts with '\(word)' but is neither a JSONP callback nor a CSV header",
                               at: start, hint: formatHint)
@@ -292,6 +299,22 @@ public final class FeedReader {
                               "the input starts with \(describeByte(first)), which is not how GeoJSON, CSV, FDSN text or QuakeML starts",
                               hint: formatHint)
         }
+    }
+
+    /// The rest of an input that began with `Error` (read past it), as the HTTP error it is when
+    /// it is an FDSN error document (FDSN Web Service Specifications 1.2, "Error documents":
+    /// `Error 400: Bad Request`, a blank line, the explanation); nil when it is not one.
+    private static func errorPage(_ input: ByteInput) throws(FeedError) -> HTTPByteStream.HTTPStatusError? {
+        var rest: [UInt8] = []
+        while rest.count < 8192, try input.ensure() {
+            rest.append(input.buffer[input.pos])
+            input.pos += 1
+        }
+        let text = String(decoding: rest, as: UTF8.self)
+        let head = text.drop { $0 == " " }
+        guard head.count >= 4, let status = Int(head.prefix(3)), (400...599).contains(status),
+              head.dropFirst(3).first == ":" else { return nil }
+        return HTTPByteStream.HTTPStatusError(status: status, body: "Error " + head)
     }
 
     static let formatHint =

@@ -27,11 +27,35 @@ public struct GeoPoint: Hashable, Sendable, Codable {
 
     /// Parses `LAT,LON` (decimal degrees, as `--near` takes them); nil for anything else.
     public init?(parsing text: String) {
+        guard case .success(let point) = Self.parse(text) else { return nil }
+        self = point
+    }
+
+    /// Why `text` is not a point, in words a command-line error ends with.
+    public enum ParseProblem: Error, Equatable, Sendable {
+        /// Not two numbers separated by a comma.
+        case notNumbers
+        /// Two numbers, one off the globe: `latitude 100 is out of range (-90…90)`.
+        case outOfRange(String)
+
+        public var sentence: String {
+            switch self {
+            case .notNumbers: "is not a place"
+            case .outOfRange(let what): "is not a place: \(what)"
+            }
+        }
+    }
+
+    /// `LAT,LON` parsed, or which of the two is wrong: a pair of numbers off the globe names the
+    /// number and its range (`latitude 100 is out of range (-90…90)`), as the feed parsers do.
+    public static func parse(_ text: String) -> Result<GeoPoint, ParseProblem> {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else { return nil }
-        self.init(latitude: latitude, longitude: longitude)
-        guard isValid else { return nil }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+              latitude.isFinite, longitude.isFinite else { return .failure(.notNumbers) }
+        if abs(latitude) > 90 { return .failure(.outOfRange("latitude \(parts[0]) is out of range (-90…90)")) }
+        if abs(longitude) > 180 { return .failure(.outOfRange("longitude \(parts[1]) is out of range (-180…180)")) }
+        return .success(GeoPoint(latitude: latitude, longitude: longitude))
     }
 
     /// Great-circle distance in kilometres.

@@ -149,7 +149,16 @@ public final class ActivityCenter: @unchecked Sendable {
         var pending: [SceneID: UserActivity] = [:]
     }
 
-    func load() -> File {
+    func load() -> File { Self.load(path) }
+
+    /// The activities `quaketui open` sent and no scene has taken yet, by scene: read without
+    /// preparing the state directory (for `quaketui scenes`, which lists their scenes).
+    static func pending(in state: StateDirectory) -> [SceneID: UserActivity] {
+        guard FileManager.default.fileExists(atPath: state.activityPath) else { return [:] }
+        return load(state.activityPath).pending
+    }
+
+    static func load(_ path: String) -> File {
         let loaded = PropertyListFile.load(path, limit: ActivityCenter.maximumFileSize, checks: [],
                                            what: "activity.plist")
         var file = File()

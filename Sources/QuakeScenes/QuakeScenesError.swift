@@ -64,7 +64,8 @@ public struct QuakeScenesError: Error, CustomStringConvertible, Sendable, Equata
     /// Whether the command line should report this as a usage error (exit code 64).
     public var isUsageError: Bool {
         switch code {
-        case .invalidSceneID, .invalidActivityTarget, .sceneNotFound: return true
+        // An unknown scene is a fact of the state directory, not a misuse of the command (status 1).
+        case .invalidSceneID, .invalidActivityTarget: return true
         default: return false
         }
     }

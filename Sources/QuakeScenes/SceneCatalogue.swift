@@ -19,15 +19,23 @@ public struct SceneCatalogue: Sendable {
         self.state = state
     }
 
-    /// Every scene with a `.plist`, `.lock` or `.restoring` file, sorted by ID.
+    /// Every scene with a `.plist`, `.lock` or `.restoring` file, or a quake `quaketui open`
+    /// sent it waiting (a scene that has not started yet), sorted by ID.
     public func list() throws -> [SceneSummary] {
-        try ids().map(summary(of:))
+        let pending = ActivityCenter.pending(in: state)
+        return try ids(pending: pending).map { summary(of: $0, pending: pending) }
     }
 
     /// The summary of one scene (it need not exist: then `lastUsed` is nil).
     public func summary(of id: SceneID) -> SceneSummary {
+        summary(of: id, pending: ActivityCenter.pending(in: state))
+    }
+
+    private func summary(of id: SceneID, pending: [SceneID: UserActivity]) -> SceneSummary {
         let plist = state.scenePlistPath(id)
+        // A quake sent and waiting counts as a use of the scene (prune goes by it).
         let dates = [plist, state.sceneLockPath(id), state.sceneRestoringPath(id)].compactMap(modificationDate)
+            + [pending[id]?.date].compactMap { $0 }
         var root: [String: PropertyListItem] = [:]
         if let data = try? AtomicFile.read(plist, limit: SceneStorage.maximumFileSize),
            let parsed = PropertyListItem.rootDictionary(from: data)
@@ -43,7 +51,8 @@ public struct SceneCatalogue: Sendable {
                             selectedQuake: string(SceneKeys.selectedQuake),
                             sortOrder: string(SceneKeys.sortOrder) ?? SceneKeys.sortOrder.defaultValue,
                             selectedTab: string(SceneKeys.selectedTab) ?? SceneKeys.selectedTab.defaultValue,
-                            isOpen: pid != nil, pid: pid.flatMap { $0 > 0 ? $0 : nil })
+                            isOpen: pid != nil, pid: pid.flatMap { $0 > 0 ? $0 : nil },
+                            pendingQuake: pending[id]?.quakeCode)
     }
 
     /// Deletes the named scenes' state files (`ID.plist`, `ID.lock`, `ID.restoring` and files set
@@ -54,7 +63,7 @@ public struct SceneCatalogue: Sendable {
     /// process running (it keeps its lock on the unlinked file and may write its plist again).
     /// - Throws: ``QuakeScenesError`` `invalidSceneID` for a bad ID, `sceneNotFound` for an unknown one.
     public func remove(_ ids: [String], force: Bool = false) throws -> SceneRemovalSummary {
-        let known = Set(try self.ids())
+        let known = Set(try self.ids(pending: ActivityCenter.pending(in: state)))
         var targets: [SceneID] = []
         for raw in ids {
             let id = try SceneID(validating: raw)
@@ -68,7 +77,7 @@ public struct SceneCatalogue: Sendable {
 
     /// Deletes every scene (`scenes rm --all`), except those held by live processes unless `force`.
     public func removeAll(force: Bool = false) throws -> SceneRemovalSummary {
-        try remove(ids(), force: force)
+        try remove(ids(pending: ActivityCenter.pending(in: state)), force: force)
     }
 
     /// Deletes scenes not used for `days` days (by the newest of their files' modification
@@ -111,16 +120,17 @@ public struct SceneCatalogue: Sendable {
         }.map { state.scenesPath + "/" + $0 }
     }
 
-    /// The IDs of all scenes, from the names of `ID.plist`, `ID.lock` and `ID.restoring`.
-    private func ids() throws -> [SceneID] {
+    /// The IDs of all scenes, from the names of `ID.plist`, `ID.lock` and `ID.restoring`, and
+    /// the scenes a quake waits for (`pending`).
+    private func ids(pending: [SceneID: UserActivity]) throws -> [SceneID] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: state.scenesPath)
         } catch {
-            if !FileManager.default.fileExists(atPath: state.scenesPath) { return [] }
+            if !FileManager.default.fileExists(atPath: state.scenesPath) { return pending.keys.sorted() }
             throw QuakeScenesError(.fileOperationFailed, path: state.scenesPath, detail: "\(error)")
         }
-        var ids = Set<SceneID>()
+        var ids = Set(pending.keys)
         for name in names where !name.hasPrefix(AtomicFile.temporaryPrefix) {
             for suffix in [".plist", ".lock", ".restoring"] where name.hasSuffix(suffix) {
                 if let id = try? SceneID(validating: String(name.dropLast(suffix.count))) { ids.insert(id) }

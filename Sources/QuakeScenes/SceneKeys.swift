@@ -45,6 +45,12 @@ public enum SceneKeys {
     /// `ContentView.helpOffset`: the first help entry shown on a terminal too short for all of them.
     public static let helpOffset = SceneKey<Int>("ContentView.helpOffset", default: 0,
                                                  isValid: { $0 >= 0 && $0 < 1_000 })
+    /// `ContentView.overlayFind`: what `/` finds in the open help or message log (only the lines
+    /// holding it show; "" for all).
+    public static let overlayFind = SceneKey<String>("ContentView.overlayFind", default: "",
+                                                     isValid: { $0.count <= 200 })
+    /// `ContentView.isOverlayFinding`: that text is being typed.
+    public static let isOverlayFinding = SceneKey<Bool>("ContentView.isOverlayFinding", default: false)
     /// `DetailView.isPresented`: whether the detail view is open.
     public static let detailIsPresented = SceneKey<Bool>("DetailView.isPresented", default: false)
     /// `DetailView.selectedTab`: `detail` (default), `map` or `notes`.
@@ -122,5 +128,6 @@ public enum SceneKeys {
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
         KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders), KeyCheck(statsIsPresented), KeyCheck(mapZoom),
         KeyCheck(sequenceMainshock),
+        KeyCheck(overlayFind), KeyCheck(isOverlayFinding),
     ]
 }

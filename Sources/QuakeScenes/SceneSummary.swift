@@ -7,6 +7,9 @@ import Foundation
 ///  "sortOrder":"magnitude","selectedTab":"detail","isOpen":true,"pid":4242}
 /// ```
 ///
+/// A scene `quaketui open CODE --scene ID` sent a quake to before it ever started is listed
+/// too: no files yet, `pendingQuake` the code it shows when it starts (issue 56.13).
+///
 /// `lastUsed` is always encoded as an ISO 8601 string (whole seconds, UTC), whatever the
 /// encoder's date strategy, because the JSON shape is a documented public format.
 public struct SceneSummary: Sendable, Equatable, Codable {
@@ -24,9 +27,12 @@ public struct SceneSummary: Sendable, Equatable, Codable {
     public var isOpen: Bool
     /// That process's ID, if known.
     public var pid: Int32?
+    /// The quake `quaketui open` sent the scene and it has not shown yet (it shows it within a
+    /// second if open, else when it next starts); nil when none waits.
+    public var pendingQuake: String?
 
     public init(id: SceneID, lastUsed: Date?, selectedQuake: String?, sortOrder: String, selectedTab: String,
-                isOpen: Bool, pid: Int32?) {
+                isOpen: Bool, pid: Int32?, pendingQuake: String? = nil) {
         self.id = id
         self.lastUsed = lastUsed
         self.selectedQuake = selectedQuake
@@ -34,10 +40,11 @@ public struct SceneSummary: Sendable, Equatable, Codable {
         self.selectedTab = selectedTab
         self.isOpen = isOpen
         self.pid = pid
+        self.pendingQuake = pendingQuake
     }
 
     private enum CodingKeys: String, CodingKey {
-        case id, lastUsed, selectedQuake, sortOrder, selectedTab, isOpen, pid
+        case id, lastUsed, selectedQuake, sortOrder, selectedTab, isOpen, pid, pendingQuake
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +63,7 @@ public struct SceneSummary: Sendable, Equatable, Codable {
         selectedTab = try c.decode(String.self, forKey: .selectedTab)
         isOpen = try c.decode(Bool.self, forKey: .isOpen)
         pid = try c.decodeIfPresent(Int32.self, forKey: .pid)
+        pendingQuake = try c.decodeIfPresent(String.self, forKey: .pendingQuake)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -67,5 +75,6 @@ public struct SceneSummary: Sendable, Equatable, Codable {
         try c.encode(selectedTab, forKey: .selectedTab)
         try c.encode(isOpen, forKey: .isOpen)
         try c.encodeIfPresent(pid, forKey: .pid)
+        try c.encodeIfPresent(pendingQuake, forKey: .pendingQuake)
     }
 }

@@ -101,7 +101,10 @@ struct AutoRefreshTests {
         defer { watcher.kill(); watcher.wait() }
         #expect(eventually(timeout: 20) { watcher.stderr.contains("Refresh of all_day failed: the server answered HTTP 404 (Not Found)") },
                 "\(watcher.stderr)")
-        #expect(watcher.stderr.contains("next try"))
+        // Issue 56.16: the wait in the browser's words (`retry 4m`; here, at 1 s intervals, `<1m`).
+        let failure = watcher.stderr.split(separator: "\n").first { $0.hasPrefix("Refresh of all_day failed") }
+        #expect(failure == "Refresh of all_day failed: the server answered HTTP 404 (Not Found) for \(server.baseURL)/all_day.geojson; retry <1m",
+                "\(watcher.stderr)")
         // Back-off: after the k-th failure in a row the next try waits 2^(k-1) intervals
         // (refresh.plist says when), and the server saw one request per try.
         let plist = state.appendingPathComponent("refresh.plist")

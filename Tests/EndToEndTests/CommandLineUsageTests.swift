@@ -37,6 +37,17 @@ import Testing
         (["list", "--min-magnitude", "9999999999999999999"], 64, "Error: --min-magnitude: '9999999999999999999' has more digits "
          + "than a number can hold exactly (at most 15 significant digits, and 15 before the point); use a number such as 4.5."),
         (["list", "--near", "35.68,139.69", "--radius", "1e3"], 64, "Error: '1e3' is not a radius; use a positive number of kilometres."),
+        // Issue 56.12: the spellings the browser and the other commands take, and what is wrong said as such.
+        (["fetch", "--service", "emsx"], 64,
+         "Error: 'emsx' is not a service quaketui knows (usgs, emsc, iris, ingv, geofon) nor an http(s) URL. Did you mean 'emsc'?"),
+        (["list", "--near", "100,200"], 64,
+         "Error: '100,200' is not a place: latitude 100 is out of range (-90…90); use LAT,LON in decimal degrees, such as 35.68,139.69."),
+        (["watch", "--near", "35,200", "--radius", "10"], 64,
+         "Error: '35,200' is not a place: longitude 200 is out of range (-180…180); use LAT,LON in decimal degrees, such as 35.68,139.69."),
+        (["list", "--near", "north"], 64,
+         "Error: 'north' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69."),
+        (["delete", "--before", "soon"], 64,
+         "Error: 'soon' is not a date (2024-01-01, 2024-01-01T12:00:00Z) or a span before now (30d, 12h, 2w, 10y)."),
     ]
 
     @Test(arguments: cases.indices)

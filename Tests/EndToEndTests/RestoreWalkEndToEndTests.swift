@@ -52,6 +52,16 @@ struct RestoreWalkEndToEndTests {
         try Self.walks(columns: 110, rows: 30, seeds: 201...220, environment: ["QUAKETUI_WINDOW_BUDGET_MS": "0"])
     }
 
+    /// Under `NO_COLOR` the selection, the tab bar and the map are attributes only (reverse,
+    /// bold, dim): the screens are compared with them (`capture-pane -e -N`). Issue 56.2: a
+    /// restored Notes tab seemed to lose the reverse video of its label's last cell (tmux's
+    /// capture without `-N` drops it when nothing was written after it on the line).
+    @Test func noColorWalksComeBackAsTheyWereLeftAttributesAndAll() throws {
+        let pane = try BrowserPane(columns: 100, rows: 30, scene: "plain", environment: ["NO_COLOR": "1"], styled: true)
+        defer { pane.close() }
+        try Self.walks(in: pane, seeds: 401...424)
+    }
+
     /// Every fourth walk ends with `q` instead of `kill -9`.
     static func walks(columns: Int, rows: Int, seeds: ClosedRange<UInt64>, environment: [String: String] = [:]) throws {
         let pane = try BrowserPane(columns: columns, rows: rows, scene: "walk", environment: environment)
@@ -75,7 +85,7 @@ struct RestoreWalkEndToEndTests {
             let quits = seed % 4 == 0
             if quits {
                 // `q` quits from the list and the detail; leave the search field and the help first.
-                if let leave = tracker.stepToBrowse {
+                while let leave = tracker.stepToBrowse {
                     try pane.send(leave)
                     tracker.apply(leave)
                 }
@@ -177,7 +187,7 @@ struct RestoreWalkEndToEndTests {
             }
             let quits = seed % 3 == 0
             for (index, pane) in panes.enumerated() where quits {
-                if let leave = trackers[index].stepToBrowse {
+                while let leave = trackers[index].stepToBrowse {
                     try pane.send(leave)
                     trackers[index].apply(leave)
                 }
@@ -230,6 +240,32 @@ struct RestoreWalkEndToEndTests {
         }
     }
 
+    /// Issues 56.1 and 56.2: the detail's tabs after `kill -9`, colours and attributes and all
+    /// (`capture-pane -e`), with colour and under `NO_COLOR`: the Map tab at each scale (at
+    /// `local` it came back without its dots) and the Notes tab (under `NO_COLOR` its label lost
+    /// the reverse video of its last cell, and kept it lost after `1` `3`).
+    @Test(arguments: [false, true])
+    func theDetailTabsComeBackAttributesAndAll(noColor: Bool) throws {
+        let pane = try BrowserPane(columns: 120, rows: 32, scene: "tabs", environment: noColor ? ["NO_COLOR": "1"] : [:],
+                                   styled: true)
+        defer { pane.close() }
+        _ = try pane.settle()
+        try pane.send(.keys(["j", "j", "Enter"]))
+        for keys in [["2"], ["+"], ["+"], ["3"]] {
+            try pane.send(.keys(keys))
+            let left = try pane.settle()
+            try Self.end(pane, quitting: false)
+            try pane.launch()
+            let relaunched = try pane.settle()
+            #expect(Self.masked(relaunched) == Self.masked(left),
+                    "NO_COLOR \(noColor), after \(keys): left:\n\(left)\nrelaunched:\n\(relaunched)")
+            // The tab shown again from another: the same screen.
+            try pane.send(.keys(["1", keys == ["3"] ? "3" : "2"]))
+            let again = try pane.settle()
+            #expect(Self.masked(again) == Self.masked(left), "NO_COLOR \(noColor), after \(keys), 1 and back:\n\(again)")
+        }
+    }
+
     /// `q` (exit 0) or `kill -9` (at a moment after the scene is on disk), waited for.
     static func end(_ pane: BrowserPane, quitting: Bool) throws {
         if quitting {
@@ -248,10 +284,15 @@ struct RestoreWalkEndToEndTests {
 
     /// The pane's rows without the status line (but with the `:` line drawn over it), relative
     /// times masked, trailing blanks trimmed.
+    ///
+    /// A styled capture is compared as it looks (`Screen.visibleStyles`), not as tmux encoded it.
     static func masked(_ screen: String) -> [String] {
-        var lines = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let styled = screen.contains("\u{1B}[")
+        var lines = styled ? Screen.visibleStyles(screen)
+            : screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         while lines.last?.isEmpty == true { lines.removeLast() }
-        if let last = lines.last, !last.hasPrefix(":") { lines.removeLast() }
+        let plain = lines.last?.replacingOccurrences(of: "‹[^›]*›", with: "", options: .regularExpression)
+        if let plain, !plain.hasPrefix(":") { lines.removeLast() }
         return lines.map { line in
             line.replacingOccurrences(of: #" *(in )?\d+[smhdwy]( ago)?\b"#, with: " ~", options: .regularExpression)
                 .replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
@@ -370,8 +411,11 @@ struct Walk: CustomStringConvertible {
         var generator = SeededGenerator(seed: seed)
         var steps: [Step] = []
         var (columns, rows) = (columns, rows)
-        // Every walk visits one of the states the issue names, then wanders.
-        switch seed % 7 {
+        // Every walk visits one of the states the issue names, then wanders: every fourth the
+        // Map tab, at each of its scales in turn (issue 56.1: `local` came back without its dots).
+        if seed % 4 == 3 {
+            steps.append(.keys(["Enter", "2"] + Array(repeating: "+", count: Int(seed / 4) % 3)))
+        } else { switch seed % 7 {
         case 5: steps += [.keys([":"]), .text("depth 10-"), .keys(["Left", "Left"])]  // a `:` line with its cursor
         case 6: steps += [.keys(["/"]), .text("zz"), .keys(["Enter", "L"])]        // the message log open
         case 0: steps.append(.keys(["Enter"]))                                    // detail open
@@ -379,7 +423,7 @@ struct Walk: CustomStringConvertible {
         case 2: steps += [.keys(["/"]), .text(Self.words[Int(seed / 5) % 4]), .keys(["Enter"])]  // a search kept
         case 3: steps += [.keys(["/"]), .text("al")]                              // a search being edited
         default: steps.append(.keys(["G"]))
-        }
+        } }
         for _ in 0..<Int.random(in: 4...16, using: &generator) {
             switch Int.random(in: 0..<21, using: &generator) {
             case 0: steps.append(.text(Self.words.randomElement(using: &generator)!))
@@ -408,10 +452,14 @@ struct Walk: CustomStringConvertible {
 /// Which focus the browser is in (KeyMap's rules), so a walk ending with `q` can leave the
 /// search field or the help first: `q` is a letter there.
 struct ModeTracker {
-    enum Mode { case list, search, help, command, log }
+    enum Mode { case list, search, help, command, log, helpFind, logFind }
     var mode = Mode.list
 
+    /// How many characters `/` has typed in the help or the log (Backspace on none leaves it).
+    var found = 0
+
     mutating func apply(_ step: Step) {
+        if case .text(let text) = step, mode == .helpFind || mode == .logFind { found += text.count }
         guard case .keys(let names) = step else { return }
         for name in names {
             switch (mode, name) {
@@ -419,6 +467,14 @@ struct ModeTracker {
             case (.list, "?"): mode = .help
             case (.list, ":"): mode = .command
             case (.list, "L"): mode = .log
+            case (.help, "/"): (mode, found) = (.helpFind, 0)
+            case (.log, "/"): (mode, found) = (.logFind, 0)
+            case (.helpFind, "Enter"), (.helpFind, "Escape"): mode = .help
+            case (.logFind, "Enter"), (.logFind, "Escape"): mode = .log
+            case (.helpFind, "BSpace"), (.logFind, "BSpace"):
+                if found == 0 { mode = mode == .helpFind ? .help : .log } else { found -= 1 }
+            case (.helpFind, _), (.logFind, _):
+                if name.count == 1 || name == "Space" { found += 1 }  // typed; other keys do nothing there
             case (.search, "Enter"), (.search, "Escape"), (.help, "?"), (.help, "Escape"), (.help, "Enter"),
                  (.command, "Enter"), (.command, "Escape"), (.log, "L"), (.log, "Escape"), (.log, "Enter"): mode = .list
             default: break
@@ -432,6 +488,8 @@ struct ModeTracker {
         case .list: nil
         case .search: .keys(["Enter"])
         case .help, .command, .log: .keys(["Escape"])
+        // `/` in the help or the log: typing ends first (Enter), then the overlay closes.
+        case .helpFind, .logFind: .keys(["Enter"])
         }
     }
 }
@@ -447,6 +505,8 @@ final class BrowserPane {
     let scene: String
     /// Given to every launch (e.g. `QUAKETUI_WINDOW_BUDGET_MS`).
     let environment: [String: String]
+    /// Whether `settle` returns the pane with its attributes and colours (`capture-pane -e`).
+    let styled: Bool
     private(set) var target = ""
     /// The pane's size now (`Step.resize` changes it), and the sizes walks resize it among.
     private(set) var size: (columns: Int, rows: Int)
@@ -467,8 +527,9 @@ final class BrowserPane {
 
     /// Launches the browser in a new `columns`×`rows` pane.
     init(columns: Int, rows: Int, scene: String, firstLaunch: Bool = false, timeZone: String? = nil,
-         environment: [String: String] = [:]) throws {
+         environment: [String: String] = [:], styled: Bool = false) throws {
         self.environment = environment
+        self.styled = styled
         dir = firstLaunch ? try TemporaryDirectory(prefix: "quaketui-first-launch")
             : try RestoreWalkEndToEndTests.stateDirectory()
         do {
@@ -491,7 +552,7 @@ final class BrowserPane {
     init(beside other: BrowserPane, scene: String) throws {
         (tmux, dir, closedPort, isSample, size, sizes) = (other.tmux, other.dir, other.closedPort, other.isSample,
                                                           other.size, other.sizes)
-        (self.scene, owns, timeZone, environment) = (scene, false, other.timeZone, other.environment)
+        (self.scene, owns, timeZone, environment, styled) = (scene, false, other.timeZone, other.environment, other.styled)
         trace = dir.appending("trace-\(scene)")
         try launch()
     }
@@ -594,7 +655,9 @@ final class BrowserPane {
                     continue
                 }
                 usleep(60_000)
-                if traceLines.count == lines.count, try tmux.capture(target) == screen { return screen }
+                if traceLines.count == lines.count, try tmux.capture(target) == screen {
+                    return styled ? try tmux.styledCapture(target) : screen
+                }
                 continue
             }
             usleep(20_000)

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -143,7 +144,6 @@ import Testing
     @Test(arguments: [
         (["scenes", "rm", "../etc"], "is not valid"),
         (["scenes", "rm", "left", "a b"], "is not valid"),
-        (["scenes", "rm", "nosuch"], "There is no scene \"nosuch\""),
         (["scenes", "rm"], "Say which scenes"),
         (["scenes", "rm", "--all", "left"], "not both"),
         (["scenes", "prune"], "Say how old"),
@@ -159,6 +159,61 @@ import Testing
         #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains(message), "\(result.stderr)")
         #expect(result.errorLines.dropFirst().first?.hasPrefix("Usage: quaketui scenes") == true, "\(result.stderr)")
         #expect(try Self.scenes(dir).count == 2)
+    }
+
+    /// Issue 56.13: a scene `open --scene` sent a quake to before it ever started is listed,
+    /// with the quake waiting for it, and `rm` removes it (and the quake); an unknown scene is
+    /// a fact of the state directory (status 1), not a misuse of the command (64).
+    @Test func aSceneAQuakeWaitsForIsListedAndRemovable() throws {
+        let (dir, _) = try Self.stateWithScenes()
+        defer { dir.remove() }
+        let sent = try QuaketuiBinary.run(["open", "us7000zzzz", "--scene", "zz"], stateDirectory: dir.url)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let listed = try QuaketuiBinary.run(["scenes"], stateDirectory: dir.url, environment: ["TZ": "UTC"])
+        let lines = listed.lines.map { Screen.words($0, separatedBy: 2) }
+        #expect(lines.map(\.first) == ["ID", "left", "right", "zz"], "\(listed.stdout)")
+        #expect(lines[0] == ["ID", "LAST USED", "SELECTED QUAKE", "WAITING", "OPEN IN"], "\(listed.stdout)")
+        #expect(Array(lines[1].dropFirst(2)) == ["us7000abcd", "—", "—"], "\(listed.stdout)")
+        #expect(Array(lines[3].dropFirst(2)) == ["—", "us7000zzzz", "—"], "\(listed.stdout)")
+        let json = try Self.scenes(dir)
+        #expect(json.map { $0["pendingQuake"] as? String } == [nil, nil, "us7000zzzz"])
+
+        let removed = try QuaketuiBinary.run(["scenes", "rm", "zz"], stateDirectory: dir.url)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout == "removed 1 scene: zz\n")
+        #expect(try Self.scenes(dir).map { $0["id"] as? String } == ["left", "right"])
+
+        let again = try QuaketuiBinary.run(["scenes", "rm", "zz"], stateDirectory: dir.url)
+        #expect(again.status == 1)
+        #expect(again.errorLines == ["Error: There is no scene \"zz\" in the state directory (\(dir.path)/scenes); "
+                                     + "run `quaketui scenes list` to see the scenes."], "\(again.stderr)")
+        // A list with an unknown scene in it removes nothing.
+        let mixed = try QuaketuiBinary.run(["scenes", "rm", "left", "zz"], stateDirectory: dir.url)
+        #expect(mixed.status == 1)
+        #expect(try Self.scenes(dir).count == 2)
+    }
+
+    /// Issue 56.16: many scenes are a column or a count, never a line of 900 characters.
+    @Test func manyScenesArePrintedOneALineOrCounted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = try StateDirectory(path: dir.path).prepared()
+        let ids = (1...7).map { "pane-\($0)" }
+        for id in ids {
+            let storage = try SceneStorage(state: state, scene: SceneID(validating: id), restoring: false)
+            try storage.set("us7000abcd", for: SceneKeys.selectedQuake)
+            try storage.close()
+        }
+        let old = Date().addingTimeInterval(-40 * 86_400)
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir.appending("scenes").path) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: dir.appending("scenes/\(name)").path)
+        }
+        try PersistentContainer(directory: dir.url).close()  // a store, for info
+        let info = try QuaketuiBinary.run(["info"], stateDirectory: dir.url)
+        #expect(info.field("scenes") == "7 (0 open); 'quaketui scenes' lists them", "\(info.stdout)\(info.stderr)")
+        let pruned = try QuaketuiBinary.run(["scenes", "prune", "--older-than", "30"], stateDirectory: dir.url)
+        #expect(pruned.status == 0, "\(pruned.stderr)")
+        #expect(pruned.stdout == "pruned 7 scenes:\n" + ids.map { "  \($0)\n" }.joined(), "\(pruned.stdout)")
     }
 
     @Test func helpDescribesTheActions() throws {

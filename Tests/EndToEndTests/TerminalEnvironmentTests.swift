@@ -29,6 +29,27 @@ struct TerminalEnvironmentTests {
         #expect(screen.filter { $0 != " " } == message.filter { $0 != " " }, "\(screen)")
     }
 
+    /// Issue 56.7: a terminal without an alternate screen (`TERM=vt100`: no `smcup`/`rmcup`)
+    /// keeps whatever was drawn last after the program ends, and the shell writes over it: `q`
+    /// leaves the pane clear, as a terminal with one (xterm) shows the screen from before.
+    @Test(arguments: ["vt100", "xterm-256color"])
+    func quittingLeavesAClearScreen(_ term: String) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: Self.feed).status == 0)
+        let tmux = try TmuxSession(columns: 100, rows: 16)
+        defer { tmux.close() }
+        var environment = Self.offline
+        environment["TERM"] = term
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", "v"], environment: environment)
+        try tmux.waitForScreen(pane, "the first frame") { $0.quakeRows.count == 3 }
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 0)
+        let screen = try tmux.capture(pane)
+        #expect(screen.split(separator: "\n", omittingEmptySubsequences: false).allSatisfy { $0.allSatisfy(\.isWhitespace) },
+                "TERM=\(term): after q the pane shows:\n\(screen)")
+    }
+
     /// Two quakes with accented place names, in the USGS GeoJSON format.
     static let feed = """
         {"type":"FeatureCollection","metadata":{"generated":1700000000000,"count":3},"features":[

@@ -1,6 +1,6 @@
 import Foundation
 import QuakeModel
-import QuakeStore
+@testable import QuakeStore
 import QuakeTestSupport
 import Testing
 
@@ -63,6 +63,25 @@ import Testing
         #expect(!expected.isEmpty)
         #expect(Set(grid.cells) == expected)
         #expect(grid.cells.count == Set(grid.cells.map { "\($0.row) \($0.column)" }).count)
+        #expect(grid.cells == grid.cells.sorted { ($0.row, $0.column) < ($1.row, $1.column) }, "by row, then column")
+    }
+
+    /// Issue 56.1: a window is counted in an array of its own cells, not the globe's: at `local`
+    /// scale (0.02°) the globe has 162 million cells, and two arrays of them (2.6 GB) kept a
+    /// relaunched Map tab at `local` without its dots for as long as they took.
+    @Test func aWindowIsCountedInItsOwnCells() {
+        let local = GridLayout(.around(latitude: -17, longitude: -179.5, latitudeSpan: 2, cellDegrees: 0.02))
+        #expect(local.count <= 102 * 202, "\(local)")
+        #expect(GridLayout(.around(latitude: 19.4, longitude: -155.3, latitudeSpan: 20, cellDegrees: 0.2)).count <= 1_002 * 2_002)
+        let world = GridLayout(.world(cellDegrees: 1))
+        #expect((world.rows, world.columns) == (181, 361))
+        // Across the date line: the western columns first, then the eastern ones from column 0.
+        #expect(local.index(row: local.rowOrigin, column: local.columnOrigin) == 0)
+        let east = DensityGrid.cellIndex(latitude: -17, longitude: -178, cellDegrees: 0.02)
+        let index = local.index(row: east.row, column: east.column)
+        #expect(index != nil)
+        #expect(index.map(local.cell(at:)).map { [$0.row, $0.column] } == [east.row, east.column])
+        #expect(local.index(row: local.rowOrigin - 1, column: local.columnOrigin) == nil)
     }
 
     @Test func aWindowAcrossTheDateLineIsTwoRanges() {

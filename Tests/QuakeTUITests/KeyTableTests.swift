@@ -15,6 +15,9 @@ import Testing
         case .notesConflict: state.confirmation = .notesConflict(code: "a", theirs: "t")
         case .messageLog: state.logVisible = true
         case .help: state.helpVisible = true
+        case .overlayFind:
+            state.helpVisible = true
+            state.isOverlayFinding = true
         case .commandLine: state.commandLine = CommandPrompt()
         case .notesEditor:
             state.detailPresented = true
@@ -190,10 +193,11 @@ import Testing
             #expect(StatusLineView.shownHints(model, room: 200, message: nil).count
                     == table.count - StatusLineView.hints(for: model, .besideCutMessage).count)
         }
-        // Under the message log its own keys, not the list's (`/ search` did nothing there).
+        // Under the message log its own keys, not the list's (`/ search` did nothing there; `/`
+        // finds in the log now, issue 56.8).
         log.size = Size(columns: 100, rows: 12)
         let line = String(Screen.render(log).text.split(separator: "\n", omittingEmptySubsequences: false).last ?? "")
-        #expect(line.trimmingCharacters(in: .whitespaces) == "j/k scroll  Esc close")
+        #expect(line.trimmingCharacters(in: .whitespaces) == "j/k scroll  / find  Esc close")
     }
 
     @Test func everyHintNamesAKeyTheTableBindsThere() throws {

@@ -131,7 +131,7 @@ import Testing
     // MARK: The `:` line's Tab, "did you mean", types and days
 
     // `m` starts both `mag` and `mc` (issue 54): it completes nothing, `ma` and `mc` each their own.
-    @Test(arguments: [("de", "depth "), ("  M", nil), ("  Ma", "mag "), ("mc", "mc "), ("t", nil), ("ti", "time "), ("s", "since "),
+    @Test(arguments: [("de", "depth "), ("  M", nil), ("  Ma", "mag "), ("mc", "mc "), ("t", nil), ("ti", "time "), ("s", nil), ("si", "since "), ("so", "sort "), ("q", "quit "),
                       ("depth ", nil), ("x", nil), ("", nil), ("c", "clear "), ("f", "felt ")])
     func tabCompletesCommandNames(typed: String, completed: String?) {
         #expect(FilterCommand.complete(typed) == completed)

@@ -111,24 +111,35 @@ import Testing
 
     /// Issue 31: a new user offline (the store still holds the bundled sample) reads a few words
     /// that fit, not a DNS error cut at the pane's edge; `L` has the whole sentence.
+    ///
+    /// Issue 56.15: `r` failing again on the sample changes the line (`still offline`), and on
+    /// real data `r` offline says as little (`offline · L why`), not a sentence cut at the edge.
     @Test(arguments: [
         ("Refresh of all_month failed: cannot download: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
-         "offline — showing the bundled sample · r retries"),
+         "offline — showing the bundled sample · r retries", "offline · L why"),
         ("Refresh of all_month failed: the server answered HTTP 503 (Service Unavailable)",
-         "HTTP 503 — showing the bundled sample · r retries"),
+         "HTTP 503 — showing the bundled sample · r retries", "refresh failed: HTTP 503 · L why"),
     ])
-    func aFailedRefreshOnTheSampleSaysItInAFewWordsAndLogsTheSentence(whole: String, short: String) throws {
+    func aFailedRefreshSaysItInAFewWordsAndLogsTheSentence(whole: String, short: String, real: String) throws {
         let model = try Self.restoredModel(rows: 24)
+        func statusLine(_ left: String) -> String {
+            let left = " \(left)  ? help"
+            return left + String(repeating: " ", count: 80 - left.count - 6) + "● live"
+        }
         try model.send(.sampleChanged(true))
         try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
         #expect(model.state.status.message == short && model.state.status.offline)
-        let status = Screen.render(try model.screenModel(Self.context)).lines.last!
-        let left = " \(short)  ? help"
-        #expect(status == left + String(repeating: " ", count: 80 - left.count - 6) + "● live", "\(status)")
+        #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine(short))
         #expect(model.state.messageLog.entries.map(\.text) == [whole])
-        // Real data (no sample): the sentence itself, as before.
-        try model.send(.sampleChanged(false))
+        // `r` again, failing again: the line says it is the same state, again.
+        try model.send(.refresh)
         try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
-        #expect(model.state.status.message == whole && model.state.messageLog.entries.map(\.text) == [whole, whole])
+        #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine("still " + short))
+        // Real data (no sample): as few words, and `L` for the sentence.
+        try model.send(.sampleChanged(false))
+        try model.send(.refresh)
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine(real))
+        #expect(model.state.messageLog.entries.map(\.text) == [whole, whole, whole])
     }
 }

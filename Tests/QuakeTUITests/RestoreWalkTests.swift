@@ -51,13 +51,25 @@ import Testing
         // Issue 28: the message log and its scroll, the `:` line with its cursor, pastes.
         .character("L"), .character("L"), .character(":"), .character(":"), .right, .delete, .paste("ja\npan"),
         .character("x"), .character("1"), .character("-"),
+        // Issue 56.1: the Map tab at every scale (`+` twice is `local`).
+        .character("2"), .character("+"), .character("+"),
     ]
+
+    /// What every walk starts with, by seed: the Map tab at each scale, then the other states.
+    static func start(seed: UInt64) -> [Key] {
+        switch seed % 5 {
+        case 0: [.enter, .character("2")]                                      // the world map
+        case 1: [.enter, .character("2"), .character("+")]                     // region
+        case 2: [.enter, .character("2"), .character("+"), .character("+")]    // local
+        default: []
+        }
+    }
 
     static func walk(seed: UInt64) -> (size: Size, keys: [Key]) {
         var generator = SeededGenerator(seed: seed)
         let size = sizes[Int(seed % UInt64(sizes.count))]
         let count = Int.random(in: 1...40, using: &generator)
-        return (size, (0..<count).map { _ in keys.randomElement(using: &generator)! })
+        return (size, start(seed: seed) + (0..<count).map { _ in keys.randomElement(using: &generator)! })
     }
 
     /// The frame's text without its last (status) line, unless the `:` line covers it.
@@ -86,7 +98,7 @@ import Testing
                 } else {
                     KeyMap.action(for: key, in: live.state)
                 }
-                if let action { _ = try live.performReads(live.send(action)) }
+                if let action { try Self.carryOut(live.performReads(live.send(action)), in: live, store: store) }
             }
             let storage = try SceneStorage(state: stateDirectory, scene: scene)
             try live.state.app.save(to: storage)
@@ -98,7 +110,8 @@ import Testing
             let relaunched = try BrowserModel(state: state, container: store.container)
             defer { relaunched.close() }
             try relaunched.restore(selection, size: size)
-            _ = try relaunched.performReads(relaunched.pendingReads)
+            try Self.carryOut(relaunched.performReads(relaunched.pendingReads) + relaunched.resumeStatistics(),
+                              in: relaunched, store: store)
             let (before, after) = (try Self.screen(live), try Self.screen(relaunched))
             if before != after {
                 // The first failure with both screens; then only the seeds, to replay.
@@ -113,6 +126,19 @@ import Testing
 }
 
 extension RestoreWalkTests {
+    /// The Map tab's density counts `effects` ask for, counted in the store and answered, as the
+    /// runtime's density reader does (and the reads those answers ask for): the map at every
+    /// scale is compared with its dots.
+    static func carryOut(_ effects: [Effect], in model: BrowserModel, store: TestStore) throws {
+        var pending = effects
+        while !pending.isEmpty {
+            let effect = pending.removeFirst()
+            guard case .computeDensity(let request, let window, let generation) = effect else { continue }
+            let grid = try store.read { try $0.densityGrid(of: request, in: window) }
+            pending += try model.performReads(model.send(.densityComputed(generation: generation, grid)))
+        }
+    }
+
     /// A model for a new scene "t" (nothing saved) on `store`, in a terminal of `size`.
     static func newScene(on store: TestStore, size: Size) throws -> BrowserModel {
         let model = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),

@@ -38,19 +38,22 @@ import Testing
         state.statistics.isPresented = true
         state.map.zoom = .local
         state.sequence.mainshock = "us0"
+        (state.overlayFind, state.isOverlayFinding) = ("sort", true)
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
-        // the search cursor, column headers, the statistics view, the map's scale, the sequence view's mainshock
-        #expect(SceneKeys.names.count == 28)
+        // the search cursor, column headers, the statistics view, the map's scale, the sequence
+        // view's mainshock, what `/` finds in the help or the log and whether it is typed
+        #expect(SceneKeys.names.count == 30)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
         let selection = restored.restore(from: try Self.storage(dir), now: relaunchNow)
         #expect(selection == .init(selectedCode: "us1", topCode: "us0", selectedSection: "chile", selectionLine: 5))
         #expect(restored.sort == state.sort && restored.searchText == "São" && restored.isSearching)
+        #expect(restored.overlayFind == "sort" && restored.isOverlayFinding)
         #expect(restored.helpVisible && restored.helpOffset == 4)
         #expect(restored.collapsedSections == state.collapsedSections)
         #expect(restored.detailPresented && restored.detailTab == .map)

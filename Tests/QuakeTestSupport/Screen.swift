@@ -76,6 +76,78 @@ public struct Screen: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A styled capture (`capture-pane -e`) as what a person sees, one string a line: each cell's
+    /// character, and where the look changes a marker of the attributes that show (`‹R›` reverse,
+    /// `‹B›` bold, `‹D›` dim, `‹U›` underline, `‹f:117›` and `‹b:24›` colours). A blank shows only
+    /// its reverse, underline and background: a dim or bold space is a space. tmux writes only
+    /// the changes from cell to cell, and curses draws blanks as spaces or as cleared cells as it
+    /// likes, so comparing the escapes themselves would compare how the frame was drawn.
+    public static func visibleStyles(_ styled: String) -> [String] {
+        var bold = false, dim = false, underline = false, reverse = false
+        var foreground: String?, background: String?
+        return split(styled).map { line in
+            var cells: [(Character, String)] = []
+            var rest = Substring(line)
+            while let character = rest.first {
+                if rest.hasPrefix("\u{1B}[") {
+                    guard let end = rest.dropFirst(2).firstIndex(where: { $0.isLetter || $0 == "~" }) else { break }
+                    if rest[end] == "m" {
+                        let codes = rest[rest.index(rest.startIndex, offsetBy: 2)..<end]
+                            .split(separator: ";", omittingEmptySubsequences: false).map { Int($0) ?? 0 }
+                        var index = 0
+                        while index < codes.count {
+                            let code = codes[index]
+                            switch code {
+                            case 0: (bold, dim, underline, reverse, foreground, background) = (false, false, false, false, nil, nil)
+                            case 1: bold = true
+                            case 2: dim = true
+                            case 22: (bold, dim) = (false, false)
+                            case 4: underline = true
+                            case 24: underline = false
+                            case 7: reverse = true
+                            case 27: reverse = false
+                            case 30...37, 90...97: foreground = "\(code)"
+                            case 39: foreground = nil
+                            case 40...47, 100...107: background = "\(code)"
+                            case 49: background = nil
+                            case 38, 48:
+                                let width = codes.count > index + 1 && codes[index + 1] == 5 ? 2 : 4
+                                let value = codes[(index + 1)...].prefix(width).map(String.init).joined(separator: ",")
+                                if code == 38 { foreground = value } else { background = value }
+                                index += width
+                            default: break
+                            }
+                            index += 1
+                        }
+                    }
+                    rest = rest[rest.index(after: end)...]
+                    continue
+                }
+                rest = rest.dropFirst()
+                var look: [String] = []
+                if reverse { look.append("R") }
+                if underline { look.append("U") }
+                if let background { look.append("b:\(background)") }
+                if character != " " {
+                    if bold { look.append("B") }
+                    if dim { look.append("D") }
+                    if let foreground { look.append("f:\(foreground)") }
+                }
+                cells.append((character, look.joined(separator: " ")))
+            }
+            while let last = cells.last, last.0 == " ", last.1.isEmpty { cells.removeLast() }
+            var text = "", current = ""
+            for (character, look) in cells {
+                if look != current {
+                    text += "‹\(look)›"
+                    current = look
+                }
+                text.append(character)
+            }
+            return text
+        }
+    }
+
     /// The list line drawn selected (from a styled capture).
     public var selectedRow: Row? {
         guard let line = selectedLine, line - 1 < listPane.count else { return nil }

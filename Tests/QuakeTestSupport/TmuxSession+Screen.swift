@@ -22,7 +22,14 @@ extension TmuxSession {
     /// The pane with its styles (`capture-pane -e`): which list line is selected, which reads
     /// only from the colours (the selection's background, or reverse video without colour).
     public func styledScreen(_ target: String) throws -> Screen {
-        let styled = try command("capture-pane", "-e", "-p", "-t", target)
-        return Screen(try capture(target), styled: styled)
+        Screen(try capture(target), styled: try styledCapture(target))
+    }
+
+    /// `capture-pane -e -N`: the escapes, and the blanks at a line's end kept. Without `-N` tmux
+    /// drops a line's last blanks, a reverse-video one too, when nothing was written after it,
+    /// so the same screen drawn whole (a launch) or by a key's changes captured differently:
+    /// a Notes tab's padding under `NO_COLOR` (issue 56.2).
+    public func styledCapture(_ target: String) throws -> String {
+        try command("capture-pane", "-e", "-N", "-p", "-t", target)
     }
 }

@@ -252,11 +252,14 @@ typedef struct quaketui_density_window {
     int rangeCount;
     double ranges[4];       // west, east of each range
     double cellDegrees;
+    // The window's cells (counts[row * columns + column]), from the globe's cell
+    // (rowOrigin, columnOrigin); columns wrap at the date line (globeColumns).
     int64_t rows, columns;
+    int64_t rowOrigin, columnOrigin, globeRows, globeColumns;
 } quaketui_density_window;
 
 // Counts the rows of `chunk` (with part 1) that `query` takes (the minimum magnitude included) and
-// the window holds, per cell: counts[row * columns + column], and the largest magnitude in maxima
+// the window holds, per cell of the window: counts[row * columns + column], and the largest magnitude in maxima
 // (left as it is for a cell without one). Returns how many such rows fall off the grid (a
 // coordinate off the globe): the caller then counts with SQL.
 int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,

@@ -132,6 +132,14 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
         return "the server answered HTTP \(status.status)\(reason) for \(url.absoluteString)\(because)"
     }
 
+    /// `HTTP 400 (Bad Request): the explanation`: the answer an error page gives, in `describe`'s
+    /// words (an imported error page says it without a URL).
+    static func answer(_ status: HTTPStatusError) -> String {
+        let reason = reasons[status.status].map { " (\($0))" } ?? ""
+        let because = status.explanation.map { ": \($0.hasSuffix(".") ? String($0.dropLast()) : $0)" } ?? ""
+        return "HTTP \(status.status)\(reason)\(because)"
+    }
+
     /// The reason phrases of the statuses a feed or FDSN service answers with (RFC 9110).
     static let reasons: [Int: String] = [
         204: "No Content", 301: "Moved Permanently", 302: "Found", 304: "Not Modified", 400: "Bad Request",

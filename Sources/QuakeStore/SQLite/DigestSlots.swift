@@ -188,16 +188,17 @@ struct DigestDensity {
     var maxima: [Double]
     let window: quaketui_density_window
 
-    init(minimumLatitude: Double, maximumLatitude: Double, longitudeRanges: [ClosedRange<Double>], cellDegrees: Double,
-         rows: Int, columns: Int) {
+    init(minimumLatitude: Double, maximumLatitude: Double, longitudeRanges: [ClosedRange<Double>], layout: GridLayout) {
         precondition(longitudeRanges.count <= 2)
         var ranges = [Double](repeating: 0, count: 4)
         for (index, range) in longitudeRanges.enumerated() { (ranges[2 * index], ranges[2 * index + 1]) = (range.lowerBound, range.upperBound) }
         window = quaketui_density_window(minimumLatitude: minimumLatitude, maximumLatitude: maximumLatitude,
                                          rangeCount: Int32(longitudeRanges.count), ranges: (ranges[0], ranges[1], ranges[2], ranges[3]),
-                                         cellDegrees: cellDegrees, rows: Int64(rows), columns: Int64(columns))
-        counts = [Int](repeating: 0, count: rows * columns)
-        maxima = [Double](repeating: -.infinity, count: rows * columns)
+                                         cellDegrees: layout.cellDegrees, rows: Int64(layout.rows), columns: Int64(layout.columns),
+                                         rowOrigin: Int64(layout.rowOrigin), columnOrigin: Int64(layout.columnOrigin),
+                                         globeRows: Int64(layout.globeRows), globeColumns: Int64(layout.globeColumns))
+        counts = [Int](repeating: 0, count: layout.count)
+        maxima = [Double](repeating: -.infinity, count: layout.count)
     }
 
     /// Counts `statement`'s current chunk (`DigestChunk`, with part 1). Returns how many rows fell off the grid.

@@ -37,6 +37,12 @@ public enum Action: Equatable, Sendable {
     /// `o` opens the selected quake's event page; `y` copies it (its code when it has none).
     case openInBrowser, copyLink
     case dismissOverlay
+    /// A key the list binds to nothing (`h`, `w`, `ctrl-o`, named as help names keys): the status
+    /// line says so in one line and points to `?`; never logged (issue 56.8).
+    case unboundKey(String)
+    /// `/` in the help or the message log: find (only the lines holding the text show); typed,
+    /// Backspace, and the end of typing (`Enter` keeps the text, `Esc` clears it).
+    case beginOverlayFind, overlayFindInput(String), overlayFindBackspace, endOverlayFind(keep: Bool)
     /// Scrolls the help overlay by entries on a terminal too short to show every key.
     case scrollHelp(Int)
     /// `:` opens the command line; keys edit it; `Enter` runs it (see `FilterCommand`); ↑↓ step

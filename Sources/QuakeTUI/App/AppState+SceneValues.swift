@@ -59,6 +59,8 @@ extension AppState {
         var statsPresented = false
         var mapZoom = MapZoom.world
         var sequenceMainshock: String? = nil
+        var overlayFind = ""
+        var isOverlayFinding = false
     }
 
     public var sceneValues: SceneValues {
@@ -71,7 +73,9 @@ extension AppState {
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
                     alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom,
-                    sequenceMainshock: sequence.mainshock)
+                    sequenceMainshock: sequence.mainshock,
+                    overlayFind: helpVisible || logVisible ? overlayFind : "",
+                    isOverlayFinding: (helpVisible || logVisible) && isOverlayFinding)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole

@@ -152,6 +152,11 @@ public struct AppState: Equatable, Sendable {
     /// `ContentView.isMessageLogPresented`, `ContentView.messageLogOffset`: the message log
     /// overlay is open, scrolled `logOffset` lines down from the newest.
     public var logVisible = false
+    /// `/` in the help or the message log: the text only the lines holding it show for
+    /// (`ContentView.overlayFind`), and whether it is being typed (`ContentView.isOverlayFinding`).
+    /// Cleared when the overlay closes.
+    public var overlayFind = ""
+    public var isOverlayFinding = false
     public var logOffset = 0
     /// New-quake marks and the automatic refresh's status (issue 13).
     public var live = LiveState()

@@ -125,6 +125,21 @@ extension BrowserState {
             self.status.message = "Mc by \(method.rawValue) in the statistics (=)"
             self.status.isError = false
             return []
+        case .success(.sort(let order, let ascending)):
+            // Distance needs a point to measure from, as `s` skips it without one.
+            if order == .distance, self.settings.home == nil {
+                self.status.message = "Sorting by distance needs a home: press @ on a quake to set it there"
+                self.status.isError = true
+                return []
+            }
+            self.sort = QuakeSortDescriptor(order, ascending: ascending)
+            return refetchKeepingSelection()
+        case .success(.help):
+            self.helpVisible = true
+            self.helpOffset = 0
+            return []
+        case .success(.quit):
+            return [.quit]
         }
         self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone)
         return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))

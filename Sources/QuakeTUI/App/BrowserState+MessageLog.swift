@@ -18,6 +18,8 @@ extension BrowserState {
             return
         }
         guard let message = self.status.message else { return }
+        // A key that does nothing says so on the status line only: the log is for what happened.
+        if case .unboundKey = action { return }
         let isReport = switch action {
         case .showMessage, .notesSaved: true
         default: false
@@ -57,9 +59,10 @@ extension BrowserState {
         case .toggleMessageLog:
             self.logVisible.toggle()
             self.logOffset = 0
+            endOverlayFind(keep: false)
             if self.logVisible { self.helpVisible = false }
         case .scrollMessageLog(let delta):
-            let maximum = MessageLogOverlay.maximumOffset(self.messageLog.entries,
+            let maximum = MessageLogOverlay.maximumOffset(MessageLogOverlay.found(self.messageLog.entries, self.overlayFind),
                                                          in: Rect(Size(columns: self.columns, rows: self.rows)),
                                                          zone: self.settings.resolvedTimeZone)
             self.logOffset = Self.scrolled(self.logOffset, by: delta, maximum: maximum)
@@ -69,6 +72,33 @@ extension BrowserState {
 }
 
 extension BrowserState {
+    /// `/` in the help or the log (issue 56.8): the overlay shows only the lines holding the
+    /// text, from its top, as it is typed.
+    mutating func updateOverlayFind(_ action: Action) {
+        switch action {
+        case .beginOverlayFind:
+            self.overlayFind = ""
+            self.isOverlayFinding = true
+        case .overlayFindInput(let text):
+            self.overlayFind = String((self.overlayFind + text).prefix(Self.overlayFindLimit))
+        case .overlayFindBackspace:
+            if self.overlayFind.isEmpty { self.isOverlayFinding = false } else { self.overlayFind.removeLast() }
+        case .endOverlayFind(let keep): endOverlayFind(keep: keep)
+        default: return
+        }
+        self.helpOffset = 0
+        self.logOffset = 0
+    }
+
+    /// The longest text `/` finds (`ContentView.overlayFind`).
+    static let overlayFindLimit = 200
+
+    /// Typing ends; `keep` keeps the text (and the lines it found), else all lines show again.
+    mutating func endOverlayFind(keep: Bool) {
+        self.isOverlayFinding = false
+        if !keep { self.overlayFind = "" }
+    }
+
     /// An overlay's offset moved by `delta` lines within `0...maximum`; `.min` and `.max` (`g`, `G`)
     /// reach its ends without overflowing.
     static func scrolled(_ offset: Int, by delta: Int, maximum: Int) -> Int {

@@ -23,7 +23,7 @@ extension BrowserState {
         relayout()
         let screen = Size(columns: self.columns, rows: self.rows)
         let savedHelpOffset = self.helpOffset
-        self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: screen))
+        self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: screen, finding: self.overlayFind))
         self.logOffset = min(self.logOffset, MessageLogOverlay.maximumOffset(
             self.messageLog.entries, in: Rect(screen), zone: self.settings.resolvedTimeZone))
         self.selectedCode = saved.selectedCode

@@ -41,11 +41,13 @@ extension BrowserState {
                                                          localTimeZone: context.localTimeZone,
                                                          distanceUnit: self.settings.distanceUnit))
         model.helpOffset = self.helpOffset
+        model.overlayFind = self.overlayFind
+        model.isOverlayFinding = self.isOverlayFinding
         model.commandPrompt = self.commandLine?.text
         model.commandCursor = self.commandLine?.cursor
         model.commandNotice = self.commandLine?.notice
         if self.logVisible {
-            model.messageLog = self.messageLog.entries
+            model.messageLog = MessageLogOverlay.found(self.messageLog.entries, self.overlayFind)
             model.messageLogOffset = self.logOffset
         }
         model.display.home = self.settings.home

@@ -172,9 +172,12 @@ extension BrowserState {
             self.status.progress = nil
             self.status.progressLabel = nil
             self.status.isError = failed
+            let wasOffline = self.status.offline
             self.status.offline = failed && self.isSample
-            // On the sample (a new user, offline) a few words that fit; the log keeps the sentence.
-            self.status.message = self.status.offline ? RefreshStatusText.sampleShown(after: message) : message
+            // A few words that fit (on the sample: a new user, offline); the log keeps the sentence.
+            self.status.message = !failed ? message
+                : self.status.offline ? RefreshStatusText.sampleShown(after: message, again: wasOffline)
+                : RefreshStatusText.refreshFailed(after: message)
             if !failed { self.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += openSelectedQuake()
@@ -184,14 +187,19 @@ extension BrowserState {
         case .toggleHelp:
             self.helpVisible.toggle()
             self.helpOffset = 0
-        case .dismissOverlay: self.helpVisible = false
+            endOverlayFind(keep: false)
+        case .dismissOverlay:
+            self.helpVisible = false
+            endOverlayFind(keep: false)
+        case .beginOverlayFind, .overlayFindInput, .overlayFindBackspace, .endOverlayFind: updateOverlayFind(action)
+        case .unboundKey(let name): self.status.message = Self.unboundKeyMessage(name)
         case .paste(let text): effects += paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
         case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory,
              .completeCommand, .eventTypesRead:
             effects += updateCommandLine(action)
         case .scrollHelp(let delta):
-            let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows))
+            let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows), finding: self.overlayFind)
             self.helpOffset = Self.scrolled(self.helpOffset, by: delta, maximum: maximum)
         case .quit: effects.append(.quit)
         case .closeScene: closeScene()
@@ -201,7 +209,7 @@ extension BrowserState {
             self.rows = rows
             placeRestoredScreenAgain()
             clampScroll()
-            self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows)))
+            self.helpOffset = min(self.helpOffset, Screen.maximumHelpOffset(for: Size(columns: columns, rows: rows), finding: self.overlayFind))
         case .storeChanged: effects += queryResults(.merge, purpose: .keepSelection(line: keptLine))
         case .settingsChanged(let settings):
             guard settings != self.settings else { break }
@@ -210,8 +218,18 @@ extension BrowserState {
             if let fallback = self.app.fallBackFromDistanceSortWithoutHome() { self.status.message = fallback }
             effects += refetchKeepingSelection()
         case .sampleChanged(let isSample):
+            let wasSample = self.isSample
             self.isSample = isSample
-            if !isSample { self.status.offline = false }
+            if !isSample {
+                // The sample's message goes with it (issue 56.6), and the list, a new history
+                // now, starts at its first quake (the newest, in the default order).
+                if self.status.offline, self.status.message?.hasSuffix(RefreshStatusText.sampleSuffix) == true {
+                    self.status.message = nil
+                    self.status.isError = false
+                }
+                self.status.offline = false
+                if wasSample { moveToFirstQuake() }
+            }
         case .showMessage(let message, let isError):
             self.status.message = message
             self.status.isError = isError
@@ -293,6 +311,9 @@ extension BrowserState {
         default: false
         }
     }
+
+    /// What a key bound to nothing says: `h does nothing here; ? lists the keys`.
+    static func unboundKeyMessage(_ name: String) -> String { "\(name) does nothing here; ? lists the keys" }
 
     private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != self.app.sceneValues }
 

@@ -17,16 +17,24 @@ public enum FilterCommand: Equatable, Sendable {
     case clear(kind: String?)
     /// How the statistics view estimates `Mc` (`:mc gft95`): no filter, the list stays.
     case completeness(CompletenessMethod)
+    /// `:sort mag` (`desc`, `asc`): the order `s` cycles through, named (issue 56.8); the
+    /// direction the order's own when not given.
+    case sort(QuakeSortOrder, ascending: Bool?)
+    /// `:help`: the help overlay, as `?` opens it.
+    case help
+    /// `:q` (`:quit`): quit, as `q` does.
+    case quit
 
     /// What the command line accepts, for the help, the README and unknown commands.
-    public static let usage = ":depth 0-70, :mag 4-6, :mag 5 (5 and up), :since 24h (m h d w), :time 2025-01-01 (a day) or "
-        + "2025-01-01..2025-02-01, :type earthquake, "
-        + ":type !quarry blast, :alert orange, :felt, :clear, :mc maxc|gft90|gft95|mbs (the statistics' Mc)"
+    /// (Short enough that an unknown command's sentence, this with the name typed, stays whole in
+    /// the message log a scene keeps: `SceneKeys.messageLogTextLimit`, 300 characters.)
+    public static let usage = ":depth 0-70, :mag 4-6 (or 5 for 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
+        + ":type earthquake (!type hides), :alert orange, :felt, :clear, :mc maxc|gft90|gft95|mbs, :sort mag, :help, :q"
 
     public static let kinds = ["depth", "mag", "time", "type", "alert", "felt"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear", "mc"]
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear", "mc", "sort", "help", "quit"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
     /// several names' common start; nil when there is nothing to add (an argument is being typed).
@@ -104,6 +112,27 @@ public enum FilterCommand: Equatable, Sendable {
                 return fail("mc takes a method of Mc for the statistics (=): :mc maxc, :mc gft90, :mc gft95 or :mc mbs")
             }
             return .success(.completeness(method))
+        case "sort":
+            let words = argument.lowercased().split(separator: " ").map(String.init)
+            let directions = ["asc": true, "ascending": true, "desc": false, "descending": false]
+            let orders = "time, mag, region, depth or distance"
+            guard (1...2).contains(words.count) else {
+                return fail("sort takes an order and, if you like, a direction: :sort mag, :sort time asc (\(orders))")
+            }
+            guard let order = QuakeSortOrder(named: words[0]) else {
+                let guess = Spelling.nearest(to: words[0], in: QuakeSortOrder.allCases.map(\.rawValue)).map { " Did you mean :sort \($0)?" } ?? ""
+                return fail("“\(words[0])” is not an order.\(guess) :sort takes \(orders)")
+            }
+            guard words.count == 1 || directions[words[1]] != nil else {
+                return fail("“\(words[1])” is not a direction: :sort \(order.rawValue) asc or :sort \(order.rawValue) desc")
+            }
+            return .success(.sort(order, ascending: words.count == 2 ? directions[words[1]] : nil))
+        case "help":
+            guard argument.isEmpty else { return fail("help takes nothing: :help (or ?)") }
+            return .success(.help)
+        case "q", "quit":
+            guard argument.isEmpty else { return fail("q takes nothing: :q (or q)") }
+            return .success(.quit)
         case "clear":
             let kind = argument.lowercased() == "since" ? "time" : argument.lowercased()
             guard kind.isEmpty || kinds.contains(kind) else { return fail("clear takes nothing or a kind: :clear, :clear depth") }
@@ -112,7 +141,9 @@ public enum FilterCommand: Equatable, Sendable {
             return fail("Type a command after the colon: \(usage)")
         default:
             let guess = Spelling.nearest(to: name, in: names).map { " Did you mean :\($0)?" } ?? ""
-            return fail("Unknown command “\(name)”.\(guess) The command line accepts \(usage)")
+            // A long word (a paste) is named by its start: the sentence stays whole in the log.
+            let typed = name.count > 20 ? name.prefix(19) + "…" : name
+            return fail("Unknown command “\(typed)”.\(guess) The command line accepts \(usage)")
         }
     }
 

@@ -70,6 +70,8 @@ public enum KeyMode: Sendable, CaseIterable {
     case messageLog
     /// The help overlay (`?`).
     case help
+    /// Typing what `/` finds in the help or the message log.
+    case overlayFind
     /// The `:` command line.
     case commandLine
     /// Editing notes (`e`).

@@ -21,8 +21,9 @@ public enum KeyMap {
         let front: [KeyMode]
         if case .notesConflict? = state.confirmation { front = [.notesConflict] }
         else if state.confirmation != nil { front = [.confirmation] }
-        else if state.logVisible { front = [.messageLog] }
-        else if state.helpVisible { front = [.help] }
+        else if state.logVisible || state.helpVisible {
+            front = [state.isOverlayFinding ? .overlayFind : state.logVisible ? .messageLog : .help]
+        }
         else if state.commandLine != nil { front = [.commandLine] }
         else if state.isEditing { front = [.notesEditor] }
         else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : [])

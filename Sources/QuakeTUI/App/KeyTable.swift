@@ -46,7 +46,7 @@ public enum KeyTable {
         KeyBinding(.sequence, hints: [StatusHint("Esc", "back", in: .sequence, priority: 0)], .bind(.escape, to: .closeSequence)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, .sequence, priority: 3)],
                    .bind("/", to: .beginSearch)),
-        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear; sort help q"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
         KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
                    hints: [StatusHint("←→", "move", in: .search, priority: 4)], rules: Array(lineEditing(Action.searchEdit)[0..<6])),
@@ -63,8 +63,8 @@ public enum KeyTable {
                    .bind("m", to: .cycleMinimumMagnitude)),
         KeyBinding(.list, help: ("@", "set home to the selected quake"), .bind("@", to: .setHomeToSelection)),
         KeyBinding(.list, help: ("~", "only quakes near home (nearRadius)"), .bind("~", to: .toggleNearHome)),
-        KeyBinding(.list, help: ("r", "refresh in the background"), hints: [StatusHint("r", "refresh", in: .list, .statistics, .sequence, priority: 7)],
-                   .bind("r", to: .refresh)),
+        KeyBinding(.list, help: ("r  F5  ctrl-r", "refresh in the background"), hints: [StatusHint("r", "refresh", in: .list, .statistics, .sequence, priority: 7)],
+                   .bind("r", .key(.function(5)), .control("r"), to: .refresh)),
         KeyBinding(.list, help: ("n  N", "next / previous new quake (marked ●)"),
                    .bind("n", to: .nextNewQuake), .bind("N", to: .previousNewQuake)),
         KeyBinding(.list, help: ("a", "mark all quakes seen"), .bind("a", to: .markAllSeen)),
@@ -79,6 +79,8 @@ public enum KeyTable {
         // Over the help, the list's keys for its ends scroll the help to its ends (the log's are below).
         KeyBinding(.help, help: ("g G  Home End", "in ? and L: to the top / the end"),
                    .bind("g", .home, to: .scrollHelp(.min)), .bind("G", .end, to: .scrollHelp(.max))),
+        KeyBinding(.help, help: ("/", "in ? and L: find (Enter keeps, Esc clears)"),
+                   hints: [StatusHint("/", "find", in: .help, priority: 2)], .bind("/", to: .beginOverlayFind)),
         KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"), hints: [StatusHint("q", "quit", in: .list, .statistics, .sequence, .detail, priority: 8)],
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
         // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
@@ -95,14 +97,24 @@ public enum KeyTable {
         KeyBinding(.notesConflict, .bind("m", to: .answer(.keepMine)), .bind("t", to: .answer(.keepTheirs)),
                    .bind("b", to: .answer(.keepBoth)), .bind(.escape, to: .answer(.no)), .ignore(.wheelUp, .wheelDown)),
 
+        // Last in the list: any other key (`h`, `w`, `ctrl-o`, F2) says it does nothing here and
+        // where the keys are, instead of nothing at all (issue 56.8). Keys bound above win.
+        KeyBinding(.list, .bind(.anyKey) { key, _ in
+            switch key {
+            case .click, .wheelUp, .wheelDown, .paste, .resize, .terminate: nil
+            default: .unboundKey(key.description)
+            }
+        }),
+
         // The message log.
         KeyBinding(.messageLog, hints: [StatusHint("j/k", "scroll", in: .messageLog, priority: 1),
+                                        StatusHint("/", "find", in: .messageLog, priority: 2),
                                         StatusHint("Esc", "close", in: .messageLog, place: .kept)],
                    .bind("j", .down, to: .scrollMessageLog(1)), .bind("k", .up, to: .scrollMessageLog(-1)),
                    .bind(.pageDown, .control("d"), .control("f"), " ", to: .scrollMessageLog(10)),
                    .bind(.pageUp, .control("u"), .control("b"), to: .scrollMessageLog(-10)),
                    .bind("g", .home, to: .scrollMessageLog(.min)), .bind("G", .end, to: .scrollMessageLog(.max)),
-                   .bind("L", "q", .escape, .enter, to: .toggleMessageLog),
+                   .bind("L", "q", .escape, .enter, to: .toggleMessageLog), .bind("/", to: .beginOverlayFind),
                    .bind(.wheelUp, to: .scrollMessageLog(-wheelLines)), .bind(.wheelDown, to: .scrollMessageLog(wheelLines))),
 
         // The help overlay.
@@ -110,6 +122,13 @@ public enum KeyTable {
                    .bind("j", .down, to: .scrollHelp(1)), .bind("k", .up, to: .scrollHelp(-1)),
                    .bind("?", "q", .escape, .enter, to: .dismissOverlay),
                    .bind(.wheelUp, to: .scrollHelp(-wheelLines)), .bind(.wheelDown, to: .scrollHelp(wheelLines))),
+
+        // Typing what `/` finds in the help or the log: the overlay's lines narrow as it is typed.
+        KeyBinding(.overlayFind, hints: [StatusHint("Enter", "keep", in: .overlayFind, priority: 1),
+                                         StatusHint("Esc", "clear", in: .overlayFind, priority: 2)],
+                   .bind(.anyCharacter) { key, _ in key.typedText.map(Action.overlayFindInput) },
+                   .bind(.backspace, to: .overlayFindBackspace), .bind(.enter, to: .endOverlayFind(keep: true)),
+                   .bind(.escape, to: .endOverlayFind(keep: false))),
 
         // The `:` command line (its editing keys are the search field's, below).
         KeyBinding(.commandLine, hints: [StatusHint("Tab", "complete", in: .commandLine, priority: 1),

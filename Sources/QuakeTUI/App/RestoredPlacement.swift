@@ -20,6 +20,6 @@ extension BrowserState {
         guard let placement = self.restoredPlacement else { return }
         self.topLine = self.cursorLine - placement.selectionLine
         self.helpOffset = min(placement.helpOffset,
-                               Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows)))
+                               Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows), finding: self.overlayFind))
     }
 }

@@ -28,18 +28,75 @@ enum HelpOverlay {
         return ScreenLayout.overlayBox(width: keyWidth + actionWidth + 7, height: lines.count + 2, in: bounds)
     }
 
-    /// How many lines fit at once, and so how far the help can scroll.
+    /// How many rows fit at once, and so how far the help can scroll.
     static func visibleEntries(in bounds: Rect) -> Int { max(0, box(in: bounds).height - 2) }
 
-    static func render(in bounds: Rect, offset: Int, into buffer: inout CellBuffer) {
+    /// The lines as the box shows them in `bounds`: a line whose keys or meaning do not fit
+    /// their column goes on in the rows below it, wrapped at spaces (issue 56.10: at 60×15 the
+    /// meanings were cut, `this or previous / next sec…`). What `helpOffset` scrolls by.
+    ///
+    /// With `finding` (`/`), only the lines whose keys or meaning hold it (in any case), or a
+    /// line saying none does.
+    static func rows(in bounds: Rect, finding: String = "") -> [Line] {
+        let inner = box(in: bounds).inset(dx: 2, dy: 1)
+        let lines = finding.isEmpty ? self.lines : found(finding)
+        guard inner.width > 0 else { return lines }
+        let keysColumn = self.keysColumn(inner)
+        let actionWidth = max(1, inner.width - keysColumn - 2)
+        func wrapped(_ text: String, _ width: Int) -> [String] {
+            let characters = Array(text)
+            return NotesView.wrap(characters, width: max(1, width)).map {
+                String(characters[$0.range]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        var rows: [Line] = []
+        for line in lines {
+            guard !line.keys.isEmpty else {
+                rows += wrapped(line.action, inner.width).map { Line(keys: [], action: $0) }
+                continue
+            }
+            let actions = wrapped(line.action, actionWidth)
+            // A key group (one text) wraps in its column too; marks (several) fit as they are.
+            let keys: [[(text: String, style: Style)]] = line.keys.count == 1 && TextWidth.of(line.keys[0].text) > keysColumn
+                ? wrapped(line.keys[0].text, keysColumn).map { [($0, line.keys[0].style)] } : [line.keys]
+            for index in 0..<max(actions.count, keys.count) {
+                // A continuation row keeps an empty key cell, so it is not drawn as a heading.
+                rows.append(Line(keys: index < keys.count ? keys[index] : [("", .plain)],
+                                 action: index < actions.count ? actions[index] : ""))
+            }
+        }
+        return rows
+    }
+
+    /// The lines holding `text` (headings aside), or one saying that none does.
+    static func found(_ text: String) -> [Line] {
+        let found = lines.filter { line in
+            !line.keys.isEmpty && (line.keys.contains { $0.text.localizedCaseInsensitiveContains(text) }
+                                   || line.action.localizedCaseInsensitiveContains(text))
+        }
+        return found.isEmpty ? [Line(keys: [("", .plain)], action: "No key matches “\(text)”")] : found
+    }
+
+    /// The box's title: ` Keys `, and what `/` finds (`▏` while it is typed).
+    static func title(_ base: String, finding: String, typing: Bool) -> String {
+        typing || !finding.isEmpty ? " \(base) /\(finding)\(typing ? "▏" : "") " : " \(base) "
+    }
+
+    /// The keys' column: as wide as the widest keys, at most half the box.
+    private static func keysColumn(_ inner: Rect) -> Int {
+        min(lines.map(\.keysWidth).max()!, max(0, inner.width / 2))
+    }
+
+    static func render(in bounds: Rect, offset: Int, finding: String = "", typing: Bool = false,
+                       into buffer: inout CellBuffer) {
         let box = box(in: bounds)
         guard box.width >= 10, box.height >= 3 else { return }
-        drawBox(box, title: " Keys ", into: &buffer)
+        drawBox(box, title: title("Keys", finding: finding, typing: typing), into: &buffer)
         let inner = box.inset(dx: 2, dy: 1)
         let visible = inner.height
+        let lines = rows(in: bounds, finding: finding)
         let first = min(max(0, offset), max(0, lines.count - visible))
-        let keyWidth = lines.map(\.keysWidth).max()!
-        let keysColumn = min(keyWidth, max(0, inner.width / 2))
+        let keysColumn = keysColumn(inner)
         for (row, line) in lines.dropFirst(first).prefix(visible).enumerated() {
             let y = inner.y + row
             guard !line.keys.isEmpty else {
@@ -54,7 +111,7 @@ enum HelpOverlay {
                        maxWidth: inner.maxX - inner.x - keysColumn - 2)
         }
         let more = first + visible < lines.count
-        let footer = more ? " ↓ more: j/k G " : (first > 0 ? " ↑ k g " : " ? or Esc closes ")
+        let footer = typing ? " Enter keeps  Esc clears " : more ? " ↓ more: j/k G " : (first > 0 ? " ↑ k g " : " ? or Esc closes ")
         buffer.put(footer, at: Point(x: box.x + 2, y: box.maxY - 1), style: .role(more ? .accent : .dim),
                    maxWidth: box.width - 4)
     }

@@ -33,6 +33,11 @@ enum ListView {
         /// Wider than nearly every USGS place name ("125 km WNW of …, Aleutian Islands, Alaska").
         static let widestPlace = 64
 
+        /// The code's room when the place has all it wants (issue 56.3): an agency's prefix and
+        /// a long id (`emsc:20240101_0000123`, a host's `127.0.0.1:fdsn…`) whole, not cut at 12
+        /// beside an empty right half of the pane.
+        static let widestCode = 32
+
         init(width: Int, timeOfDayOnly: Bool = false, showsDistance: Bool = false, sortedBy sorted: ListColumn? = nil) {
             var rest = width - 1 - magnitude - 1 - mark - 1 - 1 - notes - 1 - relative - 1
             func take(_ column: Int, keeping minimum: Int) -> Int {
@@ -61,6 +66,8 @@ enum ListView {
             code = widths[.code] ?? 0
             location = widths[.location] ?? 0
             place = max(0, min(rest, Self.widestPlace))
+            // Past the widest place, the code takes the room left, up to a long code.
+            if code > 0, rest > place { code += min(rest - place, Self.widestCode - code) }
         }
 
         /// One column as drawn: its width, alignment and the gap after it.
@@ -171,6 +178,14 @@ enum ListView {
         }
     }
 
+    /// A code in `width` columns: whole when it fits; else without its agency's prefix (`emsc:`,
+    /// a host's), the id's end kept after `…`, where codes of one agency differ.
+    static func fitted(code: String, width: Int) -> String {
+        guard TextWidth.of(code) > width, width > 1 else { return code }
+        let id = code.split(separator: ":").last.map(String.init) ?? code
+        return "…" + String(id.suffix(width - 1))
+    }
+
     /// What one column of a quake row shows, and in which style.
     static func cell(_ column: ListColumn, of quake: QuakeLine, columns: Columns,
                      display: DisplaySettings) -> (String, Style) {
@@ -202,7 +217,7 @@ enum ListView {
             } ?? ""
             return (location, .role(.dim))
         case .code:
-            return (quake.code, .role(.dim))
+            return (fitted(code: quake.code, width: columns.code), .role(.dim))
         case .relative:
             return (QuakeFormat.relative(quake.time, now: display.now), .plain)
         }

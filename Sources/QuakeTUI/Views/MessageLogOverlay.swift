@@ -41,15 +41,22 @@ enum MessageLogOverlay {
         return max(0, lines(entries, width: inner.width, zone: zone).count - inner.height)
     }
 
-    static func render(_ entries: [MessageLog.Entry], offset: Int, zone: TimeZone, in bounds: Rect,
-                       into buffer: inout CellBuffer) {
+    /// The entries holding `text` (in any case; all for ""): what `/` finds in the log.
+    static func found(_ entries: [MessageLog.Entry], _ text: String) -> [MessageLog.Entry] {
+        text.isEmpty ? entries : entries.filter { $0.text.localizedCaseInsensitiveContains(text) }
+    }
+
+    /// `entries` are those `found` keeps for `finding`.
+    static func render(_ entries: [MessageLog.Entry], offset: Int, zone: TimeZone, finding: String = "", typing: Bool = false,
+                       in bounds: Rect, into buffer: inout CellBuffer) {
         let box = box(in: bounds)
         guard box.width >= 10, box.height >= 3 else { return }
-        HelpOverlay.drawBox(box, title: " Messages, newest first ", into: &buffer)
+        HelpOverlay.drawBox(box, title: HelpOverlay.title("Messages, newest first", finding: finding, typing: typing), into: &buffer)
         let inner = box.inset(dx: 2, dy: 1)
         let all = lines(entries, width: inner.width, zone: zone)
         if all.isEmpty {
-            buffer.put("No messages yet.", at: Point(x: inner.x, y: inner.y), style: .role(.dim), maxWidth: inner.width)
+            buffer.put(finding.isEmpty ? "No messages yet." : "No message holds “\(finding)”.", at: Point(x: inner.x, y: inner.y),
+                       style: .role(.dim), maxWidth: inner.width)
         }
         let first = min(max(0, offset), max(0, all.count - inner.height))
         for (row, line) in all.dropFirst(first).prefix(inner.height).enumerated() {
@@ -57,7 +64,7 @@ enum MessageLogOverlay {
                        style: line.isError ? .role(.error) : .plain, maxWidth: inner.width)
         }
         let more = first + inner.height < all.count
-        let footer = more ? " ↓ older: j/k  Esc closes " : " L or Esc closes "
+        let footer = typing ? " Enter keeps  Esc clears " : more ? " ↓ older: j/k  Esc closes " : " L or Esc closes "
         buffer.put(footer, at: Point(x: box.x + 2, y: box.maxY - 1), style: .role(more ? .accent : .dim),
                    maxWidth: box.width - 4)
     }

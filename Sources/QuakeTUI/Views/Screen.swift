@@ -38,17 +38,19 @@ public enum Screen {
                                 into: &buffer)
         }
         if model.showsHelp {
-            HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, into: &buffer)
+            HelpOverlay.render(in: buffer.bounds, offset: model.helpOffset, finding: model.overlayFind,
+                               typing: model.isOverlayFinding, into: &buffer)
         }
         if let log = model.messageLog {
             MessageLogOverlay.render(log, offset: model.messageLogOffset, zone: model.display.zone,
+                                     finding: model.overlayFind, typing: model.isOverlayFinding,
                                      in: buffer.bounds, into: &buffer)
         }
     }
 
     /// The largest useful `ScreenModel.helpOffset` for a terminal size (0 when all keys fit).
-    public static func maximumHelpOffset(for size: Size) -> Int {
-        max(0, HelpOverlay.lines.count - HelpOverlay.visibleEntries(in: Rect(size)))
+    public static func maximumHelpOffset(for size: Size, finding: String = "") -> Int {
+        max(0, HelpOverlay.rows(in: Rect(size), finding: finding).count - HelpOverlay.visibleEntries(in: Rect(size)))
     }
 
     /// A new buffer the size of the model with the frame drawn.

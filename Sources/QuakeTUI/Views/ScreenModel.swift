@@ -22,6 +22,9 @@ public struct ScreenModel: Sendable, Equatable {
     public var showsHelp: Bool
     /// The first help entry shown when the help does not fit (see `Screen.maximumHelpOffset`).
     public var helpOffset: Int = 0
+    /// What `/` finds in the help or the message log, and whether it is being typed.
+    public var overlayFind = ""
+    public var isOverlayFinding = false
     /// Time zone, distance unit and the clock for relative times.
     public var display: DisplaySettings
     /// The message log overlay (`L`), newest last, when open; drawn over everything.

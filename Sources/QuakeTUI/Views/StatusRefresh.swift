@@ -80,10 +80,27 @@ public enum RefreshStatusText {
     /// What the status line says when a refresh failed while the store holds the bundled sample
     /// (a new user, most likely offline): `offline — showing the bundled sample · r retries`, or
     /// `HTTP 500 — …` when the network answered. The whole `message` goes to the log.
-    public static func sampleShown(after message: String) -> String {
+    public static func sampleShown(after message: String, again: Bool = false) -> String {
         let reason = shortReason(message)
-        let transport = ["DNS failure", "offline", "server down", "timed out", "TLS failure"]
-        return (transport.contains(reason) ? "offline" : reason) + " — showing the bundled sample · r retries"
+        // A second failure in a row says so: `r` that fails again must change what the line shows.
+        return (again ? "still " : "") + (transportReasons.contains(reason) ? "offline" : reason) + sampleSuffix
+    }
+
+    /// How the sample's failure line ends: it goes when the sample does.
+    public static let sampleSuffix = " — showing the bundled sample · r retries"
+
+    /// The short reasons that mean the network was not reached: to a user, offline.
+    static let transportReasons = ["DNS failure", "offline", "server down", "timed out", "TLS failure"]
+
+    /// What the status line says when `r` failed on real data (issue 56.15): as little as the
+    /// sample's line, `offline · L why` or `refresh failed: HTTP 503 · L why`, where the network
+    /// or the server is the cause; any other failure (a broken feed, a missing file) says its
+    /// sentence. The log keeps the sentence either way.
+    public static func refreshFailed(after message: String) -> String {
+        let reason = shortReason(message)
+        if transportReasons.contains(reason) { return "offline · L why" }
+        if httpStatus(in: message) != nil { return "refresh failed: \(reason) · L why" }
+        return message
     }
 
     /// A few words for a refresh error (the full sentence is `lastError` in `refresh.plist`, and

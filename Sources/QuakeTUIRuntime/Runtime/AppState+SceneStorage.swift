@@ -45,6 +45,9 @@ extension AppState {
         map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
         let mainshock = storage.value(for: SceneKeys.sequenceMainshock)
         sequence.mainshock = mainshock.isEmpty ? nil : mainshock
+        let overlay = helpVisible || logVisible
+        overlayFind = overlay ? storage.value(for: SceneKeys.overlayFind) : ""
+        isOverlayFinding = overlay && storage.value(for: SceneKeys.isOverlayFinding)
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -88,6 +91,9 @@ extension AppState {
             batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
             batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
             batch.set(sequence.mainshock ?? "", for: SceneKeys.sequenceMainshock)
+            let overlay = helpVisible || logVisible
+            batch.set(overlay ? overlayFind : "", for: SceneKeys.overlayFind)
+            batch.set(overlay && isOverlayFinding, for: SceneKeys.isOverlayFinding)
         }
     }
 }

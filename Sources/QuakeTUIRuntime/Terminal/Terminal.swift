@@ -128,6 +128,16 @@ public final class Terminal {
     private func close(_ signals: [Int32: sigaction]) {
         Self.write(Self.sgrMouseOff + Self.bracketedPasteOff, to: streams.output)
         mousemask(0, nil)
+        // Without an alternate screen (TERM=vt100) the last frame would stay, and the shell
+        // write over it (issue 56.7): it is cleared, the cursor at the top, as `clear` leaves it.
+        if quaketui_has_rmcup() == 0 {
+            let window = quaketui_stdscr()
+            werase(window)
+            leaveok(window, false)
+            wmove(window, 0, 0)
+            wnoutrefresh(window)
+            doupdate()
+        }
         curs_set(1)
         endwin()
         delscreen(screen)

@@ -219,7 +219,7 @@ final class BrowserApp {
         if case .resultsSettled = action, !model.results.isProvisional { trace?.event("counted") }
         if case .storeChanged = action {
             try deliverArrivals(terminal)
-            checkSample()
+            try checkSample(terminal)
         }
     }
 
@@ -420,10 +420,11 @@ final class BrowserApp {
     }
 
     /// After a commit anywhere: did a refresh or import replace the bundled sample?
-    private func checkSample() {
+    /// Sent as any action is: its reads (the list's first rows) and effects (the scene saved) carried out.
+    private func checkSample(_ terminal: Terminal) throws {
         guard let isSample = try? container.viewContext.read({ try SampleCatalogue.isSample($0) }),
               isSample != model.state.isSample else { return }
-        _ = try? model.send(.sampleChanged(isSample), at: Date())
+        try send(.sampleChanged(isSample), terminal)
     }
 
     /// Saves notes on a background writer; with `expected`, only if the store still holds those

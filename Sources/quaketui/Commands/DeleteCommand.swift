@@ -11,15 +11,16 @@ enum DeleteCommand {
         abstract: "Delete every quake, or those that happened before a date.",
         usage: ["delete (--all [--yes] | --before <date>) [--json]"],
         discussion: """
-            DATE is an ISO-8601 date (2024-05-01, midnight UTC) or date and time
-            (2024-05-01T12:00:00Z). Notes of deleted quakes are deleted with them.
+            DATE is an ISO-8601 date (2024-05-01, midnight UTC), a date and time
+            (2024-05-01T12:00:00Z), or a span before now as fetch takes it (30d, 12h,
+            2w, 10y). Notes of deleted quakes are deleted with them.
             --all asks on the terminal first (y deletes, anything else keeps
             them); without a terminal it needs --yes.
             """,
         options: [
             .init(name: "all", value: nil, help: "Delete every quake (asks first on a terminal)."),
             .init(name: "yes", value: nil, help: "With --all: delete without asking (for scripts)."),
-            .init(name: "before", value: "DATE", help: "Delete quakes whose origin time is before DATE."),
+            .init(name: "before", value: "DATE", help: "Delete quakes whose origin time is before DATE (2024-05-01, or 30d ago)."),
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
@@ -30,7 +31,7 @@ enum DeleteCommand {
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        let before = try arguments.value("before").map(parseDate)
+        let before = try arguments.value("before").map { text throws(UsageError) in try parseDate(text) }
         switch (arguments.has("all"), before) {
         case (true, .some): throw UsageError(message: "Give either --all or --before, not both.", command: spec)
         case (false, nil): throw UsageError(message: "Say what to delete: --all or --before <date>.", command: spec)
@@ -83,15 +84,14 @@ enum DeleteCommand {
 
     private static func quakes(_ count: Int) -> String { "\(count.formatted()) \(count == 1 ? "quake" : "quakes")" }
 
-    static func parseDate(_ text: String) throws(UsageError) -> Date {
-        let full = ISO8601DateFormatter()
-        full.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let plain = ISO8601DateFormatter()
-        let day = ISO8601DateFormatter()
-        day.formatOptions = [.withFullDate]
-        for formatter in [plain, full, day] {
-            if let date = formatter.date(from: text) { return date }
+    /// `--before`: a date, a date and time, or a span before now (`30d`), as `fetch --start`
+    /// reads them (`FDSNQuery.time`: one reading of a time on the command line).
+    static func parseDate(_ text: String, now: Date = Date()) throws(UsageError) -> Date {
+        do {
+            let ms = try FDSNQuery.time(text, now: Int64(now.timeIntervalSince1970 * 1000))
+            return Date(timeIntervalSince1970: Double(ms) / 1000)
+        } catch {
+            throw UsageError(message: error.description.prefix(1).uppercased() + error.description.dropFirst() + ".", command: spec)
         }
-        throw UsageError(message: "'\(text)' is not a date; use 2024-05-01 or 2024-05-01T12:00:00Z.", command: spec)
     }
 }

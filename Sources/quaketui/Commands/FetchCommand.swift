@@ -2,6 +2,7 @@ import Foundation
 import QuakeFeed
 import QuakeModel
 import QuakeStore
+import QuakeTUI
 
 /// `quaketui fetch [filters] [--service S] [--json]`: page through an FDSN event service.
 enum FetchCommand {
@@ -47,8 +48,16 @@ enum FetchCommand {
         let startText = arguments.value("start") ?? "30d"
         let endText = arguments.value("end") ?? "now"
         var query: FDSNQuery
+        let service = arguments.value("service") ?? "usgs"
         do {
-            query = try FDSNQuery(service: arguments.value("service") ?? "usgs")
+            query = try FDSNQuery(service: service)
+        } catch {
+            // A name that is not a URL may be a typo of a known one (`emsx`).
+            let guess = service.contains(":") ? "" : Spelling.didYouMean(service, in: FDSNQuery.services.map(\.name))
+            throw UsageError(message: error.description.prefix(1).uppercased() + error.description.dropFirst() + "." + guess,
+                             command: spec)
+        }
+        do {
             query.start = try FDSNQuery.time(startText, now: now)
             query.end = try FDSNQuery.time(endText, now: now)
         } catch {

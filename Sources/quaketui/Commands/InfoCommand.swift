@@ -62,9 +62,14 @@ enum InfoCommand {
         let source = sample
             ? "the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
             : report.quakes == 0 ? "none yet; run 'quaketui refresh' or 'quaketui import FILE'" : "imported feeds"
-        let sceneLine = scenes.isEmpty ? "none" : "\(scenes.count): " + scenes.map { scene in
-            scene.id.rawValue + (scene.isOpen ? " (open" + (scene.pid.map { " in process \($0)" } ?? "") + ")" : "")
-        }.joined(separator: ", ")
+        // A few scenes by name; many as a count (`quaketui scenes` lists them, one a line).
+        let open = scenes.filter(\.isOpen).count
+        let sceneLine = scenes.isEmpty ? "none"
+            : scenes.count > ScenesCommand.inlineLimit
+            ? "\(CountFormat.grouped(scenes.count)) (\(CountFormat.grouped(open)) open); 'quaketui scenes' lists them"
+            : "\(scenes.count): " + scenes.map { scene in
+                scene.id.rawValue + (scene.isOpen ? " (open" + (scene.pid.map { " in process \($0)" } ?? "") + ")" : "")
+            }.joined(separator: ", ")
         let span = if let oldest = report.oldest, let newest = report.newest {
             "\(iso(oldest)) → \(iso(newest))"
         } else { "—" }

@@ -57,11 +57,7 @@ enum ListCommand {
                                command: CommandSpec = spec) throws(UsageError) -> GeoPoint? {
         var origin = home.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
         if let text = arguments.value("near") {
-            guard let point = GeoPoint(parsing: text) else {
-                throw UsageError(message: "'\(SafeText.sanitize(text))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
-                                 command: command)
-            }
-            origin = point
+            origin = try point(text, command: command)
         }
         if origin == nil, arguments.value("sort") == "distance" || arguments.value("radius") != nil {
             let flag = arguments.value("radius") != nil ? "--radius" : "--sort distance"
@@ -69,6 +65,17 @@ enum ListCommand {
                              command: command)
         }
         return origin
+    }
+
+    /// `--near`'s `LAT,LON`, or a usage error saying what is wrong with it: not two numbers,
+    /// or which of them is off the globe (`latitude 100 is out of range (-90…90)`).
+    static func point(_ text: String, command: CommandSpec) throws(UsageError) -> GeoPoint {
+        switch GeoPoint.parse(text) {
+        case .success(let point): return point
+        case .failure(let problem):
+            throw UsageError(message: "'\(SafeText.sanitize(text))' \(problem.sentence); use LAT,LON in decimal degrees, such as 35.68,139.69.",
+                             command: command)
+        }
     }
 
     static func radius(from arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Double? {

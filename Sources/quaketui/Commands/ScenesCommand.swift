@@ -12,19 +12,21 @@ enum ScenesCommand {
         discussion: """
             Every browser shows one scene and keeps its selection, sort, search and detail tab in
             STATE/scenes/ID.plist. 'list' (the default) shows each scene's ID, when it was last
-            used, its selected quake and the process that has it open, if any.
+            used, its selected quake and the process that has it open, if any. A scene that
+            'quaketui open CODE --scene ID' sent a quake to before it ever started is listed
+            too, with the quake waiting for it (WAITING); rm removes it and the quake it waits for.
 
             'rm ID...' deletes those scenes' state, as 'Q' does in the browser; 'rm --all' deletes
             every scene. A scene open in a running browser is not removed: rm says which process
-            has it and exits with status 1 (quit that browser first). An invalid or unknown ID is
-            a usage error (status 64) and nothing is removed.
+            has it and exits with status 1 (quit that browser first). An unknown ID exits with
+            status 1, an invalid one is a usage error (status 64); either way nothing is removed.
 
             'prune --older-than DAYS' deletes the scenes not used for DAYS days (a decimal number
             of days); open scenes are kept, and prune names them ('kept 1 open scene: ID (process
             PID)'); with nothing to remove it says so.
 
             --json prints {"scenes":[{"id","lastUsed","selectedQuake","sortOrder","selectedTab",
-            "isOpen","pid"}]} for list and {"removed":[ID…],"refused":[{"id","pid"}]} for rm and prune.
+            "isOpen","pid","pendingQuake"}]} for list and {"removed":[ID…],"refused":[{"id","pid"}]} for rm and prune.
             """,
         options: [
             .init(name: "all", value: nil, help: "With rm: remove every scene that is not open."),
@@ -88,8 +90,8 @@ enum ScenesCommand {
             // Open scenes are kept, not an error (status 0); the report names them on stdout.
             printRemoval(summary, verb: "pruned", none: summary.refused.isEmpty ? "no scenes unused for \(text) days" : "no scenes pruned")
             if !summary.refused.isEmpty {
-                print("kept \(CountFormat.count(summary.refused.count, "open scene")): "
-                      + summary.refused.map { "\($0.id) (" + ($0.pid.map { "process \($0)" } ?? "another process") + ")" }.joined(separator: ", "))
+                print("kept \(CountFormat.count(summary.refused.count, "open scene"))"
+                      + listing(summary.refused.map { "\($0.id) (" + ($0.pid.map { "process \($0)" } ?? "another process") + ")" }))
             }
         default:
             throw UsageError(message: "Unknown scenes action '\(action)'; use list, rm or prune.", command: spec)
@@ -106,10 +108,13 @@ enum ScenesCommand {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        let header = ["ID", "LAST USED", "SELECTED QUAKE", "OPEN IN"]
+        // WAITING (a quake `open` sent that the scene has not shown) only when one waits.
+        let waiting = scenes.contains { $0.pendingQuake != nil }
+        let header = ["ID", "LAST USED", "SELECTED QUAKE"] + (waiting ? ["WAITING"] : []) + ["OPEN IN"]
         let rows = scenes.map { scene in
-            [scene.id.rawValue, scene.lastUsed.map(formatter.string(from:)) ?? "—", scene.selectedQuake ?? "—",
-             scene.isOpen ? scene.pid.map { "process \($0)" } ?? "a process" : "—"]
+            [scene.id.rawValue, scene.lastUsed.map(formatter.string(from:)) ?? "—", scene.selectedQuake ?? "—"]
+                + (waiting ? [scene.pendingQuake ?? "—"] : [])
+                + [scene.isOpen ? scene.pid.map { "process \($0)" } ?? "a process" : "—"]
         }
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         for row in [header] + rows {
@@ -126,7 +131,16 @@ enum ScenesCommand {
             if let none { print(none) }
             return
         }
-        print("\(verb) \(CountFormat.count(summary.removed.count, "scene")): " + summary.removed.map(\.rawValue).joined(separator: ", "))
+        print("\(verb) \(CountFormat.count(summary.removed.count, "scene"))" + listing(summary.removed.map(\.rawValue)))
+    }
+
+    /// How many scene names a line of output lists after its count; more go one per line.
+    static let inlineLimit = 5
+
+    /// The names after a count: `: a, b` for up to `inlineLimit`, else `:` and one name per
+    /// indented line (a hundred pruned scenes are a column to read, not a 900-character line).
+    static func listing(_ names: [String]) -> String {
+        names.count <= inlineLimit ? ": " + names.joined(separator: ", ") : ":\n" + names.map { "  " + $0 }.joined(separator: "\n")
     }
 
     /// "scene left is open in process 4242; …" (the presenter capitalizes it)

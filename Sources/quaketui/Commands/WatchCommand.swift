@@ -24,8 +24,8 @@ enum WatchCommand {
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
             requests, backing off after failures; of all the processes on a state directory only
             one refreshes at a time (refresh.lock), the others see its quakes arrive. Failures
-            are reported on stderr with the time of the next try. With --refresh, watch also
-            alerts as the browser does (alertMagnitude, alertRadius around home): each quake
+            are reported on stderr with the wait before the next try, in the browser's words
+            ('; retry 4m'). With --refresh, watch also alerts as the browser does (alertMagnitude, alertRadius around home): each quake
             once across every pane and process, with 'ALERT …' and a bell on stderr and
             alertCommand run with the quake's JSON on stdin.
 
@@ -64,12 +64,8 @@ enum WatchCommand {
         filter.minimumMagnitude = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: spec)
         switch (arguments.value("near"), arguments.value("radius")) {
         case (nil, nil): break
-        case (let near?, let radius?):
-            guard let center = GeoPoint(parsing: near) else {
-                throw UsageError(message: "'\(SafeText.sanitize(near))' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69.",
-                                 command: spec)
-            }
-            filter.center = center
+        case (let near?, _?):
+            filter.center = try ListCommand.point(near, command: spec)
             filter.radius = try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: spec) { $0 > 0 }
         default:
             throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
@@ -95,8 +91,9 @@ enum WatchCommand {
             let auto = AutoRefresher(state: state, container: container, settings: settings)
             auto.start { status in
                 guard let error = status.lastError, status.failures > 0 else { return }
-                let next = status.nextDue.map { " next try \(ISO8601Format.string(from: $0))" } ?? ""
-                printError("Refresh of \(status.feed ?? "the feed") failed: \(error);\(next)")
+                // The browser's words for the same wait (`retry 4m`), not a timestamp.
+                let next = status.nextDue.map { "; retry " + RefreshStatusText.duration(max(0, $0.timeIntervalSinceNow)) } ?? ""
+                printError("Refresh of \(status.feed ?? "the feed") failed: \(error)\(next)")
             }
             refresher = auto
         }
