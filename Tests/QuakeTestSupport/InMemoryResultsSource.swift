@@ -238,6 +238,9 @@ public final class InMemoryResultsSource: ResultsSource {
         case .distance:
             let ak = km(a), bk = km(b)
             return ascending ? (ak, a.id) < (bk, b.id) : (ak, a.id) > (bk, b.id)
+        case .intensity:
+            let ak = intensityKey(a), bk = intensityKey(b)
+            return ascending ? (ak, a.id) < (bk, b.id) : (ak, a.id) > (bk, b.id)
         }
     }
 
@@ -246,6 +249,18 @@ public final class InMemoryResultsSource: ResultsSource {
     private func km(_ quake: StoredQuake) -> Double {
         guard let origin = request.distanceReference?.origin else { return 0 }
         return origin.distance(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
+    }
+
+    /// The store's intensity key: ten times the predicted intensity at the reference, an unknown
+    /// magnitude lowest.
+    private func intensityKey(_ quake: StoredQuake) -> Double {
+        felt(quake).map { $0.value * 10 } ?? -1e9
+    }
+
+    private func felt(_ quake: StoredQuake) -> FeltIntensity? {
+        guard let origin = request.distanceReference?.origin else { return nil }
+        return FeltIntensity(home: origin, latitude: quake.record.latitude, longitude: quake.record.longitude,
+                             depth: quake.record.depth, magnitude: quake.record.magnitude)
     }
 
     /// A day's section id and title: made once (a formatter per row made walks slow).
@@ -289,6 +304,9 @@ public final class InMemoryResultsSource: ResultsSource {
             let index = bounds.firstIndex { value < $0 } ?? bounds.count
             let names = ["< 100", "100–300", "300–1,000", "1,000–3,000", "≥ 3,000"]
             return ("distance-\(index)", "\(names[index]) \(unit.rawValue)")
+        case .intensity:
+            guard let felt = felt(quake) else { return ("intensity-unknown", "unknown magnitude") }
+            return ("intensity-\(felt.whole)", felt.label)
         }
     }
 

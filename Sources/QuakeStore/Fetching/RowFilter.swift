@@ -25,13 +25,17 @@ public enum RowFilter: Hashable, Sendable {
     /// Within `radiusKm` of `center` (great-circle distance, `GeoPoint.distance(to:)`, boundary
     /// included): a bounding box on the `quake_location` index, then the exact haversine.
     case near(GeoPoint, radiusKm: Double)
+    /// A predicted intensity at `home` (`FeltIntensity`) shown as `atLeast` (a whole intensity,
+    /// I–X) or more: ten times the equation's value at or past `FeltIntensity.scaledFloor(whole:)`.
+    /// A quake of unknown magnitude never matches.
+    case intensity(atLeast: Int, home: GeoPoint)
 
     /// Whether the digest holds the columns this filter tests (`SearchDigest`), so that its pass
     /// in C can apply it: depth, magnitude, time and distance; not type, alert or felt.
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt: false
+        case .eventType, .alert, .felt, .intensity: false
         }
     }
 
@@ -49,6 +53,10 @@ public enum RowFilter: Hashable, Sendable {
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
         case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
+        case .intensity(let whole, let home):
+            // Every quake with a magnitude is shown as I or more (the value is clamped).
+            guard whole > 1 else { return ("magnitude IS NOT NULL", []) }
+            return ("\(home.intensitySQL()) * 10 >= ?", [.real(FeltIntensity.scaledFloor(whole: whole))])
         }
     }
 }

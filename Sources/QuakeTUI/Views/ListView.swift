@@ -22,6 +22,12 @@ enum ListView {
         var relative = 8
         /// Distance from home (`12,345 km`), only with a home.
         var distance = 0
+        /// The intensity predicted at home (`VII very strong`), only with a home: on the widest
+        /// panes, or first when the list is sorted by it.
+        var felt = 0
+
+        /// The felt column's width: `VII very strong`, the longest label.
+        static let feltWidth = 15
 
         /// The place keeps this much before depth or time may take room…
         static let placeBeforeDetails = 28
@@ -47,6 +53,7 @@ enum ListView {
                 (.absolute, timeOfDayOnly ? 5 : 16, Self.placeBeforeDetails),
                 (.code, 12, Self.placeBeforeExtras),
                 (.location, 16, Self.placeBeforeExtras),
+                (.felt, showsDistance ? Self.feltWidth : 0, Self.placeBeforeExtras),
             ]
             var widths: [ListColumn: Int] = [:]
             if let sorted, let entry = wanted.first(where: { $0.0 == sorted }), entry.1 > 0 {
@@ -60,6 +67,7 @@ enum ListView {
             absolute = widths[.absolute] ?? 0
             code = widths[.code] ?? 0
             location = widths[.location] ?? 0
+            felt = widths[.felt] ?? 0
             place = max(0, min(rest, Self.widestPlace))
         }
 
@@ -83,6 +91,7 @@ enum ListView {
              Slot(column: .depth, width: depth, alignsRight: true, gap: 2),
              Slot(column: .location, width: location, alignsRight: true, gap: 2),
              Slot(column: .code, width: code, alignsRight: false, gap: 2),
+             Slot(column: .felt, width: felt, alignsRight: false, gap: 2),
              Slot(column: .relative, width: relative, alignsRight: true, gap: 1)]
         }
     }
@@ -203,6 +212,11 @@ enum ListView {
             return (location, .role(.dim))
         case .code:
             return (quake.code, .role(.dim))
+        case .felt:
+            guard let home = display.home, let latitude = quake.latitude, let longitude = quake.longitude,
+                  let felt = FeltIntensity(home: home, latitude: latitude, longitude: longitude, depth: quake.depth,
+                                           magnitude: quake.magnitude) else { return ("", .plain) }
+            return (felt.label, felt.whole >= 5 ? .role(.warning, [.bold]) : .plain)
         case .relative:
             return (QuakeFormat.relative(quake.time, now: display.now), .plain)
         }
