@@ -69,14 +69,14 @@ public struct AlertRule: Equatable, Sendable {
         }
 
         /// One line for the status line, its distance as the list writes it and home by its name:
-        /// `ALERT M 5.6 12 km NE of Aksaray, Turkey — 21 km N of Aksaray, VI strong predicted`.
+        /// `ALERT M 5.6 12 km NE of Aksaray, Turkey — 21 km N of Aksaray, predicted there: VI strong`.
         public func sentence(miles: Bool, homeName: String?) -> String {
             var text = "ALERT " + (magnitude.map { String(format: "M %.1f", $0) } ?? "M —") + " "
                 + QuakeFormat.singleLine(SafeText.sanitize(place))
             if let distance, let bearing {
                 text += " — " + QuakeFormat.fromHome(kilometres: distance, bearing: bearing, unit: miles ? .mi : .km,
                                                      homeName: homeName)
-                if let intensity { text += ", \(intensity.label) predicted" }
+                if let intensity { text += ", predicted there: \(intensity.label)" }
             }
             return text
         }

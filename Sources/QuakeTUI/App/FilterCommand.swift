@@ -21,7 +21,7 @@ public enum FilterCommand: Equatable, Sendable {
     /// What the command line accepts, for the help, the README and unknown commands.
     public static let usage = ":depth 0-70, :mag 4-6, :mag 5 (5 and up), :since 24h (m h d w), :time 2025-01-01 (a day) or "
         + "2025-01-01..2025-02-01, :type earthquake, "
-        + ":type !quarry blast, :alert orange, :felt, :intensity 4+ (predicted at home, IV and up), :clear, "
+        + ":type !quarry blast, :alert orange, :felt, :intensity 4+, :clear, "
         + ":mc maxc|gft90|gft95|mbs (the statistics' Mc)"
 
     public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity"]

@@ -152,7 +152,14 @@ struct DistanceSort: SortStrategy {
     /// would read every row gives up at once when that cannot fit (`readsEveryRowInTime`).
     func readProvisional(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool,
                          limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws {
-        guard measure == .epicentral else { return }  // no index walks intensities: the table comes first
+        guard measure == .epicentral else {
+            // No index orders rows by intensity: a window before the table reads every row once,
+            // as the distance walk does past an eighth of the great circle, or gives up at once
+            // when that cannot fit its time limit.
+            result += try scannedRows(db, reader: reader, from: anchor, forward: forward, limit: limit - result.count,
+                                      mayReadEveryRow: bounded ? { try reader.readsEveryRowInTime(db) } : nil)
+            return
+        }
         result += try walkedRows(db, reader: reader, from: anchor, forward: forward, limit: limit - result.count,
                                  mayReadEveryRow: bounded ? { try reader.readsEveryRowInTime(db) } : nil)
     }
@@ -170,6 +177,54 @@ struct DistanceSort: SortStrategy {
         guard try statement.step() else { return nil }
         let section = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference, measure: measure)
         return ProvisionalReader.Row(row: QuakeRow(statement), section: section)
+    }
+
+    /// Rows in the order of the key, read by one scan of every row each (`intensity`): the
+    /// rows past `anchor` (strictly) going `forward`, a folded band's first row and then on
+    /// from its far edge, as `walkedRows` reads them.
+    private func scannedRows(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool, limit: Int,
+                             mayReadEveryRow: (() throws -> Bool)?) throws -> [ProvisionalReader.Row] {
+        guard let reference, limit > 0 else { return [] }
+        if let mayReadEveryRow, try !mayReadEveryRow() {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a window of the \(measure) order would not fit its time limit")
+        }
+        let key = measure.sql(reference.origin)
+        let up = forward == ascending
+        let direction = up ? "ASC" : "DESC"
+        var from: (key: Double, id: Int64)?
+        if let anchor {
+            guard let value = try db.scalar("SELECT \(key) FROM quake WHERE id = ?", [.integer(anchor.id)]).double else { return [] }
+            from = (value, anchor.id)
+        }
+        let (filter, filterArguments) = reader.plan.rowWhere
+        var rows: [ProvisionalReader.Row] = []
+        while rows.count < limit {
+            var arguments = filterArguments
+            var past = ""
+            if let from {
+                past = up ? " AND (k, id) > (?, ?)" : " AND (k, id) < (?, ?)"
+                arguments += [.real(from.key), .integer(from.id)]
+            }
+            arguments.append(.integer(Int64(limit - rows.count)))
+            let statement = try db.prepare("""
+                SELECT \(QuakeRow.columns), k FROM (SELECT *, \(key) AS k FROM quake WHERE \(filter))
+                WHERE 1\(past) ORDER BY k \(direction), id \(direction) LIMIT ?
+                """)
+            try statement.bind(arguments)
+            var next: (key: Double, id: Int64)?
+            while try statement.step() {
+                let band = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference, measure: measure)
+                rows.append(ProvisionalReader.Row(row: QuakeRow(statement), section: band))
+                guard reader.collapsed.contains(band.id), case .distance(let lower, let upper) = band.key else { continue }
+                let edge = up ? upper : lower
+                if edge.isInfinite { return rows }
+                next = (edge, .min)
+                break
+            }
+            guard let next else { break }
+            from = next
+        }
+        return rows
     }
 
     private func walkedRows(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool, limit: Int,
