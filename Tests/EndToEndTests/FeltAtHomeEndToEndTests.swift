@@ -22,8 +22,9 @@ struct FeltAtHomeEndToEndTests {
         return #"{"type":"Feature","properties":{"mag":\#(magnitude),"place":"\#(place)","time":\#(atMs - minutesAgo * 60_000)\#(alertField)},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat),\#(depth)]},"id":"\#(id)"}"#
     }
 
-    static func importing(_ features: [String], into state: URL, _ name: String) throws {
-        let feed = state.deletingLastPathComponent().appendingPathComponent(name)
+    /// Imports `features` into `state`, from a feed file `name` written in `folder` (default: beside `state`).
+    static func importing(_ features: [String], into state: URL, _ name: String, folder: URL? = nil) throws {
+        let feed = (folder ?? state.deletingLastPathComponent()).appendingPathComponent(name)
         try HostileInputTests.collection(features).write(to: feed, atomically: true, encoding: .utf8)
         let result = try QuaketuiBinary.run(["import", feed.path], stateDirectory: state)
         #expect(result.status == 0, "\(result.stderr)")

@@ -48,7 +48,7 @@ extension BrowserState {
                 self.messageLog.append(other.sentence(miles: miles, homeName: arrivals.rule.homeName), isError: true, at: self.now)
             }
             self.status.message = lead.sentence(miles: miles, homeName: arrivals.rule.homeName)
-                + (ranked.count > 1 ? " (+\(ranked.count - 1) more: L lists them, n walks the new quakes)" : "")
+                + (ranked.count > 1 ? " (+\(ranked.count - 1) more: L, n)" : "")
             self.status.isError = true
         }
         return effects
