@@ -61,6 +61,19 @@ public struct StatusSummary: Sendable {
         return recent.max { ($0.magnitude ?? -.infinity, $0.time) < ($1.magnitude ?? -.infinity, $1.time) }
     }
 
+    /// What a quake must meet to be a candidate of `choose` (a superset: an alert by any of the
+    /// rule's conditions, or near home in the last hour), for the store to read no other row.
+    public var candidates: RecentQuakeTerms {
+        var terms = RecentQuakeTerms(minimumMagnitude: rule.minimumMagnitude)
+        if let home = rule.home {
+            if let radius = rule.radius { terms.near = (home, radius) }
+            if let tenths = rule.minimumTenths { terms.intensity = (home, tenths) }
+            let since = Int64((now.timeIntervalSince1970 - Self.fallbackWindow - 60) * 1000)
+            terms.nearSince = (home, rule.radius ?? Self.defaultRadius, since)
+        }
+        return terms
+    }
+
     /// The line for `quakes` in `format` (nil: `defaultFormat`), or "" when there is nothing to say.
     public func line(for quakes: [QuakeRecord], format: String? = nil) -> String {
         guard let quake = choose(quakes) else { return "" }

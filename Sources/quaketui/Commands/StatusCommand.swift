@@ -58,7 +58,8 @@ enum StatusCommand {
             db.setBusyTimeout(milliseconds: 0)
             if try SampleCatalogue.isSample(db) { return }
             let through = Int64(now.timeIntervalSince1970 * 1000) + 60_000
-            quakes = try db.quakes(from: through - Int64(StatusSummary.alertWindow * 1000) - 60_000, through: through)
+            quakes = try db.quakes(from: through - Int64(StatusSummary.alertWindow * 1000) - 60_000, through: through,
+                                   meeting: summary.candidates)
         } catch let error as SQLiteError where error.isBusy {
             return
         } catch let error as SQLiteError {
