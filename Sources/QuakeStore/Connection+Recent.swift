@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 
 extension RecentQuakeTerms {
     /// The terms OR-ed as SQL with their arguments; nil when there is none.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// `intensityAtHome` and `sArrivalSeconds` as `list --json` and `watch --json` write them: the
 /// predicted intensity to one decimal (1.0–10.0, `FeltIntensity.oneDecimal`) and the S-wave

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeScenes
 import QuakeStore
 @testable import QuakeTUI

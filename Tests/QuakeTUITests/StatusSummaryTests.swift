@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
 import QuakeTestSupport

@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeStore
+import QuakeModel
 
 /// When a newly arrived quake alerts (app storage `alertMagnitude`, `alertRadius` around `home`,
 /// `alertIntensity` at `home`): at or above the magnitude, within the radius, or predicted to

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// Home and distance in the browser: `@` sets home to the selected quake, `~` toggles the
 /// near-home filter, and the `distance` sort joins the `s` cycle while a home is set.
@@ -27,7 +27,7 @@ extension AppState {
 
     /// A `distance` sort with no home (restored from a scene file, or home removed from
     /// defaults.plist meanwhile) becomes a `time` sort; returns what the status line says then.
-    mutating func fallBackFromDistanceSortWithoutHome() -> String? {
+    package mutating func fallBackFromDistanceSortWithoutHome() -> String? {
         guard sort.order.needsHome, settings.home == nil else { return nil }
         let order = sort.order.rawValue
         sort = QuakeSortDescriptor(.time)

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// What `quaketui status` prints for tmux's `status-right` (`#(quaketui status)`): one short
 /// line about the quake that matters now, or nothing.

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeScenes
 import QuakeStore
 import QuakeTUI
