@@ -41,7 +41,9 @@ static void distance_function(sqlite3_context *context, int count, sqlite3_value
 // sqlite3_create_function_v2 takes C function pointers; registering from C keeps the callback out
 // of Swift's calling convention.
 int quaketui_register_functions(struct sqlite3 *db) {
-    return sqlite3_create_function_v2(db, "quaketui_distance", 4,
-                                      SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
-                                      0, distance_function, 0, 0, 0);
+    int result = sqlite3_create_function_v2(db, "quaketui_distance", 4,
+                                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                            0, distance_function, 0, 0, 0);
+    if (result != 0) return result;
+    return quaketui_register_intensity(db);  // intensity.c
 }

@@ -28,6 +28,10 @@ public enum AppKeys {
     /// `alertRadius`: a new quake within this many kilometres of home alerts; nil (the default): none does by distance.
     public static let alertRadius = AppKey<Double?>("alertRadius", default: nil,
                                                     isValid: { $0.map(isRadius) ?? true })
+    /// `alertIntensity`: a new quake predicted to shake home at least this strongly (the Modified
+    /// Mercalli intensity to one decimal, 1–10; `FeltIntensity`) alerts; nil (the default): none does by intensity.
+    public static let alertIntensity = AppKey<Double?>("alertIntensity", default: nil,
+                                                       isValid: { $0.map { $0.isFinite && $0 >= 1 && $0 <= 10 } ?? true })
     /// `alertCommand`: a shell command run once per alerting quake, with the quake as JSON on stdin; nil: none.
     public static let alertCommand = AppKey<String?>("alertCommand", default: nil)
     /// `autoRefreshInterval`: seconds between automatic refreshes of `autoRefreshFeed`; 0 turns them off. Default 300.
@@ -47,7 +51,7 @@ public enum AppKeys {
     /// Checks for every key above, applied when the file is loaded.
     static let checks: [KeyCheck] = [
         KeyCheck(minimumMagnitude), KeyCheck(timeZone), KeyCheck(distanceUnit), KeyCheck(refreshFeed),
-        KeyCheck(home), KeyCheck(nearRadius), KeyCheck(alertMagnitude), KeyCheck(alertRadius),
+        KeyCheck(home), KeyCheck(nearRadius), KeyCheck(alertMagnitude), KeyCheck(alertRadius), KeyCheck(alertIntensity),
         KeyCheck(alertCommand), KeyCheck(autoRefreshInterval), KeyCheck(autoRefreshFeed),
     ]
 }

@@ -7,13 +7,13 @@ import Foundation
 /// ```
 public enum SceneKeys {
     /// The sort orders, in the order `s` cycles through them.
-    public static let sortOrders = ["time", "magnitude", "region", "depth", "distance"]
+    public static let sortOrders = ["time", "magnitude", "region", "depth", "distance", "intensity"]
     /// The detail view's tabs, in order.
     public static let tabs = ["detail", "map", "notes"]
 
     /// `ContentView.selectedQuake`: code of the selected quake; "" for none.
     public static let selectedQuake = SceneKey<String>("ContentView.selectedQuake", default: "")
-    /// `ContentView.sortOrder`: `time` (default), `magnitude`, `region`, `depth` or `distance` (from home;
+    /// `ContentView.sortOrder`: `time` (default), `magnitude`, `region`, `depth`, `distance` or `intensity` (from home;
     /// restored without a home, the browser falls back to `time` and says so).
     public static let sortOrder = SceneKey<String>("ContentView.sortOrder", default: "time",
                                                    isValid: { sortOrders.contains($0) })

@@ -21,6 +21,13 @@ extension GeoPoint {
         "quaketui_distance(\(self.latitude.sqlLiteral), \(self.longitude.sqlLiteral), \(latitude), \(longitude))"
     }
 
+    /// SQL for `FeltIntensity`'s equation at this point for the row's magnitude, coordinates and
+    /// depth: `quaketui_intensity` (CQuakeSQL/intensity.c), registered on every connection, equal
+    /// to `FeltIntensity.value` bit for bit; NULL without a magnitude.
+    public func intensitySQL() -> String {
+        "quaketui_intensity(\(latitude.sqlLiteral), \(longitude.sqlLiteral), latitude, longitude, depth, magnitude)"
+    }
+
     /// The same distance written with SQLite's built-in math functions
     /// (https://www.sqlite.org/lang_mathfunc.html), for a connection that does not have
     /// `quaketui_distance` (the `sqlite3` shell: quakebench's peer, a user's own queries). It

@@ -54,7 +54,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
                        the store of an earlier run in --work DIR
           --month-live   only the import figures and a month import watched by a browser model
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
-          --browser-only only the in-process browser figures (restore, key→frame, RSS), on the store of an
+          --browser-only only the in-process browser figures (restore, key→frame, RSS) and quaketui status, on the store of an
                        earlier run in --work DIR if there is one, else after one import
           --stats-only only the statistics and density rows (issue 32), on a store as --browser-only finds or
                        makes it
@@ -164,6 +164,7 @@ do {
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
+                figures += try StatusBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
             }
             continue
         }
@@ -176,6 +177,7 @@ do {
         if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
         figures += try StatsBench(store: store, runs: runs).run(n: n)
+        figures += try StatusBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
         figures += try terminalFigures(store, n)
         figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,

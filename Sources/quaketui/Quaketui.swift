@@ -25,6 +25,7 @@ enum Quaketui {
         Command(spec: DeleteCommand.spec, run: DeleteCommand.run),
         Command(spec: WatchCommand.spec, run: WatchCommand.run),
         Command(spec: ConfigCommand.spec, run: ConfigCommand.run),
+        Command(spec: StatusCommand.spec, run: StatusCommand.run),
     ]
 
     static let root = CommandSpec(
@@ -39,8 +40,9 @@ enum Quaketui {
             bundled sample catalogue (not real data) and refreshes from USGS in the background.
             The browser polls autoRefreshFeed itself (one process for all panes); quakes new
             since the scene last looked are marked ● and counted in the header. A new quake at
-            alertMagnitude or within alertRadius of home rings the bell and runs alertCommand,
-            once across panes ('quaketui config').
+            alertMagnitude, within alertRadius of home or predicted to shake home at
+            alertIntensity rings the bell and runs alertCommand, once across panes
+            ('quaketui config').
             Its keys (? shows them in the browser):
             \(KeyHelp.lines().joined(separator: "\n"))
 

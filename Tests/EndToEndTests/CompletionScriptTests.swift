@@ -67,10 +67,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: script) }
         #expect(try Self.bashCompletions(script, ["quaketui", "li"]) == ["list"])
         #expect(try Self.bashCompletions(script, ["quaketui", "sc"]) == ["scenes"])
-        #expect(try Self.bashCompletions(script, ["quaketui", "st"]) == ["stats"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "st"]) == ["stats", "status"])
         #expect(try Self.bashCompletions(script, ["quaketui", "help", "re"]) == ["refresh"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--so"]) == ["--sort"])
-        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "depth", "distance"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "depth", "distance", "intensity"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", "m"]) == ["magnitude"])
         #expect(try Self.bashCompletions(script, ["quaketui", "refresh", "4.5_w"]) == ["4.5_week"])
         #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "p"]) == ["prune"])
@@ -101,7 +101,7 @@ import Testing
             return out.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("quaketui li") == ["list"])
-        #expect(try complete("quaketui list --sort ").sorted() == ["depth", "distance", "magnitude", "region", "time"])
+        #expect(try complete("quaketui list --sort ").sorted() == ["depth", "distance", "intensity", "magnitude", "region", "time"])
         #expect(try complete("quaketui refresh all_h") == ["all_hour"])
         #expect(try complete("quaketui delete --be") == ["--before"])
         // Commands after the root's options, scene IDs where a scene is asked for, and `scenes`'

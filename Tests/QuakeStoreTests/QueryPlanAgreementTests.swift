@@ -228,8 +228,8 @@ struct QueryPlanAgreementTests {
             }
             #expect(window.rows.map(\.code) == codes, "provisional window \(label)")
             // The rows come in the plan's order: sections in order, rows in order inside each
-            // (the Swift comparisons a merge places rows with; a distance sort's merges reload).
-            if request.sortDescriptor.order != .distance {
+            // (the Swift comparisons a merge places rows with; the distance and intensity sorts' merges reload).
+            if !request.sortDescriptor.order.needsHome {
                 let keys = try context.read { db in try codes.map { code -> RowKeys in
                     let s = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
                     try s.bind(code, at: 1)

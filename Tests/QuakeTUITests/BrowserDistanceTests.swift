@@ -107,11 +107,11 @@ import Testing
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         try model.send(.settingsChanged(settings))
         orders = []
-        for _ in 0..<5 {
+        for _ in 0..<6 {
             try model.send(.nextSortOrder)
             orders.append(model.state.sort.order)
         }
-        #expect(orders == [.magnitude, .region, .depth, .distance, .time])
+        #expect(orders == [.magnitude, .region, .depth, .distance, .intensity, .time])
         for _ in 0..<4 { try model.send(.nextSortOrder) }
         #expect(model.state.sort == QuakeSortDescriptor(.distance, ascending: true))
         #expect(model.results.sections.map(\.title) == ["< 100 km", "100–300 km", "300–1,000 km"])

@@ -35,6 +35,26 @@ public enum ExpectedResults {
         return 6371.0088 * 2 * atan2(h.squareRoot(), (1 - h).squareRoot())
     }
 
+    /// The Modified Mercalli intensity Allen, Wald & Worden (2012) predict (hypocentral model,
+    /// J. Seismol. 16:409–433, equation 1 and table 2), written apart from `FeltIntensity` from
+    /// the paper's form: ln as log base e through `Foundation.log`, the two distance terms as
+    /// one expression, R = √(Δ² + h²) with Δ from `kilometres`. Nil without a magnitude.
+    public static func intensity(magnitude: Double?, epicentralKm: Double, depthKm: Double?) -> Double? {
+        guard let m = magnitude else { return nil }
+        let h = depthKm ?? 0
+        let r = (epicentralKm * epicentralKm + h * h).squareRoot()
+        let rm = -0.209 + 2.042 * exp(m - 5)
+        let far = r > 50 ? 0.078 * log(r / 50) : 0
+        return 2.085 + 1.428 * m - 1.402 * log((r * r + rm * rm).squareRoot()) + far
+    }
+
+    /// The one-decimal value and whole intensity shown for `value` (clamped to 1.0–10.0, the
+    /// whole one the one-decimal value rounded half up).
+    public static func shown(_ value: Double) -> (oneDecimal: Double, whole: Int) {
+        let tenths = min(100, max(10, (value * 10).rounded(.toNearestOrAwayFromZero)))
+        return (tenths / 10, Int((tenths / 10).rounded(.toNearestOrAwayFromZero)))
+    }
+
     /// - Parameters:
     ///   - distanceFrom: the point of a `distance` order (bands `distance-0` … `distance-4` at
     ///     100, 300, 1,000, 3,000 of `kmPerUnit`), and of `within` (a radius in km).
@@ -46,6 +66,9 @@ public enum ExpectedResults {
         func km(_ r: QuakeRecord) -> Double {
             guard let p = distanceFrom else { return 0 }
             return kilometres(fromLatitude: p.latitude, longitude: p.longitude, toLatitude: r.latitude, longitude: r.longitude)
+        }
+        func felt(_ r: QuakeRecord) -> Double? {
+            distanceFrom == nil ? nil : intensity(magnitude: r.magnitude, epicentralKm: km(r), depthKm: r.depth)
         }
         let matching = records.filter { record in
             if let minimumMagnitude, (record.magnitude ?? -.infinity) < minimumMagnitude || record.magnitude == nil { return false }
@@ -78,6 +101,9 @@ public enum ExpectedResults {
             case .distance:
                 let units = km(r) / kmPerUnit
                 return "distance-\([100.0, 300, 1_000, 3_000].filter { units >= $0 }.count)"
+            case .intensity:
+                guard let value = felt(r) else { return "intensity-unknown" }
+                return "intensity-\(shown(value).whole)"
             }
         }
         // Records inserted in order get ids 1, 2, 3…: ties break by insertion index.
@@ -99,6 +125,9 @@ public enum ExpectedResults {
                 return ascending ? (xd, x.time, a.offset) < (yd, y.time, b.offset) : (xd, x.time, a.offset) > (yd, y.time, b.offset)
             case .distance:
                 return ascending ? (km(x), a.offset) < (km(y), b.offset) : (km(x), a.offset) > (km(y), b.offset)
+            case .intensity:
+                let xi = felt(x) ?? -.infinity, yi = felt(y) ?? -.infinity
+                return ascending ? (xi, a.offset) < (yi, b.offset) : (xi, a.offset) > (yi, b.offset)
             }
         }
         var result: [Section] = []

@@ -23,12 +23,23 @@ struct sqlite3;
 // with no contraction into fused multiply-adds (distance.c) — so SQL and Swift agree to the bit.
 double quaketui_haversine_km(double latitude1, double longitude1, double latitude2, double longitude2);
 
-// Registers `quaketui_distance(lat1, lon1, lat2, lon2)` (quaketui_haversine_km as an SQL function)
+// Registers `quaketui_distance(lat1, lon1, lat2, lon2)` and `quaketui_intensity` (below) (quaketui_haversine_km as an SQL function)
 // on `db`: deterministic (the planner may factor it out and index on it) and innocuous (safe in
 // views and triggers). An argument that is NULL or not a number (after SQLite's numeric affinity,
 // as its own math functions treat text) gives NULL; so does a non-finite result.
 // Returns SQLite's result code.
 int quaketui_register_functions(struct sqlite3 *db);
+
+// MARK: The predicted intensity
+
+// Allen, Wald & Worden (2012)'s intensity for `magnitude` at `hypocentralKm`, unrounded and
+// unclamped, computed exactly as FeltIntensity.equation does (intensity.c).
+double quaketui_intensity_value(double magnitude, double hypocentralKm);
+
+// Registers `quaketui_intensity(homeLat, homeLon, lat, lon, depth, magnitude)`: the value at home
+// for a quake there (hypocentral distance from quaketui_haversine_km and the depth, a NULL depth
+// taken as 0); NULL without a magnitude or coordinates. Called by quaketui_register_functions.
+int quaketui_register_intensity(struct sqlite3 *db);
 
 // With QUAKETUI_SQL_PROFILE=FILE in the environment, appends a line to FILE for every statement
 // `db` runs (its time, the thread, the SQL with its values: profile.c); without it, nothing.

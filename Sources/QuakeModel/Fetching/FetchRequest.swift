@@ -16,14 +16,22 @@ public enum QuakeSortOrder: String, CaseIterable, Sendable, Codable {
     /// the request's `distanceReference` (home), by distance inside a band too. Without a
     /// reference the controller falls back to `time`.
     case distance
+    /// Strongest first by default: the intensity predicted at home (`FeltIntensity`, Allen, Wald
+    /// & Worden 2012); sections by whole intensity (`X extreme` … `I not felt`, then `unknown
+    /// magnitude`), by the predicted value inside one. Needs a home, as `distance` does.
+    case intensity
 
     /// Newest / largest first for time and magnitude, A→Z for region, shallowest first for
-    /// depth, nearest first for distance (SPEC §4.1).
+    /// depth, nearest first for distance, strongest first for intensity (SPEC §4.1).
     public var defaultAscending: Bool { self == .region || self == .depth || self == .distance }
 
-    /// The order `s` switches to: time, magnitude, region, depth, then distance only with a home.
+    /// Whether the order measures from home (and so needs one).
+    public var needsHome: Bool { self == .distance || self == .intensity }
+
+    /// The order `s` switches to: time, magnitude, region, depth, then distance and intensity
+    /// only with a home.
     public func next(hasHome: Bool) -> QuakeSortOrder {
-        let cycle = hasHome ? Self.allCases : Self.allCases.filter { $0 != .distance }
+        let cycle = hasHome ? Self.allCases : Self.allCases.filter { !$0.needsHome }
         guard let index = cycle.firstIndex(of: self) else { return .time }
         return cycle[(index + 1) % cycle.count]
     }
@@ -68,6 +76,8 @@ public enum SectionIdentifier: Hashable, Sendable {
     case depth
     /// Distance bands from a reference point.
     case distance(DistanceReference)
+    /// Whole predicted intensities at a reference point (home).
+    case intensity(DistanceReference)
 }
 
 /// A flat fetch: predicate and sort descriptor.

@@ -25,4 +25,8 @@ public enum RowFilter: Hashable, Sendable {
     /// Within `radiusKm` of `center` (great-circle distance, `GeoPoint.distance(to:)`, boundary
     /// included): a bounding box on the `quake_location` index, then the exact haversine.
     case near(GeoPoint, radiusKm: Double)
+    /// A predicted intensity at `home` (`FeltIntensity`) shown as `atLeast` (a whole intensity,
+    /// I–X) or more: ten times the equation's value at or past `FeltIntensity.scaledFloor(whole:)`.
+    /// A quake of unknown magnitude never matches.
+    case intensity(atLeast: Int, home: GeoPoint)
 }

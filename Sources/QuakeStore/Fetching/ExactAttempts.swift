@@ -36,6 +36,7 @@ struct ExactAttempts: Equatable, Sendable {
             case .alert: "alert"
             case .felt: "felt"
             case .near: "near"
+            case .intensity: "intensity"
             }
         }
     }

@@ -322,6 +322,13 @@ struct QueryPlan {
                 // The bounding box only narrows the index range; the exact distance decides,
                 // computed bit for bit as `quaketui_distance` computes it.
                 guard center.distance(to: GeoPoint(latitude: row.latitude, longitude: row.longitude)) <= radiusKm else { return false }
+            case .intensity(let whole, let home):
+                // `quaketui_intensity(…) * 10 >= floor`, the value computed bit for bit as in SQL.
+                guard let magnitude = row.keys.magnitude else { return false }
+                guard whole > 1 else { continue }
+                let felt = FeltIntensity(home: home, latitude: row.latitude, longitude: row.longitude, depth: row.depth,
+                                         magnitude: magnitude)
+                guard let felt, felt.value * 10 >= FeltIntensity.scaledFloor(whole: whole) else { return false }
             }
         }
         return true

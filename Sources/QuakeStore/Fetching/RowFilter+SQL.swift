@@ -7,7 +7,7 @@ extension RowFilter {
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt: false
+        case .eventType, .alert, .felt, .intensity: false
         }
     }
 
@@ -25,6 +25,10 @@ extension RowFilter {
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
         case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
+        case .intensity(let whole, let home):
+            // Every quake with a magnitude is shown as I or more (the value is clamped).
+            guard whole > 1 else { return ("magnitude IS NOT NULL", []) }
+            return ("\(home.intensitySQL()) * 10 >= ?", [.real(FeltIntensity.scaledFloor(whole: whole))])
         }
     }
 }

@@ -12,6 +12,9 @@ public struct AppSettings: Equatable, Sendable {
     public var refreshFeed: String
     /// `home` in app storage: where distances, the near-home filter and the distance sort measure from.
     public var home: GeoPoint?
+    /// `home`'s `name` (`quaketui config home LAT,LON --name Aksaray`): what home is called
+    /// everywhere it is named; nil: "home".
+    public var homeName: String?
     /// `nearRadius` in app storage: km from home the near-home filter (`~`) keeps.
     public var nearRadius: Double = 300
     /// `autoRefreshInterval` in app storage (or `$QUAKETUI_AUTO_REFRESH_INTERVAL`): seconds

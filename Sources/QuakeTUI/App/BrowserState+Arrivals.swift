@@ -38,11 +38,17 @@ extension BrowserState {
         self.live.newTotal = max(self.live.newTotal, self.live.newCodes.count)
         self.live.alerted.removeFirst(max(0, self.live.alerted.count - SceneKeys.alertedLimit))
         self.live.readThrough = arrivals.cursor
-        // The strongest alert of the batch speaks; every one of them rings and runs the command.
-        if let loudest = alerts.max(by: { ($0.magnitude ?? -.infinity) < ($1.magnitude ?? -.infinity) }) {
-            self.status.message = loudest.sentence(miles: self.settings.distanceUnit == .mi,
-                                                    homeName: arrivals.rule.homeName)
-                + (alerts.count > 1 ? " (+\(alerts.count - 1) more)" : "")
+        // The alert that matters most speaks (strongest shaking at home, then PAGER level, then
+        // magnitude); the others go to the message log (`L`), and `n` walks the new quakes.
+        // Every one of them rings and runs the command.
+        let ranked = AlertRule.ranked(alerts)
+        if let lead = ranked.first {
+            let miles = self.settings.distanceUnit == .mi
+            for other in ranked.dropFirst().reversed() {
+                self.messageLog.append(other.sentence(miles: miles, homeName: arrivals.rule.homeName), isError: true, at: self.now)
+            }
+            self.status.message = lead.sentence(miles: miles, homeName: arrivals.rule.homeName)
+                + (ranked.count > 1 ? " (+\(ranked.count - 1) more: L, n)" : "")
             self.status.isError = true
         }
         return effects

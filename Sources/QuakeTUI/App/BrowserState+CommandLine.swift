@@ -105,7 +105,8 @@ extension BrowserState {
     }
 
     private func parse(_ line: String) -> Result<FilterCommand, FilterCommandError> {
-        FilterCommand.parse(line, now: Int64(self.now.timeIntervalSince1970 * 1000), timeZone: self.settings.resolvedTimeZone)
+        FilterCommand.parse(line, now: Int64(self.now.timeIntervalSince1970 * 1000), timeZone: self.settings.resolvedTimeZone,
+                            home: self.settings.home)
     }
 
     private mutating func run(_ line: String) -> [Effect] {
@@ -141,7 +142,8 @@ extension BrowserState {
         case .success(.quit):
             return [.quit]
         }
-        self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone)
+        self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone,
+                                                   home: self.settings.home)
         return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))
     }
 

@@ -7,9 +7,20 @@ extension AppState {
     public var isNearHomeActive: Bool { nearHome && settings.home != nil }
 
     /// Adds what home means to a request: the distance sort's reference (home, in the display
-    /// unit) and, with `~` on, the near-home row filter.
+    /// unit), with `~` on the near-home row filter, and `:intensity` measured from the home of
+    /// now (set or moved since the filter was typed; without a home it filters nothing).
     func addDistance(to request: inout SectionedFetchRequest) {
-        guard let home = settings.home else { return }
+        let home = settings.home
+        request.predicate.rowFilters = request.predicate.rowFilters.compactMap { filter in
+            guard case .intensity(let whole, _) = filter else { return filter }
+            return home.map { .intensity(atLeast: whole, home: $0) }
+        }
+        if let home, !request.predicate.rowFilters.contains(where: { if case .intensity = $0 { true } else { false } }),
+           let text = filters.first(where: { FilterCommand.kind(of: $0) == "intensity" }),
+           case .success(.filter(_, _, let filter)) = FilterCommand.parse(text, now: 0, home: home) {
+            request.predicate.rowFilters.append(filter)  // typed, or restored, before a home was set
+        }
+        guard let home else { return }
         request.distanceReference = DistanceReference(origin: home, unit: settings.distanceUnit == .mi ? .mi : .km)
         if nearHome { request.predicate.rowFilters.append(.near(home, radiusKm: settings.nearRadius)) }
     }
@@ -17,9 +28,10 @@ extension AppState {
     /// A `distance` sort with no home (restored from a scene file, or home removed from
     /// defaults.plist meanwhile) becomes a `time` sort; returns what the status line says then.
     package mutating func fallBackFromDistanceSortWithoutHome() -> String? {
-        guard sort.order == .distance, settings.home == nil else { return nil }
+        guard sort.order.needsHome, settings.home == nil else { return nil }
+        let order = sort.order.rawValue
         sort = QuakeSortDescriptor(.time)
-        return "Sorted by time: the distance sort needs a home (press @ on a quake, or run 'quaketui config home LAT,LON')"
+        return "Sorted by time: the \(order) sort needs a home (press @ on a quake, or run 'quaketui config home LAT,LON')"
     }
 }
 
@@ -47,6 +59,7 @@ extension BrowserState {
         }
         let home = GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude)
         self.settings.home = home
+        self.settings.homeName = nil  // the name was of the old home; `@` saves the new one without one
         let refetch = refetchKeepingSelection()
         self.status.message = "Home set to \(QuakeFormat.coordinates(latitude: home.latitude, longitude: home.longitude))"
             + " (the epicentre of \(code)); distances, ~ and the distance sort measure from there"

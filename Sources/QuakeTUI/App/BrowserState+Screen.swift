@@ -51,6 +51,7 @@ extension BrowserState {
             model.messageLogOffset = self.logOffset
         }
         model.display.home = self.settings.home
+        model.display.homeName = self.settings.homeName
         model.showsColumnHeaders = self.showsColumnHeaders
         model.keyMode = KeyMap.modes(for: self.app).dropFirst().first
         if self.statistics.isPresented { model.statistics = StatisticsModel(self.statistics) }

@@ -7,7 +7,7 @@ import QuakeModel
 ///
 /// ```
 /// :depth 0-70      :mag 4-6   :mag 5 (or 5+)   :since 24h      :time 2025-01-01..2025-02-01
-/// :type earthquake :type !quarry blast   :alert orange   :felt   :clear
+/// :type earthquake :type !quarry blast   :alert orange   :felt   :intensity 4+   :clear
 /// ```
 public enum FilterCommand: Equatable, Sendable {
     /// Add (or replace) a filter: its kind (`depth`, `mag`, `time`, `type`, `alert`, `felt`), canonical
@@ -29,12 +29,12 @@ public enum FilterCommand: Equatable, Sendable {
     /// (Short enough that an unknown command's sentence, this with the name typed, stays whole in
     /// the message log a scene keeps: `SceneKeys.messageLogTextLimit`, 300 characters.)
     public static let usage = ":depth 0-70, :mag 4-6 (or 5 for 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
-        + ":type earthquake (!type hides), :alert orange, :felt, :clear, :mc maxc|gft90|gft95|mbs, :sort mag, :help, :q"
+        + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :clear, :mc maxc|gft90|gft95|mbs, :sort mag, :help, :q"
 
-    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt"]
+    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear", "mc", "sort", "help", "quit"]
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "clear", "mc", "sort", "help", "quit"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
     /// several names' common start; nil when there is nothing to add (an argument is being typed).
@@ -49,10 +49,11 @@ public enum FilterCommand: Equatable, Sendable {
         return common.count > typed.count ? common : nil
     }
 
-    /// Parses one command line; `now` (ms since the epoch) anchors `since`, and dates are days
-    /// in `timeZone` (the list's). The error says what was wrong and what is accepted.
-    public static func parse(_ line: String, now: Int64,
-                             timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> Result<FilterCommand, FilterCommandError> {
+    /// Parses one command line; `now` (ms since the epoch) anchors `since`, dates are days in
+    /// `timeZone` (the list's), and `:intensity` measures from `home`. The error says what was
+    /// wrong and what is accepted.
+    public static func parse(_ line: String, now: Int64, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+                             home: GeoPoint? = nil) -> Result<FilterCommand, FilterCommandError> {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let name = String(trimmed.prefix { !$0.isWhitespace }).lowercased()
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
@@ -107,6 +108,16 @@ public enum FilterCommand: Equatable, Sendable {
         case "felt":
             guard argument.isEmpty else { return fail("felt takes nothing: :felt") }
             return .success(.filter(kind: "felt", text: "felt", .felt))
+        case "intensity":
+            // `4`, `4+`, `IV`, `IV+`: that predicted intensity at home and stronger.
+            let bare = argument.hasSuffix("+") ? String(argument.dropLast()).trimmingCharacters(in: .whitespaces) : argument
+            guard let whole = FeltIntensity.parseWhole(bare) else {
+                return fail("intensity takes a Modified Mercalli intensity, 1 to 10 or I to X, and stronger: :intensity 4+, :intensity VI")
+            }
+            guard let home else {
+                return fail("intensity is predicted at home, and no home is set: press @ on a quake, or run 'quaketui config home LAT,LON'")
+            }
+            return .success(.filter(kind: "intensity", text: "intensity \(whole)+", .intensity(atLeast: whole, home: home)))
         case "mc":
             guard let method = CompletenessMethod(rawValue: argument.lowercased()) else {
                 return fail("mc takes a method of Mc for the statistics (=): :mc maxc, :mc gft90, :mc gft95 or :mc mbs")
@@ -149,9 +160,10 @@ public enum FilterCommand: Equatable, Sendable {
 
     /// The row filters of saved filter texts (`ContentView.filters`); a text that no longer
     /// parses is dropped. `since` is measured from `now`, days are in `timeZone`.
-    public static func rowFilters(_ texts: [String], now: Int64, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> [RowFilter] {
+    public static func rowFilters(_ texts: [String], now: Int64, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
+                                  home: GeoPoint? = nil) -> [RowFilter] {
         texts.compactMap { text in
-            if case .success(.filter(_, _, let filter)) = parse(text, now: now, timeZone: timeZone) { filter } else { nil }
+            if case .success(.filter(_, _, let filter)) = parse(text, now: now, timeZone: timeZone, home: home) { filter } else { nil }
         }
     }
 

@@ -53,8 +53,17 @@ enum DetailView {
                 : ("URL", optional(r.url), .role(.accent, [.underline])),
         ]
         if let home = display.home {
-            let line = QuakeFormat.fromHome(home, latitude: r.latitude, longitude: r.longitude, unit: display.distanceUnit)
-            rows.insert(("From home", line, .plain), at: rows.firstIndex { $0.0 == "Depth" } ?? rows.endIndex)
+            let name = display.homeLabel
+            let line = QuakeFormat.fromHome(home, latitude: r.latitude, longitude: r.longitude, unit: display.distanceUnit,
+                                            homeName: display.homeName)
+            var index = rows.firstIndex { $0.0 == "Depth" } ?? rows.endIndex
+            rows.insert(("From \(name)", line, .plain), at: index)
+            if let felt = FeltIntensity(home: home, latitude: r.latitude, longitude: r.longitude, depth: r.depth,
+                                        magnitude: r.magnitude) {
+                index += 1
+                rows.insert(("At \(name)", QuakeFormat.feltAtHome(felt), felt.whole >= 5 ? .role(.warning, [.bold]) : .plain),
+                            at: index)
+            }
         }
         if let title = r.title, !title.isEmpty { rows.insert(("Title", title, .plain), at: 0) }
         rows.append(("Notes", hasNotes ? "✎ yes (tab 3)" : "—", .plain))

@@ -2,7 +2,7 @@ import QuakeModel
 
 /// One column of the list's quake rows.
 enum ListColumn: Equatable, Hashable, Sendable {
-    case magnitude, mark, place, notes, distance, absolute, depth, location, code, relative
+    case magnitude, mark, place, notes, distance, absolute, depth, location, code, felt, relative
 }
 
 /// The header row above the list (issue 31): the name of each column the rows show at this
@@ -21,6 +21,7 @@ extension ListView {
             case .magnitude: .magnitude
             case .region: .place
             case .distance: .distance
+            case .intensity: .felt
             case .depth: .depth
             }
         }
@@ -35,6 +36,7 @@ extension ListView {
         case .place: "place"
         case .mark, .notes: ""
         case .distance: "to home"
+        case .felt: "felt here"
         // The times' zone: `UTC 10:00`, `local 2024-05-06 19:00`.
         case .absolute: display.timeZone == .utc ? "UTC" : "local"
         case .depth: "depth"

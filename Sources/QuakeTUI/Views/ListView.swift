@@ -22,6 +22,12 @@ enum ListView {
         var relative = 8
         /// Distance from home (`12,345 km`), only with a home.
         var distance = 0
+        /// The intensity predicted at home (`VII very strong`), only with a home: on the widest
+        /// panes, or first when the list is sorted by it.
+        var felt = 0
+
+        /// The felt column's width: `VII very strong`, the longest label.
+        static let feltWidth = 15
 
         /// The place keeps this much before depth or time may take room…
         static let placeBeforeDetails = 28
@@ -52,6 +58,7 @@ enum ListView {
                 (.absolute, timeOfDayOnly ? 5 : 16, Self.placeBeforeDetails),
                 (.code, 12, Self.placeBeforeExtras),
                 (.location, 16, Self.placeBeforeExtras),
+                (.felt, showsDistance ? Self.feltWidth : 0, Self.placeBeforeExtras),
             ]
             var widths: [ListColumn: Int] = [:]
             if let sorted, let entry = wanted.first(where: { $0.0 == sorted }), entry.1 > 0 {
@@ -65,6 +72,7 @@ enum ListView {
             absolute = widths[.absolute] ?? 0
             code = widths[.code] ?? 0
             location = widths[.location] ?? 0
+            felt = widths[.felt] ?? 0
             place = max(0, min(rest, Self.widestPlace))
             // Past the widest place, the code takes the room left, up to a long code.
             if code > 0, rest > place { code += min(rest - place, Self.widestCode - code) }
@@ -90,6 +98,7 @@ enum ListView {
              Slot(column: .depth, width: depth, alignsRight: true, gap: 2),
              Slot(column: .location, width: location, alignsRight: true, gap: 2),
              Slot(column: .code, width: code, alignsRight: false, gap: 2),
+             Slot(column: .felt, width: felt, alignsRight: false, gap: 2),
              Slot(column: .relative, width: relative, alignsRight: true, gap: 1)]
         }
     }
@@ -218,6 +227,11 @@ enum ListView {
             return (location, .role(.dim))
         case .code:
             return (fitted(code: quake.code, width: columns.code), .role(.dim))
+        case .felt:
+            guard let home = display.home, let latitude = quake.latitude, let longitude = quake.longitude,
+                  let felt = FeltIntensity(home: home, latitude: latitude, longitude: longitude, depth: quake.depth,
+                                           magnitude: quake.magnitude) else { return ("", .plain) }
+            return (felt.label, felt.whole >= 5 ? .role(.warning, [.bold]) : .plain)
         case .relative:
             return (QuakeFormat.relative(quake.time, now: display.now), .plain)
         }

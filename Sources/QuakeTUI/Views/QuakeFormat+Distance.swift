@@ -10,11 +10,34 @@ extension QuakeFormat {
         return "\(number) \(unit.rawValue)"
     }
 
-    /// `1,234 km NNE of home`: distance and compass point from home to the epicentre.
+    /// `1,234 km NNE of Aksaray`: distance and compass point from home (called `homeName`, else
+    /// "home") to the epicentre.
     public static func fromHome(_ home: GeoPoint, latitude: Double, longitude: Double,
-                                unit: DisplaySettings.DistanceUnit) -> String {
+                                unit: DisplaySettings.DistanceUnit, homeName: String? = nil) -> String {
         let epicentre = GeoPoint(latitude: latitude, longitude: longitude)
-        let distance = homeDistance(kilometres: home.distance(to: epicentre), unit: unit)
-        return "\(distance) \(GeoPoint.compassPoint(home.bearing(to: epicentre))) of home"
+        return fromHome(kilometres: home.distance(to: epicentre), bearing: home.bearing(to: epicentre), unit: unit,
+                        homeName: homeName)
+    }
+
+    /// `1,234 km NNE of Aksaray` from a distance and a bearing already computed.
+    public static func fromHome(kilometres: Double, bearing: Double, unit: DisplaySettings.DistanceUnit,
+                                homeName: String?) -> String {
+        "\(homeDistance(kilometres: kilometres, unit: unit)) \(GeoPoint.compassPoint(bearing)) of \(homeLabel(homeName))"
+    }
+
+    /// What home is called on screen: its name, sanitised and on one line, else `home`.
+    public static func homeLabel(_ name: String?) -> String {
+        let text = name.map { singleLine(SafeText.sanitize($0)).trimmingCharacters(in: .whitespaces) } ?? ""
+        return text.isEmpty ? "home" : text
+    }
+
+    /// `V moderate (predicted 5.2 ± 0.9), S waves ~6 s after the origin`: the intensity predicted
+    /// at home and, within 1,000 km, when its S waves arrive (an estimate at 3.5 km/s).
+    public static func feltAtHome(_ felt: FeltIntensity) -> String {
+        var text = "\(felt.label) (predicted \(String(format: "%.1f", felt.oneDecimal)) ± \(String(format: "%.1f", felt.sigma)))"
+        if let seconds = felt.sArrivalSeconds {
+            text += ", S waves ~\(count(Int(seconds.rounded()))) s after the origin"
+        }
+        return text
     }
 }

@@ -66,6 +66,11 @@ public struct DisplaySettings: Sendable, Equatable {
     public var distanceUnit: DistanceUnit
     /// Home (app storage `home`): the list's distance column and the detail's distance and bearing.
     public var home: GeoPoint?
+    /// What home is called (app storage `home`'s `name`); nil: "home".
+    public var homeName: String?
+
+    /// Home as the screen names it: its name (sanitised, on one line), else `home`.
+    public var homeLabel: String { QuakeFormat.homeLabel(homeName) }
 
     public init(now: Int64, timeZone: TimeZoneChoice = .utc, localTimeZone: TimeZone = .current,
                 distanceUnit: DistanceUnit = .km) {

@@ -31,7 +31,7 @@ extension AppState {
         helpVisible = storage.value(for: SceneKeys.isHelpPresented)
         helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
         filters = storage.value(for: SceneKeys.filters)
-        rowFilters = FilterCommand.rowFilters(filters, now: now, timeZone: settings.resolvedTimeZone)
+        rowFilters = FilterCommand.rowFilters(filters, now: now, timeZone: settings.resolvedTimeZone, home: settings.home)
         commandHistory = storage.value(for: SceneKeys.commandHistory)
         live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
         nearHome = storage.value(for: SceneKeys.nearHome)
@@ -116,6 +116,7 @@ extension AppSettings {
                   distanceUnit: DistanceUnit(rawValue: storage.value(for: AppKeys.distanceUnit)) ?? .km,
                   refreshFeed: storage.value(for: AppKeys.refreshFeed))
         home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        homeName = storage.value(for: AppKeys.home)?.name
         nearRadius = storage.value(for: AppKeys.nearRadius)
         // The automatic refresh honours the same override (AutoRefresher.schedule).
         let override = ProcessInfo.processInfo.environment["QUAKETUI_AUTO_REFRESH_INTERVAL"].flatMap(Double.init)

@@ -11,16 +11,20 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region|depth|distance] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
+        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
             for region, depth bands (10 km wide to 100 km, then 100 km wide) for depth, shallowest
             first, distance bands (< 100, 100–300, 300–1,000, 1,000–3,000, ≥ 3,000 in the app
-            setting distanceUnit) for distance, nearest first. An order may be given by the start
-            of its name alone (--sort mag, as the list's column header writes it).
+            setting distanceUnit) for distance, nearest first, whole predicted intensities at home
+            (X extreme … I not felt) for intensity, strongest first. An order may be given by the
+            start of its name alone (--sort mag, as the list's column header writes it).
 
-            Distances are measured from --near LAT,LON, else from the app setting home
-            ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
+            Distances and predicted intensities are measured from --near LAT,LON, else from the
+            app setting home ('quaketui config home LAT,LON'); --sort distance, --sort intensity,
+            --min-intensity and --radius need one of them. The intensity is the Modified Mercalli
+            intensity Allen, Wald & Worden (2012) predict there (a median, without site effects;
+            see the README); --min-intensity I keeps the quakes shown as I or stronger (4 or IV).
             --radius KM keeps only quakes within KM kilometres (great-circle) of that point.
             The search is a case- and diacritic-insensitive substring of the place ("mexico"
             finds "México"; the text is literal); text that looks like a code (letters and
@@ -34,17 +38,21 @@ enum ListCommand {
             replaces it with real data.
 
             --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
-            "magnitude","place","time","depth","latitude","longitude","source"}]}]}; with --near
-            or a home, each quake also has "distanceKm" (great-circle, km) and "bearing" (degrees
-            clockwise from north, from the point to the epicentre).
+            "magnitude","place","time","depth","latitude","longitude","source","intensityAtHome",
+            "sArrivalSeconds"}]}]}; with --near or a home, each quake also has "distanceKm"
+            (great-circle, km) and "bearing" (degrees clockwise from north, from the point to the
+            epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
+            "sArrivalSeconds" when its S waves reach that point (within 1,000 km), both null
+            without a point or a magnitude.
             """,
         options: [
-            .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region, depth or distance (needs --near or a home).",
+            .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region, depth, distance or intensity (these two need --near or a home).",
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only quakes whose place contains TEXT, or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X)."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),
@@ -59,8 +67,10 @@ enum ListCommand {
         if let text = arguments.value("near") {
             origin = try point(text, command: command)
         }
-        if origin == nil, arguments.value("sort") == "distance" || arguments.value("radius") != nil {
-            let flag = arguments.value("radius") != nil ? "--radius" : "--sort distance"
+        let sort = arguments.value("sort").flatMap { QuakeSortOrder(named: $0) }
+        if origin == nil, sort?.needsHome == true || arguments.value("radius") != nil || arguments.value("min-intensity") != nil {
+            let flag = arguments.value("radius") != nil ? "--radius"
+                : arguments.value("min-intensity") != nil ? "--min-intensity" : "--sort \(sort?.rawValue ?? "distance")"
             throw UsageError(message: "\(flag) needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'.",
                              command: command)
         }
@@ -87,7 +97,7 @@ enum ListCommand {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
             guard let parsed = QuakeSortOrder(named: text) else {
-                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region, depth or distance."
+                throw UsageError(message: "'\(text)' is not a sort order; use time, magnitude, region, depth, distance or intensity."
                                  + Spelling.didYouMean(text, in: QuakeSortOrder.allCases.map(\.rawValue)), command: command)
             }
             order = parsed
@@ -100,6 +110,16 @@ enum ListCommand {
         return SectionedFetchRequest(
             predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum),
             sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: timeZone)
+    }
+
+    /// `--min-intensity`: a whole intensity, 1–10 or I–X; nil without the flag.
+    static func minimumIntensity(from arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Int? {
+        guard let text = arguments.value("min-intensity") else { return nil }
+        guard let whole = FeltIntensity.parseWhole(text.trimmingCharacters(in: .whitespaces)) else {
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not an intensity; use a whole Modified Mercalli intensity, 1 to 10 or I to X, such as 4.",
+                             command: command)
+        }
+        return whole
     }
 
     static func limit(from arguments: ParsedArguments) throws(UsageError) -> Int {
@@ -117,6 +137,7 @@ enum ListCommand {
         -> (StateDirectory, SectionedFetchRequest, GeoPoint?) {
         _ = try request(from: arguments, timeZone: .current, command: command)
         let radius = try radius(from: arguments, command: command)
+        let minimumIntensity = try minimumIntensity(from: arguments, command: command)
         if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil, command: command) }
         // Nothing is created: the settings of a directory without a store read as defaults,
         // so the usage errors they decide come first, then a missing store is refused.
@@ -129,6 +150,7 @@ enum ListCommand {
         if let origin {
             request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
             if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
+            if let minimumIntensity { request.predicate.rowFilters.append(.intensity(atLeast: minimumIntensity, home: origin)) }
         }
         try arguments.requireStore(in: state)
         return (state, request, origin)
@@ -177,6 +199,10 @@ enum ListCommand {
         if let radius = arguments.value("radius") {
             filters.append("none within \(SafeText.sanitize(radius)) km")
             advice.append("raise --radius")
+        }
+        if let whole = request.predicate.rowFilters.lazy.compactMap({ if case .intensity(let w, _) = $0 { w } else { nil } }).first {
+            filters.append("none predicted to be felt as \(FeltIntensity.numeral(whole)) or more")
+            advice.append("lower --min-intensity")
         }
         if let minimum = request.predicate.minimumMagnitude {
             let top = largest.map { String(format: "M %.1f", $0) } ?? "none with a magnitude"
@@ -236,7 +262,11 @@ enum ListCommand {
         let row: QuakeRow
         /// The point of `distanceKm` and `bearing`, nil for none.
         var origin: GeoPoint?
-        enum CodingKeys: String, CodingKey { case code, magnitude, place, time, depth, latitude, longitude, source, distanceKm, bearing }
+        /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (null without one).
+        var home: GeoPoint?
+        enum CodingKeys: String, CodingKey {
+            case code, magnitude, place, time, depth, latitude, longitude, source, distanceKm, bearing, intensityAtHome, sArrivalSeconds
+        }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(row.code, forKey: .code)
@@ -252,6 +282,10 @@ enum ListCommand {
                 try c.encode(origin.distance(to: epicentre), forKey: .distanceKm)
                 try c.encode(origin.bearing(to: epicentre), forKey: .bearing)
             }
+            let felt = home.flatMap {
+                FeltIntensity(home: $0, latitude: row.latitude, longitude: row.longitude, depth: row.depth, magnitude: row.magnitude)
+            }
+            try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
         }
     }
 
@@ -275,7 +309,7 @@ enum ListCommand {
             } else {
                 output.writeJSON(",")
             }
-            output.writeJSON(try json(QuakeJSON(row: row, origin: origin)))
+            output.writeJSON(try json(QuakeJSON(row: row, origin: origin, home: origin)))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
         output.writeJSON("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")

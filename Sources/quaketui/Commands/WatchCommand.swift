@@ -107,6 +107,7 @@ enum WatchCommand {
             let output = BufferedOutput()
             if alerts != nil { _ = settings.reload() }
             let rule = AlertRule(settings)
+            let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor, byTime: true) { quake in
                     if let alerts, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
@@ -114,7 +115,8 @@ enum WatchCommand {
                         ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))
                         if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty {
-                            let json = try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
+                            let json = try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing,
+                                                       home: home).line()
                             AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
                         }
                     }
@@ -124,7 +126,7 @@ enum WatchCommand {
                         $0.bearing(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
                     }
                     if json {
-                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing).line() + "\n")
+                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing, home: home).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
                     }
@@ -165,10 +167,12 @@ struct ArrivalJSON: Encodable {
     let record: QuakeRecord
     var distanceKm: Double?
     var bearing: Double?
+    /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (both null without one).
+    var home: GeoPoint?
 
     enum CodingKeys: String, CodingKey {
         case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
-        case tsunami, felt, sig, net, url, title, distanceKm, bearing
+        case tsunami, felt, sig, net, url, title, distanceKm, bearing, intensityAtHome, sArrivalSeconds
     }
 
     func encode(to encoder: Encoder) throws {
@@ -193,6 +197,10 @@ struct ArrivalJSON: Encodable {
         try c.encode(record.title, forKey: .title)
         try c.encodeIfPresent(distanceKm.map { ($0 * 10).rounded() / 10 }, forKey: .distanceKm)
         try c.encodeIfPresent(bearing.map { $0.rounded() }, forKey: .bearing)
+        let felt = home.flatMap {
+            FeltIntensity(home: $0, latitude: record.latitude, longitude: record.longitude, depth: record.depth, magnitude: record.magnitude)
+        }
+        try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
     }
 
     func line() throws -> String {

@@ -5,14 +5,60 @@ import Foundation
 /// sections by distance band, by distance inside a band. Its rows are read, ranked and counted
 /// through the distance table (`DistanceTable`), or walked off `quake_location` before the
 /// table is built (`DistanceTable.walk`).
+///
+/// The `intensity` order is the same machinery with another `measure`: the intensity predicted
+/// at home (`FeltIntensity`) is a function of the hypocentral distance and the magnitude, which
+/// no index orders, so it too is computed once per configuration into the table's key column
+/// and read, ranked and counted through the table's index; its bands are the whole intensities.
+/// It has no walk before the table is built (no index orders rows by intensity).
 struct DistanceSort: SortStrategy {
     let ascending: Bool
     /// Where distances are measured from (nil: no home; the controller then sorts by time).
     let reference: DistanceReference?
+    /// What the table ranks by.
+    var measure: Measure = .epicentral
+
+    /// What a row of the table is ranked by (its `km` column).
+    enum Measure: Hashable, Sendable {
+        /// The great-circle distance from the reference, km.
+        case epicentral
+        /// Ten times the intensity predicted at the reference (`FeltIntensity.value * 10`;
+        /// `unknownKey` for a quake without a magnitude).
+        case intensity
+
+        /// The key of a quake of unknown magnitude: below every value of the equation.
+        static let unknownKey = -1.0e9
+
+        /// The key's SQL over `quake` (never NULL).
+        func sql(_ origin: GeoPoint) -> String {
+            switch self {
+            case .epicentral: origin.distanceSQL()
+            case .intensity: "coalesce(\(origin.intensitySQL()) * 10, \(Self.unknownKey.sqlLiteral))"
+            }
+        }
+
+        /// The sections in ascending key order: distance bands, or unknown then I…X, each whole
+        /// intensity `n` holding the keys that round to it (`[10n − 5.5, 10n + 4.5)`).
+        func bands(_ reference: DistanceReference) -> [(key: SectionKey, id: String, title: String)] {
+            guard self == .intensity else { return reference.bands }
+            var bands: [(key: SectionKey, id: String, title: String)] = [
+                (.distance(lowerKm: -.infinity, upperKm: Self.unknownKey / 10), "intensity-unknown", "unknown magnitude")]
+            for whole in 1...10 {
+                let lower = whole == 1 ? Self.unknownKey / 10 : FeltIntensity.scaledFloor(whole: whole)
+                let upper = whole == 10 ? Double.infinity : FeltIntensity.scaledFloor(whole: whole + 1)
+                bands.append((.distance(lowerKm: lower, upperKm: upper), "intensity-\(whole)", FeltIntensity.label(whole)))
+            }
+            return bands
+        }
+    }
 
     var canRun: Bool { reference != nil }
 
-    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier { reference.map { .distance($0) } ?? .day(timeZone) }
+    func sectionIdentifier(timeZone: TimeZone) -> SectionIdentifier {
+        reference.map { measure == .intensity ? .intensity($0) : .distance($0) } ?? .day(timeZone)
+    }
+
+    private var bands: [(key: SectionKey, id: String, title: String)] { reference.map(measure.bands) ?? [] }
 
     var from: String { DistanceTable.from }
 
@@ -39,7 +85,7 @@ struct DistanceSort: SortStrategy {
     /// The band holding `km` (a row without one, as at home); a distance no band holds (NaN)
     /// gets a key no section has.
     func sectionKey(of keys: RowKeys, km: Double?, days: DayCalendar) -> SectionKey {
-        reference?.bands.first { band in
+        bands.first { band in
             guard case .distance(let lower, let upper) = band.key else { return false }
             return lower <= (km ?? 0) && (km ?? 0) < upper
         }?.key ?? .distance(lowerKm: 0, upperKm: .infinity)
@@ -55,8 +101,8 @@ struct DistanceSort: SortStrategy {
     }
 
     /// The band holding a quake `km` from `reference` (the farthest for a distance no band holds).
-    static func band(of km: Double, in reference: DistanceReference) -> SectionLabel {
-        let bands = reference.bands
+    static func band(of km: Double, in reference: DistanceReference, measure: Measure = .epicentral) -> SectionLabel {
+        let bands = measure.bands(reference)
         let band = bands.first { band in
             guard case .distance(let lower, let upper) = band.key else { return false }
             return lower <= km && km < upper
@@ -92,7 +138,6 @@ struct DistanceSort: SortStrategy {
     /// The sections in display order, the bands given to `count` in that order; empty bands are
     /// left out, as every order leaves out its empty sections.
     func bandSections(count: ([(lowerKm: Double, upperKm: Double)]) throws -> [Int]) throws -> [QuakeSection] {
-        let bands = reference?.bands ?? []
         let ordered = ascending ? bands : bands.reversed()
         let counts = try count(ordered.map(\.key.distanceBounds))
         return zip(ordered, counts).compactMap { band, count in
@@ -108,6 +153,14 @@ struct DistanceSort: SortStrategy {
     /// would read every row gives up at once when that cannot fit (`readsEveryRowInTime`).
     func readProvisional(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool,
                          limit: Int, bounded: Bool, into result: inout [ProvisionalReader.Row]) throws {
+        guard measure == .epicentral else {
+            // No index orders rows by intensity: a window before the table reads every row once,
+            // as the distance walk does past an eighth of the great circle, or gives up at once
+            // when that cannot fit its time limit.
+            result += try scannedRows(db, reader: reader, from: anchor, forward: forward, limit: limit - result.count,
+                                      mayReadEveryRow: bounded ? { try reader.readsEveryRowInTime(db) } : nil)
+            return
+        }
         result += try walkedRows(db, reader: reader, from: anchor, forward: forward, limit: limit - result.count,
                                  mayReadEveryRow: bounded ? { try reader.readsEveryRowInTime(db) } : nil)
     }
@@ -117,14 +170,62 @@ struct DistanceSort: SortStrategy {
         guard let reference else { return nil }
         let (predicate, arguments) = reader.plan.rowWhere
         let statement = try db.cachedStatement("""
-            SELECT \(QuakeRow.columns), \(reference.origin.distanceSQL()) FROM quake
+            SELECT \(QuakeRow.columns), \(measure.sql(reference.origin)) FROM quake
             WHERE id = ? AND \(predicate)
             """)
         try statement.bind([.integer(keys.id)] + arguments)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
-        let section = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference)
+        let section = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference, measure: measure)
         return ProvisionalReader.Row(row: QuakeRow(statement), section: section)
+    }
+
+    /// Rows in the order of the key, read by one scan of every row each (`intensity`): the
+    /// rows past `anchor` (strictly) going `forward`, a folded band's first row and then on
+    /// from its far edge, as `walkedRows` reads them.
+    private func scannedRows(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool, limit: Int,
+                             mayReadEveryRow: (() throws -> Bool)?) throws -> [ProvisionalReader.Row] {
+        guard let reference, limit > 0 else { return [] }
+        if let mayReadEveryRow, try !mayReadEveryRow() {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a window of the \(measure) order would not fit its time limit")
+        }
+        let key = measure.sql(reference.origin)
+        let up = forward == ascending
+        let direction = up ? "ASC" : "DESC"
+        var from: (key: Double, id: Int64)?
+        if let anchor {
+            guard let value = try db.scalar("SELECT \(key) FROM quake WHERE id = ?", [.integer(anchor.id)]).double else { return [] }
+            from = (value, anchor.id)
+        }
+        let (filter, filterArguments) = reader.plan.rowWhere
+        var rows: [ProvisionalReader.Row] = []
+        while rows.count < limit {
+            var arguments = filterArguments
+            var past = ""
+            if let from {
+                past = up ? " AND (k, id) > (?, ?)" : " AND (k, id) < (?, ?)"
+                arguments += [.real(from.key), .integer(from.id)]
+            }
+            arguments.append(.integer(Int64(limit - rows.count)))
+            let statement = try db.prepare("""
+                SELECT \(QuakeRow.columns), k FROM (SELECT *, \(key) AS k FROM quake WHERE \(filter))
+                WHERE 1\(past) ORDER BY k \(direction), id \(direction) LIMIT ?
+                """)
+            try statement.bind(arguments)
+            var next: (key: Double, id: Int64)?
+            while try statement.step() {
+                let band = Self.band(of: statement.double(at: QuakeRow.columnCount), in: reference, measure: measure)
+                rows.append(ProvisionalReader.Row(row: QuakeRow(statement), section: band))
+                guard reader.collapsed.contains(band.id), case .distance(let lower, let upper) = band.key else { continue }
+                let edge = up ? upper : lower
+                if edge.isInfinite { return rows }
+                next = (edge, .min)
+                break
+            }
+            guard let next else { break }
+            from = next
+        }
+        return rows
     }
 
     private func walkedRows(_ db: Connection, reader: ProvisionalReader, from anchor: RowKeys?, forward: Bool, limit: Int,
@@ -168,22 +269,25 @@ struct DistanceSort: SortStrategy {
     /// Another order before it, another origin, other matches.
     func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool {
         guard let current = current as? DistanceSort else { return true }
-        return matchesChanged || reference?.origin != current.reference?.origin
+        return matchesChanged || reference?.origin != current.reference?.origin || measure != current.measure
     }
 
     func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
         guard let origin = reference?.origin else { return 0 }
+        let key = measure.sql(origin)
         if let onBandsCounted {
-            onBandsCounted(try bandSections { bands in try DistanceTable.bandCountsInOnePass(db, origin: origin, plan: plan, bands: bands) })
+            onBandsCounted(try bandSections { bands in
+                try DistanceTable.bandCountsInOnePass(db, origin: measure == .epicentral ? origin : nil, key: key, plan: plan, bands: bands)
+            })
         }
-        return try DistanceTable.rebuild(db, origin: origin, plan: plan)
+        return try DistanceTable.rebuild(db, key: key, plan: plan)
     }
 
     func tableEntry(_ db: Connection, id: Int64) throws -> Double? { try DistanceTable.km(db, id: id) }
 
     func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
         let origin = reference?.origin ?? GeoPoint(latitude: 0, longitude: 0)
-        try DistanceTable.update(db, origin: origin, oldID: oldID, newID: newID, isCandidate: isCandidate)
+        try DistanceTable.update(db, key: measure.sql(origin), oldID: oldID, newID: newID, isCandidate: isCandidate)
     }
 
     /// The row's distance from the table, else `km`; a row the filters leave out sorts by its
@@ -193,7 +297,7 @@ struct DistanceSort: SortStrategy {
         var km = km
         if let stored = try DistanceTable.km(db, id: keys.id) { km = stored }
         if km == nil, let origin = reference?.origin {
-            km = try db.scalar("SELECT \(origin.distanceSQL()) FROM quake WHERE id = ?", [.integer(keys.id)]).double
+            km = try db.scalar("SELECT \(measure.sql(origin)) FROM quake WHERE id = ?", [.integer(keys.id)]).double
         }
         return km
     }

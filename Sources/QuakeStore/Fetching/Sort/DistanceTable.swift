@@ -46,10 +46,18 @@ struct DistanceTable {
     /// Returns how many rows the table now holds.
     @discardableResult
     static func rebuild(_ db: Connection, origin: GeoPoint, plan: QueryPlan) throws -> Int {
+        try rebuild(db, key: origin.distanceSQL(), plan: plan)
+    }
+
+    /// Refills the table with `key` (an SQL expression over `quake`, never NULL) in the `km`
+    /// column: the distance from an origin, or another measure ranked the same way (the
+    /// intensity at home, `DistanceSort.Measure`). Returns how many rows the table now holds.
+    @discardableResult
+    static func rebuild(_ db: Connection, key: String, plan: QueryPlan) throws -> Int {
         try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
         try db.execute("DELETE FROM temp.fetch_distance")
         let source = plan.usesMatchSet ? "quake WHERE \(QueryPlan.matchSetTerm)" : "quake"
-        try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM \(source)")
+        try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM \(source)")
         let rows = db.changes
         try db.execute(createIndex)
         return rows
@@ -83,9 +91,16 @@ struct DistanceTable {
     /// (`usingDigest` false: always in SQL, for tests comparing the two).
     static func bandCountsInOnePass(_ db: Connection, origin: GeoPoint, plan: QueryPlan,
                                     bands: [(lowerKm: Double, upperKm: Double)], usingDigest: Bool = true) throws -> [Int] {
+        try bandCountsInOnePass(db, origin: origin, key: origin.distanceSQL(), plan: plan, bands: bands, usingDigest: usingDigest)
+    }
+
+    /// `bandCountsInOnePass(_:origin:plan:bands:usingDigest:)` for the rows' `key` (nil origin:
+    /// a measure other than the distance, counted in SQL, never by the digest's pass).
+    static func bandCountsInOnePass(_ db: Connection, origin: GeoPoint?, key: String, plan: QueryPlan,
+                                    bands: [(lowerKm: Double, upperKm: Double)], usingDigest: Bool = true) throws -> [Int] {
         let bounds = BandBounds(bands)
         guard !bounds.values.isEmpty else { return bounds.bandCounts(atLeast: []) }
-        if usingDigest, let query = try SearchDigest.query(db, plan: plan, countingKind: nil) {
+        if usingDigest, let origin, let query = try SearchDigest.query(db, plan: plan, countingKind: nil) {
             var distances = DigestDistances(bounds: bounds.values)
             let chunks = try SearchDigest.chunks(db, locations: true, details: query.needsDetails)
             while try chunks.step() {
@@ -97,7 +112,7 @@ struct DistanceTable {
         let (predicate, arguments) = plan.matchedWhere
         // `LIMIT -1` keeps SQLite from flattening the subquery into the counting query, which
         // would compute the distance once for each band bound it is compared with.
-        let rows = "SELECT \(origin.distanceSQL()) AS km FROM quake WHERE \(predicate) LIMIT -1"
+        let rows = "SELECT \(key) AS km FROM quake WHERE \(predicate) LIMIT -1"
         return try countsPerBand(db, rows: rows, arguments: arguments, bounds: bounds)
     }
 
@@ -140,9 +155,14 @@ struct DistanceTable {
     /// Moves one changed row to its new version: out under its old id, in under its new one
     /// when `isCandidate` (its distance computed in SQL from its new coordinates).
     static func update(_ db: Connection, origin: GeoPoint, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
+        try update(db, key: origin.distanceSQL(), oldID: oldID, newID: newID, isCandidate: isCandidate)
+    }
+
+    /// `update(_:origin:oldID:newID:isCandidate:)` with the row's `key` (see `rebuild(_:key:plan:)`).
+    static func update(_ db: Connection, key: String, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
         if let oldID { try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(oldID)]) }
         guard let newID, isCandidate else { return }
-        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km, mag) SELECT id, \(origin.distanceSQL()), magnitude FROM quake WHERE id = ?",
+        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM quake WHERE id = ?",
                        [.integer(newID)])
     }
 }

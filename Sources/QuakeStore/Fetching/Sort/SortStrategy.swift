@@ -148,6 +148,7 @@ extension SectionedFetchRequest {
         case .region: return RegionSort(ascending: ascending)
         case .depth: return ColumnSort<DepthBands>(ascending: ascending)
         case .distance: return DistanceSort(ascending: ascending, reference: distanceReference)
+        case .intensity: return DistanceSort(ascending: ascending, reference: distanceReference, measure: .intensity)
         }
     }
 }
