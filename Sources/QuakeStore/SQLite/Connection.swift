@@ -218,6 +218,18 @@ public final class Connection {
         sqlite3_busy_timeout(rawHandle, milliseconds)
     }
 
+    /// The object behind the busy handler, kept alive as long as the connection (``setBusyHandler(_:_:)``).
+    private var busyHandlerOwner: AnyObject?
+
+    /// Replaces the busy timeout with `handler`, called with `owner` and the number of tries so
+    /// far each time a lock is busy: nonzero tries again. The connection keeps `owner` alive.
+    /// The corresponding C function is `sqlite3_busy_handler`.
+    func setBusyHandler(_ owner: AnyObject,
+                        _ handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32) {
+        busyHandlerOwner = owner
+        sqlite3_busy_handler(rawHandle, handler, Unmanaged.passUnretained(owner).toOpaque())
+    }
+
     /// Stops any running statement of this connection at its next step; safe from another thread.
     /// The corresponding C function is `sqlite3_interrupt`.
     public func interrupt() { sqlite3_interrupt(rawHandle) }

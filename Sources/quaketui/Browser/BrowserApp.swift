@@ -405,6 +405,9 @@ final class BrowserApp {
             do {
                 let writer = try container.newBackgroundContext(author: "notes")
                 defer { writer.close() }
+                // Behind a long job (an import's one transaction) the save waits and says so; it
+                // is never refused for a lock a quaketui writer holds (issue 57).
+                writer.onLockWait = { wait in inbox.post(.showMessage("Saving the notes: \(wait.sentence)…", isError: false)) }
                 let outcome: Action? = try writer.performAndWait { transaction in
                     if let expected, let current = try transaction.notes(forCode: code), current != expected {
                         return .notesConflict(code: code, theirs: current)
