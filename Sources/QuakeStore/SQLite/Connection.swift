@@ -69,6 +69,9 @@ public final class Connection {
     private static let configureOnce: Void = {
         _ = quaketui_sqlite3_disable_mmap()
         _ = quaketui_sqlite3_disable_memstatus()
+        // An fsync interrupted by a signal is made again (issue 57; SQLite retries EINTR
+        // everywhere else). Best effort: without it, one fails the transaction, as before.
+        _ = quaketui_register_retrying_vfs()
     }()
 
     deinit {
