@@ -219,10 +219,18 @@ final class BrowserApp {
         }
     }
 
+    /// What the last scene save kept (the notes draft is left out when it is too large).
+    private var lastSceneSave = SceneSave.whole
+
     private func perform(_ effect: Effect, _ terminal: Terminal) throws {
         switch effect {
         case .saveScene:
-            do { try model.state.app.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
+            do {
+                let saved = try model.state.app.save(to: session.storage)
+                // Said once, when the draft stops fitting: not over every question that follows.
+                if lastSceneSave == .whole, let message = saved.message { show(message) }
+                lastSceneSave = saved
+            } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
