@@ -35,9 +35,11 @@ final class FileDescriptorStream: FeedByteStream {
         }
     }
 
-    /// Opens `path` read-only. The corresponding C function is `open`.
+    /// Opens `path` read-only, again after `EINTR` (a signal came first: issue 57). The
+    /// corresponding C function is `open`.
     static func open(path: String) throws(SystemError) -> FileDescriptorStream {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        var fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        for _ in 0..<100 where fd < 0 && errno == EINTR { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) }
         if fd < 0 { throw SystemError(code: errno) }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {

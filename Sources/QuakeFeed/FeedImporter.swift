@@ -93,10 +93,17 @@ public final class FeedImporter: @unchecked Sendable {
             progress(ImportProgress(bytesRead: reader.bytesRead, totalBytes: reader.totalBytes, quakes: quakes,
                                     elapsed: Date().timeIntervalSince(start)))
         }
+        // The write lock is taken once the first record is read, not before: a server that
+        // sends its head and then trickles (or nothing) keeps no other writer waiting (issue 57).
+        let first = try reader.next()
+        var tookFirst = false
+        if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
         let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
             let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
-                guard var record = try reader.next() else { return nil }
+                let next = tookFirst ? try reader.next() : first
+                tookFirst = true
+                guard var record = next else { return nil }
                 transform?(&record)
                 return record
             }, progress: { counts in report(counts.inserted + counts.updated + counts.unchanged) })

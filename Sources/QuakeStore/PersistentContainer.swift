@@ -133,13 +133,30 @@ public final class PersistentContainer: Sendable {
         }
     }
 
+    /// What this container's writers do, on their thread, about once a second while they wait
+    /// for another writer's lock, after the first second (``BackgroundContext/onLockWait``): a
+    /// command says so on stderr. Set it before making writers; each one can replace it.
+    public var onLockWait: (@Sendable (WriteLockWait) -> Void)? {
+        get { lockWaitNotice.withLock { $0 } }
+        set { lockWaitNotice.withLock { $0 = newValue } }
+    }
+    private let lockWaitNotice = LockedValue<(@Sendable (WriteLockWait) -> Void)?>(nil)
+
     /// A new writer with its own connection and queue. Every transaction it commits is recorded
     /// in the persistent history under `author`.
     public func newBackgroundContext(author: String) throws(StoreError) -> BackgroundContext {
+        try newBackgroundContext(author: author, lockPatience: Self.busyTimeout)
+    }
+
+    /// A writer as ``newBackgroundContext(author:)`` that gives up after `milliseconds` on a lock
+    /// no quaketui writer says it holds (tests).
+    func newBackgroundContext(author: String, lockPatience milliseconds: Int32) throws(StoreError) -> BackgroundContext {
         if isReadOnly { throw StoreError(.readOnlyStore, path: path) }
         do {
-            return BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path,
-                                     purge: purge)
+            let context = BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path,
+                                            purge: purge, lockPatience: milliseconds)
+            if let notice = onLockWait { context.onLockWait = notice }
+            return context
         } catch {
             throw StoreError(error, path: path)
         }

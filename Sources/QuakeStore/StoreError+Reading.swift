@@ -6,7 +6,7 @@ extension StoreError {
         let sentence: String
         switch code {
         case .busy:
-            sentence = "Could not read the store \(path): another process held it for too long (a large import?). Press ctrl-l to try again when it has finished."
+            sentence = "Could not read the store \(path): another process held it locked for more than \(PersistentContainer.busyTimeout / 1000) s. Press ctrl-l to try again."
         case .cancelled:
             sentence = "Reading the store \(path) was cancelled. Press ctrl-l to try again."
         case .unconfirmedCorrupt:

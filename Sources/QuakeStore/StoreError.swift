@@ -21,7 +21,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         /// A read or write of the store's files failed (`EIO`…): often transient; the store is
         /// not known to be damaged.
         case ioError
-        /// Another process held the write lock for longer than the busy timeout.
+        /// Another process, not a quaketui writer that says so, held the lock for longer than the busy timeout.
         case busy
         /// A write was cancelled (e.g. the import was interrupted).
         case cancelled
@@ -130,7 +130,10 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case .unconfirmedCorrupt, .ioError:
             sentence = "Could not read or write the store \(path)\(ioCause). \(nothingChanged), and the store is not known to be damaged: run the command again; if this keeps happening, check the disk."
         case .busy:
-            sentence = "The store \(path) is locked by another process for too long (a large import?). \(nothingChanged); try again when it has finished."
+            // Not "a large import?": a quaketui writer is waited for as long as it runs (LockWait),
+            // so what held it is another program, or a quaketui too old to say (issue 57).
+            sentence = "The store \(path) stayed locked by another process for more than \(PersistentContainer.busyTimeout / 1000) s "
+                + "(not a quaketui command writing it). \(nothingChanged); try again when that process has finished."
         case .cancelled:
             sentence = "The write to \(path) was cancelled; \(nothingWasChanged)."
         case .invalidArgument(let what):

@@ -221,6 +221,20 @@ extension WriteTransaction {
         return try deleteQuakes(where: "time < ?", [.integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))])
     }
 
+    /// Deletes at most `limit` quakes, the oldest first: every quake, or those whose origin time
+    /// is before `date`. A long delete is a series of these, one transaction each
+    /// (``BackgroundContext/performInBatches(_:)``), so that what one left behind, killed
+    /// between two, is the store as a delete before some earlier time would have left it.
+    /// - Returns: the number deleted (fewer than `limit`: there are no more).
+    @discardableResult
+    public func deleteOldestQuakes(before date: Date? = nil, limit: Int) throws(SQLiteError) -> Int {
+        // The time index gives the oldest rows in order; equal times go by id.
+        let oldest = "SELECT id FROM quake\(date == nil ? "" : " WHERE time < ?2") ORDER BY time, id LIMIT ?1"
+        var arguments: [SQLiteValue] = [.integer(Int64(limit))]
+        if let date { arguments.append(.integer(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))) }
+        return try deleteQuakes(where: "id IN (\(oldest))", arguments)
+    }
+
     /// Deletes the quakes whose code starts with `prefix` (e.g. the bundled sample's), or with
     /// `keepingNotes` those of them without notes.
     @discardableResult

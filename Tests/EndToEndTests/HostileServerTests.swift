@@ -139,6 +139,36 @@ import Testing
                 "\(result.stderr)")
     }
 
+    /// Issue 57, point 8, with the fault shim: the helper's socket reads (curl's `recv`) fail once
+    /// with EINTR at each of the first calls (the head, then the body): made again, the import
+    /// is whole; with ECONNRESET in the middle of the body, the one sentence says a reset.
+    @Test func anInterruptedReceiveIsMadeAgainAndAResetIsSaidAsOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let quakes = (0..<2_000).map { RecentFeed.Quake("ak\($0)", magnitude: 2.5, latitude: 61, longitude: -150, place: "Alaska") }
+        try Data(RecentFeed.geoJSON(quakes).utf8).write(to: dir.appending("all_day.geojson"))
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let url = "\(server.baseURL)/file/all_day.geojson"
+        for nth in [1, 2, 3, 5, 8] {
+            let state = dir.appending("eintr\(nth)")
+            let env = try FaultShim.environment(calls: ["recv"], path: "socket:", nth: nth, errno: "EINTR")
+            let result = try Self.run(["import", url, "--json"], state: state, environment: env, timeout: 60)
+            #expect(result.status == 0, "EINTR at recv #\(nth): \(result.stderr)")
+            #expect(result.errorLines.isEmpty, "EINTR at recv #\(nth): \(result.stderr)")
+            let count = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state)
+            #expect(count.stdout.contains(#""quakes":2000"#), "EINTR at recv #\(nth): \(count.stdout)")
+        }
+        // recv #1 reads the head (with the first bytes of the body), #4 is well inside the 450 KB body.
+        let env = try FaultShim.environment(calls: ["recv"], path: "socket:", nth: 4, errno: "ECONNRESET")
+        let result = try Self.run(["import", url], state: dir.appending("reset"), environment: env, timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(try result.errorLines.count == 1 && result.errorLines[0].wholeMatch(of: Regex(
+            "Error: " + NSRegularExpression.escapedPattern(for: url) + #":\d+:\d+: read failed: "#
+            + "cannot download: the connection to 127\\.0\\.0\\.1 was reset before the whole response came; try again\\.")) != nil,
+                "\(result.stderr)")
+    }
+
     /// Finding 7: `kill -9` of a command mid-download leaves no helper behind: it notices its
     /// parent is gone within a quarter of a second (the server here stays silent, so only the
     /// 30 s stall limit would have ended it).

@@ -6,8 +6,9 @@ import Testing
 
 /// Issue 17: `kill -9` at random moments of an import, a refresh (from a local HTTP server), a
 /// delete and a notes save. After every kill: `PRAGMA integrity_check` is ok, the quake count is
-/// exactly the one before or the one after the operation (nothing torn), and a browser killed
-/// with it relaunches into the scene it had.
+/// exactly the one before or the one after the operation (nothing torn; a delete, which commits
+/// in batches oldest first since issue 57, may also stop between two: the quakes left are then
+/// those from some earlier time on), and a browser killed with it relaunches into the scene it had.
 ///
 /// Always on at 5,000 quakes and 2 kills per operation. `QUAKETUI_SOAK=1` runs it at 1,000,000
 /// quakes with 13 kills per operation (52 in all; RELIABILITY.md records a run);
@@ -21,6 +22,8 @@ struct KillSoakTests {
     /// New quakes per import or refresh: enough work for a kill to land inside.
     static let batch = isSoak ? 20_000 : 2_000
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
+    /// A delete round's quakes (`quakes / 200`) in three batches, so kills fall between them too.
+    static let deleteBatches = ["QUAKETUI_BATCH_ROWS": String(max(1, quakes / 600))]
 
     enum Operation: String, CaseIterable { case importing = "import", refresh, delete, notes }
 
@@ -167,14 +170,27 @@ struct KillSoakTests {
             case .delete:
                 deletedUpTo += Int64(KillSoakTests.quakes / 200) * 2000
                 after = try read { try $0.scalar("SELECT count(*) FROM quake WHERE time >= ?", [.integer(deletedUpTo)]).int64 ?? -1 }
-                landed = try runAndKill(["delete", "--before", Self.iso(deletedUpTo)], window: window)
+                landed = try runAndKill(["delete", "--before", Self.iso(deletedUpTo)], environment: KillSoakTests.deleteBatches,
+                                        window: window)
             case .notes:
                 return try notesRound()
             }
             let found = try count()
             #expect(try storeIntegrity(URL(fileURLWithPath: state)) == "ok", "\(operation) round \(round): integrity_check failed")
-            #expect(found == before || found == after, "\(operation): \(found) quakes, expected \(before) or \(after)")
-            log.append("\(operation.rawValue): \(landed ? "killed mid-run" : "finished first"), \(found == before ? "before" : "after") (\(found))")
+            if operation == .delete {
+                // Between two batches: as a delete before an earlier time would have left it. The
+                // generated quakes are 2 s apart, so those left before the date are contiguous.
+                #expect(found >= after && found <= before, "delete: \(found) quakes, expected \(after)…\(before)")
+                let (left, oldest) = try read { db in
+                    (try db.scalar("SELECT count(*) FROM quake WHERE code LIKE 'g%' AND time < ?", [.integer(deletedUpTo)]).int64 ?? -1,
+                     try db.scalar("SELECT min(time) FROM quake WHERE code LIKE 'g%'").int64 ?? deletedUpTo)
+                }
+                #expect(left == max(0, (deletedUpTo - oldest) / 2000), "delete: \(left) left before the date, not the newest ones")
+            } else {
+                #expect(found == before || found == after, "\(operation): \(found) quakes, expected \(before) or \(after)")
+            }
+            let when = found == before ? "before" : found == after ? "after" : "between, \(before - found) of \(before - after) deleted"
+            log.append("\(operation.rawValue): \(landed ? "killed mid-run" : "finished first"), \(when) (\(found))")
             if let pane = browserPane {
                 let selected = savedSelection()
                 try killBrowser(pane)
@@ -248,7 +264,7 @@ struct KillSoakTests {
                 window = try soak.timed(["refresh", "all_month"], environment: ["QUAKETUI_FEED_BASE_URL": soak.server.baseURL])
             case .delete:
                 soak.deletedUpTo += Int64(Self.quakes / 200) * 2000
-                window = try soak.timed(["delete", "--before", Soak.iso(soak.deletedUpTo)])
+                window = try soak.timed(["delete", "--before", Soak.iso(soak.deletedUpTo)], environment: Self.deleteBatches)
             case .notes: break
             }
             var attempts = 0

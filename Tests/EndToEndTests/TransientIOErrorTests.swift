@@ -119,4 +119,47 @@ import Testing
             }
         }
     }
+
+    /// Issue 57.8: SQLite retries EINTR in its reads, writes, opens and truncations but not in
+    /// fsync; the store's VFS (`retryvfs.c`) makes an interrupted fsync again. Each fsync of an
+    /// `import` and of a `delete` failing once with EINTR: the command exits 0 with the work done.
+    /// So does an EINTR at the feed file's open (it failed `import` with "Interrupted system call").
+    @Test func anInterruptedFsyncOfTheStoreIsMadeAgain() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let feed = dir.appending("feed.geojson")
+        let quakes = (0..<300).map { RecentFeed.Quake("ei\($0)", magnitude: 3, latitude: 61, longitude: -150, place: "Alaska") }
+        try Data(RecentFeed.geoJSON(quakes).utf8).write(to: feed)
+        // The feed file itself: its open and its reads, each interrupted once.
+        for call in ["open", "read"] {
+            for nth in 1...3 {
+                let env = try FaultShim.environment(calls: [call], path: feed.path, nth: nth, errno: "EINTR")
+                let result = try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.appending("feed-\(call)\(nth)"), environment: env)
+                #expect(result.status == 0 && result.stderr.isEmpty, "the feed's \(call) #\(nth): \(result.stderr)")
+            }
+        }
+        let store = "quakes.sqlite"
+        let imported = ["imported 300 quakes (300 new, 0 updated, 0 unchanged, 0 skipped)"]
+        // Each command's own fsyncs (the shim counts per process), then each failing once.
+        for (arguments, said) in [(["import", feed.path], imported), (["delete", "--all", "--yes"], ["deleted 300 quakes (0 left)"])] {
+            let fresh = dir.appending("count")
+            if arguments[0] == "delete" { _ = try QuaketuiBinary.run(["import", feed.path], stateDirectory: fresh) }
+            let points = try FaultShim.countCalls(calls: ["fsync"], path: store, in: dir.url) { env in
+                _ = try QuaketuiBinary.run(arguments, stateDirectory: fresh, environment: env)
+            }
+            try? FileManager.default.removeItem(at: fresh)
+            #expect(points >= 1, "\(arguments[0])")
+            for nth in 1...max(1, points) {
+                let state = dir.appending("s\(nth)")
+                if arguments[0] == "delete" { _ = try QuaketuiBinary.run(["import", feed.path], stateDirectory: state) }
+                let env = try FaultShim.environment(calls: ["fsync"], path: store, nth: nth, errno: "EINTR")
+                let result = try QuaketuiBinary.run(arguments, stateDirectory: state, environment: env)
+                #expect(result.status == 0 && result.stderr.isEmpty, "\(arguments[0]) fsync #\(nth): \(result.stderr)")
+                // The import's line ends with its time: compared up to it.
+                #expect(result.lines.map { $0.components(separatedBy: " in ").first ?? $0 } == said,
+                        "\(arguments[0]) fsync #\(nth): \(result.stdout)")
+                try? FileManager.default.removeItem(at: state)
+            }
+        }
+    }
 }

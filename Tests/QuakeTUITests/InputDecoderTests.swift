@@ -223,4 +223,32 @@ import Testing
         decoder.feed("q\u{1B}[201~".unicodeScalars)
         #expect(decoder.decode() == [.paste("zz\u{1B}[201~sq")])
     }
+
+    /// Issue 57: a paste that pauses is handed over in pieces, each a paste: what follows a pause,
+    /// up to the end marker, is still its text (the `Q` and the line break are not keys), and the
+    /// pieces together keep to `pasteLimit`.
+    @Test func aPasteThatPausesStaysAPasteToItsEndMarker() {
+        var decoder = InputDecoder()
+        decoder.feed("\u{1B}[200~first part ".unicodeScalars)
+        #expect(decoder.decode() == [])
+        #expect(decoder.isInPaste)
+        #expect(decoder.takePasteSoFar() == [.paste("first part ")])
+        #expect(decoder.takePasteSoFar() == [])  // nothing new since
+        decoder.feed("Q\rj".unicodeScalars)
+        #expect(decoder.decode() == [])
+        #expect(decoder.takePasteSoFar() == [.paste("Q\rj")])
+        decoder.feed(" end\u{1B}[201~k".unicodeScalars)
+        #expect(decoder.decode() == [.paste(" end"), .character("k")])
+        #expect(!decoder.isInPaste)
+
+        // The limit counts every piece: a paste of pasteLimit + 5 characters in two pieces keeps pasteLimit.
+        var big = InputDecoder()
+        big.feed(("\u{1B}[200~" + String(repeating: "a", count: InputDecoder.pasteLimit - 3)).unicodeScalars)
+        _ = big.decode()
+        let first = big.takePasteSoFar()
+        big.feed(("bbbbbbbb" + "\u{1B}[201~").unicodeScalars)
+        let second = big.decode()
+        #expect(first == [.paste(String(repeating: "a", count: InputDecoder.pasteLimit - 3))])
+        #expect(second == [.paste("bbb")])
+    }
 }

@@ -55,6 +55,28 @@ import Testing
         #expect(model.state == expected)
     }
 
+    /// Issue 57: the notes hold `NotesEditor.capacity` characters; what a paste or a key adds past
+    /// it is left out, and the status line says how much, as the one-line fields do.
+    @Test func theNotesHoldTheirCapacityAndSayWhatWasLeftOut() throws {
+        let model = try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource())
+        let code = try #require(model.state.selectedCode)
+        try model.send(.beginEditing)
+        try model.send(.detailLoaded(code: code, nil))
+        try model.send(.editorKey(.character(">")))
+        try model.send(.paste(String(repeating: "ab", count: NotesEditor.capacity)))
+        let kept = ">" + String(repeating: "ab", count: NotesEditor.capacity / 2 - 1) + "a"
+        #expect(model.state.editor?.editor.text == kept)
+        #expect(model.state.editor?.editor.cursor == NotesEditor.capacity)
+        #expect(model.state.status.message == "The notes editor holds at most 16,384 characters: 16,385 pasted characters left out")
+        // Full: a typed character is left out and said; Backspace makes room for one.
+        try model.send(.editorKey(.character("z")))
+        #expect(model.state.editor?.editor.text == kept)
+        #expect(model.state.status.message == "The notes editor holds at most 16,384 characters: 1 typed character left out")
+        try model.send(.editorKey(.backspace))
+        try model.send(.editorKey(.character("z")))
+        #expect(model.state.editor?.editor.text == String(kept.dropLast()) + "z")
+    }
+
     /// Nothing being edited (the list, the help, the log, a question): nothing happens but the
     /// status line saying so; a `q` or `a` in the paste never runs.
     @Test func withNoFieldItDoesNothingButSaySo() throws {

@@ -107,6 +107,30 @@ import Testing
         #expect(read.distanceUnit == .km, "an unchanged setting is not written back")
     }
 
+    /// Issue 57: a draft too large for the scene file (a note of longer than the editor holds,
+    /// stored by hand) no longer keeps the rest of the scene from being saved: it is saved
+    /// without the draft, and the answer says so for the status line.
+    @Test func aDraftTooLargeForTheFileIsLeftOutAndTheRestSaved() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let storage = try Self.storage(dir)
+        var state = AppState(sceneID: "t", sort: QuakeSortDescriptor(.magnitude, ascending: true))
+        state.editor = NotesDraft(code: "us1", text: "short", cursor: 5)
+        #expect(try state.save(to: storage) == .whole)
+        #expect(storage.value(for: SceneKeys.editDraft) == EditDraft(code: "us1", text: "short", cursor: 5))
+        for size in [SceneStorage.maximumFileSize - 1_000, 70_000] {
+            state.editor = NotesDraft(code: "us1", text: String(repeating: "x", count: size), cursor: 0)
+            state.sort = QuakeSortDescriptor(.region, ascending: false)
+            let saved = try state.save(to: storage)
+            #expect(saved == .withoutDraft(characters: size))
+            #expect(saved.message == "The notes draft (\(CountFormat.grouped(size)) characters) is too large to keep in the scene file "
+                    + "(64 KiB), so a relaunch would not bring it back; the rest of the scene is saved. ctrl-s saves the notes to the store")
+            #expect(storage.value(for: SceneKeys.editDraft) == nil)
+            #expect(storage.value(for: SceneKeys.sortOrder) == "region")
+            state.sort = QuakeSortDescriptor(.magnitude, ascending: true)
+        }
+    }
+
     @Test func aMissingSceneFileGivesTheDefaults() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -1,11 +1,13 @@
 // faultshim: an LD_PRELOAD library that fails the Nth eligible system call (issue 29).
 //
 //   FAULT_CALLS   comma-separated calls that are eligible: open,read,write,pread,pwrite,fsync,
-//                 rename,unlink,ftruncate (default: all of them)
-//   FAULT_PATH    only calls on a path (or a descriptor opened on a path) containing this text
+//                 rename,unlink,ftruncate,recv (default: all of them); recv covers recv, recvfrom
+//                 and recvmsg (curl reads its sockets with them)
+//   FAULT_PATH    only calls on a path (or a descriptor opened on a path) containing this text;
+//                 a socket's is "socket:[INODE]" and a pipe's "pipe:[INODE]" (/proc/self/fd)
 //   FAULT_NTH     the 1-based eligible call to fail; 0 or unset: fail none, only count
 //   FAULT_TIMES   how many eligible calls to fail from the Nth on (default 1)
-//   FAULT_ERRNO   EIO (default), ENOSPC or EINTR; KILL: the process kills itself with SIGKILL
+//   FAULT_ERRNO   EIO (default), ENOSPC, EINTR or ECONNRESET (a peer's reset, for recv); KILL: the process kills itself with SIGKILL
 //                 instead of making the call (a kill -9 at exactly that point)
 //   FAULT_ARM     a file: calls are neither counted nor failed until it exists (a browser is
 //                 armed by the test once it is idle, so the sweep's range is the save alone)
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -50,6 +53,7 @@ static void configure(void) {
     const char *e = getenv("FAULT_ERRNO");
     if (e && strcmp(e, "ENOSPC") == 0) fault_errno = ENOSPC;
     else if (e && strcmp(e, "EINTR") == 0) fault_errno = EINTR;
+    else if (e && strcmp(e, "ECONNRESET") == 0) fault_errno = ECONNRESET;
     else if (e && strcmp(e, "KILL") == 0) kill_instead = 1;
 }
 
@@ -170,6 +174,11 @@ int rename(const char *from, const char *to) { REAL(rename); if (should_fail("re
 int renameat(int olddirfd, const char *from, int newdirfd, const char *to) {
     REAL(renameat); if (should_fail("rename", to)) return -1; return real_renameat(olddirfd, from, newdirfd, to);
 }
+ssize_t recv(int fd, void *buf, size_t count, int flags) { REAL(recv); FD_CALL("recv", fd); return real_recv(fd, buf, count, flags); }
+ssize_t recvfrom(int fd, void *buf, size_t count, int flags, struct sockaddr *from, socklen_t *length) {
+    REAL(recvfrom); FD_CALL("recv", fd); return real_recvfrom(fd, buf, count, flags, from, length);
+}
+ssize_t recvmsg(int fd, struct msghdr *message, int flags) { REAL(recvmsg); FD_CALL("recv", fd); return real_recvmsg(fd, message, flags); }
 int unlink(const char *path) { REAL(unlink); if (should_fail("unlink", path)) return -1; return real_unlink(path); }
 
 __attribute__((destructor)) static void report_count(void) {

@@ -14,6 +14,10 @@
 # a limit that makes it page through several windows: a failed fetch may keep the windows it
 # finished, so its store must hold the "before" rows plus some of the "after" rows and nothing
 # else, and the same command run again without faults must finish it exactly.
+# `delete` commits in batches, oldest first (issue 57), here of 200 quakes (QUAKETUI_BATCH_ROWS)
+# so that faults fall between batches: a failed delete may keep the batches it committed, so its
+# store must hold every "after" row and some "before" rows, the deleted ones the oldest (as a
+# delete before an earlier time), and the same command run again must finish it exactly.
 # `notes` and `scene` drive the browser in tmux: the fault is armed (FAULT_ARM) once the browser
 # is idle, so the range is what one notes save (ctrl-s in the Notes tab) or one scene change (`s`)
 # and the quit after it do; the failure must be said on the status line (`not saved`), and then
@@ -131,6 +135,25 @@ fetch_partial_problem() {   # dir
     fi
 }
 
+# A delete that failed may keep its committed batches: every row of "after", some of "before"
+# and nothing else, and every deleted row no newer than any row it kept from before the date.
+delete_partial_problem() {   # dir
+    local dir=$1
+    rows "$dir" > "$work/rows.got"
+    if [ -n "$(comm -23 "$work/rows.got" "$work/rows.before")" ]; then
+        echo "rows that were not there before: $(comm -23 "$work/rows.got" "$work/rows.before" | head -2 | tr '\n' ' ')"
+    elif [ -n "$(comm -13 "$work/rows.got" "$work/rows.after")" ]; then
+        echo "rows of after were lost"
+    else
+        local newer
+        newer=$(sqlite3 "$dir/quakes.sqlite" "ATTACH '$base/quakes.sqlite' AS b;
+            SELECT count(*) FROM b.quake o WHERE o.time < $delete_cutoff AND o.code NOT IN (SELECT code FROM main.quake)
+              AND o.time > (SELECT coalesce(min(time), $delete_cutoff) FROM main.quake WHERE time < $delete_cutoff)" 2>&1)
+        [ "$newer" = 0 ] || echo "not the oldest deleted first: $newer deleted rows are newer than one kept"
+    fi
+}
+delete_cutoff=$(( $(date -u -d 2019-07-10 +%s) * 1000 ))
+
 scenario_args() {
     case "$1" in
         import) echo "import $data/usgs/1.0_week-2019-02-16.geojson" ;;
@@ -161,7 +184,7 @@ all_fault_points() {
 run_trial() {   # dir, scenario, env...
     local dir=$1 scenario=$2; shift 2
     # shellcheck disable=SC2046
-    env "$@" QUAKETUI_FEED_BASE_URL="file://$mirror" QUAKETUI_FDSN_BASE_URL="http://127.0.0.1:$port/fdsnws/event/1/query" \
+    env "$@" QUAKETUI_BATCH_ROWS=200 QUAKETUI_FEED_BASE_URL="file://$mirror" QUAKETUI_FDSN_BASE_URL="http://127.0.0.1:$port/fdsnws/event/1/query" \
         QUAKETUI_FDSN_LIMIT=150 "$binary" $(scenario_args "$scenario") --state-dir "$dir" \
         > "$work/out" 2> "$work/err"
 }
@@ -175,7 +198,8 @@ for scenario in import refresh fetch delete config open; do
     run_trial "$work/clean" "$scenario" || { echo "sweep: $scenario fails without faults: $(cat "$work/err")"; exit 1; }
     after=$(fingerprint "$work/clean")
     rows "$base" > "$work/rows.before"
-    sort -u "$work/rows.before" <(rows "$work/clean") > "$work/rows.union"
+    rows "$work/clean" > "$work/rows.after"
+    sort -u "$work/rows.before" "$work/rows.after" > "$work/rows.union"
     rm -rf "$work/count"; cp -a "$base" "$work/count"
     run_trial "$work/count" "$scenario" LD_PRELOAD="$shim" FAULT_CALLS=$calls FAULT_PATH="$work/count" FAULT_NTH=0 FAULT_COUNT="$work/n"
     points=$(cat "$work/n")
@@ -198,7 +222,9 @@ for scenario in import refresh fetch delete config open; do
             elif [ "$rc" -eq 0 ] && [ "$got" != "$after" ]; then problem="exit 0 but the work was not done"
             elif [ "$rc" -ne 0 ] && [ "$scenario" = fetch ] && [ "$got" != "$before" ] && [ "$got" != "$after" ] \
                 && partial=$(fetch_partial_problem "$trial") && [ -n "$partial" ]; then problem="$partial"
-            elif [ "$rc" -ne 0 ] && [ "$scenario" != fetch ] && [ "$got" != "$before" ] && [ "$got" != "$after" ]; then problem="the state is neither before nor after"
+            elif [ "$rc" -ne 0 ] && [ "$scenario" = delete ] && [ "$got" != "$before" ] && [ "$got" != "$after" ] \
+                && partial=$(delete_partial_problem "$trial") && [ -n "$partial" ]; then problem="$partial"
+            elif [ "$rc" -ne 0 ] && [ "$scenario" != fetch ] && [ "$scenario" != delete ] && [ "$got" != "$before" ] && [ "$got" != "$after" ]; then problem="the state is neither before nor after"
             elif [ "$rc" -ne 0 ] && { [ "$lines" -ne 1 ] || ! head -1 "$work/err" | grep -q '^Error: '; }; then problem="not one sentence: $(head -c 300 "$work/err")"
             elif [ "$rc" -ne 0 ] && [ "$got" = "$after" ]; then done_but_failed=$((done_but_failed + 1)); problem="exit $rc after the work was done: $(head -c 200 "$work/err")"
             fi
@@ -210,14 +236,15 @@ for scenario in import refresh fetch delete config open; do
                     problem="$problem; called damaged, but integrity_check is ok: $(head -c 200 "$work/err")"
                 fi
             fi
-            # A fetch that kept windows says so, not "nothing was changed".
-            if [ "$scenario" = fetch ] && [ "$rc" -ne 0 ] && [ "$got" != "$before" ] && grep -qi "nothing was changed" "$work/err"; then
-                problem="$problem; says nothing was changed, but windows are kept: $(head -c 200 "$work/err")"
+            # A fetch that kept windows, or a delete that kept batches, says so, not "nothing was changed".
+            if { [ "$scenario" = fetch ] || [ "$scenario" = delete ]; } && [ "$rc" -ne 0 ] && [ "$got" != "$before" ] \
+                && grep -qi "nothing was changed" "$work/err"; then
+                problem="$problem; says nothing was changed, but some work is kept: $(head -c 200 "$work/err")"
             fi
-            # The next run works: a fetch that failed is finished by the same command.
-            if [ "$scenario" = fetch ] && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; then
-                if ! run_trial "$trial" fetch; then problem="$problem; the next fetch failed too: $(head -c 200 "$work/err")"
-                elif [ "$(fingerprint "$trial")" != "$after" ]; then problem="$problem; the next fetch did not finish it exactly"
+            # The next run works: a fetch or a delete that failed is finished by the same command.
+            if { [ "$scenario" = fetch ] || [ "$scenario" = delete ]; } && [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ]; then
+                if ! run_trial "$trial" "$scenario"; then problem="$problem; the next $scenario failed too: $(head -c 200 "$work/err")"
+                elif [ "$(fingerprint "$trial")" != "$after" ]; then problem="$problem; the next $scenario did not finish it exactly"
                 fi
             fi
             for aside in $(find "$trial" -name '*.corrupt-*' 2>/dev/null); do

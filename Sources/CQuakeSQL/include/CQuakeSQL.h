@@ -41,6 +41,12 @@ double quaketui_intensity_value(double magnitude, double hypocentralKm);
 // taken as 0); NULL without a magnitude or coordinates. Called by quaketui_register_functions.
 int quaketui_register_intensity(struct sqlite3 *db);
 
+// Registers the VFS "quaketui" as SQLite's default: the "unix" VFS, except that an fsync or an
+// unlink interrupted by a signal (EINTR) is made again, as SQLite already does for reads,
+// writes, opens and truncations (retryvfs.c, issue 57). Call before the first open; again is a
+// no-op. Returns SQLite's result code.
+int quaketui_register_retrying_vfs(void);
+
 // With QUAKETUI_SQL_PROFILE=FILE in the environment, appends a line to FILE for every statement
 // `db` runs (its time, the thread, the SQL with its values: profile.c); without it, nothing.
 // QUAKETUI_SQL_PROFILE_MIN_MS=N leaves out the statements that ran for less than N ms.

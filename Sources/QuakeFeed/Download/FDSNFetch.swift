@@ -167,7 +167,7 @@ public final class FDSNFetch {
         while !state.done {
             // One transaction takes windows until it holds four times what the store held (a store
             // that grows geometrically is rebuilt a bounded number of times), `maximumGroupSeconds`
-            // passed, or a window failed (committed before any wait).
+            // passed, another writer waits for the lock, or a window failed (committed before any wait).
             var failure: (error: any Error, url: URL, windowEnd: Int64)?
             do {
                 try context.performAndWait(importing: true) { tx in
@@ -219,7 +219,10 @@ public final class FDSNFetch {
                             keep(partial)
                             failure = (error, url, windowEnd)
                         }
-                        if failure != nil || groupQuakes >= target || Date().timeIntervalSince(groupBegan) >= Self.maximumGroupSeconds { break }
+                        // Another writer waiting (a notes save, a delete) gets the lock after this
+                        // window, not after the group's 5 s (issue 57).
+                        if failure != nil || groupQuakes >= target || Date().timeIntervalSince(groupBegan) >= Self.maximumGroupSeconds
+                            || context.isWriterWaiting { break }
                     }
                     try tx.restoreDeferredIndexes()
                 }

@@ -89,6 +89,11 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     /// Stops the download; a later `read` returns the end or an error.
     public func cancel() { close() }
 
+    /// Stops the download from another thread at once, even while a `read` waits for a server
+    /// that trickles: that read ends with an error (issue 57: `q` waited for the server's limit).
+    /// Unlike ``cancel()`` it does not wait for the reading thread.
+    public func abort() { helper.terminate() }
+
     /// A response that is not 2xx: its status, its body (FDSN services explain errors there)
     /// and its `Retry-After` in seconds, if any.
     public struct HTTPStatusError: Error, Sendable {

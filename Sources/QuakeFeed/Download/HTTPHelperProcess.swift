@@ -150,6 +150,11 @@ final class HTTPHelperProcess {
         return false
     }
 
+    /// Kills the helper from any thread, without touching what the reading thread uses: a read
+    /// waiting for it then ends (the pipe closes), and that thread reaps it. For a download that
+    /// must stop now (quitting while a server trickles).
+    func terminate() { Glibc.kill(pid, SIGKILL) }
+
     /// Stops the helper now (a body left unread), and reaps it. Safe to call twice.
     func kill() {
         guard state != .dead else { return }

@@ -70,6 +70,9 @@ public final class Connection {
     private static let configureOnce: Void = {
         _ = quaketui_sqlite3_disable_mmap()
         _ = quaketui_sqlite3_disable_memstatus()
+        // An fsync interrupted by a signal is made again (issue 57; SQLite retries EINTR
+        // everywhere else). Best effort: without it, one fails the transaction, as before.
+        _ = quaketui_register_retrying_vfs()
     }()
 
     deinit {
@@ -217,6 +220,18 @@ public final class Connection {
     /// The corresponding C function is `sqlite3_busy_timeout`.
     public func setBusyTimeout(milliseconds: Int32) {
         sqlite3_busy_timeout(rawHandle, milliseconds)
+    }
+
+    /// The object behind the busy handler, kept alive as long as the connection (``setBusyHandler(_:_:)``).
+    private var busyHandlerOwner: AnyObject?
+
+    /// Replaces the busy timeout with `handler`, called with `owner` and the number of tries so
+    /// far each time a lock is busy: nonzero tries again. The connection keeps `owner` alive.
+    /// The corresponding C function is `sqlite3_busy_handler`.
+    func setBusyHandler(_ owner: AnyObject,
+                        _ handler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32) {
+        busyHandlerOwner = owner
+        sqlite3_busy_handler(rawHandle, handler, Unmanaged.passUnretained(owner).toOpaque())
     }
 
     /// Stops any running statement of this connection at its next step; safe from another thread.

@@ -16,8 +16,9 @@ extension BrowserState {
         if self.commandLine != nil {
             sayLeftOut(self.commandLine?.insert(PastedText.line(text)) ?? 0, from: "pasted", field: Self.commandLineField)
         } else if self.isEditing, var draft = self.editor {
-            draft.editor.insert(PastedText.lines(text))
+            let leftOut = draft.editor.insert(PastedText.lines(text))
             self.editor = draft
+            sayLeftOut(leftOut, from: "pasted", field: Self.notesField, capacity: NotesEditor.capacity)
         } else if self.isSearching {
             let line = PastedText.line(text)
             guard !line.isEmpty else { return [] }
@@ -32,10 +33,11 @@ extension BrowserState {
     /// Says on the status line that a one-line field took only part of what was typed or pasted
     /// (`LineEditor.capacity`); nothing when all of it fitted.
     static let commandLineField = "The : line"
+    static let notesField = "The notes editor"
 
-    mutating func sayLeftOut(_ count: Int, from source: String, field: String) {
+    mutating func sayLeftOut(_ count: Int, from source: String, field: String, capacity: Int = LineEditor.capacity) {
         guard count > 0 else { return }
-        self.status.message = "\(field) holds at most \(CountFormat.grouped(LineEditor.capacity)) characters: "
+        self.status.message = "\(field) holds at most \(CountFormat.grouped(capacity)) characters: "
             + "\(CountFormat.grouped(count)) \(source) \(count == 1 ? "character" : "characters") left out"
         // The `:` line covers the status line: it says so in place of its hints.
         let message = self.status.message

@@ -144,6 +144,9 @@ extension BrowserState {
             }
         case .editorKey(let key):
             if var draft = self.editor {
+                if draft.editor.isFull(for: key) {
+                    sayLeftOut(key == .tab ? 4 : 1, from: "typed", field: Self.notesField, capacity: NotesEditor.capacity)
+                }
                 _ = draft.editor.apply(key)
                 self.editor = draft
             }

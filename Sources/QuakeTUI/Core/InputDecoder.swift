@@ -42,8 +42,29 @@ public struct InputDecoder: Sendable {
     /// Characters a paste may hold; the rest of a larger one is dropped (a paste is not a file import).
     public static let pasteLimit = 1 << 20
     /// How long a sequence begun may wait for its rest (a split write), and a paste for its next
-    /// piece, in milliseconds.
+    /// piece before what came of it is handed over (``takePasteSoFar()``), in milliseconds.
     public static let sequenceWaitMilliseconds = 50
+    /// How long a paste may pause before it is taken as ended without its end marker (a terminal
+    /// that lost it): until then, what arrives is the paste's text, never keys, however slowly
+    /// it comes (a loaded machine, a slow link; issue 57).
+    public static let pasteStallMilliseconds = 2_000
+
+    /// Whether a bracketed paste has begun and not ended.
+    public var isInPaste: Bool { paste != nil }
+
+    /// The paste so far as a `.paste` key (none when nothing came since the last), the paste
+    /// staying open: what follows, up to its end marker, is still its text. For a paste that
+    /// pauses, so that the field shows what came while the rest arrives.
+    public mutating func takePasteSoFar() -> [Key] {
+        guard let text = paste, !text.isEmpty else { return [] }
+        paste = []
+        pasteTaken += text.count
+        return [.paste(String(String.UnicodeScalarView(text)))]
+    }
+
+    /// Characters of the open paste already handed over by ``takePasteSoFar()`` (they count
+    /// towards ``pasteLimit``).
+    private var pasteTaken = 0
 
     static let pasteStart: [Unicode.Scalar] = Array("\u{1B}[200~".unicodeScalars)
     static let pasteEnd: [Unicode.Scalar] = Array("\u{1B}[201~".unicodeScalars)
@@ -128,6 +149,7 @@ public struct InputDecoder: Sendable {
                 index += length
             case .pasteStart:
                 paste = []
+                pasteTaken = 0
                 index += Self.pasteStart.count
             }
         }
@@ -236,7 +258,7 @@ public struct InputDecoder: Sendable {
     private mutating func appendToPaste(_ scalars: ArraySlice<Unicode.Scalar>) {
         guard var text = paste else { return }
         paste = nil
-        let room = max(0, Self.pasteLimit - text.count)
+        let room = max(0, Self.pasteLimit - pasteTaken - text.count)
         text.append(contentsOf: scalars.prefix(room))
         paste = text
     }

@@ -60,7 +60,30 @@ extension AppState {
 
     /// Writes every scene key in one update (one encoding of the file; coalesced by
     /// `SceneStorage`, on disk within its delay).
-    public func save(to storage: SceneStorage) throws {
+    ///
+    /// A notes draft too large for the scene file (`SceneStorage.maximumFileSize`: a 1 MB
+    /// paste) does not keep the rest of the scene from being saved: it is saved without the
+    /// draft, and the answer says so, for the status line (issue 57).
+    /// - Returns: what was saved.
+    @discardableResult
+    public func save(to storage: SceneStorage) throws -> SceneSave {
+        // A draft that alone fills the file is not encoded only to be refused, on every key.
+        if let editor, editor.text.utf8.count >= SceneStorage.maximumFileSize {
+            try save(to: storage, keepingDraft: false)
+            return .withoutDraft(characters: editor.text.count)
+        }
+        do {
+            try save(to: storage, keepingDraft: true)
+            return .whole
+        } catch let error as QuakeScenesError where error.code == .valueTooLarge {
+            guard let editor else { throw error }
+            // Still too large without the draft: the first error, naming the key that is.
+            do { try save(to: storage, keepingDraft: false) } catch { throw error }
+            return .withoutDraft(characters: editor.text.count)
+        }
+    }
+
+    private func save(to storage: SceneStorage, keepingDraft: Bool) throws {
         try storage.update { batch in
             batch.set(sort.order.rawValue, for: SceneKeys.sortOrder)
             batch.set(sort.ascending, for: SceneKeys.sortAscending)
@@ -74,7 +97,7 @@ extension AppState {
             batch.set(topCode ?? "", for: SceneKeys.topQuake)
             batch.set(detailPresented, for: SceneKeys.detailIsPresented)
             batch.set(detailTab.rawValue, for: SceneKeys.selectedTab)
-            batch.set(editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) },
+            batch.set(keepingDraft ? editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) } : nil,
                       for: SceneKeys.editDraft)
             batch.set(helpVisible, for: SceneKeys.isHelpPresented)
             batch.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
@@ -121,5 +144,22 @@ extension AppSettings {
         // The automatic refresh honours the same override (AutoRefresher.schedule).
         let override = ProcessInfo.processInfo.environment["QUAKETUI_AUTO_REFRESH_INTERVAL"].flatMap(Double.init)
         autoRefreshInterval = override.flatMap { $0 > 0 ? $0 : nil } ?? storage.value(for: AppKeys.autoRefreshInterval)
+    }
+}
+
+/// What `AppState.save(to:)` saved of the scene.
+public enum SceneSave: Equatable, Sendable {
+    /// Every key.
+    case whole
+    /// Every key but the notes draft, of `characters` characters, too large for the scene file:
+    /// a relaunch will not bring it back; ctrl-s saves it to the store.
+    case withoutDraft(characters: Int)
+
+    /// What the status line says, nil when the whole scene was saved.
+    public var message: String? {
+        guard case .withoutDraft(let characters) = self else { return nil }
+        return "The notes draft (\(CountFormat.grouped(characters)) characters) is too large to keep in the scene file "
+            + "(\(SceneStorage.maximumFileSize / 1024) KiB), so a relaunch would not bring it back; the rest of the scene is saved. "
+            + "ctrl-s saves the notes to the store"
     }
 }

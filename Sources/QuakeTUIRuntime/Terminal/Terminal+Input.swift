@@ -1,5 +1,6 @@
 import QuakeTUI
 import CNcursesw
+import Foundation
 
 extension Terminal {
     /// Maps a curses `KEY_*` code; mouse and resize events are read and converted here. With
@@ -47,14 +48,28 @@ extension Terminal {
     /// split across reads, a paste still arriving) waits up to
     /// `InputDecoder.sequenceWaitMilliseconds` for each next piece.
     /// The corresponding C functions are `wtimeout` and `wget_wch`.
+    ///
+    /// A paste that pauses longer is not over: what came is handed over as a paste (the field
+    /// draws it) and what follows, up to the end marker, is still its text, never keys (under
+    /// load tmux wrote a megabyte with pauses, and the rest ran as a million key presses). Only
+    /// after `InputDecoder.pasteStallMilliseconds` of silence is a paste taken as ended.
     func readInput(timeoutMilliseconds: Int) {
-        guard readAvailable(firstWait: timeoutMilliseconds) else { return }
+        let wait = decoder.isInPaste ? min(timeoutMilliseconds, InputDecoder.sequenceWaitMilliseconds) : timeoutMilliseconds
+        guard readAvailable(firstWait: wait) else {
+            if decoder.isInPaste { queued += pasteStalled ? decoder.flush() : decoder.takePasteSoFar() }
+            return
+        }
         while decoder.needsMore {
             guard readAvailable(firstWait: InputDecoder.sequenceWaitMilliseconds) else {
-                queued += decoder.flush()
+                queued += decoder.isInPaste && !pasteStalled ? decoder.takePasteSoFar() : decoder.flush()
                 return
             }
         }
+    }
+
+    /// Whether the terminal has sent nothing for `InputDecoder.pasteStallMilliseconds`.
+    private var pasteStalled: Bool {
+        DispatchTime.now().uptimeNanoseconds - lastInputAt > UInt64(InputDecoder.pasteStallMilliseconds) * 1_000_000
     }
 
     /// Reads one byte (waiting up to `firstWait` ms) and then all that follows at once, and
@@ -84,6 +99,7 @@ extension Terminal {
             read += 1
         }
         guard read > 0 else { return false }
+        lastInputAt = DispatchTime.now().uptimeNanoseconds
         decoder.feed(bytes: bytes)
         queued += decoder.decode(moreAvailable: read == Self.readLimit)
         return true

@@ -31,6 +31,8 @@ public final class Terminal {
     var decoder = InputDecoder()
     /// Keys decoded but not yet returned by `readKey`, oldest first.
     var queued: [Key] = []
+    /// When the terminal last sent anything (uptime ns), for a paste that stopped arriving.
+    var lastInputAt: UInt64 = 0
 
     let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
 

@@ -223,10 +223,18 @@ final class BrowserApp {
         }
     }
 
+    /// What the last scene save kept (the notes draft is left out when it is too large).
+    private var lastSceneSave = SceneSave.whole
+
     private func perform(_ effect: Effect, _ terminal: Terminal) throws {
         switch effect {
         case .saveScene:
-            do { try model.state.app.save(to: session.storage) } catch { show("Scene not saved: \(error)") }
+            do {
+                let saved = try model.state.app.save(to: session.storage)
+                // Said once, when the draft stops fitting: not over every question that follows.
+                if lastSceneSave == .whole, let message = saved.message { show(message) }
+                lastSceneSave = saved
+            } catch { show("Scene not saved: \(error)") }
         case .saveNotes(let code, let text): saveNotes(text, code: code)
         case .saveNotesIfUnchanged(let code, let text, let expected): saveNotes(text, code: code, expected: expected)
         case .saveSettings(let settings):
@@ -435,6 +443,9 @@ final class BrowserApp {
             do {
                 let writer = try container.newBackgroundContext(author: "notes")
                 defer { writer.close() }
+                // Behind a long job (an import's one transaction) the save waits and says so; it
+                // is never refused for a lock a quaketui writer holds (issue 57).
+                writer.onLockWait = { wait in inbox.post(.showMessage("Saving the notes: \(wait.sentence)…", isError: false)) }
                 let outcome: Action? = try writer.performAndWait { transaction in
                     if let expected, let current = try transaction.notes(forCode: code), current != expected {
                         return .notesConflict(code: code, theirs: current)

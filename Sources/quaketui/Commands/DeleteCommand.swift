@@ -51,13 +51,10 @@ enum DeleteCommand {
                 return print("Nothing deleted (\(quakes(stored)) kept).")
             }
         }
+        container.onLockWait = WriteLockWait.say
         let context = try container.newBackgroundContext(author: "delete")
         defer { context.close() }
-        let deleted = try context.performAndWait { tx in
-            let deleted = try tx.deleteQuakes(before: before)
-            try SampleCatalogue.forgetIfDeleted(in: tx)
-            return deleted
-        }
+        let deleted = try deleteInBatches(before: before, with: context)
         // Committed: whatever fails after this is a warning, and the command succeeds (issue 29).
         var remaining: Int?
         do {
@@ -72,6 +69,33 @@ enum DeleteCommand {
         }
         if arguments.has("json") { return try printJSON(Report(deleted: deleted, remaining: remaining)) }
         print("deleted \(CountFormat.quakes(deleted))" + (remaining.map { " (\(CountFormat.grouped($0)) left)" } ?? ""))
+    }
+
+    /// Deletes the quakes, the oldest first, in batches of about 0.2 s of the write lock each
+    /// (`BackgroundContext.performInBatches`), so that a notes save or another command waits
+    /// for one batch, never for the whole delete (issue 57: 23 s at a million quakes).
+    ///
+    /// Each batch commits whole. A delete stopped between two (a kill, a failure) leaves the
+    /// store as a delete before some earlier time would have: the oldest quakes gone, none
+    /// newer than one it kept; running the command again finishes it.
+    /// - Throws: the failed batch's error, saying how many were deleted before it.
+    static func deleteInBatches(before: Date?, with context: BackgroundContext) throws -> Int {
+        // A batch begins once the one before it has committed.
+        var committed = 0, pending = 0
+        do {
+            return try context.performInBatches { tx, rows in
+                committed += pending
+                pending = 0
+                let done = try tx.deleteOldestQuakes(before: before, limit: rows)
+                let more = done == rows
+                if !more { try SampleCatalogue.forgetIfDeleted(in: tx) }
+                pending = done
+                return (done, more)
+            }
+        } catch var error as StoreError where committed > 0 {
+            error.kept = "The \(CountFormat.quakes(committed)) deleted before it (the oldest) stay deleted, the rest were not"
+            throw error
+        }
     }
 
     /// Asks on the terminal whether to delete all `stored` quakes: `y` (or `yes`) confirms,

@@ -91,6 +91,7 @@ enum FetchCommand {
 
         let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
+        container.onLockWait = WriteLockWait.say
         let bar = FetchProgressBar(label: query.agency)
         defer { bar.finish() }
         let fetch = FDSNFetch(query: query, container: container, userAgent: userAgent, note: { bar.note($0) })

@@ -75,6 +75,7 @@ enum FeedImportRun {
                     beforeCommit: ((WriteTransaction) throws -> Void)? = nil) throws -> ImportSummary {
         let bar = ProgressBar(label: label(location))
         defer { bar.finish() }
+        container.onLockWait = WriteLockWait.say
         let reader = try location.openReader(agency: agency)
         let importer = try FeedImporter(container: container, author: author)
         return try importer.run(reader, replacingSample: true, beforeCommit: { tx in

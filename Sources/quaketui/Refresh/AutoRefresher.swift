@@ -30,6 +30,8 @@ final class AutoRefresher: @unchecked Sendable {
     private var onStatus: (@Sendable (RefreshStatus) -> Void)?
     private var stopped = false
     private let now: @Sendable () -> Date
+    /// The download in progress, for ``stop()`` to end at once from another thread.
+    private let inFlight = InFlightDownload()
 
     init(state: StateDirectory, container: PersistentContainer, settings: AppStorage,
          environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -66,8 +68,10 @@ final class AutoRefresher: @unchecked Sendable {
         }
     }
 
-    /// Stops; no `onStatus` runs after it returns. The lease goes to the next process.
+    /// Stops; no `onStatus` runs after it returns. The lease goes to the next process. A download
+    /// in progress is stopped first, so a server that trickles does not hold up the quit (issue 57).
     func stop() {
+        inFlight.abort()
         queue.sync {
             stopped = true
             timer?.cancel()
@@ -175,9 +179,34 @@ final class AutoRefresher: @unchecked Sendable {
                 return Download(imported: false, etag: result.etag, lastModified: result.lastModified)
             }
             reader = try FeedReader(source: .stream(stream), name: url.absoluteString)
+            inFlight.set(stream)
         }
+        defer { inFlight.set(nil) }
         let importer = try FeedImporter(container: container, author: "refresh")
         _ = try importer.run(reader, replacingSample: true, progress: { _ in })
         return result
+    }
+}
+
+/// The auto refresh's download in progress, shared with the thread that stops it.
+private final class InFlightDownload: @unchecked Sendable {
+    // @unchecked: `stream` and `aborted` are only touched while `lock` is held.
+    private let lock = NSLock()
+    private var stream: HTTPByteStream?
+    private var aborted = false
+
+    /// Records the download in progress (nil: none); one begun after `abort()` stops at once.
+    func set(_ stream: HTTPByteStream?) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.stream = stream
+        if aborted { stream?.abort() }
+    }
+
+    func abort() {
+        lock.lock()
+        defer { lock.unlock() }
+        aborted = true
+        stream?.abort()
     }
 }
