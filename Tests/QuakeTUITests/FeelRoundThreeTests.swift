@@ -52,9 +52,9 @@ import Testing
     @Test func theSamplesMessageGoesWithItAndTheListStartsAtItsNewest() throws {
         let sample = (0..<20).map { QuakeRecord.fixture("sample\($0)", place: "Sample place \($0)", time: 1_700_000_000_000 - Int64($0) * 3_600_000) }
         let fetched = (0..<30).map { QuakeRecord.fixture("us\($0)", place: "Fetched place \($0)", time: 1_700_200_000_000 - Int64($0) * 3_600_000) }
-        let source = InMemoryResultsSource(sample)
+        let source = ModelStore(sample)
+        defer { source.close() }
         let model = try BrowserModel(state: AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 100, rows: 20), source: source)
-        defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
         try model.send(.sampleChanged(true))
         try model.send(.refreshFinished(message: "Refresh of all_day failed: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
@@ -65,14 +65,15 @@ import Testing
         #expect(model.state.status.message == "still offline — showing the bundled sample · r retries")
 
         // Another process: the sample deleted and a catalogue fetched, in one transaction.
-        for record in sample { source.delete(code: record.code) }
-        for record in fetched { source.upsert(record) }
+        for record in sample { try source.delete(code: record.code) }
+        for record in fetched { try source.upsert(record) }
         _ = try model.performReads(model.send(.storeChanged))
         _ = try model.performReads(model.send(.sampleChanged(false)))
 
+        let freshStore = ModelStore(fetched)
+        defer { freshStore.close() }
         let fresh = try BrowserModel(state: AppState(sceneID: "u", settings: BrowserModelTests.utc, columns: 100, rows: 20),
-                                     source: InMemoryResultsSource(fetched))
-        defer { fresh.close() }
+                                     source: freshStore)
         try fresh.restore(selectedCode: nil, topCode: nil)
         let (screen, expected) = (Screen.render(try model.screenModel(Self.context)).lines, Screen.render(try fresh.screenModel(Self.context)).lines)
         #expect(model.state.selectedCode == "us0")

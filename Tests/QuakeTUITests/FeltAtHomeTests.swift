@@ -80,7 +80,7 @@ import Testing
         let model = try BrowserModelTests.makeModel(source, rows: 30)
         try model.restore(selectedCode: nil, topCode: nil)
         try model.send(.quakesArrived(LiveStateTests.arrivals([], through: 15)))
-        for quake in Self.issueQuakes { source.upsert(quake) }
+        for quake in Self.issueQuakes { try source.upsert(quake) }
         try model.send(.storeChanged)
         let rule = AlertRule(minimumMagnitude: 5, home: Self.aksaray, homeName: "Aksaray", radius: 50)
         try model.send(.quakesArrived(LiveStateTests.arrivals(Self.issueQuakes, through: 18, rule: rule, now: Self.now)))
