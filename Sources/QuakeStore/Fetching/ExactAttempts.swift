@@ -34,6 +34,7 @@ struct ExactAttempts: Equatable, Sendable {
             case .eventType: "eventType"
             case .alert: "alert"
             case .felt: "felt"
+            case .magnitudeType: "magnitudeType"
             case .near: "near"
             }
         }

@@ -19,6 +19,12 @@ public enum RowFilter: Hashable, Sendable {
     case alert(atLeast: String)
     /// At least one "Did you feel it?" report.
     case felt
+    /// The magnitude's type (`ml`, `mb`, `mww` …), compared without regard to case; a quake
+    /// without a type matches `unknown` (issue 54: a fit per magnitude type).
+    case magnitudeType(String)
+
+    /// The type a quake without a magnitude type matches (`CatalogueEvents.unknownType`).
+    public static let unknownMagnitudeType = "unknown"
 
     /// PAGER's alert levels, lowest first.
     public static let alertLevels = ["green", "yellow", "orange", "red"]
@@ -31,7 +37,7 @@ public enum RowFilter: Hashable, Sendable {
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt: false
+        case .eventType, .alert, .felt, .magnitudeType: false
         }
     }
 
@@ -48,6 +54,9 @@ public enum RowFilter: Hashable, Sendable {
             let levels = Self.alertLevels.drop { $0 != level.lowercased() }
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
+        case .magnitudeType(let type) where type.lowercased() == Self.unknownMagnitudeType:
+            return ("(magType IS NULL OR trim(magType) = '' OR trim(magType) = ? COLLATE NOCASE)", [.text(type)])
+        case .magnitudeType(let type): return ("trim(magType) = ? COLLATE NOCASE", [.text(type.trimmingCharacters(in: .whitespaces))])
         case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
         }
     }

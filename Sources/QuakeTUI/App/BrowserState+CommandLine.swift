@@ -125,6 +125,12 @@ extension BrowserState {
             self.status.message = "Mc by \(method.rawValue) in the statistics (=)"
             self.status.isError = false
             return []
+        case .success(.declustering(let method)):
+            self.statistics.declustering = method
+            self.status.message = method.map { "The statistics (=) of the background: declustered by \($0.title)" }
+                ?? "The statistics (=) of the whole list"
+            self.status.isError = false
+            return statisticsReads(storeChanged: false)
         }
         self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone)
         return queryResults(.configure(self.request), purpose: .applyFilters(line: keptLine))

@@ -7,7 +7,8 @@ import QuakeStore
 ///
 /// ```
 /// :depth 0-70      :mag 4-6   :mag 5 (or 5+)   :since 24h      :time 2025-01-01..2025-02-01
-/// :type earthquake :type !quarry blast   :alert orange   :felt   :clear
+/// :type earthquake :type !quarry blast   :alert orange   :felt   :magtype mww   :clear
+/// :mc gft95   :decluster gk (reasenberg, off)
 /// ```
 public enum FilterCommand: Equatable, Sendable {
     /// Add (or replace) a filter: its kind (`depth`, `mag`, `time`, `type`, `alert`, `felt`), canonical
@@ -17,16 +18,20 @@ public enum FilterCommand: Equatable, Sendable {
     case clear(kind: String?)
     /// How the statistics view estimates `Mc` (`:mc gft95`): no filter, the list stays.
     case completeness(CompletenessMethod)
+    /// The statistics view of the background alone, declustered by a method (`:decluster gk`),
+    /// or of the whole list (`:decluster off`).
+    case declustering(Declustering?)
 
     /// What the command line accepts, for the help, the README and unknown commands.
     public static let usage = ":depth 0-70, :mag 4-6, :mag 5 (5 and up), :since 24h (m h d w), :time 2025-01-01 (a day) or "
         + "2025-01-01..2025-02-01, :type earthquake, "
-        + ":type !quarry blast, :alert orange, :felt, :clear, :mc maxc|gft90|gft95|mbs (the statistics' Mc)"
+        + ":type !quarry blast, :alert orange, :felt, :magtype mww (a magnitude type), :clear, "
+        + ":mc maxc|gft90|gft95|mbs (the statistics' Mc), :decluster gk|reasenberg|off (the statistics' background)"
 
-    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt"]
+    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "magtype"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "clear", "mc"]
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "magtype", "clear", "mc", "decluster"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
     /// several names' common start; nil when there is nothing to add (an argument is being typed).
@@ -99,6 +104,20 @@ public enum FilterCommand: Equatable, Sendable {
         case "felt":
             guard argument.isEmpty else { return fail("felt takes nothing: :felt") }
             return .success(.filter(kind: "felt", text: "felt", .felt))
+        case "magtype":
+            let type = argument.lowercased()
+            guard !type.isEmpty, !type.contains(where: \.isWhitespace) else {
+                return fail("magtype takes one magnitude type (unknown for none): :magtype mww, :magtype ml")
+            }
+            return .success(.filter(kind: "magtype", text: "magtype \(type)", .magnitudeType(type)))
+        case "decluster":
+            let text = argument.lowercased()
+            if text == "off" { return .success(.declustering(nil)) }
+            guard let method = Declustering(rawValue: text) else {
+                return fail("decluster takes a method for the statistics (=): :decluster gk (Gardner–Knopoff), "
+                            + ":decluster reasenberg, or :decluster off")
+            }
+            return .success(.declustering(method))
         case "mc":
             guard let method = CompletenessMethod(rawValue: argument.lowercased()) else {
                 return fail("mc takes a method of Mc for the statistics (=): :mc maxc, :mc gft90, :mc gft95 or :mc mbs")
