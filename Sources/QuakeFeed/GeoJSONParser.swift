@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 private let quote: UInt8 = 0x22

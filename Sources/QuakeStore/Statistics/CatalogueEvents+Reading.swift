@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 
 extension Connection {
     /// Every quake `request` matches as columns, in time order (the earlier row first on equal

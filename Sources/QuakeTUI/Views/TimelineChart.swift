@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The timeline (issue 54): quakes per calendar bin (`CalendarTimeline`: hours, days, weeks,
 /// months, years or decades, the finest that fits) as bars across the whole width, the count axis
