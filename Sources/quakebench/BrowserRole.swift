@@ -67,7 +67,7 @@ enum BrowserRole {
                 let effects = try model.send(action)
                 // The runtime starts the statistics before it draws; the frame does not wait.
                 var waiting = false
-                for case .computeStatistics(let request, let generation) in effects {
+                for case .computeStatistics(let request, _, let generation) in effects {
                     waiting = true
                     statisticsReader.submit(generation: generation, { db in try db.catalogueStatistics(of: request) }) { generation, result in
                         switch result {

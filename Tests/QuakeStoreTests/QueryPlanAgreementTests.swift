@@ -32,6 +32,7 @@ struct QueryPlanAgreementTests {
             if random.next(4) == 0 { record.felt = random.next(3) == 0 ? nil : random.next(5) }
             if random.next(10) == 0 { record.depth = nil }
             if random.next(20) == 0 { record.magnitude = nil }
+            if random.next(6) == 0 { record.magType = [nil, "", " ml", "Ml", "MB", "unknown", "Unknown "][random.next(7)] }
             return record
         }
     }
@@ -75,7 +76,8 @@ struct QueryPlanAgreementTests {
 
     static func filter(_ random: inout SeededGenerator, times: ClosedRange<Int64>) -> RowFilter {
         func time() -> Int64 { times.lowerBound + Int64(random.next(Int(times.upperBound - times.lowerBound) + 1)) }
-        switch random.next(7) {
+        switch random.next(8) {
+        case 7: return .magnitudeType(["ml", "MB", "mww", "unknown", "md"][random.next(5)])
         case 6:
             let low = Double(random.next(80)) / 10 - 1
             return .magnitude(low...(random.next(3) == 0 ? .greatestFiniteMagnitude : low + Double(random.next(30)) / 10))

@@ -27,6 +27,7 @@ import Testing
             record.type = types[index % types.count]
             record.alert = alerts[index % alerts.count]
             record.felt = index % 4 == 0 ? nil : index % 3
+            record.magType = [nil, "ml", "Mww", "mb", ""][index % 5]
             records.append(record)
         }
         return (ModelStore(records), records)
@@ -63,6 +64,8 @@ import Testing
             ("mag 2-4", { $0.magnitude.map { (2...4).contains($0) } ?? false }),
             ("mag 5+", { ($0.magnitude ?? -1) >= 5 }),
             ("depth 100+", { ($0.depth ?? -1) >= 100 }),
+            ("magtype mww", { $0.magType?.lowercased() == "mww" }),
+            ("magtype unknown", { ($0.magType ?? "").isEmpty }),
         ]
         for (line, expected) in cases {
             try Self.run(line, model)

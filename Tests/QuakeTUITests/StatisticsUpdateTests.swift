@@ -44,6 +44,38 @@ import Testing
         #expect(try BrowserUpdateTests.text(model)[1].contains("Statistics of the list  12 quakes"))
     }
 
+    /// `:decluster gk` asks for the statistics of the background with a new generation (the old
+    /// numbers, of the whole list, are dropped); `:decluster off` asks for the whole list again;
+    /// the counts that come first are shown, still pending, until the full answer.
+    @Test func declusteringAsksForTheBackground() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
+        let request = Self.listRequest(model)
+        try model.send(.beginCommand)
+        for character in "decluster gk" { try model.send(.commandInput(String(character))) }
+        var expected = model.state
+        let effects = try model.send(.runCommand)
+        #expect(effects.contains(.computeStatistics(request, declustering: .gk, generation: 2)), "\(effects)")
+        expected.statistics.declustering = .gk
+        expected.statistics.resultDeclustering = .gk
+        expected.statistics.generation = 2
+        expected.statistics.isPending = true
+        expected.statistics.result = nil
+        #expect(model.state.statistics == expected.statistics)
+        #expect(model.state.status.message == "The statistics (=) of the background: declustered by Gardner–Knopoff 1974")
+
+        try model.send(.statisticsPartial(generation: 2, Self.statistics(5)))
+        #expect(model.state.statistics.result == Self.statistics(5) && model.state.statistics.isPending)
+        try model.send(.statisticsComputed(generation: 2, Self.statistics(4)))
+        #expect(model.state.statistics.result == Self.statistics(4) && !model.state.statistics.isPending)
+
+        try model.send(.beginCommand)
+        for character in "decluster off" { try model.send(.commandInput(String(character))) }
+        #expect(try model.send(.runCommand).contains(.computeStatistics(request, generation: 3)))
+        #expect(model.state.statistics.declustering == nil)
+    }
+
     /// A search keystroke while the first answer is on its way: the first answer, for the old
     /// list, arrives after the new request and is dropped; the newest is kept.
     @Test func aSupersededAnswerIsDropped() throws {

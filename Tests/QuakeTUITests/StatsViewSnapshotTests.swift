@@ -45,16 +45,48 @@ import Testing
         assertSnapshot(Screen.render(model), named: "stats-\(columns)x\(rows)")
     }
 
-    /// A list of years draws several days to a column: the timeline's title says how many,
-    /// never "per day" over a column that holds a month.
-    @Test func aLongListsTimelineSaysHowManyDaysAColumnHolds() throws {
+    /// The timeline in calendar bins across the whole width (issue 54): the finest unit whose
+    /// bins fit the columns (700 days in 60 columns: months), every bin's count the days in it.
+    @Test func aLongListsTimelineIsInCalendarBins() throws {
         let stats = Self.catalogue(span: 700 * Self.day)
+        let timeline = try #require(CalendarTimeline(stats, columns: 40))
+        #expect(timeline.unit == .month)
+        #expect(timeline.total == stats.count)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.utc
+        for bin in timeline.bins {
+            let start = Date(timeIntervalSince1970: Double(bin.start) / 1000)
+            #expect(calendar.component(.day, from: start) == 1 && calendar.component(.hour, from: start) == 0)
+            let end = calendar.date(byAdding: .month, value: 1, to: start)!
+            let days = stats.days.filter { Double($0.key) >= start.timeIntervalSince1970 * 1000 && Double($0.key) < end.timeIntervalSince1970 * 1000 }
+            #expect(bin.count == days.values.reduce(0, +))
+        }
+        #expect(try #require(CalendarTimeline(stats, columns: 200)).unit == .week)
+        #expect(try #require(CalendarTimeline(stats, columns: 800)).unit == .day)
+        #expect(try #require(CalendarTimeline(stats, columns: 10)).unit == .year)
         var buffer = CellBuffer(size: Size(columns: 60, rows: 10))
         TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 60, height: 10), into: &buffer)
-        let bins = TimelineChart.denseBins(stats).count
-        let perColumn = (bins + 54) / 55
-        #expect(perColumn > 1)
-        #expect(buffer.lines[0].hasPrefix("Quakes per \(perColumn) days (UTC)"), "\(buffer.lines[0])")
+        assertSnapshot(buffer, named: "timeline-months-60x10")
+        #expect(buffer.lines[0].hasPrefix("Quakes per month (UTC)  • cumulative"), "\(buffer.lines[0])")
+    }
+
+    /// The moment curve and the right-hand scale of the cumulative count, and counts grouped
+    /// by thousands, on a list whose quakes were read one by one.
+    @Test func theTimelineDrawsTheCumulativeMomentAndCount() throws {
+        var events = CatalogueEvents()
+        for index in 0 ..< 4_800 {
+            let magnitude = index == 3_000 ? 7.0 : 2.0 + Double(index % 20) / 10
+            events.append(id: Int64(index), time: Fixtures.now - 10 * Self.day + Int64(index) * 180_000, latitude: 0, longitude: 0,
+                          depth: 10, magnitude: magnitude, type: index % 3 == 0 ? "mb" : "ml", agency: "usgs", region: "Chile")
+        }
+        let stats = events.statistics(timeZone: Self.utc).including(events)
+        var buffer = CellBuffer(size: Size(columns: 60, rows: 10))
+        TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 60, height: 10), into: &buffer)
+        assertSnapshot(buffer, named: "timeline-moment-60x10")
+        #expect(buffer.lines[1].hasSuffix("4,800"), "\(buffer.lines[1])")
+        #expect(buffer.text.contains("◦ moment"))
+        let model = Self.model(columns: 120, rows: 35, StatisticsModel(statistics: stats))
+        assertSnapshot(Screen.render(model), named: "stats-types-120x35")
     }
 
     @Test func dotsUntilTheNumbersAreThere() {

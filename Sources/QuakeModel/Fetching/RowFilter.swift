@@ -19,6 +19,12 @@ public enum RowFilter: Hashable, Sendable {
     case alert(atLeast: String)
     /// At least one "Did you feel it?" report.
     case felt
+    /// The magnitude's type (`ml`, `mb`, `mww` …), compared without regard to case; a quake
+    /// without a type matches `unknown` (issue 54: a fit per magnitude type).
+    case magnitudeType(String)
+
+    /// The type a quake without a magnitude type matches (`CatalogueEvents.unknownType`).
+    public static let unknownMagnitudeType = "unknown"
 
     /// PAGER's alert levels, lowest first.
     public static let alertLevels = ["green", "yellow", "orange", "red"]

@@ -25,7 +25,16 @@ public struct CatalogueStatistics: Sendable, Equatable {
     public var timeRange: ClosedRange<Int64>? { count > 0 ? tally.runs.earliest...tally.runs.latest : nil }
     /// The ``largestCount`` largest quakes by magnitude, largest first (the earlier on a tie).
     public private(set) var largest: [Largest] = []
-    private let calendar: Calendar
+    let calendar: Calendar
+    /// What the list mixes (magnitude types, agencies); nil where its quakes were not read one
+    /// by one (`including(_:)`).
+    public internal(set) var composition: ListComposition?
+    /// The declustering these statistics are of, nil for the whole list (`including(_:)`).
+    public internal(set) var declustered: DeclusterSummary?
+    /// Seismic moment (N·m, ``SeismicMoment``) per day and per hour, by the same starts as
+    /// ``days`` and ``hours``; empty where the quakes were not read one by one.
+    public internal(set) var dayMoments: [Int64: Double] = [:]
+    public internal(set) var hourMoments: [Int64: Double] = [:]
 
     public init(timeZone: TimeZone) {
         self.timeZone = timeZone
@@ -218,7 +227,8 @@ public struct CatalogueStatistics: Sendable, Equatable {
     public static func == (lhs: CatalogueStatistics, rhs: CatalogueStatistics) -> Bool {
         lhs.count == rhs.count && lhs.allTenths == rhs.allTenths && lhs.days == rhs.days && lhs.hours == rhs.hours
             && lhs.depths == rhs.depths && lhs.regionCounts == rhs.regionCounts && lhs.timeRange == rhs.timeRange
-            && lhs.largest == rhs.largest && lhs.timeZone == rhs.timeZone
+            && lhs.largest == rhs.largest && lhs.timeZone == rhs.timeZone && lhs.composition == rhs.composition
+            && lhs.declustered == rhs.declustered && lhs.dayMoments == rhs.dayMoments && lhs.hourMoments == rhs.hourMoments
     }
 
     /// Counts a quake in its hour while the quakes span under ``hourlySpan``: in the run of the

@@ -14,12 +14,18 @@ public struct MagnitudeFit: Sendable, Equatable {
     public let bootstrap: MagnitudeBootstrap
     /// b-positive, nil where it was not computed (the browser's view).
     public let positive: BPositive?
+    /// The list's magnitude types and agencies, nil where they were not read.
+    public let composition: ListComposition?
 
-    public init(_ mfd: MagnitudeFrequency, positive: BPositive? = nil) {
+    public init(_ mfd: MagnitudeFrequency, positive: BPositive? = nil, composition: ListComposition? = nil) {
         self.mfd = mfd
         self.bootstrap = MagnitudeBootstrap(mfd)
         self.positive = positive
+        self.composition = composition
     }
+
+    /// The warnings of what the list mixes (`MagnitudeMixWarnings`).
+    public var mixWarnings: [String] { MagnitudeMixWarnings.warnings(mfd, composition) }
 
     /// `Mc 2.4 (maxc), bootstrap σ 0.061`, `b 0.952 ± 0.031 (Shi–Bolt), ± 0.028 (bootstrap of 200)`, … or
     /// nothing where there is no fit (`warnings` says why).
@@ -58,6 +64,6 @@ public struct MagnitudeFit: Sendable, Equatable {
                             + "b-value; the bootstrap errors are over those.")
         }
         if let why = positive?.why { warnings.append(why) }
-        return warnings
+        return warnings + mixWarnings
     }
 }

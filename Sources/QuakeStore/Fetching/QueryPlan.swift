@@ -318,6 +318,12 @@ struct QueryPlan {
                       level >= floor else { return false }
             case .felt:
                 guard let felt = row.felt, felt > 0 else { return false }
+            case .magnitudeType(let type):
+                // `trim(magType) = ? COLLATE NOCASE`; `unknown` also takes a missing or blank type.
+                let own = row.magType?.trimmingCharacters(in: CharacterSet(charactersIn: " ")) ?? ""
+                let wanted = type.trimmingCharacters(in: .whitespaces)
+                let unknown = type.lowercased() == RowFilter.unknownMagnitudeType && own.isEmpty
+                guard unknown || Self.equalIgnoringASCIICase(own, wanted) else { return false }
             case .near(let center, let radiusKm):
                 // The bounding box only narrows the index range; the exact distance decides,
                 // computed bit for bit as `quaketui_distance` computes it.
@@ -349,8 +355,9 @@ struct QueryPlan {
         var alert: String?
         var felt: Int?
         var code: String
+        var magType: String?
 
-        static let columns = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code"
+        static let columns = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code, magType"
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
@@ -363,6 +370,7 @@ struct QueryPlan {
             alert = s.optionalText(at: next + 3)
             felt = s.optionalInt(at: next + 4)
             code = s.text(at: next + 5)
+            magType = s.optionalText(at: next + 6)
         }
 
         /// A record's columns as the store writes them (`WriteTransaction`: folded keys).
@@ -376,6 +384,7 @@ struct QueryPlan {
             alert = record.alert
             felt = record.felt
             code = record.code
+            magType = record.magType
         }
     }
 }

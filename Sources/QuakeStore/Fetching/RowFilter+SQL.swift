@@ -7,7 +7,7 @@ extension RowFilter {
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt, .intensity: false
+        case .eventType, .alert, .felt, .intensity, .magnitudeType: false
         }
     }
 
@@ -24,6 +24,9 @@ extension RowFilter {
             let levels = Self.alertLevels.drop { $0 != level.lowercased() }
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
+        case .magnitudeType(let type) where type.lowercased() == Self.unknownMagnitudeType:
+            return ("(magType IS NULL OR trim(magType) = '' OR trim(magType) = ? COLLATE NOCASE)", [.text(type)])
+        case .magnitudeType(let type): return ("trim(magType) = ? COLLATE NOCASE", [.text(type.trimmingCharacters(in: .whitespaces))])
         case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
         case .intensity(let whole, let home):
             // Every quake with a magnitude is shown as I or more (the value is clamped).

@@ -106,6 +106,9 @@ public enum Action: Equatable, Sendable {
     case toggleStatistics
     /// The answer to `Effect.computeStatistics` of `generation` (a stale one is dropped).
     case statisticsComputed(generation: Int, CatalogueStatistics)
+    /// The counts of `Effect.computeStatistics` of `generation`, before what needs the quakes one
+    /// by one (magnitude types, moment): shown, still pending.
+    case statisticsPartial(generation: Int, CatalogueStatistics)
     /// `Effect.computeStatistics` of `generation` failed: why, for the view.
     case statisticsFailed(generation: Int, message: String)
     /// `+` / `-`: the Map tab one scale in / out (world, region, local) around the selected quake.
@@ -175,7 +178,8 @@ public enum Effect: Equatable, Sendable {
     /// Compute the statistics of the quakes `request` matches in the background, interrupting
     /// any older computation; the runtime answers with `Action.statisticsComputed` (or
     /// `statisticsFailed`) carrying `generation`.
-    case computeStatistics(SectionedFetchRequest, generation: Int)
+    /// With `declustering`, the statistics are of the background it keeps (issue 54).
+    case computeStatistics(SectionedFetchRequest, declustering: Declustering? = nil, generation: Int)
     /// Count the quakes `request` matches per cell of `window` in the background (the Map tab's
     /// density), interrupting any older count; answered by `Action.densityComputed`.
     case computeDensity(SectionedFetchRequest, window: GridWindow, generation: Int)

@@ -141,6 +141,12 @@ extension BrowserState {
             return []
         case .success(.quit):
             return [.quit]
+        case .success(.declustering(let method)):
+            self.statistics.declustering = method
+            self.status.message = method.map { "The statistics (=) of the background: declustered by \($0.title)" }
+                ?? "The statistics (=) of the whole list"
+            self.status.isError = false
+            return statisticsReads(storeChanged: false)
         }
         self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone,
                                                    home: self.settings.home)

@@ -20,6 +20,13 @@ extension BrowserState {
         }
     }
 
+    /// The counts of the newest computation before its magnitude types and moment: shown while
+    /// it is still pending.
+    mutating func receivePartialStatistics(generation: Int, _ statistics: CatalogueStatistics) {
+        guard generation == self.statistics.generation, self.statistics.isPending else { return }
+        self.statistics.result = statistics
+    }
+
     /// After every action: `Effect.computeStatistics` when the open view's list changed (its
     /// result is dropped: another list's numbers would mislead) or the store did (its result
     /// stays, marked pending, until the new one arrives). Nothing while the view is closed; a
@@ -30,17 +37,19 @@ extension BrowserState {
             guard self.statistics.isPending else { return [] }
             self.statistics.isPending = false
             self.statistics.request = nil
+            self.statistics.resultDeclustering = nil
             return [.cancelStatistics]
         }
         let request = StatisticsState.statisticsRequest(self.request)
-        let listChanged = request != self.statistics.request
+        let listChanged = request != self.statistics.request || self.statistics.declustering != self.statistics.resultDeclustering
         guard listChanged || storeChanged else { return [] }
         if listChanged { self.statistics.result = nil }
         self.statistics.request = request
+        self.statistics.resultDeclustering = self.statistics.declustering
         self.statistics.generation += 1
         self.statistics.isPending = true
         self.statistics.failure = nil
-        return [.computeStatistics(request, generation: self.statistics.generation)]
+        return [.computeStatistics(request, declustering: self.statistics.declustering, generation: self.statistics.generation)]
     }
 
     /// The computations the restored state is waiting for (after `restore`, which returns no

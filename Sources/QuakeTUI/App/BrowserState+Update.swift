@@ -257,6 +257,7 @@ extension BrowserState {
         case .rowsRead(let rows, let generation): receiveRows(rows, generation: generation)
         case .toggleStatistics: toggleStatistics()
         case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
+        case .statisticsPartial(let generation, let statistics): receivePartialStatistics(generation: generation, statistics)
         case .statisticsFailed(let generation, let message):
             receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
         case .zoomMap(let step): zoomMap(by: step)
@@ -309,7 +310,7 @@ extension BrowserState {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
-             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed,
+             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsFailed, .densityComputed,
              .sequenceComputed, .sequenceFailed: true
         default: false
         }

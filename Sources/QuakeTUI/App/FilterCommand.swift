@@ -7,7 +7,8 @@ import QuakeModel
 ///
 /// ```
 /// :depth 0-70      :mag 4-6   :mag 5 (or 5+)   :since 24h      :time 2025-01-01..2025-02-01
-/// :type earthquake :type !quarry blast   :alert orange   :felt   :intensity 4+   :clear
+/// :type earthquake :type !quarry blast   :alert orange   :felt   :intensity 4+   :magtype mww   :clear
+/// :mc gft95   :decluster gk (reasenberg, off)
 /// ```
 public enum FilterCommand: Equatable, Sendable {
     /// Add (or replace) a filter: its kind (`depth`, `mag`, `time`, `type`, `alert`, `felt`), canonical
@@ -24,17 +25,22 @@ public enum FilterCommand: Equatable, Sendable {
     case help
     /// `:q` (`:quit`): quit, as `q` does.
     case quit
+    /// The statistics view of the background alone, declustered by a method (`:decluster gk`),
+    /// or of the whole list (`:decluster off`).
+    case declustering(Declustering?)
 
     /// What the command line accepts, for the help, the README and unknown commands.
     /// (Short enough that an unknown command's sentence, this with the name typed, stays whole in
     /// the message log a scene keeps: `SceneKeys.messageLogTextLimit`, 300 characters.)
     public static let usage = ":depth 0-70, :mag 4-6 (or 5 for 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
-        + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :clear, :mc maxc|gft90|gft95|mbs, :sort mag, :help, :q"
+        + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :magtype mww, :clear, "
+        + ":mc maxc|gft90|gft95|mbs, :decluster gk|reasenberg|off, :sort mag, :help, :q"
 
-    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity"]
+    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity", "magtype"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "clear", "mc", "sort", "help", "quit"]
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "magtype", "clear", "mc",
+                               "decluster", "sort", "help", "quit"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
     /// several names' common start; nil when there is nothing to add (an argument is being typed).
@@ -118,6 +124,20 @@ public enum FilterCommand: Equatable, Sendable {
                 return fail("intensity is predicted at home, and no home is set: press @ on a quake, or run 'quaketui config home LAT,LON'")
             }
             return .success(.filter(kind: "intensity", text: "intensity \(whole)+", .intensity(atLeast: whole, home: home)))
+        case "magtype":
+            let type = argument.lowercased()
+            guard !type.isEmpty, !type.contains(where: \.isWhitespace) else {
+                return fail("magtype takes one magnitude type (unknown for none): :magtype mww, :magtype ml")
+            }
+            return .success(.filter(kind: "magtype", text: "magtype \(type)", .magnitudeType(type)))
+        case "decluster":
+            let text = argument.lowercased()
+            if text == "off" { return .success(.declustering(nil)) }
+            guard let method = Declustering(rawValue: text) else {
+                return fail("decluster takes a method for the statistics (=): :decluster gk (Gardner–Knopoff), "
+                            + ":decluster reasenberg, or :decluster off")
+            }
+            return .success(.declustering(method))
         case "mc":
             guard let method = CompletenessMethod(rawValue: argument.lowercased()) else {
                 return fail("mc takes a method of Mc for the statistics (=): :mc maxc, :mc gft90, :mc gft95 or :mc mbs")

@@ -23,6 +23,11 @@ public struct StatisticsState: Equatable, Sendable {
     /// How the view estimates `Mc` (`:mc METHOD`): every method reads the counts per bin the
     /// computation already holds, so a change redraws at once and asks for nothing.
     public var method: CompletenessMethod = .maxc
+    /// The background alone (`:decluster gk`), nil for the whole list: a change asks for new
+    /// statistics, as a new list does.
+    public var declustering: Declustering?
+    /// The declustering `result` is of (nil: the whole list).
+    public var resultDeclustering: Declustering?
 
     public init() {}
 

@@ -33,14 +33,30 @@ enum StatsView {
         guard area.width >= 10, area.height >= 2 else { return }
         let stats = model.statistics
         var x = area.x
-        x += buffer.put("Statistics of the list", at: Point(x: x, y: area.y), style: .role(.header, [.bold]), maxWidth: area.width)
+        let title = stats?.declustered == nil ? "Statistics of the list" : "Statistics of the background"
+        x += buffer.put(title, at: Point(x: x, y: area.y), style: .role(.header, [.bold]), maxWidth: area.width)
         let count = stats.map { "  \(QuakeFormat.count($0.count)) \($0.count == 1 ? "quake" : "quakes")" } ?? "  …"
         x += buffer.put(count, at: Point(x: x, y: area.y), style: .role(.accent, [.bold]), maxWidth: area.maxX - x)
+        if let declustered = stats?.declustered {
+            let text = "  (\(declustered.method.title): \(QuakeFormat.count(declustered.removed)) dependent removed)"
+            x += buffer.put(text, at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x)
+        }
         if model.isPending, stats != nil { buffer.put(" …", at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x) }
         let (fitText, fitStyle) = fitLine(model)
         buffer.put(fitText, at: Point(x: area.x, y: area.y + 1), style: fitStyle, maxWidth: area.width)
+        var top = 2
+        if let stats, let composition = stats.composition {
+            let text = "Types " + ListComposition.shares(composition.types.map { ($0.name, $0.count) }, limit: 5)
+                + "   Agencies " + ListComposition.shares(composition.agencies.map { ($0.name, $0.count) }, limit: 3)
+            buffer.put(text, at: Point(x: area.x, y: area.y + top), style: .role(.dim), maxWidth: area.width)
+            top += 1
+            if let warning = mixWarning(stats, method: model.method) {
+                buffer.put(warning, at: Point(x: area.x, y: area.y + top), style: .role(.warning), maxWidth: area.width)
+                top += 1
+            }
+        }
 
-        let rest = area.splitTop(2).1
+        let rest = area.splitTop(top).1
         let sections = heights(for: rest.height)
         var (mfdRect, below) = rest.splitTop(sections.mfd)
         let timelineRect: Rect
@@ -73,6 +89,22 @@ enum StatsView {
         }
         // The reason names Mc where there is one.
         return ("No b-value (\(mfd.method.rawValue)): " + (mfd.why ?? ""), .role(.warning))
+    }
+
+    /// `Warning: the fit mixes 9 magnitude types · two modes (M 1.2, M 4.4); :magtype TYPE fits one`,
+    /// nil when the list mixes nothing (`MagnitudeMixWarnings` says it in full in `stats`).
+    static func mixWarning(_ stats: CatalogueStatistics, method: CompletenessMethod) -> String? {
+        let mfd = stats.magnitudes.using(method)
+        var parts: [String] = []
+        if let fit = mfd.fit, let composition = stats.composition {
+            let mixed = composition.types(atOrAbove: Int((fit.completeness * 10).rounded()))
+            if mixed.count > 1 { parts.append("the fit mixes \(mixed.count) magnitude types") }
+        }
+        if let modes = Bimodality(mfd.binned) {
+            parts.append(String(format: "two modes (M %.1f, M %.1f)", Double(modes.modes.low) / 10, Double(modes.modes.high) / 10))
+        }
+        guard !parts.isEmpty else { return nil }
+        return "Warning: " + parts.joined(separator: " · ") + "; :magtype TYPE fits one type"
     }
 
     /// Rows for the magnitude chart, the timeline and the two lists below, for `rows` in all.

@@ -276,7 +276,8 @@ final class BrowserApp {
             isDone = true
         case .alert(let alert):
             if live?.alert(alert, posting: inbox) == true { terminal.bell() }
-        case .computeStatistics(let request, let generation): computeStatistics(request, generation: generation)
+        case .computeStatistics(let request, let declustering, let generation):
+            computeStatistics(request, declustering: declustering, generation: generation)
         case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
         case .cancelStatistics: statisticsReader?.cancel()
         case .cancelDensity: densityReader?.cancel()
@@ -308,7 +309,10 @@ final class BrowserApp {
 
     /// Computes the statistics of `request` on the statistics reader's own connection, a newer
     /// request interrupting this one; the answer comes back through the inbox with `generation`.
-    private func computeStatistics(_ request: SectionedFetchRequest, generation: Int) {
+    /// The counts come first (`Action.statisticsPartial`, from the digest), then the same with
+    /// the magnitude types and moment, which read the quakes one by one; declustered statistics
+    /// come once, of the background.
+    private func computeStatistics(_ request: SectionedFetchRequest, declustering: Declustering?, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
             reader = try statisticsReader ?? LatestReader(container: container)
@@ -318,7 +322,10 @@ final class BrowserApp {
         }
         statisticsReader = reader
         let inbox = inbox
-        reader.submit(generation: generation, { db in try db.catalogueStatistics(of: request) }) { generation, result in
+        reader.submit(generation: generation, { db in
+            if declustering == nil { inbox.post(.statisticsPartial(generation: generation, try db.catalogueStatistics(of: request))) }
+            return try db.catalogueSummary(of: request, declustering: declustering).0
+        }) { generation, result in
             switch result {
             case .success(let statistics): inbox.post(.statisticsComputed(generation: generation, statistics))
             case .failure(let error):

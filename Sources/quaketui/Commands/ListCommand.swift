@@ -11,7 +11,7 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--json]"],
+        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--mag-type <type>] [--decluster gk|reasenberg] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
             for region, depth bands (10 km wide to 100 km, then 100 km wide) for depth, shallowest
@@ -37,6 +37,11 @@ enum ListCommand {
             stderr and --json has "sample": true; 'quaketui refresh' or 'quaketui import'
             replaces it with real data.
 
+            --mag-type T lists only the quakes whose magnitude type is T. --decluster gk or
+            reasenberg lists the background alone: the quakes Gardner & Knopoff (1974) windows or
+            Reasenberg (1985) clusters do not mark as dependent (see 'quaketui stats --help'), with
+            sections and total counted over them, and "declustered":{"method","removed"} in --json.
+
             --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
             "magnitude","place","time","depth","latitude","longitude","source","intensityAtHome",
             "sArrivalSeconds"}]}]}; with --near or a home, each quake also has "distanceKm"
@@ -56,8 +61,27 @@ enum ListCommand {
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),
+            magnitudeTypeOption, declusterOption,
             CommandSpec.stateDir, CommandSpec.json,
         ])
+
+    /// `--mag-type T`: only the quakes whose magnitude type is T (issue 54), in `list` and `stats`.
+    static let magnitudeTypeOption = CommandSpec.Option(
+        name: "mag-type", value: "TYPE", help: "Only quakes whose magnitude type is TYPE (ml, mb, mww …; unknown for none).")
+    /// `--decluster gk|reasenberg`: the background alone (issue 54), in `list` and `stats`.
+    static let declusterOption = CommandSpec.Option(
+        name: "decluster", value: "METHOD", help: "Only the background: gk (Gardner & Knopoff 1974) or reasenberg (Reasenberg 1985).",
+        completion: .values(Declustering.allCases.map(\.rawValue)))
+
+    /// `--decluster`'s method, nil without it.
+    static func declustering(_ arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Declustering? {
+        guard let text = arguments.value("decluster") else { return nil }
+        guard let method = Declustering(rawValue: text.lowercased()) else {
+            throw UsageError(message: "'\(SafeText.sanitize(text))' is not a method of declustering; use gk or reasenberg."
+                             + Spelling.didYouMean(text, in: Declustering.allCases.map(\.rawValue)), command: command)
+        }
+        return method
+    }
 
     /// The point distances are measured from: `--near`, else home; a usage error when `--sort
     /// distance` or `--radius` needs one and there is none.
@@ -107,8 +131,17 @@ enum ListCommand {
         }
         let ascending: Bool? = arguments.has("ascending") ? true : arguments.has("descending") ? false : nil
         let minimum = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: command)
+        var filters: [RowFilter] = []
+        if let type = arguments.value("mag-type") {
+            let trimmed = type.trimmingCharacters(in: .whitespaces)
+            guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else {
+                throw UsageError(message: "'\(SafeText.sanitize(type))' is not a magnitude type; use one word such as ml, mb or mww.",
+                                 command: command)
+            }
+            filters.append(.magnitudeType(trimmed))
+        }
         return SectionedFetchRequest(
-            predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum),
+            predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum, rowFilters: filters),
             sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: timeZone)
     }
 
@@ -161,6 +194,7 @@ enum ListCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         let limit = try limit(from: arguments)
+        let declustering = try declustering(arguments)
         let (state, request, origin) = try resolvedRequest(arguments)
         let timeZone = request.timeZone
         let container = try PersistentContainer(readingFrom: state.url)
@@ -171,6 +205,24 @@ enum ListCommand {
         defer { controller.close() }
         let output = BufferedOutput()
         defer { output.flush() }
+        if let declustering {
+            let removed = try container.viewContext.read { db in
+                let events = try db.catalogueEvents(of: request)
+                let result = declustering.decluster(events)
+                return try db.codes(ofIDs: zip(events.ids, result.keep).filter { !$0.1 }.map(\.0))
+            }
+            let view = try DeclusteredList(controller, removed: removed)
+            if arguments.has("json") {
+                try writeJSON(view, limit: limit, isSample: isSample, origin: origin,
+                              declustered: (declustering, removed.count), to: output)
+            } else if view.total == 0 {
+                output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
+            } else {
+                output.write("The background by \(declustering.title): \(CountFormat.count(removed.count, "dependent quake")) left out.\n")
+                try writeText(view, limit: limit, timeZone: timeZone, to: output)
+            }
+            return
+        }
         if arguments.has("json") {
             try writeJSON(controller, limit: limit, isSample: isSample, origin: origin, to: output)
         } else if controller.count == 0 {
@@ -220,8 +272,10 @@ enum ListCommand {
     }
 
     /// Calls `body` for every printed row with its section, reading the rows in chunks.
-    private static func forEachRow(_ controller: FetchedResultsController, limit: Int,
+    private static func forEachRow(_ rows: some ListedRows, limit: Int,
                                    _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
+        if let view = rows as? DeclusteredList { return try view.forEachRow(limit: limit, body) }
+        let controller = rows as! FetchedResultsController
         let total = min(limit, controller.count)
         var offset = 0
         while offset < total {
@@ -235,7 +289,7 @@ enum ListCommand {
         }
     }
 
-    private static func writeText(_ controller: FetchedResultsController, limit: Int, timeZone: TimeZone,
+    private static func writeText(_ controller: some ListedRows, limit: Int, timeZone: TimeZone,
                                   to output: BufferedOutput) throws {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -245,7 +299,7 @@ enum ListCommand {
         try forEachRow(controller, limit: limit) { index, section, row in
             if index != lastSection {
                 if lastSection >= 0 { output.write("\n") }
-                output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(section.count)))\n")
+                output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(controller.count(ofSection: index, section))))\n")
                 lastSection = index
             }
             let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
@@ -253,8 +307,8 @@ enum ListCommand {
             let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(row.place)
             output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
         }
-        if limit < controller.count {
-            output.write("\n… \(CountFormat.grouped(controller.count - limit)) more (of \(CountFormat.grouped(controller.count))); raise --limit to see them.\n")
+        if limit < controller.total {
+            output.write("\n… \(CountFormat.grouped(controller.total - limit)) more (of \(CountFormat.grouped(controller.total))); raise --limit to see them.\n")
         }
     }
 
@@ -290,8 +344,8 @@ enum ListCommand {
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
-    private static func writeJSON(_ controller: FetchedResultsController, limit: Int, isSample: Bool, origin: GeoPoint?,
-                                  to output: BufferedOutput) throws {
+    private static func writeJSON(_ controller: some ListedRows, limit: Int, isSample: Bool, origin: GeoPoint?,
+                                  declustered: (Declustering, Int)? = nil, to output: BufferedOutput) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -304,7 +358,7 @@ enum ListCommand {
         try forEachRow(controller, limit: limit) { index, section, row in
             if index != lastSection {
                 if lastSection >= 0 { output.writeJSON("]},") }
-                output.writeJSON("{\"count\":\(section.count),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
+                output.writeJSON("{\"count\":\(controller.count(ofSection: index, section)),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
                 lastSection = index
             } else {
                 output.writeJSON(",")
@@ -312,7 +366,70 @@ enum ListCommand {
             output.writeJSON(try json(QuakeJSON(row: row, origin: origin, home: origin)))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
-        output.writeJSON("],\"sample\":\(isSample),\"total\":\(controller.count)}\n")
+        output.writeJSON("]")
+        if let (method, removed) = declustered {
+            output.writeJSON(",\"declustered\":{\"method\":\"\(method.rawValue)\",\"removed\":\(removed)}")
+        }
+        output.writeJSON(",\"sample\":\(isSample),\"total\":\(controller.total)}\n")
+    }
+}
+
+/// The rows `list` prints: a results controller's, or those of its that declustering keeps.
+protocol ListedRows {
+    var total: Int { get }
+    /// The rows of section `index` that are printed.
+    func count(ofSection index: Int, _ section: QuakeSection) -> Int
+}
+
+extension FetchedResultsController: ListedRows {
+    var total: Int { count }
+    func count(ofSection index: Int, _ section: QuakeSection) -> Int { section.count }
+}
+
+/// A controller's rows without the dependent quakes declustering removed (`--decluster`): the
+/// rows are read once to count each section's kept ones, and again to print them.
+final class DeclusteredList: ListedRows {
+    let controller: FetchedResultsController
+    let removed: Set<String>
+    private(set) var sectionCounts: [Int: Int] = [:]
+    private(set) var total = 0
+
+    init(_ controller: FetchedResultsController, removed: Set<String>) throws {
+        self.controller = controller
+        self.removed = removed
+        var counts: [Int: Int] = [:], total = 0
+        try eachKept { section, _, _ in
+            counts[section, default: 0] += 1
+            total += 1
+            return true
+        }
+        (sectionCounts, self.total) = (counts, total)
+    }
+
+    func count(ofSection index: Int, _ section: QuakeSection) -> Int { sectionCounts[index] ?? 0 }
+
+    /// Every kept row in order with its section, until `body` returns false.
+    private func eachKept(_ body: (Int, QuakeSection, QuakeRow) throws -> Bool) throws {
+        var offset = 0
+        while offset < controller.count {
+            let rows = try controller.rows(in: offset..<min(controller.count, offset + 1000))
+            for (i, row) in rows.enumerated() where !removed.contains(row.code) {
+                let section = controller.indexPath(forOffset: offset + i).section
+                guard try body(section, controller.sections[section], row) else { return }
+            }
+            offset += rows.count
+            if rows.isEmpty { break }
+        }
+    }
+
+    func forEachRow(limit: Int, _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
+        var printed = 0
+        try eachKept { section, info, row in
+            guard printed < limit else { return false }
+            printed += 1
+            try body(section, info, row)
+            return true
+        }
     }
 }
 

@@ -12,7 +12,7 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Print statistics of the quakes list shows: magnitudes (Mc, b-value), days, depths, regions.",
-        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--mc maxc|gft90|gft95|mbs] [--json]"],
+        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--mag-type <type>] [--mc maxc|gft90|gft95|mbs] [--decluster gk|reasenberg] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
             binned to 0.1: the bin of M 1.1 holds 1.05 <= M < 1.15 (floor(M x 10 + 0.5) / 10).
@@ -29,11 +29,20 @@ enum StatsCommand {
             magnitudes in time order. Errors are printed to two significant digits. Days follow
             the app setting timeZone; depths are binned by 10 km to 100 km, then by 100 km.
 
+            stats names the magnitude types and agencies of the quakes with their shares, fits
+            each type alone, and warns when the fit mixes types or the magnitudes have two modes.
+            --mag-type T keeps only the quakes of type T (as list does). --decluster gk
+            (Gardner & Knopoff 1974 windows) or reasenberg (Reasenberg 1985) counts the
+            background alone and says how many dependent quakes it removed.
+
             --json prints {"count","magnitude":{"bins":[{"from","to","count"}],"unusable",
             "completeness","completenessMethod","completenessError","bValue","bValueError",
             "bValueBootstrapError","bootstrapSamples","bValuePositive","aValue","n"},
             "daily":[{"day","count"}],"depth":{"bins":[{"from","to","count"}]},
-            "regions":[{"region","count"}],"warnings":[sentence]} (null where there is no fit).
+            "regions":[{"region","count"}],"warnings":[sentence]} (null where there is no fit),
+            with "magnitude":{…,"types":[{"type","count","share","completeness","bValue",
+            "bValueError"}]}, "agencies":[{"agency","count","share"}] and, with --decluster,
+            "declustered":{"method","removed"} ("count" is then the background's).
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
@@ -42,6 +51,7 @@ enum StatsCommand {
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "mc", value: "METHOD", help: "How Mc is estimated: maxc (default), gft90, gft95 or mbs.",
                   completion: .values(CompletenessMethod.allCases.map(\.rawValue))),
+            ListCommand.magnitudeTypeOption, ListCommand.declusterOption,
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
@@ -55,14 +65,19 @@ enum StatsCommand {
                              command: spec)
         }
         let method = try completenessMethod(arguments)
+        let declustering = try ListCommand.declustering(arguments, command: spec)
         let (state, request, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
-        let (statistics, positive, isSample) = try container.viewContext.read { db in
-            (try db.catalogueStatistics(of: request), try db.bPositive(of: request), try SampleCatalogue.isSample(db))
+        let (statistics, events, isSample) = try container.viewContext.read { db in
+            let (statistics, events) = try db.catalogueSummary(of: request, declustering: declustering)
+            return (statistics, events, try SampleCatalogue.isSample(db))
         }
         if isSample { printError(ListCommand.sampleNote) }
-        let fit = MagnitudeFit(statistics.magnitudes.using(method), positive: positive)
+        // b-positive over the quakes counted (the background, when declustered), in time order.
+        var positive = BPositive()
+        for magnitude in events.magnitudes { positive.add(magnitude.isNaN ? nil : magnitude) }
+        let fit = MagnitudeFit(statistics.magnitudes.using(method), positive: positive, composition: statistics.composition)
         if arguments.has("json") { return try printJSON(Report(statistics, fit)) }
         guard statistics.count > 0 else {
             return print(try ListCommand.emptyResultMessage(container: container, request: request, arguments: arguments))
@@ -102,12 +117,13 @@ enum StatsCommand {
             var bValuePositive: Double?
             var aValue: Double?
             var n: Int?
+            var types: [MagnitudeType]
 
             /// Every key always, `null` where there is no fit (synthesized coding would drop it).
             func encode(to encoder: Encoder) throws {
                 enum Keys: String, CodingKey {
                     case bins, unusable, completeness, completenessMethod, completenessError, bValue, bValueError
-                    case bValueBootstrapError, bootstrapSamples, bValuePositive, aValue, n
+                    case bValueBootstrapError, bootstrapSamples, bValuePositive, aValue, n, types
                 }
                 var container = encoder.container(keyedBy: Keys.self)
                 try container.encode(bins, forKey: .bins)
@@ -122,7 +138,37 @@ enum StatsCommand {
                 try container.encode(bValuePositive, forKey: .bValuePositive)
                 try container.encode(aValue, forKey: .aValue)
                 try container.encode(n, forKey: .n)
+                try container.encode(types, forKey: .types)
             }
+        }
+        /// One magnitude type's share and fit (`null`s where it has none).
+        struct MagnitudeType: Encodable {
+            var type: String
+            var count: Int
+            var share: Double
+            var completeness: Double?
+            var bValue: Double?
+            var bValueError: Double?
+
+            func encode(to encoder: Encoder) throws {
+                enum Keys: String, CodingKey { case type, count, share, completeness, bValue, bValueError }
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(type, forKey: .type)
+                try container.encode(count, forKey: .count)
+                try container.encode(share, forKey: .share)
+                try container.encode(completeness, forKey: .completeness)
+                try container.encode(bValue, forKey: .bValue)
+                try container.encode(bValueError, forKey: .bValueError)
+            }
+        }
+        struct Agency: Encodable {
+            var agency: String
+            var count: Int
+            var share: Double
+        }
+        struct Declustered: Encodable {
+            var method: String
+            var removed: Int
         }
         struct Day: Encodable {
             var day: String
@@ -138,7 +184,10 @@ enum StatsCommand {
         var daily: [Day]
         var depth: Depth
         var regions: [Region]
+        var agencies: [Agency]
         var warnings: [String]
+        /// Only when declustered (synthesized coding leaves a nil out).
+        var declustered: Declustered?
 
         init(_ statistics: CatalogueStatistics, _ magnitudes: MagnitudeFit) {
             let mfd = magnitudes.mfd
@@ -153,11 +202,18 @@ enum StatsCommand {
                                   bValueBootstrapError: fit == nil ? nil : magnitudes.bootstrap.bError,
                                   bootstrapSamples: magnitudes.bootstrap.samples,
                                   bValuePositive: magnitudes.positive?.value?.b,
-                                  aValue: fit?.a, n: fit?.n)
+                                  aValue: fit?.a, n: fit?.n,
+                                  types: (magnitudes.composition?.types ?? []).map { part in
+                                      let typeFit = part.frequency(mfd.method).fit
+                                      return MagnitudeType(type: part.name, count: part.count, share: part.share,
+                                                           completeness: typeFit?.completeness, bValue: typeFit?.b, bValueError: typeFit?.bError)
+                                  })
             daily = statistics.daily.map { Day(day: $0.day, count: $0.count) }
             depth = Depth(bins: statistics.depthBins.map { Bin(from: $0.from, to: $0.to, count: $0.count) })
             regions = statistics.topRegions(StatsCommand.regionLimit).map { Region(region: $0.region, count: $0.count) }
+            agencies = (magnitudes.composition?.agencies ?? []).map { Agency(agency: $0.name, count: $0.count, share: $0.share) }
             warnings = magnitudes.warnings
+            declustered = statistics.declustered.map { Declustered(method: $0.method.rawValue, removed: $0.removed) }
         }
     }
 
@@ -168,8 +224,17 @@ enum StatsCommand {
     static func text(_ statistics: CatalogueStatistics, _ magnitudes: MagnitudeFit) -> String {
         let mfd = magnitudes.mfd
         var lines = [CountFormat.quakes(statistics.count)]
+        if let declustered = statistics.declustered {
+            lines[0] += " in the background: \(declustered.method.title) removed \(CountFormat.count(declustered.removed, "dependent quake")) of "
+                + CountFormat.grouped(statistics.count + declustered.removed)
+        }
         lines += magnitudes.lines
         lines += magnitudes.warnings.map { "Warning: \($0)" }
+        if let composition = magnitudes.composition {
+            lines.append("Agencies: " + ListComposition.shares(composition.agencies.map { ($0.name, $0.count) }, limit: 8))
+            lines.append("")
+            lines += typeTable(composition, method: mfd.method)
+        }
         lines.append("")
         lines += table("Magnitude", mfd.bins.map { (String(format: "%.2f–%.2f", $0.from, $0.to), $0.count) }
                        + (mfd.unusable > 0 ? [("none", mfd.unusable)] : []))
@@ -181,6 +246,23 @@ enum StatsCommand {
         lines.append("")
         lines += table("Region", statistics.topRegions(regionLimit).map { ($0.region, $0.count) })
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Each magnitude type with its count, share and own fit (Mc by the same method).
+    static func typeTable(_ composition: ListComposition, method: CompletenessMethod) -> [String] {
+        let rows = composition.types.map { part -> [String] in
+            let mfd = part.frequency(method)
+            let fit = mfd.fit.map { String(format: "Mc %.1f  b ", $0.completeness) + UncertaintyFormat.string($0.b, $0.bError) }
+            return [part.name, CountFormat.grouped(part.count), ListComposition.percent(part.share), fit ?? "no fit: " + (mfd.why ?? "")]
+        }
+        let header = ["Type", "quakes", "share", "fit (\(method.rawValue))"]
+        let widths = (0 ..< 3).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        func line(_ cells: [String]) -> String {
+            cells[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
+                + String(repeating: " ", count: widths[1] - cells[1].count) + cells[1] + "  "
+                + String(repeating: " ", count: widths[2] - cells[2].count) + cells[2] + "  " + cells[3]
+        }
+        return [line(header)] + rows.map(line)
     }
 
     private static func table(_ title: String, _ rows: [(String, Int)]) -> [String] {

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Declustering as the statistics state it: the method and how many dependent quakes it removed
+/// from the list (whose count was `count + removed`).
+public struct DeclusterSummary: Sendable, Equatable {
+    public let method: Declustering
+    public let removed: Int
+
+    public init(method: Declustering, removed: Int) {
+        self.method = method
+        self.removed = removed
+    }
+}
+
+extension CatalogueStatistics {
+    /// These statistics with what only the quakes one by one give (issue 54): the list's
+    /// magnitude types and agencies, and the seismic moment per day and hour (every magnitude
+    /// taken as a moment magnitude, `M0 = 10^(1.5 M + 9.1)` N·m; a quake without a usable
+    /// magnitude adds none). `events` are the quakes these statistics counted.
+    public func including(_ events: CatalogueEvents, declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
+        var statistics = self
+        statistics.composition = ListComposition(events)
+        statistics.declustered = declustered
+        var days: [Int64: Double] = [:], hours: [Int64: Double] = [:]
+        var day: (start: Int64, end: Int64)?
+        for i in 0 ..< events.count where !events.magnitudes[i].isNaN {
+            let time = events.times[i], moment = SeismicMoment.newtonMetres(magnitude: events.magnitudes[i])
+            if day == nil || time < day!.start || time >= day!.end { day = dayRange(of: time) }
+            days[day!.start, default: 0] += moment
+            if isHourly { hours[time - time.positiveRemainder(3_600_000), default: 0] += moment }
+        }
+        statistics.dayMoments = days
+        statistics.hourMoments = hours
+        return statistics
+    }
+
+    /// The start and end (ms) of the day of `time` in `timeZone`, as `days` counts it.
+    func dayRange(of time: Int64) -> (start: Int64, end: Int64) {
+        let start = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(time) / 1000))
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        func milliseconds(_ date: Date) -> Int64 {
+            let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
+            return ms >= 9.2e18 ? .max : ms <= -9.2e18 ? .min : Int64(ms)
+        }
+        return (milliseconds(start), milliseconds(end))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// What a list mixes (issue 54): its magnitude types and agencies with their shares, and each
+/// type's magnitude–frequency distribution, from which a fit per type is made by the same
+/// methods as the list's (`MagnitudeFrequency`). Counts every quake of the events; a quake
+/// without a type counts under `unknown`, one without a usable magnitude in its type's count but
+/// in none of its bins.
+///
+/// ```swift
+/// let composition = ListComposition(events)
+/// composition.types.first?.name        // "ml"
+/// composition.types.first?.share       // 0.62
+/// composition.types.first?.frequency(.maxc).fit?.b
+/// ```
+public struct ListComposition: Sendable, Equatable {
+    /// A magnitude type or an agency, with how many quakes of the list have it.
+    public struct Part: Sendable, Equatable {
+        public let name: String
+        public let count: Int
+        /// `count` over the list's quakes.
+        public let share: Double
+        /// Quakes per 0.1 bin (whole tenths), for a magnitude type; empty for an agency.
+        public let tenths: [Int: Int]
+
+        /// The type's distribution and fit with `Mc` by `method`.
+        public func frequency(_ method: CompletenessMethod = .maxc) -> MagnitudeFrequency {
+            MagnitudeFrequency(tenths: tenths, count: count, method: method)
+        }
+    }
+
+    /// Most quakes first (equal counts: by name).
+    public let types: [Part]
+    /// Most quakes first (equal counts: by name).
+    public let agencies: [Part]
+    public let count: Int
+
+    public init(_ events: CatalogueEvents) {
+        count = events.count
+        var typeCounts = [Int](repeating: 0, count: events.typeNames.count)
+        var typeTenths = [[Int: Int]](repeating: [:], count: events.typeNames.count)
+        var agencyCounts = [Int](repeating: 0, count: events.agencyNames.count)
+        for i in 0 ..< events.count {
+            let type = Int(events.types[i])
+            typeCounts[type] += 1
+            if !events.magnitudes[i].isNaN, let tenth = MagnitudeFrequency.tenth(of: events.magnitudes[i]) {
+                typeTenths[type][tenth, default: 0] += 1
+            }
+            agencyCounts[Int(events.agencies[i])] += 1
+        }
+        let total = max(1, events.count)
+        func ordered(_ names: [String], _ counts: [Int], _ tenths: [[Int: Int]]?) -> [Part] {
+            names.indices.filter { counts[$0] > 0 }
+                .map { Part(name: names[$0], count: counts[$0], share: Double(counts[$0]) / Double(total), tenths: tenths?[$0] ?? [:]) }
+                .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        }
+        types = ordered(events.typeNames, typeCounts, typeTenths)
+        agencies = ordered(events.agencyNames, agencyCounts, nil)
+    }
+
+    /// The types of the quakes in bin `tenth` and above, with their counts, most first.
+    public func types(atOrAbove tenth: Int) -> [(name: String, count: Int)] {
+        types.map { part in (part.name, part.tenths.reduce(0) { $0 + ($1.key >= tenth ? $1.value : 0) }) }
+            .filter { $0.1 > 0 }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+    }
+
+    /// `ml 62 %, mb 30 %, md 8 %`: the parts' shares in whole percent (`< 1 %` for a small one
+    /// that is not none), at most `limit` of them and `…`.
+    public static func shares(_ parts: [(name: String, count: Int)], limit: Int = 4) -> String {
+        let total = max(1, parts.reduce(0) { $0 + $1.count })
+        var text = parts.prefix(limit).map { "\($0.name) \(percent(Double($0.count) / Double(total)))" }.joined(separator: ", ")
+        if parts.count > limit { text += ", …" }
+        return text
+    }
+
+    /// `62 %`, `< 1 %`, `100 %`.
+    public static func percent(_ share: Double) -> String {
+        share > 0 && share < 0.005 ? "< 1 %" : "\(Int((share * 100).rounded())) %"
+    }
+}

@@ -1,0 +1,15 @@
+import Foundation
+
+/// The seismic moment of a moment magnitude, `M0 = 10^(1.5 Mw + 9.1)` N·m (Hanks & Kanamori 1979,
+/// with the 9.1 of the IASPEI standard), the inverse of `Mw = (2/3)(log10 M0 − 9.1)`.
+///
+/// ```swift
+/// SeismicMoment.newtonMetres(magnitude: 6.0)   // 1.26e18
+/// ```
+public enum SeismicMoment {
+    /// M0 in N·m of magnitude `mw`.
+    public static func newtonMetres(magnitude mw: Double) -> Double { pow(10, 1.5 * mw + 9.1) }
+
+    /// The moment magnitude of `m0` N·m.
+    public static func magnitude(newtonMetres m0: Double) -> Double { (log10(m0) - 9.1) / 1.5 }
+}

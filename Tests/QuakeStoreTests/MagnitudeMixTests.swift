@@ -1,0 +1,105 @@
+import Foundation
+import QuakeModel
+import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// What a list mixes (issue 54): a catalogue drawn as two magnitude types of different b and
+/// completeness gives each type's own fit (as `IndependentMagnitudeMethods` computes it, within
+/// its error of the truth), and warns of the mix and of the two modes; one type alone warns of
+/// neither.
+@Suite struct MagnitudeMixTests {
+    /// Gutenberg–Richter magnitudes of slope `b` above `floor`, detected with a normal ramp of
+    /// mean `ramp` and σ 0.1 (complete from about `ramp` + 0.25).
+    static func draw(b: Double, floor: Double, ramp: Double, count: Int, using random: inout SeededGenerator) -> [Double] {
+        var magnitudes: [Double] = []
+        while magnitudes.count < count {
+            let m = floor - log(Double.random(in: Double.ulpOfOne ..< 1, using: &random)) / (b * log(10))
+            let detection = 0.5 * erfc(-(m - ramp) / (0.1 * 2.0.squareRoot()))
+            if Double.random(in: 0 ..< 1, using: &random) < detection { magnitudes.append(m) }
+        }
+        return magnitudes
+    }
+
+    static func events(_ parts: [(type: String, magnitudes: [Double])], seed: UInt64) -> CatalogueEvents {
+        var random = SeededGenerator(seed: seed)
+        var all: [(Int64, Double, String)] = []
+        for part in parts {
+            for m in part.magnitudes { all.append((Int64.random(in: 0 ..< 30 * 86_400_000, using: &random), m, part.type)) }
+        }
+        all.sort { $0.0 < $1.0 }
+        var events = CatalogueEvents()
+        for (index, quake) in all.enumerated() {
+            events.append(id: Int64(index), time: quake.0, latitude: 0, longitude: 0, depth: 10, magnitude: quake.1,
+                          type: quake.2, agency: index % 4 == 0 ? "emsc" : "usgs", region: "")
+        }
+        return events
+    }
+
+    @Test func aMixtureOfTwoTypesGivesEachItsOwnFitAndWarns() throws {
+        var random = SeededGenerator(seed: 54)
+        let ml = Self.draw(b: 1.0, floor: 0.45, ramp: 1.0, count: 20_000, using: &random)
+        let mb = Self.draw(b: 1.5, floor: 3.45, ramp: 4.2, count: 3_000, using: &random)
+        let events = Self.events([("ml", ml), ("mb", mb)], seed: 1)
+        let composition = ListComposition(events)
+        #expect(composition.types.map(\.name) == ["ml", "mb"])
+        #expect(composition.types.map(\.count) == [20_000, 3_000])
+        #expect(abs(composition.types[1].share - 3_000.0 / 23_000) < 1e-12)
+        #expect(composition.agencies.map(\.name) == ["usgs", "emsc"])
+        #expect(composition.agencies.map(\.count) == [17_250, 5_750])
+        for (part, truth, magnitudes) in [(composition.types[0], 1.0, ml), (composition.types[1], 1.5, mb)] {
+            let tenths = magnitudes.map(IndependentMagnitudeMethods.tenth)
+            let mc = try #require(IndependentMagnitudeMethods.mc(tenths, "maxc"))
+            let expected = try #require(IndependentMagnitudeMethods.b(tenths, mc: mc))
+            let fit = try #require(part.frequency(.maxc).fit)
+            #expect(Int((fit.completeness * 10).rounded()) == mc)
+            #expect(abs(fit.b - expected.b) < 1e-9 && abs(fit.bError - expected.sigma) < 1e-9)
+            #expect(abs(fit.b - truth) <= 3 * fit.bError, "\(part.name): b \(fit.b) ± \(fit.bError), truth \(truth)")
+        }
+        let statistics = events.statistics(timeZone: TimeZone(identifier: "UTC")!).including(events)
+        let fit = MagnitudeFit(statistics.magnitudes, composition: statistics.composition)
+        #expect(fit.mixWarnings.count == 2, "\(fit.mixWarnings)")
+        #expect(fit.mixWarnings.first?.hasPrefix("The fit mixes 2 magnitude types at or above Mc 1.") == true)
+        let modes = try #require(Bimodality(statistics.magnitudes.binned))
+        #expect((8 ... 12).contains(modes.modes.low) && (40 ... 46).contains(modes.modes.high), "\(modes.modes)")
+        #expect(fit.warnings.suffix(2) == fit.mixWarnings)
+    }
+
+    /// One Gutenberg–Richter distribution with its detection ramp, of b 0.8 … 1.5 and 500 to
+    /// 50,000 quakes, never has two modes, and one type warns of no mix.
+    @Test(arguments: [0.8, 1.0, 1.5], [500, 5_000, 50_000])
+    func oneDistributionHasOneMode(_ b: Double, _ count: Int) {
+        for seed in 1 ... 8 as ClosedRange<UInt64> {
+            var random = SeededGenerator(seed: seed * 1000 + UInt64(count))
+            let events = Self.events([("ml", Self.draw(b: b, floor: 0.95, ramp: 1.75, count: count, using: &random))], seed: seed)
+            let statistics = events.statistics(timeZone: TimeZone(identifier: "UTC")!).including(events)
+            let warnings = MagnitudeMixWarnings.warnings(statistics.magnitudes, statistics.composition)
+            #expect(warnings.isEmpty, "b \(b), \(count) quakes, seed \(seed): \(warnings)")
+        }
+    }
+
+    /// The smoothed counts, the valley and its significance as the README states them, on a
+    /// histogram written by hand: modes at bins 12 and 30, valley between.
+    @Test func theTestOfTwoModesIsTheStatedOne() throws {
+        var counts = [Int](repeating: 0, count: 41)
+        for k in 0 ... 40 { counts[k] = k <= 20 ? max(0, 200 - 15 * abs(k - 12)) : max(0, 120 - 12 * abs(k - 30)) }
+        counts[0] = max(counts[0], 1)
+        counts[40] = max(counts[40], 1)
+        var tenths: [Int: Int] = [:]
+        for (k, c) in counts.enumerated() where c > 0 { tenths[k] = c }
+        let binned = MagnitudeFrequency(tenths: tenths, count: counts.reduce(0, +)).binned
+        let found = try #require(Bimodality(binned))
+        // Independently: the five-bin sums, and the best valley by (m − s)/√(m + s).
+        func s(_ k: Int) -> Double { Double((max(0, k - 2) ... min(40, k + 2)).reduce(0) { $0 + counts[$1] }) }
+        var best = (0.0, 0)
+        for k in 5 ... 35 {
+            let l = (0 ... k - 5).map(s).max()!, r = (k + 5 ... 40).map(s).max()!
+            let m = min(l, r)
+            if m - s(k) >= 4 * (m + s(k)).squareRoot(), s(k) <= 0.8 * m, (m - s(k)) / (m + s(k)).squareRoot() > best.0 {
+                best = ((m - s(k)) / (m + s(k)).squareRoot(), k)
+            }
+        }
+        #expect(found.valley == best.1 && abs(found.significance - best.0) < 1e-12)
+        #expect(found.modes == (12, 30) || (found.modes.low == 12 && found.modes.high == 30))
+    }
+}
