@@ -215,7 +215,7 @@ enum ListCommand {
             }
             let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
             let time = formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000))
-            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(row.place)
+            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(row.place))
             output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
         }
         if limit < controller.count {
