@@ -20,10 +20,12 @@ enum ListCommand {
             Distances are measured from --near LAT,LON, else from the app setting home
             ('quaketui config home LAT,LON'); --sort distance and --radius need one of them.
             --radius KM keeps only quakes within KM kilometres (great-circle) of that point.
-            The search is a case- and diacritic-insensitive substring of the place ("mexico"
-            finds "México"; the text is literal); text that looks like a code (letters and
-            digits, at least one of each, no space: us7000abcd) also finds the quakes whose
-            code starts with it. Days and times follow the app setting timeZone in
+            The search matches every word of TEXT in any order ("japan honshu"), each a case-
+            and diacritic-insensitive substring of the place ("mexico" finds "México") or
+            another name of the same place ("sumatra" finds "Sumatera", "turkey" finds
+            "Türkiye"; README, Place names); whitespace separates words, nothing else is
+            syntax. Text that looks like a code (letters and digits, at least one of each, no
+            space: us7000abcd) also finds the quakes whose code starts with it. Days and times follow the app setting timeZone in
             defaults.plist (utc or local; local by default).
 
             list only reads: it never imports anything. While the store holds the bundled sample
@@ -41,7 +43,7 @@ enum ListCommand {
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
-            .init(name: "search", value: "TEXT", help: "Only quakes whose place contains TEXT, or whose code starts with it."),
+            .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
