@@ -20,22 +20,29 @@ let package = Package(
 
         // The app's clock and scheduler, injected so tests move time instead of sleeping.
         .target(name: "QuakeTime"),
+        // Plain values: quakes, rows, sections, requests, result snapshots, statistics. No SQLite:
+        // what the browser's update and views see of the store, and all they can.
+        .target(name: "QuakeModel", dependencies: ["QuakeTime"]),
         // The store: the Core Data counterpart. Only QuakeStore/SQLite imports CSQLite.
-        .target(name: "QuakeStore", dependencies: ["CSQLite", "CQuakeSQL", "QuakeTime"]),
+        .target(name: "QuakeStore", dependencies: ["QuakeModel", "CSQLite", "CQuakeSQL", "QuakeTime"]),
         // Streaming feed readers that yield QuakeRecord values; no SQLite.
-        .target(name: "QuakeFeed", dependencies: ["QuakeStore", "QuakeTime", "CZlib"]),
+        .target(name: "QuakeFeed", dependencies: ["QuakeModel", "QuakeStore", "QuakeTime", "CZlib"]),
         // Scene storage, app storage, user activities, state directory.
         .target(name: "QuakeScenes", dependencies: ["QuakeTime"]),
-        // The terminal UI. Only QuakeTUI/Terminal imports CNcursesw.
-        .target(name: "QuakeTUI", dependencies: ["QuakeStore", "QuakeScenes", "CNcursesw"]),
+        // The browser as values: its state, the pure update, the views into a cell buffer. It sees
+        // the store only as plain values (QuakeModel): the compiler keeps a connection out of it.
+        .target(name: "QuakeTUI", dependencies: ["QuakeModel", "QuakeScenes", "QuakeTime"]),
+        // What carries the browser out: the terminal (the only importer of CNcursesw) and the
+        // performer of the update's reads of the store (`BrowserModel`).
+        .target(name: "QuakeTUIRuntime", dependencies: ["QuakeTUI", "QuakeModel", "QuakeStore", "QuakeScenes", "CNcursesw"]),
 
         // The only code that links FoundationNetworking (libcurl and ~25 TLS/LDAP/Kerberos
         // libraries): quaketui starts it per download, so nothing else pays for loading them.
         .executableTarget(name: "quaketui-http"),
-        .executableTarget(name: "quaketui", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "quaketui-http"]),
-        .executableTarget(name: "quakebench", dependencies: ["QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI"]),
+        .executableTarget(name: "quaketui", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime", "quaketui-http"]),
+        .executableTarget(name: "quakebench", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime"]),
 
-        .target(name: "QuakeTestSupport", dependencies: ["QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
+        .target(name: "QuakeTestSupport", dependencies: ["QuakeModel", "QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
         .executableTarget(name: "store-probe", dependencies: ["QuakeStore", "QuakeTestSupport"], path: "Tests/StoreProbe"),
         // The C target's own tests call its C API directly (and QuakeStore only for GeoPoint).
@@ -43,8 +50,8 @@ let package = Package(
         .testTarget(name: "QuakeStoreTests", dependencies: ["QuakeStore", "QuakeTestSupport", "store-probe"]),
         .testTarget(name: "QuakeFeedTests", dependencies: ["QuakeFeed", "QuakeTestSupport"]),
         .testTarget(name: "QuakeScenesTests", dependencies: ["QuakeScenes", "QuakeTestSupport"]),
-        .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeScenes", "QuakeTestSupport"],
+        .testTarget(name: "QuakeTUITests", dependencies: ["QuakeTUI", "QuakeTUIRuntime", "QuakeModel", "QuakeStore", "QuakeScenes", "QuakeTestSupport"],
                     exclude: ["Snapshots"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "QuakeStore", "QuakeFeed", "QuakeTUI", "quaketui"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["QuakeTestSupport", "QuakeScenes", "QuakeStore", "QuakeFeed", "QuakeTUI", "QuakeTUIRuntime", "quaketui"]),
     ]
 )

@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 // A small streaming XML tokenizer on ByteInput, for QuakeML: start and end tags (names

@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 /// Streams the rows of a USGS CSV feed (`time,latitude,longitude,depth,mag,magType,…,id,updated,place,type,…`).

@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 /// Streams the rows of an FDSN event service's `format=text` answer:

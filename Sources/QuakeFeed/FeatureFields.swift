@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 /// The fields of one feature (or CSV row) as they are read, before they become a `QuakeRecord`.

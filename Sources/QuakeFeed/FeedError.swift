@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import QuakeModel
 import QuakeStore
 
 /// The one error type of `QuakeFeed`: what went wrong, where (`name:line:column`) and what to do.

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// What one import did: SPEC §6's summary and `quaketui import --json`'s object.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// Reads an earthquake catalogue — USGS GeoJSON, GeoJSONP and CSV, EMSC GeoJSON, FDSN text,

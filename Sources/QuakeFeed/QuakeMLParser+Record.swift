@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 /// The record of one finished QuakeML event: its origin (inside the event, or beside it in

@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 /// Streams the events of a QuakeML document — 1.2 BED (`format=xml` of any FDSN event

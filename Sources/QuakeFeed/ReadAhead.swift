@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// Runs a ``RecordParser`` on its own thread, a few batches ahead of the consumer.

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// The bundled sample catalogue: what the browser shows on first launch, offline.

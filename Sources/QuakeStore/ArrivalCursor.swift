@@ -1,15 +1,4 @@
-/// Where a reader of new quakes stands: the history token it has read through and the largest
-/// row id it had seen then. Two integers, so a scene can keep it in its property list.
-public struct ArrivalCursor: Hashable, Sendable, Codable {
-    public var token: HistoryToken
-    public var maxID: Int64
-
-    public init(token: HistoryToken, maxID: Int64) {
-        self.token = token
-        self.maxID = maxID
-    }
-}
-
+import QuakeModel
 extension Connection {
     /// The most changes after a cursor whose codes `forEachArrival` lists (a few hundred KB);
     /// past it the rows above the cursor's id are scanned instead. 25 months imported after a

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// A writer: its own connection. Each `performAndWait` is one write

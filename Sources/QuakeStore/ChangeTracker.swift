@@ -1,3 +1,4 @@
+import QuakeModel
 /// The changes of one write transaction, bounded: past `bulkThreshold` codes it keeps only the
 /// counts and marks the transaction "bulk", which tells readers to refetch everything.
 struct ChangeTracker {

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// Summary figures of the store, for `quaketui info`.

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// Distance from a centre in SQL, computed exactly as `GeoPoint.distance(to:)` computes it, so a

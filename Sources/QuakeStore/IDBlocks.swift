@@ -1,3 +1,4 @@
+import QuakeModel
 /// Rows in blocks of 65,536 ids, the key the location, depth and magnitude indexes lead with
 /// (schemas 10–12). New rows take the largest ids, so an import's rows land together at the end of such
 /// an index, in its last block's part, instead of at random across all of it: after a load every

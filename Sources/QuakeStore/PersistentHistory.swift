@@ -1,15 +1,6 @@
+import QuakeModel
 import Foundation
 import QuakeTime
-
-/// A position in the persistent history: every committed write transaction gets the next one.
-public struct HistoryToken: RawRepresentable, Comparable, Hashable, Codable, Sendable, CustomStringConvertible {
-    public let rawValue: Int64
-    public init(rawValue: Int64) { self.rawValue = rawValue }
-    /// Before every transaction.
-    public static let zero = HistoryToken(rawValue: 0)
-    public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
-    public var description: String { String(rawValue) }
-}
 
 /// One changed quake in a history transaction.
 public struct HistoryChange: Hashable, Sendable {

@@ -1,3 +1,4 @@
+import QuakeModel
 /// The store's schema and its forward migrations, versioned by `PRAGMA user_version`.
 ///
 /// A migration runs once, in order, inside the transaction that opens the store; a store whose

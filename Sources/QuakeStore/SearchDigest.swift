@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// Every quake's search, count, map and statistics keys packed into BLOBs of the store, so that

@@ -1,3 +1,4 @@
+import QuakeModel
 extension StoreError {
     /// The sentence for a failure while only reading (the browser's list and detail): never
     /// "nothing was changed", which speaks of a write no one attempted, and what to do.

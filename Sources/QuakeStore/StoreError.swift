@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The one error type of `QuakeStore`: what went wrong, with the store's path and the

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The UI's reader: one connection, serialized by a lock, handed out through `read`.

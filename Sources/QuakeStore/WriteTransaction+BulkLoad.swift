@@ -1,3 +1,4 @@
+import QuakeModel
 /// Loads that span several `upsert(from:)` calls in one transaction (a `fetch` commits many
 /// windows at once) and set the indexes aside once for all of them.
 extension WriteTransaction {

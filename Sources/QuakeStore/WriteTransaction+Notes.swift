@@ -1,3 +1,4 @@
+import QuakeModel
 extension WriteTransaction {
     /// The notes of a quake as this transaction sees them ("" for none), or nil when no quake
     /// has that code: read in the same transaction as a `setNotes`, a check-and-set that no

@@ -1,3 +1,4 @@
+import QuakeModel
 /// Bulk imports keep the search index, the section counts and the secondary indexes out of the
 /// per-row path.
 ///

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The open write transaction handed to `BackgroundContext.performAndWait`'s body. It tracks

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeStore
 
 /// Generates benchmark feeds of N quakes by replicating the real USGS features in

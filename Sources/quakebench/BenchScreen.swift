@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// The frame the browser draws, built by the browser's own `BrowserModel.screenModel` and
 /// rendered into a cell buffer, so the benchmark times model + read + render without a terminal

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// The browser's figures at N quakes, measured in `--role browser` children (see `BrowserRole`):

@@ -1,7 +1,9 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quakebench --role browser STATE SCENE [--first-frame-only]`: a browser without a terminal.
 ///

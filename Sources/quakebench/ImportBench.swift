@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// Import time and peak RSS: `quaketui import` of generated GeoJSON, beside the `sqlite3`

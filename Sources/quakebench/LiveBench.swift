@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// Live propagation: a commit in another process → the frame that shows it in this one.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// A notes save as the browser makes one (`BrowserApp.saveNotes`: a new writer, one transaction,

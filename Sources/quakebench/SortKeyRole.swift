@@ -1,7 +1,9 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quakebench --role sort-key STATE CODE [--repetitions N]`: the pty sequence's `s` → distance
 /// in process, for a profiler (`valgrind --tool=callgrind --toggle-collect='*distanceKey*'`).

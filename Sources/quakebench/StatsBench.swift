@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// The statistics view's and the Map tab's background counts at N quakes (issue 32), in this

@@ -1,4 +1,5 @@
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// The options a command accepts, for parsing and for its `--help`.
 struct CommandSpec: Sendable {

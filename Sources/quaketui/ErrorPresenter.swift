@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// How an error is shown: one presenter for the command line and the browser (issue 16), the
 /// way bubbletea programs keep one place that turns errors into what people read.

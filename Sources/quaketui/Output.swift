@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import QuakeModel
 import QuakeStore
 
 extension ParsedArguments {

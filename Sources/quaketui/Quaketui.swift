@@ -1,5 +1,6 @@
 import Foundation
 import QuakeTUI
+import QuakeTUIRuntime
 import QuakeScenes
 
 /// The command table and the one place where errors become text and exit codes.

@@ -1,6 +1,7 @@
 import CQuakeSQL
 import CSQLite
 import Foundation
+import QuakeModel
 import QuakeStore
 import Testing
 

@@ -1,7 +1,9 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import QuakeTUI
+import QuakeTUIRuntime
 import Testing
 
 /// The `quaketui` binary's command line: exit codes, errors, --help, --json.

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuakeFeed
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import QuakeFeed
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import Testing

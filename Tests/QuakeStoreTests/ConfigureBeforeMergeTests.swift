@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import Testing

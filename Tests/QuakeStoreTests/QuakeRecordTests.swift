@@ -1,4 +1,5 @@
 import Testing
+import QuakeModel
 import QuakeStore
 
 @Suite struct QuakeRecordTests {

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeTestSupport
+@testable import QuakeModel
 @testable import QuakeStore
 import Testing
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@testable import QuakeModel
 @testable import QuakeStore
 import QuakeTestSupport
 import Testing

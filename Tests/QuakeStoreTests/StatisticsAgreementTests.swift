@@ -1,4 +1,5 @@
 import Foundation
+@testable import QuakeModel
 @testable import QuakeStore
 import QuakeTestSupport
 import Testing
@@ -12,6 +13,12 @@ import Testing
                          "3 km W of Cobb, CA", "Fiji Islands region", "10 km S of Volcano, Hawaii",
                          "2 km NE of Ocotillo, Baja California", "near the coast of Central Peru",
                          "7 km N of Apia, Café", "9 km S of Apia, Cafe\u{301}", "", "South of the Kermadec Islands"]
+
+    /// The statistics' bins are defined in Swift (QuakeModel has no C) and counted into in C by
+    /// the pass over the digest: both must be the same bins.
+    @Test func talliesBinsAreCs() {
+        #expect(CatalogueStatistics.Tally.agreesWithC)
+    }
 
     /// `count` quakes over `spanDays` days: magnitudes from -1.0 to 7.9 with some missing, depths
     /// from -3 to 700 km with some missing and some on a bin's edge.

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// Which arrivals alert: at or above the magnitude, or within the radius of home, recent only.

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import QuakeTestSupport
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// With a home: the list's distance column (joining by width, in the display unit) and the

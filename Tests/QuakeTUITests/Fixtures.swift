@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// Small, fixed models for rendering tests: the same clock, zone and quakes every run.
 enum Fixtures {

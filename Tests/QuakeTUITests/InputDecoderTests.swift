@@ -1,6 +1,7 @@
 import QuakeTestSupport
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// Issue 28.2–3: the decoder between the terminal and the keys. An Esc alone in what was read
 /// is Esc at once; a sequence split across reads anywhere after its ESC is never misread; a

@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 @Suite struct KeyDecodingTests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeTestSupport
 import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// One table of keys (issues 16, 27): the help overlay shows `KeyHelp` (`KeyTable`'s help lines), `--help` lists it, and

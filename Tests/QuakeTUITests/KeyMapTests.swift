@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// Every key of SPEC §8 in each focus: list, detail, search field, notes editor, help.
 @Suite struct KeyMapTests {

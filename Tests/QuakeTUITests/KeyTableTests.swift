@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// The one table of keys (issue 27): each entry binds keys in a mode and carries the help line
 /// for them, so what `KeyMap` answers and what `?`, `--help` and README say come from the same rows.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 @Suite struct LayoutTests {
     @Test func narrowShowsOnePaneWideShowsBoth() {

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// The Map tab drawing the whole list as density (issue 32), from a counted grid.

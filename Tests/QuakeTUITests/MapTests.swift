@@ -1,6 +1,8 @@
+import QuakeModel
 import QuakeStore
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 @Suite struct MapTests {
     @Test func regionalWindowsWrapAcrossTheDateLine() {

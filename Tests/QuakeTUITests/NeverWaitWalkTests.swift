@@ -1,7 +1,9 @@
 import Dispatch
 import Foundation
+@testable import QuakeModel
 @testable import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import QuakeTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 @Suite struct NotesEditorTests {
     @Test func typingAndDeleting() {

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// `g G Home End` over the help and the message log scroll them to their ends, as they move the

@@ -1,5 +1,6 @@
 import Foundation
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import QuakeTestSupport
 import Testing
 

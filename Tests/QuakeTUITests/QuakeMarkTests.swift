@@ -1,5 +1,7 @@
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// Issue 31: the one-cell mark after a row's magnitude (tsunami flag, PAGER alert level, an

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeScenes
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// A failed automatic refresh, run by whichever process holds the poller and known here only

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeScenes
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// Issue 28.5: with polling off (`autoRefreshInterval` 0) the status line promises no next

@@ -1,5 +1,7 @@
 import Foundation
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
+import QuakeModel
 import QuakeStore
 import Testing
 

@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// The bundled sample's quakes are invented (tools/sample-catalogue): they have no USGS event

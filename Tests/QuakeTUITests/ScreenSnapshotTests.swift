@@ -1,5 +1,7 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
+import QuakeModel
 import QuakeStore
 
 @Suite struct ScreenSnapshotTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// Compares a frame's text with `Snapshots/<name>.txt`, in argument-parser's style.
 ///

@@ -1,5 +1,7 @@
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// The sort orders a user may name (issue 56: `list --sort mag`, as the column header writes it,

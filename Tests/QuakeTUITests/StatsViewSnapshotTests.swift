@@ -1,6 +1,8 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// The statistics view (`=`, issue 32) drawn from plain values: full screen below 120 columns,

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeTestSupport
 import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// README's sentence on where the status line keeps `? help` names exactly the modes where the

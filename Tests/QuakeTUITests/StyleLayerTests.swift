@@ -1,5 +1,6 @@
 import Testing
 @testable import QuakeTUI
+@testable import QuakeTUIRuntime
 
 /// The second snapshot layer: colour roles per column, checked beside the text.
 @Suite struct StyleLayerTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import QuakeTUI
+@testable import QuakeTUIRuntime
 import Testing
 
 /// The browser's wake-up pipe: a wake makes `poll(2)` return at once, any number of wakes never

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// The fields every format carries, for comparing readers with independent parses.

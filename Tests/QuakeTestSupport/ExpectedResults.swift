@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// An independent, in-memory computation of a sectioned fetch: what the store must return.

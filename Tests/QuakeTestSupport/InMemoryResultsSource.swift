@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// A `ResultsSource` over quakes held in memory, for `BrowserModel`'s tests: no SQLite, every

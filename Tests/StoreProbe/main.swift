@@ -8,6 +8,7 @@
 //   store-probe observe DIR                             prints "ready", then "change TOKEN AUTHOR code,code…"
 //                                                       per merged transaction, until stdin closes
 import Foundation
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeStore
 
 /// Pages through an FDSN event service one time window at a time, each window streamed into

@@ -1,3 +1,4 @@
+import QuakeModel
 /// What a listed merge changed in the results, as a value: the changed rows that matched before
 /// (with their old keys) and after (with their new ones). From them it derives the sections'
 /// count deltas, each row's old place within its section, and — given every changed row's old

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The background half of `ResultsEngine`: a `LatestReader` whose resource is a spare

@@ -1,3 +1,4 @@
+import QuakeModel
 /// Whether `ResultsEngine` tries a request exactly within its budget, or answers with a
 /// provisional window at once, from how long the exact answers of requests of the same shape
 /// took.

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// A lazy, live, sectioned result set over the store, like Core Data's

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// A background reader that answers only the newest question: one serial queue running jobs on

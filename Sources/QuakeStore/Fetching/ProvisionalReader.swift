@@ -1,3 +1,4 @@
+import QuakeModel
 /// Reads rows in a request's display order from a row's keys, forward or backward, straight
 /// off the sort indexes: each order's strategy knows how (`SegmentedSort` for the orders an
 /// index serves in stretches, `DistanceSort` walking `quake_location`).

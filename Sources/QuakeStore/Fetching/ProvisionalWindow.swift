@@ -1,3 +1,4 @@
+import QuakeModel
 /// The rows around a selection in a request's order, read straight off the sort indexes with
 /// the predicate tested row by row: no match set, no section counts. It is what the screen
 /// needs the moment a key changes the request; the exact sections follow (`ResultsEngine`).

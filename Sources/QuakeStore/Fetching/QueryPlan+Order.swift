@@ -1,3 +1,4 @@
+import QuakeModel
 /// The order half of a `QueryPlan`: the SQL and the Swift comparisons of the request's sort,
 /// as its `SortStrategy` answers them.
 extension QueryPlan {

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// One request compiled once into everything that decides which rows match it: the `WHERE`

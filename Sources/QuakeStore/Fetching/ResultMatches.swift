@@ -1,3 +1,4 @@
+import QuakeModel
 /// The ids of the rows matching the search text and the row filters, in the results
 /// controller's `MatchSet` (a bitmap that SQL tests with `quaketui_matched(id)`): built once per
 /// request, then kept exact row by row as merges bring changes. What matches is the plan's to

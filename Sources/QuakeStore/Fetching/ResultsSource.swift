@@ -1,3 +1,4 @@
+import QuakeModel
 /// What the browser's update needs of a live, sectioned result set: the section index, rows by
 /// flat offset, where a quake sorts, and merges of other processes' commits.
 ///
@@ -83,31 +84,33 @@ extension QuakeSection {
     }
 }
 
-extension QuakeRow {
-    /// A row of a results source other than the store (a test fake).
-    public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double?, latitude: Double,
-                longitude: Double, hasNotes: Bool, source: String = "usgs", tsunami: Bool = false, alert: String? = nil,
-                type: String? = nil) {
-        self.code = code
-        self.magnitude = magnitude
-        self.place = place
-        self.time = time
-        self.depth = depth
-        self.latitude = latitude
-        self.longitude = longitude
-        self.hasNotes = hasNotes
-        self.source = source
-        self.tsunami = tsunami
-        self.alert = alert
-        self.type = type
+
+extension ResultsSource {
+    /// The next of `codes` in the results from `place` (`ResultsSource.next(among:from:forward:)`),
+    /// found by locating each: for sources that hold their rows, and orders ranked row by row.
+    public func locatingEach(_ codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
+        let offsets = try codes.compactMap { try offset(ofCode: $0) }.sorted()
+        let (before, after): ((Int) -> Bool, (Int) -> Bool) = switch place {
+        case .row(let offset, _): ({ $0 < offset }, { $0 > offset })
+        case .header(_, let start): ({ $0 < start }, { $0 >= start })
+        case .top: ({ _ in false }, { _ in true })
+        }
+        return FoundAmong.pick(offsets, forward: forward, before: before, after: after).map {
+            FoundAmong(offset: offsets[$0], position: $0 + 1, count: offsets.count)
+        }
     }
 }
 
-extension StoredQuake {
-    /// A stored quake for a results source other than the store (a test fake).
-    public init(id: Int64, record: QuakeRecord, notes: String?) {
-        self.id = id
-        self.record = record
-        self.notes = notes
+extension ResultsSource {
+    /// What the source holds now, as a value (no rows: those are read for the screen).
+    public func snapshot(generation: Int) -> ResultsSnapshot {
+        var snapshot = ResultsSnapshot(request: request)
+        snapshot.sections = sections
+        snapshot.sectionStarts = sections.indices.map(offset(ofSection:))
+        snapshot.count = count
+        snapshot.countedTotal = countedTotal
+        snapshot.isProvisional = isProvisional
+        snapshot.generation = generation
+        return snapshot
     }
 }

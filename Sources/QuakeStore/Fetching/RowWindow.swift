@@ -1,3 +1,4 @@
+import QuakeModel
 /// The rows the results controller holds — a window near what is shown, never the result set —
 /// and how it reads them: by flat offset (each section from its nearer end), on by keys from a
 /// held row next to them (`readOn`, paging far into a big section), or by keys around a row's

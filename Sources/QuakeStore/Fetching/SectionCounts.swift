@@ -1,3 +1,4 @@
+import QuakeModel
 /// A section index from counts per bucket rather than a walk over every quake's index entry:
 /// unfiltered, from the counts the store keeps (`quake_count`, maintained by triggers in every
 /// write's transaction, see `Schema`), a few hundred small rows; filtered by few matches, from

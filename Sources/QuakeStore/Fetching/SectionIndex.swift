@@ -1,3 +1,4 @@
+import QuakeModel
 /// The section index of a sectioned fetch, as a value: the sections in order, where each
 /// starts among the flat offsets, which section a key names, and the total count.
 ///

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The day sections of the plain list (every quake, newest first) as a browser last counted

@@ -1,25 +1,34 @@
+import QuakeModel
 import CQuakeSQL
 
-/// The scalars of `CatalogueStatistics.Tally` that the statistics' pass over the digest counts
-/// into in C (`quaketui_tally`, CQuakeSQL.h): the quakes and their time range, the day and hour
-/// runs, the smallest of the largest quakes kept.
-typealias TallyRuns = quaketui_tally
+extension quaketui_tally {
+    /// The C tally of `runs`, for a pass in C.
+    init(_ runs: TallyRuns) {
+        self.init(count: runs.count, earliest: runs.earliest, latest: runs.latest, hasDay: runs.hasDay, dayStart: runs.dayStart,
+                  dayEnd: runs.dayEnd, dayCount: runs.dayCount, countsHours: runs.countsHours, hasHour: runs.hasHour,
+                  hourStart: runs.hourStart, hourCount: runs.hourCount, keepsLargest: runs.keepsLargest,
+                  smallestLargestMagnitude: runs.smallestLargestMagnitude, smallestLargestTime: runs.smallestLargestTime)
+    }
+}
 
 extension TallyRuns {
-    /// Before the first quake.
-    static let empty = quaketui_tally(count: 0, earliest: .max, latest: .min, hasDay: 0, dayStart: 0, dayEnd: 0, dayCount: 0,
-                                      countsHours: 1, hasHour: 0, hourStart: 0, hourCount: 0,
-                                      keepsLargest: 0, smallestLargestMagnitude: 0, smallestLargestTime: 0)
+    /// `tally` back in Swift after a pass in C.
+    init(_ tally: quaketui_tally) {
+        self.init()
+        (count, earliest, latest, hasDay, dayStart, dayEnd, dayCount) =
+            (tally.count, tally.earliest, tally.latest, tally.hasDay, tally.dayStart, tally.dayEnd, tally.dayCount)
+        (countsHours, hasHour, hourStart, hourCount) = (tally.countsHours, tally.hasHour, tally.hourStart, tally.hourCount)
+        (keepsLargest, smallestLargestMagnitude, smallestLargestTime) =
+            (tally.keepsLargest, tally.smallestLargestMagnitude, tally.smallestLargestTime)
+    }
 }
 
 extension CatalogueStatistics.Tally {
-    /// M -6.4 … 19.1: every real magnitude.
-    static let tenthBase = Int(QUAKETUI_TALLY_TENTH_BASE)
-    static let tenthSlots = Int(QUAKETUI_TALLY_TENTHS)
-    /// Ten 10 km bins from -100 km to 100 km, then nine 100 km bins to 1000 km.
-    static let depthSlots = Int(QUAKETUI_TALLY_DEPTHS)
-    /// Under this span (ms) the timeline is per hour: three days.
-    static let hourlySpan = Int64(QUAKETUI_TALLY_HOURLY_SPAN)
+    /// Whether Swift's bins are C's (`QUAKETUI_TALLY_*`): the pass in C counts into them.
+    static var agreesWithC: Bool {
+        tenthBase == Int(QUAKETUI_TALLY_TENTH_BASE) && tenthSlots == Int(QUAKETUI_TALLY_TENTHS)
+            && depthSlots == Int(QUAKETUI_TALLY_DEPTHS) && hourlySpan == Int64(QUAKETUI_TALLY_HOURLY_SPAN)
+    }
 
     /// Counts the rows of `chunk` from `index` that `query` takes (`quaketui_digest_tally`),
     /// their regions in `regions` by text id, up to the first one left to
@@ -27,13 +36,15 @@ extension CatalogueStatistics.Tally {
     mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>,
                       from index: Int64, regions: inout [Int], row: inout quaketui_digest_row) -> Int64 {
         isEmpty = false
+        var cRuns = quaketui_tally(runs)
+        defer { runs = TallyRuns(cRuns) }
         return tenths.withUnsafeMutableBufferPointer { tenths in
             depths.withUnsafeMutableBufferPointer { depths in
                 regions.withUnsafeMutableBufferPointer { regions in
                     tenths.withMemoryRebound(to: Int64.self) { tenths in
                         depths.withMemoryRebound(to: Int64.self) { depths in
                             regions.withMemoryRebound(to: Int64.self) { regions in
-                                quaketui_digest_tally(chunk, query, index, &runs, tenths.baseAddress, depths.baseAddress,
+                                quaketui_digest_tally(chunk, query, index, &cRuns, tenths.baseAddress, depths.baseAddress,
                                                       regions.baseAddress, Int64(regions.count), &row)
                             }
                         }

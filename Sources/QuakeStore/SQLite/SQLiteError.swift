@@ -1,3 +1,4 @@
+import QuakeModel
 import CSQLite
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import QuakeModel
 import CSQLite
 
 /// A value SQLite stores: the five storage classes.

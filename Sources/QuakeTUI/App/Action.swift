@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 import QuakeScenes
 
 /// What can happen to a scene: user intents (already decoded from keys or mouse), and results

@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeStore
+import QuakeModel
 
 /// When a newly arrived quake alerts (app storage `alertMagnitude`, `alertRadius` around `home`):
 /// at or above the magnitude, or within the radius. Only quakes that happened recently alert, so

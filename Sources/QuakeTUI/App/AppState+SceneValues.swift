@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeStore
+import QuakeModel
 
 /// What a scene's storage keys hold (SPEC §4.1 and the README's additions), as values: a change
 /// of `sceneValues` means a save is due. The runtime reads and writes them
@@ -74,7 +74,7 @@ extension AppState {
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole
     /// second, as a property list's dates are).
-    var savedMessageLog: [LoggedMessage] {
+    package var savedMessageLog: [LoggedMessage] {
         messageLog.entries.suffix(SceneKeys.messageLogLimit).map {
             LoggedMessage(time: Date(timeIntervalSince1970: $0.time.timeIntervalSince1970.rounded(.down)), text: String($0.text.prefix(SceneKeys.messageLogTextLimit)), isError: $0.isError)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// App-wide settings from app storage (`defaults.plist`), shared by every scene.
 public struct AppSettings: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeStore
+import QuakeModel
 
 /// New-quake marks, jumps between them and alerts (issue 13); see ``LiveState`` for what
 /// "looked" means.

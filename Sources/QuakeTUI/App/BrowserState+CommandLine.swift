@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The `:` command line while it has focus: its line (text and cursor, edited as the search
 /// field's is), and which history entry ↑/↓ reached (nil: the line being typed).

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// A question the status line asks before work is lost; keys answer it (`KeyMap`).
 public enum Confirmation: Equatable, Sendable {

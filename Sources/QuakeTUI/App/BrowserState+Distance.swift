@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// Home and distance in the browser: `@` sets home to the selected quake, `~` toggles the
 /// near-home filter, and the `distance` sort joins the `s` cycle while a home is set.
@@ -16,7 +16,7 @@ extension AppState {
 
     /// A `distance` sort with no home (restored from a scene file, or home removed from
     /// defaults.plist meanwhile) becomes a `time` sort; returns what the status line says then.
-    mutating func fallBackFromDistanceSortWithoutHome() -> String? {
+    package mutating func fallBackFromDistanceSortWithoutHome() -> String? {
         guard sort.order == .distance, settings.home == nil else { return nil }
         sort = QuakeSortDescriptor(.time)
         return "Sorted by time: the distance sort needs a home (press @ on a quake, or run 'quaketui config home LAT,LON')"

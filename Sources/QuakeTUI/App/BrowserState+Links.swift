@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// `o` opens the selected quake's event page, `y` copies it (lazygit's keys). The model only
 /// decides what; the runtime reads the quake (`Effect.readQuake`), runs the browser and writes

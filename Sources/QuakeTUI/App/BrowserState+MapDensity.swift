@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The Map tab's density (issue 32): while the Map tab shows, the list (order aside) counted
 /// per cell of the window the tab draws, in the background; a new list, window or store asks

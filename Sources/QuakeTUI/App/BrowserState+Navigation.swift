@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// Moving the cursor the way less, vim and lazygit users expect: `j`/`k`, pages and `g`/`G`
 /// land on quakes (a section header is selectable only while its section is collapsed, so it

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// `quaketui open CODE` and handoff: show a quake, lifting this scene's search and filters when
 /// they hide it (and saying so); when the app-wide minimum magnitude hides it, saying that.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// Bracketed paste (issue 28): a paste is text for the field being edited, never keys.
 extension BrowserState {

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The reads the update asks for besides the results: the detail row, the notes a draft starts
 /// from, a quake a key acts on.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// Putting the screen back as it was saved, from what the runtime found in the results for the
 /// saved selection (`BrowserModel.restore` asks the source; this decides where things go).

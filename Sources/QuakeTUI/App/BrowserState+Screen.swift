@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// What the runtime knows that the model does not: the clock, whether the store is watched,
 /// and the machine's time zone.

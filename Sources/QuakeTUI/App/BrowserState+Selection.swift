@@ -1,10 +1,10 @@
-import QuakeStore
+import QuakeModel
 
 /// Cursor, scrolling and selection anchoring: the selected quake stays selected (and on the
 /// same screen line where possible) across sort, search and store changes.
 extension BrowserState {
     /// Lays out `results` again (after new results, or a section folded or unfolded).
-    mutating func relayout() {
+    package mutating func relayout() {
         layout = DisplayLayout(sections: results.sections, sectionStarts: results.sectionStarts, collapsed: self.collapsedSections)
     }
 
@@ -50,12 +50,12 @@ extension BrowserState {
         clampScroll()
     }
 
-    mutating func clampCursor() {
+    package mutating func clampCursor() {
         self.cursorLine = max(0, min(self.cursorLine, layout.lineCount - 1))
     }
 
     /// Keeps the cursor on screen and the list from scrolling past its end.
-    mutating func clampScroll() {
+    package mutating func clampScroll() {
         // Nothing is drawn below the minimum size: keep the scroll position for when it grows.
         guard !ScreenLayout(size: Size(columns: self.columns, rows: self.rows), detailPresented: false).isTooSmall
         else { return }
@@ -118,7 +118,7 @@ extension BrowserState {
     /// `Effect.readRows` when the screen shows rows `results` has not read: the rows on screen.
     /// Only those: the source keeps a window around them, so a move by a line reads from it, and
     /// a margin here would reach past that window into reads by offset deep in a large section.
-    func rowReads() -> [Effect] {
+    package func rowReads() -> [Effect] {
         let runs = offsetsOnScreen
         guard runs.contains(where: { !results.rows.covers($0) }) else { return [] }
         return [.readRows(runs, generation: results.generation)]

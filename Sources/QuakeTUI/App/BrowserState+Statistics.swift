@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The statistics view's update (issue 32): `=` opens and closes it; while it is open, a new
 /// list (search, `:` filters, near-home, minimum magnitude, the time zone) or a change in the

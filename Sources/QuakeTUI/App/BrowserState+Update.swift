@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The update: what every action does to the browser's state, and the effects it asks the
 /// runtime for. A function of values: no store, thread or clock here. The results it needs come
@@ -320,7 +320,7 @@ extension BrowserState {
 
     /// Results the runtime put back after a failure (the source on the state's request again),
     /// with the rows on screen read: the selection stays where it was, or the nearest line.
-    mutating func replaceResults(_ snapshot: ResultsSnapshot) {
+    package mutating func replaceResults(_ snapshot: ResultsSnapshot) {
         results = snapshot
         awaitedQuery = nil
         relayout()

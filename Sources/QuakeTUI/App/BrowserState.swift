@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// Everything the browser knows (issue 27): the scene state (`AppState`, what scene storage
 /// saves), the results it shows (a `ResultsSnapshot`, handed in by the runtime), the display
@@ -15,7 +15,7 @@ public struct BrowserState: Equatable, Sendable {
     public var app: AppState
     /// The results the list shows: sections, counts and the rows read for the screen, as the
     /// runtime last answered (`Action.resultsAnswered`, `Action.rowsRead`).
-    public internal(set) var results: ResultsSnapshot
+    public package(set) var results: ResultsSnapshot
     /// The newest `ResultsQuery` asked, while it is not answered: actions wait
     /// (`heldForCounts`), as they would act on results about to be replaced, and the answer to
     /// another query (an older one) is dropped: the newer one's answer holds all it changed.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// One line of the list: a section header, or a quake row (by flat result offset).
 public enum DisplayLine: Equatable, Sendable {

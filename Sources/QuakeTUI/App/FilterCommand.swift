@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The `:` command line's commands (k9s style): richer filters than the search field, each a
 /// `RowFilter` so live merges keep the list exact. A filter replaces an earlier one of its kind;

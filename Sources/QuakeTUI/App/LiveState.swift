@@ -1,6 +1,6 @@
 import Foundation
 import QuakeScenes
-import QuakeStore
+import QuakeModel
 
 /// What the live monitor adds to a scene (issue 13): where the user last looked at new quakes
 /// and which quakes arrived since, and what the automatic refresh last did.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The Map tab's scale (`+` / `-`, scene state `MapView.zoom`): the whole world, a region
 /// (20° of latitude, 40° of longitude) or the local area (2° by 4°) around the selected quake.

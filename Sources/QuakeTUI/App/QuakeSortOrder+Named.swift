@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 extension QuakeSortOrder {
     /// The order a user names: its name (`magnitude`) or the start of one name alone (`mag`, as

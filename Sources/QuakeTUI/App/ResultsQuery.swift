@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// What the update asks of the results source (`Effect.queryResults`); the runtime answers with
 /// `Action.resultsAnswered`, a new `ResultsSnapshot` and the offsets asked for.
@@ -49,6 +49,14 @@ public struct ResultsQuery: Equatable, Sendable {
     /// The sections shown folded: a provisional window reads past them.
     public var collapsed: Set<String>
     public var purpose: Purpose
+
+    public init(step: Step, anchor: String?, locate: [String] = [], collapsed: Set<String>, purpose: Purpose) {
+        self.step = step
+        self.anchor = anchor
+        self.locate = locate
+        self.collapsed = collapsed
+        self.purpose = purpose
+    }
 }
 
 /// The runtime's answer to a `ResultsQuery`.

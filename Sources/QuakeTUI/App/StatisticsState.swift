@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The statistics view (`=`, issue 32): whether it is open, and the statistics of the list as
 /// last computed in the background (`Effect.computeStatistics` → `Action.statisticsComputed`).

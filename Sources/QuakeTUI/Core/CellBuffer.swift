@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// A frame: `width`×`height` cells that views draw into and the terminal diffs and presents.
 ///

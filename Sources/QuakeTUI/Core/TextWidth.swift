@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 /// Display widths of text in terminal columns, without depending on the C locale.
 ///
 /// `wcwidth` answers -1 for every non-ASCII character when the process runs in the `C` locale

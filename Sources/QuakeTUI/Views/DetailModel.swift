@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The detail view of one quake: which tab, the record and the notes editor.
 public struct DetailModel: Sendable, Equatable {

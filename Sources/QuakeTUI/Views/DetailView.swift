@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The detail pane: a tab bar (Detail, Map, Notes) and the selected tab's content.
 enum DetailView {

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The header row: `quaketui │ 1,234 quakes │ sort time ↓ │ /tokyo │ M ≥ 2.5 │ scene main`.
 enum HeaderView {

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// One column of the list's quake rows.
 enum ListColumn: Equatable, Hashable, Sendable {

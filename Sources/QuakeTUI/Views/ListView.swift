@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The list pane: section headers and quake rows in columns sized to the pane's width.
 enum ListView {

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The magnitude–frequency chart: quakes per 0.1 bin as bars on a log count axis, the
 /// cumulative count `N(≥M)` as `•`, the Gutenberg–Richter line `log10 N = a − bM` above `Mc`

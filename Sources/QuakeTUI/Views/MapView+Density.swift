@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The list drawn as density on a map (issue 32): each terminal cell that holds quakes shows
 /// braille dots where they are, and more dots the more quakes it holds (on a log scale up to the

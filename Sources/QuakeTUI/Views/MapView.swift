@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The Map tab: GSHHG coastlines in braille, equirectangular, with the epicentre marked and
 /// latitude/longitude labels; a regional close-up below when the pane is tall enough.

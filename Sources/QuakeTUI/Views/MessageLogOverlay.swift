@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The message log (`L`): every one-shot message of the session, newest first, each with its
 /// time and wrapped whole to the box's width, in a box over the screen. `j`/`k` scroll it.

@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 extension QuakeFormat {
     /// A distance from home in whole units with thousands separators (`1,234 km`, `767 mi`),

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 extension QuakeFormat {
     /// A feed's place name as one line of a list: controls stripped, tabs and line breaks as

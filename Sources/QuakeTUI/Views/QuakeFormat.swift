@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// Formats quake values for display: magnitudes, times, coordinates, distances.
 public enum QuakeFormat {

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// Everything one frame shows, as plain values: the app builds it from its state, and
 /// `Screen.render` draws it. Nothing here touches the store or the terminal.

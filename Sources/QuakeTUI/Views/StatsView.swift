@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// What the statistics view (`=`) shows: the list's statistics as last computed, whether newer
 /// ones are being computed, and why the last computation failed.

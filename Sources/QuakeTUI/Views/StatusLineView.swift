@@ -1,4 +1,4 @@
-import QuakeStore
+import QuakeModel
 
 /// The status line: a message or key hints on the left; progress, live and refresh on the right.
 enum StatusLineView {

@@ -1,5 +1,5 @@
 import Foundation
-import QuakeStore
+import QuakeModel
 
 /// The timeline: quakes per day (per hour when the list spans under three days) as bars, the
 /// cumulative count as `•` on its own scale (0 to the list's count) where it rises above the

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// Actions posted from other threads (store changes, settings, refresh progress, handoff) for
 /// the main loop to apply between keys. Posting writes to the wake-up pipe the loop blocks on

@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quaketui [--scene ID] [--state-dir DIR]`: opens the scene, the store and the settings,
 /// restores the scene and runs the browser until `q`, `Q` or a stop signal.

@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// The browser's runtime: one scene in one terminal. Keys and outside events become
 /// `Action`s for the `BrowserModel`; its `Effect`s are carried out here (scene storage, app

@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// The browser's part of the live monitor (issue 13): runs the automatic refresh (one process
 /// per state directory holds `refresh.lock`; the others see its imports live), follows

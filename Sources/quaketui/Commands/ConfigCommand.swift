@@ -1,7 +1,9 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quaketui config [KEY [VALUE | --unset]] [--json]`: read and change app storage
 /// (`defaults.plist`, shared by every pane, which applies a change within a second).

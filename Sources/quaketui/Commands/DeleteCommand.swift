@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeStore
 
 /// `quaketui delete (--all [--yes] | --before DATE) [--json]`: batch delete without loading rows.

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeStore
 
 /// `quaketui fetch [filters] [--service S] [--json]`: page through an FDSN event service.

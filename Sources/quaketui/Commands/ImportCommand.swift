@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeStore
 
 /// `quaketui import PATH|URL|- [--agency NAME] [--json]`: one atomic import with a progress bar.

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// `quaketui info [--json]`: where the store is and what it holds.

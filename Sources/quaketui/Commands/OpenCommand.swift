@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// `quaketui open CODE|EVENT-URL [--scene ID] [--json]`: continue a "show this quake" activity

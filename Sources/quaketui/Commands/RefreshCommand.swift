@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quaketui refresh [FEED] [--json]`: download a USGS summary feed and import it.
 enum RefreshCommand {

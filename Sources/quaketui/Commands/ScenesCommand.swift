@@ -1,5 +1,6 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// `quaketui scenes [list|rm ID...|rm --all|prune --older-than DAYS] [--json]`: the saved scenes.

@@ -1,8 +1,10 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quaketui stats`: the catalogue at a glance — magnitudes with Mc and the b-value, quakes per
 /// day, depths, regions — for the quakes `list` would print with the same filters.

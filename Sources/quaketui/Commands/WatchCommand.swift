@@ -1,7 +1,9 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// `quaketui watch [--min-magnitude M] [--near LAT,LON --radius KM] [--json]`: print each quake
 /// as it arrives in the store, from any process (an import, a refresh, a browser's poll).

@@ -1,7 +1,9 @@
 import Foundation
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 import QuakeTUI
+import QuakeTUIRuntime
 
 /// Carries out an alert once across every pane and process on the state directory: the first to
 /// claim the quake in `alerts.plist` (``AlertLedger``) runs app storage's `alertCommand`, with the

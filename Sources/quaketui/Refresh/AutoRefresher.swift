@@ -1,6 +1,7 @@
 import Foundation
 import QuakeFeed
 import QuakeScenes
+import QuakeModel
 import QuakeStore
 
 /// The automatic refresh (app storage `autoRefreshFeed` every `autoRefreshInterval` seconds),

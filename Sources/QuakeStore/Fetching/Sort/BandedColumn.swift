@@ -1,3 +1,4 @@
+import QuakeModel
 /// A `quake` column that an order sorts by and sections in bands of its values (magnitude,
 /// depth; `MagnitudeBands`, `DepthBands`): everything those orders differ in, so that how they
 /// read, rank, count and section their rows is written once, in `ColumnSort`.

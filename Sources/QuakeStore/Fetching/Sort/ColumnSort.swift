@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// An order by a column sectioned in bands of its values (`magnitude`: largest first by

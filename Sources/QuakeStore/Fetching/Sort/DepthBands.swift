@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The sections of a `depth` sort: the bins of the statistics' depth histogram (`DepthBins`,

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The `distance` order: nearest first by default from the request's `reference` (home),

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// Rows in distance order without `temp.fetch_distance`: for a window drawn before the

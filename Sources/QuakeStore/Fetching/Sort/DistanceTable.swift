@@ -1,3 +1,4 @@
+import QuakeModel
 /// The distance of every candidate row from the reference point, in a temporary table of the
 /// results controller's connection (`temp.fetch_distance`, indexed by distance): SQLite cannot
 /// index a computed order, so a `distance` sort computes it once per configuration (and once

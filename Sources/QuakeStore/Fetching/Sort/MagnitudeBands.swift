@@ -1,3 +1,4 @@
+import QuakeModel
 /// The sections of a `magnitude` sort: one per whole magnitude (`M <1`, `M 1`, …, `M 6+`; bucket
 /// 0 holds the negatives, bucket 6 everything from 6, `SectionKey.bucket`), and `unknown`.
 enum MagnitudeBands: BandedColumn {

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The `region` order: A→Z by default, sections by region, newest first inside a region in

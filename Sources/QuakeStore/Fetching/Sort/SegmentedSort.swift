@@ -1,3 +1,4 @@
+import QuakeModel
 /// A stretch of a display order that one index scan serves: rows passing `filter`, ordered by
 /// `columns`, all in one direction (a provisional window's unit of reading, `ProvisionalReader`).
 struct ProvisionalSegment {

@@ -1,3 +1,4 @@
+import QuakeModel
 /// Every read of rows in an order — a window, the rows around one, a provisional read, a walk
 /// to rank, a seek to the next section — is written here, so that how an order's index holds
 /// its rows is decided in one place.

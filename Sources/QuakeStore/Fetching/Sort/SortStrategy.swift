@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// One sort order's answers to everything the results ask of an order: the `FROM` and

@@ -1,3 +1,4 @@
+import QuakeModel
 import Foundation
 
 /// The `time` order: newest first by default, sections by day (in the request's time zone).

@@ -1,0 +1,106 @@
+/// What a results source holds, as a value: the request it answers, its sections and where each
+/// starts, its counts, and the rows read so far. The browser's update reads this, never the
+/// source: the runtime asks the source and hands the update a new snapshot (issue 27).
+///
+/// ```swift
+/// var snapshot = source.snapshot(generation: 1)
+/// snapshot.rows = LoadedRows(start: 0, rows: try source.rows(in: 0..<40))
+/// snapshot.row(at: 3)?.code
+/// ```
+public struct ResultsSnapshot: Equatable, Sendable {
+    /// The request the sections and rows answer.
+    public var request: SectionedFetchRequest
+    public var sections: [QuakeSection]
+    /// The flat offset of each section's first row.
+    public var sectionStarts: [Int]
+    /// Rows in all sections.
+    public var count: Int
+    /// Rows in the whole result once counted (`ResultsSource.countedTotal`): nil while a
+    /// provisional window's counts are pending.
+    public var countedTotal: Int?
+    /// Whether the sections are a provisional window's (their counts are pending).
+    public var isProvisional: Bool
+    /// Counts up with every snapshot the runtime takes: rows read for an older one are dropped.
+    public var generation: Int
+    /// The rows read for this snapshot so far (those on screen, and a margin).
+    public var rows: LoadedRows
+
+    /// No results yet, for `request`.
+    public init(request: SectionedFetchRequest) {
+        self.request = request
+        sections = []
+        sectionStarts = []
+        count = 0
+        countedTotal = 0
+        isProvisional = false
+        generation = 0
+        rows = LoadedRows()
+    }
+
+    /// A snapshot with `sections` in order (tests; a source's own is `ResultsSource.snapshot`).
+    public init(request: SectionedFetchRequest, sections: [QuakeSection], isProvisional: Bool = false,
+                countedTotal: Int? = nil, generation: Int = 0) {
+        self.init(request: request)
+        self.sections = sections
+        var start = 0
+        sectionStarts = sections.map { section in
+            defer { start += section.count }
+            return start
+        }
+        count = start
+        self.isProvisional = isProvisional
+        self.countedTotal = countedTotal ?? (isProvisional ? nil : start)
+        self.generation = generation
+    }
+
+    /// The section and row within it of a flat offset in `0..<count`.
+    public func indexPath(forOffset offset: Int) -> (section: Int, row: Int) {
+        var low = 0, high = sectionStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if sectionStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return (low, offset - sectionStarts[low])
+    }
+
+    /// The flat offset of the first row of a section.
+    public func offset(ofSection section: Int) -> Int { sectionStarts[section] }
+
+    /// The index of the section with `id` (nil: none, or no id).
+    public func sectionIndex(id: String?) -> Int? {
+        id.flatMap { id in sections.firstIndex { $0.id == id } }
+    }
+
+    /// The row at a flat offset, if it was read for this snapshot.
+    public func row(at offset: Int) -> QuakeRow? { rows.row(at: offset) }
+
+    /// Equal when they hold the same results: the same request, sections and counts. The
+    /// generation only tags which reads they answer, and the rows are the part read so far,
+    /// which depends on where the screen has been (compare the screens drawn from them).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.request == rhs.request && lhs.sections == rhs.sections && lhs.sectionStarts == rhs.sectionStarts
+            && lhs.count == rhs.count && lhs.countedTotal == rhs.countedTotal && lhs.isProvisional == rhs.isProvisional
+    }
+}
+
+/// Rows read from a results source, by flat offset (the runs on screen, and a margin).
+public struct LoadedRows: Equatable, Sendable {
+    public private(set) var byOffset: [Int: QuakeRow] = [:]
+
+    public init() {}
+
+    /// `rows` at consecutive offsets from `start`.
+    public init(start: Int, rows: [QuakeRow]) {
+        add(start: start, rows: rows)
+    }
+
+    public mutating func add(start: Int, rows: [QuakeRow]) {
+        for (index, row) in rows.enumerated() { byOffset[start + index] = row }
+    }
+
+    public func row(at offset: Int) -> QuakeRow? { byOffset[offset] }
+
+    /// Whether every offset of `range` was read.
+    public func covers(_ range: Range<Int>) -> Bool { range.allSatisfy { byOffset[$0] != nil } }
+}
+

@@ -1,0 +1,30 @@
+import QuakeModel
+import Foundation
+
+extension RowFilter {
+    /// Whether the digest holds the columns this filter tests (`SearchDigest`), so that its pass
+    /// in C can apply it: depth, magnitude, time and distance; not type, alert or felt.
+    var isHeldInDigest: Bool {
+        switch self {
+        case .depth, .magnitude, .time, .near: true
+        case .eventType, .alert, .felt: false
+        }
+    }
+
+    /// The `WHERE` term over the `quake` table's columns, with its arguments.
+    var sql: (String, [SQLiteValue]) {
+        switch self {
+        case .depth(let range): return ("depth BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
+        case .magnitude(let range): return ("magnitude BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
+        case .time(let from, let until?): return ("time >= ? AND time < ?", [.integer(from), .integer(until)])
+        case .time(let from, nil): return ("time >= ?", [.integer(from)])
+        case .eventType(let type, false): return ("type = ? COLLATE NOCASE", [.text(type)])
+        case .eventType(let type, true): return ("(type IS NULL OR type <> ? COLLATE NOCASE)", [.text(type)])
+        case .alert(let level):
+            let levels = Self.alertLevels.drop { $0 != level.lowercased() }
+            return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
+        case .felt: return ("felt > 0", [])
+        case .near(let center, let radiusKm): return (center.withinSQL(radiusKm: radiusKm), [])
+        }
+    }
+}

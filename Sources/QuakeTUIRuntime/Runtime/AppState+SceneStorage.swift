@@ -1,0 +1,115 @@
+import Foundation
+import QuakeTUI
+import QuakeScenes
+import QuakeModel
+import QuakeStore
+
+/// The scene-storage keys of SPEC §4.1 (and the README's additions) read into and written from
+/// `AppState` by the runtime: everything needed to draw the same screen again after a relaunch.
+/// What they hold is `AppState.SceneValues`.
+///
+/// ```swift
+/// var state = AppState(sceneID: session.id.rawValue, settings: settings)
+/// let restored = state.restore(from: session.storage, now: nowMilliseconds)  // selection and scroll, for BrowserModel.restore
+/// …
+/// state.save(to: session.storage)                       // on every Effect.saveScene
+/// ```
+extension AppState {
+    /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
+    /// `now` (ms since the epoch) is when the scene relaunches: `:since` filters count back from it.
+    public mutating func restore(from storage: SceneStorage, now: Int64) -> RestoredSelection {
+        let order = QuakeSortOrder(rawValue: storage.value(for: SceneKeys.sortOrder)) ?? .time
+        let ascending = storage.value(for: SceneKeys.sortAscendingKey(for: order.rawValue))
+        sort = QuakeSortDescriptor(order, ascending: ascending)
+        search = LineEditor(text: storage.value(for: SceneKeys.searchText), cursor: storage.value(for: SceneKeys.searchCursor))
+        isSearching = storage.value(for: SceneKeys.isSearching)
+        collapsedSections = Set(storage.value(for: SceneKeys.collapsedSections))
+        detailTab = DetailTab(rawValue: storage.value(for: SceneKeys.selectedTab)) ?? .detail
+        if let draft = storage.value(for: SceneKeys.editDraft) {
+            editor = NotesDraft(code: draft.code, text: draft.text, cursor: draft.cursor)
+        }
+        helpVisible = storage.value(for: SceneKeys.isHelpPresented)
+        helpOffset = helpVisible ? storage.value(for: SceneKeys.helpOffset) : 0
+        filters = storage.value(for: SceneKeys.filters)
+        rowFilters = FilterCommand.rowFilters(filters, now: now, timeZone: settings.resolvedTimeZone)
+        commandHistory = storage.value(for: SceneKeys.commandHistory)
+        live.seen = storage.value(for: SceneKeys.seenArrival).map(ArrivalCursor.init)
+        nearHome = storage.value(for: SceneKeys.nearHome)
+        messageLog = MessageLog(entries: storage.value(for: SceneKeys.messageLog))
+        logVisible = storage.value(for: SceneKeys.isMessageLogPresented)
+        logOffset = logVisible ? storage.value(for: SceneKeys.messageLogOffset) : 0
+        commandLine = storage.value(for: SceneKeys.commandLine).map { CommandPrompt(text: $0.text, cursor: $0.cursor) }
+        live.alerted = storage.value(for: SceneKeys.alertedQuakes)
+        columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
+        statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
+        map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
+        let selected = storage.value(for: SceneKeys.selectedQuake)
+        let top = storage.value(for: SceneKeys.topQuake)
+        let section = storage.value(for: SceneKeys.selectedSection)
+        // Presented only if the selection survives the restore; BrowserModel checks that.
+        detailPresented = storage.value(for: SceneKeys.detailIsPresented) && !selected.isEmpty
+        return RestoredSelection(selectedCode: selected.isEmpty ? nil : selected, topCode: top.isEmpty ? nil : top,
+                                 selectedSection: section.isEmpty ? nil : section,
+                                 selectionLine: storage.value(for: SceneKeys.selectionLine))
+    }
+
+    /// Writes every scene key in one update (one encoding of the file; coalesced by
+    /// `SceneStorage`, on disk within its delay).
+    public func save(to storage: SceneStorage) throws {
+        try storage.update { batch in
+            batch.set(sort.order.rawValue, for: SceneKeys.sortOrder)
+            batch.set(sort.ascending, for: SceneKeys.sortAscending)
+            batch.set(searchText, for: SceneKeys.searchText)
+            batch.set(search.cursor, for: SceneKeys.searchCursor)
+            batch.set(isSearching, for: SceneKeys.isSearching)
+            batch.set(collapsedSections.sorted(), for: SceneKeys.collapsedSections)
+            batch.set(selectedCode ?? "", for: SceneKeys.selectedQuake)
+            batch.set(selectedSection ?? "", for: SceneKeys.selectedSection)
+            batch.set(Optional(max(0, selectionLine)), for: SceneKeys.selectionLine)
+            batch.set(topCode ?? "", for: SceneKeys.topQuake)
+            batch.set(detailPresented, for: SceneKeys.detailIsPresented)
+            batch.set(detailTab.rawValue, for: SceneKeys.selectedTab)
+            batch.set(editor.map { EditDraft(code: $0.code, text: $0.text, cursor: $0.cursor) },
+                      for: SceneKeys.editDraft)
+            batch.set(helpVisible, for: SceneKeys.isHelpPresented)
+            batch.set(helpVisible ? helpOffset : 0, for: SceneKeys.helpOffset)
+            batch.set(filters, for: SceneKeys.filters)
+            batch.set(commandHistory, for: SceneKeys.commandHistory)
+            batch.set(live.seen?.seenArrival, for: SceneKeys.seenArrival)
+            batch.set(nearHome, for: SceneKeys.nearHome)
+            batch.set(logVisible, for: SceneKeys.isMessageLogPresented)
+            batch.set(logVisible ? logOffset : 0, for: SceneKeys.messageLogOffset)
+            batch.set(savedMessageLog, for: SceneKeys.messageLog)
+            batch.set(commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) }, for: SceneKeys.commandLine)
+            batch.set(live.alerted, for: SceneKeys.alertedQuakes)
+            batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
+            batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
+            batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
+        }
+    }
+}
+
+extension AppSettings {
+    /// Writes every setting that differs from what `storage` holds (and only those, so a
+    /// setting another process changed meanwhile is not put back).
+    public func save(to storage: AppStorage) throws {
+        let stored = AppSettings(storage)
+        if minimumMagnitude != stored.minimumMagnitude { try storage.set(minimumMagnitude, for: AppKeys.minimumMagnitude) }
+        if timeZone != stored.timeZone { try storage.set(timeZone.rawValue, for: AppKeys.timeZone) }
+        if distanceUnit != stored.distanceUnit { try storage.set(distanceUnit.rawValue, for: AppKeys.distanceUnit) }
+        if refreshFeed != stored.refreshFeed { try storage.set(refreshFeed, for: AppKeys.refreshFeed) }
+    }
+
+    /// The app-wide settings from `defaults.plist`.
+    public init(_ storage: AppStorage) {
+        self.init(minimumMagnitude: storage.value(for: AppKeys.minimumMagnitude),
+                  timeZone: TimeZoneChoice(rawValue: storage.value(for: AppKeys.timeZone)) ?? .local,
+                  distanceUnit: DistanceUnit(rawValue: storage.value(for: AppKeys.distanceUnit)) ?? .km,
+                  refreshFeed: storage.value(for: AppKeys.refreshFeed))
+        home = storage.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        nearRadius = storage.value(for: AppKeys.nearRadius)
+        // The automatic refresh honours the same override (AutoRefresher.schedule).
+        let override = ProcessInfo.processInfo.environment["QUAKETUI_AUTO_REFRESH_INTERVAL"].flatMap(Double.init)
+        autoRefreshInterval = override.flatMap { $0 > 0 ? $0 : nil } ?? storage.value(for: AppKeys.autoRefreshInterval)
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import QuakeTUI
+import QuakeModel
+import QuakeStore
+
+/// One scene's browser as the runtime drives it: the state, the results source it shows, and
+/// the loop that carries out the update's reads of the source before anything is drawn.
+///
+/// The update (`BrowserState.update`) decides; this asks the source what it asked for
+/// (`Effect.queryResults`, `Effect.readRows`, and with `performReads` the quake reads) and
+/// feeds the answers back as actions. Every other effect goes back to the runtime.
+///
+/// ```swift
+/// let model = try BrowserModel(state: restored, container: container)
+/// let effects = try model.performReads(model.send(.moveDown, at: Date()))
+/// ```
+public final class BrowserModel {
+    /// Everything the browser knows (the update's value).
+    public internal(set) var state: BrowserState
+    /// The results source: the live `FetchedResultsController`, or an in-memory one in tests.
+    public let results: any ResultsSource
+    /// The generation of the newest snapshot taken of `results`.
+    private var generation = 0
+
+    public var layout: DisplayLayout { state.layout }
+    public var listHeight: Int { state.listHeight }
+
+    public convenience init(state: AppState, container: PersistentContainer) throws {
+        try self.init(state: state, source: FetchedResultsController(container: container, request: state.request))
+    }
+
+    /// A model over any results source (configured here for the state's request if it is not already).
+    public init(state: AppState, source: any ResultsSource) throws {
+        var state = state
+        let fallback = state.fallBackFromDistanceSortWithoutHome()
+        results = source
+        if source.request != state.request { try source.configure(state.request) }
+        generation = 1
+        self.state = BrowserState(app: state, results: source.snapshot(generation: generation))
+        if let fallback { self.state.status.message = fallback }
+        // The rows on screen, read into the results without an update: the selection is the
+        // saved one until `restore` places it.
+        self.state.results = try snapshotWithRows(self.state.results)
+    }
+
+    public func close() { results.close() }
+
+    // MARK: Actions
+
+    /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
+    /// effects for the runtime, the reads of the results carried out.
+    ///
+    /// A query the source cannot answer comes back to the update as `Action.resultsFailed`,
+    /// which puts the state back and says so on the status line.
+    ///
+    /// - Throws: what the results source reported for the rows on screen; the state is then
+    ///   exactly as it was before the action, and `failureMessage(for:_:)` says what failed.
+    @discardableResult
+    public func send(_ action: Action, at now: Date) throws -> [Effect] {
+        let before = state
+        do { return try run(state.update(action, at: now)) } catch {
+            recover(before)
+            throw error
+        }
+    }
+
+    /// `send(_:at:)` at the time of the last action: for answers to effects, and tests.
+    @discardableResult
+    public func send(_ action: Action) throws -> [Effect] { try send(action, at: state.now) }
+
+    // MARK: Restoration
+
+    /// Puts the cursor back on the restored selection and the list back at the restored top row.
+    /// A selection that no longer exists or no longer matches falls back to its nearest row.
+    public func restore(selectedCode: String?, topCode: String?) throws {
+        try restore(AppState.RestoredSelection(selectedCode: selectedCode, topCode: topCode))
+    }
+
+    /// Puts the screen back as it was saved, for a terminal of `size` (`BrowserState.restore`),
+    /// after finding the saved quakes in the results. No effects: nothing needs saving.
+    public func restore(_ saved: AppState.RestoredSelection, size: Size? = nil) throws {
+        try results.setCollapsedSections(state.collapsedSections)
+        var found = ResultsQuery(step: .locate, anchor: saved.selectedCode, collapsed: state.collapsedSections,
+                                 purpose: .keepSelection(line: saved.selectionLine ?? 0))
+        var anchor: Int?
+        var isStored = true
+        if let code = saved.selectedCode {
+            if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
+                isStored = try results.quake(code: code) != nil
+            } else {
+                // The anchor first: a provisional source may re-read its window around it.
+                anchor = try results.anchor(code: code)
+            }
+        }
+        var located: [String: Int] = [:]
+        if saved.selectedCode != nil, saved.selectionLine == nil, let top = saved.topCode {
+            found.locate = [top]
+            located[top] = try results.offset(ofCode: top)
+        }
+        generation += 1
+        let answer = ResultsAnswer(query: found, snapshot: results.snapshot(generation: generation),
+                                   anchor: anchor, located: located)
+        _ = try run(state.restore(saved, size: size, found: answer, selectedIsStored: isStored))
+    }
+
+    // MARK: The frame
+
+    /// The frame for the current state, after reading any row on screen not read yet (after a
+    /// failure, say; normally every action's reads were carried out already).
+    public func screenModel(_ context: FrameContext) throws -> ScreenModel {
+        _ = try run(state.rowReads())
+        return state.screenModel(context)
+    }
+
+    public func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
+        state.action(forClickAt: x, y, in: frame)
+    }
+
+    public var pendingReads: [Effect] { state.pendingReads }
+
+    /// The computations the restored state is waiting for (the statistics view or the Map tab
+    /// was open when the scene was saved).
+    public func resumeStatistics() -> [Effect] { state.resumeStatistics() }
+
+    // MARK: Carrying out the reads of the results
+
+    /// Carries out `Effect.queryResults` and `Effect.readRows` against the source, feeding the
+    /// answers to the update, until none is left; returns the other effects in order.
+    private func run(_ effects: [Effect]) throws -> [Effect] {
+        // Rows a source could not give (fewer than its count said) are asked for once.
+        var asked: Set<String> = []
+        return try carryOut(effects, { state.update($0) }) { effect in
+            switch effect {
+            case .queryResults(let query):
+                // A failure is an answer too: the update puts its state back and says what failed.
+                do { return .answered(.resultsAnswered(try answer(query))) } catch {
+                    return .answered(.resultsFailed(query, reason: Self.readFailure(error)))
+                }
+            case .readRows(let ranges, let generation) where generation == self.generation && asked.insert("\(generation) \(ranges)").inserted:
+                var rows = LoadedRows()
+                for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
+                return .answered(.rowsRead(rows, generation: generation))
+            case .readRows: return .dropped  // for an older snapshot, or asked already
+            default: return .notARead
+            }
+        }
+    }
+
+    /// The effects `read` answers, carried out and their answers applied with `apply`, until none
+    /// is left; the others returned in order (a scene save once).
+    private func carryOut(_ effects: [Effect], _ apply: (Action) throws -> [Effect],
+                          read: (Effect) throws -> Reading) throws -> [Effect] {
+        var rest: [Effect] = []
+        var queue = effects[...]
+        while let effect = queue.popFirst() {
+            switch try read(effect) {
+            case .answered(let answer): queue += try apply(answer)
+            case .dropped: break
+            case .notARead: if effect != .saveScene || !rest.contains(.saveScene) { rest.append(effect) }
+            }
+        }
+        return rest
+    }
+
+    /// What `carryOut`'s reader made of an effect.
+    private enum Reading {
+        case answered(Action)
+        case dropped
+        /// Not a read of this reader: returned to the caller.
+        case notARead
+    }
+
+    /// The source's answer to `query`: the step carried out, then where the selected quake
+    /// lands and where the quakes asked for are.
+    private func answer(_ query: ResultsQuery) throws -> ResultsAnswer {
+        if case .resume(let request) = query.step { return try resume(request, query) }
+        try results.setCollapsedSections(query.collapsed)
+        var changed = true
+        switch query.step {
+        case .configure(let request):
+            // A provisional window holds a screen above and below the selection, however tall.
+            (results as? ResultsEngine)?.provisionalMargin = max(80, state.rows + 20)
+            try results.configure(request, around: query.anchor)
+        case .merge: changed = try results.merge() != nil
+        case .settle: changed = try results.settle()
+        case .locate: break
+        case .resume: break  // answered above
+        case .next(let codes, let place, let forward):
+            // Nothing changes: the results as shown, with what was found.
+            let found = try results.next(among: codes, from: place, forward: forward)
+            return ResultsAnswer(query: query, snapshot: state.results, changed: false, found: found)
+        }
+        // Nothing changed: the results as shown, rows and all.
+        guard changed else { return ResultsAnswer(query: query, snapshot: state.results, changed: false) }
+        // The anchor first: a provisional source may re-read its window around it.
+        let anchor = query.step == .locate ? nil : try query.anchor.flatMap { try results.anchor(code: $0) }
+        var located: [String: Int] = [:]
+        for code in query.locate { located[code] = try results.offset(ofCode: code) }
+        generation += 1
+        return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor, located: located)
+    }
+
+    /// The results after a failure: the source on `request` again if a failed step left it
+    /// elsewhere, then its sections as they are; the selection's place and the folded sections
+    /// are best effort (a read failing again leaves them to the next key).
+    private func resume(_ request: SectionedFetchRequest, _ query: ResultsQuery) throws -> ResultsAnswer {
+        if results.request != request { try results.configure(request) }
+        try? results.setCollapsedSections(query.collapsed)
+        let anchor = query.anchor.flatMap { try? results.anchor(code: $0) }
+        generation += 1
+        return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor)
+    }
+
+    /// After an action whose rows could not be read: the state as it was before it, and the
+    /// source on its request again.
+    private func recover(_ before: BrowserState) {
+        state = before
+        if results.request != state.request { try? results.configure(state.request) }
+        generation += 1
+        // The results handed in whole, without an update: held keys wait for the next action.
+        // Rows that cannot be read now are read before the next frame (`screenModel`).
+        let snapshot = results.snapshot(generation: generation)
+        state.replaceResults((try? snapshotWithRows(snapshot)) ?? snapshot)
+    }
+
+    /// `snapshot` with the rows the state's screen would show of it.
+    private func snapshotWithRows(_ snapshot: ResultsSnapshot) throws -> ResultsSnapshot {
+        var probe = state
+        probe.results = snapshot
+        probe.relayout()
+        probe.clampCursor()
+        probe.clampScroll()
+        var filled = snapshot
+        for case .readRows(let ranges, _) in probe.rowReads() {
+            for range in ranges { filled.rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
+        }
+        return filled
+    }
+}
+
+extension BrowserModel {
+    /// Performs the read effects in `effects` (`loadDetail`, `readQuake`) against the results
+    /// source and sends their results back as actions; returns the other effects, for the runtime
+    /// (and the effects those actions produced). The runtime calls this first, so every frame is
+    /// drawn after its reads.
+    public func performReads(_ effects: [Effect]) throws -> [Effect] {
+        try carryOut(effects, { try send($0) }) { effect in
+            switch effect {
+            case .loadDetail(let code): .answered(.detailLoaded(code: code, try results.quake(code: code)))
+            case .readEventTypes(let command): .answered(.eventTypesRead(command: command, types: try results.eventTypes()))
+            case .readQuake(let code, let use): .answered(.quakeRead(code: code, try results.quake(code: code), for: use))
+            default: .notARead
+            }
+        }
+    }
+
+    /// What the status line says when `action` failed with `error`: what was being done, and why.
+    public static func failureMessage(for action: Action, _ error: any Error) -> String {
+        "\(action.whatFailed): \(readFailure(error))"
+    }
+
+    /// What the status line says when the quakes that arrived (for the marks, the header's
+    /// count and alerts) could not be read: a read failure like any other, never SQLite's raw
+    /// "SQLite error 11: database disk image is malformed" of one EIO (issue 29).
+    public static func arrivalsFailure(_ error: any Error) -> String {
+        "New quakes could not be read: \(readFailure(error))"
+    }
+
+    /// A failed read of the store as the status line says it: what happened and what to do,
+    /// never "Nothing was changed" (a read changes nothing). The message log (`L`) keeps it whole.
+    public static func readFailure(_ error: any Error) -> String {
+        if let error = error as? StoreError { return error.readingDescription }
+        if let error = error as? SQLiteError {
+            // A transient read error (EIO) can surface as SQLITE_CORRUPT, "database disk image
+            // is malformed" (issue 29): said so, a user throws the store and its notes away.
+            if error.code == SQLiteError.corrupt || error.code == SQLiteError.ioError {
+                let cause = error.systemErrno != 0 ? String(cString: strerror(error.systemErrno)) : "a read failed"
+                return "Could not read the store (\(cause)); it is not known to be damaged. "
+                    + "Press ctrl-l to try again; if it persists, quit and run quaketui info."
+            }
+            return "Could not read the store: \(error.message). Press ctrl-l to try again; if it persists, quit and run quaketui info."
+        }
+        return "Could not read the store: \(error). Press ctrl-l to try again; if it persists, quit and relaunch."
+    }
+}

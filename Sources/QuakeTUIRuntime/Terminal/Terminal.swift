@@ -1,0 +1,301 @@
+import CNcursesw
+import Foundation
+import QuakeTUI
+import Glibc
+
+/// The curses screen: scoped set-up and tear-down, diffed frames, decoded keys.
+///
+/// The only type that talks to ncurses. Use it through `run`, which restores the terminal on
+/// every exit path (return, thrown error, SIGINT/SIGTERM/SIGHUP):
+///
+/// ```swift
+/// try Terminal.run { terminal in
+///     while true {
+///         var buffer = CellBuffer(size: terminal.size)
+///         Screen.render(model, into: &buffer)
+///         terminal.present(buffer)
+///         if let key = terminal.readKey(timeoutMilliseconds: 250) { … }
+///     }
+/// }
+/// ```
+@MainActor
+public final class Terminal {
+    /// The terminal's size in columns and rows, updated on resize.
+    public private(set) var size: Size
+    /// The colour depth styles are mapped to (decided once at start-up).
+    public let colorDepth: ColorDepth
+    private let screen: OpaquePointer
+    private var previous: CellBuffer?
+    private var colors: ColorPairs
+    /// Escape sequences and pastes, decoded from what was read (see `Terminal+Input`).
+    var decoder = InputDecoder()
+    /// Keys decoded but not yet returned by `readKey`, oldest first.
+    var queued: [Key] = []
+
+    let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
+
+    private init(screen: OpaquePointer, streams: (UnsafeMutablePointer<FILE>, UnsafeMutablePointer<FILE>),
+                 colorDepth: ColorDepth) {
+        self.screen = screen
+        self.streams = streams
+        self.colorDepth = colorDepth
+        colors = ColorPairs(depth: colorDepth)
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        size = Size(columns: Int(columns), rows: Int(rows))
+    }
+
+    /// Sets up the terminal, runs `body`, and restores the terminal however `body` ends.
+    ///
+    /// Calls `setlocale`, `newterm`, `raw` (so ctrl-s, ctrl-c and ctrl-z reach the app),
+    /// `noecho`, `keypad(false)` (escape sequences are decoded by `InputDecoder`, so an Esc
+    /// waits for no `ESCDELAY`), `meta(true)` (all 8 bits of each byte: `InputDecoder` decodes
+    /// the UTF-8), `mousemask` (plus SGR mouse mode 1006), bracketed paste (mode
+    /// 2004) and the colour set-up; `endwin` and `delscreen` on the way out.
+    public static func run<T>(_ body: (Terminal) throws -> T) throws -> T {
+        let (terminal, signals) = try open()
+        defer { terminal.close(signals) }
+        return try body(terminal)
+    }
+
+    private static func open() throws -> (Terminal, [Int32: sigaction]) {
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        // A dumb terminal has no cursor addressing: curses would garble the pane.
+        guard !term.isEmpty, term != "dumb", term != "unknown" else { throw TerminalError.unsupportedType(term) }
+        useUTF8CharacterType()
+        // Own FILE streams on duplicates of fd 0 and 1 (the C globals are not concurrency-safe
+        // in Swift 6); closed in `close`.
+        guard let output = fdopen(dup(STDOUT_FILENO), "w"), let input = fdopen(dup(STDIN_FILENO), "r") else {
+            throw TerminalError(call: "fdopen", code: errno, context: "open the terminal's input and output")
+        }
+        guard let screen = newterm(nil, output, input) else {
+            fclose(output)
+            fclose(input)
+            throw TerminalError.unsupportedType(term)
+        }
+        let signals = TerminalSignals.install(input: fileno(input), output: fileno(output))
+        // The modes the browser cannot work without: a failure ends the start-up cleanly.
+        // (`curs_set` and `leaveok` may fail on terminals without the capability: harmless.)
+        let window = quaketui_stdscr()
+        for (call, result) in [("raw", raw()), ("noecho", noecho()), ("nonl", nonl()), ("keypad", keypad(window, false)),
+                                    ("meta", meta(window, true))]
+            where result == ERR {
+            endwin()
+            delscreen(screen)
+            fclose(output)
+            fclose(input)
+            TerminalSignals.restore(signals)
+            throw TerminalError(call: call, code: result, context: "set up the terminal's input modes")
+        }
+        curs_set(0)
+        leaveok(window, true)
+        let mask = quaketui_BUTTON1_PRESSED() | quaketui_BUTTON1_CLICKED() | quaketui_BUTTON4_PRESSED()
+            | quaketui_BUTTON5_PRESSED()
+        // SGR mouse reports (mode 1006) carry any column (X10 ones stop at 223) and say
+        // which button was released. curses decodes them itself where the terminfo entry says
+        // so (xterm's `kmous=\E[<`); elsewhere (tmux's `screen`) they reach `readEscapeSequence`.
+        let mouse = mousemask(mask, nil) != 0
+        if mouse { Self.write(Self.sgrMouseOn, to: output) }
+        Self.write(Self.bracketedPasteOn, to: output)
+        mouseinterval(0)
+        var hasColors = has_colors()
+        if hasColors, start_color() == ERR { hasColors = false }
+        if hasColors { use_default_colors() }
+        let depth = ColorDepth.detect(colors: Int(quaketui_COLORS()), hasColors: hasColors,
+                                      environment: ProcessInfo.processInfo.environment)
+        return (Terminal(screen: screen, streams: (input, output), colorDepth: depth), signals)
+    }
+
+    /// The user's locale, but always a UTF-8 character type: under `LANG=C` (containers, ssh)
+    /// curses would otherwise drop every non-ASCII letter and cut pastes at the first one.
+    /// Falls back to the C locale's ASCII only when the system has no UTF-8 locale at all.
+    /// The corresponding C functions are `setlocale` and `nl_langinfo(nl_item(CODESET))`.
+    private static func useUTF8CharacterType() {
+        setlocale(LC_ALL, "")
+        guard !isUTF8CharacterType else { return }
+        for name in ["C.UTF-8", "C.utf8", "en_US.UTF-8"] where setlocale(LC_CTYPE, name) != nil {
+            if isUTF8CharacterType { return }
+        }
+    }
+
+    static var isUTF8CharacterType: Bool {
+        guard let codeset = nl_langinfo(nl_item(CODESET)) else { return false }
+        let name = String(cString: codeset).uppercased()
+        return name == "UTF-8" || name == "UTF8"
+    }
+
+    private func close(_ signals: [Int32: sigaction]) {
+        Self.write(Self.sgrMouseOff + Self.bracketedPasteOff, to: streams.output)
+        mousemask(0, nil)
+        curs_set(1)
+        endwin()
+        delscreen(screen)
+        fclose(streams.output)
+        fclose(streams.input)
+        TerminalSignals.restore(signals)
+    }
+
+    /// Turns SGR mouse reporting (DECSET 1006) on, beside the button tracking curses enables.
+    static let sgrMouseOn = "\u{1B}[?1000h\u{1B}[?1006h"
+    static let sgrMouseOff = "\u{1B}[?1006l"
+    /// Bracketed paste (DECSET 2004): the terminal wraps pasted text in `ESC [200~` … `ESC [201~`,
+    /// so a paste is text for the field being edited, never keys (`Key.paste`).
+    static let bracketedPasteOn = "\u{1B}[?2004h"
+    static let bracketedPasteOff = "\u{1B}[?2004l"
+
+    /// Writes a control sequence curses has no capability for straight to the terminal (not
+    /// through `putp`, which writes to the C `stdout` when the screen came from `newterm`).
+    /// The corresponding C functions are `fputs` and `fflush`.
+    static func write(_ sequence: String, to stream: UnsafeMutablePointer<FILE>) {
+        fputs(sequence, stream)
+        fflush(stream)
+    }
+
+    /// Records a new size after a resize; the next frame is drawn in full.
+    func setSize(_ newSize: Size) {
+        size = newSize
+        previous = nil
+    }
+
+    /// Hands the terminal back to the shell and stops (ctrl-z, which raw mode delivers as a
+    /// key, or SIGTSTP from `kill`); on `fg` it takes the terminal back, and the next `present`
+    /// redraws everything. `readKey` calls it and then reports a `.resize` to the current size.
+    /// The corresponding C functions are `endwin`, `kill(0, SIGTSTP)` and `doupdate`.
+    public func suspend() {
+        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l" + Self.bracketedPasteOff, to: streams.output)
+        endwin()
+        TerminalSignals.stopProcessGroup()
+        // Continued: curses restores its modes (raw, noecho, the alternate screen) on the next update.
+        doupdate()
+        Self.write(Self.sgrMouseOn + Self.bracketedPasteOn, to: streams.output)
+        redraw()
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        setSize(Size(columns: Int(columns), rows: Int(rows)))
+    }
+
+    /// ctrl-z, SIGTSTP or SIGCONT, handled here rather than by the app: suspend (or just take
+    /// the screen back) and report the size, so the app draws a whole frame again.
+    private func suspendOrRedraw(suspending: Bool) -> Key {
+        if suspending { suspend() } else { redraw() }
+        return .resize(columns: size.columns, rows: size.rows)
+    }
+
+    /// A stop or continue signal that arrived since the last read, if any.
+    private func pendingJobControl() -> Key? {
+        if TerminalSignals.takeSuspendRequest() { return suspendOrRedraw(suspending: true) }
+        if TerminalSignals.takeContinued() { return suspendOrRedraw(suspending: false) }
+        return nil
+    }
+
+    /// Forgets the previous frame and clears the physical screen on the next `present`
+    /// (ctrl-l). The corresponding C function is `clearok`.
+    public func redraw() {
+        previous = nil
+        clearok(quaketui_curscr(), true)
+    }
+
+    /// Rings the terminal bell (BEL, as curses' `beep` would), so tmux flags the window
+    /// (`window_bell_flag`) and a terminal can notify. The corresponding C functions are `fputs`
+    /// and `fflush`.
+    public func bell() {
+        Self.write("\u{07}", to: streams.output)
+    }
+
+    /// Draws a frame, writing only the cells that changed since the last one, then `doupdate`.
+    ///
+    /// Never ends the program (SPEC §8: nothing the terminal does may): a terminal resized
+    /// under the frame (curses took the new size while reading a key, before the app heard of
+    /// it) draws nothing now and reports a `.resize` to the real size on the next `readKey`,
+    /// and a draw curses refuses mid-resize is dropped the same way; the next frame is drawn
+    /// whole at the new size. Returns whether the frame reached the terminal.
+    @discardableResult
+    public func present(_ buffer: CellBuffer) -> Bool {
+        let window = quaketui_stdscr()
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(window, &rows, &columns)
+        let actual = Size(columns: Int(columns), rows: Int(rows))
+        guard actual == size, buffer.size == size else { return dropFrame(resizingTo: actual) }
+        let full = previous == nil || previous?.size != buffer.size
+        if full { werase(window) }
+        var cchar = cchar_t()
+        for y in 0..<size.rows {
+            for x in 0..<size.columns {
+                let cell = buffer[x, y]
+                if cell.isContinuation { continue }
+                if !full, let previous, previous[x, y] == cell { continue }
+                let (attributes, pair) = colors.attributes(for: cell.style)
+                var characters = cell.grapheme.unicodeScalars.prefix(4).map { wchar_t(bitPattern: $0.value) }
+                characters.append(0)
+                setcchar(&cchar, characters, attributes, pair, nil)
+                let result = mvwadd_wch(window, Int32(y), Int32(x), &cchar)
+                // Writing the bottom-right cell reports ERR because the cursor cannot advance.
+                if result == ERR, !(y == size.rows - 1 && x + max(1, cell.width) >= size.columns) {
+                    return dropFrame(resizingTo: currentWindowSize())
+                }
+            }
+        }
+        guard wnoutrefresh(window) != ERR, doupdate() != ERR else { return dropFrame(resizingTo: currentWindowSize()) }
+        previous = buffer
+        return true
+    }
+
+    /// A frame that could not be drawn: the next one is drawn whole, and when the window's
+    /// size is not the one the app drew for, `readKey` reports the real one first.
+    private func dropFrame(resizingTo actual: Size) -> Bool {
+        previous = nil
+        if actual != size {
+            setSize(actual)
+            queued.insert(.resize(columns: actual.columns, rows: actual.rows), at: 0)
+        }
+        return false
+    }
+
+    /// The window's size as curses has it now. The corresponding C macro is `getmaxyx`.
+    func currentWindowSize() -> Size {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        quaketui_getmaxyx(quaketui_stdscr(), &rows, &columns)
+        return Size(columns: Int(columns), rows: Int(rows))
+    }
+
+    /// Blocks in `poll(2)` on the terminal and `wakeUp` (nothing else wakes the process) for up
+    /// to `timeoutMilliseconds` (negative: forever); returns a key, mouse event, resize or stop
+    /// signal, or nil when woken (look at the inbox) or timed out. A terminal that hung up
+    /// reads as SIGHUP. The corresponding C functions are `poll` and `wget_wch`.
+    public func readKey(timeoutMilliseconds: Int, wakeUp: WakeUpPipe) -> Key? {
+        TerminalSignals.setWakeDescriptor(wakeUp.writeDescriptor)
+        // Keys curses already holds (typeahead, a pushed-back key) are never waited for.
+        if let key = readKey(timeoutMilliseconds: 0) { return key }
+        var fds = [pollfd(fd: fileno(streams.input), events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: wakeUp.readDescriptor, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, Int32(clamping: timeoutMilliseconds))
+        if fds[1].revents != 0 { wakeUp.drain() }
+        if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        if let key = pendingJobControl() { return key }
+        // A signal (EINTR) may be a resize curses recorded; input is read without waiting.
+        guard ready != 0, fds[0].revents != 0 || ready < 0 else { return nil }
+        if let key = readKey(timeoutMilliseconds: 0) { return key }
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminate(signal: SIGHUP) }
+        return nil
+    }
+
+    /// Waits up to `timeoutMilliseconds` (negative: forever) for a key, mouse event, paste,
+    /// resize or stop signal; nil on timeout. Everything the terminal has sent by then is read
+    /// and decoded at once (`InputDecoder`); the keys after the first wait in `queued`.
+    /// The corresponding C function is `wget_wch`.
+    public func readKey(timeoutMilliseconds: Int) -> Key? {
+        if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+        if let key = pendingJobControl() { return key }
+        if queued.isEmpty { readInput(timeoutMilliseconds: timeoutMilliseconds) }
+        guard !queued.isEmpty else {
+            if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
+            return nil
+        }
+        let key = queued.removeFirst()
+        return key == .control("z") ? suspendOrRedraw(suspending: true) : key
+    }
+}
