@@ -101,3 +101,52 @@ import Testing
         #expect((quake["time"] as? String)?.hasPrefix("2024-01-01T09:06:40") == true, "\(quake)")
     }
 }
+
+/// Issue 53, point 5, in the browser: `/` finds what `list --search` finds (one QueryPlan), for
+/// several words in any order and for another name of a place, and the region sort shows a
+/// Flinn–Engdahl name under its country, title-cased.
+@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct PlaceSearchEndToEndTests {
+    static let text = """
+        #EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName
+        1|2024-01-01T01:00:00|37.5|137.3|10|ISC|ISC|ISC|1|mb|5.1|ISC|NEAR WEST COAST OF HONSHU, JAPAN
+        2|2024-01-01T02:00:00|-4.4|101.4|35|ISC|ISC|ISC|2|mb|5.2|ISC|SOUTHERN SUMATERA, INDONESIA
+        3|2024-01-01T03:00:00|3.4|95.9|30|ISC|ISC|ISC|3|mb|5.3|ISC|OFF W COAST OF NORTHERN SUMATRA
+        4|2024-01-01T04:00:00|39.1|27.9|10|ISC|ISC|ISC|4|mb|4.9|ISC|WESTERN TURKEY
+        5|2024-01-01T05:00:00|38.6|44.1|10|ISC|ISC|ISC|5|mb|4.8|ISC|TURKEY-IRAN BORDER REGION
+        6|2024-01-01T06:00:00|36.0|139.0|50|ISC|ISC|ISC|6|mb|4.7|ISC|EASTERN HONSHU, JAPAN
+
+        """
+
+    @Test(arguments: [("japan honshu", "2 quakes"), ("sumatra", "2 quakes"), ("west honshu", "1 quake")])
+    func theBrowsersSearchFindsWhatListFinds(search: String, count: String) throws {
+        let fixture = try BrowserTests.Fixture(columns: 110, rows: 24, importing: nil)
+        defer { fixture.close() }
+        let file = fixture.dir.appending("isc.txt")
+        try Self.text.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try QuaketuiBinary.run(["import", file.path], stateDirectory: fixture.dir.url).status == 0)
+        let listed = try QuaketuiBinary.run(["list", "--search", search, "--json"], stateDirectory: fixture.dir.url)
+        #expect(try listed.json()["total"] as? Int == Int(count.prefix { $0 != " " }), "\(listed.stdout)")
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "/")
+        try fixture.tmux.send(pane, search, literal: true)
+        let screen = try fixture.tmux.waitForScreen(pane, "the search's count") { $0.header.count == count }
+        #expect(screen.header.count == count, "\(screen)")
+    }
+
+    @Test func theRegionSortGroupsFlinnEngdahlNamesUnderTheirCountry() throws {
+        let fixture = try BrowserTests.Fixture(columns: 110, rows: 24, importing: nil)
+        defer { fixture.close() }
+        let file = fixture.dir.appending("isc.txt")
+        try Self.text.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try QuaketuiBinary.run(["import", file.path], stateDirectory: fixture.dir.url).status == 0)
+        let list = try QuaketuiBinary.run(["list", "--sort", "region", "--json"], stateDirectory: fixture.dir.url)
+        let sections = try list.json()["sections"] as? [[String: Any]] ?? []
+        #expect(sections.compactMap { $0["title"] as? String } == ["Indonesia", "Japan", "Turkey"], "\(list.stdout)")
+        let pane = try fixture.launch()
+        try fixture.tmux.send(pane, "s", "s")
+        let screen = try fixture.tmux.waitForScreen(pane, "the region sort") { $0.sections.count == 3 }
+        #expect(screen.sections.map(\.title) == ["Indonesia", "Japan", "Turkey"], "\(screen)")
+        #expect(screen.text.contains("Near West Coast of Honshu, Japan"), "\(screen)")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeFeed
+import QuakeModel
 import QuakeStore
 import QuakeTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import QuakeModel
 @testable import QuakeStore
 import QuakeTestSupport
 import Testing
