@@ -55,6 +55,10 @@ public enum SceneKeys {
                                                  isValid: { ["world", "region", "local"].contains($0) })
     /// `StatsView.isPresented`: whether the statistics view (`=`) is open.
     public static let statsIsPresented = SceneKey<Bool>("StatsView.isPresented", default: false)
+    /// `SequenceView.mainshock`: the code of the quake whose sequence the sequence view (`A`)
+    /// shows; "" while it is closed.
+    public static let sequenceMainshock = SceneKey<String>("SequenceView.mainshock", default: "",
+                                                           isValid: { $0.unicodeScalars.count <= 256 })
     /// `ContentView.nearHome`: the near-home filter (`~`): only quakes within `nearRadius` of `home`.
     public static let nearHome = SceneKey<Bool>("ContentView.nearHome", default: false)
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
@@ -117,5 +121,6 @@ public enum SceneKeys {
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
         KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders), KeyCheck(statsIsPresented), KeyCheck(mapZoom),
+        KeyCheck(sequenceMainshock),
     ]
 }

@@ -18,6 +18,7 @@ enum Quaketui {
         Command(spec: FetchCommand.spec, run: FetchCommand.run),
         Command(spec: ListCommand.spec, run: ListCommand.run),
         Command(spec: StatsCommand.spec, run: StatsCommand.run),
+        Command(spec: SequenceCommand.spec, run: SequenceCommand.run),
         Command(spec: OpenCommand.spec, run: OpenCommand.run),
         Command(spec: ScenesCommand.spec, run: ScenesCommand.run),
         Command(spec: InfoCommand.spec, run: InfoCommand.run),

@@ -6,7 +6,7 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// `@`, `~` and the sort cycle with and without a home, on the model over the in-memory source
+/// `@`, `~` and the sort cycle with and without a home, on the model over a real store in a temp dir
 /// (the store's distance sort and near-home filter are checked in QuakeStoreTests'
 /// `DistanceFetchTests` and `DistanceBandCountTests`).
 @Suite struct BrowserDistanceTests {
@@ -14,22 +14,23 @@ import Testing
 
     /// Five quakes east of Tokyo along the parallel, 0, 1, 2, 4 and 8 degrees of longitude away
     /// (about 0, 90, 181, 362 and 723 km); the newest is the farthest.
-    static func makeSource() -> InMemoryResultsSource {
+    static func makeSource() -> ModelStore {
         let offsets = [0.0, 1, 2, 4, 8]
-        return InMemoryResultsSource(offsets.enumerated().map { index, offset in
+        return ModelStore(offsets.enumerated().map { index, offset in
             QuakeRecord(code: "d\(index)", magnitude: 4, place: "\(Int(offset)) degrees east, Japan",
                         time: 1_700_006_400_000 + Int64(index) * 60_000, updated: 1,
                         latitude: 35.68, longitude: 139.69 + offset, depth: 10)
         })
     }
 
-    static func makeModel(_ source: InMemoryResultsSource, settings: AppSettings = utc,
+    static func makeModel(_ source: ModelStore, settings: AppSettings = utc,
                           sort: QuakeSortDescriptor = .init(.time)) throws -> BrowserModel {
         try BrowserModel(state: AppState(sceneID: "t", sort: sort, settings: settings, columns: 100, rows: 14), source: source)
     }
 
     @Test func atSetsHomeToTheSelectedQuakeAndReplacesIt() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
@@ -55,6 +56,7 @@ import Testing
 
     @Test func tildeWithoutHomeSaysHowToSetOne() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "d2", topCode: nil)
@@ -70,6 +72,7 @@ import Testing
 
     @Test func tildeKeepsOnlyQuakesWithinNearRadiusAndIsSavedPerScene() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         var settings = Self.utc
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         settings.nearRadius = 200
@@ -91,6 +94,7 @@ import Testing
 
     @Test func theSortCycleTakesDistanceOnlyWithAHome() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         var orders: [QuakeSortOrder] = []
@@ -119,7 +123,7 @@ import Testing
     }
 
     @Test func sReachesTheDepthSortShallowestFirstAndSReversesIt() throws {
-        let source = InMemoryResultsSource([(0, 35.0), (1, 8.0), (2, nil), (3, 150.0), (4, 12.5)].map { index, depth in
+        let source = ModelStore([(0, 35.0), (1, 8.0), (2, nil), (3, 150.0), (4, 12.5)].map { index, depth in
             QuakeRecord(code: "q\(index)", magnitude: 4, place: "Somewhere, Japan", time: 1_700_006_400_000 + Int64(index) * 60_000,
                         updated: 1, latitude: 35.68, longitude: 139.69, depth: depth)
         })
@@ -143,6 +147,7 @@ import Testing
 
     @Test func aRestoredDistanceSortWithoutHomeFallsBackToTime() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, sort: QuakeSortDescriptor(.distance))
         defer { model.close() }
         #expect(model.state.sort == QuakeSortDescriptor(.time))

@@ -21,16 +21,17 @@ import Testing
         return records
     }
 
-    /// The quakes of `records()` in memory: the model's behaviour without SQLite (the store's own
-    /// is tested by the walks, on a real store).
-    static func makeSource() -> InMemoryResultsSource { InMemoryResultsSource(records()) }
+    /// The quakes of `records()` in a real store in a temp dir (closed when the test process
+    /// exits, if not before).
+    static func makeSource() -> ModelStore { ModelStore(records()) }
 
-    static func makeModel(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+    static func makeModel(_ source: ModelStore, rows: Int = 12) throws -> BrowserModel {
         try BrowserModel(state: AppState(sceneID: "t", settings: utc, columns: 80, rows: rows), source: source)
     }
 
     @Test func theCursorStartsOnTheFirstQuakeAndMovesBetweenQuakes() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
@@ -53,6 +54,7 @@ import Testing
 
     @Test func sortingKeepsTheSelectedQuakeOnTheSameScreenLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q12", topCode: nil)
@@ -70,6 +72,7 @@ import Testing
 
     @Test func searchNarrowsAsYouTypeAndEscapeClearsIt() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q24", topCode: nil)
@@ -91,6 +94,7 @@ import Testing
 
     @Test func collapsingASectionPutsTheCursorOnItsHeader() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q22", topCode: nil)
@@ -109,24 +113,26 @@ import Testing
 
     @Test func aCommitFromAnotherWriterAppearsAndTheSelectionStays() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q13", topCode: nil)
         let screenRow = model.state.cursorLine - model.state.topLine
-        source.upsert(.fixture("new1", time: 1_700_006_400_000 + 2 * 86_400_000 + 3_600_000))
-        source.upsert(.fixture("new2", time: 1_700_006_400_000 + 9 * 86_400_000))
+        try source.upsert(.fixture("new1", time: 1_700_006_400_000 + 2 * 86_400_000 + 3_600_000))
+        try source.upsert(.fixture("new2", time: 1_700_006_400_000 + 9 * 86_400_000))
         try model.send(.storeChanged)
         #expect(model.results.count == 17)
         #expect(model.state.selectedCode == "q13")
         #expect(model.state.cursorLine - model.state.topLine == screenRow)
         // The selected quake is deleted elsewhere: its neighbour takes over.
-        source.delete(code: "q13")
+        try source.delete(code: "q13")
         try model.send(.storeChanged)
         #expect(model.state.selectedCode == "q12")
     }
 
     @Test func notesEditingProducesASaveAndSurvivesAsADraft() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q20", topCode: nil)
@@ -148,6 +154,7 @@ import Testing
 
     @Test func openingTheDetailAdvertisesTheQuake() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: "q11", topCode: nil)
@@ -166,6 +173,7 @@ import Testing
 
     @Test func restoringAScrollPositionAndAVanishedSelection() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, rows: 12)
         defer { model.close() }
         try model.restore(selectedCode: "q13", topCode: "q14")

@@ -6,14 +6,15 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// The update against the in-memory results source: no SQLite, whole states compared, and a
-/// source that fails to show that a failed action leaves the state exactly as it was.
+/// The update, through `BrowserModel` over a real store in a temp dir and alone with events fed
+/// to it (answers, failures): whole states compared, and failures shown to leave the state
+/// exactly as it was but for what the status line says.
 @Suite struct BrowserUpdateTests {
     static let day: Int64 = 86_400_000
     static let start: Int64 = 1_700_006_400_000  // 2023-11-15 00:00 UTC
 
     /// 3 days × 4 quakes: f<day><i>, newer = larger index; "Alaska" on odd i, "Chile" on even.
-    static func makeSource() -> InMemoryResultsSource {
+    static func makeSource() -> ModelStore {
         var records: [QuakeRecord] = []
         for index in 0..<3 {
             for i in 0..<4 {
@@ -22,10 +23,10 @@ import Testing
                 records.append(.fixture("f\(index)\(i)", magnitude: Double(i + 2), place: place, time: time))
             }
         }
-        return InMemoryResultsSource(records)
+        return ModelStore(records)
     }
 
-    static func makeModel(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+    static func makeModel(_ source: ModelStore, rows: Int = 12) throws -> BrowserModel {
         let model = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc), columns: 80, rows: rows),
                                      source: source)
         try model.restore(AppState.RestoredSelection())
@@ -76,6 +77,7 @@ import Testing
 
     @Test func aSearchKeystrokeRefetchesAndKeepsTheSelectedQuakeOnItsLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         try model.send(.moveDown)  // f22, Chile, line 2
         try model.send(.beginSearch)
@@ -94,14 +96,14 @@ import Testing
         expected.cursorLine = 1
         expected.topCode = "f22"
         expected.layout = Self.layout([2, 2, 2])
-        expected.results = model.state.results  // the sections and rows the source answered
+        expected.results = model.state.results  // the sections and rows the store answered
         #expect(model.state == expected)
-        #expect(source.count == 6)
+        #expect(model.results.count == 6)
         #expect(try Self.text(model)[0].contains("6"))
     }
 
     /// A model searching for "a".
-    static func searchingA() throws -> (InMemoryResultsSource, BrowserModel) {
+    static func searchingA() throws -> (ModelStore, BrowserModel) {
         let source = Self.makeSource()
         let model = try Self.makeModel(source)
         try model.send(.beginSearch)
@@ -109,42 +111,86 @@ import Testing
         return (source, model)
     }
 
-    @Test func aSearchTheSourceCannotRunLeavesTheStateAsItWas() throws {
-        let (source, model) = try Self.searchingA()
-        let before = model.state
-        let screen = try Self.text(model)
-        source.failure = .init("disk I/O error")
-        #expect(throws: InMemoryResultsSource.Failure("disk I/O error")) { try model.send(.searchInput("l")) }
-        #expect(model.state == before)
-        #expect(source.request == before.request)
-        source.failure = nil
-        #expect(try Self.text(model) == screen)
-        #expect(BrowserModel.failureMessage(for: .searchInput("l"), InMemoryResultsSource.Failure("disk I/O error"))
-                == "The search could not be applied: Could not read the store: disk I/O error. "
-                    + "Press ctrl-l to try again; if it persists, quit and relaunch.")
+    /// An error of the store's that is neither SQLite's nor the store's own.
+    struct DiskError: Error, CustomStringConvertible {
+        var description: String { "disk I/O error" }
     }
 
-    /// A read error that passes (one EIO): the failure comes back to the update as an action,
-    /// which puts the search back as it was and says what failed; the list is the one before,
-    /// read again; the next keystroke searches as usual.
+    /// What the runtime posts when the store cannot answer (`BrowserModel.readFailure(DiskError())`).
+    static let diskError = "Could not read the store: disk I/O error. Press ctrl-l to try again; if it persists, quit and relaunch."
+
+    /// `action` given to the pure update with every answer the runtime could post being a
+    /// failure: each `Effect.queryResults` answered by `Action.resultsFailed` (a resume
+    /// included), rows never read. The effects left over.
+    static func failingEveryQuery(_ state: inout BrowserState, _ action: Action, reason: String) -> [Effect] {
+        var queue = state.update(action)[...]
+        var rest: [Effect] = []
+        while let effect = queue.popFirst() {
+            switch effect {
+            case .queryResults(let query): queue += state.update(.resultsFailed(query, reason: reason))
+            case .readRows: break  // a read that fails posts nothing
+            default: rest.append(effect)
+            }
+        }
+        return rest
+    }
+
+    /// The store cannot run the search, nor put the list back: the update leaves its state as
+    /// it was, but for the status line (and the log), which says what failed and why.
+    @Test func aSearchTheStoreCannotRunLeavesTheStateAsItWasAndSaysWhy() throws {
+        let (source, model) = try Self.searchingA()
+        defer { source.close() }
+        let before = model.state
+        var state = before
+        _ = Self.failingEveryQuery(&state, .searchInput("l"), reason: Self.diskError)
+        var expected = before
+        expected.status.message = "The list could not be read again: " + Self.diskError
+        expected.status.isError = true
+        expected.messageLog = state.messageLog
+        #expect(state == expected)
+        #expect(state.messageLog.entries.suffix(2).map(\.text)
+                == ["The search could not be applied: " + Self.diskError, "The list could not be read again: " + Self.diskError])
+        // What the runtime posts for such an error, and says when the rows cannot be read either.
+        #expect(BrowserModel.readFailure(DiskError()) == Self.diskError)
+        #expect(BrowserModel.failureMessage(for: .searchInput("l"), DiskError()) == "The search could not be applied: " + Self.diskError)
+    }
+
+    /// A read error that passes (one EIO): the failure comes back to the update as an event,
+    /// which puts the search back as it was and says what failed, and asks for the list again;
+    /// its answer (the same results) leaves the state as before but for the message. A late
+    /// failure of a query no longer awaited changes nothing.
     @Test func aSearchThatFailsOnceIsPutBackByTheUpdateAndSaysSo() throws {
         let (source, model) = try Self.searchingA()
+        defer { source.close() }
         let before = model.state
-        let screen = try Self.text(model)
-        source.failureOnce = .init("disk I/O error")
-        try model.send(.searchInput("l"))
-        let message = "The search could not be applied: " + BrowserModel.readFailure(InMemoryResultsSource.Failure("disk I/O error"))
+        var state = before
+        let asked = state.update(.searchInput("l"))
+        guard case .queryResults(let search)? = asked.first(where: { if case .queryResults = $0 { true } else { false } }) else {
+            Issue.record("no query for the search: \(asked)")
+            return
+        }
+        #expect(state.searchText == "al")
+        let retried = state.update(.resultsFailed(search, reason: Self.diskError))
+        #expect(retried == [.saveScene, .queryResults(ResultsQuery(step: .resume(before.request), anchor: before.selectedCode,
+                                                       collapsed: before.collapsedSections,
+                                                       purpose: .keepSelection(line: before.cursorLine - before.topLine)))])
+        guard case .queryResults(let resume)? = retried.last else { return }
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: resume, snapshot: state.results, changed: false)))
+        let message = "The search could not be applied: " + Self.diskError
         var expected = before
         expected.status.message = message
         expected.status.isError = true
-        expected.messageLog = model.state.messageLog
-        expected.results.generation = model.state.results.generation
-        #expect(model.state == expected)
-        #expect(model.state.messageLog.entries.last?.text == message)
-        #expect(source.request == before.request)
-        #expect(try Self.text(model).dropLast() == screen.dropLast(), "the same list; the status line says what failed")
+        expected.messageLog = state.messageLog
+        #expect(state == expected)
+        #expect(state.messageLog.entries.last?.text == message)
+        // The failure of the search again, late: not awaited, nothing changes.
+        let settled = state
+        #expect(state.update(.resultsFailed(search, reason: Self.diskError)) == [])
+        #expect(state == settled)
+        // The model, on the real store, searches on from the same state as usual.
         try model.send(.searchInput("l"))
-        #expect(model.state.searchText == "al" && model.state.status.message == nil && source.request == model.state.request)
+        #expect(model.state.searchText == "al" && model.state.status.message == nil
+                    && model.results.request == model.state.request)
     }
 
     /// Issue 29: one EIO reading the store surfaced as "database disk image is malformed" on the
@@ -167,21 +213,33 @@ import Testing
                 + "it is not known to be damaged. Press ctrl-l to try again; if it persists, quit and run quaketui info.")
     }
 
-    @Test func aSortOrAMergeTheSourceCannotRunLeavesTheStateAsItWas() throws {
+    /// Sorts, the minimum magnitude, a merge and a handoff the store cannot answer: each leaves
+    /// the state as it was, but for the status line and the log, which say why.
+    @Test func aSortOrAMergeTheStoreCannotRunLeavesTheStateAsItWas() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         try model.send(.pageDown)
         let before = model.state
-        source.failure = .init("database is locked")
+        let locked = "Could not read the store: database is locked. Press ctrl-l to try again; if it persists, quit and relaunch."
         for action in [Action.nextSortOrder, .reverseSortDirection, .cycleMinimumMagnitude, .storeChanged,
                        .continueActivity(code: "f00")] {
-            #expect(throws: InMemoryResultsSource.Failure.self) { try model.send(action) }
-            #expect(model.state == before, "\(action)")
+            var state = before
+            _ = Self.failingEveryQuery(&state, action, reason: locked)
+            var expected = before
+            expected.status = state.status
+            expected.messageLog = state.messageLog
+            if state.status.message != nil {
+                #expect(state.status.isError && state.status.message?.hasSuffix(locked) == true, "\(action)")
+            }
+            expected.restoredPlacement = state.restoredPlacement
+            #expect(state == expected, "\(action)")
         }
     }
 
     @Test func theDetailIsReadByAnEffectAndDrawnFromState() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source, rows: 30)
         var expected = model.state
         let effects = try model.send(.openDetail)
@@ -207,6 +265,7 @@ import Testing
     /// and acts when it comes back (`Action.quakeRead`), reading nothing itself.
     @Test func oYAndAtReadTheQuakeByAnEffect() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         let page = "https://earthquake.usgs.gov/earthquakes/eventpage/f23"
         var expected = model.state
@@ -227,7 +286,7 @@ import Testing
         #expect(model.state.status.message == "Copied f23 (through the terminal: in tmux, set-clipboard on)")
         try model.send(.quakeRead(code: "f23", StoredQuake(id: 12, record: plain, notes: nil), for: .openPage))
         #expect(model.state.status.message == "Quake f23 has no event page in its feed; y copies its code")
-        source.delete(code: "f23")
+        try source.delete(code: "f23")
         #expect(try model.performReads(model.send(.setHomeToSelection)) == [])
         #expect(model.state.status.message == "Select a quake first: @ sets home to the selected quake's location")
         #expect(model.state.settings.home == nil)
@@ -247,7 +306,8 @@ import Testing
 
     @Test func notesEditingWaitsForTheStoredNotes() throws {
         let source = Self.makeSource()
-        source.setNotes("felt strongly", code: "f23")
+        defer { source.close() }
+        try source.setNotes("felt strongly", code: "f23")
         let model = try Self.makeModel(source)
         try model.send(.storeChanged)
         var expected = model.state
@@ -268,9 +328,10 @@ import Testing
 
     @Test func aMergeReloadsTheDetailItShows() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         _ = try model.performReads(model.send(.openDetail))
-        source.setNotes("aftershock", code: "f23")
+        try source.setNotes("aftershock", code: "f23")
         let effects = try model.send(.storeChanged)
         #expect(effects == [.loadDetail(code: "f23")])
         _ = try model.performReads(effects)
@@ -281,20 +342,21 @@ import Testing
 
     @Test func aCommitElsewhereKeepsTheSelectionOnItsLine() throws {
         let source = Self.makeSource()
+        defer { source.close() }
         let model = try Self.makeModel(source)
         try model.send(.moveDown)
         try model.send(.moveDown)  // f21
         var expected = model.state
-        source.upsert(.fixture("new", magnitude: 5, place: "Near Hilo, Hawaii", time: Self.start + 2 * Self.day + 3_600_000))
+        try source.upsert(.fixture("new", magnitude: 5, place: "Near Hilo, Hawaii", time: Self.start + 2 * Self.day + 3_600_000))
         #expect(try model.send(.storeChanged) == [.saveScene])  // the top quake changed
         // The new quake sorts above f21 in its day: the list scrolls by one, the cursor stays on its screen line.
         expected.cursorLine += 1
         expected.topLine += 1
         expected.topCode = "new"
         expected.layout = Self.layout([5, 4, 4])
-        expected.results = model.state.results  // the sections and rows the source answered
+        expected.results = model.state.results  // the sections and rows the store answered
         #expect(model.state == expected)
-        source.delete(code: "f21")
+        try source.delete(code: "f21")
         try model.send(.storeChanged)
         #expect(model.state.selectedCode == "f20")  // its neighbour takes over
         #expect(model.state.selectionLine == expected.selectionLine)

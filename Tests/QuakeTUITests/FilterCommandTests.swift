@@ -14,9 +14,9 @@ import Testing
     static let now: Int64 = 1_700_000_000_000
     static let day: Int64 = 86_400_000
 
-    /// 60 quakes with every kind of value the filters test, in memory: which rows match is the
+    /// 60 quakes with every kind of value the filters test, in a real store: which rows match is the
     /// request's `QueryPlan` (the store's SQL for each filter is held to it by QueryPlanAgreementTests).
-    static func makeSource() throws -> (InMemoryResultsSource, [QuakeRecord]) {
+    static func makeSource() throws -> (ModelStore, [QuakeRecord]) {
         let types = ["earthquake", "quarry blast", "explosion", "Earthquake", nil]
         let alerts: [String?] = [nil, "green", "yellow", "orange", "red"]
         var records: [QuakeRecord] = []
@@ -29,7 +29,7 @@ import Testing
             record.felt = index % 4 == 0 ? nil : index % 3
             records.append(record)
         }
-        return (InMemoryResultsSource(records), records)
+        return (ModelStore(records), records)
     }
 
     static func codes(_ model: BrowserModel) throws -> Set<String> {
@@ -46,6 +46,7 @@ import Testing
 
     @Test func eachFilterKeepsExactlyTheMatchingQuakes() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)  // the actions' time: `:since` counts from it
@@ -91,6 +92,7 @@ import Testing
             #expect(error.message.contains(":") && error.message.count > 20, "\(line): \(error.message)")
         }
         let (source, _) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source)
         defer { model.close() }
         try model.restore(selectedCode: nil, topCode: nil)
@@ -103,6 +105,7 @@ import Testing
 
     @Test func historyRecallsEarlierLinesAndFiltersSurviveARelaunch() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let model = try BrowserModelTests.makeModel(source)
@@ -129,7 +132,7 @@ import Testing
         var state = AppState(sceneID: "filters", settings: BrowserModelTests.utc)
         let selection = state.restore(from: reopened, now: relaunchNow)
         #expect(state.filters == ["depth 0-70", "felt"] && state.commandHistory == ["depth 0-70", "felt"])
-        let relaunched = try BrowserModel(state: state, source: InMemoryResultsSource(records))
+        let relaunched = try BrowserModel(state: state, source: ModelStore(records))
         defer { relaunched.close() }
         try relaunched.restore(selection)
         #expect(try Self.codes(relaunched) == Self.codes(model))
@@ -190,6 +193,7 @@ import Testing
     /// row filter, the history and the summary, and nothing else (the selection stays).
     @Test func aMagnitudeFilterChangesTheFiltersTheHistoryAndTheSummaryOnly() throws {
         let (source, records) = try Self.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(Self.now) / 1000)
@@ -225,50 +229,47 @@ import Testing
         return (header, screen.status.message?.text)
     }
 
-    /// A model whose `:mag 5+` is being counted (a provisional window of a few rows).
-    static func filteredWhileCounting() throws -> (BrowserModel, InMemoryResultsSource, [QuakeRecord]) {
+    /// A model whose `:mag 5+` is being counted: the real engine on its provisional path, the
+    /// count running in the background (`Counts` says when it is ready).
+    static func filteredWhileCounting() throws -> (BrowserModel, Counts, ModelStore, [QuakeRecord]) {
         let (source, records) = try FilterCommandTests.makeSource()
-        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        let (model, counts) = try source.provisionalModel(AppState(sceneID: "t", settings: BrowserModelTests.utc, columns: 80, rows: 24))
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
         try model.restore(selectedCode: "f105", topCode: nil)
-        source.provisionalMargin = 3
+        counts.goProvisional()
         try FilterCommandTests.run("mag 5+", model)
-        return (model, source, records)
+        return (model, counts, source, records)
     }
 
     @Test func theReportIsPendingWhileCountingThenExactThenClearedByAKey() throws {
-        let (model, source, records) = try Self.filteredWhileCounting()
-        defer { model.close() }
-        // Counting: the window holds a few rows, and neither the header nor the status line
-        // states them as the count.
+        let (model, counts, source, records) = try Self.filteredWhileCounting()
+        defer { source.close() }
+        // Counting: neither the header nor the status line states the window's rows as the count.
         #expect(model.state.results.isProvisional)
         #expect(try Self.counts(model) == ("counting…", "Filters mag 5+: counting…; :clear removes them"))
         #expect(model.state.messageLog.entries.last?.text != "Filters mag 5+: counting…; :clear removes them")
         // The count settles: both say the exact count, and the log keeps it.
-        source.finishCount()
-        try model.send(.resultsSettled)
+        try counts.settle(model)
         let kept = CountFormat.quakes(records.filter { ($0.magnitude ?? 0) >= 5 }.count)
         #expect(try Self.counts(model) == (kept, "Filters mag 5+: \(kept); :clear removes them"))
         #expect(model.state.messageLog.entries.last?.text == "Filters mag 5+: \(kept); :clear removes them")
         // `:clear`: counting again, then the whole list.
         try FilterCommandTests.run("clear", model)
         #expect(try Self.counts(model) == ("counting…", "No filters: counting…"))
-        source.finishCount()
-        try model.send(.resultsSettled)
+        try counts.settle(model)
         #expect(try Self.counts(model) == (CountFormat.quakes(records.count), "No filters: \(CountFormat.quakes(records.count))"))
         // A key clears the report; a later answer does not bring it back.
         try model.send(.moveDown)
-        source.upsert(.fixture("f999", magnitude: 6, place: "Late", time: FilterCommandTests.now))
+        try source.upsert(.fixture("f999", magnitude: 6, place: "Late", time: FilterCommandTests.now))
         try model.send(.storeChanged)
         #expect(try Self.counts(model).status == nil)
     }
 
     @Test func aMessageFromOutsideIsNotOverwrittenByTheReport() throws {
-        let (model, source, _) = try Self.filteredWhileCounting()
-        defer { model.close() }
+        let (model, counts, source, _) = try Self.filteredWhileCounting()
+        defer { source.close() }
         try model.send(.showMessage("Refreshed: 3 new quakes", isError: false))
-        source.finishCount()
-        try model.send(.resultsSettled)
+        try counts.settle(model)
         #expect(try Self.counts(model).status == "Refreshed: 3 new quakes")
     }
 }
@@ -278,6 +279,7 @@ import Testing
 @Suite struct EmptyListTests {
     @Test func anEmptyListNamesTheSearchAndTheFilters() throws {
         let (source, _) = try FilterCommandTests.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
@@ -305,6 +307,7 @@ import Testing
 
     @Test func aDayFilterIsAppliedAgainInTheNewZone() throws {
         let (source, records) = try FilterCommandTests.makeSource()
+        defer { source.close() }
         let model = try BrowserModelTests.makeModel(source, rows: 24)
         defer { model.close() }
         model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)

@@ -23,6 +23,7 @@ import Testing
         case .search: state.isSearching = true
         case .detail: state.detailPresented = true
         case .statistics: state.statistics.isPresented = true
+        case .sequence: state.sequence.mainshock = "a"
         }
         return state
     }

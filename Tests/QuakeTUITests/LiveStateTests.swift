@@ -7,8 +7,8 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// New-quake marks, `n`/`N`/`a` and alerts through `BrowserModel` (issue 13), over the
-/// in-memory source. How the store finds arrivals after a cursor is checked in QuakeStoreTests
+/// New-quake marks, `n`/`N`/`a` and alerts through `BrowserModel` (issue 13), over a real
+/// store in a temp dir. How the store finds arrivals after a cursor is checked in QuakeStoreTests
 /// (`ArrivalTests`); a browser and `watch` on a real store, end to end, in `LiveBrowserTests`.
 @Suite struct LiveStateTests {
     /// Arrivals as the runtime reads them: `quakes`, then a cursor past the row `maxID`.
@@ -33,7 +33,7 @@ import Testing
         // Two arrive; the M 6 one alerts (magnitude 5 or more) and speaks on the status line.
         let arrived: [QuakeRecord] = [.fixture("n1", magnitude: 6, place: "Big, Chile", time: 1_700_180_000_000),
                                       .fixture("n2", magnitude: 2, place: "Small, Chile", time: 1_700_000_000_000)]
-        for quake in arrived { source.upsert(quake) }
+        for quake in arrived { try source.upsert(quake) }
         try model.send(.storeChanged)
         let rule = AlertRule(minimumMagnitude: 5)
         let second = Self.arrivals(arrived, through: 17, rule: rule)
@@ -82,12 +82,12 @@ import Testing
         try model.send(.quakesArrived(Self.arrivals([], through: 15)))
         let arrived: [QuakeRecord] = [.fixture("n1", magnitude: 3, place: "A", time: 1_700_180_000_000),
                                       .fixture("n2", magnitude: 2, place: "B", time: 1_700_000_000_000)]
-        for quake in arrived { source.upsert(quake) }
+        for quake in arrived { try source.upsert(quake) }
         try model.send(.storeChanged)
         try model.send(.quakesArrived(Self.arrivals(arrived, through: 17)))
         #expect(model.state.live.newCodes == ["n1", "n2"] && model.state.live.newCount == 2)
 
-        source.delete(code: "n2")
+        try source.delete(code: "n2")
         try model.send(.storeChanged)
         var gone = Self.arrivals([], through: 17)
         gone.removed = ["n2"]
@@ -97,7 +97,7 @@ import Testing
         try model.send(.nextNewQuake)
         #expect(model.state.selectedCode == "n1" && model.state.status.message == "New quake 1 of 1")
 
-        source.delete(code: "n1")
+        try source.delete(code: "n1")
         try model.send(.storeChanged)
         gone.removed = ["n1"]
         try model.send(.quakesArrived(gone))
@@ -116,7 +116,7 @@ import Testing
         try model.send(.quakesArrived(Self.arrivals([], through: 15)))
         let marked: [QuakeRecord] = [.fixture("b1", magnitude: 3, place: "A", time: 1_700_180_000_000),
                                      .fixture("b2", magnitude: 2, place: "B", time: 1_700_000_000_000)]
-        for quake in marked { source.upsert(quake) }
+        for quake in marked { try source.upsert(quake) }
         try model.send(.storeChanged)
         // The reader hands over the first quakes of a million (the model marks what it can).
         var bulk = Self.arrivals(marked, through: 1_000_015)
@@ -132,7 +132,7 @@ import Testing
 
         // Past the marks, later arrivals are counted, not marked.
         let later = QuakeRecord.fixture("b3", magnitude: 4, place: "C", time: 1_700_190_000_000)
-        source.upsert(later)
+        try source.upsert(later)
         try model.send(.storeChanged)
         var more = Self.arrivals([later], through: 1_000_016)
         more.firstID = 1_000_016

@@ -89,7 +89,7 @@ import Testing
             record.latitude = Self.latitude + Double(i)
             return record
         }
-        let model = try BrowserUpdateTests.makeModel(InMemoryResultsSource(records))
+        let model = try BrowserUpdateTests.makeModel(ModelStore(records))
         _ = try model.performReads(model.send(.selectTab(.map)))
         func frameGrid() throws -> DensityGrid? {
             try model.screenModel(FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt)).detail?.map.grid

@@ -9,10 +9,10 @@ import Testing
 /// The mouse on the model (SPEC §8): the wheel scrolls the view and drags the selection along
 /// at the edges, at the top, middle and bottom of the list; a click anywhere on a wide terminal.
 @Suite struct MouseTests {
-    /// A model on the walks' quakes (`RestoreWalkTests.records()`), in memory.
+    /// A model on the walks' quakes (`RestoreWalkTests.records()`), in a real store.
     static func model(columns: Int = 150, rows: Int = 40) throws -> BrowserModel {
         let model = try BrowserModel(state: AppState(sceneID: "t", settings: AppSettings(timeZone: .utc)),
-                                     source: InMemoryResultsSource(RestoreWalkTests.records()))
+                                     source: ModelStore(RestoreWalkTests.records()))
         try model.restore(AppState.RestoredSelection(), size: Size(columns: columns, rows: rows))
         return model
     }

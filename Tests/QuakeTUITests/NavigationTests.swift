@@ -11,7 +11,7 @@ import Testing
 /// the first list line shows the top row's section header once it has scrolled away.
 @Suite struct NavigationTests {
     /// 3 days × 5 quakes (BrowserModelTests' quakes): lines 0 H, 1–5, 6 H, 7–11, 12 H, 13–17.
-    static func model(_ source: InMemoryResultsSource, rows: Int = 12) throws -> BrowserModel {
+    static func model(_ source: ModelStore, rows: Int = 12) throws -> BrowserModel {
         let model = try BrowserModelTests.makeModel(source, rows: rows)
         try model.restore(selectedCode: nil, topCode: nil)
         return model
@@ -19,6 +19,7 @@ import Testing
 
     @Test func jAndKSkipExpandedHeadersButStopOnCollapsedOnes() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 40)
         defer { model.close() }
         for _ in 0..<4 { try model.send(.moveDown) }
@@ -47,6 +48,7 @@ import Testing
 
     @Test func firstLastHalfPagesAndSectionJumps() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let half = model.listHeight / 2
@@ -73,6 +75,7 @@ import Testing
 
     @Test func theTopRowsSectionHeaderSticksToTheFirstLine() throws {
         let source = BrowserModelTests.makeSource()
+        defer { source.close() }
         let model = try Self.model(source, rows: 12)
         defer { model.close() }
         let context = FrameContext(now: 1_700_300_000_000, isLive: true, localTimeZone: TimeZone(identifier: "UTC")!)

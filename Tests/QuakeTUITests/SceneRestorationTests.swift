@@ -37,13 +37,14 @@ import Testing
         state.columnHeaders = false
         state.statistics.isPresented = true
         state.map.zoom = .local
+        state.sequence.mainshock = "us0"
         let storage = try Self.storage(dir)
         try state.save(to: storage)
         // Every key of the one table (SceneKeys) is saved, and nothing else.
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
-        // the search cursor, column headers, the statistics view, the map's scale
-        #expect(SceneKeys.names.count == 27)
+        // the search cursor, column headers, the statistics view, the map's scale, the sequence view's mainshock
+        #expect(SceneKeys.names.count == 28)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -58,6 +59,7 @@ import Testing
         #expect(restored.commandLine == state.commandLine && restored.live.alerted == ["us1"])
         #expect(restored.columnHeaders == false && !restored.showsColumnHeaders)
         #expect(restored.statistics.isPresented && restored.map.zoom == .local)
+        #expect(restored.sequence.mainshock == "us0")
     }
 
     /// Issue 31: the depth sort is saved as `depth` and comes back, direction included.

@@ -8,7 +8,8 @@ import Testing
 /// key table keeps it (issue 31: it said "always", but the message log, the notes editor and the
 /// fields show their own keys).
 @Suite struct StatusHintDocsTests {
-    static let modeNames: [(KeyMode, String)] = [(.list, "the list"), (.detail, "the detail view"), (.statistics, "the statistics")]
+    static let modeNames: [(KeyMode, String)] = [(.list, "the list"), (.detail, "the detail view"), (.statistics, "the statistics"),
+                                                 (.sequence, "the sequence view")]
 
     @Test func readmeSaysWhereTheStatusLineKeepsHelp() throws {
         let withHelp = KeyMode.allCases.filter { mode in
@@ -18,8 +19,9 @@ import Testing
         let readme = try String(contentsOf: SharedData.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let flat = readme.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(!flat.contains("always keeps `? help`"))
-        #expect(flat.contains("The status line keeps `? help` in \(Self.modeNames[0].1), \(Self.modeNames[1].1) and "
-            + "\(Self.modeNames[2].1); elsewhere (the help, the message log, the notes editor, a search or `:` line being "
+        let names = Self.modeNames.map(\.1)
+        #expect(flat.contains("The status line keeps `? help` in \(names.dropLast().joined(separator: ", ")) and "
+            + "\(names.last!); elsewhere (the help, the message log, the notes editor, a search or `:` line being "
             + "typed, a question) it names the keys that work there"))
     }
 }

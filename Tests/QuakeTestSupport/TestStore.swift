@@ -14,6 +14,36 @@ public final class TestStore {
         container = try PersistentContainer(directory: directory.url, clock: clock)
     }
 
+    /// A real store in a fresh temp directory holding `records` (one transaction).
+    ///
+    /// ```swift
+    /// let store = try TestStore([.fixture("a"), .fixture("b")])
+    /// defer { store.remove() }
+    /// ```
+    public convenience init(_ records: [QuakeRecord], clock: AppClock = .system) throws {
+        try self.init(clock: clock)
+        do { try upsert(records) } catch {
+            remove()
+            throw error
+        }
+    }
+
+    // MARK: Another process commits (seen by the next merge: `Action.storeChanged`)
+
+    /// Deletes the quake `code` in a transaction of its own, as another process would.
+    public func delete(code: String, author: String = "other") throws {
+        let context = try container.newBackgroundContext(author: author)
+        defer { context.close() }
+        try context.performAndWait { tx in _ = try tx.deleteQuake(code: code) }
+    }
+
+    /// Sets the notes of the quake `code` in a transaction of its own, as another process would.
+    public func setNotes(_ notes: String, code: String, author: String = "other") throws {
+        let context = try container.newBackgroundContext(author: author)
+        defer { context.close() }
+        try context.performAndWait { tx in _ = try tx.setNotes(notes, forCode: code) }
+    }
+
     /// Upserts `records` in one transaction of a new background context.
     @discardableResult
     public func upsert(_ records: [QuakeRecord], author: String = "test") throws -> UpsertCounts {

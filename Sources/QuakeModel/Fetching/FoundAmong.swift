@@ -26,5 +26,19 @@ public struct FoundAmong: Equatable, Sendable {
         guard !sorted.isEmpty else { return nil }
         return forward ? sorted.firstIndex(where: after) ?? 0 : sorted.lastIndex(where: before) ?? sorted.count - 1
     }
-}
 
+    /// The next of the quakes at flat `offsets` (any order) from `place`, going `forward` (or
+    /// back), wrapping around: for results that locate each quake (a provisional window, an
+    /// order ranked row by row).
+    package static func among(offsets: [Int], from place: ListPlace, forward: Bool) -> FoundAmong? {
+        let offsets = offsets.sorted()
+        let (before, after): ((Int) -> Bool, (Int) -> Bool) = switch place {
+        case .row(let offset, _): ({ $0 < offset }, { $0 > offset })
+        case .header(_, let start): ({ $0 < start }, { $0 >= start })
+        case .top: ({ _ in false }, { _ in true })
+        }
+        return pick(offsets, forward: forward, before: before, after: after).map {
+            FoundAmong(offset: offsets[$0], position: $0 + 1, count: offsets.count)
+        }
+    }
+}

@@ -1,10 +1,10 @@
-/// What a results source holds, as a value: the request it answers, its sections and where each
+/// What the results engine holds, as a value: the request it answers, its sections and where each
 /// starts, its counts, and the rows read so far. The browser's update reads this, never the
-/// source: the runtime asks the source and hands the update a new snapshot (issue 27).
+/// engine: the runtime asks the engine and hands the update a new snapshot (issue 27).
 ///
 /// ```swift
-/// var snapshot = source.snapshot(generation: 1)
-/// snapshot.rows = LoadedRows(start: 0, rows: try source.rows(in: 0..<40))
+/// var snapshot = results.snapshot(generation: 1)
+/// snapshot.rows = LoadedRows(start: 0, rows: try results.rows(in: 0..<40))
 /// snapshot.row(at: 3)?.code
 /// ```
 public struct ResultsSnapshot: Equatable, Sendable {
@@ -15,7 +15,7 @@ public struct ResultsSnapshot: Equatable, Sendable {
     public var sectionStarts: [Int]
     /// Rows in all sections.
     public var count: Int
-    /// Rows in the whole result once counted (`ResultsSource.countedTotal`): nil while a
+    /// Rows in the whole result once counted (`ResultsEngine.countedTotal`): nil while a
     /// provisional window's counts are pending.
     public var countedTotal: Int?
     /// Whether the sections are a provisional window's (their counts are pending).
@@ -37,7 +37,7 @@ public struct ResultsSnapshot: Equatable, Sendable {
         rows = LoadedRows()
     }
 
-    /// A snapshot with `sections` in order (tests; a source's own is `ResultsSource.snapshot`).
+    /// A snapshot with `sections` in order (tests; the engine's is `ResultsEngine.snapshot(generation:)`).
     public init(request: SectionedFetchRequest, sections: [QuakeSection], isProvisional: Bool = false,
                 countedTotal: Int? = nil, generation: Int = 0) {
         self.init(request: request)

@@ -297,6 +297,12 @@ public final class FetchedResultsController {
         }
     }
 
+    /// `next(among:from:forward:)` by locating each quake (`offset(ofCode:)`): a distance
+    /// sort's rows are ordered by its table, not by keys Swift compares.
+    public func locatingEach(_ codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
+        FoundAmong.among(offsets: try codes.compactMap { try offset(ofCode: $0) }, from: place, forward: forward)
+    }
+
     /// `n` / `N` without ranking every quake: their keys read by code, sorted in Swift in the
     /// list's order, and only the one found ranked (ranking each cost a count per quake: seconds
     /// for a few thousand new quakes in a large section). A distance sort locates each: its rows

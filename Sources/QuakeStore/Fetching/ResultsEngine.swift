@@ -2,7 +2,7 @@ import QuakeModel
 import Dispatch
 import Foundation
 
-/// A results source that never makes a key wait: a new request is applied at once when that is
+/// The browser's results over the store, never making a key wait: a new request is applied at once when that is
 /// quick, and otherwise answered first by a provisional window while the exact sections are
 /// computed in the background.
 ///
@@ -28,7 +28,7 @@ import Foundation
 ///
 /// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onSettled`
 /// is called from elsewhere.
-public final class ResultsEngine: ResultsSource {
+public final class ResultsEngine {
     /// How long a reconfiguration may run on the caller's thread before the provisional path
     /// answers (nil: always wait for the exact result, as tests of other things want).
     public var budget: Duration? = .milliseconds(6)
@@ -132,7 +132,7 @@ public final class ResultsEngine: ResultsSource {
         snapshotToKeep = nil
     }
 
-    // MARK: ResultsSource
+    // MARK: The results
 
     public var request: SectionedFetchRequest { provisional?.request ?? current.request }
     public var sections: [QuakeSection] { provisional?.sections ?? current.sections }
@@ -234,7 +234,10 @@ public final class ResultsEngine: ResultsSource {
     }
 
     public func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
-        guard provisional == nil else { return try locatingEach(codes, from: place, forward: forward) }
+        if let window = provisional?.window {
+            let offsets = codes.compactMap { code in window.rows.firstIndex { $0.code == code } }
+            return FoundAmong.among(offsets: offsets, from: place, forward: forward)
+        }
         return try current.next(among: codes, from: place, forward: forward)
     }
 
@@ -254,6 +257,19 @@ public final class ResultsEngine: ResultsSource {
             return anchored.offset
         }
         return try current.anchor(code: code)
+    }
+
+    /// What the engine holds now, as a value for the update (no rows: those are read for the
+    /// screen), numbered `generation` by the runtime.
+    public func snapshot(generation: Int) -> ResultsSnapshot {
+        var snapshot = ResultsSnapshot(request: request)
+        snapshot.sections = sections
+        snapshot.sectionStarts = sections.indices.map(offset(ofSection:))
+        snapshot.count = count
+        snapshot.countedTotal = countedTotal
+        snapshot.isProvisional = isProvisional
+        snapshot.generation = generation
+        return snapshot
     }
 
     public func quake(code: String) throws -> StoredQuake? { try current.quake(code: code) }

@@ -106,6 +106,15 @@ public enum Action: Equatable, Sendable {
     case zoomMap(Int)
     /// The answer to `Effect.computeDensity` of `generation` (a stale one is dropped).
     case densityComputed(generation: Int, DensityGrid)
+    // The sequence view (issue 54).
+    /// `A`: open the sequence of the selected quake, or close the view showing it.
+    case toggleSequence
+    /// `Esc` in the sequence view.
+    case closeSequence
+    /// The answer to `Effect.computeSequence` of `generation` (a stale one is dropped).
+    case sequenceComputed(generation: Int, AftershockSequence)
+    /// `Effect.computeSequence` of `generation` gave no sequence: why, for the view.
+    case sequenceFailed(generation: Int, message: String)
 }
 
 /// What a quake is read for (`Effect.readQuake` → `Action.quakeRead`).
@@ -168,6 +177,12 @@ public enum Effect: Equatable, Sendable {
     case cancelStatistics
     /// Stop the density count running: the Map tab closed before its answer.
     case cancelDensity
+    /// Read the sequence after the quake `code` (`Connection.aftershockSequence`) with its
+    /// forecast from `now` (ms since the epoch) in the background, interrupting any older
+    /// computation; answered by `Action.sequenceComputed` (or `sequenceFailed`) with `generation`.
+    case computeSequence(code: String, now: Int64, generation: Int)
+    /// Stop the sequence computation running: the view closed before its answer.
+    case cancelSequence
     /// Ask the results source (`ResultsQuery`); the runtime answers with `Action.resultsAnswered`
     /// before it draws.
     case queryResults(ResultsQuery)

@@ -58,6 +58,7 @@ extension AppState {
         var columnHeaders: Bool? = nil
         var statsPresented = false
         var mapZoom = MapZoom.world
+        var sequenceMainshock: String? = nil
     }
 
     public var sceneValues: SceneValues {
@@ -69,7 +70,8 @@ extension AppState {
                     filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
-                    alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom)
+                    alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom,
+                    sequenceMainshock: sequence.mainshock)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole

@@ -164,6 +164,8 @@ public struct AppState: Equatable, Sendable {
     public var statistics = StatisticsState()
     /// The Map tab's scale and the density of the list it draws (issue 32).
     public var map = MapDensityState()
+    /// The sequence view (`A`): the mainshock it shows and its sequence (issue 54).
+    public var sequence = SequenceState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {

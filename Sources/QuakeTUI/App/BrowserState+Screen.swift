@@ -52,6 +52,7 @@ extension BrowserState {
         model.showsColumnHeaders = self.showsColumnHeaders
         model.keyMode = KeyMap.modes(for: self.app).dropFirst().first
         if self.statistics.isPresented { model.statistics = StatisticsModel(self.statistics) }
+        model.sequence = SequenceModel(self.sequence)
         return model
     }
 
@@ -72,7 +73,7 @@ extension BrowserState {
     public var listHeight: Int {
         let size = Size(columns: self.columns, rows: self.rows)
         let headers = self.showsColumnHeaders
-        let covered = self.detailPresented || self.statistics.isPresented
+        let covered = self.detailPresented || self.statistics.isPresented || self.sequence.isPresented
         let rows = ScreenLayout(size: size, detailPresented: covered, columnHeaders: headers).listRows
         return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false, columnHeaders: headers).listRows)
     }

@@ -240,6 +240,11 @@ extension BrowserState {
             receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
         case .zoomMap(let step): zoomMap(by: step)
         case .densityComputed(let generation, let grid): receiveDensity(generation: generation, grid)
+        case .toggleSequence: toggleSequence()
+        case .closeSequence: closeSequence()
+        case .sequenceComputed(let generation, let sequence): receiveSequence(generation: generation, .success(sequence))
+        case .sequenceFailed(let generation, let message):
+            receiveSequence(generation: generation, .failure(SequenceUnavailable(message)))
         }
         // What a failure of the query this action asked would say it was doing (an answer's
         // follow-up query keeps the action that started it).
@@ -253,6 +258,7 @@ extension BrowserState {
         }
         // The detail view and the statistics share a pane: the one opened last has it.
         if self.detailPresented, self.statistics.isPresented { self.statistics.isPresented = false }
+        if self.detailPresented || self.statistics.isPresented, action != .toggleSequence { self.sequence.mainshock = nil }
         // Where a count that fails puts everything back: the state before the first action
         // whose request is still being counted (or asked for).
         self.pendingBase = results.isProvisional || awaitsResults ? (self.pendingBase ?? before) : nil
@@ -268,6 +274,7 @@ extension BrowserState {
         // Rows read change neither the list's request nor the map's window.
         if case .rowsRead = action {} else {
             effects += statisticsReads(storeChanged: action == .storeChanged)
+            effects += sequenceReads(storeChanged: action == .storeChanged)
             if selectionIsRead { effects += densityReads(storeChanged: action == .storeChanged) }
         }
         effects += rowReads()
@@ -281,7 +288,8 @@ extension BrowserState {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
-             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed: true
+             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsFailed, .densityComputed,
+             .sequenceComputed, .sequenceFailed: true
         default: false
         }
     }

@@ -137,7 +137,7 @@ public enum FilterCommand: Equatable, Sendable {
     }
 
     /// Why `:type TYPE` is refused when no stored quake has that type (any case), naming the
-    /// types the store has (`ResultsSource.eventTypes()`); nil when one has it.
+    /// types the store has (`ResultsEngine.eventTypes()`); nil when one has it.
     static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {
         guard !types.contains(where: { $0.lowercased() == type.lowercased() }) else { return nil }
         let known = types.isEmpty ? "no stored quake has a type" : "the store has " + types.joined(separator: ", ")

@@ -80,6 +80,8 @@ public enum KeyMode: Sendable, CaseIterable {
     case detail
     /// The statistics view (`=`); other keys go to the list, whose list it shows.
     case statistics
+    /// The sequence view (`A`); other keys go to the list.
+    case sequence
     /// The list of quakes.
     case list
 }

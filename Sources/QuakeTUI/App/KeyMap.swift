@@ -26,7 +26,7 @@ public enum KeyMap {
         else if state.commandLine != nil { front = [.commandLine] }
         else if state.isEditing { front = [.notesEditor] }
         else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : [])
-            + (state.statistics.isPresented ? [.statistics] : []) + [.list] }
+            + (state.statistics.isPresented ? [.statistics] : []) + (state.sequence.isPresented ? [.sequence] : []) + [.list] }
         return [.always] + front
     }
 

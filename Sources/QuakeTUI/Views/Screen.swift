@@ -27,6 +27,8 @@ public enum Screen {
         }
         if let statistics = model.statistics, let rect = layout.detail {
             StatsView.render(statistics, display: model.display, in: rect, into: &buffer)
+        } else if let sequence = model.sequence, let rect = layout.detail {
+            SequenceView.render(sequence, display: model.display, in: rect, into: &buffer)
         } else if let detail = model.detail, let rect = layout.detail {
             DetailView.render(detail, display: model.display, layout: layout, in: rect, into: &buffer)
         }

@@ -79,19 +79,22 @@ public struct ScreenLayout: Sendable, Equatable {
 
     /// The statistics view (`=`) has the detail's pane: no tab bar.
     public var showsStatistics = false
+    /// The sequence view (`A`) has the detail's pane: no tab bar.
+    public var showsSequence = false
 
     /// The layout a model is drawn with.
     public init(_ model: ScreenModel) {
-        self.init(size: model.size, detailPresented: model.detail != nil || model.statistics != nil,
+        self.init(size: model.size, detailPresented: model.detail != nil || model.statistics != nil || model.sequence != nil,
                   columnHeaders: model.showsColumnHeaders)
         showsStatistics = model.statistics != nil
+        showsSequence = model.sequence != nil
     }
 
     /// How many list lines fit: the app fetches this many for `ListModel.lines`.
     public var listRows: Int { list?.height ?? 0 }
 
     /// The detail's tab bar row.
-    public var tabBar: Rect? { showsStatistics ? nil : detail.map { $0.splitTop(1).0 } }
+    public var tabBar: Rect? { showsStatistics || showsSequence ? nil : detail.map { $0.splitTop(1).0 } }
 
     /// The detail's content below the tab bar.
     public var detailContent: Rect? { detail.map { $0.splitTop(1).1 } }

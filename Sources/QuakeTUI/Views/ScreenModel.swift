@@ -12,6 +12,8 @@ public struct ScreenModel: Sendable, Equatable {
     public var detail: DetailModel?
     /// The statistics view (`=`), nil when it is closed; drawn in the detail's pane instead of it.
     public var statistics: StatisticsModel?
+    /// The sequence view (`A`), nil when it is closed; drawn in the detail's pane instead of it.
+    public var sequence: SequenceModel?
     /// The mode that has the keys (`KeyMap.modes`), whose hints the status line shows; nil in a
     /// frame built without a browser state.
     public var keyMode: KeyMode?

@@ -43,6 +43,8 @@ extension AppState {
         columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
         statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
         map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
+        let mainshock = storage.value(for: SceneKeys.sequenceMainshock)
+        sequence.mainshock = mainshock.isEmpty ? nil : mainshock
         let selected = storage.value(for: SceneKeys.selectedQuake)
         let top = storage.value(for: SceneKeys.topQuake)
         let section = storage.value(for: SceneKeys.selectedSection)
@@ -85,6 +87,7 @@ extension AppState {
             batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
             batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
             batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
+            batch.set(sequence.mainshock ?? "", for: SceneKeys.sequenceMainshock)
         }
     }
 }

@@ -3,12 +3,15 @@ import QuakeTUI
 import QuakeModel
 import QuakeStore
 
-/// One scene's browser as the runtime drives it: the state, the results source it shows, and
-/// the loop that carries out the update's reads of the source before anything is drawn.
+/// One scene's browser as the runtime drives it: the state, the results engine it shows, and
+/// the loop that carries out the update's reads of the store before anything is drawn.
 ///
-/// The update (`BrowserState.update`) decides; this asks the source what it asked for
-/// (`Effect.queryResults`, `Effect.readRows`, and with `performReads` the quake reads) and
-/// feeds the answers back as actions. Every other effect goes back to the runtime.
+/// The update (`BrowserState.update`) decides; this is the one place that carries out its jobs
+/// on the store — `Effect.queryResults`, `Effect.readRows`, and with `performReads` the quake
+/// reads — on the concrete `ResultsEngine`, and feeds what comes back to the update as events
+/// (`Action.resultsAnswered`, `.resultsFailed`, `.rowsRead`, `.detailLoaded`, `.quakeRead` …).
+/// No protocol stands between them: tests run it over a real store in a temp dir, and test the
+/// update by feeding it those events (DECISIONS.md). Every other effect goes back to the runtime.
 ///
 /// ```swift
 /// let model = try BrowserModel(state: restored, container: container)
@@ -17,20 +20,26 @@ import QuakeStore
 public final class BrowserModel {
     /// Everything the browser knows (the update's value).
     public internal(set) var state: BrowserState
-    /// The results source: the live `FetchedResultsController`, or an in-memory one in tests.
-    public let results: any ResultsSource
+    /// The results engine over the store (exact at once when made with `budget: nil`).
+    public let results: ResultsEngine
     /// The generation of the newest snapshot taken of `results`.
     private var generation = 0
 
     public var layout: DisplayLayout { state.layout }
     public var listHeight: Int { state.listHeight }
 
+    /// A model over `container` whose every answer is exact at once (no provisional windows):
+    /// for tests and tools; the browser gives its own engine (`init(state:source:)`).
     public convenience init(state: AppState, container: PersistentContainer) throws {
-        try self.init(state: state, source: FetchedResultsController(container: container, request: state.request))
+        let results = try ResultsEngine(container: container, request: state.request, budget: nil)
+        do { try self.init(state: state, source: results) } catch {
+            results.close()
+            throw error
+        }
     }
 
-    /// A model over any results source (configured here for the state's request if it is not already).
-    public init(state: AppState, source: any ResultsSource) throws {
+    /// A model over `source` (configured here for the state's request if it is not already).
+    public init(state: AppState, source: ResultsEngine) throws {
         var state = state
         let fallback = state.fallBackFromDistanceSortWithoutHome()
         results = source
@@ -50,10 +59,10 @@ public final class BrowserModel {
     /// Applies `action` at `now` (the runtime reads the clock once per action) and returns the
     /// effects for the runtime, the reads of the results carried out.
     ///
-    /// A query the source cannot answer comes back to the update as `Action.resultsFailed`,
+    /// A query the engine cannot answer comes back to the update as `Action.resultsFailed`,
     /// which puts the state back and says so on the status line.
     ///
-    /// - Throws: what the results source reported for the rows on screen; the state is then
+    /// - Throws: what the engine reported for the rows on screen; the state is then
     ///   exactly as it was before the action, and `failureMessage(for:_:)` says what failed.
     @discardableResult
     public func send(_ action: Action, at now: Date) throws -> [Effect] {
@@ -88,7 +97,7 @@ public final class BrowserModel {
             if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
                 isStored = try results.quake(code: code) != nil
             } else {
-                // The anchor first: a provisional source may re-read its window around it.
+                // The anchor first: a provisional window may be re-read around it.
                 anchor = try results.anchor(code: code)
             }
         }
@@ -122,12 +131,15 @@ public final class BrowserModel {
     /// was open when the scene was saved).
     public func resumeStatistics() -> [Effect] { state.resumeStatistics() }
 
+    /// The sequence a restored open sequence view (`A`) is waiting for, its forecast from `now`.
+    public func resumeSequence(at now: Date) -> [Effect] { state.resumeSequence(at: now) }
+
     // MARK: Carrying out the reads of the results
 
-    /// Carries out `Effect.queryResults` and `Effect.readRows` against the source, feeding the
+    /// Carries out `Effect.queryResults` and `Effect.readRows` on the engine, feeding the
     /// answers to the update, until none is left; returns the other effects in order.
     private func run(_ effects: [Effect]) throws -> [Effect] {
-        // Rows a source could not give (fewer than its count said) are asked for once.
+        // Rows the engine could not give (fewer than its count said) are asked for once.
         var asked: Set<String> = []
         return try carryOut(effects, { state.update($0) }) { effect in
             switch effect {
@@ -170,7 +182,7 @@ public final class BrowserModel {
         case notARead
     }
 
-    /// The source's answer to `query`: the step carried out, then where the selected quake
+    /// The engine's answer to `query`: the step carried out, then where the selected quake
     /// lands and where the quakes asked for are.
     private func answer(_ query: ResultsQuery) throws -> ResultsAnswer {
         if case .resume(let request) = query.step { return try resume(request, query) }
@@ -178,8 +190,9 @@ public final class BrowserModel {
         var changed = true
         switch query.step {
         case .configure(let request):
-            // A provisional window holds a screen above and below the selection, however tall.
-            (results as? ResultsEngine)?.provisionalMargin = max(80, state.rows + 20)
+            // A provisional window holds a screen above and below the selection, however tall
+            // (80 rows or more; a test may ask for more).
+            results.provisionalMargin = max(80, state.rows + 20, results.provisionalMargin)
             try results.configure(request, around: query.anchor)
         case .merge: changed = try results.merge() != nil
         case .settle: changed = try results.settle()
@@ -192,7 +205,7 @@ public final class BrowserModel {
         }
         // Nothing changed: the results as shown, rows and all.
         guard changed else { return ResultsAnswer(query: query, snapshot: state.results, changed: false) }
-        // The anchor first: a provisional source may re-read its window around it.
+        // The anchor first: a provisional window may be re-read around it.
         let anchor = query.step == .locate ? nil : try query.anchor.flatMap { try results.anchor(code: $0) }
         var located: [String: Int] = [:]
         for code in query.locate { located[code] = try results.offset(ofCode: code) }
@@ -200,7 +213,7 @@ public final class BrowserModel {
         return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor, located: located)
     }
 
-    /// The results after a failure: the source on `request` again if a failed step left it
+    /// The results after a failure: the engine on `request` again if a failed step left it
     /// elsewhere, then its sections as they are; the selection's place and the folded sections
     /// are best effort (a read failing again leaves them to the next key).
     private func resume(_ request: SectionedFetchRequest, _ query: ResultsQuery) throws -> ResultsAnswer {
@@ -212,7 +225,7 @@ public final class BrowserModel {
     }
 
     /// After an action whose rows could not be read: the state as it was before it, and the
-    /// source on its request again.
+    /// engine on its request again.
     private func recover(_ before: BrowserState) {
         state = before
         if results.request != state.request { try? results.configure(state.request) }
@@ -239,8 +252,8 @@ public final class BrowserModel {
 }
 
 extension BrowserModel {
-    /// Performs the read effects in `effects` (`loadDetail`, `readQuake`) against the results
-    /// source and sends their results back as actions; returns the other effects, for the runtime
+    /// Performs the read effects in `effects` (`loadDetail`, `readQuake`) on the results
+    /// engine and sends their results back as actions; returns the other effects, for the runtime
     /// (and the effects those actions produced). The runtime calls this first, so every frame is
     /// drawn after its reads.
     public func performReads(_ effects: [Effect]) throws -> [Effect] {

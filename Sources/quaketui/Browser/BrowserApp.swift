@@ -38,6 +38,8 @@ final class BrowserApp {
     /// it is asked: a density count never interrupts the statistics, nor the other way round.
     private var statisticsReader: LatestReader<ViewContext>?
     private var densityReader: LatestReader<ViewContext>?
+    /// The sequence view's reader (issue 54), opened the first time it is asked.
+    private var sequenceReader: LatestReader<ViewContext>?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -86,7 +88,7 @@ final class BrowserApp {
                 show(BrowserModel.failureMessage(for: .openDetail, error))
             }
             // A statistics view or Map tab open when the scene was saved counts again.
-            for effect in restoredEffects + model.resumeStatistics() { try perform(effect, terminal) }
+            for effect in restoredEffects + model.resumeStatistics() + model.resumeSequence(at: Date()) { try perform(effect, terminal) }
             // Files set aside, values reset: said once, all together.
             let notices = takeNotices()
             if !notices.isEmpty { try send(.showNotices(notices), terminal) }
@@ -270,6 +272,29 @@ final class BrowserApp {
         case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
         case .cancelStatistics: statisticsReader?.cancel()
         case .cancelDensity: densityReader?.cancel()
+        case .computeSequence(let code, let now, let generation): computeSequence(code, now: now, generation: generation)
+        case .cancelSequence: sequenceReader?.cancel()
+        }
+    }
+
+    /// Reads the sequence after `code` on the sequence reader's own connection, a newer request
+    /// interrupting this one; the answer comes back through the inbox with `generation`.
+    private func computeSequence(_ code: String, now: Int64, generation: Int) {
+        let reader: LatestReader<ViewContext>
+        do {
+            reader = try sequenceReader ?? LatestReader(container: container)
+        } catch {
+            _ = try? model.send(.sequenceFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            return
+        }
+        sequenceReader = reader
+        let inbox = inbox
+        reader.submit(generation: generation, { db in try db.aftershockSequence(of: code, now: now) }) { generation, result in
+            switch result {
+            case .success(.success(let sequence)): inbox.post(.sequenceComputed(generation: generation, sequence))
+            case .success(.failure(let unavailable)): inbox.post(.sequenceFailed(generation: generation, message: unavailable.message))
+            case .failure(let error): inbox.post(.sequenceFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            }
         }
     }
 
@@ -362,6 +387,8 @@ final class BrowserApp {
         statisticsReader = nil
         densityReader?.close()
         densityReader = nil
+        sequenceReader?.close()
+        sequenceReader = nil
         observer?.stop()
         observer = nil
         tokens.forEach { $0.cancel() }

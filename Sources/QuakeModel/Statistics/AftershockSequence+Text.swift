@@ -1,0 +1,84 @@
+import Foundation
+
+/// How `quaketui sequence` and the browser's sequence view (`A`) write a sequence's numbers:
+/// one place, so both say the same.
+extension AftershockSequence {
+    /// `Radius 40.7 km (Wells & Coppersmith 1994 rupture length)`, or the floor's reason.
+    public var radiusLine: String {
+        let floor = radiusKm == SequenceRadius.minimumKm && pow(10, -3.22 + 0.69 * mainshock.magnitude) < SequenceRadius.minimumKm
+        return String(format: "Radius %.1f km", radiusKm)
+            + (floor ? " (the least; Wells & Coppersmith 1994 give less)" : " (Wells & Coppersmith 1994 rupture length)")
+    }
+
+    /// `312 aftershocks · Mc 2.2 · 201 at or above`.
+    public var countLine: String {
+        var line = CountFormat.count(count, "aftershock")
+        if let completeness { line += String(format: " · Mc %.1f (maxc) · ", completeness) + CountFormat.grouped(aboveCompleteness) + " at or above" }
+        return line
+    }
+
+    /// `Omori K 61 ± 7.2/day · c 0.052 ± 0.011 d · p 1.10 ± 0.032`, nil without a fit.
+    public var omoriLine: String? {
+        guard let omori else { return nil }
+        return "Omori K " + UncertaintyFormat.string(omori.law.k, omori.kError) + "/day · c "
+            + UncertaintyFormat.string(omori.law.c, omori.cError) + " d · p " + UncertaintyFormat.string(omori.law.p, omori.pError)
+    }
+
+    /// `generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d`, or the sequence's own.
+    public var parametersLine: String {
+        let model = forecastModel
+        let which = parameters == .generic ? "generic parameters" : "the sequence's own parameters"
+        return which + String(format: ": a %.2f b %.2f p %.2f c %@ d", model.a, model.b, model.p, SequenceText.significant(model.c))
+    }
+
+    /// Aftershocks per day in log-time bins `bins` (of ``histogram``): their count over the days
+    /// they span, the last cut at the catalogue's end (a bin it ends in was watched only so long).
+    public func rate(in bins: Range<Int>) -> Double? {
+        guard !bins.isEmpty, bins.upperBound <= histogram.count else { return nil }
+        let count = bins.reduce(0) { $0 + histogram[$1] }
+        let endDays = Double(end - mainshock.time) / Self.msPerDay
+        let from = LogTimeBins.edges(bins.lowerBound).from, to = min(LogTimeBins.edges(bins.upperBound - 1).to, endDays)
+        guard count > 0, to > from else { return nil }
+        return Double(count) / (to - from)
+    }
+
+    /// The forecast's entries of one magnitude, in the order of ``forecastDays``.
+    public func forecast(magnitude: Double) -> [Forecast] { forecast.filter { $0.magnitude == magnitude } }
+
+    /// The forecast's magnitudes, in order (5, 6, the mainshock's).
+    public var forecastMagnitudes: [Double] {
+        forecast.map(\.magnitude).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+}
+
+/// Numbers of a forecast as people read them.
+public enum SequenceText {
+    /// Two significant digits: `4.9e-05`, `0.012`, `1.2`, `12`, `1,200`.
+    public static func significant(_ value: Double) -> String {
+        guard value.isFinite, value > 0 else { return value == 0 ? "0" : "\(value)" }
+        if value < 0.001 { return String(format: "%.1e", value) }
+        let magnitude = Int(log10(value).rounded(.down))
+        if magnitude >= 1 {
+            let unit = pow(10, Double(magnitude - 1))
+            return CountFormat.grouped(Int((value / unit).rounded() * unit))
+        }
+        var places = 1 - magnitude
+        if (value * pow(10, Double(places))).rounded() >= 100 { places -= 1 }
+        return String(format: "%.\(max(0, places))f", value)
+    }
+
+    /// A probability in per cent, two significant digits, with `< 0.1 %` and `> 99 %` at the ends.
+    public static func percent(_ probability: Double) -> String {
+        if probability < 0.001 { return "< 0.1 %" }
+        if probability > 0.99 { return "> 99 %" }
+        return significant(probability * 100) + " %"
+    }
+
+    /// A power of ten of days or a rate on an axis: `0.001`, `1`, `1000`.
+    public static func decade(_ value: Double) -> String { String(format: "%g", value) }
+
+    /// `1 day`, `7 days`, `30 days`.
+    public static func days(_ days: Double) -> String {
+        days == 1 ? "1 day" : String(format: "%g days", days)
+    }
+}

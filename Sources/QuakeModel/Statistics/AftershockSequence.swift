@@ -1,0 +1,209 @@
+import Foundation
+
+/// The sequence after a mainshock (issue 54): the quakes within ``SequenceRadius`` of its
+/// epicentre from its time on, their rate on a log-time axis, the modified Omori law fitted to
+/// those at or above the sequence's `Mc` (``OmoriFit``), and the Reasenberg & Jones (1989)
+/// forecast from `now`: generic parameters until the sequence has ``ownParametersCount``
+/// aftershocks at or above `Mc`, a fit and a b-value, its own from then on.
+///
+/// A pure value computed from the rows read (`Connection.aftershockSequence(of:now:)`), so that
+/// `quaketui sequence` and the browser's view say the same.
+///
+/// ```swift
+/// let sequence = AftershockSequence(mainshock: main, aftershocks: rows, end: newest, now: now)
+/// sequence.omori?.law.p          // nil (and `warnings` says why) until 50 quakes at or above Mc
+/// sequence.parameters            // .generic or .sequence
+/// sequence.forecast              // M ≥ 5, ≥ 6 and ≥ the mainshock over the next 1, 7, 30 days
+/// ```
+public struct AftershockSequence: Sendable, Equatable {
+    /// The quake whose sequence this is.
+    public struct Mainshock: Sendable, Equatable {
+        public var code: String
+        /// ms since the epoch.
+        public var time: Int64
+        public var magnitude: Double
+        public var latitude: Double
+        public var longitude: Double
+        public var place: String
+
+        public init(code: String, time: Int64, magnitude: Double, latitude: Double, longitude: Double, place: String) {
+            (self.code, self.time, self.magnitude, self.latitude, self.longitude, self.place) = (code, time, magnitude, latitude, longitude, place)
+        }
+    }
+
+    /// An aftershock as the sequence reads it.
+    public struct Aftershock: Sendable, Equatable {
+        /// ms since the epoch.
+        public var time: Int64
+        public var magnitude: Double?
+
+        public init(time: Int64, magnitude: Double?) { (self.time, self.magnitude) = (time, magnitude) }
+    }
+
+    /// Which parameters the forecast uses.
+    public enum Parameters: String, Sendable, Equatable {
+        /// Reasenberg & Jones's generic California values (``ReasenbergJones/generic``).
+        case generic
+        /// The sequence's own: its Omori fit's `c` and `p`, its b-value, `a` from its `K`.
+        case sequence
+    }
+
+    /// One number of the forecast: aftershocks of `magnitude` or more in the `days` after `start`.
+    public struct Forecast: Sendable, Equatable {
+        /// ms since the epoch.
+        public var start: Int64
+        public var days: Double
+        public var magnitude: Double
+        public var expected: Double
+        public var probability: Double
+    }
+
+    /// Aftershocks at or above `Mc` from which the sequence's own parameters replace the
+    /// generic ones (Reasenberg & Jones 1989 weigh the two by their uncertainty; this switch is
+    /// the issue's rule, stated as a count).
+    public static let ownParametersCount = 100
+    /// The forecast's windows, in days from `now`: a day, a week, a month.
+    public static let forecastDays: [Double] = [1, 7, 30]
+    /// The fixed magnitudes forecast, before the mainshock's own.
+    public static let forecastMagnitudes: [Double] = [5, 6]
+    public static let msPerDay = 86_400_000.0
+
+    public let mainshock: Mainshock
+    public let radiusKm: Double
+    /// The aftershocks (the mainshock not among them).
+    public let count: Int
+    /// ms since the epoch: the end of the catalogue (the newest quake in the store), where the
+    /// fit's observation window ends.
+    public let end: Int64
+    /// The sequence's `Mc` by maximum curvature + 0.2 (as `stats`' default), nil without a
+    /// usable magnitude.
+    public let completeness: Double?
+    /// Aftershocks at or above `completeness`.
+    public let aboveCompleteness: Int
+    /// The Omori fit of the aftershocks at or above `Mc`; nil when it cannot be made (`warnings` says why).
+    public let omori: OmoriFit?
+    /// The sequence's b-value above `Mc` (Aki–Utsu, Shi–Bolt error), nil with fewer than 50.
+    public let bValue: (b: Double, error: Double)?
+    public let parameters: Parameters
+    /// The forecast's `a`, `b`, `p` and `c`.
+    public let forecastModel: ReasenbergJones
+    public let forecast: [Forecast]
+    /// Aftershocks per log-time bin (``LogTimeBins``), from the first bin to the one `end` is in.
+    public let histogram: [Int]
+    /// Sentences: why there is no fit, why the generic parameters still hold past 100.
+    public let warnings: [String]
+
+    public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, now: Int64) {
+        self.mainshock = mainshock
+        radiusKm = SequenceRadius.kilometres(magnitude: mainshock.magnitude)
+        count = aftershocks.count
+        let end = max(end, aftershocks.map(\.time).max() ?? end, mainshock.time)
+        self.end = end
+        let days = { (time: Int64) in Double(time - mainshock.time) / Self.msPerDay }
+        histogram = LogTimeBins.counts(aftershocks.map { days($0.time) }, end: days(end))
+
+        var tenths: [Int: Int] = [:]
+        for aftershock in aftershocks {
+            if let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude) { tenths[tenth, default: 0] += 1 }
+        }
+        let binned = BinnedCounts(tenths: tenths)
+        let mcTenth = CompletenessMethod.maxc.completenessTenth(of: binned)
+        completeness = mcTenth.map { Double($0) / 10 }
+        var warnings: [String] = []
+        var omori: OmoriFit?
+        var bValue: (b: Double, error: Double)?
+        var above = 0
+        if let mcTenth {
+            let times = aftershocks.compactMap { aftershock -> Double? in
+                guard let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude),
+                      MagnitudeFrequency.usableTenths.contains(tenth), tenth >= mcTenth else { return nil }
+                return days(aftershock.time)
+            }
+            above = times.count
+            let mcText = String(format: "%.1f", Double(mcTenth) / 10)
+            switch OmoriFit.fit(times, to: days(end)) {
+            case .success(let fit): omori = fit
+            case .failure(let failure):
+                warnings.append(times.count < OmoriFit.minimumCount
+                    ? "No Omori fit: \(CountFormat.quakes(times.count)) at or above the sequence's Mc \(mcText); a fit needs \(OmoriFit.minimumCount)."
+                    : "No Omori fit: " + failure.message)
+            }
+            bValue = MagnitudeFrequency.fit(binned, above: mcTenth).map { ($0.b, $0.bError) }
+        } else {
+            warnings.append(aftershocks.isEmpty ? "No Omori fit: no aftershock yet."
+                            : "No Omori fit: no aftershock has a usable magnitude, so the sequence has no Mc.")
+        }
+        aboveCompleteness = above
+        self.omori = omori
+        self.bValue = bValue
+        if above >= Self.ownParametersCount, let omori, let bValue, let mc = completeness {
+            parameters = .sequence
+            forecastModel = ReasenbergJones(omori.law, b: bValue.b, completeness: mc, mainshock: mainshock.magnitude)
+        } else {
+            parameters = .generic
+            forecastModel = .generic
+            if above >= Self.ownParametersCount, omori != nil, bValue == nil {
+                warnings.append("The forecast keeps the generic parameters: the sequence has no b-value above its Mc.")
+            } else if above >= Self.ownParametersCount, omori == nil {
+                warnings.append("The forecast keeps the generic parameters: the sequence's own Omori fit could not be made.")
+            }
+        }
+        self.warnings = warnings
+        let start = max(now, mainshock.time)
+        let from = days(start)
+        let model = forecastModel
+        forecast = (Self.forecastMagnitudes + [mainshock.magnitude]).flatMap { magnitude in
+            Self.forecastDays.map { span in
+                Forecast(start: start, days: span, magnitude: magnitude,
+                         expected: model.expected(magnitude: magnitude, mainshock: mainshock.magnitude, from: from, days: span),
+                         probability: model.probability(magnitude: magnitude, mainshock: mainshock.magnitude, from: from, days: span))
+            }
+        }
+    }
+
+    public static func == (lhs: AftershockSequence, rhs: AftershockSequence) -> Bool {
+        lhs.mainshock == rhs.mainshock && lhs.count == rhs.count && lhs.end == rhs.end && lhs.completeness == rhs.completeness
+            && lhs.omori == rhs.omori && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
+            && lhs.forecast == rhs.forecast && lhs.histogram == rhs.histogram && lhs.warnings == rhs.warnings
+    }
+}
+
+/// Why a quake has no sequence to show, as a sentence (no such quake, no magnitude).
+public struct SequenceUnavailable: Error, Sendable, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// The log-time axis of a sequence: ``perDecade`` bins a decade of days, the first from 0 to
+/// `10^(first / perDecade)` days (about 9 s), every later one from `10^(i / perDecade)` to
+/// `10^((i + 1) / perDecade)`.
+public enum LogTimeBins {
+    public static let perDecade = 10
+    /// The first bin's upper edge as a power of ten in tenths: 10^−3.9 days, 11 s.
+    public static let first = -39
+
+    /// The bin of `days` (0 for anything before the first edge).
+    public static func bin(of days: Double) -> Int {
+        guard days > 0 else { return 0 }
+        return max(0, Int((log10(days) * Double(perDecade)).rounded(.down)) - first + 1)
+    }
+
+    /// The edges of bin `index` in days.
+    public static func edges(_ index: Int) -> (from: Double, to: Double) {
+        let upper = pow(10, Double(first + index) / Double(perDecade))
+        return (index == 0 ? 0 : pow(10, Double(first + index - 1) / Double(perDecade)), upper)
+    }
+
+    /// Counts per bin from bin 0 to the bin of `end`.
+    static func counts(_ days: [Double], end: Double) -> [Int] {
+        var counts = [Int](repeating: 0, count: bin(of: end) + 1)
+        for day in days {
+            let index = bin(of: day)
+            if index < counts.count { counts[index] += 1 } else {
+                counts += [Int](repeating: 0, count: index + 1 - counts.count)
+                counts[index] += 1
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import QuakeModel
+
+extension Connection {
+    /// The most rows after the mainshock's time that the time index is walked for: fewer (a
+    /// recent mainshock) and every one of them is read and tested; more, and the sequence is
+    /// read through the location index's bounding box instead, each block's latitude band
+    /// (`GeoPoint.boundingBoxSQL`), testing the time on the rows inside it.
+    static let sequenceTimeWalkLimit = 20_000
+
+    /// The sequence after the quake `code` (``AftershockSequence``) as of `now` (ms since the
+    /// epoch): every quake but it whose time is at or after its time and whose epicentre is
+    /// within ``SequenceRadius`` of its own (the exact haversine, after an indexed time range or
+    /// bounding box). `.failure` when the store has no such quake or it has no magnitude.
+    public func aftershockSequence(of code: String, now: Int64) throws(SQLiteError) -> Result<AftershockSequence, SequenceUnavailable> {
+        try aftershockSequence(of: code, now: now, timeWalkLimit: Self.sequenceTimeWalkLimit)
+    }
+
+    /// `aftershockSequence(of:now:)` walking the time index for at most `timeWalkLimit` rows (tests read both ways).
+    func aftershockSequence(of code: String, now: Int64, timeWalkLimit: Int) throws(SQLiteError) -> Result<AftershockSequence, SequenceUnavailable> {
+        guard let quake = try quake(code: code) else {
+            return .failure(SequenceUnavailable("No quake \(code) in the store."))
+        }
+        let record = quake.record
+        guard let magnitude = record.magnitude, MagnitudeFrequency.tenth(of: magnitude).map(MagnitudeFrequency.usableTenths.contains) == true else {
+            return .failure(SequenceUnavailable("Quake \(code) has no usable magnitude: a sequence's radius comes from its mainshock's magnitude."))
+        }
+        let mainshock = AftershockSequence.Mainshock(code: record.code, time: record.time, magnitude: magnitude,
+                                                     latitude: record.latitude, longitude: record.longitude, place: record.place)
+        let centre = GeoPoint(latitude: record.latitude, longitude: record.longitude)
+        let radius = SequenceRadius.kilometres(magnitude: magnitude)
+        let distance = "\(centre.distanceSQL()) <= \(radius.sqlLiteral)"
+        // Which index narrows more: a few rows after the time (a recent mainshock) or the box.
+        let after = try prepare("SELECT count(*) FROM (SELECT 1 FROM quake INDEXED BY quake_time WHERE time >= ? LIMIT \(timeWalkLimit + 1))")
+        try after.bind(record.time, at: 1)
+        _ = try after.step()
+        let walksTime = after.int64(at: 0) <= timeWalkLimit
+        let sql = walksTime
+            ? "SELECT time, magnitude FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
+            : "SELECT time, magnitude FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
+        let statement = try prepare(sql)
+        try statement.bind([.integer(record.time), .integer(quake.id)])
+        var aftershocks: [AftershockSequence.Aftershock] = []
+        while try statement.step() {
+            aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1)))
+        }
+        let newest = try prepare("SELECT max(time) FROM quake")
+        _ = try newest.step()
+        let end = newest.isNull(at: 0) ? record.time : newest.int64(at: 0)
+        return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, now: now))
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import QuakeScenes
+import QuakeModel
+import QuakeStore
+
+/// `quaketui sequence CODE [--json]`: the sequence after a quake (issue 54) — its aftershocks
+/// within the Wells & Coppersmith rupture length, the Omori fit and the Reasenberg & Jones
+/// forecast — as the browser's `A` view shows it.
+enum SequenceCommand {
+    static let spec = CommandSpec(
+        name: "sequence",
+        abstract: "Print the sequence after a quake: aftershocks, the Omori fit and the Reasenberg & Jones forecast.",
+        usage: ["sequence <code>|<event-url> [--json]"],
+        discussion: """
+            The sequence is every quake of the store (whatever the browser's filters) at or after
+            the mainshock's time whose epicentre lies within L km of its own, L the surface rupture
+            length of Wells & Coppersmith (1994, all slip types), log10 L = -3.22 + 0.69 M, and
+            never less than 10 km. Its Mc is maximum curvature + 0.2 over the aftershocks'
+            magnitudes. With 50 or more at or above Mc, the modified Omori law
+            K / (t + c)^p (t in days) is fitted to their times by maximum likelihood from the
+            mainshock to the newest quake in the store, with the errors of K, c and p from the
+            inverse Fisher information (Ogata 1983). The forecast (Reasenberg & Jones 1989) gives,
+            from now, the number of aftershocks of M 5, 6 and the mainshock's magnitude or more
+            expected in the next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of
+            (t + c)^-p, and the probability of at least one, 1 - exp(-N): with the generic
+            parameters a = -1.67, b = 0.91, p = 1.08, c = 0.05 days until the sequence has 100
+            aftershocks at or above its Mc, a fit and a b-value; then with its own (p and c of the
+            fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
+
+            --json prints {"mainshock","radiusKm","count","omori":{"K","c","p","KError","cError",
+            "pError"} or null,"forecast":[{"start","days","magnitude","expected","probability"}],
+            "parameters":"generic"|"sequence","warnings":[sentence]}; count is the aftershocks
+            (not the mainshock), K is per day and c in days, start an ISO time.
+            """,
+        options: [CommandSpec.stateDir, CommandSpec.json],
+        arguments: [.init(name: "code", help: "The mainshock: a quake code (us7000abcd) or a USGS event page URL.")])
+
+    static func run(_ arguments: ParsedArguments) throws {
+        guard let target = arguments.positionals.first else {
+            throw UsageError(message: "Say which quake's sequence to print: a code like us7000abcd or a USGS event page URL.",
+                             command: spec)
+        }
+        let state = try arguments.existingStateDirectory()
+        let container = try PersistentContainer(readingFrom: state.url)
+        defer { container.close() }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let code = try QuakeCode.parse(target) { code in (try? container.viewContext.read { try $0.quake(code: code) != nil }) ?? false }
+        let result = try container.viewContext.read { db in try db.aftershockSequence(of: code, now: now) }
+        let sequence: AftershockSequence
+        switch result {
+        case .success(let found): sequence = found
+        case .failure(let unavailable): throw CommandError(unavailable.message)
+        }
+        if arguments.has("json") { return try printJSON(Report(sequence)) }
+        print(text(sequence), terminator: "")
+    }
+
+    // MARK: JSON
+
+    struct Report: Encodable {
+        struct Omori: Encodable {
+            var K: Double
+            var c: Double
+            var p: Double
+            var KError: Double
+            var cError: Double
+            var pError: Double
+        }
+        struct Forecast: Encodable {
+            var start: String
+            var days: Double
+            var magnitude: Double
+            var expected: Double
+            var probability: Double
+        }
+        var mainshock: String
+        var radiusKm: Double
+        var count: Int
+        var omori: Omori?
+        var forecast: [Forecast]
+        var parameters: String
+        var warnings: [String]
+
+        init(_ sequence: AftershockSequence) {
+            mainshock = sequence.mainshock.code
+            radiusKm = sequence.radiusKm
+            count = sequence.count
+            omori = sequence.omori.map { Omori(K: $0.law.k, c: $0.law.c, p: $0.law.p, KError: $0.kError, cError: $0.cError, pError: $0.pError) }
+            forecast = sequence.forecast.map {
+                Forecast(start: ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)), days: $0.days,
+                         magnitude: $0.magnitude, expected: $0.expected, probability: $0.probability)
+            }
+            parameters = sequence.parameters.rawValue
+            warnings = sequence.warnings
+        }
+
+        /// Every key always, `null` for no fit (synthesized coding would drop it).
+        func encode(to encoder: Encoder) throws {
+            enum Keys: String, CodingKey { case mainshock, radiusKm, count, omori, forecast, parameters, warnings }
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(mainshock, forKey: .mainshock)
+            try container.encode(radiusKm, forKey: .radiusKm)
+            try container.encode(count, forKey: .count)
+            try container.encode(omori, forKey: .omori)
+            try container.encode(forecast, forKey: .forecast)
+            try container.encode(parameters, forKey: .parameters)
+            try container.encode(warnings, forKey: .warnings)
+        }
+    }
+
+    // MARK: Text
+
+    /// The mainshock, the radius and counts, the fit (or why not), the forecast table, the
+    /// warnings, then the aftershocks per day in each log-time bin that has any.
+    static func text(_ sequence: AftershockSequence) -> String {
+        let main = sequence.mainshock
+        let time = ISO8601Format.string(from: Date(timeIntervalSince1970: Double(main.time) / 1000))
+        var lines = [String(format: "Sequence of M %.1f ", main.magnitude) + "\(main.code) · \(time) · \(main.place)"]
+        lines.append(sequence.radiusLine)
+        lines.append(sequence.countLine)
+        if let omori = sequence.omoriLine { lines.append(omori + " (Ogata 1983)") }
+        lines += sequence.warnings.map { "Warning: \($0)" }
+        lines.append("")
+        let start = sequence.forecast.first.map { ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)) } ?? ""
+        lines.append("Forecast (Reasenberg & Jones 1989) from \(start): the number expected (the chance of one or more)")
+        lines.append("with " + sequence.parametersLine)
+        lines.append(forecastTable(sequence).joined(separator: "\n"))
+        lines.append("")
+        lines.append("Days after        aftershocks      per day")
+        for (index, count) in sequence.histogram.enumerated() where count > 0 {
+            let edges = LogTimeBins.edges(index)
+            let label = SequenceText.significant(edges.from) + "–" + SequenceText.significant(edges.to)
+            let countText = CountFormat.grouped(count), rate = sequence.rate(in: index ..< index + 1).map(SequenceText.significant) ?? ""
+            lines.append(label.padding(toLength: 16, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: max(0, 11 - countText.count))
+                         + countText + "  " + String(repeating: " ", count: max(0, 11 - rate.count)) + rate)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `          next 1 day        next 7 days       next 30 days` and a row per magnitude:
+    /// the number expected and the probability of at least one.
+    static func forecastTable(_ sequence: AftershockSequence) -> [String] {
+        let width = 20
+        var lines = ["         " + AftershockSequence.forecastDays.map { ("next " + SequenceText.days($0)).padding(toLength: width, withPad: " ", startingAt: 0) }.joined()]
+        for magnitude in sequence.forecastMagnitudes {
+            let cells = sequence.forecast(magnitude: magnitude).map {
+                (right(SequenceText.significant($0.expected), 8) + " " + right(SequenceText.percent($0.probability), 7))
+                    .padding(toLength: width, withPad: " ", startingAt: 0)
+            }
+            lines.append(String(format: "M ≥ %.1f  ", magnitude) + cells.joined())
+        }
+        return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+    }
+
+    private static func right(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+}

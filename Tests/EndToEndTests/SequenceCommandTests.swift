@@ -1,0 +1,129 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// `quaketui sequence CODE --json` (issue 54) against the method recomputed here from the feed:
+/// the aftershocks within the Wells & Coppersmith radius by a brute-force haversine, Mc, the
+/// Omori fit by an independent maximiser, and the Reasenberg & Jones numbers by their closed form.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct SequenceCommandTests {
+    static let feed = "2.5_month-2019-07-19.geojson"
+    static let earthRadius = 6371.0088
+
+    static func distance(_ a: CoreFields, _ b: CoreFields) -> Double {
+        let φ1 = a.latitude * .pi / 180, φ2 = b.latitude * .pi / 180
+        let h = pow(sin((φ2 - φ1) / 2), 2) + cos(φ1) * cos(φ2) * pow(sin((b.longitude - a.longitude) * .pi / 180 / 2), 2)
+        return 2 * earthRadius * asin(min(1, h.squareRoot()))
+    }
+
+    /// `N = 10^(a + b (Mm − M)) ((t2 + c)^(1−p) − (t1 + c)^(1−p)) / (1 − p)` and `1 − e^−N`.
+    static func closedForm(a: Double, b: Double, p: Double, c: Double, mainshock: Double, magnitude: Double,
+                           from t1: Double, days: Double) -> (Double, Double) {
+        let n = pow(10, a + b * (mainshock - magnitude)) * (pow(t1 + days + c, 1 - p) - pow(t1 + c, 1 - p)) / (1 - p)
+        return (n, 1 - exp(-n))
+    }
+
+    static func imported() throws -> (TemporaryDirectory, [CoreFields]) {
+        let dir = try TemporaryDirectory()
+        let url = SharedData.url(feed)
+        let result = try QuaketuiBinary.run(["import", url.path], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (dir, try IndependentParse.expected(for: url))
+    }
+
+    /// The 2019 Ridgecrest M 7.1: over a thousand aftershocks at or above Mc, so its own
+    /// parameters; every number as recomputed here.
+    @Test func ridgecrestEqualsTheMethodRecomputedFromTheFeed() throws {
+        let (dir, rows) = try Self.imported()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(["sequence", "ci38457511", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(Set(json.keys) == ["mainshock", "radiusKm", "count", "omori", "forecast", "parameters", "warnings"])
+        let main = try #require(rows.first { $0.code == "ci38457511" })
+        let mainMagnitude = try #require(main.magnitude)
+        let radius = pow(10, -3.22 + 0.69 * mainMagnitude)
+        #expect(json["mainshock"] as? String == "ci38457511")
+        #expect(abs((json["radiusKm"] as? Double ?? 0) - radius) < 1e-9)
+        let aftershocks = rows.filter { $0.code != main.code && $0.time >= main.time && Self.distance(main, $0) <= radius }
+        #expect(json["count"] as? Int == aftershocks.count)
+        #expect(aftershocks.count > 1_000)
+
+        // Mc, the fit above it (to the newest quake of the store), b, a.
+        let tenths = aftershocks.compactMap(\.magnitude).map(IndependentMagnitudeMethods.tenth)
+        let mc = try #require(IndependentMagnitudeMethods.maxc(tenths))
+        let day = 86_400_000.0
+        let times = aftershocks.filter { $0.magnitude.map(IndependentMagnitudeMethods.tenth).map { $0 >= mc } ?? false }
+            .map { Double($0.time - main.time) / day }
+        let end = Double(rows.map(\.time).max()! - main.time) / day
+        let fit = IndependentOmori.fit(times, end: end)
+        let omori = try #require(json["omori"] as? [String: Double])
+        #expect(Set(omori.keys) == ["K", "c", "p", "KError", "cError", "pError"])
+        #expect(abs(omori["p"]! - fit.p) < 1e-4 && abs(log(omori["c"]!) - log(fit.c)) < 1e-3 && abs(omori["K"]! / fit.k - 1) < 1e-3,
+                "\(omori) vs \(fit)")
+        let errors = IndependentOmori.errors(k: omori["K"]!, c: omori["c"]!, p: omori["p"]!, end: end)
+        #expect(abs(omori["KError"]! / errors[0] - 1) < 1e-3 && abs(omori["cError"]! / errors[1] - 1) < 1e-3
+                && abs(omori["pError"]! / errors[2] - 1) < 1e-3)
+        #expect(json["parameters"] as? String == "sequence")
+        let b = try #require(IndependentMagnitudeMethods.b(tenths, mc: mc)).b
+        let a = log10(omori["K"]!) - b * (mainMagnitude - Double(mc) / 10)
+
+        let forecast = try #require(json["forecast"] as? [[String: Any]])
+        #expect(forecast.map { $0["magnitude"] as? Double } == [5, 5, 5, 6, 6, 6, mainMagnitude, mainMagnitude, mainMagnitude])
+        #expect(forecast.map { $0["days"] as? Double } == [1, 7, 30, 1, 7, 30, 1, 7, 30])
+        for entry in forecast {
+            let startText = try #require(entry["start"] as? String)
+            let start = try #require(IndependentParse.isoMilliseconds(startText))
+            let (n, probability) = Self.closedForm(a: a, b: b, p: omori["p"]!, c: omori["c"]!, mainshock: mainMagnitude,
+                                                   magnitude: entry["magnitude"] as! Double,
+                                                   from: Double(start - main.time) / day, days: entry["days"] as! Double)
+            // `start` is printed to the millisecond, as the forecast was computed.
+            #expect(abs((entry["expected"] as! Double) / n - 1) < 1e-9, "\(entry)")
+            #expect(abs((entry["probability"] as! Double) / probability - 1) < 1e-9, "\(entry)")
+        }
+        #expect(json["warnings"] as? [String] == [])
+    }
+
+    /// A quake with few aftershocks: `omori` is null with a warning, the generic parameters,
+    /// the closed form with them.
+    @Test func aSmallSequenceHasNoFitAndTheGenericForecast() throws {
+        let (dir, rows) = try Self.imported()
+        defer { dir.remove() }
+        // The M 5+ quake with the fewest aftershocks within its 10 km.
+        let candidates = rows.filter { ($0.magnitude ?? 0) >= 5 && ($0.magnitude ?? 0) < 6 }
+        let main = try #require(candidates.min { a, b in
+            rows.filter { $0.time >= a.time && $0.code != a.code && Self.distance(a, $0) <= 10 }.count
+                < rows.filter { $0.time >= b.time && $0.code != b.code && Self.distance(b, $0) <= 10 }.count
+        })
+        let result = try QuaketuiBinary.run(["sequence", main.code, "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        #expect(json["omori"] is NSNull)
+        #expect(json["parameters"] as? String == "generic")
+        #expect(json["radiusKm"] as? Double == 10)
+        let warnings = try #require(json["warnings"] as? [String])
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("No Omori fit: "), "\(warnings)")
+        for entry in try #require(json["forecast"] as? [[String: Any]]) {
+            let start = try #require(IndependentParse.isoMilliseconds(entry["start"] as! String))
+            let (n, probability) = Self.closedForm(a: -1.67, b: 0.91, p: 1.08, c: 0.05, mainshock: main.magnitude!,
+                                                   magnitude: entry["magnitude"] as! Double,
+                                                   from: Double(start - main.time) / 86_400_000, days: entry["days"] as! Double)
+            #expect(abs((entry["expected"] as! Double) / n - 1) < 1e-9 && abs((entry["probability"] as! Double) / probability - 1) < 1e-9)
+        }
+        // The table says the same in words.
+        let table = try QuaketuiBinary.run(["sequence", main.code], stateDirectory: dir.url)
+        #expect(table.stdout.contains("\nWarning: No Omori fit: "), "\(table.stdout)")
+        #expect(table.stdout.contains("\nwith generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d\n"), "\(table.stdout)")
+    }
+
+    @Test func aCodeNotStoredIsARuntimeErrorAndNoCodeAUsageError() throws {
+        let (dir, _) = try Self.imported()
+        defer { dir.remove() }
+        let missing = try QuaketuiBinary.run(["sequence", "us0000none"], stateDirectory: dir.url)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "Error: No quake us0000none in the store.\n")
+        let none = try QuaketuiBinary.run(["sequence"], stateDirectory: dir.url)
+        #expect(none.status == 64)
+        #expect(none.stderr.hasPrefix("Error: Say which quake's sequence to print: a code like us7000abcd or a USGS event page URL.\n"))
+    }
+}

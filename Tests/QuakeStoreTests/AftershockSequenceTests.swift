@@ -1,0 +1,144 @@
+import Foundation
+@testable import QuakeModel
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The sequence after a mainshock (issue 54): its radius (Wells & Coppersmith 1994), the
+/// Reasenberg & Jones (1989) forecast against the closed form computed here, the switch from the
+/// generic parameters to the sequence's own, and the store's read against a brute-force one.
+@Suite struct AftershockSequenceTests {
+    static let day: Int64 = 86_400_000
+    static let mainTime: Int64 = 1_700_000_000_000
+
+    /// `log10 L = −3.22 + 0.69 M` km, never under 10 km.
+    @Test func theRadiusIsTheSurfaceRuptureLength() {
+        #expect(abs(SequenceRadius.kilometres(magnitude: 7) - 40.738_027_780_411_26) < 1e-9)
+        #expect(abs(SequenceRadius.kilometres(magnitude: 8) - 199.526_231_496_887_9) < 1e-9)
+        #expect(abs(SequenceRadius.kilometres(magnitude: 9) - 977.237_220_955_810_5) < 1e-8)
+        // 10^(−3.22 + 0.69 × 6.1) = 9.75 km: the floor (from M 6.12 up, the length).
+        #expect(SequenceRadius.kilometres(magnitude: 6.1) == 10)
+        #expect(abs(SequenceRadius.kilometres(magnitude: 6.2) - pow(10, 1.058)) < 1e-9)
+        #expect(SequenceRadius.kilometres(magnitude: 4) == 10)
+        #expect(abs(SequenceRadius.kilometres(magnitude: 6.5) - pow(10, 1.265)) < 1e-9)
+    }
+
+    /// `N = 10^(a + b (Mm − M)) ((t2 + c)^(1−p) − (t1 + c)^(1−p)) / (1 − p)`, `P = 1 − e^−N`.
+    static func closedForm(a: Double, b: Double, p: Double, c: Double, mainshock: Double, magnitude: Double,
+                           from t1: Double, days: Double) -> (expected: Double, probability: Double) {
+        let t2 = t1 + days
+        let n = pow(10, a + b * (mainshock - magnitude)) * (pow(t2 + c, 1 - p) - pow(t1 + c, 1 - p)) / (1 - p)
+        return (n, 1 - exp(-n))
+    }
+
+    static func mainshock(magnitude: Double = 7.1) -> AftershockSequence.Mainshock {
+        .init(code: "us7000main", time: mainTime, magnitude: magnitude, latitude: 35.7, longitude: -117.5, place: "Ridgecrest, CA")
+    }
+
+    /// Fewer than 100 aftershocks at or above Mc: the generic parameters, each of the nine
+    /// numbers (M 5, 6 and the mainshock's; 1, 7 and 30 days from now) as the closed form gives.
+    @Test func theGenericForecastIsTheClosedForm() throws {
+        let now = Self.mainTime + 2 * Self.day + 3_600_000
+        let aftershocks = (0 ..< 30).map { AftershockSequence.Aftershock(time: Self.mainTime + Int64($0) * 3_600_000, magnitude: 2.5 + Double($0 % 7) / 10) }
+        let sequence = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: now, now: now)
+        #expect(sequence.parameters == .generic)
+        #expect(sequence.count == 30)
+        #expect(sequence.omori == nil)
+        #expect(sequence.warnings == ["No Omori fit: 20 quakes at or above the sequence's Mc 2.7; a fit needs 50."])
+        let t1 = Double(now - Self.mainTime) / Double(Self.day)
+        #expect(sequence.forecast.map(\.magnitude) == [5, 5, 5, 6, 6, 6, 7.1, 7.1, 7.1])
+        #expect(sequence.forecast.map(\.days) == [1, 7, 30, 1, 7, 30, 1, 7, 30])
+        for entry in sequence.forecast {
+            let expected = Self.closedForm(a: -1.67, b: 0.91, p: 1.08, c: 0.05, mainshock: 7.1, magnitude: entry.magnitude,
+                                           from: t1, days: entry.days)
+            #expect(entry.start == now)
+            #expect(abs(entry.expected / expected.expected - 1) < 1e-12)
+            #expect(abs(entry.probability / expected.probability - 1) < 1e-12)
+        }
+    }
+
+    /// A simulated sequence (Omori times, Gutenberg–Richter magnitudes with b = 1 from M 2.0)
+    /// past 100 aftershocks at or above its Mc: its own parameters, `a = log10 K − b (Mm − Mc)`,
+    /// and the forecast their closed form.
+    @Test func theSequencesOwnParametersTakeOverAtOneHundred() throws {
+        let times = IndependentOmori.simulate(k: 60, c: 0.05, p: 1.1, days: 20, seed: 99)
+        var random = SeededGenerator(seed: 5)
+        let aftershocks = times.map { t in
+            let magnitude = ((2.0 - log10(Double.random(in: Double.ulpOfOne ..< 1, using: &random))) * 10).rounded() / 10
+            return AftershockSequence.Aftershock(time: Self.mainTime + Int64(t * Double(Self.day)), magnitude: magnitude)
+        }
+        let end = Self.mainTime + 20 * Self.day
+        let sequence = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: end, now: end)
+        #expect(sequence.aboveCompleteness >= 100)
+        let omori = try #require(sequence.omori)
+        let b = try #require(sequence.bValue)
+        let mc = try #require(sequence.completeness)
+        #expect(sequence.parameters == .sequence)
+        // The fit is of the aftershocks at or above Mc, over the whole catalogue's span.
+        let above = aftershocks.filter { $0.magnitude! >= mc - 0.05 }.map { Double($0.time - Self.mainTime) / Double(Self.day) }
+        #expect(omori == (try OmoriFit.fit(above, to: 20).get()))
+        // Aki–Utsu above Mc, computed here.
+        let magnitudes = aftershocks.compactMap(\.magnitude).filter { $0 >= mc - 0.05 }
+        let mean = magnitudes.reduce(0, +) / Double(magnitudes.count)
+        #expect(abs(b.b - log10(M_E) / (mean - (mc - 0.05))) < 1e-9)
+        let a = log10(omori.law.k) - b.b * (7.1 - mc)
+        for entry in sequence.forecast {
+            let expected = Self.closedForm(a: a, b: b.b, p: omori.law.p, c: omori.law.c, mainshock: 7.1, magnitude: entry.magnitude,
+                                           from: 20, days: entry.days)
+            #expect(abs(entry.expected / expected.expected - 1) < 1e-9)
+            #expect(abs(entry.probability / expected.probability - 1) < 1e-9)
+        }
+    }
+
+    /// The log-time bins hold what their edges say.
+    @Test func theLogTimeBinsHoldTheirEdges() {
+        for days in [0.0, 1e-5, 1.2e-4, 0.01, 0.5, 1, 1.01, 9.99, 10, 365.25, 3_000] {
+            let bin = LogTimeBins.bin(of: days)
+            let edges = LogTimeBins.edges(bin)
+            #expect(edges.from <= days && days < edges.to * (1 + 1e-12), "\(days) in bin \(bin) \(edges)")
+        }
+    }
+
+    /// The store's read, both ways (the time index for a recent mainshock, the bounding box
+    /// otherwise), equals the quakes a brute-force haversine over every row keeps.
+    @Test(arguments: [0, 1_000_000]) func theStoreReadsTheQuakesWithinTheRadiusFromTheMainshockOn(limit: Int) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 12)
+        var records = [QuakeRecord.fixture("main", magnitude: 7.1, time: Self.mainTime)]
+        records[0].latitude = 35.7
+        records[0].longitude = -117.5
+        for index in 0 ..< 600 {
+            var record = QuakeRecord.fixture("q\(index)", magnitude: Double(Int.random(in: 10 ... 50, using: &random)) / 10,
+                                             time: Self.mainTime + Int64.random(in: -5 * Self.day ... 30 * Self.day, using: &random))
+            record.latitude = 35.7 + Double.random(in: -0.8 ... 0.8, using: &random)
+            record.longitude = -117.5 + Double.random(in: -0.8 ... 0.8, using: &random)
+            records.append(record)
+        }
+        try store.upsert(records)
+        let now = Self.mainTime + 40 * Self.day
+        let radius = SequenceRadius.kilometres(magnitude: 7.1)
+        let centre = GeoPoint(latitude: 35.7, longitude: -117.5)
+        let kept = records.dropFirst().filter {
+            $0.time >= Self.mainTime && centre.distance(to: GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) <= radius
+        }
+        #expect(kept.count > 50 && kept.count < 400)
+        let sequence = try store.read { try $0.aftershockSequence(of: "main", now: now, timeWalkLimit: limit) }.get()
+        let expected = AftershockSequence(mainshock: .init(code: "main", time: Self.mainTime, magnitude: 7.1, latitude: 35.7, longitude: -117.5,
+                                                           place: records[0].place),
+                                          aftershocks: kept.map { .init(time: $0.time, magnitude: $0.magnitude) },
+                                          end: records.map(\.time).max()!, now: now)
+        #expect(sequence == expected)
+        #expect(sequence.count == kept.count)
+        #expect(abs(sequence.radiusKm - radius) < 1e-12)
+    }
+
+    @Test func aQuakeWithoutAMagnitudeOrNotStoredHasNoSequence() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([QuakeRecord.fixture("nomag", magnitude: nil)])
+        #expect(try store.read { try $0.aftershockSequence(of: "nomag", now: 0) } == .failure(SequenceUnavailable(
+            "Quake nomag has no usable magnitude: a sequence's radius comes from its mainshock's magnitude.")))
+        #expect(try store.read { try $0.aftershockSequence(of: "gone", now: 0) } == .failure(SequenceUnavailable("No quake gone in the store.")))
+    }
+}

@@ -1,0 +1,9 @@
+import QuakeModel
+
+extension QuakeSection {
+    /// A section built by hand for a test (a layout, a whole-state expectation): `id` is also its
+    /// region key.
+    public init(id: String, title: String, count: Int) {
+        self.init(id: id, title: title, count: count, key: .region(id))
+    }
+}
