@@ -48,6 +48,9 @@ struct LineEditingEndToEndTests {
         try tmux.send(pane, ":")
         try tmux.send(pane, "ma", literal: true)
         try tmux.send(pane, "Tab")
+        // `ma` starts `mag` and `magtype`: Tab completes what they share, a space ends the name.
+        try tmux.waitForScreen(pane, "the shared start") { $0.commandLine == ":mag▏" }
+        try tmux.send(pane, " ", literal: true)
         var screen = try tmux.waitForScreen(pane, "the completed name") { $0.commandLine == ":mag ▏" }
         #expect(screen.status.left == ":mag ▏")
         #expect(screen.status.right == ["Tab complete", "Enter run", "↑↓ history", "Esc cancel", "ctrl-w word"], "\(screen)")

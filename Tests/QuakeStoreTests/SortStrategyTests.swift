@@ -42,18 +42,24 @@ import Testing
         let strategy = request.strategy
         let days = DayCalendar(timeZone: Self.zone)
         var checked = 0
+        // A table's orders rank by their table's key: the distance, or ten times the intensity.
+        let measure: DistanceSort.Measure? = switch order {
+        case .distance: .epicentral
+        case .intensity: .intensity
+        default: nil
+        }
         for (offset, row) in rows.enumerated() {
             let section = controller.sections[controller.indexPath(forOffset: offset).section]
             let (keys, km) = try store.read { db in
-                let statement = try db.prepare("SELECT \(RowKeys.columns), \(Self.home.distanceSQL()) FROM quake WHERE code = ?")
+                let key = (measure ?? .epicentral).sql(Self.home)
+                let statement = try db.prepare("SELECT \(RowKeys.columns), \(key) FROM quake WHERE code = ?")
                 try statement.bind(row.code, at: 1)
                 _ = try statement.step()
                 return (RowKeys(statement), statement.double(at: RowKeys.columnCount))
             }
-            #expect(strategy.sectionKey(of: keys, km: order == .distance ? km : nil, days: days) == section.key, "\(row.code)")
-            let label = order == .distance
-                ? DistanceSort.band(of: km, in: reference)
-                : strategy.section(of: keys, days: days, regionTitle: section.title)
+            #expect(strategy.sectionKey(of: keys, km: measure == nil ? nil : km, days: days) == section.key, "\(row.code)")
+            let label = measure.map { DistanceSort.band(of: km, in: reference, measure: $0) }
+                ?? strategy.section(of: keys, days: days, regionTitle: section.title)
             #expect(label.key == section.key && label.id == section.id && label.title == section.title, "\(row.code)")
             checked += 1
         }

@@ -130,8 +130,10 @@ import Testing
 
     // MARK: The `:` line's Tab, "did you mean", types and days
 
-    // `m` starts both `mag` and `mc` (issue 54): it completes nothing, `ma` and `mc` each their own.
-    @Test(arguments: [("de", "depth "), ("  M", nil), ("  Ma", "mag "), ("mc", "mc "), ("t", nil), ("ti", "time "), ("s", nil), ("si", "since "), ("so", "sort "), ("q", "quit "),
+    // `m` starts `mag`, `magtype` and `mc` (issue 54): it completes nothing, `ma` what `mag` and
+    // `magtype` share, `mc` its own; `de` starts `depth` and `decluster`.
+    @Test(arguments: [("de", nil), ("dep", "depth "), ("dec", "decluster "), ("  M", nil), ("  Ma", "mag"), ("magt", "magtype "),
+                      ("i", "intensity "), ("mc", "mc "), ("t", nil), ("ti", "time "), ("s", nil), ("si", "since "), ("so", "sort "), ("q", "quit "),
                       ("depth ", nil), ("x", nil), ("", nil), ("c", "clear "), ("f", "felt ")])
     func tabCompletesCommandNames(typed: String, completed: String?) {
         #expect(FilterCommand.complete(typed) == completed)
@@ -139,7 +141,7 @@ import Testing
 
     @Test func tabOnTheLineCompletesTheNameAndPutsTheCursorAfterIt() throws {
         let model = try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource())
-        try Self.press([.character(":"), .character("d"), .character("e")], model)
+        try Self.press([.character(":"), .character("d"), .character("e"), .character("p")], model)
         var expected = model.state
         try Self.press([.tab], model)
         expected.commandLine = CommandPrompt(text: "depth ")

@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func helpExplainsEveryMark() {
-        var model = Fixtures.model(columns: 80, rows: 50)
+        var model = Fixtures.model(columns: 80, rows: 60)
         model.showsHelp = true
         let buffer = Screen.render(model)
         let text = buffer.text
@@ -106,7 +106,7 @@ import Testing
         for line in QuakeMark.otherLegend {
             #expect(text.contains(line.meaning), "\(line.meaning)")
         }
-        assertSnapshot(buffer, named: "help-overlay-marks-80x50")
-        assertStyleSnapshot(buffer, named: "help-overlay-marks-80x50")
+        assertSnapshot(buffer, named: "help-overlay-marks-80x60")
+        assertStyleSnapshot(buffer, named: "help-overlay-marks-80x60")
     }
 }

@@ -95,7 +95,7 @@ public enum RecentFeed {
             return """
             {"type":"Feature","id":"\(quake.code)","properties":{"mag":\(quake.magnitude),"place":"\(quake.place)",\
             "time":\(time),"updated":\(time),"magType":"ml","type":"earthquake","status":"reviewed","tsunami":0,\
-            "net":"us","url":"https://earthquake.usgs.gov/earthquakes/eventpage/\(quake.code)","title":"M \(quake.magnitude) - \(quake.place)"},\
+            "net":"us","ids":",\(quake.code),","sources":",us,","url":"https://earthquake.usgs.gov/earthquakes/eventpage/\(quake.code)","title":"M \(quake.magnitude) - \(quake.place)"},\
             "geometry":{"type":"Point","coordinates":[\(quake.longitude),\(quake.latitude),10.0]}}
             """
         }

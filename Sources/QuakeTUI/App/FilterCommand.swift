@@ -32,9 +32,9 @@ public enum FilterCommand: Equatable, Sendable {
     /// What the command line accepts, for the help, the README and unknown commands.
     /// (Short enough that an unknown command's sentence, this with the name typed, stays whole in
     /// the message log a scene keeps: `SceneKeys.messageLogTextLimit`, 300 characters.)
-    public static let usage = ":depth 0-70, :mag 4-6 (or 5 for 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
+    public static let usage = ":depth 0-70, :mag 4-6 (5: 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
         + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :magtype mww, :clear, "
-        + ":mc maxc|gft90|gft95|mbs, :decluster gk|reasenberg|off, :sort mag, :help, :q"
+        + ":mc gft95, :decluster gk, :sort mag, :help, :q"
 
     public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity", "magtype"]
 
