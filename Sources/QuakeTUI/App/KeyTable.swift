@@ -46,7 +46,7 @@ public enum KeyTable {
         KeyBinding(.sequence, hints: [StatusHint("Esc", "back", in: .sequence, priority: 0)], .bind(.escape, to: .closeSequence)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, .sequence, priority: 3)],
                    .bind("/", to: .beginSearch)),
-        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt intensity magtype clear; mc decluster sort help q"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear; sort help q"), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
         KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
                    hints: [StatusHint("←→", "move", in: .search, priority: 4)], rules: Array(lineEditing(Action.searchEdit)[0..<6])),
