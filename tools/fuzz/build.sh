@@ -29,7 +29,7 @@ FEED_FORMATS=(
 )
 
 # FUZZ_OPT=-Onone compiles faster (CI's short runs); long runs want the default -O.
-flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -gline-tables-only -swift-version 6
+flags=(-sanitize=fuzzer,address -parse-as-library "${FUZZ_OPT:--O}" -gline-tables-only -swift-version 6 -package-name quaketui
        -I "$root/Sources/CSQLite" -I "$root/Sources/CQuakeSQL/include" -I "$root/Sources/CZlib" -I "$root/Sources/CNcursesw"
        -I "$out/modules")
 
@@ -86,6 +86,7 @@ wanted=("$@")
 want() { ((${#wanted[@]} == 0)) && return 0; local w; for w in "${wanted[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 
 module QuakeTime
+module QuakeModel
 c_module CQuakeSQL
 module QuakeStore
 module QuakeFeed
@@ -95,7 +96,7 @@ for line in "${FEED_FORMATS[@]}"; do
     # The one generated line: this target's format prefix.
     format_file="$out/feed-$name-format.swift"
     printf 'let feedPrefix: [UInt8] = Array(#"%s"#.utf8)\n' "$prefix" > "$format_file"
-    link "fuzz-feed-$name" feed.swift QuakeTime CQuakeSQL QuakeStore QuakeFeed -- "$format_file"
+    link "fuzz-feed-$name" feed.swift QuakeTime QuakeModel CQuakeSQL QuakeStore QuakeFeed -- "$format_file"
 done
 if want fuzz-plist; then
     module QuakeScenes
@@ -104,6 +105,6 @@ fi
 if want fuzz-key; then
     module QuakeScenes
     module QuakeTUI
-    link fuzz-key key.swift QuakeTime CQuakeSQL QuakeStore QuakeScenes QuakeTUI
+    link fuzz-key key.swift QuakeTime QuakeModel QuakeScenes QuakeTUI
 fi
 echo "fuzz: built into $out"

@@ -2,6 +2,7 @@
 // by the fuzzer's bytes goes through the real FeedReader, sniffing included, to the end or the
 // first error. A crash, a hang or an ASan report is a finding; a FeedError is a correct answer.
 @testable import QuakeFeed
+import QuakeModel
 import QuakeStore
 
 @_cdecl("LLVMFuzzerTestOneInput")
