@@ -106,10 +106,13 @@ import Testing
         let importer = try store.container.newBackgroundContext(author: "import")
         defer { importer.close() }
         let done = DispatchSemaphore(value: 0)
+        // The import holds the lock until the waiting writer has said, past the busy timeout,
+        // whom it waits for: a condition, not a sleep a loaded machine could outrun.
+        let named = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             _ = try? importer.performAndWait { _ in
                 holding.signal()
-                usleep(2_200_000)
+                _ = named.wait(timeout: .now() + 60)
             }
             done.signal()
         }
@@ -117,7 +120,10 @@ import Testing
         let notes = try other.newBackgroundContext(author: "notes", lockPatience: 300)
         defer { notes.close() }
         nonisolated(unsafe) var reports: [WriteLockWait] = []
-        notes.onLockWait = { reports.append($0) }
+        notes.onLockWait = { report in
+            reports.append(report)
+            named.signal()
+        }
         #expect(try notes.performAndWait { try $0.setNotes("kept", forCode: "q1") })
         done.wait()
         #expect(reports.count >= 1)
