@@ -317,3 +317,33 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
     }
     return count;
 }
+
+int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t firstId,
+                                   const uint8_t *const *needles, const int64_t *needleLengths, int needleCount,
+                                   uint64_t *bits, int64_t bitCount) {
+    if (length < 4) return -1;
+    int64_t count = load_u32(blob);
+    if (count > QUAKETUI_DIGEST_CHUNK || 4 + 4 * count > length) return -1;
+    const uint8_t *ends = blob + 4;
+    const uint8_t *text = ends + 4 * count;
+    int64_t size = length - 4 - 4 * count, used = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t end = load_u32(ends + 4 * i);
+        if (end < used || end > size) return -1;
+        used = end;
+    }
+    int64_t start = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t end = load_u32(ends + 4 * i), id = firstId + i;
+        if (id < bitCount && (bits[id >> 6] >> (id & 63)) & 1) {
+            int found = 0;
+            for (int k = 0; k < needleCount && !found; k++) {
+                found = needleLengths[k] <= end - start
+                    && memmem(text + start, (size_t)(end - start), needles[k], (size_t)needleLengths[k]) != NULL;
+            }
+            if (!found) bits[id >> 6] &= ~(UINT64_C(1) << (id & 63));
+        }
+        start = end;
+    }
+    return count;
+}

@@ -55,6 +55,12 @@ struct FeatureFields {
     var unid: String?
     var propertyDepth: Double?
     var isEMSC = false
+    /// GeoNet members: `publicID` (the id), `locality` (the place), `quality` (the status).
+    var publicID: String?
+    var locality: String?
+    var quality: String?
+    /// Whether the feature lists ComCat's associated `ids` (a ComCat event, whatever its id looks like).
+    var hasComCatIDs = false
 
     /// Why a required field is unusable, when it is present but wrong.
     var idProblem: String?
@@ -72,7 +78,7 @@ struct FeatureFields {
 
     /// Why the feature cannot become a record, or nil when it can.
     func skipReason() -> String? {
-        guard let code = code ?? unid, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
+        guard let code = code ?? unid ?? publicID, !code.isEmpty else { return idProblem ?? (code == nil ? "no \"id\"" : "\"id\" is empty") }
         guard let time else { return timeProblem ?? "no \"time\"" }
         if let problem = QuakeRecord.timeProblem(time) { return problem }
         if let updated, let problem = QuakeRecord.timeProblem(updated, field: "updated") { return problem }

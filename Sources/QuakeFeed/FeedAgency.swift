@@ -11,11 +11,16 @@
 /// then what the record says (ComCat's `catalog:` attributes, a QuakeML `publicID`'s
 /// authority, `creationInfo/agencyID`, `catalog:datasource`; FDSN text's Author, else
 /// Contributor, else Catalog). Names an agency writes several ways (`SURVEY-INGV`, `GFZ`,
-/// `EMSC-RTS`) become its one agency, so one event read from two formats gets one code.
+/// `EMSC-RTS`, GeoNet's `WEL(GNS_Primary)`) become its one agency, so one event read from two
+/// formats gets one code.
 public enum FeedAgency {
     /// The prefix of events whose record names no agency (ObsPy's `smi:local/…`, an FDSN text
     /// row with empty Author, Contributor and Catalog).
     public static let neutral = "local"
+
+    /// New Zealand's GeoNet (GNS Science): its quake API's GeoJSON (`publicID`) and its FDSN
+    /// service's text (Author `WEL(GNS_Primary)` or `GNS`) name the same events.
+    public static let geoNet = "geonet"
 
     /// The code the store uses for `id` from `agency`.
     public static func code(_ id: String, agency: String) -> String {
@@ -52,7 +57,7 @@ public enum FeedAgency {
         let known: [(String, String)] = [
             ("usgs.gov", "usgs"), ("anss.org", "usgs"), ("seismicportal.eu", "emsc"), ("emsc", "emsc"),
             ("iris.edu", "iris"), ("earthscope.org", "iris"), ("ingv.it", "ingv"), ("gfz-potsdam.de", "geofon"),
-            ("gfz.de", "geofon"), ("geofon", "geofon"), ("isc.ac.uk", "isc"),
+            ("gfz.de", "geofon"), ("geofon", "geofon"), ("isc.ac.uk", "isc"), ("geonet.org.nz", geoNet),
         ]
         for (suffix, agency) in known where host.contains(suffix) { return agency }
         let cleaned = host.filter { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" }
@@ -73,6 +78,8 @@ public enum FeedAgency {
         if cleaned == "isc" || cleaned.hasPrefix("isc-") { return "isc" }
         if cleaned == "iris" || cleaned.hasPrefix("iris-") || cleaned == "irisdmc" { return "iris" }
         if cleaned == "usgs" { return "neic" }
+        // GeoNet's SeisComP writes its agency `WEL(GNS_Primary)` (`welgnsprimary` once cleaned).
+        if cleaned == "geonet" || cleaned == "gns" || (cleaned.hasPrefix("wel") && cleaned.contains("gns")) { return geoNet }
         return cleaned
     }
 

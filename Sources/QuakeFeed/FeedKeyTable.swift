@@ -5,6 +5,10 @@ enum FeedKey: UInt8 {
     case mag, place, time, updated, url, felt, alert, status, tsunami, sig, net, type, title, magType
     // The feed's metadata (seconds or milliseconds) and EMSC's seismicportal members.
     case metadata, generated, lastupdate, flynnRegion, unid, magtype, depth, sourceCatalog
+    // GeoNet's quake API (`api.geonet.org.nz/quake`).
+    case publicID, magnitude, locality, quality
+    // ComCat's list of the ids associated with an event: its features' ids are ComCat's.
+    case ids
 }
 
 /// Maps a ``PackedKey`` to a ``FeedKey`` with one multiply, one shift and one comparison:
@@ -23,6 +27,7 @@ final class FeedKeyTable: @unchecked Sendable {
         "net": .net, "type": .type, "title": .title, "magType": .magType,
         "metadata": .metadata, "generated": .generated, "lastupdate": .lastupdate, "flynn_region": .flynnRegion,
         "unid": .unid, "magtype": .magtype, "depth": .depth, "source_catalog": .sourceCatalog,
+        "publicID": .publicID, "magnitude": .magnitude, "locality": .locality, "quality": .quality, "ids": .ids,
     ])
 
     init(_ entries: [String: FeedKey]) {

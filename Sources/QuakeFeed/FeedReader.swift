@@ -318,7 +318,7 @@ public final class FeedReader {
     }
 
     static let formatHint =
-        "expected a USGS GeoJSON or GeoJSONP feed, a USGS CSV file, EMSC GeoJSON, FDSN text, QuakeML 1.2, or one of those gzip-compressed"
+        "expected a USGS GeoJSON or GeoJSONP feed, a USGS CSV file, EMSC or GeoNet GeoJSON, FDSN text, QuakeML 1.2, SeisComP SC3ML, or one of those gzip-compressed"
 }
 
 @inline(__always) private func isIdentifierByte(_ b: UInt8) -> Bool {

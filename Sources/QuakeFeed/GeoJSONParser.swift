@@ -1,5 +1,6 @@
 import QuakeModel
 import QuakeStore
+import QuakeTime
 
 private let quote: UInt8 = 0x22
 private let comma = UInt8(ascii: ","), colon = UInt8(ascii: ":")
@@ -44,6 +45,11 @@ final class GeoJSONParser: RecordParser {
     static let maximumUndecided = 65_536
     private var timeUnit = TimeUnit.undecided
     private var decidedBy = ""
+    /// `metadata.generated` as the feed writes it (seconds below 10^11, else milliseconds).
+    private var generated: Double?
+    /// Milliseconds in twenty years: a feature's time this far from `generated`, read in
+    /// `generated`'s unit, makes the features' times decide instead ("decades" apart).
+    static let decades = 20 * 365.25 * 86_400_000.0
     /// Usable features waiting for the decision, and records ready to return (next last).
     private var pending: [(fields: FeatureFields, index: Int, line: Int)] = []
     private var ready: [QuakeRecord] = []
@@ -56,8 +62,12 @@ final class GeoJSONParser: RecordParser {
     }
 
     var notes: [String] {
-        timeUnit == .seconds ? ["times are in seconds (decided from \(decidedBy)); converted to milliseconds"] : []
+        (disagreement.map { [$0] } ?? [])
+            + (timeUnit == .seconds ? ["times are in seconds (decided from \(decidedBy)); converted to milliseconds"] : [])
     }
+
+    /// What the import says when `metadata.generated` was overruled by the features' times.
+    private var disagreement: String?
 
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
         while true {
@@ -97,10 +107,13 @@ final class GeoJSONParser: RecordParser {
                     try parseFeature(&fields)
                     if let reason = fields.skipReason() {
                         skips.add(SkippedFeature(index: index, line: line, reason: reason))
-                    } else if timeUnit == .undecided && fields.timeNumber != nil {
+                    } else if timeUnit == .undecided, let time = fields.timeNumber {
                         let onlyMilliseconds = Self.onlyMilliseconds(fields.timeNumber) || Self.onlyMilliseconds(fields.updatedNumber)
                         pending.append((fields, index, line))
-                        if onlyMilliseconds || pending.count >= Self.maximumUndecided {
+                        if let generated, pending.count == 1, Self.agree(time, generated: generated) {
+                            // The usual feed: `generated` decides at its first feature, which streams on.
+                            decide(skips: &skips, by: "metadata.generated")
+                        } else if onlyMilliseconds || pending.count >= Self.maximumUndecided {
                             decide(skips: &skips, by: "the first \(pending.count) features")
                         }
                     } else if let record = finish(fields, index: index, line: line, skips: &skips) {
@@ -122,13 +135,42 @@ final class GeoJSONParser: RecordParser {
         return abs(value) > 1e10 && abs(value) <= 1e13
     }
 
+    /// The unit `metadata.generated` is written in: a feed is generated "now", so below 10^11
+    /// (the year 5138 in seconds, 1973 in milliseconds) it is seconds.
+    private static func unit(ofGenerated generated: Double) -> TimeUnit { generated < 1e11 ? .seconds : .milliseconds }
+
+    /// Whether a feature's `time`, read in `generated`'s unit, falls within decades of it. A feed
+    /// whose `generated` is milliseconds while its times are seconds puts them in January 1970,
+    /// fifty years before it: then the times decide (the same test a feed without `generated` gets).
+    static func agree(_ time: Double, generated: Double) -> Bool {
+        let scale = unit(ofGenerated: generated) == .seconds ? 1000.0 : 1
+        return abs(time * scale - generated * scale) < decades
+    }
+
     private func decide(skips: inout SkipLog, by: String) {
         if timeUnit == .undecided {
             let values = pending.flatMap { [$0.fields.timeNumber, $0.fields.updatedNumber].compactMap { $0.map(abs) } }
                 .filter { $0 <= 1e13 }
             let seconds = !values.contains { $0 > 1e10 } && values.contains { $0 >= 1e7 }
-            timeUnit = seconds ? .seconds : .milliseconds
-            decidedBy = by
+            let byTimes: TimeUnit = seconds ? .seconds : .milliseconds
+            // Times within 10^7 of the epoch are January–April 1970 in either unit: they cannot
+            // overrule `generated`.
+            let timesTell = values.contains { $0 > 1e10 || $0 >= 1e7 }
+            if let generated, let first = pending.first?.fields.timeNumber,
+               Self.agree(first, generated: generated) || !timesTell {
+                timeUnit = Self.unit(ofGenerated: generated)
+                decidedBy = "metadata.generated"
+            } else {
+                timeUnit = byTimes
+                decidedBy = by
+                if let generated, Self.unit(ofGenerated: generated) != byTimes {
+                    let (written, date) = Self.unit(ofGenerated: generated) == .seconds
+                        ? ("seconds", generated * 1000) : ("milliseconds", generated)
+                    let day = CivilDate.isoDate(days: Int64((date / 86_400_000).rounded(.down)))
+                    disagreement = "metadata.generated \(Int64(generated)) reads as \(written) (\(day)), "
+                        + "decades away from the features' times read that way: the times decided"
+                }
+            }
         }
         let waiting = pending
         pending = []
@@ -157,15 +199,55 @@ final class GeoJSONParser: RecordParser {
                 return nil
             }
         }
-        let emsc = fields.isEMSC || fields.unid != nil || fields.region != nil
-        let source = agency ?? (emsc ? "emsc" : "usgs")
-        if source != "usgs" { fields.code = FeedAgency.code(fields.code ?? fields.unid ?? "", agency: source) }
-        if fields.code == nil { fields.code = fields.unid }
-        if fields.place == nil { fields.place = fields.region }
+        let source: String
+        if let decided = agency ?? decidedAgency {
+            source = decided
+        } else {
+            source = Self.agency(of: fields)
+            decidedAgency = source
+        }
+        let id = fields.code ?? fields.unid ?? fields.publicID ?? ""
+        fields.code = FeedAgency.code(id, agency: source)
+        if fields.place == nil { fields.place = fields.region ?? fields.locality }
         if let depth = fields.propertyDepth { fields.depth = depth }
+        if fields.status == nil, let quality = fields.quality { fields.status = Self.status(ofGeoNetQuality: quality) }
         var record = fields.makeRecord()
         record.source = source
         return record
+    }
+
+    /// The agency of the feed's features, decided from its first usable one.
+    private var decidedAgency: String?
+
+    /// The agency of a feed that names none (`import --agency`, `fetch`'s service), decided once
+    /// from its first usable feature: one namespace for the whole feed, by the same rules as the
+    /// FDSN text of the same service (``FeedAgency/fromFDSNText``), so that one event read from
+    /// both formats gets one code:
+    ///
+    /// - EMSC's members (`unid`, `flynn_region`, `source_catalog`): `emsc`;
+    /// - GeoNet's (`publicID`): `geonet`, as its FDSN text's Author (`WEL(GNS_Primary)`, `GNS`);
+    /// - ComCat's: the id starting with its `net` (`us7000abcd`, net `us`; every feature of the
+    ///   USGS feeds), no `net`, or ComCat's associated `ids` listed: `usgs`, the code the id itself;
+    /// - else the agency `net` names (``FeedAgency/fromName(_:)``): an id `fx0006679` of net `us`
+    ///   is `us:fx0006679`, as the text row `fx0006679|…|us|us|us|…` is.
+    static func agency(of fields: borrowing FeatureFields) -> String {
+        if fields.isEMSC || fields.unid != nil || fields.region != nil { return "emsc" }
+        if fields.code == nil, fields.publicID != nil { return FeedAgency.geoNet }
+        guard !fields.hasComCatIDs, let net = fields.net, !net.isEmpty, let id = fields.code,
+              !id.lowercased().hasPrefix(net.lowercased()) else { return "usgs" }
+        return FeedAgency.fromName(net) ?? "usgs"
+    }
+
+    /// GeoNet's `quality` in the words of the USGS `status`: `best` (reviewed by a seismologist)
+    /// is `reviewed`, `preliminary` and `automatic` are `automatic`, `deleted` stays; another
+    /// word is kept as it is.
+    static func status(ofGeoNetQuality quality: String) -> String {
+        switch quality.lowercased() {
+        case "best": "reviewed"
+        case "preliminary", "automatic": "automatic"
+        case "deleted": "deleted"
+        default: quality
+        }
     }
 
     // MARK: - The collection
@@ -211,11 +293,8 @@ final class GeoJSONParser: RecordParser {
                 input.pos &+= 1
                 try forEachMember("in \"metadata\"") { (key, c) throws(FeedError) in
                     if keys.lookup(key) == .generated, let n = try number(c) {
-                        let generated = n.double
-                        if generated > 0 {
-                            timeUnit = generated < 1e11 ? .seconds : .milliseconds
-                            decidedBy = "metadata.generated"
-                        }
+                        // Checked against the first feature's time before it decides (`decide`).
+                        if n.double > 0, n.double.isFinite { generated = n.double }
                     } else {
                         try input.skipValue()
                     }
@@ -385,6 +464,16 @@ final class GeoJSONParser: RecordParser {
             case .sourceCatalog:
                 fields.isEMSC = true
                 try input.skipValue()
+            case .publicID: fields.publicID = try string(c, &fields, "publicID")
+            case .magnitude:
+                // GeoNet's name for `mag` (a feed with both keeps `mag`).
+                let value = try number(c)?.double
+                if fields.magnitude == nil { fields.magnitude = value }
+            case .locality: fields.locality = try string(c, &fields, "locality")
+            case .quality: fields.quality = try string(c, &fields, "quality", intern: true)
+            case .ids:
+                fields.hasComCatIDs = c == quote
+                try input.skipValueFast()
             case .type: fields.type = try string(c, &fields, "type", intern: true)
             case .status: fields.status = try string(c, &fields, "status", intern: true)
             case .magType: fields.magType = try string(c, &fields, "magType", intern: true)

@@ -40,13 +40,15 @@ extension QuakeMLParser {
         }
         if let problem = QuakeRecord.timeProblem(time, field: "origin time") { return .failure(Skip(reason: problem)) }
         // A creation time outside the years the store takes is metadata lost, not the event.
-        let updated = [e.creationTime, origin.creationTime].lazy.compactMap { $0 }.first { QuakeRecord.supportedTimes.contains($0) } ?? time
+        // SC3ML's `modificationTime` (the event's last change) first: QuakeML has none.
+        let updated = [e.modificationTime, e.creationTime, origin.creationTime].lazy.compactMap { $0 }
+            .first { QuakeRecord.supportedTimes.contains($0) } ?? time
         guard let latitude = origin.latitude, let longitude = origin.longitude else {
             return .failure(Skip(reason: "the origin has no latitude and longitude"))
         }
         guard (-90...90).contains(latitude) else { return .failure(Skip(reason: "latitude \(latitude) is outside -90…90")) }
         guard (-180...180).contains(longitude) else { return .failure(Skip(reason: "longitude \(longitude) is outside -180…180")) }
-        let magnitude = chooseMagnitude(e)
+        let magnitude = chooseMagnitude(e, origin: origin)
         guard let (agency, id) = identity(e, origin: origin) else { return .failure(Skip(reason: "the event has no publicID")) }
         let code = FeedAgency.code(id, agency: agency)
         let place = e.descriptions.first { $0.type == "region name" }?.text
@@ -64,12 +66,13 @@ extension QuakeMLParser {
         return .success(record)
     }
 
-    /// The flagged magnitude (in the event, or beside it in BED-RT), else ``MagnitudePreference``'s choice.
-    func chooseMagnitude(_ e: Event) -> Magnitude? {
+    /// The flagged magnitude (in the event, beside it in BED-RT, in an origin in SC3ML), else
+    /// ``MagnitudePreference``'s choice among the event's and, in SC3ML, its origin's.
+    func chooseMagnitude(_ e: Event, origin: Origin) -> Magnitude? {
         if let id = e.preferredMagnitudeID {
             if let m = e.magnitudes.first(where: { $0.publicID == id }) ?? looseMagnitudes[id] { return m }
         }
-        var candidates = e.magnitudes
+        var candidates = e.magnitudes + origin.magnitudes
         for id in e.magnitudeReferences where !candidates.contains(where: { $0.publicID == id }) {
             if let m = looseMagnitudes[id] { candidates.append(m) }
         }
@@ -88,6 +91,15 @@ extension QuakeMLParser {
         guard !publicID.isEmpty else { return nil }
         let id = FeedAgency.eventID(fromPublicID: publicID)
         if let override = agencyOverride { return (override, id) }
+        // SC3ML ids are plain (`gfz2024abcd`): only one written as a URI (`smi:…`, `quakeml:…`,
+        // as QuakeML requires) names an authority; else the agencyID does.
+        if isSC3ML, !(publicID.hasPrefix("smi:") || publicID.hasPrefix("quakeml:")) {
+            guard let agency = e.agencyID.flatMap(FeedAgency.fromName) ?? origin.agencyID.flatMap(FeedAgency.fromName) else {
+                unattributed += 1
+                return (FeedAgency.neutral, id)
+            }
+            return (agency, id)
+        }
         // One service writes one authority (`smi:service.iris.edu/…`): look its agency up once.
         let bytes = publicID.utf8
         let authority = bytes.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") }

@@ -41,6 +41,7 @@ final class QuakeMLParser: RecordParser {
         case other, quakeml, eventParameters, event, origin, magnitude, description, text, type
         case preferredOriginID, preferredMagnitudeID, time, latitude, longitude, depth, value, mag
         case creationInfo, creationTime, evaluationStatus, agencyID, originReference, magnitudeReference
+        case seiscomp, modificationTime
     }
 
     private static let names: [UInt64: Name] = {
@@ -52,6 +53,9 @@ final class QuakeMLParser: RecordParser {
             ("value", .value), ("mag", .mag), ("creationInfo", .creationInfo), ("creationTime", .creationTime),
             ("evaluationStatus", .evaluationStatus), ("agencyID", .agencyID), ("originReference", .originReference),
             ("magnitudeReference", .magnitudeReference),
+            // SeisComP's SC3ML: the root, its capitalised `EventParameters`, and `creationInfo`'s
+            // `modificationTime` (QuakeML has none).
+            ("seiscomp", .seiscomp), ("EventParameters", .eventParameters), ("modificationTime", .modificationTime),
         ]
         return Dictionary(uniqueKeysWithValues: all.map { (xmlNameHash($0.0), $0.1) })
     }()
@@ -66,6 +70,8 @@ final class QuakeMLParser: RecordParser {
         var creationTime: Int64?
         var status: String?
         var agencyID: String?
+        /// SC3ML: the magnitudes computed for this origin, written inside it.
+        var magnitudes: [Magnitude] = []
     }
 
     struct Magnitude {
@@ -88,6 +94,7 @@ final class QuakeMLParser: RecordParser {
         var preferredMagnitudeID: String?
         var descriptions: [(type: String?, text: String)] = []
         var creationTime: Int64?
+        var modificationTime: Int64?
         var origins: [Origin] = []
         var magnitudes: [Magnitude] = []
         var line = 0
@@ -111,6 +118,14 @@ final class QuakeMLParser: RecordParser {
     private var finished = false
     /// QuakeML 1.0 (its namespace): depths are kilometres.
     var depthInKilometres = false
+    /// SeisComP's SC3ML (root `<seiscomp>`), and its `version` attribute: depths are kilometres,
+    /// magnitudes sit in their origins (`magnitude/magnitude/value`), and publicIDs are plain
+    /// ids (`gfz2024abcd`) rather than URIs.
+    var sc3mlVersion: String?
+    var isSC3ML: Bool { sc3mlVersion != nil }
+    /// The SC3ML versions this reader follows (the schemas of SeisComP 3 to 7, whose event
+    /// parameters agree in everything read here).
+    static let sc3mlVersions = 9...14
     /// BED-RT: origins and magnitudes beside the events, by publicID, and the events that
     /// referred to one not read yet (resolved at `</eventParameters>`).
     var looseOrigins: [String: Origin] = [:]
@@ -135,7 +150,17 @@ final class QuakeMLParser: RecordParser {
 
     var notes: [String] {
         var notes: [String] = []
-        if depthInKilometres { notes.append("QuakeML 1.0: depths are in kilometres in that version and were read as such") }
+        if let version = sc3mlVersion {
+            let minor = version.hasPrefix("0.") ? Int(version.dropFirst(2)) : nil
+            if let minor, Self.sc3mlVersions.contains(minor) {
+                notes.append("SeisComP SC3ML \(version): depths in kilometres, magnitudes read from their origins")
+            } else {
+                notes.append("SeisComP SC3ML version \(version.isEmpty ? "(none given)" : version) is outside 0.\(Self.sc3mlVersions.lowerBound)–0.\(Self.sc3mlVersions.upperBound), "
+                             + "the versions quaketui follows: read as those are")
+            }
+        } else if depthInKilometres {
+            notes.append("QuakeML 1.0: depths are in kilometres in that version and were read as such")
+        }
         if unattributed > 0 {
             notes.append("\(CountFormat.count(unattributed, "event"))\(unattributed == 1 ? " names" : " name") no agency (no publicID host, agencyID or datasource): "
                          + "codes are \(FeedAgency.neutral):<id>; import --agency NAME names it")
@@ -201,15 +226,24 @@ final class QuakeMLParser: RecordParser {
             throw input.error(.unknownFormat, "the XML document has no root element",
                               at: start, hint: FeedReader.formatHint)
         }
-        guard Self.names[hash] == .quakeml else {
-            throw input.error(.unknownFormat, "the XML document's root element is not <quakeml>, so it is not QuakeML",
+        let root = Self.names[hash]
+        guard root == .quakeml || root == .seiscomp else {
+            throw input.error(.unknownFormat, "the XML document's root element is neither <quakeml> nor SeisComP's <seiscomp>, so it is not QuakeML or SC3ML",
                               at: start, hint: FeedReader.formatHint)
         }
-        if try input.finishXMLStartTag(keeping: { _ in true }, attributes: { _, value in self.noteNamespace(value) }) {
+        if root == .seiscomp {
+            sc3mlVersion = ""
+            depthInKilometres = true
+        }
+        let version = XMLName("version", prefixed: false)
+        if try input.finishXMLStartTag(keeping: { _ in true }, attributes: { name, value in
+            if root == .seiscomp, name == version { self.sc3mlVersion = value }
+            if root == .quakeml { self.noteNamespace(value) }
+        }) {
             finished = true
             return
         }
-        stack.append(.quakeml)
+        stack.append(root!)
         hashes.append(hash)
     }
 
@@ -220,7 +254,7 @@ final class QuakeMLParser: RecordParser {
 
     private func expectEndOfDocument() throws(FeedError) {
         if case .start = try input.nextXMLMarkup() {
-            throw input.error(.syntax, "a second root element after </quakeml>")
+            throw input.error(.syntax, "a second root element after </\(isSC3ML ? "seiscomp" : "quakeml")>")
         }
     }
 
@@ -259,8 +293,15 @@ final class QuakeMLParser: RecordParser {
             var id = ""
             selfClosing = try input.finishXMLStartTag(keeping: { $0 == Attribute.publicID }) { _, value in id = value }
             if name == .origin { origin = Origin(publicID: id) } else { magnitude = Magnitude(publicID: id) }
+        } else if name == .magnitude, isSC3ML, parent == .origin, origin != nil, depth == 3 {
+            // SC3ML: a magnitude of the origin it sits in.
+            var id = ""
+            selfClosing = try input.finishXMLStartTag(keeping: { $0 == Attribute.publicID }) { _, value in id = value }
+            magnitude = Magnitude(publicID: id)
         } else if name == .eventParameters, depth == 1 {
-            selfClosing = try input.finishXMLStartTag(keeping: { _ in true }) { _, value in self.noteNamespace(value) }
+            selfClosing = try input.finishXMLStartTag(keeping: { _ in true }) { _, value in
+                if !self.isSC3ML { self.noteNamespace(value) }
+            }
         } else {
             if event != nil, parent == .event, depth == 3, name == .description { description = (nil, "") }
             selfClosing = try input.finishXMLStartTag()
@@ -286,7 +327,7 @@ final class QuakeMLParser: RecordParser {
     }
 
     private enum Leaf {
-        case eventType, preferredOrigin, preferredMagnitude, descriptionText, descriptionType, eventCreation
+        case eventType, preferredOrigin, preferredMagnitude, descriptionText, descriptionType, eventCreation, eventModification
         case originTime, originLatitude, originLongitude, originDepth, originCreation, originStatus
         case magnitudeValue, magnitudeType, eventAgency, originAgency, originReference, magnitudeReference
     }
@@ -307,6 +348,7 @@ final class QuakeMLParser: RecordParser {
         case .text where parent == .description && grand == .event: return .descriptionText
         case .type where parent == .description && grand == .event: return .descriptionType
         case .creationTime where parent == .creationInfo && grand == .event && n == 5: return .eventCreation
+        case .modificationTime where parent == .creationInfo && grand == .event && n == 5: return .eventModification
         case .creationTime where parent == .creationInfo && grand == .origin && origin != nil: return .originCreation
         case .evaluationStatus where parent == .origin && origin != nil: return .originStatus
         case .value where grand == .origin && origin != nil:
@@ -318,6 +360,8 @@ final class QuakeMLParser: RecordParser {
             default: return nil
             }
         case .value where parent == .mag && grand == .magnitude && magnitude != nil: return .magnitudeValue
+        // SC3ML writes QuakeML's `mag` as a `magnitude` inside the magnitude.
+        case .value where parent == .magnitude && grand == .magnitude && magnitude != nil && isSC3ML: return .magnitudeValue
         case .type where parent == .magnitude && magnitude != nil: return .magnitudeType
         default: return nil
         }
@@ -331,6 +375,7 @@ final class QuakeMLParser: RecordParser {
         case .descriptionText: description?.text = text
         case .descriptionType: description?.type = text
         case .eventCreation: event?.creationTime = Self.time(text)
+        case .eventModification: event?.modificationTime = Self.time(text)
         case .originTime:
             origin?.timeText = text
             origin?.time = Self.time(text)
@@ -357,6 +402,13 @@ final class QuakeMLParser: RecordParser {
     /// Handles the end of `name`; an event that ends usable puts its record in `ready`.
     private func close(_ name: Name, skips: inout SkipLog) throws(FeedError) {
         switch name {
+        case .magnitude where magnitude != nil && isSC3ML && stack.last == .origin:
+            // SC3ML: kept with its origin, and by publicID for an event's preferredMagnitudeID.
+            if let m = magnitude, origin != nil {
+                Self.keep(m, id: m.publicID, preferred: nil, in: &origin!.magnitudes)
+                if !m.publicID.isEmpty { looseMagnitudes[m.publicID] = m }
+            }
+            magnitude = nil
         case .origin where origin != nil && stack.count == 3:
             if let o = origin, event != nil {
                 Self.keep(o, id: o.publicID, preferred: event!.preferredOriginID, in: &event!.origins)
@@ -386,6 +438,7 @@ final class QuakeMLParser: RecordParser {
                 return
             }
             if let record = try finish(e, index: index, skips: &skips) { ready.append(record) }
+            if isSC3ML { forgetOrigins(of: e) }
         case .eventParameters where stack.count == 1:
             // BED-RT events whose origin or magnitude came after them.
             var records: [QuakeRecord] = []
@@ -398,6 +451,16 @@ final class QuakeMLParser: RecordParser {
             ready = records.reversed() + ready
         default:
             break
+        }
+    }
+
+    /// Forgets the origins an SC3ML event referred to, and their magnitudes, once it is read:
+    /// SeisComP writes every origin before the events, so a long answer would otherwise keep
+    /// all of them until its end (an origin belongs to one event).
+    private func forgetOrigins(of e: Event) {
+        for id in [e.preferredOriginID].compactMap({ $0 }) + e.originReferences {
+            guard let o = looseOrigins.removeValue(forKey: id) else { continue }
+            for m in o.magnitudes { looseMagnitudes[m.publicID] = nil }
         }
     }
 

@@ -35,7 +35,8 @@ public enum SampleCatalogue {
         let shift = Int64((now.timeIntervalSince1970 * 1000).rounded()) - generatedMilliseconds
         let counts: UpsertCounts? = try context.performAndWait(importing: true) { tx in
             guard try !tx.connection.hasQuakes(), try tx.connection.currentHistoryToken().rawValue == 0 else { return nil }
-            let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample")
+            // Its codes stay as written (`sample…`), whatever network its features name.
+            let reader = try FeedReader(source: .bytes(Array(geoJSON.utf8)), name: "bundled sample", agency: "usgs")
             let counts = try tx.upsert(from: {
                 guard var record = try reader.next() else { return nil }
                 record.time += shift

@@ -72,14 +72,25 @@ public struct QuakeRecord: Sendable, Hashable {
     /// ("105 km WNW of Höfn, Iceland" → "Iceland"); a place without a comma is its own region,
     /// and an empty place has the region "Unknown". The abbreviations USGS writes for a US state
     /// or Mexico ("10 km N of Foo, CA") are spelled out (`spelledOutRegions`), so they share the
-    /// section of the full name ("…, California").
+    /// section of the full name ("…, California"); a Flinn–Engdahl name goes under its country or
+    /// sea (`RegionName.grouped`: "WESTERN TURKEY" → "Turkey").
     public var region: String { Self.region(ofPlace: place) }
 
     public static func region(ofPlace place: String) -> String {
         let part = lastPart(ofPlace: place)
-        guard part.utf8.count == 2, let name = spelledOutRegions[part] else { return part }
-        return name
+        if part.utf8.count == 2, let name = spelledOutRegions[part] { return name }
+        return groupedRegions.withLock { cache in
+            if let region = cache[part] { return region }
+            // A catalogue has a few thousand distinct regions; an import looks each up once.
+            if cache.count >= 65_536 { cache.removeAll(keepingCapacity: true) }
+            let region = RegionName.grouped(part)
+            cache[part] = region
+            return region
+        }
     }
+
+    /// `RegionName.grouped` of the last parts seen (it costs microseconds, an import calls it a row).
+    private static let groupedRegions = LockedValue<[String: String]>([:])
 
     /// The last comma-separated part of `place`, trimmed; "Unknown" when it is empty.
     private static func lastPart(ofPlace place: String) -> String {

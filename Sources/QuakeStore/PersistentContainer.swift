@@ -297,6 +297,11 @@ public final class PersistentContainer: Sendable {
                 try db.execute(migrations[version])
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
+            if found < Schema.regionsGrouped, migrations.count >= Schema.regionsGrouped {
+                try Schema.regroupRegions(db)
+                // The rows it changed, in the digest (rebuilt below for a store without one).
+                if found >= SearchDigest.schemaVersion { try SearchDigest.flush(db) }
+            }
             if found < SearchDigest.schemaVersion, migrations.count >= SearchDigest.schemaVersion { try SearchDigest.rebuild(db) }
         }
     }

@@ -145,7 +145,42 @@ enum Schema {
         DROP INDEX IF EXISTS quake_magnitude;
         CREATE INDEX quake_magnitude ON quake(\(IDBlocks.of("id")), magnitude, time);
         """,
+        // 13 (issue 53): a Flinn–Engdahl region goes under its country or sea, and a name in
+        // capitals is title-cased (`RegionName.grouped`: "WESTERN TURKEY" → "Turkey"). The
+        // statements are none: `regroupRegions` respells the stored regions after them, in Swift.
+        "-- 13: regions regrouped by RegionName.grouped (PersistentContainer.migrate runs Schema.regroupRegions)",
     ]
+
+    /// The schema version whose migration regroups the stored regions (`regroupRegions`).
+    static let regionsGrouped = 13
+
+    /// Respells every stored region as `QuakeRecord.region` derives it now, from the stored name
+    /// (`RegionName.grouped` is idempotent and the old names were its input's spelling): one
+    /// look at each distinct region (the section counts list their keys), one update of the rows
+    /// of each that changes, through the region index. The count triggers move the counts of a
+    /// changed key; the digest's triggers list the rows, which the caller flushes.
+    static func regroupRegions(_ db: Connection) throws(SQLiteError) {
+        var keys: [String] = []
+        let buckets = try db.prepare("SELECT bucket FROM quake_count WHERE kind = 2")
+        while try buckets.step() { keys.append(buckets.text(at: 0)) }
+        let names = try db.prepare("SELECT DISTINCT region FROM quake WHERE regionKey = ?")
+        var changes: [(old: String, key: String, new: String)] = []
+        for key in keys {
+            names.reset()
+            try names.bind(key, at: 1)
+            while try names.step() {
+                let old = names.text(at: 0)
+                let new = RegionName.grouped(old)
+                if new != old { changes.append((old, key, new)) }
+            }
+        }
+        let update = try db.prepare("UPDATE quake SET region = ?, regionKey = ? WHERE regionKey = ? AND region = ?")
+        for change in changes {
+            update.reset()
+            try update.bind([.text(change.new), .text(TextFolding.fold(change.new)), .text(change.key), .text(change.old)])
+            try update.step()
+        }
+    }
 
     /// Migration 7's statement, from `QuakeRecord.spelledOutRegions`.
     private static var respellAbbreviatedRegions: String {
@@ -168,7 +203,8 @@ enum Schema {
     /// are not needed for them, a history column (6: `oldDepth`) that only a listed change reads
     /// (a store nobody may write has none to list), respell abbreviated regions (7), which such a
     /// store, never written since, holds consistently in their old spelling, and add the digest
-    /// (8), without which a reader uses SQL. A store
+    /// (8), without which a reader uses SQL, and regroup the regions (13), which such a store holds
+    /// consistently as they were derived before. A store
     /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
     static let oldestReadableVersion = 4
 

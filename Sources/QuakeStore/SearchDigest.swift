@@ -365,14 +365,16 @@ enum SearchDigest {
     /// counting per bucket of `countingKind`; nil when the digest cannot answer: a plan it does
     /// not hold the columns of (`QueryPlan.digestAnswers`), or a snapshot where it is not complete
     /// (the caller reads the rows with SQL). Each distinct text is tested against the search once
-    /// (`QueryPlan.placeMatches`, SQL's `instr`); the pass then tests a bit a row.
+    /// (`PlaceSearch.matches`, SQL's `instr`, in C); the pass then tests a bit a row.
     static func query(_ db: Connection, plan: QueryPlan, countingKind: Int?) throws(SQLiteError) -> DigestQuery? {
         guard plan.digestAnswers, try isCurrent(db) else { return nil }
         let textCount = (try db.scalar("SELECT coalesce(max(id), 0) FROM quake_digest_text").int64 ?? 0) + 1
         var query = DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: plan.minimumMagnitude,
                                 countKind: countingKind, filters: plan.filters)
-        guard plan.search != nil else { return query }
-        let search = plan.searchUTF8
+        guard let search = plan.placeSearch else { return query }
+        // The rarest word marks its texts (each of its names a sweep of `memmem`), then each other
+        // word keeps those among them that hold one of its names.
+        let words = search.wordsByRarity
         var matching = [UInt64](repeating: 0, count: Int(textCount / 64) + 1)
         // Every id below textCount must be read, chunk after chunk: a chunk missing or not of
         // its shape (cut by hand) leaves the search to SQL rather than miss its rows.
@@ -381,8 +383,17 @@ enum SearchDigest {
         while try names.step() {
             let first = names.int64(at: 0) * DigestRow.rowsPerChunk
             guard first == covered else { return nil }
-            let count = names.withBlob(at: 1) { blob in
-                search.withUnsafeBytes { DigestNames.mark(blob, firstID: first, containing: $0, in: &matching, below: textCount) }
+            let count = names.withBlob(at: 1) { blob -> Int64? in
+                var held: Int64?
+                for name in words[0] {
+                    held = name.withUnsafeBytes { DigestNames.mark(blob, firstID: first, containing: $0, in: &matching, below: textCount) }
+                    if held == nil { return nil }
+                }
+                for word in words.dropFirst() {
+                    held = DigestNames.keep(blob, firstID: first, containingOneOf: word, in: &matching, below: textCount)
+                    if held == nil { return nil }
+                }
+                return held
             }
             guard let count else { return nil }
             covered = first + count

@@ -11,8 +11,9 @@ import Testing
         let help = try QuaketuiBinary.run(["list", "--help"])
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains("--search <text> Only quakes whose place contains TEXT, or whose code starts with it."), "\(help.stdout)")
-        #expect(flat.contains("text that looks like a code (letters and digits, at least one of each, no space: us7000abcd) "
+        #expect(flat.contains("--search <text> Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."), "\(help.stdout)")
+        #expect(flat.contains("The search matches every word of TEXT in any order"), "\(help.stdout)")
+        #expect(flat.contains("Text that looks like a code (letters and digits, at least one of each, no space: us7000abcd) "
             + "also finds the quakes whose code starts with it"), "\(help.stdout)")
 
         let store = try TestStore()
@@ -21,5 +22,19 @@ import Testing
         let list = try QuaketuiBinary.run(["list", "--search", "us7000", "--json"], stateDirectory: store.directory.url)
         #expect(list.status == 0, "\(list.stderr)")
         #expect(try list.json()["total"] as? Int == 2, "the code's start and the place alike")
+    }
+
+    /// Issue 53: every word in any order, and the other names of a place, as `/` finds them (one QueryPlan).
+    @Test(arguments: [("japan honshu", ["a"]), ("HONSHU  japan", ["a"]), ("sumatra", ["b", "c"]), ("türkiye", ["d", "e"]), ("honshu x", [])])
+    func listSearchesEveryWordAndEveryNameOfAPlace(search: String, codes: [String]) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a", place: "NEAR EAST COAST OF HONSHU, JAPAN"), .fixture("b", place: "SOUTHERN SUMATERA, INDONESIA"),
+                          .fixture("c", place: "Northern Sumatra, Indonesia"), .fixture("d", place: "WESTERN TURKEY"),
+                          .fixture("e", place: "12 km N of Sındırgı, Türkiye"), .fixture("f", place: "Honshu region")])
+        let list = try QuaketuiBinary.run(["list", "--search", search, "--json"], stateDirectory: store.directory.url)
+        #expect(list.status == 0, "\(list.stderr)")
+        let quakes = (try list.json()["sections"] as? [[String: Any]] ?? []).flatMap { $0["quakes"] as? [[String: Any]] ?? [] }
+        #expect(Set(quakes.compactMap { $0["code"] as? String }) == Set(codes), "\(search)")
     }
 }

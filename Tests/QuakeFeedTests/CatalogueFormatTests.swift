@@ -81,7 +81,7 @@ import QuakeTestSupport
     @Test func htmlIsNotQuakeML() {
         let error = Feed.error("<!DOCTYPE html>\n<html><body>Service unavailable</body></html>", name: "page.xml")
         #expect(error?.code == .unknownFormat)
-        #expect(error?.description.hasPrefix("page.xml:2:1: the XML document's root element is not <quakeml>") == true)
+        #expect(error?.description.hasPrefix("page.xml:2:1: the XML document's root element is neither <quakeml> nor SeisComP's <seiscomp>") == true)
     }
 
     @Test func mismatchedEndTagIsASyntaxError() {

@@ -173,9 +173,8 @@ import Testing
             for place in places {
                 for search in searches {
                     let expected = try db.scalar("SELECT instr(?, ?) > 0", [.text(place), .text(search)]).int64 == 1
-                    var (haystack, needle) = (place, search)
-                    let found = haystack.withUTF8 { h in needle.withUTF8 { n in
-                        QueryPlan.placeMatches(UnsafeRawBufferPointer(h), searching: UnsafeRawBufferPointer(n)) } }
+                    var haystack = place
+                    let found = haystack.withUTF8 { PlaceSearch.contains(UnsafeRawBufferPointer($0), Array(search.utf8)) }
                     #expect(found == expected, "\(place.debugDescription) ∋ \(search.debugDescription)")
                 }
             }

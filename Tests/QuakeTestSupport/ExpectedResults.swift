@@ -26,6 +26,21 @@ public enum ExpectedResults {
         return folded
     }
 
+    /// A search's words, each with the names it also stands for (issue 53): a word that is part
+    /// of a name in one of `PlaceSpellings.groups` (three characters or more) also finds that
+    /// group's other names. Written apart from `PlaceSearch`: split on whitespace, tested with `contains`.
+    public static func placeWords(_ search: String) -> [[String]] {
+        fold(search).components(separatedBy: .whitespacesAndNewlines).filter { !$0.isEmpty }.map { word in
+            guard word.count >= 3 else { return [word] }
+            return [word] + PlaceSpellings.groups.filter { $0.contains { $0.contains(word) } }.flatMap { $0 }
+        }
+    }
+
+    /// Whether a folded place holds one name of every word (every place, without words).
+    public static func placeHolds(_ place: String, _ words: [[String]]) -> Bool {
+        words.allSatisfy { names in names.contains { place.contains($0) } }
+    }
+
     /// Great-circle distance in km, written apart from `GeoPoint`: the haversine in its
     /// `atan2` form (Sinnott 1984, "Virtues of the Haversine"), on the same mean radius.
     public static func kilometres(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
@@ -62,7 +77,7 @@ public enum ExpectedResults {
                                 order: QuakeSortOrder, ascending: Bool, timeZone: TimeZone,
                                 distanceFrom: (latitude: Double, longitude: Double)? = nil, within: Double? = nil,
                                 kmPerUnit: Double = 1) -> [Section] {
-        let needle = fold(search.trimmingCharacters(in: .whitespacesAndNewlines))
+        let words = placeWords(search)
         func km(_ r: QuakeRecord) -> Double {
             guard let p = distanceFrom else { return 0 }
             return kilometres(fromLatitude: p.latitude, longitude: p.longitude, toLatitude: r.latitude, longitude: r.longitude)
@@ -73,7 +88,7 @@ public enum ExpectedResults {
         let matching = records.filter { record in
             if let minimumMagnitude, (record.magnitude ?? -.infinity) < minimumMagnitude || record.magnitude == nil { return false }
             if let within, km(record) > within { return false }
-            return needle.isEmpty || fold(record.place).contains(needle)
+            return placeHolds(fold(record.place), words)
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone

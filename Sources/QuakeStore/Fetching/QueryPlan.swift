@@ -6,9 +6,10 @@ import Foundation
 /// test in Swift for one row. Every reader asks the plan; none spells the predicate itself.
 /// (The order's SQL is its `strategy`'s, see `QueryPlan+Order.swift`.)
 ///
-/// A row matches when its magnitude is at least the minimum, its folded place holds the folded
-/// search text (or, for a search that looks like a code, `us7000abcd`, its code starts with it:
-/// a range on the code's unique index), and it passes every row filter (`:` filters, near home). The search and the
+/// A row matches when its magnitude is at least the minimum, its folded place holds every word
+/// of the folded search text in any order, each as written or as another name of the same place
+/// (`PlaceSearch`, `PlaceSpellings`) (or, for a search that looks like a code, `us7000abcd`, its
+/// code starts with it: a range on the code's unique index), and it passes every row filter (`:` filters, near home). The search and the
 /// filters are kept in the controller's match set (`ResultMatches`) when there are any; the
 /// magnitude is tested beside it, so that a merge can place a row from its keys alone.
 ///
@@ -18,7 +19,7 @@ import Foundation
 /// | the distance table (`DistanceTable`) | `distanceTableWhere` | — |
 /// | a walk without the set (`ProvisionalReader`, `DistanceTable.walk`) | `rowWhere` | `matches(_: Fields)` |
 /// | filling the set (`ResultMatches.rebuild`) | `matchSetFill` | `isCandidate(_:)` |
-/// | filling the set from the digest (`SearchDigest.fill`, when `digestAnswers`) | — (a pass in C, `RowFilter`'s tests) | `placeMatches`' test, as `memmem` over the packed places |
+/// | filling the set from the digest (`SearchDigest.fill`, when `digestAnswers`) | — (a pass in C, `RowFilter`'s tests) | `PlaceSearch.matches`' test, as `memmem` over the packed places |
 ///
 /// `QueryPlanAgreementTests` holds every SQL path and the Swift test to the same rows.
 struct QueryPlan {
@@ -28,6 +29,8 @@ struct QueryPlan {
     let strategy: any SortStrategy
     /// The folded, trimmed search text; nil when there is nothing to search for.
     let search: String?
+    /// Its words and their other names (nil without a search).
+    let placeSearch: PlaceSearch?
     let minimumMagnitude: Double?
     let filters: [RowFilter]
     /// Whether the search and filters go through the match set; without either every row is a candidate.
@@ -36,8 +39,6 @@ struct QueryPlan {
     /// The search when it looks like a quake's code (`codePrefix(of:)`): codes starting with it match too.
     let codePrefix: String?
 
-    /// `search` as bytes, for the per-row test (no allocation a row).
-    private let searchBytes: [UInt8]
     /// Each alert filter's lowest accepted level (an index in `RowFilter.alertLevels`; past
     /// the end for an unknown level, which accepts nothing), in the order of `filters`.
     private let alertFloors: [Int]
@@ -46,8 +47,8 @@ struct QueryPlan {
         self.request = request
         strategy = request.strategy
         let folded = TextFolding.fold(request.predicate.searchText.trimmingCharacters(in: .whitespacesAndNewlines))
-        search = folded.isEmpty ? nil : folded
-        searchBytes = Array(folded.utf8)
+        placeSearch = PlaceSearch(folded: folded)
+        search = placeSearch == nil ? nil : folded
         codePrefix = Self.codePrefix(of: folded)
         minimumMagnitude = request.predicate.minimumMagnitude
         filters = request.predicate.rowFilters
@@ -79,12 +80,25 @@ struct QueryPlan {
         return ("code >= ? AND code < ?", [.text(codePrefix), .text(String(decoding: upper, as: UTF8.self))])
     }
 
-    /// The search as a `WHERE` term over `quake` (its folded place holds it, or its code starts
-    /// with it); nil without a search.
+    /// The search as a `WHERE` term over `quake` (its folded place holds every word, or its code
+    /// starts with it); nil without a search.
     var searchTerm: (String, [SQLiteValue])? {
-        guard let search else { return nil }
-        guard let (codeTerm, codeArgs) = codeRange else { return ("instr(placeKey, ?) > 0", [.text(search)]) }
-        return ("(instr(placeKey, ?) > 0 OR (\(codeTerm)))", [.text(search)] + codeArgs)
+        guard let placeSearch, let (placeTerm, placeArgs) = Self.placeTerm(placeSearch.words) else { return nil }
+        guard let (codeTerm, codeArgs) = codeRange else { return (placeTerm, placeArgs) }
+        return ("(\(placeTerm) OR (\(codeTerm)))", placeArgs + codeArgs)
+    }
+
+    /// `words` as one SQL term over `placeKey`: each word, one of its alternatives (`instr`
+    /// compares bytes and has no pattern syntax, so any text is literal, NUL included).
+    static func placeTerm(_ words: [[String]], column: String = "placeKey") -> (String, [SQLiteValue])? {
+        guard !words.isEmpty else { return nil }
+        var arguments: [SQLiteValue] = []
+        let terms = words.map { alternatives in
+            arguments += alternatives.map { .text($0) }
+            let tests = alternatives.map { _ in "instr(\(column), ?) > 0" }
+            return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"
+        }
+        return (terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")", arguments)
     }
 
     /// The function that tests the match set per row (registered by `MatchSet.register(on:)`).
@@ -139,7 +153,7 @@ struct QueryPlan {
 
     /// `rowWhere`, with the minimum magnitude written for `magnitude` (`Connection.everyRowWhere`,
     /// the distance walk); without the search when not `searchInSQL` (the reader then tests
-    /// `placeMatches(_:searching:)` on each row, which `searchesPlaceOnly` allows).
+    /// `PlaceSearch.matches` on each row, which `searchesPlaceOnly` allows).
     func rowWhere(magnitude use: MagnitudeIndexUse, searchInSQL: Bool = true) -> (String, [SQLiteValue]) {
         var terms: [String] = [], arguments: [SQLiteValue] = []
         if let (term, args) = use == .drive ? indexedMagnitudeTerm : magnitudeTerm {
@@ -177,15 +191,20 @@ struct QueryPlan {
     }
 
     /// The statement that fills the match set with the candidates (nil: no set): FTS5 trigram
-    /// for 3+ characters of search text, else a scan (`matchSetScan`); the filters on the same
-    /// rows. Each query adds its rows with `quaketui_match` in an aggregate, which SQLite
+    /// for the words of 3+ characters (the shorter ones tested on the rows it finds), else a scan
+    /// (`matchSetScan`); the filters on the same rows. Each query adds its rows with `quaketui_match` in an aggregate, which SQLite
     /// evaluates once for each row the `WHERE` clause passes, and never before the clause.
     /// `counts` says whether the statement also counts its rows per `bucket`.
     func matchSetFill(countingBy bucket: (String, [SQLiteValue])?) -> (sql: String, arguments: [SQLiteValue], counts: Bool)? {
         guard usesMatchSet else { return nil }
         if let (sql, arguments) = matchSetScan(countingBy: bucket) { return (sql, arguments, bucket != nil) }
-        let (filters, filterArgs) = filterClause
-        let phrase = "\"" + (search ?? "").replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var (filters, filterArgs) = filterClause
+        guard let placeSearch, let query = placeSearch.ftsQuery else { return nil }  // matchSetScan answers those
+        let phrase = query
+        if let (shortTerm, shortArgs) = Self.placeTerm(placeSearch.shortWords, column: "quake.placeKey") {
+            filters = " AND \(shortTerm)" + filters
+            filterArgs = shortArgs + filterArgs
+        }
         if let (codeTerm, codeArgs) = codeRange {
             // The place's trigram matches, then the code's range on its unique index: each driven
             // by its index, one after the other (a row in both is added twice, which the set ignores).
@@ -208,21 +227,21 @@ struct QueryPlan {
     }
 
     /// The statement that fills the set by scanning `quake` (the rows passing the filters, with
-    /// one or two characters of search text those whose folded place holds them — literal by
+    /// a search of only words below the trigram index — one or two characters, or a control
+    /// character — those whose folded place holds every word — literal by
     /// construction: `instr` has no pattern syntax, and it compares bytes, so even NUL is text),
     /// counting per `bucket` (an SQL expression over
     /// `quake`, NULL for a row not to count, with its arguments) into the set's `bucketCounts`
-    /// if given; nil for a search the trigram index answers (three characters or more, without
-    /// control characters).
+    /// if given; nil for a search with a word the trigram index answers (three characters or
+    /// more, without control characters: `matchSetFill`).
     func matchSetScan(countingBy bucket: (String, [SQLiteValue])?) -> (String, [SQLiteValue])? {
         let (filters, filterArgs) = filterClause
         let match = bucket.map { "quaketui_match_counting(id, \($0.0))" } ?? "quaketui_match(id)"
         let matchArgs = bucket?.1 ?? []
-        guard let search else {
+        guard let placeSearch else {
             return ("SELECT count(\(match)) FROM quake WHERE 1\(filters)", matchArgs + filterArgs)
         }
-        let hasControl = search.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard search.unicodeScalars.count < 3 || hasControl, let (term, args) = searchTerm else { return nil }
+        guard placeSearch.ftsQuery == nil, let (term, args) = searchTerm else { return nil }
         return ("SELECT count(\(match)) FROM quake WHERE \(term)\(filters)", matchArgs + args + filterArgs)
     }
 
@@ -255,33 +274,9 @@ struct QueryPlan {
         return matchesPlace(row.keys.placeKey)
     }
 
-    /// `instr(placeKey, search) > 0`: a byte-wise substring test.
+    /// The place term of `searchTerm` in Swift (`PlaceSearch.matches`): byte-wise substring tests.
     private func matchesPlace(_ placeKey: String) -> Bool {
-        guard search != nil else { return true }
-        var placeKey = placeKey
-        return placeKey.withUTF8 { haystack in
-            searchBytes.withUnsafeBytes { Self.placeMatches(UnsafeRawBufferPointer(haystack), searching: $0) }
-        }
-    }
-
-    /// The search's UTF-8 bytes (empty without a search), for `placeMatches(_:searching:)`.
-    var searchUTF8: [UInt8] { searchBytes }
-
-    /// `instr(placeKey, search) > 0` on the UTF-8 bytes of a placeKey and of the search (true for
-    /// an empty search): each place the search's first byte is found (`memchr`), the rest
-    /// compared (`memcmp`). SQLite's `instr` steps through text a character at a time; a valid
-    /// UTF-8 search never starts on a continuation byte, so testing every byte finds the same.
-    static func placeMatches(_ haystack: UnsafeRawBufferPointer, searching needle: UnsafeRawBufferPointer) -> Bool {
-        guard let first = needle.first else { return true }
-        guard needle.count <= haystack.count, let base = haystack.baseAddress else { return false }
-        let lastStart = haystack.count - needle.count
-        var start = 0
-        while start <= lastStart {
-            guard let found = memchr(base + start, Int32(first), lastStart - start + 1) else { return false }
-            if needle.count == 1 || memcmp(found + 1, needle.baseAddress! + 1, needle.count - 1) == 0 { return true }
-            start = base.distance(to: UnsafeRawPointer(found)) + 1
-        }
-        return false
+        placeSearch?.matches(placeKey) ?? true
     }
 
     /// Whether a pass over the digest can take this plan's rows (`SearchDigest`): a search of
@@ -289,7 +284,7 @@ struct QueryPlan {
     var digestAnswers: Bool { codePrefix == nil && filters.allSatisfy(\.isHeldInDigest) }
 
     /// Whether a reader of every matching row may test the search itself on each row's
-    /// `placeKey` (`placeMatches(_:searching:)`) instead of SQL's `instr`: a search that is not code-like (a
+    /// `placeKey` (`PlaceSearch.matches`) instead of SQL's `instr`: a search that is not code-like (a
     /// code-like one also matches codes).
     var searchesPlaceOnly: Bool { search != nil && codePrefix == nil }
 

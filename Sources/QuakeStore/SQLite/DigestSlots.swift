@@ -290,4 +290,27 @@ enum DigestNames {
         }
         return count >= 0 ? count : nil
     }
+
+    /// Clears the bit of each id whose text in `blob` holds none of `needles`
+    /// (`quaketui_digest_keep_names`): the other words of a search, among the first word's
+    /// matches. Returns how many ids the chunk holds, or nil for a BLOB not of its shape.
+    static func keep(_ blob: UnsafeRawBufferPointer, firstID: Int64, containingOneOf needles: [[UInt8]],
+                     in bits: inout [UInt64], below textCount: Int64) -> Int64? {
+        let lengths = needles.map { Int64($0.count) }
+        // The needles' storage stays put while the C call reads it (one allocation a call).
+        let joined = needles.flatMap { $0 }
+        let count = joined.withUnsafeBufferPointer { storage in
+            var pointers: [UnsafePointer<UInt8>?] = []
+            var offset = 0
+            for needle in needles {
+                pointers.append(storage.baseAddress.map { $0 + offset })
+                offset += needle.count
+            }
+            return bits.withUnsafeMutableBufferPointer { bits in
+                quaketui_digest_keep_names(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), firstID,
+                                           pointers, lengths, Int32(needles.count), bits.baseAddress, min(textCount, Int64(bits.count) * 64))
+            }
+        }
+        return count >= 0 ? count : nil
+    }
 }

@@ -9,7 +9,7 @@ extension Connection {
     /// through the index, 0.2 s by the table). A count over the index, stopped at the sixteenth,
     /// decides; the store's total is `quake_count`'s (every row has one magnitude bucket).
     /// With `searchInSQL` false, the term leaves the search out: the caller tests
-    /// `QueryPlan.placeMatches` on each row's `placeKey` (only when `plan.searchesPlaceOnly`).
+    /// `PlaceSearch.matches` on each row's `placeKey` (only when `plan.searchesPlaceOnly`).
     func everyRowWhere(_ plan: QueryPlan, searchInSQL: Bool = true) throws(SQLiteError) -> (String, [SQLiteValue]) {
         guard let (indexed, arguments) = plan.indexedMagnitudeTerm else { return plan.rowWhere(magnitude: .either, searchInSQL: searchInSQL) }
         let total = Int64(try keptQuakeCount())
@@ -35,12 +35,9 @@ extension Connection {
             """)
         try statement.bind([.real(.infinity), .real(.infinity)] + arguments)
         var statistics = CatalogueStatistics(timeZone: request.timeZone)
-        let search = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.searchUTF8.count, alignment: 1)
-        defer { search.deallocate() }
-        search.copyBytes(from: plan.searchUTF8)
-        let needle = UnsafeRawBufferPointer(search)
+        let search = plan.placeSearch
         while try statement.step() {
-            if testsPlace, !statement.withText(at: 4, { QueryPlan.placeMatches($0, searching: needle) }) { continue }
+            if testsPlace, let search, !statement.withText(at: 4, { search.matches($0) }) { continue }
             statement.withText(at: 3) { region in
                 statistics.add(magnitude: statement.double(at: 0), depth: statement.double(at: 1), time: statement.int64(at: 2), region: region)
             }

@@ -33,7 +33,7 @@ enum DetailView {
         let magnitude = QuakeFormat.magnitude(r.magnitude) + (r.magType.map { " \($0)" } ?? "")
         var rows: [(String, String, Style)] = [
             ("Magnitude", magnitude, MagnitudeBand(magnitude: r.magnitude).style),
-            ("Place", r.place.isEmpty ? "—" : r.place, .plain),
+            ("Place", r.place.isEmpty ? "—" : PlaceName.displayed(r.place), .plain),
             ("Time", QuakeFormat.absolute(r.time, in: zone) + "  (" + QuakeFormat.relative(r.time, now: display.now) + ")",
              .plain),
             ("Updated", QuakeFormat.absolute(r.updated, in: zone), .role(.dim)),

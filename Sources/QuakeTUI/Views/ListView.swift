@@ -205,7 +205,7 @@ enum ListView {
             let mark = QuakeMark(quake)
             return (mark.map { String($0.glyph) } ?? "", mark?.style ?? .plain)
         case .place:
-            let place = QuakeFormat.singleLine(quake.place)
+            let place = QuakeFormat.singleLine(PlaceName.displayed(quake.place))
             return place.isEmpty ? ("(unknown place)", .role(.dim)) : (place, .plain)
         case .notes:
             return (quake.hasNotes ? "✎" : "", .role(.accent))

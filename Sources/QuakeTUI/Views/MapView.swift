@@ -28,7 +28,7 @@ enum MapView {
         x += buffer.put(QuakeFormat.coordinates(latitude: record.latitude, longitude: record.longitude),
                         at: Point(x: x, y: content.y), style: .role(.accent, [.bold]), maxWidth: content.maxX - x)
         if !record.place.isEmpty, x + 4 < scaleX {
-            buffer.put("  " + record.place, at: Point(x: x, y: content.y), style: .role(.dim), maxWidth: scaleX - 1 - x)
+            buffer.put("  " + PlaceName.displayed(record.place), at: Point(x: x, y: content.y), style: .role(.dim), maxWidth: scaleX - 1 - x)
         }
         if scaleX > x + 1 { buffer.put(scale, at: Point(x: scaleX, y: content.y), style: .role(.dim)) }
         let body = content.splitTop(1).1

@@ -26,10 +26,12 @@ enum ListCommand {
             intensity Allen, Wald & Worden (2012) predict there (a median, without site effects;
             see the README); --min-intensity I keeps the quakes shown as I or stronger (4 or IV).
             --radius KM keeps only quakes within KM kilometres (great-circle) of that point.
-            The search is a case- and diacritic-insensitive substring of the place ("mexico"
-            finds "México"; the text is literal); text that looks like a code (letters and
-            digits, at least one of each, no space: us7000abcd) also finds the quakes whose
-            code starts with it. Days and times follow the app setting timeZone in
+            The search matches every word of TEXT in any order ("japan honshu"), each a case-
+            and diacritic-insensitive substring of the place ("mexico" finds "México") or
+            another name of the same place ("sumatra" finds "Sumatera", "turkey" finds
+            "Türkiye"; README, Place names); whitespace separates words, nothing else is
+            syntax. Text that looks like a code (letters and digits, at least one of each, no
+            space: us7000abcd) also finds the quakes whose code starts with it. Days and times follow the app setting timeZone in
             defaults.plist (utc or local; local by default).
 
             list only reads: it never imports anything. While the store holds the bundled sample
@@ -55,7 +57,7 @@ enum ListCommand {
                   completion: .values(QuakeSortOrder.allCases.map(\.rawValue))),
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
-            .init(name: "search", value: "TEXT", help: "Only quakes whose place contains TEXT, or whose code starts with it."),
+            .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
             .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X)."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
@@ -304,7 +306,7 @@ enum ListCommand {
             }
             let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
             let time = formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000))
-            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(row.place)
+            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(row.place))
             output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
         }
         if limit < controller.total {

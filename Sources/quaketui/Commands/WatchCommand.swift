@@ -153,7 +153,7 @@ struct QuakeLineFormatter {
     func text(_ quake: QuakeRecord, distance: Double?, bearing: Double?) -> String {
         let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M    —"
         let time = formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))
-        var text = "\(time)  \(magnitude)  \(quake.place.isEmpty ? "(no place)" : SafeText.sanitize(quake.place))"
+        var text = "\(time)  \(magnitude)  \(quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place)))"
         if let distance, let bearing {
             let value = miles ? distance / 1.609344 : distance
             text += String(format: "  %.0f %@ %@", value, miles ? "mi" : "km", GeoPoint.compassPoint(bearing))
