@@ -44,7 +44,7 @@ struct ListSceneEndToEndTests {
         try fixture.tmux.send(pane, "Enter")
         try fixture.tmux.send(pane, "s", "g")
         let screen = try fixture.tmux.waitForScreen(pane, "the search, sorted by magnitude") {
-            $0.header.sort == "sort magnitude ↓" && $0.header.line.contains("hawaii") && $0.rows.first?.section?.title == "M 3"
+            $0.header.sort == "sort magnitude ↓" && $0.header.line.contains("hawaii") && $0.rows.first?.section?.title == "M 5"
         }
         _ = try BrowserTests.waitForSceneFile(fixture) {
             $0["ContentView.sortOrder"] as? String == "magnitude" && $0["ContentView.searchText"] as? String == "hawaii"
