@@ -163,6 +163,25 @@ struct FilterFlagsCommandTests {
         #expect(quakes.contains { $0["magType"] is String && $0["status"] is String && $0["type"] is String })
     }
 
+    @Test func watchPrintsTheArrivalsListListsWithTheSameFilters() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let filters = ["--search", "hawaii", "--depth", "0-3", "--type", "earthquake", "--mag", "2.5+", "--time", "2018-06-10..2018-06-13"]
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", dir.path] + filters)
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("all_week-2018-06-14.geojson").path], stateDirectory: dir.url).status == 0)
+        let listed = try QuaketuiBinary.run(["list", "--json"] + filters, stateDirectory: dir.url).listedCodes()
+        #expect(listed.count > 20)
+        #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= listed.count })
+        let watched = try watch.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["code"] as? String
+        }
+        // The same quakes (watch prints them in arrival order, oldest first, ties as they came).
+        #expect(watched.count == listed.count && Set(watched.compactMap { $0 }) == Set(listed))
+    }
+
     @Test func plainListRowsShowTheDepthAndTheMagnitudeType() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

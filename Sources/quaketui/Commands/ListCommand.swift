@@ -78,7 +78,7 @@ enum ListCommand {
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
-            .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more (the app setting minimumMagnitude's filter)."),
+            .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
         ] + FilterFlags.options + [
             .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X): --intensity I+."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
