@@ -76,8 +76,9 @@ struct QuakeJSON: Encodable {
 }
 
 extension QuakeRecord {
-    /// What a list row holds of a quake, for a row whose record could not be read (deleted since
-    /// the row was read): the fields a row lacks are nil.
+    /// What a list row holds of a quake, for a row whose record could not be read (another
+    /// process deleted it between the row's read and the record's): the fields a row lacks are
+    /// nil, and `updated` is the origin time, the earliest it can be.
     init(row: QuakeRow) {
         self.init(code: row.code, magnitude: row.magnitude, place: row.place, time: row.time, updated: row.time,
                   latitude: row.latitude, longitude: row.longitude, depth: row.depth, type: row.type,
