@@ -31,7 +31,7 @@ enum SortKeyRole {
         func settle() throws {
             while model.results.isProvisional {
                 guard settled.wait(timeout: .now() + 600) == .success else { throw BenchError("never settled") }
-                _ = try model.send(.resultsSettled)
+                _ = try model.takeCount()
             }
             _ = try BenchScreen.frame(model, container: container)
         }

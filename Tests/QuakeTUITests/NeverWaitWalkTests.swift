@@ -35,7 +35,7 @@ import Testing
     static func settle(_ model: BrowserModel, _ settled: Settled) throws {
         while model.results.isProvisional {
             #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
-            _ = try model.performReads(model.send(.resultsSettled))
+            _ = try model.takeCount().map { try model.performReads($0.effects) }
         }
     }
 
@@ -196,7 +196,7 @@ import Testing
                 // One settle at a time, to see the frame between the counts and the order.
                 while live.results.isProvisional {
                     #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
-                    _ = try live.performReads(live.send(.resultsSettled))
+                    _ = try live.takeCount().map { try live.performReads($0.effects) }
                     guard live.results.isProvisional, live.results.countedTotal != nil else { continue }
                     countedFirst += 1
                     let withoutScrollbar = { (screen: String) in screen.replacingOccurrences(of: "┃", with: " ") }

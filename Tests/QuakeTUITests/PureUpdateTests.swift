@@ -75,6 +75,7 @@ import Testing
         var window = Self.snapshot(state.request, [("M 3", ["a1", "a2"])], generation: 2)
         window.isProvisional = true
         window.countedTotal = nil
+        window.pendingCount = 7  // the engine's count 7
         _ = state.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
         #expect(state.selectedCode == "a1" && state.cursorLine == 1)
         #expect(state.pendingBase == before)  // where a failed count goes back to
@@ -82,12 +83,10 @@ import Testing
         #expect(state.update(.last) == [])  // G needs the whole list
         #expect(state.heldForCounts == [.last])
 
-        // The count is done: the runtime is asked to settle, and the answer puts G through.
-        let settle = state.update(.resultsSettled)
-        #expect(settle == [.queryResults(ResultsQuery(step: .settle, anchor: "a1", collapsed: [], purpose: .keepSelection(line: 1)))])
+        // The count is done: its answer carries the results (no query follows), and puts G through.
         let exact = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 3)
-        guard case .queryResults(let settleQuery)? = settle.first else { return }
-        _ = state.update(.resultsAnswered(ResultsAnswer(query: settleQuery, snapshot: exact, anchor: 1)))
+        let settle = state.update(.resultsSettled(SettledResults(count: 7, snapshot: exact, anchorCode: "a1", anchor: 1)))
+        #expect(!settle.contains { if case .queryResults = $0 { true } else { false } })
         #expect(state.heldForCounts.isEmpty && state.keptSelectionLine == nil && state.pendingBase == nil)
         #expect(state.selectedCode == "b2" && state.cursorLine == 4)
 
@@ -98,9 +97,8 @@ import Testing
         _ = failing.update(.nextSortOrder, at: Self.time)
         _ = failing.update(.resultsAnswered(ResultsAnswer(query: query, snapshot: window, anchor: 0)))
         _ = failing.update(.last)
-        guard case .queryResults(let failedSettle)? = failing.update(.resultsSettled).first else { return }
         let reason = "Could not read the store: disk I/O error."
-        let resume = failing.update(.resultsFailed(failedSettle, reason: reason))
+        let resume = failing.update(.countFailed(count: 7, reason: reason))
         var expected = before
         expected.status.message = "The list could not be counted (it shows what it showed before): \(reason)"
         expected.status.isError = true
@@ -136,6 +134,64 @@ import Testing
         effects.lazy.compactMap { effect -> ResultsQuery? in
             if case .queryResults(let query) = effect { query } else { nil }
         }.first
+    }
+
+    /// A provisional window for count `count`: a1 and its neighbour, counts pending.
+    static func window(_ request: SectionedFetchRequest, count: Int, generation: Int) -> ResultsSnapshot {
+        var window = snapshot(request, [("M 3", ["a1", "a2"])], generation: generation)
+        window.isProvisional = true
+        window.countedTotal = nil
+        window.pendingCount = count
+        return window
+    }
+
+    /// Counts' answers are events with their values, numbered by the count they answer: those
+    /// for an older count, those arriving while a newer request is unanswered, and those after
+    /// the results are exact change nothing (whole states compared); a distance sort's band
+    /// counts come first and keep the window provisional for the same count; a failure of an
+    /// older count changes nothing, the current one's goes back before the request.
+    @Test func countsAnswerOnlyTheCountTheResultsWaitFor() throws {
+        var state = Self.start()
+        let sort = try #require(Self.query(state.update(.nextSortOrder, at: Self.time)))
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: sort, snapshot: Self.window(state.request, count: 4, generation: 2), anchor: 0)))
+        // The user reverses the order before the count: a newer request, count 5, asked.
+        let reverse = try #require(Self.query(state.update(.reverseSortDirection)))
+        let exact = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 9)
+        let asked = state
+        // Count 4's answer and failure arrive while count 5's request is unanswered: dropped.
+        #expect(state.update(.resultsSettled(SettledResults(count: 4, snapshot: exact, anchorCode: "a1", anchor: 1))) == [])
+        #expect(state == asked)
+        #expect(state.update(.countFailed(count: 4, reason: "interrupted")) == [])
+        #expect(state == asked)
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: reverse, snapshot: Self.window(state.request, count: 5, generation: 3), anchor: 0)))
+        let waiting = state
+        #expect(waiting.results.pendingCount == 5 && waiting.pendingBase?.sort == Self.start().sort)
+        // Count 4's answer, late (out of order): dropped; so is its failure.
+        _ = state.update(.resultsSettled(SettledResults(count: 4, snapshot: exact, anchorCode: "a1", anchor: 1)))
+        #expect(state == waiting)
+        _ = state.update(.countFailed(count: 4, reason: "interrupted"))
+        #expect(state == waiting)
+        // Count 5's band counts (a distance sort's, before its order): the window with whole
+        // counts, still provisional for count 5.
+        var counted = Self.window(state.request, count: 5, generation: 4)
+        counted.sections[0].totalCount = 4
+        counted.countedTotal = 4
+        _ = state.update(.resultsSettled(SettledResults(count: 5, snapshot: counted, anchorCode: "a1", anchor: 0)))
+        var expected = waiting
+        expected.results = counted
+        expected.relayout()
+        #expect(state == expected)
+        // Count 5's exact answer: taken whole, the selection on its line, nothing left to roll back.
+        let settled = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 5)
+        _ = state.update(.resultsSettled(SettledResults(count: 5, snapshot: settled, anchorCode: "a1", anchor: 1)))
+        #expect(state.results == settled && !state.results.isProvisional)
+        #expect(state.selectedCode == "a1" && state.cursorLine == 2 && state.pendingBase == nil && state.keptSelectionLine == nil)
+        // The same answer again, and a late failure of count 5: the results are exact, nothing changes.
+        let done = state
+        _ = state.update(.resultsSettled(SettledResults(count: 5, snapshot: exact, anchorCode: "a1", anchor: 2)))
+        #expect(state == done)
+        _ = state.update(.countFailed(count: 5, reason: "interrupted"))
+        #expect(state == done)
     }
 
     @Test func anAnswerToAQueryANewerOneSupersededIsDropped() throws {

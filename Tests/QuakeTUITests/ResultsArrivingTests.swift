@@ -50,21 +50,20 @@ import Testing
         #expect(try model.send(.moveUp) == [])  // typed after a held key: held too
         expected.heldForCounts = [.last, .moveUp]
         #expect(model.state == expected)
-        // A notice with no count finished behind it (posted for an earlier one): the engine
-        // answers its settle with the results as they are, which changes nothing.
+        // An answer for an earlier count, arriving late: it changes nothing.
         var early = model.state
-        let settle = try #require(Self.query(early.update(.resultsSettled)))
-        #expect(settle.step == .settle)
-        #expect(early.update(.resultsAnswered(ResultsAnswer(query: settle, snapshot: early.results, changed: false))) == [])
+        let pending = try #require(early.results.pendingCount)
+        let late = SettledResults(count: pending - 1, snapshot: exact.state.results, anchorCode: early.selectedCode, anchor: 0)
+        #expect(early.update(.resultsSettled(late)) == [])
         #expect(early == expected)
 
         try counts.settle(model)
         for action in [Action.nextSortOrder, .last, .moveUp] { try exact.send(action) }
         #expect(!model.results.isProvisional)
         #expect(model.state == exact.state)
-        // The same notice again, late: nothing left to settle.
+        // The same notice again, late: nothing left to take.
         let settled = model.state
-        #expect(try model.send(.resultsSettled) == [])
+        #expect(try model.takeCount() == nil)
         #expect(model.state == settled)
     }
 
@@ -102,7 +101,7 @@ import Testing
         #expect(model.state == exact.state)
     }
 
-    /// A failed count arrives as an event (`Action.resultsFailed` for the settle): the update puts
+    /// A failed count arrives as an event (`Action.countFailed`, numbered by the count): the update puts
     /// the state back as it was before the request and says so; the key held for the list that
     /// never came is dropped; the list asked for again is the one before. The whole state is then
     /// that of a model that never asked, but for the message.
@@ -115,9 +114,9 @@ import Testing
         try model.send(.last)  // held
         #expect(model.state.heldForCounts == [.last])
         var state = model.state
-        let settle = try #require(Self.query(state.update(.resultsSettled)))
+        let count = try #require(state.results.pendingCount)
         let reason = BrowserModel.readFailure(BrowserUpdateTests.DiskError())
-        let resume = try #require(Self.query(state.update(.resultsFailed(settle, reason: reason))))
+        let resume = try #require(Self.query(state.update(.countFailed(count: count, reason: reason))))
         #expect(resume.step == .resume(before.request))
         let message = "The list could not be counted (it shows what it showed before): " + reason
         #expect(state.status.message == message && state.status.isError)
@@ -152,11 +151,11 @@ import Testing
             case 0 where superseded > 0:
                 // The notice of a count a newer key made obsolete: the engine takes only the
                 // newest request's count, and only once it is done.
-                try live.act(.resultsSettled)
+                try live.actOnCount()
             case 0, 1:
                 if live.results.isProvisional {
                     #expect(counts.waitForOne(), "a count never settled")
-                    try live.act(.resultsSettled)
+                    try live.actOnCount()
                 }
             default:
                 let pending = live.results.isProvisional ? live.results.request : nil
@@ -191,11 +190,11 @@ import Testing
         for step in 0..<60 {
             switch Int.random(in: 0..<6, using: &generator) {
             case 0 where superseded > 0:
-                try live.act(.resultsSettled)
+                try live.actOnCount()
             case 0, 1:
                 if live.results.isProvisional {
                     #expect(counts.waitForOne(), "a count never settled")
-                    try live.act(.resultsSettled)
+                    try live.actOnCount()
                 }
             default:
                 let action = MergeWalkTests.actions.randomElement(using: &generator)!

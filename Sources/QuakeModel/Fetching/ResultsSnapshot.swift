@@ -20,6 +20,9 @@ public struct ResultsSnapshot: Equatable, Sendable {
     public var countedTotal: Int?
     /// Whether the sections are a provisional window's (their counts are pending).
     public var isProvisional: Bool
+    /// The engine's number for the background count provisional results wait for (the
+    /// request's generation there); nil when exact. A count's answer names it (`SettledResults`).
+    public var pendingCount: Int?
     /// Counts up with every snapshot the runtime takes: rows read for an older one are dropped.
     public var generation: Int
     /// The rows read for this snapshot so far (those on screen, and a margin).
@@ -33,13 +36,14 @@ public struct ResultsSnapshot: Equatable, Sendable {
         count = 0
         countedTotal = 0
         isProvisional = false
+        pendingCount = nil
         generation = 0
         rows = LoadedRows()
     }
 
     /// A snapshot with `sections` in order (tests; the engine's is `ResultsEngine.snapshot(generation:)`).
     public init(request: SectionedFetchRequest, sections: [QuakeSection], isProvisional: Bool = false,
-                countedTotal: Int? = nil, generation: Int = 0) {
+                countedTotal: Int? = nil, pendingCount: Int? = nil, generation: Int = 0) {
         self.init(request: request)
         self.sections = sections
         var start = 0
@@ -50,6 +54,7 @@ public struct ResultsSnapshot: Equatable, Sendable {
         count = start
         self.isProvisional = isProvisional
         self.countedTotal = countedTotal ?? (isProvisional ? nil : start)
+        self.pendingCount = pendingCount
         self.generation = generation
     }
 
@@ -75,7 +80,7 @@ public struct ResultsSnapshot: Equatable, Sendable {
     public func row(at offset: Int) -> QuakeRow? { rows.row(at: offset) }
 
     /// Equal when they hold the same results: the same request, sections and counts. The
-    /// generation only tags which reads they answer, and the rows are the part read so far,
+    /// generations only tag which reads and which count answer them, and the rows are the part read so far,
     /// which depends on where the screen has been (compare the screens drawn from them).
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.request == rhs.request && lhs.sections == rhs.sections && lhs.sectionStarts == rhs.sectionStarts

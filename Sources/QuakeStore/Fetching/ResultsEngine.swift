@@ -146,6 +146,8 @@ public final class ResultsEngine {
     public var rowsMaterialized: Int { current.rowsMaterialized + (provisional?.window.count ?? 0) }
     /// Whether a count is still running: the sections are a provisional window's.
     public var isProvisional: Bool { provisional != nil }
+    /// The number of the background count a provisional window waits for (nil: exact).
+    public var pendingCount: Int? { provisional?.generation }
 
     public func configure(_ request: SectionedFetchRequest) throws {
         try configure(request, around: nil)
@@ -268,6 +270,7 @@ public final class ResultsEngine {
         snapshot.count = count
         snapshot.countedTotal = countedTotal
         snapshot.isProvisional = isProvisional
+        snapshot.pendingCount = pendingCount
         snapshot.generation = generation
         return snapshot
     }

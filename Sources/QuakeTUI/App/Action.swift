@@ -90,9 +90,13 @@ public enum Action: Equatable, Sendable {
     case quakesArrived(QuakeArrivals)
     /// `refresh.plist` changed (any process's automatic refresh).
     case refreshStatusChanged(RefreshStatus)
-    // Never wait on a key (issue 11): the exact sections of a provisional window are ready.
-    case resultsSettled
-    /// The answer to `Effect.queryResults`: the results after a configure, merge, settle or locate.
+    // Never wait on a key (issue 11): the background count of a provisional window answered,
+    // with its results (`SettledResults`: exact, or a distance sort's whole counts first).
+    case resultsSettled(SettledResults)
+    /// The background count numbered `count` (`ResultsSnapshot.pendingCount`) failed: the
+    /// engine is back on the request before it; the update puts its state back and says why.
+    case countFailed(count: Int, reason: String)
+    /// The answer to `Effect.queryResults`: the results after a configure, merge or locate.
     case resultsAnswered(ResultsAnswer)
     /// The answer to `Effect.queryResults` when the results could not be read: the source stays
     /// on the request it answered before. `reason` says why, as the status line says it
@@ -202,6 +206,9 @@ public enum Effect: Equatable, Sendable {
 }
 
 extension Action {
+    /// What the status line says when the background count failed (`countFailed`).
+    public static let countFailure = "The list could not be counted (it shows what it showed before)"
+
     /// What the status line says could not be done when this action's reads failed: the first
     /// half of "The search could not be applied: Could not read the store …".
     public var whatFailed: String {
@@ -210,12 +217,12 @@ extension Action {
         case .nextSortOrder, .reverseSortDirection: "The list could not be sorted"
         case .cycleMinimumMagnitude, .settingsChanged: "The magnitude filter could not be applied"
         case .storeChanged: "New changes could not be merged (the list shows the earlier data)"
-        case .resultsSettled: "The list could not be counted (it shows what it showed before)"
+        case .resultsSettled: Self.countFailure
         case .continueActivity(let code): "Quake \(code) could not be shown"
         case .detailLoaded, .beginEditing, .openDetail: "The quake could not be read"
         case .runCommand: "The filters could not be applied"
         case .nextNewQuake, .previousNewQuake: "The new quakes could not be found"
-        case .resultsFailed: "The list could not be read again"
+        case .resultsFailed, .countFailed: "The list could not be read again"
         case .toggleNearHome: "The near-home filter could not be applied"
         default: "That did not work"
         }

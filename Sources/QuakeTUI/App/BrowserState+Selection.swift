@@ -163,7 +163,7 @@ extension BrowserState {
     }
 
     /// Takes in the results source's answer to a `ResultsQuery`; whether the detail's copy of
-    /// the quake may be stale (a merge or settle changed the results).
+    /// the quake may be stale (a merge changed the results).
     mutating func receive(_ answer: ResultsAnswer) -> (effects: [Effect], reloadDetail: Bool) {
         // A newer query was asked meanwhile: its answer will hold what this one changed.
         guard answer.query == awaitedQuery else { return ([], false) }
@@ -193,9 +193,26 @@ extension BrowserState {
     private mutating func keepLine(_ line: Int, after step: ResultsQuery.Step) {
         switch step {
         case .configure: self.keptSelectionLine = results.isProvisional ? line : nil
-        case .settle: if !results.isProvisional { self.keptSelectionLine = nil }
         case .merge, .locate, .next, .resume: break
         }
+    }
+
+    /// Takes in the background count's answer (`Action.resultsSettled`) if it is the one the
+    /// results wait for: its results replace the window, and the selected quake stays on the
+    /// screen line it had when the request was made. Whether the detail's copy may be stale.
+    ///
+    /// Dropped, changing nothing: the answer to an older count (a newer request was answered
+    /// since), one that arrives while a query is unanswered (the newer request's answer holds
+    /// what it changed), or after the results are exact.
+    mutating func receive(_ settled: SettledResults) -> Bool {
+        guard !awaitsResults, results.isProvisional, results.pendingCount == settled.count else { return false }
+        let line = keptLine
+        results = settled.snapshot
+        relayout()
+        // Found for the quake selected when the answer was taken: the same one, in the runtime.
+        reanchor(screenRow: line, at: settled.anchorCode == self.selectedCode ? settled.anchor : nil)
+        if !results.isProvisional { self.keptSelectionLine = nil }
+        return true
     }
 
     private mutating func reanchor(screenRow: Int, at offset: Int?) {

@@ -246,7 +246,10 @@ extension BrowserState {
         case .refreshStatusChanged(let status):
             logRefreshFailure(status)
             self.live.refresh = status
-        case .resultsSettled: effects += queryResults(.settle, purpose: .keepSelection(line: keptLine))
+        case .resultsSettled(let settled):
+            reloadDetail = receive(settled)
+            if let report = self.status.filterReport, self.status.message == report { reportFilters() }
+        case .countFailed(let count, let reason): effects += countFailed(count, reason: reason)
         case .resultsAnswered(let answer):
             let received = receive(answer)
             effects += received.effects
@@ -272,7 +275,7 @@ extension BrowserState {
         // follow-up query keeps the action that started it).
         if let query = awaitedQuery, query != queryBefore {
             switch action {
-            case .resultsAnswered, .resultsFailed: if awaitedFor == nil { awaitedFor = action }
+            case .resultsAnswered, .resultsFailed, .countFailed: if awaitedFor == nil { awaitedFor = action }
             default: awaitedFor = action
             }
         } else if awaitedQuery == nil {
@@ -310,7 +313,7 @@ extension BrowserState {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
-             .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsFailed, .densityComputed,
+             .countFailed, .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsFailed, .densityComputed,
              .sequenceComputed, .sequenceFailed: true
         default: false
         }
@@ -333,6 +336,23 @@ extension BrowserState {
         awaitedQuery = nil
         let what = (awaitedFor ?? .redraw).whatFailed
         awaitedFor = nil
+        // A failed resume asks for nothing more: the next key or change asks again.
+        var resumes = true
+        if case .resume = query.step { resumes = false }
+        return rollBack(saying: "\(what): \(reason)", resumes: resumes)
+    }
+
+    /// The background count the results wait for failed (`Action.countFailed`): as a failed
+    /// query, from the state before the first action whose request was being counted. A failure
+    /// of an older count (a newer request asked or answered since) changes nothing.
+    mutating func countFailed(_ count: Int, reason: String) -> [Effect] {
+        guard !awaitsResults, results.isProvisional, results.pendingCount == count else { return [] }
+        return rollBack(saying: "\(Action.countFailure): \(reason)", resumes: true)
+    }
+
+    /// Puts the scene state back to `pendingBase`, keeping what came from outside, drops the
+    /// held keys, says `message`, and (`resumes`) asks for the results of that state's request.
+    private mutating func rollBack(saying message: String, resumes: Bool) -> [Effect] {
         if let base = pendingBase {
             let kept = (log: self.messageLog, live: self.live, status: self.status, columns: self.columns, rows: self.rows)
             self.app = base
@@ -342,10 +362,9 @@ extension BrowserState {
         self.keptSelectionLine = nil
         // Keys held for that list are dropped: it never came, and they would clear the message.
         heldForCounts = []
-        self.status.message = "\(what): \(reason)"
+        self.status.message = message
         self.status.isError = true
-        // A failed resume asks for nothing more: the next key or change asks again.
-        if case .resume = query.step { return [] }
+        guard resumes else { return [] }
         // Where a failure of the resume goes back to: here.
         pendingBase = self.app
         return queryResults(.resume(self.request), purpose: .keepSelection(line: self.cursorLine - self.topLine))

@@ -8,8 +8,6 @@ public struct ResultsQuery: Equatable, Sendable {
         case configure(SectionedFetchRequest)
         /// Take in what other processes (and this one) committed since the last fetch or merge.
         case merge
-        /// Take the exact sections of a provisional window once they are counted.
-        case settle
         /// Only find quakes (`locate`) in the results as they are.
         case locate
         /// `n` / `N`: the next (or previous) of `among` in the results from `from`, wrapping.
@@ -18,11 +16,11 @@ public struct ResultsQuery: Equatable, Sendable {
         /// failed step left it elsewhere.
         case resume(SectionedFetchRequest)
 
-        /// Whether the answer may hold rows changed under a copy read before (a merge, a settle, a
-        /// resume after a failure): the detail's quake is read again.
+        /// Whether the answer may hold rows changed under a copy read before (a merge, a resume
+        /// after a failure): the detail's quake is read again (and after a settled count).
         var rereadsResults: Bool {
             switch self {
-            case .merge, .settle, .resume: true
+            case .merge, .resume: true
             case .configure, .locate, .next: false
             }
         }
@@ -64,7 +62,7 @@ public struct ResultsAnswer: Equatable, Sendable {
     public var query: ResultsQuery
     /// The results after the step.
     public var snapshot: ResultsSnapshot
-    /// Whether a merge or a settle changed anything (a configure or locate: always true).
+    /// Whether a merge changed anything (a configure or locate: always true).
     public var changed: Bool
     /// Where `query.anchor` lands: its offset, or its nearest neighbour's; nil for no rows.
     public var anchor: Int?
@@ -81,5 +79,28 @@ public struct ResultsAnswer: Equatable, Sendable {
         self.anchor = anchor
         self.located = located
         self.found = found
+    }
+}
+
+/// The background count's answer for provisional results (`Action.resultsSettled`), as a value:
+/// the results once counted — exact, or for a distance sort that builds its table, the window
+/// with its sections' whole counts while the order is built (still provisional, the same count
+/// pending) — numbered by the count it answers, and where the selected quake lands in them. The
+/// update takes it only for the count its results wait for (`ResultsSnapshot.pendingCount`).
+public struct SettledResults: Equatable, Sendable {
+    /// The count this answers: the `pendingCount` of the provisional results it replaces.
+    public var count: Int
+    /// The results after the count (no rows: those on screen are read for it).
+    public var snapshot: ResultsSnapshot
+    /// The quake selected when the answer was taken, and where it lands in `snapshot` (its
+    /// offset, or its nearest neighbour's; nil for no rows).
+    public var anchorCode: String?
+    public var anchor: Int?
+
+    public init(count: Int, snapshot: ResultsSnapshot, anchorCode: String?, anchor: Int?) {
+        self.count = count
+        self.snapshot = snapshot
+        self.anchorCode = anchorCode
+        self.anchor = anchor
     }
 }

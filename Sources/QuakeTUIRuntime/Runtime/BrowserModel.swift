@@ -77,6 +77,30 @@ public final class BrowserModel {
     @discardableResult
     public func send(_ action: Action) throws -> [Effect] { try send(action, at: state.now) }
 
+    // MARK: The background count
+
+    /// The background count's answer, once the engine's `onSettled` said it is ready: taken into
+    /// the engine, then given to the update as an event carrying its results
+    /// (`Action.resultsSettled`: the snapshot, the count it answers, where the selected quake
+    /// lands) or its failure (`Action.countFailed`). Returns that action and the effects for the
+    /// runtime; nil when nothing was ready (a notice of a count replaced since).
+    public func takeCount(at now: Date? = nil) throws -> (action: Action, effects: [Effect])? {
+        guard let count = results.pendingCount else { return nil }
+        let action: Action
+        do {
+            try results.setCollapsedSections(state.collapsedSections)
+            guard try results.settle() else { return nil }
+            let code = state.selectedCode
+            let anchor = try code.flatMap { try results.anchor(code: $0) }
+            generation += 1
+            action = .resultsSettled(SettledResults(count: count, snapshot: results.snapshot(generation: generation),
+                                                    anchorCode: code, anchor: anchor))
+        } catch {
+            action = .countFailed(count: count, reason: Self.readFailure(error))
+        }
+        return (action, try send(action, at: now ?? state.now))
+    }
+
     // MARK: Restoration
 
     /// Puts the cursor back on the restored selection and the list back at the restored top row.
@@ -195,7 +219,6 @@ public final class BrowserModel {
             results.provisionalMargin = max(80, state.rows + 20, results.provisionalMargin)
             try results.configure(request, around: query.anchor)
         case .merge: changed = try results.merge() != nil
-        case .settle: changed = try results.settle()
         case .locate: break
         case .resume: break  // answered above
         case .next(let codes, let place, let forward):

@@ -2,34 +2,44 @@ import Foundation
 import QuakeTUI
 import QuakeTUIRuntime
 
-/// Actions posted from other threads (store changes, settings, refresh progress, handoff) for
-/// the main loop to apply between keys. Posting writes to the wake-up pipe the loop blocks on
-/// in `poll(2)`, so an action is handled at once and an idle loop never wakes to look.
+/// What other threads post for the main loop to handle between keys, in order: actions (store
+/// changes, settings, refresh progress, handoff), and the results engine's notice that a
+/// background count is ready, which the loop's performer takes (`BrowserModel.takeCount`) and
+/// hands to the update as an action carrying its results. Posting writes to the wake-up pipe the
+/// loop blocks on in `poll(2)`, so a post is handled at once and an idle loop never wakes to look.
 final class ActionInbox: @unchecked Sendable {
     // @unchecked: `pending` is guarded by `lock`.
     private let lock = NSLock()
-    private var pending: [Action] = []
+    private var pending: [Posted] = []
     let wakeUp: WakeUpPipe
+
+    enum Posted: Equatable {
+        case action(Action)
+        /// The engine's `onSettled`: a count's results (or its failure) are ready to take.
+        case countReady
+    }
 
     init(wakeUp: WakeUpPipe) { self.wakeUp = wakeUp }
 
-    func post(_ action: Action) {
+    func post(_ action: Action) { post(.action(action)) }
+
+    func post(_ posted: Posted) {
         defer { wakeUp.wake() }
         lock.lock()
         defer { lock.unlock() }
         // A burst of commits needs one merge, and only the newest progress matters.
-        switch (action, pending.last) {
-        case (.storeChanged, .storeChanged?): return
-        case (.refreshProgress, .refreshProgress?): pending[pending.count - 1] = action
-        default: pending.append(action)
+        switch (posted, pending.last) {
+        case (.action(.storeChanged), .action(.storeChanged)?): return
+        case (.action(.refreshProgress), .action(.refreshProgress)?): pending[pending.count - 1] = posted
+        default: pending.append(posted)
         }
     }
 
-    func drain() -> [Action] {
+    func drain() -> [Posted] {
         lock.lock()
         defer { lock.unlock() }
-        let actions = pending
+        let posted = pending
         pending.removeAll(keepingCapacity: true)
-        return actions
+        return posted
     }
 }

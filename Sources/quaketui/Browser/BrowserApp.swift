@@ -66,7 +66,7 @@ final class BrowserApp {
                                                   budget: Self.windowBudget(ProcessInfo.processInfo.environment))
             self.results = results
             let inbox = inbox
-            results.onSettled = { inbox.post(.resultsSettled) }
+            results.onSettled = { inbox.post(.countReady) }
             do { model = try BrowserModel(state: appState, source: results) } catch {
                 results.close()
                 throw error
@@ -115,8 +115,11 @@ final class BrowserApp {
                     try handle(key, terminal)
                     changed = true
                 }
-                for action in inbox.drain() where !isDone {
-                    try send(action, terminal)
+                for posted in inbox.drain() where !isDone {
+                    switch posted {
+                    case .action(let action): try send(action, terminal)
+                    case .countReady: try takeCount(terminal)
+                    }
                     changed = true
                 }
                 if isDone { break }
@@ -216,11 +219,25 @@ final class BrowserApp {
             return
         }
         for effect in effects { try perform(effect, terminal) }
-        if case .resultsSettled = action, !model.results.isProvisional { trace?.event("counted") }
         if case .storeChanged = action {
             try deliverArrivals(terminal)
             try checkSample(terminal)
         }
+    }
+
+    /// Takes a background count's answer into the model (`BrowserModel.takeCount`: the update
+    /// gets it as an action carrying its results) and carries out what it asks.
+    private func takeCount(_ terminal: Terminal) throws {
+        let effects: [Effect]
+        do {
+            guard let taken = try model.takeCount(at: Date()) else { return }
+            effects = try model.performReads(taken.effects)
+        } catch {
+            show("\(Action.countFailure): \(BrowserModel.readFailure(error))")
+            return
+        }
+        for effect in effects { try perform(effect, terminal) }
+        if !model.results.isProvisional { trace?.event("counted") }
     }
 
     /// What the last scene save kept (the notes draft is left out when it is too large).
