@@ -230,6 +230,9 @@ import Testing
         var far = AwaySummary(since: Self.t0)
         far.add([Self.quake("x2", 3, "Off the coast, Tur\u{9B}2Jkey\u{07}", latitude: 0, longitude: 0)], count: 1, home: Self.home, nearRadius: 300)
         #expect(far.sentence(homeName: nil, now: Self.t0, timeZone: .gmt) == "Since 22:13: 1 new, M 3.0 Turkey")
+        var shouted = AwaySummary(since: Self.t0)
+        shouted.add([Self.quake("x3", 5, "NEAR WEST COAST OF HONSHU, JAPAN", latitude: 38, longitude: 141)], count: 1, home: nil, nearRadius: 300)
+        #expect(shouted.sentence(homeName: nil, now: Self.t0, timeZone: .gmt) == "Since 22:13: 1 new, M 5.0 Japan")
         #expect(AwaySummary(since: Self.t0).sentence(homeName: nil, now: Self.t0, timeZone: .gmt) == nil)
     }
 }

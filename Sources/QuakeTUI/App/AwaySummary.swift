@@ -43,7 +43,8 @@ public struct AwaySummary: Equatable, Sendable {
         for quake in quakes {
             if codes.count < LiveState.maximumTracked { codes.append(quake.code) }
             if let magnitude = quake.magnitude, magnitude > (largestMagnitude ?? -.infinity) {
-                largest = (magnitude, QuakeFormat.singleLine(quake.region))
+                // The region as the list shows the place (a name in capitals title-cased).
+                largest = (magnitude, QuakeFormat.singleLine(QuakeRecord.region(ofPlace: PlaceName.displayed(quake.place))))
             }
             guard let home else { continue }
             guard home.distance(to: GeoPoint(latitude: quake.latitude, longitude: quake.longitude)) <= nearRadius else { continue }
