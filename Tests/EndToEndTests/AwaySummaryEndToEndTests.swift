@@ -85,6 +85,28 @@ struct AwaySummaryEndToEndTests {
         #expect(RestoreWalkEndToEndTests.masked(again) == RestoreWalkEndToEndTests.masked(left), "left:\n\(left)\nrelaunched:\n\(again)")
     }
 
+    /// An alert among what arrived takes the status line first; the summary waits in `L`.
+    @Test func anAlertAmongWhatArrivedSpeaksFirstAndTheSummaryWaitsInTheLog() throws {
+        let pane = try Self.pane("away-alert")
+        defer { pane.close() }
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: pane.dir.url)
+        _ = try pane.settle()
+        try RestoreWalkEndToEndTests.end(pane, quitting: true)
+        let since = try Self.lookedTime(pane)
+        try F.importing(Self.arrivals, into: pane.dir.url, "away.geojson", folder: pane.dir.url)
+        try pane.launch()
+        let alert = "ALERT M 6.1 95 km W of Port-Olry, Vanuatu — "
+        let screen = try pane.tmux.waitForScreen(pane.target, timeout: 20, "the alert") { $0.status.message?.hasPrefix(alert) == true }
+        #expect(screen.status.message?.contains("more") == false, "\(screen.status)")
+        _ = try pane.settle()
+        try pane.send(.keys(["L"]))
+        let entries = Screen(try pane.settle()).overlay?.entries ?? []
+        // Newest first: the alert, then the summary.
+        #expect(entries.prefix(2).map { String($0.prefix(alert.count)) } == [alert, String(Self.summary(since: since).prefix(alert.count))],
+                "\(entries)")
+        #expect(entries.dropFirst().first == Self.summary(since: since), "\(entries)")
+    }
+
     @Test func afterFocusOutAndInTheStatusLineSaysWhatArrivedAndNothingWhenNothingDid() throws {
         // Away from 0 s on (the default is 10 minutes): every focus-in after a focus-out comes back.
         let pane = try Self.pane("away-focus", environment: ["QUAKETUI_AWAY_SECONDS": "0"])
