@@ -133,6 +133,45 @@ struct AwaySummaryEndToEndTests {
                 "\(walked.status)")
     }
 
+    /// The same through tmux itself: `focus-events on`, a client attached (through `script`, so it
+    /// has a terminal), and focus moved to another pane and back with `select-pane`; tmux writes
+    /// the focus reports the browser asked for (mode 1004).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) to attach a tmux client"))
+    func tmuxItselfSendsTheFocusReportsThatBringTheSummary() throws {
+        let pane = try Self.pane("away-tmux", environment: ["QUAKETUI_AWAY_SECONDS": "0"])
+        defer { pane.close() }
+        let tmux = pane.tmux
+        _ = try tmux.command("set", "-g", "focus-events", "on")
+        // The browser's pane by its id: the window's target names whichever pane is active.
+        let browser = try tmux.command("display-message", "-p", "-t", pane.target, "#{pane_id}").trimmingCharacters(in: .whitespacesAndNewlines)
+        let other = try tmux.command("split-window", "-d", "-v", "-l", "3", "-P", "-F", "#{pane_id}", "-t", pane.target, "sleep 600")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try tmux.command("select-window", "-t", pane.target)
+        let client = try ChildProcess(URL(fileURLWithPath: "/usr/bin/script"),
+                                      ["-q", "-c", "stty cols 150 rows 44; exec tmux -L \(tmux.socket) attach -t main", "/dev/null"],
+                                      environment: ["TERM": "xterm-256color"], stdoutPath: pane.dir.appending("client-output").path)
+        defer {
+            client.kill(SIGTERM)
+            _ = client.wait()
+        }
+        try #require(eventually(timeout: 20) { ((try? tmux.command("list-clients")) ?? "").contains("attached") }, "no client attached")
+        _ = try pane.settle()
+        let trace = pane.dir.appending("trace-\(pane.scene)")
+        let focusReports = { ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").count(where: { $0 == "focus" }) }
+        let before = focusReports()
+        _ = try tmux.command("select-pane", "-t", other)
+        let sent = eventually(timeout: 20) { focusReports() > before }
+        let shown = (try? tmux.capture(browser)) ?? ""
+        try #require(sent, "tmux sent no focus report:\n\(shown)")
+        _ = try pane.settle()
+        let since = try Self.lookedTime(pane)
+        try F.importing(Self.arrivals, into: pane.dir.url, "away.geojson", folder: pane.dir.url)
+        try tmux.waitForScreen(browser, timeout: 20, "the new quakes marked") { $0.header.new == "3 new" }
+        _ = try tmux.command("select-pane", "-t", browser)
+        let back = try tmux.waitForScreen(browser, timeout: 20, "the summary") { $0.status.message == Self.summary(since: since) }
+        #expect(back.header.new == "3 new")
+    }
+
     /// `alertNotification osc777`: the alert reaches the pane's output as OSC 777 wrapped for tmux
     /// (`pipe-pane` copies what the program writes); `off`: no notification, only the bell.
     @Test func theTerminalNotificationReachesThePaneOnlyWhenOptedIn() throws {
