@@ -9,6 +9,10 @@ import QuakeModel
 /// quake inserted into the store after that point (by any process) is new until the next `a`;
 /// moving onto a new quake does not clear its mark. The point is saved per scene
 /// (`ContentView.seenArrival`), so marks survive `q`, `kill -9` and a relaunch.
+///
+/// Apart from that, `looked` (`ContentView.lastLooked`) is where arrivals stood the last time the
+/// scene showed them to someone looking at the pane (issue 55): what arrived after it is the
+/// "while you were away" summary (`BrowserState+Away.swift`).
 public struct LiveState: Equatable, Sendable {
     /// `ContentView.seenArrival`: nil until the scene has looked once.
     public var seen: ArrivalCursor?
