@@ -60,6 +60,14 @@ extension Connection {
         }
     }
 
+    /// The event types stored quakes have, lower case (ASCII, as `:type` compares them), sorted.
+    public func eventTypes() throws(SQLiteError) -> [String] {
+        let statement = try prepare("SELECT DISTINCT lower(type) FROM quake WHERE type IS NOT NULL ORDER BY 1")
+        var types: [String] = []
+        while try statement.step() { types.append(statement.text(at: 0)) }
+        return types
+    }
+
     /// One quake by code, with its notes, or nil.
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
         let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")

@@ -56,7 +56,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --browser-only only the in-process browser figures (restore, key→frame, RSS) and quaketui status, on the store of an
                        earlier run in --work DIR if there is one, else after one import
-          --stats-only only the statistics and density rows (issue 32), on a store as --browser-only finds or
+          --stats-only only the statistics, density and science rows (issues 32, 54), on a store as --browser-only finds or
                        makes it
           --terminal-only the real quaketui on a pseudo-terminal only (launch → first frame, keys, idle CPU
                        over 60 s, RSS), on a store as --browser-only finds or makes it
@@ -96,6 +96,7 @@ let quakebench = binaries.appendingPathComponent("quakebench").path
 let python = !arguments.contains("--no-python") && !quick
 let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Benchmarks/peers/python_import.py").path
+let scienceScript = URL(fileURLWithPath: peerScript).deletingLastPathComponent().appendingPathComponent("science_numpy.py").path
 let fetchServerScript = URL(fileURLWithPath: peerScript).deletingLastPathComponent().appendingPathComponent("fdsnws_server.py").path
 
 do {
@@ -161,9 +162,11 @@ do {
                 figures += try terminalFigures(store, n)
             } else if statsOnly {
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
+                figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript).run(n: n)
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
+                figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript).run(n: n)
                 figures += try StatusBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
             }
             continue
@@ -177,6 +180,7 @@ do {
         if importOnly || monthLiveOnly { continue }
         figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
         figures += try StatsBench(store: store, runs: runs).run(n: n)
+        figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript).run(n: n)
         figures += try StatusBench(store: store, quaketui: quaketui, runs: runs).run(n: n)
         figures += try terminalFigures(store, n)
         figures += try AutoRefreshBench(store: store, quaketui: quaketui, work: work, seconds: quick ? 2 : 4).run(n: n)

@@ -26,12 +26,12 @@ import Testing
         (["import", "ftp://example.org/all_day.geojson"], 64,
          "Error: 'ftp' URLs cannot be imported; use an http, https or file URL, or download the feed and import its path."),
         // Options before a command are the command's: one it does not take is refused by name.
-        (["--scene", "x", "list"], 64, "Error: Unknown option '--scene'."),
+        (["--scene", "x", "info"], 64, "Error: Unknown option '--scene'."),
         (["--generate-completion-script", "tcsh"], 64,
          "Error: 'tcsh' is not a shell quaketui writes completions for; use bash, zsh or fish."),
         // stats prints no distances: --near alone would be ignored, so it is refused, as watch does.
         (["stats", "--near", "35.68,139.69"], 64,
-         "Error: --near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near."),
+         "Error: --near does nothing in stats without --radius or --intensity; add --radius KM to count the quakes within KM kilometres of that point, or drop --near."),
         (["refresh", "all_weak"], 64, "Error: 'all_weak' is not a USGS summary feed. Did you mean 'all_week'?"),
         // Issue 57.4: the `:` line's number parser, with the same refusal of what a number cannot hold exactly.
         (["list", "--min-magnitude", "9999999999999999999"], 64, "Error: --min-magnitude: '9999999999999999999' has more digits "

@@ -72,6 +72,10 @@ import Testing
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--so"]) == ["--sort"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", ""]) == ["time", "magnitude", "region", "depth", "distance", "intensity"])
         #expect(try Self.bashCompletions(script, ["quaketui", "list", "--sort", "m"]) == ["magnitude"])
+        // The browser's `:` filters are flags of list, stats and watch (issue 56.11).
+        #expect(try Self.bashCompletions(script, ["quaketui", "list", "--al"]) == ["--alert"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "stats", "--alert", ""]) == ["green", "yellow", "orange", "red"])
+        #expect(try Self.bashCompletions(script, ["quaketui", "watch", "--fe"]) == ["--felt"])
         #expect(try Self.bashCompletions(script, ["quaketui", "refresh", "4.5_w"]) == ["4.5_week"])
         #expect(try Self.bashCompletions(script, ["quaketui", "scenes", "p"]) == ["prune"])
         #expect(try Self.bashCompletions(script, ["quaketui", "--gen"]).sorted()

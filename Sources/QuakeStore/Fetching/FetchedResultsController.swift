@@ -347,12 +347,7 @@ public final class FetchedResultsController {
 
     /// The event types stored quakes have, lower case (ASCII, as `:type` compares them), sorted.
     public func eventTypes() throws -> [String] {
-        try context.read { db in
-            let statement = try db.prepare("SELECT DISTINCT lower(type) FROM quake WHERE type IS NOT NULL ORDER BY 1")
-            var types: [String] = []
-            while try statement.step() { types.append(statement.text(at: 0)) }
-            return types
-        }
+        try context.read { try $0.eventTypes() }
     }
 
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its

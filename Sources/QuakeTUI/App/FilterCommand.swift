@@ -57,9 +57,11 @@ public enum FilterCommand: Equatable, Sendable {
 
     /// Parses one command line; `now` (ms since the epoch) anchors `since`, dates are days in
     /// `timeZone` (the list's), and `:intensity` measures from `home`. The error says what was
-    /// wrong and what is accepted.
+    /// wrong and what is accepted, its examples spelled by `spell` (`:depth`, or a command line
+    /// tool's `--depth`: `quaketui list` parses its filter flags here, issue 56.11).
     public static func parse(_ line: String, now: Int64, timeZone: TimeZone = TimeZone(identifier: "UTC")!,
-                             home: GeoPoint? = nil) -> Result<FilterCommand, FilterCommandError> {
+                             home: GeoPoint? = nil,
+                             spell: (String) -> String = { ":" + $0 }) -> Result<FilterCommand, FilterCommandError> {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let name = String(trimmed.prefix { !$0.isWhitespace }).lowercased()
         let argument = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
@@ -67,22 +69,22 @@ public enum FilterCommand: Equatable, Sendable {
         switch name {
         case "depth":
             if let inexact = inexact(argument, name: name, example: "a depth in km such as 70") { return fail(inexact) }
-            if let reversed = reversed(argument, name: name) { return fail(reversed) }
+            if let reversed = reversed(argument, name: name, spelled: spell(name)) { return fail(reversed) }
             guard let (range, text) = range(argument) else {
-                return fail("depth takes a range in km, low-high or low+ (and deeper): :depth 0-70, :depth 300+")
+                return fail("depth takes a range in km, low-high or low+ (and deeper): \(spell("depth")) 0-70, \(spell("depth")) 300+")
             }
             return .success(.filter(kind: "depth", text: "depth \(text)", .depth(range)))
         case "mag":
             if let inexact = inexact(argument, name: name, example: "a magnitude such as 4.5") { return fail(inexact) }
-            if let reversed = reversed(argument, name: name) { return fail(reversed) }
+            if let reversed = reversed(argument, name: name, spelled: spell(name)) { return fail(reversed) }
             // One magnitude is that magnitude and up (`:mag 4` is `:mag 4+`).
             let single = !argument.contains(where: \.isWhitespace) && (try? DecimalNumber.parse(argument).get()) != nil
             guard let (range, text) = range(argument) ?? (single ? range(argument + "+") : nil) else {
-                return fail("mag takes a magnitude and up, or a range, low-high: :mag 4 (or 4+), :mag 4-6")
+                return fail("mag takes a magnitude and up, or a range, low-high: \(spell("mag")) 4 (or 4+), \(spell("mag")) 4-6")
             }
             return .success(.filter(kind: "mag", text: "mag \(text)", .magnitude(range)))
         case "since":
-            guard let span = duration(argument) else { return fail("since takes a span: :since 30m, 24h, 7d or 2w") }
+            guard let span = duration(argument) else { return fail("since takes a span: \(spell("since")) 30m, 24h, 7d or 2w") }
             return .success(.filter(kind: "time", text: "since \(argument.lowercased())", .time(from: now - span, until: nil)))
         case "time":
             let parts = argument.components(separatedBy: "..")
@@ -92,33 +94,33 @@ public enum FilterCommand: Equatable, Sendable {
             // Both ends read, in the wrong order (or the same instant): said as `:mag 6-5` is.
             if parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from >= until {
                 return fail("time \(parts[0])..\(parts[1]) is " + (from == until ? "empty: the end is excluded" : "reversed: the start must come before the end")
-                            + " (:time \(from == until ? parts[0] + "..<a later time>" : parts[1] + ".." + parts[0]))")
+                            + " (\(spell("time")) \(from == until ? parts[0] + "..<a later time>" : parts[1] + ".." + parts[0]))")
             }
             guard parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from < until else {
                 return fail("time takes a day or FROM..TO (the end excluded), in the list's time zone: "
-                            + ":time 2025-01-01, :time 2025-01-01..2025-02-01")
+                            + "\(spell("time")) 2025-01-01, \(spell("time")) 2025-01-01..2025-02-01")
             }
             return .success(.filter(kind: "time", text: "time \(parts[0])..\(parts[1])", .time(from: from, until: until)))
         case "type":
             let excluded = argument.hasPrefix("!")
             let type = (excluded ? String(argument.dropFirst()) : argument).trimmingCharacters(in: .whitespaces)
-            guard !type.isEmpty else { return fail("type takes an event type, ! to hide it: :type earthquake, :type !quarry blast") }
+            guard !type.isEmpty else { return fail("type takes an event type, ! to hide it: \(spell("type")) earthquake, \(spell("type")) !quarry blast") }
             return .success(.filter(kind: "type", text: "type \(excluded ? "!" : "")\(type.lowercased())",
                                     .eventType(type, excluded: excluded)))
         case "alert":
             let level = argument.lowercased()
             guard RowFilter.alertLevels.contains(level) else {
-                return fail("alert takes a PAGER level, the lowest shown: :alert green, yellow, orange or red")
+                return fail("alert takes a PAGER level, the lowest shown: \(spell("alert")) green, yellow, orange or red")
             }
             return .success(.filter(kind: "alert", text: "alert \(level)", .alert(atLeast: level)))
         case "felt":
-            guard argument.isEmpty else { return fail("felt takes nothing: :felt") }
+            guard argument.isEmpty else { return fail("felt takes nothing: \(spell("felt"))") }
             return .success(.filter(kind: "felt", text: "felt", .felt))
         case "intensity":
             // `4`, `4+`, `IV`, `IV+`: that predicted intensity at home and stronger.
             let bare = argument.hasSuffix("+") ? String(argument.dropLast()).trimmingCharacters(in: .whitespaces) : argument
             guard let whole = FeltIntensity.parseWhole(bare) else {
-                return fail("intensity takes a Modified Mercalli intensity, 1 to 10 or I to X, and stronger: :intensity 4+, :intensity VI")
+                return fail("intensity takes a Modified Mercalli intensity, 1 to 10 or I to X, and stronger: \(spell("intensity")) 4+, \(spell("intensity")) VI")
             }
             guard let home else {
                 return fail("intensity is predicted at home, and no home is set: press @ on a quake, or run 'quaketui config home LAT,LON'")
@@ -127,7 +129,7 @@ public enum FilterCommand: Equatable, Sendable {
         case "magtype":
             let type = argument.lowercased()
             guard !type.isEmpty, !type.contains(where: \.isWhitespace) else {
-                return fail("magtype takes one magnitude type (unknown for none): :magtype mww, :magtype ml")
+                return fail("magtype takes one magnitude type (unknown for none): \(spell("magtype")) mww, \(spell("magtype")) ml")
             }
             return .success(.filter(kind: "magtype", text: "magtype \(type)", .magnitudeType(type)))
         case "decluster":
@@ -201,7 +203,7 @@ public enum FilterCommand: Equatable, Sendable {
 
     /// Why `:type TYPE` is refused when no stored quake has that type (any case), naming the
     /// types the store has (`ResultsEngine.eventTypes()`); nil when one has it.
-    static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {
+    public static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {
         guard !types.contains(where: { $0.lowercased() == type.lowercased() }) else { return nil }
         let known = types.isEmpty ? "no stored quake has a type" : "the store has " + types.joined(separator: ", ")
         return FilterCommandError("No quake has the type “\(type)”: \(known)")
@@ -246,10 +248,10 @@ public enum FilterCommand: Equatable, Sendable {
 
     /// Why `low-high` with low above high is refused, with the range the right way round; nil
     /// when the text is not such a range.
-    private static func reversed(_ text: String, name: String) -> String? {
+    private static func reversed(_ text: String, name: String, spelled: String) -> String? {
         guard let (low, high) = ends(text), low.value > high.value else { return nil }
         return "\(name) \(low.text)-\(high.text) is reversed: the low end must not exceed the high end "
-            + "(:\(name) \(high.text)-\(low.text))"
+            + "(\(spelled) \(high.text)-\(low.text))"
     }
 
     /// The start of the day after the one starting at `day`, in `zone` (23 or 25 hours when the clocks change).

@@ -17,7 +17,7 @@ import QuakeStore
 extension AppState {
     /// Reads every scene key into the state. Bad values were already reset by `SceneStorage`.
     /// `now` (ms since the epoch) is when the scene relaunches: `:since` filters count back from it.
-    public mutating func restore(from storage: SceneStorage, now: Int64) -> RestoredSelection {
+    public mutating func restore(from storage: some SceneValueReading, now: Int64) -> RestoredSelection {
         let order = QuakeSortOrder(rawValue: storage.value(for: SceneKeys.sortOrder)) ?? .time
         let ascending = storage.value(for: SceneKeys.sortAscendingKey(for: order.rawValue))
         sort = QuakeSortDescriptor(order, ascending: ascending)

@@ -11,7 +11,8 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--mag-type <type>] [--decluster gk|reasenberg] [--json]"],
+        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--decluster gk|reasenberg] [--json]",
+                "list --scene <id> [--limit <n>] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
             for region, depth bands (10 km wide to 100 km, then 100 km wide) for depth, shallowest
@@ -19,6 +20,20 @@ enum ListCommand {
             setting distanceUnit) for distance, nearest first, whole predicted intensities at home
             (X extreme … I not felt) for intensity, strongest first. An order may be given by the
             start of its name alone (--sort mag, as the list's column header writes it).
+
+            The filters are the browser's ':' filters, the same words as flags, read by the same
+            parser: --mag 4 (or 4+), --mag 4-6, --depth 0-70, --depth 300+, --since 24h (30m, 7d,
+            2w), --time 2025-01-01 (or FROM..TO, the end excluded, a day or 2025-01-01T06:30, in the
+            timeZone setting), --type earthquake (--type '!quarry blast' hides a type), --alert
+            orange (that PAGER level and higher), --felt, --intensity 4+ and --mag-type mww
+            (:magtype; unknown for none). What the ':' line refuses they refuse, in its words.
+
+            --scene ID lists what that scene's pane shows: its search, ':' filters, sort and
+            direction, near-home filter (~) and the app settings (minimumMagnitude, timeZone,
+            home), every row of its list (collapsed sections too); --since counts back from now,
+            as a relaunch of the scene does. A scene 'quaketui open' has sent a quake but that has
+            not started yet lists the whole list, as it will show it; an unknown scene is an
+            error. --scene takes no other filter or sort.
 
             Distances and predicted intensities are measured from --near LAT,LON, else from the
             app setting home ('quaketui config home LAT,LON'); --sort distance, --sort intensity,
@@ -44,11 +59,16 @@ enum ListCommand {
             Reasenberg (1985) clusters do not mark as dependent (see 'quaketui stats --help'), with
             sections and total counted over them, and "declustered":{"method","removed"} in --json.
 
-            --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
-            "magnitude","place","time","depth","latitude","longitude","source","intensityAtHome",
-            "sArrivalSeconds"}]}]}; with --near or a home, each quake also has "distanceKm"
-            (great-circle, km) and "bearing" (degrees clockwise from north, from the point to the
-            epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
+            A line is MAGNITUDE TYPE  TIME  DEPTH  PLACE  [CODE] (the depth in the app setting
+            distanceUnit, as the browser shows it; — where unknown).
+
+            --json prints {"sample","total","sections":[{"id","title","count","quakes":[QUAKE]}]},
+            where QUAKE is the object 'watch --json' prints too: {"code","magnitude","magType",
+            "place","time","updated","depth","latitude","longitude","type","status","alert",
+            "tsunami","felt","sig","net","url","title","source","intensityAtHome",
+            "sArrivalSeconds"} (null where the quake has no value); with --near or a home, each
+            quake also has "distanceKm" (great-circle, km) and "bearing" (degrees clockwise from
+            north, from the point to the epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
             "sArrivalSeconds" when its S waves reach that point (within 1,000 km), both null
             without a point or a magnitude.
             """,
@@ -59,17 +79,19 @@ enum ListCommand {
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
-            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X)."),
+        ] + FilterFlags.options + [
+            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X): --intensity I+."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),
-            magnitudeTypeOption, declusterOption,
+            declusterOption, sceneOption,
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
-    /// `--mag-type T`: only the quakes whose magnitude type is T (issue 54), in `list` and `stats`.
-    static let magnitudeTypeOption = CommandSpec.Option(
-        name: "mag-type", value: "TYPE", help: "Only quakes whose magnitude type is TYPE (ml, mb, mww …; unknown for none).")
+    /// `--scene ID`: what that scene's pane shows (issue 56.11).
+    static let sceneOption = CommandSpec.Option(
+        name: "scene", value: "ID", help: "List what this scene's pane shows: its search, filters and sort (see 'quaketui scenes').",
+        completion: .scenes)
     /// `--decluster gk|reasenberg`: the background alone (issue 54), in `list` and `stats`.
     static let declusterOption = CommandSpec.Option(
         name: "decluster", value: "METHOD", help: "Only the background: gk (Gardner & Knopoff 1974) or reasenberg (Reasenberg 1985).",
@@ -94,9 +116,10 @@ enum ListCommand {
             origin = try point(text, command: command)
         }
         let sort = arguments.value("sort").flatMap { QuakeSortOrder(named: $0) }
-        if origin == nil, sort?.needsHome == true || arguments.value("radius") != nil || arguments.value("min-intensity") != nil {
+        let intensity = ["min-intensity", "intensity"].first { arguments.value($0) != nil }
+        if origin == nil, sort?.needsHome == true || arguments.value("radius") != nil || intensity != nil {
             let flag = arguments.value("radius") != nil ? "--radius"
-                : arguments.value("min-intensity") != nil ? "--min-intensity" : "--sort \(sort?.rawValue ?? "distance")"
+                : intensity.map { "--" + $0 } ?? "--sort \(sort?.rawValue ?? "distance")"
             throw UsageError(message: "\(flag) needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'.",
                              command: command)
         }
@@ -118,7 +141,9 @@ enum ListCommand {
         try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: command) { $0 > 0 }
     }
 
-    static func request(from arguments: ParsedArguments, timeZone: TimeZone,
+    /// The request of the command line's sort, search and filters; `--since` counts back from
+    /// `now` (ms since the epoch), `--time`'s days are in `timeZone`, `--intensity` is predicted at `home`.
+    static func request(from arguments: ParsedArguments, timeZone: TimeZone, home: GeoPoint?, now: Int64,
                         command: CommandSpec = spec) throws(UsageError) -> SectionedFetchRequest {
         var order = QuakeSortOrder.time
         if let text = arguments.value("sort") {
@@ -133,15 +158,7 @@ enum ListCommand {
         }
         let ascending: Bool? = arguments.has("ascending") ? true : arguments.has("descending") ? false : nil
         let minimum = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: command)
-        var filters: [RowFilter] = []
-        if let type = arguments.value("mag-type") {
-            let trimmed = type.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else {
-                throw UsageError(message: "'\(SafeText.sanitize(type))' is not a magnitude type; use one word such as ml, mb or mww.",
-                                 command: command)
-            }
-            filters.append(.magnitudeType(trimmed))
-        }
+        let filters = try FilterFlags.rowFilters(arguments, now: now, timeZone: timeZone, home: home, command: command)
         return SectionedFetchRequest(
             predicate: QuakePredicate(searchText: arguments.value("search") ?? "", minimumMagnitude: minimum, rowFilters: filters),
             sortDescriptor: QuakeSortDescriptor(order, ascending: ascending), timeZone: timeZone)
@@ -170,7 +187,10 @@ enum ListCommand {
     /// from. The command line is checked before the state directory is touched.
     static func resolvedRequest(_ arguments: ParsedArguments, command: CommandSpec = spec) throws
         -> (StateDirectory, SectionedFetchRequest, GeoPoint?) {
-        _ = try request(from: arguments, timeZone: .current, command: command)
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        // The syntax first, before any file is read (a point stands in for home: --intensity's
+        // need of one is said with the others', by distanceOrigin).
+        _ = try request(from: arguments, timeZone: .current, home: GeoPoint(latitude: 0, longitude: 0), now: now, command: command)
         let radius = try radius(from: arguments, command: command)
         let minimumIntensity = try minimumIntensity(from: arguments, command: command)
         if arguments.value("near") != nil { _ = try distanceOrigin(from: arguments, home: nil, command: command) }
@@ -180,8 +200,9 @@ enum ListCommand {
         let settings = try AppStorage(state: state, preparing: false)
         // Every answer depends on a setting (the time zone at least): never the defaults in their place.
         try settings.requireReadable()
-        var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), command: command)
         let origin = try distanceOrigin(from: arguments, home: settings.value(for: AppKeys.home), command: command)
+        var request = try request(from: arguments, timeZone: timeZone(settings.value(for: AppKeys.timeZone)), home: origin, now: now,
+                                  command: command)
         if let origin {
             request.distanceReference = DistanceReference(origin: origin, unit: settings.value(for: AppKeys.distanceUnit) == "mi" ? .mi : .km)
             if let radius { request.predicate.rowFilters.append(.near(origin, radiusKm: radius)) }
@@ -196,17 +217,33 @@ enum ListCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         let limit = try limit(from: arguments)
+        if let scene = arguments.value("scene") { return try runScene(scene, arguments, limit: limit) }
         let declustering = try declustering(arguments)
         let (state, request, origin) = try resolvedRequest(arguments)
-        let timeZone = request.timeZone
+        try list(request, origin: origin, in: state, limit: limit, declustering: declustering, arguments: arguments) { container in
+            try emptyResultMessage(container: container, request: request, arguments: arguments)
+        }
+    }
+
+    /// Prints `request`'s results (the background alone with `declustering`); `whyEmpty` says
+    /// why there are none.
+    static func list(_ request: SectionedFetchRequest, origin: GeoPoint?, in state: StateDirectory, limit: Int,
+                     declustering: Declustering?, arguments: ParsedArguments,
+                     whyEmpty: (PersistentContainer) throws -> String) throws {
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
         if isSample { printError(sampleNote) }
         let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }
+        // A type no stored quake has is refused as the `:` line refuses it.
+        if let unknown = try FilterFlags.unknownType(in: request.predicate.rowFilters, among: controller.eventTypes) {
+            throw CommandError(unknown)
+        }
         let output = BufferedOutput()
         defer { output.flush() }
+        let writer = ListWriter(container: container, limit: limit, timeZone: request.timeZone, origin: origin,
+                                unit: distanceUnit(in: state), output: output)
         if let declustering {
             let removed = try container.viewContext.read { db in
                 let events = try db.catalogueEvents(of: request)
@@ -215,23 +252,28 @@ enum ListCommand {
             }
             let view = try DeclusteredList(controller, removed: removed)
             if arguments.has("json") {
-                try writeJSON(view, limit: limit, isSample: isSample, origin: origin,
-                              declustered: (declustering, removed.count), to: output)
+                try writer.writeJSON(view, isSample: isSample, declustered: (declustering, removed.count))
             } else if view.total == 0 {
-                output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
+                output.write(try whyEmpty(container) + "\n")
             } else {
                 output.write("The background by \(declustering.title): \(CountFormat.count(removed.count, "dependent quake")) left out.\n")
-                try writeText(view, limit: limit, timeZone: timeZone, to: output)
+                try writer.writeText(view)
             }
             return
         }
         if arguments.has("json") {
-            try writeJSON(controller, limit: limit, isSample: isSample, origin: origin, to: output)
+            try writer.writeJSON(controller, isSample: isSample)
         } else if controller.count == 0 {
-            output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
+            output.write(try whyEmpty(container) + "\n")
         } else {
-            try writeText(controller, limit: limit, timeZone: timeZone, to: output)
+            try writer.writeText(controller)
         }
+    }
+
+    /// The app setting `distanceUnit` (depths are shown in it, as in the browser).
+    static func distanceUnit(in state: StateDirectory) -> DisplaySettings.DistanceUnit {
+        let setting = (try? AppStorage(state: state, preparing: false))?.value(for: AppKeys.distanceUnit)
+        return setting == "mi" ? .mi : .km
     }
 
     /// Why nothing is listed, and what to do: an empty store, or the filters that hide what it
@@ -254,9 +296,17 @@ enum ListCommand {
             filters.append("none within \(SafeText.sanitize(radius)) km")
             advice.append("raise --radius")
         }
-        if let whole = request.predicate.rowFilters.lazy.compactMap({ if case .intensity(let w, _) = $0 { w } else { nil } }).first {
+        if arguments.value("min-intensity") != nil,
+           let whole = request.predicate.rowFilters.lazy.compactMap({ if case .intensity(let w, _) = $0 { w } else { nil } }).first {
             filters.append("none predicted to be felt as \(FeltIntensity.numeral(whole)) or more")
             advice.append("lower --min-intensity")
+        }
+        let flags = FilterFlags.lines(arguments)
+        if !flags.isEmpty {
+            filters.append(flags.map { flag, line in
+                "--\(flag)" + (line.contains(" ") ? " " + SafeText.sanitize(String(line.drop { $0 != " " }.dropFirst())) : "")
+            }.joined(separator: ", "))
+            advice.append(flags.count == 1 ? "widen or drop --\(flags[0].flag)" : "widen or drop those filters")
         }
         if let minimum = request.predicate.minimumMagnitude {
             let top = largest.map { String(format: "M %.1f", $0) } ?? "none with a magnitude"
@@ -271,108 +321,6 @@ enum ListCommand {
     /// The zone of the app setting `timeZone`: `utc`, or `local` (the default) for the process's zone.
     static func timeZone(_ setting: String) -> TimeZone {
         setting == "utc" ? TimeZone(identifier: "UTC")! : .current
-    }
-
-    /// Calls `body` for every printed row with its section, reading the rows in chunks.
-    private static func forEachRow(_ rows: some ListedRows, limit: Int,
-                                   _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
-        if let view = rows as? DeclusteredList { return try view.forEachRow(limit: limit, body) }
-        let controller = rows as! FetchedResultsController
-        let total = min(limit, controller.count)
-        var offset = 0
-        while offset < total {
-            let rows = try controller.rows(in: offset..<min(total, offset + 1000))
-            for (i, row) in rows.enumerated() {
-                let section = controller.indexPath(forOffset: offset + i).section
-                try body(section, controller.sections[section], row)
-            }
-            offset += rows.count
-            if rows.isEmpty { break }
-        }
-    }
-
-    private static func writeText(_ controller: some ListedRows, limit: Int, timeZone: TimeZone,
-                                  to output: BufferedOutput) throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        var lastSection = -1
-        try forEachRow(controller, limit: limit) { index, section, row in
-            if index != lastSection {
-                if lastSection >= 0 { output.write("\n") }
-                output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(controller.count(ofSection: index, section))))\n")
-                lastSection = index
-            }
-            let magnitude = row.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
-            let time = formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000))
-            let place = row.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(row.place))
-            output.write("  \(magnitude)  \(time)  \(place)  [\(SafeText.sanitize(row.code))]\n")
-        }
-        if limit < controller.total {
-            output.write("\n… \(CountFormat.grouped(controller.total - limit)) more (of \(CountFormat.grouped(controller.total))); raise --limit to see them.\n")
-        }
-    }
-
-    struct QuakeJSON: Encodable {
-        let row: QuakeRow
-        /// The point of `distanceKm` and `bearing`, nil for none.
-        var origin: GeoPoint?
-        /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (null without one).
-        var home: GeoPoint?
-        enum CodingKeys: String, CodingKey {
-            case code, magnitude, place, time, depth, latitude, longitude, source, distanceKm, bearing, intensityAtHome, sArrivalSeconds
-        }
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(row.code, forKey: .code)
-            try c.encode(row.magnitude, forKey: .magnitude)  // null when unknown, not omitted
-            try c.encode(row.place, forKey: .place)
-            try c.encode(Date(timeIntervalSince1970: Double(row.time) / 1000), forKey: .time)
-            try c.encode(row.depth, forKey: .depth)
-            try c.encode(row.latitude, forKey: .latitude)
-            try c.encode(row.longitude, forKey: .longitude)
-            try c.encode(row.source, forKey: .source)
-            if let origin {
-                let epicentre = GeoPoint(latitude: row.latitude, longitude: row.longitude)
-                try c.encode(origin.distance(to: epicentre), forKey: .distanceKm)
-                try c.encode(origin.bearing(to: epicentre), forKey: .bearing)
-            }
-            let felt = home.flatMap {
-                FeltIntensity(home: $0, latitude: row.latitude, longitude: row.longitude, depth: row.depth, magnitude: row.magnitude)
-            }
-            try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
-        }
-    }
-
-    /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
-    private static func writeJSON(_ controller: some ListedRows, limit: Int, isSample: Bool, origin: GeoPoint?,
-                                  declustered: (Declustering, Int)? = nil, to output: BufferedOutput) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var c = encoder.singleValueContainer()
-            try c.encode(ISO8601Format.string(from: date))
-        }
-        func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
-        output.writeJSON("{\"sections\":[")
-        var lastSection = -1
-        try forEachRow(controller, limit: limit) { index, section, row in
-            if index != lastSection {
-                if lastSection >= 0 { output.writeJSON("]},") }
-                output.writeJSON("{\"count\":\(controller.count(ofSection: index, section)),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
-                lastSection = index
-            } else {
-                output.writeJSON(",")
-            }
-            output.writeJSON(try json(QuakeJSON(row: row, origin: origin, home: origin)))
-        }
-        if lastSection >= 0 { output.writeJSON("]}") }
-        output.writeJSON("]")
-        if let (method, removed) = declustered {
-            output.writeJSON(",\"declustered\":{\"method\":\"\(method.rawValue)\",\"removed\":\(removed)}")
-        }
-        output.writeJSON(",\"sample\":\(isSample),\"total\":\(controller.total)}\n")
     }
 }
 

@@ -12,9 +12,11 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Print statistics of the quakes list shows: magnitudes (Mc, b-value), days, depths, regions.",
-        usage: ["stats [--search <text>] [--min-magnitude <m>] [--radius <km> [--near <lat,lon>]] [--mag-type <type>] [--mc maxc|gft90|gft95|mbs] [--decluster gk|reasenberg] [--json]"],
+        usage: ["stats [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <i>] [--radius <km> [--near <lat,lon>]] [--mc maxc|gft90|gft95|mbs] [--decluster gk|reasenberg] [--json]"],
         discussion: """
-            The quakes are those 'quaketui list' prints with the same filters. Magnitudes are
+            The quakes are those 'quaketui list' prints with the same search and filters: the
+            browser's ':' filters as flags (--mag, --depth, --since, --time, --type, --alert,
+            --felt, --intensity, --mag-type; see 'quaketui list --help'). Magnitudes are
             binned to 0.1: the bin of M 1.1 holds 1.05 <= M < 1.15 (floor(M x 10 + 0.5) / 10).
             Quakes without a magnitude, or with one outside M -5 to 10, are counted as having
             no usable magnitude. Mc, the magnitude of completeness, is estimated by --mc:
@@ -45,13 +47,15 @@ enum StatsCommand {
             "declustered":{"method","removed"} ("count" is then the background's).
             """,
         options: [
-            .init(name: "search", value: "TEXT", help: "Only places containing TEXT."),
+            .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+        ] + FilterFlags.options + [
+            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more: --intensity I+."),
             .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "mc", value: "METHOD", help: "How Mc is estimated: maxc (default), gft90, gft95 or mbs.",
                   completion: .values(CompletenessMethod.allCases.map(\.rawValue))),
-            ListCommand.magnitudeTypeOption, ListCommand.declusterOption,
+            ListCommand.declusterOption,
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
@@ -60,8 +64,8 @@ enum StatsCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         // stats prints no distances, so --near alone would change nothing: refused, as watch does.
-        if arguments.value("near") != nil, arguments.value("radius") == nil {
-            throw UsageError(message: "--near does nothing in stats without --radius; add --radius KM to count the quakes within KM kilometres of that point, or drop --near.",
+        if arguments.value("near") != nil, ["radius", "intensity", "min-intensity"].allSatisfy({ arguments.value($0) == nil }) {
+            throw UsageError(message: "--near does nothing in stats without --radius or --intensity; add --radius KM to count the quakes within KM kilometres of that point, or drop --near.",
                              command: spec)
         }
         let method = try completenessMethod(arguments)
@@ -69,6 +73,10 @@ enum StatsCommand {
         let (state, request, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
+        if let unknown = try FilterFlags.unknownType(in: request.predicate.rowFilters, among: { try container.viewContext.read { db in
+            try db.eventTypes() } }) {
+            throw CommandError(unknown)
+        }
         let (statistics, events, isSample) = try container.viewContext.read { db in
             let (statistics, events) = try db.catalogueSummary(of: request, declustering: declustering)
             return (statistics, events, try SampleCatalogue.isSample(db))

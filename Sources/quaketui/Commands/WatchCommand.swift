@@ -11,7 +11,7 @@ enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
         abstract: "Print quakes as they arrive in the store (one line each, or NDJSON).",
-        usage: ["watch [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--refresh] [--json]"],
+        usage: ["watch [--search <text>] [<filters>] [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--refresh] [--json]"],
         discussion: """
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
@@ -29,37 +29,53 @@ enum WatchCommand {
             once across every pane and process, with 'ALERT …' and a bell on stderr and
             alertCommand run with the quake's JSON on stdin.
 
+            --search and the filters are list's (the browser's ':' filters as flags: --mag,
+            --depth, --since, --time, --type, --alert, --felt, --intensity, --mag-type; see
+            'quaketui list --help'): watch prints only the arriving quakes that list would list
+            with them. --since counts back from when watch started.
+
             A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
-            --near. --json prints one object per line (NDJSON): {"code","magnitude","place",
-            "time","updated","depth","latitude","longitude","type","status","alert","tsunami",
-            "felt","sig","net","url","title"}, plus "distanceKm" and "bearing" with --near.
+            --near. --json prints one object per line (NDJSON), the quake object of 'list --json':
+            {"code","magnitude","magType","place","time","updated","depth","latitude","longitude",
+            "type","status","alert","tsunami","felt","sig","net","url","title","source",
+            "intensityAtHome","sArrivalSeconds"}, plus "distanceKm" (to 0.1 km) and "bearing"
+            (whole degrees) with --near.
             """,
         options: [
+            .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
+        ] + FilterFlags.options + [
             .init(name: "near", value: "LAT,LON", help: "Only quakes within --radius of this point (decimal degrees)."),
             .init(name: "radius", value: "KM", help: "With --near: the radius in kilometres."),
             .init(name: "refresh", value: nil, help: "Also run the automatic refresh (see 'quaketui config')."),
             CommandSpec.stateDir, CommandSpec.json,
         ])
 
-    /// The quakes `watch` prints: at least a magnitude, within a radius of a point.
+    /// The quakes `watch` prints: at least a magnitude, within a radius of a point, and those
+    /// `list` would list with the same search and filters.
     struct Filter: Sendable {
         var minimumMagnitude: Double?
         var center: GeoPoint?
         var radius: Double?
+        /// The search and `:` filters, decided as the store decides them (`SectionedFetchRequest.matches`).
+        var request: SectionedFetchRequest?
 
         /// Whether `quake` passes, with its distance from the center when there is one.
         func admits(_ quake: QuakeRecord) -> (Bool, distance: Double?) {
             if let minimumMagnitude {
                 guard let magnitude = quake.magnitude, magnitude >= minimumMagnitude else { return (false, nil) }
             }
+            if let request, !request.matches(quake) { return (false, nil) }
             guard let center else { return (true, nil) }
             let distance = center.distance(to: GeoPoint(latitude: quake.latitude, longitude: quake.longitude))
             return (radius.map { distance <= $0 } ?? true, distance)
         }
     }
 
-    static func filter(from arguments: ParsedArguments) throws(UsageError) -> Filter {
+    /// The filter of the command line; `--time`'s days are in `timeZone`, `--intensity` is
+    /// predicted at `home` (unless --near gives a point), `--since` counts back from `now`.
+    static func filter(from arguments: ParsedArguments, timeZone: TimeZone = .current, home: GeoPoint? = nil,
+                       now: Int64 = Int64((Date().timeIntervalSince1970 * 1000).rounded())) throws(UsageError) -> Filter {
         var filter = Filter()
         filter.minimumMagnitude = try arguments.number("min-magnitude", is: "a magnitude", use: "a number such as 4.5", command: spec)
         switch (arguments.value("near"), arguments.value("radius")) {
@@ -70,15 +86,22 @@ enum WatchCommand {
         default:
             throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
         }
+        let rowFilters = try FilterFlags.rowFilters(arguments, now: now, timeZone: timeZone, home: filter.center ?? home, command: spec)
+        if let search = arguments.value("search") ?? (rowFilters.isEmpty ? nil : "") {
+            filter.request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search, rowFilters: rowFilters))
+        }
         return filter
     }
 
     static func run(_ arguments: ParsedArguments) throws {
-        let filter = try filter(from: arguments)
+        // The syntax first (a point stands in for home), before the state directory is touched.
+        _ = try filter(from: arguments, home: GeoPoint(latitude: 0, longitude: 0))
         let json = arguments.has("json")
         let state = try arguments.stateDirectory()
         let settings = try AppStorage(state: state)
         let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
+        let filter = try filter(from: arguments, timeZone: timeZone,
+                                home: settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
         let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
@@ -115,8 +138,8 @@ enum WatchCommand {
                         ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))
                         if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty {
-                            let json = try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing,
-                                                       home: home).line()
+                            let json = try QuakeJSON.arrival(quake.record, distanceKm: alert.distance, bearing: alert.bearing,
+                                                             home: home).line()
                             AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
                         }
                     }
@@ -126,7 +149,7 @@ enum WatchCommand {
                         $0.bearing(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
                     }
                     if json {
-                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing, home: home).line() + "\n")
+                        output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
                     }
@@ -159,53 +182,5 @@ struct QuakeLineFormatter {
             text += String(format: "  %.0f %@ %@", value, miles ? "mi" : "km", GeoPoint.compassPoint(bearing))
         }
         return text + "  [\(SafeText.sanitize(quake.code))]"
-    }
-}
-
-/// A quake as one JSON object, as `watch --json` prints it and the alert command reads it.
-struct ArrivalJSON: Encodable {
-    let record: QuakeRecord
-    var distanceKm: Double?
-    var bearing: Double?
-    /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (both null without one).
-    var home: GeoPoint?
-
-    enum CodingKeys: String, CodingKey {
-        case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
-        case tsunami, felt, sig, net, url, title, distanceKm, bearing, intensityAtHome, sArrivalSeconds
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(record.code, forKey: .code)
-        try c.encode(record.magnitude, forKey: .magnitude)
-        try c.encode(record.magType, forKey: .magType)
-        try c.encode(record.place, forKey: .place)
-        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.time) / 1000)), forKey: .time)
-        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.updated) / 1000)), forKey: .updated)
-        try c.encode(record.depth, forKey: .depth)
-        try c.encode(record.latitude, forKey: .latitude)
-        try c.encode(record.longitude, forKey: .longitude)
-        try c.encode(record.type, forKey: .type)
-        try c.encode(record.status, forKey: .status)
-        try c.encode(record.alert, forKey: .alert)
-        try c.encode(record.tsunami, forKey: .tsunami)
-        try c.encode(record.felt, forKey: .felt)
-        try c.encode(record.sig, forKey: .sig)
-        try c.encode(record.net, forKey: .net)
-        try c.encode(record.url, forKey: .url)
-        try c.encode(record.title, forKey: .title)
-        try c.encodeIfPresent(distanceKm.map { ($0 * 10).rounded() / 10 }, forKey: .distanceKm)
-        try c.encodeIfPresent(bearing.map { $0.rounded() }, forKey: .bearing)
-        let felt = home.flatMap {
-            FeltIntensity(home: $0, latitude: record.latitude, longitude: record.longitude, depth: record.depth, magnitude: record.magnitude)
-        }
-        try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
-    }
-
-    func line() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
     }
 }

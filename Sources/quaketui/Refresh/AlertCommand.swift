@@ -26,7 +26,7 @@ struct AlertCommand: Sendable {
     /// The quake as the command reads it: `watch --json`'s object, one line.
     static func json(_ alert: AlertRule.Alert, container: PersistentContainer) throws -> String? {
         guard let quake = try container.viewContext.read({ try $0.quake(code: alert.code) }) else { return nil }
-        return try ArrivalJSON(record: quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
+        return try QuakeJSON.arrival(quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
     }
 
     /// Runs `/bin/sh -c command` with `json` on stdin, in the background; its output is

@@ -1,0 +1,80 @@
+import Foundation
+import QuakeModel
+import QuakeStore
+
+/// The statistics a seismologist reads at N quakes (issue 54, point 7), each from the store's
+/// read to its numbers, beside the same computation scripted with numpy
+/// (`Benchmarks/peers/science_numpy.py`):
+///
+/// - `stats`: the bins, Mc (maximum curvature), b with Shi–Bolt's error and a bootstrap of 200
+///   resamples, and b-positive — what `quaketui stats` and the `=` view compute;
+/// - `stats --decluster gk`: the same after Gardner–Knopoff declustering, the first time (the
+///   browser computes it after the frame, with progress, so no key waits for it);
+/// - the sequence view (`A`) after the list's largest quake: the quakes in its radius, counts per
+///   day, the Omori fit and the forecast.
+///
+/// The browser never waits for any of them: they run on their own reader after the frame, which
+/// draws `…` meanwhile; so the target (≤ 250 ms, SPEC §9's background budget) is about how soon
+/// the complete numbers replace it.
+struct ScienceBench {
+    let store: URL
+    let runs: Int
+    let peerScript: String
+
+    func run(n: Int) throws -> [Figure] {
+        warmPageCache(store)
+        let container = try PersistentContainer(readingFrom: store)
+        defer { container.close() }
+        let request = SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)
+        log("science rows N=\(n.formatted()) ×\(runs)")
+        func time(runs: Int, _ body: @escaping @Sendable (Connection) throws -> Void) throws -> [Double] {
+            try (0..<runs).map { _ in
+                let start = DispatchTime.now().uptimeNanoseconds
+                try container.viewContext.read(body)
+                return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            }
+        }
+        @Sendable func statistics(_ db: Connection, _ declustering: Declustering?) throws {
+            let (statistics, events) = try db.catalogueSummary(of: request, declustering: declustering)
+            var positive = BPositive()
+            for magnitude in events.magnitudes { positive.add(magnitude.isNaN ? nil : magnitude) }
+            _ = MagnitudeFit(statistics.magnitudes.using(.maxc), positive: positive, composition: statistics.composition)
+        }
+        let mainshock = try container.viewContext.read { db in
+            guard case .text(let code) = try db.scalar("SELECT code FROM quake WHERE magnitude BETWEEN -5 AND 10 ORDER BY magnitude DESC, time LIMIT 1")
+            else { return String?.none }
+            return code
+        }
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let stats = try time(runs: runs) { try statistics($0, nil) }
+        // Declustering's first computation at 1M+ takes seconds: three samples are enough to say so.
+        let declustered = try time(runs: min(runs, 3)) { try statistics($0, .gk) }
+        let sequence = try mainshock.map { code in try time(runs: runs) { _ = try $0.aftershockSequence(of: code, now: now) } } ?? []
+
+        var peer: [String: [Double]] = [:]
+        var note: String? = nil
+        if let python3 = Peers.python3, let mainshock {
+            let m = try Measured.run([python3, peerScript, store.appendingPathComponent("quakes.sqlite").path, String(runs), mainshock])
+            if m.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(m.stdout.utf8)) as? [String: [Double]] {
+                peer = object
+            } else {
+                note = "peer not measured: science_numpy.py failed (numpy and scipy needed): " + String(m.stdout.suffix(200))
+            }
+        } else {
+            note = "peer not measured: needs python3 with numpy and scipy"
+        }
+        func figure(_ name: String, _ ours: [Double], _ key: String, _ peerName: String) -> Figure {
+            Figure(name: name, n: n, ours: ours.median, ourMax: ours.maximum, samples: ours.count,
+                   peer: peer[key].map(\.median), peerName: peerName, unit: "s", target: "≤ 250 ms",
+                   met: ours.median <= 0.25, note: peer[key] == nil ? note : nil)
+        }
+        var figures = [
+            figure("stats: Mc, b, bootstrap of 200, b-positive", stats, "stats", "numpy: unique, bootstrap, diff"),
+            figure("stats --decluster gk (first computation)", declustered, "gk", "numpy: GK windows, searchsorted + haversine"),
+        ]
+        if !sequence.isEmpty {
+            figures.append(figure("sequence view (A) after the largest quake", sequence, "sequence", "numpy + scipy: selection, Omori MLE"))
+        }
+        return figures
+    }
+}

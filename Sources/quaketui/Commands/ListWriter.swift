@@ -1,0 +1,113 @@
+import Foundation
+import QuakeModel
+import QuakeStore
+import QuakeTUI
+
+/// Prints `list`'s rows, as lines or as JSON, reading each chunk of rows' records (for the
+/// magnitude type, and every field of `QuakeJSON`) in one read of the store.
+struct ListWriter {
+    let container: PersistentContainer
+    /// Print at most this many quakes (sections keep their full counts).
+    let limit: Int
+    let timeZone: TimeZone
+    /// The point of `distanceKm`, `bearing` and the predicted intensity, nil for none.
+    let origin: GeoPoint?
+    /// Depths are shown in the app setting `distanceUnit`, as the browser shows them.
+    let unit: DisplaySettings.DistanceUnit
+    let output: BufferedOutput
+
+    /// How many rows are read, and their records, at a time.
+    static let chunk = 1000
+
+    /// Calls `body` for every printed row with its section and record, reading them in chunks.
+    private func forEachQuake(_ rows: some ListedRows, _ body: (Int, QuakeSection, QuakeRecord) throws -> Void) throws {
+        var pending: [(Int, QuakeSection, QuakeRow)] = []
+        func flush() throws {
+            let records = try container.viewContext.read { db in
+                try pending.map { _, _, row in try db.quake(code: row.code)?.record ?? QuakeRecord(row: row) }
+            }
+            for ((index, section, _), record) in zip(pending, records) { try body(index, section, record) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try forEachRow(rows) { index, section, row in
+            pending.append((index, section, row))
+            if pending.count == Self.chunk { try flush() }
+        }
+        try flush()
+    }
+
+    /// Calls `body` for every printed row with its section, reading the rows in chunks.
+    private func forEachRow(_ rows: some ListedRows, _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
+        if let view = rows as? DeclusteredList { return try view.forEachRow(limit: limit, body) }
+        let controller = rows as! FetchedResultsController
+        let total = min(limit, controller.count)
+        var offset = 0
+        while offset < total {
+            let rows = try controller.rows(in: offset..<min(total, offset + Self.chunk))
+            for (i, row) in rows.enumerated() {
+                let section = controller.indexPath(forOffset: offset + i).section
+                try body(section, controller.sections[section], row)
+            }
+            offset += rows.count
+            if rows.isEmpty { break }
+        }
+    }
+
+    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]`.
+    func writeText(_ rows: some ListedRows) throws {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        var lastSection = -1
+        try forEachQuake(rows) { index, section, quake in
+            if index != lastSection {
+                if lastSection >= 0 { output.write("\n") }
+                output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(rows.count(ofSection: index, section))))\n")
+                lastSection = index
+            }
+            output.write("  " + line(quake, time: formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))) + "\n")
+        }
+        if limit < rows.total {
+            output.write("\n… \(CountFormat.grouped(rows.total - limit)) more (of \(CountFormat.grouped(rows.total))); raise --limit to see them.\n")
+        }
+    }
+
+    /// One quake's line: magnitude and its type, time, depth (right-aligned, 9 wide, as the
+    /// browser's depth column), place, code.
+    func line(_ quake: QuakeRecord, time: String) -> String {
+        let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
+        let type = SafeText.sanitize(quake.magType ?? "—")
+        let depth = QuakeFormat.distance(kilometres: quake.depth, unit: unit)
+        let place = quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place))
+        return "\(magnitude) \(type.padding(toLength: max(4, type.count), withPad: " ", startingAt: 0))  \(time)  "
+            + String(repeating: " ", count: max(0, 9 - depth.count)) + "\(depth)  \(place)  [\(SafeText.sanitize(quake.code))]"
+    }
+
+    /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
+    func writeJSON(_ rows: some ListedRows, isSample: Bool, declustered: (Declustering, Int)? = nil) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
+        output.writeJSON("{\"sections\":[")
+        var lastSection = -1
+        try forEachQuake(rows) { index, section, quake in
+            if index != lastSection {
+                if lastSection >= 0 { output.writeJSON("]},") }
+                output.writeJSON("{\"count\":\(rows.count(ofSection: index, section)),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
+                lastSection = index
+            } else {
+                output.writeJSON(",")
+            }
+            let epicentre = GeoPoint(latitude: quake.latitude, longitude: quake.longitude)
+            output.writeJSON(try json(QuakeJSON(record: quake, distanceKm: origin?.distance(to: epicentre),
+                                                bearing: origin?.bearing(to: epicentre), home: origin)))
+        }
+        if lastSection >= 0 { output.writeJSON("]}") }
+        output.writeJSON("]")
+        if let (method, removed) = declustered {
+            output.writeJSON(",\"declustered\":{\"method\":\"\(method.rawValue)\",\"removed\":\(removed)}")
+        }
+        output.writeJSON(",\"sample\":\(isSample),\"total\":\(rows.total)}\n")
+    }
+}

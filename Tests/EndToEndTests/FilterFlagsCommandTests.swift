@@ -1,0 +1,203 @@
+import Foundation
+import QuakeModel
+import QuakeStore
+import QuakeTestSupport
+import QuakeTUI
+import Testing
+
+/// The browser's `:` filters as flags of `list`, `stats` and `watch` (issue 56.11): the rows the
+/// command lists are the rows the browser's request lists with the same `:` line, on a real
+/// store; the refusals are the `:` line's sentences, spelled as flags; `list` and `watch` print
+/// one quake object.
+@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+struct FilterFlagsCommandTests {
+    /// Kīlauea, erupting in the week of the feed: quakes near enough to be felt.
+    static let home = GeoPoint(latitude: 19.4, longitude: -155.3)
+
+    /// A store of a real week (2018-06-07 to 14: earthquakes, explosions, quarry blasts, PAGER
+    /// alerts, felt reports, many magnitude types), its days in UTC, home at Kīlauea.
+    static func store() throws -> TemporaryDirectory {
+        let dir = try TemporaryDirectory()
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("all_week-2018-06-14.geojson").path], stateDirectory: dir.url).status == 0)
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        try QuaketuiBinary.config("home", "\(home.latitude),\(home.longitude)", stateDirectory: dir.url)
+        return dir
+    }
+
+    /// The codes the browser lists with the `:` line `line` run (newest first), read through
+    /// the browser's own request (`AppState.request`) by the results controller.
+    static func browserCodes(_ line: String?, in dir: TemporaryDirectory) throws -> [String] {
+        var settings = AppSettings(timeZone: .utc)
+        settings.home = home
+        var state = AppState(sceneID: "t", settings: settings)
+        if let line {
+            guard case .success(.filter(_, let text, let filter)) = FilterCommand.parse(line, now: Int64(Date().timeIntervalSince1970 * 1000),
+                                                                                       timeZone: TimeZone(identifier: "UTC")!, home: home)
+            else { throw ChildProcess.ChildError("\(line) does not parse") }
+            state.filters = [text]
+            state.rowFilters = [filter]
+        }
+        let container = try PersistentContainer(readingFrom: dir.url)
+        defer { container.close() }
+        let controller = try FetchedResultsController(container: container, request: state.request)
+        defer { controller.close() }
+        return try controller.rows(in: 0..<controller.count).map(\.code)
+    }
+
+    /// Each flag, with texts that keep some quakes and others that keep none or all.
+    static let filters: [(flag: String, value: String?, line: String)] = [
+        ("depth", "0-10", "depth 0-10"), ("depth", "100+", "depth 100+"),
+        ("mag", "4", "mag 4"), ("mag", "2-3", "mag 2-3"),
+        ("since", "1000w", "since 1000w"), ("since", "1d", "since 1d"),
+        ("time", "2018-06-11", "time 2018-06-11"), ("time", "2018-06-10..2018-06-12T06:30", "time 2018-06-10..2018-06-12T06:30"),
+        ("type", "earthquake", "type earthquake"), ("type", "!earthquake", "type !earthquake"),
+        ("alert", "green", "alert green"), ("felt", nil, "felt"),
+        ("intensity", "4+", "intensity 4+"), ("mag-type", "md", "magtype md"),
+    ]
+
+    @Test func everyFilterFlagListsTheRowsTheBrowserLists() throws {
+        let dir = try Self.store()
+        defer { dir.remove() }
+        let all = try Self.browserCodes(nil, in: dir)
+        var kept: Set<Int> = []
+        for (flag, value, line) in Self.filters {
+            let listed = try QuaketuiBinary.run(["list", "--json", "--\(flag)"] + (value.map { [$0] } ?? []), stateDirectory: dir.url)
+            #expect(listed.status == 0, "--\(flag): \(listed.stderr)")
+            let browser = try Self.browserCodes(line, in: dir)
+            #expect(try listed.listedCodes() == browser, "--\(flag) \(value ?? "")")
+            #expect(try listed.json()["total"] as? Int == browser.count, "--\(flag) \(value ?? "")")
+            // stats counts the same quakes.
+            let stats = try QuaketuiBinary.run(["stats", "--json", "--\(flag)"] + (value.map { [$0] } ?? []), stateDirectory: dir.url)
+            #expect(stats.status == 0, "stats --\(flag): \(stats.stderr)")
+            #expect(try stats.json()["count"] as? Int == browser.count, "stats --\(flag) \(value ?? "")")
+            kept.insert(browser.count)
+        }
+        // The texts are not all trivial: some keep none, some all, most a part.
+        #expect(kept.contains(0) && kept.contains(all.count) && kept.filter { $0 > 0 && $0 < all.count }.count >= 8, "\(kept)")
+    }
+
+    @Test func flagsCombineWithTheSearchAsTheBrowserCombinesFilters() throws {
+        let dir = try Self.store()
+        defer { dir.remove() }
+        let listed = try QuaketuiBinary.run(["list", "--json", "--search", "hawaii", "--depth", "0-5", "--mag", "2+",
+                                             "--sort", "magnitude"], stateDirectory: dir.url)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        var settings = AppSettings(timeZone: .utc)
+        settings.home = Self.home
+        var state = AppState(sceneID: "t", sort: QuakeSortDescriptor(.magnitude), searchText: "hawaii", settings: settings)
+        state.filters = ["depth 0-5", "mag 2+"]
+        state.rowFilters = FilterCommand.rowFilters(state.filters, now: 0)
+        let container = try PersistentContainer(readingFrom: dir.url)
+        defer { container.close() }
+        let controller = try FetchedResultsController(container: container, request: state.request)
+        defer { controller.close() }
+        let browser = try controller.rows(in: 0..<controller.count).map(\.code)
+        #expect(browser.count > 10)
+        #expect(try listed.listedCodes() == browser)
+    }
+
+    /// Texts the `:` line refuses, as flags: the same sentence, its examples spelled `--depth`.
+    static let refused: [(flag: String, value: String, line: String)] = [
+        ("depth", "70-0", "depth 70-0"), ("depth", "deep", "depth deep"), ("mag", "6-5", "mag 6-5"), ("mag", "big", "mag big"),
+        ("mag", "9999999999999999999", "mag 9999999999999999999"),
+        ("since", "5y", "since 5y"), ("time", "2018-06-14..2018-06-10", "time 2018-06-14..2018-06-10"),
+        ("time", "2018-06-10..2018-06-10", "time 2018-06-10..2018-06-10"), ("time", "yesterday", "time yesterday"),
+        ("type", "!", "type !"), ("alert", "purple", "alert purple"), ("intensity", "11", "intensity 11"),
+        ("mag-type", "m w", "magtype m w"),
+    ]
+
+    @Test func refusalsAreTheCommandLinesSentences() throws {
+        let dir = try Self.store()
+        defer { dir.remove() }
+        for (flag, value, line) in Self.refused {
+            guard case .failure(let error) = FilterCommand.parse(line, now: 0, home: Self.home) else {
+                Issue.record("the : line accepts \(line)")
+                continue
+            }
+            let command = line.prefix { $0 != " " }
+            let expected = "Error: " + error.message.replacingOccurrences(of: ":\(command)", with: "--\(flag)")
+            for tool in ["list", "stats", "watch"] {
+                let result = try QuaketuiBinary.run([tool, "--\(flag)", value], stateDirectory: dir.url)
+                #expect(result.status == 64, "\(tool) --\(flag) \(value)")
+                #expect(result.errorLines.first == expected, "\(tool) --\(flag) \(value)")
+            }
+        }
+        // A type no stored quake has: the : line's sentence, naming the store's types (a fact of the store: status 1).
+        let types = try { () throws -> [String] in
+            let container = try PersistentContainer(readingFrom: dir.url)
+            defer { container.close() }
+            return try container.viewContext.read { try $0.eventTypes() }
+        }()
+        let unknown = try #require(FilterCommand.unknownType("volcano", among: types))
+        for tool in ["list", "stats"] {
+            let result = try QuaketuiBinary.run([tool, "--type", "volcano"], stateDirectory: dir.url)
+            #expect(result.status == 1)
+            #expect(result.errorLines.first == "Error: " + unknown.message, "\(tool): \(result.stderr)")
+        }
+    }
+
+    @Test func listAndWatchPrintTheSameQuakeObject() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", dir.path])
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("all_hour-2017-12-03.geojson").path], stateDirectory: dir.url).status == 0)
+        let listed = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
+        let sections = try #require(try listed.json()["sections"] as? [[String: Any]])
+        let quakes = sections.flatMap { $0["quakes"] as? [[String: Any]] ?? [] }
+        #expect(!quakes.isEmpty)
+        #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= quakes.count })
+        let lines = watch.stdout.split(separator: "\n").map(String.init)
+        let watched = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let keys = ["alert", "code", "depth", "felt", "intensityAtHome", "latitude", "longitude", "magType", "magnitude", "net",
+                    "place", "sArrivalSeconds", "sig", "source", "status", "time", "title", "tsunami", "type", "updated", "url"]
+        for quake in quakes { #expect(quake.keys.sorted() == keys, "\(quake)") }
+        for quake in watched { #expect(quake.keys.sorted() == keys, "\(quake)") }
+        // The same values too, quake by quake.
+        let byCode = Dictionary(uniqueKeysWithValues: watched.map { ($0["code"] as! String, $0) })
+        for quake in quakes {
+            let other = try #require(byCode[quake["code"] as! String])
+            #expect(NSDictionary(dictionary: quake).isEqual(to: other), "\(quake) \(other)")
+        }
+        #expect(quakes.contains { $0["magType"] is String && $0["status"] is String && $0["type"] is String })
+    }
+
+    @Test func watchPrintsTheArrivalsListListsWithTheSameFilters() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let filters = ["--search", "hawaii", "--depth", "0-3", "--type", "earthquake", "--mag", "2.5+", "--time", "2018-06-10..2018-06-13"]
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", dir.path] + filters)
+        defer { watch.kill(); watch.wait() }
+        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
+        #expect(try QuaketuiBinary.run(["import", SharedData.url("all_week-2018-06-14.geojson").path], stateDirectory: dir.url).status == 0)
+        let listed = try QuaketuiBinary.run(["list", "--json"] + filters, stateDirectory: dir.url).listedCodes()
+        #expect(listed.count > 20)
+        #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= listed.count })
+        let watched = try watch.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["code"] as? String
+        }
+        // The same quakes (watch prints them in arrival order, oldest first, ties as they came).
+        #expect(watched.count == listed.count && Set(watched.compactMap { $0 }) == Set(listed))
+    }
+
+    @Test func plainListRowsShowTheDepthAndTheMagnitudeType() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let feed = """
+            {"type":"FeatureCollection","features":[
+            {"type":"Feature","id":"ut0001","properties":{"mag":4.1,"magType":"mww","place":"12 km SW of Suárez, Colombia","time":1700000000000,"updated":1700000000000,"type":"earthquake","status":"reviewed"},"geometry":{"type":"Point","coordinates":[-76.7,2.9,35.25]}},
+            {"type":"Feature","id":"ut0002","properties":{"mag":null,"magType":null,"place":"","time":1699990000000,"updated":1699990000000},"geometry":{"type":"Point","coordinates":[-155.4,19.2,null]}}
+            ]}
+            """
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: feed).status == 0)
+        let listed = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
+        #expect(listed.lines == [
+            "Tuesday, 14 November 2023 (2)",
+            "  M  4.1 mww   2023-11-14 22:13:20    35.2 km  12 km SW of Suárez, Colombia  [ut0001]",
+            "  M  ?   —     2023-11-14 19:26:40          —  (no place)  [ut0002]",
+        ], "\(listed.stdout)")
+    }
+}
