@@ -60,6 +60,7 @@ final class BrowserApp {
             _ = try SampleCatalogue.importIntoNewStore(container)
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
             restored = appState.restore(from: session.storage, now: Int64(Date().timeIntervalSince1970 * 1000))
+            if let seconds = Self.awaySeconds(ProcessInfo.processInfo.environment) { appState.live.awayAfter = seconds }
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
             // Never wait on a key: a slow request is answered by a provisional window first.
             let results = try ResultsEngine(container: container, request: appState.request,
@@ -150,6 +151,14 @@ final class BrowserApp {
         if let finalSaveError { throw CommandError("the scene could not be saved: \(finalSaveError)") }
     }
 
+    /// `$QUAKETUI_AWAY_SECONDS`: how long the pane must be without focus for its return to say
+    /// what arrived meanwhile (`LiveState.awayAfter`, 600 by default); for tests.
+    static func awaySeconds(_ environment: [String: String]) -> TimeInterval? {
+        guard let text = environment["QUAKETUI_AWAY_SECONDS"], let seconds = Double(text), seconds >= 0, seconds.isFinite
+        else { return nil }
+        return seconds
+    }
+
     /// How long a new request may take before a provisional window answers it:
     /// `QUAKETUI_WINDOW_BUDGET_MS` (tests use 0 to force the provisional path), 6 ms by default.
     static func windowBudget(_ environment: [String: String]) -> Duration? {
@@ -180,7 +189,12 @@ final class BrowserApp {
             return
         }
         if let action { try send(action, terminal) }
-        if case .resize = key {} else { trace?.event("key") }
+        switch key {
+        case .resize: break
+        // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
+        case .focusIn, .focusOut: trace?.event("focus")
+        default: trace?.event("key")
+        }
     }
 
     /// A search keystroke, joined by the letters already typed behind it (a fast typist, a
@@ -292,7 +306,14 @@ final class BrowserApp {
             session.closeAndDelete()
             isDone = true
         case .alert(let alert):
-            if live?.alert(alert, posting: inbox) == true { terminal.bell() }
+            guard live?.alert(alert, posting: inbox) == true else { break }
+            terminal.bell()
+            // Opted in (`alertNotification`): the terminal's own notification too, outside the pane.
+            if let kind = TerminalNotification.Kind(rawValue: appStorage.value(for: AppKeys.alertNotification)) {
+                let settings = model.state.settings
+                terminal.notify(kind, title: "quaketui", body: alert.sentence(miles: settings.distanceUnit == .mi, homeName: settings.homeName),
+                                insideTmux: !(ProcessInfo.processInfo.environment["TMUX"] ?? "").isEmpty)
+            }
         case .computeStatistics(let request, let declustering, let generation):
             computeStatistics(request, declustering: declustering, generation: generation)
         case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
@@ -443,7 +464,8 @@ final class BrowserApp {
         guard let live else { return }
         let arrivals: QuakeArrivals
         do {
-            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking)
+            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking,
+                                         sinceLooked: model.state.live.lookedReadStart)
         } catch {
             show(BrowserModel.arrivalsFailure(error))
             return
