@@ -23,10 +23,6 @@ struct LoopLatencyTests {
     /// The newest quakes the delete keeps (the one whose notes are edited among them).
     static let kept = 1_000
 
-    static func iso(_ milliseconds: Int64) -> String {
-        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds / 1000)))
-    }
-
     // Off until the defect it found is fixed (issue 57, left): a delete's batches, sized on a fast
     // machine, can hold the lock for seconds when it stalls, and every batch commit makes the
     // browser recount, so a key takes 1.5-5 s beside the delete. Run it by hand meanwhile:
@@ -39,7 +35,7 @@ struct LoopLatencyTests {
         store.container.close()
         defer { store.directory.remove() }
         let state = store.directory.path
-        func count() throws -> Int64 {
+        func storedQuakes() throws -> Int64 {
             let db = try Connection(path: state + "/quakes.sqlite", readOnly: true, create: false)
             defer { db.close() }
             db.setBusyTimeout(milliseconds: 10_000)
@@ -109,11 +105,11 @@ struct LoopLatencyTests {
         // `kept` (generated 2 s apart, the newest last), 100 a batch.
         try tmux.send(pane, "r")
         let cutoff = 1_700_000_000_000 + Int64(Self.quakes - Self.kept) * 2000
-        let delete = try ChildProcess(QuaketuiBinary.url, ["delete", "--before", Self.iso(cutoff), "--state-dir", state],
+        let delete = try ChildProcess(QuaketuiBinary.url, ["delete", "--before", IndependentParse.commandTime(wholeSecondsOf: cutoff), "--state-dir", state],
                                       environment: ["QUAKETUI_BATCH_ROWS": "100"])
         delete.closeInput()
         defer { if delete.isRunning { delete.kill() } }
-        #expect(eventually(timeout: 30) { ((try? count()) ?? Int64(Self.quakes)) < Int64(Self.quakes) }, "the delete never committed a batch")
+        #expect(eventually(timeout: 30) { ((try? storedQuakes()) ?? Int64(Self.quakes)) < Int64(Self.quakes) }, "the delete never committed a batch")
         let beside = try pasteAndType()
         #expect(delete.isRunning, "the delete ended before the keys were timed: make QUAKETUI_LATENCY_QUAKES larger")
         for (index, seconds) in beside.enumerated() {
@@ -135,7 +131,7 @@ struct LoopLatencyTests {
         #expect(deleting, "the delete ended before the notes were saved: make QUAKETUI_LATENCY_QUAKES larger")
 
         #expect(delete.wait() == 0, "\(delete.stderr)")
-        #expect(try count() == Int64(Self.kept))
+        #expect(try storedQuakes() == Int64(Self.kept))
         let db = try Connection(path: state + "/quakes.sqlite", readOnly: true, create: false)
         defer { db.close() }
         let notes = try db.scalar("SELECT notes FROM quake WHERE coalesce(notes, '') != ''").string
