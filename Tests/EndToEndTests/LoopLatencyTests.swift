@@ -128,6 +128,7 @@ struct LoopLatencyTests {
         let quit = Date()
         #expect(eventually(timeout: 30) { (try? tmux.exitStatus(pane)) != nil }, "still running after q:\n\((try? tmux.capture(pane)) ?? "")")
         let quitting = Date().timeIntervalSince(quit)
+        log.append(String(format: "q %.2f s", quitting))
         #expect(quitting < 1, "q took \(quitting) s (\(log))")
         #expect(try tmux.exitStatus(pane) == 0)
         #expect(deleting, "the delete ended before the notes were saved: make QUAKETUI_LATENCY_QUAKES larger")
