@@ -43,6 +43,8 @@ final class BrowserApp {
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
+    /// When the commits other processes made are merged (issue 57: one merge for a stream of them).
+    private var mergePace = MergePace()
     private var isDone = false
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
     private var finalSaveError: (any Error)?
@@ -107,14 +109,25 @@ final class BrowserApp {
             var settled = false
             while !isDone {
                 var changed = false
-                // Block until something happens: a key, a posted action, a signal, the clock.
-                // Only a traced run waiting for its scene to reach the disk looks sooner.
+                // Block until something happens: a key, a posted action, a signal, the clock, a
+                // merge coming due. Only a traced run waiting for its scene to reach the disk looks sooner.
                 let untilClock = Int((Self.clockRedrawSeconds - Date().timeIntervalSince(lastDraw)) * 1000) + 1
                 var timeout = max(0, untilClock)
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
+                if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
+                var tookKey = false
                 if let key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) {
                     try handle(key, terminal)
                     changed = true
+                    tookKey = true
+                    // Keys already typed behind it (three Backspaces sent at once) are handled
+                    // before the frame, which shows them all: one drawing, not one per key, within
+                    // a frame's time so that a long run of them is still seen moving.
+                    let began = Self.monotonicSeconds()
+                    while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds,
+                          let next = terminal.readKey(timeoutMilliseconds: 0) {
+                        try handle(next, terminal)
+                    }
                 }
                 for posted in inbox.drain() where !isDone {
                     switch posted {
@@ -124,6 +137,16 @@ final class BrowserApp {
                     changed = true
                 }
                 if isDone { break }
+                // Commits elsewhere (a delete's hundreds of batches) are merged together, a key first.
+                if inbox.takeStoreChange() { mergePace.noteChange() }
+                // Its time counts the frame drawn for it too.
+                var mergeBegan: Double?
+                if mergePace.isDue(at: Self.monotonicSeconds(), afterKey: tookKey) {
+                    mergeBegan = Self.monotonicSeconds()
+                    try send(.storeChanged, terminal)
+                    changed = true
+                    if isDone { break }
+                }
                 // A failed background save (a full disk) shows at once, not only at exit.
                 let notices = takeNotices()
                 if !notices.isEmpty {
@@ -141,8 +164,9 @@ final class BrowserApp {
                     lastDraw = Date()
                     settled = false
                 }
+                if let mergeBegan { mergePace.merged(at: mergeBegan, took: Self.monotonicSeconds() - mergeBegan) }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
-                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional {
+                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional, !mergePace.isPending {
                     trace.event("idle")
                     settled = true
                 }
@@ -158,6 +182,12 @@ final class BrowserApp {
         else { return nil }
         return seconds
     }
+
+    /// How long keys typed ahead are handled before a frame shows them.
+    static let typeaheadSeconds = 0.016
+
+    /// The loop's clock for `MergePace`: monotonic seconds.
+    private static func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// How long a new request may take before a provisional window answers it:
     /// `QUAKETUI_WINDOW_BUDGET_MS` (tests use 0 to force the provisional path), 6 ms by default.
