@@ -16,9 +16,9 @@ struct AwaySummaryEndToEndTests {
 
     /// Three new quakes: the largest off Vanuatu, one 10 km north of home, one off Chile.
     static let arrivals = [
-        A.feature("away-v", 6.1, northKm: 0, minutesAgo: 3, place: "95 km W of Port-Olry, Vanuatu", latitude: -15, longitude: 166),
-        A.feature("away-k", 4.6, northKm: 10, minutesAgo: 2, place: "10 km N of Aksaray, Turkey"),
-        A.feature("away-c", 4.5, northKm: 0, minutesAgo: 1, place: "Off the coast of Chile", latitude: -33, longitude: -72),
+        A.featureBeforeNow("away-v", 6.1, northKm: 0, minutesAgo: 3, place: "95 km W of Port-Olry, Vanuatu", latitude: -15, longitude: 166),
+        A.featureBeforeNow("away-k", 4.6, northKm: 10, minutesAgo: 2, place: "10 km N of Aksaray, Turkey"),
+        A.featureBeforeNow("away-c", 4.5, northKm: 0, minutesAgo: 1, place: "Off the coast of Chile", latitude: -33, longitude: -72),
     ]
 
     /// The summary of `arrivals`, said with the time the scene last looked.
@@ -182,7 +182,7 @@ struct AwaySummaryEndToEndTests {
         try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: pane.dir.url)
         try QuaketuiBinary.config("alertNotification", "osc777", stateDirectory: pane.dir.url)
         _ = try pane.settle()
-        try F.importing([A.feature("osc-1", 6.3, northKm: 0, minutesAgo: 2, place: "Evil\\u001b]0;pwned\\u0007 Sea, Fiji",
+        try F.importing([A.featureBeforeNow("osc-1", 6.3, northKm: 0, minutesAgo: 2, place: "Evil\\u001b]0;pwned\\u0007 Sea, Fiji",
                                    latitude: -18, longitude: 178)],
                         into: pane.dir.url, "first.geojson", folder: pane.dir.url)
         let sentence = "ALERT M 6.3 Evil Sea, Fiji — "
@@ -203,7 +203,7 @@ struct AwaySummaryEndToEndTests {
         try QuaketuiBinary.config("alertNotification", "off", stateDirectory: pane.dir.url)
         try pane.send(.keys(["Escape"]))
         _ = try pane.settle()
-        try F.importing([A.feature("osc-2", 6.4, northKm: 0, minutesAgo: 1, place: "South of the Fiji Islands",
+        try F.importing([A.featureBeforeNow("osc-2", 6.4, northKm: 0, minutesAgo: 1, place: "South of the Fiji Islands",
                                    latitude: -24, longitude: 179)],
                         into: pane.dir.url, "second.geojson", folder: pane.dir.url)
         try pane.tmux.waitForScreen(pane.target, timeout: 20, "the second alert") {
