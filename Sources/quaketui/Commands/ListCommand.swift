@@ -46,11 +46,14 @@ enum ListCommand {
 
             --json prints {"sample","total","sections":[{"id","title","count","quakes":[{"code",
             "magnitude","place","time","depth","latitude","longitude","source","intensityAtHome",
-            "sArrivalSeconds"}]}]}; with --near or a home, each quake also has "distanceKm"
+            "sArrivalSeconds","agencies","reports"}]}]}; with --near or a home, each quake also has "distanceKm"
             (great-circle, km) and "bearing" (degrees clockwise from north, from the point to the
             epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
             "sArrivalSeconds" when its S waves reach that point (within 1,000 km), both null
-            without a point or a magnitude.
+            without a point or a magnitude. "agencies" is how many agencies reported the quake and
+            "reports" their solutions, the preferred one (whose code the quake keeps) first:
+            [{"agency","code","time","latitude","longitude","depth","magnitude","magType","status",
+            "updated"}].
             """,
         options: [
             .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region, depth, distance or intensity (these two need --near or a home).",
@@ -216,7 +219,8 @@ enum ListCommand {
             let view = try DeclusteredList(controller, removed: removed)
             if arguments.has("json") {
                 try writeJSON(view, limit: limit, isSample: isSample, origin: origin,
-                              declustered: (declustering, removed.count), to: output)
+                              declustered: (declustering, removed.count),
+                              reports: { code in try container.viewContext.read { try $0.reports(ofEvent: code) } }, to: output)
             } else if view.total == 0 {
                 output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
             } else {
@@ -226,7 +230,8 @@ enum ListCommand {
             return
         }
         if arguments.has("json") {
-            try writeJSON(controller, limit: limit, isSample: isSample, origin: origin, to: output)
+            try writeJSON(controller, limit: limit, isSample: isSample, origin: origin,
+                          reports: { code in try container.viewContext.read { try $0.reports(ofEvent: code) } }, to: output)
         } else if controller.count == 0 {
             output.write(try emptyResultMessage(container: container, request: request, arguments: arguments) + "\n")
         } else {
@@ -320,8 +325,11 @@ enum ListCommand {
         var origin: GeoPoint?
         /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (null without one).
         var home: GeoPoint?
+        /// The event's reports, the preferred first (`ReportsJSON`).
+        var reports: [QuakeRecord]
         enum CodingKeys: String, CodingKey {
             case code, magnitude, place, time, depth, latitude, longitude, source, distanceKm, bearing, intensityAtHome, sArrivalSeconds
+            case agencies, reports
         }
         func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -342,12 +350,14 @@ enum ListCommand {
                 FeltIntensity(home: $0, latitude: row.latitude, longitude: row.longitude, depth: row.depth, magnitude: row.magnitude)
             }
             try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
+            try ReportsJSON(reports).encode(to: &c, agencies: .agencies, reports: .reports)
         }
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
     private static func writeJSON(_ controller: some ListedRows, limit: Int, isSample: Bool, origin: GeoPoint?,
-                                  declustered: (Declustering, Int)? = nil, to output: BufferedOutput) throws {
+                                  declustered: (Declustering, Int)? = nil, reports: (String) throws -> [QuakeRecord],
+                                  to output: BufferedOutput) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
@@ -365,7 +375,7 @@ enum ListCommand {
             } else {
                 output.writeJSON(",")
             }
-            output.writeJSON(try json(QuakeJSON(row: row, origin: origin, home: origin)))
+            output.writeJSON(try json(QuakeJSON(row: row, origin: origin, home: origin, reports: try reports(row.code))))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
         output.writeJSON("]")

@@ -32,7 +32,9 @@ enum WatchCommand {
             A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
             --near. --json prints one object per line (NDJSON): {"code","magnitude","place",
             "time","updated","depth","latitude","longitude","type","status","alert","tsunami",
-            "felt","sig","net","url","title"}, plus "distanceKm" and "bearing" with --near.
+            "felt","sig","net","url","title","agencies","reports"}, plus "distanceKm" and "bearing"
+            with --near; "agencies" is how many agencies reported the quake and "reports" their
+            solutions as 'quaketui list --help' describes them, the preferred one first.
             """,
         options: [
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
@@ -81,6 +83,7 @@ enum WatchCommand {
         let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
         let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: state)
         defer { container.close() }
         var cursor = try container.viewContext.read { try $0.arrivalCursor() }
         let wake = DispatchSemaphore(value: 0)
@@ -126,7 +129,8 @@ enum WatchCommand {
                         $0.bearing(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
                     }
                     if json {
-                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing, home: home).line() + "\n")
+                        output.write(try ArrivalJSON(record: quake.record, distanceKm: distance, bearing: bearing, home: home,
+                                                     reports: try db.reports(ofEvent: quake.record.code)).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
                     }
@@ -169,10 +173,13 @@ struct ArrivalJSON: Encodable {
     var bearing: Double?
     /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (both null without one).
     var home: GeoPoint?
+    /// The event's reports, the preferred first (`ReportsJSON`); nil: not written (the alert command's JSON).
+    var reports: [QuakeRecord]?
 
     enum CodingKeys: String, CodingKey {
         case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
         case tsunami, felt, sig, net, url, title, distanceKm, bearing, intensityAtHome, sArrivalSeconds
+        case agencies, reports
     }
 
     func encode(to encoder: Encoder) throws {
@@ -201,6 +208,7 @@ struct ArrivalJSON: Encodable {
             FeltIntensity(home: $0, latitude: record.latitude, longitude: record.longitude, depth: record.depth, magnitude: record.magnitude)
         }
         try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
+        if let reports { try ReportsJSON(reports).encode(to: &c, agencies: .agencies, reports: .reports) }
     }
 
     func line() throws -> String {
