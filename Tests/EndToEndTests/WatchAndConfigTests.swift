@@ -149,7 +149,10 @@ import Testing
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("nearRadius ") } == ["nearRadius           300 km (default: 300 km)"], "\(list.stdout)")
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("autoRefreshInterval ") } == ["autoRefreshInterval  off (default: 300 s)"],
                 "\(list.stdout)")
-        #expect(list.lines.count == 12 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
+        #expect(list.lines.dropFirst().filter { $0.hasPrefix("agencyPreference ") }
+                == ["agencyPreference     usgs,emsc,isc,geofon,ingv,geonet,iris (default: usgs,emsc,isc,geofon,ingv,geonet,iris)"],
+                "\(list.stdout)")
+        #expect(list.lines.count == 13 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
                 "\(list.stdout)")
     }
 }
