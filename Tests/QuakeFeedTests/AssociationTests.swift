@@ -177,6 +177,22 @@ import Testing
         #expect(try store.read { try $0.quake(code: "emsc:20240101_0000101")?.record.code } == "geofon:gfz2024aaaa")
     }
 
+    /// The Reports tab's differences from the preferred solution (point 3).
+    @Test func aReportSaysHowItDiffersFromThePreferredSolution() {
+        let preferred = QuakeRecord(code: "us1", magnitude: 5.4, magType: "Mww", place: "", time: 1_000_000, updated: 0,
+                                    latitude: 37.5, longitude: 137.2, depth: 10, source: "usgs")
+        var other = preferred
+        other.code = "emsc:1"
+        other.source = "emsc"
+        other.time += 1_200
+        other.magnitude = 5.1
+        other.magType = "mb"
+        other.latitude = Self.north(of: 37.5, by: 8)
+        other.depth = 12
+        #expect(Association.differences(of: other, from: preferred) == ["+1.2 s", "8 km N", "mb 5.1 vs Mww 5.4", "depth 12 vs 10 km"])
+        #expect(Association.differences(of: preferred, from: preferred).isEmpty)
+    }
+
     // MARK: - Property: a real USGS week and a perturbed copy from another agency
 
     /// The week, and a copy of each report moved within the window (by less than half the way

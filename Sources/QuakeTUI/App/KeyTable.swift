@@ -34,7 +34,7 @@ public enum KeyTable {
         KeyBinding(.list, help: ("Esc", "back / close search"),
                    .bind(.escape) { _, state in state.searchText.isEmpty ? nil : .cancelSearch }),
         KeyBinding(.detail, hints: [StatusHint("Esc", "back", in: .detail, priority: 1)], .bind(.escape, to: .closeDetail)),
-        KeyBinding(.list, help: ("Tab shift-Tab  1-4", "Detail, Map, Notes, Reports tabs"),
+        KeyBinding(.list, help: ("Tab shift-Tab  1 2 3 4", "Detail, Map, Notes, Reports tabs"),
                    hints: [StatusHint("Tab", "next tab", in: .detail, priority: 2), StatusHint("1-4", "tabs", in: .detail, priority: 3)],
                    .bind(.tab, to: .nextTab), .bind(.backTab, to: .previousTab),
                    .bind("1", to: .selectTab(.detail)), .bind("2", to: .selectTab(.map)), .bind("3", to: .selectTab(.notes)),

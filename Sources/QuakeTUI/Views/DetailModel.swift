@@ -39,7 +39,7 @@ public struct MapDensityModel: Sendable, Equatable {
     }
 }
 
-/// The detail view's tabs, in order (`1 2 3`, `Tab`/`shift-Tab`).
+/// The detail view's tabs, in order (`1 2 3 4`, `Tab`/`shift-Tab`).
 public enum DetailTab: String, CaseIterable, Sendable, Equatable {
     case detail, map, notes, reports
 
