@@ -27,13 +27,24 @@ public enum Association {
     /// The distance `(Δt / window)² + (Δd / radius)²` between two solutions, nil when outside
     /// either window (the limits included).
     public static func distance(_ a: QuakeRecord, _ b: QuakeRecord) -> Double? {
-        let dt = abs(a.time - b.time)
-        guard dt <= window else { return nil }
+        guard let dt = gap(a.time, b.time), dt <= window else { return nil }
         let dd = GeoPoint(latitude: a.latitude, longitude: a.longitude)
             .distance(to: GeoPoint(latitude: b.latitude, longitude: b.longitude))
         guard dd <= radius else { return nil }
         let t = Double(dt) / Double(window), d = dd / radius
         return t * t + d * d
+    }
+
+    /// `|a - b|` in ms, nil when it does not fit in 64 bits (times at the ends of the range).
+    public static func gap(_ a: Int64, _ b: Int64) -> Int64? {
+        let (d, overflow) = a.subtractingReportingOverflow(b)
+        return overflow || d == .min ? nil : abs(d)
+    }
+
+    /// `time ± window`, held at the ends of the 64-bit range.
+    public static func widened(_ time: Int64, by step: Int64) -> Int64 {
+        let (t, overflow) = time.addingReportingOverflow(step)
+        return overflow ? (step < 0 ? .min : .max) : t
     }
 
     /// One event: indexes into the reports given, `preferred` first.

@@ -133,7 +133,7 @@ extension WriteTransaction {
             let low = try extendDown(starts[i].0)
             var high = try extendUp(starts[i].1)
             i += 1
-            while i < starts.count, starts[i].0 <= high + window {
+            while i < starts.count, starts[i].0 <= Association.widened(high, by: window) {
                 high = max(high, try extendUp(starts[i].1))
                 i += 1
             }
@@ -152,7 +152,7 @@ extension WriteTransaction {
         var low = time
         while true {
             statement.reset()
-            try statement.bind(low - Association.window, at: 1)
+            try statement.bind(Association.widened(low, by: -Association.window), at: 1)
             try statement.bind(low, at: 2)
             guard try statement.step(), !statement.isNull(at: 0) else { return low }
             low = statement.int64(at: 0)
@@ -169,7 +169,7 @@ extension WriteTransaction {
         while true {
             statement.reset()
             try statement.bind(high, at: 1)
-            try statement.bind(high + Association.window, at: 2)
+            try statement.bind(Association.widened(high, by: Association.window), at: 2)
             guard try statement.step(), !statement.isNull(at: 0) else { return high }
             high = statement.int64(at: 0)
         }
@@ -190,7 +190,7 @@ extension WriteTransaction {
         var start: Int64 = 0, last: Int64 = 0, agency = "", shared = false, open = false
         while try statement.step() {
             let time = statement.int64(at: 0)
-            if open, time - last > Association.window {
+            if open, (Association.gap(time, last) ?? .max) > Association.window {
                 if shared { found.append((start, last)) }
                 open = false
             }
