@@ -3,6 +3,9 @@ public struct StoredQuake: Sendable, Hashable {
     public var id: Int64
     public var record: QuakeRecord
     public var notes: String?
+    /// The reports of an event several agencies reported, the preferred (`record`) first; empty
+    /// when it is one agency's alone or when they were not read (issue 53).
+    public var reports: [QuakeRecord] = []
 
     public init(id: Int64, record: QuakeRecord, notes: String?) {
         self.id = id

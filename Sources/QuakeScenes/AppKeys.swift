@@ -32,6 +32,15 @@ public enum AppKeys {
     /// Mercalli intensity to one decimal, 1–10; `FeltIntensity`) alerts; nil (the default): none does by intensity.
     public static let alertIntensity = AppKey<Double?>("alertIntensity", default: nil,
                                                        isValid: { $0.map { $0.isFinite && $0 >= 1 && $0 <= 10 } ?? true })
+    /// `agencyPreference`: which agency's solution an event of several shows (issue 53), after
+    /// reviewed before automatic: agency words separated by commas (`usgs,emsc,isc`); nil (the
+    /// default): `AgencyPreference.standard`.
+    public static let agencyPreference = AppKey<String?>("agencyPreference", default: nil, isValid: { text in
+        guard let text else { return true }
+        let words = text.split(separator: ",", omittingEmptySubsequences: false)
+        return !words.isEmpty && Set(words).count == words.count
+            && words.allSatisfy { !$0.isEmpty && $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "." || $0 == "-" } }
+    })
     /// `alertCommand`: a shell command run once per alerting quake, with the quake as JSON on stdin; nil: none.
     public static let alertCommand = AppKey<String?>("alertCommand", default: nil)
     /// The kinds of `alertNotification`.
@@ -60,6 +69,6 @@ public enum AppKeys {
     static let checks: [KeyCheck] = [
         KeyCheck(minimumMagnitude), KeyCheck(timeZone), KeyCheck(distanceUnit), KeyCheck(refreshFeed),
         KeyCheck(home), KeyCheck(nearRadius), KeyCheck(alertMagnitude), KeyCheck(alertRadius), KeyCheck(alertIntensity),
-        KeyCheck(alertCommand), KeyCheck(alertNotification), KeyCheck(autoRefreshInterval), KeyCheck(autoRefreshFeed),
+        KeyCheck(alertCommand), KeyCheck(alertNotification), KeyCheck(autoRefreshInterval), KeyCheck(autoRefreshFeed), KeyCheck(agencyPreference),
     ]
 }

@@ -9,7 +9,7 @@ public enum SceneKeys {
     /// The sort orders, in the order `s` cycles through them.
     public static let sortOrders = ["time", "magnitude", "region", "depth", "distance", "intensity"]
     /// The detail view's tabs, in order.
-    public static let tabs = ["detail", "map", "notes"]
+    public static let tabs = ["detail", "map", "notes", "reports"]
 
     /// `ContentView.selectedQuake`: code of the selected quake; "" for none.
     public static let selectedQuake = SceneKey<String>("ContentView.selectedQuake", default: "")

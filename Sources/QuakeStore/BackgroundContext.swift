@@ -15,6 +15,13 @@ public final class BackgroundContext: @unchecked Sendable {
     private let connection: Connection
     public let author: String
     let storePath: String
+    /// The order an event's reports are preferred in (the `agencyPreference` setting), for
+    /// association in this context's transactions.
+    public var agencyPreference: AgencyPreference {
+        get { lock.withLock { preference } }
+        set { lock.withLock { preference = newValue } }
+    }
+    private var preference: AgencyPreference = .standard
     /// The store's path, for errors raised about this context's work.
     public var storePathForErrors: String { storePath }
 
@@ -80,7 +87,10 @@ public final class BackgroundContext: @unchecked Sendable {
                 queue?.markHolder(author)
                 marked = true
                 let transaction = WriteTransaction(connection: connection)
+                transaction.agencyPreference = preference
                 let result = try body(transaction)
+                // Association is part of the transaction: its reports' events before the commit.
+                try transaction.associate()
                 try SearchDigest.flush(connection)
                 try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result

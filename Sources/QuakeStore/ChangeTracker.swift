@@ -16,18 +16,32 @@ struct ChangeTracker {
     private(set) var updated = 0
     private(set) var deleted = 0
     var unchanged = 0
+    /// Whether a row change was listed (association may change rows no report count says).
+    private(set) var listed = false
 
-    var hasChanges: Bool { inserted + updated + deleted > 0 || isBulk }
+    var hasChanges: Bool { inserted + updated + deleted > 0 || isBulk || listed }
 
     /// Whether changes are still listed one by one (callers skip reading old keys otherwise).
     var isTrackingCodes: Bool { !isBulk }
 
     mutating func record(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil) {
+        count(kind)
+        list(kind, code: code, old: old)
+    }
+
+    /// Counts a change of a report (what an import says it did) without listing a row.
+    mutating func count(_ kind: HistoryChange.Kind) {
         switch kind {
         case .insert: inserted += 1
         case .update: updated += 1
         case .delete: deleted += 1
         }
+    }
+
+    /// Lists a change of a row for readers without counting it: the event rows association
+    /// rewrites (the reports it moved were counted as they came).
+    mutating func list(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil) {
+        listed = true
         guard !isBulk else { return }
         // What readers need is the net change from before the transaction to after it.
         switch (codes[code], kind) {

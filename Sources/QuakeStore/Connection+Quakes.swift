@@ -68,10 +68,42 @@ extension Connection {
         return types
     }
 
-    /// One quake by code, with its notes, or nil.
+    /// One quake (event) by code, with its notes, or nil. Any of an event's reports' codes names
+    /// it (issue 53): the event keeps its preferred report's code, the others find it too.
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
         let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
-        return try statement.step() ? StoredQuake(statement) : nil
+        if try statement.step() { return StoredQuake(statement) }
+        guard try hasReportTable() else { return nil }
+        let report = try cachedStatement(
+            "SELECT \(StoredQuake.columns) FROM quake WHERE id = (SELECT event FROM report WHERE code = ?)")
+        try report.bind(code, at: 1)
+        return try report.step() ? StoredQuake(report) : nil
+    }
+
+    /// Whether the store has schema 14's `report` table (a read-only store may be older).
+    func hasReportTable() throws(SQLiteError) -> Bool {
+        try cachedScalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'report'").int64 == 1
+    }
+
+    /// The reports of the event whose code is `code` (any of its reports' codes): the preferred
+    /// one (the event's row) first, the others in `preference`'s order. One report for an event
+    /// of one agency, none when there is no such event.
+    public func reports(ofEvent code: String, preference: AgencyPreference = .standard) throws(SQLiteError) -> [QuakeRecord] {
+        guard let event = try quake(code: code) else { return [] }
+        guard try hasReportTable() else { return [event.record] }
+        let statement = try cachedStatement("SELECT \(WriteTransaction.reportColumns) FROM report WHERE event = ?")
+        try statement.bind(event.id, at: 1)
+        var others: [QuakeRecord] = []
+        while try statement.step() {
+            let (record, _) = WriteTransaction.report(statement)
+            if record.code != event.record.code { others.append(record) }
+        }
+        return [event.record] + others.sorted { preference.precedes($0, $1) }
+    }
+
+    /// How many agencies reported the event `code` (1 for a store before issue 53).
+    public func agencies(ofEvent code: String) throws(SQLiteError) -> Int {
+        try reports(ofEvent: code).count
     }
 }

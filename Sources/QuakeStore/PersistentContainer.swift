@@ -136,6 +136,14 @@ public final class PersistentContainer: Sendable {
     /// What this container's writers do, on their thread, about once a second while they wait
     /// for another writer's lock, after the first second (``BackgroundContext/onLockWait``): a
     /// command says so on stderr. Set it before making writers; each one can replace it.
+    /// The order an event's reports are preferred in (the `agencyPreference` setting), for
+    /// the writers this container makes from now on.
+    public var agencyPreference: AgencyPreference {
+        get { preferenceBox.withLock { $0 } }
+        set { preferenceBox.withLock { $0 = newValue } }
+    }
+    private let preferenceBox = LockedValue(AgencyPreference.standard)
+
     public var onLockWait: (@Sendable (WriteLockWait) -> Void)? {
         get { lockWaitNotice.withLock { $0 } }
         set { lockWaitNotice.withLock { $0 = newValue } }
@@ -156,6 +164,7 @@ public final class PersistentContainer: Sendable {
             let context = BackgroundContext(connection: try Self.openConnection(path: path), author: author, storePath: path,
                                             purge: purge, lockPatience: milliseconds)
             if let notice = onLockWait { context.onLockWait = notice }
+            context.agencyPreference = agencyPreference
             return context
         } catch {
             throw StoreError(error, path: path)
@@ -303,6 +312,17 @@ public final class PersistentContainer: Sendable {
                 if found >= SearchDigest.schemaVersion { try SearchDigest.flush(db) }
             }
             if found < SearchDigest.schemaVersion, migrations.count >= SearchDigest.schemaVersion { try SearchDigest.rebuild(db) }
+            if found > 0, found < Schema.reportsAssociated, migrations.count >= Schema.reportsAssociated {
+                // A store of several agencies' reports becomes one row per event: one pass over
+                // its time index (each stretch where agencies meet is associated).
+                let transaction = WriteTransaction(connection: db)
+                if let span = try? db.prepare("SELECT min(time), max(time) FROM quake"), try span.step(), !span.isNull(at: 0) {
+                    transaction.touched.addSpan(span.int64(at: 0), span.int64(at: 1))
+                    transaction.markBulk()
+                    try transaction.associate()
+                    try SearchDigest.flush(db)
+                }
+            }
         }
     }
 }

@@ -149,7 +149,29 @@ enum Schema {
         // capitals is title-cased (`RegionName.grouped`: "WESTERN TURKEY" → "Turkey"). The
         // statements are none: `regroupRegions` respells the stored regions after them, in Swift.
         "-- 13: regions regrouped by RegionName.grouped (PersistentContainer.migrate runs Schema.regroupRegions)",
+        // 14 (issue 53): one row per event. A `quake` row is an event and carries its preferred
+        // solution's columns (the list reads one row per event, as before); `agencies` counts the
+        // agencies that reported it. An event of two or more reports keeps every report, the
+        // preferred one too, in `report` (an event of one report has none there: the single
+        // agency's import writes no second table). `WriteTransaction+Association.swift` keeps both.
+        """
+        ALTER TABLE quake ADD COLUMN agencies INTEGER NOT NULL DEFAULT 1;
+        CREATE TABLE report (
+            code TEXT PRIMARY KEY,           -- the report's code (the agency's event id, prefixed)
+            event INTEGER NOT NULL,          -- quake.id of its event
+            agency TEXT NOT NULL,            -- the catalogue that published it (Association.agency)
+            magnitude REAL, magType TEXT, place TEXT NOT NULL, time INTEGER NOT NULL, updated INTEGER NOT NULL,
+            latitude REAL NOT NULL, longitude REAL NOT NULL, depth REAL,
+            status TEXT, type TEXT, tsunami INTEGER, felt INTEGER, alert TEXT, sig INTEGER,
+            net TEXT, url TEXT, title TEXT, source TEXT
+        ) WITHOUT ROWID;
+        CREATE INDEX report_event ON report(event);
+        CREATE INDEX report_time ON report(time);
+        """,
     ]
+
+    /// The schema version from which events hold several agencies' reports (migration 14).
+    static let reportsAssociated = 14
 
     /// The schema version whose migration regroups the stored regions (`regroupRegions`).
     static let regionsGrouped = 13

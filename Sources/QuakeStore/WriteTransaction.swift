@@ -14,6 +14,17 @@ public final class WriteTransaction {
     var bulkLoad: BulkLoad?
     private var upsertStatement: Statement?
     private var oldKeysStatement: Statement?
+    /// The order an event's reports are preferred in (the `agencyPreference` setting).
+    public var agencyPreference: AgencyPreference = .standard
+    /// Where reports came, changed or went in this transaction: association looks again there
+    /// before commit (`associate()`).
+    var touched = TouchedTimes()
+    /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
+    /// on purpose (tests of the migrations) do not associate.
+    lazy var associates: Bool = {
+        let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
+        return (version ?? 0) >= Int64(Schema.reportsAssociated)
+    }()
 
     init(connection: Connection) {
         self.connection = connection
@@ -78,6 +89,8 @@ extension WriteTransaction {
     /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
     @discardableResult
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        // A report of an event of several agencies lives in `report`; association rewrites its event.
+        if associates, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
         // Held here after the first lookup: hashing the long SQL text per row would cost an import.
         let statement: Statement
         if let upsertStatement {
@@ -123,6 +136,9 @@ extension WriteTransaction {
         case .updated: changes.record(.update, code: record.code, old: old)
         case .unchanged: changes.unchanged += 1
         }
+        // A report alone in its event: where it is now is where association looks (where it was,
+        // nobody had joined it, so leaving changes nobody's event).
+        if outcome != .unchanged, associates { touched.add(record.time) }
         return outcome
     }
 
@@ -245,15 +261,21 @@ extension WriteTransaction {
     }
 
     private func deleteQuakes(where condition: String, _ arguments: [SQLiteValue]) throws(SQLiteError) -> Int {
-        let statement = try connection.prepare("DELETE FROM quake WHERE \(condition) RETURNING code, \(RowKeys.columns)")
+        let statement = try connection.prepare(
+            "DELETE FROM quake WHERE \(condition) RETURNING code, \(RowKeys.columns)\(associates ? ", agencies" : "")")
         try statement.bind(arguments)
         var count = 0
+        var shared: [(id: Int64, time: Int64)] = []
         // RETURNING streams the codes one step at a time; the tracker keeps at most
         // `ChangeTracker.bulkThreshold` of them, so memory stays bounded.
         while try statement.step() {
-            changes.record(.delete, code: statement.text(at: 0), old: RowKeys(statement, from: 1))
+            let old = RowKeys(statement, from: 1)
+            changes.record(.delete, code: statement.text(at: 0), old: old)
+            if associates, statement.int64(at: 1 + RowKeys.columnCount) > 1 { shared.append((old.id, old.time)) }
             count += 1
         }
+        // An event of several agencies goes with its reports; its neighbours may associate anew.
+        try deleteReports(ofEvents: shared)
         return count
     }
 
@@ -261,6 +283,8 @@ extension WriteTransaction {
     /// - Returns: false when no quake has that code.
     @discardableResult
     public func deleteQuake(code: String) throws(SQLiteError) -> Bool {
+        // A report of an event of several agencies: association rewrites the event without it.
+        if associates, try deleteReportOfSharedEvent(code: code) { return true }
         let statement = try connection.prepare("DELETE FROM quake WHERE code = ? RETURNING \(RowKeys.columns)")
         try statement.bind(code, at: 1)
         guard try statement.step() else { return false }
@@ -272,7 +296,9 @@ extension WriteTransaction {
     /// Sets the user-owned notes of a quake (empty text clears them).
     /// - Returns: false when no quake has that code.
     @discardableResult
-    public func setNotes(_ text: String, forCode code: String) throws(SQLiteError) -> Bool {
+    public func setNotes(_ text: String, forCode reportCode: String) throws(SQLiteError) -> Bool {
+        // Notes belong to the event: any of its reports' codes names it.
+        let code = associates ? try eventCode(ofReport: reportCode) ?? reportCode : reportCode
         let old = try oldKeys(code: code)
         try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
         guard connection.changes > 0 else { return false }

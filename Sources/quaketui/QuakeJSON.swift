@@ -22,13 +22,18 @@ struct QuakeJSON: Encodable {
     var bearing: Double?
     /// Home (app storage) or the point given, for `intensityAtHome` and `sArrivalSeconds` (null without one).
     var home: GeoPoint?
+    /// The event's reports, the preferred first (issue 53): `agencies` and `reports` (`ReportsJSON`);
+    /// nil: not written (the alert command's stdin).
+    var reports: [QuakeRecord]?
 
     enum Key: String, CodingKey, CaseIterable {
         case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
         case tsunami, felt, sig, net, url, title, source, distanceKm, bearing, intensityAtHome, sArrivalSeconds
+        case agencies, reports
     }
 
-    /// The keys every quake object has (all but `distanceKm` and `bearing`), for tests and the README.
+    /// The keys every quake object of `list` and `watch` has (all but `distanceKm` and `bearing`),
+    /// for tests and the README.
     static let alwaysWritten = Key.allCases.filter { $0 != .distanceKm && $0 != .bearing }.map(\.rawValue)
 
     func encode(to encoder: Encoder) throws {
@@ -58,13 +63,15 @@ struct QuakeJSON: Encodable {
             FeltIntensity(home: $0, latitude: record.latitude, longitude: record.longitude, depth: record.depth, magnitude: record.magnitude)
         }
         try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
+        if let reports { try ReportsJSON(reports).encode(to: &c, agencies: .agencies, reports: .reports) }
     }
 
     /// A quake as `watch --json` and the alert command write it: the distance to 0.1 km, the
     /// bearing in whole degrees.
-    static func arrival(_ record: QuakeRecord, distanceKm: Double?, bearing: Double?, home: GeoPoint? = nil) -> QuakeJSON {
+    static func arrival(_ record: QuakeRecord, distanceKm: Double?, bearing: Double?, home: GeoPoint? = nil,
+                        reports: [QuakeRecord]? = nil) -> QuakeJSON {
         QuakeJSON(record: record, distanceKm: distanceKm.map { ($0 * 10).rounded() / 10 }, bearing: bearing.map { $0.rounded() },
-                  home: home)
+                  home: home, reports: reports)
     }
 
     /// The object on one line, keys sorted.

@@ -155,7 +155,10 @@ import Testing
         #expect(try QuaketuiBinary.config("alertNotification", "osc777", stateDirectory: dir.url).stdout == "osc777\n")
         let wrong = try QuaketuiBinary.run(["config", "alertNotification", "osc99"], stateDirectory: dir.url)
         #expect(wrong.status == 64 && wrong.stderr.contains("is not a valid alertNotification. Did you mean 'osc9'?"), "\(wrong.stderr)")
-        #expect(list.lines.count == 13 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
+        #expect(list.lines.dropFirst().filter { $0.hasPrefix("agencyPreference ") }
+                == ["agencyPreference     usgs,emsc,isc,geofon,ingv,geonet,iris (default: usgs,emsc,isc,geofon,ingv,geonet,iris)"],
+                "\(list.stdout)")
+        #expect(list.lines.count == 14 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
                 "\(list.stdout)")
     }
 }

@@ -104,7 +104,7 @@ import Testing
 /// meanings: every key they name must be one the table binds in that context, to the action of the
 /// entry that carries the hint, so a key rebound elsewhere cannot leave a stale hint.
 @Suite struct StatusHintKeyTests {
-    /// `j/k` → j, k; `↑↓` → ↑, ↓; `1-3` → 1, 2, 3; otherwise the key's own name.
+    /// `j/k` → j, k; `↑↓` → ↑, ↓; `1-4` → 1, 2, 3, 4; otherwise the key's own name.
     static func keys(named hint: String) -> [Key] {
         let candidates: [Key] = [.up, .down, .enter, .escape, .tab, .backTab, .character(" ")]
             + (33...126).map { Key.character(Character(Unicode.Scalar(UInt8($0)))) }
@@ -113,7 +113,7 @@ import Testing
         if let whole = key(hint) { return [whole] }
         if hint == "↑↓" { return [.up, .down] }
         if hint == "←→" { return [.left, .right] }
-        if hint == "1-3" { return ["1", "2", "3"].map { Key.character($0) } }
+        if hint == "1-4" { return ["1", "2", "3", "4"].map { Key.character($0) } }
         return hint.split(separator: "/").compactMap { key(String($0)) }
     }
 

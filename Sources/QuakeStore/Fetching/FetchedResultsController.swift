@@ -342,7 +342,12 @@ public final class FetchedResultsController {
 
     /// One quake with everything stored about it (for a detail view), read on this controller's connection.
     public func quake(code: String) throws -> StoredQuake? {
-        try context.read { try $0.quake(code: code) }
+        try context.read { db in
+            guard var quake = try db.quake(code: code) else { return nil }
+            let reports = try db.reports(ofEvent: code)
+            if reports.count > 1 { quake.reports = reports }
+            return quake
+        }
     }
 
     /// The event types stored quakes have, lower case (ASCII, as `:type` compares them), sorted.

@@ -8,6 +8,8 @@ public struct DetailModel: Sendable, Equatable {
     public var notes: NotesEditor
     /// The Map tab's scale and the density of the list it draws.
     public var map = MapDensityModel()
+    /// The Reports tab's solutions, the preferred first; empty: the record is the only one.
+    public var reports: [QuakeRecord] = []
 
     public init(tab: DetailTab = .detail, record: QuakeRecord?, notes: NotesEditor = NotesEditor()) {
         self.tab = tab
@@ -21,6 +23,7 @@ extension DetailModel {
     public init(tab: DetailTab = .detail, quake: StoredQuake) {
         let notes = quake.notes ?? ""
         self.init(tab: tab, record: quake.record, notes: NotesEditor(text: notes, cursor: notes.count))
+        reports = quake.reports
     }
 }
 
@@ -36,9 +39,9 @@ public struct MapDensityModel: Sendable, Equatable {
     }
 }
 
-/// The detail view's tabs, in order (`1 2 3`, `Tab`/`shift-Tab`).
+/// The detail view's tabs, in order (`1 2 3 4`, `Tab`/`shift-Tab`).
 public enum DetailTab: String, CaseIterable, Sendable, Equatable {
-    case detail, map, notes
+    case detail, map, notes, reports
 
     /// The tab's label.
     public var title: String {
@@ -46,6 +49,7 @@ public enum DetailTab: String, CaseIterable, Sendable, Equatable {
         case .detail: "Detail"
         case .map: "Map"
         case .notes: "Notes"
+        case .reports: "Reports"
         }
     }
 }

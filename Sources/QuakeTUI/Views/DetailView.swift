@@ -23,6 +23,38 @@ enum DetailView {
                                    into: &buffer)
         case .map: MapView.render(record, map: detail.map, in: content, into: &buffer)
         case .notes: NotesView.render(detail.notes, in: content, into: &buffer)
+        case .reports: renderReports(detail.reports.isEmpty ? [record] : detail.reports, display: display, in: content,
+                                     into: &buffer)
+        }
+    }
+
+    /// The Reports tab: each agency's solution, the preferred one first, and under each other one
+    /// how it differs from the preferred (`+1.2 s  8 km NNE  mb 5.1 vs Mww 5.4`).
+    static func reportLines(_ reports: [QuakeRecord], display: DisplaySettings) -> [(String, Style)] {
+        guard let preferred = reports.first else { return [] }
+        let agencies = Set(reports.map(Association.agency(of:))).count
+        var lines: [(String, Style)] = [(
+            agencies == 1 ? "One agency reported this quake." : "\(agencies) agencies reported this quake; the list shows the first.",
+            .role(.dim))]
+        for (index, r) in reports.enumerated() {
+            let magnitude = QuakeFormat.magnitude(r.magnitude) + (r.magType.map { " \($0)" } ?? "")
+            let head = [r.sourceName.padding(toLength: 7, withPad: " ", startingAt: 0), magnitude,
+                        QuakeFormat.absolute(r.time, in: display.zone),
+                        QuakeFormat.coordinates(latitude: r.latitude, longitude: r.longitude),
+                        QuakeFormat.distance(kilometres: r.depth, unit: display.distanceUnit),
+                        r.status ?? "—", index == 0 ? "preferred" : ""].filter { !$0.isEmpty }.joined(separator: "  ")
+            lines.append((head, index == 0 ? Style.plain.with([.bold]) : .plain))
+            let differences = Association.differences(of: r, from: preferred)
+            if !differences.isEmpty { lines.append(("        " + differences.joined(separator: "  "), .role(.accent))) }
+            lines.append(("        " + r.code, .role(.dim)))
+        }
+        return lines
+    }
+
+    private static func renderReports(_ reports: [QuakeRecord], display: DisplaySettings, in content: Rect,
+                                      into buffer: inout CellBuffer) {
+        for (row, line) in reportLines(reports, display: display).prefix(max(0, content.height - 1)).enumerated() {
+            buffer.put(line.0, at: Point(x: content.x + 1, y: content.y + 1 + row), style: line.1, maxWidth: content.width - 2)
         }
     }
 

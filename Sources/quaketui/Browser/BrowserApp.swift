@@ -57,6 +57,7 @@ final class BrowserApp {
         container = try PersistentContainer(directory: URL(fileURLWithPath: state.path), upgrading: SchemaUpgrade.say)
         do {
             appStorage = try AppStorage(state: state)
+            container.preferAgencies(from: appStorage)
             activities = try ActivityCenter(state: state)
             // Something real to show on first launch, offline: the bundled sample (new stores only).
             _ = try SampleCatalogue.importIntoNewStore(container)

@@ -42,7 +42,9 @@ enum DeleteCommand {
             throw UsageError(message: "delete --all asks before deleting every quake, and there is no terminal to ask on: "
                              + "add --yes to delete them all without asking.", command: spec)
         }
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
+        let writableState = try arguments.stateDirectory()
+        let container = try PersistentContainer(directory: writableState.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: writableState)
         defer { container.close() }
         if askFirst {
             let stored = try container.viewContext.read { try $0.quakeCount() }

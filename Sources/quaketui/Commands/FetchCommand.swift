@@ -89,7 +89,9 @@ enum FetchCommand {
         default: throw UsageError(message: "--near and --radius go together.", command: spec)
         }
 
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
+        let writableState = try arguments.stateDirectory()
+        let container = try PersistentContainer(directory: writableState.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: writableState)
         defer { container.close() }
         container.onLockWait = WriteLockWait.say
         let bar = FetchProgressBar(label: query.agency)

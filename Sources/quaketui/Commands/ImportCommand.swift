@@ -49,7 +49,9 @@ enum ImportCommand {
             }
             agency = valid
         }
-        let container = try PersistentContainer(directory: try arguments.stateDirectory().url, upgrading: SchemaUpgrade.say)
+        let writableState = try arguments.stateDirectory()
+        let container = try PersistentContainer(directory: writableState.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: writableState)
         defer { container.close() }
         let summary = try FeedImportRun.run(FeedLocation(argument: argument), into: container, author: "import",
                                             agency: agency)

@@ -66,11 +66,14 @@ enum ListCommand {
             where QUAKE is the object 'watch --json' prints too: {"code","magnitude","magType",
             "place","time","updated","depth","latitude","longitude","type","status","alert",
             "tsunami","felt","sig","net","url","title","source","intensityAtHome",
-            "sArrivalSeconds"} (null where the quake has no value); with --near or a home, each
+            "sArrivalSeconds","agencies","reports"} (null where the quake has no value); with --near or a home, each
             quake also has "distanceKm" (great-circle, km) and "bearing" (degrees clockwise from
             north, from the point to the epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
             "sArrivalSeconds" when its S waves reach that point (within 1,000 km), both null
-            without a point or a magnitude.
+            without a point or a magnitude. "agencies" is how many agencies reported the quake and
+            "reports" their solutions, the preferred one (whose code the quake keeps) first:
+            [{"agency","code","time","latitude","longitude","depth","magnitude","magType","status",
+            "updated"}].
             """,
         options: [
             .init(name: "sort", value: "ORDER", help: "time (default), magnitude, region, depth, distance or intensity (these two need --near or a home).",

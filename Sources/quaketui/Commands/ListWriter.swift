@@ -20,13 +20,17 @@ struct ListWriter {
     static let chunk = 1000
 
     /// Calls `body` for every printed row with its section and record, reading them in chunks.
-    private func forEachQuake(_ rows: some ListedRows, _ body: (Int, QuakeSection, QuakeRecord) throws -> Void) throws {
+    /// With `reports`, each event's reports too (issue 53), the preferred first; else `[]`.
+    private func forEachQuake(_ rows: some ListedRows, reports: Bool = false,
+                              _ body: (Int, QuakeSection, QuakeRecord, [QuakeRecord]) throws -> Void) throws {
         var pending: [(Int, QuakeSection, QuakeRow)] = []
         func flush() throws {
             let records = try container.viewContext.read { db in
-                try pending.map { _, _, row in try db.quake(code: row.code)?.record ?? QuakeRecord(row: row) }
+                try pending.map { _, _, row in
+                    (try db.quake(code: row.code)?.record ?? QuakeRecord(row: row), reports ? try db.reports(ofEvent: row.code) : [])
+                }
             }
-            for ((index, section, _), record) in zip(pending, records) { try body(index, section, record) }
+            for ((index, section, _), (record, reports)) in zip(pending, records) { try body(index, section, record, reports) }
             pending.removeAll(keepingCapacity: true)
         }
         try forEachRow(rows) { index, section, row in
@@ -60,7 +64,7 @@ struct ListWriter {
         formatter.timeZone = timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         var lastSection = -1
-        try forEachQuake(rows) { index, section, quake in
+        try forEachQuake(rows) { index, section, quake, _ in
             if index != lastSection {
                 if lastSection >= 0 { output.write("\n") }
                 output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(rows.count(ofSection: index, section))))\n")
@@ -91,7 +95,7 @@ struct ListWriter {
         func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
         output.writeJSON("{\"sections\":[")
         var lastSection = -1
-        try forEachQuake(rows) { index, section, quake in
+        try forEachQuake(rows, reports: true) { index, section, quake, reports in
             if index != lastSection {
                 if lastSection >= 0 { output.writeJSON("]},") }
                 output.writeJSON("{\"count\":\(rows.count(ofSection: index, section)),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
@@ -101,7 +105,7 @@ struct ListWriter {
             }
             let epicentre = GeoPoint(latitude: quake.latitude, longitude: quake.longitude)
             output.writeJSON(try json(QuakeJSON(record: quake, distanceKm: origin?.distance(to: epicentre),
-                                                bearing: origin?.bearing(to: epicentre), home: origin)))
+                                                bearing: origin?.bearing(to: epicentre), home: origin, reports: reports)))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
         output.writeJSON("]")

@@ -39,6 +39,7 @@ enum RefreshCommand {
             return settings.value(for: AppKeys.refreshFeed)
         }()
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: state)
         defer { container.close() }
         let location = FeedLocation(argument: FeedLocation.summaryFeedURL(feed).absoluteString)
         let summary = try FeedImportRun.run(location, into: container, author: "refresh")

@@ -38,8 +38,10 @@ enum WatchCommand {
             --near. --json prints one object per line (NDJSON), the quake object of 'list --json':
             {"code","magnitude","magType","place","time","updated","depth","latitude","longitude",
             "type","status","alert","tsunami","felt","sig","net","url","title","source",
-            "intensityAtHome","sArrivalSeconds"}, plus "distanceKm" (to 0.1 km) and "bearing"
-            (whole degrees) with --near.
+            "intensityAtHome","sArrivalSeconds","agencies","reports"}, plus "distanceKm" (to 0.1 km)
+            and "bearing" (whole degrees) with --near; "agencies" is how many agencies reported the
+            quake and "reports" their solutions as 'quaketui list --help' describes them, the
+            preferred one first.
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
@@ -104,6 +106,7 @@ enum WatchCommand {
                                 home: settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
         let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
+        container.preferAgencies(state: state)
         defer { container.close() }
         var cursor = try container.viewContext.read { try $0.arrivalCursor() }
         let wake = DispatchSemaphore(value: 0)
@@ -149,7 +152,8 @@ enum WatchCommand {
                         $0.bearing(to: GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude))
                     }
                     if json {
-                        output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home).line() + "\n")
+                        output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home,
+                                                           reports: try db.reports(ofEvent: quake.record.code)).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
                     }

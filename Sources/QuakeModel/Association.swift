@@ -1,0 +1,169 @@
+import Foundation
+/// Which reports of several agencies are one earthquake, and which of them an event shows
+/// (issue 53). Pure: the store runs it over the reports of a stretch of time
+/// (`WriteTransaction.associate`), tests run it over fixtures.
+///
+/// **The rule.** A report of one agency joins the event of another agency's report when their
+/// origin times are within ``window`` (16 s) and their epicentres within ``radius`` (100 km),
+/// both limits inclusive, compared with the event's preferred solution; of several such events
+/// it joins the one with the smallest `(Δt / 16 s)² + (Δd / 100 km)²`. An event never holds two
+/// reports of one agency. The agency is the catalogue that published the report
+/// (``agency(of:)``): ComCat is one agency whatever network contributed.
+///
+/// **Order-independent.** The store's events are a function of its reports, not of the order
+/// they came in: ``events(of:preference:)`` takes the reports of one agency after another, in
+/// the preference order (``AgencyPreference``), each agency's in time order, so importing A
+/// then B gives what B then A gives, and deleting a report gives what a fresh import of the rest
+/// gives.
+public enum Association {
+    /// The time window, ms (ComCat's association window: 16 s).
+    public static let window: Int64 = 16_000
+    /// The distance window, km (ComCat's: 100 km).
+    public static let radius: Double = 100
+
+    /// The agency of a record: the catalogue that published it (`QuakeRecord.source`; nil is USGS).
+    public static func agency(of record: QuakeRecord) -> String { record.source ?? "usgs" }
+
+    /// The distance `(Δt / window)² + (Δd / radius)²` between two solutions, nil when outside
+    /// either window (the limits included).
+    public static func distance(_ a: QuakeRecord, _ b: QuakeRecord) -> Double? {
+        guard let dt = gap(a.time, b.time), dt <= window else { return nil }
+        let dd = GeoPoint(latitude: a.latitude, longitude: a.longitude)
+            .distance(to: GeoPoint(latitude: b.latitude, longitude: b.longitude))
+        guard dd <= radius else { return nil }
+        let t = Double(dt) / Double(window), d = dd / radius
+        return t * t + d * d
+    }
+
+    /// `|a - b|` in ms, nil when it does not fit in 64 bits (times at the ends of the range).
+    public static func gap(_ a: Int64, _ b: Int64) -> Int64? {
+        let (d, overflow) = a.subtractingReportingOverflow(b)
+        return overflow || d == .min ? nil : abs(d)
+    }
+
+    /// `time ± window`, held at the ends of the 64-bit range.
+    public static func widened(_ time: Int64, by step: Int64) -> Int64 {
+        let (t, overflow) = time.addingReportingOverflow(step)
+        return overflow ? (step < 0 ? .min : .max) : t
+    }
+
+    /// One event: indexes into the reports given, `preferred` first.
+    public struct Event: Equatable, Sendable {
+        public var members: [Int]
+        public var preferred: Int { members[0] }
+    }
+
+    /// The events of `reports` (several agencies' reports of a stretch of time), each with its
+    /// members, the preferred one first and then the others in preference order.
+    public static func events(of reports: [QuakeRecord], preference: AgencyPreference) -> [Event] {
+        let agencies = reports.map(agency(of:))
+        let order = reports.indices.sorted { i, j in
+            let ri = preference.rank(agencies[i]), rj = preference.rank(agencies[j])
+            if ri != rj { return ri < rj }
+            if agencies[i] != agencies[j] { return agencies[i] < agencies[j] }
+            if reports[i].time != reports[j].time { return reports[i].time < reports[j].time }
+            return reports[i].code < reports[j].code
+        }
+        var events: [Event] = []
+        var agencySets: [Set<String>] = []
+        for i in order {
+            var best: (event: Int, distance: Double)?
+            for (e, event) in events.enumerated() where !agencySets[e].contains(agencies[i]) {
+                guard let d = distance(reports[i], reports[event.preferred]) else { continue }
+                // Ties go to the earlier event, whose preferred report sorts first.
+                if best == nil || d < best!.distance { best = (e, d) }
+            }
+            if let best {
+                events[best.event].members.append(i)
+                agencySets[best.event].insert(agencies[i])
+                events[best.event].members.sort { preference.precedes(reports[$0], reports[$1]) }
+            } else {
+                events.append(Event(members: [i]))
+                agencySets.append([agencies[i]])
+            }
+        }
+        return events
+    }
+}
+
+/// The order in which an event's reports are preferred (the `agencyPreference` setting): a
+/// reviewed solution before an automatic one, then the agency's place in ``agencies``
+/// (an agency not listed after every listed one), then a moment magnitude (`Mw`, `Mww`, `Mwr`,
+/// …) before others, then the agency's name.
+public struct AgencyPreference: Hashable, Sendable {
+    public var agencies: [String]
+
+    public init(_ agencies: [String]) { self.agencies = agencies }
+
+    /// The documented default: ComCat first (USGS reviews a global catalogue and publishes
+    /// moment tensors), then EMSC, the ISC, GEOFON, INGV, GeoNet, IRIS.
+    public static let standard = AgencyPreference(["usgs", "emsc", "isc", "geofon", "ingv", "geonet", "iris"])
+
+    /// The agency's place (0 first); an agency not listed comes after all listed.
+    public func rank(_ agency: String) -> Int { agencies.firstIndex(of: agency) ?? agencies.count }
+
+    /// Whether `a` is preferred to `b`.
+    public func precedes(_ a: QuakeRecord, _ b: QuakeRecord) -> Bool {
+        let ra = Self.isReviewed(a.status), rb = Self.isReviewed(b.status)
+        if ra != rb { return ra }
+        let aa = Association.agency(of: a), ab = Association.agency(of: b)
+        let ka = rank(aa), kb = rank(ab)
+        if ka != kb { return ka < kb }
+        let ma = Self.isMoment(a.magType), mb = Self.isMoment(b.magType)
+        if ma != mb { return ma }
+        if aa != ab { return aa < ab }
+        return a.code < b.code
+    }
+
+    /// A status that says a person reviewed the solution: `reviewed` (USGS), `manual`
+    /// (QuakeML's evaluation mode), `confirmed` or `final`.
+    public static func isReviewed(_ status: String?) -> Bool {
+        guard let status = status?.lowercased() else { return false }
+        return status == "reviewed" || status == "manual" || status == "confirmed" || status == "final"
+    }
+
+    /// A magnitude of the moment family: `Mw` and its kinds (`Mww`, `Mwc`, `Mwb`, `Mwr`, `Mi`'s `Mwp`).
+    public static func isMoment(_ magType: String?) -> Bool {
+        guard let type = magType?.lowercased() else { return false }
+        return type.hasPrefix("mw")
+    }
+
+    /// The setting's text: agencies separated by commas.
+    public var text: String { agencies.joined(separator: ",") }
+
+    /// Parses the setting (`usgs,emsc,isc`): nil unless one or more agency words, none twice.
+    public init?(parsing text: String) {
+        let words = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard !words.isEmpty, Set(words).count == words.count,
+              words.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" } })
+        else { return nil }
+        agencies = words
+    }
+}
+
+extension Association {
+    /// How `report` differs from the event's `preferred` solution, as the Reports tab says it:
+    /// the origin time (`+1.2 s`), the epicentre from the preferred one's (`8 km NNE`), the
+    /// magnitude when it differs (`mb 5.1 vs Mww 5.4`) and the depth (`depth 12 vs 10 km`).
+    /// Empty for the preferred solution itself.
+    public static func differences(of report: QuakeRecord, from preferred: QuakeRecord) -> [String] {
+        guard report.code != preferred.code else { return [] }
+        var parts: [String] = []
+        let seconds = Double(report.time - preferred.time) / 1000
+        parts.append(String(format: "%@%.1f s", seconds < 0 ? "-" : "+", abs(seconds)))
+        let from = GeoPoint(latitude: preferred.latitude, longitude: preferred.longitude)
+        let to = GeoPoint(latitude: report.latitude, longitude: report.longitude)
+        let km = from.distance(to: to)
+        parts.append(km < 0.5 ? "same epicentre" : "\(Int(km.rounded())) km \(GeoPoint.compassPoint(from.bearing(to: to)))")
+        func magnitude(_ r: QuakeRecord) -> String {
+            [r.magType, r.magnitude.map { String(format: "%.1f", $0) }].compactMap { $0 }.joined(separator: " ")
+        }
+        if report.magnitude != preferred.magnitude || report.magType != preferred.magType {
+            parts.append("\(magnitude(report).isEmpty ? "no magnitude" : magnitude(report)) vs \(magnitude(preferred).isEmpty ? "none" : magnitude(preferred))")
+        }
+        if let a = report.depth, let b = preferred.depth, (a - b).magnitude >= 0.5 {
+            parts.append(String(format: "depth %.0f vs %.0f km", a, b))
+        }
+        return parts
+    }
+}

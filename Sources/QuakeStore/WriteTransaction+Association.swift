@@ -1,0 +1,436 @@
+import QuakeModel
+import Foundation
+/// Association in the store (issue 53): which agencies' reports are one event.
+///
+/// The `quake` table stays one row per event, carrying its preferred solution's columns, so the
+/// list, its indexes, counts and digest read events as they read quakes. An event of one report
+/// is only its `quake` row (what a single agency's import writes, as before); an event of two or
+/// more keeps all its reports, the preferred one too, in `report`, and `quake.agencies` says how
+/// many. Every write notes the times where reports came, changed or went (`touched`); before
+/// commit, in the same transaction, ``associate()`` takes each stretch of reports around them
+/// (a *segment*: reports whose times are chained by gaps of at most `Association.window`; no
+/// report associates across a longer gap) and, where two agencies or an event of several meet,
+/// computes the segment's events with `Association.events(of:preference:)` from its reports alone
+/// and rewrites the rows that differ. So the store is a function of its reports, whatever the
+/// order they came in, and finding the events near a report is a seek of the time indexes
+/// (`quake_time`, `report_time`), never a scan. Notes belong to the event: they stay with its
+/// row, and an event merged into another brings them along.
+extension WriteTransaction {
+    /// Times (ms) where reports came, changed or went, for ``associate()``; past
+    /// `listedLimit` they are kept as one span (a bulk import: one pass over its stretch).
+    struct TouchedTimes {
+        static let listedLimit = 100_000
+        private(set) var times: [Int64] = []
+        private(set) var span: (low: Int64, high: Int64)?
+        private var spanned = false
+
+        var isEmpty: Bool { span == nil }
+
+        mutating func add(_ time: Int64) {
+            span = span.map { (min($0.low, time), max($0.high, time)) } ?? (time, time)
+            guard !spanned else { return }
+            times.append(time)
+            if times.count > Self.listedLimit {
+                spanned = true
+                times = []
+            }
+        }
+
+        /// Every time from `low` through `high` (a migration's whole store).
+        mutating func addSpan(_ low: Int64, _ high: Int64) {
+            add(low)
+            add(high)
+            spanned = true
+            times = []
+        }
+
+        /// The stretches to look at: the sorted times, or the one span.
+        var starts: [(Int64, Int64)] {
+            if spanned, let span { return [span] }
+            return times.sorted().map { ($0, $0) }
+        }
+    }
+
+    // MARK: - Reports of shared events, row by row
+
+    /// Upserts a record whose code is a report of an event of several agencies (in `report`),
+    /// as `upsert` does a row: replaced when newer, or as new but different. Nil: not such a report.
+    func upsertReportOfSharedEvent(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome? {
+        let find = try connection.cachedStatement("SELECT time FROM report WHERE code = ?")
+        try find.bind(record.code, at: 1)
+        guard try find.step() else { return nil }
+        let oldTime = find.int64(at: 0)
+        find.reset()
+        let update = try connection.cachedStatement(Self.reportUpdateSQL)
+        try bindReport(record, to: update, first: 1)
+        try update.step()
+        guard connection.changes > 0 else {
+            changes.unchanged += 1
+            return .unchanged
+        }
+        changes.count(.update)
+        touched.add(oldTime)
+        touched.add(record.time)
+        return .updated
+    }
+
+    /// Deletes the report `code` of an event of several agencies; false when no such report.
+    func deleteReportOfSharedEvent(code: String) throws(SQLiteError) -> Bool {
+        let statement = try connection.prepare(
+            "DELETE FROM report WHERE code = ? RETURNING time, (SELECT time FROM quake WHERE id = report.event)")
+        try statement.bind(code, at: 1)
+        guard try statement.step() else { return false }
+        touched.add(statement.int64(at: 0))
+        if !statement.isNull(at: 1) { touched.add(statement.int64(at: 1)) }
+        while try statement.step() {}
+        changes.count(.delete)
+        return true
+    }
+
+    /// Deletes the reports of deleted events of several agencies; the events near them may
+    /// associate anew (one of these events may have kept a report from joining another).
+    func deleteReports(ofEvents events: [(id: Int64, time: Int64)]) throws(SQLiteError) {
+        guard !events.isEmpty else { return }
+        let statement = try connection.cachedStatement("DELETE FROM report WHERE event = ?")
+        for event in events {
+            statement.reset()
+            try statement.bind(event.id, at: 1)
+            try statement.step()
+            touched.add(event.time)
+        }
+    }
+
+    /// The code of the event whose report is `code` (itself for the event's own code), nil when
+    /// `code` is no report of a shared event.
+    func eventCode(ofReport code: String) throws(SQLiteError) -> String? {
+        let statement = try connection.cachedStatement(
+            "SELECT quake.code FROM report JOIN quake ON quake.id = report.event WHERE report.code = ?")
+        try statement.bind(code, at: 1)
+        return try statement.step() ? statement.text(at: 0) : nil
+    }
+
+    // MARK: - Association before commit
+
+    /// Associates the reports around every touched time (and every shared event's, when the
+    /// agency preference changed since the last write). Called once, before the commit.
+    func associate() throws(SQLiteError) {
+        guard associates else { return }
+        let stored = try connection.scalar("SELECT value FROM meta WHERE key = 'agencyPreference'")
+        let current = agencyPreference.text
+        let storedText: String? = if case .text(let t) = stored { t } else { nil }
+        if storedText ?? AgencyPreference.standard.text != current {
+            // Another preference picks other solutions: every shared event is looked at again.
+            let times = try connection.prepare("SELECT time FROM report")
+            while try times.step() { touched.add(times.int64(at: 0)) }
+            try connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('agencyPreference', ?)", [.text(current)])
+        }
+        guard !touched.isEmpty else { return }
+        let starts = touched.starts
+        touched = TouchedTimes()
+        let window = Association.window
+        var i = 0
+        while i < starts.count {
+            let low = try extendDown(starts[i].0)
+            var high = try extendUp(starts[i].1)
+            i += 1
+            while i < starts.count, starts[i].0 <= Association.widened(high, by: window) {
+                high = max(high, try extendUp(starts[i].1))
+                i += 1
+            }
+            for segment in try sharedSegments(from: low, through: high) {
+                try associateSegment(from: segment.low, through: segment.high)
+            }
+        }
+    }
+
+    /// The earliest time reached from `time` down through reports at most a window apart.
+    private func extendDown(_ time: Int64) throws(SQLiteError) -> Int64 {
+        let statement = try connection.cachedStatement("""
+            SELECT min(t) FROM (SELECT min(time) AS t FROM quake WHERE time >= ?1 AND time < ?2
+                                UNION ALL SELECT min(time) FROM report WHERE time >= ?1 AND time < ?2)
+            """)
+        var low = time
+        while true {
+            statement.reset()
+            try statement.bind(Association.widened(low, by: -Association.window), at: 1)
+            try statement.bind(low, at: 2)
+            guard try statement.step(), !statement.isNull(at: 0) else { return low }
+            low = statement.int64(at: 0)
+        }
+    }
+
+    /// The latest time reached from `time` up through reports at most a window apart.
+    private func extendUp(_ time: Int64) throws(SQLiteError) -> Int64 {
+        let statement = try connection.cachedStatement("""
+            SELECT max(t) FROM (SELECT max(time) AS t FROM quake WHERE time > ?1 AND time <= ?2
+                                UNION ALL SELECT max(time) FROM report WHERE time > ?1 AND time <= ?2)
+            """)
+        var high = time
+        while true {
+            statement.reset()
+            try statement.bind(high, at: 1)
+            try statement.bind(Association.widened(high, by: Association.window), at: 2)
+            guard try statement.step(), !statement.isNull(at: 0) else { return high }
+            high = statement.int64(at: 0)
+        }
+    }
+
+    /// The segments in `[low, high]` where association may join anything: two agencies, or an
+    /// event of several. A segment of one agency's lone reports is its own events already.
+    /// Reads the times and agencies in time order, nothing else.
+    private func sharedSegments(from low: Int64, through high: Int64) throws(SQLiteError) -> [(low: Int64, high: Int64)] {
+        let statement = try connection.cachedStatement("""
+            SELECT time, agencies, coalesce(source, 'usgs') FROM quake WHERE time BETWEEN ?1 AND ?2
+            UNION ALL SELECT time, 0, agency FROM report WHERE time BETWEEN ?1 AND ?2
+            ORDER BY 1
+            """)
+        try statement.bind(low, at: 1)
+        try statement.bind(high, at: 2)
+        var found: [(low: Int64, high: Int64)] = []
+        var start: Int64 = 0, last: Int64 = 0, agency = "", shared = false, open = false
+        while try statement.step() {
+            let time = statement.int64(at: 0)
+            if open, (Association.gap(time, last) ?? .max) > Association.window {
+                if shared { found.append((start, last)) }
+                open = false
+            }
+            if !open {
+                (start, agency, shared, open) = (time, statement.text(at: 2), false, true)
+            }
+            if !shared, statement.int64(at: 1) != 1 || statement.text(at: 2) != agency { shared = true }
+            last = time
+        }
+        if open, shared { found.append((start, last)) }
+        statement.reset()
+        return found
+    }
+
+    /// One event row as association found it.
+    private struct EventRow {
+        var quake: StoredQuake
+        var agencies: Int
+        var keys: RowKeys {
+            RowKeys(id: quake.id, time: quake.record.time, magnitude: quake.record.magnitude,
+                    regionKey: TextFolding.fold(quake.record.region), placeKey: TextFolding.fold(quake.record.place),
+                    depth: quake.record.depth)
+        }
+    }
+
+    /// Computes the events of the segment around `[low, high]` from its reports and rewrites
+    /// the rows and reports that differ.
+    private func associateSegment(from low: Int64, through high: Int64) throws(SQLiteError) {
+        // The segment's rows, closed over: an event's reports and a report's event, wherever
+        // a revision left them, and what lies within a window of any of them.
+        var low = low, high = high
+        var rows: [Int64: EventRow] = [:]
+        var reports: [String: (record: QuakeRecord, event: Int64)] = [:]
+        let rowsByTime = try connection.prepare(
+            "SELECT \(StoredQuake.columns), agencies FROM quake WHERE time BETWEEN ? AND ?")
+        let rowByID = try connection.prepare("SELECT \(StoredQuake.columns), agencies FROM quake WHERE id = ?")
+        let reportsByTime = try connection.prepare("SELECT \(Self.reportColumns) FROM report WHERE time BETWEEN ? AND ?")
+        let reportsByEvent = try connection.prepare("SELECT \(Self.reportColumns) FROM report WHERE event = ?")
+        func readRow(_ s: Statement) {
+            let row = EventRow(quake: StoredQuake(s), agencies: Int(s.int64(at: 21)))
+            rows[row.quake.id] = row
+        }
+        func readReport(_ s: Statement) {
+            let (record, event) = Self.report(s)
+            reports[record.code] = (record, event)
+        }
+        while true {
+            low = try extendDown(low)
+            high = try extendUp(high)
+            rowsByTime.reset()
+            try rowsByTime.bind([.integer(low), .integer(high)])
+            while try rowsByTime.step() { readRow(rowsByTime) }
+            reportsByTime.reset()
+            try reportsByTime.bind([.integer(low), .integer(high)])
+            while try reportsByTime.step() { readReport(reportsByTime) }
+            for event in Set(reports.values.map(\.event)) where rows[event] == nil {
+                rowByID.reset()
+                try rowByID.bind(event, at: 1)
+                if try rowByID.step() { readRow(rowByID) }
+            }
+            for row in rows.values where row.agencies > 1 {
+                reportsByEvent.reset()
+                try reportsByEvent.bind(row.quake.id, at: 1)
+                while try reportsByEvent.step() { readReport(reportsByEvent) }
+            }
+            let times = rows.values.map(\.quake.record.time) + reports.values.map(\.record.time)
+            let (newLow, newHigh) = (times.min() ?? low, times.max() ?? high)
+            if newLow >= low && newHigh <= high { break }
+            (low, high) = (min(low, newLow), max(high, newHigh))
+        }
+
+        // The reports: those of shared events from `report`, a lone event's from its row.
+        var records: [QuakeRecord] = [], oldEvent: [Int64] = [], inReportTable: [Bool] = []
+        for (_, report) in reports.sorted(by: { $0.key < $1.key }) {
+            records.append(report.record); oldEvent.append(report.event); inReportTable.append(true)
+        }
+        for row in rows.values.sorted(by: { $0.quake.id < $1.quake.id }) where row.agencies <= 1 && reports[row.quake.record.code] == nil {
+            records.append(row.quake.record); oldEvent.append(row.quake.id); inReportTable.append(false)
+        }
+        let events = Association.events(of: records, preference: agencyPreference)
+
+        // Each event keeps a row: the one that showed its preferred report, else the one most of
+        // its reports came from (then the oldest).
+        var candidates: [(event: Int, row: Int64, score: Int)] = []
+        for (e, event) in events.enumerated() {
+            var counts: [Int64: Int] = [:]
+            for m in event.members where rows[oldEvent[m]] != nil { counts[oldEvent[m], default: 0] += 1 }
+            for (row, count) in counts {
+                let showsPreferred = rows[row]!.quake.record.code == records[event.preferred].code
+                candidates.append((e, row, (showsPreferred ? 1_000_000 : 0) + count))
+            }
+        }
+        candidates.sort { ($0.score, -$0.row, -$0.event) > ($1.score, -$1.row, -$1.event) }
+        var rowOfEvent: [Int: Int64] = [:], eventOfRow: [Int64: Int] = [:]
+        for candidate in candidates where rowOfEvent[candidate.event] == nil && eventOfRow[candidate.row] == nil {
+            rowOfEvent[candidate.event] = candidate.row
+            eventOfRow[candidate.row] = candidate.event
+        }
+        let eventOfCode = Dictionary(uniqueKeysWithValues: events.enumerated().flatMap { e, event in
+            event.members.map { (records[$0].code, e) }
+        })
+
+        // Rows no event keeps go; their notes go with the report they showed (else any of theirs).
+        var extraNotes: [Int: [String]] = [:]
+        let deleteRow = try connection.cachedStatement("DELETE FROM quake WHERE id = ?")
+        for row in rows.values.sorted(by: { $0.quake.id < $1.quake.id }) where eventOfRow[row.quake.id] == nil {
+            if let notes = row.quake.notes, !notes.isEmpty {
+                let heir = eventOfCode[row.quake.record.code]
+                    ?? records.indices.first { oldEvent[$0] == row.quake.id }.flatMap { eventOfCode[records[$0].code] }
+                if let heir { extraNotes[heir, default: []].append(notes) }
+            }
+            deleteRow.reset()
+            try deleteRow.bind(row.quake.id, at: 1)
+            try deleteRow.step()
+            changes.list(.delete, code: row.quake.record.code, old: row.keys)
+        }
+        // Codes that move to another row are set aside first (codes are unique).
+        let setCode = try connection.cachedStatement("UPDATE quake SET code = ? WHERE id = ?")
+        for (e, row) in rowOfEvent where rows[row]!.quake.record.code != records[events[e].preferred].code {
+            setCode.reset()
+            try setCode.bind([.text("\u{1}moving \(row)"), .integer(row)])
+            try setCode.step()
+        }
+        let writeRow = try connection.cachedStatement(Self.eventRowUpdateSQL)
+        let insertRow = try connection.cachedStatement(Self.eventRowInsertSQL)
+        for (e, event) in events.enumerated() {
+            let preferred = records[event.preferred]
+            let agencies = event.members.count
+            if let id = rowOfEvent[e] {
+                let old = rows[id]!
+                var notes = old.quake.notes
+                if let extra = extraNotes[e] { notes = ([notes].compactMap { $0 }.filter { !$0.isEmpty } + extra).joined(separator: "\n") }
+                guard old.quake.record != preferred || old.agencies != agencies || old.quake.notes != notes else { continue }
+                writeRow.reset()
+                try bindEventRow(preferred, agencies: agencies, notes: notes, to: writeRow)
+                try writeRow.bind(id, at: 25)
+                try writeRow.step()
+                if old.quake.record.code == preferred.code {
+                    changes.list(.update, code: preferred.code, old: old.keys)
+                } else {
+                    changes.list(.delete, code: old.quake.record.code, old: old.keys)
+                    changes.list(.insert, code: preferred.code)
+                }
+            } else {
+                let notes = extraNotes[e]?.joined(separator: "\n")
+                insertRow.reset()
+                try bindEventRow(preferred, agencies: agencies, notes: notes, to: insertRow)
+                try insertRow.step()
+                rowOfEvent[e] = connection.lastInsertRowID
+                changes.list(.insert, code: preferred.code)
+            }
+        }
+
+        // `report` holds the reports of shared events, and only those.
+        let putReport = try connection.cachedStatement(Self.reportPutSQL)
+        let dropReport = try connection.cachedStatement("DELETE FROM report WHERE code = ?")
+        for (e, event) in events.enumerated() {
+            let id = rowOfEvent[e]!
+            for m in event.members {
+                if event.members.count > 1 {
+                    guard !(inReportTable[m] && oldEvent[m] == id) else { continue }
+                    putReport.reset()
+                    try bindReport(records[m], to: putReport, first: 1)
+                    try putReport.bind(id, at: 20)
+                    try putReport.bind(Association.agency(of: records[m]), at: 21)
+                    try putReport.step()
+                } else if inReportTable[m] {
+                    dropReport.reset()
+                    try dropReport.bind(records[m].code, at: 1)
+                    try dropReport.step()
+                }
+            }
+        }
+    }
+
+    // MARK: - SQL
+
+    /// `report`'s columns as ``report(_:)`` reads them.
+    static let reportColumns = "code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, source, event"
+
+    static func report(_ s: Statement) -> (QuakeRecord, Int64) {
+        let record = QuakeRecord(
+            code: s.text(at: 0), magnitude: s.optionalDouble(at: 1), magType: s.optionalText(at: 2),
+            place: s.text(at: 3), time: s.int64(at: 4), updated: s.int64(at: 5),
+            latitude: s.double(at: 6), longitude: s.double(at: 7), depth: s.optionalDouble(at: 8),
+            status: s.optionalText(at: 9), type: s.optionalText(at: 10), tsunami: s.optionalInt(at: 11),
+            felt: s.optionalInt(at: 12), alert: s.optionalText(at: 13), sig: s.optionalInt(at: 14),
+            net: s.optionalText(at: 15), url: s.optionalText(at: 16), title: s.optionalText(at: 17),
+            source: s.optionalText(at: 18))
+        return (record, s.int64(at: 19))
+    }
+
+    /// Binds a report's 19 feed columns as ?first… in `reportColumns` order, without event.
+    private func bindReport(_ r: QuakeRecord, to s: Statement, first: Int32) throws(SQLiteError) {
+        let values: [SQLiteValue] = [
+            .text(r.code), r.magnitude.map { .real($0) } ?? .null, r.magType.map { .text($0) } ?? .null, .text(r.place),
+            .integer(r.time), .integer(r.updated), .real(r.latitude), .real(r.longitude), r.depth.map { .real($0) } ?? .null,
+            r.status.map { .text($0) } ?? .null, r.type.map { .text($0) } ?? .null, r.tsunami.map { .integer(Int64($0)) } ?? .null,
+            r.felt.map { .integer(Int64($0)) } ?? .null, r.alert.map { .text($0) } ?? .null, r.sig.map { .integer(Int64($0)) } ?? .null,
+            r.net.map { .text($0) } ?? .null, r.url.map { .text($0) } ?? .null, r.title.map { .text($0) } ?? .null,
+            r.source.map { .text($0) } ?? .null,
+        ]
+        for (i, value) in values.enumerated() { try s.bind(value, at: first + Int32(i)) }
+    }
+
+    /// Binds an event row's columns ?1…?24 (`eventRowColumns` order).
+    private func bindEventRow(_ r: QuakeRecord, agencies: Int, notes: String?, to s: Statement) throws(SQLiteError) {
+        try bindReport(r, to: s, first: 1)
+        let region = r.region
+        try s.bind(region, at: 20)
+        try s.bind(TextFolding.fold(region), at: 21)
+        try s.bind(TextFolding.fold(r.place), at: 22)
+        try s.bind(Int64(agencies), at: 23)
+        try s.bind(notes, at: 24)
+    }
+
+    private static let eventRowColumns = "code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, source, region, regionKey, placeKey, agencies, notes"
+
+    static let eventRowInsertSQL = "INSERT INTO quake (\(eventRowColumns)) VALUES (\((1...24).map { "?\($0)" }.joined(separator: ", ")))"
+
+    static let eventRowUpdateSQL = "UPDATE quake SET "
+        + eventRowColumns.split(separator: ",").enumerated().map { "\($0.element.trimmingCharacters(in: .whitespaces)) = ?\($0.offset + 1)" }
+            .joined(separator: ", ")
+        + " WHERE id = ?25"
+
+    /// A report of a shared event replaced as `upsertSQL` replaces a row: when newer, or as new but different.
+    static let reportUpdateSQL = """
+        UPDATE report SET magnitude = ?2, magType = ?3, place = ?4, time = ?5, updated = ?6, latitude = ?7,
+            longitude = ?8, depth = ?9, status = ?10, type = ?11, tsunami = ?12, felt = ?13, alert = ?14, sig = ?15,
+            net = ?16, url = ?17, title = ?18, source = ?19
+        WHERE code = ?1 AND (?6 > updated OR (?6 = updated AND (
+                magnitude IS NOT ?2 OR magType IS NOT ?3 OR place IS NOT ?4 OR time IS NOT ?5
+             OR latitude IS NOT ?7 OR longitude IS NOT ?8 OR depth IS NOT ?9 OR status IS NOT ?10
+             OR type IS NOT ?11 OR tsunami IS NOT ?12 OR felt IS NOT ?13 OR alert IS NOT ?14 OR sig IS NOT ?15
+             OR net IS NOT ?16 OR url IS NOT ?17 OR title IS NOT ?18 OR source IS NOT ?19)))
+        """
+
+    /// A report put into its shared event (inserted, or moved there).
+    static let reportPutSQL = """
+        INSERT INTO report (\(reportColumns), agency) VALUES (\((1...21).map { "?\($0)" }.joined(separator: ", ")))
+        ON CONFLICT(code) DO UPDATE SET event = excluded.event
+        """
+}
