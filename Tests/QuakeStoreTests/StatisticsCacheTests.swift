@@ -45,8 +45,8 @@ import Testing
         #expect(try compute(.gk) == first)
         #expect(cache.computations == 2)
 
-        // A commit (a quake a year later, its own mainshock) moves the history token: computed again.
-        try store.upsert([.fixture("later", magnitude: 4, time: Self.t0 + 365 * 24 * Self.hour)])
+        // A commit (a quake three years later, past M 6's 499 days: its own mainshock) moves the history token: computed again.
+        try store.upsert([.fixture("later", magnitude: 4, time: Self.t0 + 3 * 365 * 24 * Self.hour)])
         let second = try compute(.gk)
         #expect(second.count == 2 && second.declustered == DeclusterSummary(method: .gk, removed: 20))
         #expect(cache.computations == 3)
