@@ -76,6 +76,88 @@ import Testing
         #expect(model.state.statistics.declustering == nil)
     }
 
+    /// The statistics of the background, `count` quakes kept and `removed` taken out by Gardner–Knopoff.
+    static func background(_ count: Int, removed: Int) -> CatalogueStatistics {
+        statistics(count).including(CatalogueEvents(), declustered: DeclusterSummary(method: .gk, removed: removed))
+    }
+
+    /// Declustering says how far it is (`Action.statisticsProgress`, from the runtime), in the
+    /// view's title, until its answer; a store change keeps the numbers the view has, marked
+    /// provisional (`…`) beside the new computation's progress, never shown as exact; progress
+    /// of another generation, or after the answer, changes nothing.
+    @Test func declusteringProgressShowsWhileTheNumbersAreProvisional() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        try model.send(.beginCommand)
+        for character in "decluster gk" { try model.send(.commandInput(String(character))) }
+        try model.send(.runCommand)
+        let request = Self.listRequest(model)
+        var expected = model.state
+        #expect(expected.statistics.generation == 2 && expected.statistics.isPending && expected.statistics.progress == nil)
+
+        #expect(try model.send(.statisticsProgress(generation: 2, fraction: 0.437)) == [])
+        expected.statistics.progress = 0.437
+        #expect(model.state == expected)
+        var title = try BrowserUpdateTests.text(model)[1]
+        #expect(title.contains("Statistics of the background  …  declustering 43 %"), "\(title)")
+        // The list's older computation (generation 1) reporting late changes nothing.
+        try model.send(.statisticsProgress(generation: 1, fraction: 0.9))
+        #expect(model.state == expected)
+
+        try model.send(.statisticsComputed(generation: 2, Self.background(4, removed: 3)))
+        expected.statistics.result = Self.background(4, removed: 3)
+        expected.statistics.isPending = false
+        expected.statistics.progress = nil
+        #expect(model.state == expected)
+        title = try BrowserUpdateTests.text(model)[1]
+        #expect(title.contains("Statistics of the background  4 quakes  (Gardner–Knopoff"), "\(title)")
+        #expect(!title.contains("quakes …") && !title.contains("declustering"), "\(title)")
+        try model.send(.statisticsProgress(generation: 2, fraction: 1))
+        #expect(model.state == expected)
+
+        // A commit: computed again, the numbers kept but provisional, with the new progress.
+        #expect(try model.send(.storeChanged) == [.computeStatistics(request, declustering: .gk, generation: 3)])
+        expected.statistics.generation = 3
+        expected.statistics.isPending = true
+        #expect(model.state == expected)
+        #expect(try BrowserUpdateTests.text(model)[1].contains("4 quakes …"))
+        try model.send(.statisticsProgress(generation: 3, fraction: 0.5))
+        expected.statistics.progress = 0.5
+        #expect(model.state == expected)
+        title = try BrowserUpdateTests.text(model)[1]
+        #expect(title.contains("Statistics of the background  4 quakes …  declustering 50 %"), "\(title)")
+
+        try model.send(.statisticsComputed(generation: 3, Self.background(5, removed: 3)))
+        expected.statistics.result = Self.background(5, removed: 3)
+        expected.statistics.isPending = false
+        expected.statistics.progress = nil
+        #expect(model.state == expected)
+    }
+
+    /// The same list and method again (`:decluster off`, then `gk`) asks with a new generation
+    /// for the same request: the runtime answers it from what it kept (`StatisticsCache`), at
+    /// once, and the update takes that answer as any other.
+    @Test func theSameListAgainAsksTheSameRequest() throws {
+        let model = try Self.model()
+        try model.send(.toggleStatistics)
+        func run(_ command: String) throws -> [Effect] {
+            try model.send(.beginCommand)
+            for character in command { try model.send(.commandInput(String(character))) }
+            return try model.send(.runCommand)
+        }
+        let request = Self.listRequest(model)
+        #expect(try run("decluster gk").contains(.computeStatistics(request, declustering: .gk, generation: 2)))
+        try model.send(.statisticsComputed(generation: 2, Self.background(4, removed: 3)))
+        #expect(try run("decluster off").contains(.computeStatistics(request, generation: 3)))
+        #expect(try run("decluster gk").contains(.computeStatistics(request, declustering: .gk, generation: 4)))
+        var expected = model.state
+        #expect(expected.statistics.result == nil && expected.statistics.isPending)
+        try model.send(.statisticsComputed(generation: 4, Self.background(4, removed: 3)))
+        expected.statistics.result = Self.background(4, removed: 3)
+        expected.statistics.isPending = false
+        #expect(model.state == expected)
+    }
+
     /// A search keystroke while the first answer is on its way: the first answer, for the old
     /// list, arrives after the new request and is dropped; the newest is kept.
     @Test func aSupersededAnswerIsDropped() throws {

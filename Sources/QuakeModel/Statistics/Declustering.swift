@@ -110,17 +110,22 @@ enum GardnerKnopoff {
         let m = events.magnitudes
         let usable = (0 ..< events.count).filter { !m[$0].isNaN }
         let order = usable.sorted { m[$0] != m[$1] ? m[$0] > m[$1] : $0 < $1 }  // time order is index order
-        let grid = EpicentreGrid(events, indices: usable)
+        // The grid forgets a quake once taken (a mainshock, or removed by a window): a later
+        // window never looks at it again.
+        var grid = EpicentreGrid(events, indices: usable)
         // 0: not taken yet, 1: mainshock, 2: removed.
         var state = [UInt8](repeating: 0, count: events.count)
-        for (step, i) in order.enumerated() where state[i] == 0 {
+        for (step, i) in order.enumerated() {
             if let progress, step % 4096 == 0 { progress(Double(step) / Double(order.count)) }
+            guard state[i] == 0 else { continue }
             state[i] = 1
+            grid.remove(i)
             let radius = distance(m[i]), window = days(m[i])
             let center = GeoPoint(latitude: events.latitudes[i], longitude: events.longitudes[i])
-            grid.forEach(near: center, radiusKm: radius, in: Declustering.span(events.times[i], before: window, after: window)) { j in
-                guard state[j] == 0, Declustering.distance(events, i, j, depth: false) <= radius else { return }
+            grid.forEachRemaining(near: center, radiusKm: radius, in: Declustering.span(events.times[i], before: window, after: window)) { j in
+                guard Declustering.distance(events, i, j, depth: false) <= radius else { return false }
                 state[j] = 2
+                return true
             }
         }
         return DeclusterResult(method: .gk, keep: state.map { $0 != 2 })

@@ -14,6 +14,7 @@ extension BrowserState {
     mutating func receiveStatistics(generation: Int, _ outcome: Result<CatalogueStatistics, StatisticsFailure>) {
         guard generation == self.statistics.generation, self.statistics.isPending else { return }
         self.statistics.isPending = false
+        self.statistics.progress = nil
         switch outcome {
         case .success(let statistics): self.statistics.result = statistics
         case .failure(let failure): self.statistics.failure = failure.message
@@ -27,6 +28,12 @@ extension BrowserState {
         self.statistics.result = statistics
     }
 
+    /// How far the newest computation's declustering is: shown while it is pending.
+    mutating func receiveStatisticsProgress(generation: Int, fraction: Double) {
+        guard generation == self.statistics.generation, self.statistics.isPending, fraction.isFinite else { return }
+        self.statistics.progress = min(max(fraction, 0), 1)
+    }
+
     /// After every action: `Effect.computeStatistics` when the open view's list changed (its
     /// result is dropped: another list's numbers would mislead) or the store did (its result
     /// stays, marked pending, until the new one arrives). Nothing while the view is closed; a
@@ -36,6 +43,7 @@ extension BrowserState {
         guard self.statistics.isPresented else {
             guard self.statistics.isPending else { return [] }
             self.statistics.isPending = false
+            self.statistics.progress = nil
             self.statistics.request = nil
             self.statistics.resultDeclustering = nil
             return [.cancelStatistics]
@@ -48,6 +56,7 @@ extension BrowserState {
         self.statistics.resultDeclustering = self.statistics.declustering
         self.statistics.generation += 1
         self.statistics.isPending = true
+        self.statistics.progress = nil
         self.statistics.failure = nil
         return [.computeStatistics(request, declustering: self.statistics.declustering, generation: self.statistics.generation)]
     }

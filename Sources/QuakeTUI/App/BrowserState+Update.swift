@@ -262,6 +262,7 @@ extension BrowserState {
         case .toggleStatistics: toggleStatistics()
         case .statisticsComputed(let generation, let statistics): receiveStatistics(generation: generation, .success(statistics))
         case .statisticsPartial(let generation, let statistics): receivePartialStatistics(generation: generation, statistics)
+        case .statisticsProgress(let generation, let fraction): receiveStatisticsProgress(generation: generation, fraction: fraction)
         case .statisticsFailed(let generation, let message):
             receiveStatistics(generation: generation, .failure(StatisticsFailure(message)))
         case .zoomMap(let step): zoomMap(by: step)
@@ -314,7 +315,8 @@ extension BrowserState {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .focusChanged, .refreshStatusChanged, .resultsSettled,
-             .countFailed, .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsFailed, .densityComputed,
+             .countFailed, .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsProgress,
+             .statisticsFailed, .densityComputed,
              .sequenceComputed, .sequenceFailed: true
         default: false
         }

@@ -18,6 +18,9 @@ public struct StatisticsState: Equatable, Sendable {
     /// A computation for `generation` is running: the view shows `result` (of the same list,
     /// before the store changed) marked `…`.
     public var isPending = false
+    /// How much of the pending computation's declustering is done (0…1), as last reported;
+    /// nil when none was reported (nothing to decluster, or not yet).
+    public var progress: Double?
     /// Why the last computation failed, shown in the view; nil when it did not.
     public var failure: String?
     /// How the view estimates `Mc` (`:mc METHOD`): every method reads the counts per bin the

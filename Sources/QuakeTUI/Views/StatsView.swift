@@ -8,19 +8,29 @@ public struct StatisticsModel: Sendable, Equatable {
     public var statistics: CatalogueStatistics?
     /// A newer computation is running (the store changed): the title ends in `…`.
     public var isPending: Bool
+    /// How much of the pending computation's declustering is done (0…1), when it reported it:
+    /// the title says `declustering 43 %`.
+    public var progress: Double?
     public var failure: String?
+    /// The declustering asked for (`:decluster`), nil for the whole list: the title before the
+    /// first answer.
+    public var declustering: Declustering?
     /// How `Mc` is estimated (`:mc`).
     public var method: CompletenessMethod
 
-    public init(statistics: CatalogueStatistics?, isPending: Bool = false, failure: String? = nil, method: CompletenessMethod = .maxc) {
+    public init(statistics: CatalogueStatistics?, isPending: Bool = false, progress: Double? = nil, failure: String? = nil,
+                declustering: Declustering? = nil, method: CompletenessMethod = .maxc) {
+        self.declustering = declustering
         self.statistics = statistics
         self.isPending = isPending
+        self.progress = progress
         self.failure = failure
         self.method = method
     }
 
     init(_ state: StatisticsState) {
-        self.init(statistics: state.result, isPending: state.isPending, failure: state.failure, method: state.method)
+        self.init(statistics: state.result, isPending: state.isPending, progress: state.progress, failure: state.failure,
+                  declustering: state.resultDeclustering, method: state.method)
     }
 }
 
@@ -33,15 +43,24 @@ enum StatsView {
         guard area.width >= 10, area.height >= 2 else { return }
         let stats = model.statistics
         var x = area.x
-        let title = stats?.declustered == nil ? "Statistics of the list" : "Statistics of the background"
+        // Before the first answer, the title says what is being computed.
+        let background = stats.map { $0.declustered != nil } ?? (model.declustering != nil)
+        let title = background ? "Statistics of the background" : "Statistics of the list"
         x += buffer.put(title, at: Point(x: x, y: area.y), style: .role(.header, [.bold]), maxWidth: area.width)
         let count = stats.map { "  \(QuakeFormat.count($0.count)) \($0.count == 1 ? "quake" : "quakes")" } ?? "  …"
         x += buffer.put(count, at: Point(x: x, y: area.y), style: .role(.accent, [.bold]), maxWidth: area.maxX - x)
+        // Numbers of the store before its last change stay, marked provisional (next to the
+        // count, so a narrow pane still shows it) until the new ones come; with how far the
+        // declustering is when it said so.
+        if model.isPending, stats != nil { x += buffer.put(" …", at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x) }
+        if model.isPending, let progress = model.progress {
+            let text = "  declustering \(Int((progress * 100).rounded(.down))) %"
+            x += buffer.put(text, at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x)
+        }
         if let declustered = stats?.declustered {
             let text = "  (\(declustered.method.title): \(QuakeFormat.count(declustered.removed)) dependent removed)"
             x += buffer.put(text, at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x)
         }
-        if model.isPending, stats != nil { buffer.put(" …", at: Point(x: x, y: area.y), style: .role(.dim), maxWidth: area.maxX - x) }
         let (fitText, fitStyle) = fitLine(model)
         buffer.put(fitText, at: Point(x: area.x, y: area.y + 1), style: fitStyle, maxWidth: area.width)
         var top = 2

@@ -38,6 +38,9 @@ final class BrowserApp {
     /// it is asked: a density count never interrupts the statistics, nor the other way round.
     private var statisticsReader: LatestReader<ViewContext>?
     private var densityReader: LatestReader<ViewContext>?
+    /// The statistics last computed, kept per list, method and store change (issue 54): the
+    /// same list again with no commit since is answered at once, without declustering again.
+    private let statisticsCache = StatisticsCache()
     /// The sequence view's reader (issue 54), opened the first time it is asked.
     private var sequenceReader: LatestReader<ViewContext>?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
@@ -378,9 +381,11 @@ final class BrowserApp {
 
     /// Computes the statistics of `request` on the statistics reader's own connection, a newer
     /// request interrupting this one; the answer comes back through the inbox with `generation`.
-    /// The counts come first (`Action.statisticsPartial`, from the digest), then the same with
-    /// the magnitude types and moment, which read the quakes one by one; declustered statistics
-    /// come once, of the background.
+    /// The same list and method with no commit since is answered from `statisticsCache` at once.
+    /// Otherwise the counts come first (`Action.statisticsPartial`, from the digest), then the
+    /// same with the magnitude types and moment, which read the quakes one by one; declustered
+    /// statistics come once, of the background, with the declustering's progress on the way
+    /// (`Action.statisticsProgress`, at most ten a second).
     private func computeStatistics(_ request: SectionedFetchRequest, declustering: Declustering?, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
@@ -390,10 +395,16 @@ final class BrowserApp {
             return
         }
         statisticsReader = reader
-        let inbox = inbox
+        let inbox = inbox, cache = statisticsCache
         reader.submit(generation: generation, { db in
-            if declustering == nil { inbox.post(.statisticsPartial(generation: generation, try db.catalogueStatistics(of: request))) }
-            return try db.catalogueSummary(of: request, declustering: declustering).0
+            var lastPost = Date.distantPast
+            return try db.catalogueStatistics(of: request, declustering: declustering, keptIn: cache, partial: { counts in
+                inbox.post(.statisticsPartial(generation: generation, counts))
+            }, progress: { fraction in
+                guard Date().timeIntervalSince(lastPost) >= 0.1 else { return }
+                lastPost = Date()
+                inbox.post(.statisticsProgress(generation: generation, fraction: fraction))
+            })
         }) { generation, result in
             switch result {
             case .success(let statistics): inbox.post(.statisticsComputed(generation: generation, statistics))
