@@ -12,7 +12,9 @@ import Foundation
 /// magnitude and R the hypocentral distance in km: √(epicentral² + depth²), the epicentral
 /// distance being `GeoPoint.distance(to:)` and an unknown depth taken as 0 (the largest
 /// prediction). Its uncertainty is the model's standard deviation in intensity units,
-/// σ = s1 + s2 / (1 + (R / s3)²) with s1 = 0.82, s2 = 0.37, s3 = 22.9.
+/// σ = s1 + s2 / (1 + (R / s3)²) with s1 = 0.82, s2 = 0.37, s3 = 22.9 (the hypocentral model's;
+/// checked against OpenQuake's `AllenEtAl2012Rhypo` and ETH's Matlab `fct_GMPE_Allen2012`, which
+/// agree on form and values; the paper's table itself was not at hand: README, "Felt at home").
 ///
 /// *Predicted* means the median intensity on average ground at that distance: no site effect
 /// (soft soil shakes more), no rupture extent or directivity, and one σ either side holds about

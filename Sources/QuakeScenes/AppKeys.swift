@@ -34,6 +34,14 @@ public enum AppKeys {
                                                        isValid: { $0.map { $0.isFinite && $0 >= 1 && $0 <= 10 } ?? true })
     /// `alertCommand`: a shell command run once per alerting quake, with the quake as JSON on stdin; nil: none.
     public static let alertCommand = AppKey<String?>("alertCommand", default: nil)
+    /// The kinds of `alertNotification`.
+    public static let alertNotifications = ["off", "osc777", "osc9"]
+    /// `alertNotification`: the terminal's own notification for an alert, outside the pane: `off`
+    /// (the default), `osc777` (`ESC ] 777 ; notify ; TITLE ; BODY`: foot, urxvt, Ghostty, WezTerm…)
+    /// or `osc9` (`ESC ] 9 ; BODY`: iTerm2, Windows Terminal, ConEmu, kitty…); inside tmux passed
+    /// through it (`allow-passthrough on`).
+    public static let alertNotification = AppKey<String>("alertNotification", default: "off",
+                                                          isValid: { alertNotifications.contains($0) })
     /// `autoRefreshInterval`: seconds between automatic refreshes of `autoRefreshFeed`; 0 turns them off. Default 300.
     public static let autoRefreshInterval = AppKey<Double>("autoRefreshInterval", default: 300,
                                                            isValid: { $0 == 0 || (30...longestInterval).contains($0) })
@@ -52,6 +60,6 @@ public enum AppKeys {
     static let checks: [KeyCheck] = [
         KeyCheck(minimumMagnitude), KeyCheck(timeZone), KeyCheck(distanceUnit), KeyCheck(refreshFeed),
         KeyCheck(home), KeyCheck(nearRadius), KeyCheck(alertMagnitude), KeyCheck(alertRadius), KeyCheck(alertIntensity),
-        KeyCheck(alertCommand), KeyCheck(autoRefreshInterval), KeyCheck(autoRefreshFeed),
+        KeyCheck(alertCommand), KeyCheck(alertNotification), KeyCheck(autoRefreshInterval), KeyCheck(autoRefreshFeed),
     ]
 }

@@ -72,6 +72,10 @@ public enum SceneKeys {
     /// `ContentView.seenArrival`: where the scene last looked at new quakes `{token, maxID}`;
     /// quakes inserted after it are marked new. nil for a scene that has not looked yet.
     public static let seenArrival = SceneKey<SeenArrival?>("ContentView.seenArrival", default: nil)
+    /// `ContentView.lastLooked`: where arrivals stood, and when, the last time the scene showed
+    /// them to someone looking `{token, maxID, time}`; what arrived after it is summarised when the
+    /// scene comes back (a relaunch, focus after a while away). nil for a scene that has not looked yet.
+    public static let lastLooked = SceneKey<LookedArrival?>("ContentView.lastLooked", default: nil)
 
     /// `ContentView.filters`: the `:` command line's active filters (`depth 0-70`, `since 24h`,
     /// `time 2025-01-01..2025-02-01`, `type !quarry blast`, `alert orange`, `felt`).
@@ -127,7 +131,7 @@ public enum SceneKeys {
         KeyCheck(filters), KeyCheck(commandHistory), KeyCheck(seenArrival), KeyCheck(nearHome),
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
         KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders), KeyCheck(statsIsPresented), KeyCheck(mapZoom),
-        KeyCheck(sequenceMainshock),
+        KeyCheck(sequenceMainshock), KeyCheck(lastLooked),
         KeyCheck(overlayFind), KeyCheck(isOverlayFinding),
     ]
 }

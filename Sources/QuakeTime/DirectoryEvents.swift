@@ -22,7 +22,7 @@ import Glibc
 /// `nil` where inotify is unavailable; callers poll instead.
 public final class DirectoryEvents: @unchecked Sendable {
     // @unchecked: `subscriptions` and `nextID` are guarded by `mutex`; the descriptor is
-    // read only on `queue`.
+    // read (into `buffer`) only on `queue`.
 
     /// What a subscriber hears.
     public enum Event: Sendable, Equatable {
@@ -91,6 +91,11 @@ public final class DirectoryEvents: @unchecked Sendable {
     private var subscriptions: [Int32: [UInt64: Subscription]] = [:]
     private var nextID: UInt64 = 0
 
+    /// The pause after each read of the events (a change is still heard within it).
+    static let pause = DispatchTimeInterval.milliseconds(5)
+    /// The events read at once (reused: one read per wake-up).
+    private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+
     /// The watch's mask: every kind any subscriber may ask for (one mask per directory, as the
     /// kernel keeps one watch per directory and instance); each subscriber hears its own kinds.
     private static let mask = Kinds.all.rawValue
@@ -101,7 +106,15 @@ public final class DirectoryEvents: @unchecked Sendable {
         guard fd >= 0 else { return nil }
         descriptor = fd
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [unowned self] in drain() }
+        source.setEventHandler { [unowned self] in
+            drain()
+            // The kernel merges a file's identical events while they wait unread: pausing a
+            // moment after each read turns a writer's thousands of `write`s to the WAL (a
+            // delete's batches, an import) into a few events instead of a wake-up each, which
+            // took a fifth of the browser's CPU beside a delete (issue 57).
+            self.source?.suspend()
+            queue.asyncAfter(deadline: .now() + Self.pause) { [unowned self] in self.source?.resume() }
+        }
         source.resume()
         self.source = source
         #else
@@ -149,7 +162,6 @@ public final class DirectoryEvents: @unchecked Sendable {
         var lost: Set<Int32> = []
         var overflow = false
         let header = MemoryLayout<inotify_event>.size
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { break }

@@ -42,7 +42,9 @@ enum Quaketui {
             since the scene last looked are marked ● and counted in the header. A new quake at
             alertMagnitude, within alertRadius of home or predicted to shake home at
             alertIntensity rings the bell and runs alertCommand, once across panes
-            ('quaketui config').
+            ('quaketui config'); with alertNotification, the terminal's own notification too.
+            A scene coming back (a relaunch, or focus after 10 minutes away: tmux's
+            focus-events on) says on its status line what arrived meanwhile; n walks it.
             Its keys (? shows them in the browser):
             \(KeyHelp.lines().joined(separator: "\n"))
 

@@ -32,6 +32,8 @@ struct AutoRefreshOffTests {
         let hints = " j/k move  Enter open  / search  s sort  space fold  m min mag  r refresh  q quit  ? help"
         let right = "refresh failed (server down) · auto-refresh off  ● live"
         #expect(line == hints + String(repeating: " ", count: 200 - hints.count - right.count) + right, "\(line)")
-        #expect(!screen.text.contains("due"), "\(screen)")
+        // And the header, whole: the sample, offline, no refresh due anywhere.
+        #expect(screen.header.segments == ["quaketui", "775 quakes", "sort time ↓"], "\(screen)")
+        #expect(screen.header.right == ["sample data", "offline", "scene a"], "\(screen)")
     }
 }

@@ -11,7 +11,7 @@ struct AutoRefreshTests {
     /// The statuses of the server's feed requests, in order.
     static func requests(_ log: URL) -> [String] { LocalHTTPServer.statuses(in: log) }
 
-    static func publish(_ feed: URL, at path: URL, modified: Date) throws {
+    static func copyFeed(_ feed: URL, at path: URL, modified: Date) throws {
         let data = try Data(contentsOf: feed)
         try data.write(to: path, options: .atomic)
         try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: path.path)
@@ -25,7 +25,7 @@ struct AutoRefreshTests {
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
         let feed = mirror.appendingPathComponent("all_day.geojson")
         let week = SharedData.url("all_week-2018-06-14.geojson")
-        try Self.publish(week, at: feed, modified: Date(timeIntervalSinceNow: -3600))
+        try Self.copyFeed(week, at: feed, modified: Date(timeIntervalSinceNow: -3600))
         let log = dir.appending("server.log")
         let server = try LocalHTTPServer(serving: mirror, log: log.path)
         defer { server.stop() }
@@ -74,7 +74,7 @@ struct AutoRefreshTests {
         // A small new version (a day of M4.5+ from 2017, none of them in the week): what is timed
         // is the poll and the fan-out, not printing a month through three pipes on a loaded machine.
         let next = SharedData.url("4.5_day-2017-11-29.geojson")
-        try Self.publish(next, at: feed, modified: Date())
+        try Self.copyFeed(next, at: feed, modified: Date())
         let published = Date()
         let more = Set(try IndependentParse.expected(for: next).map(\.code)).count
         #expect(eventually(timeout: Self.interval + 20) {

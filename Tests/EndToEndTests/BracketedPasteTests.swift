@@ -9,7 +9,7 @@ import Testing
 /// where the cleaned text was typed by hand.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct BracketedPasteTests {
-    struct Panes {
+    struct Panes: TmuxFixture {
         let dir: TemporaryDirectory
         let tmux: TmuxSession
         let a: String
@@ -25,21 +25,6 @@ struct BracketedPasteTests {
             try tmux.waitForScreen(b, timeout: 20, "pane b") { $0.header.isOf(scene: "b") && $0.header.badges.last == "offline" }
             // Both past their launch: the same status line.
             for pane in [a, b] { try tmux.send(pane, "j") }
-        }
-
-        func close() {
-            tmux.close()
-            dir.remove()
-        }
-
-        /// Pastes `text` into pane A as a terminal does (bracketed, since the browser asked for it).
-        func paste(_ text: String, keepLineFeeds: Bool = false) throws {
-            try tmux.command("set-buffer", "-b", "t", "--", text)
-            if keepLineFeeds {
-                try tmux.command("paste-buffer", "-p", "-r", "-b", "t", "-t", a)
-            } else {
-                try tmux.command("paste-buffer", "-p", "-b", "t", "-t", a)
-            }
         }
 
         /// Waits until both panes show the same settled screen (the scene's name aside); returns it.
@@ -72,20 +57,20 @@ struct BracketedPasteTests {
 
         // The search: a paste with a line break, escape codes and a q is text; `a` never runs.
         try tmux.send(panes.a, "/")
-        try panes.paste("Tokyo\nJapan\u{1B}[A q")
+        try panes.tmux.paste(panes.a, "Tokyo\nJapan\u{1B}[A q")
         try tmux.send(panes.b, "/")
         try tmux.send(panes.b, "Tokyo Japan[A q", literal: true)
         try panes.same("the search", withStatusLine: false) { $0.header.search == "/Tokyo Japan[A q▏" }
         try tmux.send(panes.a, "C-u")
         try tmux.send(panes.b, "C-u")
-        try panes.paste("Jap\r\nan", keepLineFeeds: true)
+        try panes.tmux.paste(panes.a, "Jap\r\nan", keepLineFeeds: true)
         try tmux.send(panes.b, "Jap an", literal: true)
         try panes.same("the search, CR LF kept", withStatusLine: false) { $0.header.search == "/Jap an▏" }
 
         // Nothing being edited: the paste does nothing but say so (no quit, no setting changed).
         for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
         let closed = try panes.same("the search closed", withStatusLine: false) { $0.header.search == nil }
-        try panes.paste("qQm@a")
+        try panes.tmux.paste(panes.a, "qQm@a")
         let ignored = try tmux.waitForScreen(panes.a, "the paste ignored") {
             $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
         }
@@ -95,7 +80,7 @@ struct BracketedPasteTests {
 
         // The `:` line: one line, the text at the cursor.
         for pane in [panes.a, panes.b] { try tmux.send(pane, ":") }
-        try panes.paste("depth 10-\n20")
+        try panes.tmux.paste(panes.a, "depth 10-\n20")
         try tmux.send(panes.b, "depth 10- 20", literal: true)
         try panes.same("the command line") { $0.commandLine == ":depth 10- 20▏" }
         for pane in [panes.a, panes.b] { try tmux.send(pane, "Escape") }
@@ -103,7 +88,7 @@ struct BracketedPasteTests {
         // The notes: line breaks stay, a tab is the Tab key's four spaces, controls go.
         for pane in [panes.a, panes.b] { try tmux.send(pane, "g", "e") }
         try panes.same("the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
-        try panes.paste("line one\r\nline\u{7}two\tend", keepLineFeeds: true)
+        try panes.tmux.paste(panes.a, "line one\r\nline\u{7}two\tend", keepLineFeeds: true)
         try tmux.send(panes.b, "line one", literal: true)
         try tmux.send(panes.b, "Enter")
         try tmux.send(panes.b, "linetwo", literal: true)
@@ -117,7 +102,7 @@ struct BracketedPasteTests {
         try tmux.waitForScreen(panes.a, "the notes saved") { $0.status.message == "Notes saved" }
         try tmux.send(panes.a, "q")
         #expect(try tmux.waitForExit(panes.a) == 0)
-        try panes.paste("after-quit")
+        try panes.tmux.paste(panes.a, "after-quit")
         // All the pane shows is the paste, without brackets.
         try tmux.waitForScreen(panes.a, "the echoed paste") { $0.textLines == ["after-quit"] }
     }

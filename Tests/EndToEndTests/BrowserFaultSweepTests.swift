@@ -46,14 +46,14 @@ struct BrowserFaultSweepTests {
         }
         var exited: Bool { (try? tmux.exitStatus(pane)) ?? nil != nil }
         var errors: String { (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "" }
-        func screen() -> String { (try? tmux.capture(pane)) ?? "" }
+        func capturedText() -> String { (try? tmux.capture(pane)) ?? "" }
 
         /// Waits until the screen shows one of `texts` or the browser has exited; the screen.
         @discardableResult
-        func waitFor(_ texts: [String], timeout: TimeInterval = 30) -> String {
+        func waitForText(_ texts: [String], timeout: TimeInterval = 30) -> String {
             var screen = ""
             _ = eventually(timeout: timeout) {
-                screen = self.screen()
+                screen = self.capturedText()
                 return exited || texts.contains { screen.contains($0) }
             }
             return screen
@@ -101,15 +101,15 @@ struct BrowserFaultSweepTests {
         case .notes:
             try tmux.send(browser.pane, "e")
             try tmux.send(browser.pane, "sweep note", literal: true)
-            browser.waitFor(["sweep note"])
+            browser.waitForText(["sweep note"])
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "C-s")
             // (A failed read elsewhere, a merge, may say so over "Notes saved": the checks decide.)
-            outcome.screen = browser.waitFor(["Notes saved", "not saved", "could not", "Could not"])
+            outcome.screen = browser.waitForText(["Notes saved", "not saved", "could not", "Could not"])
             if !browser.exited, outcome.screen.contains("not saved") {
                 // Said, and the draft kept: the same save again works (the fault is spent).
                 try tmux.send(browser.pane, "C-s")
-                outcome.screen = browser.waitFor(["Notes saved"])
+                outcome.screen = browser.waitForText(["Notes saved"])
                 if !browser.exited, !outcome.screen.contains("Notes saved") { outcome.problems.append("the second save did not work") }
             }
             outcome.status = try browser.quit(terminate: true)
@@ -117,7 +117,7 @@ struct BrowserFaultSweepTests {
             let idles = browser.idles
             _ = FileManager.default.createFile(atPath: arm, contents: nil)
             try tmux.send(browser.pane, "s")
-            outcome.screen = browser.waitFor(["sort magnitude", "could not", "Could not", "not saved"], timeout: 10)
+            outcome.screen = browser.waitForText(["sort magnitude", "could not", "Could not", "not saved"], timeout: 10)
             outcome.changed = Screen(outcome.screen).header.sort == "sort magnitude ↓" 
             if !outcome.changed, !browser.exited, !outcome.screen.lowercased().contains("could not") {
                 outcome.problems.append("the sort did not change and the status line does not say why")
@@ -149,7 +149,7 @@ struct BrowserFaultSweepTests {
         #expect(try QuaketuiBinary.run(["config", "autoRefreshInterval", "0"], stateDirectory: base).status == 0)
         let first = try Browser.launch(tmux, state: base, files: dir.url)
         try tmux.send(first.pane, "Enter", "3")
-        first.waitFor(["Notes"])
+        first.waitForText(["Notes"])
         #expect(try first.quit(terminate: false) == 0)
         let code = try #require(Self.scene(base)?["ContentView.selectedQuake"] as? String)
         let oldNotes = try Self.notes(base, code: code), oldScene = try #require(Self.scene(base))
@@ -202,7 +202,7 @@ struct BrowserFaultSweepTests {
             }
             // The next run works.
             let again = try Browser.launch(tmux, state: state, files: dir.url)
-            if !Screen(again.screen()).header.isOf(scene: "main") { outcome.problems.append("the next launch does not show scene main") }
+            if !Screen(again.capturedText()).header.isOf(scene: "main") { outcome.problems.append("the next launch does not show scene main") }
             let status = try again.quit(terminate: true)
             if status != 0 { outcome.problems.append("the next launch exited \(status): \(again.errors)") }
             print("browser fault sweep: \(writer) \(errno)×\(times) call #\(nth) of \(points): exit \(outcome.status), notes \(notes == oldNotes ? "before" : "after"), "

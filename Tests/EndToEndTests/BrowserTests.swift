@@ -11,7 +11,7 @@ struct BrowserTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
     static let feed = "all_week-2018-06-14.geojson"
 
-    struct Fixture {
+    struct Fixture: TmuxFixture {
         let dir: TemporaryDirectory
         let tmux: TmuxSession
 
@@ -30,11 +30,6 @@ struct BrowserTests {
                                       environment: BrowserTests.offline, window: window)
             try tmux.waitForScreen(pane, "the first frame") { $0.header.isOf(scene: scene) }
             return pane
-        }
-
-        func close() {
-            tmux.close()
-            dir.remove()
         }
     }
 

@@ -19,8 +19,8 @@ struct ConcurrentWritersTests {
             switch self {
             case .importFile: ["import", importFile.path]
             case .refresh: ["refresh", "all_week"]
-            case .fetch: ["fetch", "--start", FetchCommandTests.iso(ConcurrentWritersTests.fetched.start),
-                          "--end", FetchCommandTests.iso(ConcurrentWritersTests.fetched.end)]
+            case .fetch: ["fetch", "--start", IndependentParse.commandTime(milliseconds: ConcurrentWritersTests.fetched.start),
+                          "--end", IndependentParse.commandTime(milliseconds: ConcurrentWritersTests.fetched.end)]
             case .delete: ["delete", "--before", "2015-01-01"]
             case .config: ["config", "alertMagnitude", "6.5"]
             }

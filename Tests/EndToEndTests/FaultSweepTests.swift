@@ -203,7 +203,7 @@ struct FaultSweepTests {
         try FileManager.default.createDirectory(at: serverDir, withIntermediateDirectories: true)
         let server = try LocalHTTPServer(fdsnCatalogue: file, limit: 100_000, in: serverDir)
         defer { server.stop() }
-        let arguments = ["fetch", "--start", FetchCommandTests.iso(catalogue.start), "--end", FetchCommandTests.iso(catalogue.end), "--json"]
+        let arguments = ["fetch", "--start", IndependentParse.commandTime(milliseconds: catalogue.start), "--end", IndependentParse.commandTime(milliseconds: catalogue.end), "--json"]
         // A commit per window (a commit otherwise waits up to 5 s for more of them): faults then
         // fall between commits too, the case that keeps windows and needs the resume.
         let service = ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": "150",

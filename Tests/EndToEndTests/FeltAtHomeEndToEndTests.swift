@@ -14,7 +14,7 @@ struct FeltAtHomeEndToEndTests {
     static let atMs: Int64 = 1_767_225_600_000
 
     /// A GeoJSON feature `northKm` north of home (or at `longitude`/`latitude`), `minutesAgo` before `at`.
-    static func feature(_ id: String, _ magnitude: Double, northKm: Double, depth: Double = 10, minutesAgo: Int64,
+    static func nearHome(_ id: String, _ magnitude: Double, northKm: Double, depth: Double = 10, minutesAgo: Int64,
                         alert: String? = nil, place: String, latitude: Double? = nil, longitude: Double? = nil) -> String {
         let lat = latitude ?? home.latitude + northKm / (6371.0088 * Double.pi / 180)
         let lon = longitude ?? home.longitude
@@ -41,8 +41,8 @@ struct FeltAtHomeEndToEndTests {
         defer { dir.remove() }
         let state = dir.url.appendingPathComponent("s")
         // A small quake near home 20 minutes ago, and one far away: no alert; the near one speaks.
-        try Self.importing([Self.feature("near", 3.1, northKm: 14, minutesAgo: 20, place: "14 km N of Aksaray, Turkey"),
-                            Self.feature("far", 4.0, northKm: 0, minutesAgo: 5, place: "Off Chile", latitude: -33, longitude: -72)],
+        try Self.importing([Self.nearHome("near", 3.1, northKm: 14, minutesAgo: 20, place: "14 km N of Aksaray, Turkey"),
+                            Self.nearHome("far", 4.0, northKm: 0, minutesAgo: 5, place: "Off Chile", latitude: -33, longitude: -72)],
                            into: state, "first.geojson")
         try QuaketuiBinary.config("home", "\(Self.home.latitude),\(Self.home.longitude)", "--name", "Aksaray", stateDirectory: state)
         try QuaketuiBinary.config("alertMagnitude", "5", stateDirectory: state)
@@ -67,9 +67,9 @@ struct FeltAtHomeEndToEndTests {
         try outer.waitFor(client, timeout: 20, "the status line") { statusBar($0).hasSuffix(first) }
 
         // Two alerts arrive: the M 5.6 21 km away leads the M 6.4 off Chile (stronger shaking at home).
-        try Self.importing([Self.feature("chile", 6.4, northKm: 0, minutesAgo: 12, alert: "green", place: "80 km W of Iquique, Chile",
+        try Self.importing([Self.nearHome("chile", 6.4, northKm: 0, minutesAgo: 12, alert: "green", place: "80 km W of Iquique, Chile",
                                          latitude: -20.2, longitude: -70.1),
-                            Self.feature("aksaray", 5.6, northKm: 21, minutesAgo: 10, alert: "orange", place: "21 km N of Aksaray, Turkey")],
+                            Self.nearHome("aksaray", 5.6, northKm: 21, minutesAgo: 10, alert: "orange", place: "21 km N of Aksaray, Turkey")],
                            into: state, "second.geojson")
         let second = "M5.6 21 km N · \(Self.numeral(5.6, northKm: 21)) · 10m"
         let updated = try outer.waitFor(client, timeout: 20, "the status line to update") { statusBar($0).hasSuffix(second) }

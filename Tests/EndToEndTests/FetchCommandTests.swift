@@ -30,14 +30,13 @@ import Testing
         }
     }
 
-    static func iso(_ ms: Int64) -> String { String(IndependentParse.isoString(milliseconds: ms).dropLast()) }
 
     /// `quaketui fetch --json` of the whole `catalogue` from `server` (at most `limit` events a
     /// request) into `state`, with `flags` added.
     static func fetchAll(_ catalogue: GeneratedCatalogue, from server: LocalHTTPServer, limit: Int, into state: URL,
                          flags: [String] = []) throws -> QuaketuiBinary.Result {
         try QuaketuiBinary.run(
-            ["fetch", "--start", iso(catalogue.start), "--end", iso(catalogue.end), "--json"] + flags,
+            ["fetch", "--start", IndependentParse.commandTime(milliseconds: catalogue.start), "--end", IndependentParse.commandTime(milliseconds: catalogue.end), "--json"] + flags,
             stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_FDSN_LIMIT": String(limit)])
     }
 
@@ -61,7 +60,7 @@ import Testing
         ], in: serverDir)
         defer { server.stop() }
         let state = dir.appending("state")
-        let arguments = ["fetch", "--service", "usgs", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end),
+        let arguments = ["fetch", "--service", "usgs", "--start", IndependentParse.commandTime(milliseconds: catalogue.start), "--end", IndependentParse.commandTime(milliseconds: catalogue.end),
                          "--min-magnitude", "3", "--json"]
         print("fetch test: \(arguments.joined(separator: " "))")
         let environment = ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL, "QUAKETUI_STATE_DIR": state.path]
@@ -95,7 +94,7 @@ import Testing
         #expect(stored == Set(expected.map(\.code)))
 
         // No finished window asked for again: run 2 starts at the stored cursor or later.
-        let cursorText = Self.iso(cursor)
+        let cursorText = IndependentParse.commandTime(milliseconds: cursor)
         #expect(secondRun.allSatisfy { $0.start >= cursorText }, "\(secondRun.map(\.start)) vs \(cursorText)")
         // (A window that reached the limit was refused by quaketui and halved: not a finished window.)
         let okStarts = secondRun.filter { ($0.status == 200 && $0.count < 20_000) || $0.status == 204 }.map(\.start)
@@ -174,7 +173,7 @@ import Testing
         defer { server.stop() }
         let state = dir.appending("state")
         let result = try QuaketuiBinary.run(
-            ["fetch", "--start", Self.iso(catalogue.start), "--end", Self.iso(catalogue.end)],
+            ["fetch", "--start", IndependentParse.commandTime(milliseconds: catalogue.start), "--end", IndependentParse.commandTime(milliseconds: catalogue.end)],
             stateDirectory: state, environment: ["QUAKETUI_FDSN_BASE_URL": server.fdsnBaseURL])
         #expect(result.status == 1)
         // One line, whole: only the window's query after `?` is left to the pattern.

@@ -53,8 +53,10 @@ import Testing
         try Self.collection([Self.feature("new", time: "1700000000001")]).write(to: second, atomically: true, encoding: .utf8)
         let importing = try QuaketuiBinary.run(["import", second.path], stateDirectory: state)
         #expect(importing.status == 1)
-        #expect(importing.stderr.contains("is read-only"), "\(importing.stderr)")
-        #expect(importing.stderr.contains("chmod u+w"), "\(importing.stderr)")
+        #expect(importing.errorLines == ["Error: The store \(store) is read-only (no write permission in its mode), and quaketui "
+                                         + "never changes a mode it did not set: nothing was changed. To write to it, run "
+                                         + "chmod u+w '\(store)'; or choose another state directory with --state-dir."],
+                "\(importing.stderr)")
         var info = stat()
         #expect(stat(store, &info) == 0 && info.st_mode & 0o777 == 0o400, "the mode was changed")
         #expect(chmod(store, 0o600) == 0)

@@ -9,7 +9,7 @@ import Testing
 /// file so that they may be any bytes, invalid UTF-8 and fake end markers included.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct HostilePasteTests {
-    struct Browser {
+    struct Browser: TmuxFixture {
         let dir: TemporaryDirectory
         let tmux: TmuxSession
         let pane: String
@@ -27,19 +27,6 @@ struct HostilePasteTests {
 
         /// The feed's places, newest first: the whole list.
         static let places = ["12 km SW of Suárez, Colombia", "6 km S of Pāhala, Hawaii", "10 km N of Bend, Oregon"]
-
-        func close() {
-            tmux.close()
-            dir.remove()
-        }
-
-        /// Pastes `bytes` as a terminal does: bracketed, the bytes as they are (`-r`: LF stays LF).
-        func paste(_ bytes: [UInt8]) throws {
-            let file = dir.url.appendingPathComponent("paste-\(UUID().uuidString.prefix(6))")
-            try Data(bytes).write(to: file)
-            try tmux.command("load-buffer", "-b", "t", file.path)
-            try tmux.command("paste-buffer", "-p", "-r", "-b", "t", "-t", pane)
-        }
 
         /// The notes stored for any quake, one per line of the answer's array.
         func storedNotes() throws -> [String] {
@@ -67,7 +54,7 @@ struct HostilePasteTests {
         defer { browser.close() }
         let tmux = browser.tmux
         try tmux.send(browser.pane, "/")
-        try browser.paste(Self.invalid)
+        try browser.tmux.paste(browser.pane, bytes: Self.invalid, through: browser.dir.url)
         try tmux.waitForScreen(browser.pane, timeout: 10, "the whole paste in the search") { $0.header.search == "/ZWN\u{FFFD}AFTER line3▏" }
         try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "C-u")
@@ -76,7 +63,7 @@ struct HostilePasteTests {
 
         try tmux.send(browser.pane, "g", "e")
         try tmux.waitForScreen(browser.pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
-        try browser.paste(Self.invalid)
+        try browser.tmux.paste(browser.pane, bytes: Self.invalid, through: browser.dir.url)
         try tmux.waitForScreen(browser.pane, timeout: 10, "the whole paste in the notes") {
             $0.notes == Screen.Notes(heading: "Editing notes (unsaved)", lines: ["ZWN\u{FFFD}AFTER", "line3"])
         }
@@ -94,7 +81,7 @@ struct HostilePasteTests {
         defer { browser.close() }
         let tmux = browser.tmux
         let before = try tmux.waitForScreen(browser.pane, "the list") { $0.header.sort == "sort time ↓" }
-        try browser.paste(Array("zz\u{1B}[201~s".utf8))
+        try browser.tmux.paste(browser.pane, bytes: Array("zz\u{1B}[201~s".utf8), through: browser.dir.url)
         let after = try tmux.waitForScreen(browser.pane, timeout: 10, "the paste ignored") {
             $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
         }
@@ -102,7 +89,7 @@ struct HostilePasteTests {
         #expect(after.header.sort == "sort time ↓" && after.rows == before.rows, "before:\n\(before)\nafter:\n\(after)")
         // In the search, the whole paste is text: the marker's ESC dropped as a control, the rest kept.
         try tmux.send(browser.pane, "/")
-        try browser.paste(Array("zz\u{1B}[201~sQ".utf8))
+        try browser.tmux.paste(browser.pane, bytes: Array("zz\u{1B}[201~sQ".utf8), through: browser.dir.url)
         try tmux.waitForScreen(browser.pane, timeout: 10, "the paste in the search") { $0.header.search == "/zz[201~sQ▏" }
         try tmux.send(browser.pane, "Escape")
         try tmux.send(browser.pane, "q")
@@ -128,7 +115,7 @@ struct HostilePasteTests {
             try tmux.send(browser.pane, "g", "e")
             try tmux.waitForScreen(browser.pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
         }
-        try browser.paste(megabyte + Array("END".utf8))
+        try browser.tmux.paste(browser.pane, bytes: megabyte + Array("END".utf8), through: browser.dir.url)
         // The field is drawn with its cut said on the status line (the one-line fields: after the
         // `:` line, which takes the status line, or in its place; the notes hold 16,384 characters).
         let cut = "holds at most 1,024 characters: 1,047,547 pasted characters left out"

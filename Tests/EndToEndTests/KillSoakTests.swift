@@ -67,7 +67,7 @@ struct KillSoakTests {
 
 
         /// A feed of `batch` quakes whose codes are new in this round, times inside the kept range.
-        func writeFeed(named name: String) throws -> String {
+        func writeRoundFeed(named name: String) throws -> String {
             round += 1
             var text = #"{"type":"FeatureCollection","features":["#
             for i in 0..<KillSoakTests.batch {
@@ -160,17 +160,17 @@ struct KillSoakTests {
             var after = before
             switch operation {
             case .importing:
-                let feed = try writeFeed(named: "import.geojson")
+                let feed = try writeRoundFeed(named: "import.geojson")
                 after = before + Int64(KillSoakTests.batch)
                 landed = try runAndKill(["import", feed], window: window)
             case .refresh:
-                _ = try writeFeed(named: "all_month.geojson")
+                _ = try writeRoundFeed(named: "all_month.geojson")
                 after = before + Int64(KillSoakTests.batch)
                 landed = try runAndKill(["refresh", "all_month"], environment: ["QUAKETUI_FEED_BASE_URL": server.baseURL], window: window)
             case .delete:
                 deletedUpTo += Int64(KillSoakTests.quakes / 200) * 2000
                 after = try read { try $0.scalar("SELECT count(*) FROM quake WHERE time >= ?", [.integer(deletedUpTo)]).int64 ?? -1 }
-                landed = try runAndKill(["delete", "--before", Self.iso(deletedUpTo)], environment: KillSoakTests.deleteBatches,
+                landed = try runAndKill(["delete", "--before", IndependentParse.commandTime(wholeSecondsOf: deletedUpTo)], environment: KillSoakTests.deleteBatches,
                                         window: window)
             case .notes:
                 return try notesRound()
@@ -237,11 +237,6 @@ struct KillSoakTests {
             _ = try tmux.waitForExit(again, timeout: 30)
             return true
         }
-
-        static func iso(_ milliseconds: Int64) -> String {
-            let formatter = ISO8601DateFormatter()
-            return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds / 1000)))
-        }
     }
 
     @Test func killNineNeverTearsTheStoreOrTheScene() throws {
@@ -258,13 +253,13 @@ struct KillSoakTests {
             // One uninterrupted run measures how long the operation takes; kills land inside that.
             var window: TimeInterval = 0.05
             switch operation {
-            case .importing: window = try soak.timed(["import", try soak.writeFeed(named: "import.geojson")])
+            case .importing: window = try soak.timed(["import", try soak.writeRoundFeed(named: "import.geojson")])
             case .refresh:
-                _ = try soak.writeFeed(named: "all_month.geojson")
+                _ = try soak.writeRoundFeed(named: "all_month.geojson")
                 window = try soak.timed(["refresh", "all_month"], environment: ["QUAKETUI_FEED_BASE_URL": soak.server.baseURL])
             case .delete:
                 soak.deletedUpTo += Int64(Self.quakes / 200) * 2000
-                window = try soak.timed(["delete", "--before", Soak.iso(soak.deletedUpTo)], environment: Self.deleteBatches)
+                window = try soak.timed(["delete", "--before", IndependentParse.commandTime(wholeSecondsOf: soak.deletedUpTo)], environment: Self.deleteBatches)
             case .notes: break
             }
             var attempts = 0

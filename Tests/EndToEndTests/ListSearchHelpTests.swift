@@ -10,11 +10,17 @@ import Testing
     @Test func searchMatchesPlacesAndCodePrefixesAsTheHelpSays() throws {
         let help = try QuaketuiBinary.run(["list", "--help"])
         #expect(help.status == 0)
-        let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(flat.contains("--search <text> Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."), "\(help.stdout)")
-        #expect(flat.contains("The search matches every word of TEXT in any order"), "\(help.stdout)")
-        #expect(flat.contains("Text that looks like a code (letters and digits, at least one of each, no space: us7000abcd) "
-            + "also finds the quakes whose code starts with it"), "\(help.stdout)")
+        #expect(help.option("--search <text>")
+                == "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it.",
+                "\(help.stdout)")
+        #expect(help.sentence(startingWith: "The search matches every word")
+                == "The search matches every word of TEXT in any order (\"japan honshu\"), each a case- and diacritic-insensitive "
+                + "substring of the place (\"mexico\" finds \"México\") or another name of the same place (\"sumatra\" finds "
+                + "\"Sumatera\", \"turkey\" finds \"Türkiye\"; README, Place names); whitespace separates words, nothing else is syntax.",
+                "\(help.stdout)")
+        #expect(help.sentence(startingWith: "Text that looks like a code")
+                == "Text that looks like a code (letters and digits, at least one of each, no space: us7000abcd) "
+                + "also finds the quakes whose code starts with it.", "\(help.stdout)")
 
         let store = try TestStore()
         defer { store.remove() }

@@ -9,10 +9,6 @@ import Testing
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct MouseEndToEndTests {
-    static func rows(_ screen: String) -> [String] {
-        screen.split(separator: "\n", omittingEmptySubsequences: false).map { String($0.prefix(200)) }
-    }
-
     @Test func aClickAtColumn240Of250SelectsAndItsReleaseIsNotEsc() throws {
         let pane = try BrowserPane(columns: 250, rows: 40, scene: "click")
         defer { pane.close() }
@@ -50,12 +46,12 @@ struct MouseEndToEndTests {
         let pane = try BrowserPane(columns: 120, rows: 40, scene: "wheel")
         defer { pane.close() }
         let dir = pane.dir
-        var before = Self.rows(try pane.settle())
+        var before = Screen(try pane.settle()).lines
         // Rows 3 (the list's first, below the column headers), 20 and 39 (its last): each notch
         // moves the view 3 lines.
         for y in [3, 20, 39] {
             try pane.send(.wheel(down: true, x: 30, y: y))
-            let after = Self.rows(try pane.settle())
+            let after = Screen(try pane.settle()).lines
             // The list's first line names the top row's section (a sticky header over a row).
             #expect(after[2].hasPrefix("▾ "), "wheel at row \(y)")
             for line in 3..<30 {
@@ -70,14 +66,14 @@ struct MouseEndToEndTests {
 
         // At the end the view stops and the selection walks down to the last row.
         try pane.send(.keys(["G", "k", "k", "k"]))
-        let bottom = Self.rows(try pane.settle())
+        let bottom = Screen(try pane.settle()).lines
         try pane.send(.wheel(down: true, x: 30, y: 39))
-        let moved = Self.rows(try pane.settle())
+        let moved = Screen(try pane.settle()).lines
         #expect(moved[1...37].map { $0.prefix(110) } == bottom[1...37].map { $0.prefix(110) })
         #expect(try dir.scenePlist("wheel")["ContentView.selectionLine"] as? Int == 36)
         // And back up from the bottom row: the view moves again.
         try pane.send(.wheel(down: false, x: 30, y: 39))
-        let up = Self.rows(try pane.settle())
+        let up = Screen(try pane.settle()).lines
         #expect(up[6].prefix(110) == moved[3].prefix(110))
     }
 }

@@ -147,6 +147,9 @@ struct PlaceSearchEndToEndTests {
         try fixture.tmux.send(pane, "s", "s")
         let screen = try fixture.tmux.waitForScreen(pane, "the region sort") { $0.sections.count == 3 }
         #expect(screen.sections.map(\.title) == ["Indonesia", "Japan", "Turkey"], "\(screen)")
-        #expect(screen.text.contains("Near West Coast of Honshu, Japan"), "\(screen)")
+        // Newest first in each region, the capitals title-cased.
+        #expect(screen.quakeRows.map(\.place) == ["Off W Coast of Northern Sumatra", "Southern Sumatera, Indonesia",
+                                                   "Eastern Honshu, Japan", "Near West Coast of Honshu, Japan",
+                                                   "Turkey-Iran Border Region", "Western Turkey"], "\(screen)")
     }
 }

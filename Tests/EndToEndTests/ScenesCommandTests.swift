@@ -63,7 +63,9 @@ import Testing
         #expect(scenes[0]["isOpen"] as? Bool == true)
         #expect(scenes[0]["pid"] as? Int == Int(getpid()))
         let text = try QuaketuiBinary.run(["scenes"], stateDirectory: dir.url)
-        #expect(text.stdout.contains("process \(getpid())"))
+        // The table's row of scene left ends with the OPEN IN column, whole.
+        #expect(text.lines.filter { $0.hasPrefix("left ") }.map { Screen.words($0, separatedBy: 2).last } == ["process \(getpid())"],
+                "\(text.stdout)")
     }
 
     @Test func rmDeletesTheNamedScenesAndTheirPendingActivities() throws {
@@ -100,7 +102,8 @@ import Testing
 
         let named = try QuaketuiBinary.run(["scenes", "rm", "left"], stateDirectory: dir.url)
         #expect(named.status == 1)
-        #expect(named.stderr.contains("open in process \(getpid())"))
+        #expect(named.errorLines == ["Error: Scene left is open in process \(getpid()); not removed: quit that browser first, "
+                                     + "or press Q there to close the scene."], "\(named.stderr)")
         lease.release()
         #expect(try QuaketuiBinary.run(["scenes", "rm", "left"], stateDirectory: dir.url).status == 0)
     }

@@ -12,7 +12,7 @@ struct SchemaUpgradeNoticeTests {
 
     /// A store of the current schema moved back to `version`, holding a quake whose id is `id`
     /// (the size the notice reads is the largest id: a store of a few quakes stands for a big one).
-    static func store(in dir: URL, version: Int, largestID: Int64?) throws {
+    static func writeStore(in dir: URL, version: Int, largestID: Int64?) throws {
         #expect(try QuaketuiBinary.run(["import", SharedData.url(feed).path], stateDirectory: dir).status == 0)
         let db = try Connection(path: dir.appendingPathComponent(PersistentContainer.fileName).path)
         defer { db.close() }
@@ -43,18 +43,18 @@ struct SchemaUpgradeNoticeTests {
         }()
 
         let big = dir.appending("big")
-        try Self.store(in: big, version: version - 1, largestID: 150_000)
+        try Self.writeStore(in: big, version: version - 1, largestID: 150_000)
         let first = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: big)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.split(separator: "\n").first.map(String.init)
                 == "Upgrading the store (about 150,000 quakes) from schema version \(version - 1) to \(version): once, a few seconds per million quakes…",
                 "\(first.stderr)")
         let again = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: big)
-        #expect(again.status == 0 && !again.stderr.contains("Upgrading"), "\(again.stderr)")
+        #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
 
         let small = dir.appending("small")
-        try Self.store(in: small, version: version - 1, largestID: nil)
+        try Self.writeStore(in: small, version: version - 1, largestID: nil)
         let quiet = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: small)
-        #expect(quiet.status == 0 && !quiet.stderr.contains("Upgrading"), "\(quiet.stderr)")
+        #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet.stderr)")
     }
 }

@@ -112,8 +112,9 @@ struct SequenceCommandTests {
         }
         // The table says the same in words.
         let table = try QuaketuiBinary.run(["sequence", main.code], stateDirectory: dir.url)
-        #expect(table.stdout.contains("\nWarning: No Omori fit: "), "\(table.stdout)")
-        #expect(table.stdout.contains("\nwith generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d\n"), "\(table.stdout)")
+        #expect(table.lines.filter { $0.hasPrefix("Warning: ") } == warnings.map { "Warning: " + $0 }, "\(table.stdout)")
+        #expect(table.lines.filter { $0.hasPrefix("with ") } == ["with generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"],
+                "\(table.stdout)")
     }
 
     @Test func aCodeNotStoredIsARuntimeErrorAndNoCodeAUsageError() throws {

@@ -13,7 +13,7 @@ struct StatsCommandTests {
     /// Shi–Bolt σ, a, b-positive over the rows in time order; the bootstrap's numbers, the
     /// warnings, the magnitude types and the agencies are checked by the tests of their own
     /// (`StatsMixCommandTests`).
-    static func expected(_ rows: [CoreFields]) -> [String: Any] {
+    static func expectedStatistics(_ rows: [CoreFields]) -> [String: Any] {
         var bins: [Int: Int] = [:]
         for magnitude in rows.compactMap(\.magnitude) { bins[IndependentMagnitudeMethods.tenth(magnitude), default: 0] += 1 }
         let mc = bins.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first.map { $0.key + 2 }
@@ -103,14 +103,14 @@ struct StatsCommandTests {
     }
 
     /// Numbers equal to 1e-9 relative (JSON prints doubles to their shortest form), the rest exactly.
-    static func same(_ a: Any?, _ b: Any?, _ path: String = "") -> [String] {
+    static func differences(_ a: Any?, _ b: Any?, _ path: String = "") -> [String] {
         switch (a, b) {
         case (let x as [String: Any], let y as [String: Any]):
             let keys = Set(x.keys).union(y.keys)
-            return keys.sorted().flatMap { same(x[$0], y[$0], "\(path).\($0)") }
+            return keys.sorted().flatMap { differences(x[$0], y[$0], "\(path).\($0)") }
         case (let x as [Any], let y as [Any]):
             guard x.count == y.count else { return ["\(path): \(x.count) items, expected \(y.count)"] }
-            return zip(x, y).enumerated().flatMap { same($1.0, $1.1, "\(path)[\($0)]") }
+            return zip(x, y).enumerated().flatMap { differences($1.0, $1.1, "\(path)[\($0)]") }
         case (let x as NSNumber, let y as NSNumber):
             return abs(x.doubleValue - y.doubleValue) <= 1e-9 * max(1, abs(y.doubleValue)) ? [] : ["\(path): \(x), expected \(y)"]
         case (let x as String, let y as String):
@@ -144,7 +144,7 @@ struct StatsCommandTests {
             json["magnitude"] = magnitude
             json["warnings"] = nil
             json["agencies"] = nil
-            let differences = Self.same(json, Self.expected(rows.filter(keep)))
+            let differences = Self.differences(json, Self.expectedStatistics(rows.filter(keep)))
             #expect(differences.isEmpty, "\(name) \(flags): \(differences.prefix(5))")
         }
         let table = try QuaketuiBinary.run(["stats"], stateDirectory: dir.url)

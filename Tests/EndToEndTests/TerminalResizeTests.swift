@@ -13,7 +13,7 @@ struct TerminalResizeTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
 
     /// A browser on a state directory of its own, in a new `columns`×`rows` tmux server.
-    struct Browser {
+    struct Browser: TmuxFixture {
         let dir: TemporaryDirectory
         let tmux: TmuxSession
         let pane: String
@@ -27,11 +27,6 @@ struct TerminalResizeTests {
             // The launch refresh of the (offline) feed has failed: nothing more changes by itself.
             try tmux.waitForScreen(pane, timeout: 20, "the offline notice") { $0.header.badges.last == "offline" }
             if split { try tmux.split(pane, "/bin/cat", []) }
-        }
-
-        func close() {
-            tmux.close()
-            dir.remove()
         }
 
         var isRunning: Bool { (try? tmux.exitStatus(pane)) == nil }

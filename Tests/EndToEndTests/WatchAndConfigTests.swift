@@ -149,7 +149,13 @@ import Testing
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("nearRadius ") } == ["nearRadius           300 km (default: 300 km)"], "\(list.stdout)")
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("autoRefreshInterval ") } == ["autoRefreshInterval  off (default: 300 s)"],
                 "\(list.stdout)")
-        #expect(list.lines.count == 12 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
+        // The terminal's own notification for an alert (issue 55): off unless chosen.
+        #expect(list.lines.dropFirst().filter { $0.hasPrefix("alertNotification ") } == ["alertNotification    off (default: off)"],
+                "\(list.stdout)")
+        #expect(try QuaketuiBinary.config("alertNotification", "osc777", stateDirectory: dir.url).stdout == "osc777\n")
+        let wrong = try QuaketuiBinary.run(["config", "alertNotification", "osc99"], stateDirectory: dir.url)
+        #expect(wrong.status == 64 && wrong.stderr.contains("is not a valid alertNotification. Did you mean 'osc9'?"), "\(wrong.stderr)")
+        #expect(list.lines.count == 13 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
                 "\(list.stdout)")
     }
 }

@@ -163,10 +163,12 @@ import Testing
         #expect(pace.rows == 4_000)
         pace.record(rows: 4_000, seconds: 0.16)
         #expect(pace.rows == 5_000)
-        pace.record(rows: 5_000, seconds: 2)  // slow: halved at most
-        #expect(pace.rows == 2_500)
+        pace.record(rows: 5_000, seconds: 2)  // slow: cut at once to what would have fitted
+        #expect(pace.rows == 500)
+        pace.record(rows: 500, seconds: 0.01)
+        #expect(pace.rows == 1_000)
         for _ in 0..<20 { pace.record(rows: pace.rows, seconds: 0.000_001) }
-        #expect(pace.rows == BatchPace.largest)
+        #expect(pace.rows == BatchPace.largest)  // a count of rows too: a stall under it holds the lock this long at most
         for _ in 0..<20 { pace.record(rows: pace.rows, seconds: 100) }
         #expect(pace.rows == BatchPace.smallest)
     }

@@ -17,7 +17,7 @@ import Testing
             ("[5;5~", [.pageUp]), ("OP", [.function(1)]), ("OQ", [.function(2)]), ("OR", [.function(3)]),
             ("OS", [.function(4)]), ("[15~", [.function(5)]),
             ("[<0;12;5M", [.click(x: 11, y: 4)]), ("[<0;12;5m", []), ("[<64;200;40M", [.wheelUp(x: 199, y: 39)]),
-            ("[<65;3;2M", [.wheelDown(x: 2, y: 1)]), ("[<32;3;2M", []), ("[I", []), ("[O", []), ("[2~", []),
+            ("[<65;3;2M", [.wheelDown(x: 2, y: 1)]), ("[<32;3;2M", []), ("[I", [.focusIn]), ("[O", [.focusOut]), ("[2~", []),
             ("[M \u{2C}\u{25}", [.click(x: 11, y: 4)]), ("[M#\u{2C}\u{25}", []), ("[Ma!!", [.wheelDown(x: 0, y: 0)]),
             ("[200~Tokyo\rJapan q\u{1B}[A\u{1B}[201~", [.paste("Tokyo\rJapan q\u{1B}[A")]),
             ("[200~\u{1B}[201~", [.paste("")]),
@@ -250,5 +250,30 @@ import Testing
         let second = big.decode()
         #expect(first == [.paste(String(repeating: "a", count: InputDecoder.pasteLimit - 3))])
         #expect(second == [.paste("bbb")])
+    }
+}
+
+/// Issue 55.4: focus reports (mode 1004) among keys and split across reads are events of their
+/// own, and whatever mode has the keys, they mean a change of focus (never a key typed).
+@Suite struct FocusReportTests {
+    @Test func focusReportsAmongKeysAndSplitAcrossReads() {
+        #expect(InputDecoderTests.decode(["j\u{1B}[Ok\u{1B}[I"]) == [.character("j"), .focusOut, .character("k"), .focusIn])
+        #expect(InputDecoderTests.decode(["\u{1B}[", "O", "\u{1B}[", "I"]) == [.focusOut, .focusIn])
+        // SS3 O is no focus report: Esc, then the letters.
+        #expect(InputDecoderTests.decode(["\u{1B}OO"]) == [.escape, .character("O"), .character("O")])
+    }
+
+    @Test func everyModeTakesThemAsAChangeOfFocus() {
+        var state = AppState(sceneID: "f", columns: 80, rows: 24)
+        #expect(KeyMap.action(for: .focusIn, in: state) == .focusChanged(true))
+        #expect(KeyMap.action(for: .focusOut, in: state) == .focusChanged(false))
+        state.isSearching = true
+        #expect(KeyMap.action(for: .focusOut, in: state) == .focusChanged(false))
+        state.isSearching = false
+        state.editor = NotesDraft(code: "q1", text: "typing", cursor: 6)
+        state.detailPresented = true
+        state.detailTab = .notes
+        #expect(state.isEditing)
+        #expect(KeyMap.action(for: .focusIn, in: state) == .focusChanged(true))
     }
 }

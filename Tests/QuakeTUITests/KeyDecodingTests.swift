@@ -47,7 +47,9 @@ import Testing
         #expect(Key.decodeAfterEscape("[<69;3;40M") == .wheelDown(x: 2, y: 39))  // shift-wheel
         #expect(Key.decodeAfterEscape("[<65;3;40m") == nil)
         #expect(Key.decodeAfterEscape("[<0;;5M") == nil && Key.decodeAfterEscape("[<0;0;5M") == nil)
-        #expect(Key.decodeAfterEscape("[I") == nil)              // a focus report is not a key
+        #expect(Key.decodeAfterEscape("[I") == .focusIn)         // focus reports (mode 1004), issue 55
+        #expect(Key.decodeAfterEscape("[O") == .focusOut)
+        #expect(Key.decodeAfterEscape("[1I") == nil && Key.decodeAfterEscape("[2O") == nil)  // nothing else ending so
         #expect(Key.decodeAfterEscape("") == .escape)
         #expect(Key.decodeAfterEscape("[6~") == .pageDown)
         #expect(Key.decodeAfterEscape("[<0;24") == nil)          // a report cut short is dropped too

@@ -28,6 +28,8 @@ import Testing
         #expect(try model.send(.quakesArrived(first)) == [.saveScene])
         expected.live.seen = first.cursor
         expected.live.readThrough = first.cursor
+        // And as shown to someone looking, at the action's time (issue 55: `ContentView.lastLooked`).
+        expected.live.looked = LiveState.Looked(cursor: first.cursor, time: model.state.now)
         #expect(model.state == expected)
 
         // Two arrive; the M 6 one alerts (magnitude 5 or more) and speaks on the status line.

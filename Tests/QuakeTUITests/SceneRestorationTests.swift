@@ -29,6 +29,8 @@ import Testing
         state.isSearching = true
         (state.helpVisible, state.helpOffset) = (true, 4)
         state.live.seen = ArrivalCursor(token: HistoryToken(rawValue: 7), maxID: 42)
+        state.live.looked = LiveState.Looked(cursor: ArrivalCursor(token: HistoryToken(rawValue: 9), maxID: 44),
+                                             time: Date(timeIntervalSince1970: 1_700_000_123))
         state.nearHome = true
         state.messageLog.append("Notes saved", isError: false, at: Date(timeIntervalSince1970: 1_700_000_000))
         (state.logVisible, state.logOffset) = (true, 2)
@@ -45,8 +47,9 @@ import Testing
         #expect(Set(storage.allItems.keys) == Set(SceneKeys.names))
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
         // the search cursor, column headers, the statistics view, the map's scale, the sequence
-        // view's mainshock, what `/` finds in the help or the log and whether it is typed
-        #expect(SceneKeys.names.count == 30)
+        // view's mainshock, what `/` finds in the help or the log and whether it is typed, where and
+        // when the scene last showed arrivals to someone looking
+        #expect(SceneKeys.names.count == 31)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -63,6 +66,7 @@ import Testing
         #expect(restored.columnHeaders == false && !restored.showsColumnHeaders)
         #expect(restored.statistics.isPresented && restored.map.zoom == .local)
         #expect(restored.sequence.mainshock == "us0")
+        #expect(restored.live.seen == state.live.seen && restored.live.looked == state.live.looked)
     }
 
     /// Issue 31: the depth sort is saved as `depth` and comes back, direction included.

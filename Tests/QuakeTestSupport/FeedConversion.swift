@@ -19,17 +19,13 @@ public enum FeedConversion {
                 default: return ""
                 }
             }
-            func iso(_ value: Any?) -> String {
+            func isoTime(_ value: Any?) -> String {
                 guard let ms = (value as? NSNumber)?.int64Value else { return "" }
-                // Integer arithmetic: Double(ms) / 1000 can format .266 as .265.
-                let (seconds, millis) = (ms.quotientAndRemainder(dividingBy: 1000))
-                let (s, m) = millis < 0 ? (seconds - 1, millis + 1000) : (seconds, millis)
-                let base = Date(timeIntervalSince1970: Double(s)).formatted(Date.ISO8601FormatStyle())
-                return String(base.dropLast()) + String(format: ".%03dZ", m)
+                return IndependentParse.isoString(milliseconds: ms)
             }
-            let cells = [iso(p["time"]), text(c[1]), text(c[0]), text(c.count > 2 ? c[2] : nil), text(p["mag"]), text(p["magType"]),
+            let cells = [isoTime(p["time"]), text(c[1]), text(c[0]), text(c.count > 2 ? c[2] : nil), text(p["mag"]), text(p["magType"]),
                          text(p["nst"]), text(p["gap"]), text(p["dmin"]), text(p["rms"]), text(p["net"]), text(feature["id"]),
-                         iso(p["updated"]), text(p["place"]), text(p["type"]), "", "", "", "", text(p["status"]), "", ""]
+                         isoTime(p["updated"]), text(p["place"]), text(p["type"]), "", "", "", "", text(p["status"]), "", ""]
             lines.append(cells.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"

@@ -120,4 +120,14 @@ public enum IndependentParse {
         let digits = String(fraction)
         return whole.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
+
+    /// A time as `fetch --start`/`--end` take it: `isoString(milliseconds:)` without its `Z`
+    /// (`2019-07-19T02:52:13.590`, read as UTC).
+    public static func commandTime(milliseconds: Int64) -> String { String(isoString(milliseconds: milliseconds).dropLast()) }
+
+    /// The whole second a time falls in, as `delete --before` takes it: `2019-07-19T02:52:13Z`
+    /// (the milliseconds dropped towards the epoch, as `milliseconds / 1000` does).
+    public static func commandTime(wholeSecondsOf milliseconds: Int64) -> String {
+        withoutFraction.format(Date(timeIntervalSince1970: Double(milliseconds / 1000)))
+    }
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// - `/stall/…`: a 200 head, then silence (the connection stays open).
 /// - `/trickle/…`: a 200 head, then the start of a FeatureCollection and one space every 0.1 s.
-/// - `/trickle-head/…`: the status line and headers one byte every 0.1 s.
+/// - `/trickle-head/NAME`: the status line and headers one byte every 0.1 s; the log says
+///   `trickling the head of NAME` when it begins.
 /// - `/gzip-bomb/…`: `Content-Encoding: gzip` over 10 GiB of JSON whitespace inside
 ///   `{"type":"FeatureCollection","features":[`, about 10 MB on the wire (1000:1).
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
@@ -53,6 +54,8 @@ extension LocalHTTPServer {
                         time.sleep(0.1)  # trickling: the behaviour under test, not a wait
                         self.wfile.write(b' ')
                 elif mode == 'trickle-head':
+                    sys.stdout.write('trickling the head of %s\n' % name)
+                    sys.stdout.flush()
                     for byte in b'HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nX-Slow: ' + b'x' * 100000:
                         self.wfile.write(bytes([byte]))
                         self.wfile.flush()

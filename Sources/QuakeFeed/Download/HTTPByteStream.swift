@@ -23,15 +23,16 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     /// example `If-None-Match` for a conditional request; a 304 answer is then no error).
     /// - Throws: `FeedError` with `.cannotOpen` and a sentence for offline, DNS, TLS, timeouts
     ///   and HTTP status errors (the `underlyingError` is an `HTTPStatusError` for those).
+    /// `abort` stops it from another thread, even while the head is awaited.
     public convenience init(url: URL, timeout: TimeInterval = 30, userAgent: String = "quaketui",
-                            headers: [(String, String)] = []) throws(FeedError) {
-        try self.init(url: url, userAgent: userAgent, headers: headers, session: nil, timeout: timeout)
+                            headers: [(String, String)] = [], abort: DownloadAbort? = nil) throws(FeedError) {
+        try self.init(url: url, userAgent: userAgent, headers: headers, session: nil, timeout: timeout, abort: abort)
     }
 
     /// A download through `session`'s helper (one helper for many downloads), or through a
     /// helper of its own that exits after it (`session` nil).
     init(url: URL, userAgent: String = "quaketui", headers: [(String, String)] = [], session: DownloadSession?,
-         timeout: TimeInterval = 30) throws(FeedError) {
+         timeout: TimeInterval = 30, abort: DownloadAbort? = nil) throws(FeedError) {
         self.url = url
         let helper: HTTPHelperProcess
         let head: HTTPHelperProcess.Head
@@ -41,6 +42,8 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
                 (helper, head) = try session.begin(url: url, headers: all)
             } else {
                 helper = try HTTPHelperProcess(timeout: timeout)
+                // Before the head: a server that trickles it must not hold up the abort.
+                abort?.attach(helper)
                 head = try helper.begin(url: url, headers: all, last: true)
             }
         } catch {

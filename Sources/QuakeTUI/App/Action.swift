@@ -88,6 +88,10 @@ public enum Action: Equatable, Sendable {
     case nextNewQuake, previousNewQuake, markAllSeen
     /// Quakes inserted into the store since the last read (also once at launch).
     case quakesArrived(QuakeArrivals)
+    /// The pane gained (true) or lost focus: the terminal's focus reports (mode 1004, `ESC [I` /
+    /// `ESC [O`; tmux sends them with `focus-events on`). Coming back after a while away says what
+    /// arrived meanwhile (issue 55).
+    case focusChanged(Bool)
     /// `refresh.plist` changed (any process's automatic refresh).
     case refreshStatusChanged(RefreshStatus)
     // Never wait on a key (issue 11): the background count of a provisional window answered,

@@ -47,6 +47,8 @@ extension AppState {
         var nearHome: Bool
         /// `ContentView.seenArrival`.
         var seenArrival: ArrivalCursor? = nil
+        /// `ContentView.lastLooked`.
+        var lastLooked: LiveState.Looked? = nil
         var logVisible = false
         var logOffset = 0
         /// `ContentView.messageLog` while the log is open (the newest entries, cut as saved): a
@@ -69,7 +71,7 @@ extension AppState {
                     topCode: topCode, detailPresented: detailPresented, detailTab: detailTab,
                     draft: editor.map { [$0.code, $0.text, String($0.cursor)] },
                     helpVisible: helpVisible, helpOffset: helpVisible ? helpOffset : 0,
-                    filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen,
+                    filters: filters, commandHistory: commandHistory, nearHome: nearHome, seenArrival: live.seen, lastLooked: live.looked,
                     logVisible: logVisible, logOffset: logVisible ? logOffset : 0, messageLog: logVisible ? savedMessageLog : [],
                     commandLine: commandLine.map { CommandLineDraft(text: $0.text, cursor: $0.cursor) },
                     alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom,

@@ -8,11 +8,13 @@ extension BrowserState {
     /// Takes in quakes that arrived; returns an `.alert` effect for each that meets the rule.
     mutating func receive(_ arrivals: QuakeArrivals) -> [Effect] {
         guard self.live.seen != nil else {
-            // The scene's first look: everything stored so far counts as seen.
+            // The scene's first look: everything stored so far counts as seen, and as shown.
             self.live.seen = arrivals.cursor
             self.live.readThrough = arrivals.cursor
+            markLooked()
             return []
         }
+        let isLaunch = self.live.readThrough == nil
         // Quakes deleted since: no longer marked, nor counted.
         self.live.newCodes.subtract(arrivals.removed)
         self.live.newTotal -= arrivals.removed.count
@@ -51,6 +53,7 @@ extension BrowserState {
                 + (ranked.count > 1 ? " (+\(ranked.count - 1) more: L, n)" : "")
             self.status.isError = true
         }
+        noteArrivals(arrivals, alerts: alerts, isLaunch: isLaunch)
         return effects
     }
 
@@ -61,6 +64,7 @@ extension BrowserState {
         self.live.newCodes = []
         self.live.newTotal = 0
         self.live.firstNewID = nil
+        self.live.walk = nil
         self.status.message = count == 0 ? "No new quakes to mark seen"
             : "Marked \(CountFormat.count(count, "new quake")) seen"
     }
@@ -68,7 +72,8 @@ extension BrowserState {
     /// `n` / `N`: asks the results for the next (or previous) new quake from the cursor,
     /// wrapping around (`ResultsQuery.Step.next`); `jumpToNewQuake(_:)` moves the cursor.
     mutating func jumpToNewQuake(forward: Bool) -> [Effect] {
-        guard !self.live.newCodes.isEmpty else {
+        let walked = self.live.walk.map { Set($0.codes) }.flatMap { $0.isEmpty ? nil : $0 } ?? self.live.newCodes
+        guard !walked.isEmpty else {
             self.status.message = self.live.newTotal == 0 ? "No new quakes; they are marked ● here as they arrive"
                 : "\(CountFormat.count(self.live.newTotal, "new quake")), too many to mark one by one; a marks them seen"
             return []
@@ -78,7 +83,7 @@ extension BrowserState {
         case .header(let section)?: .header(section: section, start: results.offset(ofSection: section))
         case nil: .top
         }
-        return queryResults(.next(among: self.live.newCodes.sorted(), from: place, forward: forward), purpose: .jumpToNew)
+        return queryResults(.next(among: walked.sorted(), from: place, forward: forward), purpose: .jumpToNew)
     }
 
     /// The cursor to the new quake `found`, and which of how many it is.
@@ -90,8 +95,13 @@ extension BrowserState {
             return
         }
         jumpCursor(toOffset: found.offset)
-        // Past the marked ones (a bulk import), `n` walks those and says how many are new in all.
-        let marked = self.live.isOverflowing ? " marked (\(CountFormat.grouped(self.live.newTotal)) new)" : ""
+        // Past the marked ones (a bulk import), `n` walks those and says how many are new in all;
+        // after a summary, the quakes since the time it counted from.
+        let marked = if let walk = self.live.walk, !walk.codes.isEmpty {
+            " since " + AwaySummary.time(walk.since, now: self.now, timeZone: self.settings.resolvedTimeZone)
+        } else {
+            self.live.isOverflowing ? " marked (\(CountFormat.grouped(self.live.newTotal)) new)" : ""
+        }
         self.status.message = "New quake \(CountFormat.grouped(found.position)) of \(CountFormat.grouped(found.count))\(marked)"
         self.status.isError = false
     }

@@ -243,6 +243,7 @@ extension BrowserState {
         case .previousNewQuake: effects += jumpToNewQuake(forward: false)
         case .markAllSeen: markAllSeen()
         case .quakesArrived(let arrivals): effects += receive(arrivals)
+        case .focusChanged(let gained): changeFocus(gained)
         case .refreshStatusChanged(let status):
             logRefreshFailure(status)
             self.live.refresh = status
@@ -312,7 +313,7 @@ extension BrowserState {
         switch action {
         case .quakeRead: true  // the answer to a read a key asked for (Effect.readQuake)
         case .storeChanged, .settingsChanged, .refreshProgress, .refreshFinished, .notesSaved, .resize, .showMessage, .showNotices,
-             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .refreshStatusChanged, .resultsSettled,
+             .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .focusChanged, .refreshStatusChanged, .resultsSettled,
              .countFailed, .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsFailed, .densityComputed,
              .sequenceComputed, .sequenceFailed: true
         default: false

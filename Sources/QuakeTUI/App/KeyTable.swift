@@ -14,6 +14,8 @@ public enum KeyTable {
             if case .resize(let columns, let rows) = key { .resize(columns: columns, rows: rows) } else { nil }
         }),
         KeyBinding(.always, .bind(.terminate, to: .quit)),
+        // Focus reports (mode 1004): what arrived while the pane was away (issue 55).
+        KeyBinding(.always, .bind(.key(.focusIn), to: .focusChanged(true)), .bind(.key(.focusOut), to: .focusChanged(false))),
         // A paste is text for the field being edited, whatever it holds (`BrowserModel.paste`).
         KeyBinding(.always, .bind(.paste) { key, _ in if case .paste(let text) = key { .paste(text) } else { nil } }),
 
@@ -101,7 +103,7 @@ public enum KeyTable {
         // where the keys are, instead of nothing at all (issue 56.8). Keys bound above win.
         KeyBinding(.list, .bind(.anyKey) { key, _ in
             switch key {
-            case .click, .wheelUp, .wheelDown, .paste, .resize, .terminate: nil
+            case .click, .wheelUp, .wheelDown, .paste, .resize, .terminate, .focusIn, .focusOut: nil
             default: .unboundKey(key.description)
             }
         }),

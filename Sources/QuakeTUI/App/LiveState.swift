@@ -9,6 +9,10 @@ import QuakeModel
 /// quake inserted into the store after that point (by any process) is new until the next `a`;
 /// moving onto a new quake does not clear its mark. The point is saved per scene
 /// (`ContentView.seenArrival`), so marks survive `q`, `kill -9` and a relaunch.
+///
+/// Apart from that, `looked` (`ContentView.lastLooked`) is where arrivals stood the last time the
+/// scene showed them to someone looking at the pane (issue 55): what arrived after it is the
+/// "while you were away" summary (`BrowserState+Away.swift`).
 public struct LiveState: Equatable, Sendable {
     /// `ContentView.seenArrival`: nil until the scene has looked once.
     public var seen: ArrivalCursor?
@@ -29,6 +33,23 @@ public struct LiveState: Equatable, Sendable {
     /// `refresh.plist` as last read: what the automatic refresh did and when it runs next.
     public var refresh: RefreshStatus?
 
+    // While you were away (issue 55): see `BrowserState+Away.swift`.
+    /// `ContentView.lastLooked`: where arrivals stood, and when, the last time the scene showed
+    /// them to someone looking; nil until the scene has looked once.
+    public var looked: Looked?
+    /// Whether the pane has focus (focus reports, mode 1004); true until the terminal says otherwise.
+    public var hasFocus = true
+    /// When the pane lost focus; nil while it has it.
+    public var focusLostAt: Date?
+    /// What has arrived since the pane lost focus (nil while it has focus).
+    public var away: AwaySummary?
+    /// The quakes `n` walks after a summary: those it counted and those that arrived since (until
+    /// `a`); nil: `n` walks every new quake.
+    public var walk: Walk?
+    /// How long a pane must be without focus for its return to be a coming back (10 minutes;
+    /// `$QUAKETUI_AWAY_SECONDS` sets it for tests).
+    public var awayAfter: TimeInterval = 600
+
     /// New quakes remembered one by one; past this (a bulk import) only the count is kept.
     public static let maximumTracked = 5_000
 
@@ -41,6 +62,31 @@ public struct LiveState: Equatable, Sendable {
     /// What the runtime needs to read the next arrivals (`QuakeArrivals`): which quakes are
     /// marked (to find those deleted since) and where the new rows start (to count them again).
     public var tracking: Tracking { Tracking(newCodes: newCodes, firstNewID: isOverflowing ? firstNewID : nil) }
+
+    /// Where arrivals stood and when (`ContentView.lastLooked`).
+    public struct Looked: Equatable, Sendable {
+        public var cursor: ArrivalCursor
+        public var time: Date
+
+        public init(cursor: ArrivalCursor, time: Date) {
+            self.cursor = cursor
+            self.time = time
+        }
+    }
+
+    /// The quakes `n` walks after a summary, and the time the summary counted from.
+    public struct Walk: Equatable, Sendable {
+        public var codes: [String]
+        public var since: Date
+    }
+
+    /// At a process's first read of arrivals (a relaunch), where the quakes that came while no one
+    /// looked begin, when that is not where the read of new quakes begins (`seen`): the runtime
+    /// then reads those too (`QuakeArrivals.sinceLooked`). Nil otherwise.
+    public var lookedReadStart: ArrivalCursor? {
+        guard readThrough == nil, seen != nil, let looked, looked.cursor != seen else { return nil }
+        return looked.cursor
+    }
 
     public struct Tracking: Equatable, Sendable {
         public var newCodes: Set<String>
@@ -69,6 +115,15 @@ public struct QuakeArrivals: Equatable, Sendable {
     /// The alert settings (app storage `alertMagnitude`, `home`, `alertRadius`) when they were read.
     public var rule: AlertRule
     public var now: Date
+    /// At a relaunch, the quakes that arrived after `LiveState.lookedReadStart` (at most
+    /// `LiveState.maximumTracked`) and how many in all; nil when that is where this read began
+    /// (then they are `quakes`).
+    public var sinceLooked: (quakes: [QuakeRecord], count: Int)? {
+        get { lookedQuakes.map { ($0, lookedCount) } }
+        set { (lookedQuakes, lookedCount) = (newValue?.quakes, newValue?.count ?? 0) }
+    }
+    private var lookedQuakes: [QuakeRecord]?
+    private var lookedCount = 0
 
     public init(quakes: [QuakeRecord], count: Int? = nil, firstID: Int64? = nil, removed: Set<String> = [],
                 recountedTotal: Int? = nil, cursor: ArrivalCursor, rule: AlertRule = AlertRule(), now: Date) {
@@ -90,4 +145,18 @@ extension ArrivalCursor {
     }
 
     public var seenArrival: SeenArrival { SeenArrival(token: Int(token.rawValue), maxID: Int(maxID)) }
+}
+
+extension LiveState.Looked {
+    /// The mark as scene storage keeps it.
+    public init(_ looked: LookedArrival) {
+        self.init(cursor: ArrivalCursor(token: HistoryToken(rawValue: Int64(looked.token)), maxID: Int64(looked.maxID)),
+                  time: looked.time)
+    }
+
+    /// To the whole second, as a property list keeps dates.
+    public var lookedArrival: LookedArrival {
+        LookedArrival(token: Int(cursor.token.rawValue), maxID: Int(cursor.maxID),
+                      time: Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down)))
+    }
 }

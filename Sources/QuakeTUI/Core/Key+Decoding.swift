@@ -32,6 +32,9 @@ extension Key {
         case "H": return .home
         case "F": return .end
         case "Z": return .backTab
+        // Focus reports (mode 1004): exactly `ESC [I` and `ESC [O` (SS3 `ESC O O` is no key).
+        case "I" where scalars == ["[", "I"]: return .focusIn
+        case "O" where scalars == ["[", "O"]: return .focusOut
         case "P" where scalars[0] == "O": return .function(1)
         case "Q" where scalars[0] == "O": return .function(2)
         case "R" where scalars[0] == "O": return .function(3)

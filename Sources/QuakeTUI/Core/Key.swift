@@ -17,6 +17,9 @@ public enum Key: Hashable, Sendable {
     case paste(String)
     /// The terminal changed size.
     case resize(columns: Int, rows: Int)
+    /// The terminal (or tmux pane) gained or lost focus: focus reports (mode 1004), `ESC [I` and
+    /// `ESC [O`. Not keys a person types: they never count as one.
+    case focusIn, focusOut
     /// The process received SIGINT, SIGTERM or SIGHUP: save, then return from `Terminal.run`.
     case terminate(signal: Int32)
 }
@@ -49,6 +52,8 @@ extension Key: CustomStringConvertible {
         case .paste(let text): "paste(\(text.count) characters)"
         case .resize(let c, let r): "resize(\(c)x\(r))"
         case .terminate(let s): "signal(\(s))"
+        case .focusIn: "focus-in"
+        case .focusOut: "focus-out"
         }
     }
 }

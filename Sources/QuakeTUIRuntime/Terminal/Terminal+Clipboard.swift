@@ -11,3 +11,12 @@ extension Terminal {
         Self.write("\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}", to: streams.output)
     }
 }
+
+extension Terminal {
+    /// Asks the terminal for its own notification (`TerminalNotification`), through tmux's
+    /// passthrough when `insideTmux`. Nothing comes back to say whether it showed one. The
+    /// corresponding C functions are `fputs` and `fflush`.
+    public func notify(_ kind: TerminalNotification.Kind, title: String, body: String, insideTmux: Bool) {
+        Self.write(TerminalNotification.sequence(kind, title: title, body: body, insideTmux: insideTmux), to: streams.output)
+    }
+}

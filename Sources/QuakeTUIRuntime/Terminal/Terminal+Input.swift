@@ -77,31 +77,36 @@ extension Terminal {
     ///
     /// Bytes, not characters: `wget_wch` loses what follows an invalid UTF-8 byte (it fails, and
     /// the bytes it had taken are gone), so the decoder does the UTF-8 (issue 57).
-    /// The corresponding C function is `wgetch`.
+    /// The first byte comes through curses, which waits for it and turns a resize into
+    /// `KEY_RESIZE`; the rest is read from the descriptor in blocks: curses reads one byte a call,
+    /// a `poll` and a `read` each, two million system calls for a 1 MB paste, seconds of the loop
+    /// under load while the keys typed after it waited (issue 57). With keypad mode off curses
+    /// holds no byte of its own between calls, so none is skipped.
+    /// The corresponding C functions are `wgetch` and `read`.
     private func readAvailable(firstWait: Int) -> Bool {
         let window = quaketui_stdscr()
         wtimeout(window, Int32(clamping: firstWait))
-        var read = 0
-        var bytes: [UInt8] = []
-        while read < Self.readLimit {
-            let result = wgetch(window)
-            if read == 0 { wtimeout(window, 0) }
-            if result == ERR { break }
-            if (0...0xFF).contains(result) {
-                bytes.append(UInt8(result))
-            } else {
-                // A resize (or a key curses decoded itself): after the keys read before it.
-                decoder.feed(bytes: bytes)
-                bytes = []
-                queued += decoder.decode()
-                if let key = decodeKeyCode(result) { queued.append(key) }
-            }
-            read += 1
-        }
-        guard read > 0 else { return false }
+        let first = wgetch(window)
+        wtimeout(window, 0)
+        guard first != ERR else { return false }
         lastInputAt = DispatchTime.now().uptimeNanoseconds
+        guard (0...0xFF).contains(first) else {
+            // A resize (or a key curses decoded itself): the bytes after it come with the next call.
+            if let key = decodeKeyCode(first) { queued.append(key) }
+            return true
+        }
+        var bytes: [UInt8] = [UInt8(first)]
+        let descriptor = fileno(streams.input)
+        var block = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < Self.readLimit {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 else { break }
+            let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, Self.readLimit - bytes.count)) }
+            guard count > 0 else { break }
+            bytes += block[..<count]
+        }
         decoder.feed(bytes: bytes)
-        queued += decoder.decode(moreAvailable: read == Self.readLimit)
+        queued += decoder.decode(moreAvailable: bytes.count >= Self.readLimit)
         return true
     }
 

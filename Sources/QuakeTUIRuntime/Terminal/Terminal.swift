@@ -99,7 +99,7 @@ public final class Terminal {
         // so (xterm's `kmous=\E[<`); elsewhere (tmux's `screen`) they reach `readEscapeSequence`.
         let mouse = mousemask(mask, nil) != 0
         if mouse { Self.write(Self.sgrMouseOn, to: output) }
-        Self.write(Self.bracketedPasteOn, to: output)
+        Self.write(Self.bracketedPasteOn + Self.focusReportsOn, to: output)
         mouseinterval(0)
         var hasColors = has_colors()
         if hasColors, start_color() == ERR { hasColors = false }
@@ -128,7 +128,7 @@ public final class Terminal {
     }
 
     private func close(_ signals: [Int32: sigaction]) {
-        Self.write(Self.sgrMouseOff + Self.bracketedPasteOff, to: streams.output)
+        Self.write(Self.sgrMouseOff + Self.bracketedPasteOff + Self.focusReportsOff, to: streams.output)
         mousemask(0, nil)
         // Without an alternate screen (TERM=vt100) the last frame would stay, and the shell
         // write over it (issue 56.7): it is cleared, the cursor at the top, as `clear` leaves it.
@@ -155,6 +155,11 @@ public final class Terminal {
     /// so a paste is text for the field being edited, never keys (`Key.paste`).
     static let bracketedPasteOn = "\u{1B}[?2004h"
     static let bracketedPasteOff = "\u{1B}[?2004l"
+    /// Focus reports (DECSET 1004): the terminal writes `ESC [I` when the window or pane gains
+    /// focus and `ESC [O` when it loses it (`Key.focusIn`/`focusOut`); tmux passes them to the
+    /// pane with `set -g focus-events on`.
+    static let focusReportsOn = "\u{1B}[?1004h"
+    static let focusReportsOff = "\u{1B}[?1004l"
 
     /// Writes a control sequence curses has no capability for straight to the terminal (not
     /// through `putp`, which writes to the C `stdout` when the screen came from `newterm`).
@@ -175,12 +180,12 @@ public final class Terminal {
     /// redraws everything. `readKey` calls it and then reports a `.resize` to the current size.
     /// The corresponding C functions are `endwin`, `kill(0, SIGTSTP)` and `doupdate`.
     public func suspend() {
-        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l" + Self.bracketedPasteOff, to: streams.output)
+        Self.write(Self.sgrMouseOff + "\u{1B}[?1000l" + Self.bracketedPasteOff + Self.focusReportsOff, to: streams.output)
         endwin()
         TerminalSignals.stopProcessGroup()
         // Continued: curses restores its modes (raw, noecho, the alternate screen) on the next update.
         doupdate()
-        Self.write(Self.sgrMouseOn + Self.bracketedPasteOn, to: streams.output)
+        Self.write(Self.sgrMouseOn + Self.bracketedPasteOn + Self.focusReportsOn, to: streams.output)
         redraw()
         var rows: Int32 = 0
         var columns: Int32 = 0

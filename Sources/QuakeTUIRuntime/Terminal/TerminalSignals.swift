@@ -38,7 +38,7 @@ private func wakeFromSignal() {
 private func emergencyRestore() {
     let output = outputDescriptor.load(ordering: .relaxed)
     if output >= 0 {
-        let reset: StaticString = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?25h\u{1B}[0m\u{1B}[?1049l\r\n"
+        let reset: StaticString = "\u{1B}[?1004l\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?25h\u{1B}[0m\u{1B}[?1049l\r\n"
         _ = write(output, reset.utf8Start, reset.utf8CodeUnitCount)
     }
     let input = inputDescriptor.load(ordering: .relaxed)

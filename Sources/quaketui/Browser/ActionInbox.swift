@@ -11,6 +11,9 @@ final class ActionInbox: @unchecked Sendable {
     // @unchecked: `pending` is guarded by `lock`.
     private let lock = NSLock()
     private var pending: [Posted] = []
+    /// Another process committed: one flag for any number of commits, taken apart from the
+    /// other actions (the loop merges them at its own pace, `MergePace`).
+    private var storeChanged = false
     let wakeUp: WakeUpPipe
 
     enum Posted: Equatable {
@@ -29,12 +32,21 @@ final class ActionInbox: @unchecked Sendable {
         defer { lock.unlock() }
         // A burst of commits needs one merge, and only the newest progress matters.
         switch (posted, pending.last) {
-        case (.action(.storeChanged), .action(.storeChanged)?): return
+        case (.action(.storeChanged), _): storeChanged = true
         case (.action(.refreshProgress), .action(.refreshProgress)?): pending[pending.count - 1] = posted
         default: pending.append(posted)
         }
     }
 
+    /// Whether a commit was reported since the last call.
+    func takeStoreChange() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { storeChanged = false }
+        return storeChanged
+    }
+
+    /// What was posted since the last call, in order (not `.storeChanged`: `takeStoreChange()`).
     func drain() -> [Posted] {
         lock.lock()
         defer { lock.unlock() }

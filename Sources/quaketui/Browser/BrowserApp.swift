@@ -43,6 +43,8 @@ final class BrowserApp {
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
+    /// When the commits other processes made are merged (issue 57: one merge for a stream of them).
+    private var mergePace = MergePace()
     private var isDone = false
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
     private var finalSaveError: (any Error)?
@@ -60,6 +62,7 @@ final class BrowserApp {
             _ = try SampleCatalogue.importIntoNewStore(container)
             var appState = AppState(sceneID: session.id.rawValue, settings: AppSettings(appStorage))
             restored = appState.restore(from: session.storage, now: Int64(Date().timeIntervalSince1970 * 1000))
+            if let seconds = Self.awaySeconds(ProcessInfo.processInfo.environment) { appState.live.awayAfter = seconds }
             appState.isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
             // Never wait on a key: a slow request is answered by a provisional window first.
             let results = try ResultsEngine(container: container, request: appState.request,
@@ -106,14 +109,25 @@ final class BrowserApp {
             var settled = false
             while !isDone {
                 var changed = false
-                // Block until something happens: a key, a posted action, a signal, the clock.
-                // Only a traced run waiting for its scene to reach the disk looks sooner.
+                // Block until something happens: a key, a posted action, a signal, the clock, a
+                // merge coming due. Only a traced run waiting for its scene to reach the disk looks sooner.
                 let untilClock = Int((Self.clockRedrawSeconds - Date().timeIntervalSince(lastDraw)) * 1000) + 1
                 var timeout = max(0, untilClock)
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
+                if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
+                var tookKey = false
                 if let key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) {
                     try handle(key, terminal)
                     changed = true
+                    tookKey = true
+                    // Keys already typed behind it (three Backspaces sent at once) are handled
+                    // before the frame, which shows them all: one drawing, not one per key, within
+                    // a frame's time so that a long run of them is still seen moving.
+                    let began = Self.monotonicSeconds()
+                    while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds,
+                          let next = terminal.readKey(timeoutMilliseconds: 0) {
+                        try handle(next, terminal)
+                    }
                 }
                 for posted in inbox.drain() where !isDone {
                     switch posted {
@@ -123,6 +137,16 @@ final class BrowserApp {
                     changed = true
                 }
                 if isDone { break }
+                // Commits elsewhere (a delete's hundreds of batches) are merged together, a key first.
+                if inbox.takeStoreChange() { mergePace.noteChange() }
+                // Its time counts the frame drawn for it too.
+                var mergeBegan: Double?
+                if mergePace.isDue(at: Self.monotonicSeconds(), afterKey: tookKey) {
+                    mergeBegan = Self.monotonicSeconds()
+                    try send(.storeChanged, terminal)
+                    changed = true
+                    if isDone { break }
+                }
                 // A failed background save (a full disk) shows at once, not only at exit.
                 let notices = takeNotices()
                 if !notices.isEmpty {
@@ -140,8 +164,9 @@ final class BrowserApp {
                     lastDraw = Date()
                     settled = false
                 }
+                if let mergeBegan { mergePace.merged(at: mergeBegan, took: Self.monotonicSeconds() - mergeBegan) }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
-                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional {
+                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional, !mergePace.isPending {
                     trace.event("idle")
                     settled = true
                 }
@@ -149,6 +174,20 @@ final class BrowserApp {
         }
         if let finalSaveError { throw CommandError("the scene could not be saved: \(finalSaveError)") }
     }
+
+    /// `$QUAKETUI_AWAY_SECONDS`: how long the pane must be without focus for its return to say
+    /// what arrived meanwhile (`LiveState.awayAfter`, 600 by default); for tests.
+    static func awaySeconds(_ environment: [String: String]) -> TimeInterval? {
+        guard let text = environment["QUAKETUI_AWAY_SECONDS"], let seconds = Double(text), seconds >= 0, seconds.isFinite
+        else { return nil }
+        return seconds
+    }
+
+    /// How long keys typed ahead are handled before a frame shows them.
+    static let typeaheadSeconds = 0.016
+
+    /// The loop's clock for `MergePace`: monotonic seconds.
+    private static func monotonicSeconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
     /// How long a new request may take before a provisional window answers it:
     /// `QUAKETUI_WINDOW_BUDGET_MS` (tests use 0 to force the provisional path), 6 ms by default.
@@ -180,7 +219,12 @@ final class BrowserApp {
             return
         }
         if let action { try send(action, terminal) }
-        if case .resize = key {} else { trace?.event("key") }
+        switch key {
+        case .resize: break
+        // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
+        case .focusIn, .focusOut: trace?.event("focus")
+        default: trace?.event("key")
+        }
     }
 
     /// A search keystroke, joined by the letters already typed behind it (a fast typist, a
@@ -292,7 +336,14 @@ final class BrowserApp {
             session.closeAndDelete()
             isDone = true
         case .alert(let alert):
-            if live?.alert(alert, posting: inbox) == true { terminal.bell() }
+            guard live?.alert(alert, posting: inbox) == true else { break }
+            terminal.bell()
+            // Opted in (`alertNotification`): the terminal's own notification too, outside the pane.
+            if let kind = TerminalNotification.Kind(rawValue: appStorage.value(for: AppKeys.alertNotification)) {
+                let settings = model.state.settings
+                terminal.notify(kind, title: "quaketui", body: alert.sentence(miles: settings.distanceUnit == .mi, homeName: settings.homeName),
+                                insideTmux: !(ProcessInfo.processInfo.environment["TMUX"] ?? "").isEmpty)
+            }
         case .computeStatistics(let request, let declustering, let generation):
             computeStatistics(request, declustering: declustering, generation: generation)
         case .computeDensity(let request, let window, let generation): computeDensity(request, window: window, generation: generation)
@@ -443,7 +494,8 @@ final class BrowserApp {
         guard let live else { return }
         let arrivals: QuakeArrivals
         do {
-            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking)
+            arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking,
+                                         sinceLooked: model.state.live.lookedReadStart)
         } catch {
             show(BrowserModel.arrivalsFailure(error))
             return

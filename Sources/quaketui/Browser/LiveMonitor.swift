@@ -48,14 +48,26 @@ final class LiveMonitor {
     /// marks new were deleted since. What the process that replaced the bundled sample commits
     /// is not new: the first real download marks nothing, however many transactions it takes (a
     /// `fetch` commits one per window).
-    func arrivals(after cursor: ArrivalCursor?, tracking: LiveState.Tracking) throws -> QuakeArrivals {
+    ///
+    /// With `sinceLooked` (a relaunch: `LiveState.lookedReadStart`), the quakes inserted after it
+    /// are read too, for what arrived while the scene was away.
+    func arrivals(after cursor: ArrivalCursor?, tracking: LiveState.Tracking, sinceLooked: ArrivalCursor? = nil) throws -> QuakeArrivals {
         var quakes: [QuakeRecord] = []
         var count = 0
         var firstID: Int64?
         var removed: Set<String> = []
         var recounted: Int?
+        var looked: (quakes: [QuakeRecord], count: Int)?
         let next = try container.viewContext.read { db -> ArrivalCursor in
             guard let cursor else { return try db.arrivalCursor() }
+            if let sinceLooked {
+                var since: (quakes: [QuakeRecord], count: Int) = ([], 0)
+                _ = try db.forEachArrival(after: sinceLooked, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
+                    if since.quakes.count < LiveState.maximumTracked { since.quakes.append(quake.record) }
+                    since.count += 1
+                }
+                looked = since
+            }
             let deletedSince = try db.mayHaveDeletedRows(after: cursor.token)
             if deletedSince {
                 removed = try db.codesNotStored(tracking.newCodes)
@@ -71,8 +83,10 @@ final class LiveMonitor {
             }
             return next
         }
-        return QuakeArrivals(quakes: quakes, count: count, firstID: firstID, removed: removed, recountedTotal: recounted,
-                             cursor: next, rule: AlertRule(appStorage), now: Date())
+        var arrivals = QuakeArrivals(quakes: quakes, count: count, firstID: firstID, removed: removed, recountedTotal: recounted,
+                                     cursor: next, rule: AlertRule(appStorage), now: Date())
+        arrivals.sinceLooked = looked
+        return arrivals
     }
 
     /// Carries out an alert: true when this process is the one that rings (the first to claim

@@ -123,6 +123,9 @@ enum ConfigCommand {
         setting(AppKeys.alertCommand, "Run once per alert, the quake as JSON on stdin (default: none).",
                 expected: "a shell command", parse: { text, _ in some(text.isEmpty ? nil : text) },
                 text: { $0.map(SafeText.sanitize) ?? "—" }, json: { $0 }),
+        setting(AppKeys.alertNotification, "The terminal's notification for an alert: off (default), osc777 or osc9 (tmux: allow-passthrough on).",
+                expected: "off, osc777 or osc9", names: AppKeys.alertNotifications,
+                parse: { text, _ in text }, text: { $0 }, json: { $0 }),
     ]
 
     static func run(_ arguments: ParsedArguments) throws {

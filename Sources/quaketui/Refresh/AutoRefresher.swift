@@ -30,8 +30,8 @@ final class AutoRefresher: @unchecked Sendable {
     private var onStatus: (@Sendable (RefreshStatus) -> Void)?
     private var stopped = false
     private let now: @Sendable () -> Date
-    /// The download in progress, for ``stop()`` to end at once from another thread.
-    private let inFlight = InFlightDownload()
+    /// Ends the download in progress at once from ``stop()``'s thread, even while its head is awaited.
+    private let inFlight = DownloadAbort()
 
     init(state: StateDirectory, container: PersistentContainer, settings: AppStorage,
          environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -69,7 +69,8 @@ final class AutoRefresher: @unchecked Sendable {
     }
 
     /// Stops; no `onStatus` runs after it returns. The lease goes to the next process. A download
-    /// in progress is stopped first, so a server that trickles does not hold up the quit (issue 57).
+    /// in progress is stopped first, so a server that trickles its head or body does not hold up
+    /// the quit (issue 57).
     func stop() {
         inFlight.abort()
         queue.sync {
@@ -145,6 +146,8 @@ final class AutoRefresher: @unchecked Sendable {
             outcome = .failed
             reason = "\(error)"
         }
+        // Stopped by a quit: no answer of the server's to record.
+        guard !inFlight.isAborted else { return }
         status = schedule.record(outcome, error: reason, at: now(), in: status)
         try? statusFile.save(status)
         onStatus?(status)
@@ -159,6 +162,8 @@ final class AutoRefresher: @unchecked Sendable {
     private func download(_ url: URL, status: RefreshStatus) throws -> Download {
         let reader: FeedReader
         var result = Download(imported: true)
+        // After the import, which reads the body: the download has ended.
+        defer { inFlight.detach() }
         if url.isFileURL {
             // A mirror folder (tests, offline copies): its modification time is the validator.
             let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
@@ -171,7 +176,7 @@ final class AutoRefresher: @unchecked Sendable {
             if let etag = status.etag { headers.append(("If-None-Match", etag)) }
             if let lastModified = status.lastModified { headers.append(("If-Modified-Since", lastModified)) }
             let stream = try HTTPByteStream(url: url, timeout: 30, userAgent: "quaketui/\(Quaketui.version) (auto-refresh)",
-                                            headers: headers)
+                                            headers: headers, abort: inFlight)
             result.etag = stream.responseHeaders["etag"] ?? status.etag
             result.lastModified = stream.responseHeaders["last-modified"] ?? status.lastModified
             if stream.statusCode == 304 {
@@ -179,34 +184,9 @@ final class AutoRefresher: @unchecked Sendable {
                 return Download(imported: false, etag: result.etag, lastModified: result.lastModified)
             }
             reader = try FeedReader(source: .stream(stream), name: url.absoluteString)
-            inFlight.set(stream)
         }
-        defer { inFlight.set(nil) }
         let importer = try FeedImporter(container: container, author: "refresh")
         _ = try importer.run(reader, replacingSample: true, progress: { _ in })
         return result
-    }
-}
-
-/// The auto refresh's download in progress, shared with the thread that stops it.
-private final class InFlightDownload: @unchecked Sendable {
-    // @unchecked: `stream` and `aborted` are only touched while `lock` is held.
-    private let lock = NSLock()
-    private var stream: HTTPByteStream?
-    private var aborted = false
-
-    /// Records the download in progress (nil: none); one begun after `abort()` stops at once.
-    func set(_ stream: HTTPByteStream?) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.stream = stream
-        if aborted { stream?.abort() }
-    }
-
-    func abort() {
-        lock.lock()
-        defer { lock.unlock() }
-        aborted = true
-        stream?.abort()
     }
 }
