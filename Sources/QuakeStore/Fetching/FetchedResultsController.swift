@@ -24,7 +24,7 @@ import Foundation
 /// ```
 ///
 /// Not thread-safe: use it from one thread (the UI's).
-public final class FetchedResultsController {
+public final class FetchedResultsController: SortHost {
     /// Merges listing more changes than this reload instead (cheaper than per-row ranks).
     public static let maxListedChanges = 2_000
     /// A match set under 1/8 of the rows is counted by reading its rows by id (about 1.5 µs a
@@ -59,18 +59,11 @@ public final class FetchedResultsController {
     private var plan: QueryPlan
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
-    /// Rows in the order's own table (`SortStrategy.buildsTable`: `temp.fetch_distance`) as
-    /// last built (emptying many is one step no deadline stops).
-    private var tableRows = 0
-    /// What that table was built for (its plan's order and matches) and the history it has
-    /// seen. Another order leaves it as it is; the order coming back to the same origin and
-    /// matches catches it up with the commits since (`catchUpTable`) instead of building it
-    /// again: 0.2 s of counts and 0.7 s of order at 1,000,000 quakes.
-    private var table: (plan: QueryPlan, token: HistoryToken)?
+    /// The order's own table on this connection (`temp.fetch_distance`), kept across
+    /// configurations; the order that owns it builds, catches up and reads it (`SortTable`).
+    private var table = SortTable()
     /// How many times the order's table was built (for tests).
-    private(set) var tableBuilds = 0
-    /// What that table held for the rows the last merge deleted (their distances: they have left it).
-    private var vanishedKm: [Int64: Double] = [:]
+    var tableBuilds: Int { table.builds }
     /// The rows matching the search and filters (see `ResultMatches`).
     private let matchSet = MatchSet()
 
@@ -192,7 +185,7 @@ public final class FetchedResultsController {
                           onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws -> Int? {
         let request = request.normalized
         let newPlan = QueryPlan(request)
-        let matchesChanged = Self.matchesDiffer(newPlan, plan)
+        let matchesChanged = newPlan.matchesDiffer(from: plan)
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
@@ -219,7 +212,8 @@ public final class FetchedResultsController {
     /// other than the one this controller holds (another order before it, another origin,
     /// other matches). Such a configuration loads and sorts every candidate row.
     public func rebuildsDistances(for request: SectionedFetchRequest) -> Bool {
-        rebuildsTable(QueryPlan(request.normalized))
+        let plan = QueryPlan(request.normalized)
+        return plan.strategy.rebuilds(table, for: plan)
     }
 
     /// Whether configuring `request` builds a distance table too big to fit a deadline: the
@@ -232,19 +226,6 @@ public final class FetchedResultsController {
         return rows > Self.distanceRowsWithinADeadline
     }
 
-    /// Whether two plans match other rows before the magnitude filter (their match sets differ).
-    private static func matchesDiffer(_ a: QueryPlan, _ b: QueryPlan) -> Bool {
-        a.search != b.search || a.filters != b.filters
-    }
-
-    /// Whether configuring `newPlan` builds its order's table anew: none was built, or it was
-    /// built for another origin or other matches (`SortStrategy.rebuildsTable`).
-    private func rebuildsTable(_ newPlan: QueryPlan) -> Bool {
-        guard newPlan.strategy.buildsTable else { return false }
-        guard let table else { return true }
-        return newPlan.strategy.rebuildsTable(after: table.plan.strategy, matchesChanged: Self.matchesDiffer(newPlan, table.plan))
-    }
-
     /// Stops the `configure` or read running on another thread (a superseded request): it
     /// throws `SQLiteError.isInterrupted` and the controller keeps its previous state.
     public func interrupt() { context.interrupt() }
@@ -254,7 +235,7 @@ public final class FetchedResultsController {
     /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, plan: plan, index: index, token: token, vanished: vanishedKeys)
-        let savedTable = (rows: tableRows, built: table)
+        let savedTable = table
         // Only a set in use is worth keeping: a request without one rebuilds it before using it.
         let savedMatches = plan.usesMatchSet ? MatchSet() : nil
         try savedMatches?.assign(matchSet)
@@ -262,7 +243,7 @@ public final class FetchedResultsController {
             return try body()
         } catch {
             if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
-            (tableRows, table) = savedTable
+            table.restore(savedTable)
             (request, days, plan, index, token, vanishedKeys) = (saved.request, saved.days, saved.plan, saved.index, saved.token, saved.vanished)
             window.invalidate()
             throw error
@@ -297,19 +278,23 @@ public final class FetchedResultsController {
         }
     }
 
-    /// `next(among:from:forward:)` by locating each quake (`offset(ofCode:)`): a distance
-    /// sort's rows are ordered by its table, not by keys Swift compares.
+    /// `next(among:from:forward:)` by locating each quake (`offset(ofCode:)`): how the distance
+    /// order finds the next (its rows are ordered by its table, not by keys Swift compares).
     public func locatingEach(_ codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
         FoundAmong.among(offsets: try codes.compactMap { try offset(ofCode: $0) }, from: place, forward: forward)
     }
 
-    /// `n` / `N` without ranking every quake: their keys read by code, sorted in Swift in the
-    /// list's order, and only the one found ranked (ranking each cost a count per quake: seconds
-    /// for a few thousand new quakes in a large section). A distance sort locates each: its rows
-    /// are ordered by the distance table, not by keys Swift compares.
+    /// `n` / `N`: the next of `codes` from `place`, found as the order says
+    /// (`SortStrategy.next(among:from:forward:host:)`).
     public func next(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
-        if plan.strategy.buildsTable { return try locatingEach(codes, from: place, forward: forward) }
-        return try context.read { db in
+        try plan.strategy.next(among: codes, from: place, forward: forward, host: self)
+    }
+
+    /// `next(among:from:forward:)` without ranking every quake: their keys read by code, sorted
+    /// in Swift in the list's order, and only the one found ranked (ranking each cost a count per
+    /// quake: seconds for a few thousand new quakes in a large section).
+    func nextByKeys(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong? {
+        try context.read { db in
             var keys: [RowKeys] = []
             for code in codes {
                 if let found = try rowKeys(db, code: code), try isMatch(db, found) { keys.append(found) }
@@ -364,9 +349,10 @@ public final class FetchedResultsController {
     /// `anchor(code:)` in the caller's read of `db`.
     private func anchor(in db: Connection, code: String) throws -> Int? {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
-        let offset = try rank(db, keys, km: vanishedKm[keys.id])
-        // The rows around it, read by keys (a distance sort's window comes by offset instead).
-        if !plan.strategy.buildsTable { try loadRows(db, around: keys, at: offset) }
+        let offset = try rank(db, keys, km: table.vanished[keys.id])
+        // The rows around it, read by keys (a distance sort's window comes by offset instead:
+        // `SortStrategy.keyedRowsQuery`).
+        try loadRows(db, around: keys, at: offset)
         return min(offset, count - 1)
     }
 
@@ -399,11 +385,8 @@ public final class FetchedResultsController {
                 try reload(in: db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
-            let result = plan.strategy.buildsTable
-                ? try applyChangesReloading(db, before: before)
-                : try applyChanges(db, before: before)
+            let result = try plan.strategy.merge(db, before: before, table: &table, through: latest, host: self)
             token = latest
-            if plan.strategy.buildsTable { table?.token = latest }
             return result
         } }
         if changes != nil { window.invalidate() }
@@ -431,8 +414,9 @@ public final class FetchedResultsController {
     }
 
     /// `reload(rebuildMatches:rebuildTable:)` in the caller's read of `db`, calling `onBandsCounted`
-    /// as `configure` says. The order's table is built when `rebuildTable` says so or the kept one
-    /// cannot serve (`catchUpTable`); under a deadline, a big one is not (it throws "interrupted").
+    /// as `configure` says. The order makes its rows ready (`SortStrategy.prepareRows`: the
+    /// distance order builds its table when `rebuildTable` says so or the kept one cannot be
+    /// caught up; under a deadline, a big one is not: it throws "interrupted").
     private func reload(in db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false, underDeadline: Bool = false,
                         onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws {
         let previous = token
@@ -441,22 +425,8 @@ public final class FetchedResultsController {
         // yet (a key between a commit and its merge), or its rows would miss them for good.
         let caughtUpMatches = try !rebuildMatches && (!plan.usesMatchSet || previous == token || catchUpMatches(db, since: previous))
         let counted = caughtUpMatches ? false : try matches.rebuild(db, countingKind: usesStoredCounts ? plan.strategy.countingKind : nil)
-        if plan.strategy.buildsTable {
-            // A kept table is the plan's when built for its origin and matches (even if the match
-            // set was just rebuilt: for the same search and filters), once caught up.
-            let caughtUp = try !rebuildTable && !rebuildsTable(plan) && catchUpTable(db)
-            if !caughtUp {
-                // Rebuilding over a big table first empties it in one SQLite step that no deadline
-                // stops (a quarter of a second at 1M quakes, and as long again to roll back):
-                // under a deadline, say at once that it would not fit.
-                if underDeadline, tableRows > Self.distanceRowsWithinADeadline {
-                    throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(tableRows) rows to rebuild")
-                }
-                tableRows = try plan.strategy.buildTable(db, plan: plan, onBandsCounted: onBandsCounted)
-                table = (plan, token)
-                tableBuilds += 1
-            }
-        }
+        try plan.strategy.prepareRows(db, plan: plan, table: &table, token: token, rebuild: rebuildTable,
+                                      underDeadline: underDeadline, host: self, onBandsCounted: onBandsCounted)
         setSections(try buildSections(db, countedByMatches: counted))
         matchSet.forgetBucketCounts()
         window.invalidate()
@@ -464,17 +434,14 @@ public final class FetchedResultsController {
 
     private func setSections(_ new: [QuakeSection]) { index = SectionIndex(new) }
 
-    /// Moves one changed row in the order's table: out under its old id, in under its new one
-    /// if it is a candidate (in the match set, when there is one). Call with the set up to date.
-    private func moveInTable(_ db: Connection, oldID: Int64?, new: RowKeys?) throws {
-        let isCandidate = new.map { !plan.usesMatchSet || matches.contains(id: $0.id) } ?? false
-        try plan.strategy.updateTable(db, oldID: oldID, newID: new?.id, isCandidate: isCandidate)
-    }
+    /// Whether a row with `keys` is a candidate of the results: in the match set, when there
+    /// is one (call with the set up to date).
+    func isCandidate(_ keys: RowKeys) -> Bool { !plan.usesMatchSet || matches.contains(id: keys.id) }
 
     /// The rows committed after `since` up to `token`, each as it was before the first of those
     /// commits and as it is now; nil when the history cannot list them (too many changes, purged,
     /// a change without its previous keys).
-    private func rowsChanged(_ db: Connection, since: HistoryToken) throws -> [(old: RowKeys?, new: RowKeys?)]? {
+    func rowsChanged(_ db: Connection, since: HistoryToken) throws -> [(old: RowKeys?, new: RowKeys?)]? {
         guard case .transactions(let transactions, _) = try db.history(after: since, listingAtMost: Self.maxListedChanges),
               let before = Self.keysBefore(transactions) else { return nil }
         return try before.map { code, old in (old, try rowKeys(db, code: code)) }
@@ -485,18 +452,6 @@ public final class FetchedResultsController {
     private func catchUpMatches(_ db: Connection, since previous: HistoryToken) throws -> Bool {
         guard let changed = try rowsChanged(db, since: previous) else { return false }
         for row in changed { try matches.update(db, oldID: row.old?.id, new: row.new) }
-        return true
-    }
-
-    /// Moves the rows committed since the kept table last saw the history, as a merge moves
-    /// them (`applyChangesReloading`), so the table is `plan`'s again; false when it cannot
-    /// (`rowsChanged`): build it again. Call with the match set up to date.
-    private func catchUpTable(_ db: Connection) throws -> Bool {
-        guard let built = table else { return false }
-        guard built.token != token else { return true }
-        guard let changed = try rowsChanged(db, since: built.token) else { return false }
-        for row in changed { try moveInTable(db, oldID: row.old?.id, new: row.new) }
-        table = (plan, token)
         return true
     }
 
@@ -636,21 +591,17 @@ public final class FetchedResultsController {
         return result
     }
 
-    /// A merge under an order with its own table (a distance sort): the match set and the
-    /// table follow each changed row, then the bands are recounted and the merge reports a reload. A row's old distance
-    /// is not in history (its old coordinates are not), so old positions cannot be listed; the
-    /// reload costs five range counts, not a refetch of the table.
-    private func applyChangesReloading(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
+    /// A merge under an order with its own table (a distance sort, `SortStrategy.merge`): the
+    /// match set follows each changed row, which `move` then moves in the table; the sections
+    /// are recounted and the merge reports a reload.
+    func mergeReloading(_ db: Connection, before: [String: RowKeys?],
+                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool) throws -> Void) throws -> ResultChanges {
         vanishedKeys = [:]
-        vanishedKm = [:]
         for (code, old) in before {
             let new = try rowKeys(db, code: code)
             if plan.usesMatchSet { try matches.update(db, oldID: old?.id, new: new) }
-            if let old, new == nil {
-                vanishedKeys[code] = old
-                vanishedKm[old.id] = try plan.strategy.tableEntry(db, id: old.id)
-            }
-            try moveInTable(db, oldID: old?.id, new: new)
+            if let old, new == nil { vanishedKeys[code] = old }
+            try move(old, new, new.map(isCandidate) ?? false)
         }
         setSections(try walkSections(db))
         return ResultChanges(reloaded: true, codes: Set(before.keys))
@@ -659,8 +610,9 @@ public final class FetchedResultsController {
     // MARK: Merging changes
 
     /// Turns the changed codes (with the keys they had before) into section and row changes,
-    /// and moves the controller to the new state. Runs inside the merge's read transaction.
-    private func applyChanges(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
+    /// and moves the controller to the new state (an order whose rows Swift compares,
+    /// `SortStrategy.merge`). Runs inside the merge's read transaction.
+    func mergeListing(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges {
         var after: [String: RowKeys] = [:]
         for code in before.keys { if let keys = try rowKeys(db, code: code) { after[code] = keys } }
         // Membership before the change decides where a row was: read it before updating the set.

@@ -36,6 +36,12 @@ struct QueryPlan {
     /// Whether the search and filters go through the match set; without either every row is a candidate.
     let usesMatchSet: Bool
 
+    /// Whether this plan matches other rows than `other` before the magnitude filter (their
+    /// match sets differ: another search or other filters).
+    func matchesDiffer(from other: QueryPlan) -> Bool {
+        search != other.search || filters != other.filters
+    }
+
     /// The search when it looks like a quake's code (`codePrefix(of:)`): codes starting with it match too.
     let codePrefix: String?
 

@@ -162,7 +162,7 @@ public final class ResultsEngine {
             // fits: trying only added the budget to the window's time, 20 ms for the key at 1M.
             // A kept one is tried like any request, as its shape's last answer says (the build
             // skipped counts as over the budget; so do 20–30 ms of band counts at 1M).
-            let buildsLargeTable = try request.strategy.buildsTable && limit != nil && current.rebuildsLargeDistanceTable(for: request)
+            let buildsLargeTable = try limit != nil && current.rebuildsLargeDistanceTable(for: request)
             let skip = buildsLargeTable || !attempts.tries(request)
             if alwaysProvisional || skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")

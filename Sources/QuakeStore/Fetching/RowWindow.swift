@@ -43,16 +43,17 @@ struct RowWindow {
     /// Reads the rows around the place of a row with `keys` (in section `key`, flat offset
     /// `offset`) into the window, by walking the sort index from its keys both ways: the screen
     /// drawn next shows them, and reading them by OFFSET would step over every row above them in
-    /// the section (tens of thousands in a big region or magnitude bucket at 1M quakes).
+    /// the section (tens of thousands in a big region or magnitude bucket at 1M quakes). Nothing
+    /// for an order whose rows are not read by keys (`SortStrategy.keyedRowsQuery`).
     mutating func readAround(_ db: Connection, keys: RowKeys, in key: SectionKey, at offset: Int,
                              index: SectionIndex, plan: QueryPlan) throws {
         guard let section = index.range(of: key), section.contains(offset) else { return }
         let range = key.rangeSQL, predicate = plan.matchedWhere
         let above = min(margin, offset - section.lowerBound), below = min(2 * margin, section.upperBound - offset)
-        let before = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, above, plan: plan)
-        let after = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, below, plan: plan)
-        // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
-        guard before.count == above, after.count == below else { return }
+        guard let before = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, above, plan: plan),
+              let after = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, below, plan: plan),
+              // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
+              before.count == above, after.count == below else { return }
         cache = (offset - above, before.reversed() + after)
     }
 
@@ -96,11 +97,11 @@ struct RowWindow {
     /// The rows at `part` (offsets in a section of `sectionCount` rows from flat offset
     /// `sectionStart`) read on by keys from the held row just before them (or, backward, just
     /// after them), when an `OFFSET` would step over more than `offsetStepLimit` rows; nil when
-    /// the window holds neither row or what is read does not agree with the counts.
+    /// the window holds neither row, the order's rows are not read by keys, or what is read does
+    /// not agree with the counts.
     private mutating func readOn(_ db: Connection, _ part: Range<Int>, sectionStart: Int, sectionCount: Int,
                                  range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]), plan: QueryPlan) throws -> [QuakeRow]? {
-        guard let cache, !plan.strategy.buildsTable,
-              min(part.lowerBound, sectionCount - part.upperBound) > offsetStepLimit else { return nil }
+        guard let cache, min(part.lowerBound, sectionCount - part.upperBound) > offsetStepLimit else { return nil }
         let held = cache.start..<(cache.start + cache.rows.count)
         let forward = held.contains(sectionStart + part.lowerBound - 1)
         guard forward || held.contains(sectionStart + part.upperBound) else { return nil }
@@ -113,24 +114,25 @@ struct RowWindow {
         let rows: [QuakeRow]
         if forward {
             // At or after the held row: itself first.
-            let read = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, part.count + 1, plan: plan)
-            guard read.count == part.count + 1, read.first?.code == code else { return nil }
+            guard let read = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, part.count + 1, plan: plan),
+                  read.count == part.count + 1, read.first?.code == code else { return nil }
             rows = Array(read.dropFirst())
         } else {
-            let read = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, part.count, plan: plan)
-            guard read.count == part.count else { return nil }
+            guard let read = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, part.count, plan: plan),
+                  read.count == part.count else { return nil }
             rows = read.reversed()
         }
         partsReadOn += 1
         return rows
     }
 
-    /// Up to `limit` rows of a section (`range`) passing `predicate` and `bound`, in `order`.
+    /// Up to `limit` rows of a section (`range`) passing `predicate` and `bound`, in `order`, read
+    /// by keys; nil when the order's rows are not read so.
     private mutating func readRows(_ db: Connection, _ range: (String, [SQLiteValue]), _ predicate: (String, [SQLiteValue]),
-                                   _ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int, plan: QueryPlan) throws -> [QuakeRow] {
-        let (sql, arguments) = try plan.strategy.orderedRowsQuery(
-            db, select: QuakeRow.columns, where: ("\(range.0) AND \(predicate.0) AND \(bound.0)", range.1 + predicate.1 + bound.1),
-            orderBy: order, tail: (" LIMIT ?", [.integer(Int64(limit))]))
+                                   _ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int, plan: QueryPlan) throws -> [QuakeRow]? {
+        guard let (sql, arguments) = try plan.strategy.keyedRowsQuery(
+            db, where: ("\(range.0) AND \(predicate.0) AND \(bound.0)", range.1 + predicate.1 + bound.1),
+            orderBy: order, limit: limit) else { return nil }
         let statement = try db.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)

@@ -97,7 +97,7 @@ struct DistanceSort: SortStrategy {
     }
 
     func newSection(_ db: Connection, _ key: SectionKey, days: DayCalendar) throws -> QuakeSection {
-        preconditionFailure("a distance sort merges through applyChangesReloading")
+        preconditionFailure("a distance sort merges by reloading (`merge`)")
     }
 
     /// The band holding a quake `km` from `reference` (the farthest for a distance no band holds).
@@ -264,15 +264,75 @@ struct DistanceSort: SortStrategy {
 
     // MARK: The distance table
 
-    var buildsTable: Bool { true }
-
-    /// Another order before it, another origin, other matches.
-    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool {
-        guard let current = current as? DistanceSort else { return true }
-        return matchesChanged || reference?.origin != current.reference?.origin || measure != current.measure
+    func rebuilds(_ table: SortTable, for plan: QueryPlan) -> Bool {
+        // Another order before it, another origin, other matches.
+        guard let built = table.built, let current = built.plan.strategy as? DistanceSort else { return true }
+        return plan.matchesDiffer(from: built.plan) || reference?.origin != current.reference?.origin || measure != current.measure
     }
 
-    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
+    /// A kept table is the plan's when built for its origin and matches (even if the match set
+    /// was just rebuilt: for the same search and filters), once caught up; else it is built.
+    func prepareRows(_ db: Connection, plan: QueryPlan, table: inout SortTable, token: HistoryToken, rebuild: Bool,
+                     underDeadline: Bool, host: some SortHost, onBandsCounted: (([QuakeSection]) -> Void)?) throws {
+        if try !rebuild && !rebuilds(table, for: plan) && catchUp(db, plan: plan, table: &table, token: token, host: host) {
+            return
+        }
+        // Rebuilding over a big table first empties it in one SQLite step that no deadline
+        // stops (a quarter of a second at 1M quakes, and as long again to roll back): under a
+        // deadline, say at once that it would not fit.
+        if underDeadline, table.rows > FetchedResultsController.distanceRowsWithinADeadline {
+            throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(table.rows) rows to rebuild")
+        }
+        table.rows = try buildTable(db, plan: plan, onBandsCounted: onBandsCounted)
+        table.built = (plan, token)
+        table.builds += 1
+    }
+
+    /// Moves the rows committed since the kept table last saw the history, as a merge moves
+    /// them, so the table is `plan`'s again; false when the history cannot list them: build it
+    /// again. Call with the match set up to date.
+    private func catchUp(_ db: Connection, plan: QueryPlan, table: inout SortTable, token: HistoryToken,
+                         host: some SortHost) throws -> Bool {
+        guard let built = table.built else { return false }
+        guard built.token != token else { return true }
+        guard let changed = try host.rowsChanged(db, since: built.token) else { return false }
+        for row in changed {
+            try updateTable(db, oldID: row.old?.id, newID: row.new?.id, isCandidate: row.new.map(host.isCandidate) ?? false)
+        }
+        table.built = (plan, token)
+        return true
+    }
+
+    /// The match set and the table follow each changed row, then the bands are recounted and
+    /// the merge reports a reload. A row's old distance is not in history (its old coordinates
+    /// are not), so old positions cannot be listed; the reload costs five range counts, not a
+    /// refetch of the table.
+    func merge(_ db: Connection, before: [String: RowKeys?], table: inout SortTable, through latest: HistoryToken,
+               host: some SortHost) throws -> ResultChanges {
+        var vanished: [Int64: Double] = [:]
+        table.vanished = [:]
+        let changes = try host.mergeReloading(db, before: before) { old, new, isCandidate in
+            // What the table held for a deleted row, read before the row leaves it.
+            if let old, new == nil { vanished[old.id] = try DistanceTable.km(db, id: old.id) }
+            try updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate)
+        }
+        table.vanished = vanished
+        table.built?.token = latest
+        return changes
+    }
+
+    /// Each quake located (its rows are ordered by the table, not by keys Swift compares).
+    func next(among codes: [String], from place: ListPlace, forward: Bool, host: some SortHost) throws -> FoundAmong? {
+        try host.locatingEach(codes, from: place, forward: forward)
+    }
+
+    /// Never by keys: a window comes by offset through the table.
+    func keyedRowsQuery(_ db: Connection, where condition: (String, [SQLiteValue]), orderBy: String,
+                        limit: Int) throws -> (String, [SQLiteValue])? { nil }
+
+    /// Builds the table for `plan` in the read's transaction, first calling `onBandsCounted` (if
+    /// given) with the exact sections counted without it; returns its rows.
+    private func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
         guard let origin = reference?.origin else { return 0 }
         let key = measure.sql(origin)
         if let onBandsCounted {
@@ -283,9 +343,8 @@ struct DistanceSort: SortStrategy {
         return try DistanceTable.rebuild(db, key: key, plan: plan)
     }
 
-    func tableEntry(_ db: Connection, id: Int64) throws -> Double? { try DistanceTable.km(db, id: id) }
-
-    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
+    /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`.
+    private func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
         let origin = reference?.origin ?? GeoPoint(latitude: 0, longitude: 0)
         try DistanceTable.update(db, key: measure.sql(origin), oldID: oldID, newID: newID, isCandidate: isCandidate)
     }

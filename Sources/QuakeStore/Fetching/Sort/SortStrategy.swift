@@ -78,22 +78,31 @@ protocol SortStrategy {
     /// The row of `keys` with its section, if it matches the request.
     func provisionalRow(_ db: Connection, _ keys: RowKeys, reader: ProvisionalReader) throws -> ProvisionalReader.Row?
 
-    // MARK: A table of its own
+    // MARK: Reading, merging and finding (through a table of its own, or the index)
 
-    /// Whether this order reads, ranks and counts its rows through a table it builds for each
-    /// configuration on the controller's connection (a distance sort's `DistanceTable`): its
-    /// window around a row comes by offset, and its merges reload.
-    var buildsTable: Bool { get }
-    /// Whether configuring this order on a controller holding `current` builds the table anew
-    /// (`matchesChanged`: the search or filters changed).
-    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool
-    /// Builds the table for `plan` in the read's transaction, first calling `onBandsCounted` (if
-    /// given) with the exact sections counted without it; returns its rows.
-    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int
-    /// What the table holds for row `id` (a distance), read before a merge takes the row out.
-    func tableEntry(_ db: Connection, id: Int64) throws -> Double?
-    /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`.
-    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws
+    /// Whether configuring `plan` (of this order) builds the order's table anew over `table`
+    /// (none built, or built for another origin or other matches): a load and a sort of every
+    /// candidate row. False for an order without a table.
+    func rebuilds(_ table: SortTable, for plan: QueryPlan) -> Bool
+    /// Makes `plan`'s rows ready to read, rank and count in the read's transaction at `token`:
+    /// nothing for an order served by an index; the distance order catches its kept table up
+    /// (through `host`) or builds it (`rebuild`: always), first calling `onBandsCounted` (if
+    /// given) with the exact sections counted without it. Under a deadline (`underDeadline`) a
+    /// big table is not emptied: it throws "interrupted" at once.
+    func prepareRows(_ db: Connection, plan: QueryPlan, table: inout SortTable, token: HistoryToken, rebuild: Bool,
+                     underDeadline: Bool, host: some SortHost, onBandsCounted: (([QuakeSection]) -> Void)?) throws
+    /// Merges the changed rows (with the keys they had `before`) up to `latest`: listed row by
+    /// row by keys, or (the distance order) moved in its table and recounted, a reload.
+    func merge(_ db: Connection, before: [String: RowKeys?], table: inout SortTable, through latest: HistoryToken,
+               host: some SortHost) throws -> ResultChanges
+    /// The next of `codes` from `place` (see `FetchedResultsController.next(among:from:forward:)`):
+    /// by keys compared in Swift, or (the distance order, whose rows its table orders) by ranking each.
+    func next(among codes: [String], from place: ListPlace, forward: Bool, host: some SortHost) throws -> FoundAmong?
+    /// The query of up to `limit` rows passing `where` in `orderBy`, read by keys off the sort
+    /// index (a window around a row, a window read on); nil when the order's rows are not read
+    /// by keys (a distance sort's window comes by offset through its table).
+    func keyedRowsQuery(_ db: Connection, where condition: (String, [SQLiteValue]), orderBy: String,
+                        limit: Int) throws -> (String, [SQLiteValue])?
     /// The distance a row with `keys` ranks by (`km`: what the table held for a row that has left it).
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double?
 }
@@ -105,12 +114,22 @@ extension SortStrategy {
     var canRun: Bool { true }
     var from: String { "quake" }
 
-    // The stored orders have no table of their own: their rows are `quake`'s, served by its indexes.
-    var buildsTable: Bool { false }
-    func rebuildsTable(after current: any SortStrategy, matchesChanged: Bool) -> Bool { false }
-    func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int { 0 }
-    func tableEntry(_ db: Connection, id: Int64) throws -> Double? { nil }
-    func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {}
+    // The stored orders have no table of their own: their rows are `quake`'s, served by its
+    // indexes, read by keys and compared in Swift.
+    func rebuilds(_ table: SortTable, for plan: QueryPlan) -> Bool { false }
+    func prepareRows(_ db: Connection, plan: QueryPlan, table: inout SortTable, token: HistoryToken, rebuild: Bool,
+                     underDeadline: Bool, host: some SortHost, onBandsCounted: (([QuakeSection]) -> Void)?) throws {}
+    func merge(_ db: Connection, before: [String: RowKeys?], table: inout SortTable, through latest: HistoryToken,
+               host: some SortHost) throws -> ResultChanges {
+        try host.mergeListing(db, before: before)
+    }
+    func next(among codes: [String], from place: ListPlace, forward: Bool, host: some SortHost) throws -> FoundAmong? {
+        try host.nextByKeys(among: codes, from: place, forward: forward)
+    }
+    func keyedRowsQuery(_ db: Connection, where condition: (String, [SQLiteValue]), orderBy: String,
+                        limit: Int) throws -> (String, [SQLiteValue])? {
+        try orderedRowsQuery(db, select: QuakeRow.columns, where: condition, orderBy: orderBy, tail: (" LIMIT ?", [.integer(Int64(limit))]))
+    }
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
 
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }

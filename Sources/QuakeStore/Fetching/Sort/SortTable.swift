@@ -1,0 +1,47 @@
+import QuakeModel
+
+/// An order's own table on a results controller's connection (the distance order's
+/// `temp.fetch_distance`, `DistanceTable`): what it was last built for and the history it has
+/// seen. The controller keeps it across configurations; the order that owns it builds it,
+/// catches it up and reads through it (`SortStrategy.prepareRows`, `merge`); the stored orders
+/// leave it as it is, so the order coming back to the same origin and matches catches it up
+/// with the commits since instead of building it again (0.2 s of counts and 0.7 s of order at
+/// 1,000,000 quakes).
+struct SortTable {
+    /// What it was built for (its plan's order and matches) and the history it has seen.
+    var built: (plan: QueryPlan, token: HistoryToken)?
+    /// Rows in it as last built (emptying many is one step no deadline stops).
+    var rows = 0
+    /// How many times it was built (for tests).
+    var builds = 0
+    /// What it held for the rows the last merge deleted (their distances: they have left it).
+    var vanished: [Int64: Double] = [:]
+
+    /// Puts back what a failed read changed (the read's transaction rolled the table back).
+    mutating func restore(_ saved: SortTable) {
+        (built, rows) = (saved.built, saved.rows)
+    }
+}
+
+/// What the results controller lends an order that does part of its work: its two ways of
+/// merging changes and of finding the next of some quakes, for rows ordered by keys Swift
+/// compares (the stored orders) or by a table (the distance order), and the history and
+/// matches a table follows. The order picks (`SortStrategy.merge`, `next(among:)`), so no
+/// caller asks which kind of order it holds.
+protocol SortHost {
+    /// The changes placed row by row: old and new ranks, section deltas (keys Swift compares).
+    func mergeListing(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges
+    /// Each changed row followed in the match set and handed to `move` (its keys before and
+    /// now, and whether it is a candidate now), then the sections recounted: a reload.
+    func mergeReloading(_ db: Connection, before: [String: RowKeys?],
+                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool) throws -> Void) throws -> ResultChanges
+    /// The next of `codes` by their keys, sorted in Swift, only the one found ranked.
+    func nextByKeys(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong?
+    /// The next of `codes` by ranking each.
+    func locatingEach(_ codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong?
+    /// The rows committed after `since` up to the results' token, as they were and are; nil
+    /// when the history cannot list them.
+    func rowsChanged(_ db: Connection, since: HistoryToken) throws -> [(old: RowKeys?, new: RowKeys?)]?
+    /// Whether a row with `keys` is a candidate of the results (in the match set, when there is one).
+    func isCandidate(_ keys: RowKeys) -> Bool
+}
