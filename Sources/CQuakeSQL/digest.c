@@ -5,6 +5,7 @@
 #include "CQuakeSQL.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 // Slots are little-endian (the store file moves between machines as SQLite's own format does).
@@ -280,20 +281,31 @@ static inline void set_bit(uint64_t *bits, int64_t bitCount, int64_t id) {
     if (id >= 0 && id < bitCount) bits[id / 64] |= (uint64_t)1 << (id % 64);
 }
 
+/// A names chunk's header: its count, the end of each text, the texts and the bytes they use;
+/// false for a chunk that is not whole (a count or an end past the blob, ends out of order).
+static bool read_names(const uint8_t *blob, int64_t length, int64_t *count, const uint8_t **ends,
+                       const uint8_t **text, int64_t *used) {
+    if (length < 4) return false;
+    *count = load_u32(blob);
+    if (*count > QUAKETUI_DIGEST_CHUNK || 4 + 4 * *count > length) return false;
+    *ends = blob + 4;
+    *text = *ends + 4 * *count;
+    int64_t size = length - 4 - 4 * *count;
+    *used = 0;
+    for (int64_t i = 0; i < *count; i++) {
+        int64_t end = load_u32(*ends + 4 * i);
+        if (end < *used || end > size) return false;
+        *used = end;
+    }
+    return true;
+}
+
 int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t firstId,
                                     const uint8_t *needle, int64_t needleLength,
                                     uint64_t *bits, int64_t bitCount) {
-    if (length < 4) return -1;
-    int64_t count = load_u32(blob);
-    if (count > QUAKETUI_DIGEST_CHUNK || 4 + 4 * count > length) return -1;
-    const uint8_t *ends = blob + 4;
-    const uint8_t *text = ends + 4 * count;
-    int64_t size = length - 4 - 4 * count, used = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t end = load_u32(ends + 4 * i);
-        if (end < used || end > size) return -1;
-        used = end;
-    }
+    int64_t count, used;
+    const uint8_t *ends, *text;
+    if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
     if (needleLength == 0) {
         for (int64_t i = 0; i < count; i++) set_bit(bits, bitCount, firstId + i);
         return count;
@@ -321,17 +333,9 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
 int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t firstId,
                                    const uint8_t *const *needles, const int64_t *needleLengths, int needleCount,
                                    uint64_t *bits, int64_t bitCount) {
-    if (length < 4) return -1;
-    int64_t count = load_u32(blob);
-    if (count > QUAKETUI_DIGEST_CHUNK || 4 + 4 * count > length) return -1;
-    const uint8_t *ends = blob + 4;
-    const uint8_t *text = ends + 4 * count;
-    int64_t size = length - 4 - 4 * count, used = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t end = load_u32(ends + 4 * i);
-        if (end < used || end > size) return -1;
-        used = end;
-    }
+    int64_t count, used;
+    const uint8_t *ends, *text;
+    if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
     int64_t start = 0;
     for (int64_t i = 0; i < count; i++) {
         int64_t end = load_u32(ends + 4 * i), id = firstId + i;
