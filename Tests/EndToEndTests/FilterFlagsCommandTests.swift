@@ -150,8 +150,9 @@ struct FilterFlagsCommandTests {
         #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= quakes.count })
         let lines = watch.stdout.split(separator: "\n").map(String.init)
         let watched = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        let keys = ["alert", "code", "depth", "felt", "intensityAtHome", "latitude", "longitude", "magType", "magnitude", "net",
-                    "place", "sArrivalSeconds", "sig", "source", "status", "time", "title", "tsunami", "type", "updated", "url"]
+        let keys = ["agencies", "alert", "code", "depth", "felt", "intensityAtHome", "latitude", "longitude", "magType", "magnitude",
+                    "net", "place", "reports", "sArrivalSeconds", "sig", "source", "status", "time", "title", "tsunami", "type",
+                    "updated", "url"]
         for quake in quakes { #expect(quake.keys.sorted() == keys, "\(quake)") }
         for quake in watched { #expect(quake.keys.sorted() == keys, "\(quake)") }
         // The same values too, quake by quake.
