@@ -62,6 +62,8 @@ public final class FetchedResultsController: SortHost {
     /// The order's own table on this connection (`temp.fetch_distance`), kept across
     /// configurations; the order that owns it builds, catches up and reads it (`SortTable`).
     private var table = SortTable()
+    /// Reloads so far: a merge that reloaded keeps the reload's table, not its own copy.
+    private var reloads = 0
     /// How many times the order's table was built (for tests).
     var tableBuilds: Int { table.builds }
     /// The rows matching the search and filters (see `ResultMatches`).
@@ -385,7 +387,12 @@ public final class FetchedResultsController: SortHost {
                 try reload(in: db, rebuildMatches: true, rebuildTable: true)
                 return ResultChanges(reloaded: true, codes: Set(transactions.flatMap { $0.changes.map(\.code) }))
             }
-            let result = try plan.strategy.merge(db, before: before, table: &table, through: latest, host: self)
+            // The order merges into a copy of the table: the host it is lent may reload, which
+            // prepares `table` itself (two writes to one property at once). A reload's table wins.
+            var merged = table
+            let reloadsBefore = reloads
+            let result = try plan.strategy.merge(db, before: before, table: &merged, through: latest, host: self)
+            if reloads == reloadsBefore { table = merged }
             token = latest
             return result
         } }
@@ -419,6 +426,7 @@ public final class FetchedResultsController: SortHost {
     /// caught up; under a deadline, a big one is not: it throws "interrupted").
     private func reload(in db: Connection, rebuildMatches: Bool, rebuildTable: Bool = false, underDeadline: Bool = false,
                         onBandsCounted: (([QuakeSection]) -> Void)? = nil) throws {
+        reloads &+= 1
         let previous = token
         token = try db.currentHistoryToken()
         // A match set kept for the same search and filters catches up with the commits not merged
