@@ -14,7 +14,8 @@ import Testing
     func startWatch(_ dir: TemporaryDirectory, _ arguments: [String]) throws -> ChildProcess {
         let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--state-dir", dir.path] + arguments)
         #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
-        #expect(watch.stderr.contains("for new quakes"), "\(watch.stderr)")
+        #expect(watch.stderr.split(separator: "\n").first == "Watching \(dir.path)/quakes.sqlite for new quakes; press ctrl-c to stop.",
+                "\(watch.stderr)")
         return watch
     }
 
@@ -154,7 +155,8 @@ import Testing
                 "\(list.stdout)")
         #expect(try QuaketuiBinary.config("alertNotification", "osc777", stateDirectory: dir.url).stdout == "osc777\n")
         let wrong = try QuaketuiBinary.run(["config", "alertNotification", "osc99"], stateDirectory: dir.url)
-        #expect(wrong.status == 64 && wrong.stderr.contains("is not a valid alertNotification. Did you mean 'osc9'?"), "\(wrong.stderr)")
+        #expect(wrong.status == 64 && wrong.errorLines.first == "Error: 'osc99' is not a valid alertNotification. Did you mean 'osc9'?",
+                "\(wrong.stderr)")
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("agencyPreference ") }
                 == ["agencyPreference     usgs,emsc,isc,geofon,ingv,geonet,iris (default: usgs,emsc,isc,geofon,ingv,geonet,iris)"],
                 "\(list.stdout)")
