@@ -216,6 +216,7 @@ struct BenchFeed {
                 r.alert ?? "", r.sig.map(String.init) ?? "", r.net ?? "",
                 "https://earthquake.usgs.gov/earthquakes/eventpage/\(q.code)", title(q), "",
                 "usgs",  // source (schema 2): what our import stores for a USGS feed
+                "1",  // agencies (schema 14): one agency reported each event
             ]
             out.write(cells.map(csvField).joined(separator: ","))
             out.write("\n")
