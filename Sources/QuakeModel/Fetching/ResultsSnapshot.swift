@@ -103,6 +103,16 @@ public struct LoadedRows: Equatable, Sendable {
         for (index, row) in rows.enumerated() { byOffset[start + index] = row }
     }
 
+    /// The rows of `other` added (they replace none of ours but at the same offsets).
+    public mutating func add(_ other: LoadedRows) {
+        byOffset.merge(other.byOffset) { _, new in new }
+    }
+
+    /// Only the rows at offsets in `runs` kept.
+    public mutating func keep(_ runs: [Range<Int>]) {
+        byOffset = byOffset.filter { offset, _ in runs.contains { $0.contains(offset) } }
+    }
+
     public func row(at offset: Int) -> QuakeRow? { byOffset[offset] }
 
     /// Whether every offset of `range` was read.

@@ -96,7 +96,7 @@ extension BrowserState {
                 return .section(SectionLine(results.sections[section],
                                             isCollapsed: self.collapsedSections.contains(results.sections[section].id)))
             case .row:
-                guard let row else { return .quake(QuakeLine(code: "", magnitude: nil, place: "", time: 0)) }
+                guard let row else { return .unread }
                 var line = QuakeLine(row)
                 line.isNew = self.live.newCodes.contains(row.code)
                 return .quake(line)

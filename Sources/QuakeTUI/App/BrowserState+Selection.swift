@@ -124,10 +124,14 @@ extension BrowserState {
         return [.readRows(runs, generation: results.generation)]
     }
 
-    /// The answer to `Effect.readRows`: the rows, if they are for the results shown.
+    /// The answer to `Effect.readRows`: the rows, if they are for the results shown, added to
+    /// those read already, then only the rows on screen kept. An answer may come after a newer
+    /// one of the same results (reads asked for before the screen moved are answered in order):
+    /// it must not take away the rows the screen shows now.
     mutating func receiveRows(_ rows: LoadedRows, generation: Int) {
         guard generation == results.generation else { return }
-        results.rows = rows
+        results.rows.add(rows)
+        results.rows.keep(offsetsOnScreen)
         syncSelection()
     }
 

@@ -125,6 +125,8 @@ enum ListView {
                 renderSection(section, in: row, selected: selected, into: &buffer)
             case .quake(let quake):
                 renderQuake(quake, columns: columns, slots: slots, display: display, in: row, into: &buffer)
+            case .unread:
+                buffer.put("…", at: Point(x: row.x + 1 + max(0, (slots.first?.width ?? 1) - 1), y: row.y), style: .role(.dim))
             }
             if selected {
                 buffer.restyle(row) { style in

@@ -162,6 +162,9 @@ public struct ListModel: Sendable, Equatable {
 public enum ListLine: Sendable, Equatable {
     case section(SectionLine)
     case quake(QuakeLine)
+    /// A quake row not read yet (a read that failed, or rows the store could not give): drawn
+    /// as a dim `…`, never as a quake it is not.
+    case unread
 }
 
 /// A section header: `▾ Monday, 6 May 2024  (42)`.

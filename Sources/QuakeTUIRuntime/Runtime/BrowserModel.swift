@@ -163,8 +163,9 @@ public final class BrowserModel {
     /// Carries out `Effect.queryResults` and `Effect.readRows` on the engine, feeding the
     /// answers to the update, until none is left; returns the other effects in order.
     private func run(_ effects: [Effect]) throws -> [Effect] {
-        // Rows the engine could not give (fewer than its count said) are asked for once.
-        var asked: Set<String> = []
+        // Rows the engine could not give (fewer than its count said) are asked for once; rows it
+        // gave are asked for again if the update no longer holds them.
+        var short: Set<String> = []
         return try carryOut(effects, { state.update($0) }) { effect in
             switch effect {
             case .queryResults(let query):
@@ -172,11 +173,15 @@ public final class BrowserModel {
                 do { return .answered(.resultsAnswered(try answer(query))) } catch {
                     return .answered(.resultsFailed(query, reason: Self.readFailure(error)))
                 }
-            case .readRows(let ranges, let generation) where generation == self.generation && asked.insert("\(generation) \(ranges)").inserted:
+            case .readRows(let ranges, let generation) where generation == self.generation && !short.contains("\(generation) \(ranges)"):
                 var rows = LoadedRows()
-                for range in ranges { rows.add(start: range.lowerBound, rows: try results.rows(in: range)) }
+                for range in ranges {
+                    let read = try results.rows(in: range)
+                    if read.count < range.count { short.insert("\(generation) \(ranges)") }
+                    rows.add(start: range.lowerBound, rows: read)
+                }
                 return .answered(.rowsRead(rows, generation: generation))
-            case .readRows: return .dropped  // for an older snapshot, or asked already
+            case .readRows: return .dropped  // for an older snapshot, or one the engine could not give
             default: return .notARead
             }
         }
