@@ -184,6 +184,13 @@ public final class ChildProcess: @unchecked Sendable {
 
     public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
+    /// Whether process `pid` is gone: no `/proc` entry, or a zombie (exited, not yet reaped).
+    public static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
     private static func decode(_ status: Int32) -> Int32 {
         (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }
