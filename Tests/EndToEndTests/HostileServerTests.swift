@@ -181,7 +181,7 @@ import Testing
                                      environment: ["QUAKETUI_STATE_DIR": dir.appending("state").path])
         var helper: pid_t?
         #expect(eventually(timeout: 30) {
-            helper = Self.children(of: child.pid).first { Self.name(of: $0) == "quaketui-http" }
+            helper = ChildProcess.children(of: child.pid).first { Self.name(of: $0) == "quaketui-http" }
             return helper != nil
         })
         child.kill(SIGKILL)
@@ -190,15 +190,6 @@ import Testing
         // It polls its parent every quarter second; 5 s leaves room for a loaded machine.
         #expect(eventually(timeout: 5) { ChildProcess.isGone(helperPID) }, "the helper \(helperPID) outlived its parent")
         if !ChildProcess.isGone(helperPID) { kill(helperPID, SIGKILL) }
-    }
-
-    /// The children of every thread of `pid` (`/proc/PID/task/TID/children`).
-    static func children(of pid: pid_t) -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0) }
-        }
     }
 
     static func name(of pid: pid_t) -> String {

@@ -61,12 +61,7 @@ import Testing
     /// This process's `quaketui-http` children that still run (this suite runs its tests one at
     /// a time, and is the only one of its target that downloads).
     static func helpers() -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let children = tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0) }
-        }
-        return children.filter { pid in
+        ChildProcess.children(of: getpid()).filter { pid in
             let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
             return !ChildProcess.isGone(pid) && String(decoding: line.prefix { $0 != 0 }, as: UTF8.self).hasSuffix("quaketui-http")
         }
