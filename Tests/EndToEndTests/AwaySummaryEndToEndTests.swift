@@ -154,7 +154,8 @@ struct AwaySummaryEndToEndTests {
             client.kill(SIGTERM)
             _ = client.wait()
         }
-        try #require(eventually(timeout: 20) { ((try? tmux.command("list-clients")) ?? "").contains("attached") }, "no client attached")
+        let clients = { ((try? tmux.command("list-clients", "-F", "#{client_session}")) ?? "").split(separator: "\n") }
+        try #require(eventually(timeout: 20) { clients() == ["main"] }, "no client attached: \(clients())")
         _ = try pane.settle()
         let trace = pane.dir.appending("trace-\(pane.scene)")
         let focusReports = { ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").split(separator: "\n").count(where: { $0 == "focus" }) }

@@ -68,6 +68,11 @@ struct BrowserTests {
         #expect(try fixture.tmux.waitForExit(pane) == 0)
     }
 
+    /// The quake of the activity `activity.plist` holds as the latest (its `payload`'s code).
+    static func advertisedCode(_ activity: URL) -> String? {
+        ((try? propertyList(at: activity))?["payload"] as? [String: Any])?["code"] as? String
+    }
+
     static func sceneFile(_ fixture: Fixture, _ scene: String = "a") throws -> [String: Any] {
         try fixture.dir.scenePlist(scene)
     }
@@ -213,9 +218,7 @@ struct BrowserTests {
         let advertised = try #require(shown.detailField("Code"))
         // Pane A advertises what it shows; wait for that, not for a time.
         let activity = fixture.dir.appending("activity.plist")
-        #expect(eventually(timeout: 20) {
-            (try? String(contentsOf: activity, encoding: .utf8))?.contains(advertised) ?? false
-        })
+        #expect(eventually(timeout: 20) { Self.advertisedCode(activity) == advertised })
         try fixture.tmux.send(paneB, "H")
         try fixture.tmux.waitForScreen(paneB, "the handed-off quake") { $0.detailField("Title") == title }
         // `quaketui open` reaches a running pane too.
@@ -223,7 +226,9 @@ struct BrowserTests {
         try fixture.tmux.send(paneB, "Escape", "g")
         let opened = try QuaketuiBinary.run(["open", "https://earthquake.usgs.gov/earthquakes/eventpage/\(code)",
                                              "--scene", "b"], stateDirectory: fixture.dir.url)
-        #expect(opened.status == 0 && opened.stdout.contains("open in process"), "\(opened.stdout)\(opened.stderr)")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(opened.stdout == "sent \(code) to scene b, open in process \(try fixture.tmux.pid(paneB)): "
+                + "it shows the quake within a second.\n", "\(opened.stdout)")
         try fixture.tmux.waitForScreen(paneB, timeout: 2, "the opened quake") { $0.detailField("Code") == code }
     }
 
@@ -293,7 +298,7 @@ struct BrowserTests {
         let pane = try fixture.launch()
         let screen = try fixture.tmux.waitForScreen(pane, "the notice") { $0.status.message?.hasPrefix("The saved state of scene a") == true }
         #expect(screen.header.sort == "sort time ↓")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: scenes.path).filter { $0.hasPrefix("a.plist.corrupt-") }
+        let aside = files(in: scenes.path, withPrefix: "a.plist.corrupt-")
         #expect(aside.count == 1)
     }
 

@@ -77,11 +77,16 @@ struct DistanceListTests {
     @Test func distanceWithoutAPointIsAUsageError() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        for arguments in [["list", "--sort", "distance"], ["list", "--radius", "100"], ["list", "--near", "91,0"],
-                          ["list", "--near", "1,2", "--radius", "-3"]] {
+        for (arguments, message) in [
+            (["list", "--sort", "distance"], "--sort distance needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'."),
+            (["list", "--radius", "100"], "--radius needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'."),
+            (["list", "--near", "91,0"],
+             "'91,0' is not a place: latitude 91 is out of range (-90…90); use LAT,LON in decimal degrees, such as 35.68,139.69."),
+            (["list", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius; use a positive number of kilometres."),
+        ] {
             let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
             #expect(result.status == 64, "\(arguments)")
-            #expect(result.stderr.contains("Error:"), "\(arguments): \(result.stderr)")
+            #expect(result.errorLines.first == "Error: " + message, "\(arguments): \(result.stderr)")
         }
     }
 }

@@ -151,7 +151,7 @@ struct FaultSweepTests {
             problems.append("called damaged on a sound store: \(result.stderr)")
         }
         let good = FileManager.default.contents(atPath: base.appendingPathComponent("defaults.plist").path)
-        for name in try FileManager.default.contentsOfDirectory(atPath: state.path) where name.contains(".corrupt-") {
+        for name in filesSetAside(in: state.path) {
             if FileManager.default.contents(atPath: state.appendingPathComponent(name).path) == good {
                 problems.append("a good file was moved aside: \(name)")
             }

@@ -139,9 +139,8 @@ struct FilterFlagsCommandTests {
     @Test func listAndWatchPrintTheSameQuakeObject() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", dir.path])
+        let watch = try QuaketuiBinary.startWatch(["--json"], stateDirectory: dir.url)
         defer { watch.kill(); watch.wait() }
-        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
         #expect(try QuaketuiBinary.run(["import", SharedData.url("all_hour-2017-12-03.geojson").path], stateDirectory: dir.url).status == 0)
         let listed = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url)
         let sections = try #require(try listed.json()["sections"] as? [[String: Any]])
@@ -169,9 +168,8 @@ struct FilterFlagsCommandTests {
         defer { dir.remove() }
         try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
         let filters = ["--search", "hawaii", "--depth", "0-3", "--type", "earthquake", "--mag", "2.5+", "--time", "2018-06-10..2018-06-13"]
-        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--json", "--state-dir", dir.path] + filters)
+        let watch = try QuaketuiBinary.startWatch(["--json"] + filters, stateDirectory: dir.url)
         defer { watch.kill(); watch.wait() }
-        #expect(eventually(timeout: 20) { watch.stderr.contains("Watching ") })
         #expect(try QuaketuiBinary.run(["import", SharedData.url("all_week-2018-06-14.geojson").path], stateDirectory: dir.url).status == 0)
         let listed = try QuaketuiBinary.run(["list", "--json"] + filters, stateDirectory: dir.url).listedCodes()
         #expect(listed.count > 20)

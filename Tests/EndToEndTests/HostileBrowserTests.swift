@@ -39,8 +39,8 @@ struct HostileBrowserTests {
             $0.status.message?.hasPrefix("Could not save scene a") == true
         }
         // The whole notice, cause and path included, is in the log (issue 16: through the presenter).
-        let logged = try String(contentsOfFile: log, encoding: .utf8)
-        #expect(logged.contains(" browser: Could not save scene a"), "\(logged)")
+        let logged = try LogEntry.read(log)
+        #expect(logged.first { $0.message.hasPrefix("Could not save scene a: ") }?.context == "browser", "\(logged)")
         // A notice raised later in the session (another process wrote a broken defaults.plist)
         // reaches the status line too: notices are drained on every pass of the loop. A save may
         // fail again meanwhile and say so in front of it: the failure seen above can be the one

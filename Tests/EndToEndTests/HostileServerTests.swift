@@ -157,7 +157,7 @@ import Testing
             #expect(result.status == 0, "EINTR at recv #\(nth): \(result.stderr)")
             #expect(result.errorLines.isEmpty, "EINTR at recv #\(nth): \(result.stderr)")
             let count = try QuaketuiBinary.run(["info", "--json"], stateDirectory: state)
-            #expect(count.stdout.contains(#""quakes":2000"#), "EINTR at recv #\(nth): \(count.stdout)")
+            #expect(try count.json()["quakes"] as? Int == 2000, "EINTR at recv #\(nth): \(count.stdout)")
         }
         // recv #1 reads the head (with the first bytes of the body), #4 is well inside the 450 KB body.
         let env = try FaultShim.environment(calls: ["recv"], path: "socket:", nth: 4, errno: "ECONNRESET")
@@ -181,34 +181,18 @@ import Testing
                                      environment: ["QUAKETUI_STATE_DIR": dir.appending("state").path])
         var helper: pid_t?
         #expect(eventually(timeout: 30) {
-            helper = Self.children(of: child.pid).first { Self.name(of: $0) == "quaketui-http" }
+            helper = ChildProcess.children(of: child.pid).first { Self.name(of: $0) == "quaketui-http" }
             return helper != nil
         })
         child.kill(SIGKILL)
         child.wait()
         let helperPID = try #require(helper)
         // It polls its parent every quarter second; 5 s leaves room for a loaded machine.
-        #expect(eventually(timeout: 5) { Self.isGone(helperPID) }, "the helper \(helperPID) outlived its parent")
-        if !Self.isGone(helperPID) { kill(helperPID, SIGKILL) }
-    }
-
-    /// The children of every thread of `pid` (`/proc/PID/task/TID/children`).
-    static func children(of pid: pid_t) -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0) }
-        }
+        #expect(eventually(timeout: 5) { ChildProcess.isGone(helperPID) }, "the helper \(helperPID) outlived its parent")
+        if !ChildProcess.isGone(helperPID) { kill(helperPID, SIGKILL) }
     }
 
     static func name(of pid: pid_t) -> String {
         ((try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Exited: no such process, or a zombie nobody has reaped yet (PID 1 in a container may not).
-    static func isGone(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 }

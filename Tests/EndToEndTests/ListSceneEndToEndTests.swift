@@ -38,13 +38,13 @@ struct ListSceneEndToEndTests {
         try fixture.tmux.send(pane, ":")
         try fixture.tmux.send(pane, "depth 0-5", literal: true)
         try fixture.tmux.send(pane, "Enter")
-        try fixture.tmux.waitForScreen(pane, "the depth filter") { $0.header.line.contains("depth 0-5") }
+        try fixture.tmux.waitForScreen(pane, "the depth filter") { $0.header.filters == ":depth 0-5" }
         try fixture.tmux.send(pane, "/")
         try fixture.tmux.send(pane, "hawaii", literal: true)
         try fixture.tmux.send(pane, "Enter")
         try fixture.tmux.send(pane, "s", "g")
         let screen = try fixture.tmux.waitForScreen(pane, "the search, sorted by magnitude") {
-            $0.header.sort == "sort magnitude ↓" && $0.header.line.contains("hawaii") && $0.rows.first?.section?.title == "M 5"
+            $0.header.sort == "sort magnitude ↓" && $0.header.search == "/hawaii" && $0.rows.first?.section?.title == "M 5"
         }
         _ = try BrowserTests.waitForSceneFile(fixture) {
             $0["ContentView.sortOrder"] as? String == "magnitude" && $0["ContentView.searchText"] as? String == "hawaii"

@@ -50,8 +50,9 @@ struct RefreshCommandTests {
         let missing = try QuaketuiBinary.run(["refresh", "all_day"], stateDirectory: state.url,
                                              environment: ["QUAKETUI_FEED_BASE_URL": server.baseURL])
         #expect(missing.status == 1)
-        #expect(missing.stderr.contains("HTTP 404"), "\(missing.stderr)")
-        #expect(missing.stderr.contains("nothing was changed"))
+        let url = "\(server.baseURL)/all_day.geojson"
+        #expect(missing.errorLines == ["Error: \(url): the server answered HTTP 404 (Not Found) for \(url); nothing was changed."],
+                "\(missing.stderr)")
 
         server.stop()
         let refused = try QuaketuiBinary.run(["refresh", "all_week"], stateDirectory: state.url,

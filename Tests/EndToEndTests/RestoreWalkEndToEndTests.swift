@@ -355,8 +355,7 @@ struct RestoreWalkEndToEndTests {
         // No crash-guard notice: the status line as it was (the masked screens below leave it out).
         #expect(Screen(screen).status.message?.hasPrefix("The last launch of scene guard stopped while restoring") != true, "\(screen)")
         #expect(Self.masked(screen) == Self.masked(left), "left:\n\(left)\nrelaunched:\n\(screen)")
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.appending("scenes").path)
-            .filter { $0.contains("crashed") }
+        let aside = files(in: dir.appending("scenes").path, withPrefix: "guard.plist.crashed-")
         #expect(aside.isEmpty, "\(aside)")
     }
 }

@@ -16,11 +16,6 @@ import Testing
         return dir
     }
 
-    /// Names in the state directory that were set aside (`….corrupt-…`).
-    static func setAside(_ dir: TemporaryDirectory) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.contains(".corrupt-") }
-    }
-
     static func alertMagnitude(_ dir: TemporaryDirectory) throws -> String {
         try QuaketuiBinary.run(["config", "alertMagnitude"], stateDirectory: dir.url).stdout
     }
@@ -39,7 +34,7 @@ import Testing
         let env = try FaultShim.environment(calls: ["read"], path: "defaults.plist", nth: 1, errno: errno)
         let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url, environment: env)
         #expect(list.status == 0, "\(list.stderr)")
-        #expect(try Self.setAside(dir).isEmpty)
+        #expect(filesSetAside(in: dir.path).isEmpty)
         #expect(try Self.alertMagnitude(dir) == "M 6.5\n")
     }
 
@@ -62,7 +57,7 @@ import Testing
             #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
             #expect(try QuaketuiBinary.run(arguments, stateDirectory: dir.url).status == 0, "\(arguments) without the fault")
         }
-        #expect(try Self.setAside(dir).isEmpty)
+        #expect(filesSetAside(in: dir.path).isEmpty)
         #expect(try Self.alertMagnitude(dir) == "M 6.5\n")
     }
 
@@ -75,7 +70,7 @@ import Testing
         #expect(set.errorLines == [Self.unreadableSettings(dir.url.appendingPathComponent("defaults.plist").path)], "\(set.stderr)")
         let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url, environment: env)
         #expect(list.status == 1, "\(list.stderr)")
-        #expect(try Self.setAside(dir).isEmpty)
+        #expect(filesSetAside(in: dir.path).isEmpty)
         #expect(try Self.alertMagnitude(dir) == "M 6.5\n")
     }
 
@@ -94,7 +89,7 @@ import Testing
             let list = try QuaketuiBinary.run(["list"], stateDirectory: dir.url, environment: env)
             #expect(list.status == 0 || (list.status == 1 && list.stderr.split(separator: "\n").count == 1),
                     "open #\(nth): \(list.status) \(list.stderr)")
-            #expect(try Self.setAside(dir).isEmpty, "open #\(nth)")
+            #expect(filesSetAside(in: dir.path).isEmpty, "open #\(nth)")
             #expect(try Self.alertMagnitude(dir) == "M 6.5\n", "open #\(nth)")
         }
     }

@@ -79,7 +79,7 @@ extension DownloadLimitTests {
         // Killed from outside between downloads (perhaps still exiting when the request goes
         // out): the next download starts a helper of its own.
         kill(second, SIGKILL)
-        #expect(eventually(timeout: 10) { Self.isGone(second) })
+        #expect(eventually(timeout: 10) { ChildProcess.isGone(second) })
         #expect(try Self.readAll(try HTTPByteStream(url: bigURL, session: session)) == big)
 
         // Killed mid-body: the read fails (the fetch asks for the window again), then all is well.
@@ -128,6 +128,6 @@ extension DownloadLimitTests {
         let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/file/one")))
         let helper = try #require(Self.helpers().first)
         #expect(try Self.readAll(stream) == Self.body(2_000_000, seed: 3))
-        #expect(Self.isGone(helper))
+        #expect(ChildProcess.isGone(helper))
     }
 }

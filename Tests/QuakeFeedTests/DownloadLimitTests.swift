@@ -24,7 +24,7 @@ import Testing
         #expect(eventually(timeout: 20) { ((try? String(contentsOf: log, encoding: .utf8)) ?? "").contains("sent big.bin") })
         // Nothing read yet: the helper must not give up while its chunks wait for us.
         let helper = try #require(Self.helpers().first, "no quaketui-http child for \(url)")
-        #expect(!eventually(timeout: stall * 5) { Self.isGone(helper) }, "the helper gave up on a slow reader")
+        #expect(!eventually(timeout: stall * 5) { ChildProcess.isGone(helper) }, "the helper gave up on a slow reader")
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -61,21 +61,9 @@ import Testing
     /// This process's `quaketui-http` children that still run (this suite runs its tests one at
     /// a time, and is the only one of its target that downloads).
     static func helpers() -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let children = tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/self/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0) }
-        }
-        return children.filter { pid in
+        ChildProcess.children(of: getpid()).filter { pid in
             let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-            return !isGone(pid) && String(decoding: line.prefix { $0 != 0 }, as: UTF8.self).hasSuffix("quaketui-http")
+            return !ChildProcess.isGone(pid) && String(decoding: line.prefix { $0 != 0 }, as: UTF8.self).hasSuffix("quaketui-http")
         }
-    }
-
-    /// Exited: no such process, or a zombie not yet reaped.
-    static func isGone(_ pid: pid_t) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return true }
-        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
     }
 }

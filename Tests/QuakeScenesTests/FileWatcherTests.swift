@@ -41,7 +41,7 @@ import Testing
         defer { dir.remove() }
         let path = dir.path + "/defaults.plist"
         try Data("old contents".utf8).write(to: URL(fileURLWithPath: path))
-        let seen = Contents()
+        let seen = Collected<String>()
         let watcher = FileWatcher(path: path, watching: .kernelEvents(fallback: .seconds(3600))) {
             seen.append((try? String(contentsOfFile: path, encoding: .utf8)) ?? "<unreadable>")
         }
@@ -62,11 +62,11 @@ import Testing
         // half write before it have been heard too, had the watcher listened to them.
         try Data("1".utf8).write(to: dir.appending("marker"), options: .atomic)
         #expect(eventually(timeout: 20) { marker.value == 1 })
-        #expect(seen.all.isEmpty, "reported while half-written: \(seen.all)")
+        #expect(seen.values.isEmpty, "reported while half-written: \(seen.values)")
         try handle.write(contentsOf: Data("contents".utf8))
         try handle.close()
-        #expect(eventually(timeout: 20) { !seen.all.isEmpty })
-        #expect(seen.all == ["new contents"])
+        #expect(eventually(timeout: 20) { !seen.values.isEmpty })
+        #expect(seen.values == ["new contents"])
     }
 
     @Test func watchersOfOneDirectoryShareItsWatchAndOutliveEachOther() throws {
@@ -136,13 +136,4 @@ import Testing
         #expect(eventually(timeout: 20) { seen.value == 1 })
         #expect(watching.value(for: AppKeys.timeZone) == "utc")
     }
-}
-
-/// What a handler read, in order.
-private final class Contents: @unchecked Sendable {
-    // @unchecked: `values` is guarded by `lock`.
-    private let lock = NSLock()
-    private var values: [String] = []
-    func append(_ value: String) { lock.lock(); values.append(value); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return values }
 }

@@ -25,16 +25,12 @@ import Testing
         return (try? String(contentsOfFile: ready, encoding: .utf8)) ?? "no ready file"
     }
 
-    static func setAside(_ state: StateDirectory) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: state.scenesPath).filter { $0.contains(".corrupt-") }
-    }
-
     @Test func aSceneUnreadableAtLaunchKeepsItsKeysAndGetsTheNewOne() throws {
         let (dir, state) = try Self.savedScene()
         defer { dir.remove() }
         // Every attempt of the launch's load fails; the save's own read then succeeds.
         #expect(try Self.runChild(state, dir: dir, failedReads: AtomicFile.readAttempts) == "saved")
-        #expect(try Self.setAside(state).isEmpty)
+        #expect(filesSetAside(in: state.scenesPath).isEmpty)
         let reopened = try SceneStorage(state: state, scene: .main, restoring: false)
         #expect(reopened.value(for: SceneKeys.selectedQuake) == "us7000abcd")
         #expect(reopened.value(for: SceneKeys.searchText) == "after-fault")
@@ -45,7 +41,7 @@ import Testing
         defer { dir.remove() }
         let outcome = try Self.runChild(state, dir: dir, failedReads: 1_000)
         #expect(outcome.contains("Input/output error"), "\(outcome)")
-        #expect(try Self.setAside(state).isEmpty)
+        #expect(filesSetAside(in: state.scenesPath).isEmpty)
         let reopened = try SceneStorage(state: state, scene: .main, restoring: false)
         #expect(reopened.value(for: SceneKeys.selectedQuake) == "us7000abcd")
         #expect(reopened.value(for: SceneKeys.searchText) == "")

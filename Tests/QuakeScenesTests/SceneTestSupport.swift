@@ -16,11 +16,6 @@ func readPlist(_ path: String) -> [String: PropertyListItem]? {
     return PropertyListItem.rootDictionary(from: data)
 }
 
-/// Files in `directory` whose names start with `prefix`.
-func files(in directory: String, withPrefix prefix: String) -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
-}
-
 /// The values the child process and durability tests set: one per SPEC §4.1 key.
 enum SampleScene {
     static let draft = EditDraft(code: "us7000abcd", text: "Felt it in Reykjavík — <ok> & \"quoted\"", cursor: 12)
@@ -59,12 +54,4 @@ final class Flag: @unchecked Sendable {
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-/// Activities collected by a callback, thread-safely.
-final class Received: @unchecked Sendable {
-    private let lock = NSLock()
-    private var items: [UserActivity] = []
-    func append(_ activity: UserActivity) { lock.lock(); items.append(activity); lock.unlock() }
-    var codes: [String] { lock.lock(); defer { lock.unlock() }; return items.compactMap(\.quakeCode) }
 }

@@ -121,24 +121,24 @@ import Testing
         let (dir, state) = try makeState()
         defer { dir.remove() }
         let browser = try ActivityCenter(state: state)
-        let received = Received()
+        let received = Collected<UserActivity>()
         let token = browser.onActivity(for: .main) { received.append($0) }
         defer { token.cancel() }
         _ = try ActivityCenter(state: state).open("us7000abcd", in: .main)
-        #expect(eventually(timeout: 20) { received.codes == ["us7000abcd"] })
+        #expect(eventually(timeout: 20) { received.values.compactMap(\.quakeCode) == ["us7000abcd"] })
         _ = try ActivityCenter(state: state).open("us7000efgh", in: .main)
-        #expect(eventually(timeout: 20) { received.codes.count >= 2 })
-        #expect(received.codes == ["us7000abcd", "us7000efgh"], "each delivered once")
+        #expect(eventually(timeout: 20) { received.values.compactMap(\.quakeCode).count >= 2 })
+        #expect(received.values.compactMap(\.quakeCode) == ["us7000abcd", "us7000efgh"], "each delivered once")
     }
 
     @Test func anActivitySentBeforeLaunchIsDeliveredAtOnce() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
         _ = try ActivityCenter(state: state).open("ci40123456", in: .main)
-        let received = Received()
+        let received = Collected<UserActivity>()
         let token = try ActivityCenter(state: state).onActivity(for: .main) { received.append($0) }
         defer { token.cancel() }
-        #expect(eventually(timeout: 1) { received.codes == ["ci40123456"] })
+        #expect(eventually(timeout: 1) { received.values.compactMap(\.quakeCode) == ["ci40123456"] })
     }
 
     @Test func aCorruptActivityFileIsSetAsideAndReplaced() throws {

@@ -11,10 +11,6 @@ import Testing
         RowKeys(id: id, time: time, magnitude: magnitude, regionKey: region, placeKey: region)
     }
 
-    static func region(_ key: String, _ count: Int) -> QuakeSection {
-        QuakeSection(id: key, title: key, count: count, key: .region(key))
-    }
-
     static func sectionOf(_ keys: RowKeys) -> SectionKey { .region(keys.regionKey) }
 
     /// Newest first within a region, as `QueryPlan` orders a region sort.
@@ -32,7 +28,7 @@ import Testing
         return changes
     }
 
-    static let one = SectionIndex([region("a", 5)])
+    static let one = SectionIndex([QuakeSection.region("a", 5)])
 
     /// Rows a b c d e; b changes and keeps its place among the others: an update.
     @Test func aRowKeepingItsPlaceIsAnUpdate() {
@@ -53,7 +49,7 @@ import Testing
     /// place, so both are updates (the list needs no move animation).
     @Test func changedRowsSwappingAmongThemselvesAreUpdates() {
         let diff = ChangeDiff(codes: ["b", "c"], oldMatched: [:], newMatched: [:])
-        let index = SectionIndex([Self.region("a", 4)])
+        let index = SectionIndex([QuakeSection.region("a", 4)])
         #expect(diff.changes(oldRank: ["b": 1, "c": 2], newRank: ["b": 2, "c": 1], old: index, new: index)
                 == Self.expected(codes: ["b", "c"], updated: [(2, 1), (1, 2)]))
     }
@@ -61,15 +57,15 @@ import Testing
     /// Sections [a: 2, b: 1] become [c: 1, a: 2]: b's row deleted (and b with it), c's row
     /// inserted in a new first section, and a code that never matched listed but placed nowhere.
     @Test func insertsDeletesAndSectionsAreListedInOrder() {
-        let old = SectionIndex([Self.region("a", 2), Self.region("b", 1)])
-        let new = SectionIndex([Self.region("c", 1), Self.region("a", 2)])
+        let old = SectionIndex([QuakeSection.region("a", 2), QuakeSection.region("b", 1)])
+        let new = SectionIndex([QuakeSection.region("c", 1), QuakeSection.region("a", 2)])
         let diff = ChangeDiff(codes: ["gone", "new", "never"], oldMatched: [:], newMatched: [:])
         #expect(diff.changes(oldRank: ["gone": 2], newRank: ["new": 0], old: old, new: new)
                 == Self.expected(codes: ["gone", "new", "never"], sectionsDeleted: [1], sectionsInserted: [0], deleted: [2], inserted: [0]))
     }
 
     @Test func manyChangesAreSortedByTheirPlaces() {
-        let index = SectionIndex([Self.region("a", 10)])
+        let index = SectionIndex([QuakeSection.region("a", 10)])
         let diff = ChangeDiff(codes: ["p", "q", "r", "s", "t", "u"], oldMatched: [:], newMatched: [:])
         let changes = diff.changes(oldRank: ["p": 8, "q": 2, "r": 5, "s": 0], newRank: ["r": 9, "s": 1, "t": 4, "u": 0],
                                    old: index, new: index)

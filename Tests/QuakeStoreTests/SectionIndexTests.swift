@@ -1,22 +1,19 @@
 import Foundation
 @testable import QuakeModel
 @testable import QuakeStore
+import QuakeTestSupport
 import Testing
 
 /// The section index as a value, without SQLite: offsets, lookups by key, and the next index a
 /// merge's count deltas and new sections make.
 @Suite struct SectionIndexTests {
-    static func region(_ key: String, _ count: Int) -> QuakeSection {
-        QuakeSection(id: key, title: key.capitalized, count: count, key: .region(key))
-    }
-
     /// Regions in ascending byte order, as `QueryPlan.sectionPrecedes` orders them ascending.
     static func ascending(_ a: SectionKey, _ b: SectionKey) -> Bool {
         guard case .region(let x) = a, case .region(let y) = b else { preconditionFailure("regions only") }
         return x.utf8.lexicographicallyPrecedes(y.utf8)
     }
 
-    static let index = SectionIndex([region("alaska", 3), region("chile", 1), region("fiji", 4)])
+    static let index = SectionIndex([QuakeSection.region("alaska", 3), QuakeSection.region("chile", 1), QuakeSection.region("fiji", 4)])
 
     @Test func offsetsAndIndexPathsFollowTheCounts() {
         let index = Self.index
@@ -46,17 +43,17 @@ import Testing
     @Test func deltasMoveCountsDropEmptiedSectionsAndInsertNewOnesInOrder() {
         let next = Self.index.applying(
             [.region("alaska"): -1, .region("chile"): -1, .region("fiji"): 2, .region("china"): 2, .region("aaa"): 1],
-            adding: [Self.region("china", 0), Self.region("aaa", 99)], precedes: Self.ascending)
+            adding: [QuakeSection.region("china", 0), QuakeSection.region("aaa", 99)], precedes: Self.ascending)
         // The added sections' counts are their deltas, not what they came with.
-        #expect(next == SectionIndex([Self.region("aaa", 1), Self.region("alaska", 2), Self.region("china", 2), Self.region("fiji", 6)]))
+        #expect(next == SectionIndex([QuakeSection.region("aaa", 1), QuakeSection.region("alaska", 2), QuakeSection.region("china", 2), QuakeSection.region("fiji", 6)]))
         #expect(next.starts == [0, 1, 3, 5])
         #expect(next.count == 11)
     }
 
     @Test func noDeltasKeepTheIndexAndAnAlreadyPresentSectionIsNotAddedTwice() {
         #expect(Self.index.applying([:], adding: [], precedes: Self.ascending) == Self.index)
-        let next = Self.index.applying([.region("chile"): 1], adding: [Self.region("chile", 5)], precedes: Self.ascending)
-        #expect(next == SectionIndex([Self.region("alaska", 3), Self.region("chile", 2), Self.region("fiji", 4)]))
+        let next = Self.index.applying([.region("chile"): 1], adding: [QuakeSection.region("chile", 5)], precedes: Self.ascending)
+        #expect(next == SectionIndex([QuakeSection.region("alaska", 3), QuakeSection.region("chile", 2), QuakeSection.region("fiji", 4)]))
     }
 
     @Test func everySectionEmptiedLeavesAnEmptyIndex() {

@@ -10,6 +10,12 @@ enum Fixtures {
     static let now: Int64 = 1_714_996_800_000
     static let hour: Int64 = 3_600_000
 
+    /// The request of the list `model` shows, without its sort: what the statistics and the
+    /// map's density are asked for.
+    static func listRequest(_ model: BrowserModel) -> SectionedFetchRequest {
+        SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
+    }
+
     static let display = DisplaySettings(now: now, timeZone: .utc, localTimeZone: TimeZone(identifier: "Asia/Tokyo")!)
 
     static let quakes: [QuakeLine] = [

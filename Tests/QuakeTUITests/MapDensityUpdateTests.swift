@@ -13,10 +13,6 @@ import Testing
     /// Every fixture quake is at 33.4°S 70.6°W (`QuakeRecord.fixture`).
     static let (latitude, longitude) = (-33.4, -70.6)
 
-    static func listRequest(_ model: BrowserModel) -> SectionedFetchRequest {
-        SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
-    }
-
     static func grid(_ window: GridWindow, count: Int) -> DensityGrid {
         DensityGrid(window: window, cells: [DensityGrid.Cell(row: 56, column: 109, count: count, maximumMagnitude: 5)])
     }
@@ -31,7 +27,7 @@ import Testing
     @Test func theMapTabAsksForTheDensityOfTheList() throws {
         let (model, effects) = try Self.mapShown()
         let world = GridWindow.world(cellDegrees: 1)
-        #expect(effects.contains(.computeDensity(Self.listRequest(model), window: world, generation: 1)))
+        #expect(effects.contains(.computeDensity(Fixtures.listRequest(model), window: world, generation: 1)))
         var expected = model.state
         try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
         expected.map.grid = Self.grid(world, count: 12)
@@ -52,7 +48,7 @@ import Testing
         #expect(try model.send(.selectTab(.detail)).contains(.cancelDensity))
         #expect(!model.state.map.isPending && model.state.map.request == nil && model.state.map.window == nil)
         let effects = try model.performReads(model.send(.selectTab(.map)))
-        #expect(effects.contains(.computeDensity(Self.listRequest(model), window: world, generation: 2)))
+        #expect(effects.contains(.computeDensity(Fixtures.listRequest(model), window: world, generation: 2)))
         try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
         #expect(model.state.map.isPending && model.state.map.grid == nil, "the stopped count's late answer is dropped")
         try model.send(.densityComputed(generation: 2, Self.grid(world, count: 13)))
@@ -63,7 +59,7 @@ import Testing
     /// for the world arriving after them is dropped; `+` at local stays there.
     @Test func zoomingAsksForTheNewWindowAndDropsStaleAnswers() throws {
         let (model, _) = try Self.mapShown()
-        let request = Self.listRequest(model)
+        let request = Fixtures.listRequest(model)
         #expect(KeyMap.action(for: .character("+"), in: model.state) == .zoomMap(1))
         #expect(KeyMap.action(for: .character("-"), in: model.state) == .zoomMap(-1))
         let region = GridWindow.around(latitude: Self.latitude, longitude: Self.longitude, latitudeSpan: 20, cellDegrees: 0.2)
@@ -124,7 +120,7 @@ import Testing
         let world = GridWindow.world(cellDegrees: 1)
         try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
         var expected = model.state
-        #expect(try model.send(.storeChanged).contains(.computeDensity(Self.listRequest(model), window: world, generation: 2)))
+        #expect(try model.send(.storeChanged).contains(.computeDensity(Fixtures.listRequest(model), window: world, generation: 2)))
         expected.map.generation = 2
         expected.map.isPending = true
         #expect(model.state.map == expected.map)

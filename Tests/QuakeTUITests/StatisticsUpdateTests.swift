@@ -19,15 +19,11 @@ import Testing
         return stats
     }
 
-    static func listRequest(_ model: BrowserModel) -> SectionedFetchRequest {
-        SectionedFetchRequest(predicate: model.state.request.predicate, timeZone: model.state.request.timeZone)
-    }
-
     @Test func openingTheViewAsksForTheStatisticsOfTheList() throws {
         let model = try Self.model()
         var expected = model.state
         let effects = try model.send(.toggleStatistics)
-        let request = Self.listRequest(model)
+        let request = Fixtures.listRequest(model)
         #expect(effects == [.saveScene, .computeStatistics(request, generation: 1)])
         expected.statistics.isPresented = true
         expected.statistics.generation = 1
@@ -51,7 +47,7 @@ import Testing
         let model = try Self.model()
         try model.send(.toggleStatistics)
         try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
-        let request = Self.listRequest(model)
+        let request = Fixtures.listRequest(model)
         try model.send(.beginCommand)
         for character in "decluster gk" { try model.send(.commandInput(String(character))) }
         var expected = model.state
@@ -91,7 +87,7 @@ import Testing
         try model.send(.beginCommand)
         for character in "decluster gk" { try model.send(.commandInput(String(character))) }
         try model.send(.runCommand)
-        let request = Self.listRequest(model)
+        let request = Fixtures.listRequest(model)
         var expected = model.state
         #expect(expected.statistics.generation == 2 && expected.statistics.isPending && expected.statistics.progress == nil)
 
@@ -145,7 +141,7 @@ import Testing
             for character in command { try model.send(.commandInput(String(character))) }
             return try model.send(.runCommand)
         }
-        let request = Self.listRequest(model)
+        let request = Fixtures.listRequest(model)
         #expect(try run("decluster gk").contains(.computeStatistics(request, declustering: .gk, generation: 2)))
         try model.send(.statisticsComputed(generation: 2, Self.background(4, removed: 3)))
         #expect(try run("decluster off").contains(.computeStatistics(request, generation: 3)))
@@ -165,7 +161,7 @@ import Testing
         try model.send(.toggleStatistics)
         try model.send(.beginSearch)
         let effects = try model.send(.searchInput("chi"))
-        let chile = Self.listRequest(model)
+        let chile = Fixtures.listRequest(model)
         #expect(effects == [.saveScene, .computeStatistics(chile, generation: 2)])
         let waiting = model.state
         #expect(waiting.statistics.generation == 2 && waiting.statistics.isPending && waiting.statistics.result == nil)
@@ -203,7 +199,7 @@ import Testing
         try model.send(.toggleStatistics)
         try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
         var expected = model.state
-        #expect(try model.send(.storeChanged) == [.computeStatistics(Self.listRequest(model), generation: 2)])
+        #expect(try model.send(.storeChanged) == [.computeStatistics(Fixtures.listRequest(model), generation: 2)])
         expected.statistics.generation = 2
         expected.statistics.isPending = true
         #expect(model.state == expected)
@@ -266,7 +262,7 @@ import Testing
         expected.statistics.isPending = false
         expected.statistics.request = nil
         #expect(model.state == expected)
-        #expect(try model.send(.toggleStatistics) == [.saveScene, .computeStatistics(Self.listRequest(model), generation: 2)])
+        #expect(try model.send(.toggleStatistics) == [.saveScene, .computeStatistics(Fixtures.listRequest(model), generation: 2)])
         try model.send(.statisticsComputed(generation: 1, Self.statistics(12)))
         #expect(model.state.statistics.result == nil && model.state.statistics.isPending)
         try model.send(.statisticsComputed(generation: 2, Self.statistics(13)))
@@ -280,7 +276,7 @@ import Testing
         state.statistics.isPresented = true
         let model = try BrowserModel(state: state, source: BrowserUpdateTests.makeSource())
         try model.restore(AppState.RestoredSelection())
-        #expect(model.resumeStatistics() == [.computeStatistics(Self.listRequest(model), generation: 1)])
+        #expect(model.resumeStatistics() == [.computeStatistics(Fixtures.listRequest(model), generation: 1)])
         #expect(model.resumeStatistics() == [])
     }
 }

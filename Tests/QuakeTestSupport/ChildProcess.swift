@@ -184,6 +184,22 @@ public final class ChildProcess: @unchecked Sendable {
 
     public func kill(_ signal: Int32 = SIGKILL) { Glibc.kill(pid, signal) }
 
+    /// The children of every thread of process `pid` (`/proc/PID/task/TID/children`).
+    public static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [pid_t] in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return text.split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    /// Whether process `pid` is gone: no `/proc` entry, or a zombie (exited, not yet reaped).
+    public static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
     private static func decode(_ status: Int32) -> Int32 {
         (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
     }

@@ -21,6 +21,12 @@ public enum QuaketuiBinary {
         /// stderr's lines.
         public var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
 
+        /// What `import` notes about the file it read: each stdout line `  note: TEXT` as TEXT,
+        /// in order (`SeisComP SC3ML 0.13: depths in kilometres, …`).
+        public var notes: [String] {
+            lines.filter { $0.hasPrefix("  note: ") }.map { String($0.dropFirst("  note: ".count)) }
+        }
+
         /// The value of stdout's `label   value` line (`info`, `config`): what follows the label
         /// and its column of spaces; nil when no line has that label.
         public func field(_ label: String) -> String? {
@@ -47,6 +53,23 @@ public enum QuaketuiBinary {
         let result = try run(["config"] + arguments, stateDirectory: stateDirectory)
         guard result.status == 0 else { throw ChildProcess.ChildError("config \(arguments) failed: \(result.stderr)") }
         return result
+    }
+
+    /// Starts `quaketui watch --state-dir DIR ARGS` and returns it once it watches: once its
+    /// first stderr line is, whole, `Watching DIR/quakes.sqlite for new quakes; press ctrl-c to
+    /// stop.` Throws (with what it said, the process killed) when another line comes first or
+    /// none within `timeout`. The caller stops it: `defer { watch.kill(); watch.wait() }`.
+    public static func startWatch(_ arguments: [String] = [], stateDirectory: URL, environment: [String: String] = [:],
+                                  timeout: TimeInterval = 20) throws -> ChildProcess {
+        let watch = try ChildProcess(url, ["watch", "--state-dir", stateDirectory.path] + arguments, environment: environment)
+        let watching = "Watching \(stateDirectory.path)/quakes.sqlite for new quakes; press ctrl-c to stop."
+        let firstLine = { watch.stderr.split(separator: "\n").first.map(String.init) }
+        guard eventually(timeout: timeout, { firstLine() != nil }), firstLine() == watching else {
+            watch.kill()
+            watch.wait()
+            throw ChildProcess.ChildError("watch \(arguments) did not say it watches: \(watch.stderr)")
+        }
+        return watch
     }
 
     /// Runs `quaketui ARGS` with `QUAKETUI_STATE_DIR` set to `stateDirectory` (when given).

@@ -34,3 +34,13 @@ public func propertyList(at url: URL) throws -> [String: Any] {
     }
     return plist
 }
+
+/// The files in `directory` whose names start with `prefix`, sorted; none when it cannot be read.
+public func files(in directory: String, withPrefix prefix: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+}
+
+/// The files quaketui set aside in `directory` as unreadable (`NAME.corrupt-TIME`), sorted.
+public func filesSetAside(in directory: String) -> [String] {
+    files(in: directory, withPrefix: "").filter { $0.contains(".corrupt-") }
+}
