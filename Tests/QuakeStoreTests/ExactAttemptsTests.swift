@@ -1,5 +1,5 @@
 import Foundation
-@testable import QuakeModel
+import QuakeModel
 @testable import QuakeStore
 import Testing
 

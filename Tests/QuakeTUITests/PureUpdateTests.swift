@@ -194,6 +194,45 @@ import Testing
         #expect(state == done)
     }
 
+    /// Whether the engine tries a request exactly before its window is the state's to say
+    /// (`ExactAttempts`, asked as `ResultsQuery.triesExactly`), learnt from the answers: a
+    /// provisional answer marks the request's shape slow, a count settled within the budget
+    /// clears it; a dropped answer teaches nothing.
+    @Test func whetherARequestIsTriedExactlyIsLearntFromTheAnswersInTheState() throws {
+        var state = Self.start()
+        let sort = try #require(Self.query(state.update(.nextSortOrder, at: Self.time)))
+        #expect(sort.triesExactly && state.exactAttempts == ExactAttempts())
+        var expected = state
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: sort, snapshot: Self.window(state.request, count: 7, generation: 2), anchor: 0)))
+        expected.exactAttempts.record(expected.request, withinBudget: false)
+        expected.results = Self.window(expected.request, count: 7, generation: 2)
+        expected.relayout()
+        expected.awaitedQuery = nil
+        expected.awaitedFor = nil
+        expected.keptSelectionLine = 1
+        expected.heldForCounts = []
+        #expect(state == expected)
+        // The same shape again (the direction is not part of it): its window at once.
+        let reverse = try #require(Self.query(state.update(.reverseSortDirection)))
+        #expect(!reverse.triesExactly)
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: reverse, snapshot: Self.window(state.request, count: 8, generation: 3), anchor: 0)))
+        // A distance sort's band counts (still provisional) and a late answer of count 7 teach nothing.
+        let waiting = state
+        _ = state.update(.resultsSettled(SettledResults(count: 7, snapshot: Self.snapshot(state.request, [("M 3", ["a1"])], generation: 9),
+                                                        anchorCode: "a1", anchor: 0, withinBudget: true)))
+        #expect(state == waiting)
+        var counted = Self.window(state.request, count: 8, generation: 4)
+        counted.countedTotal = 4
+        _ = state.update(.resultsSettled(SettledResults(count: 8, snapshot: counted, anchorCode: "a1", anchor: 0)))
+        #expect(state.exactAttempts == waiting.exactAttempts)
+        // Count 8 took no longer than the budget: the shape is tried exactly again.
+        let exact = Self.snapshot(state.request, [("M 3", ["b1", "a1", "a2", "b2"])], generation: 5)
+        _ = state.update(.resultsSettled(SettledResults(count: 8, snapshot: exact, anchorCode: "a1", anchor: 1, withinBudget: true)))
+        #expect(state.exactAttempts == ExactAttempts() && !state.results.isProvisional)
+        let again = try #require(Self.query(state.update(.reverseSortDirection)))
+        #expect(again.triesExactly)
+    }
+
     @Test func anAnswerToAQueryANewerOneSupersededIsDropped() throws {
         var state = Self.start()
         let first = try #require(Self.query(state.update(.nextSortOrder, at: Self.time)))

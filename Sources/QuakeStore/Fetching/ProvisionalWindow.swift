@@ -49,6 +49,24 @@ struct ProvisionalWindow {
         }
     }
 
+    /// The window of `request` around the quake `code` (or from the top), read on `context`
+    /// (the exact controller's connection, which it leaves as it was): `margin` rows above the
+    /// quake and twice that below, within `limit` ns.
+    init(reading request: SectionedFetchRequest, around code: String?, on context: ViewContext, margin: Int,
+         limit: UInt64?, collapsed: Set<String> = []) throws {
+        let days = DayCalendar(timeZone: request.timeZone)
+        self = try context.read { db in
+            var keys: RowKeys?
+            if let code {
+                let statement = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
+                try statement.bind(code, at: 1)
+                keys = try statement.step() ? RowKeys(statement) : nil
+            }
+            return try ProvisionalWindow(db, request: request, days: days, anchor: keys, above: keys == nil ? 0 : margin,
+                                         below: 2 * margin, limit: limit, collapsed: collapsed)
+        }
+    }
+
     var count: Int { rows.count }
 
     /// The window's sections with the whole result's counts (`totalCount`) of the same sections

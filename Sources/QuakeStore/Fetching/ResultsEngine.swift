@@ -8,7 +8,8 @@ import Foundation
 ///
 /// How a `configure(_:around:)` goes:
 /// 1. The exact controller tries the new request (and the selection's place in it) within a
-///    small budget (`budget`). Done in time: exact at once, as always at small sizes.
+///    small budget (`budget`), unless the caller says not to (`tryingExactly`: the browser's
+///    update decides from its `ExactAttempts`). Done in time: exact at once, as always at small sizes.
 /// 2. Over budget, it is stopped (its state stays as it was) and a `ProvisionalWindow` is read
 ///    instead: the rows around the selection in the new order, straight off the sort indexes.
 ///    Its sections say their counts are pending.
@@ -75,8 +76,6 @@ public final class ResultsEngine {
     }
 
     private var generation = 0
-    /// Whether a request is tried exactly within the budget or goes to its window at once.
-    private var attempts = ExactAttempts()
 
     /// Called on a background queue when the exact results of a pending request are ready to
     /// `settle()` (the browser posts an action and wakes its loop).
@@ -149,11 +148,14 @@ public final class ResultsEngine {
     /// The number of the background count a provisional window waits for (nil: exact).
     public var pendingCount: Int? { provisional?.generation }
 
-    public func configure(_ request: SectionedFetchRequest) throws {
-        try configure(request, around: nil)
+    public func configure(_ request: SectionedFetchRequest, tryingExactly: Bool = true) throws {
+        try configure(request, around: nil, tryingExactly: tryingExactly)
     }
 
-    public func configure(_ request: SectionedFetchRequest, around code: String?) throws {
+    /// Applies `request`, the quake `code` to anchor on: exactly at once when it is tried
+    /// (`tryingExactly`) and fits the budget, else with a provisional window and a count in the
+    /// background. The snapshot says which (`isProvisional`); the caller remembers it.
+    public func configure(_ request: SectionedFetchRequest, around code: String?, tryingExactly: Bool = true) throws {
         let request = request.normalized
         generation += 1
         let limit = budget.map(Self.nanoseconds)
@@ -163,7 +165,7 @@ public final class ResultsEngine {
             // A kept one is tried like any request, as its shape's last answer says (the build
             // skipped counts as over the budget; so do 20–30 ms of band counts at 1M).
             let buildsLargeTable = try limit != nil && current.rebuildsLargeDistanceTable(for: request)
-            let skip = buildsLargeTable || !attempts.tries(request)
+            let skip = buildsLargeTable || !tryingExactly
             if alwaysProvisional || skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
             }
@@ -173,7 +175,6 @@ public final class ResultsEngine {
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
-            attempts.record(request, withinBudget: false)
         }
         let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
@@ -184,35 +185,42 @@ public final class ResultsEngine {
     /// The exact offset the last synchronous configure found for its anchor (nil: none cached).
     private var anchored: (code: String?, offset: Int?)?
 
+    /// What `settle()` took in.
+    public struct Settlement: Equatable, Sendable {
+        /// Whether the exact count took no longer than the budget (a request of its shape may be
+        /// tried exactly next time: `ExactAttempts`); nil for a distance sort's band counts, its
+        /// order still pending.
+        public var withinBudget: Bool?
+    }
+
     /// Takes the exact results of the pending request if they are ready: swaps them in and
-    /// merges what was committed since they were read. Returns whether the results changed.
+    /// merges what was committed since they were read. Returns what changed (nil: nothing).
     ///
     /// A distance sort's band counts come first, on their own `settle()`: the source then stays
     /// provisional, with the whole counts on the window's sections.
     /// - Throws: the background count's failure; the source is then back on the request it had
     ///   before the pending one (exact), and the caller should put its state back too.
-    public func settle() throws -> Bool {
-        guard var pending = provisional else { return false }
+    public func settle() throws -> Settlement? {
+        guard var pending = provisional else { return nil }
         if let counted = worker.takeCountedBands(generation: pending.generation) {
-            guard !pending.countsAreStale else { return false }
+            guard !pending.countsAreStale else { return nil }
             pending.counted = counted
             provisional = pending
-            return true
+            return Settlement(withinBudget: nil)
         }
-        guard let result = worker.take(generation: pending.generation) else { return false }
+        guard let result = worker.take(generation: pending.generation) else { return nil }
         provisional = nil
         switch result {
         case .failure(let error):
             throw error
         case .success(let (finished, offset, duration)):
-            // A count that took no longer than the budget: the next request may be tried exactly.
-            attempts.record(pending.request, withinBudget: budget.map { duration <= $0 } ?? true)
+            let settlement = Settlement(withinBudget: budget.map { duration <= $0 } ?? true)
             let previous = current
             current = finished
             worker.giveSpare(previous)
             anchored = (pending.countedAnchor, offset)
             if try current.merge() != nil { anchored = nil }
-            return true
+            return settlement
         }
     }
 
@@ -307,31 +315,12 @@ public final class ResultsEngine {
     /// The provisional window of `request` around the quake `code` (or from the top), read on the
     /// exact controller's connection within `windowLimit`.
     func provisionalWindow(for request: SectionedFetchRequest, around code: String?) throws -> ProvisionalWindow {
-        try current.provisionalWindow(request, anchor: code, margin: provisionalMargin, limit: windowLimit.map(Self.nanoseconds),
-                                      collapsed: collapsedSectionIDs)
+        try ProvisionalWindow(reading: request, around: code, on: current.context, margin: provisionalMargin,
+                              limit: windowLimit.map(Self.nanoseconds), collapsed: collapsedSectionIDs)
     }
 
     private static func nanoseconds(_ duration: Duration) -> UInt64 {
         let (seconds, attoseconds) = duration.components
         return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-    }
-}
-
-extension FetchedResultsController {
-    /// A provisional window for `request` around the quake `code` (or from the top), read on
-    /// this controller's connection without changing it.
-    func provisionalWindow(_ request: SectionedFetchRequest, anchor code: String?, margin: Int,
-                           limit: UInt64?, collapsed: Set<String> = []) throws -> ProvisionalWindow {
-        let days = DayCalendar(timeZone: request.timeZone)
-        return try context.read { db in
-            var keys: RowKeys?
-            if let code {
-                let statement = try db.cachedStatement("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
-                try statement.bind(code, at: 1)
-                keys = try statement.step() ? RowKeys(statement) : nil
-            }
-            return try ProvisionalWindow(db, request: request, days: days, anchor: keys, above: keys == nil ? 0 : margin,
-                                         below: 2 * margin, limit: limit, collapsed: collapsed)
-        }
     }
 }

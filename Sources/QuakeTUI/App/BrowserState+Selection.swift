@@ -154,8 +154,12 @@ extension BrowserState {
     /// Asks the results source (`Effect.queryResults`) about the selected quake: where it lands
     /// comes back with the answer. Actions wait until it does.
     mutating func queryResults(_ step: ResultsQuery.Step, locate: [String] = [], purpose: ResultsQuery.Purpose) -> [Effect] {
-        let query = ResultsQuery(step: step, anchor: self.selectedCode, locate: locate,
+        var query = ResultsQuery(step: step, anchor: self.selectedCode, locate: locate,
                                  collapsed: self.collapsedSections, purpose: purpose)
+        switch step {
+        case .configure(let request), .resume(let request): query.triesExactly = exactAttempts.tries(request)
+        case .merge, .locate, .next: break
+        }
         awaitedQuery = query
         return [.queryResults(query)]
     }
@@ -175,6 +179,12 @@ extension BrowserState {
         results = answer.snapshot
         relayout()
         let step = answer.query.step
+        // Answered with a window: the exact answer did not fit the budget (or was not tried).
+        switch step {
+        case .configure(let request), .resume(let request):
+            if results.isProvisional { exactAttempts.record(request, withinBudget: false) }
+        case .merge, .locate, .next: break
+        }
         switch answer.query.purpose {
         case .keepSelection(let line), .applyFilters(let line):
             guard answer.changed else { return ([], false) }
@@ -213,6 +223,9 @@ extension BrowserState {
         let line = keptLine
         results = settled.snapshot
         relayout()
+        if let withinBudget = settled.withinBudget, !results.isProvisional {
+            exactAttempts.record(results.request, withinBudget: withinBudget)
+        }
         // Found for the quake selected when the answer was taken: the same one, in the runtime.
         reanchor(screenRow: line, at: settled.anchorCode == self.selectedCode ? settled.anchor : nil)
         if !results.isProvisional { self.keptSelectionLine = nil }

@@ -41,6 +41,10 @@ public struct BrowserState: Equatable, Sendable {
     /// above the selection for that line; the settled results put the selection back on it.
     /// Until the next key, which moves the selection from where the user sees it.
     var keptSelectionLine: Int?
+    /// Which request shapes the engine tries exactly within its budget, learnt from the answers
+    /// (`ResultsAnswer`: provisional or not; `SettledResults.withinBudget`) and asked with each
+    /// query (`ResultsQuery.triesExactly`): the memory that decides the path is part of the state.
+    public internal(set) var exactAttempts = ExactAttempts()
     /// The time of the action being applied, read by the runtime once per action
     /// (`BrowserModel.send(_:at:)`): messages are logged with it, `:since` filters count back
     /// from it. The update reads no clock.

@@ -47,13 +47,18 @@ public struct ResultsQuery: Equatable, Sendable {
     /// The sections shown folded: a provisional window reads past them.
     public var collapsed: Set<String>
     public var purpose: Purpose
+    /// Whether the engine tries a new request exactly within its budget before answering with a
+    /// provisional window (a `configure` or `resume` step): the update's `ExactAttempts` decide.
+    public var triesExactly: Bool
 
-    public init(step: Step, anchor: String?, locate: [String] = [], collapsed: Set<String>, purpose: Purpose) {
+    public init(step: Step, anchor: String?, locate: [String] = [], collapsed: Set<String>, purpose: Purpose,
+                triesExactly: Bool = true) {
         self.step = step
         self.anchor = anchor
         self.locate = locate
         self.collapsed = collapsed
         self.purpose = purpose
+        self.triesExactly = triesExactly
     }
 }
 
@@ -96,11 +101,16 @@ public struct SettledResults: Equatable, Sendable {
     /// offset, or its nearest neighbour's; nil for no rows).
     public var anchorCode: String?
     public var anchor: Int?
+    /// Whether the exact count took no longer than the engine's budget: the update's
+    /// `ExactAttempts` try a request of its shape at once next time, or not. nil for a distance
+    /// sort's band counts (its order still pending).
+    public var withinBudget: Bool?
 
-    public init(count: Int, snapshot: ResultsSnapshot, anchorCode: String?, anchor: Int?) {
+    public init(count: Int, snapshot: ResultsSnapshot, anchorCode: String?, anchor: Int?, withinBudget: Bool? = nil) {
         self.count = count
         self.snapshot = snapshot
         self.anchorCode = anchorCode
         self.anchor = anchor
+        self.withinBudget = withinBudget
     }
 }

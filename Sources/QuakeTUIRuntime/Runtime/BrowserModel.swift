@@ -89,12 +89,12 @@ public final class BrowserModel {
         let action: Action
         do {
             try results.setCollapsedSections(state.collapsedSections)
-            guard try results.settle() else { return nil }
+            guard let settlement = try results.settle() else { return nil }
             let code = state.selectedCode
             let anchor = try code.flatMap { try results.anchor(code: $0) }
             generation += 1
             action = .resultsSettled(SettledResults(count: count, snapshot: results.snapshot(generation: generation),
-                                                    anchorCode: code, anchor: anchor))
+                                                    anchorCode: code, anchor: anchor, withinBudget: settlement.withinBudget))
         } catch {
             action = .countFailed(count: count, reason: Self.readFailure(error))
         }
@@ -222,7 +222,7 @@ public final class BrowserModel {
             // A provisional window holds a screen above and below the selection, however tall
             // (80 rows or more; a test may ask for more).
             results.provisionalMargin = max(80, state.rows + 20, results.provisionalMargin)
-            try results.configure(request, around: query.anchor)
+            try results.configure(request, around: query.anchor, tryingExactly: query.triesExactly)
         case .merge: changed = try results.merge() != nil
         case .locate: break
         case .resume: break  // answered above
@@ -245,7 +245,7 @@ public final class BrowserModel {
     /// elsewhere, then its sections as they are; the selection's place and the folded sections
     /// are best effort (a read failing again leaves them to the next key).
     private func resume(_ request: SectionedFetchRequest, _ query: ResultsQuery) throws -> ResultsAnswer {
-        if results.request != request { try results.configure(request) }
+        if results.request != request { try results.configure(request, tryingExactly: query.triesExactly) }
         try? results.setCollapsedSections(query.collapsed)
         let anchor = query.anchor.flatMap { try? results.anchor(code: $0) }
         generation += 1
@@ -256,7 +256,9 @@ public final class BrowserModel {
     /// engine on its request again.
     private func recover(_ before: BrowserState) {
         state = before
-        if results.request != state.request { try? results.configure(state.request) }
+        if results.request != state.request {
+            try? results.configure(state.request, tryingExactly: state.exactAttempts.tries(state.request))
+        }
         generation += 1
         // The results handed in whole, without an update: held keys wait for the next action.
         // Rows that cannot be read now are read before the next frame (`screenModel`).

@@ -1,7 +1,7 @@
-import QuakeModel
-/// Whether `ResultsEngine` tries a request exactly within its budget, or answers with a
+/// Whether a request is tried exactly within the results engine's budget, or answered with a
 /// provisional window at once, from how long the exact answers of requests of the same shape
-/// took.
+/// took. A value the browser's update keeps (`BrowserState.exactAttempts`) and asks with each
+/// request (`ResultsQuery.triesExactly`), learning from each answer: the engine remembers none.
 ///
 /// Trying a request that does not fit costs its key the whole budget before the window is read
 /// (and clearing a large match set is one SQLite step that no deadline stops, 30 ms at 1M
@@ -11,16 +11,22 @@ import QuakeModel
 /// because the region count before it fitted added the budget to its key; near home (`~`) tried
 /// after a plain list that fitted did the same. So a request is tried unless the last answer of
 /// its shape (tried, or counted in the background) took longer than the budget.
-struct ExactAttempts: Equatable, Sendable {
+///
+/// ```swift
+/// var attempts = ExactAttempts()
+/// attempts.record(depthSort, withinBudget: false)   // answered provisionally
+/// attempts.tries(depthSort)                          // false: its window at once next time
+/// ```
+public struct ExactAttempts: Equatable, Sendable {
     /// What decides a request's cost, not its values: typing `alaska` is one shape, each letter
     /// costing about what the one before it did.
-    struct Shape: Hashable, Sendable {
-        var order: QuakeSortOrder
-        var searches: Bool
-        var minimumMagnitude: Bool
-        var filters: Set<String>
+    public struct Shape: Hashable, Sendable {
+        public var order: QuakeSortOrder
+        public var searches: Bool
+        public var minimumMagnitude: Bool
+        public var filters: Set<String>
 
-        init(_ request: SectionedFetchRequest) {
+        public init(_ request: SectionedFetchRequest) {
             order = request.sortDescriptor.order
             searches = !request.predicate.searchText.isEmpty
             minimumMagnitude = request.predicate.minimumMagnitude != nil
@@ -43,16 +49,18 @@ struct ExactAttempts: Equatable, Sendable {
     }
 
     /// The shapes whose last answer took longer than the budget.
-    private(set) var slowShapes: Set<Shape> = []
+    public private(set) var slowShapes: Set<Shape> = []
+
+    public init() {}
 
     /// Whether `request` is tried exactly.
-    func tries(_ request: SectionedFetchRequest) -> Bool {
+    public func tries(_ request: SectionedFetchRequest) -> Bool {
         !slowShapes.contains(Shape(request))
     }
 
     /// An exact answer to `request` fitted the budget, or did not (a try interrupted, or a
     /// background count that took longer).
-    mutating func record(_ request: SectionedFetchRequest, withinBudget: Bool) {
+    public mutating func record(_ request: SectionedFetchRequest, withinBudget: Bool) {
         if withinBudget { slowShapes.remove(Shape(request)) } else { slowShapes.insert(Shape(request)) }
     }
 }
