@@ -40,7 +40,7 @@ static inline void store_f64(uint8_t *p, double value) {
 }
 
 // The bytes of a slot of each part (CQuakeSQL.h).
-enum { KEY_SLOT = 24, LOCATION_SLOT = 16, DETAIL_SLOT = 12 };
+enum { KEY_SLOT = 24, LOCATION_SLOT = 16, DETAIL_SLOT = 16 };
 
 static const int slot_sizes[QUAKETUI_DIGEST_PARTS] = {KEY_SLOT, LOCATION_SLOT, DETAIL_SLOT};
 
@@ -61,6 +61,7 @@ void quaketui_digest_encode(int part, uint8_t *slot, const quaketui_digest_row *
     case 2:
         store_f64(slot, row->depth);
         store_u32(slot + 8, row->region);
+        store_u32(slot + 12, row->kind);
         break;
     }
 }
@@ -80,6 +81,7 @@ void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *
     case 2:
         row->depth = load_f64(slot);
         row->region = load_u32(slot + 8);
+        row->kind = load_u32(slot + 12);
         break;
     }
 }
@@ -272,6 +274,31 @@ int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, cons
         if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
         times[taken] = (int64_t)load_u64(slot + 8);
         magnitudes[taken] = magnitude;
+        taken++;
+    }
+    return taken;
+}
+
+int64_t quaketui_digest_columns(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                int64_t *ids, int64_t *times, double *magnitudes, uint32_t *kinds, double *depths,
+                                uint32_t *regions, double *latitudes, double *longitudes) {
+    int64_t taken = 0;
+    if ((kinds || depths || regions) && !chunk->details) return 0;
+    if ((latitudes || longitudes) && !chunk->locations) return 0;
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        if (ids) ids[taken] = chunk->firstId + index;
+        if (times) times[taken] = (int64_t)load_u64(slot + 8);
+        if (magnitudes) magnitudes[taken] = magnitude;
+        const uint8_t *detail = chunk->details ? chunk->details + index * DETAIL_SLOT : NULL;
+        if (depths) depths[taken] = load_f64(detail);
+        if (regions) regions[taken] = load_u32(detail + 8);
+        if (kinds) kinds[taken] = load_u32(detail + 12);
+        const uint8_t *location = chunk->locations ? chunk->locations + index * LOCATION_SLOT : NULL;
+        if (latitudes) latitudes[taken] = load_f64(location);
+        if (longitudes) longitudes[taken] = load_f64(location + 8);
         taken++;
     }
     return taken;

@@ -106,9 +106,10 @@ public final class PersistentContainer: Sendable {
             }
             if found < migrations.count {
                 try Self.migrate(writer, path: path, migrations: migrations, upgrading: upgrading)
-            } else if try SearchDigest.isStale(writer) {
+            }
+            if try SearchDigest.isStale(writer) {
                 // No digest (a store loaded by the `sqlite3` shell) or one of another slot format
-                // (an older quaketui): built, once, under the write lock.
+                // (an older quaketui, also one just migrated): built, once, under the write lock.
                 try writer.transaction(.immediate) { if try SearchDigest.isStale(writer) { try SearchDigest.rebuild(writer) } }
             }
         }

@@ -9,8 +9,11 @@ import Foundation
 /// - `quake_digest`, `quake_digest_location`, `quake_digest_detail` (`parts`), each `(chunk,
 ///   slots)`: the rows with ids `chunk * 4096 ..< (chunk + 1) * 4096`, a slot each (CQuakeSQL.h:
 ///   the folded place as a text id, the depth bucket, the time, the magnitude; the latitude and
-///   longitude; the depth and the region as a text id), zeros for an id no row has. A pass reads
-///   only the parts it needs.
+///   longitude; the depth, the region as a text id and the kind), zeros for an id no row has. A
+///   pass reads only the parts it needs.
+/// - `quake_digest_kind(id, magType, source)`: each distinct pair of a row's `magType` (`''`
+///   for none) and `source` (`'usgs'` for none), ids from 1: the statistics' magnitude types and
+///   agencies (format 4, issue 54). A rebuild fills it; writes add pairs no row had.
 /// - `quake_digest_text(id, text)`: the dictionary of folded places and regions, ids from 1 without
 ///   gaps. A search tests each distinct place once, then the scan tests a bit per row. Texts no row
 ///   uses any more stay until the next rebuild; they match nothing a pass takes.
@@ -30,7 +33,7 @@ import Foundation
 /// and the rows are read in one transaction, so they always agree.
 enum SearchDigest {
     /// `meta.digest`'s value for this slot format.
-    static let format = 3
+    static let format = 4
     /// The tables of the parts, in CQuakeSQL's part order.
     static let parts = ["quake_digest", "quake_digest_location", "quake_digest_detail"]
     /// The schema version that adds the digest (the migration's index + 1).
@@ -44,6 +47,8 @@ enum SearchDigest {
         CREATE TABLE IF NOT EXISTS quake_digest_text (id INTEGER PRIMARY KEY, text TEXT NOT NULL UNIQUE);
         CREATE TABLE IF NOT EXISTS quake_digest_names (chunk INTEGER PRIMARY KEY, texts BLOB NOT NULL);
         CREATE TABLE IF NOT EXISTS quake_digest_dirty (id INTEGER PRIMARY KEY);
+        CREATE TABLE IF NOT EXISTS quake_digest_kind (id INTEGER PRIMARY KEY, magType TEXT NOT NULL, source TEXT NOT NULL,
+            UNIQUE (magType, source));
         \(triggers)
         """
 
@@ -57,10 +62,12 @@ enum SearchDigest {
         CREATE TRIGGER IF NOT EXISTS quake_digest_delete AFTER DELETE ON quake BEGIN
             INSERT INTO quake_digest_dirty (id) VALUES (old.id) ON CONFLICT (id) DO NOTHING;
         END;
-        CREATE TRIGGER IF NOT EXISTS quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth, latitude, longitude, region ON quake
+        CREATE TRIGGER IF NOT EXISTS quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth, latitude, longitude, region,
+                magType, source ON quake
             WHEN old.id IS NOT new.id OR old.placeKey IS NOT new.placeKey OR old.time IS NOT new.time
                 OR old.magnitude IS NOT new.magnitude OR old.depth IS NOT new.depth OR old.latitude IS NOT new.latitude
-                OR old.longitude IS NOT new.longitude OR old.region IS NOT new.region BEGIN
+                OR old.longitude IS NOT new.longitude OR old.region IS NOT new.region
+                OR old.magType IS NOT new.magType OR old.source IS NOT new.source BEGIN
             INSERT INTO quake_digest_dirty (id) VALUES (old.id), (new.id) ON CONFLICT (id) DO NOTHING;
         END;
         """
@@ -98,12 +105,12 @@ enum SearchDigest {
     /// the place and region, whose storage classes `row` checks with the others'. The depth's band
     /// and the checks are made in Swift: as SQL expressions they took 0.9 s a million rows of a rebuild.
     private static let slotColumns = """
-        t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region
+        t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region, ifnull(q.magType, ''), ifnull(q.source, 'usgs')
         """
 
     /// The row of a `slotColumns` statement's current row; nil for one the slots cannot hold (a
     /// time stored as text compares unlike any integer in SQL, a place stored as a BLOB unlike text).
-    private static func row(_ s: Statement) -> DigestRow? {
+    private static func row(_ s: Statement, kinds: DigestKinds) throws(SQLiteError) -> DigestRow? {
         func isNumber(_ column: Int32, orNull: Bool) -> Bool {
             switch s.storageClass(at: column) {
             case .integer, .real: true
@@ -117,17 +124,19 @@ enum SearchDigest {
         let depth = s.optionalDouble(at: 6)
         return DigestRow(text: UInt32(truncatingIfNeeded: s.int64(at: 1)), depthBucket: DepthBands.bucket(of: depth),
                          time: s.int64(at: 2), magnitude: s.optionalDouble(at: 3), latitude: s.double(at: 4),
-                         longitude: s.double(at: 5), depth: depth, region: UInt32(truncatingIfNeeded: s.int64(at: 7)))
+                         longitude: s.double(at: 5), depth: depth, region: UInt32(truncatingIfNeeded: s.int64(at: 7)),
+                         kind: try kinds.id(s, magType: 10, source: 11))
     }
 
     /// Builds the digest anew from the table (a bulk load, the migration, a write of too many rows
     /// to patch one by one, a store opened without one). A row the slots cannot hold leaves the
     /// store without a digest, marked so (`meta.digest` 0) that opening it does not try again.
     static func rebuild(_ db: Connection) throws(SQLiteError) {
-        // The tables and triggers first: a digest of an older format may lack some (`isStale`).
-        try db.execute(schema)
+        // The tables and triggers first: a digest of an older format may lack some (`isStale`), and
+        // format 3's update trigger did not list magType and source.
+        try db.execute("DROP TRIGGER IF EXISTS quake_digest_update;" + schema)
         try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + """
-            DELETE FROM quake_digest_text; DELETE FROM quake_digest_names; DELETE FROM quake_digest_dirty;
+            DELETE FROM quake_digest_text; DELETE FROM quake_digest_names; DELETE FROM quake_digest_dirty; DELETE FROM quake_digest_kind;
             DELETE FROM meta WHERE key = 'digest';
             """)
         guard try idsFit(db) else { return try markUnheld(db) }
@@ -146,6 +155,7 @@ enum SearchDigest {
         let inserts = try parts.map { table throws(SQLiteError) in try db.prepare("INSERT INTO \(table) (chunk, slots) VALUES (?, ?)") }
         var buffers = DigestRow.slotSizes.map { [UInt8](repeating: 0, count: Int(DigestRow.rowsPerChunk) * $0) }
         var chunk: Int64?
+        let kinds = try DigestKinds(db)
         func write() throws(SQLiteError) {
             guard let chunk else { return }
             for part in parts.indices {
@@ -155,7 +165,7 @@ enum SearchDigest {
             }
         }
         while try rows.step() {
-            guard let row = row(rows) else {
+            guard let row = try row(rows, kinds: kinds) else {
                 try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + "DELETE FROM quake_digest_text; DELETE FROM quake_digest_names;")
                 return try markUnheld(db)
             }
@@ -265,6 +275,7 @@ enum SearchDigest {
                 LEFT JOIN quake_digest_text r ON r.text = q.region
             ORDER BY d.id
             """)
+        let kinds = try DigestKinds(db)
         let writers = parts.indices.map { BlobWriter(db, table: parts[$0], part: $0) }
         defer { for writer in writers { writer.close() } }
         let addChunks = try parts.map { table throws(SQLiteError) in
@@ -311,7 +322,7 @@ enum SearchDigest {
             let row: DigestRow
             if rows.isNull(at: 1) {
                 row = .empty  // deleted, or its id changed
-            } else if let found = Self.row(rows) {
+            } else if let found = try Self.row(rows, kinds: kinds) {
                 row = found
             } else {
                 for writer in writers { writer.close() }
@@ -439,12 +450,14 @@ enum SearchDigest {
 
     /// Every row as the digest holds it, by id (ids no row has left out), with its place and
     /// region texts, for tests that hold the digest to the table; nil without a current digest.
-    static func rows(_ db: Connection) throws(SQLiteError) -> [Int64: (place: String, region: String, row: DigestRow)]? {
+    static func rows(_ db: Connection) throws(SQLiteError) -> [Int64: (place: String, region: String, kind: String, row: DigestRow)]? {
         guard try isCurrent(db) else { return nil }
-        var texts: [UInt32: String] = [:]
+        var texts: [UInt32: String] = [:], kindNames: [UInt32: String] = [:]
         let text = try db.prepare("SELECT id, text FROM quake_digest_text")
         while try text.step() { texts[UInt32(text.int64(at: 0))] = text.text(at: 1) }
-        var result: [Int64: (place: String, region: String, row: DigestRow)] = [:]
+        let kind = try db.prepare("SELECT id, magType || '/' || source FROM quake_digest_kind")
+        while try kind.step() { kindNames[UInt32(kind.int64(at: 0))] = kind.text(at: 1) }
+        var result: [Int64: (place: String, region: String, kind: String, row: DigestRow)] = [:]
         let chunks = try db.prepare("""
             SELECT k.chunk, k.slots, l.slots, d.slots FROM quake_digest k JOIN quake_digest_location l USING (chunk)
                 JOIN quake_digest_detail d USING (chunk) ORDER BY k.chunk
@@ -458,7 +471,9 @@ enum SearchDigest {
                             let row = DigestRow(decoding: [keys.baseAddress! + index * DigestRow.slotSizes[0],
                                                            locations.baseAddress! + index * DigestRow.slotSizes[1],
                                                            details.baseAddress! + index * DigestRow.slotSizes[2]])
-                            if row.text != 0 { result[first + Int64(index)] = (texts[row.text] ?? "?", texts[row.region] ?? "?", row) }
+                            if row.text != 0 {
+                                result[first + Int64(index)] = (texts[row.text] ?? "?", texts[row.region] ?? "?", kindNames[row.kind] ?? "?", row)
+                            }
                         }
                     }
                 }
@@ -472,7 +487,8 @@ enum SearchDigest {
     static func mismatches(_ db: Connection) throws(SQLiteError) -> [String] {
         guard let digest = try rows(db) else { return ["no current digest"] }
         let table = try db.prepare("""
-            SELECT id, placeKey, region, \(Schema.depthBucket("depth")), time, magnitude, latitude, longitude, depth FROM quake ORDER BY id
+            SELECT id, placeKey, region, \(Schema.depthBucket("depth")), time, magnitude, latitude, longitude, depth,
+                ifnull(magType, '') || '/' || ifnull(source, 'usgs') FROM quake ORDER BY id
             """)
         func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "nil" }
         var found: [String] = [], seen = Set<Int64>()
@@ -480,9 +496,10 @@ enum SearchDigest {
             let id = table.int64(at: 0)
             seen.insert(id)
             let want = "\(table.text(at: 1)) | \(table.text(at: 2)) | \(table.int64(at: 3)) \(table.int64(at: 4)) \(text(table.optionalDouble(at: 5))) "
-                + "\(table.double(at: 6)) \(table.double(at: 7)) \(text(table.optionalDouble(at: 8)))"
-            guard let (place, region, row) = digest[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
+                + "\(table.double(at: 6)) \(table.double(at: 7)) \(text(table.optionalDouble(at: 8))) | \(table.text(at: 9))"
+            guard let (place, region, kind, row) = digest[id] else { found.append("row \(id) (\(want)) has no slot"); continue }
             let got = "\(place) | \(region) | \(row.depthBucket) \(row.time) \(text(row.magnitude)) \(row.latitude) \(row.longitude) \(text(row.depth))"
+                + " | \(kind)"
             if got != want { found.append("row \(id): table \(want), digest \(got)") }
         }
         for id in digest.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
@@ -530,4 +547,43 @@ public enum DigestState: Equatable, Sendable {
 extension Connection {
     /// The store's digest state in this snapshot (`quaketui info`).
     public func digestState() throws(SQLiteError) -> DigestState { try SearchDigest.state(self) }
+}
+
+/// The ids of `quake_digest_kind` (`SearchDigest`): each (magType, source) pair a row has, added
+/// when first met. A write meets a few hundred pairs at most; consecutive rows mostly share one,
+/// so the last pair is compared byte for byte before the dictionary is asked.
+final class DigestKinds {
+    private let connection: Connection
+    private var ids: [String: UInt32] = [:]
+    private var last: (magType: [UInt8], source: [UInt8], id: UInt32)?
+    private let insert: Statement
+
+    init(_ connection: Connection) throws(SQLiteError) {
+        self.connection = connection
+        let known = try connection.prepare("SELECT id, magType, source FROM quake_digest_kind")
+        while try known.step() { ids[Self.key(known.text(at: 1), known.text(at: 2))] = UInt32(truncatingIfNeeded: known.int64(at: 0)) }
+        insert = try connection.prepare("INSERT INTO quake_digest_kind (magType, source) VALUES (?, ?)")
+    }
+
+    private static func key(_ magType: String, _ source: String) -> String { magType + "\u{0}" + source }
+
+    /// The id of the pair in columns `magType` and `source` of `s`'s row, added when new.
+    func id(_ s: Statement, magType: Int32, source: Int32) throws(SQLiteError) -> UInt32 {
+        if let last, s.withText(at: magType, { $0.elementsEqual(last.magType) }), s.withText(at: source, { $0.elementsEqual(last.source) }) {
+            return last.id
+        }
+        let (type, agency) = (s.text(at: magType), s.text(at: source))
+        let id: UInt32
+        if let known = ids[Self.key(type, agency)] {
+            id = known
+        } else {
+            insert.reset()
+            try insert.bind([.text(type), .text(agency)])
+            try insert.step()
+            id = UInt32(truncatingIfNeeded: connection.lastInsertRowID)
+            ids[Self.key(type, agency)] = id
+        }
+        last = (Array(type.utf8), Array(agency.utf8), id)
+        return id
+    }
 }

@@ -22,6 +22,8 @@ struct ScienceBench {
     let peerScript: String
 
     func run(n: Int) throws -> [Figure] {
+        // Opened for writing once: a store of an older quaketui gets its digest in today's format.
+        try PersistentContainer(directory: store).close()
         warmPageCache(store)
         let container = try PersistentContainer(readingFrom: store)
         defer { container.close() }
@@ -35,9 +37,7 @@ struct ScienceBench {
             }
         }
         @Sendable func statistics(_ db: Connection, _ declustering: Declustering?) throws {
-            let (statistics, events) = try db.catalogueSummary(of: request, declustering: declustering)
-            var positive = BPositive()
-            for magnitude in events.magnitudes { positive.add(magnitude.isNaN ? nil : magnitude) }
+            let (statistics, positive) = try db.catalogueSummary(of: request, declustering: declustering)
             _ = MagnitudeFit(statistics.magnitudes.using(.maxc), positive: positive, composition: statistics.composition)
         }
         let mainshock = try container.viewContext.read { db in

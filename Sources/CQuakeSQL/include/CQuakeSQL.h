@@ -142,7 +142,8 @@ int quaketui_register_counting_match(struct sqlite3 *db, quaketui_counting_match
 //   row), the depth bucket (i32, Schema.depthBucket), the time (i64, ms), the magnitude (f64; NaN:
 //   unknown);
 // - part 1, `quake_digest_location` (16 bytes): latitude, longitude (f64);
-// - part 2, `quake_digest_detail` (12 bytes): the depth (f64; NaN: unknown), the region as a text id (u32).
+// - part 2, `quake_digest_detail` (16 bytes): the depth (f64; NaN: unknown), the region as a text id (u32),
+//   the magnitude type and agency as an id in `quake_digest_kind` (u32).
 #define QUAKETUI_DIGEST_CHUNK 4096
 #define QUAKETUI_DIGEST_PARTS 3
 
@@ -155,6 +156,7 @@ typedef struct quaketui_digest_row {
     double longitude;
     double depth;           // NaN: unknown
     uint32_t region;
+    uint32_t kind;          // the (magType, source) pair's id in quake_digest_kind
 } quaketui_digest_row;
 
 // The bytes of a slot of `part`.
@@ -269,6 +271,15 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
 // for chunk->count each): what b-positive orders by time (BPositive.swift). Returns how many.
 int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                         int64_t *times, double *magnitudes);
+
+// The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the
+// chunk's order (ids ascending), each into its array (room for chunk->count) unless it is NULL:
+// the id, time, magnitude (NaN: none) and, from part 2 (which `chunk` must then hold), the kind,
+// depth (NaN: unknown) and region id, from part 1 the latitude and longitude. What the statistics'
+// types, agencies and moment and declustering read (CatalogueEvents.swift). Returns how many.
+int64_t quaketui_digest_columns(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                int64_t *ids, int64_t *times, double *magnitudes, uint32_t *kinds, double *depths,
+                                uint32_t *regions, double *latitudes, double *longitudes);
 
 // A map window over the digest (DensityGrid.swift): latitudes within [minimumLatitude,
 // maximumLatitude] (±infinity: any), longitudes within one of `rangeCount` closed ranges (0: any),

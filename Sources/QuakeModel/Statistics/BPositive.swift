@@ -69,3 +69,12 @@ public struct BPositive: Sendable, Equatable {
         (lhs.previous, lhs.count, lhs.sum, lhs.squares) == (rhs.previous, rhs.count, rhs.sum, rhs.squares)
     }
 }
+
+extension CatalogueEvents {
+    /// b-positive of these quakes, in their (time) order.
+    public var bPositive: BPositive {
+        var estimate = BPositive()
+        for magnitude in magnitudes { estimate.add(magnitude.isNaN ? nil : magnitude) }
+        return estimate
+    }
+}

@@ -52,14 +52,35 @@ public struct CatalogueEvents: Sendable, Equatable {
         longitudes.append(longitude)
         depths.append(depth.flatMap { $0.isFinite ? $0 : nil } ?? .nan)
         magnitudes.append(magnitude.flatMap(Self.usable) ?? .nan)
-        let typeName = type.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-        types.append(Self.intern(typeName ?? Self.unknownType, &typeIndex, &typeNames))
+        types.append(Self.intern(Self.typeName(type), &typeIndex, &typeNames))
         agencies.append(Self.intern(agency, &agencyIndex, &agencyNames))
         regions.append(Self.intern(region, &regionIndex, &regionNames))
     }
 
+    /// The events of columns already in time order and interned, as `append` would leave them:
+    /// `depths` NaN where unknown, `magnitudes` NaN where not usable, `types`, `agencies` and
+    /// `regions` indices into their names (each name once, types as `typeName(_:)` gives them).
+    /// The pass over the store's digest builds them so, without a `String` a row.
+    package init(ids: [Int64], times: [Int64], latitudes: [Double], longitudes: [Double], depths: [Double], magnitudes: [Double],
+                 types: [Int32], typeNames: [String], agencies: [Int32], agencyNames: [String], regions: [Int32], regionNames: [String]) {
+        precondition([times.count, latitudes.count, longitudes.count, depths.count, magnitudes.count, types.count,
+                      agencies.count, regions.count].allSatisfy { $0 == ids.count })
+        (self.ids, self.times, self.latitudes, self.longitudes, self.depths, self.magnitudes) = (ids, times, latitudes, longitudes, depths, magnitudes)
+        (self.types, self.typeNames, self.agencies, self.agencyNames, self.regions, self.regionNames) =
+            (types, typeNames, agencies, agencyNames, regions, regionNames)
+        typeIndex = Dictionary(typeNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+        agencyIndex = Dictionary(agencyNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+        regionIndex = Dictionary(regionNames.enumerated().map { ($1, Int32($0)) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The name a feed's `magType` is counted under: trimmed and lower-cased, ``unknownType``
+    /// where there is none.
+    package static func typeName(_ type: String?) -> String {
+        type.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.flatMap { $0.isEmpty ? nil : $0 } ?? unknownType
+    }
+
     /// `magnitude` when the statistics can bin it (`MagnitudeFrequency.usableTenths`), else nil.
-    static func usable(_ magnitude: Double) -> Double? {
+    package static func usable(_ magnitude: Double) -> Double? {
         guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth) else { return nil }
         return magnitude
     }

@@ -18,16 +18,26 @@ extension CatalogueStatistics {
     /// taken as a moment magnitude, `M0 = 10^(1.5 M + 9.1)` N·m; a quake without a usable
     /// magnitude adds none). `events` are the quakes these statistics counted.
     public func including(_ events: CatalogueEvents, declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
+        including(ListComposition(events), times: events.times, magnitudes: events.magnitudes, declustered: declustered)
+    }
+
+    /// `including(_:declustered:)` with the composition counted by the caller and the quakes'
+    /// times and magnitudes (NaN: no usable one) in time order, the earlier row first on equal
+    /// times: the moments are summed in that order, so the pass over the digest
+    /// (`Connection.catalogueSummary`) gives the very sums the rows give.
+    package func including(_ composition: ListComposition, times: [Int64], magnitudes: [Double],
+                           declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
         var statistics = self
-        statistics.composition = ListComposition(events)
+        statistics.composition = composition
         statistics.declustered = declustered
         var days: [Int64: Double] = [:], hours: [Int64: Double] = [:]
         var day: (start: Int64, end: Int64)?
-        for i in 0 ..< events.count where !events.magnitudes[i].isNaN {
-            let time = events.times[i], moment = SeismicMoment.newtonMetres(magnitude: events.magnitudes[i])
+        let hourly = isHourly
+        for i in 0 ..< times.count where !magnitudes[i].isNaN {
+            let time = times[i], moment = SeismicMoment.newtonMetres(magnitude: magnitudes[i])
             if day == nil || time < day!.start || time >= day!.end { day = dayRange(of: time) }
             days[day!.start, default: 0] += moment
-            if isHourly { hours[time - time.positiveRemainder(3_600_000), default: 0] += moment }
+            if hourly { hours[time - time.positiveRemainder(3_600_000), default: 0] += moment }
         }
         statistics.dayMoments = days
         statistics.hourMoments = hours

@@ -35,7 +35,6 @@ public struct ListComposition: Sendable, Equatable {
     public let count: Int
 
     public init(_ events: CatalogueEvents) {
-        count = events.count
         var typeCounts = [Int](repeating: 0, count: events.typeNames.count)
         var typeTenths = [[Int: Int]](repeating: [:], count: events.typeNames.count)
         var agencyCounts = [Int](repeating: 0, count: events.agencyNames.count)
@@ -47,14 +46,24 @@ public struct ListComposition: Sendable, Equatable {
             }
             agencyCounts[Int(events.agencies[i])] += 1
         }
-        let total = max(1, events.count)
+        self.init(count: events.count, typeNames: events.typeNames, typeCounts: typeCounts, typeTenths: typeTenths,
+                  agencyNames: events.agencyNames, agencyCounts: agencyCounts)
+    }
+
+    /// The composition of `count` quakes counted by the caller: per magnitude type (distinct
+    /// names, as ``CatalogueEvents`` interns them) its quakes and their usable magnitudes' tenths,
+    /// per agency its quakes. The pass over the store's digest counts so, without the rows.
+    package init(count: Int, typeNames: [String], typeCounts: [Int], typeTenths: [[Int: Int]],
+                 agencyNames: [String], agencyCounts: [Int]) {
+        self.count = count
+        let total = max(1, count)
         func ordered(_ names: [String], _ counts: [Int], _ tenths: [[Int: Int]]?) -> [Part] {
             names.indices.filter { counts[$0] > 0 }
                 .map { Part(name: names[$0], count: counts[$0], share: Double(counts[$0]) / Double(total), tenths: tenths?[$0] ?? [:]) }
                 .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
         }
-        types = ordered(events.typeNames, typeCounts, typeTenths)
-        agencies = ordered(events.agencyNames, agencyCounts, nil)
+        types = ordered(typeNames, typeCounts, typeTenths)
+        agencies = ordered(agencyNames, agencyCounts, nil)
     }
 
     /// The types of the quakes in bin `tenth` and above, with their counts, most first.

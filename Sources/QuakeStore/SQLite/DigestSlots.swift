@@ -15,6 +15,8 @@ struct DigestRow: Equatable {
     var depth: Double?
     /// The region's id in `quake_digest_text`.
     var region: UInt32
+    /// The (magType, source) pair's id in `quake_digest_kind`.
+    var kind: UInt32 = 0
 
     static let rowsPerChunk = Int64(QUAKETUI_DIGEST_CHUNK)
     static let empty = DigestRow(text: 0, depthBucket: 0, time: 0, magnitude: nil, latitude: 0, longitude: 0, depth: nil, region: 0)
@@ -24,7 +26,7 @@ struct DigestRow: Equatable {
 
     private var c: quaketui_digest_row {
         quaketui_digest_row(text: text, depthBucket: depthBucket, time: time, magnitude: magnitude ?? .nan,
-                            latitude: latitude, longitude: longitude, depth: depth ?? .nan, region: region)
+                            latitude: latitude, longitude: longitude, depth: depth ?? .nan, region: region, kind: kind)
     }
 
     /// Writes the fields of `part` into `slot`.
@@ -34,9 +36,9 @@ struct DigestRow: Equatable {
     }
 
     init(text: UInt32, depthBucket: Int32, time: Int64, magnitude: Double?, latitude: Double, longitude: Double,
-         depth: Double?, region: UInt32) {
+         depth: Double?, region: UInt32, kind: UInt32 = 0) {
         (self.text, self.depthBucket, self.time, self.magnitude) = (text, depthBucket, time, magnitude)
-        (self.latitude, self.longitude, self.depth, self.region) = (latitude, longitude, depth, region)
+        (self.latitude, self.longitude, self.depth, self.region, self.kind) = (latitude, longitude, depth, region, kind)
     }
 
     /// The row whose slot of each part starts at `slots[part]`.
@@ -44,7 +46,8 @@ struct DigestRow: Equatable {
         var row = DigestRow.empty.c
         for (part, slot) in slots.enumerated() { quaketui_digest_decode(Int32(part), slot.assumingMemoryBound(to: UInt8.self), &row) }
         self.init(text: row.text, depthBucket: row.depthBucket, time: row.time, magnitude: row.magnitude.isNaN ? nil : row.magnitude,
-                  latitude: row.latitude, longitude: row.longitude, depth: row.depth.isNaN ? nil : row.depth, region: row.region)
+                  latitude: row.latitude, longitude: row.longitude, depth: row.depth.isNaN ? nil : row.depth, region: row.region,
+                  kind: row.kind)
     }
 }
 

@@ -6,8 +6,16 @@ extension Connection {
     /// times), in one pass over its rows by the time index: what declustering, the magnitude
     /// types and agencies and the moment per day read (issue 54). A row's agency is its
     /// `source` (NULL is USGS, as every reader takes it).
+    /// A pass over the digest gives them where it answers the request (`catalogueEventsFromDigest`:
+    /// 7 s of SQL at 1,000,000 quakes); the rows otherwise (`catalogueEventsFromRows`).
     public func catalogueEvents(of request: SectionedFetchRequest) throws(SQLiteError) -> CatalogueEvents {
         let plan = QueryPlan(request)
+        if let events = try catalogueEventsFromDigest(plan) { return events }
+        return try catalogueEventsFromRows(plan)
+    }
+
+    /// `catalogueEvents(of:)` by SQL, through the time index.
+    func catalogueEventsFromRows(_ plan: QueryPlan) throws(SQLiteError) -> CatalogueEvents {
         // `+magnitude`: the planner walks the time index, not the magnitude one.
         let (condition, arguments) = plan.rowWhere(magnitude: .never)
         let statement = try prepare("""
@@ -29,22 +37,31 @@ extension Connection {
     }
 
     /// The statistics of the quakes `request` matches with what only the quakes one by one give
-    /// (`CatalogueStatistics.including`), of the background alone when `declustering` is given:
-    /// the quakes it keeps are then counted again (`CatalogueEvents.statistics`), and
-    /// `declustered` says how many it removed. Returns the events counted too (the background,
-    /// when declustered), for b-positive and `list`.
+    /// (`CatalogueStatistics.including`) and their b-positive (in time order), of the background
+    /// alone when `declustering` is given: the quakes it keeps are then counted again
+    /// (`CatalogueEvents.statistics`), and `declustered` says how many it removed.
+    ///
+    /// Without declustering, two passes over the digest answer where it can (the counts, then
+    /// `catalogueDetailsFromDigest`: the types, agencies, moments and b-positive from each row's
+    /// time, magnitude and kind), every number as reading the rows gives it; elsewhere, and to
+    /// decluster (which needs every epicentre), the rows are read (`catalogueEvents`).
     public func catalogueSummary(of request: SectionedFetchRequest, declustering: Declustering? = nil,
-                                 progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, CatalogueEvents) {
-        let events = try catalogueEvents(of: request)
+                                 progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive) {
         guard let declustering else {
-            return (try catalogueStatistics(of: request).including(events), events)
+            let counts = try catalogueStatistics(of: request)
+            if let details = try catalogueDetailsFromDigest(QueryPlan(request)) {
+                return (counts.including(details.composition, times: details.times, magnitudes: details.magnitudes), details.positive)
+            }
+            let events = try catalogueEvents(of: request)
+            return (counts.including(events), events.bPositive)
         }
+        let events = try catalogueEvents(of: request)
         let result = declustering.decluster(events, progress: progress)
         try stopIfDue()
         let kept = events.keeping(result.keep)
         let statistics = kept.statistics(timeZone: request.timeZone)
             .including(kept, declustered: DeclusterSummary(method: declustering, removed: result.removed))
-        return (statistics, kept)
+        return (statistics, kept.bPositive)
     }
 }
 

@@ -77,14 +77,12 @@ enum StatsCommand {
             try db.eventTypes() } }) {
             throw CommandError(unknown)
         }
-        let (statistics, events, isSample) = try container.viewContext.read { db in
-            let (statistics, events) = try db.catalogueSummary(of: request, declustering: declustering)
-            return (statistics, events, try SampleCatalogue.isSample(db))
+        // b-positive over the quakes counted (the background, when declustered), in time order.
+        let (statistics, positive, isSample) = try container.viewContext.read { db in
+            let (statistics, positive) = try db.catalogueSummary(of: request, declustering: declustering)
+            return (statistics, positive, try SampleCatalogue.isSample(db))
         }
         if isSample { printError(ListCommand.sampleNote) }
-        // b-positive over the quakes counted (the background, when declustered), in time order.
-        var positive = BPositive()
-        for magnitude in events.magnitudes { positive.add(magnitude.isNaN ? nil : magnitude) }
         let fit = MagnitudeFit(statistics.magnitudes.using(method), positive: positive, composition: statistics.composition)
         if arguments.has("json") { return try printJSON(Report(statistics, fit)) }
         guard statistics.count > 0 else {

@@ -1,0 +1,133 @@
+import Foundation
+@testable import QuakeModel
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// The statistics' types, agencies, moments and b-positive, and declustering's events, from the
+/// digest (issue 54, point 7) equal, number for number, what reading every row in time order gives
+/// (`catalogueEvents`, `including(_:)`, `CatalogueEvents.bPositive`): on a seeded store with
+/// mixed magnitude types (spelt in several cases, none, blank), agencies, equal times and
+/// quakes without a magnitude, for the whole list and filtered and searched ones, and again after
+/// writes that change a quake's magnitude type or agency alone.
+@Suite struct StatisticsDigestTests {
+    static let types: [String?] = ["ml", "ML", "Ml ", "mb", "mww", "Mww", nil, "", "md", "mb_lg"]
+    static let agencies: [String?] = [nil, "usgs", "emsc", "isc"]
+
+    static func records(count: Int, seed: UInt64) -> [QuakeRecord] {
+        var rng = SeededGenerator(seed: seed)
+        let start: Int64 = 1_700_000_000_000
+        var time = start
+        return (0..<count).map { i in
+            // Equal times now and then: the earlier row comes first, as `ORDER BY time, id` reads.
+            if Int.random(in: 0..<5, using: &rng) != 0 { time += Int64.random(in: 1...3 * 3_600_000, using: &rng) }
+            let magnitude: Double? = Int.random(in: 0..<15, using: &rng) == 0
+                ? nil : Double(Int.random(in: -10...79, using: &rng)) / 10 + [0, 0.04, 0.05][Int.random(in: 0..<3, using: &rng)]
+            let place = ["5 km N of Anchor Point, Alaska", "3 km W of Cobb, CA", "Fiji Islands region"][i % 3]
+            return QuakeRecord(code: "d\(i)", magnitude: magnitude, magType: types[Int.random(in: 0..<types.count, using: &rng)],
+                               place: place, time: time, updated: time,
+                               latitude: Double.random(in: -60...60, using: &rng), longitude: Double.random(in: -180...180, using: &rng),
+                               depth: Double(Int.random(in: 0...700, using: &rng)),
+                               source: agencies[Int.random(in: 0..<agencies.count, using: &rng)])
+        }
+        // Stored in an order unlike time's, so ids and times disagree.
+        .shuffled(using: &rng)
+    }
+
+    static let utc = TimeZone(identifier: "UTC")!
+    static let requests: [SectionedFetchRequest] = [
+        SectionedFetchRequest(timeZone: utc),
+        SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: 2.5), timeZone: utc),
+        SectionedFetchRequest(predicate: QuakePredicate(searchText: "alaska"), timeZone: utc),
+        SectionedFetchRequest(predicate: QuakePredicate(rowFilters: [.depth(0...100)]), timeZone: utc),
+    ]
+
+    /// The digest answered, and every number equals the rows'.
+    static func expectDigestEqualsRows(_ store: TestStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try store.read { (db: Connection) throws -> Void in
+            try SearchDigestTests.expectCurrentAndEqual(db, sourceLocation: sourceLocation)
+            for request in requests {
+                let plan = QueryPlan(request)
+                #expect(try db.catalogueDetailsFromDigest(plan) != nil, "the digest answers", sourceLocation: sourceLocation)
+                let (statistics, positive) = try db.catalogueSummary(of: request)
+                let events = try db.catalogueEventsFromRows(plan)
+                // Declustering's events from the digest: the rows', column for column.
+                let fromDigest = try #require(try db.catalogueEventsFromDigest(plan), sourceLocation: sourceLocation)
+                #expect(fromDigest == events, sourceLocation: sourceLocation)
+                #expect(fromDigest.regionNames == events.regionNames && fromDigest.typeNames == events.typeNames
+                        && fromDigest.agencyNames == events.agencyNames, sourceLocation: sourceLocation)
+                #expect(Declustering.gk.decluster(fromDigest) == Declustering.gk.decluster(events), sourceLocation: sourceLocation)
+                let expected = try db.catalogueStatistics(of: request).including(events)
+                #expect(statistics == expected, "\(request.predicate)", sourceLocation: sourceLocation)
+                #expect(statistics.composition == expected.composition, sourceLocation: sourceLocation)
+                #expect(statistics.dayMoments == expected.dayMoments && statistics.hourMoments == expected.hourMoments,
+                        sourceLocation: sourceLocation)
+                #expect(positive == events.bPositive, sourceLocation: sourceLocation)
+                #expect(statistics.composition?.types.count ?? 0 > 1, sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test(arguments: [1, 2] as [UInt64])
+    func theDigestGivesTheRowsNumbers(_ seed: UInt64) throws {
+        let store = try TestStore(Self.records(count: 3_000, seed: seed))
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+    }
+
+    /// Under three days the moments are per hour too.
+    @Test func hourlyMomentsAgree() throws {
+        let records = Self.records(count: 400, seed: 7).enumerated().map { index, record in
+            var record = record
+            record.time = 1_700_000_000_000 + Int64(index % 200) * 600_000
+            record.updated = record.time
+            return record
+        }
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+        try store.read { (db: Connection) throws -> Void in #expect(try !db.catalogueSummary(of: Self.requests[0]).0.hourMoments.isEmpty) }
+    }
+
+    /// A revision that changes a quake's magnitude type or agency alone (its magnitude, place and
+    /// time as they were) is in the digest's next pass: the digest's update trigger lists both.
+    @Test func aTypeOrAgencyChangedAloneIsCounted() throws {
+        let records = Self.records(count: 500, seed: 3)
+        let store = try TestStore(records)
+        defer { store.remove() }
+        var revised = Array(records.prefix(40))
+        for index in revised.indices {
+            revised[index].updated += 1
+            if index % 2 == 0 { revised[index].magType = "mwr" } else { revised[index].source = "gcmt" }
+        }
+        try store.upsert(revised)
+        try Self.expectDigestEqualsRows(store)
+        try store.read { (db: Connection) throws -> Void in
+            let composition = try #require(try db.catalogueSummary(of: Self.requests[0]).0.composition)
+            #expect(composition.types.contains { $0.name == "mwr" && $0.count == 20 })
+            #expect(composition.agencies.contains { $0.name == "gcmt" && $0.count == 20 })
+        }
+    }
+
+    /// A store whose digest is of the format before kinds (3) gets one in today's format when
+    /// opened for writing, with the update trigger that lists magnitude types and agencies.
+    @Test func aFormerDigestIsRebuiltWithKinds() throws {
+        let store = try TestStore(Self.records(count: 300, seed: 4))
+        defer { store.remove() }
+        try SearchDigestTests.writeByHand(store, """
+            UPDATE meta SET value = 3 WHERE key = 'digest'; DELETE FROM quake_digest_kind;
+            DROP TRIGGER quake_digest_update;
+            CREATE TRIGGER quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth, latitude, longitude, region ON quake
+                BEGIN INSERT INTO quake_digest_dirty (id) VALUES (old.id), (new.id) ON CONFLICT (id) DO NOTHING; END;
+            """)
+        try store.read { (db: Connection) throws -> Void in #expect(try !SearchDigest.isCurrent(db)) }
+        let reopened = try PersistentContainer(directory: store.directory.url)
+        reopened.close()
+        try Self.expectDigestEqualsRows(store)
+        try store.read { (db: Connection) throws -> Void in
+            let trigger = try db.scalar("SELECT sql FROM sqlite_master WHERE name = 'quake_digest_update'")
+            guard case .text(let sql) = trigger else { Issue.record("no update trigger"); return }
+            #expect(sql.contains("magType"))
+        }
+    }
+}
