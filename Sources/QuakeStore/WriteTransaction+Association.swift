@@ -127,31 +127,36 @@ extension WriteTransaction {
         guard !touched.isEmpty else { return }
         let ranges = touched.starts
         touched = TouchedTimes()
-        // Many stretches (an import's): the import's larger page cache, for the rows it reads
-        // and rewrites all over the table (`importCacheKiB`).
-        let cacheKiB = ranges.count >= Self.manyRanges ? Self.importCacheKiB(rowsBefore: .max) : Self.defaultCacheKiB
-        if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
-        defer { if cacheKiB != Self.defaultCacheKiB { try? connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") } }
         var gone = Set<Int64>()
         var next = 0
         while next < ranges.count {
             let (segments, reached) = try segmentsToAssociate(ranges, from: next)
             next = reached
             for segment in segments { try associateSegment(from: segment.low, through: segment.high, gone: &gone) }
+            if gone.count >= Self.goneBatch { try delete(gone); gone = [] }
         }
-        // The rows no event keeps, in one statement. A delete fires the search index's trigger,
-        // and FTS5 writes what it holds to disk at every statement's savepoint after that
-        // (https://www.sqlite.org/fts5.html): one delete per row cost a month of another
-        // agency's reports 60% of its association.
-        if !gone.isEmpty {
+        try delete(gone)
+    }
+
+    /// Deletes the rows no event keeps, `goneBatch` to a statement. A delete fires the search
+    /// index's trigger, and FTS5 writes what it holds to disk at every later statement's
+    /// savepoint (https://www.sqlite.org/fts5.html): a delete per row, each followed by that
+    /// flush, was 60% of a month of another agency's reports into 1M. A statement of a
+    /// thousand keeps its statement journal (the pages it changes) small.
+    private func delete(_ gone: Set<Int64>) throws(SQLiteError) {
+        let ids = gone.sorted()
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(ids.count, start + Self.goneBatch)]
+            start += chunk.count
             let delete = try connection.cachedStatement("DELETE FROM quake WHERE id IN (SELECT value FROM json_each(?1))")
-            try delete.bind("[" + gone.sorted().map(String.init).joined(separator: ",") + "]", at: 1)
+            try delete.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", at: 1)
             try delete.step()
         }
     }
 
-    /// From this many touched stretches on, association runs with the import's page cache.
-    static let manyRanges = 1_000
+    /// How many rows association deletes in one statement.
+    static let goneBatch = 1_000
 
     /// How far ahead (ms) the next touched time must lie for the walk to seek it through the
     /// time indexes rather than step through the rows before it: 8 windows.
