@@ -125,22 +125,82 @@ extension WriteTransaction {
             try connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('agencyPreference', ?)", [.text(current)])
         }
         guard !touched.isEmpty else { return }
-        let starts = touched.starts
+        let ranges = touched.starts
         touched = TouchedTimes()
-        let window = Association.window
-        var i = 0
-        while i < starts.count {
-            let low = try extendDown(starts[i].0)
-            var high = try extendUp(starts[i].1)
-            i += 1
-            while i < starts.count, starts[i].0 <= Association.widened(high, by: window) {
-                high = max(high, try extendUp(starts[i].1))
-                i += 1
-            }
-            for segment in try sharedSegments(from: low, through: high) {
-                try associateSegment(from: segment.low, through: segment.high)
-            }
+        var gone = Set<Int64>()
+        var next = 0
+        while next < ranges.count {
+            let (segments, reached) = try segmentsToAssociate(ranges, from: next)
+            next = reached
+            for segment in segments { try associateSegment(from: segment.low, through: segment.high, gone: &gone) }
+            if gone.count >= Self.goneBatch { try delete(gone); gone = [] }
         }
+        try delete(gone)
+    }
+
+    /// Deletes the rows no event keeps, `goneBatch` to a statement. A delete fires the search
+    /// index's trigger, and FTS5 writes what it holds to disk at every later statement's
+    /// savepoint (https://www.sqlite.org/fts5.html): a delete per row, each followed by that
+    /// flush, was 60% of a month of another agency's reports into 1M. A statement of a
+    /// thousand keeps its statement journal (the pages it changes) small.
+    private func delete(_ gone: Set<Int64>) throws(SQLiteError) {
+        let ids = gone.sorted()
+        var start = 0
+        while start < ids.count {
+            let chunk = ids[start..<min(ids.count, start + Self.goneBatch)]
+            start += chunk.count
+            let delete = try connection.cachedStatement("DELETE FROM quake WHERE id IN (SELECT value FROM json_each(?1))")
+            try delete.bind("[" + chunk.map(String.init).joined(separator: ",") + "]", at: 1)
+            try delete.step()
+        }
+    }
+
+    /// How many rows association deletes in one statement.
+    static let goneBatch = 1_000
+
+    /// How far ahead (ms) the next touched time must lie for the walk to seek it through the
+    /// time indexes rather than step through the rows before it: 8 windows.
+    static let reseekGap: Int64 = 8 * Association.window
+
+    /// One walk of the time indexes, in time order, from the stretch of `ranges[first]` on and
+    /// through the ranges after it while they lie near (within ``reseekGap``): the segments it
+    /// passes where association may join anything (two agencies, or an event of several) and
+    /// that hold a report within a window of a touched time, and the index of the first range it
+    /// did not reach. A segment of one agency's lone reports is its own events already. Reads
+    /// each row's time, agency count and agency, nothing else, one statement for the walk.
+    private func segmentsToAssociate(_ ranges: [(Int64, Int64)], from first: Int)
+        throws(SQLiteError) -> (segments: [(low: Int64, high: Int64)], next: Int) {
+        let window = Association.window
+        let walk = try connection.cachedStatement("""
+            SELECT time, agencies, coalesce(source, 'usgs') FROM quake WHERE time >= ?1
+            UNION ALL SELECT time, 0, agency FROM report WHERE time >= ?1
+            ORDER BY 1
+            """)
+        defer { walk.reset() }
+        try walk.bind(try extendDown(ranges[first].0), at: 1)
+        var found: [(low: Int64, high: Int64)] = []
+        // `i`: the first range whose reach (its end plus a window) the walk has not passed.
+        var i = first
+        var start: Int64 = 0, last: Int64 = 0, agency = "", shared = false, near = false, open = false
+        while try walk.step() {
+            let time = walk.int64(at: 0)
+            if open, (Association.gap(time, last) ?? .max) > window {
+                if shared && near { found.append((start, last)) }
+                open = false
+                while i < ranges.count, Association.widened(ranges[i].1, by: window) < time { i += 1 }
+                // Every range passed, or the next one far ahead: this walk is done.
+                if i == ranges.count || Association.widened(ranges[i].0, by: -Self.reseekGap) > time { return (found, i) }
+            }
+            if !open {
+                (start, agency, shared, near, open) = (time, walk.text(at: 2), false, false, true)
+            }
+            if !shared, walk.int64(at: 1) != 1 || walk.text(at: 2) != agency { shared = true }
+            while i < ranges.count, Association.widened(ranges[i].1, by: window) < time { i += 1 }
+            if !near, i < ranges.count, Association.widened(ranges[i].0, by: -window) <= time { near = true }
+            last = time
+        }
+        if open, shared, near { found.append((start, last)) }
+        return (found, ranges.count)
     }
 
     /// The earliest time reached from `time` down through reports at most a window apart.
@@ -175,36 +235,6 @@ extension WriteTransaction {
         }
     }
 
-    /// The segments in `[low, high]` where association may join anything: two agencies, or an
-    /// event of several. A segment of one agency's lone reports is its own events already.
-    /// Reads the times and agencies in time order, nothing else.
-    private func sharedSegments(from low: Int64, through high: Int64) throws(SQLiteError) -> [(low: Int64, high: Int64)] {
-        let statement = try connection.cachedStatement("""
-            SELECT time, agencies, coalesce(source, 'usgs') FROM quake WHERE time BETWEEN ?1 AND ?2
-            UNION ALL SELECT time, 0, agency FROM report WHERE time BETWEEN ?1 AND ?2
-            ORDER BY 1
-            """)
-        try statement.bind(low, at: 1)
-        try statement.bind(high, at: 2)
-        var found: [(low: Int64, high: Int64)] = []
-        var start: Int64 = 0, last: Int64 = 0, agency = "", shared = false, open = false
-        while try statement.step() {
-            let time = statement.int64(at: 0)
-            if open, (Association.gap(time, last) ?? .max) > Association.window {
-                if shared { found.append((start, last)) }
-                open = false
-            }
-            if !open {
-                (start, agency, shared, open) = (time, statement.text(at: 2), false, true)
-            }
-            if !shared, statement.int64(at: 1) != 1 || statement.text(at: 2) != agency { shared = true }
-            last = time
-        }
-        if open, shared { found.append((start, last)) }
-        statement.reset()
-        return found
-    }
-
     /// One event row as association found it.
     private struct EventRow {
         var quake: StoredQuake
@@ -218,18 +248,22 @@ extension WriteTransaction {
 
     /// Computes the events of the segment around `[low, high]` from its reports and rewrites
     /// the rows and reports that differ.
-    private func associateSegment(from low: Int64, through high: Int64) throws(SQLiteError) {
+    /// Rows no event keeps any more are set aside (their codes renamed) and added to `gone`, for
+    /// ``associate()`` to delete together; a later segment reads past them.
+    private func associateSegment(from low: Int64, through high: Int64, gone: inout Set<Int64>) throws(SQLiteError) {
         // The segment's rows, closed over: an event's reports and a report's event, wherever
         // a revision left them, and what lies within a window of any of them.
         var low = low, high = high
         var rows: [Int64: EventRow] = [:]
         var reports: [String: (record: QuakeRecord, event: Int64)] = [:]
-        let rowsByTime = try connection.prepare(
-            "SELECT \(StoredQuake.columns), agencies FROM quake WHERE time BETWEEN ? AND ?")
-        let rowByID = try connection.prepare("SELECT \(StoredQuake.columns), agencies FROM quake WHERE id = ?")
-        let reportsByTime = try connection.prepare("SELECT \(Self.reportColumns) FROM report WHERE time BETWEEN ? AND ?")
-        let reportsByEvent = try connection.prepare("SELECT \(Self.reportColumns) FROM report WHERE event = ?")
+        // Prepared once per connection (a month of another agency's reports is ~10k segments).
+        let rowsByTime = try connection.cachedStatement(Self.rowsByTimeSQL)
+        let rowByID = try connection.cachedStatement(Self.rowByIDSQL)
+        let reportsByTime = try connection.cachedStatement(Self.reportsByTimeSQL)
+        let reportsByEvent = try connection.cachedStatement(Self.reportsByEventSQL)
+        defer { rowsByTime.reset(); rowByID.reset(); reportsByTime.reset(); reportsByEvent.reset() }
         func readRow(_ s: Statement) {
+            guard !gone.contains(s.int64(at: 0)) else { return }
             let row = EventRow(quake: StoredQuake(s), agencies: Int(s.int64(at: 21)))
             rows[row.quake.id] = row
         }
@@ -295,26 +329,28 @@ extension WriteTransaction {
 
         // Rows no event keeps go; their notes go with the report they showed (else any of theirs).
         var extraNotes: [Int: [String]] = [:]
-        let deleteRow = try connection.cachedStatement("DELETE FROM quake WHERE id = ?")
+        let setCode = try connection.cachedStatement("UPDATE quake SET code = ? WHERE id = ?")
         for row in rows.values.sorted(by: { $0.quake.id < $1.quake.id }) where eventOfRow[row.quake.id] == nil {
             if let notes = row.quake.notes, !notes.isEmpty {
                 let heir = eventOfCode[row.quake.record.code]
                     ?? records.indices.first { oldEvent[$0] == row.quake.id }.flatMap { eventOfCode[records[$0].code] }
                 if let heir { extraNotes[heir, default: []].append(notes) }
             }
-            deleteRow.reset()
-            try deleteRow.bind(row.quake.id, at: 1)
-            try deleteRow.step()
+            // Its code is free at once (codes are unique); the row goes at the end.
+            setCode.reset()
+            try setCode.bind([.text("\u{1}gone \(row.quake.id)"), .integer(row.quake.id)])
+            try setCode.step()
+            gone.insert(row.quake.id)
             changes.list(.delete, code: row.quake.record.code, old: row.keys)
         }
         // Codes that move to another row are set aside first (codes are unique).
-        let setCode = try connection.cachedStatement("UPDATE quake SET code = ? WHERE id = ?")
         for (e, row) in rowOfEvent where rows[row]!.quake.record.code != records[events[e].preferred].code {
             setCode.reset()
             try setCode.bind([.text("\u{1}moving \(row)"), .integer(row)])
             try setCode.step()
         }
         let writeRow = try connection.cachedStatement(Self.eventRowUpdateSQL)
+        let setCount = try connection.cachedStatement("UPDATE quake SET agencies = ?1, notes = ?2 WHERE id = ?3")
         let insertRow = try connection.cachedStatement(Self.eventRowInsertSQL)
         for (e, event) in events.enumerated() {
             let preferred = records[event.preferred]
@@ -324,6 +360,14 @@ extension WriteTransaction {
                 var notes = old.quake.notes
                 if let extra = extraNotes[e] { notes = ([notes].compactMap { $0 }.filter { !$0.isEmpty } + extra).joined(separator: "\n") }
                 guard old.quake.record != preferred || old.agencies != agencies || old.quake.notes != notes else { continue }
+                if old.quake.record == preferred {
+                    // The same solution, another count or notes: no indexed column changes.
+                    setCount.reset()
+                    try setCount.bind([.integer(Int64(agencies)), notes.map { .text($0) } ?? .null, .integer(id)])
+                    try setCount.step()
+                    changes.list(.update, code: preferred.code, old: old.keys)
+                    continue
+                }
                 writeRow.reset()
                 try bindEventRow(preferred, agencies: agencies, notes: notes, to: writeRow)
                 try writeRow.bind(id, at: 25)
@@ -367,6 +411,11 @@ extension WriteTransaction {
     }
 
     // MARK: - SQL
+
+    static let rowsByTimeSQL = "SELECT \(StoredQuake.columns), agencies FROM quake WHERE time BETWEEN ? AND ?"
+    static let rowByIDSQL = "SELECT \(StoredQuake.columns), agencies FROM quake WHERE id = ?"
+    static let reportsByTimeSQL = "SELECT \(reportColumns) FROM report WHERE time BETWEEN ? AND ?"
+    static let reportsByEventSQL = "SELECT \(reportColumns) FROM report WHERE event = ?"
 
     /// `report`'s columns as ``report(_:)`` reads them.
     static let reportColumns = "code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, source, event"

@@ -219,6 +219,7 @@ struct ImportBench {
         let ratio = empty.isEmpty ? nil : into.median / empty.median
         let expertNote = expert.isEmpty ? "" : "; the same rows inserted by the sqlite3 shell into the same store: "
             + "\(format(expert.median)) (\(String(format: "%.2f", into.median / expert.median))× that)"
+        let association = try anotherAgency(n: n, monthFile: monthFile, maxID: maxID, usgsMonth: into)
         return [
             Figure(name: "import a month (\(added.formatted()) new) into N", n: n, ours: into.median, ourMax: into.maximum,
                    samples: into.count, peer: empty.median, peerName: "the same file into an empty store",
@@ -232,7 +233,7 @@ struct ImportBench {
             Figure(name: "re-import the month unchanged", n: n, ours: again.median, ourMax: again.maximum,
                    samples: again.count, unit: "s", target: "≤ 0.25 s", met: again.median <= 0.25,
                    note: "CPU (user+sys) \(format(againCPU.median))"),
-        ]
+        ] + association
     }
 
     /// The rows an import stored, as CSV in the table's column order (for `insertWithSQLite3`).
@@ -288,6 +289,8 @@ struct ImportBench {
         return try context.performAndWait { tx in
             try tx.connection.execute("DELETE FROM quake WHERE id > ?", [.integer(maxID)])
             let deleted = tx.connection.changes
+            // Their agencies' reports (another agency's month: `anotherAgency`).
+            try tx.connection.execute("DELETE FROM report WHERE event > ?", [.integer(maxID)])
             tx.markBulk()
             return deleted
         }
