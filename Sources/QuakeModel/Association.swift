@@ -11,10 +11,11 @@ import Foundation
 /// (``agency(of:)``): ComCat is one agency whatever network contributed.
 ///
 /// **Order-independent.** The store's events are a function of its reports, not of the order
-/// they came in: ``events(of:preference:)`` takes the reports of one agency after another, in
-/// the preference order (``AgencyPreference``), each agency's in time order, so importing A
-/// then B gives what B then A gives, and deleting a report gives what a fresh import of the rest
-/// gives.
+/// they came in: ``events(of:preference:)`` takes the reports in the preference order
+/// (``AgencyPreference/rank(of:)``: one agency after another, a local network's reports of its
+/// own region at `local-network`'s place), then by agency, each agency's in time order, so
+/// importing A then B gives what B then A gives, and deleting a report gives what a fresh import
+/// of the rest gives.
 public enum Association {
     /// The time window, ms (ComCat's association window: 16 s).
     public static let window: Int64 = 16_000
@@ -57,8 +58,9 @@ public enum Association {
     /// members, the preferred one first and then the others in preference order.
     public static func events(of reports: [QuakeRecord], preference: AgencyPreference) -> [Event] {
         let agencies = reports.map(agency(of:))
+        let ranks = reports.map(preference.rank(of:))
         let order = reports.indices.sorted { i, j in
-            let ri = preference.rank(agencies[i]), rj = preference.rank(agencies[j])
+            let ri = ranks[i], rj = ranks[j]
             if ri != rj { return ri < rj }
             if agencies[i] != agencies[j] { return agencies[i] < agencies[j] }
             if reports[i].time != reports[j].time { return reports[i].time < reports[j].time }
@@ -87,27 +89,37 @@ public enum Association {
 }
 
 /// The order in which an event's reports are preferred (the `agencyPreference` setting): a
-/// reviewed solution before an automatic one, then the agency's place in ``agencies``
-/// (an agency not listed after every listed one), then a moment magnitude (`Mw`, `Mww`, `Mwr`,
-/// …) before others, then the agency's name.
+/// reviewed solution before an automatic one, then the report's place in ``agencies``
+/// (its agency's; a report of the local network for its own region, ``LocalNetwork``, at
+/// `local-network` if that comes first; an agency not listed after every listed one), then a
+/// moment magnitude (`Mw`, `Mww`, `Mwr`, …) before others, then the agency's name.
 public struct AgencyPreference: Hashable, Sendable {
     public var agencies: [String]
 
     public init(_ agencies: [String]) { self.agencies = agencies }
 
-    /// The documented default: ComCat first (USGS reviews a global catalogue and publishes
-    /// moment tensors), then EMSC, the ISC, GEOFON, INGV, GeoNet, IRIS.
-    public static let standard = AgencyPreference(["usgs", "emsc", "isc", "geofon", "ingv", "geonet", "iris"])
+    /// The documented default: the local network for its own region first (its stations are
+    /// near the epicentre), then ComCat (USGS reviews a global catalogue and publishes moment
+    /// tensors), then EMSC, the ISC, GEOFON, INGV, GeoNet, IRIS.
+    public static let standard = AgencyPreference([LocalNetwork.word, "usgs", "emsc", "isc", "geofon", "ingv", "geonet", "iris"])
 
     /// The agency's place (0 first); an agency not listed comes after all listed.
     public func rank(_ agency: String) -> Int { agencies.firstIndex(of: agency) ?? agencies.count }
+
+    /// A report's place: its agency's, or `local-network`'s when that comes first and the report
+    /// is the local network's for its own region (``LocalNetwork/isLocal(_:)``).
+    public func rank(of report: QuakeRecord) -> Int {
+        let own = rank(Association.agency(of: report))
+        guard let local = agencies.firstIndex(of: LocalNetwork.word), local < own, LocalNetwork.isLocal(report) else { return own }
+        return local
+    }
 
     /// Whether `a` is preferred to `b`.
     public func precedes(_ a: QuakeRecord, _ b: QuakeRecord) -> Bool {
         let ra = Self.isReviewed(a.status), rb = Self.isReviewed(b.status)
         if ra != rb { return ra }
         let aa = Association.agency(of: a), ab = Association.agency(of: b)
-        let ka = rank(aa), kb = rank(ab)
+        let ka = rank(of: a), kb = rank(of: b)
         if ka != kb { return ka < kb }
         let ma = Self.isMoment(a.magType), mb = Self.isMoment(b.magType)
         if ma != mb { return ma }

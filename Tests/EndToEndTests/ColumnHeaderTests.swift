@@ -11,8 +11,9 @@ struct ColumnHeaderTests {
     typealias Fixture = BrowserTests.Fixture
 
     /// At 100 columns, local time (the default `timeZone`): the columns the rows show, by name.
-    static let timeHeaders = "mag   place                                             local      depth  code            time ↓"
-    static let magnitudeHeaders = "mag ↓   place                                  local                 depth  code              time"
+    /// The magnitude's type sits under `mag` (`6.4 mww`); sorted by magnitude it takes the code's room.
+    static let timeHeaders = "mag        place                                        local      depth  code            time ↓"
+    static let magnitudeHeaders = "mag ↓        place                                           local                 depth      time"
 
     @Test func theColumnsAreNamedTheSortColumnMarkedAndCTurnsThemOffForTheScene() throws {
         let fixture = try Fixture(columns: 100, rows: 30)

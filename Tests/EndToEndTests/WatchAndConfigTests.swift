@@ -152,7 +152,7 @@ import Testing
         #expect(wrong.status == 64 && wrong.errorLines.first == "Error: 'osc99' is not a valid alertNotification. Did you mean 'osc9'?",
                 "\(wrong.stderr)")
         #expect(list.lines.dropFirst().filter { $0.hasPrefix("agencyPreference ") }
-                == ["agencyPreference     usgs,emsc,isc,geofon,ingv,geonet,iris (default: usgs,emsc,isc,geofon,ingv,geonet,iris)"],
+                == ["agencyPreference     local-network,usgs,emsc,isc,geofon,ingv,geonet,iris (default: local-network,usgs,emsc,isc,geofon,ingv,geonet,iris)"],
                 "\(list.stdout)")
         #expect(list.lines.count == 14 && list.lines.allSatisfy { $0.hasSuffix(")") && $0.components(separatedBy: " (default: ").count == 2 },
                 "\(list.stdout)")

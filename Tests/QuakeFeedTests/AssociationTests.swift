@@ -240,8 +240,8 @@ import Testing
         }
     }
 
-    @Test func aWeekAndItsCopyAreTheWeeksEventsInAnyOrder() throws {
-        guard SharedData.isAvailable else { return }
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs (a real USGS week)"))
+    func aWeekAndItsCopyAreTheWeeksEventsInAnyOrder() throws {
         let (usgs, copy) = try Self.weekAndCopy()
         let first = try TestStore()
         let second = try TestStore()
@@ -261,8 +261,8 @@ import Testing
         })
     }
 
-    @Test func interleavedImportsAndDeletesEqualAFreshImportOfWhatIsLeft() throws {
-        guard SharedData.isAvailable else { return }
+    @Test(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs (a real USGS week)"))
+    func interleavedImportsAndDeletesEqualAFreshImportOfWhatIsLeft() throws {
         let (usgs, copy) = try Self.weekAndCopy()
         var generator = SeededGenerator(seed: 5353)
         let all = (usgs + copy).shuffled(using: &generator)

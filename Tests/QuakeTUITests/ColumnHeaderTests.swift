@@ -32,7 +32,7 @@ import Testing
     @Test func theHeaderRowNamesTheColumnsShownAndMarksTheDistanceSort() {
         let buffer = Screen.render(Self.distanceModel(columns: 100))
         assertSnapshot(buffer, named: "list-headers-distance-100x24")
-        #expect(buffer.line(1) == "   mag   place                                     to home ↑  UTC                   depth      time ")
+        #expect(buffer.line(1) == "   mag        place                                to home ↑  UTC                   depth      time ")
     }
 
     /// Beside the detail (120 columns: a 54-column list) the distance sort keeps its distances;
@@ -73,7 +73,7 @@ import Testing
         #expect(model.state == expected && effects.contains(.saveScene))
         #expect(model.listHeight == 9)
         let frame = Screen.render(try model.screenModel(RestoreWalkTests.context))
-        #expect(frame.line(1).hasPrefix("   mag   place"), "\(frame.text)")
+        #expect(frame.line(1).hasPrefix("   mag        place"), "\(frame.text)")  // the magnitude's type under `mag`
         #expect(frame.line(2).hasPrefix("▾ "), "\(frame.text)")
         try model.send(.toggleColumnHeaders)
         #expect(model.state.columnHeaders == false && model.listHeight == 10)

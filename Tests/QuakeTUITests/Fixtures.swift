@@ -18,19 +18,29 @@ enum Fixtures {
 
     static let display = DisplaySettings(now: now, timeZone: .utc, localTimeZone: TimeZone(identifier: "Asia/Tokyo")!)
 
+    /// Magnitude types as the feeds write them (a long one cut in the list: `mb_…`), and two
+    /// events several agencies reported (issue 53: `6.4 mww`, `3 ag`).
     static let quakes: [QuakeLine] = [
-        QuakeLine(code: "us7000m1a1", magnitude: 6.4, place: "45 km SSE of Hualien City, Taiwan", time: now - 2 * hour,
-                  depth: 12.3, hasNotes: true, latitude: 23.58, longitude: 121.77),
-        QuakeLine(code: "ak024abc12", magnitude: 2.1, place: "12 km NW of Anchorage, Alaska", time: now - 5 * hour,
-                  depth: 40.1, latitude: 61.3, longitude: -150.1),
-        QuakeLine(code: "nc73900001", magnitude: 3.3, place: "5km N of The Geysers, CA", time: now - 9 * hour,
-                  depth: 1.9, latitude: 38.83, longitude: -122.8),
-        QuakeLine(code: "us7000m2b2", magnitude: 5.1, place: "Kermadec Islands region", time: now - 26 * hour,
-                  depth: 35, latitude: -29.9, longitude: -177.8),
+        reported(QuakeLine(code: "us7000m1a1", magnitude: 6.4, place: "45 km SSE of Hualien City, Taiwan", time: now - 2 * hour,
+                           depth: 12.3, hasNotes: true, latitude: 23.58, longitude: 121.77), "mww", agencies: 3),
+        reported(QuakeLine(code: "ak024abc12", magnitude: 2.1, place: "12 km NW of Anchorage, Alaska", time: now - 5 * hour,
+                           depth: 40.1, latitude: 61.3, longitude: -150.1), "ml"),
+        reported(QuakeLine(code: "nc73900001", magnitude: 3.3, place: "5km N of The Geysers, CA", time: now - 9 * hour,
+                           depth: 1.9, latitude: 38.83, longitude: -122.8), "md"),
+        reported(QuakeLine(code: "us7000m2b2", magnitude: 5.1, place: "Kermadec Islands region", time: now - 26 * hour,
+                           depth: 35, latitude: -29.9, longitude: -177.8), "mb", agencies: 2),
         QuakeLine(code: "hv74500001", magnitude: nil, place: "", time: now - 30 * hour),
-        QuakeLine(code: "jp2024tok1", magnitude: 4.6, place: "東京都の南東 20 km, Japan 🌋", time: now - 31 * hour,
-                  depth: 50),
+        reported(QuakeLine(code: "jp2024tok1", magnitude: 4.6, place: "東京都の南東 20 km, Japan 🌋", time: now - 31 * hour,
+                           depth: 50), "mb_lg"),
     ]
+
+    /// `line` with its magnitude type and the number of agencies that reported it.
+    static func reported(_ line: QuakeLine, _ magType: String?, agencies: Int = 1) -> QuakeLine {
+        var line = line
+        line.magType = magType
+        line.agencies = agencies
+        return line
+    }
 
     /// Day sections: today (3), yesterday (3).
     static func dayLines(collapsedYesterday: Bool = false) -> [ListLine] {

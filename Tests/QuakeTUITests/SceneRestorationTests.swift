@@ -161,6 +161,7 @@ import Testing
         var selected = QuakeLine(code: "q12", magnitude: 3, place: "Place 12, Region 0", time: 1_700_006_400_000 + 86_400_000 + 120_000,
                                  depth: 10, latitude: -33.4, longitude: -70.6)
         selected.eventType = "earthquake"  // the fixture's type, which the row's mark reads
+        selected.magType = "mb"  // and its magnitude type, beside the magnitude
         #expect(frame.list.selectedIndex.map { frame.list.lines[$0] } == .quake(selected))
         #expect(frame.detail?.notes.text == "felt it" && frame.detail?.notes.isEditing == true)
         assertSnapshot(Screen.render(frame), named: "restored-scene-130x14")

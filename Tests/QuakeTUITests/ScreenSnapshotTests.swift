@@ -203,7 +203,7 @@ extension String {
             .quake(QuakeLine(code: "t2", magnitude: 3, place: "line\r\nbreak", time: Fixtures.now)),
         ]
         let text = Screen.render(Fixtures.model(columns: 100, rows: 10, lines: lines, selected: 1)).text
-        #expect(text.contains("—   12 km SW of Suárez, Colombia "), "\(text)")  // the magnitude, the mark cell, the place
+        #expect(text.contains("—        12 km SW of Suárez, Colombia "), "\(text)")  // the magnitude, the type and mark cells, the place
         #expect(text.contains("line  break "), "\(text)")
         #expect(text.contains("Monday, 6 May 2024 (2)"), "\(text)")
         #expect(!text.contains("…"), "\(text)")

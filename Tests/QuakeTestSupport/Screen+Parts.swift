@@ -133,23 +133,39 @@ extension Screen {
         /// The words of the row (split at spaces): its code is one of them.
         public var words: [String] { text.split(separator: " ").map(String.init) }
         /// The row's columns: the magnitude, the place, then the others split at runs of two
-        /// spaces (notes `✎`, distance, time, depth, epicentre, code, relative time, as shown).
+        /// spaces (notes `✎`, agencies `3 ag`, distance, time, depth, epicentre, code, relative
+        /// time, as shown). The magnitude's type is `magType`, not a column here.
         public var columns: [String] {
             guard let magnitude, let rest = afterMagnitude else { return Screen.words(text, separatedBy: 2) }
             return [magnitude] + Screen.words(String(rest.dropFirst(2)), separatedBy: 2)
         }
         /// The magnitude (the first word): `4.5`.
         public var magnitude: String? { section == nil ? words.first : nil }
+        /// The magnitude's type after it (`mww`, `mb`; from 72 columns), nil where not shown or
+        /// blank: the word right after the magnitude when it is longer than the one-cell mark.
+        public var magType: String? {
+            guard section == nil, let magnitude else { return nil }
+            let rest = text.dropFirst(magnitude.count)
+            guard rest.hasPrefix(" "), let word = rest.dropFirst().split(separator: " ", maxSplits: 1).first,
+                  word.count > 1, rest.dropFirst().hasPrefix(word) else { return nil }
+            return String(word)
+        }
         /// The cell after the magnitude (`QuakeMark`: tsunami, alert, event type), nil when blank.
         public var mark: String? { afterMagnitude.map { String($0.prefix(1)) }.flatMap { $0 == " " ? nil : $0 } }
         /// The place column: after the magnitude and the mark, up to the next run of two spaces.
         public var place: String? { afterMagnitude == nil ? nil : columns.dropFirst().first }
 
-        /// The text after the magnitude and the space after it: the mark's cell first.
+        /// The text after the magnitude and the space after it (and after the magnitude's type,
+        /// 4 cells and a space, when one is shown): the mark's cell first.
         var afterMagnitude: Substring? {
-            guard section == nil, let magnitude, text.count > magnitude.count + 3 else { return nil }
-            return text.dropFirst(magnitude.count + 1)
+            guard section == nil, let magnitude else { return nil }
+            let skipped = magnitude.count + 1 + (magType == nil ? 0 : Self.typeCells + 1)
+            guard text.count > skipped + 2 else { return nil }
+            return text.dropFirst(skipped)
         }
+
+        /// The magnitude type's cells (`ListView.Columns.typeWidth`).
+        static let typeCells = 4
     }
 
     /// A section line: `▾ Thursday, 14 June 2018 (127) ────`.

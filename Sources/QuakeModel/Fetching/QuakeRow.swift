@@ -17,10 +17,14 @@ public struct QuakeRow: Hashable, Sendable {
     public let alert: String?
     /// The event type (`earthquake`, `quarry blast`, `explosion`, …), as the feed spells it.
     public let type: String?
+    /// The magnitude's type (`Mww`, `mb`, `ml`, …), as the feed spells it (issue 53: `5.4 Mww`).
+    public let magType: String?
+    /// How many agencies reported the event (`quake.agencies`: 1 for one agency's report alone).
+    public let agencies: Int
 
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double?, latitude: Double,
                 longitude: Double, hasNotes: Bool, source: String = "usgs", tsunami: Bool = false, alert: String? = nil,
-                type: String? = nil) {
+                type: String? = nil, magType: String? = nil, agencies: Int = 1) {
         self.code = code
         self.magnitude = magnitude
         self.place = place
@@ -33,6 +37,8 @@ public struct QuakeRow: Hashable, Sendable {
         self.tsunami = tsunami
         self.alert = alert
         self.type = type
+        self.magType = magType
+        self.agencies = agencies
     }
 }
 

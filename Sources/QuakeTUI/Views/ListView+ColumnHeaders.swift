@@ -2,7 +2,7 @@ import QuakeModel
 
 /// One column of the list's quake rows.
 enum ListColumn: Equatable, Hashable, Sendable {
-    case magnitude, mark, place, notes, distance, absolute, depth, location, code, felt, relative
+    case magnitude, magnitudeType, mark, place, notes, agencies, distance, absolute, depth, location, code, felt, relative
 }
 
 /// The header row above the list (issue 31): the name of each column the rows show at this
@@ -34,7 +34,9 @@ extension ListView {
         switch column {
         case .magnitude: "mag"
         case .place: "place"
-        case .mark, .notes: ""
+        // The type reads as the magnitude's own (`5.4 Mww`), under `mag`.
+        case .mark, .notes, .magnitudeType: ""
+        case .agencies: "ag"
         case .distance: "to home"
         case .felt: "felt here"
         // The times' zone: `UTC 10:00`, `local 2024-05-06 19:00`.

@@ -3,13 +3,20 @@ import QuakeModel
 /// The list pane: section headers and quake rows in columns sized to the pane's width.
 enum ListView {
     /// Column widths for one pane width. The place keeps room first; the other columns join in
-    /// order of use as the pane grows (depth, time, code, epicentre), and the place takes what
-    /// is left up to `widestPlace`, so the columns stay together on a very wide pane. The column
-    /// the list is sorted by joins before all of them, with less room kept for the place: a
-    /// narrow pane (the list beside the detail) drops other columns, never that one. Widths
-    /// never depend on the rows shown: scrolling never shifts a column.
+    /// order of use as the pane grows (depth, time, the magnitude's type, code, the agencies,
+    /// epicentre; the type and the agencies only after all before them), and the place takes what is left up to `widestPlace`, so the columns stay
+    /// together on a very wide pane. The column the list is sorted by joins before all of them,
+    /// with less room kept for the place (sorted by magnitude, the magnitude's type joins so
+    /// too): a narrow pane (the list beside the detail) drops other columns, never that one.
+    /// Widths never depend on the rows shown: scrolling never shifts a column.
+    ///
+    /// Under the time sort without a home: 40 columns show the magnitude, place and time ago;
+    /// depth joins at 60, the time of day at 67, the magnitude's type at 72 (`5.4 Mww`), the
+    /// code at 94, the agencies at 101 (`3 ag`) and the epicentre at 119.
     struct Columns: Equatable {
         var magnitude = 5
+        /// The magnitude's type right after it (`5.4 Mww`; issue 53): `typeWidth` or nothing.
+        var magnitudeType = 0
         /// One cell after the magnitude: tsunami, alert, event type (`QuakeMark`).
         var mark = 1
         var place: Int
@@ -25,6 +32,14 @@ enum ListView {
         /// The intensity predicted at home (`VII very strong`), only with a home: on the widest
         /// panes, or first when the list is sorted by it.
         var felt = 0
+        /// How many agencies reported the event (`3 ag`; blank for one): `agenciesWidth` or nothing.
+        var agencies = 0
+
+        /// The magnitude type's room: `Mww`, `mb`, `ml`, `Mwr` whole (USGS, EMSC, GEOFON, INGV
+        /// and the ISC write 2–3 letters); a longer one (`mb_lg`, `Mw(mB)`) is cut with `…`.
+        static let typeWidth = 4
+        /// The agencies column's width: `3 ag`, up to `12 ag`.
+        static let agenciesWidth = 5
 
         /// The felt column's width: `VII very strong`, the longest label.
         static let feltWidth = 15
@@ -56,17 +71,29 @@ enum ListView {
                 (.distance, showsDistance ? 9 : 0, Self.placeBeforeDetails),
                 (.depth, 9, Self.placeBeforeDetails),
                 (.absolute, timeOfDayOnly ? 5 : 16, Self.placeBeforeDetails),
+                // The type's gap before it is one cell, as the magnitude's after it (taken as two: one to spare).
+                (.magnitudeType, Self.typeWidth - 1, Self.placeBeforeDetails),
                 (.code, 12, Self.placeBeforeExtras),
+                (.agencies, Self.agenciesWidth, Self.placeBeforeExtras),
                 (.location, 16, Self.placeBeforeExtras),
                 (.felt, showsDistance ? Self.feltWidth : 0, Self.placeBeforeExtras),
             ]
             var widths: [ListColumn: Int] = [:]
-            if let sorted, let entry = wanted.first(where: { $0.0 == sorted }), entry.1 > 0 {
-                widths[sorted] = take(entry.1, keeping: Self.placeBeforeSortColumn)
+            // Sorted by magnitude (always shown), the magnitude's type is what joins first.
+            let first = sorted == .magnitude ? .magnitudeType : sorted
+            if let first, let entry = wanted.first(where: { $0.0 == first }), entry.1 > 0 {
+                widths[first] = take(entry.1, keeping: Self.placeBeforeSortColumn)
             }
+            // The type and the agencies join only after every column before them: a pane too
+            // narrow for the depth never shows them in its place, so columns only come as it grows.
+            var allJoined = true
             for (column, width, keeping) in wanted where widths[column] == nil && width > 0 {
-                widths[column] = take(width, keeping: keeping)
+                let joinsInOrder = column == .magnitudeType || column == .agencies
+                widths[column] = joinsInOrder && !allJoined ? 0 : take(width, keeping: keeping)
+                if widths[column] == 0 { allJoined = false }
             }
+            magnitudeType = widths[.magnitudeType].map { $0 > 0 ? Self.typeWidth : 0 } ?? 0
+            agencies = widths[.agencies] ?? 0
             distance = widths[.distance] ?? 0
             depth = widths[.depth] ?? 0
             absolute = widths[.absolute] ?? 0
@@ -90,9 +117,11 @@ enum ListView {
         /// they draw nothing and take no room).
         var slots: [Slot] {
             [Slot(column: .magnitude, width: magnitude, alignsRight: true, gap: 1),
+             Slot(column: .magnitudeType, width: magnitudeType, alignsRight: false, gap: 1),
              Slot(column: .mark, width: mark, alignsRight: false, gap: 1),
              Slot(column: .place, width: place, alignsRight: false, gap: 1),
              Slot(column: .notes, width: notes, alignsRight: false, gap: 1),
+             Slot(column: .agencies, width: agencies, alignsRight: true, gap: 2),
              Slot(column: .distance, width: distance, alignsRight: true, gap: 2),
              Slot(column: .absolute, width: absolute, alignsRight: false, gap: 2),
              Slot(column: .depth, width: depth, alignsRight: true, gap: 2),
@@ -203,6 +232,8 @@ enum ListView {
         switch column {
         case .magnitude:
             return (QuakeFormat.magnitude(quake.magnitude), MagnitudeBand(magnitude: quake.magnitude).style)
+        case .magnitudeType, .agencies:
+            return reports(column, of: quake)
         case .mark:
             let mark = QuakeMark(quake)
             return (mark.map { String($0.glyph) } ?? "", mark?.style ?? .plain)

@@ -209,6 +209,10 @@ public struct QuakeLine: Sendable, Equatable {
     public var tsunami = false
     public var alert: String?
     public var eventType: String?
+    /// The magnitude's type (`Mww`) and how many agencies reported the event, for the list's
+    /// `5.4 Mww` and `3 ag` (issue 53; `ListView.Columns`).
+    public var magType: String?
+    public var agencies = 1
 
     public init(code: String, magnitude: Double?, place: String, time: Int64, depth: Double? = nil,
                 hasNotes: Bool = false, latitude: Double? = nil, longitude: Double? = nil) {
@@ -229,5 +233,7 @@ public struct QuakeLine: Sendable, Equatable {
         tsunami = row.tsunami
         alert = row.alert
         eventType = row.type
+        magType = row.magType
+        agencies = row.agencies
     }
 }
