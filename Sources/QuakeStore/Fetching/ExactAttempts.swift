@@ -35,6 +35,7 @@ struct ExactAttempts: Equatable, Sendable {
             case .eventType: "eventType"
             case .alert: "alert"
             case .felt: "felt"
+            case .revised: "revised"
             case .magnitudeType: "magnitudeType"
             case .near: "near"
             case .intensity: "intensity"

@@ -99,6 +99,7 @@ extension BrowserState {
                 guard let row else { return .quake(QuakeLine(code: "", magnitude: nil, place: "", time: 0)) }
                 var line = QuakeLine(row)
                 line.isNew = self.live.newCodes.contains(row.code)
+                line.isRevised = self.live.revisedCodes.contains(row.code)
                 return .quake(line)
             }
         }

@@ -186,7 +186,7 @@ final class AutoRefresher: @unchecked Sendable {
             reader = try FeedReader(source: .stream(stream), name: url.absoluteString)
         }
         let importer = try FeedImporter(container: container, author: "refresh")
-        _ = try importer.run(reader, replacingSample: true, progress: { _ in })
+        _ = try importer.run(reader, replacingSample: true, window: SummaryFeedWindow(url: url), progress: { _ in })
         return result
     }
 }
