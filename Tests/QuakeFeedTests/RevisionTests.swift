@@ -101,4 +101,47 @@ import Testing
         #expect(summary.withdrawn == 0 && summary.inserted == 1)
         #expect(try store.read { try $0.quake(code: "us6000m0xl") } == nil)
     }
+
+    @Test func aSummaryFeedsWindowAndFloor() {
+        let url = { (name: String) in URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/\(name)")! }
+        #expect(SummaryFeedWindow(url: url("all_day.geojson")) == SummaryFeedWindow(duration: 86_400, minimumMagnitude: nil))
+        #expect(SummaryFeedWindow(url: url("4.5_week.geojson")) == SummaryFeedWindow(duration: 7 * 86_400, minimumMagnitude: 4.5))
+        #expect(SummaryFeedWindow(url: url("significant_month.geojson")) == nil)
+        #expect(SummaryFeedWindow(url: URL(string: "https://example.org/all_day.geojson")!) == nil)
+    }
+
+    /// A refreshed `all_hour` feed that no longer lists a stored USGS report of its window marks
+    /// it `withdrawn` (a revision, so kept and marked); one before the window, or another
+    /// agency's, stays as it was; the next feed that lists it again restores it.
+    @Test func aReportARefreshedFeedNoLongerListsIsMarkedWithdrawn() throws {
+        let now = Date(timeIntervalSince1970: 1_704_134_000)  // 40 min after us6000m0xl
+        let store = try TestStore(clock: ManualClock(now: now).clock)
+        defer { store.remove() }
+        var emsc = QuakeRecord.fixture("emsc:1", magnitude: 5, time: 1_704_133_000_000)
+        emsc.source = "emsc"
+        emsc.latitude = -10  // far from the others: its own event
+        var old = QuakeRecord.fixture("us_old", magnitude: 5, time: 1_704_120_000_000)  // before the hour
+        old.source = "usgs"
+        try store.upsert([emsc, old])
+        _ = try Self.importing(Self.first, into: store)
+        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
+        // The same hour without us6000m0xl (its newest report is later than it).
+        let without = Self.first.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
+            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
+        let summary = try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(without.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        #expect(summary.absent == 1)
+        #expect(summary.sentence.contains("1 no longer in the feed, marked withdrawn"))
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "withdrawn")
+        #expect(try store.read { try $0.quake(code: "emsc:1") }?.record.status == emsc.status)
+        #expect(try store.read { try $0.quake(code: "us_old") }?.record.status == old.status)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.map(\.status) == ["automatic", "withdrawn"])
+        #expect(try Self.revised(store, "us6000m0xl") != nil)
+
+        // Listed again: current again.
+        let back = try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(Self.first.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        #expect(back.absent == 0 && back.updated == 1)
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "automatic")
+    }
 }

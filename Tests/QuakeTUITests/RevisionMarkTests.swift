@@ -6,7 +6,7 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// Revisions in the browser (issue 53, point 4), from built states: the list's `↻` mark of an
+/// Revisions in the browser (issue 53, point 4), from built states: the list's `◆` mark of an
 /// event revised since the scene's `seen` mark (until `a`), and the Reports tab's versions.
 /// How the store keeps the versions: QuakeFeedTests' `RevisionTests`.
 @Suite struct RevisionMarkTests {
@@ -70,14 +70,14 @@ import Testing
         }
         #expect(try marked().revised == ["q21", "q03"])
 
-        // The list draws ↻ where ● would be.
+        // The list draws ◆ where ● would be.
         var line = QuakeLine(code: "q21", magnitude: 2, place: "Place 21, Region 1", time: 1_700_179_260_000)
         line.isRevised = true
         let columns = ListView.Columns(width: 60, showsDistance: false)
         var buffer = CellBuffer(width: 60, height: 1)
         ListView.renderQuake(line, columns: columns, slots: columns.slots, display: Fixtures.display,
                              in: Rect(x: 0, y: 0, width: 60, height: 1), into: &buffer)
-        #expect(buffer.text.hasPrefix("↻"))
+        #expect(buffer.text.hasPrefix("◆"))
 
         // A later read says what is revised now (the store is the truth: after a relaunch, the
         // same read from the saved `seen` mark brings the marks back).

@@ -27,7 +27,7 @@ public struct LiveState: Equatable, Sendable {
     /// The smallest row id among the quakes that arrived after `seen`: every stored row from it
     /// on is new, which is how the new quakes past `maximumTracked` are counted again after a delete.
     public var firstNewID: Int64?
-    /// Codes of the events a report of which was revised after `seen` (issue 53), marked `↻` in
+    /// Codes of the events a report of which was revised after `seen` (issue 53), marked `◆` in
     /// the list until `a`, as new quakes are `●`: read again with every arrival read from the
     /// store's `quake.revised` (`QuakeArrivals.revised`), so they come back after a relaunch.
     public var revisedCodes: Set<String> = []
