@@ -41,9 +41,9 @@ import Testing
         record.net = "us"
         var detail = DetailModel(tab: .reports, record: record)
         detail.revisions = [Self.automatic, Self.reviewed]
-        var buffer = CellBuffer(width: 100, height: 8)
+        var buffer = CellBuffer(width: 120, height: 8)
         let lines = DetailView.reportLines([record], revisions: detail.revisions, display: Fixtures.display)
-        for (row, line) in lines.enumerated() { buffer.put(line.0, at: Point(x: 0, y: row), style: line.1, maxWidth: 100) }
+        for (row, line) in lines.enumerated() { buffer.put(line.0, at: Point(x: 0, y: row), style: line.1, maxWidth: 120) }
         assertSnapshot(buffer, named: "reports-tab-revisions")
     }
 
