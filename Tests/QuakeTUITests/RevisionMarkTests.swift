@@ -1,5 +1,6 @@
 import Foundation
 import QuakeModel
+import QuakeScenes
 import QuakeStore
 @testable import QuakeTUI
 @testable import QuakeTUIRuntime
@@ -90,5 +91,22 @@ import Testing
         try model.send(.markAllSeen)
         #expect(try marked().revised.isEmpty)
         #expect(model.state.live.tracking.revisedAfter == third.cursor.token)
+    }
+}
+
+/// What an automatic refresh withdrew reaches `L` once, whichever process ran it (issue 53).
+@Suite struct RefreshNoticeLogTests {
+    @Test func aWithdrawalIsLoggedOnceAtTheRefreshsTime() throws {
+        let source = BrowserModelTests.makeSource()
+        let model = try BrowserModelTests.makeModel(source, rows: 20)
+        var status = RefreshStatus()
+        status.feed = "all_day"
+        status.lastSuccess = Date(timeIntervalSince1970: 1_700_000_000)
+        status.lastNotice = "imported 2 quakes (0 new, 0 updated, 1 unchanged, 0 skipped; 1 deleted by its agency, hidden) in 0.01 s"
+        try model.send(.refreshStatusChanged(status))
+        try model.send(.refreshStatusChanged(status))  // the same attempt, from the file too
+        let logged = model.state.messageLog.entries.filter { $0.text.hasPrefix("Automatic refresh of all_day: ") }
+        #expect(logged.map(\.text) == ["Automatic refresh of all_day: " + status.lastNotice!])
+        #expect(logged.first?.time == status.lastSuccess)
     }
 }
