@@ -36,7 +36,7 @@ enum FilterFlags {
         .init(name: "felt", value: nil, help: "Only quakes with at least one \"Did you feel it?\" report (as :felt)."),
         .init(name: "intensity", value: "I", help: "Only quakes predicted to be felt at home (or --near) as I or more: 4, 4+, IV (as :intensity)."),
         .init(name: "mag-type", value: "TYPE", help: "Only quakes whose magnitude type is TYPE: ml, mb, mww …; unknown for none (as :magtype)."),
-        .init(name: "revised", value: nil, help: "Only quakes a report of which its agency revised since it was stored: magnitude, type, place, depth or status (as :revised)."),
+        .init(name: "revised", value: nil, help: "Only quakes one of whose reports its agency revised since it was stored: magnitude, its type, origin time, epicentre, depth or status (as :revised)."),
     ]
 
     /// The flags of `flags` given on the command line, each as its `:` line (`depth 0-70`), in
