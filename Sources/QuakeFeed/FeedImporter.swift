@@ -26,6 +26,12 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// Usable quakes read (not counting skipped ones).
     public var imported: Int { inserted + updated + unchanged + withdrawn }
 
+    /// `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s object is
+    /// as it was for every import that withdrew nothing.
+    fileprivate enum CodingKeys: String, CodingKey {
+        case inserted, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
+    }
+
     /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`
     public var sentence: String {
         "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(inserted)) new, \(CountFormat.grouped(updated)) updated, "
@@ -37,6 +43,38 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     private var withdrawnClause: String {
         (withdrawn == 0 ? "" : "; \(CountFormat.grouped(withdrawn)) deleted by \(withdrawn == 1 ? "its agency" : "their agencies"), hidden")
             + (absent == 0 ? "" : "; \(CountFormat.grouped(absent)) no longer in the feed, marked withdrawn")
+    }
+}
+
+extension ImportSummary {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        inserted = try c.decode(Int.self, forKey: .inserted)
+        updated = try c.decode(Int.self, forKey: .updated)
+        unchanged = try c.decode(Int.self, forKey: .unchanged)
+        skipped = try c.decode(Int.self, forKey: .skipped)
+        withdrawn = try c.decodeIfPresent(Int.self, forKey: .withdrawn) ?? 0
+        absent = try c.decodeIfPresent(Int.self, forKey: .absent) ?? 0
+        seconds = try c.decode(Double.self, forKey: .seconds)
+        skippedReasons = try c.decode([String].self, forKey: .skippedReasons)
+        format = try c.decodeIfPresent(String.self, forKey: .format)
+        notes = try c.decode([String].self, forKey: .notes)
+        sampleReplaced = try c.decodeIfPresent(SampleReplacement.self, forKey: .sampleReplaced)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(inserted, forKey: .inserted)
+        try c.encode(updated, forKey: .updated)
+        try c.encode(unchanged, forKey: .unchanged)
+        try c.encode(skipped, forKey: .skipped)
+        if withdrawn != 0 { try c.encode(withdrawn, forKey: .withdrawn) }
+        if absent != 0 { try c.encode(absent, forKey: .absent) }
+        try c.encode(seconds, forKey: .seconds)
+        try c.encode(skippedReasons, forKey: .skippedReasons)
+        try c.encodeIfPresent(format, forKey: .format)
+        try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(sampleReplaced, forKey: .sampleReplaced)
     }
 }
 

@@ -365,9 +365,11 @@ struct QueryPlan {
 
         /// The columns for `plan`: `revised` only when it filters on it, else NULL in its place.
         static func columns(for plan: QueryPlan) -> String {
-            "\(RowKeys.columns), latitude, longitude, type, alert, felt, code, magType, "
-                + (plan.filters.contains(.revised) ? "revised" : "NULL")
+            plan.filters.contains(.revised) ? columns : columnsBeforeRevised + "NULL"
         }
+        /// Every column, `revised` too (a store of schema 15 or later).
+        static let columns = columnsBeforeRevised + "revised"
+        private static let columnsBeforeRevised = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code, magType, "
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
