@@ -8,6 +8,11 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var updated = 0
     public var unchanged = 0
     public var skipped = 0
+    /// Stored reports its agency deleted (status `deleted`): hidden, their versions kept (issue 53).
+    public var withdrawn = 0
+    /// Stored USGS reports inside a refreshed summary feed's window that it no longer lists,
+    /// marked `withdrawn` (`SummaryFeedWindow`, issue 53).
+    public var absent = 0
     public var seconds = 0.0
     /// The first few skipped features: `feature 12 (line 14): no id`.
     public var skippedReasons: [String] = []
@@ -19,12 +24,57 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var sampleReplaced: SampleReplacement?
 
     /// Usable quakes read (not counting skipped ones).
-    public var imported: Int { inserted + updated + unchanged }
+    public var imported: Int { inserted + updated + unchanged + withdrawn }
+
+    /// `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s object is
+    /// as it was for every import that withdrew nothing.
+    fileprivate enum CodingKeys: String, CodingKey {
+        case inserted, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
+    }
 
     /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`
     public var sentence: String {
         "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(inserted)) new, \(CountFormat.grouped(updated)) updated, "
-            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped) in \(String(format: "%.2f", seconds)) s"
+            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(withdrawnClause)) in \(String(format: "%.2f", seconds)) s"
+    }
+
+    /// `; 1 deleted by its agency, hidden` when a record withdrew a stored report (else nothing:
+    /// SPEC §6's sentence as it was).
+    private var withdrawnClause: String {
+        (withdrawn == 0 ? "" : "; \(CountFormat.grouped(withdrawn)) deleted by \(withdrawn == 1 ? "its agency" : "their agencies"), hidden")
+            + (absent == 0 ? "" : "; \(CountFormat.grouped(absent)) no longer in the feed, marked withdrawn")
+    }
+}
+
+extension ImportSummary {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        inserted = try c.decode(Int.self, forKey: .inserted)
+        updated = try c.decode(Int.self, forKey: .updated)
+        unchanged = try c.decode(Int.self, forKey: .unchanged)
+        skipped = try c.decode(Int.self, forKey: .skipped)
+        withdrawn = try c.decodeIfPresent(Int.self, forKey: .withdrawn) ?? 0
+        absent = try c.decodeIfPresent(Int.self, forKey: .absent) ?? 0
+        seconds = try c.decode(Double.self, forKey: .seconds)
+        skippedReasons = try c.decode([String].self, forKey: .skippedReasons)
+        format = try c.decodeIfPresent(String.self, forKey: .format)
+        notes = try c.decode([String].self, forKey: .notes)
+        sampleReplaced = try c.decodeIfPresent(SampleReplacement.self, forKey: .sampleReplaced)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(inserted, forKey: .inserted)
+        try c.encode(updated, forKey: .updated)
+        try c.encode(unchanged, forKey: .unchanged)
+        try c.encode(skipped, forKey: .skipped)
+        if withdrawn != 0 { try c.encode(withdrawn, forKey: .withdrawn) }
+        if absent != 0 { try c.encode(absent, forKey: .absent) }
+        try c.encode(seconds, forKey: .seconds)
+        try c.encode(skippedReasons, forKey: .skippedReasons)
+        try c.encodeIfPresent(format, forKey: .format)
+        try c.encode(notes, forKey: .notes)
+        try c.encodeIfPresent(sampleReplaced, forKey: .sampleReplaced)
     }
 }
 
@@ -76,6 +126,8 @@ public final class FeedImporter: @unchecked Sendable {
     ///   - replacingSample: removes the bundled sample in the same transaction, if the store holds
     ///     it (SPEC §6: real data replaces the sample); the summary says what went and what stayed.
     ///   - beforeCommit: runs in the transaction after the last record (e.g. to mark or clear the sample).
+    ///   - window: the feed is a USGS summary feed covering this window (a refresh): stored USGS
+    ///     reports inside it that the feed no longer lists are marked `withdrawn`, at `now`.
     ///   - progress: called on the importing thread about every 4,096 quakes and at the end.
     /// - Throws: `FeedError` (nothing stored) or `StoreError` (nothing stored).
     public func run(
@@ -83,8 +135,13 @@ public final class FeedImporter: @unchecked Sendable {
         transform: ((inout QuakeRecord) -> Void)? = nil,
         replacingSample: Bool = false,
         beforeCommit: ((WriteTransaction) throws -> Void)? = nil,
+        window: SummaryFeedWindow? = nil,
+        now: Date = Date(),
         progress: (ImportProgress) -> Void = { _ in }
     ) throws -> ImportSummary {
+        // What a summary feed lists, to tell which stored reports of its window it no longer does.
+        var listed: Set<String> = []
+        var newest: Int64?
         let start = Date()
         // Parse on the second core while this thread binds and steps INSERTs (SPEC §9: JSON
         // parsing nearly free). Results, skips and errors are exactly those of the plain reader.
@@ -98,6 +155,7 @@ public final class FeedImporter: @unchecked Sendable {
         let first = try reader.next()
         var tookFirst = false
         if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
+        var absent = 0
         let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
             let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
@@ -105,18 +163,29 @@ public final class FeedImporter: @unchecked Sendable {
                 tookFirst = true
                 guard var record = next else { return nil }
                 transform?(&record)
+                if window != nil {
+                    listed.insert(record.code)
+                    newest = max(newest ?? record.time, record.time)
+                }
                 return record
             }, progress: { counts in report(counts.inserted + counts.updated + counts.unchanged) })
             // A file whose every record was skipped is not a success that stored nothing.
-            if counts.inserted + counts.updated + counts.unchanged == 0, reader.skippedCount > 0 {
+            if counts.inserted + counts.updated + counts.unchanged + counts.withdrawn == 0, reader.skippedCount > 0 {
                 throw FeedError.everyRecordSkipped(name: reader.name, count: reader.skippedCount, first: reader.skipped)
             }
             let replaced = replacingSample ? try SampleCatalogue.removeSample(in: tx) : nil
+            if let window, let newest {
+                // From the window's old end (with a margin) to the newest report listed: what
+                // lies after that, the feed may not have held yet.
+                let from = Int64(((now.timeIntervalSince1970 - window.duration + SummaryFeedWindow.edgeMargin) * 1000).rounded(.up))
+                absent = try tx.markAbsent(agency: "usgs", listed: listed, from: from, through: newest,
+                                           minimumMagnitude: window.minimumMagnitude)
+            }
             try beforeCommit?(tx)
             return (counts, replaced)
         }
         var summary = ImportSummary(inserted: counts.inserted, updated: counts.updated, unchanged: counts.unchanged,
-                                    skipped: reader.skippedCount, seconds: Date().timeIntervalSince(start),
+                                    skipped: reader.skippedCount, withdrawn: counts.withdrawn, absent: absent, seconds: Date().timeIntervalSince(start),
                                     skippedReasons: reader.skipped.map(\.description),
                                     format: reader.format.rawValue, notes: reader.notes, sampleReplaced: replaced)
         summary.seconds = Date().timeIntervalSince(start)

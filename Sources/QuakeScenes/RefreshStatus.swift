@@ -13,6 +13,9 @@ public struct RefreshStatus: Equatable, Sendable {
     public var nextDue: Date?
     public var failures = 0
     public var lastError: String?
+    /// What the last import said besides its counts, when it withdrew reports (issue 53: reports
+    /// deleted by their agency, or no longer in the feed): its summary, for the message log (`L`).
+    public var lastNotice: String?
     public var etag: String?
     public var lastModified: String?
     public var pid: Int32?
@@ -28,6 +31,7 @@ public struct RefreshStatus: Equatable, Sendable {
         nextDue = date("nextDue")
         if case .int(let n)? = root["failures"] { failures = max(0, n) }
         lastError = string("lastError")
+        lastNotice = string("lastNotice")
         etag = string("etag")
         lastModified = string("lastModified")
         if case .int(let n)? = root["pid"] { pid = Int32(truncatingIfNeeded: n) }
@@ -40,6 +44,7 @@ public struct RefreshStatus: Equatable, Sendable {
         root["lastSuccess"] = lastSuccess.map(PropertyListItem.date)
         root["nextDue"] = nextDue.map(PropertyListItem.date)
         root["lastError"] = lastError.map(PropertyListItem.string)
+        root["lastNotice"] = lastNotice.map(PropertyListItem.string)
         root["etag"] = etag.map(PropertyListItem.string)
         root["lastModified"] = lastModified.map(PropertyListItem.string)
         root["pid"] = pid.map { PropertyListItem.int(Int($0)) }

@@ -168,7 +168,54 @@ enum Schema {
         CREATE INDEX report_event ON report(event);
         CREATE INDEX report_time ON report(time);
         """,
+        // 15 (issue 53): revisions. A report whose magnitude, its type, origin time, epicentre,
+        // depth or status changes keeps every version in `revision`, with the time it was seen
+        // (`WriteTransaction+Revisions.swift`). The triggers write them only when a stored report
+        // really changes (an unchanged re-import fires none); `quake.revised` is the history token
+        // of the commit that last revised the event (the list's mark and `:revised`, through a
+        // partial index: only revised events are in it). -1 stands for "this transaction" until
+        // the commit's token is known (`WriteTransaction.stampRevisions`).
+        """
+        ALTER TABLE quake ADD COLUMN revised INTEGER;
+        CREATE INDEX quake_revised ON quake(revised) WHERE revised IS NOT NULL;
+        CREATE TABLE revision (
+            code TEXT NOT NULL,              -- the report's code
+            seen INTEGER,                    -- ms since the epoch; NULL: stored before its first revision
+            updated INTEGER NOT NULL, magnitude REAL, magType TEXT, time INTEGER NOT NULL,
+            latitude REAL NOT NULL, longitude REAL NOT NULL, depth REAL, status TEXT
+        );
+        CREATE INDEX revision_code ON revision(code);
+        CREATE INDEX revision_pending ON revision(seen) WHERE seen = -1;
+        CREATE INDEX revision_withdrawn ON revision(code, updated) WHERE status = 'deleted';
+        \(revisionTrigger(table: "quake", event: "new.id", when: "old.agencies = 1 AND new.agencies = 1"))
+        \(revisionTrigger(table: "report", event: "new.event", when: "1"))
+        """,
     ]
+
+    /// The schema version from which reports keep their revisions (migration 15).
+    static let revisionsKept = 15
+
+    /// The fields whose change is a revision (`updated` alone, or the place's wording, is not).
+    static let revisedColumns = ["magnitude", "magType", "time", "latitude", "longitude", "depth", "status"]
+
+    /// The trigger that keeps a report's versions when `table`'s row of it changes: the old
+    /// version first, when it is the report's first revision, then the new one, and the event
+    /// marked. A lone event's row (`quake`, one agency) and a shared event's report (`report`)
+    /// each have one; a shared event's `quake` row only mirrors its preferred report.
+    static func revisionTrigger(table: String, event: String, when condition: String) -> String {
+        let changed = revisedColumns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
+        let columns = "code, seen, updated, " + revisedColumns.joined(separator: ", ")
+        let values = { (row: String) in revisedColumns.map { "\(row).\($0)" }.joined(separator: ", ") }
+        return """
+            CREATE TRIGGER \(table)_revision AFTER UPDATE OF \(revisedColumns.joined(separator: ", ")) ON \(table)
+                WHEN old.code = new.code AND \(condition) AND (\(changed)) BEGIN
+                INSERT INTO revision (\(columns)) SELECT old.code, NULL, old.updated, \(values("old"))
+                    WHERE NOT EXISTS (SELECT 1 FROM revision WHERE code = old.code);
+                INSERT INTO revision (\(columns)) VALUES (new.code, -1, new.updated, \(values("new")));
+                UPDATE quake SET revised = -1 WHERE id = \(event);
+            END;
+            """
+    }
 
     /// The schema version from which events hold several agencies' reports (migration 14).
     static let reportsAssociated = 14

@@ -19,11 +19,24 @@ public final class WriteTransaction {
     /// Where reports came, changed or went in this transaction: association looks again there
     /// before commit (`associate()`).
     var touched = TouchedTimes()
+    /// Reports withdrawn in this transaction (records of status `deleted`).
+    var withdrawnCount = 0
     /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
     /// on purpose (tests of the migrations) do not associate.
     lazy var associates: Bool = {
         let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
         return (version ?? 0) >= Int64(Schema.reportsAssociated)
+    }()
+    /// Whether the store keeps revisions (schema 15, `WriteTransaction+Revisions.swift`).
+    lazy var keepsRevisions: Bool = {
+        let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
+        return (version ?? 0) >= Int64(Schema.revisionsKept)
+    }()
+    /// Whether some report was deleted by its agency (then a record of its code is checked
+    /// against that before it is stored again); read once per transaction.
+    lazy var hasWithdrawn: Bool = {
+        guard keepsRevisions else { return false }
+        return ((try? connection.scalar("SELECT EXISTS (SELECT 1 FROM revision WHERE status = 'deleted')"))?.int64 ?? 0) != 0
     }()
 
     init(connection: Connection) {
@@ -49,8 +62,9 @@ public final class WriteTransaction {
             .integer(Int64(changes.updated)), .integer(Int64(changes.deleted)),
         ])
         try statement.step()
-        guard !changes.isBulk else { return }
         let token = connection.lastInsertRowID
+        if keepsRevisions { try stampRevisions(token: token, at: date) }
+        guard !changes.isBulk else { return }
         // A store is migrated before anything writes to it; only a store made with fewer
         // migrations on purpose (tests of the migrations) lacks schema 6's `oldDepth`.
         let keepsDepth = try connection.scalar("PRAGMA user_version").int64 ?? 0 >= 6
@@ -78,6 +92,8 @@ public final class WriteTransaction {
 /// The outcome of upserting one record.
 public enum UpsertOutcome: Sendable, Equatable {
     case inserted, updated, unchanged
+    /// A record whose status is `deleted`: the stored report was withdrawn (`withdraw(_:)`).
+    case withdrawn
 }
 
 extension WriteTransaction {
@@ -89,6 +105,8 @@ extension WriteTransaction {
     /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
     @discardableResult
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
+        if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
         // A report of an event of several agencies lives in `report`; association rewrites its event.
         if associates, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
         // Held here after the first lookup: hashing the long SQL text per row would cost an import.
@@ -128,13 +146,19 @@ extension WriteTransaction {
         let rowidBefore = connection.lastInsertRowID
         try statement.step()
         // The DO UPDATE branch leaves last_insert_rowid alone, so a new row id means an insert.
-        let outcome: UpsertOutcome =
+        var outcome: UpsertOutcome =
             connection.changes == 0 ? .unchanged
             : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
+        // A new row of a report its agency withdrew since: an older version, not stored again.
+        if outcome == .inserted, hasWithdrawn, try isWithdrawn(record) {
+            try connection.execute("DELETE FROM quake WHERE id = ?", [.integer(connection.lastInsertRowID)])
+            outcome = .unchanged
+        }
         switch outcome {
         case .inserted: changes.record(.insert, code: record.code)
         case .updated: changes.record(.update, code: record.code, old: old)
         case .unchanged: changes.unchanged += 1
+        case .withdrawn: break
         }
         // A report alone in its event: where it is now is where association looks (where it was,
         // nobody had joined it, so leaving changes nobody's event).
@@ -226,7 +250,7 @@ extension WriteTransaction {
     /// The counts of this transaction so far.
     public var counts: UpsertCounts {
         UpsertCounts(inserted: changes.inserted, updated: changes.updated, unchanged: changes.unchanged,
-                     deleted: changes.deleted)
+                     deleted: changes.deleted, withdrawn: withdrawnCount)
     }
 
     /// Deletes every quake, or those whose origin time is before `date`, without loading rows.
@@ -306,7 +330,7 @@ extension WriteTransaction {
         return true
     }
 
-    private func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
+    func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
         // Held after the first lookup, like the upsert: an import asks once per row.
         let statement: Statement
         if let oldKeysStatement {
@@ -352,11 +376,14 @@ public struct UpsertCounts: Sendable, Equatable, Codable {
     public var updated = 0
     public var unchanged = 0
     public var deleted = 0
+    /// Records whose status was `deleted`, that took a stored report out (`WriteTransaction.withdraw`).
+    public var withdrawn = 0
 
-    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0) {
+    public init(inserted: Int = 0, updated: Int = 0, unchanged: Int = 0, deleted: Int = 0, withdrawn: Int = 0) {
         self.inserted = inserted
         self.updated = updated
         self.unchanged = unchanged
         self.deleted = deleted
+        self.withdrawn = withdrawn
     }
 }

@@ -16,6 +16,7 @@ enum FilterFlags {
     static let flags: [(command: String, flag: String)] = [
         ("mag", "mag"), ("depth", "depth"), ("since", "since"), ("time", "time"), ("type", "type"),
         ("alert", "alert"), ("felt", "felt"), ("intensity", "intensity"), ("magtype", "mag-type"),
+        ("revised", "revised"),
     ]
 
     /// How an example of the `:` line's sentences is spelled on a command line: `--depth`.
@@ -35,13 +36,14 @@ enum FilterFlags {
         .init(name: "felt", value: nil, help: "Only quakes with at least one \"Did you feel it?\" report (as :felt)."),
         .init(name: "intensity", value: "I", help: "Only quakes predicted to be felt at home (or --near) as I or more: 4, 4+, IV (as :intensity)."),
         .init(name: "mag-type", value: "TYPE", help: "Only quakes whose magnitude type is TYPE: ml, mb, mww …; unknown for none (as :magtype)."),
+        .init(name: "revised", value: nil, help: "Only quakes one of whose reports its agency revised since it was stored: magnitude, its type, origin time, epicentre, depth or status (as :revised)."),
     ]
 
     /// The flags of `flags` given on the command line, each as its `:` line (`depth 0-70`), in
     /// the order of `flags`.
     static func lines(_ arguments: ParsedArguments) -> [(flag: String, line: String)] {
         flags.compactMap { command, flag in
-            if flag == "felt" { return arguments.has(flag) ? (flag, command) : nil }
+            if flag == "felt" || flag == "revised" { return arguments.has(flag) ? (flag, command) : nil }
             return arguments.value(flag).map { (flag, "\(command) \($0)") }
         }
     }

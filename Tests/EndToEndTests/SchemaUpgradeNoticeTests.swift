@@ -21,6 +21,14 @@ struct SchemaUpgradeNoticeTests {
             let copied = columns.map { $0 == "id" ? "\(largestID)" : $0 == "code" ? "'big' || code" : $0 }
             try db.execute("INSERT INTO quake (\(columns.joined(separator: ", "))) SELECT \(copied.joined(separator: ", ")) FROM quake LIMIT 1")
         }
+        // Schema 15 (issue 53, revisions) added a column, a table, an index and triggers (which
+        // name schema 14's column: they go first).
+        if version < 15 {
+            try db.execute("""
+                DROP TRIGGER quake_revision; DROP TRIGGER report_revision; DROP TABLE revision;
+                DROP INDEX quake_revised; ALTER TABLE quake DROP COLUMN revised
+                """)
+        }
         // Schema 14 (issue 53) added a column and a table: a store moved back before it lacks them,
         // as a store written by that version does.
         if version < 14 {

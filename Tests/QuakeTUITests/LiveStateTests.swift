@@ -126,7 +126,8 @@ import Testing
         bulk.firstID = 16
         try model.send(.quakesArrived(bulk))
         #expect(model.state.live.newCodes == ["b1", "b2"] && model.state.live.newCount == 1_000_000)
-        #expect(model.state.live.tracking == LiveState.Tracking(newCodes: ["b1", "b2"], firstNewID: 16))
+        #expect(model.state.live.tracking == LiveState.Tracking(newCodes: ["b1", "b2"], firstNewID: 16,
+                                                                revisedAfter: model.state.live.seen?.token))
         #expect(try model.screenModel(FrameContext(now: 1_700_200_000_000, isLive: true)).header.newCount == 1_000_000)
         try model.send(.first)
         try model.send(.nextNewQuake)

@@ -41,6 +41,7 @@ public struct ExactAttempts: Equatable, Sendable {
             case .eventType: "eventType"
             case .alert: "alert"
             case .felt: "felt"
+            case .revised: "revised"
             case .magnitudeType: "magnitudeType"
             case .near: "near"
             case .intensity: "intensity"

@@ -22,6 +22,9 @@ public enum RowFilter: Hashable, Sendable {
     /// The magnitude's type (`ml`, `mb`, `mww` …), compared without regard to case; a quake
     /// without a type matches `unknown` (issue 54: a fit per magnitude type).
     case magnitudeType(String)
+    /// A report of the event changed since it was first stored (issue 53: `quake.revised`, set
+    /// by the revision triggers of schema 15): magnitude, its type, time, epicentre, depth or status.
+    case revised
 
     /// The type a quake without a magnitude type matches (`CatalogueEvents.unknownType`).
     public static let unknownMagnitudeType = "unknown"

@@ -333,6 +333,7 @@ public final class FetchedResultsController: SortHost {
             guard var quake = try db.quake(code: code) else { return nil }
             let reports = try db.reports(ofEvent: code)
             if reports.count > 1 { quake.reports = reports }
+            quake.revisions = try db.revisions(ofReports: reports.isEmpty ? [quake.record.code] : reports.map(\.code))
             return quake
         }
     }

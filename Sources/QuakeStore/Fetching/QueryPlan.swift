@@ -319,6 +319,8 @@ struct QueryPlan {
                       level >= floor else { return false }
             case .felt:
                 guard let felt = row.felt, felt > 0 else { return false }
+            case .revised:
+                guard row.revised != nil else { return false }
             case .magnitudeType(let type):
                 // `trim(magType) = ? COLLATE NOCASE`; `unknown` also takes a missing or blank type.
                 let own = row.magType?.trimmingCharacters(in: CharacterSet(charactersIn: " ")) ?? ""
@@ -357,8 +359,17 @@ struct QueryPlan {
         var felt: Int?
         var code: String
         var magType: String?
+        /// `quake.revised` (schema 15), read only for a plan that filters on it (`columns(for:)`):
+        /// an older read-only store has no such column.
+        var revised: Int64?
 
-        static let columns = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code, magType"
+        /// The columns for `plan`: `revised` only when it filters on it, else NULL in its place.
+        static func columns(for plan: QueryPlan) -> String {
+            plan.filters.contains(.revised) ? columns : columnsBeforeRevised + "NULL"
+        }
+        /// Every column, `revised` too (a store of schema 15 or later).
+        static let columns = columnsBeforeRevised + "revised"
+        private static let columnsBeforeRevised = "\(RowKeys.columns), latitude, longitude, type, alert, felt, code, magType, "
 
         /// Reads `columns` starting at `first` from the current row.
         init(_ s: Statement, from first: Int32 = 0) {
@@ -372,6 +383,7 @@ struct QueryPlan {
             felt = s.optionalInt(at: next + 4)
             code = s.text(at: next + 5)
             magType = s.optionalText(at: next + 6)
+            revised = s.isNull(at: next + 7) ? nil : s.int64(at: next + 7)
         }
 
         /// A record's columns as the store writes them (`WriteTransaction`: folded keys).

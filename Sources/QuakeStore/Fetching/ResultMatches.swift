@@ -35,7 +35,7 @@ struct ResultMatches {
     func update(_ db: Connection, oldID: Int64?, new: RowKeys?) throws {
         if let oldID { set.remove(oldID) }
         guard let new else { return }
-        let statement = try db.cachedStatement("SELECT \(QueryPlan.Fields.columns) FROM quake WHERE id = ?")
+        let statement = try db.cachedStatement("SELECT \(QueryPlan.Fields.columns(for: plan)) FROM quake WHERE id = ?")
         try statement.bind([.integer(new.id)])
         defer { statement.reset() }
         guard try statement.step(), plan.isCandidate(QueryPlan.Fields(statement)) else { return }

@@ -7,7 +7,7 @@ extension RowFilter {
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt, .intensity, .magnitudeType: false
+        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised: false
         }
     }
 
@@ -24,6 +24,7 @@ extension RowFilter {
             let levels = Self.alertLevels.drop { $0 != level.lowercased() }
             return ("lower(alert) IN (\(levels.map { _ in "?" }.joined(separator: ", ")))", levels.map { SQLiteValue.text($0) })
         case .felt: return ("felt > 0", [])
+        case .revised: return ("revised IS NOT NULL", [])
         case .magnitudeType(let type) where type.lowercased() == Self.unknownMagnitudeType:
             return ("(magType IS NULL OR trim(magType) = '' OR trim(magType) = ? COLLATE NOCASE)", [.text(type)])
         case .magnitudeType(let type): return ("trim(magType) = ? COLLATE NOCASE", [.text(type.trimmingCharacters(in: .whitespaces))])

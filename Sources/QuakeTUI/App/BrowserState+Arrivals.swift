@@ -15,6 +15,7 @@ extension BrowserState {
             return []
         }
         let isLaunch = self.live.readThrough == nil
+        if let revised = arrivals.revised { self.live.revisedCodes = revised }
         // Quakes deleted since: no longer marked, nor counted.
         self.live.newCodes.subtract(arrivals.removed)
         self.live.newTotal -= arrivals.removed.count
@@ -62,6 +63,7 @@ extension BrowserState {
         let count = self.live.newCount
         self.live.seen = self.live.readThrough ?? self.live.seen
         self.live.newCodes = []
+        self.live.revisedCodes = []
         self.live.newTotal = 0
         self.live.firstNewID = nil
         self.live.walk = nil

@@ -47,6 +47,20 @@ extension BrowserState {
         self.messageLog.append(text, isError: true, at: time)
     }
 
+    /// What an automatic refresh's import withdrew (issue 53: reports deleted by their agency,
+    /// or no longer in the feed), whichever process ran it, is logged once, at its time, as a
+    /// failure is: `Automatic refresh of all_day: imported … ; 1 deleted by its agency, hidden) …`.
+    mutating func logRefreshNotice(_ status: RefreshStatus) {
+        guard let notice = status.lastNotice, let time = status.lastSuccess else { return }
+        let feed = status.feed.map { " of \($0)" } ?? ""
+        let text = "Automatic refresh\(feed): \(notice)"
+        let second = time.timeIntervalSince1970.rounded(.down)
+        guard !self.messageLog.entries.contains(where: {
+            $0.text == text && $0.time.timeIntervalSince1970.rounded(.down) == second
+        }) else { return }
+        self.messageLog.append(text, isError: false, at: time)
+    }
+
     /// Of `notices`, in order, those the status line (`showing`) does not already say, each once.
     static func newNotices(_ notices: [String], showing: String?) -> [String] {
         var new: [String] = []

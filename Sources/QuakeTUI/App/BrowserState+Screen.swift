@@ -99,6 +99,7 @@ extension BrowserState {
                 guard let row else { return .unread }
                 var line = QuakeLine(row)
                 line.isNew = self.live.newCodes.contains(row.code)
+                line.isRevised = self.live.revisedCodes.contains(row.code)
                 return .quake(line)
             }
         }

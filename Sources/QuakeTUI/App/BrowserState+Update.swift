@@ -246,6 +246,7 @@ extension BrowserState {
         case .focusChanged(let gained): changeFocus(gained)
         case .refreshStatusChanged(let status):
             logRefreshFailure(status)
+            logRefreshNotice(status)
             self.live.refresh = status
         case .resultsSettled(let settled):
             reloadDetail = receive(settled)

@@ -7,7 +7,7 @@ import QuakeModel
 ///
 /// ```
 /// :depth 0-70      :mag 4-6   :mag 5 (or 5+)   :since 24h      :time 2025-01-01..2025-02-01
-/// :type earthquake :type !quarry blast   :alert orange   :felt   :intensity 4+   :magtype mww   :clear
+/// :type earthquake :type !quarry blast   :alert orange   :felt   :intensity 4+   :magtype mww   :revised   :clear
 /// :mc gft95   :decluster gk (reasenberg, off)
 /// ```
 public enum FilterCommand: Equatable, Sendable {
@@ -33,13 +33,13 @@ public enum FilterCommand: Equatable, Sendable {
     /// (Short enough that an unknown command's sentence, this with the name typed, stays whole in
     /// the message log a scene keeps: `SceneKeys.messageLogTextLimit`, 300 characters.)
     public static let usage = ":depth 0-70, :mag 4-6 (5: 5 and up), :since 24h, :time 2025-01-01 (or FROM..TO), "
-        + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :magtype mww, :clear, "
+        + ":type earthquake (!type hides), :alert orange, :felt, :intensity 4+, :magtype mww, :revised, :clear, "
         + ":mc gft95, :decluster gk, :sort mag, :help, :q"
 
-    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity", "magtype"]
+    public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity", "magtype", "revised"]
 
     /// The commands' names, for Tab and "did you mean".
-    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "magtype", "clear", "mc",
+    public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "magtype", "revised", "clear", "mc",
                                "decluster", "sort", "help", "quit"]
 
     /// The line with its command name completed (Tab): the one name it starts, and a space;
@@ -116,6 +116,9 @@ public enum FilterCommand: Equatable, Sendable {
         case "felt":
             guard argument.isEmpty else { return fail("felt takes nothing: \(spell("felt"))") }
             return .success(.filter(kind: "felt", text: "felt", .felt))
+        case "revised":
+            guard argument.isEmpty else { return fail("revised takes nothing: \(spell("revised"))") }
+            return .success(.filter(kind: "revised", text: "revised", .revised))
         case "intensity":
             // `4`, `4+`, `IV`, `IV+`: that predicted intensity at home and stronger.
             let bare = argument.hasSuffix("+") ? String(argument.dropLast()).trimmingCharacters(in: .whitespaces) : argument

@@ -70,7 +70,7 @@ public enum KeyTable {
                    .bind("r", .key(.function(5)), .control("r"), to: .refresh)),
         KeyBinding(.list, help: ("n  N", "next / previous new quake (marked ●)"),
                    .bind("n", to: .nextNewQuake), .bind("N", to: .previousNewQuake)),
-        KeyBinding(.list, help: ("a", "mark all quakes seen"), .bind("a", to: .markAllSeen)),
+        KeyBinding(.list, help: ("a", "mark all quakes seen (the ● and ◆ marks)"), .bind("a", to: .markAllSeen)),
         KeyBinding(.list, help: ("e", "edit notes (ctrl-s saves, Esc asks, cancels)"),
                    hints: [StatusHint("e", "edit", in: .detail, priority: 4, tab: .notes)], .bind("e", to: .beginEditing)),
         KeyBinding(.list, help: ("H", "handoff from another pane"), .bind("H", to: .handoff)),

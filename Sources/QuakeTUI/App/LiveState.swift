@@ -27,6 +27,10 @@ public struct LiveState: Equatable, Sendable {
     /// The smallest row id among the quakes that arrived after `seen`: every stored row from it
     /// on is new, which is how the new quakes past `maximumTracked` are counted again after a delete.
     public var firstNewID: Int64?
+    /// Codes of the events a report of which was revised after `seen` (issue 53), marked `◆` in
+    /// the list until `a`, as new quakes are `●`: read again with every arrival read from the
+    /// store's `quake.revised` (`QuakeArrivals.revised`), so they come back after a relaunch.
+    public var revisedCodes: Set<String> = []
     /// `ContentView.alertedQuakes`: the quakes whose alert this scene has shown, newest last
     /// (at most `SceneKeys.alertedLimit`): arrivals read again after a relaunch do not show them again.
     public var alerted: [String] = []
@@ -61,7 +65,9 @@ public struct LiveState: Equatable, Sendable {
 
     /// What the runtime needs to read the next arrivals (`QuakeArrivals`): which quakes are
     /// marked (to find those deleted since) and where the new rows start (to count them again).
-    public var tracking: Tracking { Tracking(newCodes: newCodes, firstNewID: isOverflowing ? firstNewID : nil) }
+    public var tracking: Tracking {
+        Tracking(newCodes: newCodes, firstNewID: isOverflowing ? firstNewID : nil, revisedAfter: seen?.token)
+    }
 
     /// Where arrivals stood and when (`ContentView.lastLooked`).
     public struct Looked: Equatable, Sendable {
@@ -93,6 +99,8 @@ public struct LiveState: Equatable, Sendable {
         /// Set while more quakes are new than marked: the count of rows from it on is read again
         /// after a delete.
         public var firstNewID: Int64?
+        /// The events revised after this commit are marked (`seen`'s token; nil: none yet).
+        public var revisedAfter: HistoryToken? = nil
     }
 }
 
@@ -122,6 +130,9 @@ public struct QuakeArrivals: Equatable, Sendable {
         get { lookedQuakes.map { ($0, lookedCount) } }
         set { (lookedQuakes, lookedCount) = (newValue?.quakes, newValue?.count ?? 0) }
     }
+    /// The events revised after the scene's `seen` mark (`LiveState.Tracking.revisedAfter`), at
+    /// most `LiveState.maximumTracked`; nil when not read.
+    public var revised: Set<String>?
     private var lookedQuakes: [QuakeRecord]?
     private var lookedCount = 0
 

@@ -10,6 +10,8 @@ public struct DetailModel: Sendable, Equatable {
     public var map = MapDensityModel()
     /// The Reports tab's solutions, the preferred first; empty: the record is the only one.
     public var reports: [QuakeRecord] = []
+    /// The kept versions of those reports (issue 53), shown in the Reports tab.
+    public var revisions: [ReportRevision] = []
 
     public init(tab: DetailTab = .detail, record: QuakeRecord?, notes: NotesEditor = NotesEditor()) {
         self.tab = tab
@@ -24,6 +26,7 @@ extension DetailModel {
         let notes = quake.notes ?? ""
         self.init(tab: tab, record: quake.record, notes: NotesEditor(text: notes, cursor: notes.count))
         reports = quake.reports
+        revisions = quake.revisions
     }
 }
 

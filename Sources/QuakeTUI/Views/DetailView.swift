@@ -23,14 +23,16 @@ enum DetailView {
                                    into: &buffer)
         case .map: MapView.render(record, map: detail.map, in: content, into: &buffer)
         case .notes: NotesView.render(detail.notes, in: content, into: &buffer)
-        case .reports: renderReports(detail.reports.isEmpty ? [record] : detail.reports, display: display, in: content,
-                                     into: &buffer)
+        case .reports: renderReports(detail.reports.isEmpty ? [record] : detail.reports, revisions: detail.revisions,
+                                     display: display, in: content, into: &buffer)
         }
     }
 
     /// The Reports tab: each agency's solution, the preferred one first, and under each other one
     /// how it differs from the preferred (`+1.2 s  8 km NNE  mb 5.1 vs Mww 5.4`).
-    static func reportLines(_ reports: [QuakeRecord], display: DisplaySettings) -> [(String, Style)] {
+    /// Under a report that changed, its versions (`Revisions:`, `RevisionFormat.line`).
+    static func reportLines(_ reports: [QuakeRecord], revisions: [ReportRevision] = [],
+                            display: DisplaySettings) -> [(String, Style)] {
         guard let preferred = reports.first else { return [] }
         let agencies = Set(reports.map(Association.agency(of:))).count
         var lines: [(String, Style)] = [(
@@ -47,13 +49,17 @@ enum DetailView {
             let differences = Association.differences(of: r, from: preferred)
             if !differences.isEmpty { lines.append(("        " + differences.joined(separator: "  "), .role(.accent))) }
             lines.append(("        " + r.code, .role(.dim)))
+            let versions = revisions.filter { $0.code == r.code }
+            if versions.count > 1 {
+                lines.append(("        Revisions: " + RevisionFormat.line(versions, zone: display.zone), .role(.warning)))
+            }
         }
         return lines
     }
 
-    private static func renderReports(_ reports: [QuakeRecord], display: DisplaySettings, in content: Rect,
-                                      into buffer: inout CellBuffer) {
-        for (row, line) in reportLines(reports, display: display).prefix(max(0, content.height - 1)).enumerated() {
+    private static func renderReports(_ reports: [QuakeRecord], revisions: [ReportRevision], display: DisplaySettings,
+                                      in content: Rect, into buffer: inout CellBuffer) {
+        for (row, line) in reportLines(reports, revisions: revisions, display: display).prefix(max(0, content.height - 1)).enumerated() {
             buffer.put(line.0, at: Point(x: content.x + 1, y: content.y + 1 + row), style: line.1, maxWidth: content.width - 2)
         }
     }

@@ -210,6 +210,7 @@ enum ListView {
         var x = row.x + 1
         let y = row.y
         if quake.isNew { buffer.put("●", at: Point(x: row.x, y: y), style: .role(.accent, [.bold])) }
+        else if quake.isRevised { buffer.put("◆", at: Point(x: row.x, y: y), style: .role(.accent, [.bold])) }
         for slot in slots {
             let (text, style) = cell(slot.column, of: quake, columns: columns, display: display)
             buffer.put(TextWidth.pad(text, to: slot.width, alignRight: slot.alignsRight), at: Point(x: x, y: y),

@@ -61,6 +61,7 @@ struct QuakeMark: Equatable {
     /// The marks elsewhere on a row and on the status line.
     static let otherLegend: [(marks: [(glyph: String, style: Style)], meaning: String)] = [
         ([("●", .role(.accent, [.bold]))], "new since you looked: n N jump, a clears"),
+        ([("◆", .role(.accent, [.bold]))], "revised since you looked: :revised, a clears"),
         ([("✎", .role(.accent))], "your notes on it: e edits them"),
         ([("● live", .role(.live, [.bold]))], "status line: any process's change shows at once"),
         ([("✗", .plain)], "status line: last refresh failed, L says why"),

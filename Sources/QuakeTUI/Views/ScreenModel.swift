@@ -205,6 +205,8 @@ public struct QuakeLine: Sendable, Equatable {
     public var longitude: Double?
     /// Arrived since the scene last looked: marked `●` (issue 13).
     public var isNew = false
+    /// A report of it was revised since the scene's `seen` mark: marked `◆` (issue 53), unless new.
+    public var isRevised = false
     /// The feed's tsunami flag, PAGER alert level and event type, for the row's mark (`QuakeMark`).
     public var tsunami = false
     public var alert: String?

@@ -564,7 +564,7 @@ final class BrowserApp {
             do {
                 let reader = try FeedLocation(argument: url.absoluteString).openReader()
                 var lastPost = Date.distantPast
-                let summary = try importer.run(reader, replacingSample: true, progress: { progress in
+                let summary = try importer.run(reader, replacingSample: true, window: SummaryFeedWindow(url: url), progress: { progress in
                     guard Date().timeIntervalSince(lastPost) > 0.1 else { return }
                     lastPost = Date()
                     inbox.post(.refreshProgress(fraction: progress.fraction, label: "refreshing \(feed)"))

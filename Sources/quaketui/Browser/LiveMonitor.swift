@@ -58,6 +58,7 @@ final class LiveMonitor {
         var removed: Set<String> = []
         var recounted: Int?
         var looked: (quakes: [QuakeRecord], count: Int)?
+        var revised: Set<String>?
         let next = try container.viewContext.read { db -> ArrivalCursor in
             guard let cursor else { return try db.arrivalCursor() }
             if let sinceLooked {
@@ -68,6 +69,7 @@ final class LiveMonitor {
                 }
                 looked = since
             }
+            if let after = tracking.revisedAfter { revised = try db.codesRevised(after: after, limit: LiveState.maximumTracked) }
             let deletedSince = try db.mayHaveDeletedRows(after: cursor.token)
             if deletedSince {
                 removed = try db.codesNotStored(tracking.newCodes)
@@ -86,6 +88,7 @@ final class LiveMonitor {
         var arrivals = QuakeArrivals(quakes: quakes, count: count, firstID: firstID, removed: removed, recountedTotal: recounted,
                                      cursor: next, rule: AlertRule(appStorage), now: Date())
         arrivals.sinceLooked = looked
+        arrivals.revised = revised
         return arrivals
     }
 

@@ -135,6 +135,7 @@ final class AutoRefresher: @unchecked Sendable {
             outcome = result.imported ? .imported : .notModified
             status.etag = result.etag
             status.lastModified = result.lastModified
+            status.lastNotice = result.imported ? result.notice : nil
         } catch let failure as FeedError {
             if let http = failure.underlyingError as? HTTPByteStream.HTTPStatusError, [429, 503].contains(http.status) {
                 outcome = .throttled(retryAfter: http.retryAfter)
@@ -157,6 +158,8 @@ final class AutoRefresher: @unchecked Sendable {
         var imported: Bool
         var etag: String?
         var lastModified: String?
+        /// The import's summary when it withdrew reports (`RefreshStatus.lastNotice`).
+        var notice: String?
     }
 
     private func download(_ url: URL, status: RefreshStatus) throws -> Download {
@@ -186,7 +189,8 @@ final class AutoRefresher: @unchecked Sendable {
             reader = try FeedReader(source: .stream(stream), name: url.absoluteString)
         }
         let importer = try FeedImporter(container: container, author: "refresh")
-        _ = try importer.run(reader, replacingSample: true, progress: { _ in })
+        let summary = try importer.run(reader, replacingSample: true, window: SummaryFeedWindow(url: url), progress: { _ in })
+        if summary.withdrawn + summary.absent > 0 { result.notice = summary.sentence }
         return result
     }
 }

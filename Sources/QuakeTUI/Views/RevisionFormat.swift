@@ -1,0 +1,44 @@
+import Foundation
+import QuakeModel
+
+/// A report's versions on one line (issue 53): `mb 5.1 automatic 19:43 → Mww 5.4 reviewed 20:10
+/// (moved 9 km E, depth 12 km) → deleted 20:20`. Each version shows its magnitude, its type and
+/// status, and the time quaketui saw it (the first version, stored before versions were kept
+/// apart, its agency's `updated` time); what moved is said where it changed: the epicentre
+/// (from 1 km), the depth, the origin time. A time on another day than the version before it
+/// carries its date.
+public enum RevisionFormat {
+    public static func line(_ versions: [ReportRevision], zone: TimeZone) -> String {
+        var parts: [String] = []
+        var previous: ReportRevision?
+        for version in versions {
+            let stamp = QuakeFormat.absolute(version.shownTime, in: zone, withSeconds: false)
+            let sameDay = previous.map { QuakeFormat.absolute($0.shownTime, in: zone, withSeconds: false).prefix(10) == stamp.prefix(10) } ?? false
+            let time = sameDay ? String(stamp.suffix(5)) : stamp
+            if let status = version.status, status.caseInsensitiveCompare("deleted") == .orderedSame {
+                parts.append("deleted \(time)")
+                previous = version
+                continue
+            }
+            let magnitude = [version.magType, QuakeFormat.magnitude(version.magnitude)].compactMap { $0 }.joined(separator: " ")
+            var text = [magnitude, version.status ?? "", time].filter { !$0.isEmpty }.joined(separator: " ")
+            if let previous {
+                var moved: [String] = []
+                let from = GeoPoint(latitude: previous.latitude, longitude: previous.longitude)
+                let to = GeoPoint(latitude: version.latitude, longitude: version.longitude)
+                let km = from.distance(to: to)
+                if km >= 1 { moved.append("moved \(Int(km.rounded())) km \(GeoPoint.compassPoint(from.bearing(to: to)))") }
+                if previous.depth != version.depth {
+                    moved.append("depth " + (version.depth.map { String(format: "%.0f km", $0) } ?? "unknown"))
+                }
+                if previous.time != version.time {
+                    moved.append(String(format: "time %+.1f s", Double(version.time - previous.time) / 1000))
+                }
+                if !moved.isEmpty { text += " (" + moved.joined(separator: ", ") + ")" }
+            }
+            parts.append(text)
+            previous = version
+        }
+        return parts.joined(separator: " → ")
+    }
+}

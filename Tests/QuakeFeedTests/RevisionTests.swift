@@ -1,0 +1,147 @@
+import Foundation
+import QuakeFeed
+import QuakeModel
+import QuakeStore
+import QuakeTestSupport
+import QuakeTime
+import Testing
+
+/// Revisions (issue 53, point 4): a USGS report imported three times from GeoJSON written from
+/// the feed's format (https://earthquake.usgs.gov/earthquakes/feed/v1.0/geojson.php): automatic
+/// mb 5.1, then reviewed Mww 5.4 and moved, then deleted. Real stores in temp directories.
+@Suite struct RevisionTests {
+    /// One USGS summary feature, as the GeoJSON feed writes it.
+    static func feed(mag: Double, magType: String, status: String, updated: Int64, lon: Double = 142.2, depth: Double = 10) -> String {
+        """
+        {"type":"FeatureCollection","metadata":{"generated":1704138000000,"url":"https://earthquake.usgs.gov/x.geojson",
+        "title":"test","status":200,"api":"1.10.3","count":2},"features":[
+        {"type":"Feature","properties":{"mag":\(mag),"place":"50 km W of Anamizu, Japan","time":1704133320000,
+        "updated":\(updated),"tz":null,"url":"https://earthquake.usgs.gov/earthquakes/eventpage/us6000m0xl","detail":null,
+        "felt":null,"cdi":null,"mmi":null,"alert":null,"status":"\(status)","tsunami":0,"sig":400,"net":"us",
+        "code":"6000m0xl","ids":",us6000m0xl,","sources":",us,","types":",origin,","nst":null,"dmin":null,"rms":0.9,
+        "gap":null,"magType":"\(magType)","type":"earthquake","title":"M \(mag) - 50 km W of Anamizu, Japan"},
+        "geometry":{"type":"Point","coordinates":[\(lon),37.3,\(depth)]},"id":"us6000m0xl"},
+        {"type":"Feature","properties":{"mag":4.4,"place":"Off the coast of Chile","time":1704100000000,
+        "updated":1704100500000,"status":"reviewed","tsunami":0,"net":"us","magType":"mb","type":"earthquake"},
+        "geometry":{"type":"Point","coordinates":[-72.0,-33.0,30]},"id":"us6000other"}]}
+        """
+    }
+
+    static let first = feed(mag: 5.1, magType: "mb", status: "automatic", updated: 1_704_133_400_000)
+    static let reviewed = feed(mag: 5.4, magType: "Mww", status: "reviewed", updated: 1_704_135_000_000, lon: 142.3, depth: 12)
+    static let deleted = feed(mag: 5.4, magType: "Mww", status: "deleted", updated: 1_704_136_000_000, lon: 142.3, depth: 12)
+
+    static func importing(_ text: String, into store: TestStore) throws -> ImportSummary {
+        try FeedImporter(container: store.container).run(try FeedReader(source: .bytes(Array(text.utf8)), name: "feed.geojson"))
+    }
+
+    static func revised(_ store: TestStore, _ code: String) throws -> Int64? {
+        try store.read { db in try db.scalar("SELECT revised FROM quake WHERE code = ?", [.text(code)]).int64 }
+    }
+
+    @Test func automaticThenReviewedThenDeletedKeepsEveryVersion() throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_704_134_000))
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        _ = try Self.importing(Self.first, into: store)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.isEmpty)
+        #expect(try Self.revised(store, "us6000m0xl") == nil)
+
+        // Unchanged: nothing written, no version.
+        let again = try Self.importing(Self.first, into: store)
+        #expect(again.unchanged == 2 && again.updated == 0)
+        #expect(try store.read { try $0.scalar("SELECT count(*) FROM revision").int64 } == 0)
+
+        clock.advance(by: 1800)
+        let second = try Self.importing(Self.reviewed, into: store)
+        #expect(second.updated == 1 && second.unchanged == 1)
+        let versions = try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }
+        #expect(versions.map(\.magType) == ["mb", "Mww"])
+        #expect(versions.map(\.magnitude) == [5.1, 5.4])
+        #expect(versions.map(\.status) == ["automatic", "reviewed"])
+        #expect(versions.map(\.seen) == [nil, 1_704_135_800_000])
+        #expect(versions[1].longitude == 142.3 && versions[1].depth == 12)
+        // The event is marked with the history token of the commit that revised it.
+        let token = try store.read { try $0.scalar("SELECT max(token) FROM history").int64 }
+        #expect(try Self.revised(store, "us6000m0xl") == token)
+        #expect(try Self.revised(store, "us6000other") == nil)
+        // `:revised` finds it.
+        let matching = try store.read { db in
+            try db.scalar("SELECT count(*) FROM quake WHERE revised IS NOT NULL").int64
+        }
+        #expect(matching == 1)
+
+        // Reimporting the reviewed version: nothing new.
+        _ = try Self.importing(Self.reviewed, into: store)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.count == 2)
+
+        clock.advance(by: 600)
+        let third = try Self.importing(Self.deleted, into: store)
+        #expect(third.withdrawn == 1)
+        #expect(third.sentence.contains("1 deleted by its agency"))
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") } == nil)
+        #expect(try store.read { try $0.quakeCount() } == 1)
+        let all = try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }
+        #expect(all.map(\.status) == ["automatic", "reviewed", "deleted"])
+        #expect(all.last?.seen == 1_704_136_400_000)
+
+        // An older feed does not bring the withdrawn report back; the deleted feed again changes nothing.
+        let older = try Self.importing(Self.reviewed, into: store)
+        #expect(older.inserted == 0)
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") } == nil)
+        let repeated = try Self.importing(Self.deleted, into: store)
+        #expect(repeated.withdrawn == 0)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.count == 3)
+    }
+
+    @Test func aDeletedRecordOfAnUnknownReportStoresNothing() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let summary = try Self.importing(Self.deleted, into: store)
+        #expect(summary.withdrawn == 0 && summary.inserted == 1)
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") } == nil)
+    }
+
+    @Test func aSummaryFeedsWindowAndFloor() {
+        let url = { (name: String) in URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/\(name)")! }
+        #expect(SummaryFeedWindow(url: url("all_day.geojson")) == SummaryFeedWindow(duration: 86_400, minimumMagnitude: nil))
+        #expect(SummaryFeedWindow(url: url("4.5_week.geojson")) == SummaryFeedWindow(duration: 7 * 86_400, minimumMagnitude: 4.5))
+        #expect(SummaryFeedWindow(url: url("significant_month.geojson")) == nil)
+        #expect(SummaryFeedWindow(url: URL(string: "https://example.org/all_day.geojson")!) == nil)
+    }
+
+    /// A refreshed `all_hour` feed that no longer lists a stored USGS report of its window marks
+    /// it `withdrawn` (a revision, so kept and marked); one before the window, or another
+    /// agency's, stays as it was; the next feed that lists it again restores it.
+    @Test func aReportARefreshedFeedNoLongerListsIsMarkedWithdrawn() throws {
+        let now = Date(timeIntervalSince1970: 1_704_134_000)  // 40 min after us6000m0xl
+        let store = try TestStore(clock: ManualClock(now: now).clock)
+        defer { store.remove() }
+        var emsc = QuakeRecord.fixture("emsc:1", magnitude: 5, time: 1_704_133_000_000)
+        emsc.source = "emsc"
+        emsc.latitude = -10  // far from the others: its own event
+        var old = QuakeRecord.fixture("us_old", magnitude: 5, time: 1_704_120_000_000)  // before the hour
+        old.source = "usgs"
+        try store.upsert([emsc, old])
+        _ = try Self.importing(Self.first, into: store)
+        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
+        // The same hour without us6000m0xl (its newest report is later than it).
+        let without = Self.first.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
+            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
+        let summary = try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(without.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        #expect(summary.absent == 1)
+        #expect(summary.sentence.contains("1 no longer in the feed, marked withdrawn"))
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "withdrawn")
+        #expect(try store.read { try $0.quake(code: "emsc:1") }?.record.status == emsc.status)
+        #expect(try store.read { try $0.quake(code: "us_old") }?.record.status == old.status)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.map(\.status) == ["automatic", "withdrawn"])
+        #expect(try Self.revised(store, "us6000m0xl") != nil)
+
+        // Listed again: current again.
+        let back = try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(Self.first.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        #expect(back.absent == 0 && back.updated == 1)
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "automatic")
+    }
+}
