@@ -29,7 +29,7 @@ enum Measured {
 
     /// Runs `arguments[0]` (a path) with `arguments`, stdin from `stdinPath`, and measures it.
     static func run(_ arguments: [String], environment: [String: String] = [:], stdinPath: String? = nil,
-                    measureRSS: Bool = false) throws -> Measurement {
+                    measureRSS: Bool = false, discardsErrors: Bool = false) throws -> Measurement {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-\(UUID().uuidString)")
         let out = scratch.appendingPathExtension("out"), rssFile = scratch.appendingPathExtension("rss")
         defer {
@@ -43,6 +43,7 @@ enum Measured {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, out.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 0, stdinPath ?? "/dev/null", O_RDONLY, 0)
+        if discardsErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let envStrings = env.map { "\($0.key)=\($0.value)" }

@@ -26,7 +26,7 @@ import Testing
             return names
         }
         #expect(names == ["quake_count_delete", "quake_count_insert", "quake_count_update", "quake_digest_delete", "quake_digest_insert",
-                          "quake_digest_update", "quake_fts_delete", "quake_fts_insert", "quake_fts_update"])
+                          "quake_digest_update", "quake_fts_delete", "quake_fts_insert", "quake_fts_update", "quake_revision", "report_revision"])
         return names.filter { $0.hasPrefix("quake_fts_") }.count
     }
 
@@ -53,7 +53,7 @@ import Testing
         defer { store.remove() }
         #expect(try Self.import_(store, Self.records(Self.count)).inserted == Self.count)
         #expect(try Self.triggerCount(store) == 3)
-        #expect(try Self.indexNames(store) == ["quake_depth", "quake_location", "quake_magnitude", "quake_region", "quake_time", "sqlite_autoindex_quake_1"])
+        #expect(try Self.indexNames(store) == ["quake_depth", "quake_location", "quake_magnitude", "quake_region", "quake_revised", "quake_time", "sqlite_autoindex_quake_1"])
         // "town 12" and "region 3" (folded) by the trigram index, against a plain count.
         for phrase in ["\"town 12\"", "\"region 3\""] {
             let plain = phrase.dropFirst().dropLast()
