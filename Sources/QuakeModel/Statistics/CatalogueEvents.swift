@@ -85,7 +85,8 @@ public struct CatalogueEvents: Sendable, Equatable {
         return magnitude
     }
 
-    private static func intern(_ name: String, _ index: inout [String: Int32], _ names: inout [String]) -> Int32 {
+    /// The number of `name` in `names` (appended the first time), `index` finding it again.
+    package static func intern(_ name: String, _ index: inout [String: Int32], _ names: inout [String]) -> Int32 {
         if let found = index[name] { return found }
         let new = Int32(names.count)
         names.append(name)

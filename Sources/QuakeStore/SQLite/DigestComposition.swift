@@ -134,8 +134,8 @@ extension Connection {
                     // A kind the table does not name (none: the digest and the table are of one
                     // snapshot) leaves the pass to the rows rather than count under a wrong name.
                     guard let names = kindNames[kind] else { return nil }
-                    lastType = Self.intern(names.type, &typeIndex, &columns.typeNames)
-                    lastAgency = Self.intern(names.agency, &agencyIndex, &columns.agencyNames)
+                    lastType = CatalogueEvents.intern(names.type, &typeIndex, &columns.typeNames)
+                    lastAgency = CatalogueEvents.intern(names.agency, &agencyIndex, &columns.agencyNames)
                     (typeOf[kind], agencyOf[kind]) = (lastType, lastAgency)
                 }
                 lastKind = kind
@@ -160,18 +160,10 @@ extension Connection {
             title.reset()
             try title.bind(Int64(region), at: 1)
             guard try title.step() else { return nil }
-            let index = Self.intern(title.text(at: 0), &regionIndex, &columns.regionNames)
+            let index = CatalogueEvents.intern(title.text(at: 0), &regionIndex, &columns.regionNames)
             regionOf[region] = index
             columns.regions.append(index)
         }
         return columns
-    }
-
-    private static func intern(_ name: String, _ index: inout [String: Int32], _ names: inout [String]) -> Int32 {
-        if let found = index[name] { return found }
-        let new = Int32(names.count)
-        names.append(name)
-        index[name] = new
-        return new
     }
 }
