@@ -1,4 +1,5 @@
 import CQuakeSQL
+import QuakeModel
 import Testing
 
 /// `quaketui_buckets`, the per-bucket counts gathered by a match set's scan: against a Swift
@@ -14,7 +15,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3] as [UInt64])
     func agreesWithADictionaryAsTheSpanGrowsBothWays(seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var buckets = quaketui_buckets()
         defer { quaketui_buckets_free(&buckets) }
         var model: [Int64: Int] = [:]

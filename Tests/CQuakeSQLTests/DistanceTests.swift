@@ -30,7 +30,7 @@ import Testing
     /// order, which holds only if the C compiler contracts nothing into a fused multiply-add.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func equalsGeoPointDistanceToTheBit(seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         func coordinate(_ range: Double) -> Double { Double(random.next() >> 11) / Double(1 << 53) * 2 * range - range }
         var mismatches = 0
         for index in 0..<50_000 {

@@ -1,5 +1,6 @@
 import CQuakeSQL
 import CSQLite
+import QuakeModel
 import Testing
 
 /// `quaketui_idset`, the bitmap of a search's matching row ids, through its C API: against Swift's
@@ -15,7 +16,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func agreesWithASwiftSetUnderSeededRandomOperations(seed: UInt64) {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var set = quaketui_idset(), copy = quaketui_idset()
         defer { quaketui_idset_free(&set); quaketui_idset_free(&copy) }
         var model = Set<Int64>(), copied = Set<Int64>()
