@@ -64,9 +64,7 @@ extension ImportBench {
         for run in 0..<runs {
             log("another agency's month into N=\(n.formatted()) run \(run + 1)/\(runs)")
             let emptyState = work.appendingPathComponent("other-month-empty")
-            try? FileManager.default.removeItem(at: emptyState)
-            let e = try Measured.run([quaketui, "import", other.path, "--json", "--state-dir", emptyState.path])
-            guard e.status == 0 else { throw BenchError("quaketui import of the other agency's month failed (exit \(e.status)): \(e.stdout)") }
+            let e = try importIntoEmpty(other, at: emptyState, what: "the other agency's month")
             empty.append(e.seconds)
             emptyCPU.append(e.cpuSeconds)
             try? FileManager.default.removeItem(at: emptyState)

@@ -194,9 +194,7 @@ struct ImportBench {
         for run in 0..<runs {
             log("month into N=\(n.formatted()) run \(run + 1)/\(runs)")
             let emptyState = work.appendingPathComponent("month-empty")
-            try? FileManager.default.removeItem(at: emptyState)
-            let e = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", emptyState.path])
-            guard e.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(e.status)): \(e.stdout)") }
+            let e = try importIntoEmpty(monthFile, at: emptyState, what: "the month")
             empty.append(e.seconds)
             emptyCPU.append(e.cpuSeconds)
             let monthRows = work.appendingPathComponent("month-rows.csv")
@@ -309,6 +307,15 @@ struct ImportBench {
             throw BenchError("sqlite3 \(name) load failed (exit \(p.status), printed \(p.stdout.prefix(200)))")
         }
         return p
+    }
+
+    /// `quaketui import file` into `state` made empty first: the same file with nothing to
+    /// join, beside an import into the N store.
+    func importIntoEmpty(_ file: URL, at state: URL, what: String) throws -> Measurement {
+        try? FileManager.default.removeItem(at: state)
+        let m = try Measured.run([quaketui, "import", file.path, "--json", "--state-dir", state.path])
+        guard m.status == 0 else { throw BenchError("quaketui import of \(what) failed (exit \(m.status)): \(m.stdout)") }
+        return m
     }
 
     /// `schema` without `quake.revised`, and the statement that adds it. The column (migration
