@@ -80,4 +80,43 @@ import Testing
         try store.upsert([])
         #expect(try store.read { try $0.quake(code: "ingv:8863681")?.record.code } == "us1000731j")
     }
+
+    /// A store of schema 15 whose events chose their preferred report under the default before
+    /// `local-network` (which wrote no preference in `meta`) shows the local network's after
+    /// migration 16; one written under a setting of the user's keeps that setting's choice.
+    @Test(arguments: [nil, "usgs,ingv"] as [String?])
+    func aStoreWrittenUnderTheOldDefaultIsReassociatedByItsMigration(setting: String?) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let records = try [Self.usgs, Self.ingv].flatMap { try FeedReader(source: .bytes(Array($0.utf8)), name: "x.txt").readAll() }
+        let older = try PersistentContainer(directory: dir.url, migrations: Array(Schema.migrations.prefix(Schema.localNetworkDefault - 1)))
+        older.agencyPreference = try #require(AgencyPreference(parsing: setting ?? Schema.defaultBeforeLocalNetwork))
+        let context = try older.newBackgroundContext(author: "test")
+        try context.performAndWait { tx in for record in records { try tx.upsert(record) } }
+        context.close()
+        older.close()
+        // The code of the old default wrote no preference: the default was the stored one.
+        let db = try Connection(path: dir.url.appendingPathComponent(PersistentContainer.fileName).path)
+        if setting == nil { try db.execute("DELETE FROM meta WHERE key = 'agencyPreference'") }
+        #expect(try db.scalar("SELECT code FROM quake").string == "us1000731j")
+        db.close()
+
+        let store = try PersistentContainer(directory: dir.url)
+        defer { store.close() }
+        let (version, codes, reports, preference) = try store.viewContext.read { db in
+            let statement = try db.prepare("SELECT code FROM quake")
+            var codes: [String] = []
+            while try statement.step() { codes.append(statement.text(at: 0)) }
+            return (try db.scalar("PRAGMA user_version").int64, codes, try db.reports(ofEvent: codes.first ?? "").map(\.code),
+                    try db.scalar("SELECT value FROM meta WHERE key = 'agencyPreference'").string)
+        }
+        #expect(version == Int64(Schema.localNetworkDefault))
+        if setting == nil {
+            #expect(codes == ["ingv:8863681"] && reports == ["ingv:8863681", "us1000731j"])
+            #expect(preference == AgencyPreference.standard.text)
+        } else {
+            #expect(codes == ["us1000731j"] && reports == ["us1000731j", "ingv:8863681"])
+            #expect(preference == setting)
+        }
+    }
 }
