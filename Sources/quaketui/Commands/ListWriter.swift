@@ -58,7 +58,7 @@ struct ListWriter {
         }
     }
 
-    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]`.
+    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]  2 ag`.
     func writeText(_ rows: some ListedRows) throws {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
