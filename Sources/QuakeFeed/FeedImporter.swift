@@ -38,9 +38,12 @@ public struct ImportSummary: Codable, Sendable, Equatable {
             + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(withdrawnClause)) in \(String(format: "%.2f", seconds)) s"
     }
 
-    /// `; 1 deleted by its agency, hidden` when a record withdrew a stored report (else nothing:
-    /// SPEC §6's sentence as it was).
-    private var withdrawnClause: String {
+    private var withdrawnClause: String { Self.withdrawnClause(withdrawn: withdrawn, absent: absent) }
+
+    /// `; 1 deleted by its agency, hidden` when a record withdrew a stored report, and `; 2 no
+    /// longer in the feed, marked withdrawn` (else nothing: SPEC §6's sentence as it was); the
+    /// same words end `fetch`'s sentence.
+    public static func withdrawnClause(withdrawn: Int, absent: Int = 0) -> String {
         (withdrawn == 0 ? "" : "; \(CountFormat.grouped(withdrawn)) deleted by \(withdrawn == 1 ? "its agency" : "their agencies"), hidden")
             + (absent == 0 ? "" : "; \(CountFormat.grouped(absent)) no longer in the feed, marked withdrawn")
     }

@@ -324,6 +324,17 @@ public final class PersistentContainer: Sendable {
                     try SearchDigest.flush(db)
                 }
             }
+            if found >= Schema.reportsAssociated, found < Schema.localNetworkDefault, migrations.count >= Schema.localNetworkDefault,
+               case .text(Schema.defaultBeforeLocalNetwork) = try db.scalar("SELECT value FROM meta WHERE key = 'agencyPreference'") {
+                // Shared events chosen under the older default: the stored preference differs from
+                // today's default, so association looks at every shared event again (the walk a
+                // changed `agencyPreference` makes at a write) and records today's. A setting other
+                // than the default re-chooses them at the next write, as a changed setting does.
+                let transaction = WriteTransaction(connection: db)
+                transaction.markBulk()
+                try transaction.associate()
+                try SearchDigest.flush(db)
+            }
         }
     }
 }

@@ -190,7 +190,23 @@ enum Schema {
         \(revisionTrigger(table: "quake", event: "new.id", when: "old.agencies = 1 AND new.agencies = 1"))
         \(revisionTrigger(table: "report", event: "new.event", when: "1"))
         """,
+        // 16 (issue 53): the default `agencyPreference` put `local-network` first. A store whose
+        // shared events chose their preferred report under the older default records nothing in
+        // `meta` (no preference other than the default was ever used): it records that default
+        // now, so the migration's association (`PersistentContainer.migrate`) sees a changed
+        // preference and re-chooses every shared event under today's.
+        """
+        INSERT OR IGNORE INTO meta (key, value)
+            SELECT 'agencyPreference', '\(defaultBeforeLocalNetwork)' WHERE EXISTS (SELECT 1 FROM report);
+        """,
     ]
+
+    /// The schema version whose stores chose their events' preferred reports under today's
+    /// default `agencyPreference` (migration 16).
+    static let localNetworkDefault = 16
+
+    /// The default `agencyPreference` before `local-network` (the stores of schema 14 and 15).
+    static let defaultBeforeLocalNetwork = "usgs,emsc,isc,geofon,ingv,geonet,iris"
 
     /// The schema version from which reports keep their revisions (migration 15).
     static let revisionsKept = 15

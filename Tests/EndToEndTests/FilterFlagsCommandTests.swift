@@ -199,4 +199,35 @@ struct FilterFlagsCommandTests {
             "  M  ?   —     2023-11-14 19:26:40          —  (no place)  [ut0002]",
         ], "\(listed.stdout)")
     }
+
+    /// Issue 53: a plain `list` row of an event two agencies reported says so (`2 ag`, as the
+    /// browser's column does), with its preferred solution's type; one agency's row has no count.
+    /// The Norcia earthquake of 30 October 2016 from ComCat and INGV (FDSN text, as the FDSN
+    /// event service specification writes it): INGV's is preferred in Italy (`local-network`).
+    @Test func plainListRowsCountTheAgenciesOfAnEvent() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let header = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType\n"
+        let usgs = header + """
+            us1000731j|2016-10-30T06:40:18.000|42.8621|13.0961|10.0|us|us|us|us1000731j|mww|6.6|us|6 km N of Norcia, Italy|earthquake
+            us1000731k|2016-10-30T07:13:05.000|42.8400|13.1100|9.0|us|us|us|us1000731k|mb_lg|4.2|us|5 km N of Norcia, Italy|earthquake
+
+            """
+        let ingv = header + """
+            8863681|2016-10-30T06:40:17.360|42.8322|13.1107|9.2|SURVEY-INGV||||Mw|6.5|--|3 km N Norcia (PG)|earthquake
+
+            """
+        for text in [usgs, ingv] {
+            let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: text)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let listed = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
+        // A type longer than 4 cells is cut as the browser's column cuts it.
+        #expect(listed.lines == [
+            "Sunday, 30 October 2016 (2)",
+            "  M  4.2 mb_…  2016-10-30 07:13:05     9.0 km  5 km N of Norcia, Italy  [us1000731k]",
+            "  M  6.5 Mw    2016-10-30 06:40:17     9.2 km  3 km N Norcia (PG)  [ingv:8863681]  2 ag",
+        ], "\(listed.stdout)")
+    }
 }

@@ -80,4 +80,76 @@ import Testing
         try store.upsert([])
         #expect(try store.read { try $0.quake(code: "ingv:8863681")?.record.code } == "us1000731j")
     }
+
+    /// A store of schema 15 whose events chose their preferred report under the default before
+    /// `local-network` (which wrote no preference in `meta`) shows the local network's after
+    /// migration 16; one written under a setting of the user's keeps that setting's choice.
+    @Test(arguments: [nil, "usgs,ingv"] as [String?])
+    func aStoreWrittenUnderTheOldDefaultIsReassociatedByItsMigration(setting: String?) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.writeSchema15Store(in: dir.url, setting: setting)
+        let store = try PersistentContainer(directory: dir.url)
+        defer { store.close() }
+        let (version, codes, reports, preference) = try Self.shown(store)
+        #expect(version == Int64(Schema.localNetworkDefault))
+        if setting == nil {
+            #expect(codes == ["ingv:8863681"] && reports == ["ingv:8863681", "us1000731j"])
+            #expect(preference == AgencyPreference.standard.text)
+        } else {
+            #expect(codes == ["us1000731j"] && reports == ["us1000731j", "ingv:8863681"])
+            #expect(preference == setting)
+        }
+    }
+
+    /// Migration 16 is one transaction with the upgrade: when its association fails (a trigger
+    /// refuses the event row's rewrite), the store stays at schema 15 as it was, and the next open
+    /// migrates it.
+    @Test func aMigrationThatFailsLeavesTheStoreAsItWas() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try Self.writeSchema15Store(in: dir.url, setting: nil)
+        let path = dir.url.appendingPathComponent(PersistentContainer.fileName).path
+        var db = try Connection(path: path)
+        try db.execute("CREATE TRIGGER refuse BEFORE UPDATE ON quake BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        db.close()
+        #expect(throws: (any Error).self) { _ = try PersistentContainer(directory: dir.url) }
+        db = try Connection(path: path)
+        #expect(try db.scalar("PRAGMA user_version").int64 == Int64(Schema.localNetworkDefault - 1))
+        #expect(try db.scalar("SELECT code FROM quake").string == "us1000731j")
+        #expect(try db.scalar("SELECT count(*) FROM meta WHERE key = 'agencyPreference'").int64 == 0)
+        try db.execute("DROP TRIGGER refuse")
+        db.close()
+        let store = try PersistentContainer(directory: dir.url)
+        defer { store.close() }
+        #expect(try Self.shown(store).codes == ["ingv:8863681"])
+    }
+
+    /// A schema-15 store of the Norcia earthquake from ComCat and INGV, written under `setting`,
+    /// or (nil) by the code of the default before `local-network`, which recorded no preference.
+    static func writeSchema15Store(in dir: URL, setting: String?) throws {
+        let records = try [Self.usgs, Self.ingv].flatMap { try FeedReader(source: .bytes(Array($0.utf8)), name: "x.txt").readAll() }
+        let older = try PersistentContainer(directory: dir, migrations: Array(Schema.migrations.prefix(Schema.localNetworkDefault - 1)))
+        older.agencyPreference = try #require(AgencyPreference(parsing: setting ?? Schema.defaultBeforeLocalNetwork))
+        let context = try older.newBackgroundContext(author: "test")
+        try context.performAndWait { tx in for record in records { try tx.upsert(record) } }
+        context.close()
+        older.close()
+        // The code of the old default wrote no preference: the default was the stored one.
+        let db = try Connection(path: dir.appendingPathComponent(PersistentContainer.fileName).path)
+        if setting == nil { try db.execute("DELETE FROM meta WHERE key = 'agencyPreference'") }
+        #expect(try db.scalar("SELECT code FROM quake").string == "us1000731j")
+        db.close()
+    }
+
+    /// The schema version, the event rows' codes, the first event's reports and the recorded preference.
+    static func shown(_ store: PersistentContainer) throws -> (version: Int64?, codes: [String], reports: [String], preference: String?) {
+        try store.viewContext.read { db in
+            let statement = try db.prepare("SELECT code FROM quake")
+            var codes: [String] = []
+            while try statement.step() { codes.append(statement.text(at: 0)) }
+            return (try db.scalar("PRAGMA user_version").int64, codes, try db.reports(ofEvent: codes.first ?? "").map(\.code),
+                    try db.scalar("SELECT value FROM meta WHERE key = 'agencyPreference'").string)
+        }
+    }
 }

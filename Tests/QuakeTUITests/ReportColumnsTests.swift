@@ -49,6 +49,6 @@ import Testing
         #expect(ListView.reports(.agencies, of: line).0 == "")
         line.magnitude = nil  // no magnitude, no type: `—` alone
         #expect(ListView.reports(.magnitudeType, of: line).0 == "")
-        #expect(ListView.fitted(type: "Mw(mB)") == "Mw(…")
+        #expect(QuakeFormat.magnitudeType("Mw(mB)") == "Mw(…")
     }
 }

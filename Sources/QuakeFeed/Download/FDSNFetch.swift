@@ -70,6 +70,9 @@ public final class FDSNFetch {
         public var updated = 0
         public var unchanged = 0
         public var skipped = 0
+        /// Stored reports a record of status `deleted` withdrew (hidden, their versions kept;
+        /// issue 53), as `import` counts them.
+        public var withdrawn = 0
         public var seconds = 0.0
         /// Whether this run continued an interrupted fetch, and from when.
         public var resumed: Bool
@@ -160,7 +163,8 @@ public final class FDSNFetch {
         func keep(_ partial: UpsertCounts) {
             summary.inserted += partial.inserted
             summary.updated += partial.updated
-            askedAgain += partial.inserted + partial.updated
+            summary.withdrawn += partial.withdrawn
+            askedAgain += partial.inserted + partial.updated + partial.withdrawn
         }
         // What the store holds (the state as of the last commit), for an error's "kept" sentence.
         var committed = state
@@ -199,7 +203,7 @@ public final class FDSNFetch {
                         case .stored(let stored, let counts, let skipped):
                             attempts = 0
                             state = stored
-                            let read = counts.inserted + counts.updated + counts.unchanged + skipped
+                            let read = Self.stored(counts) + skipped
                             groupQuakes += read
                             groupInserted += counts.inserted
                             quakesThisRun += read
@@ -207,6 +211,7 @@ public final class FDSNFetch {
                             summary.updated += counts.updated
                             summary.unchanged += counts.unchanged
                             summary.skipped += skipped
+                            summary.withdrawn += counts.withdrawn
                             summary.windows = state.windows
                             summary.quakes = state.quakes
                             report(cursor: state.cursor, extra: 0)
@@ -333,14 +338,13 @@ public final class FDSNFetch {
         func windowCounts() -> UpsertCounts {
             let now = tx.counts
             return UpsertCounts(inserted: now.inserted - before.inserted, updated: now.updated - before.updated,
-                                unchanged: now.unchanged - before.unchanged)
+                                unchanged: now.unchanged - before.unchanged, withdrawn: now.withdrawn - before.withdrawn)
         }
         // Parse on the second core while this thread steps the inserts, as an import does.
         reader.startReadingAhead()
         do {
             _ = try tx.upsert(from: { try reader.next() }, keepingPartialInput: true, progress: { _ in
-                let counts = windowCounts()
-                progress(counts.inserted + counts.updated + counts.unchanged)
+                progress(Self.stored(windowCounts()))
             })
         } catch let error as FeedError {
             // Part of the window is stored: real events of its range, merged again when the
@@ -350,7 +354,7 @@ public final class FDSNFetch {
             return .failed(error, partial: windowCounts())
         }
         let counts = windowCounts()
-        let stored = counts.inserted + counts.updated + counts.unchanged
+        let stored = Self.stored(counts)
         // A window whose every record was skipped is not a success that stored nothing.
         if stored == 0, reader.skippedCount > 0 {
             return .failed(FeedError.everyRecordSkipped(name: reader.name, count: reader.skippedCount, first: reader.skipped),
@@ -378,6 +382,12 @@ public final class FDSNFetch {
         next.window = max(Self.minimumWindow, min(Self.maximumWindow, Int64(Double(max(windowLength, Self.minimumWindow)) * factor)))
         try tx.connection.setMetaValue(Self.encode(next), for: key)
         return .stored(next, counts, skipped: reader.skippedCount)
+    }
+
+    /// The records of a window the store took: new, updated, unchanged, and those that withdrew
+    /// a stored report (a record of status `deleted` is read, not skipped).
+    static func stored(_ counts: UpsertCounts) -> Int {
+        counts.inserted + counts.updated + counts.unchanged + counts.withdrawn
     }
 
     /// A 204, or an empty body: a window without events; the next one is larger.

@@ -37,7 +37,7 @@ enum ListView {
 
         /// The magnitude type's room: `Mww`, `mb`, `ml`, `Mwr` whole (USGS, EMSC, GEOFON, INGV
         /// and the ISC write 2–3 letters); a longer one (`mb_lg`, `Mw(mB)`) is cut with `…`.
-        static let typeWidth = 4
+        static let typeWidth = QuakeFormat.magnitudeTypeWidth
         /// The agencies column's width: `3 ag`, up to `12 ag`.
         static let agenciesWidth = 5
 

@@ -103,7 +103,8 @@ enum FetchCommand {
         if let from = summary.resumedFrom { print("resumed an interrupted fetch at \(from)") }
         print("fetched \(CountFormat.quakes(summary.quakes)) in \(CountFormat.count(summary.windows, "window")) from \(summary.source) "
               + "(\(CountFormat.grouped(summary.inserted)) new, \(CountFormat.grouped(summary.updated)) updated, "
-              + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run) in \(String(format: "%.2f", summary.seconds)) s")
+              + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run"
+              + "\(ImportSummary.withdrawnClause(withdrawn: summary.withdrawn))) in \(String(format: "%.2f", summary.seconds)) s")
         if let replaced = summary.sampleReplaced { print(replaced.sentence) }
     }
 

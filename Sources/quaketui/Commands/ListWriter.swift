@@ -19,10 +19,11 @@ struct ListWriter {
     /// How many rows are read, and their records, at a time.
     static let chunk = 1000
 
-    /// Calls `body` for every printed row with its section and record, reading them in chunks.
+    /// Calls `body` for every printed row with its section, the row (its `agencies`) and its
+    /// record, reading them in chunks.
     /// With `reports`, each event's reports too (issue 53), the preferred first; else `[]`.
     private func forEachQuake(_ rows: some ListedRows, reports: Bool = false,
-                              _ body: (Int, QuakeSection, QuakeRecord, [QuakeRecord]) throws -> Void) throws {
+                              _ body: (Int, QuakeSection, QuakeRow, QuakeRecord, [QuakeRecord]) throws -> Void) throws {
         var pending: [(Int, QuakeSection, QuakeRow)] = []
         func flush() throws {
             let records = try container.viewContext.read { db in
@@ -30,7 +31,7 @@ struct ListWriter {
                     (try db.quake(code: row.code)?.record ?? QuakeRecord(row: row), reports ? try db.reports(ofEvent: row.code) : [])
                 }
             }
-            for ((index, section, _), (record, reports)) in zip(pending, records) { try body(index, section, record, reports) }
+            for ((index, section, row), (record, reports)) in zip(pending, records) { try body(index, section, row, record, reports) }
             pending.removeAll(keepingCapacity: true)
         }
         try forEachRow(rows) { index, section, row in
@@ -57,35 +58,40 @@ struct ListWriter {
         }
     }
 
-    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]`.
+    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]  2 ag`.
     func writeText(_ rows: some ListedRows) throws {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         var lastSection = -1
-        try forEachQuake(rows) { index, section, quake, _ in
+        try forEachQuake(rows) { index, section, row, quake, _ in
             if index != lastSection {
                 if lastSection >= 0 { output.write("\n") }
                 output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(rows.count(ofSection: index, section))))\n")
                 lastSection = index
             }
-            output.write("  " + line(quake, time: formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))) + "\n")
+            output.write("  " + line(quake, agencies: row.agencies,
+                                     time: formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))) + "\n")
         }
         if limit < rows.total {
             output.write("\n… \(CountFormat.grouped(rows.total - limit)) more (of \(CountFormat.grouped(rows.total))); raise --limit to see them.\n")
         }
     }
 
-    /// One quake's line: magnitude and its type, time, depth (right-aligned, 9 wide, as the
-    /// browser's depth column), place, code.
-    func line(_ quake: QuakeRecord, time: String) -> String {
+    /// One quake's line: magnitude and its type (as the browser's column shows it, 4 cells),
+    /// time, depth (right-aligned, 9 wide, as the browser's depth column), place, code, and
+    /// `3 ag` when several agencies reported the event (the browser's agencies column).
+    func line(_ quake: QuakeRecord, agencies: Int, time: String) -> String {
         let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
-        let type = SafeText.sanitize(quake.magType ?? "—")
+        let type = QuakeFormat.magnitudeType(quake.magType) ?? "—"
+        let typeCell = type + String(repeating: " ", count: max(0, QuakeFormat.magnitudeTypeWidth - TextWidth.of(type)))
         let depth = QuakeFormat.distance(kilometres: quake.depth, unit: unit)
         let place = quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place))
-        return "\(magnitude) \(type.padding(toLength: max(4, type.count), withPad: " ", startingAt: 0))  \(time)  "
+        let reported = QuakeFormat.agencies(agencies)
+        return "\(magnitude) \(typeCell)  \(time)  "
             + String(repeating: " ", count: max(0, 9 - depth.count)) + "\(depth)  \(place)  [\(SafeText.sanitize(quake.code))]"
+            + (reported.isEmpty ? "" : "  \(reported)")
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.
@@ -95,7 +101,7 @@ struct ListWriter {
         func json<T: Encodable>(_ value: T) throws -> String { String(decoding: try encoder.encode(value), as: UTF8.self) }
         output.writeJSON("{\"sections\":[")
         var lastSection = -1
-        try forEachQuake(rows, reports: true) { index, section, quake, reports in
+        try forEachQuake(rows, reports: true) { index, section, _, quake, reports in
             if index != lastSection {
                 if lastSection >= 0 { output.writeJSON("]},") }
                 output.writeJSON("{\"count\":\(rows.count(ofSection: index, section)),\"id\":\(try json(section.id)),\"title\":\(try json(section.title)),\"quakes\":[")
