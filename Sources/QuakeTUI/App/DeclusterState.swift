@@ -44,16 +44,19 @@ public struct DeclusterState: Equatable, Sendable {
         return result
     }
 
-    /// The header's label: `declustered (Gardner–Knopoff 1974): 8,412 of 12,569`, then
-    /// `declustering 43 %` (or `declustering…`) while it is not, or is being redone after the
-    /// store changed; nil when off.
+    /// The method's short name, for the header (its `title` has the year too).
+    static func name(_ method: Declustering) -> String { method == .gk ? "Gardner–Knopoff" : "Reasenberg" }
+
+    /// The header's label: `declustered (Gardner–Knopoff): 8,412 of 12,569` (marked `…` while it
+    /// is being redone after the store changed), `declustering 43 %` (or `declustering…`) while
+    /// the list is not declustered yet; nil when off.
     func label(for base: SectionedFetchRequest) -> String? {
         guard let method else { return nil }
         if let applied = appliedSet(for: base) {
-            let counts = "declustered (\(method.title)): \(CountFormat.grouped(applied.keptCount)) of \(CountFormat.grouped(applied.declusteredCount))"
-            return isPending ? counts + " (updating…)" : counts
+            let counts = "declustered (\(Self.name(method))): \(CountFormat.grouped(applied.keptCount)) of \(CountFormat.grouped(applied.declusteredCount))"
+            return isPending ? counts + " …" : counts
         }
-        if failure != nil, !isPending { return "not declustered (\(method.title) failed)" }
+        if failure != nil, !isPending { return "not declustered (\(Self.name(method)) failed)" }
         return progress.map { "declustering \(Int(($0 * 100).rounded(.down))) %" } ?? "declustering…"
     }
 }
