@@ -45,5 +45,7 @@ int quaketui_register_functions(struct sqlite3 *db) {
                                             SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                                             0, distance_function, 0, 0, 0);
     if (result != 0) return result;
-    return quaketui_register_intensity(db);  // intensity.c
+    result = quaketui_register_intensity(db);  // intensity.c
+    if (result != 0) return result;
+    return quaketui_register_in_bitmap(db);  // match.c
 }

@@ -50,3 +50,19 @@ int quaketui_register_counting_match(struct sqlite3 *db, quaketui_counting_match
     return sqlite3_create_function_v2(db, "quaketui_match_counting", 2, SQLITE_UTF8 | SQLITE_DIRECTONLY,
                                       match, match_counting_function, 0, 0, 0);
 }
+
+static void in_bitmap_function(sqlite3_context *context, int count, sqlite3_value **values) {
+    int in = 0;
+    if (count == 2 && sqlite3_value_type(values[0]) == SQLITE_INTEGER && sqlite3_value_type(values[1]) == SQLITE_BLOB) {
+        sqlite3_int64 id = sqlite3_value_int64(values[0]);
+        const unsigned char *bytes = sqlite3_value_blob(values[1]);
+        sqlite3_int64 length = sqlite3_value_bytes(values[1]);
+        in = id >= 0 && id / 8 < length && (bytes[id / 8] >> (id % 8)) & 1;
+    }
+    sqlite3_result_int(context, in);
+}
+
+int quaketui_register_in_bitmap(struct sqlite3 *db) {
+    return sqlite3_create_function_v2(db, "quaketui_in_bitmap", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
+                                      0, in_bitmap_function, 0, 0, 0);
+}

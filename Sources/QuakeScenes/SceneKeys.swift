@@ -65,6 +65,10 @@ public enum SceneKeys {
     /// shows; "" while it is closed.
     public static let sequenceMainshock = SceneKey<String>("SequenceView.mainshock", default: "",
                                                            isValid: { $0.unicodeScalars.count <= 256 })
+    /// `ContentView.declustering`: the list declustered (`:decluster gk`, issue 54): `gk`,
+    /// `reasenberg`, or "" for every quake.
+    public static let declustering = SceneKey<String>("ContentView.declustering", default: "",
+                                                      isValid: { ["", "gk", "reasenberg"].contains($0) })
     /// `ContentView.nearHome`: the near-home filter (`~`): only quakes within `nearRadius` of `home`.
     public static let nearHome = SceneKey<Bool>("ContentView.nearHome", default: false)
     /// `EditView.draft`: an unsaved notes edit `{code, text, cursor}`; nil for none.
@@ -132,6 +136,6 @@ public enum SceneKeys {
         KeyCheck(isMessageLogPresented), KeyCheck(messageLogOffset), KeyCheck(messageLog), KeyCheck(commandLine),
         KeyCheck(alertedQuakes), KeyCheck(showsColumnHeaders), KeyCheck(statsIsPresented), KeyCheck(mapZoom),
         KeyCheck(sequenceMainshock), KeyCheck(lastLooked),
-        KeyCheck(overlayFind), KeyCheck(isOverlayFinding),
+        KeyCheck(overlayFind), KeyCheck(isOverlayFinding), KeyCheck(declustering),
     ]
 }

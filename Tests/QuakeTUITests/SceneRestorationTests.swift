@@ -40,6 +40,7 @@ import Testing
         state.statistics.isPresented = true
         state.map.zoom = .local
         state.sequence.mainshock = "us0"
+        state.decluster.method = .reasenberg
         (state.overlayFind, state.isOverlayFinding) = ("sort", true)
         let storage = try Self.storage(dir)
         try state.save(to: storage)
@@ -48,8 +49,8 @@ import Testing
         // 14 + filters, commandHistory, seenArrival, nearHome + the message log (3), the : line, alerts,
         // the search cursor, column headers, the statistics view, the map's scale, the sequence
         // view's mainshock, what `/` finds in the help or the log and whether it is typed, where and
-        // when the scene last showed arrivals to someone looking
-        #expect(SceneKeys.names.count == 31)
+        // when the scene last showed arrivals to someone looking, the list's declustering
+        #expect(SceneKeys.names.count == 32)
         try storage.close()
 
         var restored = AppState(sceneID: "t")
@@ -66,6 +67,7 @@ import Testing
         #expect(restored.columnHeaders == false && !restored.showsColumnHeaders)
         #expect(restored.statistics.isPresented && restored.map.zoom == .local)
         #expect(restored.sequence.mainshock == "us0")
+        #expect(restored.decluster.method == .reasenberg && restored.statistics.declustering == .reasenberg)
         #expect(restored.live.seen == state.live.seen && restored.live.looked == state.live.looked)
     }
 

@@ -59,7 +59,7 @@ import Testing
         expected.statistics.isPending = true
         expected.statistics.result = nil
         #expect(model.state.statistics == expected.statistics)
-        #expect(model.state.status.message == "The statistics (=) of the background: declustered by Gardner–Knopoff 1974")
+        #expect(model.state.status.message == "The list and its statistics (=) of the background: declustered by Gardner–Knopoff 1974")
 
         try model.send(.statisticsPartial(generation: 2, Self.statistics(5)))
         #expect(model.state.statistics.result == Self.statistics(5) && model.state.statistics.isPending)
@@ -111,10 +111,13 @@ import Testing
         try model.send(.statisticsProgress(generation: 2, fraction: 1))
         #expect(model.state == expected)
 
-        // A commit: computed again, the numbers kept but provisional, with the new progress.
-        #expect(try model.send(.storeChanged) == [.computeStatistics(request, declustering: .gk, generation: 3)])
+        // A commit: computed again, the numbers kept but provisional, with the new progress (and
+        // the list, declustered too, declustered again: `DeclusteredListUpdateTests`).
+        #expect(try model.send(.storeChanged) == [.declusterList(request, method: .gk, generation: 2),
+                                                  .computeStatistics(request, declustering: .gk, generation: 3)])
         expected.statistics.generation = 3
         expected.statistics.isPending = true
+        expected.decluster.generation = 2
         #expect(model.state == expected)
         #expect(try BrowserUpdateTests.text(model)[1].contains("4 quakes …"))
         try model.send(.statisticsProgress(generation: 3, fraction: 0.5))

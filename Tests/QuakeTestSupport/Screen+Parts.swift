@@ -45,6 +45,12 @@ extension Screen {
 
         /// The title segment (`quaketui`).
         public var title: String? { segments.first }
+
+        /// The list's declustering (`:decluster`, issue 54): `declustered (Gardner–Knopoff): 8,412 of
+        /// 12,569`, or `declustering 43 %` / `declustering…` while it is computed; nil when off.
+        public var declustering: String? {
+            segments.first { $0.hasPrefix("declustered (") || $0.hasPrefix("declustering") || $0.hasPrefix("not declustered") }
+        }
         /// The total (`1,234 quakes`, `1 quake`, or `… quakes` while it is counted).
         public var count: String? { segments.count > 1 ? segments[1] : nil }
         /// The total is still being counted (a provisional window).

@@ -41,6 +41,12 @@ double quaketui_intensity_value(double magnitude, double hypocentralKm);
 // taken as 0); NULL without a magnitude or coordinates. Called by quaketui_register_functions.
 int quaketui_register_intensity(struct sqlite3 *db);
 
+// Registers `quaketui_in_bitmap(id, bitmap)`: 1 when bit `id` of the blob `bitmap` is set (bit
+// id % 8 of byte id / 8, little-endian bit order), else 0 (an id past the blob, below 0, or not an
+// integer). The bitmap is a bound parameter: a row filter's id set travels as data in its SQL
+// (RowFilter.declustered, issue 54). Deterministic. Called by quaketui_register_functions.
+int quaketui_register_in_bitmap(struct sqlite3 *db);
+
 // Registers the VFS "quaketui" as SQLite's default: the "unix" VFS, except that an fsync or an
 // unlink interrupted by a signal (EINTR) is made again, as SQLite already does for reads,
 // writes, opens and truncations (retryvfs.c, issue 57). Call before the first open; again is a

@@ -45,6 +45,7 @@ public struct ExactAttempts: Equatable, Sendable {
             case .magnitudeType: "magnitudeType"
             case .near: "near"
             case .intensity: "intensity"
+            case .declustered: "declustered"
             }
         }
     }

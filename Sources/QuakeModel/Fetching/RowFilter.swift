@@ -38,4 +38,8 @@ public enum RowFilter: Hashable, Sendable {
     /// I–X) or more: ten times the equation's value at or past `FeltIntensity.scaledFloor(whole:)`.
     /// A quake of unknown magnitude never matches.
     case intensity(atLeast: Int, home: GeoPoint)
+    /// The background alone (`:decluster gk`, issue 54): only the rows whose ids the set keeps.
+    /// The set is computed from the list without this filter (`DeclusteredSet`), and travels
+    /// with the request as data.
+    case declustered(DeclusteredSet)
 }

@@ -338,6 +338,9 @@ struct QueryPlan {
                 let felt = FeltIntensity(home: home, latitude: row.latitude, longitude: row.longitude, depth: row.depth,
                                          magnitude: magnitude)
                 guard let felt, felt.value * 10 >= FeltIntensity.scaledFloor(whole: whole) else { return false }
+            case .declustered(let kept):
+                // `quaketui_in_bitmap(id, ?)`: the same bit.
+                guard kept.contains(row.keys.id) else { return false }
             }
         }
         return true

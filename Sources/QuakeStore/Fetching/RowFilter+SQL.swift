@@ -7,7 +7,7 @@ extension RowFilter {
     var isHeldInDigest: Bool {
         switch self {
         case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised: false
+        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised, .declustered: false
         }
     }
 
@@ -33,6 +33,9 @@ extension RowFilter {
             // Every quake with a magnitude is shown as I or more (the value is clamped).
             guard whole > 1 else { return ("magnitude IS NOT NULL", []) }
             return ("\(home.intensitySQL()) * 10 >= ?", [.real(FeltIntensity.scaledFloor(whole: whole))])
+        case .declustered(let kept):
+            // The ids as a bound bitmap (CQuakeSQL's quaketui_in_bitmap), tested per row.
+            return ("quaketui_in_bitmap(id, ?)", [.blob(kept.bitmap)])
         }
     }
 }

@@ -143,7 +143,7 @@ struct DigestQuery {
             let band = center.latitudeBand(radiusKm: radiusKm)
             (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_NEAR), band.lowerBound, band.upperBound)
             (c.latitude, c.longitude, c.radius) = (center.latitude, center.longitude, radiusKm)
-        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised:
+        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised, .declustered:
             preconditionFailure("\(filter) is not held in the digest")
         }
         return c

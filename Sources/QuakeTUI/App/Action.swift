@@ -135,6 +135,13 @@ public enum Action: Equatable, Sendable {
     case sequenceComputed(generation: Int, AftershockSequence)
     /// `Effect.computeSequence` of `generation` gave no sequence: why, for the view.
     case sequenceFailed(generation: Int, message: String)
+    // The list declustered (issue 54).
+    /// The answer to `Effect.declusterList` of `generation`: the background it keeps (a stale one is dropped).
+    case listDeclustered(generation: Int, DeclusteredSet)
+    /// How much of `Effect.declusterList` of `generation` is done (0…1): the header says `declustering 43 %`.
+    case listDeclusteringProgress(generation: Int, fraction: Double)
+    /// `Effect.declusterList` of `generation` failed: why.
+    case listDeclusteringFailed(generation: Int, message: String)
 }
 
 /// What a quake is read for (`Effect.readQuake` → `Action.quakeRead`).
@@ -204,6 +211,13 @@ public enum Effect: Equatable, Sendable {
     case computeSequence(code: String, now: Int64, generation: Int)
     /// Stop the sequence computation running: the view closed before its answer.
     case cancelSequence
+    /// Decluster the quakes `request` holds by `method` in the background (the list's
+    /// `:decluster`, issue 54), interrupting any older declustering; answered by
+    /// `Action.listDeclustered` (with `listDeclusteringProgress` on the way, or
+    /// `listDeclusteringFailed`) carrying `generation`.
+    case declusterList(SectionedFetchRequest, method: Declustering, generation: Int)
+    /// Stop the list's declustering: `:decluster off` before its answer.
+    case cancelListDeclustering
     /// Ask the results source (`ResultsQuery`); the runtime answers with `Action.resultsAnswered`
     /// before it draws.
     case queryResults(ResultsQuery)

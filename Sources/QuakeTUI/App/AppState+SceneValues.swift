@@ -63,6 +63,8 @@ extension AppState {
         var sequenceMainshock: String? = nil
         var overlayFind = ""
         var isOverlayFinding = false
+        /// `ContentView.declustering`.
+        var declustering: Declustering? = nil
     }
 
     public var sceneValues: SceneValues {
@@ -77,7 +79,8 @@ extension AppState {
                     alerted: live.alerted, columnHeaders: columnHeaders, statsPresented: statistics.isPresented, mapZoom: map.zoom,
                     sequenceMainshock: sequence.mainshock,
                     overlayFind: helpVisible || logVisible ? overlayFind : "",
-                    isOverlayFinding: (helpVisible || logVisible) && isOverlayFinding)
+                    isOverlayFinding: (helpVisible || logVisible) && isOverlayFinding,
+                    declustering: decluster.method)
     }
 
     /// The message log's newest entries as `ContentView.messageLog` keeps them (to the whole

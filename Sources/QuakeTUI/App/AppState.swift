@@ -174,6 +174,8 @@ public struct AppState: Equatable, Sendable {
     public var map = MapDensityState()
     /// The sequence view (`A`): the mainshock it shows and its sequence (issue 54).
     public var sequence = SequenceState()
+    /// The list declustered (`:decluster gk`): the method and the background it keeps (issue 54).
+    public var decluster = DeclusterState()
 
     public init(sceneID: String, sort: QuakeSortDescriptor = QuakeSortDescriptor(.time), searchText: String = "",
                 settings: AppSettings = AppSettings(), columns: Int = 80, rows: Int = 24) {
@@ -202,8 +204,16 @@ public struct AppState: Equatable, Sendable {
     /// The notes editor has focus: keys edit the draft.
     public var isEditing: Bool { editor != nil && detailPresented && detailTab == .notes }
 
-    /// The fetch request this state asks for.
+    /// The fetch request this state asks for: `listRequest`, filtered to the background when
+    /// the list is declustered and its declustering is computed (`DeclusterState.appliedSet`).
     public var request: SectionedFetchRequest {
+        var request = listRequest
+        if let kept = decluster.appliedSet(for: request) { request.predicate.rowFilters.append(.declustered(kept)) }
+        return request
+    }
+
+    /// The fetch request of the list before any declustering: what `:decluster` declusters.
+    public var listRequest: SectionedFetchRequest {
         var request = SectionedFetchRequest(
             predicate: QuakePredicate(searchText: searchText, minimumMagnitude: settings.minimumMagnitude,
                                       rowFilters: rowFilters),

@@ -142,11 +142,11 @@ extension BrowserState {
         case .success(.quit):
             return [.quit]
         case .success(.declustering(let method)):
-            self.statistics.declustering = method
-            self.status.message = method.map { "The statistics (=) of the background: declustered by \($0.title)" }
-                ?? "The statistics (=) of the whole list"
+            setDeclustering(method)
+            self.status.message = method.map { "The list and its statistics (=) of the background: declustered by \($0.title)" }
+                ?? "The list and its statistics (=) of every quake"
             self.status.isError = false
-            return statisticsReads(storeChanged: false)
+            return []
         }
         self.rowFilters = FilterCommand.rowFilters(self.filters, now: now, timeZone: self.settings.resolvedTimeZone,
                                                    home: self.settings.home)

@@ -41,7 +41,8 @@ extension BrowserState {
             self.map.window = nil
             return [.cancelDensity]
         }
-        let request = StatisticsState.statisticsRequest(self.request)
+        // The list's quakes in any order; declustered when the list is (`AppState.request`).
+        let request = SectionedFetchRequest(predicate: self.request.predicate, timeZone: self.request.timeZone)
         let changed = request != self.map.request || window != self.map.window
         guard changed || storeChanged else { return [] }
         self.map.request = request

@@ -34,6 +34,7 @@ extension BrowserState {
         if self.isNearHomeActive {
             header.nearHome = "near home ≤ \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit))"
         }
+        header.declustering = self.decluster.label(for: self.listRequest)
         var model = ScreenModel(size: size, header: header, list: listModel(),
                                 detail: detailModel(), status: statusModel(context),
                                 showsHelp: self.helpVisible,

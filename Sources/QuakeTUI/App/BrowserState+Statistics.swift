@@ -65,7 +65,7 @@ extension BrowserState {
     /// effects, and its `pendingReads`): the statistics view or the Map tab was open when the
     /// scene was saved.
     public mutating func resumeStatistics() -> [Effect] {
-        statisticsReads(storeChanged: false) + densityReads(storeChanged: false)
+        declusterReads(storeChanged: false) + statisticsReads(storeChanged: false) + densityReads(storeChanged: false)
     }
 }
 

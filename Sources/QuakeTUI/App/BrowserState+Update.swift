@@ -273,6 +273,17 @@ extension BrowserState {
         case .sequenceComputed(let generation, let sequence): receiveSequence(generation: generation, .success(sequence))
         case .sequenceFailed(let generation, let message):
             receiveSequence(generation: generation, .failure(SequenceUnavailable(message)))
+        case .listDeclustered(let generation, let kept): receiveDeclustering(generation: generation, .success(kept))
+        case .listDeclusteringProgress(let generation, let fraction):
+            receiveDeclusteringProgress(generation: generation, fraction: fraction)
+        case .listDeclusteringFailed(let generation, let message):
+            receiveDeclustering(generation: generation, .failure(StatisticsFailure(message)))
+        }
+        // The background applied to the list changed (an answer, `:decluster`) without this
+        // action asking for the list again: ask for it, filtered by the new one.
+        if self.decluster.appliedSet(for: self.listRequest) != before.decluster.appliedSet(for: before.listRequest),
+           awaitedQuery == queryBefore {
+            effects += refetchKeepingSelection()
         }
         // What a failure of the query this action asked would say it was doing (an answer's
         // follow-up query keeps the action that started it).
@@ -301,6 +312,7 @@ extension BrowserState {
         if selectionIsRead { effects += detailReads() }
         // Rows read change neither the list's request nor the map's window.
         if case .rowsRead = action {} else {
+            effects += declusterReads(storeChanged: action == .storeChanged)
             effects += statisticsReads(storeChanged: action == .storeChanged)
             effects += sequenceReads(storeChanged: action == .storeChanged)
             if selectionIsRead { effects += densityReads(storeChanged: action == .storeChanged) }
@@ -318,7 +330,7 @@ extension BrowserState {
              .sampleChanged, .continueActivity, .detailLoaded, .notesConflict, .quakesArrived, .focusChanged, .refreshStatusChanged, .resultsSettled,
              .countFailed, .resultsAnswered, .resultsFailed, .rowsRead, .statisticsComputed, .statisticsPartial, .statisticsProgress,
              .statisticsFailed, .densityComputed,
-             .sequenceComputed, .sequenceFailed: true
+             .sequenceComputed, .sequenceFailed, .listDeclustered, .listDeclusteringProgress, .listDeclusteringFailed: true
         default: false
         }
     }

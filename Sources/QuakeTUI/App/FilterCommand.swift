@@ -25,8 +25,9 @@ public enum FilterCommand: Equatable, Sendable {
     case help
     /// `:q` (`:quit`): quit, as `q` does.
     case quit
-    /// The statistics view of the background alone, declustered by a method (`:decluster gk`),
-    /// or of the whole list (`:decluster off`).
+    /// The list and its statistics view of the background alone, declustered by a method
+    /// (`:decluster gk`), or of every quake (`:decluster off`); kept in the scene
+    /// (`ContentView.declustering`), not in `ContentView.filters`.
     case declustering(Declustering?)
 
     /// What the command line accepts, for the help, the README and unknown commands.
@@ -139,7 +140,7 @@ public enum FilterCommand: Equatable, Sendable {
             let text = argument.lowercased()
             if text == "off" { return .success(.declustering(nil)) }
             guard let method = Declustering(rawValue: text) else {
-                return fail("decluster takes a method for the statistics (=): :decluster gk (Gardner–Knopoff), "
+                return fail("decluster takes a method for the list and its statistics: :decluster gk (Gardner–Knopoff), "
                             + ":decluster reasenberg, or :decluster off")
             }
             return .success(.declustering(method))

@@ -35,8 +35,9 @@ public struct StatisticsState: Equatable, Sendable {
     public init() {}
 
     /// The request whose statistics the view shows for a list's `request`: the same quakes,
-    /// in an order that does not matter.
+    /// in an order that does not matter, before declustering (the statistics decluster the same
+    /// list themselves, `declustering`, and count what they remove).
     static func statisticsRequest(_ request: SectionedFetchRequest) -> SectionedFetchRequest {
-        SectionedFetchRequest(predicate: request.predicate, timeZone: request.timeZone)
+        DeclusterState.listKey(request)
     }
 }

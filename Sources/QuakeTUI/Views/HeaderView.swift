@@ -18,6 +18,7 @@ enum HeaderView {
         if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount)) new", at: 1) }
         if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
         if let near = header.nearHome { parts.append(near) }
+        if let declustering = header.declustering { parts.append(declustering) }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }
         let search = header.isSearching || !header.searchText.isEmpty
             ? TextWidth.of(separator) + 1 + TextWidth.of(header.searchText) + (header.isSearching ? 1 : 0) : 0

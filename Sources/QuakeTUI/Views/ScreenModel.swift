@@ -108,6 +108,9 @@ public struct HeaderModel: Sendable, Equatable {
     public var newCount = 0
     /// The near-home filter's label (`near home ≤ 300 km`), nil when it is off.
     public var nearHome: String?
+    /// The list's declustering (`declustered (Gardner–Knopoff 1974): 8,412 of 12,569`, or
+    /// `declustering 43 %` while it is computed), nil when it is off (`DeclusterState.label`).
+    public var declustering: String?
     /// The total is still being counted (a provisional window): drawn as `… quakes`.
     public var isCountPending = false
 

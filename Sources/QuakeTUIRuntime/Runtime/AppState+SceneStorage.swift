@@ -43,6 +43,9 @@ extension AppState {
         live.alerted = storage.value(for: SceneKeys.alertedQuakes)
         columnHeaders = storage.value(for: SceneKeys.showsColumnHeaders)
         statistics.isPresented = storage.value(for: SceneKeys.statsIsPresented)
+        let declustering = Declustering(rawValue: storage.value(for: SceneKeys.declustering))
+        decluster.method = declustering
+        statistics.declustering = declustering
         map.zoom = MapZoom(rawValue: storage.value(for: SceneKeys.mapZoom)) ?? .world
         let mainshock = storage.value(for: SceneKeys.sequenceMainshock)
         sequence.mainshock = mainshock.isEmpty ? nil : mainshock
@@ -114,6 +117,7 @@ extension AppState {
             batch.set(live.alerted, for: SceneKeys.alertedQuakes)
             batch.set(columnHeaders, for: SceneKeys.showsColumnHeaders)
             batch.set(statistics.isPresented, for: SceneKeys.statsIsPresented)
+            batch.set(decluster.method?.rawValue ?? "", for: SceneKeys.declustering)
             batch.set(map.zoom.rawValue, for: SceneKeys.mapZoom)
             batch.set(sequence.mainshock ?? "", for: SceneKeys.sequenceMainshock)
             let overlay = helpVisible || logVisible

@@ -41,6 +41,10 @@ final class BrowserApp {
     /// The statistics last computed, kept per list, method and store change (issue 54): the
     /// same list again with no commit since is answered at once, without declustering again.
     private let statisticsCache = StatisticsCache()
+    /// The list's declustering reader (`:decluster`, issue 54), opened the first time it is
+    /// asked, and the backgrounds it computed last.
+    private var declusterReader: LatestReader<ViewContext>?
+    private let declusterCache = DeclusterCache()
     /// The sequence view's reader (issue 54), opened the first time it is asked.
     private var sequenceReader: LatestReader<ViewContext>?
     /// The automatic refresh, new-quake marks and alerts (issue 13).
@@ -355,6 +359,38 @@ final class BrowserApp {
         case .cancelDensity: densityReader?.cancel()
         case .computeSequence(let code, let now, let generation): computeSequence(code, now: now, generation: generation)
         case .cancelSequence: sequenceReader?.cancel()
+        case .declusterList(let request, let method, let generation): declusterList(request, method: method, generation: generation)
+        case .cancelListDeclustering: declusterReader?.cancel()
+        }
+    }
+
+    /// Declusters the list `request` holds on the declustering reader's own connection (a newer
+    /// request interrupting this one), from `declusterCache` when it holds the same list and
+    /// method with no commit since; the progress (at most ten a second) and the answer come back
+    /// through the inbox with `generation`.
+    private func declusterList(_ request: SectionedFetchRequest, method: Declustering, generation: Int) {
+        let reader: LatestReader<ViewContext>
+        do {
+            reader = try declusterReader ?? LatestReader(container: container)
+        } catch {
+            _ = try? model.send(.listDeclusteringFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            return
+        }
+        declusterReader = reader
+        let inbox = inbox, cache = declusterCache
+        reader.submit(generation: generation, { db in
+            var lastPost = Date.distantPast
+            return try db.declusteredSet(of: request, method: method, keptIn: cache, progress: { fraction in
+                guard Date().timeIntervalSince(lastPost) >= 0.1 else { return }
+                lastPost = Date()
+                inbox.post(.listDeclusteringProgress(generation: generation, fraction: fraction))
+            })
+        }) { generation, result in
+            switch result {
+            case .success(let kept): inbox.post(.listDeclustered(generation: generation, kept))
+            case .failure(let error):
+                inbox.post(.listDeclusteringFailed(generation: generation, message: BrowserModel.readFailure(error)))
+            }
         }
     }
 

@@ -248,18 +248,20 @@ enum ListCommand {
         let writer = ListWriter(container: container, limit: limit, timeZone: request.timeZone, origin: origin,
                                 unit: distanceUnit(in: state), output: output)
         if let declustering {
-            let removed = try container.viewContext.read { db in
-                let events = try db.catalogueEvents(of: request)
-                let result = declustering.decluster(events)
-                return try db.codes(ofIDs: zip(events.ids, result.keep).filter { !$0.1 }.map(\.0))
-            }
-            let view = try DeclusteredList(controller, removed: removed)
+            // The kept ids as the list's row filter, as the browser's `:decluster` applies them:
+            // one decision of which rows are listed (`QueryPlan`).
+            let kept = try container.viewContext.read { db in try db.declusteredSet(of: request, method: declustering) }
+            var background = request
+            background.predicate.rowFilters.append(.declustered(kept))
+            let view = try FetchedResultsController(container: container, request: background)
+            defer { view.close() }
+            let removed = kept.removed
             if arguments.has("json") {
-                try writer.writeJSON(view, isSample: isSample, declustered: (declustering, removed.count))
+                try writer.writeJSON(view, isSample: isSample, declustered: (declustering, removed))
             } else if view.total == 0 {
                 output.write(try whyEmpty(container) + "\n")
             } else {
-                output.write("The background by \(declustering.title): \(CountFormat.count(removed.count, "dependent quake")) left out.\n")
+                output.write("The background by \(declustering.title): \(CountFormat.count(removed, "dependent quake")) left out.\n")
                 try writer.writeText(view)
             }
             return
@@ -327,7 +329,7 @@ enum ListCommand {
     }
 }
 
-/// The rows `list` prints: a results controller's, or those of its that declustering keeps.
+/// The rows `list` prints: a results controller's (declustered by its request's filter with `--decluster`).
 protocol ListedRows {
     var total: Int { get }
     /// The rows of section `index` that are printed.
@@ -339,52 +341,6 @@ extension FetchedResultsController: ListedRows {
     func count(ofSection index: Int, _ section: QuakeSection) -> Int { section.count }
 }
 
-/// A controller's rows without the dependent quakes declustering removed (`--decluster`): the
-/// rows are read once to count each section's kept ones, and again to print them.
-final class DeclusteredList: ListedRows {
-    let controller: FetchedResultsController
-    let removed: Set<String>
-    private(set) var sectionCounts: [Int: Int] = [:]
-    private(set) var total = 0
-
-    init(_ controller: FetchedResultsController, removed: Set<String>) throws {
-        self.controller = controller
-        self.removed = removed
-        var counts: [Int: Int] = [:], total = 0
-        try eachKept { section, _, _ in
-            counts[section, default: 0] += 1
-            total += 1
-            return true
-        }
-        (sectionCounts, self.total) = (counts, total)
-    }
-
-    func count(ofSection index: Int, _ section: QuakeSection) -> Int { sectionCounts[index] ?? 0 }
-
-    /// Every kept row in order with its section, until `body` returns false.
-    private func eachKept(_ body: (Int, QuakeSection, QuakeRow) throws -> Bool) throws {
-        var offset = 0
-        while offset < controller.count {
-            let rows = try controller.rows(in: offset..<min(controller.count, offset + 1000))
-            for (i, row) in rows.enumerated() where !removed.contains(row.code) {
-                let section = controller.indexPath(forOffset: offset + i).section
-                guard try body(section, controller.sections[section], row) else { return }
-            }
-            offset += rows.count
-            if rows.isEmpty { break }
-        }
-    }
-
-    func forEachRow(limit: Int, _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
-        var printed = 0
-        try eachKept { section, info, row in
-            guard printed < limit else { return false }
-            printed += 1
-            try body(section, info, row)
-            return true
-        }
-    }
-}
 
 /// ISO-8601 with milliseconds, UTC (`2024-05-01T12:00:00.123Z`).
 enum ISO8601Format {

@@ -43,7 +43,6 @@ struct ListWriter {
 
     /// Calls `body` for every printed row with its section, reading the rows in chunks.
     private func forEachRow(_ rows: some ListedRows, _ body: (Int, QuakeSection, QuakeRow) throws -> Void) throws {
-        if let view = rows as? DeclusteredList { return try view.forEachRow(limit: limit, body) }
         let controller = rows as! FetchedResultsController
         let total = min(limit, controller.count)
         var offset = 0
