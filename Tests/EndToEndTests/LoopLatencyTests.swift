@@ -74,15 +74,16 @@ struct LoopLatencyTests {
             try tmux.waitForScreen(pane, timeout: 30, what, settled: false, condition)
             let seconds = Date().timeIntervalSince(start)
             // tmux may show the frame a moment before the trace has its line.
-            var keys: [Double] = []
+            var keys: [(own: Double, read: Double, drawn: Double)] = []
             #expect(eventually(timeout: 10) {
                 guard let taken = FrameTraceLines.keyTimes(trace, from: traceRead, sentAt: sentAt) else { return false }
                 (keys, traceRead) = taken
                 return true
             }, "\(what): a key read without a frame after it in the trace")
-            browserTimes += keys.map { (what, $0) }
+            browserTimes += keys.map { (what, $0.own) }
+            // Each key: the browser's own time; when it read the key after it was sent, and drew it after it read it.
             log.append(String(format: "%@ %.2f s (browser: %@)", what, seconds,
-                              keys.map { String(format: "%.3f", $0) }.joined(separator: ", ")))
+                              keys.map { String(format: "%.3f [read at %.2f, drawn %.3f later]", $0.own, $0.read, $0.drawn) }.joined(separator: "; ")))
             return seconds
         }
         // The keys whose drawing is timed, and what each draws, the paste in the editor.
@@ -216,19 +217,20 @@ enum FrameTraceLines {
     /// The browser's own time (seconds) for each key in the trace's whole lines from line
     /// `first` on: from the later of when it can first have waited and `sentAt` (a key read
     /// after `sentAt` cannot have come before it) to the first frame after it; and the line to read from next
-    /// time (after the last frame taken). Nil while a key read has no frame after it yet.
-    static func keyTimes(_ path: String, from first: Int, sentAt: Int64) -> (seconds: [Double], next: Int)? {
+    /// time (after the last frame taken), with when each key was read after `sentAt`. Nil while
+    /// a key read has no frame after it yet.
+    static func keyTimes(_ path: String, from first: Int, sentAt: Int64) -> (seconds: [(own: Double, read: Double, drawn: Double)], next: Int)? {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         // The last piece is empty or a line still being written.
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        var seconds: [Double] = [], waiting: [Int64] = [], next = first
+        var seconds: [(own: Double, read: Double, drawn: Double)] = [], waiting: [(since: Int64, read: Int64)] = [], next = first
         for (index, line) in lines.enumerated() where index >= first {
             let fields = line.split(separator: " ")
             if fields.first == "key", fields.count == 3, let read = Int64(fields[1]), let since = Int64(fields[2]) {
                 // A key read before `sentAt` is one sent earlier (the rest of a paste).
-                waiting.append(read < sentAt ? since : max(since, sentAt))
+                waiting.append((read < sentAt ? since : max(since, sentAt), read))
             } else if fields.first == "frame", fields.count >= 2, let frame = Int64(fields[1]) {
-                seconds += waiting.map { Double(frame - $0) / 1e9 }
+                seconds += waiting.map { (Double(frame - $0.since) / 1e9, Double($0.read - sentAt) / 1e9, Double(frame - $0.read) / 1e9) }
                 waiting = []
                 next = index + 1
             }

@@ -133,8 +133,9 @@ final class BrowserApp {
                 if key == nil {
                     terminalEmptyAt = checked
                     key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp)
-                    keyWaitingSince = FrameTrace.now()
-                    if key == nil { terminalEmptyAt = keyWaitingSince }
+                    // Woken for it: waiting since its last bytes were read (a paste's come last).
+                    keyWaitingSince = terminal.lastBytesReadAt
+                    if key == nil { terminalEmptyAt = FrameTrace.now() }
                 }
                 if let key {
                     keyRead = FrameTrace.now()

@@ -7,9 +7,10 @@ import Foundation
 /// change on disk) lines, to wait on conditions rather than sleep.
 ///
 /// A key's line is `key <read ns> <waiting since ns>`: when the loop took it, and the earliest
-/// it can have been waiting for the browser, on the same clock as the frames. That is when the
-/// loop's `poll(2)` woke for it, or, for a key that came while the loop was busy (found already
-/// there), when the loop last found the terminal empty. From it to the next `frame` is the
+/// it can have been waiting for the browser, on the same clock as the frames. For a key that
+/// woke the loop, that is when its last bytes were read (a paste arrives over many reads: the
+/// terminal's time to deliver it is not the browser's); for a key that came while the loop was
+/// busy (found already there), when the loop last found the terminal empty. From it to the next `frame` is the
 /// browser's own time for the key, whatever the terminal (tmux) took to deliver it (issue 57).
 final class FrameTrace {
     private let handle: FileHandle
