@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -36,7 +36,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -60,6 +60,10 @@ if arguments.contains("--help") || arguments.contains("-h") {
                        makes it
           --terminal-only the real quaketui on a pseudo-terminal only (launch → first frame, keys, idle CPU
                        over 60 s, RSS), on a store as --browser-only finds or makes it
+          --delete-only  only the delete rows (issue 57: delete --before of the oldest half beside the sqlite3
+                       shell's one DELETE, and the longest wait of a notes save every 0.2 s during it), each run
+                       on a copy of a store as --browser-only finds or makes it; the whole run measures them
+                       last at each size
           --no-python  skip the Python peer (it runs only up to 200,000 quakes: ~700 MB there)
           --no-fetch   skip the fetch row (fetch of 200,000 events from a local FDSN service, python3)
         The import peer is an expert's sqlite3 load (bare table, .import, then indexes, FTS rebuild,
@@ -68,7 +72,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--delete-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -85,6 +89,7 @@ let autoRefreshOnly = arguments.contains("--auto-refresh-only")
 let browserOnly = arguments.contains("--browser-only")
 let terminalOnly = arguments.contains("--terminal-only")
 let statsOnly = arguments.contains("--stats-only")
+let deleteOnly = arguments.contains("--delete-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
@@ -124,6 +129,12 @@ do {
         return try bench.run(n: n)
     }
     let monthFile = data.appendingPathComponent("all_month-2023-04-04.csv")
+    /// The delete rows (issue 57), each run on a copy of the store. One run of each at ≥ 1M: at
+    /// 200k (load 7) a run of ours took 9.2 s, the peer's 5.3 s, the one beside the saver 13.6 s,
+    /// so at 5M the three take about ten minutes. One with --quick too (CI: it checks the rows run).
+    func deleteFigures(_ store: URL, _ n: Int) throws -> [Figure] {
+        try DeleteBench(store: store, work: work, quaketui: quaketui, runs: n >= 1_000_000 || quick ? 1 : min(runs, 3)).run(n: n)
+    }
     for n in sizes {
         log("N = \(n.formatted())")
         if autoRefreshOnly {
@@ -150,7 +161,7 @@ do {
             figures += try importBench.incremental(n: n)
             continue
         }
-        if browserOnly || statsOnly || terminalOnly {
+        if browserOnly || statsOnly || terminalOnly || deleteOnly {
             let database = store.appendingPathComponent("quakes.sqlite").path
             if !FileManager.default.fileExists(atPath: database) {
                 let feedFile = work.appendingPathComponent("feed-\(n).geojson")
@@ -158,7 +169,9 @@ do {
                 let m = try Measured.run([quaketui, "import", feedFile.path, "--json", "--state-dir", store.path])
                 guard m.status == 0 else { throw BenchError("quaketui import failed (exit \(m.status)): \(m.stdout)") }
             }
-            if terminalOnly {
+            if deleteOnly {
+                figures += try deleteFigures(store, n)
+            } else if terminalOnly {
                 figures += try terminalFigures(store, n)
             } else if statsOnly {
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
@@ -188,6 +201,8 @@ do {
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
         figures += try live.run(n: n)
         figures += try live.runMonth(n: n)
+        // Last: it works on copies of the store, and at 5M a copy is ~3 GB.
+        figures += try deleteFigures(store, n)
         // A long run's results so far, in case it is interrupted.
         log("figures so far:\n" + Report.table(figures))
     }
@@ -199,12 +214,12 @@ do {
                               target: "flat (≤ 64 MB at every N)", met: rss.allSatisfy { $0.ours <= 64 }))
     }
     // Paging through a local FDSN service beside importing the same events from one file (issue 14).
-    if !arguments.contains("--no-fetch") && !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly {
+    if !arguments.contains("--no-fetch") && !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly && !deleteOnly {
         let fetchN = quick ? 10_000 : 200_000
         log("fetch N = \(fetchN.formatted())")
         figures += try FetchBench(work: work, runs: min(runs, 3), quaketui: quaketui, serverScript: fetchServerScript).run(n: fetchN)
     }
-    if !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
+    if !importOnly && !monthOnly && !monthLiveOnly && !browserOnly && !statsOnly && !terminalOnly && !deleteOnly { figures += try SceneBench(work: work, samples: quick ? 10 : 40).run() }
     if arguments.contains("--json") {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -646,7 +646,7 @@ final class BrowserPane {
         var lines: [Substring] = []
         while Date() < deadline {
             lines = traceLines
-            let keys = lines.count(where: { $0 == "key" })
+            let keys = lines.count(where: { $0.hasPrefix("key ") })
             if keys >= sent, lines.last == "idle", lines.contains(where: { $0.hasPrefix("frame") }) {
                 let screen = try tmux.capture(target)
                 if isSample, Screen(screen).header.badges.last != "offline" {
@@ -662,7 +662,7 @@ final class BrowserPane {
             usleep(20_000)
         }
         throw ChildProcess.ChildError("""
-            the browser did not settle within \(timeout) s: \(lines.count(where: { $0 == "key" })) of \(sent) keys read, \
+            the browser did not settle within \(timeout) s: \(lines.count(where: { $0.hasPrefix("key ") })) of \(sent) keys read, \
             trace ends \(lines.suffix(3)); the pane shows:
             \(try tmux.capture(target))
             """)

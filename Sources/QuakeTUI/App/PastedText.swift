@@ -14,6 +14,9 @@ public enum PastedText {
     public static func lines(_ text: String) -> String { clean(text, lineBreak: "\n", tab: "    ") }
 
     private static func clean(_ text: String, lineBreak: String, tab: String) -> String {
+        // Most pastes have nothing to change: one pass over the bytes says so, and the text is
+        // kept as it is (rebuilding a 1 MB paste a scalar at a time held the loop, issue 57).
+        if !needsCleaning(text, keepingLineFeeds: lineBreak == "\n") { return text }
         var result = String.UnicodeScalarView()
         var afterCarriageReturn = false
         for scalar in text.unicodeScalars {
@@ -27,5 +30,27 @@ public enum PastedText {
             }
         }
         return String(result)
+    }
+
+    /// Whether `text` holds a scalar `clean` changes or drops: a C0 control (a line feed only
+    /// when it is not kept), DEL, a C1 control or NEL (UTF-8 `C2 80`–`C2 9F`), or the line and
+    /// paragraph separators (`E2 80 A8`, `E2 80 A9`).
+    static func needsCleaning(_ text: String, keepingLineFeeds: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte < 0x20 || byte == 0x7F {
+                    if !(byte == 0x0A && keepingLineFeeds) { return true }
+                } else if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                    return true
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
     }
 }

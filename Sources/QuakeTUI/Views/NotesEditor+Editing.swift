@@ -84,14 +84,16 @@ extension NotesEditor {
         guard !text.isEmpty else { return 0 }
         var characters = Array(self.text)
         cursor = min(max(0, cursor), characters.count)
-        let offered = Array(text)
-        let inserted = offered.prefix(max(0, Self.capacity - characters.count))
-        guard !inserted.isEmpty else { return offered.count }
+        // Only what fits is made characters; the rest is counted (a 1 MB paste made a million
+        // `Character`s on the loop: a second, issue 57).
+        let room = max(0, Self.capacity - characters.count)
+        let inserted = Array(text.prefix(room))
+        guard !inserted.isEmpty else { return text.count }
         characters.insert(contentsOf: inserted, at: cursor)
         cursor += inserted.count
         self.text = String(characters)
         isDirty = true
-        return offered.count - inserted.count
+        return inserted.count < room ? 0 : text.count - inserted.count
     }
 
     /// The offset of the first character of the logical line containing `offset`.

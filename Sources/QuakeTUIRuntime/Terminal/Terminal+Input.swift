@@ -105,6 +105,9 @@ extension Terminal {
             guard count > 0 else { break }
             bytes += block[..<count]
         }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        lastBytesReadAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
         decoder.feed(bytes: bytes)
         queued += decoder.decode(moreAvailable: bytes.count >= Self.readLimit)
         return true

@@ -33,6 +33,9 @@ public final class Terminal {
     var queued: [Key] = []
     /// When the terminal last sent anything (uptime ns), for a paste that stopped arriving.
     var lastInputAt: UInt64 = 0
+    /// When the last bytes the terminal sent were read (CLOCK_MONOTONIC ns, before decoding
+    /// them): for a key that woke the loop, when the browser had all of it (its trace, issue 57).
+    public internal(set) var lastBytesReadAt: Int64 = 0
 
     let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
 

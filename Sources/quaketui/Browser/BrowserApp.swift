@@ -56,6 +56,11 @@ final class BrowserApp {
     /// Why the scene could not be saved on `q`: the browser then exits 1 (issue 17).
     private var finalSaveError: (any Error)?
     private let trace = FrameTrace(environment: ProcessInfo.processInfo.environment)
+    /// For the trace's key lines (`FrameTrace.key`), on its clock: when the key in hand was read,
+    /// since when it can have waited, and when the loop last found the terminal empty.
+    private var keyRead: Int64 = 0
+    private var keyWaitingSince: Int64 = 0
+    private var terminalEmptyAt: Int64 = 0
 
     init(session: SceneSession) throws {
         self.session = session
@@ -124,7 +129,20 @@ final class BrowserApp {
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
                 if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
                 var tookKey = false
-                if let key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) {
+                // A key typed while the loop was busy is taken first, without waiting; else the
+                // loop waits. Either way the trace knows since when the key can have waited.
+                var checked = FrameTrace.now()
+                var key = terminal.readKey(timeoutMilliseconds: 0)
+                keyWaitingSince = terminalEmptyAt
+                if key == nil {
+                    terminalEmptyAt = checked
+                    key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp)
+                    // Woken for it: waiting since its last bytes were read (a paste's come last).
+                    keyWaitingSince = terminal.lastBytesReadAt
+                    if key == nil { terminalEmptyAt = FrameTrace.now() }
+                }
+                if let key {
+                    keyRead = FrameTrace.now()
                     try handle(key, terminal)
                     changed = true
                     tookKey = true
@@ -132,8 +150,13 @@ final class BrowserApp {
                     // before the frame, which shows them all: one drawing, not one per key, within
                     // a frame's time so that a long run of them is still seen moving.
                     let began = Self.monotonicSeconds()
-                    while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds,
-                          let next = terminal.readKey(timeoutMilliseconds: 0) {
+                    while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds {
+                        checked = FrameTrace.now()
+                        guard let next = terminal.readKey(timeoutMilliseconds: 0) else {
+                            terminalEmptyAt = checked
+                            break
+                        }
+                        keyRead = FrameTrace.now()
                         try handle(next, terminal)
                     }
                 }
@@ -231,7 +254,7 @@ final class BrowserApp {
         case .resize: break
         // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
         case .focusIn, .focusOut: trace?.event("focus")
-        default: trace?.event("key")
+        default: trace?.key(read: keyRead, waitingSince: keyWaitingSince)
         }
     }
 
@@ -250,7 +273,7 @@ final class BrowserApp {
             keys += 1
         }
         try send(.searchInput(text), terminal)
-        for _ in 0..<keys { trace?.event("key") }
+        for _ in 0..<keys { trace?.key(read: keyRead, waitingSince: keyWaitingSince) }
         if let next { try handle(next, terminal) }
     }
 

@@ -5,6 +5,13 @@ import Foundation
 /// pseudo-terminal can time launch → first frame and key → frame on the same clock. Tests also
 /// read `key` (a key or mouse event was handled) and `idle` (nothing pending, every scene
 /// change on disk) lines, to wait on conditions rather than sleep.
+///
+/// A key's line is `key <read ns> <waiting since ns>`: when the loop took it, and the earliest
+/// it can have been waiting for the browser, on the same clock as the frames. For a key that
+/// woke the loop, that is when its last bytes were read (a paste arrives over many reads: the
+/// terminal's time to deliver it is not the browser's); for a key that came while the loop was
+/// busy (found already there), when the loop last found the terminal empty. From it to the next `frame` is the
+/// browser's own time for the key, whatever the terminal (tmux) took to deliver it (issue 57).
 final class FrameTrace {
     private let handle: FileHandle
 
@@ -24,9 +31,17 @@ final class FrameTrace {
     }
 
     func frame(rows: Int) {
+        try? handle.write(contentsOf: Data("frame \(Self.now()) \(rows)\n".utf8))
+    }
+
+    func key(read: Int64, waitingSince: Int64) {
+        try? handle.write(contentsOf: Data("key \(read) \(waitingSince)\n".utf8))
+    }
+
+    /// CLOCK_MONOTONIC in nanoseconds: one clock for every process on the machine.
+    static func now() -> Int64 {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let nanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-        try? handle.write(contentsOf: Data("frame \(nanoseconds) \(rows)\n".utf8))
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 }
