@@ -37,8 +37,8 @@ enum BrowserRole {
         let selected = restored.selectedCode ?? ""
         // The browser's results source: a slow request answers with a provisional window first.
         let results = try ResultsEngine(container: container, request: state.request)
-        let settled = DispatchSemaphore(value: 0)
-        results.onSettled = { settled.signal() }
+        let counted = Mailbox<ResultsEngine.CountAnswer>()
+        results.onCounted = { counted.post($0) }
         let model = try BrowserModel(state: state, source: results)
         defer { model.close() }
         try model.restore(restored, size: BenchScreen.size)
@@ -61,7 +61,7 @@ enum BrowserRole {
             /// The statistics view's background computation, as the runtime runs it (issue 32).
             let statisticsReader = try LatestReader(container: container)
             defer { statisticsReader.close() }
-            let computed = Mailbox()
+            let computed = Mailbox<Action>()
             func key(_ kind: String, _ action: Action) throws {
                 let start = monotonicNanoseconds()
                 let effects = try model.send(action)
@@ -80,8 +80,8 @@ enum BrowserRole {
                 samples.append((kind, Double(monotonicNanoseconds() - start) / 1e9))
                 func settle(until done: () -> Bool, _ name: String) throws {
                     while !done() {
-                        guard settled.wait(timeout: .now() + 600) == .success else { throw BenchError("the count of \(kind) never settled") }
-                        _ = try model.takeCount()
+                        guard let answer = counted.take(timeout: 600) else { throw BenchError("the count of \(kind) never settled") }
+                        _ = try model.takeCount(answer)
                     }
                     _ = try BenchScreen.frame(model, container: container)
                     samples.append((name + kind, Double(monotonicNanoseconds() - start) / 1e9))
@@ -156,19 +156,22 @@ enum BrowserRole {
     }
 }
 
-/// One answer from the statistics reader's queue to the bench's thread.
-final class Mailbox: @unchecked Sendable {
+/// Answers from a background queue to the bench's thread, in order: the statistics reader's
+/// actions, the results engine's count answers.
+final class Mailbox<Message>: @unchecked Sendable {
+    // @unchecked: `messages` is guarded by `lock`.
     private let lock = NSLock()
     private let ready = DispatchSemaphore(value: 0)
-    private var action: Action?
+    private var messages: [Message] = []
 
-    func post(_ action: Action) {
-        lock.withLock { self.action = action }
+    func post(_ message: Message) {
+        lock.withLock { messages.append(message) }
         ready.signal()
     }
 
-    func take(timeout seconds: Double) -> Action? {
+    /// The oldest message not taken, waiting up to `seconds` for one (nil: none came).
+    func take(timeout seconds: Double) -> Message? {
         guard ready.wait(timeout: .now() + seconds) == .success else { return nil }
-        return lock.withLock { action }
+        return lock.withLock { messages.removeFirst() }
     }
 }

@@ -22,16 +22,16 @@ enum SortKeyRole {
         state.sort = QuakeSortDescriptor(.region)
         let results = try ResultsEngine(container: container, request: state.request, budget: nil)
         results.budget = .milliseconds(6)
-        let settled = DispatchSemaphore(value: 0)
-        results.onSettled = { settled.signal() }
+        let counted = Mailbox<ResultsEngine.CountAnswer>()
+        results.onCounted = { counted.post($0) }
         let model = try BrowserModel(state: state, source: results)
         defer { model.close() }
         _ = try model.send(.resize(columns: BenchScreen.size.columns, rows: BenchScreen.size.rows))
         try model.restore(selectedCode: code, topCode: nil)
         func settle() throws {
             while model.results.isProvisional {
-                guard settled.wait(timeout: .now() + 600) == .success else { throw BenchError("never settled") }
-                _ = try model.takeCount()
+                guard let answer = counted.take(timeout: 600) else { throw BenchError("never settled") }
+                _ = try model.takeCount(answer)
             }
             _ = try BenchScreen.frame(model, container: container)
         }

@@ -176,7 +176,7 @@ import Testing
     }
 }
 
-/// The background count (`CountWorker`) stops a configure that a newer request replaced through
+/// The background count (`ResultsEngine`'s `LatestReader`) stops a configure that a newer request replaced through
 /// a check SQLite asks every 1,000 steps: an `sqlite3_interrupt` made between two statements is
 /// forgotten when the next starts, so the old count would run to its end before the new one.
 @Suite struct ConfigureCancellationTests {

@@ -47,21 +47,19 @@ import Testing
     }
 
     /// Results on `store` that take the provisional path on every request, whole windows (no
-    /// time limit, however loaded the machine), and the semaphore their counts signal.
-    static func provisionalResults(_ store: TestStore) throws -> (ResultsEngine, DispatchSemaphore) {
+    /// time limit, however loaded the machine), and their counts' answers.
+    static func provisionalResults(_ store: TestStore) throws -> (ResultsEngine, CountAnswers) {
         let results = try ResultsEngine(container: store.container, request: SectionedFetchRequest(timeZone: utc))
         results.alwaysProvisional = true
         results.windowLimit = nil
-        let signal = DispatchSemaphore(value: 0)
-        results.onSettled = { signal.signal() }
-        return (results, signal)
+        return (results, CountAnswers(results))
     }
 
     /// Waits (on the condition, not a clock) until the pending count settles.
-    static func settle(_ results: ResultsEngine, _ signal: DispatchSemaphore) throws {
+    static func settle(_ results: ResultsEngine, _ signal: CountAnswers) throws {
         while results.isProvisional {
-            #expect(signal.wait(timeout: .now() + 60) == .success, "the background count never finished")
-            _ = try results.settle()
+            let answer = try #require(signal.next(), "the background count never finished")
+            _ = try results.settle(answer)
         }
     }
 
@@ -238,8 +236,8 @@ import Testing
             let window = try results.rows(in: 0..<results.count)
             let windowSections = results.sections
             #expect(results.countedTotal == nil && windowSections.allSatisfy(\.isCountPending))
-            #expect(signal.wait(timeout: .now() + 60) == .success)
-            #expect(try results.settle() != nil, "round \(round): the counts did not come first")
+            let answer = try #require(signal.next())
+            #expect(try results.settle(answer) != nil, "round \(round): the counts did not come first")
             let fresh = try FetchedResultsController(container: store.container, request: results.request)
             defer { fresh.close() }
             #expect(results.isProvisional)
@@ -289,8 +287,7 @@ import Testing
             try results.configure(Self.randomDistanceRequest(&rng), around: code)
             if round % 2 == 1 {
                 // The counts may have arrived already: shown, then dropped by the merge.
-                #expect(signal.wait(timeout: .now() + 60) == .success)
-                _ = try results.settle()
+                _ = try results.settle(try #require(signal.next()))
             }
             try store.upsert((0..<4).map {
                 var record = QuakeRecord.fixture("c\(round)-\($0)", magnitude: Double($0), place: "\($0) km N of Hilo, Hawaii",
@@ -301,8 +298,7 @@ import Testing
             _ = try results.merge()
             while results.isProvisional {
                 #expect(results.countedTotal == nil && results.sections.allSatisfy(\.isCountPending), "round \(round)")
-                #expect(signal.wait(timeout: .now() + 60) == .success)
-                _ = try results.settle()
+                _ = try results.settle(try #require(signal.next()))
             }
             _ = try results.merge()
             try Self.expectExact(results, store, anchor: code)

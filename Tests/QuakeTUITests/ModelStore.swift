@@ -45,12 +45,11 @@ final class ModelStore: @unchecked Sendable {
     /// A model whose results answer, once `Counts.goProvisional()` is called, every request as
     /// users' do when the store is slow: a provisional window around the selection at once, then
     /// the exact count in the background (`ResultsEngine.alwaysProvisional`, windows read whole).
-    /// Opened exact; `Counts` says when a count is ready (the engine's `onSettled`).
+    /// Opened exact; `Counts` takes the answers of its counts (the engine's `onCounted`).
     func provisionalModel(_ state: AppState) throws -> (BrowserModel, Counts) {
         let results = try engine(for: state.request)
         results.windowLimit = nil
         let counts = Counts(results)
-        results.onSettled = { counts.semaphore.signal() }
         return (try BrowserModel(state: state, source: results), counts)
     }
 
@@ -107,12 +106,17 @@ extension BrowserModel {
     }
 }
 
-/// The background counts of a provisional model's engine: when one is ready (its `onSettled`).
+/// The background counts of a provisional model's engine: their answers, in order (its `onCounted`).
 final class Counts: @unchecked Sendable {
-    let semaphore = DispatchSemaphore(value: 0)
+    private let answers: CountAnswers
     private let results: ResultsEngine
+    /// The answer handed to the model last.
+    private(set) var last: ResultsEngine.CountAnswer?
 
-    init(_ results: ResultsEngine) { self.results = results }
+    init(_ results: ResultsEngine) {
+        self.results = results
+        answers = CountAnswers(results)
+    }
 
     /// From now on every request takes the provisional path, with windows of `margin` rows either
     /// side of the selection (at least a screen and more: the model sees to that).
@@ -122,18 +126,23 @@ final class Counts: @unchecked Sendable {
         if let margin { results.provisionalMargin = margin }
     }
 
-    /// Waits for the counts the engine runs and posts their notices, as the runtime does, until
-    /// the results are exact (a notice a superseded count left settles nothing).
+    /// Hands the engine's answers to `model` as the runtime does, until the results are exact
+    /// (an answer a superseded count left settles nothing).
     func settle(_ model: BrowserModel) throws {
         while model.results.isProvisional {
-            #expect(waitForOne(), "a count never settled")
-            try model.actOnCount()
+            #expect(try actOnCount(model, waiting: true), "a count never settled")
         }
     }
 
-    /// Waits until the engine says a count is ready (never a sleep); false after a minute.
-    func waitForOne() -> Bool {
-        semaphore.wait(timeout: .now() + 60) == .success
+    /// Hands `model` the oldest answer posted and not handed yet, as the runtime does
+    /// (`BrowserModel.actOnCount`); `waiting`: waits for one on the condition (never a sleep) up to
+    /// a minute. False when none came.
+    @discardableResult
+    func actOnCount(_ model: BrowserModel, waiting: Bool = false) throws -> Bool {
+        guard let answer = answers.next(timeout: waiting ? 60 : 0) else { return false }
+        last = answer
+        try model.actOnCount(answer)
+        return true
     }
 }
 
@@ -145,11 +154,11 @@ extension BrowserModel {
         _ = try screenModel(RestoreWalkTests.context)
     }
 
-    /// The engine's notice that a count is ready, as the runtime carries it out: the count's
-    /// answer taken (`takeCount`: an event carrying its results, or its failure, for the
-    /// update), its reads, then a frame. Nothing happens for a notice of a count replaced since.
-    func actOnCount() throws {
-        guard let taken = try takeCount() else { return }
+    /// A count's answer as the runtime carries it out: taken (`takeCount`: an event carrying its
+    /// results, or its failure, for the update), its reads, then a frame. Nothing happens for
+    /// the answer of a count replaced since.
+    func actOnCount(_ answer: ResultsEngine.CountAnswer) throws {
+        guard let taken = try takeCount(answer) else { return }
         _ = try performReads(taken.effects)
         _ = try screenModel(RestoreWalkTests.context)
     }

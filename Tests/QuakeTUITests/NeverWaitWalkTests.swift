@@ -12,30 +12,23 @@ import Testing
 /// meanwhile, in seeded random order. After every walk the settled results equal a fresh
 /// fetch, and the screen equals the one a model on a fresh exact fetch draws for the same state.
 @Suite struct NeverWaitWalkTests {
-    /// Counts settled so far, signalled from the background queue.
-    final class Settled: @unchecked Sendable {
-        let semaphore = DispatchSemaphore(value: 0)
-    }
-
     /// Results on `store` that take the provisional path on every request, with windows read
     /// within `windowLimit` (nil: whole, however loaded the machine; zero: cut short at once),
-    /// and what their counts signal.
+    /// and their counts' answers.
     static func provisionalResults(_ store: TestStore, windowLimit: Duration?,
-                                   margin: Int? = nil) throws -> (ResultsEngine, Settled) {
+                                   margin: Int? = nil) throws -> (ResultsEngine, CountAnswers) {
         let results = try ResultsEngine(container: store.container,
                                               request: SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!))
         results.alwaysProvisional = true
         results.windowLimit = windowLimit
         if let margin { results.provisionalMargin = margin }
-        let settled = Settled()
-        results.onSettled = { settled.semaphore.signal() }
-        return (results, settled)
+        return (results, CountAnswers(results))
     }
 
-    static func settle(_ model: BrowserModel, _ settled: Settled) throws {
+    static func settle(_ model: BrowserModel, _ settled: CountAnswers) throws {
         while model.results.isProvisional {
-            #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
-            _ = try model.takeCount().map { try model.performReads($0.effects) }
+            let answer = try #require(settled.next(), "a count never settled")
+            _ = try model.takeCount(answer).map { try model.performReads($0.effects) }
         }
     }
 
@@ -79,7 +72,7 @@ import Testing
     /// A model with `home` on provisional results over `store` (whole windows of `margin` rows),
     /// restored at `size` with its first count settled.
     static func settledModel(_ store: TestStore, scene: String, home: GeoPoint, size: Size,
-                             margin: Int) throws -> (BrowserModel, Settled) {
+                             margin: Int) throws -> (BrowserModel, CountAnswers) {
         var settings = AppSettings(timeZone: .utc)
         settings.home = home
         let (results, settled) = try provisionalResults(store, windowLimit: nil, margin: margin)
@@ -195,8 +188,8 @@ import Testing
                 _ = try live.performReads(live.send(actions.randomElement(using: &generator)!))
                 // One settle at a time, to see the frame between the counts and the order.
                 while live.results.isProvisional {
-                    #expect(settled.semaphore.wait(timeout: .now() + 60) == .success, "a count never settled")
-                    _ = try live.takeCount().map { try live.performReads($0.effects) }
+                    let answer = try #require(settled.next(), "a count never settled")
+                    _ = try live.takeCount(answer).map { try live.performReads($0.effects) }
                     guard live.results.isProvisional, live.results.countedTotal != nil else { continue }
                     countedFirst += 1
                     let withoutScrollbar = { (screen: String) in screen.replacingOccurrences(of: "┃", with: " ") }

@@ -6,7 +6,8 @@ import Foundation
 /// the one running (`sqlite3_interrupt`), each answer tagged with the generation it was asked
 /// with. fzf's matcher (`src/matcher.go`): a one-slot box, so an older job is overwritten, never
 /// queued. The statistics and the map's density run on one (`LatestReader(container:)`, whose
-/// jobs read a `Connection`); so does the results engine's background count (`CountWorker`).
+/// jobs read a `Connection`); so does the results engine's background count (its resource a
+/// spare `FetchedResultsController`, handed over with `takeResource` and given back with `give`).
 ///
 /// ```swift
 /// let reader = try LatestReader(container: container)

@@ -13,21 +13,23 @@ import Foundation
 /// 2. Over budget, it is stopped (its state stays as it was) and a `ProvisionalWindow` is read
 ///    instead: the rows around the selection in the new order, straight off the sort indexes.
 ///    Its sections say their counts are pending.
-/// 3. A second controller, on its own connection, configures the new request on a background
-///    queue. A newer request interrupts it (`sqlite3_interrupt`): typing `alaska` runs at most
-///    the last count to its end. When it is done, `onSettled` fires (on that queue); the owner
-///    then calls `settle()` on its thread, which swaps the controllers and merges what other
-///    processes committed meanwhile, so the result is exact.
+/// 3. A second controller, on its own connection, configures the new request on the count's
+///    `LatestReader` (one slot: a newer request interrupts it, `sqlite3_interrupt`; typing
+///    `alaska` runs at most the last count to its end). Its answer is posted as a value
+///    (`onCounted`, on the reader's queue: a `CountAnswer`, the anchor's offset and how long it
+///    took, or the failure); the owner hands it to `settle(_:)` on its thread, which swaps the
+///    controllers and merges what other processes committed meanwhile, so the result is exact.
 /// 4. A distance sort that builds its table (0.7–0.9 s at 1,000,000 quakes: a load and a sort)
-///    counts its bands first, in one pass of the same read: `onSettled` fires for those too, and
-///    `settle()` gives the window's sections their whole counts (`QuakeSection.totalCount`,
-///    `countedTotal`) while the rows' order is still being built. The source stays provisional
-///    until the order is done (keys that need the whole list's sections wait for that).
+///    counts its bands first, in one pass of the same read: they are posted as an answer of
+///    their own (`CountAnswer.bands`), which gives the window's sections their whole counts
+///    (`QuakeSection.totalCount`, `countedTotal`) while the rows' order is still being built.
+///    The source stays provisional until the order is done (keys that need the whole list's
+///    sections wait for that).
 ///
 /// Merges while a count runs keep the exact controller exact (for its request) and re-read the
 /// provisional window.
 ///
-/// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onSettled`
+/// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onCounted`
 /// is called from elsewhere.
 public final class ResultsEngine {
     /// How long a reconfiguration may run on the caller's thread before the provisional path
@@ -44,7 +46,11 @@ public final class ResultsEngine {
     private var collapsedSectionIDs: Set<String> = []
 
     private var current: FetchedResultsController
-    private let worker: CountWorker
+    /// The background count: a one-slot reader whose resource is the spare controller, handed
+    /// over when its answer settles (`settle(_:)`) and given back the one it replaced.
+    private let counter: LatestReader<FetchedResultsController>
+    /// What the count's queue reads: the owner's callback, and the zone a first count opens in.
+    private let shared = LockedValue<(onCounted: (@Sendable (CountAnswer) -> Void)?, timeZone: TimeZone)>((nil, TimeZone(identifier: "UTC")!))
     private var provisional: Pending?
 
     private struct Pending {
@@ -77,11 +83,12 @@ public final class ResultsEngine {
 
     private var generation = 0
 
-    /// Called on a background queue when the exact results of a pending request are ready to
-    /// `settle()` (the browser posts an action and wakes its loop).
-    public var onSettled: (@Sendable () -> Void)? {
-        get { worker.onSettled }
-        set { worker.onSettled = newValue }
+    /// Called on the count's queue with each answer of a background count (the browser posts it
+    /// to its loop, which hands it to `settle(_:)`). Never called for a count a newer request
+    /// or an exact answer replaced.
+    public var onCounted: (@Sendable (CountAnswer) -> Void)? {
+        get { shared.withLock { $0.onCounted } }
+        set { shared.withLock { $0.onCounted = newValue } }
     }
 
     /// Opens on `request` within `budget` (else provisionally, from the top); the first
@@ -103,7 +110,12 @@ public final class ResultsEngine {
             startedFromSnapshot = current.resumedFromSnapshot
             if startedFromSnapshot, snapshotToKeep?.token == kept?.token { snapshotToKeep = nil }
         }
-        worker = CountWorker(container: container)
+        // Opened for the first count, on its queue, on the plain time order in the job's zone
+        // (the kept counts answer it at once), so that even that count can be interrupted.
+        counter = LatestReader(label: "quaketui.results.count", open: { [shared] in
+            try FetchedResultsController(container: container,
+                                         request: SectionedFetchRequest(timeZone: shared.withLock { $0.timeZone }))
+        }, interrupt: { $0.interrupt() }, close: { $0.close() })
         do {
             if current.request != request.normalized { try configure(request, around: nil) }
         } catch {
@@ -113,7 +125,7 @@ public final class ResultsEngine {
     }
 
     public func close() {
-        worker.close()
+        counter.close()
         current.close()
     }
 
@@ -171,7 +183,7 @@ public final class ResultsEngine {
             }
             anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))
             provisional = nil
-            worker.cancel()
+            counter.cancel()
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
             // Over budget: the controller kept its previous state; answer with a window.
@@ -179,13 +191,54 @@ public final class ResultsEngine {
         let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
         anchored = nil
-        worker.submit(.init(request: request, anchorCode: code, generation: generation))
+        count(request, anchorCode: code, generation: generation)
+    }
+
+    /// Starts counting `request` on the count's reader (interrupting an older count), posting
+    /// its answers to `onCounted`: a distance sort's band counts as soon as they are counted,
+    /// unless a newer job replaced this one, then the exact results or the failure.
+    private func count(_ request: SectionedFetchRequest, anchorCode: String?, generation: Int) {
+        shared.withLock { $0.timeZone = request.timeZone }
+        let shared = shared
+        counter.submit(generation: generation, { controller, running in
+            let started = ContinuousClock.now
+            let offset = try controller.configure(request, anchoring: anchorCode, withinNanoseconds: nil,
+                                                  isCancelled: running.isReplaced) { sections in
+                guard !running.isReplaced() else { return }
+                shared.withLock { $0.onCounted }?(.bands(generation: generation, sections: sections))
+            }
+            return (offset, ContinuousClock.now - started)
+        }, done: { generation, result in
+            let answer: CountAnswer = switch result {
+            case .success(let (offset, duration)): .counted(generation: generation, anchorOffset: offset, duration: duration)
+            case .failure(let error): .failed(generation: generation, error)
+            }
+            shared.withLock { $0.onCounted }?(answer)
+        })
     }
 
     /// The exact offset the last synchronous configure found for its anchor (nil: none cached).
     private var anchored: (code: String?, offset: Int?)?
 
-    /// What `settle()` took in.
+    /// A background count's answer, posted by `onCounted` for `settle(_:)`, numbered by the
+    /// count it answers (`pendingCount`).
+    public enum CountAnswer: Sendable {
+        /// A distance sort's whole sections, counted before its rows' order.
+        case bands(generation: Int, sections: [QuakeSection])
+        /// The exact results are counted (on the count's controller, handed over by `settle`):
+        /// the anchor's offset in them and how long the count took.
+        case counted(generation: Int, anchorOffset: Int?, duration: Duration)
+        /// The count failed.
+        case failed(generation: Int, any Error)
+
+        public var generation: Int {
+            switch self {
+            case .bands(let generation, _), .counted(let generation, _, _), .failed(let generation, _): generation
+            }
+        }
+    }
+
+    /// What `settle(_:)` took in.
     public struct Settlement: Equatable, Sendable {
         /// Whether the exact count took no longer than the budget (a request of its shape may be
         /// tried exactly next time: `ExactAttempts`); nil for a distance sort's band counts, its
@@ -193,31 +246,33 @@ public final class ResultsEngine {
         public var withinBudget: Bool?
     }
 
-    /// Takes the exact results of the pending request if they are ready: swaps them in and
-    /// merges what was committed since they were read. Returns what changed (nil: nothing).
+    /// Takes in `answer` if it answers the pending request: the exact results are swapped in and
+    /// merged with what was committed since they were read. Returns what changed (nil: nothing,
+    /// for an answer to a count replaced since).
     ///
-    /// A distance sort's band counts come first, on their own `settle()`: the source then stays
-    /// provisional, with the whole counts on the window's sections.
+    /// A distance sort's band counts come first, as an answer of their own: the source then
+    /// stays provisional, with the whole counts on the window's sections.
     /// - Throws: the background count's failure; the source is then back on the request it had
     ///   before the pending one (exact), and the caller should put its state back too.
-    public func settle() throws -> Settlement? {
-        guard var pending = provisional else { return nil }
-        if let counted = worker.takeCountedBands(generation: pending.generation) {
+    public func settle(_ answer: CountAnswer) throws -> Settlement? {
+        guard var pending = provisional, answer.generation == pending.generation else { return nil }
+        switch answer {
+        case .bands(_, let sections):
             guard !pending.countsAreStale else { return nil }
-            pending.counted = counted
+            pending.counted = sections
             provisional = pending
             return Settlement(withinBudget: nil)
-        }
-        guard let result = worker.take(generation: pending.generation) else { return nil }
-        provisional = nil
-        switch result {
-        case .failure(let error):
+        case .failed(_, let error):
+            provisional = nil
             throw error
-        case .success(let (finished, offset, duration)):
+        case .counted(_, let offset, let duration):
+            // The count's controller, idle since its answer (a newer count would have replaced it).
+            guard let finished = counter.takeResource() else { return nil }
+            provisional = nil
             let settlement = Settlement(withinBudget: budget.map { duration <= $0 } ?? true)
             let previous = current
             current = finished
-            worker.giveSpare(previous)
+            counter.give(previous)
             anchored = (pending.countedAnchor, offset)
             if try current.merge() != nil { anchored = nil }
             return settlement

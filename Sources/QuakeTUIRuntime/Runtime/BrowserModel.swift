@@ -79,17 +79,17 @@ public final class BrowserModel {
 
     // MARK: The background count
 
-    /// The background count's answer, once the engine's `onSettled` said it is ready: taken into
-    /// the engine, then given to the update as an event carrying its results
+    /// A background count's answer, as the engine posted it (`ResultsEngine.onCounted`): taken
+    /// into the engine, then given to the update as an event carrying its results
     /// (`Action.resultsSettled`: the snapshot, the count it answers, where the selected quake
     /// lands) or its failure (`Action.countFailed`). Returns that action and the effects for the
-    /// runtime; nil when nothing was ready (a notice of a count replaced since).
-    public func takeCount(at now: Date? = nil) throws -> (action: Action, effects: [Effect])? {
-        guard let count = results.pendingCount else { return nil }
+    /// runtime; nil when it answers a count replaced since.
+    public func takeCount(_ answer: ResultsEngine.CountAnswer, at now: Date? = nil) throws -> (action: Action, effects: [Effect])? {
+        guard let count = results.pendingCount, answer.generation == count else { return nil }
         let action: Action
         do {
             try results.setCollapsedSections(state.collapsedSections)
-            guard let settlement = try results.settle() else { return nil }
+            guard let settlement = try results.settle(answer) else { return nil }
             let code = state.selectedCode
             let anchor = try code.flatMap { try results.anchor(code: $0) }
             generation += 1

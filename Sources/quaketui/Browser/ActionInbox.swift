@@ -1,11 +1,12 @@
 import Foundation
 import QuakeTUI
 import QuakeTUIRuntime
+import QuakeStore
 
 /// What other threads post for the main loop to handle between keys, in order: actions (store
-/// changes, settings, refresh progress, handoff), and the results engine's notice that a
-/// background count is ready, which the loop's performer takes (`BrowserModel.takeCount`) and
-/// hands to the update as an action carrying its results. Posting writes to the wake-up pipe the
+/// changes, settings, refresh progress, handoff), and the results engine's answers of its
+/// background count, which the loop's performer takes in (`BrowserModel.takeCount`) and hands
+/// to the update as an action carrying its results. Posting writes to the wake-up pipe the
 /// loop blocks on in `poll(2)`, so a post is handled at once and an idle loop never wakes to look.
 final class ActionInbox: @unchecked Sendable {
     // @unchecked: `pending` is guarded by `lock`.
@@ -16,10 +17,10 @@ final class ActionInbox: @unchecked Sendable {
     private var storeChanged = false
     let wakeUp: WakeUpPipe
 
-    enum Posted: Equatable {
+    enum Posted {
         case action(Action)
-        /// The engine's `onSettled`: a count's results (or its failure) are ready to take.
-        case countReady
+        /// The engine's `onCounted`: a count's answer (its results, or its failure).
+        case counted(ResultsEngine.CountAnswer)
     }
 
     init(wakeUp: WakeUpPipe) { self.wakeUp = wakeUp }

@@ -82,7 +82,7 @@ final class BrowserApp {
                                                   budget: Self.windowBudget(ProcessInfo.processInfo.environment))
             self.results = results
             let inbox = inbox
-            results.onSettled = { inbox.post(.countReady) }
+            results.onCounted = { inbox.post(.counted($0)) }
             do { model = try BrowserModel(state: appState, source: results) } catch {
                 results.close()
                 throw error
@@ -163,7 +163,7 @@ final class BrowserApp {
                 for posted in inbox.drain() where !isDone {
                     switch posted {
                     case .action(let action): try send(action, terminal)
-                    case .countReady: try takeCount(terminal)
+                    case .counted(let answer): try takeCount(answer, terminal)
                     }
                     changed = true
                 }
@@ -302,10 +302,10 @@ final class BrowserApp {
 
     /// Takes a background count's answer into the model (`BrowserModel.takeCount`: the update
     /// gets it as an action carrying its results) and carries out what it asks.
-    private func takeCount(_ terminal: Terminal) throws {
+    private func takeCount(_ answer: ResultsEngine.CountAnswer, _ terminal: Terminal) throws {
         let effects: [Effect]
         do {
-            guard let taken = try model.takeCount(at: Date()) else { return }
+            guard let taken = try model.takeCount(answer, at: Date()) else { return }
             effects = try model.performReads(taken.effects)
         } catch {
             show("\(Action.countFailure): \(BrowserModel.readFailure(error))")
