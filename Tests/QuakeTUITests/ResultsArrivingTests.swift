@@ -7,9 +7,9 @@ import QuakeTestSupport
 import Testing
 
 /// Counts arriving as actions (`Action.resultsSettled`), on the real engine's provisional path
-/// (`ResultsEngine.alwaysProvisional`; a count is waited for on the engine's `onSettled`, never a
-/// sleep): keys that need the whole list wait for the count, and the settled state is the one a
-/// fresh exact fetch gives. Answers that come late, for a query superseded since, and failures,
+/// (`ResultsEngine.alwaysProvisional`; a count's answer is waited for as the value the engine
+/// posts through `onCounted`, never a sleep): keys that need the whole list wait for the count,
+/// and the settled state is the one a fresh exact fetch gives. Answers that come late, for a query superseded since, and failures,
 /// are fed to the pure update (`BrowserState.update`): they change nothing, or put everything
 /// back and say why. Whole `BrowserState` values are compared, the held keys and the rollback
 /// base with them.
