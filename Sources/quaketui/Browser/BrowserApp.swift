@@ -394,12 +394,11 @@ final class BrowserApp {
     private func declusterList(_ request: SectionedFetchRequest, method: Declustering, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
-            reader = try declusterReader ?? LatestReader(container: container)
+            reader = try backgroundReader(\.declusterReader)
         } catch {
             _ = try? model.send(.listDeclusteringFailed(generation: generation, message: BrowserModel.readFailure(error)))
             return
         }
-        declusterReader = reader
         let inbox = inbox, cache = declusterCache
         reader.submit(generation: generation, { db in
             var lastPost = Date.distantPast
@@ -422,12 +421,11 @@ final class BrowserApp {
     private func computeSequence(_ code: String, now: Int64, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
-            reader = try sequenceReader ?? LatestReader(container: container)
+            reader = try backgroundReader(\.sequenceReader)
         } catch {
             _ = try? model.send(.sequenceFailed(generation: generation, message: BrowserModel.readFailure(error)))
             return
         }
-        sequenceReader = reader
         let inbox = inbox
         reader.submit(generation: generation, { db in try db.aftershockSequence(of: code, now: now) }) { generation, result in
             switch result {
@@ -448,12 +446,11 @@ final class BrowserApp {
     private func computeStatistics(_ request: SectionedFetchRequest, declustering: Declustering?, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
-            reader = try statisticsReader ?? LatestReader(container: container)
+            reader = try backgroundReader(\.statisticsReader)
         } catch {
             _ = try? model.send(.statisticsFailed(generation: generation, message: BrowserModel.readFailure(error)))
             return
         }
-        statisticsReader = reader
         let inbox = inbox, cache = statisticsCache
         reader.submit(generation: generation, { db in
             var lastPost = Date.distantPast
@@ -473,16 +470,23 @@ final class BrowserApp {
         }
     }
 
+    /// The background reader kept in `slot`, opened on its own connection at first use.
+    private func backgroundReader(_ slot: ReferenceWritableKeyPath<BrowserApp, LatestReader<ViewContext>?>) throws -> LatestReader<ViewContext> {
+        if let reader = self[keyPath: slot] { return reader }
+        let reader = try LatestReader(container: container)
+        self[keyPath: slot] = reader
+        return reader
+    }
+
     /// Counts the list per cell of the Map tab's window on the density reader's own connection.
     private func computeDensity(_ request: SectionedFetchRequest, window: GridWindow, generation: Int) {
         let reader: LatestReader<ViewContext>
         do {
-            reader = try densityReader ?? LatestReader(container: container)
+            reader = try backgroundReader(\.densityReader)
         } catch {
             show("The map's density could not be counted: \(BrowserModel.readFailure(error))")
             return
         }
-        densityReader = reader
         let inbox = inbox
         reader.submit(generation: generation, { db in try db.densityGrid(of: request, in: window) }) { generation, result in
             switch result {
