@@ -149,11 +149,9 @@ struct DeleteBench {
 /// The browser's notes save (`BrowserApp.saveNotes`: a new writer, one durable transaction,
 /// closed) every `interval` seconds on its own thread until `stop`; each save timed from the
 /// call to its commit, which includes any wait for the write lock.
-final class NotesSaver: @unchecked Sendable {
-    private let lock = NSLock()
-    private var times: [Double] = []
-    private var failures: [String] = []
-    private var stopping = false
+final class NotesSaver: Sendable {
+    /// Each save's time, the failures, and whether `stop` was asked.
+    private let saves = LockedValue((times: [Double](), failures: [String](), stopping: false))
     private let done = DispatchSemaphore(value: 0)
     private let container: PersistentContainer
 
@@ -182,27 +180,17 @@ final class NotesSaver: @unchecked Sendable {
         thread.start()
     }
 
-    private var isStopping: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return stopping
-    }
+    private var isStopping: Bool { saves.withLock { $0.stopping } }
 
     private func record(_ seconds: Double, failure: String?) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let failure { failures.append(failure) } else { times.append(seconds) }
+        saves.withLock { if let failure { $0.failures.append(failure) } else { $0.times.append(seconds) } }
     }
 
     /// Stops after the save in progress; returns every save's time and the failures.
     func stop() -> (times: [Double], failures: [String]) {
-        lock.lock()
-        stopping = true
-        lock.unlock()
+        saves.withLock { $0.stopping = true }
         done.wait()
         container.close()
-        lock.lock()
-        defer { lock.unlock() }
-        return (times, failures)
+        return saves.withLock { ($0.times, $0.failures) }
     }
 }
