@@ -17,6 +17,20 @@ import Testing
         return try model.send(.runCommand)
     }
 
+    /// A declustering that fails says why, what the list shows instead and what to do, and the
+    /// header does not claim a background.
+    @Test func aFailedDeclusteringSaysWhyAndTheListStaysWhole() throws {
+        let model = try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource())
+        _ = try Self.run(model, "decluster gk")
+        try model.send(.listDeclusteringFailed(generation: 1, message: "disk I/O error (quakes.sqlite)"))
+        #expect(model.state.status.message == "Could not decluster the list by Gardner–Knopoff: disk I/O error (quakes.sqlite). "
+            + "The list shows every quake; :decluster off to stop asking, or the same :decluster to try again")
+        #expect(model.state.status.isError)
+        #expect(model.state.request == model.state.listRequest)
+        let header = try BrowserUpdateTests.text(model)[0]
+        #expect(header.contains("12 quakes") && header.contains("not declustered (Gardner–Knopoff failed)"), "\(header)")
+    }
+
     @Test func theListIsTheBackgroundOnceItsDeclusteringComes() throws {
         let source = BrowserUpdateTests.makeSource()
         let model = try BrowserUpdateTests.makeModel(source)

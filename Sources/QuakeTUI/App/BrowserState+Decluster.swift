@@ -29,7 +29,9 @@ extension BrowserState {
             self.decluster.failure = nil
         case .failure(let failure):
             self.decluster.failure = failure.message
-            self.status.message = "Could not decluster the list: \(failure.message)"
+            let method = self.decluster.method.map(DeclusterState.name) ?? "the method"
+            self.status.message = "Could not decluster the list by \(method): \(failure.message). The list shows every quake; "
+                + ":decluster off to stop asking, or the same :decluster to try again"
             self.status.isError = true
         }
     }
