@@ -28,6 +28,12 @@ import Testing
         let (model, effects) = try Self.mapShown()
         let world = GridWindow.world(cellDegrees: 1)
         #expect(effects.contains(.computeDensity(Fixtures.listRequest(model), window: world, generation: 1)))
+        // Until the count answers, the scale says it is being counted, as the statistics do.
+        let context = FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt)
+        let counting = try model.screenModel(context)
+        #expect(counting.detail?.map == MapDensityModel(zoom: .world, grid: nil, isPending: true))
+        #expect(Screen.render(counting).lines.contains { $0.contains("◉ ") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("± world …") },
+                "\(Screen.render(counting).text)")
         var expected = model.state
         try model.send(.densityComputed(generation: 1, Self.grid(world, count: 12)))
         expected.map.grid = Self.grid(world, count: 12)
@@ -35,6 +41,8 @@ import Testing
         #expect(model.state == expected)
         let frame = try model.screenModel(FrameContext(now: BrowserUpdateTests.start, isLive: true, localTimeZone: .gmt))
         #expect(frame.detail?.map == MapDensityModel(zoom: .world, grid: Self.grid(world, count: 12)))
+        #expect(Screen.render(frame).lines.contains { $0.contains("◉ ") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("± world") },
+                "\(Screen.render(frame).text)")
     }
 
     /// Leaving the Map tab while its count runs stops it; showing the tab again asks again. A

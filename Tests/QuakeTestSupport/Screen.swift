@@ -211,12 +211,12 @@ public struct Screen: Equatable, Sendable, CustomStringConvertible {
     /// The first quake row that shows `code` as a word of its own.
     public func row(code: String) -> Row? { quakeRows.first { $0.words.contains(code) } }
 
-    /// Whether every count the screen shows is exact: the header's total is not `… quakes` and
-    /// no section's count is `(…)`. The browser draws a provisional window first (it never
+    /// Whether every count the screen shows is exact: the header's total is not `… quakes`, no
+    /// section's count is `(…)` and the Map tab's density is not being counted (`± world …`). The browser draws a provisional window first (it never
     /// waits for a count) and replaces it once the counts are in, so a test that compares
     /// screens waits for this (`TmuxSession.waitForScreen` does by default).
     public var isSettled: Bool {
-        !header.isCountPending && !sections.contains(where: \.isCountPending)
+        !header.isCountPending && !sections.contains(where: \.isCountPending) && !isMapDensityPending
     }
 
     /// The detail's tab labels (`["1 Detail", "2 Map", "3 Notes"]`) when the detail is open.
@@ -271,8 +271,15 @@ public struct Screen: Equatable, Sendable, CustomStringConvertible {
         return pane[1]
     }
 
-    /// The map's scale, at the legend's end: `± world`, `± region`, `± local`.
-    public var mapScale: String? { mapLegend.flatMap { Self.words($0, separatedBy: 2).last } }
+    /// The map's scale, at the legend's end: `± world`, `± region`, `± local` (without the
+    /// ` …` of a density being counted: `isMapDensityPending`).
+    public var mapScale: String? {
+        mapLegend.flatMap { Self.words($0, separatedBy: 2).last }.map { $0.hasSuffix(" …") ? String($0.dropLast(2)) : $0 }
+    }
+
+    /// Whether the Map tab's density is being counted (` …` after its scale): the dots drawn
+    /// are those of the count before, or none.
+    public var isMapDensityPending: Bool { mapLegend?.hasSuffix(" …") == true }
 
     /// Where the map draws the quake's mark `◉` (below the legend): the line of the detail pane
     /// and the column in it; nil when no map is shown.

@@ -161,7 +161,7 @@ extension BrowserState {
             ?? DetailModel(tab: self.detailTab, record: nil)
         // The last grid counted, while a newer count runs too: its cells are places on the globe,
         // drawn where they fall in the window shown now.
-        detail.map = MapDensityModel(zoom: self.map.zoom, grid: self.map.grid)
+        detail.map = MapDensityModel(zoom: self.map.zoom, grid: self.map.grid, isPending: self.map.isPending)
         if let draft = self.editor, draft.code == code {
             detail.notes = draft.editor
             detail.notes.isEditing = self.isEditing

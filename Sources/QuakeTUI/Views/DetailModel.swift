@@ -31,14 +31,17 @@ extension DetailModel {
 }
 
 /// What the Map tab draws besides the quake: its scale, and the list counted per cell of the
-/// window it shows (nil until counted: the map then shows coastlines and the quake alone).
+/// window it shows (nil until counted: the map then shows coastlines and the quake alone);
+/// `isPending` while a newer count runs (the grid drawn is then the one before it, or none).
 public struct MapDensityModel: Sendable, Equatable {
     public var zoom: MapZoom
     public var grid: DensityGrid?
+    public var isPending: Bool
 
-    public init(zoom: MapZoom = .world, grid: DensityGrid? = nil) {
+    public init(zoom: MapZoom = .world, grid: DensityGrid? = nil, isPending: Bool = false) {
         self.zoom = zoom
         self.grid = grid
+        self.isPending = isPending
     }
 }
 

@@ -20,8 +20,9 @@ enum MapView {
 
     static func render(_ record: QuakeRecord, map: MapDensityModel = MapDensityModel(), in content: Rect,
                        into buffer: inout CellBuffer) {
-        // The scale, at the caption's right end: what + and - change.
-        let scale = "± \(map.zoom.rawValue)"
+        // The scale, at the caption's right end: what + and - change; ` …` while the density
+        // drawn is not the list's yet (being counted), as the statistics views say it.
+        let scale = "± \(map.zoom.rawValue)" + (map.isPending ? " …" : "")
         let scaleX = content.maxX - 1 - TextWidth.of(scale)
         var x = content.x + 1
         x += buffer.put(marker + " ", at: Point(x: x, y: content.y), style: .role(.epicentre, [.bold]))
