@@ -56,15 +56,29 @@ extension Terminal {
     func readInput(timeoutMilliseconds: Int) {
         let wait = decoder.isInPaste ? min(timeoutMilliseconds, InputDecoder.sequenceWaitMilliseconds) : timeoutMilliseconds
         guard readAvailable(firstWait: wait) else {
-            if decoder.isInPaste { queued += pasteStalled ? decoder.flush() : decoder.takePasteSoFar() }
+            // Handed over after a wait for more ran out: from then on, the browser's.
+            if decoder.isInPaste { enqueue(pasteStalled ? decoder.flush() : decoder.takePasteSoFar(), since: lastFoundEmptyAt) }
             return
         }
         while decoder.needsMore {
             guard readAvailable(firstWait: InputDecoder.sequenceWaitMilliseconds) else {
-                queued += decoder.isInPaste && !pasteStalled ? decoder.takePasteSoFar() : decoder.flush()
+                enqueue(decoder.isInPaste && !pasteStalled ? decoder.takePasteSoFar() : decoder.flush(), since: lastFoundEmptyAt)
                 return
             }
         }
+    }
+
+    /// Queues decoded keys; `since`: when the last of their bytes can first have waited for the
+    /// browser (`keyWaitingSince`).
+    private func enqueue(_ keys: [Key], since: Int64) {
+        if queued.isEmpty, !keys.isEmpty { queuedSince = since }
+        queued += keys
+    }
+
+    static func monotonicNow() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
     /// Whether the terminal has sent nothing for `InputDecoder.pasteStallMilliseconds`.
@@ -85,31 +99,41 @@ extension Terminal {
     /// The corresponding C functions are `wgetch` and `read`.
     private func readAvailable(firstWait: Int) -> Bool {
         let window = quaketui_stdscr()
+        let descriptor = fileno(streams.input)
+        // Whether anything is there before waiting: bytes that come during the wait came after it.
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let waits = poll(&ready, 1, 0) == 0
+        if waits { lastFoundEmptyAt = Self.monotonicNow() }
         wtimeout(window, Int32(clamping: firstWait))
         let first = wgetch(window)
         wtimeout(window, 0)
-        guard first != ERR else { return false }
+        guard first != ERR else {
+            lastFoundEmptyAt = Self.monotonicNow()
+            return false
+        }
+        // What this read brings can have waited since the terminal was last found empty, or,
+        // having ended a wait, since it did.
+        let since = waits ? Self.monotonicNow() : lastFoundEmptyAt
         lastInputAt = DispatchTime.now().uptimeNanoseconds
         guard (0...0xFF).contains(first) else {
             // A resize (or a key curses decoded itself): the bytes after it come with the next call.
-            if let key = decodeKeyCode(first) { queued.append(key) }
+            if let key = decodeKeyCode(first) { enqueue([key], since: since) }
             return true
         }
         var bytes: [UInt8] = [UInt8(first)]
-        let descriptor = fileno(streams.input)
         var block = [UInt8](repeating: 0, count: 4096)
         while bytes.count < Self.readLimit {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 else { break }
+            guard poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 else {
+                lastFoundEmptyAt = Self.monotonicNow()
+                break
+            }
             let count = block.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, Self.readLimit - bytes.count)) }
             guard count > 0 else { break }
             bytes += block[..<count]
         }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        lastBytesReadAt = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
         decoder.feed(bytes: bytes)
-        queued += decoder.decode(moreAvailable: bytes.count >= Self.readLimit)
+        enqueue(decoder.decode(moreAvailable: bytes.count >= Self.readLimit), since: since)
         return true
     }
 

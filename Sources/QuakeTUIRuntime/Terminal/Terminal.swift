@@ -33,9 +33,17 @@ public final class Terminal {
     var queued: [Key] = []
     /// When the terminal last sent anything (uptime ns), for a paste that stopped arriving.
     var lastInputAt: UInt64 = 0
-    /// When the last bytes the terminal sent were read (CLOCK_MONOTONIC ns, before decoding
-    /// them): for a key that woke the loop, when the browser had all of it (its trace, issue 57).
-    public internal(set) var lastBytesReadAt: Int64 = 0
+    /// Since when the key `readKey` returned last can have waited for the browser
+    /// (CLOCK_MONOTONIC ns, the trace's clock, issue 57): the last moment before its final bytes
+    /// were read at which the terminal was found with nothing to read, or, for bytes that ended a
+    /// wait, when they ended it. What the terminal took to deliver a paste piece by piece is its
+    /// own time; what the loop did while the key sat there unread is the browser's.
+    public internal(set) var keyWaitingSince: Int64 = 0
+    /// When the terminal was last found with nothing to read (or a wait for it ended with bytes).
+    var lastFoundEmptyAt: Int64 = 0
+    /// `keyWaitingSince` for the keys in `queued`: that of the read that brought the first of
+    /// them (the later ones can only have come later).
+    var queuedSince: Int64 = 0
 
     let streams: (input: UnsafeMutablePointer<FILE>, output: UnsafeMutablePointer<FILE>)
 
@@ -293,6 +301,8 @@ public final class Terminal {
         var fds = [pollfd(fd: fileno(streams.input), events: Int16(POLLIN), revents: 0),
                    pollfd(fd: wakeUp.readDescriptor, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, 2, Int32(clamping: timeoutMilliseconds))
+        // The terminal had nothing until now: what woke the wait came just now.
+        lastFoundEmptyAt = Self.monotonicNow()
         if fds[1].revents != 0 { wakeUp.drain() }
         if let signal = TerminalSignals.pending { return .terminate(signal: signal) }
         if let key = pendingJobControl() { return key }
@@ -316,6 +326,7 @@ public final class Terminal {
             return nil
         }
         let key = queued.removeFirst()
+        keyWaitingSince = queuedSince
         return key == .control("z") ? suspendOrRedraw(suspending: true) : key
     }
 }

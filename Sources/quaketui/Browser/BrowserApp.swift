@@ -57,10 +57,9 @@ final class BrowserApp {
     private var finalSaveError: (any Error)?
     private let trace = FrameTrace(environment: ProcessInfo.processInfo.environment)
     /// For the trace's key lines (`FrameTrace.key`), on its clock: when the key in hand was read,
-    /// since when it can have waited, and when the loop last found the terminal empty.
+    /// and since when it can have waited (`Terminal.keyWaitingSince`).
     private var keyRead: Int64 = 0
     private var keyWaitingSince: Int64 = 0
-    private var terminalEmptyAt: Int64 = 0
 
     init(session: SceneSession) throws {
         self.session = session
@@ -95,7 +94,11 @@ final class BrowserApp {
 
     /// Runs until `q`, `Q` or SIGINT/SIGTERM/SIGHUP; the terminal is restored however it ends.
     func run() throws {
-        defer { stopWatching() }
+        defer {
+            stopWatching()
+            // For tests: the browser's own time for `q` ends here (the terminal restored).
+            trace?.event("quit \(FrameTrace.now())")
+        }
         try Terminal.run { terminal in
             // The scroll offset depends on the list's height: restore for the real size.
             try model.restore(restored, size: terminal.size)
@@ -130,19 +133,12 @@ final class BrowserApp {
                 if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
                 var tookKey = false
                 // A key typed while the loop was busy is taken first, without waiting; else the
-                // loop waits. Either way the trace knows since when the key can have waited.
-                var checked = FrameTrace.now()
+                // loop waits. Either way the terminal knows since when the key can have waited.
                 var key = terminal.readKey(timeoutMilliseconds: 0)
-                keyWaitingSince = terminalEmptyAt
-                if key == nil {
-                    terminalEmptyAt = checked
-                    key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp)
-                    // Woken for it: waiting since its last bytes were read (a paste's come last).
-                    keyWaitingSince = terminal.lastBytesReadAt
-                    if key == nil { terminalEmptyAt = FrameTrace.now() }
-                }
+                if key == nil { key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) }
                 if let key {
                     keyRead = FrameTrace.now()
+                    keyWaitingSince = terminal.keyWaitingSince
                     try handle(key, terminal)
                     changed = true
                     tookKey = true
@@ -151,12 +147,9 @@ final class BrowserApp {
                     // a frame's time so that a long run of them is still seen moving.
                     let began = Self.monotonicSeconds()
                     while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds {
-                        checked = FrameTrace.now()
-                        guard let next = terminal.readKey(timeoutMilliseconds: 0) else {
-                            terminalEmptyAt = checked
-                            break
-                        }
+                        guard let next = terminal.readKey(timeoutMilliseconds: 0) else { break }
                         keyRead = FrameTrace.now()
+                        keyWaitingSince = terminal.keyWaitingSince
                         try handle(next, terminal)
                     }
                 }
@@ -195,7 +188,11 @@ final class BrowserApp {
                     lastDraw = Date()
                     settled = false
                 }
-                if let mergeBegan { mergePace.merged(at: mergeBegan, took: Self.monotonicSeconds() - mergeBegan) }
+                if let mergeBegan {
+                    let took = Self.monotonicSeconds() - mergeBegan
+                    mergePace.merged(at: mergeBegan, took: took)
+                    trace?.event("merge \(Int64(took * 1e9))")
+                }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
                 if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional, !mergePace.isPending {
                     trace.event("idle")

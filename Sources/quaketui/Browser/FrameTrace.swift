@@ -7,11 +7,14 @@ import Foundation
 /// change on disk) lines, to wait on conditions rather than sleep.
 ///
 /// A key's line is `key <read ns> <waiting since ns>`: when the loop took it, and the earliest
-/// it can have been waiting for the browser, on the same clock as the frames. For a key that
-/// woke the loop, that is when its last bytes were read (a paste arrives over many reads: the
-/// terminal's time to deliver it is not the browser's); for a key that came while the loop was
-/// busy (found already there), when the loop last found the terminal empty. From it to the next `frame` is the
-/// browser's own time for the key, whatever the terminal (tmux) took to deliver it (issue 57).
+/// it can have been waiting for the browser, on the same clock as the frames
+/// (`Terminal.keyWaitingSince`): when the terminal was last found empty before its final bytes
+/// were read, or when they ended a wait for them (a paste arrives over many reads: the terminal's
+/// time to deliver it is not the browser's; a key that sat unread while the loop was busy is).
+/// From it to the next `frame` is the browser's own time for the key, whatever the terminal
+/// (tmux) took to deliver it (issue 57).
+/// A `merge <ns>` line says how long merging other processes' commits took, frame included;
+/// `quit <ns>` is written when the browser has ended (the terminal restored), last.
 final class FrameTrace {
     private let handle: FileHandle
 
