@@ -209,6 +209,34 @@ import Testing
         }
     }
 
+    /// More commits than the history lists (a `delete`'s, an import's) are not merged by reading
+    /// every row on the caller's thread: the results are counted again in the background, a
+    /// provisional window around the selection answering meanwhile, and settle exact — from
+    /// settled results and while a count runs.
+    @Test func aMergeTheHistoryCannotListIsCountedAgain() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, signal) = try Self.provisionalResults(store)
+        defer { results.close() }
+        var rng = SeededGenerator(seed: 11)
+        for round in 0..<3 {
+            try results.configure(Self.randomRequest(&rng), around: "v\(round * 60)")
+            if round != 1 { try Self.settle(results, signal) }
+            let many = FetchedResultsController.maxListedChanges + 10
+            try store.upsert((0..<many).map {
+                .fixture("big\(round)-\($0)", magnitude: Double($0 % 70) / 10, place: "\($0 % 50) km N of Hilo, Hawaii",
+                         time: 1_700_000_000_000 + Int64($0) * 1_000)
+            })
+            let changes = try #require(try results.merge(around: "v\(round * 60)"))
+            #expect(changes.reloaded)
+            #expect(results.isProvisional, "a merge past the history's list is counted in the background")
+            try Self.settle(results, signal)
+            try Self.expectExact(results, store, anchor: "v\(round * 60)")
+            // Nothing committed since: nothing to merge.
+            #expect(try results.merge(around: "v\(round * 60)") == nil)
+        }
+    }
+
     /// A random request sorted by distance from a random home, which no table built so far fits.
     static func randomDistanceRequest(_ rng: inout SeededGenerator) -> SectionedFetchRequest {
         var request = randomRequest(&rng)

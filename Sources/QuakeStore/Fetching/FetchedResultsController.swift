@@ -401,6 +401,28 @@ public final class FetchedResultsController: SortHost {
         return changes
     }
 
+    /// What merging the commits since `token` would take.
+    public enum PendingMerge: Sendable, Equatable {
+        /// Nothing was committed since.
+        case none
+        /// The changes are listed: `merge()` moves each row it changed.
+        case byChanges
+        /// The history cannot list them (more than `maxListedChanges`, purged, a bulk write, a
+        /// change without its previous keys): `merge()` would reload, reading every row.
+        case reload
+    }
+
+    /// What `merge()` would do now, without doing it (the same history read it makes).
+    public func pendingMerge() throws -> PendingMerge {
+        try context.read { db -> PendingMerge in
+            guard case .transactions(let transactions, _) = try db.history(after: token, listingAtMost: Self.maxListedChanges) else {
+                return .reload
+            }
+            if transactions.isEmpty { return .none }
+            return Self.keysBefore(transactions) == nil ? .reload : .byChanges
+        }
+    }
+
     /// The keys each changed code had before the first of `transactions` touched it (nil: it
     /// was inserted); nil when a change is not listed or lacks its previous keys, whose old
     /// place is then unknown: reload rather than guess.

@@ -26,8 +26,10 @@ import Foundation
 ///    The source stays provisional until the order is done (keys that need the whole list's
 ///    sections wait for that).
 ///
-/// Merges while a count runs keep the exact controller exact (for its request) and re-read the
-/// provisional window.
+/// A merge of more commits than the history lists (a `delete`'s, an import's) is counted again
+/// the same way, a provisional window answering meanwhile, rather than reloading every row on the
+/// caller's thread. Merges while a count runs keep the exact controller exact (for its request)
+/// where the history lists the changes, and re-read the provisional window.
 ///
 /// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onCounted`
 /// is called from elsewhere.
@@ -274,6 +276,13 @@ public final class ResultsEngine {
             current = finished
             counter.give(previous)
             anchored = (pending.countedAnchor, offset)
+            // Committed since the count began: merged, unless there is more than the history
+            // lists (a stream of commits outran the count): counted again, still provisional.
+            guard try current.pendingMerge() != .reload else {
+                anchored = nil
+                try recount(pending.request, around: pending.anchorCode)
+                return Settlement(withinBudget: nil)
+            }
             if try current.merge() != nil { anchored = nil }
             return settlement
         }
@@ -342,19 +351,46 @@ public final class ResultsEngine {
 
     public func eventTypes() throws -> [String] { try current.eventTypes() }
 
-    public func merge() throws -> ResultChanges? {
+    /// Merges what other processes committed. Commits the history lists are merged change by
+    /// change at once; more than that (a `delete`'s or an import's thousands of rows) would
+    /// reload every row on the caller's thread, so the results are counted again in the
+    /// background instead, a provisional window around the quake `code` answering meanwhile.
+    public func merge(around code: String? = nil) throws -> ResultChanges? {
         anchored = nil
-        let token = current.token
-        let changes = try current.merge()
-        guard var pending = provisional else { return changes }
-        guard current.token != token else { return nil }
+        let pendingMerge = try current.pendingMerge()
+        guard var pending = provisional else {
+            switch pendingMerge {
+            case .none: return nil
+            case .byChanges: return try current.merge()
+            case .reload:
+                try recount(current.request, around: code)
+                return ResultChanges(reloaded: true)
+            }
+        }
+        // The exact controller (of the request before the pending one) catches up change by
+        // change; past that it is replaced when the count settles, which merges since it began.
+        var codes: Set<String> = []
+        switch pendingMerge {
+        case .none: return nil
+        case .byChanges: codes = try current.merge()?.codes ?? []
+        case .reload: break
+        }
         // Something was committed: the window is read again (the exact count started before
         // it and catches up by a merge when it settles; counts taken before it wait for that).
         pending.window = try provisionalWindow(for: pending.request, around: pending.anchorCode)
         pending.counted = nil
         pending.countsAreStale = true
         provisional = pending
-        return ResultChanges(reloaded: true, codes: changes?.codes ?? [])
+        return ResultChanges(reloaded: true, codes: codes)
+    }
+
+    /// Counts `request` again in the background, with a provisional window around `code` (from
+    /// the top when nil) meanwhile, as a reconfiguration over budget does.
+    private func recount(_ request: SectionedFetchRequest, around code: String?) throws {
+        generation += 1
+        let window = try provisionalWindow(for: request, around: code)
+        provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
+        count(request, anchorCode: code, generation: generation)
     }
 
     /// A provisional window reads past the sections folded on screen (one row each, for the

@@ -223,7 +223,7 @@ public final class BrowserModel {
             // (80 rows or more; a test may ask for more).
             results.provisionalMargin = max(80, state.rows + 20, results.provisionalMargin)
             try results.configure(request, around: query.anchor, tryingExactly: query.triesExactly)
-        case .merge: changed = try results.merge() != nil
+        case .merge: changed = try results.merge(around: query.anchor) != nil
         case .locate: break
         case .resume: break  // answered above
         case .next(let codes, let place, let forward):
