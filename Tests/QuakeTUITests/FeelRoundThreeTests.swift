@@ -152,7 +152,8 @@ import Testing
         assertSnapshot(help, named: "help-find-sort-80x24")
         let body = help.lines.dropFirst(2).prefix { !$0.hasPrefix("╰") }
             .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "│ ")) }.filter { !$0.isEmpty }
-        #expect(body == [":                           filter: depth mag since time type alert felt", "clear; sort help q",
+        #expect(body == [":                           commands: depth mag since time type alert felt",
+                         "intensity magtype revised clear mc decluster", "sort help quit",
                          "s  S                        next sort order / reverse"], "only the lines holding it: \(help.text)")
         #expect(help.lines[1].hasPrefix("╭─ Keys /sort▏ "), "\(help.lines[1])")
         try press([.enter])

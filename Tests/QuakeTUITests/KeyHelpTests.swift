@@ -20,6 +20,20 @@ import Testing
         #expect(keys == KeyHelp.entries.map { Self.normalized($0.keys) })
     }
 
+    /// The `:` line names every command the command line takes (it listed 9 of 16 when it was
+    /// written by hand), and the unknown-command sentence shows each (`:q` for `quit`).
+    @Test func colonHelpNamesEveryCommand() throws {
+        let colon = try #require(KeyHelp.entries.first { $0.keys == ":" })
+        let words = Set(colon.action.split(separator: " ").map(String.init))
+        for name in FilterCommand.names {
+            #expect(words.contains(name), "the : help “\(colon.action)” does not name \(name)")
+            #expect(FilterCommand.usage.contains(":" + (name == "quit" ? "q" : name)), "the usage does not name \(name)")
+            if case .failure(let error) = FilterCommand.parse(name, now: 0) {
+                #expect(!error.message.hasPrefix("Unknown command"), "\(name) is named but not parsed: \(error.message)")
+            }
+        }
+    }
+
     @Test func helpLinesListEveryEntry() {
         let lines = KeyHelp.lines()
         #expect(lines.count == KeyHelp.entries.count)

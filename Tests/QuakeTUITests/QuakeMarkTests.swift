@@ -98,8 +98,8 @@ import Testing
         var model = Fixtures.model(columns: 80, rows: 60)
         model.showsHelp = true
         let buffer = Screen.render(model)
-        // The legend ends on the help's last page (it scrolls at 80x60 since the sequence view
-        // and `/` find joined the keys).
+        // The legend, on the help's first page or its last: at 80x60 the box is as tall as its
+        // wrapped rows and holds them all, but more keys may make it scroll.
         var end = model
         end.helpOffset = 1_000  // clamped to the last page
         let text = buffer.text + Screen.render(end).text

@@ -180,6 +180,17 @@ extension String {
         assertSnapshot(buffer, named: "help-overlay-40x10-scrolled")
         #expect(buffer.text.contains("failed, L says"))  // the last page: the legend's end, wrapped
     }
+
+    /// The box is as tall as the rows its lines wrap to, so the help scrolls only when the box
+    /// already takes the body's whole height (at 80×60 it said `↓ more` over empty rows of the
+    /// list: its height counted lines, not wrapped rows).
+    @Test(arguments: [(80, 60), (100, 60), (150, 40), (200, 80), (80, 24), (60, 15)])
+    func helpScrollsOnlyWhenTheBoxFillsTheBody(columns: Int, rows: Int) {
+        let size = Size(columns: columns, rows: rows)
+        let box = HelpOverlay.box(in: Rect(size)), body = ScreenLayout.body(of: Rect(size))
+        #expect(Screen.maximumHelpOffset(for: size) == 0 || box.height == body.height, "\(box) in \(body)")
+        #expect(box.height <= body.height)
+    }
 }
 
 /// Columns that follow the pane's width (issue 15): depth before the date, the time of day under

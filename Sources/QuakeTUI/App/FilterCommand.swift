@@ -39,7 +39,7 @@ public enum FilterCommand: Equatable, Sendable {
 
     public static let kinds = ["depth", "mag", "time", "type", "alert", "felt", "intensity", "magtype", "revised"]
 
-    /// The commands' names, for Tab and "did you mean".
+    /// The commands' names, for Tab, "did you mean" and the `?` help's `:` line (`KeyTable.commandsHelp`).
     public static let names = ["depth", "mag", "since", "time", "type", "alert", "felt", "intensity", "magtype", "revised", "clear", "mc",
                                "decluster", "sort", "help", "quit"]
 

@@ -8,6 +8,10 @@ public enum KeyTable {
     /// Lines one notch of the mouse wheel scrolls.
     public static let wheelLines = 3
 
+    /// The `:` key's help: every command the line takes, read from `FilterCommand.names`, so a
+    /// new command is in `?`, `--help` and `/` find as soon as it is parsed (a test).
+    public static let commandsHelp = "commands: " + FilterCommand.names.joined(separator: " ")
+
     public static let entries: [KeyBinding] = [
         // Everywhere, before the mode's own keys.
         KeyBinding(.always, .bind(.resize) { key, _ in
@@ -49,7 +53,7 @@ public enum KeyTable {
         KeyBinding(.sequence, hints: [StatusHint("Esc", "back", in: .sequence, priority: 0)], .bind(.escape, to: .closeSequence)),
         KeyBinding(.list, help: ("/", "search (Enter keeps, Esc clears)"), hints: [StatusHint("/", "search", in: .list, .statistics, .sequence, priority: 3)],
                    .bind("/", to: .beginSearch)),
-        KeyBinding(.list, help: (":", "filter: depth mag since time type alert felt clear; sort help q"), .bind(":", to: .beginCommand)),
+        KeyBinding(.list, help: (":", commandsHelp), .bind(":", to: .beginCommand)),
         // Editing the search and the `:` line: the same keys, one `LineEditor` each.
         KeyBinding(.search, help: ("← → Home End ctrl-a ctrl-e", "move in the search or : line"),
                    hints: [StatusHint("←→", "move", in: .search, priority: 4)], rules: Array(lineEditing(Action.searchEdit)[0..<6])),

@@ -20,12 +20,17 @@ enum HelpOverlay {
         + [Line(keys: [], action: ""), Line(keys: [], action: "Other marks")]
         + QuakeMark.otherLegend.map { Line(keys: $0.marks.map { ($0.glyph, $0.style) }, action: $0.meaning) }
 
+    /// The widest meaning column the box makes room for: a longer meaning (the `:` line's list of
+    /// commands) wraps in it rather than widening the box to the screen.
+    static let widestAction = 60
+
     /// The box for a screen: as large as the lines need, between the header and the status line
-    /// (`ScreenLayout.overlayBox`).
+    /// (`ScreenLayout.overlayBox`), as tall as the rows they wrap to at its width.
     static func box(in bounds: Rect) -> Rect {
         let keyWidth = lines.map(\.keysWidth).max()!
-        let actionWidth = lines.map { TextWidth.of($0.action) }.max()!
-        return ScreenLayout.overlayBox(width: keyWidth + actionWidth + 7, height: lines.count + 2, in: bounds)
+        let actionWidth = min(widestAction, lines.map { TextWidth.of($0.action) }.max()!)
+        let width = ScreenLayout.overlayBox(width: keyWidth + actionWidth + 7, height: 0, in: bounds).width
+        return ScreenLayout.overlayBox(width: width, height: rows(innerWidth: width - 4, lines).count + 2, in: bounds)
     }
 
     /// How many rows fit at once, and so how far the help can scroll.
@@ -38,11 +43,14 @@ enum HelpOverlay {
     /// With `finding` (`/`), only the lines whose keys or meaning hold it (in any case), or a
     /// line saying none does.
     static func rows(in bounds: Rect, finding: String = "") -> [Line] {
-        let inner = box(in: bounds).inset(dx: 2, dy: 1)
-        let lines = finding.isEmpty ? self.lines : found(finding)
-        guard inner.width > 0 else { return lines }
-        let keysColumn = self.keysColumn(inner)
-        let actionWidth = max(1, inner.width - keysColumn - 2)
+        rows(innerWidth: box(in: bounds).width - 4, finding.isEmpty ? lines : found(finding))
+    }
+
+    /// `lines` as rows inside a box `innerWidth` wide.
+    private static func rows(innerWidth: Int, _ lines: [Line]) -> [Line] {
+        guard innerWidth > 0 else { return lines }
+        let keysColumn = self.keysColumn(innerWidth)
+        let actionWidth = max(1, innerWidth - keysColumn - 2)
         func wrapped(_ text: String, _ width: Int) -> [String] {
             let characters = Array(text)
             return NotesView.wrap(characters, width: max(1, width)).map {
@@ -52,7 +60,7 @@ enum HelpOverlay {
         var rows: [Line] = []
         for line in lines {
             guard !line.keys.isEmpty else {
-                rows += wrapped(line.action, inner.width).map { Line(keys: [], action: $0) }
+                rows += wrapped(line.action, innerWidth).map { Line(keys: [], action: $0) }
                 continue
             }
             let actions = wrapped(line.action, actionWidth)
@@ -83,8 +91,8 @@ enum HelpOverlay {
     }
 
     /// The keys' column: as wide as the widest keys, at most half the box.
-    private static func keysColumn(_ inner: Rect) -> Int {
-        min(lines.map(\.keysWidth).max()!, max(0, inner.width / 2))
+    private static func keysColumn(_ innerWidth: Int) -> Int {
+        min(lines.map(\.keysWidth).max()!, max(0, innerWidth / 2))
     }
 
     static func render(in bounds: Rect, offset: Int, finding: String = "", typing: Bool = false,
@@ -96,7 +104,7 @@ enum HelpOverlay {
         let visible = inner.height
         let lines = rows(in: bounds, finding: finding)
         let first = min(max(0, offset), max(0, lines.count - visible))
-        let keysColumn = keysColumn(inner)
+        let keysColumn = keysColumn(inner.width)
         for (row, line) in lines.dropFirst(first).prefix(visible).enumerated() {
             let y = inner.y + row
             guard !line.keys.isEmpty else {
