@@ -102,8 +102,19 @@ extension Connection {
         return [event.record] + others.sorted { preference.precedes($0, $1) }
     }
 
-    /// How many agencies reported the event `code` (1 for a store before issue 53).
+    /// How many agencies reported the event `code` (any of its reports' codes): its row's
+    /// `agencies`, the count the list's rows read (`QuakeRow.agencies`); 1 for a store before
+    /// issue 53, 0 when there is no such event. One indexed read, no report built (`watch` asks
+    /// it for every line it prints).
     public func agencies(ofEvent code: String) throws(SQLiteError) -> Int {
-        try reports(ofEvent: code).count
+        guard try hasReportTable() else { return try quake(code: code) == nil ? 0 : 1 }
+        let statement = try cachedStatement("""
+            SELECT agencies FROM quake WHERE code = ?1
+            UNION ALL SELECT agencies FROM quake WHERE id = (SELECT event FROM report WHERE code = ?1)
+            LIMIT 1
+            """)
+        defer { statement.reset() }
+        try statement.bind(code, at: 1)
+        return try statement.step() ? Int(statement.int64(at: 0)) : 0
     }
 }

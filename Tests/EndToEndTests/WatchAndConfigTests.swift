@@ -63,7 +63,9 @@ import Testing
         #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: TerminalEnvironmentTests.feed,
                                        environment: ["TZ": "UTC"]).status == 0)
         #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 3 })
-        #expect(watch.stdout.split(separator: "\n").last?.hasSuffix("M  4.1  12 km SW of Suárez, Colombia  [ut0001]") == true,
+        // `list`'s line (the time is in the machine's zone here): no type, one agency's, so no count.
+        let last = watch.stdout.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(last.hasPrefix("M  4.1 —     ") && last.hasSuffix("    10.0 km  12 km SW of Suárez, Colombia  [ut0001]"),
                 "\(watch.stdout)")
     }
 
@@ -78,9 +80,104 @@ import Testing
         #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: TerminalEnvironmentTests.feed).status == 0)
         #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count == 3 })
         #expect(watch.stdout.split(separator: "\n").map(String.init) == [
-            "2023-11-14 13:53:20  M  3.0  10 km N of Bend, Oregon  [ut0003]",
-            "2023-11-14 16:40:00  M  2.2  6 km S of Pāhala, Hawaii  [ut0002]",
-            "2023-11-14 19:26:40  M  4.1  12 km SW of Suárez, Colombia  [ut0001]",
+            "M  3.0 —     2023-11-14 13:53:20     5.0 km  10 km N of Bend, Oregon  [ut0003]",
+            "M  2.2 —     2023-11-14 16:40:00    30.0 km  6 km S of Pāhala, Hawaii  [ut0002]",
+            "M  4.1 —     2023-11-14 19:26:40    10.0 km  12 km SW of Suárez, Colombia  [ut0001]",
+        ], "\(watch.stdout)")
+    }
+
+    /// Issue 53: `watch` prints an arriving event as `list` lists it, through the same `QuakeTextLine`:
+    /// its preferred solution's magnitude type, and `2 ag` after the code when two agencies
+    /// reported it. The Norcia earthquake of 30 October 2016 from ComCat and INGV in one QuakeML
+    /// 1.2 file (each event's agency is its `publicID`'s authority, so both arrive in one
+    /// import): INGV's solution is preferred in Italy (`local-network`). `watch --json` gives the
+    /// event the object `list --json` gives it, `agencies` and `reports` included.
+    @Test func watchLinesNameTheMagnitudeTypeAndTheAgenciesAsListDoes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let watch = try QuaketuiBinary.startWatch(stateDirectory: dir.url)
+        defer { watch.kill(); watch.wait() }
+        let json = try QuaketuiBinary.startWatch(["--json"], stateDirectory: dir.url)
+        defer { json.kill(); json.wait() }
+        func event(_ publicID: String, _ origin: String, _ magnitude: String, place: String, time: String,
+                   latitude: String, longitude: String, depthMetres: Int, mag: String, type: String) -> String {
+            """
+                <event publicID="\(publicID)">
+                  <description><text>\(place)</text><type>region name</type></description>
+                  <origin publicID="\(origin)">
+                    <time><value>\(time)</value></time>
+                    <latitude><value>\(latitude)</value></latitude>
+                    <longitude><value>\(longitude)</value></longitude>
+                    <depth><value>\(depthMetres)</value></depth>
+                  </origin>
+                  <magnitude publicID="\(magnitude)"><mag><value>\(mag)</value></mag><type>\(type)</type></magnitude>
+                  <preferredOriginID>\(origin)</preferredOriginID>
+                  <preferredMagnitudeID>\(magnitude)</preferredMagnitudeID>
+                  <type>earthquake</type>
+                </event>
+            """
+        }
+        let ingv = "smi:webservices.ingv.it/fdsnws/event/1/query?"
+        let feed = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2">
+              <eventParameters publicID="smi:local/norcia">
+            \(event("quakeml:us.anss.org/event/us1000731j", "quakeml:us.anss.org/origin/us1000731j",
+                    "quakeml:us.anss.org/magnitude/us1000731j/mww", place: "6 km N of Norcia, Italy",
+                    time: "2016-10-30T06:40:18.000Z", latitude: "42.8621", longitude: "13.0961", depthMetres: 10000,
+                    mag: "6.6", type: "mww"))
+            \(event(ingv + "eventId=8863681", ingv + "originId=27695891", ingv + "magnitudeId=29790911",
+                    place: "3 km N Norcia (PG)", time: "2016-10-30T06:40:17.360Z", latitude: "42.8322",
+                    longitude: "13.1107", depthMetres: 9200, mag: "6.5", type: "Mw"))
+              </eventParameters>
+            </q:quakeml>
+
+            """
+        let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: feed)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(watch.waitForOutput(timeout: 20) { !$0.isEmpty && $0.hasSuffix("\n") })
+        #expect(json.waitForOutput(timeout: 20) { !$0.isEmpty && $0.hasSuffix("\n") })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [
+            "M  6.5 Mw    2016-10-30 06:40:17     9.2 km  3 km N Norcia (PG)  [ingv:8863681]  2 ag",
+        ], "\(watch.stdout)")
+        // The same line as list's, and the same object as list --json's.
+        let listed = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
+        #expect(listed.lines.dropFirst().map { String($0.dropFirst(2)) } == watch.stdout.split(separator: "\n").map(String.init),
+                "\(listed.stdout)")
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "\(json.stdout)")
+        let arrived = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? NSDictionary)
+        #expect(arrived["agencies"] as? Int == 2, "\(arrived)")
+        let reports = try #require(arrived["reports"] as? [[String: Any]])
+        #expect(reports.map { $0["code"] as? String } == ["ingv:8863681", "us1000731j"], "\(reports)")
+        #expect(reports.map { $0["magType"] as? String } == ["Mw", "mww"], "\(reports)")
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url).json()
+        let sections = try #require(list["sections"] as? [[String: Any]])
+        let quakes = try #require(sections.first?["quakes"] as? [NSDictionary])
+        #expect(quakes == [arrived], "\(list)")
+    }
+
+    /// One agency's quake: its magnitude type (cut to 4 cells as the browser's column cuts it)
+    /// and no agency count, the depth in the setting `distanceUnit` and, with --near, the
+    /// distance and direction before the code, in the same unit.
+    @Test func watchLineOfOneAgencysQuakeHasItsTypeAndNoCount() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        try QuaketuiBinary.config("distanceUnit", "mi", stateDirectory: dir.url)
+        let watch = try QuaketuiBinary.startWatch(["--near", "42.79,13.09", "--radius", "50"], stateDirectory: dir.url)
+        defer { watch.kill(); watch.wait() }
+        let feed = """
+            #EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType
+            us1000731k|2016-10-30T07:13:05.000|42.8400|13.1100|9.0|us|us|us|us1000731k|mb_lg|4.2|us|5 km N of Norcia, Italy|earthquake
+
+            """
+        let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: feed)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(watch.waitForOutput(timeout: 20) { !$0.isEmpty && $0.hasSuffix("\n") })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [
+            "M  4.2 mb_…  2016-10-30 07:13:05     5.6 mi  5 km N of Norcia, Italy  4 mi NNE  [us1000731k]",
         ], "\(watch.stdout)")
     }
 

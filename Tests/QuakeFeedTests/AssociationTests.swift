@@ -29,15 +29,22 @@ import Testing
         try FeedReader(source: .bytes(Array(text.utf8)), name: "fixture.txt").readAll()
     }
 
-    /// Each event: its code, its agencies and its reports' codes (sorted).
+    /// Each event: its code, its agencies and its reports' codes (sorted). Checks on the way that
+    /// `agencies(ofEvent:)` (the count `watch` prints, read from the event's row) is the number of
+    /// agencies of its reports, by any report's code.
     static func events(_ store: TestStore) throws -> [String: [String]] {
         try store.read { db in
             var events: [String: [String]] = [:]
             let rows = try db.prepare("SELECT code FROM quake")
             while try rows.step() {
                 let code = rows.text(at: 0)
-                events[code] = try db.reports(ofEvent: code).map(\.code).sorted()
+                let reports = try db.reports(ofEvent: code)
+                events[code] = reports.map(\.code).sorted()
+                for report in reports {
+                    #expect(try db.agencies(ofEvent: report.code) == Set(reports.map(Association.agency(of:))).count, "\(report.code)")
+                }
             }
+            #expect(try db.agencies(ofEvent: "emsc:nosuch") == 0)
             return events
         }
     }

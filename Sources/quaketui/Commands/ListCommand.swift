@@ -59,8 +59,10 @@ enum ListCommand {
             Reasenberg (1985) clusters do not mark as dependent (see 'quaketui stats --help'), with
             sections and total counted over them, and "declustered":{"method","removed"} in --json.
 
-            A line is MAGNITUDE TYPE  TIME  DEPTH  PLACE  [CODE] (the depth in the app setting
-            distanceUnit, as the browser shows it; — where unknown).
+            A line is MAGNITUDE TYPE  TIME  DEPTH  PLACE  [CODE], then '2 ag' when several
+            agencies reported the quake (the depth in the app setting distanceUnit, as the browser
+            shows it; — where unknown; a type longer than 4 cells cut, as the browser's column).
+            'quaketui watch' prints the same line.
 
             --json prints {"sample","total","sections":[{"id","title","count","quakes":[QUAKE]}]},
             where QUAKE is the object 'watch --json' prints too: {"code","magnitude","magType",
@@ -277,8 +279,12 @@ enum ListCommand {
 
     /// The app setting `distanceUnit` (depths are shown in it, as in the browser).
     static func distanceUnit(in state: StateDirectory) -> DisplaySettings.DistanceUnit {
-        let setting = (try? AppStorage(state: state, preparing: false))?.value(for: AppKeys.distanceUnit)
-        return setting == "mi" ? .mi : .km
+        distanceUnit((try? AppStorage(state: state, preparing: false))?.value(for: AppKeys.distanceUnit))
+    }
+
+    /// The unit the app setting `distanceUnit` names (`list`'s and `watch`'s lines).
+    static func distanceUnit(_ setting: String?) -> DisplaySettings.DistanceUnit {
+        setting == "mi" ? .mi : .km
     }
 
     /// Why nothing is listed, and what to do: an empty store, or the filters that hide what it

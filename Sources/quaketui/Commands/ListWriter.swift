@@ -57,12 +57,10 @@ struct ListWriter {
         }
     }
 
-    /// Sections with their counts, then a line per quake: `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]  2 ag`.
+    /// Sections with their counts, then a line per quake (`QuakeTextLine`, as `watch` prints it):
+    /// `M  4.5 mww   2024-01-01 07:10:09   10.0 km  PLACE  [CODE]  2 ag`.
     func writeText(_ rows: some ListedRows) throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let line = QuakeTextLine(timeZone: timeZone, unit: unit)
         var lastSection = -1
         try forEachQuake(rows) { index, section, row, quake, _ in
             if index != lastSection {
@@ -70,27 +68,11 @@ struct ListWriter {
                 output.write("\(SafeText.sanitize(section.title)) (\(CountFormat.grouped(rows.count(ofSection: index, section))))\n")
                 lastSection = index
             }
-            output.write("  " + line(quake, agencies: row.agencies,
-                                     time: formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))) + "\n")
+            output.write("  " + line.text(quake, agencies: row.agencies) + "\n")
         }
         if limit < rows.total {
             output.write("\n… \(CountFormat.grouped(rows.total - limit)) more (of \(CountFormat.grouped(rows.total))); raise --limit to see them.\n")
         }
-    }
-
-    /// One quake's line: magnitude and its type (as the browser's column shows it, 4 cells),
-    /// time, depth (right-aligned, 9 wide, as the browser's depth column), place, code, and
-    /// `3 ag` when several agencies reported the event (the browser's agencies column).
-    func line(_ quake: QuakeRecord, agencies: Int, time: String) -> String {
-        let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
-        let type = QuakeFormat.magnitudeType(quake.magType) ?? "—"
-        let typeCell = type + String(repeating: " ", count: max(0, QuakeFormat.magnitudeTypeWidth - TextWidth.of(type)))
-        let depth = QuakeFormat.distance(kilometres: quake.depth, unit: unit)
-        let place = quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place))
-        let reported = QuakeFormat.agencies(agencies)
-        return "\(magnitude) \(typeCell)  \(time)  "
-            + String(repeating: " ", count: max(0, 9 - depth.count)) + "\(depth)  \(place)  [\(SafeText.sanitize(quake.code))]"
-            + (reported.isEmpty ? "" : "  \(reported)")
     }
 
     /// Streams `{"total","sections":[{"id","title","count","quakes":[…]}]}` without building it in memory.

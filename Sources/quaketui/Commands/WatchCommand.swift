@@ -34,8 +34,11 @@ enum WatchCommand {
             'quaketui list --help'): watch prints only the arriving quakes that list would list
             with them. --since counts back from when watch started.
 
-            A line is TIME  M MAG  PLACE  [CODE], plus the distance and direction from
-            --near. --json prints one object per line (NDJSON), the quake object of 'list --json':
+            A line is list's: MAGNITUDE TYPE  TIME  DEPTH  PLACE  [CODE], then '2 ag' when
+            several agencies reported the quake (see 'quaketui list --help'); with --near, the
+            distance and direction from the point go before the code.
+
+            --json prints one object per line (NDJSON), the quake object of 'list --json':
             {"code","magnitude","magType","place","time","updated","depth","latitude","longitude",
             "type","status","alert","tsunami","felt","sig","net","url","title","source",
             "intensityAtHome","sArrivalSeconds","agencies","reports"}, plus "distanceKm" (to 0.1 km)
@@ -104,7 +107,8 @@ enum WatchCommand {
         let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
         let filter = try filter(from: arguments, timeZone: timeZone,
                                 home: settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
-        let miles = settings.value(for: AppKeys.distanceUnit) == "mi"
+        let unit = ListCommand.distanceUnit(settings.value(for: AppKeys.distanceUnit))
+        let miles = unit == .mi
         let container = try PersistentContainer(directory: state.url, upgrading: SchemaUpgrade.say)
         container.preferAgencies(state: state)
         defer { container.close() }
@@ -126,7 +130,8 @@ enum WatchCommand {
         defer { refresher?.stop() }
         // On stderr, so a pipe of stdout sees only quakes; a script can wait for it before writing.
         printError("Watching \(SafeText.sanitize(container.path)) for new quakes; press ctrl-c to stop.")
-        let line = QuakeLineFormatter(timeZone: timeZone, miles: miles)
+        // `list`'s line, with the distance and direction from --near.
+        let line = QuakeTextLine(timeZone: timeZone, unit: unit)
         let alerts = refresher == nil ? nil : AlertCommand(state: state)
         while true {
             wake.wait()
@@ -155,36 +160,12 @@ enum WatchCommand {
                         output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home,
                                                            reports: try db.reports(ofEvent: quake.record.code)).line() + "\n")
                     } else {
-                        output.write(line.text(quake.record, distance: distance, bearing: bearing) + "\n")
+                        output.write(line.text(quake.record, agencies: try db.agencies(ofEvent: quake.record.code),
+                                               distance: distance, bearing: bearing) + "\n")
                     }
                 }
             }
             output.flush()
         }
-    }
-}
-
-/// One quake as a line of text: `2024-01-01 07:10:09  M 7.5  Noto Peninsula, Japan  [us6000m0xl]`.
-struct QuakeLineFormatter {
-    let formatter: DateFormatter
-    let miles: Bool
-
-    init(timeZone: TimeZone, miles: Bool) {
-        formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        self.miles = miles
-    }
-
-    func text(_ quake: QuakeRecord, distance: Double?, bearing: Double?) -> String {
-        let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M    —"
-        let time = formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))
-        var text = "\(time)  \(magnitude)  \(quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place)))"
-        if let distance, let bearing {
-            let value = miles ? distance / 1.609344 : distance
-            text += String(format: "  %.0f %@ %@", value, miles ? "mi" : "km", GeoPoint.compassPoint(bearing))
-        }
-        return text + "  [\(SafeText.sanitize(quake.code))]"
     }
 }
