@@ -384,6 +384,7 @@ extension WriteTransaction {
                 try bindEventRow(preferred, agencies: agencies, notes: notes, to: insertRow)
                 try insertRow.step()
                 rowOfEvent[e] = connection.lastInsertRowID
+                pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)
                 changes.list(.insert, code: preferred.code)
             }
         }
