@@ -91,6 +91,7 @@ public final class BackgroundContext: @unchecked Sendable {
                 let result = try body(transaction)
                 // Association is part of the transaction: its reports' events before the commit.
                 try transaction.associate()
+                try transaction.finishDeferredRowIndexing()
                 try SearchDigest.flush(connection)
                 try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result

@@ -19,6 +19,9 @@ import QuakeModel
 /// appends them (cost ∝ K, the new rows) or, when they outnumber the rows indexed before, is
 /// rebuilt from the whole table (https://www.sqlite.org/fts5.html#the_rebuild_command), which
 /// leaves one compact index; the counts add the new rows' buckets (`Schema.sectionCountsAdded`).
+/// An import into a store that associates catches up only after association
+/// (`finishDeferredRowIndexing`): the rows association deletes at once (a second agency's
+/// reports that join another agency's events) are then never indexed, counted and taken out.
 /// DDL is transactional in SQLite: other connections never see the swapped triggers, and a
 /// failed import rolls them back with everything else.
 ///
@@ -165,6 +168,14 @@ extension WriteTransaction {
         case .rebuild:
             try connection.execute("INSERT INTO quake_fts (quake_fts) VALUES ('rebuild')")
         }
+    }
+
+    /// Catches up the rows an import left unindexed for association (`pendingRowIndexing`):
+    /// before commit, after `associate()` and before the digest's flush, which may recount.
+    func finishDeferredRowIndexing() throws(SQLiteError) {
+        guard let state = pendingRowIndexing else { return }
+        pendingRowIndexing = nil
+        try catchUpRowIndexing(state)
     }
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the

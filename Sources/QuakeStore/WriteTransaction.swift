@@ -12,6 +12,9 @@ public final class WriteTransaction {
     var changes = ChangeTracker()
     /// The indexes a `deferIndexes()` set aside until `restoreDeferredIndexes()` (nil: none).
     var bulkLoad: BulkLoad?
+    /// An import's rows not yet in the search index and the section counts: caught up after
+    /// association (`finishDeferredRowIndexing()`), so the rows it deletes are never indexed.
+    var pendingRowIndexing: DeferredRowIndexing?
     private var upsertStatement: Statement?
     private var oldKeysStatement: Statement?
     /// The order an event's reports are preferred in (the `agencyPreference` setting).
@@ -155,7 +158,9 @@ extension WriteTransaction {
             outcome = .unchanged
         }
         switch outcome {
-        case .inserted: changes.record(.insert, code: record.code)
+        case .inserted:
+            changes.record(.insert, code: record.code)
+            pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)
         case .updated: changes.record(.update, code: record.code, old: old)
         case .unchanged: changes.unchanged += 1
         case .withdrawn: break
@@ -203,7 +208,9 @@ extension WriteTransaction {
         // Into a small or empty store the default is enough.
         let cacheKiB = Self.importCacheKiB(rowsBefore: rowsBefore)
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
-        var rowIndexing: DeferredRowIndexing?
+        // An earlier import of this transaction's deferral, not caught up yet, goes on.
+        var rowIndexing = pendingRowIndexing
+        pendingRowIndexing = nil
         var droppedIndexes: [(name: String, sql: String)]?
         func pull() throws -> QuakeRecord? {
             guard keepingPartialInput else { return try next() }
@@ -234,7 +241,12 @@ extension WriteTransaction {
             if seen % progressInterval == 0 { progress(counts) }
         }
         if let droppedIndexes { try recreateIndexes(droppedIndexes) }
-        if let rowIndexing { try catchUpRowIndexing(rowIndexing) }
+        if let rowIndexing {
+            // Association deletes the rows of reports that join another agency's event (every
+            // row of a second agency's copy of a catalogue): left for after it, they are never
+            // indexed, counted, then taken out again. A bulk load recounts and rebuilds now.
+            if droppedIndexes == nil, associates { pendingRowIndexing = rowIndexing } else { try catchUpRowIndexing(rowIndexing) }
+        }
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
         return counts
     }
