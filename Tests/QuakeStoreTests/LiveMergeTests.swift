@@ -48,6 +48,52 @@ import Testing
     }
 }
 
+/// One commit that deletes and moves many rows of the same sections (a `delete`'s batch, a
+/// re-import): every row's old place is counted in steps through its section, and the reported
+/// changes still turn the old contents into a fresh fetch's.
+@Suite struct ManyChangesInASectionMergeTests {
+    @Test(arguments: [QuakeSortOrder.time, .magnitude, .region])
+    func manyRowsOfOneSectionDeletedAndMovedInOneCommitMerge(order: QuakeSortOrder) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(ExpectedResults.variedRecords(count: 1_200))
+        for ascending in [false, true] {
+            let request = SectionedFetchRequest(sortDescriptor: .init(order, ascending: ascending), timeZone: TimeZone(identifier: "UTC")!)
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            let old = try controller.rows(in: 0..<controller.count)
+            // Every other row of the three largest sections goes; every fifth of the rest moves.
+            let largest = Set(controller.sections.sorted { $0.count > $1.count }.prefix(3).map(\.id))
+            var going: [String] = [], moving: [QuakeRow] = []
+            var offset = 0
+            for section in controller.sections {
+                for (index, row) in old[offset..<offset + section.count].enumerated() {
+                    if largest.contains(section.id), index % 2 == 0 { going.append(row.code) } else if index % 5 == 0 { moving.append(row) }
+                }
+                offset += section.count
+            }
+            let context = try store.container.newBackgroundContext(author: "other")
+            defer { context.close() }
+            try context.performAndWait { tx in
+                for code in going { _ = try tx.deleteQuake(code: code) }
+                for (index, row) in moving.enumerated() {
+                    try tx.upsert(.fixture(row.code, magnitude: Double(index % 60) / 10, place: row.place,
+                                           time: row.time + Int64(index % 7) * 600_000,
+                                           updated: 1_900_000_000_000 + Int64(index)))
+                }
+            }
+            let changes = try #require(try controller.merge())
+            #expect(!changes.reloaded, "\(going.count + moving.count) changes are within the listing limit")
+            let new = try controller.rows(in: 0..<controller.count)
+            let fresh = try FetchedResultsController(container: store.container, request: request)
+            defer { fresh.close() }
+            #expect(try fresh.rows(in: 0..<fresh.count) == new)
+            #expect(fresh.sections == controller.sections)
+            #expect(LiveMergeTests.apply(changes, to: old, new: new) == new)
+        }
+    }
+}
+
 /// Both sides of `maxListedChanges` (the other reload paths: ControllerReloadTests).
 @Suite struct MergeReloadTests {
     static let utc = SectionedFetchRequest(timeZone: TimeZone(identifier: "UTC")!)

@@ -5,7 +5,7 @@ import QuakeTime
 public struct QuakeSection: Hashable, Sendable {
     /// Stable across launches (saved in `ContentView.collapsedSections`): `2024-05-01`, `M 5`, a folded region.
     public let id: String
-    public let title: String
+    public package(set) var title: String
     public package(set) var count: Int
     package let key: SectionKey
     /// The section of a provisional window: `count` is only the rows read so far, the real one

@@ -54,12 +54,14 @@ struct SectionIndex: Equatable {
     /// The next index after a merge: every section's count moved by its delta (a missing key is
     /// 0), sections left empty dropped, and `added` (sections whose keys are not in this index,
     /// counted by their delta alone) inserted where `precedes` puts them.
-    func applying(_ deltas: [SectionKey: Int], adding added: [QuakeSection],
+    /// `titles` replaces the titles of the sections it names.
+    func applying(_ deltas: [SectionKey: Int], adding added: [QuakeSection], titles: [SectionKey: String] = [:],
                   precedes: (SectionKey, SectionKey) -> Bool) -> SectionIndex {
         var next: [QuakeSection] = []
         next.reserveCapacity(sections.count + added.count)
         for var section in sections {
             section.count += deltas[section.key] ?? 0
+            if let title = titles[section.key] { section.title = title }
             if section.count > 0 { next.append(section) }
         }
         for var section in added where indexByKey[section.key] == nil {
