@@ -140,8 +140,9 @@ enum WatchCommand {
             let rule = AlertRule(settings)
             let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             cursor = try container.viewContext.read { db in
-                try db.forEachArrival(after: cursor, byTime: true) { quake in
-                    if let alerts, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
+                try db.forEachArrival(after: cursor, byTime: true, agencyChanges: true) { quake, was in
+                    // An event printed again alerts as before: only under a code new since the cursor.
+                    if let alerts, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
                         // The bell itself, which the printer's sanitizer would strip, then the sentence.
                         ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))
@@ -158,10 +159,10 @@ enum WatchCommand {
                     }
                     if json {
                         output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home,
-                                                           reports: try db.reports(ofEvent: quake.record.code)).line() + "\n")
+                                                           reports: try db.reports(ofEvent: quake.record.code), was: was).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, agencies: try db.agencies(ofEvent: quake.record.code),
-                                               distance: distance, bearing: bearing) + "\n")
+                                               distance: distance, bearing: bearing, was: was) + "\n")
                     }
                 }
             }
