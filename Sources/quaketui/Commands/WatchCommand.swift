@@ -15,10 +15,16 @@ enum WatchCommand {
         discussion: """
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
-            refresh — within a fraction of a second of its commit. Updates of quakes already
-            stored are not printed again. Quakes print in the order they arrive; those that arrive
-            together (one import, or what was committed while watch read the last ones) print oldest
-            first, so the newest quake is the last line, as in a log.
+            refresh — within a fraction of a second of its commit. Quakes print in the order they
+            arrive; those that arrive together (one import, or what was committed while watch read
+            the last ones) print oldest first, so the newest quake is the last line, as in a log.
+
+            A quake already stored prints again when its agencies change: another agency's report
+            of it joins its event, or one leaves. Its line ends with what it showed before that
+            differs: '(was 1 ag)', or '(was [us1000731j], 1 ag)' when the event shows another
+            report's code now (a revision that changes only the preferred report: '(was [CODE])').
+            Other updates (revisions of a report the line does not show, notes) print nothing.
+            An import of more than 10,000 changes prints what it brings as new quakes.
 
             --refresh also runs the automatic refresh (a headless monitor for a server): the
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
@@ -44,7 +50,8 @@ enum WatchCommand {
             "intensityAtHome","sArrivalSeconds","agencies","reports"}, plus "distanceKm" (to 0.1 km)
             and "bearing" (whole degrees) with --near; "agencies" is how many agencies reported the
             quake and "reports" their solutions as 'quaketui list --help' describes them, the
-            preferred one first.
+            preferred one first. An event printed again has "was": {"code","agencies"}, the code
+            it showed and how many agencies had reported it before.
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
