@@ -21,11 +21,12 @@ enum WatchCommand {
 
             A quake already stored prints again when its agencies change: another agency's report
             of it joins its event, or one leaves. Its line ends with what it showed before that
-            differs: '(was 1 ag)', or '(was [us1000731j], 1 ag)' when the event shows another
-            report's code now (only the preferred report changed, by a revision or another
-            agencyPreference: '(was [CODE])'). Other updates (revisions of a report the line does
-            not show, notes) print nothing. Past 10,000 changes at once (a large import or fetch),
-            the new rows print as new quakes, unmarked, and the other changes not at all.
+            differs: '(was 1 ag)' when a report joined or left; '(was [us1000731j], 1 ag)' when
+            the joining report is the preferred one now, so the event shows its code; '(was
+            [CODE])' when only the preferred report changed (a revision, another
+            agencyPreference). Other updates (revisions of a report the line does not show,
+            notes) print nothing. Past 10,000 changes at once (a large import or fetch), the new
+            rows print as new quakes, unmarked, and the other changes not at all.
 
             --refresh also runs the automatic refresh (a headless monitor for a server): the
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
