@@ -20,3 +20,16 @@ public struct ArrivalCursor: Hashable, Sendable, Codable {
     }
 }
 
+
+/// What an event already stored showed before its agencies changed (a report of another agency
+/// joined it or one left, `Connection.forEachArrival(…, agencyChanges: true)`): the code of its
+/// preferred report then, and how many agencies had reported it. `watch` prints it as
+/// `(was [us7000m9g4], 1 ag)` and `"was"`.
+public struct EarlierEvent: Hashable, Sendable {
+    public var code: String
+    public var agencies: Int
+    public init(code: String, agencies: Int) {
+        self.code = code
+        self.agencies = agencies
+    }
+}

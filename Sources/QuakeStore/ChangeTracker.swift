@@ -11,6 +11,9 @@ struct ChangeTracker {
     private(set) var codes: [String: HistoryChange.Kind] = [:]
     /// The keys each changed row had before this transaction first touched it (absent: it did not exist).
     private(set) var oldKeys: [String: RowKeys] = [:]
+    /// How many agencies each event association changed had reported it before this
+    /// transaction first changed that count (`HistoryChange.oldAgencies`).
+    private(set) var oldAgencies: [String: Int] = [:]
     private(set) var isBulk = false
     private(set) var inserted = 0
     private(set) var updated = 0
@@ -39,8 +42,9 @@ struct ChangeTracker {
     }
 
     /// Lists a change of a row for readers without counting it: the event rows association
-    /// rewrites (the reports it moved were counted as they came).
-    mutating func list(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil) {
+    /// rewrites (the reports it moved were counted as they came), with how many agencies had
+    /// reported the event before (`agencies`, the row's count as association found it).
+    mutating func list(_ kind: HistoryChange.Kind, code: String, old: RowKeys? = nil, agencies: Int? = nil) {
         listed = true
         guard !isBulk else { return }
         // What readers need is the net change from before the transaction to after it.
@@ -51,6 +55,7 @@ struct ChangeTracker {
         default: break
         }
         if codes[code] == nil, let old { oldKeys[code] = old }
+        if oldAgencies[code] == nil, let agencies { oldAgencies[code] = agencies }
         codes[code] = kind
         if codes.count > Self.bulkThreshold { markBulk() }
     }
@@ -59,6 +64,7 @@ struct ChangeTracker {
         isBulk = true
         codes = [:]
         oldKeys = [:]
+        oldAgencies = [:]
     }
 }
 

@@ -9,10 +9,15 @@ public struct HistoryChange: Hashable, Sendable {
     public let kind: Kind
     /// Where the row sorted before the change; nil for inserts (and in histories that predate it).
     public let old: RowKeys?
-    public init(code: String, kind: Kind, old: RowKeys? = nil) {
+    /// How many agencies had reported the event before the change, where association rewrote
+    /// its row (a report joined or left it, or its preferred report changed); nil for the other
+    /// changes, and in histories before schema 17. `watch` prints an event whose count changed.
+    public let oldAgencies: Int?
+    public init(code: String, kind: Kind, old: RowKeys? = nil, oldAgencies: Int? = nil) {
         self.code = code
         self.kind = kind
         self.old = old
+        self.oldAgencies = oldAgencies
     }
 }
 
@@ -99,7 +104,9 @@ extension Connection {
         try statement.bind(token.rawValue, at: 1)
         var transactions: [HistoryTransaction] = []
         // Prepared when a change is listed: a read-only store from before `oldDepth` (schema 5,
-        // which `Schema.oldestReadableVersion` still reads) has no column for it, and nothing to list.
+        // which `Schema.oldestReadableVersion` still reads) has no column for it, and nothing to
+        // list. One from before `oldAgencies` (schema 16, read-only) may list a scene's changes
+        // from before it was made read-only: it reads none.
         var preparedChanges: Statement?
         while try statement.step() {
             let origin = statement.text(at: 3)
@@ -110,8 +117,9 @@ extension Connection {
             var changes: [HistoryChange] = []
             if !isBulk, listing {
                 if preparedChanges == nil {
+                    let listsAgencies = try scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.agencyChangesListed)
                     preparedChanges = try prepare(
-                        "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth FROM history_change WHERE token = ?")
+                        "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth, \(listsAgencies ? "oldAgencies" : "NULL") FROM history_change WHERE token = ?")
                 }
                 guard let changeStatement = preparedChanges else { break }
                 changeStatement.reset()
@@ -120,7 +128,8 @@ extension Connection {
                     changes.append(HistoryChange(
                         code: changeStatement.text(at: 0),
                         kind: HistoryChange.Kind(rawValue: Int(changeStatement.int64(at: 1))) ?? .update,
-                        old: changeStatement.isNull(at: 2) ? nil : RowKeys(changeStatement, from: 2)))
+                        old: changeStatement.isNull(at: 2) ? nil : RowKeys(changeStatement, from: 2),
+                        oldAgencies: changeStatement.optionalInt(at: 8)))
                 }
             }
             transactions.append(HistoryTransaction(

@@ -199,6 +199,14 @@ enum Schema {
         INSERT OR IGNORE INTO meta (key, value)
             SELECT 'agencyPreference', '\(defaultBeforeLocalNetwork)' WHERE EXISTS (SELECT 1 FROM report);
         """,
+        // 17 (issue 53): history keeps how many agencies had reported an event whose row
+        // association rewrote (a report joined or left it, its preferred report changed), so a
+        // reader tells an event whose agencies changed from a revision: a joining report's own
+        // row comes and goes in one transaction and leaves no change of its own
+        // (`HistoryChange.oldAgencies`; `watch` prints such an event again).
+        """
+        ALTER TABLE history_change ADD COLUMN oldAgencies INTEGER;
+        """,
     ]
 
     /// The schema version whose stores chose their events' preferred reports under today's
@@ -210,6 +218,10 @@ enum Schema {
 
     /// The schema version from which reports keep their revisions (migration 15).
     static let revisionsKept = 15
+
+    /// The schema version from which history lists an event's agency count before association
+    /// changed it (migration 17: `history_change.oldAgencies`).
+    static let agencyChangesListed = 17
 
     /// The fields whose change is a revision (`updated` alone, or the place's wording, is not).
     static let revisedColumns = ["magnitude", "magType", "time", "latitude", "longitude", "depth", "status"]
@@ -285,7 +297,7 @@ enum Schema {
 
     /// The oldest version this code reads without migrating: the migrations after it only add
     /// indexes (5: `quake_place`, 6: `quake_depth`), drop one (9) or re-key one (10–12), which make reads faster but
-    /// are not needed for them, a history column (6: `oldDepth`) that only a listed change reads
+    /// are not needed for them, history columns (6: `oldDepth`, 17: `oldAgencies`) that only a listed change reads
     /// (a store nobody may write has none to list), respell abbreviated regions (7), which such a
     /// store, never written since, holds consistently in their old spelling, and add the digest
     /// (8), without which a reader uses SQL, and regroup the regions (13), which such a store holds

@@ -348,7 +348,7 @@ extension WriteTransaction {
                 try setCode.step()
             }
             gone.insert(row.quake.id)
-            changes.list(.delete, code: row.quake.record.code, old: row.keys)
+            changes.list(.delete, code: row.quake.record.code, old: row.keys, agencies: row.agencies)
         }
         // Codes that move to another row are set aside first (codes are unique).
         for (e, row) in rowOfEvent where rows[row]!.quake.record.code != records[events[e].preferred].code {
@@ -372,7 +372,7 @@ extension WriteTransaction {
                     setCount.reset()
                     try setCount.bind([.integer(Int64(agencies)), notes.map { .text($0) } ?? .null, .integer(id)])
                     try setCount.step()
-                    changes.list(.update, code: preferred.code, old: old.keys)
+                    changes.list(.update, code: preferred.code, old: old.keys, agencies: old.agencies)
                     continue
                 }
                 writeRow.reset()
@@ -380,9 +380,9 @@ extension WriteTransaction {
                 try writeRow.bind(id, at: 25)
                 try writeRow.step()
                 if old.quake.record.code == preferred.code {
-                    changes.list(.update, code: preferred.code, old: old.keys)
+                    changes.list(.update, code: preferred.code, old: old.keys, agencies: old.agencies)
                 } else {
-                    changes.list(.delete, code: old.quake.record.code, old: old.keys)
+                    changes.list(.delete, code: old.quake.record.code, old: old.keys, agencies: old.agencies)
                     changes.list(.insert, code: preferred.code)
                 }
             } else {

@@ -69,9 +69,14 @@ public final class WriteTransaction {
         if keepsRevisions { try stampRevisions(token: token, at: date) }
         guard !changes.isBulk else { return }
         // A store is migrated before anything writes to it; only a store made with fewer
-        // migrations on purpose (tests of the migrations) lacks schema 6's `oldDepth`.
-        let keepsDepth = try connection.scalar("PRAGMA user_version").int64 ?? 0 >= 6
-        let insert = try connection.cachedStatement(keepsDepth
+        // migrations on purpose (tests of the migrations) lacks schema 6's `oldDepth` or
+        // schema 17's `oldAgencies`.
+        let version = try connection.scalar("PRAGMA user_version").int64 ?? 0
+        let keepsDepth = version >= 6
+        let keepsAgencies = version >= Int64(Schema.agencyChangesListed)
+        let insert = try connection.cachedStatement(keepsAgencies
+            ? "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth, oldAgencies) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            : keepsDepth
             ? "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             : "INSERT INTO history_change (token, code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (code, kind) in changes.codes {
@@ -87,6 +92,7 @@ public final class WriteTransaction {
                 try insert.bind(old.placeKey, at: 8)
                 if keepsDepth { try insert.bind(old.depth, at: 9) }
             }
+            if keepsAgencies, let agencies = changes.oldAgencies[code] { try insert.bind(Int64(agencies), at: 10) }
             try insert.step()
         }
     }

@@ -25,16 +25,19 @@ struct QuakeJSON: Encodable {
     /// The event's reports, the preferred first (issue 53): `agencies` and `reports` (`ReportsJSON`);
     /// nil: not written (the alert command's stdin).
     var reports: [QuakeRecord]?
+    /// What the event showed before its agencies changed, on a line `watch` prints again:
+    /// `"was": {"code","agencies"}`; nil: not written.
+    var was: EarlierEvent?
 
     enum Key: String, CodingKey, CaseIterable {
         case code, magnitude, magType, place, time, updated, depth, latitude, longitude, type, status, alert
         case tsunami, felt, sig, net, url, title, source, distanceKm, bearing, intensityAtHome, sArrivalSeconds
-        case agencies, reports
+        case agencies, reports, was
     }
 
-    /// The keys every quake object of `list` and `watch` has (all but `distanceKm` and `bearing`),
-    /// for tests and the README.
-    static let alwaysWritten = Key.allCases.filter { $0 != .distanceKm && $0 != .bearing }.map(\.rawValue)
+    /// The keys every quake object of `list` and `watch` has (all but `distanceKm`, `bearing`
+    /// and `was`), for tests and the README.
+    static let alwaysWritten = Key.allCases.filter { ![.distanceKm, .bearing, .was].contains($0) }.map(\.rawValue)
 
     func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -64,14 +67,21 @@ struct QuakeJSON: Encodable {
         }
         try FeltJSON(felt).encode(to: &c, intensity: .intensityAtHome, arrival: .sArrivalSeconds)
         if let reports { try ReportsJSON(reports).encode(to: &c, agencies: .agencies, reports: .reports) }
+        if let was { try c.encode(WasJSON(code: was.code, agencies: was.agencies), forKey: .was) }
+    }
+
+    /// `"was"`'s object.
+    private struct WasJSON: Encodable {
+        let code: String
+        let agencies: Int
     }
 
     /// A quake as `watch --json` and the alert command write it: the distance to 0.1 km, the
     /// bearing in whole degrees.
     static func arrival(_ record: QuakeRecord, distanceKm: Double?, bearing: Double?, home: GeoPoint? = nil,
-                        reports: [QuakeRecord]? = nil) -> QuakeJSON {
+                        reports: [QuakeRecord]? = nil, was: EarlierEvent? = nil) -> QuakeJSON {
         QuakeJSON(record: record, distanceKm: distanceKm.map { ($0 * 10).rounded() / 10 }, bearing: bearing.map { $0.rounded() },
-                  home: home, reports: reports)
+                  home: home, reports: reports, was: was)
     }
 
     /// The object on one line, keys sorted.

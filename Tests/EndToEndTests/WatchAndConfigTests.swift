@@ -181,6 +181,95 @@ import Testing
         ], "\(watch.stdout)")
     }
 
+    static let fdsnHeader = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType\n"
+    /// The Noto earthquake of 1 January 2024 as ComCat reports it (FDSN text, ComCat's ids bare).
+    static let notoUSGS = fdsnHeader + """
+        us7000m9g4|2024-01-01T07:10:09.000|37.4880|137.2710|10.0|us|us|us|us7000m9g4|mww|7.5|us|Noto Peninsula, Japan|earthquake
+
+        """
+    /// EMSC's report of it, 5 s later and 10 km north (0.09° of latitude): within the
+    /// association window, ComCat's solution stays preferred (`agencyPreference`'s order).
+    static let notoEMSC = fdsnHeader + """
+        20240101_0000078|2024-01-01T07:10:14.000|37.5780|137.2710|12.0|EMSC|EMSC-RTS|EMSC|1596346|mw|7.4|EMSC|NEAR WEST COAST OF HONSHU, JAPAN|earthquake
+
+        """
+
+    /// A second agency's report joining an event already stored: `watch` prints the event's line
+    /// again with `2 ag` and what it was (`(was 1 ag)`), and `watch --json` the object with
+    /// `"was"`. An import that changes nothing the line shows (the same report again, EMSC's
+    /// revised magnitude: not the preferred solution) prints nothing: the next line is the
+    /// next quake's.
+    @Test func aSecondAgencysReportPrintsItsEventAgainMarked() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: Self.notoUSGS).status == 0)
+        let watch = try QuaketuiBinary.startWatch(stateDirectory: dir.url)
+        defer { watch.kill(); watch.wait() }
+        let json = try QuaketuiBinary.startWatch(["--json"], stateDirectory: dir.url)
+        defer { json.kill(); json.wait() }
+        let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: Self.notoEMSC)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let joined = "M  7.5 mww   2024-01-01 07:10:09    10.0 km  Noto Peninsula, Japan  [us7000m9g4]  2 ag  (was 1 ag)"
+        #expect(watch.waitForOutput(timeout: 20) { $0.hasSuffix("\n") })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [joined], "\(watch.stdout)")
+        // The line without its mark is list's.
+        let listed = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
+        #expect(listed.lines.dropFirst().map { "\($0.dropFirst(2))  (was 1 ag)" } == [joined], "\(listed.stdout)")
+        #expect(json.waitForOutput(timeout: 20) { $0.hasSuffix("\n") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["code"] as? String == "us7000m9g4" && object["agencies"] as? Int == 2, "\(object)")
+        #expect(object["was"] as? NSDictionary == ["code": "us7000m9g4", "agencies": 1], "\(object)")
+        let reports = try #require(object["reports"] as? [[String: Any]])
+        #expect(reports.map { $0["code"] as? String } == ["us7000m9g4", "emsc:20240101_0000078"], "\(reports)")
+
+        // Nothing visible changes: nothing printed, in either form.
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: Self.notoEMSC).status == 0)
+        let revised = Self.notoEMSC.replacingOccurrences(of: "|mw|7.4|", with: "|mw|7.3|")
+        let again = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: revised)
+        #expect(again.status == 0 && again.stdout.contains("1 updated"), "\(again.stdout)")
+        // Then a quake of its own (an aftershock an hour later, far outside the window).
+        let aftershock = Self.fdsnHeader + """
+            us7000m9h1|2024-01-01T08:10:09.000|37.2000|136.8000|10.0|us|us|us|us7000m9h1|mb|5.0|us|Noto Peninsula, Japan|earthquake
+
+            """
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: aftershock).status == 0)
+        #expect(watch.waitForOutput(timeout: 20) { $0.split(separator: "\n").count >= 2 })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [
+            joined,
+            "M  5.0 mb    2024-01-01 08:10:09    10.0 km  Noto Peninsula, Japan  [us7000m9h1]",
+        ], "\(watch.stdout)")
+        #expect(json.waitForOutput(timeout: 20) { $0.split(separator: "\n").count >= 2 })
+        let lines = json.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(json.stdout)")
+        let last = try #require(try JSONSerialization.jsonObject(with: Data((lines.last ?? "").utf8)) as? [String: Any])
+        #expect(last["code"] as? String == "us7000m9h1" && last["was"] == nil, "\(last)")
+    }
+
+    /// A report that joins an event and becomes its preferred solution (INGV in Italy,
+    /// `local-network`): the event's line under its new code says the code it had, and the count.
+    @Test func aJoiningReportThatIsPreferredNamesTheCodeTheEventHad() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try QuaketuiBinary.config("timeZone", "utc", stateDirectory: dir.url)
+        let usgs = Self.fdsnHeader + """
+            us1000731j|2016-10-30T06:40:18.000|42.8621|13.0961|10.0|us|us|us|us1000731j|mww|6.6|us|6 km N of Norcia, Italy|earthquake
+
+            """
+        let ingv = Self.fdsnHeader + """
+            8863681|2016-10-30T06:40:17.360|42.8322|13.1107|9.2|SURVEY-INGV||||Mw|6.5|--|3 km N Norcia (PG)|earthquake
+
+            """
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: usgs).status == 0)
+        let watch = try QuaketuiBinary.startWatch(stateDirectory: dir.url)
+        defer { watch.kill(); watch.wait() }
+        #expect(try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url, stdin: ingv).status == 0)
+        #expect(watch.waitForOutput(timeout: 20) { $0.hasSuffix("\n") })
+        #expect(watch.stdout.split(separator: "\n").map(String.init) == [
+            "M  6.5 Mw    2016-10-30 06:40:17     9.2 km  3 km N Norcia (PG)  [ingv:8863681]  2 ag  (was [us1000731j], 1 ag)",
+        ], "\(watch.stdout)")
+    }
+
     @Test(arguments: [
         (["watch", "--near", "1,2"], "--near and --radius go together: --near LAT,LON --radius KM."),
         (["watch", "--near", "95,2", "--radius", "10"],

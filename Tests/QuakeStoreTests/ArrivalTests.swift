@@ -136,3 +136,104 @@ import Testing
         #expect(codes.sorted() == ["x2", "x3"])
     }
 }
+
+/// `forEachArrival(…, agencyChanges: true)` (what `watch` prints): also an event stored before
+/// the cursor whose agencies changed since, with what it showed then. A joining report's own row
+/// comes and goes in its import's transaction, so only the event row's history entry, with its
+/// agency count before (`HistoryChange.oldAgencies`), says so.
+@Suite struct AgencyChangeArrivalTests {
+    /// The Noto earthquake as ComCat reports it, and EMSC's report 5 s later and 10 km north.
+    static let usgs = QuakeRecord(code: "us7000m9g4", magnitude: 7.5, magType: "mww", place: "Noto Peninsula, Japan",
+                                  time: 1_704_093_009_000, updated: 1_704_093_009_000, latitude: 37.488,
+                                  longitude: 137.271, depth: 10, status: "automatic", net: "us", source: "usgs")
+    static let emsc = QuakeRecord(code: "emsc:20240101_0000078", magnitude: 7.4, magType: "mw",
+                                  place: "NEAR WEST COAST OF HONSHU, JAPAN", time: 1_704_093_014_000,
+                                  updated: 1_704_093_014_000, latitude: 37.578, longitude: 137.271, depth: 12,
+                                  status: "automatic", source: "emsc")
+
+    struct Printed: Equatable, CustomStringConvertible {
+        var code: String
+        var agencies: Int
+        var was: EarlierEvent?
+        var description: String { "\(code) \(agencies) ag" + (was.map { " (was \($0.code), \($0.agencies) ag)" } ?? "") }
+    }
+
+    /// Reads from `cursor` on as `watch` does, and moves it.
+    static func read(_ store: TestStore, _ cursor: inout ArrivalCursor, agencyChanges: Bool = true) throws -> [Printed] {
+        var printed: [Printed] = []
+        cursor = try store.read { db in
+            try db.forEachArrival(after: cursor, byTime: true, agencyChanges: agencyChanges) { quake, was in
+                printed.append(Printed(code: quake.record.code, agencies: try db.agencies(ofEvent: quake.record.code), was: was))
+            }
+        }
+        return printed
+    }
+
+    @Test func aJoiningReportPrintsItsEventAgainWithItsCountBefore() throws {
+        let store = try TestStore([Self.usgs])
+        defer { store.remove() }
+        var cursor = try store.read { try $0.arrivalCursor() }
+        var plain = cursor
+        try store.upsert([Self.emsc])
+        #expect(try Self.read(store, &cursor) == [
+            Printed(code: "us7000m9g4", agencies: 2, was: EarlierEvent(code: "us7000m9g4", agencies: 1)),
+        ])
+        // Nothing arrived: without agencyChanges (the browser's new quakes) nothing is reported.
+        #expect(try Self.read(store, &plain, agencyChanges: false) == [])
+        #expect(plain == cursor)
+
+        // Changes nobody sees in the line: the same report again, a revision of the report that
+        // is not preferred, notes. Nothing.
+        try store.upsert([Self.emsc])
+        var revised = Self.emsc
+        revised.magnitude = 7.3
+        revised.updated += 60_000
+        try store.upsert([revised])
+        try store.setNotes("felt in Wajima", code: "us7000m9g4")
+        #expect(try Self.read(store, &cursor) == [])
+
+        // EMSC's reviewed solution becomes the preferred one: the event shows its code now.
+        revised.status = "reviewed"
+        revised.updated += 60_000
+        try store.upsert([revised])
+        #expect(try Self.read(store, &cursor) == [
+            Printed(code: "emsc:20240101_0000078", agencies: 2, was: EarlierEvent(code: "us7000m9g4", agencies: 2)),
+        ])
+
+        // Deleted, the preferred report leaves: ComCat's alone, under its code again.
+        try store.delete(code: "emsc:20240101_0000078")
+        #expect(try Self.read(store, &cursor) == [
+            Printed(code: "us7000m9g4", agencies: 1, was: EarlierEvent(code: "emsc:20240101_0000078", agencies: 2)),
+        ])
+    }
+
+    /// What is new since the cursor is an arrival, printed once, however association rewrote it.
+    @Test func eventsNewSinceTheCursorAreArrivalsOnce() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var cursor = try store.read { try $0.arrivalCursor() }
+        // Both reports in one import: one new event.
+        try store.upsert([Self.usgs, Self.emsc])
+        #expect(try Self.read(store, &cursor) == [Printed(code: "us7000m9g4", agencies: 2, was: nil)])
+        // A day later: EMSC's report alone, then ComCat's joins it (preferred) in another commit,
+        // both before the reader looks. One new event under ComCat's code (EMSC's code is a
+        // report of it now, not a second quake).
+        var (usgs, emsc) = (Self.usgs, Self.emsc)
+        (usgs.code, emsc.code) = ("us7000m9zz", "emsc:20240102_0000001")
+        usgs.time += 86_400_000
+        emsc.time += 86_400_000
+        try store.upsert([emsc])
+        try store.upsert([usgs])
+        #expect(try Self.read(store, &cursor) == [Printed(code: "us7000m9zz", agencies: 2, was: nil)])
+        // EMSC revises its report a minute later: it leaves the event, which ComCat alone reports
+        // now, and is an event of its own, new in the list.
+        emsc.time += 60_000
+        emsc.updated += 120_000
+        try store.upsert([emsc])
+        #expect(try Self.read(store, &cursor) == [
+            Printed(code: "us7000m9zz", agencies: 1, was: EarlierEvent(code: "us7000m9zz", agencies: 2)),
+            Printed(code: "emsc:20240102_0000001", agencies: 1, was: nil),
+        ])
+        #expect(try Self.read(store, &cursor) == [])
+    }
+}

@@ -10,6 +10,10 @@ import QuakeTUI
 /// place, the distance and direction from a point when there is one (`watch --near`), the code,
 /// and `3 ag` when several agencies reported the event (the browser's agencies column). The type
 /// and the agencies are `QuakeFormat.magnitudeType` and `QuakeFormat.agencies`, the browser's.
+///
+/// `watch` prints an event already stored again when its agencies change, the line ending with
+/// what the event showed before that differs: `  2 ag  (was 1 ag)`, `  2 ag  (was [us7000m9g4])`
+/// or `  2 ag  (was [us7000m9g4], 1 ag)`.
 struct QuakeTextLine {
     private let formatter: DateFormatter
     let unit: DisplaySettings.DistanceUnit
@@ -23,8 +27,10 @@ struct QuakeTextLine {
     }
 
     /// The line of `quake`, an event `agencies` agencies reported; `distance` (km) and `bearing`
-    /// (degrees) from a point, when both are given, go before the code (`  14 km NNE`).
-    func text(_ quake: QuakeRecord, agencies: Int, distance: Double? = nil, bearing: Double? = nil) -> String {
+    /// (degrees) from a point, when both are given, go before the code (`  14 km NNE`); `was`,
+    /// what the event showed before its agencies changed, at the end.
+    func text(_ quake: QuakeRecord, agencies: Int, distance: Double? = nil, bearing: Double? = nil,
+              was: EarlierEvent? = nil) -> String {
         let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
         let type = QuakeFormat.magnitudeType(quake.magType) ?? "—"
         let typeCell = type + String(repeating: " ", count: max(0, QuakeFormat.magnitudeTypeWidth - TextWidth.of(type)))
@@ -39,6 +45,10 @@ struct QuakeTextLine {
                            GeoPoint.compassPoint(bearing))
         }
         let reported = QuakeFormat.agencies(agencies)
-        return text + "  [\(SafeText.sanitize(quake.code))]" + (reported.isEmpty ? "" : "  \(reported)")
+        text += "  [\(SafeText.sanitize(quake.code))]" + (reported.isEmpty ? "" : "  \(reported)")
+        guard let was else { return text }
+        let before = (was.code == quake.code ? [] : ["[\(SafeText.sanitize(was.code))]"])
+            + (was.agencies == agencies ? [] : ["\(was.agencies) ag"])
+        return before.isEmpty ? text : text + "  (was \(before.joined(separator: ", ")))"
     }
 }

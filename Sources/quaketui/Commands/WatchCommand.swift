@@ -15,10 +15,18 @@ enum WatchCommand {
         discussion: """
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
-            refresh — within a fraction of a second of its commit. Updates of quakes already
-            stored are not printed again. Quakes print in the order they arrive; those that arrive
-            together (one import, or what was committed while watch read the last ones) print oldest
-            first, so the newest quake is the last line, as in a log.
+            refresh — within a fraction of a second of its commit. Quakes print in the order they
+            arrive; those that arrive together (one import, or what was committed while watch read
+            the last ones) print oldest first, so the newest quake is the last line, as in a log.
+
+            A quake already stored prints again when its agencies change: another agency's report
+            of it joins its event, or one leaves. Its line ends with what it showed before that
+            differs: '(was 1 ag)' when a report joined or left; '(was [us1000731j], 1 ag)' when
+            the joining report is the preferred one now, so the event shows its code; '(was
+            [CODE])' when only the preferred report changed (a revision, another
+            agencyPreference). Other updates (revisions of a report the line does not show,
+            notes) print nothing. Past 10,000 changes at once (a large import or fetch), the new
+            rows print as new quakes, unmarked, and the other changes not at all.
 
             --refresh also runs the automatic refresh (a headless monitor for a server): the
             app settings autoRefreshFeed every autoRefreshInterval seconds, with conditional
@@ -44,7 +52,8 @@ enum WatchCommand {
             "intensityAtHome","sArrivalSeconds","agencies","reports"}, plus "distanceKm" (to 0.1 km)
             and "bearing" (whole degrees) with --near; "agencies" is how many agencies reported the
             quake and "reports" their solutions as 'quaketui list --help' describes them, the
-            preferred one first.
+            preferred one first. An event printed again has "was": {"code","agencies"}, the code
+            it showed and how many agencies had reported it before.
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
@@ -140,8 +149,9 @@ enum WatchCommand {
             let rule = AlertRule(settings)
             let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             cursor = try container.viewContext.read { db in
-                try db.forEachArrival(after: cursor, byTime: true) { quake in
-                    if let alerts, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
+                try db.forEachArrival(after: cursor, byTime: true, agencyChanges: true) { quake, was in
+                    // An event printed again alerts as before: only under a code new since the cursor.
+                    if let alerts, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
                         // The bell itself, which the printer's sanitizer would strip, then the sentence.
                         ringBell()
                         printError(alert.sentence(miles: miles, homeName: rule.homeName))
@@ -158,10 +168,10 @@ enum WatchCommand {
                     }
                     if json {
                         output.write(try QuakeJSON.arrival(quake.record, distanceKm: distance, bearing: bearing, home: home,
-                                                           reports: try db.reports(ofEvent: quake.record.code)).line() + "\n")
+                                                           reports: try db.reports(ofEvent: quake.record.code), was: was).line() + "\n")
                     } else {
                         output.write(line.text(quake.record, agencies: try db.agencies(ofEvent: quake.record.code),
-                                               distance: distance, bearing: bearing) + "\n")
+                                               distance: distance, bearing: bearing, was: was) + "\n")
                     }
                 }
             }
