@@ -595,19 +595,13 @@ public final class FetchedResultsController: SortHost {
     /// in 300 counts, 6 ms of the browser's main thread at 200k, and up to 2,000 rows are merged.
     private func ranks(_ db: Connection, of rows: [String: RowKeys]) throws -> [String: Int] {
         var result: [String: Int] = [:]
-        let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
         for (key, members) in Dictionary(grouping: rows, by: { sectionKey(of: $0.value) }) {
             let sorted = members.sorted { plan.precedesInSection($0.value, $1.value) }
             let first = try rank(db, sorted[0].value)
             result[sorted[0].key] = first
             guard sorted.count > 1 else { continue }
-            let (range, rangeArgs) = key.rangeSQL
-            let (onward, onwardArgs) = plan.atOrAfterInSection(sorted[0].value)
-            let (sql, arguments) = try plan.strategy.orderedIDsQuery(
-                db, where: ("\(range) AND \(predicate) AND \(onward)", rangeArgs + predicateArgs + onwardArgs), orderBy: plan.orderBy)
-            let statement = try db.cachedStatement(sql)
+            let statement = try walk(db, key, from: sorted[0].value, keys: false)
             defer { statement.reset() }
-            try statement.bind(arguments)
             var next = 1, offset = 0
             while next < sorted.count, try statement.step() {
                 if statement.value(at: 0).int64 == sorted[next].value.id {
@@ -620,6 +614,21 @@ public final class FetchedResultsController: SortHost {
             for (code, keys) in sorted[next...] { result[code] = try rank(db, keys) }
         }
         return result
+    }
+
+    /// The matching rows of section `key` from the row with `keys` on, in order, as a bound
+    /// statement to step: their ids, or with `keys` their `RowKeys.columns`.
+    private func walk(_ db: Connection, _ key: SectionKey, from start: RowKeys, keys: Bool) throws -> Statement {
+        let (range, rangeArgs) = key.rangeSQL
+        let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
+        let (onward, onwardArgs) = plan.atOrAfterInSection(start)
+        let condition = ("\(range) AND \(predicate) AND \(onward)", rangeArgs + predicateArgs + onwardArgs)
+        let (sql, arguments) = keys
+            ? try plan.strategy.orderedRowsQuery(db, select: RowKeys.columns, where: condition, orderBy: plan.orderBy, tail: ("", []))
+            : try plan.strategy.orderedIDsQuery(db, where: condition, orderBy: plan.orderBy)
+        let statement = try db.cachedStatement(sql)
+        try statement.bind(arguments)
+        return statement
     }
 
     /// A merge under an order with its own table (a distance sort, `SortStrategy.merge`): the
@@ -700,20 +709,13 @@ public final class FetchedResultsController: SortHost {
     /// 2,000 quakes of one day of 10,000 took 0.3–2.5 s on the loop at 100k).
     private func rowsNowBefore(_ db: Connection, _ rows: [String: RowKeys]) throws -> [String: Int] {
         var result: [String: Int] = [:]
-        let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
         for (key, members) in Dictionary(grouping: rows, by: { sectionKey(of: $0.value) }) {
             let sorted = members.sorted { plan.precedesInSection($0.value, $1.value) }
             var before = try countRows(db, in: key, before: sorted[0].value)
             result[sorted[0].key] = before
             guard sorted.count > 1 else { continue }
-            let (range, rangeArgs) = key.rangeSQL
-            let (onward, onwardArgs) = plan.atOrAfterInSection(sorted[0].value)
-            let (sql, arguments) = try plan.strategy.orderedRowsQuery(
-                db, select: RowKeys.columns, where: ("\(range) AND \(predicate) AND \(onward)", rangeArgs + predicateArgs + onwardArgs),
-                orderBy: plan.orderBy, tail: ("", []))
-            let statement = try db.cachedStatement(sql)
+            let statement = try walk(db, key, from: sorted[0].value, keys: true)
             defer { statement.reset() }
-            try statement.bind(arguments)
             var next = 1
             var row: RowKeys? = try statement.step() ? RowKeys(statement) : nil
             while next < sorted.count {
