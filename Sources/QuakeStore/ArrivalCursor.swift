@@ -134,8 +134,10 @@ private struct ListedChanges {
     /// Codes association updated, in history order, once each.
     private(set) var updated: [String] = []
     private var updatedSet = Set<String>()
-    /// The events stored at the cursor whose rows association took away since (`finish`).
+    /// The events stored at the cursor whose rows association took away since (`finish`), and
+    /// the same by the id their row had, in code order.
     private var gone = Set<String>()
+    private var goneByID: [Int64: [String]] = [:]
 
     mutating func add(_ change: HistoryChange) {
         if first[change.code] == nil { first[change.code] = change }
@@ -152,6 +154,7 @@ private struct ListedChanges {
         for (code, kind) in lastKind where kind == .delete && agencies[code] != nil && existedBefore(code, cursor: cursor) {
             gone.insert(code)
         }
+        goneByID = Dictionary(grouping: gone.sorted()) { first[$0]?.old?.id ?? -1 }
     }
 
     /// Whether `code` was a stored row at the cursor: its first change since is no insert, of a
@@ -173,8 +176,8 @@ private struct ListedChanges {
     func earlier(ofArrival quake: StoredQuake, on db: Connection) throws(SQLiteError) -> EarlierEvent? {
         guard !gone.isEmpty else { return nil }
         func event(_ code: String) -> EarlierEvent? { agencies[code].map { EarlierEvent(code: code, agencies: $0) } }
-        if let same = gone.sorted().first(where: { code in
-            guard let old = first[code]?.old, old.id == quake.id else { return false }
+        if let same = goneByID[quake.id]?.first(where: { code in
+            guard let old = first[code]?.old else { return false }
             return (Association.gap(old.time, quake.record.time) ?? .max) <= Association.window
         }) {
             return event(same)
