@@ -19,10 +19,13 @@ extension WriteTransaction {
     /// an event of several; nil: not staged (`upsert` writes its row).
     func stageIfJoining(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome? {
         guard staged.count < StagedReports.limit else { return nil }
+        // A store of this agency's reports alone (a month of USGS's into USGS's): nothing to join.
+        let agency = Association.agency(of: record)
+        if let storedAgencies, storedAgencies.allSatisfy({ $0 == agency }) { return nil }
         let near = try held(.near)
         try near.bind(Association.widened(record.time, by: -Association.window), at: 1)
         try near.bind(Association.widened(record.time, by: Association.window), at: 2)
-        try near.bind(Association.agency(of: record), at: 3)
+        try near.bind(agency, at: 3)
         let isNear = try near.step() && near.int64(at: 0) != 0
         near.reset()
         guard isNear else { return nil }
@@ -42,7 +45,20 @@ extension WriteTransaction {
         changes.record(.insert, code: record.code)
         pendingRowIndexing?.noteInserted(id: id)
         touched.add(record.time)
+        storedAgencies?.insert(agency)
         return .inserted
+    }
+
+    /// The agencies of the store's rows, read from the search digest's kinds (each pair of a
+    /// row's magnitude type and agency: a superset once the digest holds every row); nil when
+    /// an event has reports of several or the digest is behind.
+    func agenciesOfStore() throws(SQLiteError) -> Set<String>? {
+        guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM report)").int64 == 0,
+              try SearchDigest.isCurrent(connection) else { return nil }
+        var agencies: Set<String> = []
+        let kinds = try connection.prepare("SELECT DISTINCT source FROM quake_digest_kind")
+        while try kinds.step() { agencies.insert(kinds.text(at: 0)) }
+        return agencies
     }
 
     /// The id SQLite gives a new row (the largest plus one), counting the staged reports' rows.

@@ -32,6 +32,9 @@ public final class WriteTransaction {
     var stagesReports = false
     /// The row id the last inserted (or staged) report took.
     var lastInsertedID: Int64 = 0
+    /// Every agency whose rows the store may hold, while no event has two (nil: not known);
+    /// `stageIfJoining` skips its seeks when it holds no other agency than a report's.
+    var storedAgencies: Set<String>?
     /// Statements held for association and staging (`WriteTransaction+HeldStatements.swift`).
     var heldStatements: [HeldStatement: Statement] = [:]
     /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
@@ -126,6 +129,7 @@ extension WriteTransaction {
         if associates, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
         // A new report that may join another agency's event waits for association outside `quake`.
         if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
+        storedAgencies?.insert(Association.agency(of: record))
         let statement = try heldUpsertStatement()
         try bindUpsert(record, to: statement)
         // Rows of staged reports are not in the table yet: a new row takes the id after theirs.
@@ -234,6 +238,8 @@ extension WriteTransaction {
         // Into a small or empty store the default is enough.
         let cacheKiB = Self.importCacheKiB(rowsBefore: rowsBefore)
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
+        // Before anything is written: which agencies the store holds (`stageIfJoining`).
+        if associates, !changes.hasChanges, staged.count == 0 { storedAgencies = try agenciesOfStore() }
         // An earlier import of this transaction's deferral, not caught up yet, goes on.
         var rowIndexing = pendingRowIndexing
         pendingRowIndexing = nil
