@@ -3,7 +3,7 @@ import QuakeModel
 ///
 /// Into a store that holds another agency's reports of the same earthquakes, nearly every new
 /// report joins an event: its `quake` row was inserted (seven indexes, the digest's trigger) only
-/// for association to delete it again before the commit, 40% of another agency's month into
+/// for association to delete it again before the commit, 37% of another agency's month into
 /// 1,000,000 quakes (perf, 2026-12-03). So `upsert`, while an import's rows are indexed after
 /// association (`pendingRowIndexing`), keeps a new report that lies within a window of another
 /// agency's report or of an event of several (`nearAnotherAgencySQL`: two seeks of the time
