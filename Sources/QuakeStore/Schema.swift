@@ -201,9 +201,9 @@ enum Schema {
         """,
         // 17 (issue 53): history keeps how many agencies had reported an event whose row
         // association rewrote (a report joined or left it, its preferred report changed), so a
-        // reader tells an event whose agencies changed from a revision: a joining report's own
-        // row comes and goes in one transaction and leaves no change of its own
-        // (`HistoryChange.oldAgencies`; `watch` prints such an event again).
+        // reader tells an event whose agencies changed from a revision: a joining report gets no
+        // row of its own, so it leaves no change of its own (`HistoryChange.oldAgencies`; `watch`
+        // prints such an event again).
         """
         ALTER TABLE history_change ADD COLUMN oldAgencies INTEGER;
         """,

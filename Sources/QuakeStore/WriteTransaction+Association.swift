@@ -124,7 +124,14 @@ extension WriteTransaction {
             while try times.step() { touched.add(times.int64(at: 0)) }
             try connection.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('agencyPreference', ?)", [.text(current)])
         }
-        guard !touched.isEmpty else { return }
+        guard !touched.isEmpty else { return try materializeAllStaged() }
+        // It writes reports and rewrites event rows all over a large store: the import's page
+        // cache keeps what it dirties from spilling to the WAL before the commit (with SQLite's
+        // 2 MB, 7% of another agency's month into 1M was such writes, perf).
+        let rows = Int(try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
+        let cacheKiB = Self.importCacheKiB(rowsBefore: rows)
+        if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
+        defer { if cacheKiB != Self.defaultCacheKiB { try? connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") } }
         let ranges = touched.starts
         touched = TouchedTimes()
         var gone = Set<Int64>()
@@ -136,6 +143,8 @@ extension WriteTransaction {
             if gone.count >= Self.goneBatch { try delete(gone); gone = [] }
         }
         try delete(gone)
+        // Staged reports no segment took (a neighbour went since) are rows of their own.
+        try materializeAllStaged()
     }
 
     /// Deletes the rows no event keeps, `goneBatch` to a statement. A delete fires the search
@@ -144,7 +153,8 @@ extension WriteTransaction {
     /// flush, was 60% of a month of another agency's reports into 1M. A statement of a
     /// thousand keeps its statement journal (the pages it changes) small.
     private func delete(_ gone: Set<Int64>) throws(SQLiteError) {
-        let ids = gone.sorted()
+        // A staged report's row was never written: it is only no longer there.
+        let ids = gone.filter { !staged.remove(id: $0) }.sorted()
         var start = 0
         while start < ids.count {
             let chunk = ids[start..<min(ids.count, start + Self.goneBatch)]
@@ -171,19 +181,28 @@ extension WriteTransaction {
     private func segmentsToAssociate(_ ranges: [(Int64, Int64)], from first: Int)
         throws(SQLiteError) -> (segments: [(low: Int64, high: Int64)], next: Int) {
         let window = Association.window
-        let walk = try connection.cachedStatement("""
-            SELECT time, agencies, coalesce(source, 'usgs') FROM quake WHERE time >= ?1
-            UNION ALL SELECT time, 0, agency FROM report WHERE time >= ?1
-            ORDER BY 1
-            """)
+        let walk = try held(.walk)
         defer { walk.reset() }
-        try walk.bind(try extendDown(ranges[first].0), at: 1)
+        let from = try extendDown(ranges[first].0)
+        try walk.bind(from, at: 1)
         var found: [(low: Int64, high: Int64)] = []
         // `i`: the first range whose reach (its end plus a window) the walk has not passed.
         var i = first
         var start: Int64 = 0, last: Int64 = 0, agency = "", shared = false, near = false, open = false
-        while try walk.step() {
-            let time = walk.int64(at: 0)
+        // The staged reports' rows in time order beside the statement's (`position`: the next one's).
+        var position = staged.isEmpty ? nil : staged.firstPresent(atOrAfter: from)
+        var stepped = try walk.step()
+        while stepped || position != nil {
+            var stagedIndex: Int?
+            if let p = position, !stepped || staged.records[staged.index(atPosition: p)].time < walk.int64(at: 0) {
+                stagedIndex = staged.index(atPosition: p)
+            }
+            let time = stagedIndex.map { staged.records[$0].time } ?? walk.int64(at: 0)
+            let agencies = stagedIndex == nil ? walk.int64(at: 1) : 1
+            func rowAgency() -> String { stagedIndex.map { Association.agency(of: staged.records[$0]) } ?? walk.text(at: 2) }
+            defer {
+                if stagedIndex != nil { position = staged.nextPresent(after: position!) }
+            }
             if open, (Association.gap(time, last) ?? .max) > window {
                 if shared && near { found.append((start, last)) }
                 open = false
@@ -192,12 +211,13 @@ extension WriteTransaction {
                 if i == ranges.count || Association.widened(ranges[i].0, by: -Self.reseekGap) > time { return (found, i) }
             }
             if !open {
-                (start, agency, shared, near, open) = (time, walk.text(at: 2), false, false, true)
+                (start, agency, shared, near, open) = (time, rowAgency(), false, false, true)
             }
-            if !shared, walk.int64(at: 1) != 1 || walk.text(at: 2) != agency { shared = true }
+            if !shared, agencies != 1 || rowAgency() != agency { shared = true }
             while i < ranges.count, Association.widened(ranges[i].1, by: window) < time { i += 1 }
             if !near, i < ranges.count, Association.widened(ranges[i].0, by: -window) <= time { near = true }
             last = time
+            if stagedIndex == nil { stepped = try walk.step() }
         }
         if open, shared, near { found.append((start, last)) }
         return (found, ranges.count)
@@ -205,33 +225,39 @@ extension WriteTransaction {
 
     /// The earliest time reached from `time` down through reports at most a window apart.
     private func extendDown(_ time: Int64) throws(SQLiteError) -> Int64 {
-        let statement = try connection.cachedStatement("""
-            SELECT min(t) FROM (SELECT min(time) AS t FROM quake WHERE time >= ?1 AND time < ?2
-                                UNION ALL SELECT min(time) FROM report WHERE time >= ?1 AND time < ?2)
-            """)
+        let statement = try held(.extendDown)
         var low = time
         while true {
             statement.reset()
             try statement.bind(Association.widened(low, by: -Association.window), at: 1)
             try statement.bind(low, at: 2)
-            guard try statement.step(), !statement.isNull(at: 0) else { return low }
-            low = statement.int64(at: 0)
+            let below = Association.widened(low, by: -Association.window)
+            let stagedTime = staged.isEmpty ? nil : staged.minTime(from: below, before: low)
+            guard try statement.step(), !statement.isNull(at: 0) else {
+                guard let stagedTime else { return low }
+                low = stagedTime
+                continue
+            }
+            low = min(statement.int64(at: 0), stagedTime ?? .max)
         }
     }
 
     /// The latest time reached from `time` up through reports at most a window apart.
     private func extendUp(_ time: Int64) throws(SQLiteError) -> Int64 {
-        let statement = try connection.cachedStatement("""
-            SELECT max(t) FROM (SELECT max(time) AS t FROM quake WHERE time > ?1 AND time <= ?2
-                                UNION ALL SELECT max(time) FROM report WHERE time > ?1 AND time <= ?2)
-            """)
+        let statement = try held(.extendUp)
         var high = time
         while true {
             statement.reset()
             try statement.bind(high, at: 1)
             try statement.bind(Association.widened(high, by: Association.window), at: 2)
-            guard try statement.step(), !statement.isNull(at: 0) else { return high }
-            high = statement.int64(at: 0)
+            let above = Association.widened(high, by: Association.window)
+            let stagedTime = staged.isEmpty ? nil : staged.maxTime(after: high, through: above)
+            guard try statement.step(), !statement.isNull(at: 0) else {
+                guard let stagedTime else { return high }
+                high = stagedTime
+                continue
+            }
+            high = max(statement.int64(at: 0), stagedTime ?? .min)
         }
     }
 
@@ -246,6 +272,10 @@ extension WriteTransaction {
         }
     }
 
+    /// A row's keys for the history, only while changes are listed (folding its place and region
+    /// for a bulk entry that keeps none was 4% of another agency's month into 1M).
+    private func listedKeys(_ row: EventRow) -> RowKeys? { changes.isTrackingCodes ? row.keys : nil }
+
     /// Computes the events of the segment around `[low, high]` from its reports and rewrites
     /// the rows and reports that differ.
     /// Rows no event keeps any more are set aside (their codes renamed) and added to `gone`, for
@@ -257,10 +287,10 @@ extension WriteTransaction {
         var rows: [Int64: EventRow] = [:]
         var reports: [String: (record: QuakeRecord, event: Int64)] = [:]
         // Prepared once per connection (a month of another agency's reports is ~10k segments).
-        let rowsByTime = try connection.cachedStatement(Self.rowsByTimeSQL)
-        let rowByID = try connection.cachedStatement(Self.rowByIDSQL)
-        let reportsByTime = try connection.cachedStatement(Self.reportsByTimeSQL)
-        let reportsByEvent = try connection.cachedStatement(Self.reportsByEventSQL)
+        let rowsByTime = try held(.rowsByTime)
+        let rowByID = try held(.rowByID)
+        let reportsByTime = try held(.reportsByTime)
+        let reportsByEvent = try held(.reportsByEvent)
         defer { rowsByTime.reset(); rowByID.reset(); reportsByTime.reset(); reportsByEvent.reset() }
         func readRow(_ s: Statement) {
             guard !gone.contains(s.int64(at: 0)) else { return }
@@ -277,6 +307,13 @@ extension WriteTransaction {
             rowsByTime.reset()
             try rowsByTime.bind([.integer(low), .integer(high)])
             while try rowsByTime.step() { readRow(rowsByTime) }
+            // A staged report stands for the row it would have had (its id, one agency, no notes).
+            if !staged.isEmpty {
+                for index in staged.presentIndexes(from: low, through: high) where !gone.contains(staged.ids[index]) {
+                    let quake = StoredQuake(id: staged.ids[index], record: staged.records[index], notes: nil)
+                    rows[quake.id] = EventRow(quake: quake, agencies: 1)
+                }
+            }
             reportsByTime.reset()
             try reportsByTime.bind([.integer(low), .integer(high)])
             while try reportsByTime.step() { readReport(reportsByTime) }
@@ -326,10 +363,15 @@ extension WriteTransaction {
         let eventOfCode = Dictionary(uniqueKeysWithValues: events.enumerated().flatMap { e, event in
             event.members.map { (records[$0].code, e) }
         })
+        // A staged report's row an event keeps is written now, with its id, as the import would
+        // have written it; the rows staged reports would have had and no event keeps never are.
+        for id in rowOfEvent.values.sorted() where staged.isPresent(id: id) {
+            try materializeStaged(code: rows[id]!.quake.record.code)
+        }
 
         // Rows no event keeps go; their notes go with the report they showed (else any of theirs).
         var extraNotes: [Int: [String]] = [:]
-        let setCode = try connection.cachedStatement("UPDATE quake SET code = ? WHERE id = ?")
+        let setCode = try held(.setCode)
         // The codes the segment's event rows will show: only a going row's code among them must be
         // freed before the rows are written.
         let shownCodes = Set(events.map { records[$0.preferred].code })
@@ -348,7 +390,7 @@ extension WriteTransaction {
                 try setCode.step()
             }
             gone.insert(row.quake.id)
-            changes.list(.delete, code: row.quake.record.code, old: row.keys, agencies: row.agencies)
+            changes.list(.delete, code: row.quake.record.code, old: listedKeys(row), agencies: row.agencies)
         }
         // Codes that move to another row are set aside first (codes are unique).
         for (e, row) in rowOfEvent where rows[row]!.quake.record.code != records[events[e].preferred].code {
@@ -356,9 +398,9 @@ extension WriteTransaction {
             try setCode.bind([.text("\u{1}moving \(row)"), .integer(row)])
             try setCode.step()
         }
-        let writeRow = try connection.cachedStatement(Self.eventRowUpdateSQL)
-        let setCount = try connection.cachedStatement("UPDATE quake SET agencies = ?1, notes = ?2 WHERE id = ?3")
-        let insertRow = try connection.cachedStatement(Self.eventRowInsertSQL)
+        let writeRow = try held(.writeRow)
+        let setCount = try held(.setCount)
+        let insertRow = try held(.insertRow)
         for (e, event) in events.enumerated() {
             let preferred = records[event.preferred]
             let agencies = event.members.count
@@ -372,7 +414,7 @@ extension WriteTransaction {
                     setCount.reset()
                     try setCount.bind([.integer(Int64(agencies)), notes.map { .text($0) } ?? .null, .integer(id)])
                     try setCount.step()
-                    changes.list(.update, code: preferred.code, old: old.keys, agencies: old.agencies)
+                    changes.list(.update, code: preferred.code, old: listedKeys(old), agencies: old.agencies)
                     continue
                 }
                 writeRow.reset()
@@ -380,15 +422,16 @@ extension WriteTransaction {
                 try writeRow.bind(id, at: 25)
                 try writeRow.step()
                 if old.quake.record.code == preferred.code {
-                    changes.list(.update, code: preferred.code, old: old.keys, agencies: old.agencies)
+                    changes.list(.update, code: preferred.code, old: listedKeys(old), agencies: old.agencies)
                 } else {
-                    changes.list(.delete, code: old.quake.record.code, old: old.keys, agencies: old.agencies)
+                    changes.list(.delete, code: old.quake.record.code, old: listedKeys(old), agencies: old.agencies)
                     changes.list(.insert, code: preferred.code)
                 }
             } else {
                 let notes = extraNotes[e]?.joined(separator: "\n")
                 insertRow.reset()
                 try bindEventRow(preferred, agencies: agencies, notes: notes, to: insertRow)
+                try insertRow.bind(staged.isEmpty ? .null : .integer(try nextRowID()), at: 25)
                 try insertRow.step()
                 rowOfEvent[e] = connection.lastInsertRowID
                 pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)
@@ -397,8 +440,8 @@ extension WriteTransaction {
         }
 
         // `report` holds the reports of shared events, and only those.
-        let putReport = try connection.cachedStatement(Self.reportPutSQL)
-        let dropReport = try connection.cachedStatement("DELETE FROM report WHERE code = ?")
+        let putReport = try held(.putReport)
+        let dropReport = try held(.dropReport)
         for (e, event) in events.enumerated() {
             let id = rowOfEvent[e]!
             for m in event.members {
@@ -419,6 +462,23 @@ extension WriteTransaction {
     }
 
     // MARK: - SQL
+
+    /// The walk of `segmentsToAssociate`: every row's and report's time, agency count and agency.
+    static let walkSQL = """
+        SELECT time, agencies, coalesce(source, 'usgs') FROM quake WHERE time >= ?1
+        UNION ALL SELECT time, 0, agency FROM report WHERE time >= ?1
+        ORDER BY 1
+        """
+    /// The earliest time in ?1 ..< ?2 (`extendDown`).
+    static let extendDownSQL = """
+        SELECT min(t) FROM (SELECT min(time) AS t FROM quake WHERE time >= ?1 AND time < ?2
+                            UNION ALL SELECT min(time) FROM report WHERE time >= ?1 AND time < ?2)
+        """
+    /// The latest time in ?1 <.. ?2 (`extendUp`).
+    static let extendUpSQL = """
+        SELECT max(t) FROM (SELECT max(time) AS t FROM quake WHERE time > ?1 AND time <= ?2
+                            UNION ALL SELECT max(time) FROM report WHERE time > ?1 AND time <= ?2)
+        """
 
     static let rowsByTimeSQL = "SELECT \(StoredQuake.columns), agencies FROM quake WHERE time BETWEEN ? AND ?"
     static let rowByIDSQL = "SELECT \(StoredQuake.columns), agencies FROM quake WHERE id = ?"
@@ -466,7 +526,8 @@ extension WriteTransaction {
 
     private static let eventRowColumns = "code, magnitude, magType, place, time, updated, latitude, longitude, depth, status, type, tsunami, felt, alert, sig, net, url, title, source, region, regionKey, placeKey, agencies, notes"
 
-    static let eventRowInsertSQL = "INSERT INTO quake (\(eventRowColumns)) VALUES (\((1...24).map { "?\($0)" }.joined(separator: ", ")))"
+    /// ?25: the row id (NULL: SQLite's next).
+    static let eventRowInsertSQL = "INSERT INTO quake (\(eventRowColumns), id) VALUES (\((1...25).map { "?\($0)" }.joined(separator: ", ")))"
 
     static let eventRowUpdateSQL = "UPDATE quake SET "
         + eventRowColumns.split(separator: ",").enumerated().map { "\($0.element.trimmingCharacters(in: .whitespaces)) = ?\($0.offset + 1)" }

@@ -17,6 +17,7 @@ extension WriteTransaction {
     /// entry becomes a bulk one. Restore before the body of the transaction returns.
     public func deferIndexes() throws(SQLiteError) {
         guard bulkLoad == nil else { return }
+        try materializeAllStaged()
         try finishDeferredRowIndexing()
         let dropped = try dropSecondaryIndexes()
         let rowIndexing = try deferRowIndexing()

@@ -138,6 +138,7 @@ extension WriteTransaction {
     public func markAbsent(agency: String, listed: Set<String>, from: Int64, through: Int64,
                            minimumMagnitude: Double?) throws(SQLiteError) -> Int {
         guard keepsRevisions, from <= through else { return 0 }
+        try materializeAllStaged()
         let floor = minimumMagnitude.map { " AND magnitude >= \($0)" } ?? ""
         var absent: [(code: String, time: Int64, shared: Bool)] = []
         let lone = try connection.prepare("""

@@ -24,6 +24,19 @@ public final class WriteTransaction {
     var touched = TouchedTimes()
     /// Reports withdrawn in this transaction (records of status `deleted`).
     var withdrawnCount = 0
+    /// New reports an import holds back from `quake` until association decides them
+    /// (`WriteTransaction+Staging.swift`).
+    var staged = StagedReports()
+    /// Whether `upsert` may stage a new report now (set by `upsert(from:)` while its rows are
+    /// indexed after association).
+    var stagesReports = false
+    /// The row id the last inserted (or staged) report took.
+    var lastInsertedID: Int64 = 0
+    /// Every agency whose rows the store may hold, while no event has two (nil: not known);
+    /// `stageIfJoining` skips its seeks when it holds no other agency than a report's.
+    var storedAgencies: Set<String>?
+    /// Statements held for association and staging (`WriteTransaction+HeldStatements.swift`).
+    var heldStatements: [HeldStatement: Statement] = [:]
     /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
     /// on purpose (tests of the migrations) do not associate.
     lazy var associates: Bool = {
@@ -114,19 +127,61 @@ extension WriteTransaction {
     /// row, its notes and its row id) — https://www.sqlite.org/lang_upsert.html.
     @discardableResult
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
+        // A report staged earlier in this import is written first, then treated as a row.
+        if staged.count > 0 { try materializeStaged(code: record.code) }
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
         if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
         // A report of an event of several agencies lives in `report`; association rewrites its event.
         if associates, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
-        // Held here after the first lookup: hashing the long SQL text per row would cost an import.
-        let statement: Statement
-        if let upsertStatement {
-            statement = upsertStatement
-            statement.reset()
-        } else {
-            statement = try connection.cachedStatement(Self.upsertSQL)
-            upsertStatement = statement
+        // A new report that may join another agency's event waits for association outside `quake`.
+        if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
+        storedAgencies?.insert(Association.agency(of: record))
+        let statement = try heldUpsertStatement()
+        try bindUpsert(record, to: statement)
+        // Rows of staged reports are not in the table yet: a new row takes the id after theirs.
+        try statement.bind(staged.isEmpty ? .null : .integer(try nextRowID()), at: 23)
+        // While changes are listed one by one, remember where the row was for readers' diffs.
+        let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
+        let rowidBefore = connection.lastInsertRowID
+        try statement.step()
+        // The DO UPDATE branch leaves last_insert_rowid alone, so a new row id means an insert.
+        var outcome: UpsertOutcome =
+            connection.changes == 0 ? .unchanged
+            : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
+        // A new row of a report its agency withdrew since: an older version, not stored again.
+        if outcome == .inserted, hasWithdrawn, try isWithdrawn(record) {
+            try connection.execute("DELETE FROM quake WHERE id = ?", [.integer(connection.lastInsertRowID)])
+            outcome = .unchanged
         }
+        switch outcome {
+        case .inserted:
+            changes.record(.insert, code: record.code)
+            lastInsertedID = connection.lastInsertRowID
+            pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)
+        case .updated: changes.record(.update, code: record.code, old: old)
+        case .unchanged: changes.unchanged += 1
+        case .withdrawn: break
+        }
+        // A report alone in its event: where it is now is where association looks (where it was,
+        // nobody had joined it, so leaving changes nobody's event).
+        if outcome != .unchanged, associates { touched.add(record.time) }
+        return outcome
+    }
+
+    /// The upsert statement, held after the first lookup: hashing the long SQL text per row
+    /// would cost an import.
+    func heldUpsertStatement() throws(SQLiteError) -> Statement {
+        if let upsertStatement {
+            upsertStatement.reset()
+            return upsertStatement
+        }
+        let statement = try connection.cachedStatement(Self.upsertSQL)
+        upsertStatement = statement
+        return statement
+    }
+
+    /// Binds `record` to `upsertSQL`'s ?1…?22 (the id, ?23, is left to the caller).
+    func bindUpsert(_ record: QuakeRecord, to statement: Statement) throws(SQLiteError) {
         try statement.bind(record.code, at: 1)
         try statement.bind(record.magnitude, at: 2)
         try statement.bind(record.magType, at: 3)
@@ -150,31 +205,6 @@ extension WriteTransaction {
         try statement.bind(record.url, at: 20)
         try statement.bind(record.title, at: 21)
         try statement.bind(record.source, at: 22)
-        // While changes are listed one by one, remember where the row was for readers' diffs.
-        let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
-        let rowidBefore = connection.lastInsertRowID
-        try statement.step()
-        // The DO UPDATE branch leaves last_insert_rowid alone, so a new row id means an insert.
-        var outcome: UpsertOutcome =
-            connection.changes == 0 ? .unchanged
-            : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
-        // A new row of a report its agency withdrew since: an older version, not stored again.
-        if outcome == .inserted, hasWithdrawn, try isWithdrawn(record) {
-            try connection.execute("DELETE FROM quake WHERE id = ?", [.integer(connection.lastInsertRowID)])
-            outcome = .unchanged
-        }
-        switch outcome {
-        case .inserted:
-            changes.record(.insert, code: record.code)
-            pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)
-        case .updated: changes.record(.update, code: record.code, old: old)
-        case .unchanged: changes.unchanged += 1
-        case .withdrawn: break
-        }
-        // A report alone in its event: where it is now is where association looks (where it was,
-        // nobody had joined it, so leaving changes nobody's event).
-        if outcome != .unchanged, associates { touched.add(record.time) }
-        return outcome
     }
 
     /// Upserts every record `next` yields, in this transaction, in bounded memory.
@@ -195,7 +225,7 @@ extension WriteTransaction {
         if bulkLoad != nil {
             // The caller set the indexes aside for the whole transaction (`deferIndexes()`).
             while let record = try next() {
-                if try upsert(record) == .inserted { bulkLoad!.rowIndexing.noteInserted(id: connection.lastInsertRowID) }
+                if try upsert(record) == .inserted { bulkLoad!.rowIndexing.noteInserted(id: lastInsertedID) }
                 seen += 1
                 if seen % progressInterval == 0 { progress(counts) }
             }
@@ -214,6 +244,8 @@ extension WriteTransaction {
         // Into a small or empty store the default is enough.
         let cacheKiB = Self.importCacheKiB(rowsBefore: rowsBefore)
         if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(cacheKiB)") }
+        // Before anything is written: which agencies the store holds (`stageIfJoining`).
+        if associates, !changes.hasChanges, staged.count == 0 { storedAgencies = try agenciesOfStore() }
         // An earlier import of this transaction's deferral, not caught up yet, goes on.
         var rowIndexing = pendingRowIndexing
         pendingRowIndexing = nil
@@ -223,6 +255,9 @@ extension WriteTransaction {
             do {
                 return try next()
             } catch {
+                // What was stored is committed: staged reports become rows as they came.
+                stagesReports = false
+                try materializeAllStaged()
                 if let dropped = droppedIndexes { try recreateIndexes(dropped) }
                 if let rowIndexing { try catchUpRowIndexing(rowIndexing) }
                 if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
@@ -232,6 +267,9 @@ extension WriteTransaction {
         while let record = try pull() {
             let inserted = changes.inserted - insertedBefore
             if droppedIndexes == nil, Self.shouldDeferSecondaryIndexes(inserted: inserted, rowsBefore: rowsBefore) {
+                // Rebuilt at the end from the table: staged reports go in as the rows they stand for.
+                stagesReports = false
+                try materializeAllStaged()
                 droppedIndexes = try dropSecondaryIndexes()
                 if cacheKiB != Self.defaultCacheKiB { try connection.execute("PRAGMA cache_size = -\(Self.defaultCacheKiB)") }
                 // The import outnumbers what readers showed: they reload either way (a results
@@ -242,10 +280,14 @@ extension WriteTransaction {
             if rowIndexing == nil, Self.shouldDeferRowIndexing(inserted: inserted, rowsBefore: rowsBefore) {
                 rowIndexing = try deferRowIndexing()
             }
-            if try upsert(record) == .inserted, rowIndexing != nil { rowIndexing!.noteInserted(id: connection.lastInsertRowID) }
+            // Staging waits for the deferral: a staged row must take an id above its mark, as
+            // rows indexed after association do (`WriteTransaction+Staging.swift`).
+            stagesReports = associates && rowIndexing != nil && droppedIndexes == nil
+            if try upsert(record) == .inserted, rowIndexing != nil { rowIndexing!.noteInserted(id: lastInsertedID) }
             seen += 1
             if seen % progressInterval == 0 { progress(counts) }
         }
+        stagesReports = false
         if let droppedIndexes { try recreateIndexes(droppedIndexes) }
         if let rowIndexing {
             // Association deletes the rows of reports that join another agency's event (every
@@ -303,6 +345,7 @@ extension WriteTransaction {
     }
 
     private func deleteQuakes(where condition: String, _ arguments: [SQLiteValue]) throws(SQLiteError) -> Int {
+        try materializeAllStaged()
         let statement = try connection.prepare(
             "DELETE FROM quake WHERE \(condition) RETURNING code, \(RowKeys.columns)\(associates ? ", agencies" : "")")
         try statement.bind(arguments)
@@ -326,6 +369,7 @@ extension WriteTransaction {
     @discardableResult
     public func deleteQuake(code: String) throws(SQLiteError) -> Bool {
         // A report of an event of several agencies: association rewrites the event without it.
+        try materializeStaged(code: code)
         if associates, try deleteReportOfSharedEvent(code: code) { return true }
         let statement = try connection.prepare("DELETE FROM quake WHERE code = ? RETURNING \(RowKeys.columns)")
         try statement.bind(code, at: 1)
@@ -340,6 +384,7 @@ extension WriteTransaction {
     @discardableResult
     public func setNotes(_ text: String, forCode reportCode: String) throws(SQLiteError) -> Bool {
         // Notes belong to the event: any of its reports' codes names it.
+        try materializeStaged(code: reportCode)
         let code = associates ? try eventCode(ofReport: reportCode) ?? reportCode : reportCode
         let old = try oldKeys(code: code)
         try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
@@ -364,8 +409,8 @@ extension WriteTransaction {
 
     static let upsertSQL = """
         INSERT INTO quake (code, magnitude, magType, place, time, updated, latitude, longitude, depth,
-                           region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title, source)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)
+                           region, regionKey, placeKey, status, type, tsunami, felt, alert, sig, net, url, title, source, id)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)
         ON CONFLICT(code) DO UPDATE SET
             magnitude = excluded.magnitude, magType = excluded.magType, place = excluded.place,
             time = excluded.time, updated = excluded.updated, latitude = excluded.latitude,
