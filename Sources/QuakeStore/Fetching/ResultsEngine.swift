@@ -359,15 +359,17 @@ public final class ResultsEngine {
     /// `code` answering meanwhile.
     public func merge(around code: String? = nil) throws -> ResultChanges? {
         anchored = nil
+        // The plain list merges whatever was committed at once: its reload reads the counts the
+        // store keeps (a month into 1M: ~15 ms), so the history need not be read twice.
+        if provisional == nil, current.isPlain { return try current.merge() }
         let pendingMerge = try current.pendingMerge()
         guard var pending = provisional else {
             switch pendingMerge {
             case .none: return nil
-            case .reload where !current.isPlain:
+            case .byChanges: return try current.merge()
+            case .reload:
                 try recount(current.request, around: code)
                 return ResultChanges(reloaded: true)
-            // The plain list reloads from the counts the store keeps (a month into 1M: ~15 ms).
-            case .byChanges, .reload: return try current.merge()
             }
         }
         // The exact controller (of the request before the pending one) catches up change by
