@@ -563,7 +563,9 @@ extension Connection {
 final class DigestKinds {
     private let connection: Connection
     private var ids: [String: UInt32] = [:]
-    private var last: (magType: [UInt8], source: [UInt8], id: UInt32)?
+    /// The pairs seen, as bytes, compared with a row's columns without making a string: a
+    /// catalogue has a few dozen, and its rows alternate among them (`ml`, `md`, `mb`, …).
+    private var seen: [(magType: [UInt8], source: [UInt8], id: UInt32)] = []
     private let insert: Statement
 
     init(_ connection: Connection) throws(SQLiteError) {
@@ -575,11 +577,17 @@ final class DigestKinds {
 
     private static func key(_ magType: String, _ source: String) -> String { magType + "\u{0}" + source }
 
+    /// How many pairs are compared byte by byte before the dictionary.
+    private static let seenLimit = 64
+
     /// The id of the pair in columns `magType` and `source` of `s`'s row, added when new.
     func id(_ s: Statement, magType: Int32, source: Int32) throws(SQLiteError) -> UInt32 {
-        if let last, s.withText(at: magType, { $0.elementsEqual(last.magType) }), s.withText(at: source, { $0.elementsEqual(last.source) }) {
-            return last.id
+        let found = s.withText(at: magType) { type in
+            s.withText(at: source) { agency in
+                seen.first { type.elementsEqual($0.magType) && agency.elementsEqual($0.source) }?.id
+            }
         }
+        if let found { return found }
         let (type, agency) = (s.text(at: magType), s.text(at: source))
         let id: UInt32
         if let known = ids[Self.key(type, agency)] {
@@ -591,7 +599,7 @@ final class DigestKinds {
             id = UInt32(truncatingIfNeeded: connection.lastInsertRowID)
             ids[Self.key(type, agency)] = id
         }
-        last = (Array(type.utf8), Array(agency.utf8), id)
+        if seen.count < Self.seenLimit { seen.append((Array(type.utf8), Array(agency.utf8), id)) }
         return id
     }
 }

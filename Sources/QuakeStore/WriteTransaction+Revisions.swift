@@ -14,7 +14,15 @@ import Foundation
 /// report is not stored again from an older record of it.
 extension WriteTransaction {
     /// Whether a feed's status says its agency deleted the report.
-    static func isDeleted(_ status: String) -> Bool { status.caseInsensitiveCompare("deleted") == .orderedSame }
+    /// ASCII case is all a status has; Foundation's `caseInsensitiveCompare` here, called for every
+    /// record, was 8% of an import's upserts (perf, 1M quakes).
+    static func isDeleted(_ status: String) -> Bool {
+        var utf8 = status.utf8.makeIterator()
+        for expected in "deleted".utf8 {
+            guard let byte = utf8.next(), byte | 0x20 == expected else { return false }
+        }
+        return utf8.next() == nil
+    }
 
     /// A record of status `deleted`: the stored report (a shared event's, or a lone event's row)
     /// goes, its versions kept with this one last. Unchanged when nothing of that code is stored,

@@ -179,7 +179,8 @@ extension WriteTransaction {
     }
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
-    /// upsert needs), the section counts' triggers (`quake_count_*`, unless `deferRowIndexing`
+    /// upsert needs, nor a partial one such as `quake_revised`, which new rows stay out of:
+    /// rebuilding it read the whole table for none of them), the section counts' triggers (`quake_count_*`, unless `deferRowIndexing`
     /// swapped them already) and the digest's (`quake_digest_*`) for the rest of this
     /// transaction: an import that outnumbers the store rebuilds the digest once instead (see
     /// `recreateIndexes(_:)`), and recounts the sections if it dropped their triggers. Smaller
@@ -188,7 +189,7 @@ extension WriteTransaction {
     func dropSecondaryIndexes() throws(SQLiteError) -> [(name: String, sql: String)] {
         let statement = try connection.prepare("""
             SELECT name, sql, type FROM sqlite_master WHERE tbl_name = 'quake' AND sql IS NOT NULL
-                AND (type = 'index' OR (type = 'trigger' AND (name LIKE 'quake\\_count\\_%' ESCAPE '\\'
+                AND ((type = 'index' AND sql NOT LIKE '% WHERE %') OR (type = 'trigger' AND (name LIKE 'quake\\_count\\_%' ESCAPE '\\'
                                                           OR name LIKE 'quake\\_digest\\_%' ESCAPE '\\')))
             """)
         var dropped: [(name: String, sql: String, type: String)] = []

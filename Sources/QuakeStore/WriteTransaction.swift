@@ -48,6 +48,13 @@ public final class WriteTransaction {
         let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
         return (version ?? 0) >= Int64(Schema.revisionsKept)
     }()
+    /// Whether `report` may hold a row (an event of several agencies): read once per transaction,
+    /// set when association puts a report there. While it is false a record's code is no shared
+    /// event's report, and a store of at most one agency has nothing to associate.
+    lazy var reportsMayExist: Bool = {
+        guard associates else { return false }
+        return ((try? connection.scalar("SELECT EXISTS (SELECT 1 FROM report)"))?.int64 ?? 1) != 0
+    }()
     /// Whether some report was deleted by its agency (then a record of its code is checked
     /// against that before it is stored again); read once per transaction.
     lazy var hasWithdrawn: Bool = {
@@ -132,7 +139,7 @@ extension WriteTransaction {
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
         if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
         // A report of an event of several agencies lives in `report`; association rewrites its event.
-        if associates, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
+        if associates, reportsMayExist, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
         // A new report that may join another agency's event waits for association outside `quake`.
         if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
         storedAgencies?.insert(Association.agency(of: record))

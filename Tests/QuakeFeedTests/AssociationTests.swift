@@ -72,6 +72,29 @@ import Testing
         #expect(try store.read { try $0.quake(code: "geofon:gfz2024aaab")?.record.code } == "emsc:20240101_0000102")
     }
 
+    /// One import of both agencies into an empty store (one `upsert(from:)`, as `import` runs it):
+    /// the store holds two agencies by its end, so association runs though the store was empty.
+    @Test func twoAgenciesInOneImportIntoAnEmptyStoreJoin() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var records = try Self.records(Self.emsc) + Self.records(Self.geofon)
+        records.sort { $0.time < $1.time }
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        var iterator = records.makeIterator()
+        _ = try context.performAndWait { tx in try tx.upsert(from: { iterator.next() }) }
+        #expect(try Self.events(store) == [
+            "emsc:20240101_0000101": ["emsc:20240101_0000101", "geofon:gfz2024aaaa"],
+            "emsc:20240101_0000102": ["emsc:20240101_0000102", "geofon:gfz2024aaab"],
+        ])
+    }
+
+    /// A status is ASCII: any case of `deleted` withdraws, nothing longer or shorter does.
+    @Test func aDeletedStatusIsReadInAnyCase() {
+        for status in ["deleted", "Deleted", "DELETED", "dElEtEd"] { #expect(WriteTransaction.isDeleted(status), "\(status)") }
+        for status in ["delete", "deleted ", "deleteds", "reviewed", "", "d\u{e9}leted"] { #expect(!WriteTransaction.isDeleted(status), "\(status)") }
+    }
+
     @Test func aRevisionThatMovesOutOfItsWindowLeavesItsEvent() throws {
         let store = try TestStore()
         defer { store.remove() }
