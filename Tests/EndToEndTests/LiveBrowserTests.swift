@@ -189,29 +189,49 @@ struct LiveBrowserTests {
         #expect(try String(contentsOf: alerts, encoding: .utf8).split(separator: "\n").count == 1)
     }
 
+    /// The status line's `refresh failed [N×] (REASON) · retry <1m`, read as its count and reason.
+    static func failure(_ status: String?) -> (count: Int, reason: String)? {
+        guard let status, status.hasPrefix("refresh failed "), let retry = status.range(of: " · retry ") else { return nil }
+        let words = status[..<retry.lowerBound].dropFirst("refresh failed ".count)
+        let count = words.hasPrefix("(") ? 1 : Int(words.prefix { $0 != "×" })
+        guard let count, let open = words.firstIndex(of: "("), words.hasSuffix(")") else { return nil }
+        return (count, String(words[words.index(after: open)..<words.index(before: words.endIndex)]))
+    }
+
     @Test func refreshFailuresShowOnTheStatusLineAndLeaveTheStoreAlone() throws {
         let fixture = try Fixture(interval: 1, fault: "500")
         defer { fixture.close() }
         let token = try fixture.historyToken()
         let pane = try fixture.launch("f")
-        func waitForStatus(_ text: String) throws {
-            try fixture.tmux.waitForScreen(pane, timeout: 20, text) { $0.status.right.first == text }
+        // The failures come on the refresher's schedule (1 s, then 2, 4, 8 s apart), not the test's:
+        // a loaded machine may see one more before the fault changes. So each step waits for the
+        // new reason with a count past the last one seen, and takes the count the pane shows.
+        var seen = 0
+        func waitForFailure(_ reason: String, timeout: TimeInterval = 20) throws -> Int {
+            let screen = try fixture.tmux.waitForScreen(pane, timeout: timeout, "refresh failed N× (\(reason)) with N > \(seen)") {
+                guard let failure = Self.failure($0.status.right.first) else { return false }
+                return failure.reason == reason && failure.count > seen
+            }
+            seen = try #require(Self.failure(screen.status.right.first)).count
+            return seen
         }
-        try waitForStatus("refresh failed (HTTP 500) · retry <1m")
+        _ = try waitForFailure("HTTP 500")
         try fixture.server.setFault("truncated")
-        try waitForStatus("refresh failed 2× (bad feed) · retry <1m")
-        // 429 with Retry-After: the next try waits for it (5 s, beyond the 4 s of back-off).
-        try fixture.server.setFault("429 5")
-        try waitForStatus("refresh failed 3× (HTTP 429) · retry <1m")
+        let badFeed = try waitForFailure("bad feed")
+        // 429 with Retry-After: the next try waits for it, set one second past the back-off the
+        // next failure would have (1 s × 2^(N−1) for the Nth: 5 s after two failures).
+        let retryAfter = (1 << badFeed) + 1
+        try fixture.server.setFault("429 \(retryAfter)")
+        let throttled = try waitForFailure("HTTP 429")
         let plist = fixture.state.appendingPathComponent("refresh.plist")
         let status = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: plist), format: nil)
             as? [String: Any])
         let wait = try #require(status["nextDue"] as? Date).timeIntervalSince(try #require(status["lastAttempt"] as? Date))
-        #expect(abs(wait - 5) < 0.01, "\(status)")
+        #expect(abs(wait - max(Double(retryAfter), pow(2, Double(throttled - 1)))) < 0.01, "\(status)")
         #expect(status["lastError"] as? String == "the server answered HTTP 429 (Too Many Requests) for \(fixture.server.baseURL)/all_day.geojson",
                 "\(status)")
         fixture.server.stop()
-        try waitForStatus("refresh failed 4× (server down) · retry <1m")
+        _ = try waitForFailure("server down", timeout: wait + 20)
         #expect(try fixture.historyToken() == token, "the store is untouched")
         // The browser keeps working.
         let screen = try fixture.tmux.screen(pane)
