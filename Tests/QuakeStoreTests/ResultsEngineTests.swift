@@ -287,6 +287,37 @@ import Testing
         }
     }
 
+    /// A distance sort chosen again is counted on the controller that kept its table, whichever
+    /// place the settled counts between left it in (an even and an odd number of other orders
+    /// between, a commit caught up): the table is built once, and the results are exact.
+    @Test func aDistanceSortChosenAgainIsCountedOnItsKeptTable() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, signal) = try Self.provisionalResults(store)
+        defer { results.close() }
+        var distance = SectionedFetchRequest(timeZone: Self.utc)
+        distance.sortDescriptor = QuakeSortDescriptor(.distance, ascending: true)
+        distance.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        func order(_ order: QuakeSortOrder) -> SectionedFetchRequest {
+            var request = SectionedFetchRequest(timeZone: Self.utc)
+            request.sortDescriptor = QuakeSortDescriptor(order, ascending: false)
+            return request
+        }
+        let rounds: [[SectionedFetchRequest]] = [
+            [distance], [order(.time), distance], [order(.magnitude), order(.region), distance],
+            [order(.time), order(.magnitude), order(.region), distance],
+        ]
+        for (round, requests) in rounds.enumerated() {
+            if round == 3 { try store.upsert([.fixture("new", time: 1_700_000_000_000)]) }
+            for request in requests {
+                try results.configure(request, around: "v3")
+                try Self.settle(results, signal)
+            }
+            try Self.expectExact(results, store, anchor: "v3")
+            #expect(results.tableBuilds == 1, "round \(round): the table was built again")
+        }
+    }
+
     /// A window section the counts do not know (the window was read before a commit the
     /// counts saw) keeps its count pending rather than show the window's share as the whole.
     @Test func aWindowSectionTheCountsLackStaysPending() throws {
