@@ -180,8 +180,8 @@ extension WriteTransaction {
 
     /// Drops the `quake` table's secondary indexes (not the UNIQUE one on `code`, which the
     /// upsert needs, nor a partial one such as `quake_revised`, which new rows stay out of:
-    /// rebuilding it read the whole table for none of them), the section counts' triggers (`quake_count_*`, unless `deferRowIndexing`
-    /// swapped them already) and the digest's (`quake_digest_*`) for the rest of this
+    /// rebuilding it read the whole table for none of them), the section counts' triggers
+    /// (`quake_count_*`, unless `deferRowIndexing` swapped them already) and the digest's (`quake_digest_*`) for the rest of this
     /// transaction: an import that outnumbers the store rebuilds the digest once instead (see
     /// `recreateIndexes(_:)`), and recounts the sections if it dropped their triggers. Smaller
     /// imports keep the triggers: a month into a million quakes must not pay a recount of the million.

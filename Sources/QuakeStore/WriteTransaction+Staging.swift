@@ -53,7 +53,7 @@ extension WriteTransaction {
     /// row's magnitude type and agency: a superset once the digest holds every row); nil when
     /// an event has reports of several or the digest is behind.
     func agenciesOfStore() throws(SQLiteError) -> Set<String>? {
-        guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM report)").int64 == 0 else { return nil }
+        guard !reportsMayExist else { return nil }
         // An empty store holds no agency, digest or not.
         if try connection.scalar("SELECT EXISTS (SELECT 1 FROM quake)").int64 == 0 { return [] }
         guard try SearchDigest.isCurrent(connection) else { return nil }
