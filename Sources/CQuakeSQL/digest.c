@@ -265,15 +265,33 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
     return chunk->count;
 }
 
-int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                                        int64_t *times, double *magnitudes) {
+int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                    const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
+                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths) {
     int64_t taken = 0;
+    if (!chunk->details) return -1;
     for (int64_t index = 0; index < chunk->count; index++) {
         const uint8_t *slot = chunk->keys + index * KEY_SLOT;
         double magnitude = load_f64(slot + 16);
         if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        uint32_t kind = load_u32(chunk->details + index * DETAIL_SLOT + 12);
+        int32_t kindSlot = kind < kindSlotCount ? kindSlots[kind] : -1;
+        if (kindSlot < 0) return -1;
+        kindCounts[kindSlot]++;
         times[taken] = (int64_t)load_u64(slot + 8);
-        magnitudes[taken] = magnitude;
+        // MagnitudeFrequency.tenth(of:), as the tally bins (NaN fails both comparisons below).
+        double t = floor(magnitude * 10 + 0.5);
+        if (magnitude < (t * 2 - 1) / 20) t -= 1;
+        else if (magnitude >= (t * 2 + 1) / 20) t += 1;
+        if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
+            int tenth = (int)t;
+            kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]++;
+            magnitudes[taken] = magnitude;
+            tenths[taken] = (int16_t)tenth;
+        } else {
+            magnitudes[taken] = NAN;
+            tenths[taken] = INT16_MIN;
+        }
         taken++;
     }
     return taken;

@@ -4,8 +4,9 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// b-positive read from a store (issue 54): the digest's pass, sorted by time, gives what the
-/// magnitudes of the matching records in time order give, computed here from the records.
+/// b-positive read from a store (issue 54): the statistics' pass over the digest, sorted by time,
+/// gives what the magnitudes of the matching records in time order give, computed here from the
+/// records.
 @Suite struct BPositiveStoreTests {
     @Test func theStoresBPositiveEqualsTheRecordsInTimeOrder() throws {
         let store = try TestStore()
@@ -18,7 +19,7 @@ import Testing
         ]
         try store.read { db in
             for (predicate, keep) in cases {
-                let estimate = try db.bPositive(of: SectionedFetchRequest(predicate: predicate, timeZone: TimeZone(identifier: "UTC")!))
+                let estimate = try db.catalogueSummary(of: SectionedFetchRequest(predicate: predicate, timeZone: TimeZone(identifier: "UTC")!)).1
                 let ordered = records.enumerated().filter { keep($0.element) }
                     .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
                     .compactMap(\.element.magnitude).map(IndependentMagnitudeMethods.tenth)

@@ -1,3 +1,4 @@
+import CQuakeSQL
 import Foundation
 @testable import QuakeModel
 @testable import QuakeStore
@@ -48,7 +49,8 @@ import Testing
             try SearchDigestTests.expectCurrentAndEqual(db, sourceLocation: sourceLocation)
             for request in requests {
                 let plan = QueryPlan(request)
-                #expect(try db.catalogueDetailsFromDigest(plan) != nil, "the digest answers", sourceLocation: sourceLocation)
+                #expect(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone) != nil, "the digest answers",
+                        sourceLocation: sourceLocation)
                 let (statistics, positive) = try db.catalogueSummary(of: request)
                 let events = try db.catalogueEventsFromRows(plan)
                 // Declustering's events from the digest: the rows', column for column.
@@ -68,9 +70,22 @@ import Testing
         }
     }
 
+    /// The C pass bins the usable magnitudes that `MagnitudeFrequency` bins, no others.
+    @Test func theCPassKnowsTheUsableBins() {
+        #expect(Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX) == MagnitudeFrequency.usableTenths)
+        #expect(Int(QUAKETUI_USABLE_TENTHS) == MagnitudeFrequency.usableTenths.count)
+    }
+
     @Test(arguments: [1, 2] as [UInt64])
     func theDigestGivesTheRowsNumbers(_ seed: UInt64) throws {
         let store = try TestStore(Self.records(count: 3_000, seed: seed))
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+    }
+
+    /// A store written in time order is read in it: nothing is reordered, the same numbers.
+    @Test func aStoreInTimeOrderGivesTheRowsNumbers() throws {
+        let store = try TestStore(Self.records(count: 1_500, seed: 5).sorted { $0.time < $1.time })
         defer { store.remove() }
         try Self.expectDigestEqualsRows(store)
     }

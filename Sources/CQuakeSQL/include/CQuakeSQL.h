@@ -272,11 +272,20 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
                               int64_t *regions, int64_t regionCount, quaketui_digest_row *row);
 
-// The time and magnitude (NaN: none) of every row of `chunk` that `query` takes, the minimum
-// magnitude included, in the chunk's order (ids ascending), into `times` and `magnitudes` (room
-// for chunk->count each): what b-positive orders by time (BPositive.swift). Returns how many.
-int64_t quaketui_digest_time_magnitudes(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                                        int64_t *times, double *magnitudes);
+// The per-kind part of the statistics (DigestComposition.swift) of every row of `chunk` that
+// `query` takes, the minimum magnitude included, in the chunk's order (ids ascending): its kind's
+// slot `kindSlots[kind id]` (from part 2, which `chunk` must hold) counted in `kindCounts[slot]`;
+// its magnitude's bin (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN …
+// QUAKETUI_USABLE_TENTH_MAX), counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth -
+// QUAKETUI_USABLE_TENTH_MIN]`; and into `times`, `magnitudes` (NaN: none usable) and `tenths`
+// (INT16_MIN: none usable), room for chunk->count each. Returns how many rows, or -1 at a kind
+// without a slot (an id of `kindSlotCount` or more, or a slot below 0).
+#define QUAKETUI_USABLE_TENTH_MIN (-50)
+#define QUAKETUI_USABLE_TENTH_MAX 100
+#define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1
+int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                    const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
+                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths);
 
 // The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the
 // chunk's order (ids ascending), each into its array (room for chunk->count) unless it is NULL:

@@ -37,8 +37,13 @@ public struct BPositive: Sendable, Equatable {
 
     /// Adds the next quake's magnitude in time order; nil or an unusable one is skipped.
     public mutating func add(_ magnitude: Double?) {
-        guard let magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude),
-              MagnitudeFrequency.usableTenths.contains(tenth) else { return }
+        guard let magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude) else { return }
+        add(tenth: tenth)
+    }
+
+    /// `add(_:)` with the magnitude's bin (`MagnitudeFrequency.tenth(of:)`) found by the caller.
+    public mutating func add(tenth: Int) {
+        guard MagnitudeFrequency.usableTenths.contains(tenth) else { return }
         if let previous, tenth - previous >= Self.thresholdTenths {
             let difference = tenth - previous
             count += 1

@@ -23,22 +23,43 @@ extension CatalogueStatistics {
 
     /// `including(_:declustered:)` with the composition counted by the caller and the quakes'
     /// times and magnitudes (NaN: no usable one) in time order, the earlier row first on equal
-    /// times: the moments are summed in that order, so the pass over the digest
-    /// (`Connection.catalogueSummary`) gives the very sums the rows give.
-    package func including(_ composition: ListComposition, times: [Int64], magnitudes: [Double],
+    /// times, or in the order of the positions `order` gives: the moments are summed in that
+    /// order, so the pass over the digest (`Connection.catalogueSummary`) gives the very sums the
+    /// rows give.
+    package func including(_ composition: ListComposition, times: [Int64], magnitudes: [Double], order: [Int32]? = nil,
                            declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
         var statistics = self
         statistics.composition = composition
         statistics.declustered = declustered
         var days: [Int64: Double] = [:], hours: [Int64: Double] = [:]
-        var day: (start: Int64, end: Int64)?
+        // The times come in order, so a day's (an hour's) quakes are one run: each run is summed
+        // apart and stored once, the same additions in the same order as a sum kept in the table.
+        var day: (start: Int64, end: Int64)?, daySum = 0.0
+        var hour: Int64?, hourSum = 0.0
         let hourly = isHourly
-        for i in 0 ..< times.count where !magnitudes[i].isNaN {
+        func add(_ i: Int) {
+            guard !magnitudes[i].isNaN else { return }
             let time = times[i], moment = SeismicMoment.newtonMetres(magnitude: magnitudes[i])
-            if day == nil || time < day!.start || time >= day!.end { day = dayRange(of: time) }
-            days[day!.start, default: 0] += moment
-            if hourly { hours[time - time.positiveRemainder(3_600_000), default: 0] += moment }
+            if day == nil || time < day!.start || time >= day!.end {
+                if let day { days[day.start, default: 0] += daySum }
+                (day, daySum) = (dayRange(of: time), 0)
+            }
+            daySum += moment
+            guard hourly else { return }
+            let start = time - time.positiveRemainder(3_600_000)
+            if start != hour {
+                if let hour { hours[hour, default: 0] += hourSum }
+                (hour, hourSum) = (start, 0)
+            }
+            hourSum += moment
         }
+        if let order {
+            for position in order { add(Int(position)) }
+        } else {
+            for i in times.indices { add(i) }
+        }
+        if let day { days[day.start, default: 0] += daySum }
+        if let hour { hours[hour, default: 0] += hourSum }
         statistics.dayMoments = days
         statistics.hourMoments = hours
         return statistics

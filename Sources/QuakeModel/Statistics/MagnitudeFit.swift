@@ -5,7 +5,8 @@ import Foundation
 /// warnings (sentences) where a number cannot be given or needs a caveat.
 ///
 /// ```swift
-/// let fit = MagnitudeFit(statistics.magnitudes.using(.gft95), positive: try db.bPositive(of: request))
+/// let (statistics, positive) = try db.catalogueSummary(of: request)
+/// let fit = MagnitudeFit(statistics.magnitudes.using(.gft95), positive: positive)
 /// fit.lines      // "Mc 2.4 (gft95), bootstrap σ 0.061 …"
 /// fit.warnings   // [] or sentences
 /// ```

