@@ -139,6 +139,11 @@ static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, c
             if (!(isfinite(km) && km <= filter->radius)) return 0;
             break;
         }
+        case QUAKETUI_FILTER_IDS: {
+            int64_t id = chunk->firstId + index;
+            if (!(id >= 0 && id / 8 < filter->idBytes && ((filter->ids[id / 8] >> (id % 8)) & 1))) return 0;
+            break;
+        }
         default: return 0;
         }
     }

@@ -53,6 +53,12 @@ import Testing
         defer { searched.close() }
         let tokyo = expected.filter { Int($0.dropFirst(3))! % 3 == 0 }
         #expect(Set(try searched.rows(in: 0..<searched.count).map(\.code)) == tokyo)
+        // A search by code prefix within the background (its SQL joins the codes matched, whose
+        // `id` once made the filter's term ambiguous).
+        search.predicate.searchText = "gen1"
+        let byCode = try FetchedResultsController(container: store.container, request: search)
+        defer { byCode.close() }
+        #expect(Set(try byCode.rows(in: 0..<byCode.count).map(\.code)) == expected.filter { $0.hasPrefix("gen1") })
 
         // `list --decluster`'s way (the rows it reads, the dependent ones left out) keeps the same.
         let removed = try store.read { db in

@@ -104,6 +104,10 @@ struct QueryPlanAgreementTests {
         let home = randomPoint(&random)
         var filters = (0..<random.next(3)).map { _ in filter(&random, times: times) }
         if random.next(3) == 0 { filters.append(.near(home, radiusKm: [100, 500, 1_000, 2_500][random.next(4)])) }  // near home
+        if random.next(4) == 0 {  // a declustered list: ids kept at random, some past the last row
+            let kept = (0 ..< Int64(codes.count + 20)).filter { _ in random.next(3) != 0 }
+            filters.append(.declustered(DeclusteredSet(method: .gk, keptIDs: kept, declustered: codes.count)))
+        }
         let minimum: Double? = random.next(2) == 0 ? nil : Double(random.next(70)) / 10 - 1
         let order = QuakeSortOrder.allCases[random.next(QuakeSortOrder.allCases.count)]
         return SectionedFetchRequest(

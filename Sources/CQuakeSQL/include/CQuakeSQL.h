@@ -175,12 +175,15 @@ void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *
 // same): a depth or magnitude within [low, high] (an unknown one never), a time from `from`
 // (inclusive) until `until` (exclusive, when `hasUntil`), or within `radius` km of a point
 // (quaketui_haversine_km from the point to the row, as SQL's quaketui_distance; `low` and `high`
-// bound the latitudes first, a band never narrower than the distance).
+// bound the latitudes first, a band never narrower than the distance), or a row id whose bit is
+// set in `ids` (bit id % 8 of byte id / 8, `idBytes` bytes: RowFilter.declustered, as SQL's
+// quaketui_in_bitmap tests it).
 enum {
     QUAKETUI_FILTER_DEPTH = 0,
     QUAKETUI_FILTER_MAGNITUDE = 1,
     QUAKETUI_FILTER_TIME = 2,
     QUAKETUI_FILTER_NEAR = 3,
+    QUAKETUI_FILTER_IDS = 4,
 };
 
 typedef struct quaketui_digest_filter {
@@ -189,6 +192,8 @@ typedef struct quaketui_digest_filter {
     int64_t from, until;
     int hasUntil;
     double latitude, longitude, radius;
+    const uint8_t *ids;
+    int64_t idBytes;
 } quaketui_digest_filter;
 
 // Which rows a pass over the digest takes: those whose place text has its bit in `matchingTexts`

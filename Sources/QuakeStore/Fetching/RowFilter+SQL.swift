@@ -3,11 +3,12 @@ import Foundation
 
 extension RowFilter {
     /// Whether the digest holds the columns this filter tests (`SearchDigest`), so that its pass
-    /// in C can apply it: depth, magnitude, time and distance; not type, alert or felt.
+    /// in C can apply it: depth, magnitude, time, distance and the declustered ids (a row id is its
+    /// place in the digest); not type, alert or felt.
     var isHeldInDigest: Bool {
         switch self {
-        case .depth, .magnitude, .time, .near: true
-        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised, .declustered: false
+        case .depth, .magnitude, .time, .near, .declustered: true
+        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised: false
         }
     }
 
@@ -35,7 +36,8 @@ extension RowFilter {
             return ("\(home.intensitySQL()) * 10 >= ?", [.real(FeltIntensity.scaledFloor(whole: whole))])
         case .declustered(let kept):
             // The ids as a bound bitmap (CQuakeSQL's quaketui_in_bitmap), tested per row.
-            return ("quaketui_in_bitmap(id, ?)", [.blob(kept.bitmap)])
+            // `quake.id`: a search by code prefix joins its matches, which have an `id` too.
+            return ("quaketui_in_bitmap(quake.id, ?)", [.blob(kept.bitmap)])
         }
     }
 }

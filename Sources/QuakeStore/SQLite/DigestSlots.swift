@@ -115,18 +115,32 @@ struct DigestQuery {
     var needsDetails: Bool { filters.contains { if case .depth = $0 { true } else { false } } }
 
     func withC<T>(_ body: (UnsafePointer<quaketui_digest_query>) -> T) -> T {
-        let c = filters.map(Self.cFilter)
-        return c.withUnsafeBufferPointer { filters in
-            func run(_ texts: UnsafePointer<UInt64>?) -> T {
-                var query = quaketui_digest_query(matchingTexts: texts, textCount: textCount,
-                                                  hasMinimumMagnitude: minimumMagnitude == nil ? 0 : 1,
-                                                  minimumMagnitude: minimumMagnitude ?? 0, countKind: Int32(countKind ?? -1),
-                                                  filterCount: Int32(filters.count), filters: filters.baseAddress)
-                return body(&query)
+        var c = filters.map(Self.cFilter)
+        func run() -> T {
+            c.withUnsafeBufferPointer { filters in
+                func run(_ texts: UnsafePointer<UInt64>?) -> T {
+                    var query = quaketui_digest_query(matchingTexts: texts, textCount: textCount,
+                                                      hasMinimumMagnitude: minimumMagnitude == nil ? 0 : 1,
+                                                      minimumMagnitude: minimumMagnitude ?? 0, countKind: Int32(countKind ?? -1),
+                                                      filterCount: Int32(filters.count), filters: filters.baseAddress)
+                    return body(&query)
+                }
+                guard let matchingTexts else { return run(nil) }
+                return matchingTexts.withUnsafeBufferPointer { run($0.baseAddress) }
             }
-            guard let matchingTexts else { return run(nil) }
-            return matchingTexts.withUnsafeBufferPointer { run($0.baseAddress) }
         }
+        // Each id bitmap pinned for the call, its filter pointing at it.
+        func pinning(from start: Int) -> T {
+            for index in filters.indices.dropFirst(start) {
+                guard case .declustered(let kept) = filters[index] else { continue }
+                return kept.bitmap.withUnsafeBufferPointer { bytes in
+                    (c[index].ids, c[index].idBytes) = (bytes.baseAddress, Int64(bytes.count))
+                    return pinning(from: index + 1)
+                }
+            }
+            return run()
+        }
+        return pinning(from: 0)
     }
 
     /// A filter as the C pass tests it (`RowFilter.sql` decides the same).
@@ -143,7 +157,10 @@ struct DigestQuery {
             let band = center.latitudeBand(radiusKm: radiusKm)
             (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_NEAR), band.lowerBound, band.upperBound)
             (c.latitude, c.longitude, c.radius) = (center.latitude, center.longitude, radiusKm)
-        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised, .declustered:
+        case .declustered:
+            // The bitmap is pinned where the query is run (`withC`).
+            c.kind = Int32(QUAKETUI_FILTER_IDS)
+        case .eventType, .alert, .felt, .intensity, .magnitudeType, .revised:
             preconditionFailure("\(filter) is not held in the digest")
         }
         return c
