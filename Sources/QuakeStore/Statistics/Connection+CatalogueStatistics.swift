@@ -52,7 +52,8 @@ extension Connection {
     /// `catalogueStatistics(of:)` in one pass over the digest (`SearchDigest`): for a request it
     /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete; nil otherwise (the caller reads the rows). Regions are counted by their text id,
-    /// and titled once each at the end.
+    /// and titled once each at the end. `alsoReading` gets each chunk with the query too, while
+    /// it is read (`catalogueSummaryFromDigest`: one pass for the counts and the composition).
     func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
                                        alsoReading reader: ((UnsafePointer<quaketui_digest_chunk>, UnsafePointer<quaketui_digest_query>) -> Void)? = nil)
         throws(SQLiteError) -> CatalogueStatistics? {
