@@ -1,4 +1,3 @@
-import CQuakeSQL
 import Foundation
 @testable import QuakeModel
 @testable import QuakeStore
@@ -72,8 +71,8 @@ import Testing
 
     /// The C pass bins the usable magnitudes that `MagnitudeFrequency` bins, no others.
     @Test func theCPassKnowsTheUsableBins() {
-        #expect(Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX) == MagnitudeFrequency.usableTenths)
-        #expect(Int(QUAKETUI_USABLE_TENTHS) == MagnitudeFrequency.usableTenths.count)
+        #expect(DigestCompositionReader.cTenths == MagnitudeFrequency.usableTenths)
+        #expect(DigestCompositionReader.cTenthCount == MagnitudeFrequency.usableTenths.count)
     }
 
     @Test(arguments: [1, 2] as [UInt64])

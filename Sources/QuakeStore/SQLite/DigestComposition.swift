@@ -232,6 +232,11 @@ final class DigestCompositionReader {
     private var chunkMagnitudes = [Double](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
     private var chunkTenths = [Int16](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
 
+    /// The bins the C pass counts, `QUAKETUI_USABLE_TENTH_MIN` … `QUAKETUI_USABLE_TENTH_MAX`, and
+    /// how many: `MagnitudeFrequency.usableTenths` (a test holds them equal).
+    static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
+    static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
+
     /// `capacity`: how many rows may be taken (the store's), reserved so the columns grow without copies.
     init(kinds: [UInt32], capacity: Int) {
         self.kinds = kinds

@@ -1,5 +1,4 @@
 import QuakeModel
-import CQuakeSQL
 import Foundation
 
 extension Connection {
@@ -55,7 +54,7 @@ extension Connection {
     /// and titled once each at the end. `alsoReading` gets each chunk with the query too, while
     /// it is read (`catalogueSummaryFromDigest`: one pass for the counts and the composition).
     func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
-                                       alsoReading reader: ((UnsafePointer<quaketui_digest_chunk>, UnsafePointer<quaketui_digest_query>) -> Void)? = nil)
+                                       alsoReading reader: DigestChunkReader? = nil)
         throws(SQLiteError) -> CatalogueStatistics? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
