@@ -86,6 +86,17 @@ void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *
     }
 }
 
+// MagnitudeFrequency.tenth(of:): floor(m × 10 + 0.5), the product rounded before the sum (not
+// fused into one fma, as Swift computes it), stepped to the bin whose edges, (2t - 1) / 20 and
+// (2t + 1) / 20, hold the magnitude. NaN gives NaN, which every range test below refuses.
+static inline double magnitude_tenth(double magnitude) {
+    double scaled = magnitude * 10;
+    double t = floor(scaled + 0.5);
+    if (magnitude < (t * 2 - 1) / 20) t -= 1;
+    else if (magnitude >= (t * 2 + 1) / 20) t += 1;
+    return t;
+}
+
 // Schema.timeBucket: floor(time / 900000), also before 1970. A time within 2^62 of the end of
 // int64 (a store edited by hand; SQL's arithmetic turns to REAL there) gives a bucket the counts
 // give up on (quaketui_buckets_add), so the caller walks.
@@ -237,12 +248,7 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
         int tenth = -1, depth = -1;
         // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
-        double scaled = row->magnitude * 10;  // MagnitudeFrequency.tenth(of:), not fused
-        double t = floor(scaled + 0.5);
-        // Stepped to the bin whose edges, (2t - 1) / 20 and (2t + 1) / 20, hold the magnitude.
-        if (row->magnitude < (t * 2 - 1) / 20) t -= 1;
-        else if (row->magnitude >= (t * 2 + 1) / 20) t += 1;
-        double bin = t - QUAKETUI_TALLY_TENTH_BASE;
+        double bin = magnitude_tenth(row->magnitude) - QUAKETUI_TALLY_TENTH_BASE;
         if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
             tenth = (int)bin;
             if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
@@ -284,10 +290,7 @@ int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const qu
         if (kindSlot < 0) return -1;
         kindCounts[kindSlot]++;
         times[taken] = (int64_t)load_u64(slot + 8);
-        // MagnitudeFrequency.tenth(of:), as the tally bins (NaN fails both comparisons below).
-        double t = floor(magnitude * 10 + 0.5);
-        if (magnitude < (t * 2 - 1) / 20) t -= 1;
-        else if (magnitude >= (t * 2 + 1) / 20) t += 1;
+        double t = magnitude_tenth(magnitude);
         if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
             int tenth = (int)t;
             kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]++;

@@ -34,7 +34,7 @@ extension Connection {
     /// order give (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil
     /// where the digest cannot answer.
     func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> (CatalogueStatistics, DigestDetails)? {
-        let kindNames = try DigestColumnReader.kindNames(self)
+        let kindNames = try digestKindNames()
         let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), capacity: try keptQuakeCount())
         guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
               !reader.failed else { return nil }
@@ -59,7 +59,7 @@ extension Connection {
         let composition = ListComposition(count: reader.times.count, typeNames: typeNames, typeCounts: typeCounts,
                                           typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
         // b-positive in time order.
-        let order = DigestColumnReader.timeOrder(reader.times)
+        let order = timeOrder(reader.times)
         var positive = BPositive()
         if let order {
             for position in order where reader.tenths[Int(position)] != .min { positive.add(tenth: Int(reader.tenths[Int(position)])) }
@@ -137,32 +137,12 @@ final class DigestColumnReader {
         longitudes += chunkLongitudes[0 ..< taken]
     }
 
-    /// The positions of `times` in time order, the lower position (id) first on equal
-    /// times; nil when they were taken in it (a store imported in time order): nothing to move.
-    static func timeOrder(_ times: [Int64]) -> [Int32]? {
-        guard times.indices.dropFirst().contains(where: { times[$0 - 1] > times[$0] }) else { return nil }
-        var order = (0 ..< Int32(times.count)).map { $0 }
-        order.sort { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
-        return order
-    }
-
-    /// Each kind's magnitude type (as `CatalogueEvents` names it) and agency, by its id in
-    /// `quake_digest_kind`.
-    static func kindNames(_ db: Connection) throws(SQLiteError) -> [UInt32: (type: String, agency: String)] {
-        var names: [UInt32: (type: String, agency: String)] = [:]
-        let kinds = try db.prepare("SELECT id, magType, source FROM quake_digest_kind")
-        while try kinds.step() {
-            names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
-        }
-        return names
-    }
-
     /// The rows taken in time order, the kinds named from `quake_digest_kind` and the regions
     /// from `quake_digest_text` (each name interned in time order, so the first spelling met is
     /// the one kept, as appending the rows one by one keeps it); nil where a name is missing.
     func columns(_ db: Connection) throws(SQLiteError) -> DigestColumns? {
-        let kindNames = try Self.kindNames(db)
-        let order = Self.timeOrder(times)
+        let kindNames = try db.digestKindNames()
+        let order = timeOrder(times)
         func ordered<T>(_ column: [T]) -> [T] { order.map { $0.map { column[Int($0)] } } ?? column }
         var columns = DigestColumns()
         columns.times = ordered(times)
@@ -264,5 +244,27 @@ final class DigestCompositionReader {
         times += chunkTimes[0 ..< taken]
         magnitudes += chunkMagnitudes[0 ..< taken]
         tenths += chunkTenths[0 ..< taken]
+    }
+}
+
+/// The positions of `times` in time order, the lower position (id) first on equal times; nil when
+/// they are in it already (a store imported in time order): nothing to move.
+private func timeOrder(_ times: [Int64]) -> [Int32]? {
+    guard times.indices.dropFirst().contains(where: { times[$0 - 1] > times[$0] }) else { return nil }
+    var order = (0 ..< Int32(times.count)).map { $0 }
+    order.sort { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
+    return order
+}
+
+extension Connection {
+    /// Each digest kind's magnitude type (as `CatalogueEvents` names it) and agency, by its id in
+    /// `quake_digest_kind`.
+    fileprivate func digestKindNames() throws(SQLiteError) -> [UInt32: (type: String, agency: String)] {
+        var names: [UInt32: (type: String, agency: String)] = [:]
+        let kinds = try prepare("SELECT id, magType, source FROM quake_digest_kind")
+        while try kinds.step() {
+            names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
+        }
+        return names
     }
 }
