@@ -174,7 +174,10 @@ do {
             } else if terminalOnly {
                 figures += try terminalFigures(store, n)
             } else if statsOnly {
-                figures += try StatsBench(store: store, runs: runs).run(n: n)
+                // QUAKEBENCH_ONLY=stats: the `stats` row alone (ScienceBench), for profiling it.
+                if ProcessInfo.processInfo.environment["QUAKEBENCH_ONLY"] != "stats" {
+                    figures += try StatsBench(store: store, runs: runs).run(n: n)
+                }
                 figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript).run(n: n)
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)

@@ -37,9 +37,10 @@ extension CatalogueStatistics {
         var day: (start: Int64, end: Int64)?, daySum = 0.0
         var hour: Int64?, hourSum = 0.0
         let hourly = isHourly
+        var memo = SeismicMoment.Memo()
         func add(_ i: Int) {
             guard !magnitudes[i].isNaN else { return }
-            let time = times[i], moment = SeismicMoment.newtonMetres(magnitude: magnitudes[i])
+            let time = times[i], moment = memo.newtonMetres(magnitude: magnitudes[i])
             if day == nil || time < day!.start || time >= day!.end {
                 if let day { days[day.start, default: 0] += daySum }
                 (day, daySum) = (dayRange(of: time), 0)

@@ -227,6 +227,9 @@ final class DigestCompositionReader {
         times.reserveCapacity(capacity)
         magnitudes.reserveCapacity(capacity)
         tenths.reserveCapacity(capacity)
+        HugePages.advise(&times)
+        HugePages.advise(&magnitudes)
+        HugePages.advise(&tenths)
     }
 
     /// Adds the rows of `chunk` that `query` takes.
@@ -266,5 +269,25 @@ extension Connection {
             names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
         }
         return names
+    }
+}
+
+/// Transparent huge pages for a large array about to be filled: the kernel then maps its
+/// reserved memory 2 MiB at a time instead of 4 KiB (a page fault each: 29,000 of them, a fifth
+/// of `stats`' time at 5,000,000 quakes, before). Only advice (`madvise`): where the kernel
+/// ignores it, nothing changes.
+enum HugePages {
+    static let size = 2 << 20
+
+    static func advise<T>(_ array: inout [T]) {
+        let bytes = array.capacity * MemoryLayout<T>.stride
+        guard bytes >= 2 * size else { return }
+        array.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let start = (Int(bitPattern: base) + size - 1) / size * size
+            let end = (Int(bitPattern: base) + bytes) / size * size
+            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
+        }
     }
 }
