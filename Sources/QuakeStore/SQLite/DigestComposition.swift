@@ -254,7 +254,11 @@ final class DigestCompositionReader {
 /// they are in it already (a store imported in time order): nothing to move.
 private func timeOrder(_ times: [Int64]) -> [Int32]? {
     guard times.indices.dropFirst().contains(where: { times[$0 - 1] > times[$0] }) else { return nil }
-    var order = (0 ..< Int32(times.count)).map { $0 }
+    var order = [Int32](unsafeUninitializedCapacity: times.count) { buffer, count in
+        HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+        for i in buffer.indices { buffer[i] = Int32(i) }
+        count = buffer.count
+    }
     order.sort { times[Int($0)] != times[Int($1)] ? times[Int($0)] < times[Int($1)] : $0 < $1 }
     return order
 }
@@ -279,15 +283,21 @@ extension Connection {
 enum HugePages {
     static let size = 2 << 20
 
+    /// Advises the memory `array` has reserved (its capacity, filled or not).
     static func advise<T>(_ array: inout [T]) {
         let bytes = array.capacity * MemoryLayout<T>.stride
-        guard bytes >= 2 * size else { return }
         array.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            let start = (Int(bitPattern: base) + size - 1) / size * size
-            let end = (Int(bitPattern: base) + bytes) / size * size
-            guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
-            _ = madvise(pointer, end - start, MADV_HUGEPAGE)
+            advise(UnsafeMutableRawBufferPointer(start: base, count: bytes))
         }
+    }
+
+    /// Advises the whole 2 MiB pages within `memory`.
+    static func advise(_ memory: UnsafeMutableRawBufferPointer) {
+        guard memory.count >= 2 * size, let base = memory.baseAddress else { return }
+        let start = (Int(bitPattern: base) + size - 1) / size * size
+        let end = (Int(bitPattern: base) + memory.count) / size * size
+        guard end > start, let pointer = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(pointer, end - start, MADV_HUGEPAGE)
     }
 }
