@@ -215,6 +215,38 @@ int64_t quaketui_digest_density(const quaketui_digest_chunk *chunk, const quaket
     return outside;
 }
 
+// Whether (a, time, id) sorts before (b, bt, bi) ascending; the values are not NaN.
+static inline int precedes_ascending(double a, int64_t at, int64_t ai, double b, int64_t bt, int64_t bi) {
+    if (a != b) return a < b;
+    if (at != bt) return at < bt;
+    return ai < bi;
+}
+
+int64_t quaketui_digest_count_before(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                                     const quaketui_digest_anchor *anchor) {
+    int64_t before = 0;
+    if (anchor->key == QUAKETUI_ANCHOR_DEPTH && !chunk->details) return -1;
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        double key = anchor->key == QUAKETUI_ANCHOR_DEPTH ? load_f64(chunk->details + index * DETAIL_SLOT) : magnitude;
+        int64_t time = (int64_t)load_u64(slot + 8), id = chunk->firstId + index;
+        int earlier;
+        if (anchor->unknown) {
+            if (!isnan(key)) continue;
+            earlier = anchor->descending ? precedes_ascending(0, anchor->time, anchor->id, 0, time, id)
+                                         : precedes_ascending(0, time, id, 0, anchor->time, anchor->id);
+        } else {
+            if (!(key >= anchor->low && key < anchor->high)) continue;  // NaN: in no known band
+            earlier = anchor->descending ? precedes_ascending(anchor->value, anchor->time, anchor->id, key, time, id)
+                                         : precedes_ascending(key, time, id, anchor->value, anchor->time, anchor->id);
+        }
+        before += earlier;
+    }
+    return before;
+}
+
 void quaketui_digest_distances(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                double latitude, double longitude, const double *bounds, int boundCount, int64_t *atLeast) {
     for (int64_t index = 0; index < chunk->count; index++) {

@@ -214,11 +214,33 @@ struct QueryPlanAgreementTests {
             let expected = try context.read { db in Set(try Self.allFields(db).filter(plan.matches).map(\.keys.id)) }
             let controller = try FetchedResultsController(container: store.container, request: request)
             defer { controller.close() }
+            // Its merges rank rows from the digest where it can (a large section's way); the
+            // fresh fetch below, by the index walks.
+            controller.digestCountedSection = 0
             let codes = try controller.rows(in: 0..<controller.count).map(\.code)
             let controllerIDs = try context.read { db in
                 try Set(codes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
             }
             Self.expectSame(controllerIDs, expected, "controller \(label)")
+            // A row's place in its section counted from the digest (a large section's rank) is
+            // its place in the controller's rows.
+            for _ in 0..<(controller.count > 0 ? 6 : 0) {
+                let offset = random.next(controller.count)
+                let keys = try context.read { db in
+                    let s = try db.prepare("SELECT \(RowKeys.columns), latitude, longitude FROM quake WHERE code = ?")
+                    try s.bind(codes[offset], at: 1)
+                    _ = try s.step()
+                    return (RowKeys(s), GeoPoint(latitude: s.double(at: RowKeys.columnCount), longitude: s.double(at: RowKeys.columnCount + 1)))
+                }
+                let km = request.distanceReference.map { $0.origin.distance(to: keys.1) }
+                let section = controller.indexPath(forOffset: offset).section
+                let key = controller.sections[section].key
+                guard let anchor = plan.strategy.digestAnchor(keys.0, km: km, in: key) else { break }
+                let counted = try context.read { db in try db.digestCountBefore(plan, anchor: anchor) }
+                if plan.digestAnswers {
+                    #expect(counted == offset - controller.offset(ofSection: section), "digest rank \(label) row \(offset)")
+                }
+            }
             // `n` / `N`: the next of some codes found from their keys, as by locating each.
             if controller.count > 0 {
                 let some = (0..<1 + random.next(40)).map { _ in codes[random.next(codes.count)] } + ["not-stored"]

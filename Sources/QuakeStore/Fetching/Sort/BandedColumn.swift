@@ -16,6 +16,8 @@ protocol BandedColumn {
     static var countingKind: Int { get }
     /// The column's value in a row's keys (nil: unknown).
     static func value(of keys: RowKeys) -> Double?
+    /// The column as the digest holds it (`DigestAnchor`).
+    static var digestKey: DigestAnchor.Key { get }
     /// Keys at `value` that bound a segment's comparison (no row has them).
     static func bound(_ value: Double) -> RowKeys
     /// The band of a row whose column holds `value` (nil: unknown).

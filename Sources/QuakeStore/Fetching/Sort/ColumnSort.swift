@@ -25,6 +25,16 @@ struct ColumnSort<Column: BandedColumn>: SegmentedSort {
         return ("(\(Column.name), time, id) \(op) (?, ?, ?)", [.real(value), .integer(keys.time), .integer(keys.id)])
     }
 
+    func digestAnchor(_ keys: RowKeys, km: Double?, in key: SectionKey) -> DigestAnchor? {
+        // The outermost bands are open (`rangeSQL`): their finite stand-ins as infinities.
+        let edges = Column.edges(key).map { edges in
+            (edges.lower == -.greatestFiniteMagnitude ? -.infinity : edges.lower,
+             edges.upper == .greatestFiniteMagnitude ? .infinity : edges.upper)
+        }
+        return DigestAnchor(key: Column.digestKey, descending: !ascending, edges: edges, value: Column.value(of: keys),
+                            time: keys.time, id: keys.id)
+    }
+
     func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool {
         if let av = Column.value(of: a), let bv = Column.value(of: b), av != bv { return ascending ? av < bv : av > bv }
         return precedesByTime(a, b)

@@ -57,6 +57,7 @@ extension DepthBands: BandedColumn {
     static let everyKnownBand: [SectionKey]? = nil
 
     static func value(of keys: RowKeys) -> Double? { keys.depth }
+    static var digestKey: DigestAnchor.Key { .depth }
 
     static func bound(_ value: Double) -> RowKeys { .bound(depth: value, time: .min, id: .min) }
 

@@ -10,6 +10,7 @@ enum MagnitudeBands: BandedColumn {
     static let everyKnownBand: [SectionKey]? = (0...6).map { .magnitude($0) }
 
     static func value(of keys: RowKeys) -> Double? { keys.magnitude }
+    static var digestKey: DigestAnchor.Key { .magnitude }
 
     static func bound(_ value: Double) -> RowKeys { .bound(magnitude: value, time: .min, id: .min) }
 
