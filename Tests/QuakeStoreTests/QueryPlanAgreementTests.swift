@@ -222,20 +222,18 @@ struct QueryPlanAgreementTests {
                 try Set(codes.map { code in try db.scalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64! })
             }
             Self.expectSame(controllerIDs, expected, "controller \(label)")
-            // A row's place in its section counted from the digest (a large section's rank) is
-            // its place in the controller's rows.
+            // A row's place in its section counted from the digest (a large magnitude or depth
+            // band's rank) is its place in the controller's rows.
             for _ in 0..<(controller.count > 0 ? 6 : 0) {
                 let offset = random.next(controller.count)
                 let keys = try context.read { db in
-                    let s = try db.prepare("SELECT \(RowKeys.columns), latitude, longitude FROM quake WHERE code = ?")
+                    let s = try db.prepare("SELECT \(RowKeys.columns) FROM quake WHERE code = ?")
                     try s.bind(codes[offset], at: 1)
                     _ = try s.step()
-                    return (RowKeys(s), GeoPoint(latitude: s.double(at: RowKeys.columnCount), longitude: s.double(at: RowKeys.columnCount + 1)))
+                    return RowKeys(s)
                 }
-                let km = request.distanceReference.map { $0.origin.distance(to: keys.1) }
                 let section = controller.indexPath(forOffset: offset).section
-                let key = controller.sections[section].key
-                guard let anchor = plan.strategy.digestAnchor(keys.0, km: km, in: key) else { break }
+                guard let anchor = plan.strategy.digestAnchor(keys, in: controller.sections[section].key) else { break }
                 let counted = try context.read { db in try db.digestCountBefore(plan, anchor: anchor) }
                 if plan.digestAnswers {
                     #expect(counted == offset - controller.offset(ofSection: section), "digest rank \(label) row \(offset)")

@@ -25,7 +25,7 @@ struct ColumnSort<Column: BandedColumn>: SegmentedSort {
         return ("(\(Column.name), time, id) \(op) (?, ?, ?)", [.real(value), .integer(keys.time), .integer(keys.id)])
     }
 
-    func digestAnchor(_ keys: RowKeys, km: Double?, in key: SectionKey) -> DigestAnchor? {
+    func digestAnchor(_ keys: RowKeys, in key: SectionKey) -> DigestAnchor? {
         // The outermost bands are open (`rangeSQL`): their finite stand-ins as infinities.
         let edges = Column.edges(key).map { edges in
             (edges.lower == -.greatestFiniteMagnitude ? -.infinity : edges.lower,

@@ -105,10 +105,9 @@ protocol SortStrategy {
                         limit: Int) throws -> (String, [SQLiteValue])?
     /// The distance a row with `keys` ranks by (`km`: what the table held for a row that has left it).
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double?
-    /// A row with `keys` (and distance `km`) in section `key`, as the digest counts the rows
-    /// before it (`Connection.digestCountBefore`); nil for an order the digest does not count
-    /// (by time: a day is small; by region).
-    func digestAnchor(_ keys: RowKeys, km: Double?, in key: SectionKey) -> DigestAnchor?
+    /// A row with `keys` in section `key`, as the digest counts the rows before it
+    /// (`Connection.digestCountBefore`); nil for an order the digest does not count (`DigestAnchor`).
+    func digestAnchor(_ keys: RowKeys, in key: SectionKey) -> DigestAnchor?
 }
 
 /// A section as a reader labels a row: its key, stable id and title.
@@ -135,7 +134,7 @@ extension SortStrategy {
         try orderedRowsQuery(db, select: QuakeRow.columns, where: condition, orderBy: orderBy, tail: (" LIMIT ?", [.integer(Int64(limit))]))
     }
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
-    func digestAnchor(_ keys: RowKeys, km: Double?, in key: SectionKey) -> DigestAnchor? { nil }
+    func digestAnchor(_ keys: RowKeys, in key: SectionKey) -> DigestAnchor? { nil }
 
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
 
