@@ -20,6 +20,8 @@ struct ScienceBench {
     let store: URL
     let runs: Int
     let peerScript: String
+    /// Only the `stats` row, without its peer (`QUAKEBENCH_ONLY=stats`: for profiling it).
+    var statsRowOnly = false
 
     /// The numpy peer runs up to this size: its Gardner–Knopoff windows grow with the square of
     /// the quakes per window (88.7 s a run at 1M; stopped after 21 minutes at 5M, 2026-12-03).
@@ -50,11 +52,18 @@ struct ScienceBench {
             return code
         }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
+        var peer: [String: [Double]] = [:]
+        var note: String? = nil
+        func figure(_ name: String, _ ours: [Double], _ key: String, _ peerName: String) -> Figure {
+            Figure(name: name, n: n, ours: ours.median, ourMax: ours.maximum, samples: ours.count,
+                   peer: peer[key].map(\.median), peerName: peerName, unit: "s", target: "≤ 250 ms",
+                   met: ours.median <= 0.25, note: peer[key] == nil ? note : nil)
+        }
         let stats = try time(runs: runs) { try statistics($0, nil) }
-        if ProcessInfo.processInfo.environment["QUAKEBENCH_ONLY"] == "stats" {
-            return [Figure(name: "stats: Mc, b, bootstrap of 200, b-positive", n: n, ours: stats.median, ourMax: stats.maximum,
-                           samples: stats.count, peer: nil, peerName: "—", unit: "s", target: "≤ 250 ms",
-                           met: stats.median <= 0.25, note: "QUAKEBENCH_ONLY=stats: no peer run")]
+        let statsFigure = { figure("stats: Mc, b, bootstrap of 200, b-positive", stats, "stats", "numpy: unique, bootstrap, diff") }
+        if statsRowOnly {
+            note = "QUAKEBENCH_ONLY=stats: no peer run"
+            return [statsFigure()]
         }
         // Declustering's first computation at 1M+ takes seconds: three samples are enough to say so.
         let declustered = try time(runs: min(runs, 3)) { try statistics($0, .gk) }
@@ -86,8 +95,6 @@ struct ScienceBench {
         }
         let sequence = try mainshock.map { code in try time(runs: runs) { _ = try $0.aftershockSequence(of: code, now: now) } } ?? []
 
-        var peer: [String: [Double]] = [:]
-        var note: String? = nil
         if n > Self.largestPeerSize {
             note = "peer not measured past \(Self.largestPeerSize.formatted()) quakes: numpy's Gardner–Knopoff took 88.7 s a run at 1M, and hours at 5M"
         } else if let python3 = Peers.python3, let mainshock {
@@ -100,13 +107,8 @@ struct ScienceBench {
         } else {
             note = "peer not measured: needs python3 with numpy and scipy"
         }
-        func figure(_ name: String, _ ours: [Double], _ key: String, _ peerName: String) -> Figure {
-            Figure(name: name, n: n, ours: ours.median, ourMax: ours.maximum, samples: ours.count,
-                   peer: peer[key].map(\.median), peerName: peerName, unit: "s", target: "≤ 250 ms",
-                   met: ours.median <= 0.25, note: peer[key] == nil ? note : nil)
-        }
         var figures = [
-            figure("stats: Mc, b, bootstrap of 200, b-positive", stats, "stats", "numpy: unique, bootstrap, diff"),
+            statsFigure(),
             figure("stats --decluster gk (first computation)", declustered, "gk", "numpy: GK windows, searchsorted + haversine"),
             Figure(name: "gk windows alone (quakes already read)", n: n, ours: windows.median, ourMax: windows.maximum,
                    samples: windows.count, peer: nil, peerName: "—", unit: "s", target: "≤ 250 ms", met: windows.median <= 0.25,

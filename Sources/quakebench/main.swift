@@ -175,10 +175,9 @@ do {
                 figures += try terminalFigures(store, n)
             } else if statsOnly {
                 // QUAKEBENCH_ONLY=stats: the `stats` row alone (ScienceBench), for profiling it.
-                if ProcessInfo.processInfo.environment["QUAKEBENCH_ONLY"] != "stats" {
-                    figures += try StatsBench(store: store, runs: runs).run(n: n)
-                }
-                figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript).run(n: n)
+                let statsRowOnly = ProcessInfo.processInfo.environment["QUAKEBENCH_ONLY"] == "stats"
+                if !statsRowOnly { figures += try StatsBench(store: store, runs: runs).run(n: n) }
+                figures += try ScienceBench(store: store, runs: runs, peerScript: scienceScript, statsRowOnly: statsRowOnly).run(n: n)
             } else {
                 figures += try BrowserBench(store: store, quakebench: quakebench, runs: runs).run(n: n)
                 figures += try StatsBench(store: store, runs: runs).run(n: n)
