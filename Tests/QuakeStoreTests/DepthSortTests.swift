@@ -163,8 +163,9 @@ import Testing
             var plans: [String] = []
             for ascending in [true, false] {
                 let plan = QueryPlan(SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: ascending)))
-                let (sql, arguments) = try plan.strategy.windowQuery(db, range: ("depth >= 10 AND depth < 20", []), predicate: ("1", []),
-                                                                     orderBy: plan.orderBy, limit: 40, offset: 0)
+                let (sql, arguments) = try plan.strategy.windowQuery(db, in: .depth(10), range: ("depth >= 10 AND depth < 20", []),
+                                                                     predicate: ("1", []), orderBy: plan.orderBy, limit: 40, offset: 0,
+                                                                     table: SortTable())
                 let s = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
                 try s.bind(arguments)
                 while try s.step() { plans.append(s.text(at: 3)) }

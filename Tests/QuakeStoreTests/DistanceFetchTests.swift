@@ -124,6 +124,15 @@ struct DistanceFetchTests {
             #expect(steps.contains("fetch_distance_km (km>? AND km<?)"), "\(plan)")
             #expect(!steps.contains("TEMP B-TREE"), "\(plan)")
         }
+        // The ranks (`DistanceRanks`): a sample and a count from one step on the index from a
+        // key; neither sorts.
+        let sampling = try db.queryPlan(DistanceRanks.sampleSQL)
+        #expect(sampling.contains("SEARCH temp.fetch_distance USING COVERING INDEX fetch_distance_km (km>?)") && !sampling.contains("TEMP B-TREE"),
+                "\(sampling)")
+        for inclusive in [false, true] {
+            let walk = try db.queryPlan(DistanceRanks.walkSQL(inclusive: inclusive))
+            #expect(walk.contains("SEARCH temp.fetch_distance USING COVERING INDEX fetch_distance_km (km>? AND km<?)"), "\(walk)")
+        }
     }
 
     /// Quakes relocated in and out of the radius, deleted and added, merged from history: the

@@ -34,7 +34,7 @@ import Testing
             // The top, a range across section boundaries, the middle of sections, the end.
             for range in [0..<20, 37..<61, 150..<190, 215..<216, 380..<400] {
                 let before = window.rowsMaterialized
-                let rows = try window.read(db, range, index: index, plan: sql)
+                let rows = try window.read(db, range, index: index, plan: sql, table: SortTable())
                 #expect(rows == Array(all[range]), "\(range)")
                 let read = max(0, range.lowerBound - 8)..<min(400, range.upperBound + 8)
                 #expect(window.rowsMaterialized - before == read.count, "\(range) read more than its window")
@@ -65,7 +65,7 @@ import Testing
             pages += pages.reversed()
             for lower in pages {
                 let range = lower..<min(400, lower + 23)
-                let rows = try window.read(db, range, index: index, plan: sql)
+                let rows = try window.read(db, range, index: index, plan: sql, table: SortTable())
                 #expect(rows == Array(all[range]), "\(range)")
             }
             #expect(window.partsReadOn > 0)

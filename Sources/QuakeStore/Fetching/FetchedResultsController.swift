@@ -70,6 +70,13 @@ public final class FetchedResultsController: SortHost {
     private var reloads = 0
     /// How many times the order's table was built (for tests).
     var tableBuilds: Int { table.builds }
+    /// From how many rows a distance table keeps ranks, and how far apart (`DistanceRanks`; tests).
+    var distanceRankSampling: (minimumRows: Int, spacing: Int) {
+        get { table.rankSampling }
+        set { table.rankSampling = newValue }
+    }
+    /// Whether the distance table keeps ranks now (tests).
+    var keepsDistanceRanks: Bool { table.ranks != nil }
     /// The rows matching the search and filters (see `ResultMatches`).
     private let matchSet = MatchSet()
 
@@ -265,7 +272,7 @@ public final class FetchedResultsController: SortHost {
         let range = range.clamped(to: 0..<count)
         guard !range.isEmpty else { return [] }
         if let rows = window.cached(range) { return rows }
-        return try context.read { db in try window.read(db, range, index: index, plan: plan) }
+        return try context.read { db in try window.read(db, range, index: index, plan: plan, table: table) }
     }
 
     /// The section and row within it of a flat offset.
@@ -543,12 +550,17 @@ public final class FetchedResultsController: SortHost {
     /// compare it with the counted one).
     func walkedSections() throws -> [QuakeSection] { try context.read { try walkSections($0) } }
 
-    /// The section index by walking the sort index: a seek per section and a count over its range.
-    private func walkSections(_ db: Connection) throws -> [QuakeSection] {
-        try plan.strategy.walkedSections(db, plan: plan, days: days) { key in try countRows(db, in: key) }
+    /// The section index by walking the sort index: a seek per section and a count over its range
+    /// (on `table`, a merge's copy of the order's table, when given).
+    private func walkSections(_ db: Connection, table: SortTable? = nil) throws -> [QuakeSection] {
+        try plan.strategy.walkedSections(db, plan: plan, days: days) { key in try countRows(db, in: key, table: table) }
     }
 
-    private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil) throws -> Int {
+    private func countRows(_ db: Connection, in key: SectionKey, before keys: RowKeys? = nil, km: Double? = nil,
+                           table: SortTable? = nil) throws -> Int {
+        if let counted = try plan.strategy.countFromTable(db, in: key, before: keys.map { ($0, km) }, plan: plan, table: table ?? self.table) {
+            return counted
+        }
         let (range, rangeArgs) = key.rangeSQL
         let (from, (predicate, predicateArgs)) = plan.strategy.countedRows(plan)
         var where_ = "\(range) AND \(predicate)" + (plan.strategy.countingTerm.map { " AND \($0)" } ?? "")
@@ -635,10 +647,9 @@ public final class FetchedResultsController: SortHost {
     /// The matching rows of section `key` from the row with `keys` on, in order, as a bound
     /// statement to step: their ids, or with `keys` their `RowKeys.columns`.
     private func walk(_ db: Connection, _ key: SectionKey, from start: RowKeys, keys: Bool) throws -> Statement {
-        let (range, rangeArgs) = key.rangeSQL
         let (predicate, predicateArgs) = plan.strategy.countedRows(plan).where
-        let (onward, onwardArgs) = plan.atOrAfterInSection(start)
-        let condition = ("\(range) AND \(predicate) AND \(onward)", rangeArgs + predicateArgs + onwardArgs)
+        let (onward, onwardArgs) = plan.inSection(key, from: start, onward: true)
+        let condition = ("\(onward) AND \(predicate)", onwardArgs + predicateArgs)
         let (sql, arguments) = keys
             ? try plan.strategy.orderedRowsQuery(db, select: RowKeys.columns, where: condition, orderBy: plan.orderBy, tail: ("", []))
             : try plan.strategy.orderedIDsQuery(db, where: condition, orderBy: plan.orderBy)
@@ -650,16 +661,16 @@ public final class FetchedResultsController: SortHost {
     /// A merge under an order with its own table (a distance sort, `SortStrategy.merge`): the
     /// match set follows each changed row, which `move` then moves in the table; the sections
     /// are recounted and the merge reports a reload.
-    func mergeReloading(_ db: Connection, before: [String: RowKeys?],
-                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool) throws -> Void) throws -> ResultChanges {
+    func mergeReloading(_ db: Connection, before: [String: RowKeys?], table: inout SortTable,
+                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool, _ table: inout SortTable) throws -> Void) throws -> ResultChanges {
         vanishedKeys = [:]
         for (code, old) in before {
             let new = try rowKeys(db, code: code)
             if plan.usesMatchSet { try matches.update(db, oldID: old?.id, new: new) }
             if let old, new == nil { vanishedKeys[code] = old }
-            try move(old, new, new.map(isCandidate) ?? false)
+            try move(old, new, new.map(isCandidate) ?? false, &table)
         }
-        setSections(try walkSections(db))
+        setSections(try walkSections(db, table: table))
         return ResultChanges(reloaded: true, codes: Set(before.keys))
     }
 

@@ -27,6 +27,16 @@ extension QueryPlan {
         strategy.inSection(keys, km: km, before: false)
     }
 
+    /// The rows of section `key` at or after a row with `keys` (`onward`), or before it, as one
+    /// term the sort index seeks to: the row's keys bound the near side, so of the section's
+    /// range only the far edge is kept (`SectionKey.rangeSQL(open:)`).
+    func inSection(_ key: SectionKey, from keys: RowKeys, onward: Bool) -> (String, [SQLiteValue]) {
+        let (bound, boundArguments) = onward ? atOrAfterInSection(keys) : beforeInSection(keys)
+        // Onward in an ascending order (or back in a descending one) the keys are the lower bound.
+        let (range, rangeArguments) = key.rangeSQL(open: onward == strategy.ascending ? .lower : .upper)
+        return ("\(range) AND \(bound)", rangeArguments + boundArguments)
+    }
+
     /// Swift's twin of `beforeInSection` for two rows of the same section.
     func precedesInSection(_ a: RowKeys, _ b: RowKeys) -> Bool { strategy.precedesInSection(a, b) }
 

@@ -137,8 +137,11 @@ struct QueryPlan {
     /// The `WHERE` term over `temp.fetch_distance` alone: every row in it is a candidate already
     /// (the set was applied when it was filled), and the magnitude reads the kept `mag`.
     var distanceTableWhere: (String, [SQLiteValue]) {
-        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? ("1", [])
+        minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? (Self.everyTableRow, [])
     }
+
+    /// `distanceTableWhere` keeping every row of the table (no minimum magnitude).
+    static let everyTableRow = "1"
 
     /// The whole predicate as one `WHERE` term over `quake` without the match set: what the
     /// set would hold, tested per row (a provisional window, read before the set is filled).

@@ -31,9 +31,9 @@ struct RowWindow {
 
     /// The rows at `range` (within `0..<index.count`, not empty), read with `margin` rows either
     /// side into the window.
-    mutating func read(_ db: Connection, _ range: Range<Int>, index: SectionIndex, plan: QueryPlan) throws -> [QuakeRow] {
+    mutating func read(_ db: Connection, _ range: Range<Int>, index: SectionIndex, plan: QueryPlan, table: SortTable) throws -> [QuakeRow] {
         let window = max(0, range.lowerBound - margin)..<min(index.count, range.upperBound + margin)
-        let rows = try fetch(db, window, index: index, plan: plan)
+        let rows = try fetch(db, window, index: index, plan: plan, table: table)
         cache = (window.lowerBound, rows)
         // Counts and rows come from the same snapshot and agree; clamp anyway rather than trap.
         let lower = min(range.lowerBound - window.lowerBound, rows.count)
@@ -48,10 +48,10 @@ struct RowWindow {
     mutating func readAround(_ db: Connection, keys: RowKeys, in key: SectionKey, at offset: Int,
                              index: SectionIndex, plan: QueryPlan) throws {
         guard let section = index.range(of: key), section.contains(offset) else { return }
-        let range = key.rangeSQL, predicate = plan.matchedWhere
+        let predicate = plan.matchedWhere
         let above = min(margin, offset - section.lowerBound), below = min(2 * margin, section.upperBound - offset)
-        guard let before = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, above, plan: plan),
-              let after = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, below, plan: plan),
+        guard let before = try readRows(db, key, predicate, from: keys, onward: false, above, plan: plan),
+              let after = try readRows(db, key, predicate, from: keys, onward: true, below, plan: plan),
               // Counts and rows come from the same snapshot; if they ever disagree, keep no window.
               before.count == above, after.count == below else { return }
         cache = (offset - above, before.reversed() + after)
@@ -59,7 +59,7 @@ struct RowWindow {
 
     /// The rows at flat offsets `window`, section by section; OFFSET steps over every row it
     /// skips, so each section is read from its nearer end, or on from a held row next to it.
-    private mutating func fetch(_ db: Connection, _ window: Range<Int>, index: SectionIndex, plan: QueryPlan) throws -> [QuakeRow] {
+    private mutating func fetch(_ db: Connection, _ window: Range<Int>, index: SectionIndex, plan: QueryPlan, table: SortTable) throws -> [QuakeRow] {
         var rows: [QuakeRow] = []
         rows.reserveCapacity(window.count)
         var section = index.indexPath(forOffset: window.lowerBound).section
@@ -71,15 +71,16 @@ struct RowWindow {
             let end = min(window.upperBound, start + sectionCount) - start
             let range = index.sections[section].key.rangeSQL
             if let part = try readOn(db, local..<end, sectionStart: start, sectionCount: sectionCount,
-                                     range: range, predicate: (predicate, predicateArgs), plan: plan) {
+                                     section: index.sections[section].key, predicate: (predicate, predicateArgs), plan: plan) {
                 rows += part
                 section += 1
                 continue
             }
             let fromEnd = sectionCount - end < local
             let (sql, arguments) = try plan.strategy.windowQuery(
-                db, range: range, predicate: (predicate, predicateArgs),
-                orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy, limit: end - local, offset: fromEnd ? sectionCount - end : local)
+                db, in: index.sections[section].key, range: range, predicate: (predicate, predicateArgs),
+                orderBy: fromEnd ? plan.reversedOrderBy : plan.orderBy, limit: end - local, offset: fromEnd ? sectionCount - end : local,
+                table: table)
             let statement = try db.cachedStatement(sql)
             defer { statement.reset() }
             try statement.bind(arguments)
@@ -100,7 +101,7 @@ struct RowWindow {
     /// the window holds neither row, the order's rows are not read by keys, or what is read does
     /// not agree with the counts.
     private mutating func readOn(_ db: Connection, _ part: Range<Int>, sectionStart: Int, sectionCount: Int,
-                                 range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]), plan: QueryPlan) throws -> [QuakeRow]? {
+                                 section key: SectionKey, predicate: (String, [SQLiteValue]), plan: QueryPlan) throws -> [QuakeRow]? {
         guard let cache, min(part.lowerBound, sectionCount - part.upperBound) > offsetStepLimit else { return nil }
         let held = cache.start..<(cache.start + cache.rows.count)
         let forward = held.contains(sectionStart + part.lowerBound - 1)
@@ -114,11 +115,11 @@ struct RowWindow {
         let rows: [QuakeRow]
         if forward {
             // At or after the held row: itself first.
-            guard let read = try readRows(db, range, predicate, plan.atOrAfterInSection(keys), plan.orderBy, part.count + 1, plan: plan),
+            guard let read = try readRows(db, key, predicate, from: keys, onward: true, part.count + 1, plan: plan),
                   read.count == part.count + 1, read.first?.code == code else { return nil }
             rows = Array(read.dropFirst())
         } else {
-            guard let read = try readRows(db, range, predicate, plan.beforeInSection(keys), plan.reversedOrderBy, part.count, plan: plan),
+            guard let read = try readRows(db, key, predicate, from: keys, onward: false, part.count, plan: plan),
                   read.count == part.count else { return nil }
             rows = read.reversed()
         }
@@ -126,13 +127,15 @@ struct RowWindow {
         return rows
     }
 
-    /// Up to `limit` rows of a section (`range`) passing `predicate` and `bound`, in `order`, read
-    /// by keys; nil when the order's rows are not read so.
-    private mutating func readRows(_ db: Connection, _ range: (String, [SQLiteValue]), _ predicate: (String, [SQLiteValue]),
-                                   _ bound: (String, [SQLiteValue]), _ order: String, _ limit: Int, plan: QueryPlan) throws -> [QuakeRow]? {
+    /// Up to `limit` rows of section `key` passing `predicate`, at or after the row with `keys`
+    /// in order (`onward`) or before it backwards, read by keys; nil when the order's rows are
+    /// not read so.
+    private mutating func readRows(_ db: Connection, _ key: SectionKey, _ predicate: (String, [SQLiteValue]),
+                                   from keys: RowKeys, onward: Bool, _ limit: Int, plan: QueryPlan) throws -> [QuakeRow]? {
+        let (bound, boundArguments) = plan.inSection(key, from: keys, onward: onward)
         guard let (sql, arguments) = try plan.strategy.keyedRowsQuery(
-            db, where: ("\(range.0) AND \(predicate.0) AND \(bound.0)", range.1 + predicate.1 + bound.1),
-            orderBy: order, limit: limit) else { return nil }
+            db, where: ("\(bound) AND \(predicate.0)", boundArguments + predicate.1),
+            orderBy: onward ? plan.orderBy : plan.reversedOrderBy, limit: limit) else { return nil }
         let statement = try db.cachedStatement(sql)
         defer { statement.reset() }
         try statement.bind(arguments)

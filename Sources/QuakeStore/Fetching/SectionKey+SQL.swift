@@ -19,6 +19,32 @@ extension SectionKey {
         case .distance(let lower, let upper): ("km >= ? AND km < ?", [.real(lower), .real(upper)])
         }
     }
+
+    /// A range's two edges.
+    enum Edge { case lower, upper }
+
+    /// `rangeSQL` without one edge (`open`), for a read bounded inside the section on that side
+    /// by a row's keys: given both the section's edge and the row's keys on one side, SQLite
+    /// seeks the edge and walks to the keys (at 5,000,000 quakes, 0.2 s through a depth band's
+    /// blocks for the rows after the selection) instead of seeking the keys. A section that is
+    /// not a range (unknown values, a region) keeps its whole term.
+    func rangeSQL(open edge: Edge) -> (String, [SQLiteValue]) {
+        let keepsUpper = edge == .lower
+        let every: (String, [SQLiteValue]) = ("1", [])
+        switch self {
+        case .day(let start, let last): return keepsUpper ? ("time <= ?", [.integer(last)]) : ("time >= ?", [.integer(start)])
+        case .magnitude(0): return keepsUpper ? rangeSQL : every
+        case .magnitude(6): return keepsUpper ? every : rangeSQL
+        case .magnitude(let k?): return keepsUpper ? ("magnitude < ?", [.real(Double(k + 1))]) : ("magnitude >= ?", [.real(Double(k))])
+        case .depth(let lower?):
+            let bounds = DepthBands.bounds(lower)
+            return keepsUpper ? ("depth < ?", [.real(bounds.upper)]) : ("depth >= ?", [.real(bounds.lower)])
+        case .distance(let lower, let upper):
+            guard keepsUpper else { return ("km >= ?", [.real(lower)]) }
+            return upper.isInfinite ? every : ("km < ?", [.real(upper)])
+        case .magnitude(nil), .depth(nil), .region: return rangeSQL
+        }
+    }
 }
 
 /// Day boundaries and titles in one time zone.

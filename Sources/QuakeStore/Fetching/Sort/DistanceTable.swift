@@ -22,10 +22,11 @@ struct DistanceTable {
     /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
     /// middle of a 976,000-row band at 1M), then only the window's rows are joined. Bind the
     /// range's and the predicate's arguments, then `LIMIT` and `OFFSET`.
-    static func windowSQL(range: String, predicate: String, orderBy: String) -> String {
+    /// (`stepping`: the order the index is stepped in, when not `orderBy`.)
+    static func windowSQL(range: String, predicate: String, orderBy: String, stepping: String? = nil) -> String {
         """
         SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM temp.fetch_distance WHERE \(range) AND \(predicate)
-        ORDER BY \(orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
+        ORDER BY \(stepping ?? orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
         """
     }
 
@@ -64,19 +65,9 @@ struct DistanceTable {
     }
 
     /// How many rows of the table fall in each band (`[lower, upper)` km, in the order given) at
-    /// or above the plan's minimum magnitude (`QueryPlan.distanceTableWhere`), from the table alone: every row in it is a candidate already.
-    /// Without a magnitude filter, one range count on the index per band; with one, a single
-    /// pass over the table grouped by band (a range count would look up each row's `mag`).
+    /// or above the plan's minimum magnitude (`QueryPlan.distanceTableWhere`), from the table
+    /// alone (every row in it is a candidate already), in a single pass over the table.
     static func bandCountsFromTable(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
-        guard plan.minimumMagnitude != nil else {
-            return try bands.map { band in
-                let sql = band.upperKm.isInfinite
-                    ? "SELECT count(*) FROM temp.fetch_distance WHERE km >= ?"
-                    : "SELECT count(*) FROM temp.fetch_distance WHERE km >= ? AND km < ?"
-                let arguments: [SQLiteValue] = band.upperKm.isInfinite ? [.real(band.lowerKm)] : [.real(band.lowerKm), .real(band.upperKm)]
-                return Int(try db.scalar(sql, arguments).int64 ?? 0)
-            }
-        }
         let (predicate, arguments) = plan.distanceTableWhere
         return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE \(predicate)", arguments: arguments, bounds: BandBounds(bands))
     }

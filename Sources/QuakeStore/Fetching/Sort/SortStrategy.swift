@@ -63,10 +63,10 @@ protocol SortStrategy {
                         countRows: (SectionKey) throws -> Int) throws -> [QuakeSection]
     /// The table that section counts, ranks and windows step on, with its `WHERE` term.
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue]))
-    /// The `limit` rows passing `range AND predicate` in `orderBy` after the first `offset`, with
-    /// the statement's arguments.
-    func windowQuery(_ db: Connection, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
-                     orderBy: String, limit: Int, offset: Int) throws -> (String, [SQLiteValue])
+    /// The `limit` rows of section `key` (`range`) passing `predicate` in `orderBy` after the
+    /// first `offset`, with the statement's arguments (the order's `table` may shorten the walk).
+    func windowQuery(_ db: Connection, in key: SectionKey, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
+                     orderBy: String, limit: Int, offset: Int, table: SortTable) throws -> (String, [SQLiteValue])
 
     // MARK: Provisional window
 
@@ -108,6 +108,11 @@ protocol SortStrategy {
     /// A row with `keys` in section `key`, as the digest counts the rows before it
     /// (`Connection.digestCountBefore`); nil for an order the digest does not count (`DigestAnchor`).
     func digestAnchor(_ keys: RowKeys, in key: SectionKey) -> DigestAnchor?
+    /// How many of the results' rows section `key` holds (before the row `before`, when given:
+    /// its keys and the distance it ranks by), from what the order keeps with its `table`
+    /// (`SortTable.ranks`); nil: counted by a walk of the order's index.
+    func countFromTable(_ db: Connection, in key: SectionKey, before: (keys: RowKeys, km: Double?)?,
+                        plan: QueryPlan, table: SortTable) throws -> Int?
 }
 
 /// A section as a reader labels a row: its key, stable id and title.
@@ -135,11 +140,13 @@ extension SortStrategy {
     }
     func rankDistance(_ db: Connection, _ keys: RowKeys, km: Double?) throws -> Double? { km }
     func digestAnchor(_ keys: RowKeys, in key: SectionKey) -> DigestAnchor? { nil }
+    func countFromTable(_ db: Connection, in key: SectionKey, before: (keys: RowKeys, km: Double?)?,
+                        plan: QueryPlan, table: SortTable) throws -> Int? { nil }
 
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) { (from, plan.matchedWhere) }
 
-    func windowQuery(_ db: Connection, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
-                     orderBy: String, limit: Int, offset: Int) throws -> (String, [SQLiteValue]) {
+    func windowQuery(_ db: Connection, in key: SectionKey, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
+                     orderBy: String, limit: Int, offset: Int, table: SortTable) throws -> (String, [SQLiteValue]) {
         try orderedRowsQuery(db, select: QuakeRow.columns, where: ("\(range.0) AND \(predicate.0)", range.1 + predicate.1),
                              orderBy: orderBy, tail: (" LIMIT ? OFFSET ?", [.integer(Int64(limit)), .integer(Int64(offset))]))
     }

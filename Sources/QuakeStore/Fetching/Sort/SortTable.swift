@@ -16,10 +16,15 @@ struct SortTable {
     var builds = 0
     /// What it held for the rows the last merge deleted (their distances: they have left it).
     var vanished: [Int64: Double] = [:]
+    /// Every few thousandth key of a large table with its rank, kept as rows move (nil: a small
+    /// table, or none): what the distance order counts from (`DistanceRanks`).
+    var ranks: DistanceRanks?
+    /// From how many rows a table keeps ranks, and how far apart (tests sample small tables).
+    var rankSampling = (minimumRows: DistanceRanks.minimumRows, spacing: DistanceRanks.spacing)
 
     /// Puts back what a failed read changed (the read's transaction rolled the table back).
     mutating func restore(_ saved: SortTable) {
-        (built, rows) = (saved.built, saved.rows)
+        (built, rows, ranks) = (saved.built, saved.rows, saved.ranks)
     }
 }
 
@@ -32,9 +37,10 @@ protocol SortHost {
     /// The changes placed row by row: old and new ranks, section deltas (keys Swift compares).
     func mergeListing(_ db: Connection, before: [String: RowKeys?]) throws -> ResultChanges
     /// Each changed row followed in the match set and handed to `move` (its keys before and
-    /// now, and whether it is a candidate now), then the sections recounted: a reload.
-    func mergeReloading(_ db: Connection, before: [String: RowKeys?],
-                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool) throws -> Void) throws -> ResultChanges
+    /// now, whether it is a candidate now, and `table` to move it in), then the sections
+    /// recounted over `table` as moved: a reload.
+    func mergeReloading(_ db: Connection, before: [String: RowKeys?], table: inout SortTable,
+                        move: (_ old: RowKeys?, _ new: RowKeys?, _ isCandidate: Bool, _ table: inout SortTable) throws -> Void) throws -> ResultChanges
     /// The next of `codes` by their keys, sorted in Swift, only the one found ranked.
     func nextByKeys(among codes: [String], from place: ListPlace, forward: Bool) throws -> FoundAmong?
     /// The next of `codes` by ranking each.
