@@ -230,7 +230,7 @@ final class BrowserApp {
     private func handle(_ key: Key, _ terminal: Terminal) throws {
         if case .terminate = key {
             // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
-            try? model.state.app.save(to: session.storage)
+            _ = try? model.state.app.save(to: session.storage)
             try? session.storage.flush()
             refresh?.cancel()
             isDone = true
@@ -356,7 +356,7 @@ final class BrowserApp {
         case .readQuake: break  // performed by model.performReads, as .loadDetail
         case .quit:
             refresh?.cancel()
-            try? model.state.app.save(to: session.storage)
+            _ = try? model.state.app.save(to: session.storage)
             do { try session.close() } catch { finalSaveError = error }
             isDone = true
         case .closeScene:
