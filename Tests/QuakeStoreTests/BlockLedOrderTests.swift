@@ -123,15 +123,10 @@ import Testing
                 let plan = QueryPlan(SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(order, ascending: ascending)))
                 for onward in [true, false] {
                     let (term, arguments) = plan.inSection(section, from: keys, onward: onward)
-                    let (sql, all) = try store.read { db in
-                        try plan.strategy.keyedRowsQuery(db, where: (term, arguments), orderBy: onward ? plan.orderBy : plan.reversedOrderBy, limit: 5)
-                    }.map { ($0.0, $0.1) } ?? ("", [])
-                    let lines = try store.read { db -> [String] in
-                        let s = try db.prepare("EXPLAIN QUERY PLAN \(sql)")
-                        try s.bind(all)
-                        var lines: [String] = []
-                        while try s.step() { lines.append(s.text(at: 3)) }
-                        return lines
+                    let lines = try store.read { db in
+                        let query = try plan.strategy.keyedRowsQuery(db, where: (term, arguments),
+                                                                     orderBy: onward ? plan.orderBy : plan.reversedOrderBy, limit: 5)
+                        return try db.queryPlan(try #require(query).0).components(separatedBy: "\n")
                     }
                     let label = "\(order) ascending \(ascending) onward \(onward): \(lines)"
                     // Every block's arm seeks the row's keys (a row value), not the section's near

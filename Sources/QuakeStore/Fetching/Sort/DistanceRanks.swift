@@ -3,8 +3,8 @@ import QuakeModel
 /// Every `spacing`-th key of a large distance table (`temp.fetch_distance`) with the number of
 /// the table's rows below it, kept with the table (`SortTable.ranks`): how many rows come before
 /// a distance is then a short walk from the sample below it, not a walk of the index from the
-/// band's start. At 5,000,000 quakes that walk took ~0.4 s for a row far into its band (the
-/// counts of a distance sort chosen again), and the band counts' range counts ~0.13 s more.
+/// band's start. At 5,000,000 quakes that walk took ~0.25–0.45 s for a row far into its band
+/// (the counts of a distance sort chosen again), and the band counts' range counts ~0.1 s more.
 ///
 /// A sample's count is the number of rows whose `(km, qid)` is below its key, so it stays
 /// exact as rows come and go (`moved(from:to:)`), even when the sample's own row leaves: a
@@ -74,7 +74,7 @@ struct DistanceRanks: Equatable {
 
     /// The next sample: the row that many rows past a key (bind the key and the rows to step
     /// over). (Numbering every row with `row_number()` in one statement took 3.5 s at 5M, the
-    /// window function storing every row; these steps walk the index once, ~0.4 s.)
+    /// window function storing every row; these steps walk the index once, ~0.26 s.)
     static let sampleSQL = "SELECT km, qid FROM temp.fetch_distance WHERE (km, qid) > (?, ?) ORDER BY km, qid LIMIT 1 OFFSET ?"
 
     /// The rows from a sample's key up to a key (or to it too, `inclusive`): bind both keys.

@@ -124,10 +124,10 @@ struct DistanceSort: SortStrategy {
     func walkedSections(_ db: Connection, plan: QueryPlan, days: DayCalendar,
                         countRows: (SectionKey) throws -> Int) throws -> [QuakeSection] {
         try bandSections { bands in
-            guard plan.minimumMagnitude != nil else {
-                return try bands.map { try countRows(.distance(lowerKm: $0.lowerKm, upperKm: $0.upperKm)) }
+            guard Self.keepsEveryRow(plan.distanceTableWhere) else {
+                return try DistanceTable.bandCountsFromTable(db, bands: bands, plan: plan)
             }
-            return try DistanceTable.bandCountsFromTable(db, bands: bands, plan: plan)
+            return try bands.map { try countRows(.distance(lowerKm: $0.lowerKm, upperKm: $0.upperKm)) }
         }
     }
 
@@ -136,7 +136,7 @@ struct DistanceSort: SortStrategy {
     /// table (the ranks count all its rows).
     func countFromTable(_ db: Connection, in key: SectionKey, before: (keys: RowKeys, km: Double?)?,
                         plan: QueryPlan, table: SortTable) throws -> Int? {
-        guard let ranks = table.ranks, plan.minimumMagnitude == nil, case .distance(let lower, let upper) = key else { return nil }
+        guard let ranks = table.ranks, Self.keepsEveryRow(plan.distanceTableWhere), case .distance(let lower, let upper) = key else { return nil }
         let start = lower == -.infinity ? 0 : try ranks.count(db, below: .edge(lower))
         let end = try ranks.count(db, below: .edge(upper))
         guard let before else { return end - start }
@@ -145,6 +145,10 @@ struct DistanceSort: SortStrategy {
         // Nearest first: the band's rows below the row; farthest first, those above it.
         return ascending ? try ranks.count(db, below: row) - start : end - (try ranks.count(db, below: row, inclusive: true))
     }
+
+    /// Whether the term over the table (`QueryPlan.distanceTableWhere`) keeps all its rows (no
+    /// minimum magnitude on top): the rows the ranks count, and the bands' range counts serve.
+    private static func keepsEveryRow(_ term: (String, [SQLiteValue])) -> Bool { term.0 == QueryPlan.everyTableRow }
 
     /// Counted, ranked and windowed on the distance table alone: every row in it is a candidate.
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) {
@@ -157,7 +161,7 @@ struct DistanceSort: SortStrategy {
     /// millions stepped over millions: 57–72 ms at 5,000,000 quakes).
     func windowQuery(_ db: Connection, in key: SectionKey, range: (String, [SQLiteValue]), predicate: (String, [SQLiteValue]),
                      orderBy: String, limit: Int, offset: Int, table: SortTable) throws -> (String, [SQLiteValue]) {
-        guard let ranks = table.ranks, predicate.0 == QueryPlan.everyTableRow, case .distance(let lower, let upper) = key else {
+        guard let ranks = table.ranks, Self.keepsEveryRow(predicate), case .distance(let lower, let upper) = key else {
             return (DistanceTable.windowSQL(range: range.0, predicate: predicate.0, orderBy: orderBy),
                     range.1 + predicate.1 + [.integer(Int64(limit)), .integer(Int64(offset))])
         }
