@@ -10,8 +10,7 @@ import Testing
 /// its ranks shows, anchors and merges as one that walks the index, through seeded walks of
 /// commits, merges and orders left and chosen again.
 @Suite struct DistanceRanksTests {
-    static let utc = TimeZone(identifier: "UTC")!
-    static let tokyo = GeoPoint(latitude: 35.68, longitude: 139.69)
+    static let (utc, tokyo) = (DistanceTableKeptTests.utc, DistanceTableKeptTests.tokyo)
 
     /// Quakes spread over the globe by a seeded generator (the places of
     /// `DistanceTableKeptTests`), some on the same spot so that distances tie.
