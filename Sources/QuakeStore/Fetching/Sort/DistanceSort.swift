@@ -357,8 +357,9 @@ struct DistanceSort: SortStrategy {
         table.vanished = [:]
         let changes = try host.mergeReloading(db, before: before, table: &table) { old, new, isCandidate, table in
             // What the table held for a deleted row, read before the row leaves it.
-            if let old, new == nil { vanished[old.id] = try DistanceTable.km(db, id: old.id) }
-            try updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate, ranks: &table.ranks)
+            let held = try updateTable(db, oldID: old?.id, newID: new?.id, isCandidate: isCandidate, ranks: &table.ranks,
+                                       readingOld: new == nil)
+            if let old, new == nil { vanished[old.id] = held }
         }
         table.vanished = vanished
         table.built?.token = latest
@@ -388,17 +389,20 @@ struct DistanceSort: SortStrategy {
     }
 
     /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`;
-    /// the table's `ranks` follow it.
-    private func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool, ranks: inout DistanceRanks?) throws {
+    /// the table's `ranks` follow it. Returns what the table held for `oldID` when it was read
+    /// (for the ranks, or `readingOld`: a deleted row's distance, kept for its place).
+    @discardableResult
+    private func updateTable(_ db: Connection, oldID: Int64?, newID: Int64?, isCandidate: Bool, ranks: inout DistanceRanks?,
+                             readingOld: Bool = false) throws -> Double? {
         let origin = reference?.origin ?? GeoPoint(latitude: 0, longitude: 0)
-        func key(_ id: Int64?) throws -> DistanceRanks.Key? {
-            guard ranks != nil, let id, let km = try DistanceTable.km(db, id: id) else { return nil }
-            return DistanceRanks.Key(km: km, id: id)
-        }
-        let old = try key(oldID)
+        let oldKm = try oldID.flatMap { id in ranks != nil || readingOld ? try DistanceTable.km(db, id: id) : nil }
         try DistanceTable.update(db, key: measure.sql(origin), oldID: oldID, newID: newID, isCandidate: isCandidate)
-        let new = try key(newID)
-        ranks?.moved(from: old, to: new)
+        if ranks != nil {
+            let newKm = try newID.flatMap { id in try DistanceTable.km(db, id: id) }
+            ranks?.moved(from: oldID.flatMap { id in oldKm.map { DistanceRanks.Key(km: $0, id: id) } },
+                         to: newID.flatMap { id in newKm.map { DistanceRanks.Key(km: $0, id: id) } })
+        }
+        return oldKm
     }
 
     /// The row's distance from the table, else `km`; a row the filters leave out sorts by its
