@@ -35,6 +35,14 @@ public final class ViewContext: @unchecked Sendable {
         return try connection.transaction(.deferred) { try body(connection) }
     }
 
+    /// Runs `body` with the connection outside any transaction: for what SQLite does only there
+    /// (attaching and detaching a results controller's table file, `SortTableFile`).
+    func outsideTransaction<T>(_ body: (Connection) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+
     /// Stops the running `read` at its next step (e.g. a superseded search keystroke).
     public func interrupt() { connection.interrupt() }
 

@@ -105,17 +105,19 @@ struct DistanceFetchTests {
         defer { store.remove() }
         let band = SectionKey.distance(lowerKm: 100, upperKm: 300).rangeSQL.0
         let keys = RowKeys(id: 7, time: 0, magnitude: nil, regionKey: "", placeKey: "")
-        // The controller's own connection is writable (its temp table); the view context is not.
+        // The controller's own connection is writable (its table file); the view context is not.
         let db = try Connection(path: store.directory.url.appendingPathComponent(PersistentContainer.fileName).path)
         defer { db.close() }
-        try DistanceTable.prepare(db)
+        let file = SortTableFile()
+        defer { file.remove() }
+        try file.attach(db)
         let plans = try [true, false].flatMap { ascending in
             let sql = QueryPlan(SectionedFetchRequest(sortDescriptor: .init(.distance, ascending: ascending)))
             let rank = sql.beforeInSection(keys, km: 150).0
             return try [DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.orderBy),
                         DistanceTable.windowSQL(range: band, predicate: "1", orderBy: sql.reversedOrderBy),
-                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band)",
-                        "SELECT count(*) FROM temp.fetch_distance WHERE \(band) AND \(rank)"].map(db.queryPlan)
+                        "SELECT count(*) FROM fetch_distance WHERE \(band)",
+                        "SELECT count(*) FROM fetch_distance WHERE \(band) AND \(rank)"].map(db.queryPlan)
         }
         for plan in plans {
             // A window's subquery steps over its offset on the index alone; only the window's own
@@ -127,11 +129,11 @@ struct DistanceFetchTests {
         // The ranks (`DistanceRanks`): a sample and a count from one step on the index from a
         // key; neither sorts.
         let sampling = try db.queryPlan(DistanceRanks.sampleSQL)
-        #expect(sampling.contains("SEARCH temp.fetch_distance USING COVERING INDEX fetch_distance_km (km>?)") && !sampling.contains("TEMP B-TREE"),
+        #expect(sampling.contains("SEARCH fetch_distance USING COVERING INDEX fetch_distance_km (km>?)") && !sampling.contains("TEMP B-TREE"),
                 "\(sampling)")
         for inclusive in [false, true] {
             let walk = try db.queryPlan(DistanceRanks.walkSQL(inclusive: inclusive))
-            #expect(walk.contains("SEARCH temp.fetch_distance USING COVERING INDEX fetch_distance_km (km>? AND km<?)"), "\(walk)")
+            #expect(walk.contains("SEARCH fetch_distance USING COVERING INDEX fetch_distance_km (km>? AND km<?)"), "\(walk)")
         }
     }
 

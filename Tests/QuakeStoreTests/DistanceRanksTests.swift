@@ -28,13 +28,15 @@ import Testing
         defer { store.remove() }
         try store.upsert(Self.records(0..<600, seed: 11))
         var random = SeededGenerator(seed: 5)
-        // The controller's own connection is writable (its temp table); the view context is not.
+        // The controller's own connection is writable (its table file); the view context is not.
         let db = try Connection(path: store.directory.url.appendingPathComponent(PersistentContainer.fileName).path)
         defer { db.close() }
+        let file = SortTableFile()
+        defer { file.remove() }
         do {
-            try DistanceTable.prepare(db)
+            try file.attach(db)
             let plan = QueryPlan(DistanceTableKeptTests.distance().normalized)
-            let rows = try DistanceTable.rebuild(db, origin: Self.tokyo, plan: plan)
+            let rows = try DistanceTable.rebuild(db, origin: Self.tokyo, plan: plan, in: file.schema)
             for spacing in [1, 2, 7, 64, 1_000] {
                 var ranks = try #require(try DistanceRanks.read(db, rows: rows, sampling: (0, spacing)))
                 #expect(try DistanceRanks.read(db, rows: rows, sampling: (rows + 1, spacing)) == nil)
@@ -55,20 +57,20 @@ import Testing
                 var moved: [(DistanceRanks.Key?, DistanceRanks.Key?)] = []
                 for id in try Self.keys(db).map(\.id).shuffled(using: &random).prefix(25) {
                     let old = try Self.key(db, id: id)
-                    try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(id)])
+                    try db.execute("DELETE FROM fetch_distance WHERE qid = ?", [.integer(id)])
                     let new = random.next(3) == 0 ? nil : DistanceRanks.Key(km: Double(random.next(20_000)), id: id)
-                    if let new { try db.execute("INSERT INTO temp.fetch_distance (qid, km) VALUES (?, ?)", [.integer(id), .real(new.km)]) }
+                    if let new { try db.execute("INSERT INTO fetch_distance (qid, km) VALUES (?, ?)", [.integer(id), .real(new.km)]) }
                     moved.append((old, new))
                 }
                 for (old, new) in moved { ranks.moved(from: old, to: new) }
                 try expectCounts("after moves")
-                _ = try DistanceTable.rebuild(db, origin: Self.tokyo, plan: plan)
+                _ = try DistanceTable.rebuild(db, origin: Self.tokyo, plan: plan, in: file.schema)
             }
         }
     }
 
     static func keys(_ db: Connection) throws -> [DistanceRanks.Key] {
-        let statement = try db.prepare("SELECT km, qid FROM temp.fetch_distance ORDER BY km, qid")
+        let statement = try db.prepare("SELECT km, qid FROM fetch_distance ORDER BY km, qid")
         var keys: [DistanceRanks.Key] = []
         while try statement.step() { keys.append(DistanceRanks.Key(km: statement.double(at: 0), id: statement.int64(at: 1))) }
         return keys

@@ -63,8 +63,9 @@ public final class FetchedResultsController: SortHost {
     private var plan: QueryPlan
     /// Keys of rows deleted by the last merge, so `anchor(code:)` can place a vanished selection.
     private var vanishedKeys: [String: RowKeys] = [:]
-    /// The order's own table on this connection (`temp.fetch_distance`), kept across
-    /// configurations; the order that owns it builds, catches up and reads it (`SortTable`).
+    /// The order's own table in the file attached to this connection (`fetch_distance`),
+    /// kept across configurations; the order that owns it builds, catches up and reads it
+    /// (`SortTable`). It moves to another controller with the results that read it (`tradeTables`).
     private var table = SortTable()
     /// Reloads so far: a merge that reloaded keeps the reload's table, not its own copy.
     private var reloads = 0
@@ -90,15 +91,16 @@ public final class FetchedResultsController: SortHost {
         days = DayCalendar(timeZone: request.timeZone)
         plan = QueryPlan(request)
         do {
-            try context.read { db in
-                try matchSet.register(on: db)
-                try DistanceTable.prepare(db)
-            }
+            // A connection that cannot write (a read-only store) keeps its table where it can.
+            let file = try context.outsideTransaction { db in db.isReadOnly } ? SortTableFile.temporary : SortTableFile()
+            table.file = file
+            try context.outsideTransaction { db in try file.attach(db) }
+            try context.read { db in try matchSet.register(on: db) }
             // A snapshot that cannot be taken, for whatever reason, is a count like any other.
             if let snapshot, (try? resume(snapshot)) == true { return }
             try reload(rebuildTable: true)
         } catch {
-            context.close()
+            close()
             throw error
         }
     }
@@ -169,7 +171,11 @@ public final class FetchedResultsController: SortHost {
                                committedAt: commit.time, origin: commit.origin, sections: index.sections)
     }
 
-    public func close() { context.close() }
+    /// Closes the connection and deletes the table file it holds.
+    public func close() {
+        context.close()
+        table.file?.remove()
+    }
 
     /// Applies a new predicate, sort and section identifier together and refetches the section index.
     ///
@@ -208,7 +214,7 @@ public final class FetchedResultsController: SortHost {
                 func reloadAndAnchor() throws -> Int? {
                     // A distance table left behind stays (`table`): emptying a million rows cost
                     // the key that left the sort 0.2 s (one SQLite step, which no deadline can
-                    // stop), it lives in a temp file, not in memory, and the sort may come back.
+                    // stop), it lives in its file, not in memory, and the sort may come back.
                     try reload(in: db, rebuildMatches: matchesChanged, underDeadline: limit != nil,
                                onBandsCounted: onBandsCounted)
                     guard let code else { return nil }
@@ -229,6 +235,20 @@ public final class FetchedResultsController: SortHost {
         return plan.strategy.rebuilds(table, for: plan)
     }
 
+    /// Whether `request`'s order reads a table of its own (a distance sort's), which moves with
+    /// the results (`tradeTables(with:)`).
+    public static func readsTable(_ request: SectionedFetchRequest) -> Bool {
+        let plan = QueryPlan(request.normalized)
+        return plan.strategy.rebuilds(SortTable(), for: plan)
+    }
+
+    /// The history the table this controller holds has seen (nil: none built).
+    public var tableToken: HistoryToken? { table.built?.token }
+
+    /// Whether the results read a table this controller does not hold (lent to a count:
+    /// `tradeTables(with:)`): until it comes back they are neither read nor merged.
+    public var lacksItsTable: Bool { plan.strategy.rebuilds(table, for: plan) }
+
     /// Whether configuring `request` builds a distance table too big to fit a deadline: the
     /// store holds more rows (the most a table can load) than `distanceRowsWithinADeadline`.
     public func rebuildsLargeDistanceTable(for request: SectionedFetchRequest) throws -> Bool {
@@ -237,6 +257,69 @@ public final class FetchedResultsController: SortHost {
             try db.keptQuakeCount()
         }
         return rows > Self.distanceRowsWithinADeadline
+    }
+
+    // MARK: Handing results over
+
+    /// Results a controller counted, as a value another controller takes in (`adopt(_:)`): what
+    /// the results engine's background count answers with (`ResultsEngine.CountAnswer`).
+    public struct Counted: @unchecked Sendable {
+        // @unchecked: made by the count on its queue and handed over whole; nothing in it is
+        // shared with the controller that made it (the match set is a copy).
+        fileprivate let request: SectionedFetchRequest
+        fileprivate let days: DayCalendar
+        fileprivate let plan: QueryPlan
+        fileprivate let index: SectionIndex
+        fileprivate let token: HistoryToken
+        fileprivate let vanishedKeys: [String: RowKeys]
+        fileprivate let matches: MatchSet?
+        /// The rows the count read around its anchor, which the screen shows next.
+        fileprivate let rows: (start: Int, rows: [QuakeRow])?
+    }
+
+    /// The results as they stand, for another controller to `adopt(_:)` (the match set copied
+    /// when the plan reads one).
+    public func counted() throws -> Counted {
+        var matches: MatchSet?
+        if plan.usesMatchSet {
+            let copy = MatchSet()
+            try copy.assign(matchSet)
+            matches = copy
+        }
+        return Counted(request: request, days: days, plan: plan, index: index, token: token, vanishedKeys: vanishedKeys,
+                       matches: matches, rows: window.cache)
+    }
+
+    /// Takes in results another controller counted (`counted()`): this one then reads rows,
+    /// ranks and merges as that one would. An order with its own table reads the one this
+    /// controller holds: trade tables first when the other holds it (`tradeTables(with:)`).
+    public func adopt(_ counted: Counted) throws {
+        if let matches = counted.matches { try matchSet.assign(matches) }
+        (request, days, plan, index, token, vanishedKeys) =
+            (counted.request, counted.days, counted.plan, counted.index, counted.token, counted.vanishedKeys)
+        reloads &+= 1
+        window.hold(counted.rows)
+    }
+
+    /// Trades table files with `other`, each attaching the other's: the table moves to the
+    /// controller whose results read it. Call with both idle (no read running on either).
+    /// False, with nothing changed, when either table lives where it cannot move (`SortTableFile.path`).
+    @discardableResult
+    public func tradeTables(with other: FetchedResultsController) throws -> Bool {
+        guard let mine = table.file, let theirs = other.table.file, mine.path != nil, theirs.path != nil else { return false }
+        try context.outsideTransaction { db in try mine.detach(db) }
+        do {
+            try other.context.outsideTransaction { db in try theirs.detach(db) }
+        } catch {
+            try? context.outsideTransaction { db in try mine.attach(db) }
+            throw error
+        }
+        swap(&table, &other.table)
+        window.invalidate()
+        other.window.invalidate()
+        try context.outsideTransaction { db in try theirs.attach(db) }
+        try other.context.outsideTransaction { db in try mine.attach(db) }
+        return true
     }
 
     /// Stops the `configure` or read running on another thread (a superseded request): it

@@ -134,7 +134,7 @@ struct QueryPlan {
         return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }
 
-    /// The `WHERE` term over `temp.fetch_distance` alone: every row in it is a candidate already
+    /// The `WHERE` term over `fetch_distance` alone: every row in it is a candidate already
     /// (the set was applied when it was filled), and the magnitude reads the kept `mag`.
     var distanceTableWhere: (String, [SQLiteValue]) {
         minimumMagnitude.map { ("mag >= ?", [.real($0)]) } ?? (Self.everyTableRow, [])

@@ -23,6 +23,9 @@ struct RowWindow {
     /// Forgets the rows (the sections or their rows changed).
     mutating func invalidate() { cache = nil }
 
+    /// Holds `rows`, read by another controller for the same results (`FetchedResultsController.adopt`).
+    mutating func hold(_ rows: (start: Int, rows: [QuakeRow])?) { cache = rows }
+
     /// The rows at `range` if the window holds all of them.
     func cached(_ range: Range<Int>) -> [QuakeRow]? {
         guard let cache, cache.start <= range.lowerBound, range.upperBound <= cache.start + cache.rows.count else { return nil }

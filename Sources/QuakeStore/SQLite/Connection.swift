@@ -234,6 +234,9 @@ public final class Connection {
         sqlite3_busy_handler(rawHandle, handler, Unmanaged.passUnretained(owner).toOpaque())
     }
 
+    /// Whether the store is open read-only (a file the user made read-only, `sqlite3_db_readonly`).
+    var isReadOnly: Bool { sqlite3_db_readonly(rawHandle, "main") == 1 }
+
     /// Stops any running statement of this connection at its next step; safe from another thread.
     /// The corresponding C function is `sqlite3_interrupt`.
     public func interrupt() { sqlite3_interrupt(rawHandle) }

@@ -1,6 +1,6 @@
 import QuakeModel
 
-/// Every `spacing`-th key of a large distance table (`temp.fetch_distance`) with the number of
+/// Every `spacing`-th key of a large distance table (`fetch_distance`) with the number of
 /// the table's rows below it, kept with the table (`SortTable.ranks`): how many rows come before
 /// a distance is then a short walk from the sample below it, not a walk of the index from the
 /// band's start. At 5,000,000 quakes that walk took ~0.25–0.45 s for a row far into its band
@@ -75,11 +75,11 @@ struct DistanceRanks: Equatable {
     /// The next sample: the row that many rows past a key (bind the key and the rows to step
     /// over). (Numbering every row with `row_number()` in one statement took 3.5 s at 5M, the
     /// window function storing every row; these steps walk the index once, ~0.26 s.)
-    static let sampleSQL = "SELECT km, qid FROM temp.fetch_distance WHERE (km, qid) > (?, ?) ORDER BY km, qid LIMIT 1 OFFSET ?"
+    static let sampleSQL = "SELECT km, qid FROM fetch_distance WHERE (km, qid) > (?, ?) ORDER BY km, qid LIMIT 1 OFFSET ?"
 
     /// The rows from a sample's key up to a key (or to it too, `inclusive`): bind both keys.
     static func walkSQL(inclusive: Bool) -> String {
-        "SELECT count(*) FROM temp.fetch_distance WHERE (km, qid) >= (?, ?) AND (km, qid) \(inclusive ? "<=" : "<") (?, ?)"
+        "SELECT count(*) FROM fetch_distance WHERE (km, qid) >= (?, ?) AND (km, qid) \(inclusive ? "<=" : "<") (?, ?)"
     }
 
     /// The last sample at or before ascending position `position`, with the rows below it (none

@@ -62,7 +62,7 @@ struct DistanceSort: SortStrategy {
 
     var from: String { DistanceTable.from }
 
-    // Served by temp.fetch_distance_km (km; its entries end in the rowid, qid).
+    // Served by fetch_distance_km (km; its entries end in the rowid, qid).
     var orderBy: String { ascending ? "km ASC, qid ASC" : "km DESC, qid DESC" }
 
     func inSection(_ keys: RowKeys, km: Double?, before: Bool) -> (String, [SQLiteValue]) {
@@ -152,7 +152,7 @@ struct DistanceSort: SortStrategy {
 
     /// Counted, ranked and windowed on the distance table alone: every row in it is a candidate.
     func countedRows(_ plan: QueryPlan) -> (from: String, where: (String, [SQLiteValue])) {
-        ("temp.fetch_distance", plan.distanceTableWhere)
+        ("fetch_distance", plan.distanceTableWhere)
     }
 
     /// Through the index from the band's edge, stepping over `offset` rows; with the table's
@@ -325,7 +325,7 @@ struct DistanceSort: SortStrategy {
         if underDeadline, table.rows > FetchedResultsController.distanceRowsWithinADeadline {
             throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "a distance table of \(table.rows) rows to rebuild")
         }
-        table.rows = try buildTable(db, plan: plan, onBandsCounted: onBandsCounted)
+        table.rows = try buildTable(db, plan: plan, in: table.file?.schema ?? "temp", onBandsCounted: onBandsCounted)
         table.ranks = try DistanceRanks.read(db, rows: table.rows, sampling: table.rankSampling)
         table.built = (plan, token)
         table.builds += 1
@@ -377,7 +377,7 @@ struct DistanceSort: SortStrategy {
 
     /// Builds the table for `plan` in the read's transaction, first calling `onBandsCounted` (if
     /// given) with the exact sections counted without it; returns its rows.
-    private func buildTable(_ db: Connection, plan: QueryPlan, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
+    private func buildTable(_ db: Connection, plan: QueryPlan, in schema: String, onBandsCounted: (([QuakeSection]) -> Void)?) throws -> Int {
         guard let origin = reference?.origin else { return 0 }
         let key = measure.sql(origin)
         if let onBandsCounted {
@@ -385,7 +385,7 @@ struct DistanceSort: SortStrategy {
                 try DistanceTable.bandCountsInOnePass(db, origin: measure == .epicentral ? origin : nil, key: key, plan: plan, bands: bands)
             })
         }
-        return try DistanceTable.rebuild(db, key: key, plan: plan)
+        return try DistanceTable.rebuild(db, key: key, plan: plan, in: schema)
     }
 
     /// Moves a changed row in the table: out under `oldID`, in under `newID` when `isCandidate`;

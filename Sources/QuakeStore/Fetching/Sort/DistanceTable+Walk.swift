@@ -1,7 +1,7 @@
 import QuakeModel
 import Foundation
 
-/// Rows in distance order without `temp.fetch_distance`: for a window drawn before the
+/// Rows in distance order without `fetch_distance`: for a window drawn before the
 /// distance table of a new configuration is built (a provisional window), read straight off
 /// the `quake_location` index.
 ///

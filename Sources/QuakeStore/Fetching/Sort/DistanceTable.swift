@@ -1,8 +1,8 @@
 import QuakeModel
-/// The distance of every candidate row from the reference point, in a temporary table of the
-/// results controller's connection (`temp.fetch_distance`, indexed by distance): SQLite cannot
-/// index a computed order, so a `distance` sort computes it once per configuration (and once
-/// per changed row in a merge), then reads rows, counts bands and ranks through the index
+/// The distance of every candidate row from the reference point, in a table in the results
+/// controller's table file (`fetch_distance`, indexed by distance; `SortTableFile`): SQLite
+/// cannot index a computed order, so a `distance` sort computes it once per configuration (and
+/// once per changed row in a merge), then reads rows, counts bands and ranks through the index
 /// like the stored orders do.
 ///
 /// The candidates are the match set's rows when there is one (a near filter, a search), else
@@ -16,7 +16,7 @@ import QuakeModel
 struct DistanceTable {
     /// The `FROM` of a distance-sorted fetch: distance rows joined to their quakes (`qid`, `km`,
     /// `mag` are named so that nothing of `quake` is ambiguous).
-    static let from = "temp.fetch_distance JOIN quake ON quake.id = qid"
+    static let from = "fetch_distance JOIN quake ON quake.id = qid"
 
     /// A window of rows in a band: the distance index alone steps over the `OFFSET` rows (joined
     /// to `quake`, each skipped row cost a random read of its quake: seconds for a window in the
@@ -25,7 +25,7 @@ struct DistanceTable {
     /// (`stepping`: the order the index is stepped in, when not `orderBy`.)
     static func windowSQL(range: String, predicate: String, orderBy: String, stepping: String? = nil) -> String {
         """
-        SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM temp.fetch_distance WHERE \(range) AND \(predicate)
+        SELECT \(QuakeRow.columns) FROM (SELECT qid, km FROM fetch_distance WHERE \(range) AND \(predicate)
         ORDER BY \(stepping ?? orderBy) LIMIT ? OFFSET ?) JOIN quake ON quake.id = qid ORDER BY \(orderBy)
         """
     }
@@ -34,33 +34,37 @@ struct DistanceTable {
     /// in the rowid, which is `qid` (an `INTEGER PRIMARY KEY`), so its order is `(km, qid)`
     /// already; naming `qid` again stored it twice and made the build's sort a quarter slower
     /// (0.86 s against 0.65 s at 1M).
-    static let createIndex = "CREATE INDEX IF NOT EXISTS temp.fetch_distance_km ON fetch_distance(km)"
+    /// (Every other statement names the table alone: SQLite finds it in whichever schema holds
+    /// it, `SortTableFile.schema`.)
+    static func createIndex(in schema: String) -> String {
+        "CREATE INDEX IF NOT EXISTS \(schema).fetch_distance_km ON fetch_distance(km)"
+    }
 
-    /// Creates the table on `db` if needed (once per connection).
-    static func prepare(_ db: Connection) throws {
-        try db.execute("CREATE TEMP TABLE IF NOT EXISTS fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL, mag REAL)")
-        try db.execute(createIndex)
+    /// Creates the table in `schema` of `db` if it has none (`SortTableFile.attach`).
+    static func prepare(_ db: Connection, in schema: String) throws(SQLiteError) {
+        try db.execute("CREATE TABLE IF NOT EXISTS \(schema).fetch_distance (qid INTEGER PRIMARY KEY, km REAL NOT NULL, mag REAL)")
+        try db.execute(createIndex(in: schema))
     }
 
     /// Refills the table for `origin`: the index is dropped for the load and built once after
     /// (one sort instead of a B-tree insert per row).
     /// Returns how many rows the table now holds.
     @discardableResult
-    static func rebuild(_ db: Connection, origin: GeoPoint, plan: QueryPlan) throws -> Int {
-        try rebuild(db, key: origin.distanceSQL(), plan: plan)
+    static func rebuild(_ db: Connection, origin: GeoPoint, plan: QueryPlan, in schema: String) throws -> Int {
+        try rebuild(db, key: origin.distanceSQL(), plan: plan, in: schema)
     }
 
     /// Refills the table with `key` (an SQL expression over `quake`, never NULL) in the `km`
     /// column: the distance from an origin, or another measure ranked the same way (the
     /// intensity at home, `DistanceSort.Measure`). Returns how many rows the table now holds.
     @discardableResult
-    static func rebuild(_ db: Connection, key: String, plan: QueryPlan) throws -> Int {
-        try db.execute("DROP INDEX IF EXISTS temp.fetch_distance_km")
-        try db.execute("DELETE FROM temp.fetch_distance")
+    static func rebuild(_ db: Connection, key: String, plan: QueryPlan, in schema: String) throws -> Int {
+        try db.execute("DROP INDEX IF EXISTS fetch_distance_km")
+        try db.execute("DELETE FROM fetch_distance")
         let source = plan.usesMatchSet ? "quake WHERE \(QueryPlan.matchSetTerm)" : "quake"
-        try db.execute("INSERT INTO temp.fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM \(source)")
+        try db.execute("INSERT INTO fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM \(source)")
         let rows = db.changes
-        try db.execute(createIndex)
+        try db.execute(createIndex(in: schema))
         return rows
     }
 
@@ -69,7 +73,7 @@ struct DistanceTable {
     /// alone (every row in it is a candidate already), in a single pass over the table.
     static func bandCountsFromTable(_ db: Connection, bands: [(lowerKm: Double, upperKm: Double)], plan: QueryPlan) throws -> [Int] {
         let (predicate, arguments) = plan.distanceTableWhere
-        return try countsPerBand(db, rows: "SELECT km FROM temp.fetch_distance WHERE \(predicate)", arguments: arguments, bounds: BandBounds(bands))
+        return try countsPerBand(db, rows: "SELECT km FROM fetch_distance WHERE \(predicate)", arguments: arguments, bounds: BandBounds(bands))
     }
 
     /// How many candidate rows fall in each band, from one pass that computes every row's
@@ -140,7 +144,7 @@ struct DistanceTable {
 
     /// The stored distance of row `id`, or nil when it is not a candidate.
     static func km(_ db: Connection, id: Int64) throws -> Double? {
-        try db.scalar("SELECT km FROM temp.fetch_distance WHERE qid = ?", [.integer(id)]).double
+        try db.scalar("SELECT km FROM fetch_distance WHERE qid = ?", [.integer(id)]).double
     }
 
     /// Moves one changed row to its new version: out under its old id, in under its new one
@@ -151,9 +155,9 @@ struct DistanceTable {
 
     /// `update(_:origin:oldID:newID:isCandidate:)` with the row's `key` (see `rebuild(_:key:plan:)`).
     static func update(_ db: Connection, key: String, oldID: Int64?, newID: Int64?, isCandidate: Bool) throws {
-        if let oldID { try db.execute("DELETE FROM temp.fetch_distance WHERE qid = ?", [.integer(oldID)]) }
+        if let oldID { try db.execute("DELETE FROM fetch_distance WHERE qid = ?", [.integer(oldID)]) }
         guard let newID, isCandidate else { return }
-        try db.execute("INSERT OR REPLACE INTO temp.fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM quake WHERE id = ?",
+        try db.execute("INSERT OR REPLACE INTO fetch_distance (qid, km, mag) SELECT id, \(key), magnitude FROM quake WHERE id = ?",
                        [.integer(newID)])
     }
 }

@@ -1,13 +1,16 @@
 import QuakeModel
 
-/// An order's own table on a results controller's connection (the distance order's
-/// `temp.fetch_distance`, `DistanceTable`): what it was last built for and the history it has
-/// seen. The controller keeps it across configurations; the order that owns it builds it,
-/// catches it up and reads through it (`SortStrategy.prepareRows`, `merge`); the stored orders
+/// An order's own table (the distance order's `fetch_distance`, `DistanceTable`) in the
+/// file attached to a results controller's connection (`SortTableFile`): the file, what the table
+/// was last built for and the history it has seen; it moves between controllers with its file
+/// (`FetchedResultsController.tradeTables(with:)`). The controller keeps it across
+/// configurations; the order that owns it builds it, catches it up and reads through it (`SortStrategy.prepareRows`, `merge`); the stored orders
 /// leave it as it is, so the order coming back to the same origin and matches catches it up
 /// with the commits since instead of building it again (0.2 s of counts and 0.7 s of order at
 /// 1,000,000 quakes).
 struct SortTable {
+    /// The file the table lives in (nil: none attached yet).
+    var file: SortTableFile?
     /// What it was built for (its plan's order and matches) and the history it has seen.
     var built: (plan: QueryPlan, token: HistoryToken)?
     /// Rows in it as last built (emptying many is one step no deadline stops).
