@@ -318,6 +318,45 @@ import Testing
         }
     }
 
+    /// The exact results lend the count the distance table they read (`:mag` on a distance
+    /// sort): a failed count gives it back, and they stay exact, the table built once; a count
+    /// that built over the lent table before failing leaves them to be counted again.
+    @Test func aFailedCountGivesTheLentTableBack() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, signal) = try Self.provisionalResults(store)
+        defer { results.close() }
+        var distance = SectionedFetchRequest(timeZone: Self.utc)
+        distance.sortDescriptor = QuakeSortDescriptor(.distance, ascending: true)
+        distance.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        var stronger = distance
+        stronger.predicate.minimumMagnitude = 2.5
+        var elsewhere = distance
+        elsewhere.distanceReference = DistanceReference(origin: GeoPoint(latitude: -33.45, longitude: -70.66))
+        let failure = SQLiteError(extendedCode: SQLiteError.interrupted, message: "a count that failed")
+        /// The answers until the pending count's own, which is left untaken: a failure instead.
+        func failPendingCount() throws {
+            let pending = try #require(results.pendingCount)
+            while let answer = signal.next(), answer.generation != pending || !answer.isCounted {}
+            #expect(throws: SQLiteError.self) { try results.settle(.failed(generation: pending, failure)) }
+        }
+        try results.configure(distance, around: "v3")
+        try Self.settle(results, signal)
+        try results.configure(stronger, around: "v3")
+        try failPendingCount()
+        #expect(!results.isProvisional)
+        try Self.expectExact(results, store, anchor: "v3")
+        #expect(results.tableBuilds == 1)
+        // Lent again, and a count for another home built over it before the failure came.
+        try results.configure(stronger, around: "v3")
+        try results.configure(elsewhere, around: "v3")
+        try failPendingCount()
+        #expect(results.request == distance.normalized && results.isProvisional, "counted again")
+        try Self.settle(results, signal)
+        try Self.expectExact(results, store, anchor: "v3")
+        #expect(results.tableBuilds == 3, "the first home's, the second's, the first's again")
+    }
+
     /// A window section the counts do not know (the window was read before a commit the
     /// counts saw) keeps its count pending rather than show the window's share as the whole.
     @Test func aWindowSectionTheCountsLackStaysPending() throws {

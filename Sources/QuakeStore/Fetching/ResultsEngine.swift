@@ -13,12 +13,15 @@ import Foundation
 /// 2. Over budget, it is stopped (its state stays as it was) and a `ProvisionalWindow` is read
 ///    instead: the rows around the selection in the new order, straight off the sort indexes.
 ///    Its sections say their counts are pending.
-/// 3. A second controller, on its own connection, configures the new request on the count's
+/// 3. The count's controller, on its own connection, configures the new request on the count's
 ///    `LatestReader` (one slot: a newer request interrupts it, `sqlite3_interrupt`; typing
 ///    `alaska` runs at most the last count to its end). Its answer is posted as a value
-///    (`onCounted`, on the reader's queue: a `CountAnswer`, the anchor's offset and how long it
-///    took, or the failure); the owner hands it to `settle(_:)` on its thread, which swaps the
-///    controllers and merges what other processes committed meanwhile, so the result is exact.
+///    (`onCounted`, on the reader's queue: a `CountAnswer` with the counted results, the
+///    anchor's offset and how long it took, or the failure); the owner hands it to `settle(_:)`
+///    on its thread, where the exact controller takes the results in (`adopt`) and merges what
+///    other processes committed meanwhile, so the result is exact. An order with its own table
+///    (a distance sort) reads it where it was built: the table's file moves with the results
+///    (`FetchedResultsController.tradeTables(with:)`).
 /// 4. A distance sort that builds its table (0.7–0.9 s at 1,000,000 quakes: a load and a sort)
 ///    counts its bands first, in one pass of the same read: they are posted as an answer of
 ///    their own (`CountAnswer.bands`), which gives the window's sections their whole counts
@@ -47,17 +50,18 @@ public final class ResultsEngine {
     /// Sections folded on screen, which a provisional window reads past (`setCollapsedSections`).
     private var collapsedSectionIDs: Set<String> = []
 
-    private var current: FetchedResultsController
-    /// The background count: a one-slot reader whose resource is the spare controller, handed
-    /// over when its answer settles (`settle(_:)`) and given back the one it replaced.
+    /// The exact results: what the screen shows when no count is pending.
+    private let current: FetchedResultsController
+    /// The background count: a one-slot reader whose resource is the count's own controller.
+    /// Its answers carry the results it counted; the two controllers trade table files (both
+    /// idle: `takeResource`, then `give`) so that a distance table is read where it is needed.
     private let counter: LatestReader<FetchedResultsController>
     /// What the count's queue reads: the owner's callback, and the zone a first count opens in.
     private let shared = LockedValue<(onCounted: (@Sendable (CountAnswer) -> Void)?, timeZone: TimeZone)>((nil, TimeZone(identifier: "UTC")!))
     private var provisional: Pending?
-    /// Whether the pending count runs on the controller that was exact before it, traded with the
-    /// spare because it kept the distance table the request needs (`tradeForKeptTable`). Until
-    /// it settles the exact state is the counting controller's: a failed count takes it back.
-    private var countsOnTheExact = false
+    /// The history the exact controller's table had seen when it was lent to the count
+    /// (`lendKeptTable`): it comes back after a failed count only as it was lent.
+    private var lentTable: HistoryToken?
 
     private struct Pending {
         var request: SectionedFetchRequest
@@ -183,13 +187,13 @@ public final class ResultsEngine {
             // A kept one is tried like any request, as its shape's last answer says (the build
             // skipped counts as over the budget; so do 20–30 ms of band counts at 1M).
             let buildsLargeTable = try limit != nil && current.rebuildsLargeDistanceTable(for: request)
-            // While the exact state is counting elsewhere, `current` is the spare: never tried.
-            let skip = buildsLargeTable || !tryingExactly || countsOnTheExact
+            let skip = buildsLargeTable || !tryingExactly
             if alwaysProvisional || skip, limit != nil {
                 throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted")
             }
             anchored = (code, try current.configure(request, anchoring: code, withinNanoseconds: limit))
             provisional = nil
+            lentTable = nil
             counter.cancel()
             return
         } catch let error as SQLiteError where error.isInterrupted && limit != nil {
@@ -205,7 +209,7 @@ public final class ResultsEngine {
     /// its answers to `onCounted`: a distance sort's band counts as soon as they are counted,
     /// unless a newer job replaced this one, then the exact results or the failure.
     private func count(_ request: SectionedFetchRequest, anchorCode: String?, generation: Int) {
-        tradeForKeptTable(request)
+        lendKeptTable(for: request)
         shared.withLock { $0.timeZone = request.timeZone }
         let shared = shared
         counter.submit(generation: generation, { controller, running in
@@ -215,29 +219,50 @@ public final class ResultsEngine {
                 guard !running.isReplaced() else { return }
                 shared.withLock { $0.onCounted }?(.bands(generation: generation, sections: sections))
             }
-            return (offset, ContinuousClock.now - started)
+            return (try controller.counted(), offset, ContinuousClock.now - started)
         }, done: { generation, result in
             let answer: CountAnswer = switch result {
-            case .success(let (offset, duration)): .counted(generation: generation, anchorOffset: offset, duration: duration)
+            case .success(let (results, offset, duration)):
+                .counted(generation: generation, results: results, anchorOffset: offset, duration: duration)
             case .failure(let error): .failed(generation: generation, error)
             }
             shared.withLock { $0.onCounted }?(answer)
         })
     }
 
-    /// A distance sort's table lives on the connection that built it, and every settled count
-    /// trades the two controllers' places: a distance sort chosen again would be counted, about
-    /// every other time, on the controller without its table, and built anew (9 s to the whole
-    /// order at 5M, against 0.1 s from the kept one). So when the exact controller keeps the
-    /// table `request` needs and the idle spare would build it, they trade places before the
-    /// count: the window was read already, and the exact state is taken back from the counting
-    /// controller if the count fails (a failed configure leaves a controller as it was).
-    private func tradeForKeptTable(_ request: SectionedFetchRequest) {
-        guard !countsOnTheExact, !current.rebuildsDistances(for: request), let spare = counter.takeResource() else { return }
-        guard spare.rebuildsDistances(for: request) else { return counter.give(spare) }
-        counter.give(current)
-        current = spare
-        countsOnTheExact = true
+    /// A distance sort chosen again is counted on the table the exact controller kept: built
+    /// anew it would take 9 s to the whole order at 5M, against 0.1 s from the kept one. So when
+    /// the exact controller holds the table `request` reads and the count's controller (idle)
+    /// would build it, they trade tables before the count. The exact results may then lack the
+    /// table they read (`lacksItsTable`): they are not merged while the count runs, and a
+    /// failed count gives it back (`settle`).
+    private func lendKeptTable(for request: SectionedFetchRequest) {
+        guard FetchedResultsController.readsTable(request), !current.rebuildsDistances(for: request),
+              let counting = counter.takeResource() else { return }
+        defer { counter.give(counting) }
+        guard counting.rebuildsDistances(for: request), (try? current.tradeTables(with: counting)) == true else { return }
+        lentTable = current.lacksItsTable ? counting.tableToken : nil
+    }
+
+    /// Moves the table the counted results read from the count's controller (idle: its answer
+    /// came, and no newer count was asked for) to the exact one. False when it cannot (a table
+    /// that cannot move, `SortTableFile.path`).
+    private func takeCountedTable() throws -> Bool {
+        guard let counting = counter.takeResource() else { return false }
+        defer { counter.give(counting) }
+        return try current.tradeTables(with: counting)
+    }
+
+    /// After a failed count, the table the exact results lent it, if it is as it was lent (a
+    /// newer count may have caught it up, or built over it); false when the exact results still
+    /// lack it.
+    private func takeLentTableBack() throws -> Bool {
+        defer { lentTable = nil }
+        guard current.lacksItsTable else { return true }
+        guard let lent = lentTable, let counting = counter.takeResource() else { return false }
+        defer { counter.give(counting) }
+        guard counting.tableToken == lent, !counting.rebuildsDistances(for: current.request) else { return false }
+        return try current.tradeTables(with: counting)
     }
 
     /// The exact offset the last synchronous configure found for its anchor (nil: none cached).
@@ -248,15 +273,20 @@ public final class ResultsEngine {
     public enum CountAnswer: Sendable {
         /// A distance sort's whole sections, counted before its rows' order.
         case bands(generation: Int, sections: [QuakeSection])
-        /// The exact results are counted (on the count's controller, handed over by `settle`):
-        /// the anchor's offset in them and how long the count took.
-        case counted(generation: Int, anchorOffset: Int?, duration: Duration)
+        /// The exact results, counted on the count's controller: the anchor's offset in them and
+        /// how long the count took.
+        case counted(generation: Int, results: FetchedResultsController.Counted, anchorOffset: Int?, duration: Duration)
         /// The count failed.
         case failed(generation: Int, any Error)
 
+        /// Whether this is the exact results' answer (not the band counts before them, nor a failure).
+        public var isCounted: Bool {
+            if case .counted = self { true } else { false }
+        }
+
         public var generation: Int {
             switch self {
-            case .bands(let generation, _), .counted(let generation, _, _), .failed(let generation, _): generation
+            case .bands(let generation, _), .counted(let generation, _, _, _), .failed(let generation, _): generation
             }
         }
     }
@@ -269,8 +299,8 @@ public final class ResultsEngine {
         public var withinBudget: Bool?
     }
 
-    /// Takes in `answer` if it answers the pending request: the exact results are swapped in and
-    /// merged with what was committed since they were read. Returns what changed (nil: nothing,
+    /// Takes in `answer` if it answers the pending request: the exact controller adopts the
+    /// counted results and merges what was committed since they were read. Returns what changed (nil: nothing,
     /// for an answer to a count replaced since).
     ///
     /// A distance sort's band counts come first, as an answer of their own: the source then
@@ -287,23 +317,25 @@ public final class ResultsEngine {
             return Settlement(withinBudget: nil)
         case .failed(_, let error):
             provisional = nil
-            if countsOnTheExact, let exact = counter.takeResource() {
-                // The counting controller is back on the exact request (behind on the history).
-                counter.give(current)
-                current = exact
+            // The results before the pending request stand: with their table (lent to the count:
+            // taken back, or where it was built over since, counted again) and what was committed.
+            if try takeLentTableBack() {
                 _ = try? current.merge()
+            } else {
+                try recount(current.request, around: pending.anchorCode)
             }
-            countsOnTheExact = false
             throw error
-        case .counted(_, let offset, let duration):
-            // The count's controller, idle since its answer (a newer count would have replaced it).
-            guard let finished = counter.takeResource() else { return nil }
+        case .counted(_, let results, let offset, let duration):
             provisional = nil
-            countsOnTheExact = false
             let settlement = Settlement(withinBudget: budget.map { duration <= $0 } ?? true)
-            let previous = current
-            current = finished
-            counter.give(previous)
+            lentTable = nil
+            // The table they read is the count's, as it counted them (a table that cannot move,
+            // `SortTableFile.path`, is built again here, at once).
+            if try FetchedResultsController.readsTable(pending.request) && !takeCountedTable() {
+                try current.configure(pending.request)
+            } else {
+                try current.adopt(results)
+            }
             anchored = (pending.countedAnchor, offset)
             // Committed since the count began: merged, unless there is more than the history
             // lists (a stream of commits outran the count): counted again, still provisional.
@@ -409,12 +441,13 @@ public final class ResultsEngine {
             }
         }
         // The exact controller (of the request before the pending one) catches up change by
-        // change; past that it is replaced when the count settles, which merges since it began.
+        // change, unless it lent its table to the count; past that it takes the count's results
+        // when they come, and merges since they were read.
         var codes: Set<String> = []
         switch pendingMerge {
         case .none: return nil
-        case .byChanges: codes = try current.merge()?.codes ?? []
-        case .reload: break
+        case .byChanges where !current.lacksItsTable: codes = try current.merge()?.codes ?? []
+        case .byChanges, .reload: break
         }
         // Something was committed: the window is read again (the exact count started before
         // it and catches up by a merge when it settles; counts taken before it wait for that).
