@@ -287,17 +287,23 @@ import Testing
         }
     }
 
-    /// A distance sort chosen again is counted on the controller that kept its table, whichever
-    /// place the settled counts between left it in (an even and an odd number of other orders
-    /// between, a commit caught up): the table is built once, and the results are exact.
+    /// Nearest first from Tokyo.
+    static var fromTokyo: SectionedFetchRequest {
+        var distance = SectionedFetchRequest(timeZone: utc)
+        distance.sortDescriptor = QuakeSortDescriptor(.distance, ascending: true)
+        distance.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        return distance
+    }
+
+    /// A distance sort chosen again is counted on the table the exact results kept (lent to the
+    /// count, back with its results), however many other orders came between (an even and an odd
+    /// number, a commit caught up): the table is built once, and the results are exact.
     @Test func aDistanceSortChosenAgainIsCountedOnItsKeptTable() throws {
         let store = try Self.makeStore()
         defer { store.remove() }
         let (results, signal) = try Self.provisionalResults(store)
         defer { results.close() }
-        var distance = SectionedFetchRequest(timeZone: Self.utc)
-        distance.sortDescriptor = QuakeSortDescriptor(.distance, ascending: true)
-        distance.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        let distance = Self.fromTokyo
         func order(_ order: QuakeSortOrder) -> SectionedFetchRequest {
             var request = SectionedFetchRequest(timeZone: Self.utc)
             request.sortDescriptor = QuakeSortDescriptor(order, ascending: false)
@@ -326,9 +332,7 @@ import Testing
         defer { store.remove() }
         let (results, signal) = try Self.provisionalResults(store)
         defer { results.close() }
-        var distance = SectionedFetchRequest(timeZone: Self.utc)
-        distance.sortDescriptor = QuakeSortDescriptor(.distance, ascending: true)
-        distance.distanceReference = DistanceReference(origin: GeoPoint(latitude: 35.68, longitude: 139.69))
+        let distance = Self.fromTokyo
         var stronger = distance
         stronger.predicate.minimumMagnitude = 2.5
         var elsewhere = distance
