@@ -54,6 +54,24 @@ import Testing
         try writer.performAndWait { tx in for i in deleted { _ = try tx.deleteQuake(code: String(format: "kept%05d", i)) } }
     }
 
+    /// A controller makes its table file when it first sorts by distance, not when it opens (a
+    /// `list`, a browser that never sorts by distance, makes none), and keeps it for the sort's
+    /// return; closing deletes it.
+    @Test func theTableFileIsMadeByTheFirstDistanceSort() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert(Self.records(0..<40, seed: 1))
+        let controller = try FetchedResultsController(container: store.container, request: SectionedFetchRequest(timeZone: Self.utc))
+        #expect(controller.tablePath == nil)
+        try controller.configure(Self.distance())
+        let path = try #require(controller.tablePath)
+        #expect(FileManager.default.fileExists(atPath: path))
+        try controller.configure(SectionedFetchRequest(timeZone: Self.utc))
+        #expect(controller.tablePath == path)
+        controller.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test(arguments: ["", "japan"])
     func aDistanceSortComingBackCatchesItsTableUp(search: String) throws {
         let store = try TestStore()

@@ -91,11 +91,8 @@ public final class FetchedResultsController: SortHost {
         days = DayCalendar(timeZone: request.timeZone)
         plan = QueryPlan(request)
         do {
-            // A connection that cannot write (a read-only store) keeps its table where it can.
-            let file = try context.outsideTransaction { db in db.isReadOnly } ? SortTableFile.temporary : SortTableFile()
-            table.file = file
-            try context.outsideTransaction { db in try file.attach(db) }
             try context.read { db in try matchSet.register(on: db) }
+            try prepareTable(for: request)
             // A snapshot that cannot be taken, for whatever reason, is a count like any other.
             if let snapshot, (try? resume(snapshot)) == true { return }
             try reload(rebuildTable: true)
@@ -205,6 +202,7 @@ public final class FetchedResultsController: SortHost {
         let request = request.normalized
         let newPlan = QueryPlan(request)
         let matchesChanged = newPlan.matchesDiffer(from: plan)
+        try prepareTable(for: request)
         return try context.withDeadline(nanoseconds: limit) { try keepingStateOnFailure {
             self.request = request
             if request.timeZone != days.calendar.timeZone { days = DayCalendar(timeZone: request.timeZone) }
@@ -235,12 +233,27 @@ public final class FetchedResultsController: SortHost {
         return plan.strategy.rebuilds(table, for: plan)
     }
 
+    /// Attaches a table file when `request`'s order reads one and this controller holds none: the
+    /// first distance or intensity sort, not every controller opened (outside the read, where
+    /// SQLite attaches). A connection that cannot write (a read-only store) keeps its table as a
+    /// temporary table.
+    private func prepareTable(for request: SectionedFetchRequest) throws {
+        guard table.file == nil, Self.readsTable(request) else { return }
+        let file = try context.outsideTransaction { db in db.isReadOnly } ? SortTableFile.temporary : SortTableFile()
+        try context.outsideTransaction { db in try file.attach(db) }
+        table.file = file
+    }
+
     /// Whether `request`'s order reads a table of its own (a distance sort's), which moves with
     /// the results (`tradeTables(with:)`).
     public static func readsTable(_ request: SectionedFetchRequest) -> Bool {
         let plan = QueryPlan(request.normalized)
         return plan.strategy.rebuilds(SortTable(), for: plan)
     }
+
+    /// The file this controller's table lives in (nil: it never sorted by distance, or its table
+    /// is a temporary table; tests).
+    var tablePath: String? { table.file?.path }
 
     /// The history the table this controller holds has seen (nil: none built).
     public var tableToken: HistoryToken? { table.built?.token }
@@ -304,21 +317,23 @@ public final class FetchedResultsController: SortHost {
     /// Trades table files with `other`, each attaching the other's: the table moves to the
     /// controller whose results read it. Call with both idle (no read running on either).
     /// False, with nothing changed, when either table lives where it cannot move (`SortTableFile.path`).
+    /// A controller that holds none (it never sorted by distance) takes the other's and gives none.
     @discardableResult
     public func tradeTables(with other: FetchedResultsController) throws -> Bool {
-        guard let mine = table.file, let theirs = other.table.file, mine.path != nil, theirs.path != nil else { return false }
-        try context.outsideTransaction { db in try mine.detach(db) }
+        let (mine, theirs) = (table.file, other.table.file)
+        guard mine?.path != nil || mine == nil, theirs?.path != nil || theirs == nil else { return false }
+        try context.outsideTransaction { db in try mine?.detach(db) }
         do {
-            try other.context.outsideTransaction { db in try theirs.detach(db) }
+            try other.context.outsideTransaction { db in try theirs?.detach(db) }
         } catch {
-            try? context.outsideTransaction { db in try mine.attach(db) }
+            try? context.outsideTransaction { db in try mine?.attach(db) }
             throw error
         }
         swap(&table, &other.table)
         window.invalidate()
         other.window.invalidate()
-        try context.outsideTransaction { db in try theirs.attach(db) }
-        try other.context.outsideTransaction { db in try mine.attach(db) }
+        try context.outsideTransaction { db in try theirs?.attach(db) }
+        try other.context.outsideTransaction { db in try mine?.attach(db) }
         return true
     }
 

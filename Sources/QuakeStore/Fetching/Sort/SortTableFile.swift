@@ -1,23 +1,24 @@
 import QuakeModel
 import Foundation
 
-/// The file an order's own table lives in (`DistanceTable`'s `fetch_distance`): one per results
-/// controller, attached to its connection as the schema `ordering`, so that the table can move
+/// The file an order's own table lives in (`DistanceTable`'s `fetch_distance`): at most one per
+/// results controller, made when it first sorts by distance or intensity and attached to its
+/// connection as the schema `ordering`, so that the table can move
 /// to another controller's connection with the results that read it
 /// (`FetchedResultsController.tradeTables(with:)`): the background count builds a distance
 /// table and the browser's controller reads it, without building it twice. A temporary table
 /// could not move: it belongs to the connection that made it.
 ///
-/// A connection that cannot write (a store the user made read-only) keeps the table as a
-/// temporary table (`temporary`), which does not move either; every statement but the two that
-/// make the table and its index names it alone (`fetch_distance`), wherever it is.
-///
 /// The file is in the temporary directory (`TMPDIR`), named for the process, and holds nothing
 /// that outlives it (SQLite never syncs it). `remove()` deletes it when its controller closes, and
 /// the process's exit deletes those still there; the files of a process that did not exit
-/// (`kill -9`) are deleted by the next process that makes one. Where no such file can be made (a temporary directory
-/// that is full or read-only), the table lives in a private temporary database of SQLite's, as a
-/// temporary table would, and does not move (`path` nil).
+/// (`kill -9`) are deleted by the next process that makes one.
+///
+/// Where no such file can be made (a temporary directory that is full or read-only), and on a
+/// connection that cannot write (a store the user made read-only: SQLite attaches nothing
+/// writable to it), the table is a temporary table (`path` nil, schema `temp`), which does not
+/// move. Every statement but the two that make the table and its index names it alone
+/// (`fetch_distance`), wherever it is.
 final class SortTableFile: @unchecked Sendable {
     // @unchecked: immutable; the connection it is attached to is its controller's.
 
