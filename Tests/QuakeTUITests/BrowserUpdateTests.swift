@@ -205,6 +205,19 @@ import Testing
         #expect(BrowserModel.readFailure(eio).hasPrefix("Could not read the store (Input/output error); it is not known to be damaged."))
     }
 
+    /// A read that finds no room was writing in the temporary directory (a distance sort's
+    /// table, SQLite's sorts) or, rarely, beside the store: it names both, and what to do.
+    @Test func aFullDiskWhileReadingNamesTheTemporaryDirectory() {
+        let full = SQLiteError(extendedCode: SQLiteError.full, message: "database or disk is full")
+        func expected(_ store: String) -> String {
+            "Could not read the store: no room left in the temporary directory \(FileManager.default.temporaryDirectory.path) "
+                + "(a distance or intensity sort keeps its table there, and SQLite its large sorts) or \(store). Free some "
+                + "space, or relaunch with TMPDIR set to a directory with room. Press ctrl-l to try again."
+        }
+        #expect(BrowserModel.readFailure(full) == expected("beside the store"))
+        #expect(BrowserModel.readFailure(StoreError(full, path: "/s/quakes.sqlite")) == expected("beside the store /s/quakes.sqlite"))
+    }
+
     /// The fault sweep's notes trials: one EIO reading the arrivals showed "New quakes could not
     /// be read: SQLite error 11: database disk image is malformed" (raw, and damage it was not).
     @Test func arrivalsThatCannotBeReadAreAReadFailureNotRawSQLite() {

@@ -314,6 +314,7 @@ extension BrowserModel {
     public static func readFailure(_ error: any Error) -> String {
         if let error = error as? StoreError { return error.readingDescription }
         if let error = error as? SQLiteError {
+            if error.isDiskFull { return StoreError.noRoomWhileReading(store: nil) }
             // A transient read error (EIO) can surface as SQLITE_CORRUPT, "database disk image
             // is malformed" (issue 29): said so, a user throws the store and its notes away.
             if error.code == SQLiteError.corrupt || error.code == SQLiteError.ioError {
