@@ -73,8 +73,8 @@ final class FileLock: @unchecked Sendable {
     ///
     /// Any other holder is passing, so it is waited out (every 10 ms, for up to 2 s on a loaded
     /// machine): a probe (`scenes list`), a holder that has not written its PID yet, or a child
-    /// being spawned by another thread of this process, which holds a copy of a descriptor this
-    /// process has closed (flock belongs to the open file description) until its `exec`.
+    /// being spawned, which holds a copy of its parent's descriptor until its `exec` (``unlock()``
+    /// releases that copy's lock too; a holder that exits without unlocking does not).
     static func acquireUnlessHeld(_ path: String) throws -> FileLock? {
         for attempt in 0..<200 {
             if let lock = try acquire(path, wait: false) {
@@ -108,11 +108,21 @@ final class FileLock: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, 0) }
     }
 
-    /// Releases the lock by closing the descriptor; safe to call twice.
+    /// A second descriptor for the same open file description, as a child being spawned holds
+    /// one until its `exec`. For tests.
+    func duplicatedDescriptor() -> Int32 { mutex.withLock { dup(fd) } }
+
+    /// Releases the lock, then closes the descriptor; safe to call twice.
+    ///
+    /// `LOCK_UN` first: a child another thread is spawning holds a copy of the descriptor until
+    /// its `exec`, and closing ours alone would leave the lock held through that copy (flock
+    /// belongs to the open file description, which the copy shares). `LOCK_UN` on any copy
+    /// releases it for all of them.
     func unlock() {
         mutex.lock()
         defer { mutex.unlock() }
         guard fd >= 0 else { return }
+        _ = flock(fd, LOCK_UN)
         close(fd)
         fd = -1
         Self.heldHere.remove(path)

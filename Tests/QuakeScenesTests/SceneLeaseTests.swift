@@ -55,6 +55,19 @@ import Testing
         #expect(SceneLease.holder(of: .main, in: state) == nil)
     }
 
+    /// Stress run b-2 of session 40: a child that another test was spawning held a copy of the
+    /// lease's descriptor, and the scene stayed held after its release until that child's `exec`.
+    @Test func aReleaseFreesTheSceneEvenWhileAChildHoldsACopyOfItsDescriptor() throws {
+        let (dir, state) = try makeState()
+        defer { dir.remove() }
+        let lease = try SceneLease.acquire(SceneIdentity(id: .main, source: .fallback), in: state)
+        let childsCopy = lease.lock.duplicatedDescriptor()
+        try #require(childsCopy >= 0)
+        defer { close(childsCopy) }
+        lease.release()
+        #expect(SceneLease.holder(of: .main, in: state) == nil)
+    }
+
     @Test func aDerivedSceneMovesOnToTheNextNumber() throws {
         let (dir, state) = try makeState()
         defer { dir.remove() }
