@@ -47,6 +47,22 @@ import Testing
         #expect(KeyMap.action(for: .down, in: state) == .moveDown)  // results stay navigable
     }
 
+    /// Keys read together: a search letter takes the search letters behind it (one refetch for a
+    /// burst), up to the first key that is not one; every other key takes itself alone.
+    @Test func searchLettersTypedTogetherAreJoined() {
+        var state = Self.list
+        let burst: [Key] = [.character("a"), .character("k"), .character(" "), .down, .character("j")]
+        let inList = KeyMap.action(for: burst[...], in: state)
+        #expect(inList.action == .markAllSeen && inList.keys == 1)
+        state.isSearching = true
+        let joined = KeyMap.action(for: burst[...], in: state)
+        #expect(joined.action == .searchInput("ak ") && joined.keys == 3)
+        let next = KeyMap.action(for: burst.dropFirst(3), in: state)
+        #expect(next.action == .moveDown && next.keys == 1)
+        let empty = KeyMap.action(for: [][...], in: state)
+        #expect(empty.action == nil && empty.keys == 0)
+    }
+
     @Test func theNotesEditorTakesKeysUntilCtrlSOrEscape() {
         var state = Self.list
         state.selectedCode = "a"

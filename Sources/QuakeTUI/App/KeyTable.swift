@@ -191,3 +191,90 @@ extension Key {
     /// The text a printable key types, or nil.
     var typedText: String? { if case .character(let character) = self { String(character) } else { nil } }
 }
+
+/// Which action a key means, given what has focus (SPEC §8): the modes `state` stacks, top first,
+/// looked up in `KeyTable`. Pure, so every key is testable.
+///
+/// ```swift
+/// KeyMap.action(for: .character("j"), in: state)  // .moveDown in the list, .scrollHelp(1) over help
+/// ```
+///
+/// Mouse clicks need the frame they land on; the runtime hit-tests them with
+/// `BrowserModel.action(forClickAt:in:)`.
+public enum KeyMap {
+    public static func action(for key: Key, in state: AppState) -> Action? {
+        for mode in modes(for: state) {
+            if let bound = lookup[mode]?.action(for: key) { return bound.action(for: key, in: state) }
+        }
+        return nil
+    }
+
+    /// The action the first of `keys` (typed together, read at once) means, and how many of them
+    /// it takes: a search letter takes the search letters typed behind it too, joined
+    /// (`.searchInput("abc")`), so a fast typist gets one refetch for the burst rather than one
+    /// per letter queued behind a slow one. Every other key takes itself alone.
+    ///
+    /// ```swift
+    /// KeyMap.action(for: [.character("a"), .character("b"), .down], in: searching)  // (.searchInput("ab"), 2)
+    /// ```
+    public static func action(for keys: ArraySlice<Key>, in state: AppState) -> (action: Action?, keys: Int) {
+        guard let first = keys.first else { return (nil, 0) }
+        let action = action(for: first, in: state)
+        guard case .searchInput(var text)? = action else { return (action, 1) }
+        var taken = 1
+        // A search letter leaves the modes as they were: the ones behind it read the same way.
+        for key in keys.dropFirst() {
+            guard case .searchInput(let more)? = self.action(for: key, in: state) else { break }
+            text += more
+            taken += 1
+        }
+        return (.searchInput(text), taken)
+    }
+
+    /// The modes that read keys in `state`, top first: `always`, then the overlay, question or
+    /// field in front; search and the detail view sit over the list, which takes what they leave.
+    public static func modes(for state: AppState) -> [KeyMode] {
+        let front: [KeyMode]
+        if case .notesConflict? = state.confirmation { front = [.notesConflict] }
+        else if state.confirmation != nil { front = [.confirmation] }
+        else if state.logVisible || state.helpVisible {
+            front = [state.isOverlayFinding ? .overlayFind : state.logVisible ? .messageLog : .help]
+        }
+        else if state.commandLine != nil { front = [.commandLine] }
+        else if state.isEditing { front = [.notesEditor] }
+        else { front = (state.isSearching ? [.search] : []) + (state.detailPresented ? [.detail] : [])
+            + (state.statistics.isPresented ? [.statistics] : []) + (state.sequence.isPresented ? [.sequence] : []) + [.list] }
+        return [.always] + front
+    }
+
+    /// One mode's keys: single keys by value, then the families (`anyCharacter`, `anyKey` …) in
+    /// table order.
+    struct ModeKeys {
+        var single: [Key: KeyAction] = [:]
+        var families: [(KeyPattern, KeyAction)] = []
+
+        func action(for key: Key) -> KeyAction? {
+            single[key] ?? families.first { $0.0.matches(key) }?.1
+        }
+    }
+
+    /// `KeyTable.entries` by mode; a key bound twice in a mode keeps its first binding (a test
+    /// checks the table has none).
+    static let lookup: [KeyMode: ModeKeys] = {
+        var lookup: [KeyMode: ModeKeys] = [:]
+        for entry in KeyTable.entries {
+            for rule in entry.rules {
+                for pattern in rule.keys {
+                    if case .key(let key) = pattern {
+                        if lookup[entry.mode, default: ModeKeys()].single[key] == nil {
+                            lookup[entry.mode, default: ModeKeys()].single[key] = rule.action
+                        }
+                    } else {
+                        lookup[entry.mode, default: ModeKeys()].families.append((pattern, rule.action))
+                    }
+                }
+            }
+        }
+        return lookup
+    }()
+}

@@ -137,20 +137,16 @@ final class BrowserApp {
                 var key = terminal.readKey(timeoutMilliseconds: 0)
                 if key == nil { key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) }
                 if let key {
-                    keyRead = FrameTrace.now()
-                    keyWaitingSince = terminal.keyWaitingSince
-                    try handle(key, terminal)
+                    try handle([key] + terminal.takeTypedWithIt(), terminal)
                     changed = true
                     tookKey = true
-                    // Keys already typed behind it (three Backspaces sent at once) are handled
+                    // Keys already typed behind them (three Backspaces sent at once) are handled
                     // before the frame, which shows them all: one drawing, not one per key, within
                     // a frame's time so that a long run of them is still seen moving.
                     let began = Self.monotonicSeconds()
                     while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds {
                         guard let next = terminal.readKey(timeoutMilliseconds: 0) else { break }
-                        keyRead = FrameTrace.now()
-                        keyWaitingSince = terminal.keyWaitingSince
-                        try handle(next, terminal)
+                        try handle([next] + terminal.takeTypedWithIt(), terminal)
                     }
                 }
                 for posted in inbox.drain() where !isDone {
@@ -181,7 +177,7 @@ final class BrowserApp {
                 // (or POLLHUP) at once, so the loop is awake to see it; at most once a second.
                 if Date().timeIntervalSince(lastTerminalCheck) > 1 {
                     lastTerminalCheck = Date()
-                    if isatty(STDIN_FILENO) == 0 { try handle(.terminate(signal: SIGHUP), terminal) }
+                    if isatty(STDIN_FILENO) == 0 { try handle([.terminate(signal: SIGHUP)], terminal) }
                 }
                 if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
                     try draw(terminal)
@@ -227,51 +223,36 @@ final class BrowserApp {
 
     // MARK: Keys and actions
 
-    private func handle(_ key: Key, _ terminal: Terminal) throws {
-        if case .terminate = key {
-            // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
-            _ = try? model.state.app.save(to: session.storage)
-            try? session.storage.flush()
-            refresh?.cancel()
-            isDone = true
-            return
-        }
-        let action: Action?
-        if case .click(let x, let y) = key, let frame = lastFrame {
-            action = model.action(forClickAt: x, y, in: frame)
-        } else {
-            action = KeyMap.action(for: key, in: model.state)
-        }
-        if case .searchInput(let text)? = action {
-            try search(text, terminal)
-            return
-        }
-        if let action { try send(action, terminal) }
-        switch key {
-        case .resize: break
-        // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
-        case .focusIn, .focusOut: trace?.event("focus")
-        default: trace?.key(read: keyRead, waitingSince: keyWaitingSince)
-        }
-    }
-
-    /// A search keystroke, joined by the letters already typed behind it (a fast typist, a
-    /// paste): one refetch for all of them rather than one per letter queued behind a slow one.
-    /// The first key that is not a search letter is handled after it, as typed.
-    private func search(_ text: String, _ terminal: Terminal) throws {
-        var text = text, keys = 1
-        var next: Key?
-        while let typed = terminal.readKey(timeoutMilliseconds: 0) {
-            guard case .searchInput(let more)? = KeyMap.action(for: typed, in: model.state) else {
-                next = typed
-                break
+    /// Keys read together, in order: each goes to the key table (a click to the frame it lands
+    /// on), which may join the ones behind it (a burst of search letters: one refetch).
+    private func handle(_ keys: [Key], _ terminal: Terminal) throws {
+        keyRead = FrameTrace.now()
+        keyWaitingSince = terminal.keyWaitingSince
+        var keys = keys[...]
+        while let key = keys.first, !isDone {
+            if case .terminate = key {
+                // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
+                _ = try? model.state.app.save(to: session.storage)
+                try? session.storage.flush()
+                refresh?.cancel()
+                isDone = true
+                return
             }
-            text += more
-            keys += 1
+            let action: Action?, taken: Int
+            if case .click(let x, let y) = key, let frame = lastFrame {
+                (action, taken) = (model.action(forClickAt: x, y, in: frame), 1)
+            } else {
+                (action, taken) = KeyMap.action(for: keys, in: model.state)
+            }
+            keys.removeFirst(taken)
+            if let action { try send(action, terminal) }
+            switch key {
+            case .resize: break
+            // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
+            case .focusIn, .focusOut: trace?.event("focus")
+            default: for _ in 0..<taken { trace?.key(read: keyRead, waitingSince: keyWaitingSince) }
+            }
         }
-        try send(.searchInput(text), terminal)
-        for _ in 0..<keys { trace?.key(read: keyRead, waitingSince: keyWaitingSince) }
-        if let next { try handle(next, terminal) }
     }
 
     /// Applies an action and carries out its effects. A failure (a busy or broken store, a
@@ -638,5 +619,61 @@ final class BrowserApp {
                 inbox.post(.refreshFinished(message: "Refresh of \(feed) failed: \(reason)", failed: true, at: Date()))
             }
         }
+    }
+}
+
+// MARK: The loop's inbox
+
+/// What other threads post for the main loop to handle between keys, in order: actions (store
+/// changes, settings, refresh progress, handoff), and the results engine's answers of its
+/// background count, which the loop's performer takes in (`BrowserModel.takeCount`) and hands
+/// to the update as an action carrying its results. Posting writes to the wake-up pipe the
+/// loop blocks on in `poll(2)`, so a post is handled at once and an idle loop never wakes to look.
+final class ActionInbox: @unchecked Sendable {
+    // @unchecked: `pending` is guarded by `lock`.
+    private let lock = NSLock()
+    private var pending: [Posted] = []
+    /// Another process committed: one flag for any number of commits, taken apart from the
+    /// other actions (the loop merges them at its own pace, `MergePace`).
+    private var storeChanged = false
+    let wakeUp: WakeUpPipe
+
+    enum Posted {
+        case action(Action)
+        /// The engine's `onCounted`: a count's answer (its results, or its failure).
+        case counted(ResultsEngine.CountAnswer)
+    }
+
+    init(wakeUp: WakeUpPipe) { self.wakeUp = wakeUp }
+
+    func post(_ action: Action) { post(.action(action)) }
+
+    func post(_ posted: Posted) {
+        defer { wakeUp.wake() }
+        lock.lock()
+        defer { lock.unlock() }
+        // A burst of commits needs one merge, and only the newest progress matters.
+        switch (posted, pending.last) {
+        case (.action(.storeChanged), _): storeChanged = true
+        case (.action(.refreshProgress), .action(.refreshProgress)?): pending[pending.count - 1] = posted
+        default: pending.append(posted)
+        }
+    }
+
+    /// Whether a commit was reported since the last call.
+    func takeStoreChange() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        defer { storeChanged = false }
+        return storeChanged
+    }
+
+    /// What was posted since the last call, in order (not `.storeChanged`: `takeStoreChange()`).
+    func drain() -> [Posted] {
+        lock.lock()
+        defer { lock.unlock() }
+        let posted = pending
+        pending.removeAll(keepingCapacity: true)
+        return posted
     }
 }
