@@ -60,6 +60,8 @@ final class BrowserApp {
     /// and since when it can have waited (`Terminal.keyWaitingSince`).
     private var keyRead: Int64 = 0
     private var keyWaitingSince: Int64 = 0
+    /// Keys read together and not handled yet (the typeahead's time ran out): the next turn's first.
+    private var typed: ArraySlice<Key> = []
 
     init(session: SceneSession) throws {
         self.session = session
@@ -132,22 +134,22 @@ final class BrowserApp {
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
                 if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
                 var tookKey = false
-                // A key typed while the loop was busy is taken first, without waiting; else the
-                // loop waits. Either way the terminal knows since when the key can have waited.
-                var key = terminal.readKey(timeoutMilliseconds: 0)
-                if key == nil { key = terminal.readKey(timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) }
-                if let key {
-                    try handle([key] + terminal.takeTypedWithIt(), terminal)
+                // Keys left from the last read go first; then a key typed while the loop was
+                // busy, without waiting; else the loop waits. Either way the terminal knows since
+                // when the key can have waited.
+                if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: 0) }
+                if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) }
+                if !typed.isEmpty {
+                    // Keys already typed behind the first (three Backspaces sent at once) are
+                    // handled before the frame, which shows them all: one drawing, not one per
+                    // key, within a frame's time so that a long run of them is still seen moving.
+                    let began = Self.monotonicSeconds()
+                    repeat {
+                        try handle(&typed, terminal)
+                        if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: 0) }
+                    } while !isDone && !typed.isEmpty && Self.monotonicSeconds() - began < Self.typeaheadSeconds
                     changed = true
                     tookKey = true
-                    // Keys already typed behind them (three Backspaces sent at once) are handled
-                    // before the frame, which shows them all: one drawing, not one per key, within
-                    // a frame's time so that a long run of them is still seen moving.
-                    let began = Self.monotonicSeconds()
-                    while !isDone, Self.monotonicSeconds() - began < Self.typeaheadSeconds {
-                        guard let next = terminal.readKey(timeoutMilliseconds: 0) else { break }
-                        try handle([next] + terminal.takeTypedWithIt(), terminal)
-                    }
                 }
                 for posted in inbox.drain() where !isDone {
                     switch posted {
@@ -177,7 +179,10 @@ final class BrowserApp {
                 // (or POLLHUP) at once, so the loop is awake to see it; at most once a second.
                 if Date().timeIntervalSince(lastTerminalCheck) > 1 {
                     lastTerminalCheck = Date()
-                    if isatty(STDIN_FILENO) == 0 { try handle([.terminate(signal: SIGHUP)], terminal) }
+                    if isatty(STDIN_FILENO) == 0 {
+                        var hangUp: ArraySlice<Key> = [.terminate(signal: SIGHUP)]
+                        try handle(&hangUp, terminal)
+                    }
                 }
                 if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
                     try draw(terminal)
@@ -223,35 +228,44 @@ final class BrowserApp {
 
     // MARK: Keys and actions
 
-    /// Keys read together, in order: each goes to the key table (a click to the frame it lands
-    /// on), which may join the ones behind it (a burst of search letters: one refetch).
-    private func handle(_ keys: [Key], _ terminal: Terminal) throws {
+    /// Reads the next key (waiting up to `timeoutMilliseconds`) and every key decoded with it:
+    /// typed together, they go to the key table together.
+    private func readTyped(_ terminal: Terminal, timeoutMilliseconds: Int, wakeUp: WakeUpPipe? = nil) -> ArraySlice<Key> {
+        let key = wakeUp.map { terminal.readKey(timeoutMilliseconds: timeoutMilliseconds, wakeUp: $0) }
+            ?? terminal.readKey(timeoutMilliseconds: timeoutMilliseconds)
+        guard let key else { return [] }
         keyRead = FrameTrace.now()
         keyWaitingSince = terminal.keyWaitingSince
-        var keys = keys[...]
-        while let key = keys.first, !isDone {
-            if case .terminate = key {
-                // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
-                _ = try? model.state.app.save(to: session.storage)
-                try? session.storage.flush()
-                refresh?.cancel()
-                isDone = true
-                return
-            }
-            let action: Action?, taken: Int
-            if case .click(let x, let y) = key, let frame = lastFrame {
-                (action, taken) = (model.action(forClickAt: x, y, in: frame), 1)
-            } else {
-                (action, taken) = KeyMap.action(for: keys, in: model.state)
-            }
-            keys.removeFirst(taken)
-            if let action { try send(action, terminal) }
-            switch key {
-            case .resize: break
-            // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
-            case .focusIn, .focusOut: trace?.event("focus")
-            default: for _ in 0..<taken { trace?.key(read: keyRead, waitingSince: keyWaitingSince) }
-            }
+        return [key] + terminal.takeTypedWithIt()
+    }
+
+    /// Handles the first of the keys read together, taking it out of `keys` with those its
+    /// action takes too: the key table (a click: the frame it lands on) joins a burst of search
+    /// letters behind the first into one action, so one refetch.
+    private func handle(_ keys: inout ArraySlice<Key>, _ terminal: Terminal) throws {
+        guard let key = keys.first else { return }
+        if case .terminate = key {
+            // SIGTERM/SIGHUP: flush only, so a launch killed while restoring still trips the crash guard.
+            _ = try? model.state.app.save(to: session.storage)
+            try? session.storage.flush()
+            refresh?.cancel()
+            isDone = true
+            keys = []
+            return
+        }
+        let action: Action?, taken: Int
+        if case .click(let x, let y) = key, let frame = lastFrame {
+            (action, taken) = (model.action(forClickAt: x, y, in: frame), 1)
+        } else {
+            (action, taken) = KeyMap.action(for: keys, in: model.state)
+        }
+        keys.removeFirst(taken)
+        if let action { try send(action, terminal) }
+        switch key {
+        case .resize: break
+        // Focus reports are not keys a person typed: traced apart, so tests count keys as sent.
+        case .focusIn, .focusOut: trace?.event("focus")
+        default: for _ in 0..<taken { trace?.key(read: keyRead, waitingSince: keyWaitingSince) }
         }
     }
 
