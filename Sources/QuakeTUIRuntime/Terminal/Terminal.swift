@@ -338,6 +338,15 @@ public final class Terminal {
         defer { queued.removeFirst(end) }
         return Array(queued[..<end])
     }
+
+    /// Puts keys taken with `takeTypedWithIt` and not handled back in front of the queue: the
+    /// next `readKey` returns them (a signal that came meanwhile first), as waiting since
+    /// `waitingSince`.
+    public func putBack(_ keys: ArraySlice<Key>, waitingSince: Int64) {
+        guard !keys.isEmpty else { return }
+        queued.insert(contentsOf: keys, at: 0)
+        queuedSince = waitingSince
+    }
 }
 
 // MARK: Reading input

@@ -60,8 +60,6 @@ final class BrowserApp {
     /// and since when it can have waited (`Terminal.keyWaitingSince`).
     private var keyRead: Int64 = 0
     private var keyWaitingSince: Int64 = 0
-    /// Keys read together and not handled yet (the typeahead's time ran out): the next turn's first.
-    private var typed: ArraySlice<Key> = []
 
     init(session: SceneSession) throws {
         self.session = session
@@ -134,10 +132,9 @@ final class BrowserApp {
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
                 if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
                 var tookKey = false
-                // Keys left from the last read go first; then a key typed while the loop was
-                // busy, without waiting; else the loop waits. Either way the terminal knows since
-                // when the key can have waited.
-                if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: 0) }
+                // A key typed while the loop was busy is taken first, without waiting; else the
+                // loop waits. Either way the terminal knows since when the key can have waited.
+                var typed = readTyped(terminal, timeoutMilliseconds: 0)
                 if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: timeout, wakeUp: inbox.wakeUp) }
                 if !typed.isEmpty {
                     // Keys already typed behind the first (three Backspaces sent at once) are
@@ -148,6 +145,8 @@ final class BrowserApp {
                         try handle(&typed, terminal)
                         if typed.isEmpty { typed = readTyped(terminal, timeoutMilliseconds: 0) }
                     } while !isDone && !typed.isEmpty && Self.monotonicSeconds() - began < Self.typeaheadSeconds
+                    // Those the time did not reach are read first next turn, after any signal.
+                    if !isDone { terminal.putBack(typed, waitingSince: keyWaitingSince) }
                     changed = true
                     tookKey = true
                 }
