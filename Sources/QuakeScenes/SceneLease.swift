@@ -17,7 +17,7 @@ import Glibc
 public final class SceneLease: @unchecked Sendable {
     /// The scene held, possibly renumbered (`ID-2`) from the requested one.
     public let id: SceneID
-    let lock: FileLock
+    private let lock: FileLock
 
     private init(id: SceneID, lock: FileLock) {
         self.id = id
