@@ -42,15 +42,21 @@ import Testing
         SectionedFetchRequest(predicate: QuakePredicate(rowFilters: [.depth(0...100)]), timeZone: utc),
     ]
 
-    /// The digest answered, and every number equals the rows'.
-    static func expectDigestEqualsRows(_ store: TestStore, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// The digest answered (unless `digestAnswers` is false: the caller checks where it did
+    /// not), and every number equals the rows'; the counts given first are the whole summary's.
+    static func expectDigestEqualsRows(_ store: TestStore, digestAnswers: Bool = true,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
         try store.read { (db: Connection) throws -> Void in
             try SearchDigestTests.expectCurrentAndEqual(db, sourceLocation: sourceLocation)
             for request in requests {
                 let plan = QueryPlan(request)
-                #expect(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone) != nil, "the digest answers",
-                        sourceLocation: sourceLocation)
-                let (statistics, positive) = try db.catalogueSummary(of: request)
+                if digestAnswers {
+                    #expect(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone) != nil, "the digest answers",
+                            sourceLocation: sourceLocation)
+                }
+                var counted: CatalogueStatistics?
+                let (statistics, positive) = try db.catalogueSummary(of: request, counted: { counted = $0 })
+                #expect(counted == (try db.catalogueStatistics(of: request)), sourceLocation: sourceLocation)
                 let events = try db.catalogueEventsFromRows(plan)
                 // Declustering's events from the digest: the rows', column for column.
                 let fromDigest = try #require(try db.catalogueEventsFromDigest(plan), sourceLocation: sourceLocation)
@@ -64,7 +70,7 @@ import Testing
                 #expect(statistics.dayMoments == expected.dayMoments && statistics.hourMoments == expected.hourMoments,
                         sourceLocation: sourceLocation)
                 #expect(positive == events.bPositive, sourceLocation: sourceLocation)
-                #expect(statistics.composition?.types.count ?? 0 > 1, sourceLocation: sourceLocation)
+                #expect(statistics.composition?.types.count ?? 0 > 1 || statistics.count == 0, sourceLocation: sourceLocation)
             }
         }
     }
@@ -87,6 +93,87 @@ import Testing
         let store = try TestStore(Self.records(count: 1_500, seed: 5).sorted { $0.time < $1.time })
         defer { store.remove() }
         try Self.expectDigestEqualsRows(store)
+    }
+
+    /// Many quakes in one run of time, in no order, some at one millisecond: each run is sorted by
+    /// time, the earlier row first on equal times (`MagnitudesInTimeOrder`).
+    /// Stored newest first too (a feed's order), where a run is reversed and its equal times put
+    /// back in id order.
+    @Test(arguments: [false, true])
+    func aCrowdedRunIsPutInOrder(newestFirst: Bool) throws {
+        var rng = SeededGenerator(seed: 11)
+        var records = Self.records(count: 600, seed: 11).enumerated().map { index, record in
+            var record = record
+            record.time = 1_700_000_000_000 + Int64.random(in: 0 ..< 1_800_000, using: &rng) / (index % 4 == 0 ? 100_000 : 1)
+            record.updated = record.time
+            return record
+        }
+        if newestFirst { records.sort { $0.time > $1.time } }
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+    }
+
+    /// Magnitudes given to thousandths, and times from 1900 to 2100, before 1970 too: the digest
+    /// answers, the same numbers.
+    @Test func thousandthsAndACenturyAgree() throws {
+        var rng = SeededGenerator(seed: 12)
+        let records = Self.records(count: 800, seed: 12).map { record in
+            var record = record
+            if let magnitude = record.magnitude, Bool.random(using: &rng) {
+                record.magnitude = magnitude + 0.001  // under 300 values: within the codes (`MagnitudeCodes`)
+            }
+            record.time = Int64.random(in: -2_208_988_800_000 ... 4_102_444_800_000, using: &rng)
+            record.updated = record.time
+            return record
+        }
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+    }
+
+    /// More distinct magnitudes than the codes hold, or times wider than the runs counted
+    /// (about 279 years): the rows answer instead, with the same numbers.
+    @Test(arguments: [false, true])
+    func whatTheDigestCannotHoldIsReadFromTheRows(_ wide: Bool) throws {
+        let records = Self.records(count: 1_200, seed: 13).enumerated().map { index, record in
+            var record = record
+            if wide {
+                if index == 0 { (record.time, record.magnitude) = (-30_000_000_000_000, 3.3) }  // 1019
+            } else if record.magnitude != nil {
+                record.magnitude = 1 + Double(index) / 997  // 1,200 values that are not hundredths
+            }
+            return record
+        }
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try store.read { (db: Connection) throws -> Void in
+            let whole = Self.requests[0]
+            #expect(try db.catalogueSummaryFromDigest(QueryPlan(whole), timeZone: whole.timeZone) == nil)
+        }
+        try Self.expectDigestEqualsRows(store, digestAnswers: false)
+    }
+
+    /// The first pass's runs grow at either end as rows come out of order.
+    @Test func runsAreCountedFromEitherEnd() throws {
+        var counts = TimeBucketCounts()
+        let run: Int64 = 1 << 21
+        let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + 7]
+        for time in times { counts.count(time) }
+        #expect(counts.total == 5 && !counts.isTooWide)
+        func count(ofRun run: Int64) -> Int32 { counts.counts[Int(run - counts.first)] }
+        #expect(count(ofRun: -1) == 1 && count(ofRun: 2) == 2 && count(ofRun: 10) == 1 && count(ofRun: 39) == 1)
+        #expect(counts.counts.reduce(0, +) == 5)
+        var ordered = try #require(MagnitudesInTimeOrder(counts))
+        for (index, time) in times.enumerated() { ordered.add(time: time, magnitude: Double(index), tenth: Int16(index * 10)) }
+        #expect(ordered.isComplete)
+        ordered.sortRuns()
+        var seen: [Int64] = []
+        ordered.forEach { time, magnitude, tenth in
+            seen.append(time)
+            #expect(tenth == Int16(magnitude * 10))
+        }
+        #expect(seen == times.sorted())
     }
 
     /// Under three days the moments are per hour too.

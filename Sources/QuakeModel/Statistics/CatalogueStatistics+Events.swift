@@ -18,32 +18,50 @@ extension CatalogueStatistics {
     /// taken as a moment magnitude, `M0 = 10^(1.5 M + 9.1)` N·m; a quake without a usable
     /// magnitude adds none). `events` are the quakes these statistics counted.
     public func including(_ events: CatalogueEvents, declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
-        including(ListComposition(events), times: events.times, magnitudes: events.magnitudes, declustered: declustered)
+        var moments = momentSums()
+        for (time, magnitude) in zip(events.times, events.magnitudes) { moments.add(time: time, magnitude: magnitude) }
+        return including(ListComposition(events), moments: moments, declustered: declustered)
     }
 
-    /// `including(_:declustered:)` with the composition counted by the caller and the quakes'
-    /// times and magnitudes (NaN: no usable one) in time order, the earlier row first on equal
-    /// times, or in the order of the positions `order` gives: the moments are summed in that
-    /// order, so the pass over the digest (`Connection.catalogueSummary`) gives the very sums the
-    /// rows give.
-    package func including(_ composition: ListComposition, times: [Int64], magnitudes: [Double], order: [Int32]? = nil,
+    /// `including(_:declustered:)` with the composition counted by the caller and the moments
+    /// summed by it (`momentSums()`, the quakes given in time order).
+    package func including(_ composition: ListComposition, moments: MomentSums,
                            declustered: DeclusterSummary? = nil) -> CatalogueStatistics {
         var statistics = self
         statistics.composition = composition
         statistics.declustered = declustered
-        var days: [Int64: Double] = [:], hours: [Int64: Double] = [:]
+        (statistics.dayMoments, statistics.hourMoments) = moments.sums()
+        return statistics
+    }
+
+    /// Sums for the quakes these statistics counted, to be given in time order.
+    package func momentSums() -> MomentSums { MomentSums(hourly: isHourly, dayRange: dayRange(of:)) }
+
+    /// The seismic moment per day and hour of quakes given in time order, the earlier row first on
+    /// equal times: the moments are summed in that order, so the pass over the digest
+    /// (`Connection.catalogueSummary`) gives the very sums the rows give. A quake without a usable
+    /// magnitude (NaN) adds none.
+    package struct MomentSums {
+        private let hourly: Bool
+        private let dayRange: (Int64) -> (start: Int64, end: Int64)
+        private var days: [Int64: Double] = [:], hours: [Int64: Double] = [:]
         // The times come in order, so a day's (an hour's) quakes are one run: each run is summed
         // apart and stored once, the same additions in the same order as a sum kept in the table.
-        var day: (start: Int64, end: Int64)?, daySum = 0.0
-        var hour: Int64?, hourSum = 0.0
-        let hourly = isHourly
-        var memo = SeismicMoment.Memo()
-        func add(_ i: Int) {
-            guard !magnitudes[i].isNaN else { return }
-            let time = times[i], moment = memo.newtonMetres(magnitude: magnitudes[i])
+        private var day: (start: Int64, end: Int64)?, daySum = 0.0
+        private var hour: Int64?, hourSum = 0.0
+        private var memo = SeismicMoment.Memo()
+
+        init(hourly: Bool, dayRange: @escaping (Int64) -> (start: Int64, end: Int64)) {
+            self.hourly = hourly
+            self.dayRange = dayRange
+        }
+
+        package mutating func add(time: Int64, magnitude: Double) {
+            guard !magnitude.isNaN else { return }
+            let moment = memo.newtonMetres(magnitude: magnitude)
             if day == nil || time < day!.start || time >= day!.end {
                 if let day { days[day.start, default: 0] += daySum }
-                (day, daySum) = (dayRange(of: time), 0)
+                (day, daySum) = (dayRange(time), 0)
             }
             daySum += moment
             guard hourly else { return }
@@ -54,16 +72,14 @@ extension CatalogueStatistics {
             }
             hourSum += moment
         }
-        if let order {
-            for position in order { add(Int(position)) }
-        } else {
-            for i in times.indices { add(i) }
+
+        /// The sums per day and per hour (by their start, ms).
+        func sums() -> (days: [Int64: Double], hours: [Int64: Double]) {
+            var (days, hours) = (days, hours)
+            if let day { days[day.start, default: 0] += daySum }
+            if let hour { hours[hour, default: 0] += hourSum }
+            return (days, hours)
         }
-        if let day { days[day.start, default: 0] += daySum }
-        if let hour { hours[hour, default: 0] += hourSum }
-        statistics.dayMoments = days
-        statistics.hourMoments = hours
-        return statistics
     }
 
     /// The start and end (ms) of the day of `time` in `timeZone`, as `days` counts it.

@@ -2,20 +2,6 @@ import QuakeModel
 import CQuakeSQL
 import Foundation
 
-/// The statistics' part that needs the quakes one by one (issue 54, point 7): the list's magnitude
-/// types and agencies, the seismic moment per day and hour, and b-positive, from one pass over the
-/// digest instead of reading every row (7 s at 1,000,000 quakes through the time index).
-struct DigestDetails {
-    var composition: ListComposition
-    /// In id order; `order` puts them in time order, the lower id first on equal times (as
-    /// `ORDER BY time, id` reads the rows), nil when they are in it.
-    var times: [Int64]
-    /// NaN where a quake has no usable magnitude (`CatalogueEvents`' rule).
-    var magnitudes: [Double]
-    var order: [Int32]?
-    var positive: BPositive
-}
-
 /// The rows of a plan as the digest holds them, in time order (the lower id first on equal
 /// times), with their kinds, regions and types named as `CatalogueEvents.append` names them: each
 /// name interned in time order, so the first spelling met is the one kept, as appending the rows
@@ -28,16 +14,20 @@ struct DigestColumns {
 }
 
 extension Connection {
-    /// `catalogueStatistics(of:)` and `DigestDetails` of the rows `plan` selects
-    /// (`catalogueSummary` without declustering) in one pass over the digest: the chunks the
-    /// counts read are read into columns too. Every number equal to what the rows read in time
-    /// order give (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil
-    /// where the digest cannot answer.
-    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone) throws(SQLiteError) -> (CatalogueStatistics, DigestDetails)? {
+    /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
+    /// types, agencies, moments per day and hour, and b-positive) in two passes over the digest:
+    /// the first counts (given to `counted` at once: the view shows them while the second runs)
+    /// and counts the rows of each run of time, the second puts each row's magnitude in time order
+    /// (`MagnitudesInTimeOrder`). Every number equals what the rows read in time order give
+    /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
+    /// digest cannot answer.
+    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
+                                    counted: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         let kindNames = try digestKindNames()
-        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), capacity: try keptQuakeCount())
+        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted())
         guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
-              !reader.failed else { return nil }
+              !reader.failed, var ordered = MagnitudesInTimeOrder(reader.runs) else { return nil }
+        counted?(counts)
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
@@ -56,18 +46,36 @@ extension Connection {
                 typeTenths[type][bin + tenthRange.lowerBound, default: 0] += Int(reader.kindTenths[slot * width + bin])
             }
         }
-        let composition = ListComposition(count: reader.times.count, typeNames: typeNames, typeCounts: typeCounts,
+        let composition = ListComposition(count: reader.taken, typeNames: typeNames, typeCounts: typeCounts,
                                           typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
-        // b-positive in time order.
-        let order = timeOrder(reader.times)
-        var positive = BPositive()
-        if let order {
-            for position in order where reader.tenths[Int(position)] != .min { positive.add(tenth: Int(reader.tenths[Int(position)])) }
-        } else {
-            for tenth in reader.tenths where tenth != .min { positive.add(tenth: Int(tenth)) }
+        // The second pass: the rows the first marked (one read transaction), each placed in its
+        // run of time; only their keys are read.
+        var (times, magnitudes, tenths) = ([Int64](repeating: 0, count: DigestChunkRows.count),
+                                           [Double](repeating: 0, count: DigestChunkRows.count),
+                                           [Int16](repeating: 0, count: DigestChunkRows.count))
+        let chunks = try SearchDigest.chunks(self, locations: false, details: false)
+        while try chunks.step() {
+            try stopIfDue()
+            DigestChunk.with(chunks) { chunk, _ in
+                guard let marked = DigestChunkRows.words(of: chunk), marked.upperBound <= reader.usable.count else { return }
+                let placed = reader.usable.withUnsafeBufferPointer { usable in times.withUnsafeMutableBufferPointer { t in
+                    magnitudes.withUnsafeMutableBufferPointer { m in tenths.withUnsafeMutableBufferPointer { b in
+                        Int(quaketui_digest_marked(chunk, usable.baseAddress! + marked.lowerBound, t.baseAddress, m.baseAddress, b.baseAddress))
+                    } }
+                } }
+                for i in 0 ..< placed { ordered.add(time: times[i], magnitude: magnitudes[i], tenth: tenths[i]) }
+            }
         }
-        return (counts, DigestDetails(composition: composition, times: reader.times, magnitudes: reader.magnitudes,
-                                      order: order, positive: positive))
+        guard ordered.isComplete else { return nil }
+        ordered.sortRuns()
+        // The moments and b-positive in time order.
+        var positive = BPositive()
+        var moments = counts.momentSums()
+        ordered.forEach { time, magnitude, tenth in
+            moments.add(time: time, magnitude: magnitude)
+            positive.add(tenth: Int(tenth))
+        }
+        return (counts.including(composition, moments: moments), positive)
     }
 
     /// `catalogueEvents(of:)` from the digest: the same events (ids, times, epicentres, depths,
@@ -196,16 +204,17 @@ final class DigestColumnReader {
     }
 }
 
-/// The rows' times, magnitudes and bins, and their counts per kind, chunk by chunk
-/// (`quaketui_digest_composition`): what `catalogueSummaryFromDigest` reads beside the counts.
+/// The rows' counts per kind and per kind and usable bin, chunk by chunk
+/// (`quaketui_digest_composition`), and those with a usable magnitude counted per run of time and
+/// marked: what `catalogueSummaryFromDigest`'s first pass reads beside the counts.
 final class DigestCompositionReader {
     /// The kinds by slot, and each kind id's slot (-1: none).
     let kinds: [UInt32]
     private var slots: [Int32]
     /// Rows per kind slot, and per kind slot and usable bin (`MagnitudeFrequency.usableTenths`).
     private(set) var kindCounts: [Int64], kindTenths: [Int64]
-    /// In the order read (ids ascending); `magnitudes` NaN and `tenths` `Int16.min` where none is usable.
-    private(set) var times: [Int64] = [], magnitudes: [Double] = [], tenths: [Int16] = []
+    /// Rows taken, with a usable magnitude or not.
+    private(set) var taken = 0
     /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
     private(set) var failed = false
     private var chunkTimes = [Int64](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
@@ -217,36 +226,56 @@ final class DigestCompositionReader {
     static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
     static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
 
-    /// `capacity`: how many rows may be taken (the store's), reserved so the columns grow without copies.
-    init(kinds: [UInt32], capacity: Int) {
+    init(kinds: [UInt32]) {
         self.kinds = kinds
         slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
         for (slot, kind) in kinds.enumerated() { slots[Int(kind)] = Int32(slot) }
         kindCounts = [Int64](repeating: 0, count: kinds.count)
         kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
-        times.reserveCapacity(capacity)
-        magnitudes.reserveCapacity(capacity)
-        tenths.reserveCapacity(capacity)
-        HugePages.advise(&times)
-        HugePages.advise(&magnitudes)
-        HugePages.advise(&tenths)
     }
 
-    /// Adds the rows of `chunk` that `query` takes.
+    /// The rows taken with a usable magnitude counted per run of time (`TimeBucketCounts`)…
+    private(set) var runs = TimeBucketCounts()
+    /// … and marked, a bit a row by id (`DigestChunkRows.words(of:)`).
+    private(set) var usable: [UInt64] = []
+
+    /// Counts the rows of `chunk` that `query` takes, and counts and marks each with a usable
+    /// magnitude.
     func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
         guard !failed else { return }
+        guard let marked = DigestChunkRows.words(of: chunk) else { return failed = true }
+        if usable.count < marked.upperBound { usable.append(contentsOf: repeatElement(0, count: marked.upperBound - usable.count)) }
         let taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
             kindTenths.withUnsafeMutableBufferPointer { k in chunkTimes.withUnsafeMutableBufferPointer { t in
                 chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkTenths.withUnsafeMutableBufferPointer { b in
-                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
-                                                    t.baseAddress, m.baseAddress, b.baseAddress))
+                    usable.withUnsafeMutableBufferPointer { u in
+                        Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
+                                                        t.baseAddress, m.baseAddress, b.baseAddress, u.baseAddress! + marked.lowerBound))
+                    }
                 } }
             } }
         } }
         guard taken >= 0 else { return failed = true }
-        times += chunkTimes[0 ..< taken]
-        magnitudes += chunkMagnitudes[0 ..< taken]
-        tenths += chunkTenths[0 ..< taken]
+        self.taken += taken
+        // Locals, taken out of the reader while they grow: a class's members cost an
+        // exclusivity check at each access, a row's work a few nanoseconds.
+        let (times, tenths) = (chunkTimes, chunkTenths)
+        var runs = self.runs
+        self.runs = TimeBucketCounts()
+        for i in 0 ..< taken where tenths[i] != .min { runs.count(times[i]) }
+        self.runs = runs
+    }
+}
+
+/// A chunk's rows as words of a bitmap by id (64 rows a word): nil for a chunk not of the digest's
+/// shape (a first id not at a chunk's start, more rows than a chunk holds).
+enum DigestChunkRows {
+    static let count = Int(QUAKETUI_DIGEST_CHUNK)
+
+    static func words(of chunk: UnsafePointer<quaketui_digest_chunk>) -> Range<Int>? {
+        let first = chunk.pointee.firstId
+        guard first >= 0, first % Int64(count) == 0, chunk.pointee.count <= count else { return nil }
+        return Int(first / 64) ..< Int(first / 64) + count / 64
     }
 }
 

@@ -41,18 +41,21 @@ extension Connection {
     /// alone when `declustering` is given: the quakes it keeps are then counted again
     /// (`CatalogueEvents.statistics`), and `declustered` says how many it removed.
     ///
-    /// Without declustering, one pass over the digest answers where it can (the counts, and
-    /// `catalogueSummaryFromDigest`: the types, agencies, moments and b-positive from each row's
-    /// time, magnitude and kind), every number as reading the rows gives it; elsewhere, and to
-    /// decluster (which needs every epicentre), the rows are read (`catalogueEvents`).
+    /// Without declustering, two passes over the digest answer where they can
+    /// (`catalogueSummaryFromDigest`: the counts, then the types, agencies, moments and b-positive
+    /// from each row's time, magnitude and kind), every number as reading the rows gives it;
+    /// elsewhere, and to decluster (which needs every epicentre), the rows are read
+    /// (`catalogueEvents`). `counted` gets the counts as soon as they are known, before the rest
+    /// (without declustering).
     public func catalogueSummary(of request: SectionedFetchRequest, declustering: Declustering? = nil,
+                                 counted: ((CatalogueStatistics) -> Void)? = nil,
                                  progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive) {
         guard let declustering else {
-            if let (counts, details) = try catalogueSummaryFromDigest(QueryPlan(request), timeZone: request.timeZone) {
-                return (counts.including(details.composition, times: details.times, magnitudes: details.magnitudes, order: details.order),
-                        details.positive)
+            if let summary = try catalogueSummaryFromDigest(QueryPlan(request), timeZone: request.timeZone, counted: counted) {
+                return summary
             }
             let counts = try catalogueStatistics(of: request)
+            counted?(counts)
             let events = try catalogueEvents(of: request)
             return (counts.including(events), events.bPositive)
         }
