@@ -166,7 +166,11 @@ import Testing
         #expect(counts.counts.reduce(0, +) == 5)
         var ordered = try #require(MagnitudesInTimeOrder(counts))
         for (index, time) in times.enumerated() { ordered.add(time: time, magnitude: Double(index), tenth: Int16(index * 10)) }
-        #expect(ordered.isComplete)
+        #expect(ordered.isComplete(counts))
+        // A run given more rows than it was counted is not complete (nothing unwritten is read).
+        var crowded = try #require(MagnitudesInTimeOrder(counts))
+        for time in [-1, -1, 2 * run, 40 * run - 1, 2 * run + 7] as [Int64] { crowded.add(time: time, magnitude: 1, tenth: 10) }
+        #expect(!crowded.isComplete(counts))
         ordered.sortRuns()
         var seen: [Int64] = []
         ordered.forEach { time, magnitude, tenth in

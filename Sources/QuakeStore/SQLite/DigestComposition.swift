@@ -66,7 +66,7 @@ extension Connection {
                 for i in 0 ..< placed { ordered.add(time: times[i], magnitude: magnitudes[i], tenth: tenths[i]) }
             }
         }
-        guard ordered.isComplete else { return nil }
+        guard ordered.isComplete(reader.runs) else { return nil }
         ordered.sortRuns()
         // The moments and b-positive in time order.
         var positive = BPositive()
@@ -311,15 +311,6 @@ extension Connection {
 /// ignores it, nothing changes.
 enum HugePages {
     static let size = 2 << 20
-
-    /// Advises the memory `array` has reserved (its capacity, filled or not).
-    static func advise<T>(_ array: inout [T]) {
-        let bytes = array.capacity * MemoryLayout<T>.stride
-        array.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            advise(UnsafeMutableRawBufferPointer(start: base, count: bytes))
-        }
-    }
 
     /// Advises the whole 2 MiB pages within `memory`.
     static func advise(_ memory: UnsafeMutableRawBufferPointer) {

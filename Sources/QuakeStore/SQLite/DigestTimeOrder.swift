@@ -34,8 +34,11 @@ struct MagnitudesInTimeOrder {
             defer { start += count }
             return start
         }
-        rows = [UInt32](repeating: 0, count: counts.total)
-        HugePages.advise(&rows)
+        // Every row is written before it is read (`isComplete`): no zeros written first.
+        rows = [UInt32](unsafeUninitializedCapacity: counts.total) { buffer, count in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            count = buffer.count
+        }
     }
 
     /// The run of `time`: its 2^21 ms, counted from 1970 (also before: an arithmetic shift floors).
@@ -54,8 +57,17 @@ struct MagnitudesInTimeOrder {
         added += 1
     }
 
-    /// Whether every row counted was added (one snapshot: the two passes take the same rows).
-    var isComplete: Bool { !failed && added == rows.count }
+    /// Whether each run got the rows `counts` counted in it, so every row is written (one
+    /// snapshot: the two passes take the same rows).
+    func isComplete(_ counts: TimeBucketCounts) -> Bool {
+        guard !failed, added == rows.count, counts.counts.count == ends.count else { return false }
+        var end: Int32 = 0
+        for (run, count) in counts.counts.enumerated() {
+            end += count
+            guard ends[run] == end else { return false }
+        }
+        return true
+    }
 
     /// Puts each run in order of its milliseconds, the earlier-added (lower id) first on equal ones.
     mutating func sortRuns() {
