@@ -55,7 +55,7 @@ import Testing
                             sourceLocation: sourceLocation)
                 }
                 var counted: CatalogueStatistics?
-                let (statistics, positive) = try db.catalogueSummary(of: request, counted: { counted = $0 })
+                let (statistics, positive) = try db.catalogueSummary(of: request, partial: { counted = $0 })
                 #expect(counted == (try db.catalogueStatistics(of: request)), sourceLocation: sourceLocation)
                 let events = try db.catalogueEventsFromRows(plan)
                 // Declustering's events from the digest: the rows', column for column.

@@ -16,18 +16,18 @@ struct DigestColumns {
 extension Connection {
     /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
     /// types, agencies, moments per day and hour, and b-positive) in two passes over the digest:
-    /// the first counts (given to `counted` at once: the view shows them while the second runs)
+    /// the first counts (given to `partial` at once: the view shows them while the second runs)
     /// and counts the rows of each run of time, the second puts each row's magnitude in time order
     /// (`MagnitudesInTimeOrder`). Every number equals what the rows read in time order give
     /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
     /// digest cannot answer.
     func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
-                                    counted: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
+                                    partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         let kindNames = try digestKindNames()
         let reader = DigestCompositionReader(kinds: kindNames.keys.sorted())
         guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
               !reader.failed, var ordered = MagnitudesInTimeOrder(reader.runs) else { return nil }
-        counted?(counts)
+        partial?(counts)
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count

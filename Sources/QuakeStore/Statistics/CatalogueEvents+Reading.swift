@@ -45,17 +45,17 @@ extension Connection {
     /// (`catalogueSummaryFromDigest`: the counts, then the types, agencies, moments and b-positive
     /// from each row's time, magnitude and kind), every number as reading the rows gives it;
     /// elsewhere, and to decluster (which needs every epicentre), the rows are read
-    /// (`catalogueEvents`). `counted` gets the counts as soon as they are known, before the rest
+    /// (`catalogueEvents`). `partial` gets the counts as soon as they are known, before the rest
     /// (without declustering).
     public func catalogueSummary(of request: SectionedFetchRequest, declustering: Declustering? = nil,
-                                 counted: ((CatalogueStatistics) -> Void)? = nil,
+                                 partial: ((CatalogueStatistics) -> Void)? = nil,
                                  progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive) {
         guard let declustering else {
-            if let summary = try catalogueSummaryFromDigest(QueryPlan(request), timeZone: request.timeZone, counted: counted) {
+            if let summary = try catalogueSummaryFromDigest(QueryPlan(request), timeZone: request.timeZone, partial: partial) {
                 return summary
             }
             let counts = try catalogueStatistics(of: request)
-            counted?(counts)
+            partial?(counts)
             let events = try catalogueEvents(of: request)
             return (counts.including(events), events.bPositive)
         }

@@ -56,7 +56,7 @@ extension Connection {
                                     progress: ((Double) -> Void)? = nil) throws(SQLiteError) -> CatalogueStatistics {
         let key = StatisticsCache.Key(request: request, declustering: declustering, token: try currentHistoryToken())
         if let kept = cache.statistics(for: key) { return kept }
-        let statistics = try catalogueSummary(of: request, declustering: declustering, counted: partial, progress: progress).0
+        let statistics = try catalogueSummary(of: request, declustering: declustering, partial: partial, progress: progress).0
         cache.keep(statistics, for: key)
         return statistics
     }
