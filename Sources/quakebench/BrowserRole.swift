@@ -58,9 +58,9 @@ enum BrowserRole {
             /// Key → first frame (`kind`), key → the frame with complete counts (`counted-kind`),
             /// and key → the frame with the whole order (`ordered-kind`): all the same frame when
             /// the request was exact at once; a distance sort that builds its table counts first.
-            /// The statistics view's background computation, as the runtime runs it (issue 32).
-            // The same call as the runtime's (`BrowserApp.computeStatistics`): the counts first
-            // (`statisticsPartial`), then the whole view (composition, moments, b-positive), kept.
+            /// The statistics view's background computation, as the runtime runs it (issue 32): the
+            /// same call as `BrowserApp.computeStatistics`, the counts first (`statisticsPartial`),
+            /// then the whole view (composition, moments, b-positive), kept.
             let statisticsReader = try LatestReader(container: container)
             defer { statisticsReader.close() }
             let statisticsCache = StatisticsCache()

@@ -156,7 +156,7 @@ import Testing
 
     /// The first pass's runs grow at either end as rows come out of order.
     @Test func runsAreCountedFromEitherEnd() throws {
-        var counts = TimeBucketCounts()
+        var counts = TimeRunCounts()
         let run: Int64 = 1 << 21
         let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + 7]
         for time in times { counts.count(time) }

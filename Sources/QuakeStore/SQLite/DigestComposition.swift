@@ -234,8 +234,8 @@ final class DigestCompositionReader {
         kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
     }
 
-    /// The rows taken with a usable magnitude counted per run of time (`TimeBucketCounts`)…
-    private(set) var runs = TimeBucketCounts()
+    /// The rows taken with a usable magnitude counted per run of time (`TimeRunCounts`)…
+    private(set) var runs = TimeRunCounts()
     /// … and marked, a bit a row by id (`DigestChunkRows.words(of:)`).
     private(set) var usable: [UInt64] = []
 
@@ -261,7 +261,7 @@ final class DigestCompositionReader {
         // exclusivity check at each access, a row's work a few nanoseconds.
         let (times, tenths) = (chunkTimes, chunkTenths)
         var runs = self.runs
-        self.runs = TimeBucketCounts()
+        self.runs = TimeRunCounts()
         for i in 0 ..< taken where tenths[i] != .min { runs.count(times[i]) }
         self.runs = runs
     }

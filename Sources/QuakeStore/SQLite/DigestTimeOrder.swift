@@ -5,10 +5,11 @@ import Foundation
 /// and hour and b-positive walk (`catalogueSummaryFromDigest`, issue 52).
 ///
 /// A counting sort by runs of 2^21 ms (about 35 minutes): a first pass counts the rows of each run
-/// (`TimeBucketCounts`), a second places each row, in id order, in its run (`add`), and each run is
+/// (`TimeRunCounts`), a second places each row, in id order, in its run (`add`), and each run is
 /// then put in order by its milliseconds, keeping id order on equal ones (`sortRuns`). A row is its
-/// milliseconds within its run (21 bits) and its magnitude's code (11 bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
-/// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open.
+/// milliseconds within its run (21 bits) and its magnitude's code (11 bits, `MagnitudeCodes`).
+/// Reading the rows' times and magnitudes whole and sorting their positions took 22 bytes a row:
+/// 150 MB at 5,000,000 quakes, with the statistics view open.
 struct MagnitudesInTimeOrder {
     static let runBits: Int64 = 21
     static let codeBits: UInt32 = 11
@@ -26,7 +27,7 @@ struct MagnitudesInTimeOrder {
     private(set) var failed = false
 
     /// Room for the rows `counts` counted; nil when there are too many to address.
-    init?(_ counts: TimeBucketCounts) {
+    init?(_ counts: TimeRunCounts) {
         guard !counts.isTooWide, counts.total < Int(Int32.max) else { return nil }
         first = counts.first
         var start: Int32 = 0
@@ -59,7 +60,7 @@ struct MagnitudesInTimeOrder {
 
     /// Whether each run got the rows `counts` counted in it, so every row is written (one
     /// snapshot: the two passes take the same rows).
-    func isComplete(_ counts: TimeBucketCounts) -> Bool {
+    func isComplete(_ counts: TimeRunCounts) -> Bool {
         guard !failed, added == rows.count, counts.counts.count == ends.count else { return false }
         var end: Int32 = 0
         for (run, count) in counts.counts.enumerated() {
@@ -76,12 +77,11 @@ struct MagnitudesInTimeOrder {
         var start = 0
         let ends = ends
         rows.withUnsafeMutableBufferPointer { rows in
+            func milliseconds(_ i: Int) -> UInt32 { rows[i] >> Self.codeBits }
             for end in ends.lazy.map(Int.init) {
                 defer { start = end }
-                guard end - start > 1,
-                      (start + 1 ..< end).contains(where: { rows[$0] >> Self.codeBits < rows[$0 - 1] >> Self.codeBits })
+                guard end - start > 1, (start + 1 ..< end).contains(where: { milliseconds($0) < milliseconds($0 - 1) })
                 else { continue }  // in order already: ids follow times in most stores
-                func milliseconds(_ i: Int) -> UInt32 { rows[i] >> Self.codeBits }
                 if (start + 1 ..< end).allSatisfy({ milliseconds($0) <= milliseconds($0 - 1) }) {
                     // In reverse (a feed read newest first): reversed, equal times back in id order.
                     rows[start ..< end].reverse()
@@ -95,7 +95,7 @@ struct MagnitudesInTimeOrder {
                     for i in start + 1 ..< end {
                         let row = rows[i]
                         var j = i
-                        while j > start, rows[j - 1] >> Self.codeBits > row >> Self.codeBits {
+                        while j > start, milliseconds(j - 1) > row >> Self.codeBits {
                             rows[j] = rows[j - 1]
                             j -= 1
                         }
@@ -104,7 +104,7 @@ struct MagnitudesInTimeOrder {
                 } else {
                     // Milliseconds, then the place in the run: unique keys, so any sort is stable.
                     keys.removeAll(keepingCapacity: true)
-                    for i in start ..< end { keys.append(UInt64(rows[i] >> Self.codeBits) << 32 | UInt64(i - start)) }
+                    for i in start ..< end { keys.append(UInt64(milliseconds(i)) << 32 | UInt64(i - start)) }
                     keys.sort()
                     copy.removeAll(keepingCapacity: true)
                     copy.append(contentsOf: rows[start ..< end])
@@ -130,7 +130,7 @@ struct MagnitudesInTimeOrder {
 
 /// How many rows fall in each run of time (`MagnitudesInTimeOrder.run(of:)`), the runs growing at
 /// either end as the rows come: the first pass of the counting sort.
-struct TimeBucketCounts {
+struct TimeRunCounts {
     /// Runs spanned at most (about 279 years); a list wider than that is read by its rows.
     static let maximumRuns = 1 << 22
 
