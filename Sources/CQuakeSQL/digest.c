@@ -310,8 +310,7 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
 
 int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                     const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths,
-                                    uint64_t *usable) {
+                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths) {
     int64_t taken = 0;
     if (!chunk->details) return -1;
     for (int64_t index = 0; index < chunk->count; index++) {
@@ -329,33 +328,11 @@ int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const qu
             kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]++;
             magnitudes[taken] = magnitude;
             tenths[taken] = (int16_t)tenth;
-            if (usable) usable[index / 64] |= (uint64_t)1 << (index % 64);
         } else {
             magnitudes[taken] = NAN;
             tenths[taken] = INT16_MIN;
         }
         taken++;
-    }
-    return taken;
-}
-
-int64_t quaketui_digest_marked(const quaketui_digest_chunk *chunk, const uint64_t *marked,
-                               int64_t *times, double *magnitudes, int16_t *tenths) {
-    int64_t taken = 0;
-    int64_t words = (chunk->count + 63) / 64;
-    for (int64_t word = 0; word < words; word++) {
-        uint64_t bits = marked[word];
-        while (bits) {
-            int64_t index = word * 64 + __builtin_ctzll(bits);
-            bits &= bits - 1;
-            if (index >= chunk->count) break;
-            const uint8_t *slot = chunk->keys + index * KEY_SLOT;
-            double magnitude = load_f64(slot + 16);
-            times[taken] = (int64_t)load_u64(slot + 8);
-            magnitudes[taken] = magnitude;
-            tenths[taken] = (int16_t)magnitude_tenth(magnitude);
-            taken++;
-        }
     }
     return taken;
 }

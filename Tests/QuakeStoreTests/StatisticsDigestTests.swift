@@ -133,7 +133,7 @@ import Testing
     }
 
     /// More distinct magnitudes than the codes hold, or times wider than the runs counted
-    /// (about 279 years): the rows answer instead, with the same numbers.
+    /// (about 239 years): the rows answer instead, with the same numbers.
     @Test(arguments: [false, true])
     func whatTheDigestCannotHoldIsReadFromTheRows(_ wide: Bool) throws {
         let records = Self.records(count: 1_200, seed: 13).enumerated().map { index, record in
@@ -154,30 +154,43 @@ import Testing
         try Self.expectDigestEqualsRows(store, digestAnswers: false)
     }
 
-    /// The first pass's runs grow at either end as rows come out of order.
-    @Test func runsAreCountedFromEitherEnd() throws {
-        var counts = TimeRunCounts()
-        let run: Int64 = 1 << 21
-        let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + 7]
-        for time in times { counts.count(time) }
-        #expect(counts.total == 5 && !counts.isTooWide)
-        func count(ofRun run: Int64) -> Int32 { counts.counts[Int(run - counts.first)] }
-        #expect(count(ofRun: -1) == 1 && count(ofRun: 2) == 2 && count(ofRun: 10) == 1 && count(ofRun: 39) == 1)
-        #expect(counts.counts.reduce(0, +) == 5)
-        var ordered = try #require(MagnitudesInTimeOrder(counts))
-        for (index, time) in times.enumerated() { ordered.add(time: time, magnitude: Double(index), tenth: Int16(index * 10)) }
-        #expect(ordered.isComplete(counts))
-        // A run given more rows than it was counted is not complete (nothing unwritten is read).
-        var crowded = try #require(MagnitudesInTimeOrder(counts))
-        for time in [-1, -1, 2 * run, 40 * run - 1, 2 * run + 7] as [Int64] { crowded.add(time: time, magnitude: 1, tenth: 10) }
-        #expect(!crowded.isComplete(counts))
+    /// Each run of 30 minutes has the room of the store's quakes in its two 15-minute buckets
+    /// (before 1970 too); a run given more rows than that fails rather than write past its room.
+    @Test func runsHoldTheRoomTheStoreCounts() throws {
+        let run = MagnitudesInTimeOrder.runMilliseconds, bucket: Int64 = 900_000
+        var room = TimeRunRoom()
+        // Buckets -2 and -1 (run -1), 4 and 5 (run 2), 20 (run 10), 79 (run 39).
+        for (b, count) in [(-2, 1), (-1, 1), (4, 1), (5, 1), (20, 1), (79, 1)] as [(Int64, Int64)] {
+            let added = room.add(bucket: b, count: count)
+            #expect(added)
+        }
+        #expect(room.first == -1 && room.counts.count == 41 && room.total == 6)
+        #expect(room.counts[0] == 2 && room.counts[3] == 2 && room.counts[11] == 1 && room.counts[40] == 1)
+        let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + bucket + 7, -run]
+        var ordered = try #require(MagnitudesInTimeOrder(room))
+        ordered.add(times: times, magnitudes: times.indices.map { Double($0) }, tenths: times.indices.map { Int16($0 * 10) },
+                    count: times.count)
+        #expect(!ordered.failed)
         ordered.sortRuns()
         var seen: [Int64] = []
-        ordered.forEach { time, magnitude, tenth in
+        ordered.forEach { time, code in
             seen.append(time)
-            #expect(tenth == Int16(magnitude * 10))
+            #expect(ordered.codes.tenth(UInt32(code)) == Int16(ordered.codes.magnitude(UInt32(code)) * 10))
         }
         #expect(seen == times.sorted())
+        // A third row in run 2, which the store counts two in.
+        var crowded = try #require(MagnitudesInTimeOrder(room))
+        crowded.add(times: [2 * run, 2 * run + 1, 2 * run + 2], magnitudes: [1, 1, 1], tenths: [10, 10, 10], count: 3)
+        #expect(crowded.failed)
+        // A row in a run the store counts none in.
+        var outside = try #require(MagnitudesInTimeOrder(room))
+        outside.add(times: [5 * run], magnitudes: [1], tenths: [10], count: 1)
+        #expect(outside.failed)
+        // Buckets out of order, or spanning more runs than kept, give no room.
+        var backwards = TimeRunRoom(), wide = TimeRunRoom()
+        let later = backwards.add(bucket: 10, count: 1), earlier = backwards.add(bucket: 2, count: 1)
+        let near = wide.add(bucket: 0, count: 1), far = wide.add(bucket: 2 * Int64(TimeRunRoom.maximumRuns), count: 1)
+        #expect(later && !earlier && near && !far)
     }
 
     /// Under three days the moments are per hour too.

@@ -283,23 +283,14 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
 // its magnitude's bin (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN …
 // QUAKETUI_USABLE_TENTH_MAX), counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth -
 // QUAKETUI_USABLE_TENTH_MIN]`; and into `times`, `magnitudes` (NaN: none usable) and `tenths`
-// (INT16_MIN: none usable), room for chunk->count each; unless `usable` is NULL, the bit of each
-// row with a usable magnitude set in it (bit i of the chunk's row i: QUAKETUI_DIGEST_CHUNK / 64
-// words). Returns how many rows, or -1 at a kind without a slot (an id of `kindSlotCount` or more,
-// or a slot below 0).
+// (INT16_MIN: none usable), room for chunk->count each. Returns how many rows, or -1 at a kind
+// without a slot (an id of `kindSlotCount` or more, or a slot below 0).
 #define QUAKETUI_USABLE_TENTH_MIN (-50)
 #define QUAKETUI_USABLE_TENTH_MAX 100
 #define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1
 int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                     const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths,
-                                    uint64_t *usable);
-
-// The rows of `chunk` (part 0 alone is read) whose bit is set in `marked` (bit i of row i, as
-// quaketui_digest_composition's `usable` sets them), in the chunk's order: their time, magnitude
-// and bin into `times`, `magnitudes` and `tenths` (room for chunk->count each). Returns how many.
-int64_t quaketui_digest_marked(const quaketui_digest_chunk *chunk, const uint64_t *marked,
-                               int64_t *times, double *magnitudes, int16_t *tenths);
+                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths);
 
 // The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the
 // chunk's order (ids ascending), each into its array (room for chunk->count) unless it is NULL:

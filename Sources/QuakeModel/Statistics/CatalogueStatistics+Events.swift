@@ -58,7 +58,11 @@ extension CatalogueStatistics {
 
         package mutating func add(time: Int64, magnitude: Double) {
             guard !magnitude.isNaN else { return }
-            let moment = memo.newtonMetres(magnitude: magnitude)
+            add(time: time, moment: memo.newtonMetres(magnitude: magnitude))
+        }
+
+        /// Adds a quake's moment, `SeismicMoment.newtonMetres(magnitude:)` of its magnitude.
+        package mutating func add(time: Int64, moment: Double) {
             if day == nil || time < day!.start || time >= day!.end {
                 if let day { days[day.start, default: 0] += daySum }
                 (day, daySum) = (dayRange(time), 0)

@@ -15,18 +15,19 @@ struct DigestColumns {
 
 extension Connection {
     /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
-    /// types, agencies, moments per day and hour, and b-positive) in two passes over the digest:
-    /// the first counts (given to `partial` at once: the view shows them while the second runs)
-    /// and counts the rows of each run of time, the second puts each row's magnitude in time order
-    /// (`MagnitudesInTimeOrder`). Every number equals what the rows read in time order give
+    /// types, agencies, moments per day and hour, and b-positive) in one pass over the digest: it
+    /// counts, and puts each row's magnitude in its run of time (`MagnitudesInTimeOrder`, its room
+    /// the store's count of the run); the counts go to `partial` at once (the view shows them while
+    /// the runs are sorted and walked). Every number equals what the rows read in time order give
     /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
     /// digest cannot answer.
     func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         let kindNames = try digestKindNames()
-        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted())
+        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
+        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
         guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
-              !reader.failed, var ordered = MagnitudesInTimeOrder(reader.runs) else { return nil }
+              !reader.failed, !reader.ordered.failed else { return nil }
         partial?(counts)
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
@@ -48,32 +49,16 @@ extension Connection {
         }
         let composition = ListComposition(count: reader.taken, typeNames: typeNames, typeCounts: typeCounts,
                                           typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
-        // The second pass: the rows the first marked (one read transaction), each placed in its
-        // run of time; only their keys are read.
-        var (times, magnitudes, tenths) = ([Int64](repeating: 0, count: DigestChunkRows.count),
-                                           [Double](repeating: 0, count: DigestChunkRows.count),
-                                           [Int16](repeating: 0, count: DigestChunkRows.count))
-        let chunks = try SearchDigest.chunks(self, locations: false, details: false)
-        while try chunks.step() {
-            try stopIfDue()
-            DigestChunk.with(chunks) { chunk, _ in
-                guard let marked = DigestChunkRows.words(of: chunk), marked.upperBound <= reader.usable.count else { return }
-                let placed = reader.usable.withUnsafeBufferPointer { usable in times.withUnsafeMutableBufferPointer { t in
-                    magnitudes.withUnsafeMutableBufferPointer { m in tenths.withUnsafeMutableBufferPointer { b in
-                        Int(quaketui_digest_marked(chunk, usable.baseAddress! + marked.lowerBound, t.baseAddress, m.baseAddress, b.baseAddress))
-                    } }
-                } }
-                for i in 0 ..< placed { ordered.add(time: times[i], magnitude: magnitudes[i], tenth: tenths[i]) }
-            }
-        }
-        guard ordered.isComplete(reader.runs) else { return nil }
-        ordered.sortRuns()
-        // The moments and b-positive in time order.
+        // The moments and b-positive in time order, each code's moment and bin looked up.
+        let ordered = reader.inTimeOrder()
+        let codes = ordered.codes
+        let moment = (0 ..< codes.count).map { SeismicMoment.newtonMetres(magnitude: codes.magnitude(UInt32($0))) }
+        let tenth = (0 ..< codes.count).map { Int(codes.tenth(UInt32($0))) }
         var positive = BPositive()
         var moments = counts.momentSums()
-        ordered.forEach { time, magnitude, tenth in
-            moments.add(time: time, magnitude: magnitude)
-            positive.add(tenth: Int(tenth))
+        ordered.forEach { time, code in
+            moments.add(time: time, moment: moment[code])
+            positive.add(tenth: tenth[code])
         }
         return (counts.including(composition, moments: moments), positive)
     }
@@ -205,8 +190,8 @@ final class DigestColumnReader {
 }
 
 /// The rows' counts per kind and per kind and usable bin, chunk by chunk
-/// (`quaketui_digest_composition`), and those with a usable magnitude counted per run of time and
-/// marked: what `catalogueSummaryFromDigest`'s first pass reads beside the counts.
+/// (`quaketui_digest_composition`), and those with a usable magnitude placed in time order: what
+/// `catalogueSummaryFromDigest`'s pass reads beside the counts.
 final class DigestCompositionReader {
     /// The kinds by slot, and each kind id's slot (-1: none).
     let kinds: [UInt32]
@@ -217,6 +202,8 @@ final class DigestCompositionReader {
     private(set) var taken = 0
     /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
     private(set) var failed = false
+    /// The rows taken with a usable magnitude, placed in their runs of time.
+    private(set) var ordered: MagnitudesInTimeOrder
     private var chunkTimes = [Int64](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
     private var chunkMagnitudes = [Double](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
     private var chunkTenths = [Int16](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
@@ -226,56 +213,35 @@ final class DigestCompositionReader {
     static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
     static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
 
-    init(kinds: [UInt32]) {
+    init(kinds: [UInt32], ordered: MagnitudesInTimeOrder) {
         self.kinds = kinds
+        self.ordered = ordered
         slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
         for (slot, kind) in kinds.enumerated() { slots[Int(kind)] = Int32(slot) }
         kindCounts = [Int64](repeating: 0, count: kinds.count)
         kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
     }
 
-    /// The rows taken with a usable magnitude counted per run of time (`TimeRunCounts`)…
-    private(set) var runs = TimeRunCounts()
-    /// … and marked, a bit a row by id (`DigestChunkRows.words(of:)`).
-    private(set) var usable: [UInt64] = []
-
-    /// Counts the rows of `chunk` that `query` takes, and counts and marks each with a usable
-    /// magnitude.
+    /// Counts the rows of `chunk` that `query` takes, and places each with a usable magnitude.
     func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
         guard !failed else { return }
-        guard let marked = DigestChunkRows.words(of: chunk) else { return failed = true }
-        if usable.count < marked.upperBound { usable.append(contentsOf: repeatElement(0, count: marked.upperBound - usable.count)) }
         let taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
             kindTenths.withUnsafeMutableBufferPointer { k in chunkTimes.withUnsafeMutableBufferPointer { t in
                 chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkTenths.withUnsafeMutableBufferPointer { b in
-                    usable.withUnsafeMutableBufferPointer { u in
-                        Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
-                                                        t.baseAddress, m.baseAddress, b.baseAddress, u.baseAddress! + marked.lowerBound))
-                    }
+                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
+                                                    t.baseAddress, m.baseAddress, b.baseAddress))
                 } }
             } }
         } }
         guard taken >= 0 else { return failed = true }
         self.taken += taken
-        // Locals, taken out of the reader while they grow: a class's members cost an
-        // exclusivity check at each access, a row's work a few nanoseconds.
-        let (times, tenths) = (chunkTimes, chunkTenths)
-        var runs = self.runs
-        self.runs = TimeRunCounts()
-        for i in 0 ..< taken where tenths[i] != .min { runs.count(times[i]) }
-        self.runs = runs
+        ordered.add(times: chunkTimes, magnitudes: chunkMagnitudes, tenths: chunkTenths, count: taken)
     }
-}
 
-/// A chunk's rows as words of a bitmap by id (64 rows a word): nil for a chunk not of the digest's
-/// shape (a first id not at a chunk's start, more rows than a chunk holds).
-enum DigestChunkRows {
-    static let count = Int(QUAKETUI_DIGEST_CHUNK)
-
-    static func words(of chunk: UnsafePointer<quaketui_digest_chunk>) -> Range<Int>? {
-        let first = chunk.pointee.firstId
-        guard first >= 0, first % Int64(count) == 0, chunk.pointee.count <= count else { return nil }
-        return Int(first / 64) ..< Int(first / 64) + count / 64
+    /// The rows placed, each run sorted (in place: the reader's copy is the only one).
+    func inTimeOrder() -> MagnitudesInTimeOrder {
+        ordered.sortRuns()
+        return ordered
     }
 }
 

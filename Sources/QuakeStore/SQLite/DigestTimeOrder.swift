@@ -4,82 +4,84 @@ import Foundation
 /// equal times, as `ORDER BY time, id` reads them), in four bytes a row: what the moments per day
 /// and hour and b-positive walk (`catalogueSummaryFromDigest`, issue 52).
 ///
-/// A counting sort by runs of 2^21 ms (about 35 minutes): a first pass counts the rows of each run
-/// (`TimeRunCounts`), a second places each row, in id order, in its run (`add`), and each run is
-/// then put in order by its milliseconds, keeping id order on equal ones (`sortRuns`). A row is its
-/// milliseconds within its run (21 bits) and its magnitude's code (11 bits, `MagnitudeCodes`).
-/// Reading the rows' times and magnitudes whole and sorting their positions took 22 bytes a row:
-/// 150 MB at 5,000,000 quakes, with the statistics view open.
+/// Each row is placed as the one pass over the digest reads it (in id order) in the room of its
+/// run of 30 minutes: as many rows as the store holds in that run (`TimeRunRoom`), which no list
+/// exceeds. Each run is then put in order by its milliseconds, keeping id order on equal ones
+/// (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
+/// bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
+/// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open;
+/// counting each run's rows first took a second pass over the digest.
 struct MagnitudesInTimeOrder {
-    static let runBits: Int64 = 21
+    /// Two of `quake_count`'s 15-minute buckets, under 2^21 ms.
+    static let runMilliseconds: Int64 = 1_800_000
     static let codeBits: UInt32 = 11
     static let codeMask: UInt32 = (1 << codeBits) - 1
 
     /// The first run (`run(of:)`).
     private let first: Int64
-    /// Before `add`: where each run starts; after every row is added, where each ends.
+    /// Where each run's room starts, and one more: where the last one's ends.
+    private let starts: [Int32]
+    /// Where each run's rows end, as they are added.
     private var ends: [Int32]
     private var rows: [UInt32]
-    private var added = 0
-    private var codes = MagnitudeCodes()
-    /// A row that could not be kept (more distinct magnitudes than codes, a time outside the runs
-    /// counted): the caller reads the rows instead.
+    private(set) var codes = MagnitudeCodes()
+    /// A row that could not be kept (more distinct magnitudes than codes, more rows in a run than
+    /// the store holds there: none, the counts and the digest are of one snapshot): the caller
+    /// reads the rows instead.
     private(set) var failed = false
 
-    /// Room for the rows `counts` counted; nil when there are too many to address.
-    init?(_ counts: TimeRunCounts) {
-        guard !counts.isTooWide, counts.total < Int(Int32.max) else { return nil }
-        first = counts.first
+    /// Room for the rows `room` allows; nil when there are too many to address.
+    init?(_ room: TimeRunRoom) {
+        guard room.total < Int(Int32.max) else { return nil }
+        first = room.first
         var start: Int32 = 0
-        ends = counts.counts.map { count in
+        starts = room.counts.map { count in
             defer { start += count }
             return start
-        }
-        // Every row is written before it is read (`isComplete`): no zeros written first.
-        rows = [UInt32](unsafeUninitializedCapacity: counts.total) { buffer, count in
+        } + [start]
+        ends = Array(starts.dropLast())
+        // Only the rows added are read (`ends`): no zeros written first.
+        rows = [UInt32](unsafeUninitializedCapacity: room.total) { buffer, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             count = buffer.count
         }
     }
 
-    /// The run of `time`: its 2^21 ms, counted from 1970 (also before: an arithmetic shift floors).
-    static func run(of time: Int64) -> Int64 { time >> runBits }
-
-    /// Places a row with a usable magnitude; rows must come in id order.
-    mutating func add(time: Int64, magnitude: Double, tenth: Int16) {
-        guard !failed else { return }
-        let run = Self.run(of: time) &- first
-        guard run >= 0, run < Int64(ends.count), let code = codes.code(of: magnitude, tenth: tenth) else { return failed = true }
-        let position = Int(ends[Int(run)])
-        guard position < rows.count else { return failed = true }
-        let milliseconds = UInt32(truncatingIfNeeded: time & (1 << Self.runBits - 1))
-        rows[position] = milliseconds << Self.codeBits | code
-        ends[Int(run)] += 1
-        added += 1
+    /// The run of `time`: its 30 minutes counted from 1970 (floored, also before).
+    static func run(of time: Int64) -> Int64 {
+        let run = time / runMilliseconds
+        return time % runMilliseconds < 0 ? run - 1 : run
     }
 
-    /// Whether each run got the rows `counts` counted in it, so every row is written (one
-    /// snapshot: the two passes take the same rows).
-    func isComplete(_ counts: TimeRunCounts) -> Bool {
-        guard !failed, added == rows.count, counts.counts.count == ends.count else { return false }
-        var end: Int32 = 0
-        for (run, count) in counts.counts.enumerated() {
-            end += count
-            guard ends[run] == end else { return false }
-        }
-        return true
+    /// Places the first `count` rows of the columns whose `tenths` are usable (not `Int16.min`);
+    /// rows must come in id order.
+    mutating func add(times: [Int64], magnitudes: [Double], tenths: [Int16], count: Int) {
+        guard !failed else { return }
+        let (first, runs) = (first, Int64(ends.count))
+        failed = !starts.withUnsafeBufferPointer { starts in ends.withUnsafeMutableBufferPointer { ends in
+            rows.withUnsafeMutableBufferPointer { rows in
+                for i in 0 ..< count where tenths[i] != .min {
+                    let time = times[i], run = Self.run(of: time) &- first
+                    guard run >= 0, run < runs, let code = codes.code(of: magnitudes[i], tenth: tenths[i]) else { return false }
+                    let position = ends[Int(run)]
+                    let milliseconds = time &- (first &+ run) &* Self.runMilliseconds
+                    guard position < starts[Int(run) + 1], milliseconds >= 0, milliseconds < Self.runMilliseconds else { return false }
+                    rows[Int(position)] = UInt32(truncatingIfNeeded: milliseconds) << Self.codeBits | code
+                    ends[Int(run)] = position + 1
+                }
+                return true
+            }
+        } }
     }
 
     /// Puts each run in order of its milliseconds, the earlier-added (lower id) first on equal ones.
     mutating func sortRuns() {
         var keys: [UInt64] = []
         var copy: [UInt32] = []
-        var start = 0
-        let ends = ends
+        let (starts, ends) = (starts, ends)
         rows.withUnsafeMutableBufferPointer { rows in
             func milliseconds(_ i: Int) -> UInt32 { rows[i] >> Self.codeBits }
-            for end in ends.lazy.map(Int.init) {
-                defer { start = end }
+            for (start, end) in zip(starts.lazy.map(Int.init), ends.lazy.map(Int.init)) {
                 guard end - start > 1, (start + 1 ..< end).contains(where: { milliseconds($0) < milliseconds($0 - 1) })
                 else { continue }  // in order already: ids follow times in most stores
                 if (start + 1 ..< end).allSatisfy({ milliseconds($0) <= milliseconds($0 - 1) }) {
@@ -114,54 +116,52 @@ struct MagnitudesInTimeOrder {
         }
     }
 
-    /// Each row in order (after `sortRuns`): its time, magnitude and magnitude bin (tenth).
-    func forEach(_ body: (_ time: Int64, _ magnitude: Double, _ tenth: Int16) -> Void) {
-        var start = 0
-        for (run, end) in ends.enumerated() {
-            let base = (first &+ Int64(run)) << Self.runBits
-            for row in rows[start ..< Int(end)] {
-                let code = row & Self.codeMask
-                body(base &+ Int64(row >> Self.codeBits), codes.magnitude(code), codes.tenth(code))
+    /// Each row in order (after `sortRuns`): its time and its magnitude's code (`codes`).
+    func forEach(_ body: (_ time: Int64, _ code: Int) -> Void) {
+        rows.withUnsafeBufferPointer { rows in
+            for run in ends.indices {
+                let base = (first &+ Int64(run)) &* Self.runMilliseconds
+                for row in rows[Int(starts[run]) ..< Int(ends[run])] {
+                    body(base &+ Int64(row >> Self.codeBits), Int(row & Self.codeMask))
+                }
             }
-            start = Int(end)
         }
     }
 }
 
-/// How many rows fall in each run of time (`MagnitudesInTimeOrder.run(of:)`), the runs growing at
-/// either end as the rows come: the first pass of the counting sort.
-struct TimeRunCounts {
-    /// Runs spanned at most (about 279 years); a list wider than that is read by its rows.
+/// How many rows each run of time (`MagnitudesInTimeOrder.run(of:)`) can hold: the store's quakes
+/// in it, the sum of the two 15-minute buckets `quake_count` keeps (kind 0) — every list's rows
+/// are among them. Runs with no quake hold none.
+struct TimeRunRoom {
+    /// Runs spanned at most (about 239 years); a wider store's lists are read by their rows.
     static let maximumRuns = 1 << 22
 
     private(set) var first: Int64 = 0
     private(set) var counts: [Int32] = []
     private(set) var total = 0
-    private(set) var isTooWide = false
-    /// The earliest and latest runs of a row (the counts may reach past them at the start).
-    private var earliest = Int64.max, latest = Int64.min
 
-    mutating func count(_ time: Int64) {
-        guard !isTooWide else { return }
-        let run = MagnitudesInTimeOrder.run(of: time)
-        if run < earliest || run > latest {
-            (earliest, latest) = (min(earliest, run), max(latest, run))
-            guard latest - earliest < Self.maximumRuns else { return isTooWide = true }
+    /// Adds a bucket's count, the buckets in ascending order; false when they span too many runs.
+    mutating func add(bucket: Int64, count: Int64) -> Bool {
+        let run = bucket >> 1  // floored: two buckets a run, before 1970 too
+        if counts.isEmpty { first = run }
+        guard run >= first, run - first < Int64(Self.maximumRuns), count >= 0, count < Int64(Int32.max) else { return false }
+        let index = Int(run - first)
+        if index >= counts.count { counts.append(contentsOf: repeatElement(0, count: index - counts.count + 1)) }
+        let (sum, overflow) = counts[index].addingReportingOverflow(Int32(count))
+        guard !overflow else { return false }
+        counts[index] = sum
+        total += Int(count)
+        return true
+    }
+
+    /// The store's: `quake_count`'s time buckets (kind 0); nil when they span too many runs.
+    static func read(_ db: Connection) throws(SQLiteError) -> TimeRunRoom? {
+        let buckets = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' ORDER BY bucket")
+        var room = TimeRunRoom()
+        while try buckets.step() {
+            guard room.add(bucket: buckets.int64(at: 0), count: buckets.int64(at: 1)) else { return nil }
         }
-        if counts.isEmpty {
-            first = run
-            counts = [0]
-        } else if run < first {
-            // Room below for as many runs again as there are (up to a million): rows that come
-            // out of order (an older catalogue imported after a newer one) move the runs a few times only.
-            let added = Int(first - run) + min(counts.count, 1 << 20)
-            counts.insert(contentsOf: repeatElement(0, count: added), at: 0)
-            first -= Int64(added)
-        } else if run - first >= Int64(counts.count) {
-            counts.append(contentsOf: repeatElement(0, count: Int(run - first) - counts.count + 1))
-        }
-        counts[Int(run - first)] += 1
-        total += 1
+        return room
     }
 }
 
@@ -215,4 +215,7 @@ struct MagnitudeCodes {
     }
 
     func tenth(_ code: UInt32) -> Int16 { tenths[Int(code)] }
+
+    /// How many codes are given: the hundredths' and the others met.
+    var count: Int { Self.hundredths + others.count }
 }
