@@ -22,9 +22,12 @@ import Foundation
 ///
 /// The value is computed as `quaketui_intensity` in SQL computes it (CQuakeSQL/intensity.c: the
 /// same operations in the same order through the same C library), so a sort, a filter and a
-/// shown value never disagree at a boundary. Everything shown derives from `tenths`: the value
-/// to one decimal clamped to 1.0–10.0 (`list --json`'s `intensityAtHome`), and the whole
-/// intensity, that value rounded half up (`IV light`).
+/// shown value never disagree at a boundary. Two roundings of `value` are shown, each taken from
+/// the equation's value itself, as issue 55 words them: `tenths`, the value to one decimal
+/// clamped to 1.0–10.0 (`list --json`'s `intensityAtHome`, compared with `alertIntensity`), and
+/// `whole`, the nearest whole intensity clamped to I–X (`IV light`; the sort's bands and
+/// `:intensity`). Rounding the one-decimal value again would show 4.45–4.499 as V, not IV: a
+/// value of 4.47 is `IV light`, predicted 4.5.
 ///
 /// ```swift
 /// let felt = FeltIntensity(home: home, latitude: 38.4, longitude: 34.0, depth: 10, magnitude: 5.6)
@@ -96,8 +99,18 @@ public struct FeltIntensity: Hashable, Sendable {
     /// The value to one decimal, 1.0–10.0 (`intensityAtHome`).
     public var oneDecimal: Double { Double(tenths) / 10 }
 
-    /// The whole intensity shown, I–X: `oneDecimal` rounded half up.
-    public var whole: Int { (tenths + 5) / 10 }
+    /// The whole intensity shown, I–X: the nearest whole to the equation's value (half up),
+    /// clamped; never `oneDecimal` rounded again.
+    public var whole: Int { Self.whole(value) }
+
+    /// `whole` of a value of the equation: `value ≥ n − 0.5` ⇔ `whole ≥ n` (for n in 2…10), the
+    /// test `scaledFloor(whole:)` makes in SQL. A NaN is I, as `tenths` makes it 1.0.
+    public static func whole(_ value: Double) -> Int {
+        if value.isNaN || value < 1.5 { return 1 }
+        if value >= 9.5 { return 10 }
+        // Half away from zero, which for a value past 1.5 is half up.
+        return Int(value.rounded(.toNearestOrAwayFromZero))
+    }
 
     /// `VI strong`.
     public var label: String { Self.label(whole) }
@@ -116,12 +129,18 @@ public struct FeltIntensity: Hashable, Sendable {
         return (hypocentralKm / Self.sWaveSpeed * 10).rounded() / 10
     }
 
-    /// The smallest value times ten shown as `whole` or more: round(x) ≥ 10·whole − 5 ⇔
-    /// x ≥ 10·whole − 5.5 (exact in binary); for SQL over `quaketui_intensity(…) * 10`.
-    public static func scaledFloor(whole: Int) -> Double { Double(10 * whole) - 5.5 }
+    /// The smallest value times ten shown as `whole` or more, for SQL over
+    /// `quaketui_intensity(…) * 10`: `value ≥ whole − 0.5` ⇔ `value · 10 ≥ 10·whole − 5`, exactly
+    /// in binary. Both bounds are doubles and rounding is monotonic; the double just below
+    /// `whole − 0.5` (one spacing u), times ten, is 10u below `10·whole − 5`, more than half the
+    /// spacing there (8u or 16u), so it rounds below (`IntensityTests` checks every whole). Only
+    /// for whole 2…10: every quake with a magnitude is shown as I or more.
+    public static func scaledFloor(whole: Int) -> Double { Double(10 * whole) - 5 }
 
-    /// The smallest value times ten whose `tenths` reach `tenths` (round(x) ≥ t ⇔ x ≥ t − 0.5).
-    public static func scaledFloor(tenths: Int) -> Double { Double(tenths) - 0.5 }
+    /// The smallest value times ten whose `tenths` reach `tenths` (round(x) ≥ t ⇔ x ≥ t − 0.5);
+    /// for 10 (1.0) or less, −∞: `tenths` clamps every value to 1.0 or more, so every quake with a
+    /// magnitude reaches it (`alertIntensity 1` alerts in `status` as in the browser).
+    public static func scaledFloor(tenths: Int) -> Double { tenths <= 10 ? -.infinity : Double(tenths) - 0.5 }
 
     // MARK: Words
 

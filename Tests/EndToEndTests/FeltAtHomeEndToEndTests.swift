@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 55 end to end: `quaketui status` in a real tmux `status-right` (a second tmux server
 /// whose client runs in a pane of the first, so that its status bar is on a captured screen),
-/// updating when quakes arrive; the intensity everywhere agreeing with `list --json`.
+/// updating when quakes arrive; the intensity everywhere agreeing with `list --json`: the
+/// browser's `felt here` column and detail row, `quaketui status` and `watch --json`.
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct FeltAtHomeEndToEndTests {
     /// Aksaray, Turkey, and the moment the status line answers for (`--at`).
@@ -89,5 +90,120 @@ struct FeltAtHomeEndToEndTests {
         #expect(formatted.lines.count == 1 && formatted.lines[0].hasSuffix(" at 21 km N of Aksaray, Turkey"), "\(formatted.stdout)")
         let later = try QuaketuiBinary.run(["status", "--at", "2026-01-03T00:00:00Z"], stateDirectory: state)
         #expect(later.status == 0 && later.stdout.isEmpty, "\(later.stdout)")
+    }
+
+    /// A quake placed where the paper's equation predicts `value` at home, and what every place
+    /// must show for it, written out (the whole intensity is the nearest to the equation's
+    /// value, not the one-decimal value rounded again).
+    struct Placed {
+        let code: String, magnitude: Double, depth: Double, value: Double
+        let oneDecimal: Double, label: String
+    }
+
+    static let placed: [Placed] = [
+        .init(code: "e447", magnitude: 4.0, depth: 10, value: 4.47, oneDecimal: 4.5, label: "IV light"),
+        .init(code: "e45001", magnitude: 5.0, depth: 10, value: 4.5001, oneDecimal: 4.5, label: "V moderate"),
+        .init(code: "e546", magnitude: 6.0, depth: 10, value: 5.46, oneDecimal: 5.5, label: "V moderate"),
+        .init(code: "e346", magnitude: 5.0, depth: 10, value: 3.46, oneDecimal: 3.5, label: "III weak"),  // past 50 km
+        .init(code: "e648", magnitude: 7.0, depth: 15, value: 6.48, oneDecimal: 6.5, label: "VI strong"),
+        .init(code: "e72", magnitude: 6.0, depth: 10, value: 7.2, oneDecimal: 7.2, label: "VII very strong"),
+        .init(code: "e273", magnitude: 3.1, depth: 5, value: 2.73, oneDecimal: 2.7, label: "III weak"),
+        .init(code: "e147", magnitude: 2.5, depth: 5, value: 1.47, oneDecimal: 1.5, label: "I not felt"),
+        .init(code: "e04", magnitude: 6.4, depth: 10, value: 0.4, oneDecimal: 1.0, label: "I not felt"),  // thousands of km
+    ]
+
+    /// Each quake of `placed` is one day and an hour before the one before it, so that
+    /// `status --at` five minutes after it has only that quake in its 24 hours.
+    static func placedTime(_ index: Int) -> Int64 { atMs - Int64(index) * 25 * 3_600_000 }
+
+    @Test func everyPlaceShowsTheIntensityThatListJSONGives() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.url
+        try QuaketuiBinary.config("home", "\(Self.home.latitude),\(Self.home.longitude)", "--name", "Aksaray", stateDirectory: state)
+        // Every quake alerts (so `status` speaks of it, alone in its 24 hours, wherever it is).
+        try QuaketuiBinary.config("alertRadius", "20000", stateDirectory: state)
+        let watch = try QuaketuiBinary.startWatch(["--json"], stateDirectory: state)
+        defer { watch.kill(); watch.wait() }
+        let features = try Self.placed.enumerated().map { index, quake in
+            let latitude = try #require(ExpectedResults.latitude(northOf: Self.home.latitude, longitude: Self.home.longitude,
+                                                                 magnitude: quake.magnitude, depthKm: quake.depth,
+                                                                 intensity: quake.value), "\(quake.code)")
+            let minutes = (Self.atMs - Self.placedTime(index)) / 60_000
+            return Self.nearHome(quake.code, quake.magnitude, northKm: 0, depth: quake.depth, minutesAgo: minutes,
+                                 place: "Q \(quake.code)", latitude: latitude)
+        }
+        try Self.importing(features, into: state, "placed.geojson", folder: state)
+
+        // list --json: the one-decimal value, as written out.
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: state)
+        let listed = try (list.json()["sections"] as? [[String: Any]] ?? []).flatMap { $0["quakes"] as? [[String: Any]] ?? [] }
+        let json = Dictionary(uniqueKeysWithValues: listed.compactMap { q in (q["code"] as? String).map { ($0, q["intensityAtHome"] as? Double) } })
+        for quake in Self.placed { #expect(json[quake.code] == quake.oneDecimal, "\(quake.code): \(list.stdout)") }
+
+        // watch --json: the same value for each quake.
+        #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= Self.placed.count }, "\(watch.stderr)")
+        let watched = try watch.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        for quake in Self.placed {
+            let object = watched.first { $0["code"] as? String == quake.code }
+            #expect(object?["intensityAtHome"] as? Double == json[quake.code] ?? nil, "\(quake.code): \(watch.stdout)")
+        }
+
+        // quaketui status, five minutes after each quake: its whole intensity.
+        var status: [String: String] = [:]
+        for (index, quake) in Self.placed.enumerated() {
+            let at = Date(timeIntervalSince1970: Double(Self.placedTime(index) + 300_000) / 1000)
+            let result = try QuaketuiBinary.run(["status", "--at", ISO8601DateFormatter().string(from: at), "--format", "%c|%I"],
+                                                stateDirectory: state)
+            #expect(result.status == 0 && result.lines.count == 1, "\(quake.code): \(result.stdout)\(result.stderr)")
+            let parts = (result.lines.first ?? "").split(separator: "|").map(String.init)
+            #expect(parts.first == quake.code, "\(result.stdout)")
+            status[quake.code] = parts.last
+        }
+
+        // The browser: the `felt here` column (on a wide pane), then the detail's `At Aksaray`
+        // row for each quake in turn (j moves the detail along the list).
+        let tmux = try TmuxSession(columns: 220, rows: 40)
+        defer { tmux.close() }
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "a"], environment: BrowserTests.offline)
+        let labels = Set((1...10).map(Self.label))
+        let browser = try tmux.waitForScreen(pane, "every quake with its felt here column") { screen in
+            Self.placed.allSatisfy { quake in screen.row(code: quake.code)?.columns.contains(where: labels.contains) == true }
+        }
+        var column: [String: String] = [:]
+        for quake in Self.placed { column[quake.code] = browser.row(code: quake.code)?.columns.first(where: labels.contains) }
+
+        try tmux.send(pane, "g")
+        try tmux.send(pane, "Enter")
+        var detail: [String: String] = [:]
+        for step in Self.placed.indices {
+            let screen = try tmux.waitForScreen(pane, "the detail of quake \(step + 1)") { screen in
+                guard let code = screen.detailField("Code"), detail[code] == nil else { return false }
+                return screen.detailField("At Aksaray") != nil
+            }
+            if let code = screen.detailField("Code") { detail[code] = screen.detailField("At Aksaray") }
+            if step < Self.placed.count - 1 { try tmux.send(pane, "j") }
+        }
+
+        for quake in Self.placed {
+            let value = json[quake.code] ?? nil
+            // Shown whole: the same label everywhere, and the written-out one.
+            #expect(column[quake.code] == quake.label, "\(quake.code): felt here \(column[quake.code] ?? "none")\n\(browser)")
+            #expect(status[quake.code] == quake.label, "\(quake.code): status \(status[quake.code] ?? "none")")
+            let row = detail[quake.code] ?? ""
+            #expect(row.hasPrefix(quake.label + " (predicted "), "\(quake.code): detail \(row)")
+            // The detail's one-decimal value is list --json's.
+            #expect(row.contains("(predicted \(value.map { String(format: "%.1f", $0) } ?? "none") ± "), "\(quake.code): \(row)")
+            // And the numeral is within half an intensity of it.
+            if let value, let whole = (1...10).first(where: { Self.label($0) == quake.label }) {
+                #expect(abs(Double(whole) - value) <= 0.5 + 1e-9, "\(quake.code)")
+            }
+        }
+    }
+
+    /// `IV light` for 4, written apart from `FeltIntensity`.
+    static func label(_ whole: Int) -> String {
+        ["I not felt", "II weak", "III weak", "IV light", "V moderate", "VI strong", "VII very strong", "VIII severe",
+         "IX violent", "X extreme"][whole - 1]
     }
 }

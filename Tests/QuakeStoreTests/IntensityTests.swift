@@ -52,6 +52,116 @@ import Testing
         #expect(singular.value > 10 && singular.label == "X extreme" && singular.oneDecimal == 10.0)
     }
 
+    /// A quake placed where the paper's equation gives `value` (`ExpectedResults.latitude`), and
+    /// what must be shown for it, written out: the one-decimal value rounded from the equation's
+    /// value, and the nearest whole intensity to the equation's value (issue 55's words), not
+    /// the one-decimal value rounded again.
+    struct Rounding: Sendable, CustomStringConvertible {
+        let code: String
+        let magnitude: Double, depth: Double
+        let value: Double
+        let oneDecimal: Double
+        let whole: Int
+        let label: String
+        var description: String { "\(code): M \(magnitude) at \(value)" }
+    }
+
+    static let roundings: [Rounding] = [
+        // 4.45–4.499: 4.5 to one decimal, and IV (the nearest whole), never V.
+        .init(code: "r447", magnitude: 4.0, depth: 10, value: 4.47, oneDecimal: 4.5, whole: 4, label: "IV light"),
+        .init(code: "r44501", magnitude: 5.0, depth: 10, value: 4.4501, oneDecimal: 4.5, whole: 4, label: "IV light"),
+        .init(code: "r44999", magnitude: 5.0, depth: 10, value: 4.4999, oneDecimal: 4.5, whole: 4, label: "IV light"),
+        .init(code: "r45001", magnitude: 5.0, depth: 10, value: 4.5001, oneDecimal: 4.5, whole: 5, label: "V moderate"),
+        .init(code: "r4449", magnitude: 5.0, depth: 10, value: 4.449, oneDecimal: 4.4, whole: 4, label: "IV light"),
+        .init(code: "r546", magnitude: 6.0, depth: 10, value: 5.46, oneDecimal: 5.5, whole: 5, label: "V moderate"),
+        // Past the 50 km hinge.
+        .init(code: "r346", magnitude: 5.0, depth: 10, value: 3.46, oneDecimal: 3.5, whole: 3, label: "III weak"),
+        .init(code: "r648", magnitude: 7.0, depth: 15, value: 6.48, oneDecimal: 6.5, whole: 6, label: "VI strong"),
+        // I and II either side of 1.5; IX and X either side of 9.5 (M 3 almost under home).
+        .init(code: "r147", magnitude: 2.5, depth: 5, value: 1.47, oneDecimal: 1.5, whole: 1, label: "I not felt"),
+        .init(code: "r15001", magnitude: 2.5, depth: 5, value: 1.5001, oneDecimal: 1.5, whole: 2, label: "II weak"),
+        .init(code: "r947", magnitude: 3.0, depth: 0, value: 9.47, oneDecimal: 9.5, whole: 9, label: "IX violent"),
+        .init(code: "r95001", magnitude: 3.0, depth: 0, value: 9.5001, oneDecimal: 9.5, whole: 10, label: "X extreme"),
+        // Clamped: above 10, and below 1 (far away).
+        .init(code: "r1004", magnitude: 3.0, depth: 0, value: 10.04, oneDecimal: 10.0, whole: 10, label: "X extreme"),
+        .init(code: "r04", magnitude: 6.4, depth: 10, value: 0.4, oneDecimal: 1.0, whole: 1, label: "I not felt"),
+    ]
+
+    static let aksaray = GeoPoint(latitude: 38.37, longitude: 34.03)
+
+    /// `roundings` as quakes due north of Aksaray.
+    static func roundingRecords() throws -> [QuakeRecord] {
+        try roundings.map { rounding in
+            var record = QuakeRecord.fixture(rounding.code, magnitude: rounding.magnitude)
+            record.latitude = try #require(ExpectedResults.latitude(northOf: aksaray.latitude, longitude: aksaray.longitude,
+                                                                    magnitude: rounding.magnitude, depthKm: rounding.depth,
+                                                                    intensity: rounding.value), "\(rounding)")
+            record.longitude = aksaray.longitude
+            record.depth = rounding.depth
+            return record
+        }
+    }
+
+    @Test func theWholeIntensityIsTheNearestToTheEquationsValue() throws {
+        for (rounding, record) in zip(Self.roundings, try Self.roundingRecords()) {
+            let felt = try #require(FeltIntensity(home: Self.aksaray, latitude: record.latitude, longitude: record.longitude,
+                                                  depth: record.depth, magnitude: record.magnitude))
+            #expect(abs(felt.value - rounding.value) < 1e-9, "\(rounding): \(felt.value)")
+            #expect(felt.oneDecimal == rounding.oneDecimal && felt.whole == rounding.whole && felt.label == rounding.label,
+                    "\(rounding): \(felt.oneDecimal) \(felt.label)")
+        }
+        // The 3.46 is past the hinge: its hypocentral distance is over 50 km.
+        let hinge = try #require(try Self.roundingRecords().first { $0.code == "r346" })
+        #expect(FeltIntensity(home: Self.aksaray, latitude: hinge.latitude, longitude: hinge.longitude, depth: hinge.depth,
+                              magnitude: hinge.magnitude)!.hypocentralKm > 50)
+        // Each whole's boundary, n − 0.5, exactly: it is n, the double below it n − 1, and the
+        // SQL floor over ten times the value (`quaketui_intensity(…) * 10 >= floor`) agrees.
+        for whole in 2...10 {
+            let boundary = Double(whole) - 0.5
+            #expect(FeltIntensity.whole(boundary) == whole && FeltIntensity.whole(boundary.nextDown) == whole - 1, "\(whole)")
+            #expect(boundary * 10 >= FeltIntensity.scaledFloor(whole: whole), "\(whole)")
+            #expect(!(boundary.nextDown * 10 >= FeltIntensity.scaledFloor(whole: whole)), "\(whole)")
+        }
+        #expect(FeltIntensity.whole(-3) == 1 && FeltIntensity.whole(.nan) == 1 && FeltIntensity.whole(.infinity) == 10)
+        #expect(FeltIntensity.whole(10.7) == 10 && FeltIntensity.whole(1.4999) == 1)
+    }
+
+    /// The sort's sections, `:intensity` (SQL and the Swift test of a row) and the alert terms
+    /// `quaketui status` reads by, against the literal answers of `roundings`.
+    @Test func theSortFilterAndAlertTermsRoundAsShown() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let records = try Self.roundingRecords()
+        try store.upsert(records)
+        let origin = Self.aksaray
+        let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.intensity, ascending: false),
+                                            timeZone: Self.utc, distanceReference: DistanceReference(origin: origin))
+        let controller = try FetchedResultsController(container: store.container, request: request)
+        defer { controller.close() }
+        let sections = try DistanceFetchTests.contents(controller)
+        for rounding in Self.roundings {
+            let section = sections.first { $0.codes.contains(rounding.code) }
+            #expect(section?.id == "intensity-\(rounding.whole)", "\(rounding): \(sections)")
+        }
+        for whole in 1...10 {
+            var filtered = request
+            filtered.sortDescriptor = QuakeSortDescriptor(.time)
+            filtered.predicate.rowFilters = [.intensity(atLeast: whole, home: origin)]
+            try controller.configure(filtered)
+            let codes = Set(try controller.rows(in: 0..<controller.count).map(\.code))
+            let expected = Set(Self.roundings.filter { $0.whole >= whole }.map(\.code))
+            #expect(codes == expected, ":intensity \(whole)+")
+            #expect(Set(records.filter(filtered.matches).map(\.code)) == expected, ":intensity \(whole)+, tested in Swift")
+        }
+        // `alertIntensity` compares to one decimal: 4.5 takes the 4.45–4.499 quakes, 1.0 all.
+        for tenths in [10, 15, 45, 46, 95, 100] {
+            let terms = RecentQuakeTerms(intensity: (origin, tenths))
+            let codes = Set(try store.read { try $0.quakes(from: 0, through: .max, meeting: terms) }.map(\.code))
+            let expected = Set(Self.roundings.filter { Int(($0.oneDecimal * 10).rounded()) >= tenths }.map(\.code))
+            #expect(codes == expected, "alertIntensity \(Double(tenths) / 10)")
+        }
+    }
+
     @Test func theHingeAddsTheFarTermOnlyPast50Kilometres() {
         let at = FeltIntensity.equation(magnitude: 5, hypocentralKm: 50)
         let rm = -0.209 + 2.042 * exp(0.0)

@@ -63,11 +63,38 @@ public enum ExpectedResults {
         return 2.085 + 1.428 * m - 1.402 * log((r * r + rm * rm).squareRoot()) + far
     }
 
-    /// The one-decimal value and whole intensity shown for `value` (clamped to 1.0–10.0, the
-    /// whole one the one-decimal value rounded half up).
+    /// The latitude due north of (`latitude`, `longitude`) at which a quake of `magnitude` at
+    /// `depthKm` is predicted (`intensity`, the paper's equation) at `target` there: bisection
+    /// on the latitude, the value falling as the distance grows, up to 89°N. Each probe measures
+    /// the distance the store will (`kilometres` to that very latitude), so the value at the
+    /// returned latitude is `target` to about 1e-12; nil when `target` is out of reach (past the
+    /// value at the epicentre, or below the value at 89°N).
+    ///
+    /// Tests use it to place quakes exactly where a rounding matters (a value of 4.47, shown
+    /// `IV` but 4.5 to one decimal) and write what must be shown as literals beside them.
+    public static func latitude(northOf latitude: Double, longitude: Double, magnitude: Double, depthKm: Double,
+                                intensity target: Double) -> Double? {
+        func value(_ lat: Double) -> Double {
+            intensity(magnitude: magnitude, epicentralKm: kilometres(fromLatitude: latitude, longitude: longitude,
+                                                                     toLatitude: lat, longitude: longitude), depthKm: depthKm)!
+        }
+        var (near, far) = (latitude, 89.0)
+        guard value(near) >= target, value(far) <= target else { return nil }
+        for _ in 0..<200 {
+            let middle = (near + far) / 2
+            guard middle > near && middle < far else { break }
+            if value(middle) >= target { near = middle } else { far = middle }
+        }
+        return near
+    }
+
+    /// The one-decimal value and whole intensity shown for `value`, each rounded from `value`
+    /// itself (issue 55: "the nearest whole intensity", "the equation's value to one decimal"),
+    /// the one clamped to 1.0–10.0, the other to I–X. Not an independent check of the rounding:
+    /// `IntensityTests.theWholeIntensityIsTheNearestToTheEquationsValue` holds literal answers.
     public static func shown(_ value: Double) -> (oneDecimal: Double, whole: Int) {
         let tenths = min(100, max(10, (value * 10).rounded(.toNearestOrAwayFromZero)))
-        return (tenths / 10, Int((tenths / 10).rounded(.toNearestOrAwayFromZero)))
+        return (tenths / 10, Int(min(10, max(1, value.rounded(.toNearestOrAwayFromZero)))))
     }
 
     /// - Parameters:

@@ -38,7 +38,7 @@ struct DistanceSort: SortStrategy {
         }
 
         /// The sections in ascending key order: distance bands, or unknown then I…X, each whole
-        /// intensity `n` holding the keys that round to it (`[10n − 5.5, 10n + 4.5)`).
+        /// intensity `n` holding the keys of the values nearest to it (`[10n − 5, 10n + 5)`).
         func bands(_ reference: DistanceReference) -> [(key: SectionKey, id: String, title: String)] {
             guard self == .intensity else { return reference.bands }
             var bands: [(key: SectionKey, id: String, title: String)] = [
