@@ -308,9 +308,34 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
     return chunk->count;
 }
 
+void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth) {
+    int64_t run = time / QUAKETUI_RUN_MS;
+    if (time % QUAKETUI_RUN_MS < 0) run -= 1;
+    // The run's start, in unsigned arithmetic: defined where it wraps, exact where it does not.
+    uint64_t milliseconds = (uint64_t)time - (uint64_t)run * QUAKETUI_RUN_MS;
+    run -= order->first;
+    if (run < 0 || run >= order->runCount || milliseconds >= QUAKETUI_RUN_MS) { order->failed = 1; return; }
+    int32_t position = order->ends[run];
+    if (position >= order->starts[run + 1]) { order->failed = 1; return; }
+    // MagnitudeCodes.code(of:): hundredths by their value, the others by the caller.
+    double scaled = round(magnitude * 100);
+    uint32_t code = 0;
+    if (scaled >= QUAKETUI_LOWEST_HUNDREDTH && scaled < QUAKETUI_LOWEST_HUNDREDTH + QUAKETUI_HUNDREDTHS
+        && (double)(int64_t)scaled / 100 == magnitude) {
+        code = (uint32_t)((int64_t)scaled - QUAKETUI_LOWEST_HUNDREDTH);
+    } else {
+        order->deferred[order->deferredCount] = position;
+        order->deferredMagnitudes[order->deferredCount] = magnitude;
+        order->deferredTenths[order->deferredCount] = tenth;
+        order->deferredCount++;
+    }
+    order->rows[position] = (uint32_t)milliseconds << QUAKETUI_CODE_BITS | code;
+    order->ends[run] = position + 1;
+}
+
 int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                     const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths) {
+                                    int64_t *kindTenths, quaketui_time_order *order) {
     int64_t taken = 0;
     if (!chunk->details) return -1;
     for (int64_t index = 0; index < chunk->count; index++) {
@@ -321,16 +346,11 @@ int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const qu
         int32_t kindSlot = kind < kindSlotCount ? kindSlots[kind] : -1;
         if (kindSlot < 0) return -1;
         kindCounts[kindSlot]++;
-        times[taken] = (int64_t)load_u64(slot + 8);
         double t = magnitude_tenth(magnitude);
         if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
             int tenth = (int)t;
             kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]++;
-            magnitudes[taken] = magnitude;
-            tenths[taken] = (int16_t)tenth;
-        } else {
-            magnitudes[taken] = NAN;
-            tenths[taken] = INT16_MIN;
+            if (!order->failed) quaketui_time_order_place(order, (int64_t)load_u64(slot + 8), magnitude, (int16_t)tenth);
         }
         taken++;
     }

@@ -1,3 +1,4 @@
+import CQuakeSQL
 import Foundation
 @testable import QuakeModel
 @testable import QuakeStore
@@ -167,24 +168,34 @@ import Testing
         #expect(room.first == -1 && room.counts.count == 41 && room.total == 6)
         #expect(room.counts[0] == 2 && room.counts[3] == 2 && room.counts[11] == 1 && room.counts[40] == 1)
         let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + bucket + 7, -run]
+        func place(_ ordered: inout MagnitudesInTimeOrder, _ times: [Int64], magnitudes: [Double]) {
+            ordered.placing { order in
+                for (time, magnitude) in zip(times, magnitudes) {
+                    quaketui_time_order_place(order, time, magnitude, Int16(MagnitudeFrequency.tenth(of: magnitude)!))
+                }
+            }
+        }
         var ordered = try #require(MagnitudesInTimeOrder(room))
-        ordered.add(times: times, magnitudes: times.indices.map { Double($0) }, tenths: times.indices.map { Int16($0 * 10) },
-                    count: times.count)
+        // Whole magnitudes, and one in thousandths (coded in Swift, not in C).
+        place(&ordered, times, magnitudes: times.indices.map { Double($0) + ($0 == 3 ? 0.001 : 0) })
         #expect(!ordered.failed)
         ordered.sortRuns()
         var seen: [Int64] = []
+        var magnitudes: [Double] = []
         ordered.forEach { time, code in
             seen.append(time)
-            #expect(ordered.codes.tenth(UInt32(code)) == Int16(ordered.codes.magnitude(UInt32(code)) * 10))
+            magnitudes.append(ordered.codes.magnitude(UInt32(code)))
+            #expect(ordered.codes.tenth(UInt32(code)) == Int16(MagnitudeFrequency.tenth(of: magnitudes.last!)!))
         }
         #expect(seen == times.sorted())
+        #expect(magnitudes == [5, 2, 1, 4, 0, 3.001])
         // A third row in run 2, which the store counts two in.
         var crowded = try #require(MagnitudesInTimeOrder(room))
-        crowded.add(times: [2 * run, 2 * run + 1, 2 * run + 2], magnitudes: [1, 1, 1], tenths: [10, 10, 10], count: 3)
+        place(&crowded, [2 * run, 2 * run + 1, 2 * run + 2], magnitudes: [1, 1, 1])
         #expect(crowded.failed)
         // A row in a run the store counts none in.
         var outside = try #require(MagnitudesInTimeOrder(room))
-        outside.add(times: [5 * run], magnitudes: [1], tenths: [10], count: 1)
+        place(&outside, [5 * run], magnitudes: [1])
         #expect(outside.failed)
         // Buckets out of order, or spanning more runs than kept, give no room.
         var backwards = TimeRunRoom(), wide = TimeRunRoom()

@@ -277,20 +277,46 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
                               int64_t *regions, int64_t regionCount, quaketui_digest_row *row);
 
+// Where quaketui_digest_composition puts each row with a usable magnitude in time order
+// (MagnitudesInTimeOrder in DigestTimeOrder.swift): in run `floor(time / QUAKETUI_RUN_MS) - first`
+// (0 ..< runCount), at `ends[run]`, which then grows, never to `starts[run + 1]`; as its
+// milliseconds within the run shifted left by QUAKETUI_CODE_BITS, or'ed with its magnitude's
+// code: `round(m × 100) + 510` for a magnitude in hundredths from -5.10 (QUAKETUI_HUNDREDTHS
+// of them); any other magnitude is given code 0 and its position, magnitude and bin added to
+// `deferred…` (room for a chunk's rows; `deferredCount` counts them) for the caller to code.
+// A row outside the runs, or past its run's room, sets `failed`.
+#define QUAKETUI_RUN_MS 1800000
+#define QUAKETUI_CODE_BITS 11
+#define QUAKETUI_LOWEST_HUNDREDTH (-510)
+#define QUAKETUI_HUNDREDTHS 1521
+typedef struct {
+    int64_t first, runCount;
+    const int32_t *starts;
+    int32_t *ends;
+    uint32_t *rows;
+    int32_t *deferred;
+    double *deferredMagnitudes;
+    int16_t *deferredTenths;
+    int64_t deferredCount;
+    int failed;
+} quaketui_time_order;
+
+// Puts one row with a usable magnitude (its bin `tenth`) in `order`.
+void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth);
+
 // The per-kind part of the statistics (DigestComposition.swift) of every row of `chunk` that
 // `query` takes, the minimum magnitude included, in the chunk's order (ids ascending): its kind's
 // slot `kindSlots[kind id]` (from part 2, which `chunk` must hold) counted in `kindCounts[slot]`;
 // its magnitude's bin (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN …
 // QUAKETUI_USABLE_TENTH_MAX), counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth -
-// QUAKETUI_USABLE_TENTH_MIN]`; and into `times`, `magnitudes` (NaN: none usable) and `tenths`
-// (INT16_MIN: none usable), room for chunk->count each. Returns how many rows, or -1 at a kind
+// QUAKETUI_USABLE_TENTH_MIN]`, and the row put in `order`. Returns how many rows, or -1 at a kind
 // without a slot (an id of `kindSlotCount` or more, or a slot below 0).
 #define QUAKETUI_USABLE_TENTH_MIN (-50)
 #define QUAKETUI_USABLE_TENTH_MAX 100
 #define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1
 int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
                                     const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, int64_t *times, double *magnitudes, int16_t *tenths);
+                                    int64_t *kindTenths, quaketui_time_order *order);
 
 // The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the
 // chunk's order (ids ascending), each into its array (room for chunk->count) unless it is NULL:

@@ -204,9 +204,6 @@ final class DigestCompositionReader {
     private(set) var failed = false
     /// The rows taken with a usable magnitude, placed in their runs of time.
     private(set) var ordered: MagnitudesInTimeOrder
-    private var chunkTimes = [Int64](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
-    private var chunkMagnitudes = [Double](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
-    private var chunkTenths = [Int16](repeating: 0, count: Int(QUAKETUI_DIGEST_CHUNK))
 
     /// The bins the C pass counts, `QUAKETUI_USABLE_TENTH_MIN` … `QUAKETUI_USABLE_TENTH_MAX`, and
     /// how many: `MagnitudeFrequency.usableTenths` (a test holds them equal).
@@ -225,17 +222,16 @@ final class DigestCompositionReader {
     /// Counts the rows of `chunk` that `query` takes, and places each with a usable magnitude.
     func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
         guard !failed else { return }
-        let taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
-            kindTenths.withUnsafeMutableBufferPointer { k in chunkTimes.withUnsafeMutableBufferPointer { t in
-                chunkMagnitudes.withUnsafeMutableBufferPointer { m in chunkTenths.withUnsafeMutableBufferPointer { b in
-                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress,
-                                                    t.baseAddress, m.baseAddress, b.baseAddress))
-                } }
+        var taken = 0
+        ordered.placing { order in
+            taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
+                kindTenths.withUnsafeMutableBufferPointer { k in
+                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress, order))
+                }
             } }
-        } }
+        }
         guard taken >= 0 else { return failed = true }
         self.taken += taken
-        ordered.add(times: chunkTimes, magnitudes: chunkMagnitudes, tenths: chunkTenths, count: taken)
     }
 
     /// The rows placed, each run sorted (in place: the reader's copy is the only one).

@@ -1,27 +1,28 @@
+import CQuakeSQL
 import Foundation
+import QuakeModel
 
 /// The usable magnitudes of the rows a digest query takes, in time order (the lower id first on
 /// equal times, as `ORDER BY time, id` reads them), in four bytes a row: what the moments per day
 /// and hour and b-positive walk (`catalogueSummaryFromDigest`, issue 52).
 ///
-/// Each row is placed as the one pass over the digest reads it (in id order) in the room of its
-/// run of 30 minutes: as many rows as the store holds in that run (`TimeRunRoom`), which no list
-/// exceeds. Each run is then put in order by its milliseconds, keeping id order on equal ones
-/// (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
-/// bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
-/// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open;
-/// counting each run's rows first took a second pass over the digest.
+/// The one pass over the digest places each row as it reads it (in id order, in C:
+/// `quaketui_time_order_place`) in the room of its run of 30 minutes: as many rows as the store
+/// holds in that run (`TimeRunRoom`), which no list exceeds. Each run is then put in order by its
+/// milliseconds, keeping id order on equal ones (`sortRuns`). A row is its milliseconds within its
+/// run (21 bits) and its magnitude's code (11 bits, `MagnitudeCodes`). Reading the rows' times and
+/// magnitudes whole and sorting their positions took 22 bytes a row: 150 MB at 5,000,000 quakes,
+/// with the statistics view open; counting each run's rows first took a second pass.
 struct MagnitudesInTimeOrder {
-    /// Two of `quake_count`'s 15-minute buckets, under 2^21 ms.
-    static let runMilliseconds: Int64 = 1_800_000
-    static let codeBits: UInt32 = 11
+    static let runMilliseconds = Int64(QUAKETUI_RUN_MS)
+    static let codeBits = UInt32(QUAKETUI_CODE_BITS)
     static let codeMask: UInt32 = (1 << codeBits) - 1
 
     /// The first run (`run(of:)`).
     private let first: Int64
     /// Where each run's room starts, and one more: where the last one's ends.
     private let starts: [Int32]
-    /// Where each run's rows end, as they are added.
+    /// Where each run's rows end, as they are placed.
     private var ends: [Int32]
     private var rows: [UInt32]
     private(set) var codes = MagnitudeCodes()
@@ -29,6 +30,8 @@ struct MagnitudesInTimeOrder {
     /// the store holds there: none, the counts and the digest are of one snapshot): the caller
     /// reads the rows instead.
     private(set) var failed = false
+    /// The rows the C placement leaves to `codes` (magnitudes not in hundredths), a chunk's at most.
+    private var deferred: [Int32], deferredMagnitudes: [Double], deferredTenths: [Int16]
 
     /// Room for the rows `room` allows; nil when there are too many to address.
     init?(_ room: TimeRunRoom) {
@@ -40,11 +43,14 @@ struct MagnitudesInTimeOrder {
             return start
         } + [start]
         ends = Array(starts.dropLast())
-        // Only the rows added are read (`ends`): no zeros written first.
+        // Only the rows placed are read (`ends`): no zeros written first.
         rows = [UInt32](unsafeUninitializedCapacity: room.total) { buffer, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             count = buffer.count
         }
+        let rows = Int(QUAKETUI_DIGEST_CHUNK)
+        (deferred, deferredMagnitudes, deferredTenths) = (Array(repeating: 0, count: rows), Array(repeating: 0, count: rows),
+                                                          Array(repeating: 0, count: rows))
     }
 
     /// The run of `time`: its 30 minutes counted from 1970 (floored, also before).
@@ -53,25 +59,28 @@ struct MagnitudesInTimeOrder {
         return time % runMilliseconds < 0 ? run - 1 : run
     }
 
-    /// Places the first `count` rows of the columns whose `tenths` are usable (not `Int16.min`);
-    /// rows must come in id order.
-    mutating func add(times: [Int64], magnitudes: [Double], tenths: [Int16], count: Int) {
+    /// Lets `body` place up to a chunk's rows through the C view of the runs
+    /// (`quaketui_time_order_place`), rows in id order; then codes those it left.
+    mutating func placing(_ body: (UnsafeMutablePointer<quaketui_time_order>) -> Void) {
         guard !failed else { return }
-        let (first, runs) = (first, Int64(ends.count))
-        failed = !starts.withUnsafeBufferPointer { starts in ends.withUnsafeMutableBufferPointer { ends in
-            rows.withUnsafeMutableBufferPointer { rows in
-                for i in 0 ..< count where tenths[i] != .min {
-                    let time = times[i], run = Self.run(of: time) &- first
-                    guard run >= 0, run < runs, let code = codes.code(of: magnitudes[i], tenth: tenths[i]) else { return false }
-                    let position = ends[Int(run)]
-                    let milliseconds = time &- (first &+ run) &* Self.runMilliseconds
-                    guard position < starts[Int(run) + 1], milliseconds >= 0, milliseconds < Self.runMilliseconds else { return false }
-                    rows[Int(position)] = UInt32(truncatingIfNeeded: milliseconds) << Self.codeBits | code
-                    ends[Int(run)] = position + 1
-                }
-                return true
-            }
+        var order = quaketui_time_order()
+        starts.withUnsafeBufferPointer { starts in ends.withUnsafeMutableBufferPointer { ends in
+            rows.withUnsafeMutableBufferPointer { rows in deferred.withUnsafeMutableBufferPointer { deferred in
+                deferredMagnitudes.withUnsafeMutableBufferPointer { magnitudes in deferredTenths.withUnsafeMutableBufferPointer { tenths in
+                    order = quaketui_time_order(first: first, runCount: Int64(ends.count), starts: starts.baseAddress,
+                                                ends: ends.baseAddress, rows: rows.baseAddress, deferred: deferred.baseAddress,
+                                                deferredMagnitudes: magnitudes.baseAddress, deferredTenths: tenths.baseAddress,
+                                                deferredCount: 0, failed: 0)
+                    body(&order)
+                } }
+            } }
         } }
+        precondition(order.deferredCount <= deferred.count, "more rows placed than a chunk holds")
+        for k in 0 ..< Int(order.deferredCount) {
+            guard let code = codes.code(of: deferredMagnitudes[k], tenth: deferredTenths[k]) else { return failed = true }
+            rows[Int(deferred[k])] |= code
+        }
+        failed = order.failed != 0
     }
 
     /// Puts each run in order of its milliseconds, the earlier-added (lower id) first on equal ones.
@@ -166,45 +175,33 @@ struct TimeRunRoom {
 }
 
 /// Codes for the usable magnitudes (11 bits): every magnitude given in hundredths (all but a few
-/// in real catalogues) has its own, and up to the rest of 2,048 others are numbered as met.
+/// in real catalogues) has its own, coded in C as it is placed (`quaketui_time_order_place`), and
+/// up to the rest of 2,048 others are numbered here as met.
 struct MagnitudeCodes {
     static let capacity = 1 << Int(MagnitudesInTimeOrder.codeBits)
     /// −5.10 … 10.10 in hundredths: every usable bin (`MagnitudeFrequency.usableTenths`).
-    static let lowestHundredth = -510, hundredths = 1_521
+    static let lowestHundredth = Int(QUAKETUI_LOWEST_HUNDREDTH), hundredths = Int(QUAKETUI_HUNDREDTHS)
 
     private var others: [Double] = []
     private var otherCodes: [UInt64: UInt32] = [:]
-    /// Each code's bin, as the digest's pass gave it (a function of the magnitude).
-    private var tenths = [Int16](repeating: .min, count: capacity)
-    /// The codes last found, by a hash of the magnitude's bits (a catalogue holds a few hundred
-    /// magnitudes: nearly every row is found here, without a division).
-    private var memoBits = [UInt64](repeating: Double.nan.bitPattern, count: 4096)
-    private var memoCodes = [UInt32](repeating: 0, count: 4096)
-
-    /// The code of `magnitude` (never NaN); nil when every code is taken.
-    mutating func code(of magnitude: Double, tenth: Int16) -> UInt32? {
-        let bits = magnitude.bitPattern
-        let slot = Int(truncatingIfNeeded: (bits &* 0x9E37_79B9_7F4A_7C15) >> 52)  // 12 bits
-        if memoBits[slot] == bits { return memoCodes[slot] }
-        guard let code = newCode(of: magnitude, tenth: tenth) else { return nil }
-        (memoBits[slot], memoCodes[slot]) = (bits, code)
-        return code
+    /// Each code's bin: the hundredths' from their value, the others' as the digest's pass gave it.
+    private var tenths: [Int16] = (0 ..< capacity).map { code in
+        guard code < hundredths, let tenth = MagnitudeFrequency.tenth(of: Double(code + lowestHundredth) / 100) else { return .min }
+        return Int16(clamping: tenth)
     }
 
-    private mutating func newCode(of magnitude: Double, tenth: Int16) -> UInt32? {
+    /// The code of `magnitude` (never NaN), the code C gives a hundredth; nil when every code is taken.
+    mutating func code(of magnitude: Double, tenth: Int16) -> UInt32? {
         let scaled = (magnitude * 100).rounded()
-        var code: UInt32
         if scaled >= Double(Self.lowestHundredth), scaled < Double(Self.lowestHundredth + Self.hundredths),
            Double(Int(scaled)) / 100 == magnitude {
-            code = UInt32(Int(scaled) - Self.lowestHundredth)
-        } else if let known = otherCodes[magnitude.bitPattern] {
-            code = known
-        } else {
-            guard Self.hundredths + others.count < Self.capacity else { return nil }
-            code = UInt32(Self.hundredths + others.count)
-            others.append(magnitude)
-            otherCodes[magnitude.bitPattern] = code
+            return UInt32(Int(scaled) - Self.lowestHundredth)
         }
+        if let known = otherCodes[magnitude.bitPattern] { return known }
+        guard Self.hundredths + others.count < Self.capacity else { return nil }
+        let code = UInt32(Self.hundredths + others.count)
+        others.append(magnitude)
+        otherCodes[magnitude.bitPattern] = code
         tenths[Int(code)] = tenth
         return code
     }
