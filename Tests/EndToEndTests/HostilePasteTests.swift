@@ -14,16 +14,25 @@ struct HostilePasteTests {
         let tmux: TmuxSession
         let pane: String
 
-        init() throws {
+        /// The browser on scene `p` of a state directory holding the three quakes of
+        /// `TerminalEnvironmentTests.feed`, in a window of `main`, or, with `session`, in a tmux
+        /// session of its own (`kill-session` hangs it up).
+        init(session: String? = nil) throws {
             dir = try TemporaryDirectory()
             let imported = try QuaketuiBinary.run(["import", "-"], stateDirectory: dir.url.appendingPathComponent("s"),
                                                   stdin: TerminalEnvironmentTests.feed)
             #expect(imported.status == 0, "\(imported.stderr)")
             tmux = try TmuxSession(columns: 120, rows: 16)
-            pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path + "/s", "--scene", "p"],
-                                  environment: TerminalEnvironmentTests.offline)
+            if let session {
+                pane = try tmux.startSession(session, columns: 120, rows: 16, QuaketuiBinary.url.path, Self.arguments(dir),
+                                             environment: TerminalEnvironmentTests.offline)
+            } else {
+                pane = try tmux.start(QuaketuiBinary.url.path, Self.arguments(dir), environment: TerminalEnvironmentTests.offline)
+            }
             try tmux.waitForScreen(pane, timeout: 20, "the first frame") { $0.header.isOf(scene: "p") && $0.quakeRows.map(\.place) == Self.places }
         }
+
+        static func arguments(_ dir: TemporaryDirectory) -> [String] { ["--state-dir", dir.path + "/s", "--scene", "p"] }
 
         /// The feed's places, newest first: the whole list.
         static let places = ["12 km SW of Suárez, Colombia", "6 km S of Pāhala, Hawaii", "10 km N of Bend, Oregon"]
@@ -37,6 +46,49 @@ struct HostilePasteTests {
             return count == 1 ? [notes ?? ""] : Array(repeating: "(\(count) quakes have notes)", count: Int(count))
         }
 
+        /// Opens `field` (`command`: the `:` line, `search`, `notes`: the newest quake's notes
+        /// editor), pastes `HostilePasteTests.megabyte` into it and waits (`timeout`) for the
+        /// field drawn with its cut said on the status line (the one-line fields: after the `:`
+        /// line, which takes the status line, or in its place; the notes hold 16,384 characters).
+        /// Returns the screen and how long it took from the paste (`tmux paste-buffer`).
+        @discardableResult
+        func pasteMegabyte(into field: String, timeout: TimeInterval = 10) throws -> (screen: Screen, seconds: TimeInterval) {
+            switch field {
+            case "command": try tmux.send(pane, ":")
+            case "search": try tmux.send(pane, "/")
+            default:
+                try tmux.send(pane, "g", "e")
+                try tmux.waitForScreen(pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
+            }
+            let file = dir.url.appendingPathComponent("megabyte")
+            try Data(HostilePasteTests.megabyte).write(to: file)
+            try tmux.command("load-buffer", "-b", "t", file.path)
+            let start = Date()
+            try tmux.command("paste-buffer", "-p", "-r", "-b", "t", "-t", pane)
+            let cut = "holds at most 1,024 characters: 1,047,547 pasted characters left out"
+            let screen = try tmux.waitForScreen(pane, timeout: timeout, "the paste drawn in the \(field)") { screen in
+                switch field {
+                case "command": screen.status.parts.last == "The : line " + cut
+                case "search": screen.status.message == "The search " + cut
+                default:
+                    screen.notes?.heading == "Editing notes (unsaved)"
+                        && screen.status.message == "The notes editor holds at most 16,384 characters: 1,032,187 pasted characters left out"
+                }
+            }
+            return (screen, Date().timeIntervalSince(start))
+        }
+
+        /// Sends `keys` and waits (30 s at most) for the browser's process to be gone; returns
+        /// how long that took from just before `tmux send-keys`, or nil if it never went.
+        func secondsUntilGone(after keys: String...) throws -> TimeInterval? {
+            let pid = try tmux.pid(pane)
+            try #require(pid > 0, "no browser in the pane:\n\((try? tmux.capture(pane)) ?? "")")
+            let sent = Date()
+            try tmux.send(pane, keys: keys)
+            guard eventually(timeout: 30, { ChildProcess.isGone(pid) }) else { return nil }
+            return Date().timeIntervalSince(sent)
+        }
+
         /// Waits up to `seconds` for the browser to exit; returns its status (nil: still running).
         func quits(within seconds: TimeInterval, _ what: String) throws -> Int32? {
             let exited = eventually(timeout: seconds) { (try? tmux.exitStatus(pane)) != nil }
@@ -45,6 +97,12 @@ struct HostilePasteTests {
             return status
         }
     }
+
+    /// 1 MiB of eight-byte words, a line break every 64 of them (the last word left out, so
+    /// that "END" fits in the decoder's `pasteLimit`), then "END".
+    static let megabyte: [UInt8] = (0..<(1 << 20) / 8 - 1).flatMap { (index: Int) -> [UInt8] in
+        Array((index % 64 == 63 ? "mag 7-\n" : "mag 7- ").utf8) + [0x20]
+    } + Array("END".utf8)
 
     static let invalid: [UInt8] = Array("ZW".utf8) + [0x00] + Array("N".utf8) + [0x9B] + Array("AFTER\nline3".utf8)
 
@@ -103,30 +161,7 @@ struct HostilePasteTests {
         let browser = try Browser()
         defer { browser.close() }
         let tmux = browser.tmux
-        // 1 MiB of eight-byte words, a line break every 64 of them (the last word left out, so
-        // that "END" fits in the decoder's `pasteLimit`).
-        let megabyte: [UInt8] = (0..<(1 << 20) / 8 - 1).flatMap { (index: Int) -> [UInt8] in
-            Array((index % 64 == 63 ? "mag 7-\n" : "mag 7- ").utf8) + [0x20]
-        }
-        switch field {
-        case "command": try tmux.send(browser.pane, ":")
-        case "search": try tmux.send(browser.pane, "/")
-        default:
-            try tmux.send(browser.pane, "g", "e")
-            try tmux.waitForScreen(browser.pane, "the notes editor") { $0.notes == Screen.Notes(heading: "Editing notes", lines: []) }
-        }
-        try browser.tmux.paste(browser.pane, bytes: megabyte + Array("END".utf8), through: browser.dir.url)
-        // The field is drawn with its cut said on the status line (the one-line fields: after the
-        // `:` line, which takes the status line, or in its place; the notes hold 16,384 characters).
-        let cut = "holds at most 1,024 characters: 1,047,547 pasted characters left out"
-        let drawn = try tmux.waitForScreen(browser.pane, timeout: 10, "the paste drawn in the \(field)") { screen in
-            switch field {
-            case "command": screen.status.parts.last == "The : line " + cut
-            case "search": screen.status.message == "The search " + cut
-            default:
-                screen.notes?.heading == "Editing notes (unsaved)" && screen.status.message == "The notes editor holds at most 16,384 characters: 1,032,187 pasted characters left out"
-            }
-        }
+        let (drawn, _) = try browser.pasteMegabyte(into: field)
         let start = Date()
         try tmux.send(browser.pane, "Escape")
         if field == "notes" {
@@ -140,5 +175,47 @@ struct HostilePasteTests {
         let status = try browser.quits(within: 1, "the \(field) after a 1 MB paste")
         #expect(status == 0, "\(drawn)")
         #expect(Date().timeIntervalSince(start) < 1.5)
+    }
+
+    /// ctrl-c after a megabyte pasted into the `:` line or the search ends the browser within a
+    /// second, from `tmux send-keys` to the process gone, and it exits 0 (the scene saved). In
+    /// the `:` line ctrl-c did nothing: it was bound in the list only (issue 57).
+    @Test(arguments: ["command", "search"])
+    func ctrlCEndsTheBrowserWithinASecondOfAMegabytePaste(_ field: String) throws {
+        let browser = try Browser()
+        defer { browser.close() }
+        try browser.pasteMegabyte(into: field)
+        let seconds = try browser.secondsUntilGone(after: "C-c")
+        #expect(seconds.map { $0 < 1 } == true, "ctrl-c after a 1 MB paste into the \(field): \(seconds.map { "\($0) s" } ?? "still running after 30 s")")
+        #expect(try browser.tmux.waitForExit(browser.pane) == 0)
+    }
+
+    /// The terminal hung up after a megabyte pasted into the `:` line or the search (`tmux
+    /// kill-session`: SIGHUP, as closing the terminal's window): the browser's process is gone
+    /// within a second, and the scene is released, so a relaunch of it in a new pane is not
+    /// refused (issue 57: it ran on at 100 % CPU without a terminal, holding the scene).
+    @Test(arguments: ["command", "search"])
+    func aHangUpAfterAMegabytePasteEndsTheBrowserAndReleasesTheScene(_ field: String) throws {
+        let browser = try Browser(session: "hup")
+        defer { browser.close() }
+        let tmux = browser.tmux
+        try browser.pasteMegabyte(into: field)
+        let pid = try tmux.pid(browser.pane)
+        try #require(pid > 0)
+        let sent = Date()
+        try tmux.command("kill-session", "-t", "hup")
+        #expect(eventually(timeout: 30) { ChildProcess.isGone(pid) }, "still running 30 s after the hang-up")
+        let seconds = Date().timeIntervalSince(sent)
+        #expect(seconds < 1, "the hang-up after a 1 MB paste into the \(field) took \(seconds) s to end the browser")
+        // The same scene in a new pane: the list, not "Scene p is open in process …"; the
+        // search was saved with the scene at the hang-up, and comes back with it.
+        let again = try tmux.start(QuaketuiBinary.url.path, Browser.arguments(browser.dir), environment: TerminalEnvironmentTests.offline)
+        try tmux.waitForScreen(again, timeout: 20, "the scene relaunched") { screen in
+            screen.header.isOf(scene: "p")
+                && (field == "search" ? screen.header.search?.hasPrefix("/mag 7-  mag 7-") == true && screen.header.count == "0 quakes"
+                                      : screen.quakeRows.map(\.place) == Browser.places)
+        }
+        try tmux.send(again, "C-c")
+        #expect(try tmux.waitForExit(again) == 0)
     }
 }
