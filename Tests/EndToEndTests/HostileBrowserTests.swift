@@ -2,7 +2,8 @@ import Foundation
 import QuakeTestSupport
 import Testing
 
-/// Issue 17 in a real terminal (tmux): a failed scene save during a session.
+/// Issue 17 in a real terminal (tmux): a failed scene save during a session; issue 57: a `:`
+/// bound no number holds.
 @Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct HostileBrowserTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
@@ -59,5 +60,31 @@ struct HostileBrowserTests {
         #expect(try tmux.waitForExit(pane) == 1)
         let screen = try tmux.screen(pane)
         #expect(screen.lines.first { $0.hasPrefix("Error: The scene could not be saved") } != nil, "\(screen)")
+    }
+
+    /// Issue 57.4 in the browser: `:mag 9999999999999999999` typed (a bound of 10^19, more
+    /// digits than a number holds exactly) is refused on the status line in the words the CLI
+    /// refuses `list --mag 9999999999999999999` in, and no filter is set: every quake stays
+    /// listed (it was accepted as `mag 1e+19+` and matched all of them).
+    @Test func aColonBoundNoNumberHoldsIsRefusedAsTheCommandLineRefusesIt() throws {
+        let browser = try HostilePasteTests.Browser()
+        defer { browser.close() }
+        let (tmux, pane) = (browser.tmux, browser.pane)
+        let cli = try QuaketuiBinary.run(["list", "--mag", "9999999999999999999"], stateDirectory: browser.dir.url.appendingPathComponent("s"))
+        #expect(cli.status == 64 && cli.stdout.isEmpty, "\(cli.stdout)")
+        let sentence = try #require(cli.errorLines.first.flatMap { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : nil },
+                                    "\(cli.stderr)")
+        try tmux.send(pane, ":")
+        try tmux.send(pane, "mag 9999999999999999999", literal: true)
+        try tmux.waitForScreen(pane, "the typed line") { $0.commandLine == ":mag 9999999999999999999▏" }
+        try tmux.send(pane, "Enter")
+        let refused = try tmux.waitForScreen(pane, "the refusal") { $0.status.message?.hasPrefix("mag 9999999999999999999: ") == true }
+        #expect(refused.header.filters == nil && refused.quakeRows.map(\.place) == HostilePasteTests.Browser.places, "\(refused)")
+        // The whole sentence, in the message log (the status line may cut it): the CLI's.
+        try tmux.send(pane, "L")
+        let log = try tmux.waitForScreen(pane, "the message log") { $0.overlay?.entries.first?.hasPrefix("mag 9999999999999999999: ") == true }
+        #expect(log.overlay?.entries.first == sentence, "\(log)")
+        try tmux.send(pane, "Escape", "q")
+        #expect(try tmux.waitForExit(pane) == 0)
     }
 }

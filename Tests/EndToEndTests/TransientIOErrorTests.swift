@@ -41,7 +41,9 @@ import Testing
     /// Issue 57.3: a read-only command that cannot read `defaults.plist` (a lasting EIO) says so,
     /// naming the file and the error, and exits 1: `config` never shows every setting unset,
     /// `list` never answers with the default time zone, `list --sort distance` never asks for a
-    /// home that is set. Without the fault, the same commands answer.
+    /// home that is set, `status` never judges alerts without the alert settings, and `watch`
+    /// never prints its lines in the default time zone (it ran on, watching, as if nothing were
+    /// set). Without the fault, the same commands answer (`watch`: says it watches).
     @Test func aReadOnlyCommandThatCannotReadTheSettingsSaysSoAndFails() throws {
         let dir = try Self.stateWithSettings()
         defer { dir.remove() }
@@ -49,7 +51,7 @@ import Testing
         let env = try FaultShim.environment(calls: ["read"], path: "defaults.plist", nth: 1, times: 1_000)
         let defaults = dir.url.appendingPathComponent("defaults.plist").path
         for arguments in [["config"], ["config", "--json"], ["config", "home"], ["list"], ["list", "--sort", "distance"], ["stats"],
-                          ["scenes"]] {
+                          ["scenes"], ["status"]] {
             let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url, environment: env)
             #expect(result.status == 1, "\(arguments): \(result.stdout)")
             #expect(result.stderr == Self.unreadableSettings(defaults) + "\n", "\(arguments)")
@@ -57,6 +59,17 @@ import Testing
             #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
             #expect(try QuaketuiBinary.run(arguments, stateDirectory: dir.url).status == 0, "\(arguments) without the fault")
         }
+        // `watch` runs until stopped: with the fault it must end by itself, at once.
+        let watch = try ChildProcess(QuaketuiBinary.url, ["watch", "--state-dir", dir.path], environment: env)
+        watch.closeInput()
+        let ended = eventually(timeout: 20) { !watch.isRunning }
+        if !ended { watch.kill() }
+        #expect(watch.wait() == 1 && ended, "watch ran on with the settings unreadable: \(watch.stderr)")
+        #expect(watch.stderr == Self.unreadableSettings(defaults) + "\n", "watch")
+        #expect(watch.stdout.isEmpty, "watch: \(watch.stdout)")
+        let watching = try QuaketuiBinary.startWatch(stateDirectory: dir.url)
+        watching.kill()
+        watching.wait()
         #expect(filesSetAside(in: dir.path).isEmpty)
         #expect(try Self.alertMagnitude(dir) == "M 6.5\n")
     }

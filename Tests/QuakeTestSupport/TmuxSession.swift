@@ -36,6 +36,18 @@ public final class TmuxSession: @unchecked Sendable {
         return "main:\(name)"
     }
 
+    /// Runs `executable` in a session of its own, `session` (its one window), and returns the
+    /// window's target: `kill-session -t SESSION` then hangs up its terminal as closing a
+    /// terminal window does (tmux sends SIGHUP), while the server and `main` go on.
+    @discardableResult
+    public func startSession(_ session: String, columns: Int = 100, rows: Int = 30, _ executable: String, _ arguments: [String],
+                             environment: [String: String] = [:]) throws -> String {
+        let name = "w\(UUID().uuidString.prefix(6))"
+        try run(["new-session", "-d", "-s", session, "-n", name, "-x", "\(columns)", "-y", "\(rows)",
+                 command(executable, arguments, environment, name)])
+        return "\(session):\(name)"
+    }
+
     /// Splits `target` and runs a program in the new pane; returns the new pane's target.
     @discardableResult
     public func split(_ target: String, _ executable: String, _ arguments: [String],

@@ -18,6 +18,10 @@ public enum KeyTable {
             if case .resize(let columns, let rows) = key { .resize(columns: columns, rows: rows) } else { nil }
         }),
         KeyBinding(.always, .bind(.terminate, to: .quit)),
+        // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`), from any
+        // field, overlay or question too, where `q` is text or an answer (issue 57: in the `:`
+        // line it did nothing).
+        KeyBinding(.always, .bind(.control("c"), to: .quit)),
         // Focus reports (mode 1004): what arrived while the pane was away (issue 55).
         KeyBinding(.always, .bind(.key(.focusIn), to: .focusChanged(true)), .bind(.key(.focusOut), to: .focusChanged(false))),
         // A paste is text for the field being edited, whatever it holds (`BrowserModel.paste`).
@@ -90,8 +94,6 @@ public enum KeyTable {
                    hints: [StatusHint("/", "find", in: .help, priority: 2)], .bind("/", to: .beginOverlayFind)),
         KeyBinding(.list, help: ("q  Q", "quit / close the scene (asks first)"), hints: [StatusHint("q", "quit", in: .list, .statistics, .sequence, .detail, priority: 8)],
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
-        // ctrl-c arrives as a key in raw mode; it quits as `q` does (help names `q`).
-        KeyBinding(.list, .bind(.control("c"), to: .quit)),
         // ctrl-z never reaches the table: the terminal stops the process on SIGTSTP.
         KeyBinding(.always, help: ("ctrl-l  ctrl-z", "redraw / suspend (fg returns)"), .bind(.control("l"), to: .redraw)),
         // Clicks need the frame they land on: the runtime hit-tests them (`BrowserModel.action(forClickAt:in:)`).

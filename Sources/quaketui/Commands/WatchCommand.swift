@@ -113,6 +113,9 @@ enum WatchCommand {
         let json = arguments.has("json")
         let state = try arguments.stateDirectory()
         let settings = try AppStorage(state: state)
+        // Every line's time is in the timeZone setting, --intensity is predicted at home and
+        // distances are in distanceUnit: never the defaults in place of an unreadable file.
+        try settings.requireReadable()
         let timeZone = ListCommand.timeZone(settings.value(for: AppKeys.timeZone))
         let filter = try filter(from: arguments, timeZone: timeZone,
                                 home: settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) })
