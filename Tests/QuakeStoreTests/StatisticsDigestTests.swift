@@ -1,4 +1,3 @@
-import CQuakeSQL
 import Foundation
 @testable import QuakeModel
 @testable import QuakeStore
@@ -168,16 +167,9 @@ import Testing
         #expect(room.first == -1 && room.counts.count == 41 && room.total == 6)
         #expect(room.counts[0] == 2 && room.counts[3] == 2 && room.counts[11] == 1 && room.counts[40] == 1)
         let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + bucket + 7, -run]
-        func place(_ ordered: inout MagnitudesInTimeOrder, _ times: [Int64], magnitudes: [Double]) {
-            ordered.placing { order in
-                for (time, magnitude) in zip(times, magnitudes) {
-                    quaketui_time_order_place(order, time, magnitude, Int16(MagnitudeFrequency.tenth(of: magnitude)!))
-                }
-            }
-        }
         var ordered = try #require(MagnitudesInTimeOrder(room))
         // Whole magnitudes, and one in thousandths (coded in Swift, not in C).
-        place(&ordered, times, magnitudes: times.indices.map { Double($0) + ($0 == 3 ? 0.001 : 0) })
+        ordered.place(times: times, magnitudes: times.indices.map { Double($0) + ($0 == 3 ? 0.001 : 0) })
         #expect(!ordered.failed)
         ordered.sortRuns()
         var seen: [Int64] = []
@@ -191,11 +183,11 @@ import Testing
         #expect(magnitudes == [5, 2, 1, 4, 0, 3.001])
         // A third row in run 2, which the store counts two in.
         var crowded = try #require(MagnitudesInTimeOrder(room))
-        place(&crowded, [2 * run, 2 * run + 1, 2 * run + 2], magnitudes: [1, 1, 1])
+        crowded.place(times: [2 * run, 2 * run + 1, 2 * run + 2], magnitudes: [1, 1, 1])
         #expect(crowded.failed)
         // A row in a run the store counts none in.
         var outside = try #require(MagnitudesInTimeOrder(room))
-        place(&outside, [5 * run], magnitudes: [1])
+        outside.place(times: [5 * run], magnitudes: [1])
         #expect(outside.failed)
         // Buckets out of order, or spanning more runs than kept, give no room.
         var backwards = TimeRunRoom(), wide = TimeRunRoom()

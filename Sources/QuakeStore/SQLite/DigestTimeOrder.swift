@@ -83,6 +83,16 @@ struct MagnitudesInTimeOrder {
         failed = order.failed != 0
     }
 
+    /// Places rows with usable magnitudes as the digest's pass places them, in id order (tests).
+    mutating func place(times: [Int64], magnitudes: [Double]) {
+        placing { order in
+            for (time, magnitude) in zip(times, magnitudes) {
+                guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth) else { continue }
+                quaketui_time_order_place(order, time, magnitude, Int16(tenth))
+            }
+        }
+    }
+
     /// Puts each run in order of its milliseconds, the earlier-added (lower id) first on equal ones.
     mutating func sortRuns() {
         var keys: [UInt64] = []
