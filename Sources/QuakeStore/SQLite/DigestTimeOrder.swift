@@ -83,12 +83,17 @@ struct MagnitudesInTimeOrder {
         failed = order.failed != 0
     }
 
-    /// Places rows with usable magnitudes as the digest's pass places them, in id order (tests).
+    /// Places rows with usable magnitudes as the digest's pass places them, in id order, a
+    /// chunk's worth at a time (tests).
     mutating func place(times: [Int64], magnitudes: [Double]) {
-        placing { order in
-            for (time, magnitude) in zip(times, magnitudes) {
-                guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth) else { continue }
-                quaketui_time_order_place(order, time, magnitude, Int16(tenth))
+        let rows = Array(zip(times, magnitudes)), chunk = deferred.count
+        for start in stride(from: 0, to: rows.count, by: chunk) {
+            placing { order in
+                for (time, magnitude) in rows[start ..< min(start + chunk, rows.count)] {
+                    guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
+                    else { continue }
+                    quaketui_time_order_place(order, time, magnitude, Int16(tenth))
+                }
             }
         }
     }
