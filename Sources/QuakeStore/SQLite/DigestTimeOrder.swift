@@ -18,7 +18,7 @@ struct MagnitudesInTimeOrder {
     static let codeBits = UInt32(QUAKETUI_CODE_BITS)
     static let codeMask: UInt32 = (1 << codeBits) - 1
 
-    /// The first run (`run(of:)`).
+    /// The first run: its 30 minutes counted from 1970, floored (`quaketui_time_order_place`).
     private let first: Int64
     /// Where each run's room starts, and one more: where the last one's ends.
     private let starts: [Int32]
@@ -51,12 +51,6 @@ struct MagnitudesInTimeOrder {
         let rows = Int(QUAKETUI_DIGEST_CHUNK)
         (deferred, deferredMagnitudes, deferredTenths) = (Array(repeating: 0, count: rows), Array(repeating: 0, count: rows),
                                                           Array(repeating: 0, count: rows))
-    }
-
-    /// The run of `time`: its 30 minutes counted from 1970 (floored, also before).
-    static func run(of time: Int64) -> Int64 {
-        let run = time / runMilliseconds
-        return time % runMilliseconds < 0 ? run - 1 : run
     }
 
     /// Lets `body` place up to a chunk's rows through the C view of the runs
@@ -153,7 +147,7 @@ struct MagnitudesInTimeOrder {
     }
 }
 
-/// How many rows each run of time (`MagnitudesInTimeOrder.run(of:)`) can hold: the store's quakes
+/// How many rows each 30-minute run of time (`MagnitudesInTimeOrder`) can hold: the store's quakes
 /// in it, the sum of the two 15-minute buckets `quake_count` keeps (kind 0) — every list's rows
 /// are among them. Runs with no quake hold none.
 struct TimeRunRoom {
