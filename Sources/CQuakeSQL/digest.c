@@ -5,6 +5,7 @@
 #include "CQuakeSQL.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -95,6 +96,35 @@ static inline double magnitude_tenth(double magnitude) {
     if (magnitude < (t * 2 - 1) / 20) t -= 1;
     else if (magnitude >= (t * 2 + 1) / 20) t += 1;
     return t;
+}
+
+// Every magnitude in hundredths from -5.10 (QUAKETUI_HUNDREDTHS of them, MagnitudeCodes): its value,
+// `(double)k / 100` as Swift's `Double(k) / 100` gives it, and its bin (magnitude_tenth). Nearly
+// every magnitude of a real catalogue is one: the passes look these up instead of dividing and
+// flooring each row.
+static double hundredth_values[QUAKETUI_HUNDREDTHS];
+static int16_t hundredth_tenths[QUAKETUI_HUNDREDTHS];
+static pthread_once_t hundredths_once = PTHREAD_ONCE_INIT;
+
+static void fill_hundredths(void) {
+    for (int code = 0; code < QUAKETUI_HUNDREDTHS; code++) {
+        hundredth_values[code] = (double)(code + QUAKETUI_LOWEST_HUNDREDTH) / 100;
+        hundredth_tenths[code] = (int16_t)magnitude_tenth(hundredth_values[code]);
+    }
+}
+
+// The code of `magnitude` among the hundredths, or -1 for any other magnitude (NaN included): the
+// code `round(m × 100) + 510` gives where `Double(code - 510) / 100` is the magnitude itself.
+static inline int32_t hundredth_code(double magnitude) {
+    double index = magnitude * 100 - QUAKETUI_LOWEST_HUNDREDTH + 0.5;
+    if (!(index >= 0 && index < QUAKETUI_HUNDREDTHS)) return -1;
+    int32_t code = (int32_t)index;  // a hundredth's product is within an ulp of its integer
+    return hundredth_values[code] == magnitude ? code : -1;
+}
+
+// magnitude_tenth(magnitude), looked up for a hundredth (`code` >= 0).
+static inline double tenth_of(double magnitude, int32_t code) {
+    return code >= 0 ? hundredth_tenths[code] : magnitude_tenth(magnitude);
 }
 
 // Schema.timeBucket: floor(time / 900000), also before 1970. A time within 2^62 of the end of
@@ -269,60 +299,38 @@ static inline int depth_slot(int32_t band) {
     return -1;
 }
 
-int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
-                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
-                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row) {
-    for (int64_t index = from; index < chunk->count; index++) {
-        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
-        if (!takes_row(chunk, index, query) || !passes_magnitude(load_f64(slot + 16), query)) continue;
-        quaketui_digest_decode(0, slot, row);
-        quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, row);
-        // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
-        int tenth = -1, depth = -1;
-        // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
-        double bin = magnitude_tenth(row->magnitude) - QUAKETUI_TALLY_TENTH_BASE;
-        if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
-            tenth = (int)bin;
-            if (!tally->keepsLargest || row->magnitude > tally->smallestLargestMagnitude
-                || (row->magnitude == tally->smallestLargestMagnitude && row->time < tally->smallestLargestTime)) return index;
-        }
-        if (isfinite(row->depth) && (depth = depth_slot(row->depthBucket)) < 0) return index;
-        if (!(tally->hasDay && tally->dayStart <= row->time && row->time < tally->dayEnd)) return index;
-        int64_t earliest = row->time < tally->earliest ? row->time : tally->earliest;
-        int64_t latest = row->time > tally->latest ? row->time : tally->latest;
-        if (tally->countsHours) {
-            int64_t span, hour;
-            if (__builtin_sub_overflow(latest, earliest, &span) || span >= QUAKETUI_TALLY_HOURLY_SPAN
-                || __builtin_sub_overflow(row->time, ((row->time % 3600000) + 3600000) % 3600000, &hour)
-                || !tally->hasHour || tally->hourStart != hour) return index;
-            tally->hourCount++;
-        }
-        tally->count++;
-        tally->earliest = earliest;
-        tally->latest = latest;
-        tally->dayCount++;
-        if (tenth >= 0) tenths[tenth]++;
-        if (depth >= 0) depths[depth]++;
-        if ((int64_t)row->region < regionCount) regions[row->region]++;
-    }
-    return chunk->count;
+// The run rows are being placed in, its end and the end of its room: kept in locals while a pass
+// places rows of one run after another, and written back to `ends` when the run changes (run -1:
+// none).
+typedef struct {
+    int64_t run;
+    int32_t end, limit;
+} run_cursor;
+
+static inline void close_run(quaketui_time_order *order, run_cursor *cursor) {
+    if (cursor->run >= 0) order->ends[cursor->run] = cursor->end;
+    cursor->run = -1;
 }
 
-void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth) {
+// quaketui_time_order_place with the magnitude's hundredth code (-1: none) found.
+static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
+                               int32_t hundredth, int16_t tenth) {
     int64_t run = time / QUAKETUI_RUN_MS;
     if (time % QUAKETUI_RUN_MS < 0) run -= 1;
     // The run's start, in unsigned arithmetic: defined where it wraps, exact where it does not.
     uint64_t milliseconds = (uint64_t)time - (uint64_t)run * QUAKETUI_RUN_MS;
     run -= order->first;
-    if (run < 0 || run >= order->runCount || milliseconds >= QUAKETUI_RUN_MS) { order->failed = 1; return; }
-    int32_t position = order->ends[run];
-    if (position >= order->starts[run + 1]) { order->failed = 1; return; }
+    if (run != cursor->run) {
+        close_run(order, cursor);
+        if (run < 0 || run >= order->runCount) { order->failed = 1; return; }
+        *cursor = (run_cursor){run, order->ends[run], order->starts[run + 1]};
+    }
+    if (milliseconds >= QUAKETUI_RUN_MS || cursor->end >= cursor->limit) { order->failed = 1; return; }
+    int32_t position = cursor->end++;
     // MagnitudeCodes.code(of:): hundredths by their value, the others by the caller.
-    double scaled = round(magnitude * 100);
     uint32_t code = 0;
-    if (scaled >= QUAKETUI_LOWEST_HUNDREDTH && scaled < QUAKETUI_LOWEST_HUNDREDTH + QUAKETUI_HUNDREDTHS
-        && (double)(int64_t)scaled / 100 == magnitude) {
-        code = (uint32_t)((int64_t)scaled - QUAKETUI_LOWEST_HUNDREDTH);
+    if (hundredth >= 0) {
+        code = (uint32_t)hundredth;
     } else {
         order->deferred[order->deferredCount] = position;
         order->deferredMagnitudes[order->deferredCount] = magnitude;
@@ -330,31 +338,153 @@ void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double 
         order->deferredCount++;
     }
     order->rows[position] = (uint32_t)milliseconds << QUAKETUI_CODE_BITS | code;
-    order->ends[run] = position + 1;
 }
 
-int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                                    const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, quaketui_time_order *order) {
-    int64_t taken = 0;
-    if (!chunk->details) return -1;
-    for (int64_t index = 0; index < chunk->count; index++) {
+void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth) {
+    pthread_once(&hundredths_once, fill_hundredths);
+    run_cursor cursor = {-1, 0, 0};
+    place_coded(order, &cursor, time, magnitude, hundredth_code(magnitude), tenth);
+    close_run(order, &cursor);
+}
+
+int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
+                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
+                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row,
+                              quaketui_composition *composition) {
+    pthread_once(&hundredths_once, fill_hundredths);
+    if (composition && composition->failed) composition = NULL;
+    // The counts in locals (registers) while the loop runs: stores through the pointers could
+    // alias the bins. Written back on the way out.
+    int64_t count = tally->count, earliest = tally->earliest, latest = tally->latest;
+    int64_t dayCount = tally->dayCount, hourCount = tally->hourCount, taken = 0;
+    const int64_t dayStart = tally->hasDay ? tally->dayStart : INT64_MAX, dayEnd = tally->hasDay ? tally->dayEnd : INT64_MIN;
+    quaketui_time_order *order = composition ? composition->order : NULL;
+    run_cursor cursor = {-1, 0, 0};
+    int64_t index = from;
+    for (; index < chunk->count; index++) {
         const uint8_t *slot = chunk->keys + index * KEY_SLOT;
         double magnitude = load_f64(slot + 16);
         if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
-        uint32_t kind = load_u32(chunk->details + index * DETAIL_SLOT + 12);
-        int32_t kindSlot = kind < kindSlotCount ? kindSlots[kind] : -1;
-        if (kindSlot < 0) return -1;
-        kindCounts[kindSlot]++;
-        double t = magnitude_tenth(magnitude);
-        if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
-            int tenth = (int)t;
-            kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]++;
-            if (!order->failed) quaketui_time_order_place(order, (int64_t)load_u64(slot + 8), magnitude, (int16_t)tenth);
+        const uint8_t *detail = chunk->details + index * DETAIL_SLOT;
+        int64_t time = (int64_t)load_u64(slot + 8);
+        int32_t hundredth = hundredth_code(magnitude);
+        double t = tenth_of(magnitude, hundredth);
+        if (composition) {
+            // The composition's part (quaketui_composition), for every row taken.
+            uint32_t kind = load_u32(detail + 12);
+            int32_t kindSlot = kind < composition->kindSlotCount ? composition->kindSlots[kind] : -1;
+            if (kindSlot < 0) {
+                composition->failed = 1;
+                composition->taken += taken;
+                composition = NULL;
+            } else {
+                composition->kindCounts[kindSlot]++;
+                taken++;
+                if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
+                    int usable = (int)t;
+                    composition->kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + usable - QUAKETUI_USABLE_TENTH_MIN]++;
+                    if (!order->failed) place_coded(order, &cursor, time, magnitude, hundredth, (int16_t)usable);
+                }
+            }
         }
-        taken++;
+        // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
+        int tenth = -1, depth = -1;
+        double depthKm = load_f64(detail);
+        // Tally.tenthSlot(of:): a magnitude off the slots (or NaN) counts as none.
+        double bin = t - QUAKETUI_TALLY_TENTH_BASE;
+        if (bin >= 0 && bin < QUAKETUI_TALLY_TENTHS) {
+            tenth = (int)bin;
+            if (!tally->keepsLargest || magnitude > tally->smallestLargestMagnitude
+                || (magnitude == tally->smallestLargestMagnitude && time < tally->smallestLargestTime)) break;
+        }
+        if (isfinite(depthKm) && (depth = depth_slot((int32_t)load_u32(slot + 4))) < 0) break;
+        if (!(dayStart <= time && time < dayEnd)) break;
+        int64_t first = time < earliest ? time : earliest;
+        int64_t last = time > latest ? time : latest;
+        if (tally->countsHours) {
+            int64_t span, hour;
+            if (__builtin_sub_overflow(last, first, &span) || span >= QUAKETUI_TALLY_HOURLY_SPAN
+                || __builtin_sub_overflow(time, ((time % 3600000) + 3600000) % 3600000, &hour)
+                || !tally->hasHour || tally->hourStart != hour) break;
+            hourCount++;
+        }
+        count++;
+        earliest = first;
+        latest = last;
+        dayCount++;
+        if (tenth >= 0) tenths[tenth]++;
+        if (depth >= 0) depths[depth]++;
+        uint32_t region = load_u32(detail + 8);
+        if ((int64_t)region < regionCount) regions[region]++;
     }
-    return taken;
+    tally->count = count;
+    tally->earliest = earliest;
+    tally->latest = latest;
+    tally->dayCount = dayCount;
+    tally->hourCount = hourCount;
+    if (composition) composition->taken += taken;
+    if (order) close_run(order, &cursor);
+    if (index == chunk->count) return index;
+    // The row left to the caller (its composition gathered).
+    quaketui_digest_decode(0, chunk->keys + index * KEY_SLOT, row);
+    quaketui_digest_decode(2, chunk->details + index * DETAIL_SLOT, row);
+    return index;
+}
+
+int quaketui_time_order_walk(const quaketui_time_order *order, const double *moments, const int16_t *tenths,
+                             quaketui_time_walk *walk) {
+    // The walk's state in locals (registers): stores through `walk` could alias `moments`.
+    int64_t position = walk->position, previous = walk->previous, count = walk->count, sum = walk->sum,
+            squares = walk->squares;
+    int hasPrevious = walk->hasPrevious, hourly = walk->hourly, found = 0;
+    double daySum = walk->daySum, hourSum = walk->hourSum;
+    // Inside the day, and the hour when hourly (none before the first row: the day is not open).
+    int64_t from = walk->hasDay ? walk->dayStart : INT64_MAX, until = walk->hasDay ? walk->dayEnd : INT64_MIN;
+    if (hourly) {
+        int64_t hourEnd = walk->hasHour && walk->hourStart <= INT64_MAX - 3600000 ? walk->hourStart + 3600000 : INT64_MIN;
+        if (!walk->hasHour) from = INT64_MAX;
+        else if (walk->hourStart > from) from = walk->hourStart;
+        if (hourEnd < until) until = hourEnd;
+    }
+    const uint32_t mask = (1u << QUAKETUI_CODE_BITS) - 1;
+    int64_t run = walk->run;
+    for (; run < order->runCount; run++) {
+        // The run's start, wrapping as MagnitudesInTimeOrder.forEach's `&*` does.
+        uint64_t base = (uint64_t)(order->first + run) * QUAKETUI_RUN_MS;
+        if (position < order->starts[run]) position = order->starts[run];
+        for (int64_t end = order->ends[run]; position < end; position++) {
+            uint32_t row = order->rows[position], code = row & mask;
+            int64_t time = (int64_t)(base + (row >> QUAKETUI_CODE_BITS));
+            // BPositive.add(tenth:): every row placed has a usable bin.
+            int64_t tenth = tenths[code], difference = tenth - previous;
+            if (hasPrevious && difference >= 2) {
+                count++;
+                sum += difference;
+                squares += difference * difference;
+            }
+            hasPrevious = 1;
+            previous = tenth;
+            if (time < from || time >= until) {
+                walk->time = time;
+                walk->code = code;
+                found = 1;
+                break;
+            }
+            daySum += moments[code];
+            if (hourly) hourSum += moments[code];
+        }
+        if (found) break;
+    }
+    walk->run = run;
+    walk->position = position;
+    walk->hasPrevious = hasPrevious;
+    walk->previous = previous;
+    walk->count = count;
+    walk->sum = sum;
+    walk->squares = squares;
+    walk->daySum = daySum;
+    walk->hourSum = hourSum;
+    return found;
 }
 
 int64_t quaketui_digest_columns(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,

@@ -40,6 +40,8 @@ import Testing
         SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: 2.5), timeZone: utc),
         SectionedFetchRequest(predicate: QuakePredicate(searchText: "alaska"), timeZone: utc),
         SectionedFetchRequest(predicate: QuakePredicate(rowFilters: [.depth(0...100)]), timeZone: utc),
+        // Days that start 15 minutes into a run of 30 (UTC+5:45): the walk leaves a run midway.
+        SectionedFetchRequest(timeZone: TimeZone(identifier: "Asia/Kathmandu")!),
     ]
 
     /// The digest answered (unless `digestAnswers` is false: the caller checks where it did

@@ -267,15 +267,6 @@ typedef struct quaketui_tally {
     int64_t smallestLargestTime;
 } quaketui_tally;
 
-// Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
-// included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)
-// by the depth band, and in `regions` by region id (ids below `regionCount`). Stops at the first
-// such row it leaves to the caller, uncounted and decoded into `row`: one outside the day or the
-// hour run, one that may be among the largest, or one whose magnitude or depth has no bin here.
-// Returns that row's index (the caller counts it and calls again from the next), or chunk->count.
-int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
-                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
-                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row);
 
 // Where quaketui_digest_composition puts each row with a usable magnitude in time order
 // (MagnitudesInTimeOrder in DigestTimeOrder.swift): in run `floor(time / QUAKETUI_RUN_MS) - first`
@@ -304,19 +295,62 @@ typedef struct {
 // Puts one row with a usable magnitude (its bin `tenth`) in `order`.
 void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth);
 
-// The per-kind part of the statistics (DigestComposition.swift) of every row of `chunk` that
-// `query` takes, the minimum magnitude included, in the chunk's order (ids ascending): its kind's
-// slot `kindSlots[kind id]` (from part 2, which `chunk` must hold) counted in `kindCounts[slot]`;
-// its magnitude's bin (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN …
-// QUAKETUI_USABLE_TENTH_MAX), counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth -
-// QUAKETUI_USABLE_TENTH_MIN]`, and the row put in `order`. Returns how many rows, or -1 at a kind
-// without a slot (an id of `kindSlotCount` or more, or a slot below 0).
+// A walk over the rows of an order whose runs are sorted (MagnitudesInTimeOrder.sortRuns), in time
+// order: the seismic moment summed per day and per hour (CatalogueStatistics.MomentSums, the same
+// additions in the same order) and b-positive's differences (BPositive). `run` and `position` are
+// the next row; the day [dayStart, dayEnd) and, when `hourly`, the hour from `hourStart` are the
+// runs the rows add to, with their sums so far.
+typedef struct {
+    int64_t run, position;
+    int hasDay;
+    int64_t dayStart, dayEnd;
+    double daySum;
+    int hourly, hasHour;
+    int64_t hourStart;
+    double hourSum;
+    int hasPrevious;  // b-positive: the last bin, the differences of two bins or more, their sum and squares
+    int64_t previous, count, sum, squares;
+    int64_t time;     // the row returned: its time and code
+    uint32_t code;
+} quaketui_time_walk;
+
+// Walks `order` from `walk`'s next row, adding each row's moment (`moments[code]`) to the day's
+// and the hour's sums and its bin (`tenths[code]`) to b-positive. Returns 1 at the first row
+// outside the day or the hour, its bin added and its moment not (the caller adds it, opening its
+// day and hour, and calls again from the next row), with its time and code in `walk`; 0 at the end.
+int quaketui_time_order_walk(const quaketui_time_order *order, const double *moments, const int16_t *tenths,
+                             quaketui_time_walk *walk);
+
+// The per-kind part of the statistics (DigestComposition.swift) that quaketui_digest_tally gathers
+// beside the counts, for every row it takes, in the chunk's order (ids ascending): the row's kind's
+// slot `kindSlots[kind id]` counted in `kindCounts[slot]`; its magnitude's bin
+// (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN … QUAKETUI_USABLE_TENTH_MAX),
+// counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]`, and
+// the row put in `order`. `taken` counts the rows; `failed` is set at a kind without a slot (an id
+// of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered.
 #define QUAKETUI_USABLE_TENTH_MIN (-50)
 #define QUAKETUI_USABLE_TENTH_MAX 100
 #define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1
-int64_t quaketui_digest_composition(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                                    const int32_t *kindSlots, int64_t kindSlotCount, int64_t *kindCounts,
-                                    int64_t *kindTenths, quaketui_time_order *order);
+typedef struct {
+    const int32_t *kindSlots;
+    int64_t kindSlotCount;
+    int64_t *kindCounts, *kindTenths;
+    quaketui_time_order *order;
+    int64_t taken;
+    int failed;
+} quaketui_composition;
+
+// Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
+// included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)
+// by the depth band, and in `regions` by region id (ids below `regionCount`); and, unless
+// `composition` is NULL, in it. Stops at the first such row it leaves to the caller, uncounted
+// (but in `composition`) and decoded into `row`: one outside the day or the hour run, one that may
+// be among the largest, or one whose magnitude or depth has no bin here. Returns that row's index
+// (the caller counts it and calls again from the next), or chunk->count.
+int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
+                              quaketui_tally *tally, int64_t *tenths, int64_t *depths,
+                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row,
+                              quaketui_composition *composition);
 
 // The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the
 // chunk's order (ids ascending), each into its array (room for chunk->count) unless it is NULL:

@@ -53,6 +53,12 @@ public struct BPositive: Sendable, Equatable {
         previous = tenth
     }
 
+    /// The last bin and the differences kept, their sum and squares: what a walk in C carries.
+    package var parts: (previous: Int?, count: Int, sum: Int, squares: Int) {
+        get { (previous, count, sum, squares) }
+        set { (previous, count, sum, squares) = newValue }
+    }
+
     /// b⁺ and its Shi–Bolt error; nil with fewer than ``minimumCount`` differences.
     public var value: (b: Double, bError: Double)? {
         guard count >= Self.minimumCount else { return nil }

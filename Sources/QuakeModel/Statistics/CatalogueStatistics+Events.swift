@@ -77,6 +77,22 @@ extension CatalogueStatistics {
             hourSum += moment
         }
 
+        /// The day and the hour quakes are summed in, and their sums so far: what a walk in C
+        /// (`quaketui_time_order_walk`) carries between calls, adding the quakes inside both and
+        /// leaving the first outside them to `add(time:moment:)`.
+        package struct Open {
+            package var day: (start: Int64, end: Int64)?
+            package var daySum: Double
+            package var hour: Int64?
+            package var hourSum: Double
+            package let hourly: Bool
+        }
+
+        package var open: Open {
+            get { Open(day: day, daySum: daySum, hour: hour, hourSum: hourSum, hourly: hourly) }
+            set { (day, daySum, hour, hourSum) = (newValue.day, newValue.daySum, newValue.hour, newValue.hourSum) }
+        }
+
         /// The sums per day and per hour (by their start, ms).
         func sums() -> (days: [Int64: Double], hours: [Int64: Double]) {
             var (days, hours) = (days, hours)

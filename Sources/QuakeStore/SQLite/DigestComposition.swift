@@ -26,7 +26,7 @@ extension Connection {
         let kindNames = try digestKindNames()
         guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
         let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
-        guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, alsoReading: reader.take),
+        guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, composing: reader),
               !reader.failed, !reader.ordered.failed else { return nil }
         partial?(counts)
         // The composition, counted per kind, then per type and agency name (its parts are ordered
@@ -50,16 +50,9 @@ extension Connection {
         let composition = ListComposition(count: reader.taken, typeNames: typeNames, typeCounts: typeCounts,
                                           typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
         // The moments and b-positive in time order, each code's moment and bin looked up.
-        let ordered = reader.inTimeOrder()
-        let codes = ordered.codes
-        let moment = (0 ..< codes.count).map { SeismicMoment.newtonMetres(magnitude: codes.magnitude(UInt32($0))) }
-        let tenth = (0 ..< codes.count).map { Int(codes.tenth(UInt32($0))) }
         var positive = BPositive()
         var moments = counts.momentSums()
-        ordered.forEach { time, code in
-            moments.add(time: time, moment: moment[code])
-            positive.add(tenth: tenth[code])
-        }
+        reader.inTimeOrder().walk(&moments, &positive)
         return (counts.including(composition, moments: moments), positive)
     }
 
@@ -189,9 +182,9 @@ final class DigestColumnReader {
     }
 }
 
-/// The rows' counts per kind and per kind and usable bin, chunk by chunk
-/// (`quaketui_digest_composition`), and those with a usable magnitude placed in time order: what
-/// `catalogueSummaryFromDigest`'s pass reads beside the counts.
+/// The rows' counts per kind and per kind and usable bin, and those with a usable magnitude placed
+/// in time order (`quaketui_composition`): what `catalogueSummaryFromDigest`'s pass gathers beside
+/// the counts, chunk by chunk.
 final class DigestCompositionReader {
     /// The kinds by slot, and each kind id's slot (-1: none).
     let kinds: [UInt32]
@@ -219,19 +212,22 @@ final class DigestCompositionReader {
         kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
     }
 
-    /// Counts the rows of `chunk` that `query` takes, and places each with a usable magnitude.
-    func take(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>) {
-        guard !failed else { return }
-        var taken = 0
+    /// Lets `body` gather up to a chunk's rows into the C view of the reader (nil once it failed).
+    func composing(_ body: (UnsafeMutablePointer<quaketui_composition>?) -> Void) {
+        guard !failed else { return body(nil) }
+        var composition = quaketui_composition()
         ordered.placing { order in
-            taken = slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
+            slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
                 kindTenths.withUnsafeMutableBufferPointer { k in
-                    Int(quaketui_digest_composition(chunk, query, s.baseAddress, Int64(s.count), c.baseAddress, k.baseAddress, order))
+                    composition = quaketui_composition(kindSlots: s.baseAddress, kindSlotCount: Int64(s.count),
+                                                       kindCounts: c.baseAddress, kindTenths: k.baseAddress, order: order,
+                                                       taken: 0, failed: 0)
+                    body(&composition)
                 }
             } }
         }
-        guard taken >= 0 else { return failed = true }
-        self.taken += taken
+        taken += Int(composition.taken)
+        failed = composition.failed != 0
     }
 
     /// The rows placed, each run sorted (in place: the reader's copy is the only one).

@@ -167,9 +167,6 @@ struct DigestQuery {
     }
 }
 
-/// A pass's second reader of each chunk, with the query the pass runs (`catalogueStatisticsFromDigest`).
-typealias DigestChunkReader = (UnsafePointer<quaketui_digest_chunk>, UnsafePointer<quaketui_digest_query>) -> Void
-
 /// The parts of one chunk as a pass reads them from a statement's row (`quaketui_digest_chunk`):
 /// the chunk number in column 0, then the slots of parts 0, 1 and 2 (NULL for a part not read).
 enum DigestChunk {

@@ -32,9 +32,11 @@ extension CatalogueStatistics.Tally {
 
     /// Counts the rows of `chunk` from `index` that `query` takes (`quaketui_digest_tally`),
     /// their regions in `regions` by text id, up to the first one left to
-    /// `CatalogueStatistics.add`, decoded into `row`. Returns its index, or the chunk's count.
+    /// `CatalogueStatistics.add`, decoded into `row`; and each in `composition` unless it is nil.
+    /// Returns its index, or the chunk's count.
     mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>,
-                      from index: Int64, regions: inout [Int], row: inout quaketui_digest_row) -> Int64 {
+                      from index: Int64, regions: inout [Int], row: inout quaketui_digest_row,
+                      composition: UnsafeMutablePointer<quaketui_composition>?) -> Int64 {
         isEmpty = false
         var cRuns = quaketui_tally(runs)
         defer { runs = TallyRuns(cRuns) }
@@ -45,7 +47,7 @@ extension CatalogueStatistics.Tally {
                         depths.withMemoryRebound(to: Int64.self) { depths in
                             regions.withMemoryRebound(to: Int64.self) { regions in
                                 quaketui_digest_tally(chunk, query, index, &cRuns, tenths.baseAddress, depths.baseAddress,
-                                                      regions.baseAddress, Int64(regions.count), &row)
+                                                      regions.baseAddress, Int64(regions.count), &row, composition)
                             }
                         }
                     }
@@ -57,18 +59,19 @@ extension CatalogueStatistics.Tally {
 
 extension CatalogueStatistics {
     /// Adds the rows of a digest chunk of `count` rows that `query` takes, their regions counted
-    /// in `regions` by text id; `title` gives a region's title for one of the largest quakes.
-    /// `quaketui_digest_tally` counts the rows in C; each one it leaves (in a new day, perhaps
-    /// one of the largest, …) is added here.
+    /// in `regions` by text id, and each in `composition` unless it is nil; `title` gives a
+    /// region's title for one of the largest quakes. `quaketui_digest_tally` counts the rows in C;
+    /// each one it leaves (in a new day, perhaps one of the largest, …) is added here.
     mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>, count: Int64,
-                      regions: inout [Int], title: (UInt32) -> String) {
+                      regions: inout [Int], composition: UnsafeMutablePointer<quaketui_composition>?,
+                      title: (UInt32) -> String) {
         var row = quaketui_digest_row()
-        var index = tally.add(chunk, query, from: 0, regions: &regions, row: &row)
+        var index = tally.add(chunk, query, from: 0, regions: &regions, row: &row, composition: composition)
         while index < count {
             add(magnitude: row.magnitude.isNaN ? nil : row.magnitude, depth: row.depth.isNaN ? nil : row.depth,
                 band: row.depthBucket, time: row.time) { title(row.region) }
             if Int(row.region) < regions.count { regions[Int(row.region)] += 1 }
-            index = tally.add(chunk, query, from: index + 1, regions: &regions, row: &row)
+            index = tally.add(chunk, query, from: index + 1, regions: &regions, row: &row, composition: composition)
         }
     }
 }

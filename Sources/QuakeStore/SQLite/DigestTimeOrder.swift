@@ -134,6 +134,45 @@ struct MagnitudesInTimeOrder {
         }
     }
 
+    /// Walks the rows in time order (after `sortRuns`) in C (`quaketui_time_order_walk`): each
+    /// row's moment into `sums`, as `sums.add(time:magnitude:)` adds it, and its bin into
+    /// `positive`, as `positive.add(tenth:)` does. C sums the rows within the open day and hour;
+    /// `sums` opens the next ones.
+    func walk(_ sums: inout CatalogueStatistics.MomentSums, _ positive: inout BPositive) {
+        let moments = (0 ..< codes.count).map { SeismicMoment.newtonMetres(magnitude: codes.magnitude(UInt32($0))) }
+        let tenths = (0 ..< codes.count).map { codes.tenth(UInt32($0)) }
+        var walk = quaketui_time_walk()
+        let bins = positive.parts
+        (walk.hasPrevious, walk.previous) = (bins.previous == nil ? 0 : 1, Int64(bins.previous ?? 0))
+        (walk.count, walk.sum, walk.squares) = (Int64(bins.count), Int64(bins.sum), Int64(bins.squares))
+        func carry(_ open: CatalogueStatistics.MomentSums.Open) {
+            walk.hourly = open.hourly ? 1 : 0
+            (walk.hasDay, walk.dayStart, walk.dayEnd) = (open.day == nil ? 0 : 1, open.day?.start ?? 0, open.day?.end ?? 0)
+            (walk.hasHour, walk.hourStart) = (open.hour == nil ? 0 : 1, open.hour ?? 0)
+            (walk.daySum, walk.hourSum) = (open.daySum, open.hourSum)
+        }
+        func opened(_ open: CatalogueStatistics.MomentSums.Open) -> CatalogueStatistics.MomentSums.Open {
+            var open = open
+            (open.daySum, open.hourSum) = (walk.daySum, walk.hourSum)
+            return open
+        }
+        carry(sums.open)
+        starts.withUnsafeBufferPointer { starts in ends.withUnsafeBufferPointer { ends in rows.withUnsafeBufferPointer { rows in
+            var order = quaketui_time_order(first: first, runCount: Int64(ends.count), starts: starts.baseAddress,
+                                            ends: UnsafeMutablePointer(mutating: ends.baseAddress),
+                                            rows: UnsafeMutablePointer(mutating: rows.baseAddress), deferred: nil,
+                                            deferredMagnitudes: nil, deferredTenths: nil, deferredCount: 0, failed: 0)
+            while quaketui_time_order_walk(&order, moments, tenths, &walk) != 0 {
+                sums.open = opened(sums.open)
+                sums.add(time: walk.time, moment: moments[Int(walk.code)])
+                carry(sums.open)
+                walk.position += 1
+            }
+        } } }
+        sums.open = opened(sums.open)
+        positive.parts = (walk.hasPrevious != 0 ? Int(walk.previous) : nil, Int(walk.count), Int(walk.sum), Int(walk.squares))
+    }
+
     /// Each row in order (after `sortRuns`): its time and its magnitude's code (`codes`).
     func forEach(_ body: (_ time: Int64, _ code: Int) -> Void) {
         rows.withUnsafeBufferPointer { rows in

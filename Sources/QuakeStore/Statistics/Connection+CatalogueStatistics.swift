@@ -51,10 +51,10 @@ extension Connection {
     /// `catalogueStatistics(of:)` in one pass over the digest (`SearchDigest`): for a request it
     /// answers (`QueryPlan.digestAnswers`) in a snapshot where it is
     /// complete; nil otherwise (the caller reads the rows). Regions are counted by their text id,
-    /// and titled once each at the end. `alsoReading` gets each chunk with the query too, while
-    /// it is read (`catalogueSummaryFromDigest`: one pass for the counts and the composition).
+    /// and titled once each at the end. `composing` gathers the rows' composition in the same
+    /// pass (`catalogueSummaryFromDigest`).
     func catalogueStatisticsFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
-                                       alsoReading reader: DigestChunkReader? = nil)
+                                       composing reader: DigestCompositionReader? = nil)
         throws(SQLiteError) -> CatalogueStatistics? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
@@ -76,8 +76,12 @@ extension Connection {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
             DigestChunk.with(chunks) { chunk, rows in
                 query.withC { query in
-                    statistics.add(chunk, query, count: Int64(rows), regions: &regions, title: text)
-                    reader?(chunk, query)
+                    guard let reader else {
+                        return statistics.add(chunk, query, count: Int64(rows), regions: &regions, composition: nil, title: text)
+                    }
+                    reader.composing { composition in
+                        statistics.add(chunk, query, count: Int64(rows), regions: &regions, composition: composition, title: text)
+                    }
                 }
             }
         }
