@@ -347,6 +347,47 @@ void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double 
     close_run(order, &cursor);
 }
 
+// The composition's part of a row taken (quaketui_composition): `detail` its part 2, `magnitude`
+// its hundredth code (-1: none) and bin `t`; `taken` counts it. 0 at a kind without a slot.
+static inline int compose_row(quaketui_composition *composition, quaketui_time_order *order, run_cursor *cursor,
+                              const uint8_t *detail, int64_t time, double magnitude, int32_t hundredth, double t,
+                              int64_t *taken) {
+    uint32_t kind = load_u32(detail + 12);
+    int32_t kindSlot = kind < composition->kindSlotCount ? composition->kindSlots[kind] : -1;
+    if (kindSlot < 0) return 0;
+    composition->kindCounts[kindSlot]++;
+    (*taken)++;
+    if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
+        int usable = (int)t;
+        composition->kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + usable - QUAKETUI_USABLE_TENTH_MIN]++;
+        if (!order->failed) place_coded(order, cursor, time, magnitude, hundredth, (int16_t)usable);
+    }
+    return 1;
+}
+
+void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                             quaketui_composition *composition) {
+    pthread_once(&hundredths_once, fill_hundredths);
+    if (!chunk->details) composition->failed = 1;
+    if (composition->failed) return;
+    quaketui_time_order *order = composition->order;
+    run_cursor cursor = {-1, 0, 0};
+    int64_t taken = 0;
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        int32_t hundredth = hundredth_code(magnitude);
+        if (!compose_row(composition, order, &cursor, chunk->details + index * DETAIL_SLOT, (int64_t)load_u64(slot + 8),
+                         magnitude, hundredth, tenth_of(magnitude, hundredth), &taken)) {
+            composition->failed = 1;
+            break;
+        }
+    }
+    close_run(order, &cursor);
+    composition->taken += taken;
+}
+
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
                               int64_t *regions, int64_t regionCount, quaketui_digest_row *row,
@@ -369,23 +410,9 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
         int64_t time = (int64_t)load_u64(slot + 8);
         int32_t hundredth = hundredth_code(magnitude);
         double t = tenth_of(magnitude, hundredth);
-        if (composition) {
-            // The composition's part (quaketui_composition), for every row taken.
-            uint32_t kind = load_u32(detail + 12);
-            int32_t kindSlot = kind < composition->kindSlotCount ? composition->kindSlots[kind] : -1;
-            if (kindSlot < 0) {
-                composition->failed = 1;
-                composition->taken += taken;
-                composition = NULL;
-            } else {
-                composition->kindCounts[kindSlot]++;
-                taken++;
-                if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
-                    int usable = (int)t;
-                    composition->kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + usable - QUAKETUI_USABLE_TENTH_MIN]++;
-                    if (!order->failed) place_coded(order, &cursor, time, magnitude, hundredth, (int16_t)usable);
-                }
-            }
+        if (composition && !compose_row(composition, order, &cursor, detail, time, magnitude, hundredth, t, &taken)) {
+            composition->failed = 1;
+            composition = NULL;
         }
         // What the caller counts: everything CatalogueStatistics.add does beyond adding to a bin.
         int tenth = -1, depth = -1;

@@ -53,8 +53,16 @@ import Testing
             for request in requests {
                 let plan = QueryPlan(request)
                 if digestAnswers {
-                    #expect(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone) != nil, "the digest answers",
-                            sourceLocation: sourceLocation)
+                    // Gathered beside the counts (a second connection), with them, or after them:
+                    // the same numbers.
+                    let beside = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .beside)
+                    #expect(beside != nil, "the digest answers", sourceLocation: sourceLocation)
+                    for pass in [CompositionPass.withCounts, .afterCounts] {
+                        let other = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: pass)
+                        #expect(other?.0 == beside?.0 && other?.0.composition == beside?.0.composition
+                                && other?.0.dayMoments == beside?.0.dayMoments && other?.0.hourMoments == beside?.0.hourMoments
+                                && other?.1 == beside?.1, "\(pass)", sourceLocation: sourceLocation)
+                    }
                 }
                 var counted: CatalogueStatistics?
                 let (statistics, positive) = try db.catalogueSummary(of: request, partial: { counted = $0 })
@@ -196,6 +204,25 @@ import Testing
         let later = backwards.add(bucket: 10, count: 1), earlier = backwards.add(bucket: 2, count: 1)
         let near = wide.add(bucket: 0, count: 1), far = wide.add(bucket: 2 * Int64(TimeRunRoom.maximumRuns), count: 1)
         #expect(later && !earlier && near && !far)
+    }
+
+    /// A commit lands between this connection's snapshot and the second one's: that one sees
+    /// another store, so the composition is gathered on this one, and every number is of this
+    /// snapshot (`CompositionPass.beside`).
+    @Test func aCommitBetweenTheTwoConnectionsIsNotCounted() throws {
+        let store = try TestStore(Self.records(count: 600, seed: 11))
+        defer { store.remove() }
+        let request = Self.requests[0], plan = QueryPlan(request)
+        try store.read { (db: Connection) throws -> Void in
+            let before = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .withCounts))
+            try store.delete(code: "d5")
+            let beside = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .beside))
+            #expect(beside.0 == before.0 && beside.0.composition == before.0.composition && beside.1 == before.1)
+            #expect(beside.0.composition?.count == 600)
+        }
+        try store.read { (db: Connection) throws -> Void in
+            #expect(try db.catalogueSummary(of: request).0.composition?.count == 599)
+        }
     }
 
     /// Under three days the moments are per hour too.

@@ -340,6 +340,12 @@ typedef struct {
     int failed;
 } quaketui_composition;
 
+// The composition alone of every row of `chunk` (with part 2) that `query` takes, the minimum
+// magnitude included: what quaketui_digest_tally gathers beside its counts, for a pass that
+// counts on another thread.
+void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                             quaketui_composition *composition);
+
 // Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
 // included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)
 // by the depth band, and in `regions` by region id (ids below `regionCount`); and, unless

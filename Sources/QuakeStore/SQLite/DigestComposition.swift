@@ -21,14 +21,33 @@ extension Connection {
     /// the runs are sorted and walked). Every number equals what the rows read in time order give
     /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
     /// digest cannot answer.
-    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
+    ///
+    /// Where the composition is gathered is `composing`'s (`CompositionPass`): by default beside
+    /// the counts, on a second connection and thread, for a store in a file.
+    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone, composing pass: CompositionPass = .beside,
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
+        guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let kindNames = try digestKindNames()
-        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
-        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
-        guard let counts = try catalogueStatisticsFromDigest(plan, timeZone: timeZone, composing: reader),
-              !reader.failed, !reader.ordered.failed else { return nil }
-        partial?(counts)
+        let composer = pass == .beside ? DigestComposer.start(path: path, query: query, token: try currentHistoryToken()) : nil
+        defer { composer?.cancel() }
+        let counts: CatalogueStatistics
+        let reader: DigestCompositionReader
+        if composer != nil || pass == .afterCounts {
+            counts = try catalogueStatistics(digest: query, timeZone: timeZone)
+            partial?(counts)
+            // Gathered here after all where the second connection could not.
+            var composed = composer?.result()
+            if composed == nil { composed = try digestComposition(query) }
+            guard let composed else { return nil }
+            reader = composed
+        } else {
+            guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
+            reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
+            counts = try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
+            guard !reader.failed, !reader.ordered.failed else { return nil }
+            partial?(counts)
+            reader.sortRuns()
+        }
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
@@ -52,8 +71,25 @@ extension Connection {
         // The moments and b-positive in time order, each code's moment and bin looked up.
         var positive = BPositive()
         var moments = counts.momentSums()
-        reader.inTimeOrder().walk(&moments, &positive)
+        reader.ordered.walk(&moments, &positive)
         return (counts.including(composition, moments: moments), positive)
+    }
+
+    /// The composition of the rows `query` takes, gathered in one pass over the digest, its runs
+    /// of time sorted; nil where the digest cannot hold it (`MagnitudesInTimeOrder`).
+    fileprivate func digestComposition(_ query: DigestQuery) throws(SQLiteError) -> DigestCompositionReader? {
+        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
+        let reader = DigestCompositionReader(kinds: try digestKindNames().keys.sorted(), ordered: empty)
+        let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
+        while try chunks.step() {
+            try stopIfDue()
+            DigestChunk.with(chunks) { chunk, _ in
+                query.withC { query in reader.composing { composition in composition.map { quaketui_digest_compose(chunk, query, $0) } } }
+            }
+        }
+        guard !reader.failed, !reader.ordered.failed else { return nil }
+        reader.sortRuns()
+        return reader
     }
 
     /// `catalogueEvents(of:)` from the digest: the same events (ids, times, epicentres, depths,
@@ -230,11 +266,74 @@ final class DigestCompositionReader {
         failed = composition.failed != 0
     }
 
-    /// The rows placed, each run sorted (in place: the reader's copy is the only one).
-    func inTimeOrder() -> MagnitudesInTimeOrder {
-        ordered.sortRuns()
-        return ordered
+    /// Sorts each run of the rows placed (`MagnitudesInTimeOrder.sortRuns`).
+    func sortRuns() { ordered.sortRuns() }
+}
+
+/// Where `catalogueSummaryFromDigest` gathers the composition (types, agencies, bins, and the
+/// magnitudes in time order) beside its counts.
+enum CompositionPass {
+    /// In the counting pass itself, row by row (a store in memory: one connection).
+    case withCounts
+    /// On a second connection and thread while this one counts (`DigestComposer`): the pass then
+    /// takes the longer of the two instead of their sum; `afterCounts` where that connection
+    /// does not see this one's snapshot (a commit came between) or cannot open.
+    case beside
+    /// In a second pass on this connection, after the counts.
+    case afterCounts
+}
+
+/// The composition of a pass over the digest gathered on a second connection to the store and a
+/// thread of its own (`Connection.digestComposition`), while the caller's connection counts. The
+/// second connection reads only where it sees the caller's snapshot: the same persistent history
+/// token (every commit moves it). Cancelled, it stops at its next chunk; its connection and memory
+/// are its own, so the caller need not wait for it.
+final class DigestComposer: @unchecked Sendable {
+    // @unchecked: `answer` is written by the thread before `done` is signalled, and read after.
+    private let done = DispatchSemaphore(value: 0)
+    private let stopped = LockedValue(false)
+    private var answer: DigestCompositionReader?
+
+    /// Starts gathering `query`'s composition from the store at `path`, as of history `token`.
+    static func start(path: String, query: DigestQuery, token: HistoryToken) -> DigestComposer? {
+        guard !path.isEmpty, !path.hasPrefix(":memory:"), !path.hasPrefix("file::memory:") else { return nil }
+        let composer = DigestComposer()
+        let work = UncheckedBox((path, query))
+        let thread = Thread { composer.run(path: work.value.0, query: work.value.1, token: token) }
+        thread.name = "quaketui-statistics"
+        thread.start()
+        return composer
     }
+
+    private func run(path: String, query: DigestQuery, token: HistoryToken) {
+        defer { done.signal() }
+        guard let db = try? Connection(path: path, create: false) else { return }
+        defer { db.close() }
+        answer = try? db.withCancellation({ [stopped] in stopped.withLock { $0 } }) {
+            try db.execute("PRAGMA query_only = 1")
+            try db.execute("PRAGMA main.cache_size = -\(ViewContext.cacheKiB)")
+            return try db.transaction(.deferred) {
+                guard try db.currentHistoryToken() == token else { return nil }
+                return try db.digestComposition(query)
+            }
+        }
+    }
+
+    /// The composition, once gathered; nil where the second connection could not (no such
+    /// snapshot, an error, cancelled): the caller gathers it then.
+    func result() -> DigestCompositionReader? {
+        done.wait()
+        return answer
+    }
+
+    /// Stops the gathering at its next chunk.
+    func cancel() { stopped.withLock { $0 = true } }
+}
+
+/// A value handed to another thread that only it then uses.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }
 
 /// The positions of `times` in time order, the lower position (id) first on equal times; nil when

@@ -57,6 +57,12 @@ extension Connection {
                                        composing reader: DigestCompositionReader? = nil)
         throws(SQLiteError) -> CatalogueStatistics? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
+        return try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
+    }
+
+    /// `catalogueStatisticsFromDigest` for the digest `query` of a plan.
+    func catalogueStatistics(digest query: DigestQuery, timeZone: TimeZone,
+                             composing reader: DigestCompositionReader? = nil) throws(SQLiteError) -> CatalogueStatistics {
         let title = try prepare("SELECT text FROM quake_digest_text WHERE id = ?")
         var failure: SQLiteError?
         func text(_ id: UInt32) -> String {
