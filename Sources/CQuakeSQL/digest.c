@@ -145,7 +145,7 @@ static inline int64_t magnitude_bucket(double magnitude) {
 
 // Whether row `index` of `chunk` is one the query takes: its place and every filter (not the
 // minimum magnitude, which the results test beside the match set).
-static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, const quaketui_digest_query *query) {
+__attribute__((always_inline)) static inline int takes_row(const quaketui_digest_chunk *chunk, int64_t index, const quaketui_digest_query *query) {
     const uint8_t *slot = chunk->keys + index * KEY_SLOT;
     uint32_t text = load_u32(slot);
     // 0: no row has this id. A text past the dictionary read (none: one snapshot) matches nothing.
