@@ -72,6 +72,10 @@ func usage(_ message: String) -> Never {
 
 // A reader that goes away must not kill us with SIGPIPE before we can stop cleanly.
 signal(SIGPIPE, SIG_IGN)
+// FoundationNetworking keeps a core busy while it waits on a server (its dispatch sources wake
+// thousands of times a second, whether the response is slow to come or trickles in): at nice 10
+// the browser it downloads for is scheduled before it on a busy machine. Only ever lowered.
+Niceness.lower(to: Niceness.helper)
 var arguments = Array(CommandLine.arguments.dropFirst())
 var limits = Limits()
 var parent = getppid()

@@ -58,6 +58,27 @@ import Testing
         #expect(count == text.utf8.count)
     }
 
+    /// The helper waits on a server at nice 10 or more: FoundationNetworking keeps a core busy
+    /// while it waits, and the browser it downloads for is scheduled first.
+    @Test func theHelperWaitsBelowItsParent() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/stall/feed.geojson")), timeout: 5)
+        defer { stream.close() }
+        let helper = try #require(Self.helpers().first, "no quaketui-http child")
+        // /proc/PID/stat: the niceness is the 19th field, the 17th after the command's ")".
+        func niceness() -> Int? {
+            guard let stat = try? String(contentsOfFile: "/proc/\(helper)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 16 ? Int(fields[16]) : nil
+        }
+        let own = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        #expect(eventually(timeout: 5) { (niceness() ?? 0) >= max(10, own) }, "the helper runs at nice \(niceness() ?? -99)")
+    }
+
     /// This process's `quaketui-http` children that still run (this suite runs its tests one at
     /// a time, and is the only one of its target that downloads).
     static func helpers() -> [pid_t] {
