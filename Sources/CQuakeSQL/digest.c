@@ -313,7 +313,7 @@ static inline void close_run(quaketui_time_order *order, run_cursor *cursor) {
 }
 
 // quaketui_time_order_place with the magnitude's hundredth code (-1: none) found.
-static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
+__attribute__((always_inline)) static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
                                int32_t hundredth, int16_t tenth) {
     int64_t run = time / QUAKETUI_RUN_MS;
     if (time % QUAKETUI_RUN_MS < 0) run -= 1;
@@ -349,19 +349,19 @@ void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double 
 
 // The composition's part of a row taken (quaketui_composition): `detail` its part 2, `magnitude`
 // its hundredth code (-1: none) and bin `t`; `taken` counts it. 0 at a kind without a slot.
-static inline int compose_row(quaketui_composition *composition, quaketui_time_order *order, run_cursor *cursor,
+__attribute__((always_inline)) static inline int compose_row(quaketui_composition *composition, quaketui_time_order *order, run_cursor *cursor,
                               const uint8_t *detail, int64_t time, double magnitude, int32_t hundredth, double t,
                               int64_t *taken) {
-    uint32_t kind = load_u32(detail + 12);
-    int32_t kindSlot = kind < composition->kindSlotCount ? composition->kindSlots[kind] : -1;
-    if (kindSlot < 0) return 0;
-    composition->kindCounts[kindSlot]++;
-    (*taken)++;
-    if (t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX) {
-        int usable = (int)t;
-        composition->kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + usable - QUAKETUI_USABLE_TENTH_MIN]++;
-        if (!order->failed) place_coded(order, cursor, time, magnitude, hundredth, (int16_t)usable);
+    int usable = t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX;
+    if (composition->kindCounts) {
+        uint32_t kind = load_u32(detail + 12);
+        int32_t kindSlot = kind < composition->kindSlotCount ? composition->kindSlots[kind] : -1;
+        if (kindSlot < 0) return 0;
+        composition->kindCounts[kindSlot]++;
+        if (usable) composition->kindTenths[kindSlot * QUAKETUI_USABLE_TENTHS + (int)t - QUAKETUI_USABLE_TENTH_MIN]++;
     }
+    (*taken)++;
+    if (usable && order && !order->failed) place_coded(order, cursor, time, magnitude, hundredth, (int16_t)t);
     return 1;
 }
 
@@ -384,7 +384,7 @@ void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_
             break;
         }
     }
-    close_run(order, &cursor);
+    if (order) close_run(order, &cursor);
     composition->taken += taken;
 }
 

@@ -268,7 +268,7 @@ typedef struct quaketui_tally {
 } quaketui_tally;
 
 
-// Where quaketui_digest_composition puts each row with a usable magnitude in time order
+// Where the composition (quaketui_composition) puts each row with a usable magnitude in time order
 // (MagnitudesInTimeOrder in DigestTimeOrder.swift): in run `floor(time / QUAKETUI_RUN_MS) - first`
 // (0 ..< runCount), at `ends[run]`, which then grows, never to `starts[run + 1]`; as its
 // milliseconds within the run shifted left by QUAKETUI_CODE_BITS, or'ed with its magnitude's
@@ -327,7 +327,8 @@ int quaketui_time_order_walk(const quaketui_time_order *order, const double *mom
 // (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN … QUAKETUI_USABLE_TENTH_MAX),
 // counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]`, and
 // the row put in `order`. `taken` counts the rows; `failed` is set at a kind without a slot (an id
-// of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered.
+// of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered. With `kindCounts`
+// NULL no kind is counted, with `order` NULL no row placed: two passes can share the work.
 #define QUAKETUI_USABLE_TENTH_MIN (-50)
 #define QUAKETUI_USABLE_TENTH_MAX 100
 #define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1

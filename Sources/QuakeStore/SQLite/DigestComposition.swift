@@ -22,39 +22,42 @@ extension Connection {
     /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
     /// digest cannot answer.
     ///
-    /// Where the composition is gathered is `composing`'s (`CompositionPass`): by default beside
-    /// the counts, on a second connection and thread, for a store in a file.
+    /// The counting pass counts the types, agencies and bins too; where the time order is made is
+    /// `composing`'s (`CompositionPass`): by default beside the counts, on a second connection and
+    /// thread, for a store in a file.
     func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone, composing pass: CompositionPass = .beside,
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let kindNames = try digestKindNames()
         let composer = pass == .beside ? DigestComposer.start(path: path, query: query, token: try currentHistoryToken()) : nil
         defer { composer?.cancel() }
-        let counts: CatalogueStatistics
-        let reader: DigestCompositionReader
-        if composer != nil || pass == .afterCounts {
-            counts = try catalogueStatistics(digest: query, timeZone: timeZone)
-            partial?(counts)
-            // Gathered here after all where the second connection could not.
-            var composed = composer?.result()
-            if composed == nil { composed = try digestComposition(query) }
-            guard let composed else { return nil }
-            reader = composed
-        } else {
-            guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
-            reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
-            counts = try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
-            guard !reader.failed, !reader.ordered.failed else { return nil }
-            partial?(counts)
+        // The kinds are counted in the counting pass; the time order there too, beside it on a
+        // second connection, or after it.
+        let placesHere = composer == nil && pass != .afterCounts
+        var room: TimeRunRoom?
+        if placesHere { room = try TimeRunRoom.read(self) }
+        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: room.flatMap(MagnitudesInTimeOrder.init))
+        if placesHere && reader.ordered == nil { return nil }
+        let counts = try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
+        guard !reader.anyFailed else { return nil }
+        partial?(counts)
+        var ordered: MagnitudesInTimeOrder?
+        if placesHere {
             reader.sortRuns()
+            ordered = reader.ordered
+        } else {
+            // Made here after all where the second connection could not.
+            ordered = composer?.result()
+            if ordered == nil { ordered = try timeOrder(query) }
         }
+        guard let ordered else { return nil }
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
         var typeIndex: [String: Int32] = [:], agencyIndex: [String: Int32] = [:]
         var typeNames: [String] = [], agencyNames: [String] = []
         var typeCounts: [Int] = [], typeTenths: [[Int: Int]] = [], agencyCounts: [Int] = []
-        for (slot, kind) in reader.kinds.enumerated() where reader.kindCounts[slot] > 0 {
+        for (slot, kind) in (reader.kinds ?? []).enumerated() where reader.kindCounts[slot] > 0 {
             guard let names = kindNames[kind] else { return nil }
             let type = Int(CatalogueEvents.intern(names.type, &typeIndex, &typeNames))
             let agency = Int(CatalogueEvents.intern(names.agency, &agencyIndex, &agencyNames))
@@ -71,15 +74,15 @@ extension Connection {
         // The moments and b-positive in time order, each code's moment and bin looked up.
         var positive = BPositive()
         var moments = counts.momentSums()
-        reader.ordered.walk(&moments, &positive)
+        ordered.walk(&moments, &positive)
         return (counts.including(composition, moments: moments), positive)
     }
 
-    /// The composition of the rows `query` takes, gathered in one pass over the digest, its runs
-    /// of time sorted; nil where the digest cannot hold it (`MagnitudesInTimeOrder`).
-    fileprivate func digestComposition(_ query: DigestQuery) throws(SQLiteError) -> DigestCompositionReader? {
+    /// The usable magnitudes of the rows `query` takes in time order, gathered in one pass over
+    /// the digest, its runs sorted; nil where the digest cannot hold them (`MagnitudesInTimeOrder`).
+    fileprivate func timeOrder(_ query: DigestQuery) throws(SQLiteError) -> MagnitudesInTimeOrder? {
         guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
-        let reader = DigestCompositionReader(kinds: try digestKindNames().keys.sorted(), ordered: empty)
+        let reader = DigestCompositionReader(kinds: nil, ordered: empty)
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
             try stopIfDue()
@@ -87,9 +90,9 @@ extension Connection {
                 query.withC { query in reader.composing { composition in composition.map { quaketui_digest_compose(chunk, query, $0) } } }
             }
         }
-        guard !reader.failed, !reader.ordered.failed else { return nil }
+        guard !reader.anyFailed else { return nil }
         reader.sortRuns()
-        return reader
+        return reader.ordered
     }
 
     /// `catalogueEvents(of:)` from the digest: the same events (ids, times, epicentres, depths,
@@ -219,11 +222,11 @@ final class DigestColumnReader {
 }
 
 /// The rows' counts per kind and per kind and usable bin, and those with a usable magnitude placed
-/// in time order (`quaketui_composition`): what `catalogueSummaryFromDigest`'s pass gathers beside
-/// the counts, chunk by chunk.
+/// in time order (`quaketui_composition`): what `catalogueSummaryFromDigest`'s passes gather beside
+/// the counts, chunk by chunk; either part alone where two passes share the work.
 final class DigestCompositionReader {
-    /// The kinds by slot, and each kind id's slot (-1: none).
-    let kinds: [UInt32]
+    /// The kinds by slot (nil: no kind counted), and each kind id's slot (-1: none).
+    let kinds: [UInt32]?
     private var slots: [Int32]
     /// Rows per kind slot, and per kind slot and usable bin (`MagnitudeFrequency.usableTenths`).
     private(set) var kindCounts: [Int64], kindTenths: [Int64]
@@ -231,60 +234,68 @@ final class DigestCompositionReader {
     private(set) var taken = 0
     /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
     private(set) var failed = false
-    /// The rows taken with a usable magnitude, placed in their runs of time.
-    private(set) var ordered: MagnitudesInTimeOrder
+    /// The rows taken with a usable magnitude, placed in their runs of time (nil: none placed).
+    private(set) var ordered: MagnitudesInTimeOrder?
 
     /// The bins the C pass counts, `QUAKETUI_USABLE_TENTH_MIN` … `QUAKETUI_USABLE_TENTH_MAX`, and
     /// how many: `MagnitudeFrequency.usableTenths` (a test holds them equal).
     static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
     static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
 
-    init(kinds: [UInt32], ordered: MagnitudesInTimeOrder) {
+    init(kinds: [UInt32]?, ordered: MagnitudesInTimeOrder?) {
         self.kinds = kinds
         self.ordered = ordered
-        slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
-        for (slot, kind) in kinds.enumerated() { slots[Int(kind)] = Int32(slot) }
-        kindCounts = [Int64](repeating: 0, count: kinds.count)
-        kindTenths = [Int64](repeating: 0, count: kinds.count * MagnitudeFrequency.usableTenths.count)
+        let all = kinds ?? []
+        slots = [Int32](repeating: -1, count: Int(all.max().map { $0 + 1 } ?? 0))
+        for (slot, kind) in all.enumerated() { slots[Int(kind)] = Int32(slot) }
+        // One slot at least, so that C is given somewhere to count (it counts kinds where it is).
+        kindCounts = [Int64](repeating: 0, count: max(1, all.count))
+        kindTenths = [Int64](repeating: 0, count: max(1, all.count) * MagnitudeFrequency.usableTenths.count)
     }
+
+    /// Whether a part failed: a kind without a slot, or a row its run had no room for.
+    var anyFailed: Bool { failed || ordered?.failed == true }
 
     /// Lets `body` gather up to a chunk's rows into the C view of the reader (nil once it failed).
     func composing(_ body: (UnsafeMutablePointer<quaketui_composition>?) -> Void) {
         guard !failed else { return body(nil) }
         var composition = quaketui_composition()
-        ordered.placing { order in
+        func run(_ order: UnsafeMutablePointer<quaketui_time_order>?) {
             slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
                 kindTenths.withUnsafeMutableBufferPointer { k in
+                    let counting = kinds != nil
                     composition = quaketui_composition(kindSlots: s.baseAddress, kindSlotCount: Int64(s.count),
-                                                       kindCounts: c.baseAddress, kindTenths: k.baseAddress, order: order,
+                                                       kindCounts: counting ? c.baseAddress : nil,
+                                                       kindTenths: counting ? k.baseAddress : nil, order: order,
                                                        taken: 0, failed: 0)
                     body(&composition)
                 }
             } }
         }
+        if ordered != nil { ordered!.placing { run($0) } } else { run(nil) }
         taken += Int(composition.taken)
         failed = composition.failed != 0
     }
 
     /// Sorts each run of the rows placed (`MagnitudesInTimeOrder.sortRuns`).
-    func sortRuns() { ordered.sortRuns() }
+    func sortRuns() { ordered?.sortRuns() }
 }
 
-/// Where `catalogueSummaryFromDigest` gathers the composition (types, agencies, bins, and the
-/// magnitudes in time order) beside its counts.
+/// Where `catalogueSummaryFromDigest` puts the list's magnitudes in time order (what the moments
+/// and b-positive walk); the types, agencies and bins are counted in the counting pass.
 enum CompositionPass {
     /// In the counting pass itself, row by row (a store in memory: one connection).
     case withCounts
-    /// On a second connection and thread while this one counts (`DigestComposer`): the pass then
-    /// takes the longer of the two instead of their sum; `afterCounts` where that connection
-    /// does not see this one's snapshot (a commit came between) or cannot open.
+    /// On a second connection and thread while this one counts (`DigestComposer`): the summary
+    /// then takes about the longer of the two instead of their sum; `afterCounts` where that
+    /// connection does not see this one's snapshot (a commit came between) or cannot open.
     case beside
     /// In a second pass on this connection, after the counts.
     case afterCounts
 }
 
-/// The composition of a pass over the digest gathered on a second connection to the store and a
-/// thread of its own (`Connection.digestComposition`), while the caller's connection counts. The
+/// The time order of a pass over the digest gathered on a second connection to the store and a
+/// thread of its own (`Connection.timeOrder`), while the caller's connection counts. The
 /// second connection reads only where it sees the caller's snapshot: the same persistent history
 /// token (every commit moves it). Cancelled, it stops at its next chunk; its connection and memory
 /// are its own, so the caller need not wait for it.
@@ -292,9 +303,9 @@ final class DigestComposer: @unchecked Sendable {
     // @unchecked: `answer` is written by the thread before `done` is signalled, and read after.
     private let done = DispatchSemaphore(value: 0)
     private let stopped = LockedValue(false)
-    private var answer: DigestCompositionReader?
+    private var answer: MagnitudesInTimeOrder?
 
-    /// Starts gathering `query`'s composition from the store at `path`, as of history `token`.
+    /// Starts putting `query`'s rows in time order from the store at `path`, as of history `token`.
     static func start(path: String, query: DigestQuery, token: HistoryToken) -> DigestComposer? {
         guard !path.isEmpty, !path.hasPrefix(":memory:"), !path.hasPrefix("file::memory:") else { return nil }
         let composer = DigestComposer()
@@ -314,19 +325,19 @@ final class DigestComposer: @unchecked Sendable {
             try db.execute("PRAGMA main.cache_size = -\(ViewContext.cacheKiB)")
             return try db.transaction(.deferred) {
                 guard try db.currentHistoryToken() == token else { return nil }
-                return try db.digestComposition(query)
+                return try db.timeOrder(query)
             }
         }
     }
 
-    /// The composition, once gathered; nil where the second connection could not (no such
-    /// snapshot, an error, cancelled): the caller gathers it then.
-    func result() -> DigestCompositionReader? {
+    /// The rows in time order, their runs sorted; nil where the second connection could not (no
+    /// such snapshot, an error, cancelled): the caller puts them in order then.
+    func result() -> MagnitudesInTimeOrder? {
         done.wait()
         return answer
     }
 
-    /// Stops the gathering at its next chunk.
+    /// Stops the pass at its next chunk.
     func cancel() { stopped.withLock { $0 = true } }
 }
 
