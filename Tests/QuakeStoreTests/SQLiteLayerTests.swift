@@ -16,6 +16,28 @@ import Testing
         }
     }
 
+    /// A transaction that fails while an interrupt is pending (a newer job's, from another thread)
+    /// and a statement still steps still ends: the next BEGIN works. The ROLLBACK was interrupted
+    /// too, and the connection stayed inside the transaction (a map that never counted again).
+    @Test func aTransactionStoppedByAnInterruptEnds() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert([.fixture("a"), .fixture("b"), .fixture("c")])
+        let db = try Connection(path: store.container.path, create: false)
+        defer { db.close() }
+        struct Stopped: Error {}
+        let stepping = try db.prepare("SELECT code FROM quake")
+        #expect(throws: Stopped.self) {
+            try db.transaction(.deferred) {
+                #expect(try stepping.step())
+                db.interrupt()
+                throw Stopped()
+            }
+        }
+        #expect(!db.isInTransaction)
+        #expect(try db.transaction(.deferred) { try db.quakeCount() } == 3)
+    }
+
     @Test func oneStatementWithATrailingCommentPrepares() throws {
         let store = try TestStore()
         defer { store.remove() }

@@ -318,9 +318,29 @@ public final class Connection {
             // A deadline that stopped `body` must not stop its rollback too.
             let saved = deadline.pointee
             deadline.pointee = 0
-            if isInTransaction { try? execute("ROLLBACK") }
+            rollBack()
             deadline.pointee = saved
             throw error
+        }
+    }
+
+    /// Ends a failed transaction, whatever stopped it. An interrupt (a newer job's, from another
+    /// thread: `interrupt()`) stays pending while any statement of the connection is still
+    /// stepping, and one can also land on the ROLLBACK itself: either fails the ROLLBACK and would
+    /// leave the connection inside the transaction, where every later BEGIN fails ("cannot start a
+    /// transaction within a transaction": a background reader that never reads again). So every
+    /// busy statement is reset first (its rows are the transaction's, over now), and the ROLLBACK
+    /// is made again while the connection is still inside.
+    ///
+    /// The corresponding C functions are `sqlite3_next_stmt`, `sqlite3_stmt_busy` and `sqlite3_reset`.
+    private func rollBack() {
+        for _ in 0 ..< 3 where isInTransaction {
+            var statement = sqlite3_next_stmt(rawHandle, nil)
+            while let busy = statement {
+                if sqlite3_stmt_busy(busy) != 0 { sqlite3_reset(busy) }
+                statement = sqlite3_next_stmt(rawHandle, busy)
+            }
+            try? execute("ROLLBACK")
         }
     }
 
