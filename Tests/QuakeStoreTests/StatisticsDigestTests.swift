@@ -55,10 +55,10 @@ import Testing
                 if digestAnswers {
                     // Gathered beside the counts (a second connection), with them, or after them:
                     // the same numbers.
-                    let beside = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .beside)
+                    let beside = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .beside)
                     #expect(beside != nil, "the digest answers", sourceLocation: sourceLocation)
-                    for pass in [CompositionPass.withCounts, .afterCounts] {
-                        let other = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: pass)
+                    for pass in [TimeOrderPass.withCounts, .afterCounts] {
+                        let other = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: pass)
                         #expect(other?.0 == beside?.0 && other?.0.composition == beside?.0.composition
                                 && other?.0.dayMoments == beside?.0.dayMoments && other?.0.hourMoments == beside?.0.hourMoments
                                 && other?.1 == beside?.1, "\(pass)", sourceLocation: sourceLocation)
@@ -208,15 +208,15 @@ import Testing
 
     /// A commit lands between this connection's snapshot and the second one's: that one sees
     /// another store, so the composition is gathered on this one, and every number is of this
-    /// snapshot (`CompositionPass.beside`).
+    /// snapshot (`TimeOrderPass.beside`).
     @Test func aCommitBetweenTheTwoConnectionsIsNotCounted() throws {
         let store = try TestStore(Self.records(count: 600, seed: 11))
         defer { store.remove() }
         let request = Self.requests[0], plan = QueryPlan(request)
         try store.read { (db: Connection) throws -> Void in
-            let before = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .withCounts))
+            let before = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .withCounts))
             try store.delete(code: "d5")
-            let beside = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, composing: .beside))
+            let beside = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .beside))
             #expect(beside.0 == before.0 && beside.0.composition == before.0.composition && beside.1 == before.1)
             #expect(beside.0.composition?.count == 600)
         }

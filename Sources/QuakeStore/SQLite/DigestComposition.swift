@@ -23,17 +23,17 @@ extension Connection {
     /// digest cannot answer.
     ///
     /// The counting pass counts the types, agencies and bins too; where the time order is made is
-    /// `composing`'s (`CompositionPass`): by default beside the counts, on a second connection and
+    /// `placing`'s (`TimeOrderPass`): by default beside the counts, on a second connection and
     /// thread, for a store in a file.
-    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone, composing pass: CompositionPass = .beside,
+    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone, placing pass: TimeOrderPass = .beside,
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let kindNames = try digestKindNames()
-        let composer = pass == .beside ? DigestComposer.start(path: path, query: query, token: try currentHistoryToken()) : nil
-        defer { composer?.cancel() }
+        let helper = pass == .beside ? TimeOrderThread.start(path: path, query: query, token: try currentHistoryToken()) : nil
+        defer { helper?.cancel() }
         // The kinds are counted in the counting pass; the time order there too, beside it on a
         // second connection, or after it.
-        let placesHere = composer == nil && pass != .afterCounts
+        let placesHere = helper == nil && pass != .afterCounts
         var room: TimeRunRoom?
         if placesHere { room = try TimeRunRoom.read(self) }
         let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: room.flatMap(MagnitudesInTimeOrder.init))
@@ -47,7 +47,7 @@ extension Connection {
             ordered = reader.ordered
         } else {
             // Made here after all where the second connection could not.
-            ordered = composer?.result()
+            ordered = helper?.result()
             if ordered == nil { ordered = try timeOrder(query) }
         }
         guard let ordered else { return nil }
@@ -283,10 +283,10 @@ final class DigestCompositionReader {
 
 /// Where `catalogueSummaryFromDigest` puts the list's magnitudes in time order (what the moments
 /// and b-positive walk); the types, agencies and bins are counted in the counting pass.
-enum CompositionPass {
+enum TimeOrderPass {
     /// In the counting pass itself, row by row (a store in memory: one connection).
     case withCounts
-    /// On a second connection and thread while this one counts (`DigestComposer`): the summary
+    /// On a second connection and thread while this one counts (`TimeOrderThread`): the summary
     /// then takes about the longer of the two instead of their sum; `afterCounts` where that
     /// connection does not see this one's snapshot (a commit came between) or cannot open.
     case beside
@@ -299,21 +299,21 @@ enum CompositionPass {
 /// second connection reads only where it sees the caller's snapshot: the same persistent history
 /// token (every commit moves it). Cancelled, it stops at its next chunk; its connection and memory
 /// are its own, so the caller need not wait for it.
-final class DigestComposer: @unchecked Sendable {
+final class TimeOrderThread: @unchecked Sendable {
     // @unchecked: `answer` is written by the thread before `done` is signalled, and read after.
     private let done = DispatchSemaphore(value: 0)
     private let stopped = LockedValue(false)
     private var answer: MagnitudesInTimeOrder?
 
     /// Starts putting `query`'s rows in time order from the store at `path`, as of history `token`.
-    static func start(path: String, query: DigestQuery, token: HistoryToken) -> DigestComposer? {
+    static func start(path: String, query: DigestQuery, token: HistoryToken) -> TimeOrderThread? {
         guard !path.isEmpty, !path.hasPrefix(":memory:"), !path.hasPrefix("file::memory:") else { return nil }
-        let composer = DigestComposer()
+        let helper = TimeOrderThread()
         let work = UncheckedBox((path, query))
-        let thread = Thread { composer.run(path: work.value.0, query: work.value.1, token: token) }
+        let thread = Thread { helper.run(path: work.value.0, query: work.value.1, token: token) }
         thread.name = "quaketui-statistics"
         thread.start()
-        return composer
+        return helper
     }
 
     private func run(path: String, query: DigestQuery, token: HistoryToken) {
