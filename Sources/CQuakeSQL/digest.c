@@ -327,7 +327,8 @@ __attribute__((always_inline)) static inline void place_coded(quaketui_time_orde
     }
     if (milliseconds >= QUAKETUI_RUN_MS || cursor->end >= cursor->limit) { order->failed = 1; return; }
     int32_t position = cursor->end++;
-    // MagnitudeCodes.code(of:): hundredths by their value, the others by the caller.
+    // Hundredths by their value (hundredth_code); the others are coded by the caller
+    // (MagnitudeCodes.code(ofOther:)).
     uint32_t code = 0;
     if (hundredth >= 0) {
         code = (uint32_t)hundredth;

@@ -71,7 +71,7 @@ struct MagnitudesInTimeOrder {
         } }
         precondition(order.deferredCount <= deferred.count, "more rows placed than a chunk holds")
         for k in 0 ..< Int(order.deferredCount) {
-            guard let code = codes.code(of: deferredMagnitudes[k], tenth: deferredTenths[k]) else { return failed = true }
+            guard let code = codes.code(ofOther: deferredMagnitudes[k], tenth: deferredTenths[k]) else { return failed = true }
             rows[Int(deferred[k])] |= code
         }
         failed = order.failed != 0
@@ -173,7 +173,8 @@ struct MagnitudesInTimeOrder {
         positive.parts = (walk.hasPrevious != 0 ? Int(walk.previous) : nil, Int(walk.count), Int(walk.sum), Int(walk.squares))
     }
 
-    /// Each row in order (after `sortRuns`): its time and its magnitude's code (`codes`).
+    /// Each row in order (after `sortRuns`): its time and its magnitude's code (`codes`), the rows
+    /// `walk` goes through, one by one (tests).
     func forEach(_ body: (_ time: Int64, _ code: Int) -> Void) {
         rows.withUnsafeBufferPointer { rows in
             for run in ends.indices {
@@ -238,13 +239,10 @@ struct MagnitudeCodes {
         return Int16(clamping: tenth)
     }
 
-    /// The code of `magnitude` (never NaN), the code C gives a hundredth; nil when every code is taken.
-    mutating func code(of magnitude: Double, tenth: Int16) -> UInt32? {
-        let scaled = (magnitude * 100).rounded()
-        if scaled >= Double(Self.lowestHundredth), scaled < Double(Self.lowestHundredth + Self.hundredths),
-           Double(Int(scaled)) / 100 == magnitude {
-            return UInt32(Int(scaled) - Self.lowestHundredth)
-        }
+    /// The code of a magnitude C left uncoded (never NaN, never a hundredth: C codes those,
+    /// `hundredth_code`), its bin `tenth`; the same magnitude gets the same code. nil when every
+    /// code is taken.
+    mutating func code(ofOther magnitude: Double, tenth: Int16) -> UInt32? {
         if let known = otherCodes[magnitude.bitPattern] { return known }
         guard Self.hundredths + others.count < Self.capacity else { return nil }
         let code = UInt32(Self.hundredths + others.count)
