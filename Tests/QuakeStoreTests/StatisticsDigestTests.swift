@@ -168,12 +168,8 @@ import Testing
     /// (before 1970 too); a run given more rows than that fails rather than write past its room.
     @Test func runsHoldTheRoomTheStoreCounts() throws {
         let run = MagnitudesInTimeOrder.runMilliseconds, bucket: Int64 = 900_000
-        var room = TimeRunRoom()
         // Buckets -2 and -1 (run -1), 4 and 5 (run 2), 20 (run 10), 79 (run 39).
-        for (b, count) in [(-2, 1), (-1, 1), (4, 1), (5, 1), (20, 1), (79, 1)] as [(Int64, Int64)] {
-            let added = room.add(bucket: b, count: count)
-            #expect(added)
-        }
+        let room = try #require(TimeRunRoom(buckets: [(-2, 1), (-1, 1), (4, 1), (5, 1), (20, 1), (79, 1)]))
         #expect(room.first == -1 && room.counts.count == 41 && room.total == 6)
         #expect(room.counts[0] == 2 && room.counts[3] == 2 && room.counts[11] == 1 && room.counts[40] == 1)
         let times: [Int64] = [10 * run + 5, 2 * run, -1, 40 * run - 1, 2 * run + bucket + 7, -run]
@@ -199,11 +195,11 @@ import Testing
         var outside = try #require(MagnitudesInTimeOrder(room))
         outside.place(times: [5 * run], magnitudes: [1])
         #expect(outside.failed)
-        // Buckets out of order, or spanning more runs than kept, give no room.
-        var backwards = TimeRunRoom(), wide = TimeRunRoom()
-        let later = backwards.add(bucket: 10, count: 1), earlier = backwards.add(bucket: 2, count: 1)
-        let near = wide.add(bucket: 0, count: 1), far = wide.add(bucket: 2 * Int64(TimeRunRoom.maximumRuns), count: 1)
-        #expect(later && !earlier && near && !far)
+        // Buckets out of order, spanning more runs than kept, or overflowing a run's count give no room.
+        #expect(TimeRunRoom(buckets: [(10, 1), (2, 1)]) == nil)
+        #expect(TimeRunRoom(buckets: [(0, 1), (2 * Int64(TimeRunRoom.maximumRuns), 1)]) == nil)
+        #expect(TimeRunRoom(buckets: [(0, Int64(Int32.max) - 1), (1, 2)]) == nil)
+        #expect(TimeRunRoom(buckets: [])?.total == 0)
     }
 
     /// A commit lands between this connection's snapshot and the second one's: that one sees

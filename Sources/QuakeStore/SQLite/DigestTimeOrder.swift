@@ -37,11 +37,18 @@ struct MagnitudesInTimeOrder {
     init?(_ room: TimeRunRoom) {
         guard room.total < Int(Int32.max) else { return nil }
         first = room.first
-        var start: Int32 = 0
-        starts = room.counts.map { count in
-            defer { start += count }
-            return start
-        } + [start]
+        // Most runs are empty (a century spans 1.75 million): plain loops over the buffers.
+        starts = room.counts.withUnsafeBufferPointer { counts in
+            [Int32](unsafeUninitializedCapacity: counts.count + 1) { starts, count in
+                var start: Int32 = 0
+                for run in counts.indices {
+                    starts[run] = start
+                    start += counts[run]
+                }
+                starts[counts.count] = start
+                count = counts.count + 1
+            }
+        }
         ends = Array(starts.dropLast())
         // Only the rows placed are read (`ends`): no zeros written first.
         rows = [UInt32](unsafeUninitializedCapacity: room.total) { buffer, count in
@@ -97,10 +104,11 @@ struct MagnitudesInTimeOrder {
         var keys: [UInt64] = []
         var copy: [UInt32] = []
         let (starts, ends) = (starts, ends)
-        rows.withUnsafeMutableBufferPointer { rows in
+        starts.withUnsafeBufferPointer { starts in ends.withUnsafeBufferPointer { ends in rows.withUnsafeMutableBufferPointer { rows in
             func milliseconds(_ i: Int) -> UInt32 { rows[i] >> Self.codeBits }
-            for (start, end) in zip(starts.lazy.map(Int.init), ends.lazy.map(Int.init)) {
-                guard end - start > 1, (start + 1 ..< end).contains(where: { milliseconds($0) < milliseconds($0 - 1) })
+            for run in ends.indices where ends[run] - starts[run] > 1 {
+                let (start, end) = (Int(starts[run]), Int(ends[run]))
+                guard (start + 1 ..< end).contains(where: { milliseconds($0) < milliseconds($0 - 1) })
                 else { continue }  // in order already: ids follow times in most stores
                 if (start + 1 ..< end).allSatisfy({ milliseconds($0) <= milliseconds($0 - 1) }) {
                     // In reverse (a feed read newest first): reversed, equal times back in id order.
@@ -131,7 +139,7 @@ struct MagnitudesInTimeOrder {
                     for (offset, key) in keys.enumerated() { rows[start + offset] = copy[Int(key & 0xFFFF_FFFF)] }
                 }
             }
-        }
+        } } }
     }
 
     /// Walks the rows in time order (after `sortRuns`) in C (`quaketui_time_order_walk`): each
@@ -198,28 +206,30 @@ struct TimeRunRoom {
     private(set) var counts: [Int32] = []
     private(set) var total = 0
 
-    /// Adds a bucket's count, the buckets in ascending order; false when they span too many runs.
-    mutating func add(bucket: Int64, count: Int64) -> Bool {
-        let run = bucket >> 1  // floored: two buckets a run, before 1970 too
-        if counts.isEmpty { first = run }
-        guard run >= first, run - first < Int64(Self.maximumRuns), count >= 0, count < Int64(Int32.max) else { return false }
-        let index = Int(run - first)
-        if index >= counts.count { counts.append(contentsOf: repeatElement(0, count: index - counts.count + 1)) }
-        let (sum, overflow) = counts[index].addingReportingOverflow(Int32(count))
-        guard !overflow else { return false }
-        counts[index] = sum
-        total += Int(count)
-        return true
+    /// The runs of `buckets` (`quake_count`'s, in ascending order) with their counts; nil when
+    /// they span too many runs or a run would hold more than an `Int32` counts.
+    init?(buckets: [(bucket: Int64, count: Int64)]) {
+        guard let firstBucket = buckets.first?.bucket, let lastBucket = buckets.last?.bucket else { return }
+        first = firstBucket >> 1  // floored: two buckets a run, before 1970 too
+        let last = lastBucket >> 1
+        guard last >= first, last - first < Int64(Self.maximumRuns) else { return nil }
+        counts = Array(repeating: 0, count: Int(last - first) + 1)
+        for (bucket, count) in buckets {
+            let run = bucket >> 1
+            guard run >= first, run <= last, count >= 0, count < Int64(Int32.max) else { return nil }
+            let (sum, overflow) = counts[Int(run - first)].addingReportingOverflow(Int32(count))
+            guard !overflow else { return nil }
+            counts[Int(run - first)] = sum
+            total += Int(count)
+        }
     }
 
     /// The store's: `quake_count`'s time buckets (kind 0); nil when they span too many runs.
     static func read(_ db: Connection) throws(SQLiteError) -> TimeRunRoom? {
-        let buckets = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' ORDER BY bucket")
-        var room = TimeRunRoom()
-        while try buckets.step() {
-            guard room.add(bucket: buckets.int64(at: 0), count: buckets.int64(at: 1)) else { return nil }
-        }
-        return room
+        let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' ORDER BY bucket")
+        var buckets: [(bucket: Int64, count: Int64)] = []
+        while try statement.step() { buckets.append((statement.int64(at: 0), statement.int64(at: 1))) }
+        return TimeRunRoom(buckets: buckets)
     }
 }
 
