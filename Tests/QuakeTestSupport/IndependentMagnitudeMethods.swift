@@ -12,13 +12,7 @@ public enum IndependentMagnitudeMethods {
 
     /// Aki–Utsu b and Shi–Bolt σ over the binned magnitudes (tenths) at or above `mc`.
     public static func b(_ tenths: [Int], mc: Int) -> (b: Double, sigma: Double, n: Int)? {
-        let above = tenths.filter { $0 >= mc }.map { Double($0) / 10 }
-        guard above.count >= 2, Set(above).count >= 2 else { return nil }
-        let n = Double(above.count)
-        let mean = above.reduce(0, +) / n
-        let b = 1 / (log(10) * (mean - (Double(mc) / 10 - 0.05)))
-        let sigma = 2.30 * b * b * (above.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / (n * (n - 1))).squareRoot()
-        return (b, sigma, above.count)
+        Bins(tenths).b(mc: mc)
     }
 
     public static func maxc(_ tenths: [Int]) -> Int? {
@@ -28,34 +22,9 @@ public enum IndependentMagnitudeMethods {
         return counts.filter { $0.value == top }.keys.min()! + 2
     }
 
-    public static func gft(_ tenths: [Int], level: Double) -> Int? {
-        guard let low = tenths.min(), let high = tenths.max() else { return nil }
-        for mc in low ... high {
-            let n = tenths.filter { $0 >= mc }.count
-            if n < 50 { return nil }
-            guard let fit = b(tenths, mc: mc) else { continue }
-            let a = log10(Double(n)) + fit.b * Double(mc) / 10
-            var misfit = 0.0, total = 0.0
-            for m in mc ... high {
-                let observed = Double(tenths.filter { $0 >= m }.count)
-                misfit += abs(observed - pow(10, a - fit.b * Double(m) / 10))
-                total += observed
-            }
-            if 100 - 100 * misfit / total >= level { return mc }
-        }
-        return nil
-    }
+    public static func gft(_ tenths: [Int], level: Double) -> Int? { Bins(tenths).gft(level: level) }
 
-    public static func mbs(_ tenths: [Int]) -> Int? {
-        guard let low = tenths.min(), let high = tenths.max() else { return nil }
-        for mc in low ... high {
-            if tenths.filter({ $0 >= mc }).count < 50 { return nil }
-            let window = (mc ..< mc + 5).compactMap { b(tenths, mc: $0)?.b }
-            guard window.count == 5, let here = b(tenths, mc: mc) else { continue }
-            if abs(window.reduce(0, +) / 5 - here.b) <= here.sigma { return mc }
-        }
-        return nil
-    }
+    public static func mbs(_ tenths: [Int]) -> Int? { Bins(tenths).mbs() }
 
     public static func mc(_ tenths: [Int], _ method: String) -> Int? {
         switch method {
@@ -83,5 +52,65 @@ public enum IndependentMagnitudeMethods {
         }
         let mean = values.reduce(0, +) / Double(values.count)
         return (values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count - 1)).squareRoot()
+    }
+}
+
+/// The magnitudes counted by bin, with the count at or above each: every method here reads only
+/// these, so a bootstrap's 200 resamples cost a count each, not a pass over the list per bin.
+private struct Bins {
+    let low: Int, high: Int
+    /// `counts[t − low]`: the magnitudes in bin t; `atOrAbove[t − low]`: those in t and above.
+    private var counts: [Int], atOrAbove: [Int]
+
+    init(_ tenths: [Int]) {
+        low = tenths.min() ?? 0
+        high = tenths.max() ?? -1
+        counts = Array(repeating: 0, count: max(0, high - low + 1))
+        for t in tenths { counts[t - low] += 1 }
+        atOrAbove = counts
+        for i in atOrAbove.indices.reversed().dropFirst() { atOrAbove[i] += atOrAbove[i + 1] }
+    }
+
+    func count(atOrAbove t: Int) -> Int { t > high ? 0 : atOrAbove[max(t, low) - low] }
+
+    func b(mc: Int) -> (b: Double, sigma: Double, n: Int)? {
+        let bins = (max(mc, low) ... max(mc, high)).filter { $0 <= high && counts[$0 - low] > 0 }
+        let count = count(atOrAbove: mc)
+        guard count >= 2, bins.count >= 2 else { return nil }
+        let n = Double(count)
+        let mean = bins.reduce(0) { $0 + Double(counts[$1 - low]) * Double($1) / 10 } / n
+        let b = 1 / (log(10) * (mean - (Double(mc) / 10 - 0.05)))
+        let squares = bins.reduce(0) { $0 + Double(counts[$1 - low]) * (Double($1) / 10 - mean) * (Double($1) / 10 - mean) }
+        let sigma = 2.30 * b * b * (squares / (n * (n - 1))).squareRoot()
+        return (b, sigma, count)
+    }
+
+    func gft(level: Double) -> Int? {
+        guard low <= high else { return nil }
+        for mc in low ... high {
+            let n = count(atOrAbove: mc)
+            if n < 50 { return nil }
+            guard let fit = b(mc: mc) else { continue }
+            let a = log10(Double(n)) + fit.b * Double(mc) / 10
+            var misfit = 0.0, total = 0.0
+            for m in mc ... high {
+                let observed = Double(count(atOrAbove: m))
+                misfit += abs(observed - pow(10, a - fit.b * Double(m) / 10))
+                total += observed
+            }
+            if 100 - 100 * misfit / total >= level { return mc }
+        }
+        return nil
+    }
+
+    func mbs() -> Int? {
+        guard low <= high else { return nil }
+        for mc in low ... high {
+            if count(atOrAbove: mc) < 50 { return nil }
+            let window = (mc ..< mc + 5).compactMap { b(mc: $0)?.b }
+            guard window.count == 5, let here = b(mc: mc) else { continue }
+            if abs(window.reduce(0, +) / 5 - here.b) <= here.sigma { return mc }
+        }
+        return nil
     }
 }
