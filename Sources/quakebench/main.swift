@@ -43,7 +43,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
         storage), each beside its peer from the same run. Prints a table (or JSON) on stdout,
         progress on stderr. Exits 1 only if something fails to run; a missed target is reported,
         never an error. Missing peers (sqlite3, python3, GNU time for RSS) are named in the table.
-          --quick      10,000 quakes, 3 runs, no Python: checks that the benchmark works (CI runs this)
+          --quick      10,000 quakes, 3 runs, no Python: checks that the benchmark works (CI runs this,
+                       on the debug build: its figures are then only a check that every row runs)
           --sizes      quake counts to measure (default 10000,200000,1000000)
           --runs       runs per figure; figures are medians (default 5; imports use min(runs, 3) at ≥ 500k)
           --json       print the figures as JSON instead of a table
@@ -92,6 +93,13 @@ let statsOnly = arguments.contains("--stats-only")
 let deleteOnly = arguments.contains("--delete-only")
 let sizes = option("--sizes")?.split(separator: ",").compactMap { Int($0) } ?? (quick ? [10_000] : [10_000, 200_000, 1_000_000])
 let runs = max(1, Int(option("--runs") ?? "") ?? (quick ? 3 : 5))
+/// An unoptimized build (`swift build`, as CI's --quick run uses) runs every row, but its times
+/// say nothing about the targets: the report says so.
+#if DEBUG
+let unoptimized = true
+#else
+let unoptimized = false
+#endif
 let data = URL(fileURLWithPath: option("--data") ?? FileManager.default.currentDirectoryPath + "/../shared/data/usgs")
 let keepWork = option("--work") != nil
 let work = URL(fileURLWithPath: option("--work") ?? NSTemporaryDirectory() + "quakebench-\(UUID().uuidString)")
@@ -108,6 +116,7 @@ do {
     guard FileManager.default.isExecutableFile(atPath: quaketui) else {
         throw BenchError("\(quaketui) is missing: build it first (swift build -c release --product quaketui)")
     }
+    if unoptimized { log("a debug build: every row runs, but its figures are not quaketui's (build with -c release to measure)") }
     if Peers.sqlite3 == nil { log("peer missing: sqlite3 is not on PATH; its figures are left out (apt-get install -y sqlite3)") }
     if Measured.timeTool == nil { log("GNU time is missing: peak RSS figures are left out (apt-get install -y time)") }
     if python && Peers.python3 == nil { log("peer missing: python3 is not on PATH; the Python figures are left out") }
@@ -230,6 +239,7 @@ do {
         print(Report.table(figures))
         let missed = figures.filter { $0.met == false }.map { "\($0.name) at \($0.n.formatted())" }
         print(missed.isEmpty ? "\nall targets met" : "\nmissed: " + missed.joined(separator: "; "))
+        if unoptimized { print("(a debug build: these figures are not quaketui's; build with -c release to measure)") }
     }
 } catch {
     log("\(error)")
