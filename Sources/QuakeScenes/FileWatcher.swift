@@ -36,6 +36,7 @@ final class FileWatcher: @unchecked Sendable {
     private let path: String
     private let watching: Watching
     private let handler: @Sendable () -> Void
+    private let events: DirectoryEvents?
     private let queue = DispatchQueue(label: "quaketui.file-watcher", qos: .utility)
     private let mutex = NSLock()
     /// Which run of `start` the scheduled polls and events belong to; 0 while stopped.
@@ -44,9 +45,12 @@ final class FileWatcher: @unchecked Sendable {
     private var subscription: DirectoryEvents.Token?
     private var last: Signature
 
-    init(path: String, watching: Watching, handler: @escaping @Sendable () -> Void) {
+    /// `events`: the kernel's file events that wake it (`.kernelEvents`).
+    init(path: String, watching: Watching, events: DirectoryEvents? = DirectoryEvents.shared,
+         handler: @escaping @Sendable () -> Void) {
         self.path = path
         self.watching = watching
+        self.events = events
         self.handler = handler
         self.last = FileWatcher.signature(of: path)
     }
@@ -91,7 +95,7 @@ final class FileWatcher: @unchecked Sendable {
         let name = url.lastPathComponent
         // Only finished writes: a file written in place (`echo … > defaults.plist`) is empty
         // when it is created or truncated, and reading it then would set a good file aside.
-        let token = DirectoryEvents.shared?.subscribe(directory: url.deletingLastPathComponent().path,
+        let token = events?.subscribe(directory: url.deletingLastPathComponent().path,
                                                       kinds: .complete, names: { $0 == name }) { [weak self] event in
             guard let self else { return }
             queue.async {

@@ -100,7 +100,10 @@ public final class DirectoryEvents: @unchecked Sendable {
     /// kernel keeps one watch per directory and instance); each subscriber hears its own kinds.
     private static let mask = Kinds.all.rawValue
 
-    private init?() {
+    /// An instance of its own, whose queue no other part of the process can overflow (tests).
+    /// Keep it for the life of the process, as `shared` is: it is never torn down. The app
+    /// uses `shared`, as the kernel allows few instances per user.
+    package init?() {
         #if canImport(Glibc)
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { return nil }
