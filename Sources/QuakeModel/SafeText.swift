@@ -18,7 +18,7 @@ public enum SafeText {
     /// breaks into spaces; drops bidirectional overrides, which can reorder what follows.
     public static func sanitize(_ text: String) -> String {
         // Fast path: most feed text is printable already.
-        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        if !mayHoldUnsafe(text, butWhitespace: false) || !text.unicodeScalars.contains(where: isUnsafe) { return text }
         var output = String.UnicodeScalarView()
         var scalars = text.unicodeScalars.makeIterator()
         while let scalar = scalars.next() {
@@ -40,7 +40,7 @@ public enum SafeText {
 
     /// ``sanitize(_:)`` line by line: line breaks stay, for multi-line messages and tables.
     public static func sanitizeLines(_ text: String) -> String {
-        if !text.unicodeScalars.contains(where: isUnsafe) { return text }
+        if !mayHoldUnsafe(text, butWhitespace: false) || !text.unicodeScalars.contains(where: isUnsafe) { return text }
         return text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { sanitize(String($0)) }.joined(separator: "\n")
     }
@@ -49,7 +49,9 @@ public enum SafeText {
     /// bidirectional overrides, which `JSONEncoder` leaves raw (it escapes only C0). Line breaks
     /// and tabs are left alone: in encoded JSON they can only be whitespace between tokens.
     public static func escapingJSON(_ json: String) -> String {
-        if !json.unicodeScalars.contains(where: { isUnsafe($0) && !isJSONWhitespace($0) }) { return json }
+        if !mayHoldUnsafe(json, butWhitespace: true) || !json.unicodeScalars.contains(where: { isUnsafe($0) && !isJSONWhitespace($0) }) {
+            return json
+        }
         var output = String.UnicodeScalarView()
         for scalar in json.unicodeScalars {
             if isUnsafe(scalar) && !isJSONWhitespace(scalar) {
@@ -60,6 +62,20 @@ public enum SafeText {
             }
         }
         return String(output)
+    }
+
+    /// False when no scalar of `text` can be unsafe, read off its UTF-8 bytes (a list's whole
+    /// JSON at once): every unsafe scalar is a byte below 0x20, DEL, or starts with 0xC2 (C1
+    /// controls) or 0xE2 (the bidirectional ones). True means "look scalar by scalar" (`°` and
+    /// `–` start with those bytes too). With `butWhitespace`, line breaks and tabs are safe.
+    private static func mayHoldUnsafe(_ text: String, butWhitespace: Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            for byte in bytes where byte < 0x20 || byte == 0x7F || byte == 0xC2 || byte == 0xE2 {
+                if butWhitespace && (byte == 0x0A || byte == 0x0D || byte == 0x09) { continue }
+                return true
+            }
+            return false
+        } ?? true
     }
 
     private static func isJSONWhitespace(_ scalar: Unicode.Scalar) -> Bool {

@@ -44,4 +44,19 @@ import Testing
         let decoded = try JSONDecoder().decode([String: String].self, from: Data(escaped.utf8))
         #expect(decoded == value)
     }
+
+    /// Every scalar up to U+2FFF, alone between letters: each function drops or escapes exactly
+    /// what `isUnsafe` calls unsafe (their fast path reads bytes, not scalars).
+    @Test func everyUnsafeScalarIsCaughtWhateverItsBytes() {
+        for value in 0 ... 0x2FFF as ClosedRange<UInt32> {
+            guard let scalar = Unicode.Scalar(value), scalar != "\u{1B}", scalar != "\u{9B}",
+                  ![0x90, 0x98, 0x9D, 0x9E, 0x9F].contains(value) else { continue }  // escapes swallow what follows
+            let text = "a" + String(Character(scalar)) + "b"
+            let whitespace = scalar == "\n" || scalar == "\r" || scalar == "\t"
+            let sanitized = SafeText.sanitize(text)
+            #expect(sanitized == (whitespace ? "a b" : SafeText.isUnsafe(scalar) ? "ab" : text), "U+\(String(value, radix: 16))")
+            let escaped = SafeText.escapingJSON(text)
+            #expect((escaped == text) == (whitespace || !SafeText.isUnsafe(scalar)), "U+\(String(value, radix: 16))")
+        }
+    }
 }
