@@ -51,9 +51,9 @@ extension QuakeMLParser {
         let magnitude = chooseMagnitude(e, origin: origin)
         guard let (agency, id) = identity(e, origin: origin) else { return .failure(Skip(reason: "the event has no publicID")) }
         let code = FeedAgency.code(id, agency: agency)
-        let place = e.descriptions.first { $0.type == "region name" }?.text
-            ?? e.descriptions.first { $0.type == "Flinn-Engdahl region" }?.text
-            ?? e.descriptions.first?.text ?? ""
+        let regionName: String? = e.descriptions.first { $0.type == "region name" }?.text
+        let flinnEngdahl: String? = e.descriptions.first { $0.type == "Flinn-Engdahl region" }?.text
+        let place: String = regionName ?? flinnEngdahl ?? e.descriptions.first?.text ?? ""
         let depth = origin.depthMetres.flatMap { $0.isFinite ? (depthInKilometres ? $0 : $0 / 1000) : nil }
         let value = magnitude?.value.flatMap { $0.isFinite ? $0 : nil }
         if let problem = QuakeRecord.magnitudeProblem(value) ?? QuakeRecord.depthProblem(depth) { return .failure(Skip(reason: problem)) }

@@ -102,8 +102,9 @@ struct AwaySummaryEndToEndTests {
         try pane.send(.keys(["L"]))
         let entries = Screen(try pane.settle()).overlay?.entries ?? []
         // Newest first: the alert, then the summary.
-        #expect(entries.prefix(2).map { String($0.prefix(alert.count)) } == [alert, String(Self.summary(since: since).prefix(alert.count))],
-                "\(entries)")
+        let heads: [String] = entries.prefix(2).map { String($0.prefix(alert.count)) }
+        let summaryHead = String(Self.summary(since: since).prefix(alert.count))
+        #expect(heads == [alert, summaryHead], "\(entries)")
         #expect(entries.dropFirst().first == Self.summary(since: since), "\(entries)")
     }
 

@@ -143,8 +143,9 @@ import Testing
         ], "\(watch.stdout)")
         // The same line as list's, and the same object as list --json's.
         let listed = try QuaketuiBinary.run(["list"], stateDirectory: dir.url)
-        #expect(listed.lines.dropFirst().map { String($0.dropFirst(2)) } == watch.stdout.split(separator: "\n").map(String.init),
-                "\(listed.stdout)")
+        let listedLines: [String] = listed.lines.dropFirst().map { String($0.dropFirst(2)) }
+        let watchedLines: [String] = watch.stdout.split(separator: "\n").map(String.init)
+        #expect(listedLines == watchedLines, "\(listed.stdout)")
         let lines = json.stdout.split(separator: "\n")
         #expect(lines.count == 1, "\(json.stdout)")
         let arrived = try #require(try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? NSDictionary)

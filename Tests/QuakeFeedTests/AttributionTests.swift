@@ -293,7 +293,7 @@ import QuakeTestSupport
     @Test func aSecondsFeedWithoutUpdatedIsDecidedFromEveryTime() throws {
         // No metadata; 20 features, times in seconds without `updated`, the first ones from
         // early 1970 (below 10^7 s) as a historical catalogue starts.
-        let times: [Int64] = (0..<20).map { $0 < 17 ? 86_400 * Int64($0 + 1) : 1_300_000_000 + Int64($0) }
+        let times: [Int64] = (0..<20).map { (i: Int) -> Int64 in i < 17 ? 86_400 * Int64(i + 1) : 1_300_000_000 + Int64(i) }
         let features = times.enumerated().map { i, t in
             Feed.feature(id: "\"h\(i)\"", properties: #""mag":5.0,"place":"p","time":\#(t)"#)
         }

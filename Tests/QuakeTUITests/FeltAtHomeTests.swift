@@ -90,8 +90,9 @@ import Testing
         #expect(sentences[0].hasPrefix("ALERT M 5.6 12 km N of Aksaray"), "\(sentences[0])")
         #expect(model.state.status.message == sentences[0] + " (+2 more: L, n)")
         // Newest first in `L`: the lead, then the others in the order they matter.
-        #expect(model.state.messageLog.entries.suffix(3).reversed().map(\.text)
-                == [model.state.status.message!, sentences[1], sentences[2]])
+        let logged: [String] = model.state.messageLog.entries.suffix(3).reversed().map(\.text)
+        let expected: [String] = [model.state.status.message ?? "", sentences[1], sentences[2]]
+        #expect(logged == expected)
     }
 
     @Test func theFeltColumnAndTheDetailNameHome() {

@@ -222,8 +222,9 @@ private final class QuakeMLCollector: NSObject, XMLParserDelegate {
                 let agency = agencyOfID ?? values["creationInfo/agencyID"].flatMap(IndependentParse.agency(named:)) ?? "local"
                 code = agency == "usgs" ? id : "\(agency):\(id)"
             }
-            let place = descriptions.first { $0.type == "region name" }?.text
-                ?? descriptions.first { $0.type == "Flinn-Engdahl region" }?.text ?? descriptions.first?.text ?? ""
+            let regionName: String? = descriptions.first { $0.type == "region name" }?.text
+            let flinnEngdahl: String? = descriptions.first { $0.type == "Flinn-Engdahl region" }?.text
+            let place: String = regionName ?? flinnEngdahl ?? descriptions.first?.text ?? ""
             let updated = values["creationInfo/creationTime"].flatMap(IndependentParse.isoMillisecondsAssumingUTC)
                 ?? origin["creationInfo/creationTime"].flatMap(IndependentParse.isoMillisecondsAssumingUTC) ?? time
             return CoreFields(code: code, magnitude: magnitude["mag/value"].flatMap(Double.init), place: place,

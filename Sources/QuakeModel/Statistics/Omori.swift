@@ -226,7 +226,7 @@ enum NelderMead {
                     (simplex[dimension], values[dimension]) = (contracted, contractedValue)
                 } else {
                     for i in 1 ... dimension {
-                        simplex[i] = (0 ..< dimension).map { simplex[0][$0] + 0.5 * (simplex[i][$0] - simplex[0][$0]) }
+                        simplex[i] = (0 ..< dimension).map { (j: Int) -> Double in simplex[0][j] + 0.5 * (simplex[i][j] - simplex[0][j]) }
                         values[i] = f(simplex[i])
                     }
                 }
