@@ -96,7 +96,7 @@ final class FileWatcher: @unchecked Sendable {
         // Only finished writes: a file written in place (`echo … > defaults.plist`) is empty
         // when it is created or truncated, and reading it then would set a good file aside.
         let token = events?.subscribe(directory: url.deletingLastPathComponent().path,
-                                                      kinds: .complete, names: { $0 == name }) { [weak self] event in
+                                      kinds: .complete, names: { $0 == name }) { [weak self] event in
             guard let self else { return }
             queue.async {
                 guard self.isCurrent(run) else { return }
