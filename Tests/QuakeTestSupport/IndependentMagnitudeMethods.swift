@@ -74,7 +74,8 @@ private struct Bins {
     func count(atOrAbove t: Int) -> Int { t > high ? 0 : atOrAbove[max(t, low) - low] }
 
     func b(mc: Int) -> (b: Double, sigma: Double, n: Int)? {
-        let bins = (max(mc, low) ... max(mc, high)).filter { $0 <= high && counts[$0 - low] > 0 }
+        guard low <= high, mc <= high else { return nil }
+        let bins = (max(mc, low) ... high).filter { counts[$0 - low] > 0 }
         let count = count(atOrAbove: mc)
         guard count >= 2, bins.count >= 2 else { return nil }
         let n = Double(count)
