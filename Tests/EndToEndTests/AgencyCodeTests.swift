@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 30 through the binary: `import --agency`, the agency a file names, and `open` of
 /// every code `list --json` prints.
-@Suite struct AgencyCodeTests {
+@Suite(.waitsOnProcesses) struct AgencyCodeTests {
     /// ObsPy-style QuakeML (no authority, one event with an agencyID), an IRIS event, and FDSN
     /// text whose ids are IRIS's while its Author is the ISC (imported with --agency iris).
     static let obspy = """

@@ -6,7 +6,7 @@ import Testing
 /// Issue 28.4 in a real terminal: an alert this scene showed is not shown again when the pane
 /// is relaunched after `kill -9` (the relaunch reads the same arrivals again), and the message
 /// log left open on it comes back as it was, whole screen.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct AlertRelaunchTests {
     @Test func anAlertIsShownOnceAndTheLogOpenOnItComesBack() throws {

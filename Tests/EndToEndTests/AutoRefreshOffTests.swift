@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 28.5: with `autoRefreshInterval 0` no refresh is ever due again, so the status line
 /// says that polling is off instead of promising `retry due` forever.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct AutoRefreshOffTests {
     @Test func theStatusLineSaysAutoRefreshIsOff() throws {
         let dir = try TemporaryDirectory()

@@ -4,7 +4,7 @@ import Testing
 
 /// The automatic refresh (issue 13) with `watch --refresh` as the headless monitor: one process
 /// polls for all, conditional requests, 304s that change nothing, failures that back off.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct AutoRefreshTests {
     static let interval = 2.0
 

@@ -8,7 +8,7 @@ import Testing
 /// focus-in (`ESC [O`, `ESC [I`, as tmux sends them with `focus-events on`) with quakes between;
 /// nothing when nothing arrived; and the terminal's own notification (OSC 777 through tmux's
 /// passthrough) in the pane's output when opted in, never when not.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct AwaySummaryEndToEndTests {
     typealias A = FeltAlertEndToEndTests

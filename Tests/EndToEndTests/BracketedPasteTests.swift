@@ -7,7 +7,7 @@ import Testing
 /// `tmux paste-buffer -p` sends the paste bracketed when the program turned mode 2004 on. Each
 /// paste in pane A is compared, whole screen, with pane B (another scene on the same store)
 /// where the cleaned text was typed by hand.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct BracketedPasteTests {
     struct Panes: TmuxFixture {
         let dir: TemporaryDirectory

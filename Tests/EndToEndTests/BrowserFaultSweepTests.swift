@@ -12,7 +12,7 @@ import Testing
 /// save said on the status line and the same save made again works; exit 0 on `q`, or 1 with one
 /// sentence; the notes the old or the new text, `integrity_check` ok, the scene file a whole
 /// plist, the old or the new one; the browser launched again without faults works.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct BrowserFaultSweepTests {
     enum Writer: String, CaseIterable, Sendable { case notes, scene }

@@ -5,7 +5,7 @@ import Testing
 /// Issue 15 in a real terminal: navigation as in less/vim/lazygit, `o`/`y`, the `:` command
 /// line, the message log, and questions before work is lost. Whole screens are read with
 /// capture-pane and every wait is on a condition (the screen, a file, a tmux buffer).
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct BrowserFeelTests {
     typealias Fixture = BrowserTests.Fixture

@@ -4,7 +4,7 @@ import Testing
 
 /// The browser in a real terminal: tmux panes driven with send-keys, read with capture-pane.
 /// Each test has its own tmux server (socket) and state directory.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct BrowserTests {
     /// An unreachable feed mirror, so no test ever touches the network.

@@ -4,7 +4,7 @@ import Testing
 
 /// `quaketui import` of QuakeML, FDSN text, EMSC JSON, UTF-16 and seconds-times feeds, through
 /// the real binary, against independent parses; and a file whose every record is skipped.
-@Suite struct CatalogueImportTests {
+@Suite(.waitsOnProcesses) struct CatalogueImportTests {
     /// Imports `path` and returns the stored (codes, time span, sources) from `list --json`.
     private func importAndList(_ path: String, in dir: TemporaryDirectory) throws
         -> (result: QuaketuiBinary.Result, codes: Set<String>, times: [Int64], sources: Set<String>) {
@@ -92,7 +92,7 @@ import Testing
 /// grows in SQLite's page allocations, `perf` on `brk`): about 8 MB more at 40,000 events than at
 /// 2,000 in a debug build, 3.8 MB more at 60,000 than at 20,000, then flat (41–42 MB from 40,000 to
 /// 200,000). So the small document is well into that fill, and 3× more events must stay within 8 MB.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (apt-get install -y time)"))
+@Suite(.waitsOnProcesses, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time"), "needs GNU time (apt-get install -y time)"))
 struct QuakeMLMemoryTests {
     static func writeQuakeML(events: Int, to url: URL) throws {
         var text = #"<?xml version="1.0" encoding="UTF-8"?><q:quakeml xmlns:q="http://quakeml.org/xmlns/quakeml/1.2" xmlns="http://quakeml.org/xmlns/bed/1.2"><eventParameters publicID="smi:test">"#

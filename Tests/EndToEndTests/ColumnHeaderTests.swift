@@ -5,7 +5,7 @@ import Testing
 /// Issue 31 in a real terminal: the row naming the list's columns (and `c`, which turns it off
 /// for the scene), and where a jump puts what it jumped to. Whole lines of the screen are
 /// compared; every wait is on a condition.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ColumnHeaderTests {
     typealias Fixture = BrowserTests.Fixture

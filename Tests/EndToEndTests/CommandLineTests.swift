@@ -7,7 +7,7 @@ import QuakeTUIRuntime
 import Testing
 
 /// The `quaketui` binary's command line: exit codes, errors, --help, --json.
-@Suite struct CommandLineTests {
+@Suite(.waitsOnProcesses) struct CommandLineTests {
     @Test func versionAndHelpSucceed() throws {
         let version = try QuaketuiBinary.run(["--version"])
         #expect(version.status == 0)

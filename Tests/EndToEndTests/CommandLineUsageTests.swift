@@ -6,7 +6,7 @@ import Testing
 
 /// Usage errors that say what to do: nearest-name suggestions, stray arguments, arguments checked
 /// before anything else runs, and URLs `import` cannot read.
-@Suite struct CommandLineUsageTests {
+@Suite(.waitsOnProcesses) struct CommandLineUsageTests {
     /// `(arguments, status, the first line of stderr)`.
     static let cases: [([String], Int32, String)] = [
         (["lst"], 64, "Error: Unknown command 'lst'. Did you mean 'list'?"),

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 56.12: the command line takes one spelling of a thing everywhere: `delete --before`
 /// takes the spans `fetch --start` takes (`30d`), with the same refusal of what is neither.
-@Suite struct CommandSpellingTests {
+@Suite(.waitsOnProcesses) struct CommandSpellingTests {
     @Test func deleteBeforeTakesASpanBeforeNowAsFetchDoes() throws {
         let store = try TestStore()
         defer { store.remove() }
@@ -28,7 +28,7 @@ import Testing
 
 /// Issue 56.14: the page an FDSN service answers a bad query with, saved by `curl -o` and
 /// imported, is named as what it is, with its explanation quoted as `fetch` quotes it.
-@Suite struct ImportedErrorPageTests {
+@Suite(.waitsOnProcesses) struct ImportedErrorPageTests {
     /// An error document as the FDSN Web Service Specifications 1.2 lay it out.
     static let page = """
         Error 400: Bad Request

@@ -4,7 +4,7 @@ import Testing
 
 /// The completion scripts and the manual page, generated from the command table, checked by the
 /// shells and by groff themselves.
-@Suite struct CompletionScriptTests {
+@Suite(.waitsOnProcesses) struct CompletionScriptTests {
     static func script(_ shell: String) throws -> URL {
         let result = try QuaketuiBinary.run(["--generate-completion-script", shell])
         #expect(result.status == 0, "\(result.stderr)")

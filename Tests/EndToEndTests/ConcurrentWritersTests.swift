@@ -10,7 +10,7 @@ import Testing
 ///
 /// Notes are saved only by the browser (no command line path): their transaction is covered by
 /// `ConcurrentSchemaChangeTests` in the store's tests.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ConcurrentWritersTests {
     enum Writer: String, CaseIterable, Sendable {
         case importFile, refresh, fetch, delete, config

@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 31: one formatter for counts (`CountFormat`): one quake is `1 quake`, and every count the
 /// command line prints is grouped as the browser's are (`1,234`).
-@Suite struct CountWordingTests {
+@Suite(.waitsOnProcesses) struct CountWordingTests {
     @Test func oneQuakeIsOneQuakeInImportListAndDelete() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

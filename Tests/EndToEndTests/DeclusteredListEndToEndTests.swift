@@ -5,7 +5,7 @@ import Testing
 /// The list declustered (`:decluster gk`, issue 54) in a real terminal, on the 2019 Ridgecrest
 /// month: the header's count and its label are `list --decluster gk --json`'s, and after
 /// `kill -9` and a relaunch the same declustered list is back (`ContentView.declustering`).
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DeclusteredListEndToEndTests {
     /// `n` grouped by thousands, as the header writes counts.

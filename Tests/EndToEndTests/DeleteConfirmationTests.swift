@@ -6,7 +6,7 @@ import Testing
 
 /// Issue 31.6: `delete --all` asks on a terminal (`y` deletes, anything else keeps them),
 /// `--yes` deletes without asking, and without a terminal and without `--yes` it is a usage error.
-@Suite struct DeleteConfirmationTests {
+@Suite(.waitsOnProcesses) struct DeleteConfirmationTests {
     static func store(_ count: Int) throws -> TestStore {
         let store = try TestStore()
         try store.upsert((0..<count).map { .fixture("q\($0)", time: 1_700_000_000_000 + Int64($0) * 86_400_000) })

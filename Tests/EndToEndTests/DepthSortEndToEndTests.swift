@@ -7,7 +7,7 @@ import Testing
 /// Issue 31 in a real terminal: `s` reaches the depth sort after region, `S` reverses it, and
 /// after `kill -9` the relaunched pane draws the same screen; the magnitude sort's first rows
 /// show their marks. Whole lines are compared, each computed from the feed, not from the app.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DepthSortEndToEndTests {
     typealias Fixture = BrowserTests.Fixture

@@ -8,7 +8,7 @@ import Testing
 /// against an independent haversine), an import from another process merges exactly into the
 /// filtered list, and `s` reaches the distance sort with its band sections; the scene file
 /// keeps `ContentView.nearHome` and `ContentView.sortOrder`.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DistanceBrowserTests {
     /// The quakes of `records` within `radius` km of `home` (independent haversine).

@@ -7,7 +7,7 @@ import Testing
 
 /// `list --near … --radius … --json` and `list --sort distance` on real feeds, against an
 /// independent haversine (`ExpectedResults.kilometres`) applied to plain `list --json` output.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DistanceListTests {
     static func quakes(_ result: QuaketuiBinary.Result) throws -> [[String: Any]] {
         let sections = try #require(try result.json()["sections"] as? [[String: Any]])

@@ -6,7 +6,7 @@ import Testing
 
 /// One presenter for errors (issue 16): a sentence for people, the causes and SQL in the log
 /// named by QUAKETUI_LOG, never SQL on the terminal.
-@Suite struct ErrorPresenterTests {
+@Suite(.waitsOnProcesses) struct ErrorPresenterTests {
     @Test func aStoreErrorNeverShowsItsSQL() {
         let sql = "INSERT INTO quake (code, magnitude, place) VALUES (?, ?, ?) ON CONFLICT (code) DO UPDATE SET magnitude = excluded.magnitude"
         let error = StoreError(.diskFull, path: "/s/quakes.sqlite",

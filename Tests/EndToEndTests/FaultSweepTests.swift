@@ -9,7 +9,7 @@ import Testing
 /// after each trial: no crash, exit 0 only with the work done, otherwise one sentence and the
 /// state exactly before or after, `integrity_check` ok (and "damaged" said only when it is not),
 /// the digest equal to the table, no good file moved aside.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct FaultSweepTests {
     static let calls = ["open", "read", "write", "pread", "pwrite", "fsync", "rename", "unlink", "ftruncate"]
     static let errnos = ["EIO", "ENOSPC", "EINTR"]
@@ -293,7 +293,7 @@ struct FaultSweepTests {
 /// SQLITE_CORRUPT, and `list` said "(database disk image is malformed)" of a sound store, or let
 /// SQLite's error through raw, SQL and all, on two lines ("SQLite error 11: … (in: SELECT code,
 /// …)"). It names the errno, in one sentence, and nothing calls the store damaged (issue 29).
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ReadFaultWordingTests {
     @Test(.timeLimit(.minutes(5)))
     func aReadErrorIsSaidAsTheErrnoNeverAsSQLitesMalformed() throws {
@@ -326,7 +326,7 @@ struct ReadFaultWordingTests {
 
 /// Issue 29, point 8: what a writer reports as saved is on disk, even while another connection
 /// (a browser) keeps the WAL from being checkpointed and synced at close.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct DurabilityTests {
     @Test func anImportWhileABrowserHoldsTheStoreSyncsTheWALAfterItsLastWrite() throws {
         let dir = try TemporaryDirectory()

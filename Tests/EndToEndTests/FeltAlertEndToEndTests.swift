@@ -6,7 +6,7 @@ import Testing
 /// Issue 55's alerts in a real terminal: `alertIntensity` alone alerts a small quake near home
 /// and not a large far one; several alerts at once are led by the strongest shaking predicted at
 /// home, its distance as the list writes it and home by its name, the others in `L`.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct FeltAlertEndToEndTests {
     typealias F = FeltAtHomeEndToEndTests

@@ -7,7 +7,7 @@ import Testing
 /// whose client runs in a pane of the first, so that its status bar is on a captured screen),
 /// updating when quakes arrive; the intensity everywhere agreeing with `list --json`: the
 /// browser's `felt here` column and detail row, `quaketui status` and `watch --json`.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct FeltAtHomeEndToEndTests {
     /// Aksaray, Turkey, and the moment the status line answers for (`--at`).
     static let home = (latitude: 38.37, longitude: 34.03)

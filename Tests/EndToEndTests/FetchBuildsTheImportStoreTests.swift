@@ -8,7 +8,7 @@ import Testing
 /// the store `import` builds from the same events in one file: the same schema, indexes,
 /// triggers, the same rows, counts and search index. So what quakebench measures
 /// on imported stores is what a user who fetched gets.
-@Suite struct FetchBuildsTheImportStoreTests {
+@Suite(.waitsOnProcesses) struct FetchBuildsTheImportStoreTests {
     /// Everything in a store that decides what a browser shows and how fast, as comparable lines.
     /// Leaves out what differs by design: row ids (the order rows arrived in), `meta` (a fetch's
     /// cursor) and `history` (a fetch commits several times).

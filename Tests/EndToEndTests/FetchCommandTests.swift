@@ -5,7 +5,7 @@ import QuakeTestSupport
 import Testing
 
 /// `quaketui fetch` against a local FDSN event service over a generated catalogue.
-@Suite struct FetchCommandTests {
+@Suite(.waitsOnProcesses) struct FetchCommandTests {
     /// The codes in the store, read directly from SQLite.
     static func storedCodes(_ dir: URL) throws -> Set<String> {
         let container = try PersistentContainer(directory: dir)

@@ -9,7 +9,7 @@ import Testing
 /// command lists are the rows the browser's request lists with the same `:` line, on a real
 /// store; the refusals are the `:` line's sentences, spelled as flags; `list` and `watch` print
 /// one quake object.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct FilterFlagsCommandTests {
     /// Kīlauea, erupting in the week of the feed: quakes near enough to be felt.
     static let home = GeoPoint(latitude: 19.4, longitude: -155.3)

@@ -7,7 +7,7 @@ import Testing
 /// The first real download replaces the bundled sample, and a browser open on the sample marks
 /// none of it new: README, "New quakes". A `fetch` commits one window at a time, so the browser
 /// sees the sample go with the first window and the rest arrive after it.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct FirstDownloadTests {
     @Test(.timeLimit(.minutes(3)))
     func aFetchThatReplacesTheSampleMarksNothingNew() throws {
@@ -48,7 +48,7 @@ struct FirstDownloadTests {
 /// What the benchmark measures is what a user gets (issue 33): the store `fetch` builds window
 /// by window is the store `import` builds from the same events in one file — every row and
 /// column, the section counts, the search index.
-@Suite struct FetchBuildsTheImportedStoreTests {
+@Suite(.waitsOnProcesses) struct FetchBuildsTheImportedStoreTests {
     @Test(.timeLimit(.minutes(3)))
     func aFetchedStoreEqualsTheImportedOne() throws {
         let dir = try TemporaryDirectory()

@@ -7,7 +7,7 @@ import Testing
 /// Issue 29, point 1: output to a full disk (`/dev/full`: every write fails with ENOSPC) is a
 /// failure in one sentence and exit 1, never a crash (SIGILL from `FileHandle.write`) and never
 /// exit 0 with the output lost (stdio's unchecked flush at exit).
-@Suite struct FullDiskOutputTests {
+@Suite(.waitsOnProcesses) struct FullDiskOutputTests {
     /// Runs `quaketui ARGS` with stdout and/or stderr sent to /dev/full.
     static func run(_ arguments: [String], state: URL, stdoutFull: Bool, stderrFull: Bool = false) throws -> QuaketuiBinary.Result {
         let redirect = (stdoutFull ? " >/dev/full" : "") + (stderrFull ? " 2>/dev/full" : "")

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 17 in a real terminal (tmux): a failed scene save during a session; issue 57: a `:`
 /// bound no number holds.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct HostileBrowserTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
 

@@ -6,7 +6,7 @@ import QuakeTestSupport
 import Testing
 
 /// Issue 17 through the real binary: hostile records, names and stores.
-@Suite struct HostileInputTests {
+@Suite(.waitsOnProcesses) struct HostileInputTests {
     /// One USGS GeoJSON feature (the place escaped as JSON wants), for the feeds tests write.
     static func feature(_ id: String, time: String, place: String = "10 km N of Somewhere, Chile", magnitude: Double = 4.5,
                         latitude: Double = -33.4, longitude: Double = -70.6) -> String {
@@ -69,7 +69,7 @@ import Testing
 }
 
 /// Findings 4 and 5 for the store file itself: a FIFO or a symbolic link named quakes.sqlite.
-@Suite struct HostileStoreFileTests {
+@Suite(.waitsOnProcesses) struct HostileStoreFileTests {
     @Test func aFIFOOrALinkedStoreIsRefusedAtOnce() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -92,7 +92,7 @@ import Testing
 }
 
 /// Issue 17, finding 3: nothing printed carries an escape sequence, a C1 control or a bidi override.
-@Suite struct OutputSanitizingTests {
+@Suite(.waitsOnProcesses) struct OutputSanitizingTests {
     static let osc52 = "us1\u{1B}]52;c;cHduZWQ=\u{07}\u{1B}]0;owned\u{07}"
     static let hostilePlace = "Evil\u{9B}31m \u{202E}gnp.exe\u{202C} Place\u{7F}"
 

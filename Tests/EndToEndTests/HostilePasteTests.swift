@@ -7,7 +7,7 @@ import Testing
 /// Issue 57 (points 1, 6, 7): pastes at their worst in a real terminal. The paste is the bytes
 /// `tmux paste-buffer -p` writes (bracketed, since the browser turned mode 2004 on), loaded from a
 /// file so that they may be any bytes, invalid UTF-8 and fake end markers included.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct HostilePasteTests {
     struct Browser: TmuxFixture {
         let dir: TemporaryDirectory

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 29, findings 6 and 7: what a server can make a download cost, against a hostile server
 /// on 127.0.0.1 (`LocalHTTPServer(hostileIn:)`; never the network).
-@Suite struct HostileServerTests {
+@Suite(.waitsOnProcesses) struct HostileServerTests {
     /// Runs `quaketui ARGUMENTS` and waits at most `timeout` for it (then kills it): without the
     /// limits, these commands hung for up to 30 minutes.
     static func run(_ arguments: [String], state: URL, environment: [String: String] = [:],

@@ -5,7 +5,7 @@ import QuakeTestSupport
 import Testing
 
 /// `quaketui import` on real USGS snapshots and on broken input.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ImportCommandTests {
     static func counts(_ result: QuaketuiBinary.Result) throws -> [String: Int] {
         try result.json().compactMapValues { $0 as? Int }

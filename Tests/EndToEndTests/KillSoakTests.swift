@@ -13,7 +13,7 @@ import Testing
 /// Always on at 5,000 quakes and 2 kills per operation. `QUAKETUI_SOAK=1` runs it at 1,000,000
 /// quakes with 13 kills per operation (52 in all; RELIABILITY.md records a run);
 /// `QUAKETUI_SOAK_QUAKES` and `QUAKETUI_SOAK_KILLS` change either.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct KillSoakTests {
     static let environment = ProcessInfo.processInfo.environment
     static let isSoak = environment["QUAKETUI_SOAK"] == "1"

@@ -6,7 +6,7 @@ import Testing
 /// the search's editing keys and cursor, a search by code, the hints while typing, and the `:`
 /// line's `:mag`, Tab, "did you mean" and unknown types. Whole lines (or the header's whole
 /// segments) are compared.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct LineEditingEndToEndTests {
     typealias Fixture = BrowserTests.Fixture

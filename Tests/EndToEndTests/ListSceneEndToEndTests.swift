@@ -5,7 +5,7 @@ import Testing
 /// Issue 56.11 in a real terminal: `list --scene ID` prints the rows the scene's pane shows, its
 /// search, `:` filters and sort read from its scene file while the pane runs; an unknown scene is
 /// an error, and a scene `open` sent a quake before it started lists the whole list.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct ListSceneEndToEndTests {
     typealias Fixture = BrowserTests.Fixture

@@ -6,7 +6,7 @@ import Testing
 
 /// `list --help` says what `--search` matches: the place, and a code's start when the text looks
 /// like a code (issue 31: it said only "a literal substring of the place").
-@Suite struct ListSearchHelpTests {
+@Suite(.waitsOnProcesses) struct ListSearchHelpTests {
     @Test func searchMatchesPlacesAndCodePrefixesAsTheHelpSays() throws {
         let help = try QuaketuiBinary.run(["list", "--help"])
         #expect(help.status == 0)

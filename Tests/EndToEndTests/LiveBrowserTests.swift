@@ -6,7 +6,7 @@ import Testing
 /// panes run the automatic refresh against a local server whose feed changes between requests.
 /// One process polls for all; a new version shows everywhere; new quakes are marked and
 /// counted, across `kill -9`; a quake near home rings the bell and runs the alert command once.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct LiveBrowserTests {
     static let interval = 2.0
     static let (homeLatitude, homeLongitude) = (35.0, 139.0)

@@ -33,7 +33,7 @@ import Testing
 /// so when it does not (a machine fast enough to end it first: raise `QUAKETUI_LATENCY_QUAKES`).
 /// The rest of the delete is not waited for: it is interrupted (ctrl-c, as a user would), and
 /// the store must hold the newest quakes whole, every deleted one older than every kept one.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct LoopLatencyTests {
     static let quakes = ProcessInfo.processInfo.environment["QUAKETUI_LATENCY_QUAKES"].flatMap(Int.init) ?? 100_000
     /// The newest quakes the deletes never reach (the one whose notes are edited among them).

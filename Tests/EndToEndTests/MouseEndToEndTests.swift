@@ -6,7 +6,7 @@ import Testing
 /// click lands at any column of a wide terminal; the wheel scrolls the view at the top, middle
 /// and bottom of the list; a release is never read as a key (it used to be read as Esc).
 /// Reports are sent as raw bytes (`send-keys -l`), as the terminal would write them.
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct MouseEndToEndTests {
     @Test func aClickAtColumn240Of250SelectsAndItsReleaseIsNotEsc() throws {

@@ -7,7 +7,7 @@ import Testing
 /// `metadata.generated` is in milliseconds while its times are seconds is stored at its times
 /// and says so. (Fixtures written from the formats' specifications; the reader's rules are held
 /// in detail by `QuakeFeedTests.ObservatoryFormatTests`.)
-@Suite struct ObservatoryImportTests {
+@Suite(.waitsOnProcesses) struct ObservatoryImportTests {
     static let sc3ml = """
         <?xml version="1.0" encoding="UTF-8"?>
         <seiscomp xmlns="http://geofon.gfz-potsdam.de/ns/seiscomp3-schema/0.13" version="0.13">
@@ -106,7 +106,7 @@ import Testing
 /// Issue 53, point 5, in the browser: `/` finds what `list --search` finds (one QueryPlan), for
 /// several words in any order and for another name of a place, and the region sort shows a
 /// Flinn–Engdahl name under its country, title-cased.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct PlaceSearchEndToEndTests {
     static let text = """
         #EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName

@@ -4,7 +4,7 @@ import QuakeTestSupport
 import Testing
 
 /// `quaketui open CODE|EVENT-URL [--scene ID]`: continuing a "show this quake" activity.
-@Suite struct OpenCommandTests {
+@Suite(.waitsOnProcesses) struct OpenCommandTests {
     /// No scene named by the environment or tmux: the default scene is `main`.
     static let plainEnvironment = ["QUAKETUI_SCENE": "", "TMUX": ""]
 

@@ -5,7 +5,7 @@ import Testing
 /// The help (`?`) and the message log (`L`) in a real terminal (issue 31): clean boxes between
 /// the header line and the status line, with no sliver of the list beside or below them, and
 /// `G`/`g` scroll the help to its end and back. Whole lines of the screen are compared.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct OverlayScreenTests {
     typealias Fixture = BrowserTests.Fixture

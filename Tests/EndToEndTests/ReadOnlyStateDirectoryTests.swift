@@ -6,7 +6,7 @@ import Testing
 
 /// A read-only command on a state directory without a store (a mistyped `--state-dir`) says so
 /// and creates nothing; the commands that write start a store there as before (issue 31).
-@Suite struct ReadOnlyStateDirectoryTests {
+@Suite(.waitsOnProcesses) struct ReadOnlyStateDirectoryTests {
     @Test(arguments: [["info"], ["info", "--json"], ["list"], ["stats"], ["scenes"], ["config"], ["config", "timeZone"]])
     func aReadOnlyCommandRefusesADirectoryWithoutAStoreAndCreatesNothing(_ command: [String]) throws {
         let dir = try TemporaryDirectory()

@@ -5,10 +5,11 @@ import QuakeStore
 import QuakeTestSupport
 import Testing
 
-/// `quaketui import` and `list --json` on every real USGS file in ../shared/data/usgs, checked
+/// `quaketui import` and `list --json` on real USGS files in ../shared/data/usgs, checked
 /// against an independent parse (Foundation's JSONSerialization and a plain CSV splitter) and an
-/// independent in-memory grouping (`ExpectedResults`).
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+/// independent in-memory grouping (`ExpectedResults`). One file of each kind goes through the
+/// binary here; `RealFeedStoreTests` imports and lists every file, and every sort and filter, in process.
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct RealFeedImportTests {
     /// The distinct usable quakes of `url` (an id, a time and coordinates), a later `updated`
     /// winning as in the store, in file order.
@@ -38,11 +39,19 @@ struct RealFeedImportTests {
         }
     }
 
-    @Test(arguments: SharedData.feedFiles())
-    func importInsertsEveryDistinctUsableQuakeAndListGroupsThemByDay(_ url: URL) throws {
+    /// One file of each kind: GeoJSON, pretty-printed GeoJSON, GeoJSONP (2016 and the 2012
+    /// legacy feed), the USGS CSV feed, FDSN queries in CSV and GeoJSON, and a truncated file.
+    static let oneOfEachKind = [
+        "all_week-2020-06-10.geojson", "all_day_pretty-2019-11-21.geojson", "all_day-2016-11-04.geojsonp",
+        "legacy2012_geojsonp-2012-09-20.geojsonp", "2.5_month-2019-07-19.csv", "fdsn_query-m4-south_america-1921-2021.csv",
+        "fdsn_query-shakemap-south_america-2011-2021.geojson", "1.0_month_TRUNCATED-2019-02-16.geojson",
+    ]
+
+    @Test(arguments: oneOfEachKind)
+    func importInsertsEveryDistinctUsableQuakeAndListGroupsThemByDay(_ name: String) throws {
+        let url = SharedData.url(name)
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let name = url.lastPathComponent
         let result = try QuaketuiBinary.run(["import", url.path, "--json"], stateDirectory: dir.url)
         if name.contains("_TRUNCATED") {
             #expect(result.status == 1)
@@ -78,38 +87,36 @@ struct RealFeedImportTests {
                                                             timeZone: TimeZone(identifier: "UTC")!), "\(name) by magnitude")
     }
 
-    /// Every sort order and direction, with and without search and a minimum magnitude, on
-    /// real feeds: `list --json` sections against the independent grouping.
-    @Test(arguments: ["all_week-2018-06-14.geojson", "2.5_month-2025-10-29.geojson"])
-    func listSectionsMatchForEverySortDirectionSearchAndMinimum(_ name: String) throws {
+    /// Every sort order both ways, and each search and minimum magnitude once, on a real feed:
+    /// the flags reach the list (`list --json` sections against the independent grouping). Their
+    /// every combination is listed in process (`RealFeedStoreTests`).
+    @Test func listSectionsMatchForEverySortDirectionSearchAndMinimum() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        let name = "2.5_month-2025-10-29.geojson"
         let url = SharedData.url(name)
         #expect(try QuaketuiBinary.run(["import", url.path], stateDirectory: dir.url).status == 0)
         try AppStorage(state: StateDirectory(path: dir.path)).set("utc", for: AppKeys.timeZone)
         let records = try Self.expectedRecords(url)
         let filters: [(search: String, minimum: Double?)] = [
-            ("", nil), ("alaska", nil), ("MEXICO", nil), ("o", 2.5), ("", 4.5), ("%_*\"(", nil),
+            ("alaska", nil), ("MEXICO", nil), ("o", 2.5), ("", 4.5), ("%_*\"(", nil),
         ]
-        // distance needs a home: DistanceListTests.
         // The orders that need a point (distance, intensity) have their own real-feed checks
         // (DistanceListTests, IntensityTests).
-        for order in QuakeSortOrder.allCases where order != .distance && order != .intensity {
-            for ascending in [true, false] {
-                for filter in filters {
-                    var arguments = ["list", "--json", "--sort", order.rawValue, ascending ? "--ascending" : "--descending"]
-                    if !filter.search.isEmpty { arguments += ["--search", filter.search] }
-                    if let minimum = filter.minimum { arguments += ["--min-magnitude", String(minimum)] }
-                    let label = "\(name) \(arguments.dropFirst(2).joined(separator: " "))"
-                    let listed = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
-                    #expect(listed.status == 0, "\(label): \(listed.stderr)")
-                    Self.expectSections(try Self.listedSections(listed),
-                                        match: ExpectedResults.sections(records, search: filter.search,
-                                                                        minimumMagnitude: filter.minimum, order: order,
-                                                                        ascending: ascending,
-                                                                        timeZone: TimeZone(identifier: "UTC")!), label)
-                }
-            }
+        let orders = QuakeSortOrder.allCases.filter { $0 != .distance && $0 != .intensity }
+        let unfiltered = orders.flatMap { order in [true, false].map { (order, $0, (search: "", minimum: Double?.none)) } }
+        let filtered = filters.enumerated().map { index, filter in (orders[index % orders.count], index % 2 == 0, filter) }
+        for (order, ascending, filter) in unfiltered + filtered {
+            var arguments = ["list", "--json", "--sort", order.rawValue, ascending ? "--ascending" : "--descending"]
+            if !filter.search.isEmpty { arguments += ["--search", filter.search] }
+            if let minimum = filter.minimum { arguments += ["--min-magnitude", String(minimum)] }
+            let label = "\(name) \(arguments.dropFirst(2).joined(separator: " "))"
+            let listed = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+            #expect(listed.status == 0, "\(label): \(listed.stderr)")
+            Self.expectSections(try Self.listedSections(listed),
+                                match: ExpectedResults.sections(records, search: filter.search, minimumMagnitude: filter.minimum,
+                                                                order: order, ascending: ascending,
+                                                                timeZone: TimeZone(identifier: "UTC")!), label)
         }
     }
 

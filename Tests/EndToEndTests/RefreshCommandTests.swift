@@ -3,7 +3,7 @@ import QuakeTestSupport
 import Testing
 
 /// `quaketui refresh` against a local server (never the network).
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct RefreshCommandTests {
     /// A folder laid out like the USGS summary feed directory.
     static func mirror() throws -> TemporaryDirectory {

@@ -4,7 +4,7 @@ import Testing
 
 /// A real USGS day writes California both as "…, CA" and as "…, California" (issue 31): the
 /// region sort shows one California section holding both, and no `CA` section.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct RegionSpellingEndToEndTests {
     @Test func bothSpellingsOfCaliforniaAreOneSection() throws {

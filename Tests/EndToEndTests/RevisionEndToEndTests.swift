@@ -6,7 +6,7 @@ import Testing
 /// is marked `◆` in a browser's list, the mark comes back after `kill -9`, `:revised` keeps it,
 /// the Reports tab shows its versions, and a `deleted` record takes it out, saying so. The feed
 /// is QuakeFeedTests' `RevisionTests` fixture, written from the USGS GeoJSON format.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct RevisionEndToEndTests {
     static func importFeed(_ text: String, _ fixture: BrowserTests.Fixture, name: String) throws -> String {
         let file = fixture.dir.url.appendingPathComponent(name)

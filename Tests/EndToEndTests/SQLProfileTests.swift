@@ -4,7 +4,7 @@ import Testing
 
 /// `QUAKETUI_SQL_PROFILE=FILE` (profile.c): one line per statement any connection runs, for
 /// finding where time goes; nothing without it.
-@Suite struct SQLProfileTests {
+@Suite(.waitsOnProcesses) struct SQLProfileTests {
     @Test func everyStatementIsOneLineInTheProfile() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

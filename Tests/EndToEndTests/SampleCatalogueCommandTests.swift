@@ -8,7 +8,7 @@ import Testing
 
 /// The bundled sample on the command line: `list` shows it offline, `info` labels it, and an
 /// import replaces it.
-@Suite struct SampleCatalogueCommandTests {
+@Suite(.waitsOnProcesses) struct SampleCatalogueCommandTests {
     static let note = "showing the bundled sample catalogue (not real data); run 'quaketui refresh' for the live feed"
 
     /// What the browser's first launch does: the bundled sample into a new store.
@@ -156,7 +156,7 @@ import Testing
 }
 
 /// `refresh` replaces the sample too, and defaults to the `refreshFeed` app setting.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct SampleCatalogueRefreshTests {
     @Test func refreshReplacesTheSampleWithTheFeedOfTheAppSetting() throws {
         let mirror = try TemporaryDirectory(prefix: "quaketui-mirror")

@@ -4,7 +4,7 @@ import Testing
 
 /// The bundled sample's quakes are invented (issue 31): `o` says a sample quake has no event page
 /// instead of opening a USGS address that does not exist, and the detail shows no such link.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct SampleLinkEndToEndTests {
     @Test func oOnASampleQuakeSaysItHasNoEventPage() throws {
         let fixture = try BrowserTests.Fixture(columns: 100, rows: 30, importing: nil)

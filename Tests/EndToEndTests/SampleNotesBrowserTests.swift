@@ -8,7 +8,7 @@ import Testing
 
 /// The browser's first successful refresh replaces the sample but keeps a sample quake with the
 /// user's notes, and its message says so (issue 31).
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct SampleNotesBrowserTests {
     @Test(.timeLimit(.minutes(2)))
     func theRefreshThatReplacesTheSampleSaysItKeptTheNotes() throws {

@@ -5,7 +5,7 @@ import QuakeTestSupport
 import Testing
 
 /// `quaketui scenes [list|rm ID...|rm --all|prune --older-than DAYS] [--json]`.
-@Suite struct ScenesCommandTests {
+@Suite(.waitsOnProcesses) struct ScenesCommandTests {
     /// A state directory with scenes `left` (selecting us7000abcd) and `right`, both closed.
     static func stateWithScenes() throws -> (TemporaryDirectory, StateDirectory) {
         let dir = try TemporaryDirectory()

@@ -6,7 +6,7 @@ import Testing
 
 /// A command that opens a big store of an older schema says, before the migration's seconds, that
 /// it is upgrading it (once); a small store's upgrade, or a current store, says nothing.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct SchemaUpgradeNoticeTests {
     static let feed = "1.0_week-2019-02-16.geojson"
 

@@ -5,7 +5,7 @@ import Testing
 /// `quaketui sequence CODE --json` (issue 54) against the method recomputed here from the feed:
 /// the aftershocks within the Wells & Coppersmith radius by a brute-force haversine, Mc, the
 /// Omori fit by an independent maximiser, and the Reasenberg & Jones numbers by their closed form.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct SequenceCommandTests {
     static let feed = "2.5_month-2019-07-19.geojson"
     static let earthRadius = 6371.0088

@@ -5,7 +5,7 @@ import Testing
 /// The sequence view (`A`, issue 54) in a real terminal: `A` on the 2019 Ridgecrest M 7.1 shows
 /// its sequence with the Omori fit and the forecast, and after `kill -9` and a relaunch the same
 /// view is back (`SequenceView.mainshock`).
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct SequenceViewEndToEndTests {
     /// The view's lines, with the forecast's start time (when it was computed, a second apart

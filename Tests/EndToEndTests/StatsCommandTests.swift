@@ -6,7 +6,7 @@ import Testing
 
 /// `quaketui stats --json` against its method recomputed here from the feed itself (issue 32):
 /// every field, on real USGS feeds, with and without the filters `list` takes.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsCommandTests {
     /// The report the method gives for `rows`, computed without quaketui's code (issues 32, 54):
     /// bins of edges (t ∓ 0.5)/10, Mc the fullest bin (the lower on a tie) + 0.2, Aki–Utsu b,

@@ -7,7 +7,7 @@ import Testing
 /// and GEOFON, FDSN text as the FDSN event service specification writes it), and earthquakes
 /// only GEOFON reported: `stats` counts each earthquake once, and names the types and agencies
 /// of the solutions the list shows (the preferred ones: EMSC's before GEOFON's by default).
-@Suite struct StatsEventsCommandTests {
+@Suite(.waitsOnProcesses) struct StatsEventsCommandTests {
     static let header = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType\n"
 
     /// Three earthquakes an hour apart, as EMSC reports them (mb).

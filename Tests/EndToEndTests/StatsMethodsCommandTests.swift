@@ -7,7 +7,7 @@ import Testing
 /// `quaketui stats` with the methods of issue 54 on real USGS feeds and on files written here:
 /// bins that hold what their edges say, the M 4.5+ month's b, `--mc`, and fits that cannot be
 /// made (JSON null and a warning). The numbers are recomputed from the feed in the test.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsMethodsCommandTests {
     static func stats(_ feed: URL, _ flags: [String] = []) throws -> [String: Any] {
         let dir = try TemporaryDirectory()

@@ -7,7 +7,7 @@ import Testing
 /// `quaketui stats` and `list` with the magnitude types, agencies and declustering of issue 54 on
 /// real USGS feeds: the mixed month warns and fits each type; `--mag-type` keeps one type;
 /// `--decluster` counts the background that the independent algorithm keeps, quake by quake.
-@Suite(.enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+@Suite(.waitsOnProcesses, .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsMixCommandTests {
     static let mixed = SharedData.url("all_month-2023-04-04.csv")
     static let large = SharedData.url("4.5_month-2014-04-01.geojson")

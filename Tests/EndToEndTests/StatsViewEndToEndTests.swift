@@ -4,7 +4,7 @@ import Testing
 
 /// The statistics view (`=`, issue 32) in a real terminal: it counts the list, follows an import
 /// by another process while open, and is open again after `kill -9` and a relaunch.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
        .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
 struct StatsViewEndToEndTests {
     /// The statistics' title, from the pane beside the list: `Statistics of the list  1,234 quakes`.

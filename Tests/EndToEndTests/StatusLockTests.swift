@@ -15,7 +15,7 @@ import Testing
 /// wait, so the fastest would too. A status that waited at all would exceed it: SQLite's busy
 /// handler sleeps 1, 2, 5, 10, 15, 20, 25 ms… (78 ms before its eighth try), and the store's
 /// own busy timeout is seconds. The "under 50 ms on a 5M store" is quakebench's to time.
-@Suite(.serialized)
+@Suite(.waitsOnProcesses, .serialized)
 struct StatusLockTests {
     static let at = FeltAtHomeEndToEndTests.at
 

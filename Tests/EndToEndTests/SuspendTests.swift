@@ -4,7 +4,7 @@ import Testing
 
 /// ctrl-z in a real shell with job control (issue 16): the browser hands the terminal back and
 /// stops, the shell shows its prompt, and `fg` brings the same screen back.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct SuspendTests {
     @Test func ctrlZShowsTheShellAndFgBringsTheScreenBack() throws {
         let dir = try TemporaryDirectory()

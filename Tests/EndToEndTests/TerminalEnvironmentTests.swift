@@ -4,7 +4,7 @@ import Testing
 
 /// The browser under the environments people really have: a terminal type it cannot draw on,
 /// and `LANG=C` (containers, ssh) with non-ASCII place names.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct TerminalEnvironmentTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
 

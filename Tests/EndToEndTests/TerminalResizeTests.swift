@@ -8,7 +8,7 @@ import Testing
 /// fuzz of keys, resizes (`resize-window`, `resize-pane`, zoom), SIGWINCH storms and sizes down
 /// to 1×1 must leave it alive, drawing the right screen for the final size.
 /// `tools/resize-fuzz.sh` runs the fuzz for longer (`QUAKETUI_RESIZE_FUZZ_SECONDS`).
-@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+@Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
 struct TerminalResizeTests {
     static let offline = ["QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quaketui-feed"]
 

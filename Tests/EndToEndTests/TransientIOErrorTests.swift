@@ -7,7 +7,7 @@ import Testing
 /// Issue 29, point 3: an I/O error reading a state file is not corruption. Only a file read whole
 /// that does not parse is moved aside; one EIO or EINTR is tried again, a lasting one reported,
 /// and the file is left where it is (faults injected with `tools/faults/faultshim.c`).
-@Suite struct TransientIOErrorTests {
+@Suite(.waitsOnProcesses) struct TransientIOErrorTests {
     static func stateWithSettings() throws -> TemporaryDirectory {
         let dir = try TemporaryDirectory()
         try PersistentContainer(directory: dir.url).close()

@@ -8,7 +8,7 @@ import Testing
 /// the budget users run with: the status line's filter report counts what the header counts
 /// (pending while the list is counted, then exact), the header and `n` name the real number of
 /// new quakes, and a delete takes the new quakes it removed off the count.
-@Suite(.enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"), .serialized)
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"), .serialized)
 struct TruthfulCountsTests {
     /// The environment of a launch: the window budget users run with (6 ms), named here so that
     /// the harness's default cannot relax it.

@@ -4,7 +4,7 @@ import Testing
 
 /// `quaketui watch` prints what other processes import, filtered like an independent haversine
 /// filter; `quaketui config` reads, checks and writes app storage.
-@Suite struct WatchAndConfigTests {
+@Suite(.waitsOnProcesses) struct WatchAndConfigTests {
     static func haversine(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
         let r = Double.pi / 180
         let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)

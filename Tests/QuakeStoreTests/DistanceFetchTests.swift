@@ -19,12 +19,7 @@ struct DistanceFetchTests {
     static func records(_ name: String) throws -> [QuakeRecord] { try IndependentParse.distinctRecords(SharedData.url(name)) }
 
     static func contents(_ controller: FetchedResultsController) throws -> [ExpectedResults.Section] {
-        let rows = try controller.rows(in: 0..<controller.count)
-        return controller.sections.indices.map { index in
-            let start = controller.offset(ofSection: index)
-            return ExpectedResults.Section(id: controller.sections[index].id,
-                                           codes: rows[start..<start + controller.sections[index].count].map(\.code))
-        }
+        try controller.sectionContents()
     }
 
     @Test(arguments: ["all_week-2018-06-14.geojson", "4.5_month-2014-04-01.geojson"])

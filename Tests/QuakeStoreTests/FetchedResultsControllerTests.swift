@@ -8,13 +8,8 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
     static let records = ExpectedResults.variedRecords(count: 600)
 
-    /// Every section with its codes, read through the controller's lazy windows.
     static func contents(_ controller: FetchedResultsController) throws -> [ExpectedResults.Section] {
-        let rows = try controller.rows(in: 0..<controller.count)
-        return controller.sections.enumerated().map { index, section in
-            let start = controller.offset(ofSection: index)
-            return ExpectedResults.Section(id: section.id, codes: rows[start..<start + section.count].map(\.code))
-        }
+        try controller.sectionContents()
     }
 
     static let configurations: [(QuakeSortOrder, Bool, String, Double?)] = [

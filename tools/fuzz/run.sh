@@ -20,9 +20,12 @@ extra=()
 # swift-corelibs-foundation leaks the CFError of every failed PropertyListSerialization parse
 # (125 bytes, inside CFPropertyListCreateWithData; see FUZZING.md): not ours, so leak checks are
 # off for the plist target only, and it runs in fork mode (short-lived child processes) so those
-# leaks never add up to the RSS limit. ASan still reports every memory error there.
+# leaks never add up to the RSS limit. ASan still reports every memory error there. Fork mode
+# ignores a child's timeout or out-of-memory by default and then exits with that child's code
+# (70 or 71) without naming the input: -ignore_timeouts=0 -ignore_ooms=0 make them findings,
+# reported with the child's log and input as in the other targets.
 if [ "$target" = fuzz-plist ]; then
-    extra=(-detect_leaks=0 -fork=1)
+    extra=(-detect_leaks=0 -fork=1 -ignore_timeouts=0 -ignore_ooms=0)
     export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 fi
 mkdir -p "$out/corpus/$target" "$out/artifacts"
