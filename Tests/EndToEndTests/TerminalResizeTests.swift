@@ -113,9 +113,9 @@ struct TerminalResizeTests {
 }
 
 extension TerminalResizeTests {
-    /// How long the fuzz runs: `QUAKETUI_RESIZE_FUZZ_SECONDS` (`tools/resize-fuzz.sh`), else 25 s.
+    /// How long the fuzz runs: `QUAKETUI_RESIZE_FUZZ_SECONDS` (`tools/resize-fuzz.sh`), else 12 s.
     static var fuzzSeconds: Double {
-        ProcessInfo.processInfo.environment["QUAKETUI_RESIZE_FUZZ_SECONDS"].flatMap(Double.init) ?? 25
+        ProcessInfo.processInfo.environment["QUAKETUI_RESIZE_FUZZ_SECONDS"].flatMap(Double.init) ?? 12
     }
 
     /// Keys that never quit or leave the pane (no `q`, `Q`, ctrl-c, ctrl-z, `r`, `o`, `H`).
