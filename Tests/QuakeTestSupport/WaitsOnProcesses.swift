@@ -49,7 +49,6 @@ public final class ProcessWaitExecutor: @unchecked Sendable {
     private let condition = NSCondition()
     private var firstJobs: [(UnownedJob, Queue)] = []
     private var nextJobs: [(UnownedJob, Queue)] = []
-    private var firstStart = 0, nextStart = 0
 
     init(width: Int) {
         first = Queue(pool: self, isFirst: true)
@@ -72,20 +71,10 @@ public final class ProcessWaitExecutor: @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while firstStart == firstJobs.count && nextStart == nextJobs.count { condition.wait() }
-            let (job, queue) = Self.take(&firstJobs, &firstStart) ?? Self.take(&nextJobs, &nextStart)!
+            while firstJobs.isEmpty && nextJobs.isEmpty { condition.wait() }
+            let (job, queue) = firstJobs.isEmpty ? nextJobs.removeFirst() : firstJobs.removeFirst()
             condition.unlock()
             job.runSynchronously(on: queue.asUnownedTaskExecutor())
         }
-    }
-
-    /// The oldest job of `jobs` (read from `start`, compacted when drained).
-    private static func take(_ jobs: inout [(UnownedJob, Queue)], _ start: inout Int) -> (UnownedJob, Queue)? {
-        guard start < jobs.count else { return nil }
-        defer {
-            start += 1
-            if start == jobs.count { jobs.removeAll(keepingCapacity: true); start = 0 }
-        }
-        return jobs[start]
     }
 }
