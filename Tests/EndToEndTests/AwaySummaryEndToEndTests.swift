@@ -5,7 +5,8 @@ import Testing
 
 /// Issue 55.4–5 in a real terminal: what arrived while a pane was away is said in one status
 /// line after `kill -9` and a relaunch with quakes imported between, and after a focus-out and
-/// focus-in (`ESC [O`, `ESC [I`, as tmux sends them with `focus-events on`) with quakes between;
+/// focus-in (`ESC [O`, `ESC [I`, as tmux sends them with `focus-events on`) with quakes between,
+/// and not after an absence shorter than the threshold;
 /// nothing when nothing arrived; and the terminal's own notification (OSC 777 through tmux's
 /// passthrough) in the pane's output when opted in, never when not.
 @Suite(.waitsOnProcesses, .serialized, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"),
@@ -132,6 +133,42 @@ struct AwaySummaryEndToEndTests {
         let walked = Screen(try pane.settle())
         #expect(walked.status.message.map { $0.hasPrefix("New quake ") && $0.hasSuffix(" of 3 since \(since)") } == true,
                 "\(walked.status)")
+    }
+
+    /// The threshold itself, on the browser's own clock: an absence as long as it brings the
+    /// summary, and a shorter one with quakes arriving meanwhile only marks them (`3 new` in the
+    /// header, nothing on the status line). The threshold is made 6 s (the default is 10 minutes):
+    /// the rule is under test, not its length. The long absence waits on the clock, which is what
+    /// it is about.
+    @Test func anAbsenceShorterThanTheThresholdSaysNothingAndOneAsLongSaysWhatArrived() throws {
+        let threshold: TimeInterval = 6
+        let pane = try Self.pane("away-threshold", environment: ["QUAKETUI_AWAY_SECONDS": "\(Int(threshold))"])
+        defer { pane.close() }
+
+        let longOut = Date()
+        try Self.focus(pane, in: false, count: 1)
+        let since = try Self.lookedTime(pane)
+        try F.importing(Self.arrivals, into: pane.dir.url, "away.geojson", folder: pane.dir.url)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the new quakes marked") { $0.header.new == "3 new" }
+        while Date().timeIntervalSince(longOut) < threshold + 0.5 { Thread.sleep(forTimeInterval: 0.1) }
+        try Self.focus(pane, in: true, count: 2)
+        let back = Screen(try pane.settle())
+        #expect(back.status.message == Self.summary(since: since), "\(back.status)")
+        try pane.send(.keys(["n"]))
+        _ = try pane.settle()
+
+        let shortOut = Date()
+        try Self.focus(pane, in: false, count: 3)
+        let late = A.featureBeforeNow("away-late", 5.2, northKm: 0, minutesAgo: 1, place: "Off the coast of Chile",
+                                      latitude: -30, longitude: -72)
+        try F.importing([late], into: pane.dir.url, "away-late.geojson", folder: pane.dir.url)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the late quake marked") { $0.header.new == "4 new" }
+        try Self.focus(pane, in: true, count: 4)
+        let elapsed = Date().timeIntervalSince(shortOut)
+        try #require(elapsed < threshold, "the short absence took \(elapsed) s: not shorter than the threshold")
+        let short = Screen(try pane.settle())
+        #expect(short.status.message?.hasPrefix("Since") != true, "\(short.status)")
+        #expect(short.header.new == "4 new")
     }
 
     /// The same through tmux itself: `focus-events on`, a client attached (through `script`, so it
