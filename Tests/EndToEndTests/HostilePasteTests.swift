@@ -149,6 +149,26 @@ struct HostilePasteTests {
         #expect(try tmux.waitForExit(browser.pane) == 0)
     }
 
+    /// Point 7 in a long paste: tmux writes it in pieces as the terminal drains, so the fake
+    /// marker lies inside one of the browser's reads, text behind it, and the terminal's own end
+    /// marker comes in a later read. Ended at the fake marker, the rest of that read ran as keys
+    /// (the `s` sorted by magnitude); held, the next pieces show it was text. The whole screen
+    /// after is the list as it was, with the paste ignored.
+    @Test func aFakeEndMarkerInTheMiddleOfALongPasteRunsNothingAsKeys() throws {
+        let browser = try Browser()
+        defer { browser.close() }
+        let tmux = browser.tmux
+        let before = try tmux.waitForScreen(browser.pane, "the list") { $0.header.sort == "sort time ↓" }
+        let half = [UInt8](repeating: UInt8(ascii: "z"), count: 128 << 10)
+        try browser.tmux.paste(browser.pane, bytes: half + Array("\u{1B}[201~s".utf8) + half, through: browser.dir.url)
+        let after = try tmux.waitForScreen(browser.pane, timeout: 20, "the paste ignored") {
+            $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
+        }
+        #expect(after.header == before.header && after.rows == before.rows, "before:\n\(before)\nafter:\n\(after)")
+        try tmux.send(browser.pane, "q")
+        #expect(try tmux.waitForExit(browser.pane) == 0)
+    }
+
     /// Point 1: a megabyte pasted into the `:` line, the search and the notes: each is drawn
     /// within a second of `tmux paste-buffer` (tmux's writing of the megabyte into the terminal
     /// included), and `q` then ends the browser within a second of `tmux send-keys q` (the

@@ -28,7 +28,8 @@ import Testing
         return list.map { ("\u{1B}" + $0.0, $0.1) }
     }()
 
-    /// Decodes `reads` one after another as the terminal reads them (no wait runs out).
+    /// Decodes `reads` one after another as the terminal reads them (no wait runs out, but that
+    /// for an end marker held at the end: nothing more came).
     static func decode(_ reads: [String]) -> [Key] {
         var decoder = InputDecoder()
         var keys: [Key] = []
@@ -36,6 +37,7 @@ import Testing
             decoder.feed(read.unicodeScalars)
             keys += decoder.decode()
         }
+        if decoder.holdsEndMarker { keys += decoder.flush() }
         return keys
     }
 
@@ -150,8 +152,9 @@ import Testing
     }
 
     /// Seeded random input (ESCs, CSI and SS3 bytes, paste markers, letters, controls, wide
-    /// letters): split at any point not right after an ESC, nor between an end-of-paste marker
-    /// and a later one (issue 57.7: the decoder's documented limit), it gives the keys it gives whole.
+    /// letters): split at any point not right after an ESC, nor right after an end-of-paste marker
+    /// that a later one follows (issue 57.7: the decoder's documented limit), it gives the keys it
+    /// gives whole.
     /// (`tools/fuzz/targets/key.swift` checks the same on libFuzzer's inputs.)
     @Test func randomInputSplitAnywhereButAfterAnEscapeGivesTheSameKeys() {
         let pieces: [String] = ["\u{1B}", "[", "O", "<", "M", "~", ";", "1", "2", "0", "5", "A", "m", "j", "q", "\r",
@@ -224,6 +227,45 @@ import Testing
         #expect(decoder.decode() == [.paste("zz\u{1B}[201~sq")])
     }
 
+    /// Issue 57.7 across reads: an end marker with text behind it in one read is held, and what
+    /// comes next decides it: the terminal's end marker (the held one was text, and nothing
+    /// between was keys), a start marker (it was the end), more than `heldTextLimit` characters
+    /// (text), or nothing more (`flush`, which the runtime calls after `heldMilliseconds`: it
+    /// was the end, the characters behind it keys). An end marker that ends a read is the end.
+    @Test func anEndMarkerWithTextBehindItInOneReadIsHeldUntilTheNextReadDecides() {
+        #expect(Self.decode(["\u{1B}[200~zz\u{1B}[201~s", "q", "Q\u{1B}[201~j"]) == [.paste("zz\u{1B}[201~sqQ"), .character("j")])
+        #expect(Self.decode(["\u{1B}[200~a\u{1B}[201~s", "\u{1B}[200~b\u{1B}[201~"]) == [.paste("a"), .character("s"), .paste("b")])
+        #expect(Self.decode(["\u{1B}[200~a\u{1B}[201~", "s\u{1B}[201~"]) == [.paste("a"), .character("s")])
+
+        var decoder = InputDecoder()
+        decoder.feed("\u{1B}[200~zz\u{1B}[201~:quit\r".unicodeScalars)
+        #expect(decoder.decode() == [])
+        #expect(decoder.holdsEndMarker && decoder.needsMore)
+        #expect(decoder.takePasteSoFar() == [.paste("zz")])
+        decoder.feed(" more".unicodeScalars)
+        #expect(decoder.decode() == [])
+        decoder.feed("\u{1B}[201~".unicodeScalars)
+        #expect(decoder.decode() == [.paste("\u{1B}[201~:quit\r more")])
+        #expect(!decoder.needsMore)
+
+        // Nothing after: the held marker was the end (after a piece handed over, no empty paste).
+        var ended = InputDecoder()
+        ended.feed("\u{1B}[200~ab\u{1B}[201~jk".unicodeScalars)
+        #expect(ended.decode() == [])
+        #expect(ended.takePasteSoFar() == [.paste("ab")])
+        #expect(ended.flush() == [.character("j"), .character("k")])
+        #expect(!ended.needsMore)
+
+        // More text behind it than anyone types at once: paste text, without waiting.
+        var long = InputDecoder()
+        let tail = String(repeating: "x", count: InputDecoder.heldTextLimit + 1)
+        long.feed(("\u{1B}[200~a\u{1B}[201~" + tail).unicodeScalars)
+        #expect(long.decode() == [])
+        #expect(!long.holdsEndMarker && long.isInPaste)
+        long.feed("\u{1B}[201~".unicodeScalars)
+        #expect(long.decode() == [.paste("a\u{1B}[201~" + tail)])
+    }
+
     /// Issue 57: a paste that pauses is handed over in pieces, each a paste: what follows a pause,
     /// up to the end marker, is still its text (the `Q` and the line break are not keys), and the
     /// pieces together keep to `pasteLimit`.
@@ -238,7 +280,10 @@ import Testing
         #expect(decoder.decode() == [])
         #expect(decoder.takePasteSoFar() == [.paste("Q\rj")])
         decoder.feed(" end\u{1B}[201~k".unicodeScalars)
-        #expect(decoder.decode() == [.paste(" end"), .character("k")])
+        // The `k` came in the end marker's read: held until the wait for more is over.
+        #expect(decoder.decode() == [])
+        #expect(decoder.holdsEndMarker)
+        #expect(decoder.flush() == [.paste(" end"), .character("k")])
         #expect(!decoder.isInPaste)
 
         // The limit counts every piece: a paste of pasteLimit + 5 characters in two pieces keeps pasteLimit.

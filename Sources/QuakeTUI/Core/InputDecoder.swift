@@ -14,13 +14,21 @@
 /// A paste ends at the terminal's end marker, and only there. A terminal writes the pasted text
 /// between its markers as it is, so the text may itself hold `ESC [201~` (a fake end). The rule:
 /// an end marker that is followed, in what has been read, by another end marker with no start
-/// marker between them is text, and the paste goes on to the last of them; for a read cut at its
-/// limit just after an end marker, the rest is read before this is decided. Legitimate input never
-/// has two end markers without a start between them, so real pastes and the keys typed after them
-/// are unchanged. The limit: a fake marker whose terminal end marker comes only in a later read
-/// (the terminal wrote the paste in pieces more than `sequenceWaitMilliseconds` apart) still ends
-/// the paste there, and the text after it goes to the keys (xterm and others strip ESC from pastes
-/// for this reason; tmux does not).
+/// marker between them is text, and the paste goes on to the last of them. An end marker that
+/// text follows in the same read, with neither marker after it yet, is *held*: a terminal ends
+/// its write of a paste with the end marker, so text right behind it in one read is most likely
+/// more of the paste, written in pieces (tmux writes as the terminal drains). What is held decides
+/// it as it comes: another end marker first (the held one was text), a start marker (it was the
+/// end), more than ``heldTextLimit`` characters (no one types that much at once: paste text),
+/// or ``heldMilliseconds`` without input (it was the end, and the characters after it are keys,
+/// that late; ``flush()``). For a read cut at its limit just after an end marker, the rest is read
+/// before this is decided. Legitimate input never has two end markers without a start between
+/// them, so real pastes and the keys typed after them are unchanged; keys only wait, that long at
+/// most, when they came in the same read as the end marker (pressed while a long paste was still
+/// arriving). The limits: a fake marker that ends one of the terminal's pieces exactly, or one
+/// with fewer than ``heldTextLimit`` characters behind it whose next piece comes more than
+/// ``heldMilliseconds`` later, still ends the paste there, and the text after it goes to the keys
+/// (xterm and others strip ESC from pastes for this reason; tmux does not).
 ///
 /// An Esc that is the last thing read is Esc at once, as crossterm and bubbletea decide: a
 /// terminal writes a sequence in one piece, so nothing is waited for after a lone Esc (the
@@ -48,6 +56,21 @@ public struct InputDecoder: Sendable {
     /// that lost it): until then, what arrives is the paste's text, never keys, however slowly
     /// it comes (a loaded machine, a slow link; issue 57).
     public static let pasteStallMilliseconds = 2_000
+    /// How long an end marker with text behind it in the same read is held without input before
+    /// it is taken as the paste's end (the type's comment).
+    /// Short, because a key pressed while a long paste was still arriving comes in its end
+    /// marker's read and waits this long; a long paste's pieces decide by ``heldTextLimit``.
+    public static let heldMilliseconds = 100
+    /// Characters behind a held end marker past which it is taken as text (the type's comment).
+    public static let heldTextLimit = 4_096
+
+    /// Whether an end marker with text behind it is held (the type's comment): the runtime then
+    /// calls ``flush()`` after ``heldMilliseconds`` without input.
+    public var holdsEndMarker: Bool {
+        paste != nil && pending.count > Self.pasteEnd.count && pending.prefix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd)
+    }
+    /// Set while ``flush()`` decodes: a held end marker is then the paste's end.
+    private var ending = false
 
     /// Whether a bracketed paste has begun and not ended.
     public var isInPaste: Bool { paste != nil }
@@ -122,13 +145,14 @@ public struct InputDecoder: Sendable {
                 case .text:
                     appendToPaste(pending[index..<after])
                     index = after
-                case .undecided:
+                case .undecided, .held:
                     appendToPaste(pending[index..<end])
                     pending.removeFirst(end)
                     return keys
                 case .end:
                     appendToPaste(pending[index..<end])
-                    keys.append(.paste(Self.text(paste!)))
+                    // All of it handed over already (a paste that paused): nothing more to give.
+                    if !paste!.isEmpty || pasteTaken == 0 { keys.append(.paste(Self.text(paste!))) }
                     paste = nil
                     index = after
                 }
@@ -163,7 +187,9 @@ public struct InputDecoder: Sendable {
     public mutating func flush() -> [Key] {
         pending.append(contentsOf: String(decoding: partialCharacter, as: UTF8.self).unicodeScalars)
         partialCharacter = []
+        ending = true
         var keys = decode()
+        ending = false
         if paste != nil {
             appendToPaste(pending[...])
             pending = []
@@ -179,24 +205,31 @@ public struct InputDecoder: Sendable {
     }
 
     /// What an end marker inside a paste is (see the type's comment).
-    private enum EndMarker { case end, text, undecided }
+    private enum EndMarker { case end, text, undecided, held }
 
     /// The end marker at `end` is text when another end marker follows in what was read with no
-    /// start marker between; undecided when none follows yet and the read stopped at its limit.
+    /// start marker between; undecided when none follows yet and the read stopped at its limit;
+    /// held when text follows it (no start marker) and ``flush()`` has not been called.
     private func endMarker(at end: Int, moreAvailable: Bool) -> EndMarker {
         let after = end + Self.pasteEnd.count
-        guard let next = Self.find(Self.pasteEnd, in: pending, from: after) else { return moreAvailable ? .undecided : .end }
-        return Self.find(Self.pasteStart, in: pending, from: after, before: next) == nil ? .text : .end
+        if let next = Self.find(Self.pasteEnd, in: pending, from: after) {
+            return Self.find(Self.pasteStart, in: pending, from: after, before: next) == nil ? .text : .end
+        }
+        if moreAvailable { return .undecided }
+        guard after < pending.count, Self.find(Self.pasteStart, in: pending, from: after) == nil else { return .end }
+        if pending.count - after > Self.heldTextLimit { return .text }
+        return ending ? .end : .held
     }
 
-    /// Whether a read ending at `split` (of `scalars`) would end between an end marker and a
-    /// later one with no start marker between them: the decoder cannot know then that the first
-    /// is text (the limit in the type's comment). Tests and the fuzz target skip such splits.
+    /// Whether a read ending at `split` (of `scalars`) would end right after an end marker
+    /// followed by a later one with no start marker between them: the decoder cannot know then
+    /// that the first is text (the limit in the type's comment). Tests and the fuzz target skip
+    /// such splits.
     static func splitsEndMarkers(_ scalars: [Unicode.Scalar], at split: Int) -> Bool {
         var index = 0
         var previousEnd: Int?
         while let end = find(pasteEnd, in: scalars, from: index) {
-            if let previousEnd, previousEnd + pasteEnd.count <= split, split < end + pasteEnd.count,
+            if let previousEnd, previousEnd + pasteEnd.count == split,
                find(pasteStart, in: scalars, from: previousEnd + pasteEnd.count, before: end) == nil {
                 return true
             }

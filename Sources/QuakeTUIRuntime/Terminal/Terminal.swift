@@ -406,15 +406,22 @@ extension Terminal {
         let wait = decoder.isInPaste ? min(timeoutMilliseconds, InputDecoder.sequenceWaitMilliseconds) : timeoutMilliseconds
         guard readAvailable(firstWait: wait) else {
             // Handed over after a wait for more ran out: from then on, the browser's.
-            if decoder.isInPaste { enqueue(pasteStalled ? decoder.flush() : decoder.takePasteSoFar(), since: lastFoundEmptyAt) }
+            if decoder.isInPaste { enqueue(pasteOver ? decoder.flush() : decoder.takePasteSoFar(), since: lastFoundEmptyAt) }
             return
         }
         while decoder.needsMore {
             guard readAvailable(firstWait: InputDecoder.sequenceWaitMilliseconds) else {
-                enqueue(decoder.isInPaste && !pasteStalled ? decoder.takePasteSoFar() : decoder.flush(), since: lastFoundEmptyAt)
+                enqueue(decoder.isInPaste && !pasteOver ? decoder.takePasteSoFar() : decoder.flush(), since: lastFoundEmptyAt)
                 return
             }
         }
+    }
+
+    /// Whether the paste in progress is over for want of input: it stalled, or an end marker it
+    /// holds (`InputDecoder.holdsEndMarker`) was followed by nothing for
+    /// `InputDecoder.heldMilliseconds`.
+    private var pasteOver: Bool {
+        pasteStalled || decoder.holdsEndMarker && silentFor(milliseconds: InputDecoder.heldMilliseconds)
     }
 
     /// Queues decoded keys; `since`: when the last of their bytes can first have waited for the
@@ -431,8 +438,11 @@ extension Terminal {
     }
 
     /// Whether the terminal has sent nothing for `InputDecoder.pasteStallMilliseconds`.
-    private var pasteStalled: Bool {
-        DispatchTime.now().uptimeNanoseconds - lastInputAt > UInt64(InputDecoder.pasteStallMilliseconds) * 1_000_000
+    private var pasteStalled: Bool { silentFor(milliseconds: InputDecoder.pasteStallMilliseconds) }
+
+    /// Whether the terminal has sent nothing for `milliseconds`.
+    private func silentFor(milliseconds: Int) -> Bool {
+        DispatchTime.now().uptimeNanoseconds - lastInputAt > UInt64(milliseconds) * 1_000_000
     }
 
     /// Reads one byte (waiting up to `firstWait` ms) and then all that follows at once, and

@@ -1,8 +1,8 @@
 // libFuzzer entry for the terminal key decoder: the bytes that followed an ESC (as text, as the
 // terminal reader passes them on), and each scalar on its own; then the whole input through
 // `InputDecoder` as one read and again split at every point not right after an ESC (issue 28)
-// nor between two end-of-paste markers (issue 57: the decoder's documented limit): both must give
-// the same keys, never more pending than was fed.
+// nor right after an end-of-paste marker that a later one follows (issue 57: the decoder's
+// documented limit): both must give the same keys, never more pending than was fed.
 @testable import QuakeTUI
 
 @_cdecl("LLVMFuzzerTestOneInput")
