@@ -86,7 +86,7 @@ public final class BackgroundContext: @unchecked Sendable {
                 lockWait.finished()
                 queue?.markHolder(author)
                 marked = true
-                let transaction = WriteTransaction(connection: connection)
+                let transaction = try WriteTransaction(connection: connection)
                 transaction.agencyPreference = preference
                 let result = try body(transaction)
                 // Association is part of the transaction: its reports' events before the commit.

@@ -316,8 +316,9 @@ public final class PersistentContainer: Sendable {
             if found > 0, found < Schema.reportsAssociated, migrations.count >= Schema.reportsAssociated {
                 // A store of several agencies' reports becomes one row per event: one pass over
                 // its time index (each stretch where agencies meet is associated).
-                let transaction = WriteTransaction(connection: db)
-                if let span = try? db.prepare("SELECT min(time), max(time) FROM quake"), try span.step(), !span.isNull(at: 0) {
+                let transaction = try WriteTransaction(connection: db)
+                let span = try db.prepare("SELECT min(time), max(time) FROM quake")
+                if try span.step(), !span.isNull(at: 0) {
                     transaction.touched.addSpan(span.int64(at: 0), span.int64(at: 1))
                     transaction.markBulk()
                     try transaction.associate()
@@ -330,7 +331,7 @@ public final class PersistentContainer: Sendable {
                 // today's default, so association looks at every shared event again (the walk a
                 // changed `agencyPreference` makes at a write) and records today's. A setting other
                 // than the default re-chooses them at the next write, as a changed setting does.
-                let transaction = WriteTransaction(connection: db)
+                let transaction = try WriteTransaction(connection: db)
                 transaction.markBulk()
                 try transaction.associate()
                 try SearchDigest.flush(db)

@@ -128,7 +128,7 @@ extension WriteTransaction {
         // No event of several and at most one agency (an import into an empty store or into
         // its own agency's): every segment is its own events already, and the walk over the
         // touched stretch would read it all to find that (0.9 s of 1,000,000 quakes).
-        if !reportsMayExist, staged.isEmpty, let storedAgencies, storedAgencies.count <= 1 {
+        if try !reportsMayExist(), staged.isEmpty, let storedAgencies, storedAgencies.count <= 1 {
             touched = TouchedTimes()
             return
         }
@@ -448,7 +448,7 @@ extension WriteTransaction {
 
         // `report` holds the reports of shared events, and only those.
         let putReport = try held(.putReport)
-        reportsMayExist = true
+        knownReportsMayExist = true
         let dropReport = try held(.dropReport)
         for (e, event) in events.enumerated() {
             let id = rowOfEvent[e]!

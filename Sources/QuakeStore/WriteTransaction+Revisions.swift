@@ -61,7 +61,7 @@ extension WriteTransaction {
         if table == "report" { try connection.execute("UPDATE quake SET revised = -1 WHERE id = ?", [.integer(event)]) }
         try deleteQuake(code: record.code)
         withdrawnCount += 1
-        hasWithdrawn = true
+        knownHasWithdrawn = true
         return .withdrawn
     }
 

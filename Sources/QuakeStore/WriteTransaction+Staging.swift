@@ -35,7 +35,7 @@ extension WriteTransaction {
         stored.reset()
         guard !isStored else { return nil }
         // A report its agency withdrew since: an older version, not stored again (as `upsert`).
-        if hasWithdrawn, try isWithdrawn(record) {
+        if try hasWithdrawn(), try isWithdrawn(record) {
             changes.unchanged += 1
             return .unchanged
         }
@@ -53,7 +53,7 @@ extension WriteTransaction {
     /// row's magnitude type and agency: a superset once the digest holds every row); nil when
     /// an event has reports of several or the digest is behind.
     func agenciesOfStore() throws(SQLiteError) -> Set<String>? {
-        guard !reportsMayExist else { return nil }
+        guard try !reportsMayExist() else { return nil }
         // An empty store holds no agency, digest or not.
         if try connection.scalar("SELECT EXISTS (SELECT 1 FROM quake)").int64 == 0 { return [] }
         guard try SearchDigest.isCurrent(connection) else { return nil }

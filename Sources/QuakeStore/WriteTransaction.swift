@@ -39,31 +39,44 @@ public final class WriteTransaction {
     var heldStatements: [HeldStatement: Statement] = [:]
     /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
     /// on purpose (tests of the migrations) do not associate.
-    lazy var associates: Bool = {
-        let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
-        return (version ?? 0) >= Int64(Schema.reportsAssociated)
-    }()
+    let associates: Bool
     /// Whether the store keeps revisions (schema 15, `WriteTransaction+Revisions.swift`).
-    lazy var keepsRevisions: Bool = {
-        let version: Int64? = (try? connection.scalar("PRAGMA user_version"))?.int64
-        return (version ?? 0) >= Int64(Schema.revisionsKept)
-    }()
+    let keepsRevisions: Bool
+    /// `reportsMayExist()` and `hasWithdrawn()` once read (or set) in this transaction.
+    var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?
+
+    /// Reads the store's schema version. Every read in a transaction throws what it meets: after
+    /// an I/O error SQLite may have rolled the transaction back itself, and a statement run after
+    /// that commits on its own (a fetch whose first read failed wrote its windows one statement
+    /// at a time, then said "nothing was changed": issue 57's fault sweep).
+    init(connection: Connection) throws(SQLiteError) {
+        self.connection = connection
+        let version = try connection.scalar("PRAGMA user_version").int64 ?? 0
+        associates = version >= Int64(Schema.reportsAssociated)
+        keepsRevisions = version >= Int64(Schema.revisionsKept)
+    }
+
     /// Whether `report` may hold a row (an event of several agencies): read once per transaction,
     /// set when association puts a report there. While it is false a record's code is no shared
     /// event's report, and a store of at most one agency has nothing to associate.
-    lazy var reportsMayExist: Bool = {
-        guard associates else { return false }
-        return ((try? connection.scalar("SELECT EXISTS (SELECT 1 FROM report)"))?.int64 ?? 1) != 0
-    }()
+    func reportsMayExist() throws(SQLiteError) -> Bool {
+        if let known = knownReportsMayExist { return known }
+        var exists = false
+        if associates { exists = try connection.scalar("SELECT EXISTS (SELECT 1 FROM report)").int64 != 0 }
+        knownReportsMayExist = exists
+        return exists
+    }
+
     /// Whether some report was deleted by its agency (then a record of its code is checked
     /// against that before it is stored again); read once per transaction.
-    lazy var hasWithdrawn: Bool = {
-        guard keepsRevisions else { return false }
-        return ((try? connection.scalar("SELECT EXISTS (SELECT 1 FROM revision WHERE status = 'deleted')"))?.int64 ?? 0) != 0
-    }()
-
-    init(connection: Connection) {
-        self.connection = connection
+    func hasWithdrawn() throws(SQLiteError) -> Bool {
+        if let known = knownHasWithdrawn { return known }
+        var withdrawn = false
+        if keepsRevisions {
+            withdrawn = try connection.scalar("SELECT EXISTS (SELECT 1 FROM revision WHERE status = 'deleted')").int64 != 0
+        }
+        knownHasWithdrawn = withdrawn
+        return withdrawn
     }
 
     /// Records a change made with raw SQL so that it reaches the history. For updates and deletes
@@ -139,7 +152,7 @@ extension WriteTransaction {
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
         if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
         // A report of an event of several agencies lives in `report`; association rewrites its event.
-        if associates, reportsMayExist, let outcome = try upsertReportOfSharedEvent(record) { return outcome }
+        if associates, try reportsMayExist(), let outcome = try upsertReportOfSharedEvent(record) { return outcome }
         // A new report that may join another agency's event waits for association outside `quake`.
         if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
         storedAgencies?.insert(Association.agency(of: record))
@@ -156,7 +169,7 @@ extension WriteTransaction {
             connection.changes == 0 ? .unchanged
             : connection.lastInsertRowID != rowidBefore ? .inserted : .updated
         // A new row of a report its agency withdrew since: an older version, not stored again.
-        if outcome == .inserted, hasWithdrawn, try isWithdrawn(record) {
+        if outcome == .inserted, try hasWithdrawn(), try isWithdrawn(record) {
             try connection.execute("DELETE FROM quake WHERE id = ?", [.integer(connection.lastInsertRowID)])
             outcome = .unchanged
         }

@@ -242,6 +242,45 @@ struct FaultSweepTests {
         #expect(kept > 0)
     }
 
+    /// Found by the fault sweep in `fetch` (issue 57): a read of the store that fails inside a
+    /// write (ENOSPC at a `pread` is `SQLITE_IOERR_READ`, after which SQLite rolls the
+    /// transaction back itself) was swallowed where the write asked the store whether it holds
+    /// reports of several agencies, and the rest of the write then committed statement by
+    /// statement, after which the command said "nothing was changed" (the 28th read), or left
+    /// half an import (the 58th). Each of an import's first 80 reads of the store (the write's
+    /// opening ones, where such questions are asked) and 20 seeded ones of the other ~570, failing
+    /// once: exit 0 with the work done, or one sentence with the store as before.
+    @Test(.timeLimit(.minutes(5)))
+    func eachReadOfTheStoreFailingInsideAnImportLeavesItBeforeOrAfter() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let base = dir.appending("base"), clean = dir.appending("clean")
+        try Self.makeBase(base)
+        try Self.copy(base, to: clean)
+        #expect(try QuaketuiBinary.run(Scenario.importFile.arguments, stateDirectory: clean).status == 0)
+        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        let store = "quakes.sqlite"
+        let countFile = dir.appending("count").path
+        let state = dir.appending("trial")
+        try Self.copy(base, to: state)
+        let env = try FaultShim.environment(calls: ["pread"], path: store, nth: 0, count: countFile)
+        _ = try QuaketuiBinary.run(Scenario.importFile.arguments, stateDirectory: state, environment: env)
+        let points = Int((try String(contentsOfFile: countFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(points > 0)
+        var generator = SeededGenerator(seed: 57)
+        let opening = Array(1...min(80, points))
+        let sample = points > 80 ? (0..<20).map { _ in Int.random(in: 81...points, using: &generator) } : []
+        var failures: [String] = []
+        for nth in opening + sample {
+            try Self.copy(base, to: state)
+            let faults = try FaultShim.environment(calls: ["pread"], path: store, nth: nth, errno: "ENOSPC")
+            let result = try QuaketuiBinary.run(Scenario.importFile.arguments, stateDirectory: state, environment: faults)
+            failures += try Self.problems(result, state: state, base: base, before: before, after: after)
+                .map { "pread #\(nth) of \(points): \($0)" }
+        }
+        #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+    }
+
     /// Issue 29, point 5: once the delete has committed (its last WAL frame written and, with
     /// `synchronous = FULL`, synced), every later call fails (counting what is left, the
     /// checkpoint at close): the command succeeds with a warning, the quakes deleted.

@@ -142,7 +142,7 @@ import Testing
         _ = try db.scalar("PRAGMA max_page_count = \(pages)")
         do {
             try db.transaction {
-                let tx = WriteTransaction(connection: db)
+                let tx = try WriteTransaction(connection: db)
                 for i in 0..<2_000 { try tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
             }
             Issue.record("wrote past the page limit")
