@@ -78,6 +78,18 @@ struct FaultSweepTests {
         try FileManager.default.copyItem(at: from, to: to)
     }
 
+    /// A base state in `dir` (`makeBase`), and the state before and after `scenario` runs on a
+    /// copy of it without faults.
+    static func baseBeforeAndAfter(_ scenario: Scenario, in dir: TemporaryDirectory,
+                                   environment: [String: String] = [:]) throws -> (base: URL, before: Fingerprint, after: Fingerprint) {
+        let base = dir.appending("base"), clean = dir.appending("clean")
+        try makeBase(base)
+        try copy(base, to: clean)
+        let done = try QuaketuiBinary.run(scenario.arguments, stateDirectory: clean, environment: environment)
+        #expect(done.status == 0, "\(done.stderr)")
+        return (base, try Fingerprint(base), try Fingerprint(clean))
+    }
+
     /// Runs `scenario` on a fresh copy of `base` with call `nth` failing (0: none).
     static func trial(_ scenario: Scenario, base: URL, in dir: URL, nth: Int, errno: String, times: Int = 1,
                       count: String? = nil, environment: [String: String]? = nil) throws -> (QuaketuiBinary.Result, URL) {
@@ -163,12 +175,7 @@ struct FaultSweepTests {
     func aSeededSampleOfFaultPointsNeverCrashesLiesOrLoses(scenario: Scenario) throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let base = dir.appending("base"), clean = dir.appending("clean")
-        try Self.makeBase(base)
-        try Self.copy(base, to: clean)
-        let done = try QuaketuiBinary.run(scenario.arguments, stateDirectory: clean, environment: scenario.environment)
-        #expect(done.status == 0, "\(done.stderr)")
-        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        let (base, before, after) = try Self.baseBeforeAndAfter(scenario, in: dir, environment: scenario.environment)
         #expect(before != after)
         let countFile = dir.appending("count").path
         _ = try Self.trial(scenario, base: base, in: dir.url, nth: 0, errno: "EIO", count: countFile)
@@ -254,11 +261,7 @@ struct FaultSweepTests {
     func eachReadOfTheStoreFailingInsideAnImportLeavesItBeforeOrAfter() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let base = dir.appending("base"), clean = dir.appending("clean")
-        try Self.makeBase(base)
-        try Self.copy(base, to: clean)
-        #expect(try QuaketuiBinary.run(Scenario.importFile.arguments, stateDirectory: clean).status == 0)
-        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        let (base, before, after) = try Self.baseBeforeAndAfter(.importFile, in: dir)
         let store = "quakes.sqlite"
         let countFile = dir.appending("count").path
         let state = dir.appending("trial")
@@ -288,11 +291,7 @@ struct FaultSweepTests {
     func failuresAfterTheDeleteCommittedAreAWarningAndExit0() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let base = dir.appending("base"), clean = dir.appending("clean")
-        try Self.makeBase(base)
-        try Self.copy(base, to: clean)
-        #expect(try QuaketuiBinary.run(Scenario.delete.arguments, stateDirectory: clean).status == 0)
-        let before = try Fingerprint(base), after = try Fingerprint(clean)
+        let (base, before, after) = try Self.baseBeforeAndAfter(.delete, in: dir)
         // Trace a clean run: the commit is the last WAL write before the checkpoint's first write
         // to the store file (and the WAL's fsync right after it, when the count's reads follow).
         let state = dir.appending("trial")
