@@ -128,9 +128,15 @@ struct TerminalBench {
         private let trace: URL
         private let lines: TraceLines
 
+        /// Where traces go, and stay, when `$QUAKEBENCH_KEEP_TRACES` names a directory (to read
+        /// what the browser did around a slow frame); else a temporary file, removed at `quit`.
+        private static let keptTraces = ProcessInfo.processInfo.environment["QUAKEBENCH_KEEP_TRACES"].map { URL(fileURLWithPath: $0) }
+
         /// `environment` adds to (or replaces) the offline feed mirror and the trace.
         init(_ bench: TerminalBench, environment: [String: String] = [:]) throws {
-            trace = FileManager.default.temporaryDirectory.appendingPathComponent("quakebench-trace-\(UUID().uuidString)")
+            let directory = Self.keptTraces ?? FileManager.default.temporaryDirectory
+            trace = directory.appendingPathComponent("quakebench-trace-\(UUID().uuidString)")
+            if Self.keptTraces != nil { log("trace of this browser: \(trace.path)") }
             lines = TraceLines(trace)
             terminal = try PseudoTerminal(
                 [bench.quaketui, "--state-dir", bench.store.path, "--scene", bench.scene],
@@ -166,7 +172,7 @@ struct TerminalBench {
         func quit() throws {
             terminal.type("q")
             let status = terminal.wait()
-            try? FileManager.default.removeItem(at: trace)
+            if Self.keptTraces == nil { try? FileManager.default.removeItem(at: trace) }
             guard status == 0 else { throw BenchError("quaketui exited with \(status)") }
         }
     }
