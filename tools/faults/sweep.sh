@@ -293,8 +293,9 @@ shows() { screen | grep -q -- "$1"; }
 shows_or_exited() { exited || screen | grep -q -i -E -- "$1"; }
 # The scene file as canonical JSON (a torn or missing file prints nothing).
 scene_json() {
-    # (Its message log, which records what the status line said and when, is left out.)
-    python3 -c 'import plistlib, sys, json; d = plistlib.load(open(sys.argv[1], "rb")); d.pop("ContentView.messageLog", None); print(json.dumps(d, sort_keys=True, default=str))' \
+    # (Its message log, which records what the status line said and when, and the mark of what
+    # the scene last showed, which holds the time of that, are left out.)
+    python3 -c 'import plistlib, sys, json; d = plistlib.load(open(sys.argv[1], "rb")); d.pop("ContentView.messageLog", None); d.pop("ContentView.lastLooked", None); print(json.dumps(d, sort_keys=True, default=str))' \
         "$1/scenes/main.plist" 2>/dev/null
 }
 keydiff() {   # the keys in which two scene_json texts differ
@@ -304,7 +305,7 @@ notes_of() { sqlite3 "$1/quakes.sqlite" "SELECT coalesce(notes, '') FROM quake W
 
 launch() {   # dir, env... : the browser of scene main in the window sweep:b
     local dir=$1; shift
-    tmux -L "$socket" kill-window -t sweep:b 2>/dev/null
+    tmux -L "$socket" kill-window -t sweep:=b 2>/dev/null  # "=": exactly b (tmux 3.3 took a missing b as the current window, the only one, and the server ended)
     rm -f "$work/status" "$work/trace" "$work/err"
     local env="" arg
     for arg in "$@" QUAKETUI_TRACE="$work/trace" QUAKETUI_FEED_BASE_URL=file:///nonexistent-quaketui-feed \
