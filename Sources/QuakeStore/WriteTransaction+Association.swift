@@ -233,6 +233,9 @@ extension WriteTransaction {
     /// The earliest time reached from `time` down through reports at most a window apart.
     private func extendDown(_ time: Int64) throws(SQLiteError) -> Int64 {
         let statement = try held(.extendDown)
+        // Reset once read: a statement left stepping keeps its cursors open, and every write to
+        // the same tables then saves their positions (the segment's writes come next).
+        defer { statement.reset() }
         var low = time
         while true {
             statement.reset()
@@ -252,6 +255,7 @@ extension WriteTransaction {
     /// The latest time reached from `time` up through reports at most a window apart.
     private func extendUp(_ time: Int64) throws(SQLiteError) -> Int64 {
         let statement = try held(.extendUp)
+        defer { statement.reset() }  // (as in `extendDown`)
         var high = time
         while true {
             statement.reset()
@@ -328,6 +332,7 @@ extension WriteTransaction {
                 rowByID.reset()
                 try rowByID.bind(event, at: 1)
                 if try rowByID.step() { readRow(rowByID) }
+                rowByID.reset()  // (as in `extendDown`)
             }
             for row in rows.values where row.agencies > 1 {
                 reportsByEvent.reset()
