@@ -57,9 +57,9 @@ public struct InputDecoder: Sendable {
     /// it comes (a loaded machine, a slow link; issue 57).
     public static let pasteStallMilliseconds = 2_000
     /// How long an end marker with text behind it in the same read is held without input before
-    /// it is taken as the paste's end (the type's comment).
-    /// Short, because a key pressed while a long paste was still arriving comes in its end
-    /// marker's read and waits this long; a long paste's pieces decide by ``heldTextLimit``.
+    /// it is taken as the paste's end (the type's comment). Short: a key pressed while a long
+    /// paste was still arriving comes in that read and waits this long, and a long paste's later
+    /// pieces decide by ``heldTextLimit`` anyway.
     public static let heldMilliseconds = 100
     /// Characters behind a held end marker past which it is taken as text (the type's comment).
     public static let heldTextLimit = 4_096
