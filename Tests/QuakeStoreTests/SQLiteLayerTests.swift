@@ -131,6 +131,37 @@ import Testing
         #expect(db.cachedStatementCount <= Connection.statementCacheLimit)
     }
 
+    /// When SQLite ends a transaction by itself (after `SQLITE_IOERR_READ` or `SQLITE_FULL`; here a
+    /// ROLLBACK made inside the body stands in for it) and the body goes on past the error, its
+    /// next statement throws instead of running, and committing, outside the transaction (the
+    /// half import of session 47's fault sweep). Whatever the body wrote before is gone with the
+    /// rollback, and whatever it would write after is not written.
+    @Test func aStatementAfterSQLiteEndedTheTransactionThrowsAndWritesNothing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let db = try Connection(path: dir.appending("t.sqlite").path)
+        defer { db.close() }
+        try db.execute("CREATE TABLE t(x)")
+        for after in ["INSERT INTO t VALUES (2)", "SELECT count(*) FROM t"] {
+            do {
+                try db.transaction {
+                    try db.execute("INSERT INTO t VALUES (1)")
+                    try db.execute("ROLLBACK")  // what SQLite does on its own after such errors
+                    try db.execute(after, [])
+                }
+                Issue.record("\(after) ran outside the transaction")
+            } catch let error as SQLiteError {
+                #expect(error.extendedCode == SQLiteError.rolledBack, "\(error)")
+                #expect(error.sql == after)
+            }
+            #expect(try db.scalar("SELECT count(*) FROM t") == .integer(0))
+            #expect(!db.isInTransaction)
+            try db.transaction { try db.execute("INSERT INTO t VALUES (3)") }
+            #expect(try db.scalar("SELECT count(*) FROM t") == .integer(1), "the connection writes again")
+            try db.execute("DELETE FROM t")
+        }
+    }
+
     /// A full disk (here: the page limit reached) becomes `.diskFull`, whose text names the
     /// store and what to do and carries no SQL; the SQL stays in the detail for the log.
     @Test func aFullDiskIsNamedWithoutSQL() throws {

@@ -106,6 +106,7 @@ public final class Connection {
 
     /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.
     public func execute(_ sql: String) throws(SQLiteError) {
+        try checkTransactionHeld(sql: sql)
         let rc = sqlite3_exec(rawHandle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw error(sql: sql) }
     }
@@ -307,6 +308,8 @@ public final class Connection {
     /// `SQLITE_BUSY` on the upgrade from a read lock (https://www.sqlite.org/lang_transaction.html).
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue)")
+        holdsTransaction = true
+        defer { holdsTransaction = false }
         do {
             if kind != .deferred { try refreshSchemaIfChanged() }
             let result = try body()
@@ -315,6 +318,7 @@ public final class Connection {
             return result
         } catch {
             resetCachedStatements()
+            holdsTransaction = false
             // A deadline that stopped `body` must not stop its rollback too.
             let saved = deadline.pointee
             deadline.pointee = 0
@@ -322,6 +326,26 @@ public final class Connection {
             deadline.pointee = saved
             throw error
         }
+    }
+
+    /// Whether `transaction` is running its body: every statement must then run inside it.
+    private var holdsTransaction = false
+
+    /// Refuses to run a statement of a transaction's body once SQLite has ended the transaction
+    /// by itself. After some errors (`SQLITE_IOERR_READ`, `SQLITE_FULL`, `SQLITE_NOMEM`) SQLite
+    /// rolls the whole transaction back (https://www.sqlite.org/lang_transaction.html, "Response
+    /// To Errors Within A Transaction"); if the body went on — an error read with `try?` — each
+    /// later statement would run in autocommit and commit alone: half a write, then "cannot
+    /// commit - no transaction is active". Checked before every step, so the first such statement
+    /// throws and nothing runs outside the transaction.
+    ///
+    /// The corresponding C function is `sqlite3_get_autocommit`; the code thrown is
+    /// `SQLITE_ABORT_ROLLBACK`.
+    func checkTransactionHeld(sql: String) throws(SQLiteError) {
+        guard holdsTransaction, sqlite3_get_autocommit(rawHandle) != 0 else { return }
+        throw SQLiteError(extendedCode: SQLiteError.rolledBack,
+                          message: "SQLite rolled the transaction back after an earlier error, so the write stopped there",
+                          sql: sql)
     }
 
     /// Ends a failed transaction, whatever stopped it. An interrupt (a newer job's, from another

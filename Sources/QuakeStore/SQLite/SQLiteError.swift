@@ -53,6 +53,10 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Equatable {
     /// A statement stopped by `Connection.interrupt()` or a deadline (`withDeadline`).
     public static let interrupted = SQLITE_INTERRUPT
 
+    /// SQLite ended the transaction by itself after an earlier error (`SQLITE_ABORT_ROLLBACK`):
+    /// see `Connection.checkTransactionHeld`.
+    public static let rolledBack = SQLITE_ABORT | (2 << 8)
+
     /// The corresponding C code is `SQLITE_BUSY`: another connection holds a lock too long.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
     /// The corresponding C codes are `SQLITE_NOTADB` and `SQLITE_CORRUPT`.

@@ -59,6 +59,7 @@ public final class Statement {
     /// The corresponding C function is `sqlite3_step`.
     @discardableResult
     public func step() throws(SQLiteError) -> Bool {
+        try connection.checkTransactionHeld(sql: sql)
         switch sqlite3_step(handle) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
