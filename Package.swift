@@ -2,6 +2,19 @@
 // Swift 6 language mode: strict concurrency checking is on for every target.
 import PackageDescription
 
+/// A release build links the Swift runtime and Foundation into the binary (`swiftc
+/// -static-stdlib`): the process then loads and relocates none of their fourteen shared libraries.
+/// `quaketui status`, which tmux's status line runs every few seconds, starts in 6 ms instead of
+/// 13, and a process holds 6.5 MB less (`--help`: 20.4 MB resident, not 26.9). The modules are
+/// compiled as for the shared runtime, whose autolinking names only the libraries it links, so the
+/// four static ones Foundation's need are named here, and lld (shipped with the toolchain)
+/// resolves them in any order. Debug builds stay dynamic: they link faster, and the tests run
+/// them. `.ci/run` builds and runs the release binary once.
+let staticRuntimeInRelease: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-l_FoundationICU", "-lCoreFoundation", "-l_FoundationCShims", "-l_FoundationCollections"],
+                 .when(configuration: .release)),
+]
+
 let package = Package(
     name: "quaketui",
     products: [
@@ -39,8 +52,10 @@ let package = Package(
         // The only code that links FoundationNetworking (libcurl and ~25 TLS/LDAP/Kerberos
         // libraries): quaketui starts it per download, so nothing else pays for loading them.
         .executableTarget(name: "quaketui-http"),
-        .executableTarget(name: "quaketui", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime", "quaketui-http"]),
-        .executableTarget(name: "quakebench", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime"]),
+        .executableTarget(name: "quaketui", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime", "quaketui-http"],
+                          linkerSettings: staticRuntimeInRelease),
+        .executableTarget(name: "quakebench", dependencies: ["QuakeModel", "QuakeStore", "QuakeFeed", "QuakeScenes", "QuakeTUI", "QuakeTUIRuntime"],
+                          linkerSettings: staticRuntimeInRelease),
 
         .target(name: "QuakeTestSupport", dependencies: ["QuakeModel", "QuakeStore", "QuakeTime"], path: "Tests/QuakeTestSupport"),
         // A child process for the store's multi-process tests (concurrent writers, observers, kill -9).
