@@ -391,7 +391,7 @@ void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_
 
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
-                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row,
+                              uint32_t *regions, int64_t regionCount, quaketui_digest_row *row,
                               quaketui_composition *composition) {
     pthread_once(&hundredths_once, fill_hundredths);
     if (composition && composition->failed) composition = NULL;

@@ -349,14 +349,15 @@ void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_
 
 // Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
 // included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)
-// by the depth band, and in `regions` by region id (ids below `regionCount`); and, unless
+// by the depth band, and in `regions` by region id (ids below `regionCount`; a count a row id
+// bounds, QUAKETUI_IDSET_LIMIT, fits in 32 bits, and a store's texts are many); and, unless
 // `composition` is NULL, in it. Stops at the first such row it leaves to the caller, uncounted
 // (but in `composition`) and decoded into `row`: one outside the day or the hour run, one that may
 // be among the largest, or one whose magnitude or depth has no bin here. Returns that row's index
 // (the caller counts it and calls again from the next), or chunk->count.
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
-                              int64_t *regions, int64_t regionCount, quaketui_digest_row *row,
+                              uint32_t *regions, int64_t regionCount, quaketui_digest_row *row,
                               quaketui_composition *composition);
 
 // The columns of every row of `chunk` that `query` takes, the minimum magnitude included, in the

@@ -35,7 +35,7 @@ extension CatalogueStatistics.Tally {
     /// `CatalogueStatistics.add`, decoded into `row`; and each in `composition` unless it is nil.
     /// Returns its index, or the chunk's count.
     mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>,
-                      from index: Int64, regions: inout [Int], row: inout quaketui_digest_row,
+                      from index: Int64, regions: inout [UInt32], row: inout quaketui_digest_row,
                       composition: UnsafeMutablePointer<quaketui_composition>?) -> Int64 {
         isEmpty = false
         var cRuns = quaketui_tally(runs)
@@ -45,10 +45,8 @@ extension CatalogueStatistics.Tally {
                 regions.withUnsafeMutableBufferPointer { regions in
                     tenths.withMemoryRebound(to: Int64.self) { tenths in
                         depths.withMemoryRebound(to: Int64.self) { depths in
-                            regions.withMemoryRebound(to: Int64.self) { regions in
-                                quaketui_digest_tally(chunk, query, index, &cRuns, tenths.baseAddress, depths.baseAddress,
-                                                      regions.baseAddress, Int64(regions.count), &row, composition)
-                            }
+                            quaketui_digest_tally(chunk, query, index, &cRuns, tenths.baseAddress, depths.baseAddress,
+                                                  regions.baseAddress, Int64(regions.count), &row, composition)
                         }
                     }
                 }
@@ -63,7 +61,7 @@ extension CatalogueStatistics {
     /// region's title for one of the largest quakes. `quaketui_digest_tally` counts the rows in C;
     /// each one it leaves (in a new day, perhaps one of the largest, …) is added here.
     mutating func add(_ chunk: UnsafePointer<quaketui_digest_chunk>, _ query: UnsafePointer<quaketui_digest_query>, count: Int64,
-                      regions: inout [Int], composition: UnsafeMutablePointer<quaketui_composition>?,
+                      regions: inout [UInt32], composition: UnsafeMutablePointer<quaketui_composition>?,
                       title: (UInt32) -> String) {
         var row = quaketui_digest_row()
         var index = tally.add(chunk, query, from: 0, regions: &regions, row: &row, composition: composition)

@@ -76,7 +76,8 @@ extension Connection {
             return ""
         }
         var statistics = CatalogueStatistics(timeZone: timeZone)
-        var regions = [Int](repeating: 0, count: Int(query.textCount))
+        // A count per text of the store (places too: half a million at 5M): 32 bits each.
+        var regions = [UInt32](repeating: 0, count: Int(query.textCount))
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
@@ -92,7 +93,7 @@ extension Connection {
             }
         }
         var titled: [String: Int] = [:]
-        for (id, count) in regions.enumerated() where count > 0 { titled[text(UInt32(id)), default: 0] += count }
+        for (id, count) in regions.enumerated() where count > 0 { titled[text(UInt32(id)), default: 0] += Int(count) }
         if let failure { throw failure }
         statistics.addRegionCounts(titled)
         statistics.settle()
