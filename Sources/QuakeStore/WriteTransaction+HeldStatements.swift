@@ -34,7 +34,6 @@ extension WriteTransaction {
 
     /// The statement `which`, prepared on first use in this transaction, reset.
     func held(_ which: HeldStatement) throws(SQLiteError) -> Statement {
-        if heldStatements.isEmpty { heldStatements = Array(repeating: nil, count: HeldStatement.allCases.count) }
         if let statement = heldStatements[which.rawValue] {
             statement.reset()
             return statement

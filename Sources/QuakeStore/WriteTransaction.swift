@@ -36,7 +36,7 @@ public final class WriteTransaction {
     /// `stageIfJoining` skips its seeks when it holds no other agency than a report's.
     var storedAgencies: Set<String>?
     /// Statements held for association and staging (`WriteTransaction+HeldStatements.swift`).
-    var heldStatements: [Statement?] = []
+    var heldStatements = [Statement?](repeating: nil, count: HeldStatement.allCases.count)
     /// Whether the store has the `report` table (schema 14); stores made with fewer migrations
     /// on purpose (tests of the migrations) do not associate.
     let associates: Bool

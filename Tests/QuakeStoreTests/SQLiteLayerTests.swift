@@ -162,6 +162,32 @@ import Testing
         }
     }
 
+    /// And the error thrown then is the one that ended the transaction, when the body met one
+    /// and went on: a full disk (the page limit here) is told as a full disk, with what to do,
+    /// not as a rollback that names no cause.
+    @Test func aStatementAfterASwallowedFailureThrowsThatFailure() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let db = try Connection(path: store.container.path)
+        defer { db.close() }
+        let pages = try db.scalar("PRAGMA page_count").int64 ?? 0
+        _ = try db.scalar("PRAGMA max_page_count = \(pages)")
+        let before = try db.quakeCount()
+        do {
+            try db.transaction {
+                let tx = try WriteTransaction(connection: db)
+                for i in 0..<2_000 { _ = try? tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
+                try db.execute("ROLLBACK")  // SQLite's own, after such an error
+                try tx.upsert(.fixture("after"))
+            }
+            Issue.record("wrote after the rollback")
+        } catch let error as SQLiteError {
+            #expect(error.code == SQLiteError.full, "\(error)")
+            #expect(StoreError(error, path: store.container.path).code == .diskFull)
+        }
+        #expect(try db.quakeCount() == before)
+    }
+
     /// A full disk (here: the page limit reached) becomes `.diskFull`, whose text names the
     /// store and what to do and carries no SQL; the SQL stays in the detail for the log.
     @Test func aFullDiskIsNamedWithoutSQL() throws {

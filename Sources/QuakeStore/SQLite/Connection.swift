@@ -100,8 +100,10 @@ public final class Connection {
         // A failed read can surface as "database disk image is malformed" with no errno: the
         // store's files still hold it, and the sentence names it instead (issue 29).
         if code & 0xFF == SQLITE_CORRUPT && systemErrno == 0 { systemErrno = lastFileErrno() }
-        return SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
-                           systemErrno: systemErrno)
+        let error = SQLiteError(extendedCode: code, message: String(cString: sqlite3_errmsg(rawHandle)), sql: sql,
+                                systemErrno: systemErrno)
+        if holdsTransaction { failureInTransaction = error }
+        return error
     }
 
     /// Runs one or more statements without parameters. The corresponding C function is `sqlite3_exec`.
@@ -309,6 +311,7 @@ public final class Connection {
     public func transaction<T>(_ kind: TransactionKind = .immediate, _ body: () throws -> T) throws -> T {
         try execute("BEGIN \(kind.rawValue)")
         holdsTransaction = true
+        failureInTransaction = nil
         defer { holdsTransaction = false }
         do {
             if kind != .deferred { try refreshSchemaIfChanged() }
@@ -330,6 +333,8 @@ public final class Connection {
 
     /// Whether `transaction` is running its body: every statement must then run inside it.
     private var holdsTransaction = false
+    /// The last error a statement of the running transaction's body met (`error(sql:)`).
+    private var failureInTransaction: SQLiteError?
 
     /// Refuses to run a statement of a transaction's body once SQLite has ended the transaction
     /// by itself. After some errors (`SQLITE_IOERR_READ`, `SQLITE_FULL`, `SQLITE_NOMEM`) SQLite
@@ -337,15 +342,17 @@ public final class Connection {
     /// To Errors Within A Transaction"); if the body went on — an error read with `try?` — each
     /// later statement would run in autocommit and commit alone: half a write, then "cannot
     /// commit - no transaction is active". Checked before every step, so the first such statement
-    /// throws and nothing runs outside the transaction.
+    /// throws and nothing runs outside the transaction. What it throws is the error that ended
+    /// the transaction (a full disk, a failed read: the user is told that, and what to do), or,
+    /// when none was seen, `SQLITE_ABORT_ROLLBACK`.
     ///
-    /// The corresponding C function is `sqlite3_get_autocommit`; the code thrown is
-    /// `SQLITE_ABORT_ROLLBACK`.
+    /// The corresponding C function is `sqlite3_get_autocommit`.
     func checkTransactionHeld(sql: String) throws(SQLiteError) {
         guard holdsTransaction, sqlite3_get_autocommit(rawHandle) != 0 else { return }
-        throw SQLiteError(extendedCode: SQLiteError.rolledBack,
-                          message: "SQLite rolled the transaction back after an earlier error, so the write stopped there",
-                          sql: sql)
+        throw failureInTransaction
+            ?? SQLiteError(extendedCode: SQLiteError.rolledBack,
+                           message: "SQLite rolled the transaction back after an earlier error, so the write stopped there",
+                           sql: sql)
     }
 
     /// Ends a failed transaction, whatever stopped it. An interrupt (a newer job's, from another
