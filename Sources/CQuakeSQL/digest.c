@@ -313,10 +313,16 @@ static inline void close_run(quaketui_time_order *order, run_cursor *cursor) {
 }
 
 // quaketui_time_order_place with the magnitude's hundredth code (-1: none) found.
-__attribute__((always_inline)) static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
-                               int32_t hundredth, int16_t tenth) {
+// The run of `time`: floor(time / QUAKETUI_RUN_MS), also before 1970.
+static inline int64_t run_of(int64_t time) {
     int64_t run = time / QUAKETUI_RUN_MS;
     if (time % QUAKETUI_RUN_MS < 0) run -= 1;
+    return run;
+}
+
+__attribute__((always_inline)) static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
+                               int32_t hundredth, int16_t tenth) {
+    int64_t run = run_of(time);
     // The run's start, in unsigned arithmetic: defined where it wraps, exact where it does not.
     uint64_t milliseconds = (uint64_t)time - (uint64_t)run * QUAKETUI_RUN_MS;
     run -= order->first;
@@ -387,6 +393,22 @@ void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_
     }
     if (order) close_run(order, &cursor);
     composition->taken += taken;
+}
+
+int quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
+                              int64_t runCount, int32_t *counts) {
+    pthread_once(&hundredths_once, fill_hundredths);
+    for (int64_t index = 0; index < chunk->count; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        double t = tenth_of(magnitude, hundredth_code(magnitude));
+        if (!(t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX)) continue;
+        int64_t run = run_of((int64_t)load_u64(slot + 8)) - first;
+        if (run < 0 || run >= runCount || counts[run] == INT32_MAX) return 0;
+        counts[run]++;
+    }
+    return 1;
 }
 
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,

@@ -202,6 +202,36 @@ import Testing
         #expect(TimeRunRoom(buckets: [])?.total == 0)
     }
 
+    /// A list's room is its own rows with a usable magnitude, run by run (counted in a pass over
+    /// the digest); the whole list's is the store's count of each run, taken as it is.
+    @Test func aListsRoomIsItsRows() throws {
+        let store = try TestStore(Self.records(count: 3_000, seed: 5))
+        defer { store.remove() }
+        try store.read { (db: Connection) throws -> Void in
+            let whole = try #require(try TimeRunRoom.read(db))
+            for request in Self.requests {
+                let plan = QueryPlan(request)
+                let query = try #require(try SearchDigest.query(db, plan: plan, countingKind: nil))
+                let room = try #require(try TimeRunRoom.read(db, for: query))
+                #expect(room.first == whole.first && room.counts.count == whole.counts.count)
+                guard !query.takesEveryRow else {
+                    #expect(room.counts == whole.counts, "\(request.predicate)")
+                    continue
+                }
+                var expected = [Int32](repeating: 0, count: whole.counts.count)
+                let events = try db.catalogueEventsFromRows(plan)
+                for (time, magnitude) in zip(events.times, events.magnitudes) {
+                    guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
+                    else { continue }
+                    let run = Int64((Double(time) / Double(MagnitudesInTimeOrder.runMilliseconds)).rounded(.down))
+                    expected[Int(run - whole.first)] += 1
+                }
+                #expect(room.counts == expected, "\(request.predicate)")
+                #expect(room.total == Int(expected.reduce(0, +)) && room.total < whole.total, "\(request.predicate)")
+            }
+        }
+    }
+
     /// A commit lands between this connection's snapshot and the second one's: that one sees
     /// another store, so the composition is gathered on this one, and every number is of this
     /// snapshot (`TimeOrderPass.beside`).

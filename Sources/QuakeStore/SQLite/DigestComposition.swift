@@ -16,9 +16,9 @@ struct DigestColumns {
 extension Connection {
     /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
     /// types, agencies, moments per day and hour, and b-positive) in one pass over the digest: it
-    /// counts, and puts each row's magnitude in its run of time (`MagnitudesInTimeOrder`, its room
-    /// the store's count of the run); the counts go to `partial` at once (the view shows them while
-    /// the runs are sorted and walked). Every number equals what the rows read in time order give
+    /// counts, and puts each row's magnitude in its run of time (`MagnitudesInTimeOrder`; a
+    /// filtered list's runs are counted first where that is not this pass, `TimeRunRoom`); the
+    /// counts go to `partial` at once (the view shows them while the runs are sorted and walked). Every number equals what the rows read in time order give
     /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
     /// digest cannot answer.
     ///
@@ -81,7 +81,7 @@ extension Connection {
     /// The usable magnitudes of the rows `query` takes in time order, gathered in one pass over
     /// the digest, its runs sorted; nil where the digest cannot hold them (`MagnitudesInTimeOrder`).
     fileprivate func timeOrder(_ query: DigestQuery) throws(SQLiteError) -> MagnitudesInTimeOrder? {
-        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
+        guard let room = try TimeRunRoom.read(self, for: query), let empty = MagnitudesInTimeOrder(room) else { return nil }
         let reader = DigestCompositionReader(kinds: nil, ordered: empty)
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {

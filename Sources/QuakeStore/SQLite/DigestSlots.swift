@@ -110,6 +110,9 @@ struct DigestQuery {
     /// Row filters every taken row passes: only those the digest holds (`RowFilter.isHeldInDigest`).
     var filters: [RowFilter]
 
+    /// Whether the query takes every row of the digest: no search, no minimum, no filter.
+    var takesEveryRow: Bool { matchingTexts == nil && minimumMagnitude == nil && filters.isEmpty }
+
     /// Whether a pass needs the location part (a near filter) or the detail part (a depth filter).
     var needsLocations: Bool { filters.contains { if case .near = $0 { true } else { false } } }
     var needsDetails: Bool { filters.contains { if case .depth = $0 { true } else { false } } }

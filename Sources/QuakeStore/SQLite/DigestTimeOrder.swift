@@ -6,13 +6,13 @@ import QuakeModel
 /// equal times, as `ORDER BY time, id` reads them), in four bytes a row: what the moments per day
 /// and hour and b-positive walk (`catalogueSummaryFromDigest`, issue 52).
 ///
-/// The one pass over the digest places each row as it reads it (in id order, in C:
-/// `quaketui_time_order_place`) in the room of its run of 30 minutes: as many rows as the store
-/// holds in that run (`TimeRunRoom`), which no list exceeds. Each run is then put in order by its
-/// milliseconds, keeping id order on equal ones (`sortRuns`). A row is its milliseconds within its
-/// run (21 bits) and its magnitude's code (11 bits, `MagnitudeCodes`). Reading the rows' times and
-/// magnitudes whole and sorting their positions took 22 bytes a row: 150 MB at 5,000,000 quakes,
-/// with the statistics view open; counting each run's rows first took a second pass.
+/// A pass over the digest places each row as it reads it (in id order, in C:
+/// `quaketui_time_order_place`) in the room of its run of 30 minutes (`TimeRunRoom`): the whole
+/// list's is the store's count of the run, a filtered list's its own rows there, counted in a
+/// pass before. Each run is then put in order by its milliseconds, keeping id order on equal ones
+/// (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
+/// bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
+/// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open.
 struct MagnitudesInTimeOrder {
     static let runMilliseconds = Int64(QUAKETUI_RUN_MS)
     static let codeBits = UInt32(QUAKETUI_CODE_BITS)
@@ -197,7 +197,7 @@ struct MagnitudesInTimeOrder {
 
 /// How many rows each 30-minute run of time (`MagnitudesInTimeOrder`) can hold: the store's quakes
 /// in it, the sum of the two 15-minute buckets `quake_count` keeps (kind 0) — every list's rows
-/// are among them. Runs with no quake hold none.
+/// are among them — or a list's own (`read(_:for:)`). Runs with no quake hold none.
 struct TimeRunRoom {
     /// Runs spanned at most (about 239 years); a wider store's lists are read by their rows.
     static let maximumRuns = 1 << 22
@@ -230,6 +230,36 @@ struct TimeRunRoom {
         var buckets: [(bucket: Int64, count: Int64)] = []
         while try statement.step() { buckets.append((statement.int64(at: 0), statement.int64(at: 1))) }
         return TimeRunRoom(buckets: buckets)
+    }
+
+    /// The room `query`'s rows need: the store's where it takes every row; else exactly its rows
+    /// with a usable magnitude per run, counted in a pass over the digest (C:
+    /// `quaketui_time_order_count`). A list of a tenth of the store then holds a tenth of the
+    /// store's room: 2 MB instead of 20 at 5,000,000 quakes, for a pass that matches without
+    /// placing. nil where the store's runs cannot hold them (the caller reads the rows instead).
+    static func read(_ db: Connection, for query: DigestQuery) throws(SQLiteError) -> TimeRunRoom? {
+        guard let store = try read(db) else { return nil }
+        guard !query.takesEveryRow else { return store }
+        var room = TimeRunRoom(first: store.first, counts: Array(repeating: 0, count: store.counts.count))
+        var counted = true
+        let chunks = try SearchDigest.chunks(db, locations: query.needsLocations, details: query.needsDetails)
+        while counted, try chunks.step() {
+            try db.stopIfDue()
+            DigestChunk.with(chunks) { chunk, _ in
+                query.withC { query in
+                    room.counts.withUnsafeMutableBufferPointer { counts in
+                        counted = quaketui_time_order_count(chunk, query, room.first, Int64(counts.count), counts.baseAddress) != 0
+                    }
+                }
+            }
+        }
+        guard counted else { return nil }
+        room.total = room.counts.reduce(0) { $0 + Int($1) }
+        return room
+    }
+
+    private init(first: Int64, counts: [Int32]) {
+        (self.first, self.counts) = (first, counts)
     }
 }
 
