@@ -422,13 +422,14 @@ enum SearchDigest {
         return query
     }
 
-    /// The statement that reads every chunk for a pass: the chunk number, then the slots of part
-    /// 0 and, when asked, of parts 1 and 2 (else NULL), in chunk order (`DigestChunk`).
-    static func chunks(_ db: Connection, locations: Bool, details: Bool) throws(SQLiteError) -> Statement {
+    /// The statement that reads every chunk for a pass (or those `condition` keeps, a `WHERE`
+    /// clause on `k.chunk`): the chunk number, then the slots of part 0 and, when asked, of parts
+    /// 1 and 2 (else NULL), in chunk order (`DigestChunk`).
+    static func chunks(_ db: Connection, locations: Bool, details: Bool, _ condition: String = "") throws(SQLiteError) -> Statement {
         try db.prepare("""
             SELECT k.chunk, k.slots, \(locations ? "l.slots" : "NULL"), \(details ? "d.slots" : "NULL") FROM quake_digest k
             \(locations ? "JOIN quake_digest_location l USING (chunk)" : "") \(details ? "JOIN quake_digest_detail d USING (chunk)" : "")
-            ORDER BY k.chunk
+            \(condition) ORDER BY k.chunk
             """)
     }
 
@@ -448,12 +449,12 @@ enum SearchDigest {
     }
 
     /// `plan`'s rows at or above its minimum magnitude counted per bucket of `countingKind`, in one
-    /// pass and with no set kept (a plan without a search or filters: a minimum magnitude alone);
+    /// pass, in a set of their own (a plan without a search or filters: a minimum magnitude alone);
     /// nil when the digest cannot answer or the buckets span too wide to count in memory.
-    static func bucketCounts(_ db: Connection, plan: QueryPlan, countingKind: Int) throws(SQLiteError) -> [(bucket: Int64, count: Int)]? {
+    static func countedBuckets(_ db: Connection, plan: QueryPlan, countingKind: Int) throws(SQLiteError) -> MatchSet? {
         let scratch = MatchSet()
-        guard try fill(db, plan: plan, countingKind: countingKind, into: scratch) else { return nil }
-        return scratch.bucketCounts
+        guard try fill(db, plan: plan, countingKind: countingKind, into: scratch), scratch.hasBucketCounts else { return nil }
+        return scratch
     }
 
     /// Every row as the digest holds it, by id (ids no row has left out), with its place and
