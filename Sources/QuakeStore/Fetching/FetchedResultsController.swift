@@ -604,8 +604,8 @@ public final class FetchedResultsController: SortHost {
             return stored
         }
         // Searched or filtered by a scan of the table: the scan counted the sections too.
-        if countedByMatches, plan.usesMatchSet, let counts = matchSet.bucketCounts,
-           let counted = try plan.strategy.countedSections(db, days: days, source: .counted(counts)) {
+        if countedByMatches, plan.usesMatchSet, matchSet.hasBucketCounts,
+           let counted = try plan.strategy.countedSections(db, days: days, source: .counted(matchSet)) {
             return counted
         }
         // Filtered to a small part of the rows: group the matching rows (read by their ids, or
@@ -621,8 +621,8 @@ public final class FetchedResultsController: SortHost {
             // index would fetch a third of the table row by row (M ≥ 2.5 at 1M quakes: 0.3–0.4 s
             // by the index, ~20 ms by the digest). A selective one is grouped through the index.
             if try !Self.isSelective(db, minimum: plan.minimumMagnitude), let kind = plan.strategy.countingKind,
-               let counts = try SearchDigest.bucketCounts(db, plan: plan, countingKind: kind),
-               let counted = try plan.strategy.countedSections(db, days: days, source: .counted(counts)) {
+               let scan = try SearchDigest.countedBuckets(db, plan: plan, countingKind: kind),
+               let counted = try plan.strategy.countedSections(db, days: days, source: .counted(scan)) {
                 return counted
             }
             if let grouped = try plan.strategy.countedSections(db, days: days, source: .matching(term, arguments)) {

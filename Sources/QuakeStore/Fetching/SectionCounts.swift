@@ -24,9 +24,9 @@ struct SectionCounts {
         /// each read by its id: for a set that is a small part of the table, which a walk of the
         /// sort index would mostly skip.
         case matchSet(MatchSet, (String, [SQLiteValue])?)
-        /// Counts per bucket gathered by the scan that built a match set (`MatchSet.bucketCounts`),
-        /// ascending.
-        case counted([(bucket: Int64, count: Int)])
+        /// The counts per bucket of the scan that built a match set, read where C keeps them
+        /// (`MatchSet.nextBucketCount`), not copied: 2.7 MB for five years of 15-minute buckets.
+        case counted(MatchSet)
     }
 
     /// The bucket of `kind` (0 time, 1 magnitude, 2 region, 3 depth) of a row, as SQL over
@@ -48,9 +48,9 @@ struct SectionCounts {
         case .matching(let clause, let arguments):
             statement = try db.prepare("SELECT \(bucket) AS bucket, count(*) FROM quake WHERE \(clause) GROUP BY 1 ORDER BY 1 \(direction)")
             try statement.bind(arguments)
-        case .counted(let counts):
-            let next = ascending ? AnyIterator(counts.makeIterator()) : AnyIterator(counts.reversed().makeIterator())
-            return { next.next().map { (.integer($0.bucket), $0.count) } }
+        case .counted(let set):
+            var index: Int?
+            return { set.nextBucketCount(after: &index, ascending: ascending).map { (.integer($0.bucket), $0.count) } }
         case .matchSet(let set, let term):
             let row = try db.prepare("SELECT \(bucket) FROM quake WHERE id = ? AND \(term?.0 ?? "1")")
             var counts: [SQLiteValue: Int] = [:]

@@ -77,6 +77,18 @@ final class MatchSet {
         return true
     }
 
+    /// The next bucket with rows after `index` (nil: none yet) in `ascending` order or its
+    /// reverse, `index` moved to it; nil after the last, or when the span was too wide.
+    func nextBucketCount(after index: inout Int?, ascending: Bool) -> (bucket: Int64, count: Int)? {
+        guard hasBucketCounts else { return nil }
+        let counts = buckets.pointee, length = Int(counts.length)
+        var next = index.map { ascending ? $0 + 1 : $0 - 1 } ?? (ascending ? 0 : length - 1)
+        while next >= 0, next < length, counts.counts[next] == 0 { next += ascending ? 1 : -1 }
+        guard next >= 0, next < length else { return nil }
+        index = next
+        return (counts.base + Int64(next), Int(counts.counts[next]))
+    }
+
     /// Calls `body` with the set and its bucket counts, for C that fills both (`scanDigest`).
     func withCounting<T>(_ body: (UnsafeMutablePointer<quaketui_idset>, UnsafeMutablePointer<quaketui_buckets>) throws -> T) rethrows -> T {
         try body(storage, buckets)
