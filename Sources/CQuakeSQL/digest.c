@@ -312,7 +312,6 @@ static inline void close_run(quaketui_time_order *order, run_cursor *cursor) {
     cursor->run = -1;
 }
 
-// quaketui_time_order_place with the magnitude's hundredth code (-1: none) found.
 // The run of `time`: floor(time / QUAKETUI_RUN_MS), also before 1970.
 static inline int64_t run_of(int64_t time) {
     int64_t run = time / QUAKETUI_RUN_MS;
@@ -320,6 +319,7 @@ static inline int64_t run_of(int64_t time) {
     return run;
 }
 
+// quaketui_time_order_place with the magnitude's hundredth code (-1: none) found.
 __attribute__((always_inline)) static inline void place_coded(quaketui_time_order *order, run_cursor *cursor, int64_t time, double magnitude,
                                int32_t hundredth, int16_t tenth) {
     int64_t run = run_of(time);

@@ -17,10 +17,10 @@ extension Connection {
     /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
     /// types, agencies, moments per day and hour, and b-positive) in one pass over the digest: it
     /// counts, and puts each row's magnitude in its run of time (`MagnitudesInTimeOrder`; a
-    /// filtered list's runs are counted first where that is not this pass, `TimeRunRoom`); the
-    /// counts go to `partial` at once (the view shows them while the runs are sorted and walked). Every number equals what the rows read in time order give
-    /// (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the
-    /// digest cannot answer.
+    /// narrow list's runs are counted first where that is not this pass, `TimeRunRoom`); the
+    /// counts go to `partial` at once (the view shows them while the runs are sorted and
+    /// walked). Every number equals what the rows read in time order give (`CatalogueEvents`,
+    /// `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the digest cannot answer.
     ///
     /// The counting pass counts the types, agencies and bins too; where the time order is made is
     /// `placing`'s (`TimeOrderPass`): by default beside the counts, on a second connection and

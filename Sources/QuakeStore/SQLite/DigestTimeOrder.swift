@@ -8,8 +8,8 @@ import QuakeModel
 ///
 /// A pass over the digest places each row as it reads it (in id order, in C:
 /// `quaketui_time_order_place`) in the room of its run of 30 minutes (`TimeRunRoom`): the whole
-/// list's is the store's count of the run, a filtered list's its own rows there, counted in a
-/// pass before. Each run is then put in order by its milliseconds, keeping id order on equal ones
+/// list's (and a broad list's) is the store's count of the run, a narrow list's its own rows
+/// there, counted in a pass before. Each run is then put in order by its milliseconds, keeping id order on equal ones
 /// (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
 /// bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
 /// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open.
