@@ -166,50 +166,42 @@ import Testing
     /// and went on: a full disk (the page limit here) is told as a full disk, with what to do,
     /// not as a rollback that names no cause.
     @Test func aStatementAfterASwallowedFailureThrowsThatFailure() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        let db = try Connection(path: store.container.path)
-        defer { db.close() }
-        let pages = try db.scalar("PRAGMA page_count").int64 ?? 0
-        _ = try db.scalar("PRAGMA max_page_count = \(pages)")
-        let before = try db.quakeCount()
-        do {
-            try db.transaction {
-                let tx = try WriteTransaction(connection: db)
-                for i in 0..<2_000 { _ = try? tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
-                try db.execute("ROLLBACK")  // SQLite's own, after such an error
-                try tx.upsert(.fixture("after"))
+        try withFullStore { store, db in
+            let before = try db.quakeCount()
+            do {
+                try db.transaction {
+                    let tx = try WriteTransaction(connection: db)
+                    for i in 0..<2_000 { _ = try? tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
+                    try db.execute("ROLLBACK")  // SQLite's own, after such an error
+                    try tx.upsert(.fixture("after"))
+                }
+                Issue.record("wrote after the rollback")
+            } catch let error as SQLiteError {
+                #expect(error.code == SQLiteError.full, "\(error)")
+                #expect(StoreError(error, path: store.container.path).code == .diskFull)
             }
-            Issue.record("wrote after the rollback")
-        } catch let error as SQLiteError {
-            #expect(error.code == SQLiteError.full, "\(error)")
-            #expect(StoreError(error, path: store.container.path).code == .diskFull)
+            #expect(try db.quakeCount() == before)
         }
-        #expect(try db.quakeCount() == before)
     }
 
     /// A full disk (here: the page limit reached) becomes `.diskFull`, whose text names the
     /// store and what to do and carries no SQL; the SQL stays in the detail for the log.
     @Test func aFullDiskIsNamedWithoutSQL() throws {
-        let store = try TestStore()
-        defer { store.remove() }
-        let db = try Connection(path: store.container.path)
-        defer { db.close() }
-        let pages = try db.scalar("PRAGMA page_count").int64 ?? 0
-        _ = try db.scalar("PRAGMA max_page_count = \(pages)")
-        do {
-            try db.transaction {
-                let tx = try WriteTransaction(connection: db)
-                for i in 0..<2_000 { try tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
+        try withFullStore { store, db in
+            do {
+                try db.transaction {
+                    let tx = try WriteTransaction(connection: db)
+                    for i in 0..<2_000 { try tx.upsert(.fixture("full\(i)", place: String(repeating: "p", count: 200))) }
+                }
+                Issue.record("wrote past the page limit")
+            } catch let error as SQLiteError {
+                #expect(error.code == SQLiteError.full)
+                let storeError = StoreError(error, path: store.container.path)
+                #expect(storeError.code == .diskFull)
+                #expect("\(storeError)".contains("the disk is full"), "\(storeError)")
+                #expect(!"\(storeError)".contains("INSERT"), "\(storeError)")
+                #expect(storeError.detail?.contains("INSERT") == true)
             }
-            Issue.record("wrote past the page limit")
-        } catch let error as SQLiteError {
-            #expect(error.code == SQLiteError.full)
-            let storeError = StoreError(error, path: store.container.path)
-            #expect(storeError.code == .diskFull)
-            #expect("\(storeError)".contains("the disk is full"), "\(storeError)")
-            #expect(!"\(storeError)".contains("INSERT"), "\(storeError)")
-            #expect(storeError.detail?.contains("INSERT") == true)
         }
     }
 }
@@ -229,4 +221,16 @@ import Testing
             #expect("\(error)".contains("--state-dir"), "\(error)")
         }
     }
+}
+
+/// Calls `body` with a store and a connection to it that can grow no further
+/// (`max_page_count` at its size): the next pages written fail as a full disk.
+private func withFullStore(_ body: (TestStore, Connection) throws -> Void) throws {
+    let store = try TestStore()
+    defer { store.remove() }
+    let db = try Connection(path: store.container.path)
+    defer { db.close() }
+    let pages = try db.scalar("PRAGMA page_count").int64 ?? 0
+    _ = try db.scalar("PRAGMA max_page_count = \(pages)")
+    try body(store, db)
 }
