@@ -211,7 +211,7 @@ enum SearchDigest {
     /// Every row counted per bucket of `quake_count`'s `kind` (0 time, 1 magnitude, 3 depth), in
     /// one pass over a current digest, ascending, empty buckets left out; nil when the span of
     /// buckets is too wide to count in memory (`quaketui_buckets`: 15-minute buckets over more
-    /// than 60 years).
+    /// than 60 years). Tests hold `quake_count` to it; `recountSections` writes them one by one.
     static func bucketCounts(_ db: Connection, kind: Int) throws(SQLiteError) -> [(bucket: Int64, count: Int)]? {
         try scanBuckets(db, kind: kind).bucketCounts
     }

@@ -49,31 +49,24 @@ final class MatchSet {
     }
 
     /// The rows `quaketui_match_counting` added since `removeAll()`, per bucket with at least one,
-    /// ascending; nil when their span was too wide to count in memory (the caller walks instead).
+    /// ascending, as a list (tests); nil when their span was too wide to count in memory. The
+    /// passes read them one at a time (`forEachBucketCount`, `nextBucketCount`): five years of
+    /// 15-minute buckets copied into a list hold 2.7 MB.
     var bucketCounts: [(bucket: Int64, count: Int)]? {
-        guard hasBucketCounts else { return nil }
-        // Their room reserved first: grown by appending, five years of 15-minute buckets held
-        // 7 MB at their peak (the old buffer and the new, doubled), 2.7 MB reserved (massif, 5M).
-        var nonEmpty = 0
-        _ = forEachBucketCount { _, _ in nonEmpty += 1 }
         var result: [(bucket: Int64, count: Int)] = []
-        result.reserveCapacity(nonEmpty)
-        _ = forEachBucketCount { result.append(($0, $1)) }
+        guard forEachBucketCount({ result.append(($0, $1)) }) else { return nil }
         return result
     }
 
     /// Whether the bucket counts hold every row counted (false: their span was too wide).
     var hasBucketCounts: Bool { buckets.pointee.overflow == 0 }
 
-    /// Calls `body` with each of `bucketCounts`, in its order, without building the list (a
-    /// recount of five years of 15-minute buckets would hold 2.7 MB of it); false, calling
+    /// Calls `body` with each bucket that has rows and its count, ascending; false, calling
     /// nothing, when the span was too wide.
     func forEachBucketCount<E: Error>(_ body: (_ bucket: Int64, _ count: Int) throws(E) -> Void) throws(E) -> Bool {
         guard hasBucketCounts else { return false }
-        let counts = buckets.pointee
-        for index in 0..<Int(counts.length) where counts.counts[index] > 0 {
-            try body(counts.base + Int64(index), Int(counts.counts[index]))
-        }
+        var index: Int?
+        while let (bucket, count) = nextBucketCount(after: &index, ascending: true) { try body(bucket, count) }
         return true
     }
 
