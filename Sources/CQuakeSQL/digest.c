@@ -395,9 +395,10 @@ void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_
     composition->taken += taken;
 }
 
-int quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
-                              int64_t runCount, int32_t *counts) {
+int64_t quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
+                                  int64_t runCount, int32_t *counts) {
     pthread_once(&hundredths_once, fill_hundredths);
+    int64_t counted = 0;
     for (int64_t index = 0; index < chunk->count; index++) {
         const uint8_t *slot = chunk->keys + index * KEY_SLOT;
         double magnitude = load_f64(slot + 16);
@@ -405,10 +406,11 @@ int quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui
         double t = tenth_of(magnitude, hundredth_code(magnitude));
         if (!(t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX)) continue;
         int64_t run = run_of((int64_t)load_u64(slot + 8)) - first;
-        if (run < 0 || run >= runCount || counts[run] == INT32_MAX) return 0;
+        if (run < 0 || run >= runCount || counts[run] == INT32_MAX) return -1;
         counts[run]++;
+        counted++;
     }
-    return 1;
+    return counted;
 }
 
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,

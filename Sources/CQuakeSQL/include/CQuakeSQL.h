@@ -297,9 +297,9 @@ void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double 
 
 // Counts in `counts[run]` (0 ..< runCount, from the run `first`) each row of `chunk` that `query`
 // takes with a usable magnitude, as the composition would place it: the exact room of a list's
-// runs. 0 at a row outside the runs (or a count that would overflow).
-int quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
-                              int64_t runCount, int32_t *counts);
+// runs. Returns how many it counted; -1 at a row outside the runs (or a count that would overflow).
+int64_t quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
+                                  int64_t runCount, int32_t *counts);
 
 // A walk over the rows of an order whose runs are sorted (MagnitudesInTimeOrder.sortRuns), in time
 // order: the seismic moment summed per day and per hour (CatalogueStatistics.MomentSums, the same

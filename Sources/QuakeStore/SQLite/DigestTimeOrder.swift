@@ -244,33 +244,32 @@ struct TimeRunRoom {
         guard let store = try read(db) else { return nil }
         guard !query.takesEveryRow else { return store }
         var room = TimeRunRoom(first: store.first, counts: Array(repeating: 0, count: store.counts.count))
-        let sample = try room.count(db, query, "WHERE k.chunk % 16 = 0")
-        guard let sample else { return nil }
+        guard let sample = try room.count(db, query, "WHERE k.chunk % 16 = 0") else { return nil }
         guard sample.counted * 2 <= sample.rows else { return store }
-        guard try room.count(db, query, "WHERE k.chunk % 16 != 0") != nil else { return nil }
-        room.total = room.counts.reduce(0) { $0 + Int($1) }
+        guard let rest = try room.count(db, query, "WHERE k.chunk % 16 != 0") else { return nil }
+        room.total = sample.counted + rest.counted
         return room
     }
 
     /// Counts into `counts` the rows `query` takes with a usable magnitude in the chunks
     /// `condition` keeps; how many it counted, among how many rows; nil at a row outside the runs.
     private mutating func count(_ db: Connection, _ query: DigestQuery, _ condition: String) throws(SQLiteError) -> (counted: Int, rows: Int)? {
-        let before = counts.reduce(0) { $0 + Int($1) }
-        var rows = 0, counted = true
+        var rows = 0, counted = 0
         let chunks = try SearchDigest.chunks(db, locations: query.needsLocations, details: query.needsDetails, condition)
-        while counted, try chunks.step() {
+        while counted >= 0, try chunks.step() {
             try db.stopIfDue()
             let first = first
             DigestChunk.with(chunks) { chunk, count in
                 rows += count
                 query.withC { query in
                     counts.withUnsafeMutableBufferPointer { counts in
-                        counted = quaketui_time_order_count(chunk, query, first, Int64(counts.count), counts.baseAddress) != 0
+                        let added = quaketui_time_order_count(chunk, query, first, Int64(counts.count), counts.baseAddress)
+                        counted = added < 0 ? -1 : counted + Int(added)
                     }
                 }
             }
         }
-        return counted ? (counts.reduce(0) { $0 + Int($1) } - before, rows) : nil
+        return counted >= 0 ? (counted, rows) : nil
     }
 
     private init(first: Int64, counts: [Int32]) {
