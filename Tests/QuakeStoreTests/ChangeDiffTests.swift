@@ -30,6 +30,39 @@ import Testing
 
     static let one = SectionIndex([QuakeSection.region("a", 5)])
 
+    /// Rows held before a merge are placed after it from the changed rows' ranks alone, as the
+    /// merged list itself places them: random lists, random deletes, inserts and moves.
+    @Test func heldRowsArePlacedWhereTheMergedListHasThem() {
+        var rng = SeededGenerator(seed: 41)
+        for round in 0..<300 {
+            let before = (0..<Int.random(in: 1...40, using: &rng)).map { "r\($0)" }
+            var after = before
+            var codes: Set<String> = []
+            for change in 0..<Int.random(in: 0...8, using: &rng) {
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0 where !after.isEmpty:  // gone
+                    codes.insert(after.remove(at: Int.random(in: 0..<after.count, using: &rng)))
+                case 1:  // arrived
+                    let code = "n\(change)"
+                    after.insert(code, at: Int.random(in: 0...after.count, using: &rng))
+                    codes.insert(code)
+                case 2 where !after.isEmpty:  // moved
+                    let code = after.remove(at: Int.random(in: 0..<after.count, using: &rng))
+                    after.insert(code, at: Int.random(in: 0...after.count, using: &rng))
+                    codes.insert(code)
+                default: break
+                }
+            }
+            let oldRank = Dictionary(uniqueKeysWithValues: before.enumerated().filter { codes.contains($1) }.map { ($1, $0) })
+            let newRank = Dictionary(uniqueKeysWithValues: after.enumerated().filter { codes.contains($1) }.map { ($1, $0) })
+            let window = before.indices.filter { _ in Bool.random(using: &rng) }
+            let held = Dictionary(uniqueKeysWithValues: window.map { (before[$0], $0) })
+            let diff = ChangeDiff(codes: codes, oldMatched: [:], newMatched: [:])
+            let expected = held.keys.reduce(into: [String: Int]()) { $0[$1] = after.firstIndex(of: $1) }
+            #expect(diff.places(of: held, oldRank: oldRank, newRank: newRank) == expected, "round \(round)")
+        }
+    }
+
     /// Rows a b c d e; b changes and keeps its place among the others: an update.
     @Test func aRowKeepingItsPlaceIsAnUpdate() {
         let diff = ChangeDiff(codes: ["b"], oldMatched: ["b": Self.keys(2, time: 40, region: "a")],

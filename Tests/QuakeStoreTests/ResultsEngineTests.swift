@@ -57,7 +57,7 @@ import Testing
 
     /// Waits (on the condition, not a clock) until the pending count settles.
     static func settle(_ results: ResultsEngine, _ signal: CountAnswers) throws {
-        while results.isProvisional {
+        while results.pendingCount != nil {
             let answer = try #require(signal.next(), "the background count never finished")
             _ = try results.settle(answer)
         }
@@ -239,6 +239,52 @@ import Testing
             try Self.expectExact(results, store, anchor: "v\(round * 60)")
             // Nothing committed since: nothing to merge.
             #expect(try results.merge(around: "v\(round * 60)") == nil)
+        }
+    }
+
+    /// A merge that would hold the caller's thread past `mergeBudget` is counted again in the
+    /// background instead: here every new quake's place in its magnitude or depth section is
+    /// one the digest would count in a pass over every row (as in a depth band holding half of
+    /// 5,000,000 quakes, ~0.1 s). Meanwhile the results stay as they were, exact as of the
+    /// commits before (no window to read), waiting for the count; then they settle exact, the
+    /// new quakes in their places. With the walk counting them (a small section), the same
+    /// merge is exact at once.
+    @Test func aMergeOverItsBudgetIsCountedAgain() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, signal) = try Self.provisionalResults(store)
+        defer { results.close() }
+        // A budget no merge here reaches: what stops one is the pass it would make, not a clock.
+        results.mergeBudget = .seconds(10)
+        var rng = SeededGenerator(seed: 23)
+        for round in 0..<8 {
+            let overBudget = round % 4 != 3
+            results.digestCountedSection = overBudget ? 0 : 50_000
+            var request = SectionedFetchRequest(timeZone: Self.utc)
+            request.sortDescriptor = QuakeSortDescriptor(round % 2 == 0 ? .depth : .magnitude, ascending: Bool.random(using: &rng))
+            let code = "v\(round * 50)"
+            try results.configure(request, around: code)
+            try Self.settle(results, signal)
+            try store.upsert((0..<30).map {
+                var record = QuakeRecord.fixture("new\(round)-\($0)", magnitude: Double($0 % 7), place: "\($0) km N of Hilo, Hawaii",
+                                                 time: 1_700_000_000_000 + Int64(round * 100 + $0) * 1_000)
+                record.depth = [9, 10, 35, 120][$0 % 4]
+                return record
+            })
+            let before = try results.rows(in: 0..<results.count)
+            let changes = try #require(try results.merge(around: code))
+            #expect(!results.isProvisional && !changes.reloaded, "round \(round)")
+            #expect((results.pendingCount != nil) == overBudget, "round \(round)")
+            if overBudget {
+                #expect(changes.codes.isEmpty && results.count == before.count)
+                #expect(try results.rows(in: 0..<results.count) == before)
+                // Another commit meanwhile: the count merges it when it settles.
+                try store.upsert([.fixture("late\(round)", magnitude: 4.4, place: "Fiji region", time: 1_700_000_900_000)])
+                #expect(try results.merge(around: code) == nil)
+            }
+            try Self.settle(results, signal)
+            try Self.expectExact(results, store, anchor: code)
+            #expect(try results.merge(around: code) == nil)
         }
     }
 

@@ -194,6 +194,45 @@ import Testing
         #expect(state == done)
     }
 
+    /// A merge over its budget is answered with the results as they were, exact as of the
+    /// commits before it, waiting for the count that catches up (`pendingCount`, not a window):
+    /// keys act on them at once, none is held; the count's answer replaces them with the
+    /// selected quake on the line it has then. A failure of that count says so and asks for the
+    /// request's results again; an answer to another count is dropped.
+    @Test func aMergeOverItsBudgetWaitsForItsCountWithTheResultsAsTheyWere() throws {
+        var state = Self.start()
+        let merge = try #require(Self.query(state.update(.storeChanged, at: Self.time)))
+        #expect(merge.step == .merge)
+        var catchingUp = state.results
+        catchingUp.pendingCount = 6
+        catchingUp.generation = 2
+        _ = state.update(.resultsAnswered(ResultsAnswer(query: merge, snapshot: catchingUp, anchor: 0)))
+        #expect(state.results == catchingUp && !state.awaitsResults && state.cursorLine == 1)
+        // A key that needs the whole list's sections is not held: they are whole.
+        _ = state.update(.last)
+        #expect(state.heldForCounts.isEmpty && state.selectedCode == "b2")
+        _ = state.update(.moveUp)
+        let line = state.cursorLine - state.topLine
+        // `n` needs the new quakes in the list: held until the count comes.
+        #expect(state.update(.nextNewQuake) == [] && state.heldForCounts == [.nextNewQuake])
+        // An answer to another count changes nothing.
+        let waiting = state
+        let other = Self.snapshot(state.request, [("day0", ["n1"]), ("day1", ["a1", "a2"]), ("day2", ["b1", "b2"])], generation: 3)
+        _ = state.update(.resultsSettled(SettledResults(count: 5, snapshot: other, anchorCode: "b1", anchor: 3)))
+        #expect(state == waiting)
+        // Count 6: a new day with a quake above; the selection stays on b1, two list lines down
+        // (the list is shorter than the screen, so it is drawn from the top).
+        _ = state.update(.resultsSettled(SettledResults(count: 6, snapshot: other, anchorCode: "b1", anchor: 3)))
+        #expect(state.results == other && state.pendingBase == nil && state.heldForCounts.isEmpty)
+        #expect(state.status.message == "No new quakes; they are marked ● here as they arrive")
+        #expect(state.selectedCode == "b1" && state.cursorLine == line + 2 && state.topLine == 0)
+        // Its failure instead: said, and the request's results asked for again.
+        var failing = waiting
+        let effects = failing.update(.countFailed(count: 6, reason: "disk I/O error"))
+        #expect(Self.query(effects)?.step == .resume(failing.request))
+        #expect(failing.status.message?.contains("disk I/O error") == true)
+    }
+
     /// Whether the engine tries a request exactly before its window is the state's to say
     /// (`ExactAttempts`, asked as `ResultsQuery.triesExactly`), learnt from the answers: a
     /// provisional answer marks the request's shape slow, a count settled within the budget

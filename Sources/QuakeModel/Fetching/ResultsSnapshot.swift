@@ -20,8 +20,10 @@ public struct ResultsSnapshot: Equatable, Sendable {
     public var countedTotal: Int?
     /// Whether the sections are a provisional window's (their counts are pending).
     public var isProvisional: Bool
-    /// The engine's number for the background count provisional results wait for (the
-    /// request's generation there); nil when exact. A count's answer names it (`SettledResults`).
+    /// The engine's number for the background count these results wait for (the request's
+    /// generation there): a provisional window's, or, for exact results as of the commits
+    /// before a merge that was over its budget, the count catching up with it; nil when none.
+    /// A count's answer names it (`SettledResults`).
     public var pendingCount: Int?
     /// Counts up with every snapshot the runtime takes: rows read for an older one are dropped.
     public var generation: Int

@@ -62,6 +62,29 @@ struct ChangeDiff {
         }
     }
 
+    /// The flat offsets after the merge of rows whose offsets before it are `held` (the rows a
+    /// controller held: no count needed to place the selection again), given each changed row's
+    /// offset before (`oldRank`) and after (`newRank`), as `changes` takes them. An unchanged row
+    /// keeps its place among the unchanged rows; a changed one is at its new rank, or gone.
+    func places(of held: [String: Int], oldRank: [String: Int], newRank: [String: Int]) -> [String: Int] {
+        let oldRanks = oldRank.values.sorted(), newRanks = newRank.values.sorted()
+        var places: [String: Int] = [:]
+        for (code, offset) in held {
+            if codes.contains(code) {
+                places[code] = newRank[code]
+                continue
+            }
+            // Its place among the unchanged rows, then past every changed row now at or before it.
+            var place = offset - oldRanks.prefix { $0 < offset }.count
+            for rank in newRanks {
+                guard rank <= place else { break }
+                place += 1
+            }
+            places[code] = place
+        }
+        return places
+    }
+
     /// The changes, from each changed row's flat offset before (`oldRank`, for the rows of
     /// `oldMatched`) and after (`newRank`, for those of `newMatched`), and the section indexes
     /// before and after. A row in both is a move when its place among the unchanged rows

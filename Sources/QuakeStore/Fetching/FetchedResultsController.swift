@@ -56,6 +56,14 @@ public final class FetchedResultsController: SortHost {
     /// the digest can count, whatever the store's size; tests compare the two).
     var digestCountedSection = 50_000
 
+    /// Set while `merge(withinNanoseconds:)` runs: a row's place that only a pass over the digest
+    /// (or a walk through a section of a quarter of the store) would count stops the merge at
+    /// once, as its deadline would, rather than spend the budget on it first.
+    private var mergesUnderDeadline = false
+    /// Where a listed merge put the rows the window held (`ChangeDiff.places`), for the window
+    /// to keep once the merge is done.
+    private var placesAfterMerge: [String: Int] = [:]
+
     private var index = SectionIndex()
     private var window = RowWindow()
     private var days: DayCalendar
@@ -239,7 +247,7 @@ public final class FetchedResultsController: SortHost {
     /// temporary table.
     private func prepareTable(for request: SectionedFetchRequest) throws {
         guard table.file == nil, Self.readsTable(request) else { return }
-        let file = try context.outsideTransaction { db in db.isReadOnly } ? SortTableFile.temporary : SortTableFile()
+        let file = context.outsideTransaction { db in db.isReadOnly } ? SortTableFile.temporary : SortTableFile()
         try context.outsideTransaction { db in try file.attach(db) }
         table.file = file
     }
@@ -341,12 +349,14 @@ public final class FetchedResultsController: SortHost {
     /// throws `SQLiteError.isInterrupted` and the controller keeps its previous state.
     public func interrupt() { context.interrupt() }
 
-    /// Runs `body`; if it throws, puts the request, section index, token and match set back as
-    /// they were. (The distance table needs no care: it changes only inside a read, whose
+    /// Runs `body`; if it throws, puts the request, section index, token, match set and the rows
+    /// held back as they were (a merge over its budget leaves the selection placed without a
+    /// count). (The distance table needs no care: it changes only inside a read, whose
     /// transaction rolls back.)
     private func keepingStateOnFailure<T>(_ body: () throws -> T) throws -> T {
         let saved = (request: request, days: days, plan: plan, index: index, token: token, vanished: vanishedKeys)
         let savedTable = table
+        let savedWindow = window
         // Only a set in use is worth keeping: a request without one rebuilds it before using it.
         let savedMatches = plan.usesMatchSet ? MatchSet() : nil
         try savedMatches?.assign(matchSet)
@@ -356,7 +366,7 @@ public final class FetchedResultsController: SortHost {
             if let savedMatches { try? matchSet.assign(savedMatches) }  // cannot fail: the set only grows, so its earlier copy fits
             table.restore(savedTable)
             (request, days, plan, index, token, vanishedKeys) = (saved.request, saved.days, saved.plan, saved.index, saved.token, saved.vanished)
-            window.invalidate()
+            window.restore(savedWindow)
             throw error
         }
     }
@@ -383,7 +393,8 @@ public final class FetchedResultsController: SortHost {
     public func offset(ofCode code: String) throws -> Int? {
         try context.read { db in
             guard let keys = try rowKeys(db, code: code), try isMatch(db, keys) else { return nil }
-            let offset = try rank(db, keys)
+            if let held = window.heldOffset(ofCode: code) { return held }
+            let offset = try place(db, keys, code: code)
             try loadRows(db, around: keys, at: offset)
             return offset
         }
@@ -461,11 +472,20 @@ public final class FetchedResultsController: SortHost {
     /// `anchor(code:)` in the caller's read of `db`.
     private func anchor(in db: Connection, code: String) throws -> Int? {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
-        let offset = try rank(db, keys, km: table.vanished[keys.id])
+        if let held = window.heldOffset(ofCode: code) { return held }
+        let offset = try place(db, keys, code: code, km: table.vanished[keys.id])
         // The rows around it, read by keys (a distance sort's window comes by offset instead:
         // `SortStrategy.keyedRowsQuery`).
         try loadRows(db, around: keys, at: offset)
         return min(offset, count - 1)
+    }
+
+    /// `rank` of the row `code` with `keys`, unless the last merge placed it (`ChangeDiff.places`):
+    /// a row's rank in a magnitude or depth band of millions of rows is a long walk or a pass over
+    /// the digest, and after each merge the selection is placed again.
+    private func place(_ db: Connection, _ keys: RowKeys, code: String, km: Double? = nil) throws -> Int {
+        if let placed = window.placedOffset(ofCode: code) { return placed }
+        return try rank(db, keys, km: km)
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the
@@ -482,6 +502,7 @@ public final class FetchedResultsController: SortHost {
     /// - Throws: what SQLite reported; the controller then keeps its sections and token, so the
     ///   next merge retries the same changes.
     public func merge() throws -> ResultChanges? {
+        placesAfterMerge = [:]
         let changes = try keepingStateOnFailure { try context.read { db -> ResultChanges? in
             // Past the limit the changes are not even decoded: the reload reads what it needs.
             let fetch = try db.history(after: token, listingAtMost: Self.maxListedChanges)
@@ -506,8 +527,19 @@ public final class FetchedResultsController: SortHost {
             token = latest
             return result
         } }
-        if changes != nil { window.invalidate() }
+        if changes != nil { window.invalidate(keeping: placesAfterMerge) }
         return changes
+    }
+
+    /// `merge()` within `limit` nanoseconds (nil: no limit); past it, or where a row's place would
+    /// be counted in a pass over the digest (at 5,000,000 quakes ~0.1 s: a depth band holding half
+    /// the store), it throws `SQLiteError.isInterrupted` and the controller keeps its sections and
+    /// token, as a failed merge does.
+    public func merge(withinNanoseconds limit: UInt64?) throws -> ResultChanges? {
+        guard let limit else { return try merge() }
+        mergesUnderDeadline = true
+        defer { mergesUnderDeadline = false }
+        return try context.withDeadline(nanoseconds: limit) { try merge() }
     }
 
     /// What merging the commits since `token` would take.
@@ -680,6 +712,7 @@ public final class FetchedResultsController: SortHost {
         guard let rows = index.range(of: key)?.count, rows >= digestCountedSection,
               let anchor = plan.strategy.digestAnchor(keys, in: key),
               try digestCountedSection == 0 || rows * 4 >= db.keptQuakeCount() else { return nil }
+        if mergesUnderDeadline { throw SQLiteError(extendedCode: SQLiteError.interrupted, message: "interrupted") }
         return try db.digestCountBefore(plan, anchor: anchor)
     }
 
@@ -825,7 +858,9 @@ public final class FetchedResultsController: SortHost {
         index = old.applying(diff.countDeltas(sectionOf: { sectionKey(of: $0) }), adding: added, titles: titles,
                              precedes: plan.sectionPrecedes)
 
-        return diff.changes(oldRank: oldRank, newRank: try ranks(db, of: newMatched), old: old, new: index)
+        let newRank = try ranks(db, of: newMatched)
+        placesAfterMerge = diff.places(of: window.heldOffsets, oldRank: oldRank, newRank: newRank)
+        return diff.changes(oldRank: oldRank, newRank: newRank, old: old, new: index)
     }
 
     /// How many rows now in each row's section sort before it, for rows as they were (gone or

@@ -29,9 +29,9 @@ import Foundation
 ///    The source stays provisional until the order is done (keys that need the whole list's
 ///    sections wait for that).
 ///
-/// A merge of more commits than the history lists (a `delete`'s, an import's) is counted again
-/// the same way, a provisional window answering meanwhile, rather than reloading every row on the
-/// caller's thread. Merges while a count runs keep the exact controller exact (for its request)
+/// A merge of more commits than the history lists (a `delete`'s, an import's), or one over its
+/// own budget (`mergeBudget`), is counted again the same way, a provisional window answering
+/// meanwhile, rather than reading every row on the caller's thread. Merges while a count runs keep the exact controller exact (for its request)
 /// where the history lists the changes, and re-read the provisional window.
 ///
 /// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onCounted`
@@ -45,8 +45,19 @@ public final class ResultsEngine {
     /// How long reading a provisional window may take (nil: no limit, as tests comparing
     /// windows want); past it the window holds what was found so far.
     public var windowLimit: Duration? = .milliseconds(12)
+    /// How long merging other processes' commits may run on the caller's thread (nil: no limit,
+    /// as with no `budget`); past it, or where a row's place would take a pass over every row,
+    /// the results are counted again in the background instead (`merge(around:)`).
+    public var mergeBudget: Duration? = .milliseconds(8)
     /// Tests: skip the exact attempt, so every reconfiguration takes the provisional path.
     var alwaysProvisional = false
+    /// Tests: the exact controller's `digestCountedSection` (0: a row's place in any magnitude or
+    /// depth section is counted by a pass over the digest, as in a section of a quarter of the
+    /// store or more, which a merge within `mergeBudget` does not wait for).
+    var digestCountedSection: Int {
+        get { current.digestCountedSection }
+        set { current.digestCountedSection = newValue }
+    }
     /// Sections folded on screen, which a provisional window reads past (`setCollapsedSections`).
     private var collapsedSectionIDs: Set<String> = []
 
@@ -59,6 +70,10 @@ public final class ResultsEngine {
     /// What the count's queue reads: the owner's callback, and the zone a first count opens in.
     private let shared = LockedValue<(onCounted: (@Sendable (CountAnswer) -> Void)?, timeZone: TimeZone)>((nil, TimeZone(identifier: "UTC")!))
     private var provisional: Pending?
+    /// A merge over `mergeBudget`, counted again in the background (`catchUp(around:)`): the
+    /// count's number and the quake it places. The exact controller answers meanwhile, as of the
+    /// commits before it.
+    private var catchingUp: (generation: Int, anchorCode: String?)?
     /// The history the exact controller's table had seen when it was lent to the count
     /// (`lendKeptTable`): it comes back after a failed count only as it was lent.
     private var lentTable: HistoryToken?
@@ -108,6 +123,7 @@ public final class ResultsEngine {
     public init(container: PersistentContainer, request: SectionedFetchRequest = SectionedFetchRequest(),
                 budget: Duration? = .milliseconds(6)) throws {
         self.budget = budget
+        if budget == nil { mergeBudget = nil }
         directory = container.directory
         let plain = SectionedFetchRequest(timeZone: request.timeZone)
         if budget == nil {
@@ -168,7 +184,7 @@ public final class ResultsEngine {
     /// Whether a count is still running: the sections are a provisional window's.
     public var isProvisional: Bool { provisional != nil }
     /// The number of the background count a provisional window waits for (nil: exact).
-    public var pendingCount: Int? { provisional?.generation }
+    public var pendingCount: Int? { provisional?.generation ?? catchingUp?.generation }
 
     public func configure(_ request: SectionedFetchRequest, tryingExactly: Bool = true) throws {
         try configure(request, around: nil, tryingExactly: tryingExactly)
@@ -180,6 +196,7 @@ public final class ResultsEngine {
     public func configure(_ request: SectionedFetchRequest, around code: String?, tryingExactly: Bool = true) throws {
         let request = request.normalized
         generation += 1
+        catchingUp = nil
         let limit = budget.map(Self.nanoseconds)
         do {
             // Building a big distance table (a load and a sort, 0.7–0.9 s at 1M quakes) never
@@ -308,6 +325,7 @@ public final class ResultsEngine {
     /// - Throws: the background count's failure; the source is then back on the request it had
     ///   before the pending one (exact), and the caller should put its state back too.
     public func settle(_ answer: CountAnswer) throws -> Settlement? {
+        if let catchingUp, answer.generation == catchingUp.generation { return try settleCatchUp(answer, around: catchingUp.anchorCode) }
         guard var pending = provisional, answer.generation == pending.generation else { return nil }
         switch answer {
         case .bands(_, let sections):
@@ -344,8 +362,43 @@ public final class ResultsEngine {
                 try recount(pending.request, around: pending.anchorCode)
                 return Settlement(withinBudget: nil)
             }
-            if try current.merge() != nil { anchored = nil }
+            switch try mergeWithinBudget() {
+            case .merged(let changes): if changes != nil { anchored = nil }
+            case .overBudget:
+                anchored = nil
+                if FetchedResultsController.readsTable(pending.request) {
+                    try recount(pending.request, around: pending.anchorCode)
+                } else {
+                    catchUp(around: pending.anchorCode)
+                }
+                return Settlement(withinBudget: nil)
+            }
             return settlement
+        }
+    }
+
+    /// Takes in the count of a merge that was over budget (`catchUp(around:)`): the exact
+    /// controller adopts it and merges what was committed since, within the budget again (else
+    /// counted once more). A failure leaves the merge to the caller's thread, unbounded, as a
+    /// failed count's does, and is thrown.
+    private func settleCatchUp(_ answer: CountAnswer, around code: String?) throws -> Settlement? {
+        switch answer {
+        case .bands: return nil
+        case .failed(_, let error):
+            catchingUp = nil
+            _ = try? current.merge()
+            throw error
+        case .counted(_, let results, let offset, _):
+            catchingUp = nil
+            try current.adopt(results)
+            anchored = (code, offset)
+            switch try mergeWithinBudget() {
+            case .merged(let changes): if changes != nil { anchored = nil }
+            case .overBudget:
+                anchored = nil
+                catchUp(around: code)
+            }
+            return Settlement(withinBudget: nil)
         }
     }
 
@@ -420,33 +473,45 @@ public final class ResultsEngine {
     public func eventTypes() throws -> [String] { try current.eventTypes() }
 
     /// Merges what other processes committed. Commits the history lists are merged change by
-    /// change at once, and so is a reload of the plain list, which reads the counts the store
-    /// keeps; any other reload (a `delete`'s or an import's thousands of rows under a search,
-    /// a filter or another order) would read every row on the caller's thread, so the results
-    /// are counted again in the background instead, a provisional window around the quake
-    /// `code` answering meanwhile.
+    /// change at once when that fits `mergeBudget`, and so is a reload of the plain list, which
+    /// reads the counts the store keeps. Anything longer (a reload of thousands of rows under a
+    /// search, a filter or another order; a row's place in a depth band holding half of
+    /// 5,000,000 quakes) would hold the caller's thread, so the results are counted again in the
+    /// background instead, a provisional window around the quake `code` answering meanwhile.
     public func merge(around code: String? = nil) throws -> ResultChanges? {
         anchored = nil
         // The plain list merges whatever was committed at once: its reload reads the counts the
         // store keeps (a month into 1M: ~15 ms), so the history need not be read twice.
         if provisional == nil, current.isPlain { return try current.merge() }
+        // A count catching up with an earlier commit merges this one too when it settles.
+        if provisional == nil, catchingUp != nil { return nil }
         let pendingMerge = try current.pendingMerge()
         guard var pending = provisional else {
             switch pendingMerge {
             case .none: return nil
-            case .byChanges: return try current.merge()
+            case .byChanges:
+                if case .merged(let changes) = try mergeWithinBudget() { return changes }
+                // The results as they stand stay on screen while the count catches up, unless
+                // they read a table, which they would have to lend it.
+                if !FetchedResultsController.readsTable(current.request) {
+                    catchUp(around: code)
+                    return ResultChanges()
+                }
+                fallthrough
             case .reload:
                 try recount(current.request, around: code)
                 return ResultChanges(reloaded: true)
             }
         }
         // The exact controller (of the request before the pending one) catches up change by
-        // change, unless it lent its table to the count; past that it takes the count's results
-        // when they come, and merges since they were read.
+        // change, unless it lent its table to the count or that is over budget (it stays on its
+        // token, merged later); past that it takes the count's results when they come, and
+        // merges since they were read.
         var codes: Set<String> = []
         switch pendingMerge {
         case .none: return nil
-        case .byChanges where !current.lacksItsTable: codes = try current.merge()?.codes ?? []
+        case .byChanges where !current.lacksItsTable:
+            if case .merged(let changes) = try mergeWithinBudget() { codes = changes?.codes ?? [] }
         case .byChanges, .reload: break
         }
         // Something was committed: the window is read again (the exact count started before
@@ -458,10 +523,35 @@ public final class ResultsEngine {
         return ResultChanges(reloaded: true, codes: codes)
     }
 
+    private enum BudgetedMerge {
+        case merged(ResultChanges?)
+        /// Stopped at `mergeBudget`: the exact controller kept its sections and token.
+        case overBudget
+    }
+
+    /// The exact controller's `merge()`, stopped at `mergeBudget`.
+    private func mergeWithinBudget() throws -> BudgetedMerge {
+        do {
+            return .merged(try current.merge(withinNanoseconds: mergeBudget.map(Self.nanoseconds)))
+        } catch let error as SQLiteError where error.isInterrupted && mergeBudget != nil {
+            return .overBudget
+        }
+    }
+
+    /// Counts the exact controller's request again in the background, placing the quake `code`,
+    /// while the controller answers as it stands: a merge over its budget. The answer comes as a
+    /// count's does (`pendingCount`, `settle(_:)`).
+    private func catchUp(around code: String?) {
+        generation += 1
+        catchingUp = (generation, code)
+        count(current.request, anchorCode: code, generation: generation)
+    }
+
     /// Counts `request` again in the background, with a provisional window around `code` (from
     /// the top when nil) meanwhile, as a reconfiguration over budget does.
     private func recount(_ request: SectionedFetchRequest, around code: String?) throws {
         generation += 1
+        catchingUp = nil
         let window = try provisionalWindow(for: request, around: code)
         provisional = Pending(request: request, generation: generation, anchorCode: code, window: window)
         count(request, anchorCode: code, generation: generation)

@@ -20,11 +20,47 @@ struct RowWindow {
     /// The rows held and the flat offset of the first.
     private(set) var cache: (start: Int, rows: [QuakeRow])?
 
+    /// Where rows held before the last merge went (`ChangeDiff.places`), until the next change.
+    private var placed: [String: Int] = [:]
+
     /// Forgets the rows (the sections or their rows changed).
-    mutating func invalidate() { cache = nil }
+    mutating func invalidate() {
+        cache = nil
+        placed = [:]
+    }
+
+    /// Holds again the rows `saved` held, for the results it was read for (put back after a
+    /// failed change); the counters go on.
+    mutating func restore(_ saved: RowWindow) {
+        (cache, placed) = (saved.cache, saved.placed)
+    }
+
+    /// Forgets the rows after a merge that moved them, keeping where each went (`places`).
+    mutating func invalidate(keeping places: [String: Int]) {
+        invalidate()
+        placed = places
+    }
+
+    /// The flat offset of the row `code` if the window holds it.
+    func heldOffset(ofCode code: String) -> Int? {
+        guard let cache, let index = cache.rows.firstIndex(where: { $0.code == code }) else { return nil }
+        return cache.start + index
+    }
+
+    /// Where the last merge placed the row `code`, held before it (nil: not known, count it).
+    func placedOffset(ofCode code: String) -> Int? { placed[code] }
+
+    /// The offsets of the rows held, by code.
+    var heldOffsets: [String: Int] {
+        guard let cache else { return [:] }
+        return Dictionary(cache.rows.enumerated().map { ($1.code, cache.start + $0) }, uniquingKeysWith: min)
+    }
 
     /// Holds `rows`, read by another controller for the same results (`FetchedResultsController.adopt`).
-    mutating func hold(_ rows: (start: Int, rows: [QuakeRow])?) { cache = rows }
+    mutating func hold(_ rows: (start: Int, rows: [QuakeRow])?) {
+        invalidate()
+        cache = rows
+    }
 
     /// The rows at `range` if the window holds all of them.
     func cached(_ range: Range<Int>) -> [QuakeRow]? {

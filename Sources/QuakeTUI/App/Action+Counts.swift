@@ -13,4 +13,13 @@ extension Action {
             false
         }
     }
+
+    /// Whether the action needs the new quakes in the list: results that a merge over its
+    /// budget left as they were, waiting for the count that catches up, do not hold them yet.
+    public var needsMergedResults: Bool {
+        switch self {
+        case .nextNewQuake, .previousNewQuake: true
+        default: false
+        }
+    }
 }

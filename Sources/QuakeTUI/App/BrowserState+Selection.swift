@@ -214,14 +214,15 @@ extension BrowserState {
     }
 
     /// Takes in the background count's answer (`Action.resultsSettled`) if it is the one the
-    /// results wait for: its results replace the window, and the selected quake stays on the
-    /// screen line it had when the request was made. Whether the detail's copy may be stale.
+    /// results wait for: its results replace the window (or the results a merge over its budget
+    /// left as they were), and the selected quake stays on the screen line it had when the
+    /// request was made (or has now). Whether the detail's copy may be stale.
     ///
     /// Dropped, changing nothing: the answer to an older count (a newer request was answered
     /// since), one that arrives while a query is unanswered (the newer request's answer holds
     /// what it changed), or after the results are exact.
     mutating func receive(_ settled: SettledResults) -> Bool {
-        guard !awaitsResults, results.isProvisional, results.pendingCount == settled.count else { return false }
+        guard !awaitsResults, results.pendingCount == settled.count else { return false }
         let line = keptLine
         results = settled.snapshot
         relayout()

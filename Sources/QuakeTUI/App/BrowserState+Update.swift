@@ -21,24 +21,32 @@ extension BrowserState {
     /// Applies `action` at the time of the last one (`now`): an answer to an effect keeps the
     /// time of the action that asked for it.
     ///
-    /// While a count is pending (a provisional window), an action that needs the whole list's
-    /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…) is held and applied,
-    /// in order, as soon as the count settles, and so is every key after it; every other action
-    /// acts on the window at once. While a query is unanswered, every key waits for its answer.
+    /// While a count is pending, an action that needs what the results lack until it settles
+    /// (`waitsForCount`) is held and applied, in order, as soon as the count settles, and so is
+    /// every key after it; every other action acts on the results shown at once. While a query
+    /// is unanswered, every key waits for its answer.
     public mutating func update(_ action: Action) -> [Effect] {
         // Behind a held key, later keys wait too: they were typed after it.
         let outside = isOutside(action)
-        if (results.isProvisional && (action.needsCompleteSections || (!heldForCounts.isEmpty && !outside)))
+        if waitsForCount(action) || (results.pendingCount != nil && !heldForCounts.isEmpty && !outside)
             || (awaitsResults && !outside) {
             heldForCounts.append(action)
             return []
         }
         var effects = apply(action)
         // Held keys go on once the results are whole, answered and their selection read.
-        while !heldForCounts.isEmpty, !results.isProvisional, !awaitsResults, selectionIsRead {
+        while !heldForCounts.isEmpty, results.pendingCount == nil, !awaitsResults, selectionIsRead {
             effects += apply(heldForCounts.removeFirst())
         }
         return effects
+    }
+
+    /// Whether `action` waits for the pending count: a provisional window lacks the whole list's
+    /// sections (`Action.needsCompleteSections`: `g`, `G`, a section jump…); results that a merge
+    /// over its budget left as they were lack the new quakes (`Action.needsMergedResults`: `n`).
+    func waitsForCount(_ action: Action) -> Bool {
+        guard results.pendingCount != nil else { return false }
+        return results.isProvisional ? action.needsCompleteSections : action.needsMergedResults
     }
 
     /// Whether every row on screen was read: until then the selection may be about to change.
@@ -362,7 +370,7 @@ extension BrowserState {
     /// query, from the state before the first action whose request was being counted. A failure
     /// of an older count (a newer request asked or answered since) changes nothing.
     mutating func countFailed(_ count: Int, reason: String) -> [Effect] {
-        guard !awaitsResults, results.isProvisional, results.pendingCount == count else { return [] }
+        guard !awaitsResults, results.pendingCount == count else { return [] }
         return rollBack(saying: "\(Action.countFailure): \(reason)", resumes: true)
     }
 
