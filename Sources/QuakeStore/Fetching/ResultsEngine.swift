@@ -29,10 +29,12 @@ import Foundation
 ///    The source stays provisional until the order is done (keys that need the whole list's
 ///    sections wait for that).
 ///
-/// A merge of more commits than the history lists (a `delete`'s, an import's), or one over its
-/// own budget (`mergeBudget`), is counted again the same way, a provisional window answering
-/// meanwhile, rather than reading every row on the caller's thread. Merges while a count runs keep the exact controller exact (for its request)
-/// where the history lists the changes, and re-read the provisional window.
+/// A merge of more commits than the history lists (a `delete`'s, an import's) is counted again
+/// the same way, a provisional window answering meanwhile, rather than reading every row on the
+/// caller's thread. A listed merge over its own budget (`mergeBudget`) is counted again too, but
+/// the exact results answer meanwhile, as of the commits before it (`catchUp`). Merges while a
+/// count runs keep the exact controller exact (for its request) where the history lists the
+/// changes, and re-read the provisional window.
 ///
 /// Not thread-safe, like `FetchedResultsController`: use it from one thread; only `onCounted`
 /// is called from elsewhere.
@@ -48,7 +50,7 @@ public final class ResultsEngine {
     /// How long merging other processes' commits may run on the caller's thread (nil: no limit,
     /// as with no `budget`); past it, or where a row's place would take a pass over every row,
     /// the results are counted again in the background instead (`merge(around:)`).
-    public var mergeBudget: Duration? = .milliseconds(8)
+    public var mergeBudget: Duration? = .milliseconds(4)
     /// Tests: skip the exact attempt, so every reconfiguration takes the provisional path.
     var alwaysProvisional = false
     /// Tests: the exact controller's `digestCountedSection` (0: a row's place in any magnitude or
@@ -183,7 +185,8 @@ public final class ResultsEngine {
     public var rowsMaterialized: Int { current.rowsMaterialized + (provisional?.window.count ?? 0) }
     /// Whether a count is still running: the sections are a provisional window's.
     public var isProvisional: Bool { provisional != nil }
-    /// The number of the background count a provisional window waits for (nil: exact).
+    /// The number of the background count the results wait for: a provisional window's, or a
+    /// merge's over its budget (`catchUp`); nil: none.
     public var pendingCount: Int? { provisional?.generation ?? catchingUp?.generation }
 
     public func configure(_ request: SectionedFetchRequest, tryingExactly: Bool = true) throws {

@@ -47,6 +47,12 @@ final class BrowserApp {
     private let declusterCache = DeclusterCache()
     /// The sequence view's reader (issue 54), opened the first time it is asked.
     private var sequenceReader: LatestReader<ViewContext>?
+    /// Reads the quakes that arrived after a commit (`readArrivals`), one read at a time: the
+    /// next starts from where the last one's answer left the scene's cursor.
+    private var arrivalsReader: LatestReader<ViewContext>?
+    private var arrivalsReading = false
+    /// A commit came while a read ran: read again once its answer is in.
+    private var arrivalsAgain = false
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -154,6 +160,7 @@ final class BrowserApp {
                     switch posted {
                     case .action(let action): try send(action, terminal)
                     case .counted(let answer): try takeCount(answer, terminal)
+                    case .arrivals(let result): try takeArrivals(result, terminal)
                     }
                     changed = true
                 }
@@ -194,7 +201,8 @@ final class BrowserApp {
                     trace?.event("merge \(Int64(took * 1e9))")
                 }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
-                if !changed, !settled, let trace, session.storage.isFlushed, !model.results.isProvisional, !mergePace.isPending {
+                if !changed, !settled, let trace, session.storage.isFlushed, model.results.pendingCount == nil,
+                   !mergePace.isPending, !arrivalsReading {
                     trace.event("idle")
                     settled = true
                 }
@@ -286,7 +294,7 @@ final class BrowserApp {
         }
         for effect in effects { try perform(effect, terminal) }
         if case .storeChanged = action {
-            try deliverArrivals(terminal)
+            readArrivals()
             try checkSample(terminal)
         }
     }
@@ -538,6 +546,8 @@ final class BrowserApp {
         densityReader = nil
         sequenceReader?.close()
         sequenceReader = nil
+        arrivalsReader?.close()
+        arrivalsReader = nil
         observer?.stop()
         observer = nil
         tokens.forEach { $0.cancel() }
@@ -567,6 +577,43 @@ final class BrowserApp {
             return
         }
         try send(.quakesArrived(arrivals), terminal)
+    }
+
+    /// After a commit: the quakes that arrived, read on the arrivals reader's own connection and
+    /// posted back (`takeArrivals`), from the scene's cursor as it stands; while a read runs, one
+    /// more follows it.
+    private func readArrivals() {
+        guard live != nil else { return }
+        guard !arrivalsReading else {
+            arrivalsAgain = true
+            return
+        }
+        let reader: LatestReader<ViewContext>
+        do {
+            reader = try backgroundReader(\.arrivalsReader)
+        } catch {
+            show(BrowserModel.arrivalsFailure(error))
+            return
+        }
+        arrivalsReading = true
+        let live = model.state.live, rule = AlertRule(appStorage), inbox = inbox
+        reader.submit(generation: 0, { db in
+            try LiveMonitor.arrivals(in: db, after: live.readThrough ?? live.seen, tracking: live.tracking,
+                                     sinceLooked: live.lookedReadStart, rule: rule)
+        }) { _, result in inbox.post(.arrivals(result)) }
+    }
+
+    /// Takes in the arrivals `readArrivals` read, and reads again if a commit came meanwhile.
+    private func takeArrivals(_ result: Result<QuakeArrivals, any Error>, _ terminal: Terminal) throws {
+        arrivalsReading = false
+        switch result {
+        case .success(let arrivals): try send(.quakesArrived(arrivals), terminal)
+        case .failure(let error): show(BrowserModel.arrivalsFailure(error))
+        }
+        if arrivalsAgain {
+            arrivalsAgain = false
+            readArrivals()
+        }
     }
 
     /// After a commit anywhere: did a refresh or import replace the bundled sample?
@@ -655,6 +702,8 @@ final class ActionInbox: @unchecked Sendable {
         case action(Action)
         /// The engine's `onCounted`: a count's answer (its results, or its failure).
         case counted(ResultsEngine.CountAnswer)
+        /// The quakes that arrived after a commit, read in the background (`readArrivals`).
+        case arrivals(Result<QuakeArrivals, any Error>)
     }
 
     init(wakeUp: WakeUpPipe) { self.wakeUp = wakeUp }
