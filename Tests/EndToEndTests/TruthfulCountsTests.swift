@@ -112,4 +112,53 @@ struct TruthfulCountsTests {
         #expect(screen.status.message == "No new quakes; they are marked ● here as they arrive")
         try tmux.send(pane, "q")
     }
+
+    /// A merge over its budget (here every merge that needs more than a few steps) leaves the
+    /// list as it was, exact as of before, while it is counted again: the header never shows a
+    /// count the list does not hold, and once the count is in, the new quakes are in their depth
+    /// band, counted in the header, the selected quake on its screen line, and `n` walks them.
+    @Test func aMergeOverItsBudgetShowsTheListAsItWasThenTheNewQuakes() throws {
+        let store = try TestStore()
+        defer { store.directory.remove() }
+        try store.generate(count: 2_000)
+        store.container.close()
+        let state = store.directory.url
+        let tmux = try TmuxSession(columns: 160, rows: 24)
+        defer { tmux.close() }
+        let load = try BusyCores()
+        defer { load.stop() }
+        let trace = state.appendingPathComponent("trace.txt")
+        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "m"],
+                                  environment: Self.usersBudget.merging(["QUAKETUI_MERGE_BUDGET_MS": "0", "QUAKETUI_TRACE": trace.path]) { $1 })
+        try tmux.waitForScreen(pane, timeout: 60, "the first frame") { $0.header.count == "2,000 quakes" }
+        for sort in ["sort magnitude ↓", "sort region ↑", "sort depth ↑"] {
+            try tmux.send(pane, "s")
+            try tmux.waitForScreen(pane, timeout: 30, sort) { $0.header.sort == sort && !$0.header.isCountPending }
+        }
+        // The selection kept its quake through the sorts, mid-list.
+        let before = try tmux.waitForStyledScreen(pane, timeout: 30, "the selection") { $0.selectedRow != nil }
+        let selected = try #require(before.selectedRow)
+
+        let traced = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").count
+        // 40 quakes at 5 km, above every generated one in the depth order, from another process.
+        let feed = state.appendingPathComponent("shallow.geojson")
+        try Self.writeOldFeed(40, prefix: "shallow", to: feed)
+        #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: state).status == 0)
+        var counts: Set<String> = []
+        let after = try tmux.waitForStyledScreen(pane, timeout: 60, "the new quakes counted") { screen in
+            counts.insert(screen.header.count ?? "")
+            return screen.header.count == "2,040 quakes" && screen.header.new == "40 new"
+        }
+        // The header said the list it showed: the old count or the new one, never pending.
+        #expect(counts.isSubset(of: ["2,000 quakes", "2,040 quakes"]), "\(counts)")
+        #expect(after.selectedRow == selected && after.selectedLine == before.selectedLine, "\(after)")
+        // The merge went to the background: a count settled after it.
+        let since = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n").dropFirst(traced)
+        #expect(since.contains { $0.hasPrefix("merge ") } && since.contains("counted"), "\(since)")
+        try tmux.send(pane, "n")
+        let first = try tmux.waitForStyledScreen(pane, timeout: 30, "n's answer") { $0.status.message?.hasPrefix("New quake") == true }
+        #expect(first.status.message == "New quake 1 of 40")
+        #expect(first.selectedRow?.place?.hasSuffix("km S of Old Town, Testland") == true && first.selectedRow?.isNew == true, "\(first)")
+        try tmux.send(pane, "q")
+    }
 }

@@ -19,6 +19,20 @@ extension TmuxSession {
         })
     }
 
+    /// `waitForScreen` on the pane with its styles (`styledScreen`), settled: for conditions on
+    /// the selected line.
+    @discardableResult
+    public func waitForStyledScreen(_ target: String, timeout: TimeInterval = 30, _ what: String = "condition",
+                                    _ condition: (Screen) -> Bool) throws -> Screen {
+        var found: Screen?
+        _ = try waitFor(target, timeout: timeout, what) { _ in
+            guard let screen = try? styledScreen(target), screen.isSettled, condition(screen) else { return false }
+            found = screen
+            return true
+        }
+        return try found ?? styledScreen(target)
+    }
+
     /// The pane with its styles (`capture-pane -e`): which list line is selected, which reads
     /// only from the colours (the selection's background, or reverse video without colour).
     public func styledScreen(_ target: String) throws -> Screen {

@@ -73,6 +73,10 @@ public final class TmuxSession: @unchecked Sendable {
         // No window budget is set: the browser runs the path users run (a provisional window
         // when a count takes longer than its budget, then the settled counts), and tests that
         // compare screens wait for the settled one (`waitForScreen`, `Screen.isSettled`).
+        // Tests never touch the network: the automatic refresh reads a feed that is not there,
+        // unless the test serves one.
+        var environment = environment
+        if environment["QUAKETUI_FEED_BASE_URL"] == nil { environment["QUAKETUI_FEED_BASE_URL"] = "file:///nonexistent-quaketui-feed" }
         let program = (environment.map { "\($0.key)=\(Self.quote($0.value))" }.sorted()
                        + [Self.quote(executable)] + arguments.map(Self.quote)).joined(separator: " ")
         // The shell then waits, keeping the program's last screen (tmux 3.3 may blank a dead pane).

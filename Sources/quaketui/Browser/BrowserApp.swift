@@ -85,6 +85,7 @@ final class BrowserApp {
             // Never wait on a key: a slow request is answered by a provisional window first.
             let results = try ResultsEngine(container: container, request: appState.request,
                                                   budget: Self.windowBudget(ProcessInfo.processInfo.environment))
+            results.mergeBudget = Self.mergeBudget(ProcessInfo.processInfo.environment)
             self.results = results
             let inbox = inbox
             results.onCounted = { inbox.post(.counted($0)) }
@@ -228,8 +229,19 @@ final class BrowserApp {
     /// How long a new request may take before a provisional window answers it:
     /// `QUAKETUI_WINDOW_BUDGET_MS` (tests use 0 to force the provisional path), 6 ms by default.
     static func windowBudget(_ environment: [String: String]) -> Duration? {
-        guard let text = environment["QUAKETUI_WINDOW_BUDGET_MS"], let milliseconds = Int(text), milliseconds >= 0
-        else { return .milliseconds(6) }
+        milliseconds(environment["QUAKETUI_WINDOW_BUDGET_MS"]) ?? .milliseconds(6)
+    }
+
+    /// How long a merge of other processes' commits may hold the loop before the list is
+    /// counted again in the background (`ResultsEngine.mergeBudget`): `QUAKETUI_MERGE_BUDGET_MS`
+    /// (0: any merge that needs more than a few steps), 4 ms by default.
+    static func mergeBudget(_ environment: [String: String]) -> Duration? {
+        milliseconds(environment["QUAKETUI_MERGE_BUDGET_MS"]) ?? .milliseconds(4)
+    }
+
+    /// A budget in whole milliseconds, as the environment gives it (nil: unset or not one).
+    private static func milliseconds(_ text: String?) -> Duration? {
+        guard let text, let milliseconds = Int(text), milliseconds >= 0 else { return nil }
         return .milliseconds(milliseconds)
     }
 
@@ -311,7 +323,7 @@ final class BrowserApp {
             return
         }
         for effect in effects { try perform(effect, terminal) }
-        if !model.results.isProvisional { trace?.event("counted") }
+        if model.results.pendingCount == nil { trace?.event("counted") }
     }
 
     /// What the last scene save kept (the notes draft is left out when it is too large).
