@@ -59,6 +59,9 @@ extension ImportBench {
         let other = try otherAgencyMonth(of: monthFile)
         let state = store(n: n)
         var into: [Double] = [], intoCPU: [Double] = [], intoRSS: [Double] = [], empty: [Double] = [], emptyCPU: [Double] = []
+        // The USGS month imported just before into the same store: the same caches and WAL, the
+        // peer that association's cost is measured against.
+        var usgsBefore: [Double] = []
         var joined = 0
         warmInputs([other])
         for run in 0..<runs {
@@ -70,6 +73,7 @@ extension ImportBench {
             try? FileManager.default.removeItem(at: emptyState)
             let u = try Measured.run([quaketui, "import", monthFile.path, "--json", "--state-dir", state.path])
             guard u.status == 0 else { throw BenchError("quaketui import of the month failed (exit \(u.status)): \(u.stdout)") }
+            usgsBefore.append(u.seconds)
             let m = try Measured.run([quaketui, "import", other.path, "--json", "--state-dir", state.path], measureRSS: true)
             guard m.status == 0 else { throw BenchError("quaketui import of the other agency's month failed (exit \(m.status)): \(m.stdout)") }
             into.append(m.seconds)
@@ -78,7 +82,8 @@ extension ImportBench {
             joined = try Self.sharedEvents(state)
             try Self.deleteRows(after: maxID, in: state)
         }
-        let usgs = usgsMonth.isEmpty ? "" : "; the USGS month into N: \(String(format: "%.2f s", usgsMonth.median))"
+        let usgs = String(format: "; the USGS month just before, into the same store: %.3f s (%.2f×)", usgsBefore.median, into.median / usgsBefore.median)
+            + (usgsMonth.isEmpty ? "" : "; the month-into-N row: \(String(format: "%.3f s", usgsMonth.median))")
         return [
             Figure(name: "import another agency's month into N (association)", n: n, ours: into.median, ourMax: into.maximum,
                    samples: into.count, peer: empty.median, peerName: "the same file into an empty store", unit: "s",
