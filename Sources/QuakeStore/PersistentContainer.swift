@@ -259,6 +259,8 @@ public final class PersistentContainer: Sendable {
     /// Refuses, without opening it as a database, a non-empty file that does not start with
     /// SQLite's magic header, and anything that is not a regular file: a symbolic link (a cloned
     /// repository's `state/quakes.sqlite` must not send writes elsewhere) or a FIFO (it would block).
+    /// The header is not read again while this process holds a connection to the file: closing
+    /// the descriptor that read it would drop those connections' locks (`Connection.isOpen`).
     private static func checkHeader(path: String) throws(StoreError) {
         var info = stat()
         guard lstat(path, &info) == 0 else {
@@ -271,6 +273,7 @@ public final class PersistentContainer: Sendable {
                 "The store \(path) is \(kind); quaketui opens only a regular file there and never follows links. Remove it (rm '\(path)') and try again."),
                 path: path)
         }
+        if Connection.isOpen(path: path) { return }
         var fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         // A transient EIO or EINTR is tried again, and is not a permission problem (issue 29).
         for _ in 1..<3 where fd < 0 && (errno == EIO || errno == EINTR) {

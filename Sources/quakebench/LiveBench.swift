@@ -24,16 +24,16 @@ struct LiveBench {
 
     func run(n: Int) throws -> [Figure] {
         log("live changes N=\(n.formatted()) ×\(commits)")
+        // The writer's quakes are deleted afterwards, as the month's are: a later run on this
+        // store measures N, not N plus these.
+        let maxID = try ImportBench.maxID(store)
+        defer { _ = try? ImportBench.deleteRows(after: maxID, in: store) }
         let container = try PersistentContainer(directory: store)
         defer { container.close() }
         let model = try Self.browserModel(scene: "live", container: container)
         defer { model.close() }
         let reader = LiveReader(model: model, container: container)
         let initialCount = model.results.count
-        // The writer's quakes are deleted afterwards, as the month's are: a later run on this
-        // store measures N, not N plus these.
-        let maxID = try ImportBench.maxID(store)
-        defer { _ = try? ImportBench.deleteRows(after: maxID, in: store) }
         let observer = try StoreChangeObserver(container: container) { reader.storeChanged() }
         defer { observer.stop() }
         let writer = try Measured.run([quakebench, "--role", "writer", store.path, String(commits)])

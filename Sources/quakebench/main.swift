@@ -1,6 +1,6 @@
 // quakebench: measures every SPEC §9 figure beside its peer in the same run.
 //
-//   swift run -c release quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
+//   swift run -c release quakebench [--quick] [--import-only | --month-only | --month-live | --live-only | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes 10000,200000,1000000] [--runs 5] [--json]
 //                                   [--data DIR] [--work DIR] [--no-python]
 import Foundation
 
@@ -36,7 +36,7 @@ if arguments.first == "--role", arguments.count >= 2 {
 
 if arguments.contains("--help") || arguments.contains("-h") {
     print("""
-        USAGE: quakebench [--quick] [--import-only | --month-only | --month-live | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
+        USAGE: quakebench [--quick] [--import-only | --month-only | --month-live | --live-only | --auto-refresh-only | --browser-only | --stats-only | --terminal-only | --delete-only] [--sizes N,N,…] [--runs N] [--json] [--data DIR] [--work DIR] [--no-python] [--no-fetch]
 
         Generates feeds by replicating the real USGS features in ../shared/data/usgs and measures
         every SPEC §9 figure (import, first frame, key press to frame, live change, RSS, scene
@@ -54,6 +54,8 @@ if arguments.contains("--help") || arguments.contains("-h") {
           --month-only   only a month into N beside the same file into an empty store (and its re-import), on
                        the store of an earlier run in --work DIR
           --month-live   only the import figures and a month import watched by a browser model
+          --live-only    only the live rows (single commits, then a month, imported by another process and
+                       watched by a browser model), on a store as --browser-only finds or makes it
           --auto-refresh-only  one import to make each store, then only the browser's automatic refresh rows
           --browser-only only the in-process browser figures (restore, key→frame, RSS) and quaketui status, on the store of an
                        earlier run in --work DIR if there is one, else after one import
@@ -73,7 +75,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 
-let known: Set<String> = ["--import-only", "--month-only", "--month-live", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--delete-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
+let known: Set<String> = ["--import-only", "--month-only", "--month-live", "--live-only", "--auto-refresh-only", "--browser-only", "--stats-only", "--terminal-only", "--delete-only", "--quick", "--sizes", "--runs", "--json", "--data", "--work", "--no-python", "--no-fetch"]
 for (index, argument) in arguments.enumerated() where argument.hasPrefix("-") && !known.contains(argument) {
     let previous = index > 0 ? arguments[index - 1] : ""
     guard ["--sizes", "--runs", "--data", "--work"].contains(previous) else {
@@ -87,6 +89,7 @@ let importOnly = arguments.contains("--import-only")
 let monthOnly = arguments.contains("--month-only")
 let monthLiveOnly = arguments.contains("--month-live")
 let autoRefreshOnly = arguments.contains("--auto-refresh-only")
+let liveOnly = arguments.contains("--live-only")
 let browserOnly = arguments.contains("--browser-only")
 let terminalOnly = arguments.contains("--terminal-only")
 let statsOnly = arguments.contains("--stats-only")
@@ -170,7 +173,7 @@ do {
             figures += try importBench.incremental(n: n)
             continue
         }
-        if browserOnly || statsOnly || terminalOnly || deleteOnly {
+        if browserOnly || statsOnly || terminalOnly || deleteOnly || liveOnly {
             let database = store.appendingPathComponent("quakes.sqlite").path
             if !FileManager.default.fileExists(atPath: database) {
                 let feedFile = work.appendingPathComponent("feed-\(n).geojson")
@@ -180,6 +183,11 @@ do {
             }
             if deleteOnly {
                 figures += try deleteFigures(store, n)
+            } else if liveOnly {
+                let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
+                                     monthFile: monthFile, monthRuns: quick ? 1 : 3)
+                figures += try live.run(n: n)
+                figures += try live.runMonth(n: n)
             } else if terminalOnly {
                 figures += try terminalFigures(store, n)
             } else if statsOnly {

@@ -72,19 +72,41 @@ struct TruthfulCountsTests {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// 2,000 generated quakes in a state directory, a tmux server, and a busy loop on every core.
+    struct LoadedStore {
+        let store: TestStore
+        let tmux: TmuxSession
+        let load: BusyCores
+        var state: URL { store.directory.url }
+
+        init() throws {
+            store = try TestStore()
+            try store.generate(count: 2_000)
+            store.container.close()
+            tmux = try TmuxSession(columns: 160, rows: 24)
+            load = try BusyCores()
+        }
+
+        func close() {
+            load.stop()
+            tmux.close()
+            store.directory.remove()
+        }
+
+        /// A browser on `scene` with the users' budget (and `environment`), once it drew the list.
+        func launch(scene: String, environment: [String: String] = [:]) throws -> String {
+            let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", scene],
+                                      environment: TruthfulCountsTests.usersBudget.merging(environment) { $1 })
+            try tmux.waitForScreen(pane, timeout: 60, "the first frame") { $0.header.count == "2,000 quakes" }
+            return pane
+        }
+    }
+
     @Test func newQuakesAreCountedWholeAndADeleteTakesThemOff() throws {
-        let store = try TestStore()
-        defer { store.directory.remove() }
-        try store.generate(count: 2_000)
-        store.container.close()
-        let state = store.directory.url
-        let tmux = try TmuxSession(columns: 160, rows: 24)
-        defer { tmux.close() }
-        let load = try BusyCores()
-        defer { load.stop() }
-        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "t"],
-                                  environment: Self.usersBudget)
-        try tmux.waitForScreen(pane, timeout: 60, "the first frame") { $0.header.count == "2,000 quakes" }
+        let loaded = try LoadedStore()
+        defer { loaded.close() }
+        let (state, tmux) = (loaded.state, loaded.tmux)
+        let pane = try loaded.launch(scene: "t")
 
         // A few new quakes, then deleted in another process: the count goes with them.
         let few = state.appendingPathComponent("few.geojson")
@@ -118,19 +140,11 @@ struct TruthfulCountsTests {
     /// count the list does not hold, and once the count is in, the new quakes are in their depth
     /// band, counted in the header, the selected quake on its screen line, and `n` walks them.
     @Test func aMergeOverItsBudgetShowsTheListAsItWasThenTheNewQuakes() throws {
-        let store = try TestStore()
-        defer { store.directory.remove() }
-        try store.generate(count: 2_000)
-        store.container.close()
-        let state = store.directory.url
-        let tmux = try TmuxSession(columns: 160, rows: 24)
-        defer { tmux.close() }
-        let load = try BusyCores()
-        defer { load.stop() }
+        let loaded = try LoadedStore()
+        defer { loaded.close() }
+        let (state, tmux) = (loaded.state, loaded.tmux)
         let trace = state.appendingPathComponent("trace.txt")
-        let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", state.path, "--scene", "m"],
-                                  environment: Self.usersBudget.merging(["QUAKETUI_MERGE_BUDGET_MS": "0", "QUAKETUI_TRACE": trace.path]) { $1 })
-        try tmux.waitForScreen(pane, timeout: 60, "the first frame") { $0.header.count == "2,000 quakes" }
+        let pane = try loaded.launch(scene: "m", environment: ["QUAKETUI_MERGE_BUDGET_MS": "0", "QUAKETUI_TRACE": trace.path])
         for sort in ["sort magnitude ↓", "sort region ↑", "sort depth ↑"] {
             try tmux.send(pane, "s")
             try tmux.waitForScreen(pane, timeout: 30, sort) { $0.header.sort == sort && !$0.header.isCountPending }

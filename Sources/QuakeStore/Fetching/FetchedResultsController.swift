@@ -56,9 +56,9 @@ public final class FetchedResultsController: SortHost {
     /// the digest can count, whatever the store's size; tests compare the two).
     var digestCountedSection = 50_000
 
-    /// Set while `merge(withinNanoseconds:)` runs: a row's place that only a pass over the digest
-    /// (or a walk through a section of a quarter of the store) would count stops the merge at
-    /// once, as its deadline would, rather than spend the budget on it first.
+    /// Set while `merge(withinNanoseconds:)` runs: a row's place that a pass over the digest would
+    /// count (in a section of a quarter of the store or more) stops the merge at once, as its
+    /// deadline would, rather than spend the budget first.
     private var mergesUnderDeadline = false
     /// Where a listed merge put the rows the window held (`ChangeDiff.places`), for the window
     /// to keep once the merge is done.

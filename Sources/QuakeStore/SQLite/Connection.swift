@@ -60,6 +60,25 @@ public final class Connection {
         quaketui_profile_if_asked(db)
         handle = db
         deadline.initialize(to: 0)
+        Self.openPaths.withLock { $0[path, default: 0] += 1 }
+    }
+
+    /// The database files this process holds connections to, and how many each. A file
+    /// descriptor of its own opened on such a file and closed drops every POSIX lock the process
+    /// holds on it, the connections' too: a writer in another process may then check the WAL
+    /// back and reset it under them, and they stop seeing its commits
+    /// (https://www.sqlite.org/howtocorrupt.html, "Posix advisory locks canceled by a separate
+    /// thread doing close()"). `PersistentContainer` asks before it reads a file's header.
+    private static let openPaths = LockedValue<[String: Int]>([:])
+
+    /// Whether this process holds a connection to the database at `path` (spelled as opened).
+    public static func isOpen(path: String) -> Bool { openPaths.withLock { ($0[path] ?? 0) > 0 } }
+
+    private func forget() {
+        Self.openPaths.withLock { paths in
+            paths[path, default: 1] -= 1
+            if paths[path] == 0 { paths[path] = nil }
+        }
     }
 
     /// Process-wide SQLite configuration, before the first open initializes the library: no
@@ -77,7 +96,10 @@ public final class Connection {
 
     deinit {
         assert(handle == nil, "Connection to \(path) was not closed")
-        if let handle { sqlite3_close_v2(handle) }
+        if let handle {
+            sqlite3_close_v2(handle)
+            forget()
+        }
         deadline.deallocate()
     }
 
@@ -87,6 +109,7 @@ public final class Connection {
         statementCache.removeAll()  // finalized before the handle they belong to
         sqlite3_close_v2(handle)
         self.handle = nil
+        forget()
     }
 
     var rawHandle: OpaquePointer {
