@@ -288,6 +288,31 @@ import Testing
         }
     }
 
+    /// When the count catching up with a merge over its budget fails, the merge is made on the
+    /// caller's thread instead, whatever it costs: the results are exact, and nothing is thrown
+    /// (nothing the user sees failed). The count's own late answer is then dropped.
+    @Test func aFailedCatchUpCountMergesOnTheCallersThread() throws {
+        let store = try Self.makeStore()
+        defer { store.remove() }
+        let (results, signal) = try Self.provisionalResults(store)
+        defer { results.close() }
+        results.mergeBudget = .seconds(10)
+        results.digestCountedSection = 0
+        let request = SectionedFetchRequest(sortDescriptor: QuakeSortDescriptor(.depth, ascending: true), timeZone: Self.utc)
+        try results.configure(request, around: "v40")
+        try Self.settle(results, signal)
+        try store.upsert((0..<12).map { .fixture("late\($0)", magnitude: 3, place: "Fiji region", time: 1_700_000_000_000 + Int64($0) * 1_000) })
+        _ = try #require(try results.merge(around: "v40"))
+        let count = try #require(results.pendingCount)
+        #expect(!results.isProvisional)
+        let failure = SQLiteError(extendedCode: SQLiteError.ioError, message: "disk I/O error")
+        #expect(try results.settle(.failed(generation: count, failure)) != nil)
+        #expect(results.pendingCount == nil)
+        try Self.expectExact(results, store, anchor: "v40")
+        // The real count's answer, whenever it comes, answers nothing now.
+        if let late = signal.next() { #expect(try results.settle(late) == nil) }
+    }
+
     /// A random request sorted by distance from a random home, which no table built so far fits.
     static func randomDistanceRequest(_ rng: inout SeededGenerator) -> SectionedFetchRequest {
         var request = randomRequest(&rng)

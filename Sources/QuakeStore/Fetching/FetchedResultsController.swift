@@ -393,10 +393,7 @@ public final class FetchedResultsController: SortHost {
     public func offset(ofCode code: String) throws -> Int? {
         try context.read { db in
             guard let keys = try rowKeys(db, code: code), try isMatch(db, keys) else { return nil }
-            if let held = window.heldOffset(ofCode: code) { return held }
-            let offset = try place(db, keys, code: code)
-            try loadRows(db, around: keys, at: offset)
-            return offset
+            return try locate(db, keys, code: code)
         }
     }
 
@@ -472,20 +469,20 @@ public final class FetchedResultsController: SortHost {
     /// `anchor(code:)` in the caller's read of `db`.
     private func anchor(in db: Connection, code: String) throws -> Int? {
         guard count > 0, let keys = try rowKeys(db, code: code) ?? vanishedKeys[code] else { return nil }
+        return min(try locate(db, keys, code: code, km: table.vanished[keys.id]), count - 1)
+    }
+
+    /// The flat offset of the row `code` with `keys`, with the rows around it in the window: where
+    /// the window holds it, or the last merge placed it (`ChangeDiff.places`), else by `rank` (in
+    /// a magnitude or depth band of millions of rows a long walk or a pass over the digest, and
+    /// the selection is placed again after every merge and settle).
+    private func locate(_ db: Connection, _ keys: RowKeys, code: String, km: Double? = nil) throws -> Int {
         if let held = window.heldOffset(ofCode: code) { return held }
-        let offset = try place(db, keys, code: code, km: table.vanished[keys.id])
+        let offset = try window.placedOffset(ofCode: code) ?? rank(db, keys, km: km)
         // The rows around it, read by keys (a distance sort's window comes by offset instead:
         // `SortStrategy.keyedRowsQuery`).
         try loadRows(db, around: keys, at: offset)
-        return min(offset, count - 1)
-    }
-
-    /// `rank` of the row `code` with `keys`, unless the last merge placed it (`ChangeDiff.places`):
-    /// a row's rank in a magnitude or depth band of millions of rows is a long walk or a pass over
-    /// the digest, and after each merge the selection is placed again.
-    private func place(_ db: Connection, _ keys: RowKeys, code: String, km: Double? = nil) throws -> Int {
-        if let placed = window.placedOffset(ofCode: code) { return placed }
-        return try rank(db, keys, km: km)
+        return offset
     }
 
     /// Reads the rows around the place of a row with `keys` (flat offset `offset`) into the

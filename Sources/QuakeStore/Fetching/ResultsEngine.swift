@@ -369,11 +369,7 @@ public final class ResultsEngine {
             case .merged(let changes): if changes != nil { anchored = nil }
             case .overBudget:
                 anchored = nil
-                if FetchedResultsController.readsTable(pending.request) {
-                    try recount(pending.request, around: pending.anchorCode)
-                } else {
-                    catchUp(around: pending.anchorCode)
-                }
+                _ = try countAgainAfterMerge(around: pending.anchorCode)
                 return Settlement(withinBudget: nil)
             }
             return settlement
@@ -382,15 +378,17 @@ public final class ResultsEngine {
 
     /// Takes in the count of a merge that was over budget (`catchUp(around:)`): the exact
     /// controller adopts it and merges what was committed since, within the budget again (else
-    /// counted once more). A failure leaves the merge to the caller's thread, unbounded, as a
-    /// failed count's does, and is thrown.
+    /// counted once more). A failed count leaves the merge to the caller's thread, unbounded, as
+    /// a failed count's does; only if that fails too is the count's failure thrown (the results
+    /// then are as they were).
     private func settleCatchUp(_ answer: CountAnswer, around code: String?) throws -> Settlement? {
         switch answer {
         case .bands: return nil
-        case .failed(_, let error):
+        case .failed(_, let failure):
             catchingUp = nil
-            _ = try? current.merge()
-            throw error
+            do { _ = try current.merge() } catch { throw failure }
+            anchored = nil
+            return Settlement(withinBudget: nil)
         case .counted(_, let results, let offset, _):
             catchingUp = nil
             try current.adopt(results)
@@ -399,7 +397,7 @@ public final class ResultsEngine {
             case .merged(let changes): if changes != nil { anchored = nil }
             case .overBudget:
                 anchored = nil
-                catchUp(around: code)
+                _ = try countAgainAfterMerge(around: code)
             }
             return Settlement(withinBudget: nil)
         }
@@ -494,13 +492,7 @@ public final class ResultsEngine {
             case .none: return nil
             case .byChanges:
                 if case .merged(let changes) = try mergeWithinBudget() { return changes }
-                // The results as they stand stay on screen while the count catches up, unless
-                // they read a table, which they would have to lend it.
-                if !FetchedResultsController.readsTable(current.request) {
-                    catchUp(around: code)
-                    return ResultChanges()
-                }
-                fallthrough
+                return try countAgainAfterMerge(around: code)
             case .reload:
                 try recount(current.request, around: code)
                 return ResultChanges(reloaded: true)
@@ -539,6 +531,19 @@ public final class ResultsEngine {
         } catch let error as SQLiteError where error.isInterrupted && mergeBudget != nil {
             return .overBudget
         }
+    }
+
+    /// After a merge over its budget: the exact controller's request counted again in the
+    /// background, the results answering as they stand meanwhile (`catchUp`), unless its order
+    /// reads a table, which the count would have to borrow: then a provisional window answers
+    /// (`recount`). What changed for the caller: nothing yet, or a reload.
+    private func countAgainAfterMerge(around code: String?) throws -> ResultChanges {
+        guard !FetchedResultsController.readsTable(current.request) else {
+            try recount(current.request, around: code)
+            return ResultChanges(reloaded: true)
+        }
+        catchUp(around: code)
+        return ResultChanges()
     }
 
     /// Counts the exact controller's request again in the background, placing the quake `code`,
