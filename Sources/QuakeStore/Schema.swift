@@ -151,9 +151,10 @@ enum Schema {
         "-- 13: regions regrouped by RegionName.grouped (PersistentContainer.migrate runs Schema.regroupRegions)",
         // 14 (issue 53): one row per event. A `quake` row is an event and carries its preferred
         // solution's columns (the list reads one row per event, as before); `agencies` counts the
-        // agencies that reported it. An event of two or more reports keeps every report, the
-        // preferred one too, in `report` (an event of one report has none there: the single
-        // agency's import writes no second table). `WriteTransaction+Association.swift` keeps both.
+        // agencies that reported it. An event of two or more reports keeps its reports in
+        // `report` (an event of one report has none there: the single agency's import writes no
+        // second table); since 18 all but the preferred one, which is the row.
+        // `WriteTransaction+Association.swift` keeps both.
         """
         ALTER TABLE quake ADD COLUMN agencies INTEGER NOT NULL DEFAULT 1;
         CREATE TABLE report (
@@ -207,6 +208,16 @@ enum Schema {
         """
         ALTER TABLE history_change ADD COLUMN oldAgencies INTEGER;
         """,
+        // 18 (issue 53): a shared event's preferred report is its row alone, no longer copied into
+        // `report` (the copy was 12% of another agency's month joining a 5M store). The copies go
+        // (a correlated seek of the code index per report, not a pass over `quake`), and the row's
+        // revisions are kept whatever its agency count: a revision of a shared event's preferred
+        // report is an update of its row now.
+        """
+        DELETE FROM report WHERE EXISTS (SELECT 1 FROM quake WHERE quake.code = report.code);
+        DROP TRIGGER IF EXISTS quake_revision;
+        \(revisionTrigger(table: "quake", event: "new.id", when: "1"))
+        """,
     ]
 
     /// The schema version whose stores chose their events' preferred reports under today's
@@ -228,8 +239,9 @@ enum Schema {
 
     /// The trigger that keeps a report's versions when `table`'s row of it changes: the old
     /// version first, when it is the report's first revision, then the new one, and the event
-    /// marked. A lone event's row (`quake`, one agency) and a shared event's report (`report`)
-    /// each have one; a shared event's `quake` row only mirrors its preferred report.
+    /// marked. An event's row (`quake`: a lone event's report, or a shared event's preferred one)
+    /// and a shared event's other reports (`report`) each have one. Association's own rewrites of
+    /// a row give it another report's code, which is no revision (`old.code = new.code`).
     static func revisionTrigger(table: String, event: String, when condition: String) -> String {
         let changed = revisedColumns.map { "old.\($0) IS NOT new.\($0)" }.joined(separator: " OR ")
         let columns = "code, seen, updated, " + revisedColumns.joined(separator: ", ")
@@ -297,7 +309,8 @@ enum Schema {
 
     /// The oldest version this code reads without migrating: the migrations after it only add
     /// indexes (5: `quake_place`, 6: `quake_depth`), drop one (9) or re-key one (10–12), which make reads faster but
-    /// are not needed for them, history columns (6: `oldDepth`, 17: `oldAgencies`) that only a listed change reads
+    /// are not needed for them, history columns (6: `oldDepth`, 17: `oldAgencies`) that only a listed change reads, drop
+    /// the copies of shared events' preferred reports (18), which every reader skips beside the row,
     /// (a store nobody may write has none to list), respell abbreviated regions (7), which such a
     /// store, never written since, holds consistently in their old spelling, and add the digest
     /// (8), without which a reader uses SQL, and regroup the regions (13), which such a store holds

@@ -29,8 +29,8 @@ extension WriteTransaction {
     /// or what is stored is newer.
     func withdraw(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
         let find = try connection.cachedStatement("""
-            SELECT 'report', updated, event FROM report WHERE code = ?1
-            UNION ALL SELECT 'quake', updated, id FROM quake WHERE code = ?1 LIMIT 1
+            SELECT 'report', updated, event, 0 FROM report WHERE code = ?1
+            UNION ALL SELECT 'quake', updated, id, agencies FROM quake WHERE code = ?1 LIMIT 1
             """)
         try find.bind(record.code, at: 1)
         guard try find.step() else {
@@ -39,6 +39,8 @@ extension WriteTransaction {
             return .unchanged
         }
         let (table, updated, event) = (find.text(at: 0), find.int64(at: 1), find.int64(at: 2))
+        // A shared event's report, in `report` or its row (the preferred one): the event stays.
+        let eventStays = table == "report" || find.int64(at: 3) > 1
         find.reset()
         guard record.updated >= updated else {
             changes.unchanged += 1
@@ -58,8 +60,8 @@ extension WriteTransaction {
         ])
         try insert.step()
         // An event other agencies still report stays, marked revised.
-        if table == "report" { try connection.execute("UPDATE quake SET revised = -1 WHERE id = ?", [.integer(event)]) }
         try deleteQuake(code: record.code)
+        if eventStays { try connection.execute("UPDATE quake SET revised = -1 WHERE id = ?", [.integer(event)]) }
         withdrawnCount += 1
         knownHasWithdrawn = true
         return .withdrawn
@@ -148,14 +150,17 @@ extension WriteTransaction {
         guard keepsRevisions, from <= through else { return 0 }
         try materializeAllStaged()
         let floor = minimumMagnitude.map { " AND magnitude >= \($0)" } ?? ""
-        var absent: [(code: String, time: Int64, shared: Bool)] = []
-        let lone = try connection.prepare("""
-            SELECT code, time FROM quake WHERE time BETWEEN ?1 AND ?2 AND agencies = 1 AND coalesce(source, 'usgs') = ?3
+        var absent: [(code: String, time: Int64, shared: Bool, sharedRow: Bool)] = []
+        // The rows: lone events' reports and shared events' preferred ones.
+        let rows = try connection.prepare("""
+            SELECT code, time, agencies FROM quake WHERE time BETWEEN ?1 AND ?2 AND coalesce(source, 'usgs') = ?3
                 AND coalesce(status, '') <> '\(Self.withdrawnStatus)'\(floor)
             """)
-        try lone.bind([.integer(from), .integer(through), .text(agency)])
-        while try lone.step() {
-            if !listed.contains(lone.text(at: 0)) { absent.append((lone.text(at: 0), lone.int64(at: 1), false)) }
+        try rows.bind([.integer(from), .integer(through), .text(agency)])
+        while try rows.step() {
+            if !listed.contains(rows.text(at: 0)) {
+                absent.append((rows.text(at: 0), rows.int64(at: 1), false, rows.int64(at: 2) > 1))
+            }
         }
         let shared = try connection.prepare("""
             SELECT code, time FROM report WHERE time BETWEEN ?1 AND ?2 AND agency = ?3
@@ -163,9 +168,9 @@ extension WriteTransaction {
             """)
         try shared.bind([.integer(from), .integer(through), .text(agency)])
         while try shared.step() {
-            if !listed.contains(shared.text(at: 0)) { absent.append((shared.text(at: 0), shared.int64(at: 1), true)) }
+            if !listed.contains(shared.text(at: 0)) { absent.append((shared.text(at: 0), shared.int64(at: 1), true, false)) }
         }
-        let markLone = try connection.prepare("UPDATE quake SET status = '\(Self.withdrawnStatus)' WHERE code = ?")
+        let markRow = try connection.prepare("UPDATE quake SET status = '\(Self.withdrawnStatus)' WHERE code = ?")
         let markShared = try connection.prepare("UPDATE report SET status = '\(Self.withdrawnStatus)' WHERE code = ?")
         for report in absent {
             if report.shared {
@@ -176,10 +181,12 @@ extension WriteTransaction {
                 touched.add(report.time)
             } else {
                 let old = changes.isTrackingCodes ? try oldKeys(code: report.code) : nil
-                markLone.reset()
-                try markLone.bind(report.code, at: 1)
-                try markLone.step()
+                markRow.reset()
+                try markRow.bind(report.code, at: 1)
+                try markRow.step()
                 changes.record(.update, code: report.code, old: old)
+                // Another of its event's reports may be preferred now.
+                if report.sharedRow { touched.add(report.time) }
             }
         }
         return absent.count

@@ -151,8 +151,11 @@ extension WriteTransaction {
         if staged.count > 0 { try materializeStaged(code: record.code) }
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
         if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
-        // A report of an event of several agencies lives in `report`; association rewrites its event.
-        if associates, try reportsMayExist(), let outcome = try upsertReportOfSharedEvent(record) { return outcome }
+        // A report of an event of several agencies lives in `report`, or is the event's row (its
+        // preferred one, updated below); association rewrites its event.
+        var sharedRowTime: Int64?
+        if associates, try reportsMayExist(),
+           let outcome = try upsertReportOfSharedEvent(record, sharedRowTime: &sharedRowTime) { return outcome }
         // A new report that may join another agency's event waits for association outside `quake`.
         if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
         storedAgencies?.insert(Association.agency(of: record))
@@ -183,8 +186,12 @@ extension WriteTransaction {
         case .withdrawn: break
         }
         // A report alone in its event: where it is now is where association looks (where it was,
-        // nobody had joined it, so leaving changes nobody's event).
-        if outcome != .unchanged, associates { touched.add(record.time) }
+        // nobody had joined it, so leaving changes nobody's event). A shared event's preferred
+        // report: where its event's other reports are too.
+        if outcome != .unchanged, associates {
+            touched.add(record.time)
+            if let sharedRowTime { touched.add(sharedRowTime) }
+        }
         return outcome
     }
 

@@ -77,6 +77,80 @@ import Testing
         #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.count == 3)
     }
 
+    /// The same revisions when USGS's report is the preferred one of an event EMSC reported too:
+    /// the event's row is that report (no copy of it in `report`), so its revisions are updates
+    /// of the row, and its withdrawal gives the row, with its notes, to EMSC's report.
+    @Test func aSharedEventsPreferredReportKeepsItsVersionsAndItsWithdrawalLeavesTheEvent() throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_704_134_000))
+        let store = try TestStore(clock: clock.clock)
+        defer { store.remove() }
+        var emsc = QuakeRecord.fixture("emsc:20240101_0000102", magnitude: 5.0, time: 1_704_133_323_000)
+        emsc.source = "emsc"
+        emsc.status = "automatic"
+        (emsc.latitude, emsc.longitude) = (37.35, 142.25)
+        try store.upsert([emsc])
+        _ = try Self.importing(Self.first, into: store)
+        try store.setNotes("felt in Wajima", code: "emsc:20240101_0000102")
+        func event() throws -> StoredQuake? { try store.read { try $0.quake(code: "emsc:20240101_0000102") } }
+        func reportRows() throws -> Int64? { try store.read { try $0.scalar("SELECT count(*) FROM report").int64 } }
+        #expect(try event()?.record.code == "us6000m0xl")
+        #expect(try store.read { try $0.agencies(ofEvent: "us6000m0xl") } == 2)
+        #expect(try reportRows() == 1)  // EMSC's; USGS's is the row
+
+        clock.advance(by: 1800)
+        let second = try Self.importing(Self.reviewed, into: store)
+        #expect(second.updated == 1 && second.unchanged == 1)
+        let versions = try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }
+        #expect(versions.map(\.magType) == ["mb", "Mww"])
+        #expect(versions.map(\.status) == ["automatic", "reviewed"])
+        #expect(versions.map(\.seen) == [nil, 1_704_135_800_000])
+        let token = try store.read { try $0.scalar("SELECT max(token) FROM history").int64 }
+        #expect(try Self.revised(store, "us6000m0xl") == token)
+        #expect(try event()?.record.magnitude == 5.4 && event()?.notes == "felt in Wajima")
+        #expect(try store.read { try $0.reports(ofEvent: "us6000m0xl") }.map(\.code) == ["us6000m0xl", "emsc:20240101_0000102"])
+        #expect(try reportRows() == 1)
+        #expect(try store.read { try $0.revisions(ofReports: ["emsc:20240101_0000102"]) }.isEmpty)
+
+        clock.advance(by: 600)
+        let third = try Self.importing(Self.deleted, into: store)
+        #expect(third.withdrawn == 1)
+        #expect(try store.read { try $0.quake(code: "us6000m0xl") } == nil)
+        let left = try event()
+        #expect(left?.record.code == "emsc:20240101_0000102" && left?.notes == "felt in Wajima")
+        #expect(try store.read { try $0.agencies(ofEvent: "emsc:20240101_0000102") } == 1)
+        #expect(try Self.revised(store, "emsc:20240101_0000102") != nil)
+        #expect(try reportRows() == 0)
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.map(\.status) == ["automatic", "reviewed", "deleted"])
+        #expect(try store.read { try $0.quakeCount() } == 2)
+    }
+
+    /// A refreshed feed that no longer lists a shared event's preferred report marks it, and
+    /// association then prefers the event's other report (a withdrawn solution is not reviewed).
+    @Test func aSharedEventsPreferredReportARefreshedFeedNoLongerListsIsMarkedAndPassedOver() throws {
+        let now = Date(timeIntervalSince1970: 1_704_134_000)
+        let store = try TestStore(clock: ManualClock(now: now).clock)
+        defer { store.remove() }
+        var emsc = QuakeRecord.fixture("emsc:20240101_0000102", magnitude: 5.0, time: 1_704_133_323_000)
+        emsc.source = "emsc"
+        emsc.status = "reviewed"
+        (emsc.latitude, emsc.longitude) = (37.35, 142.25)
+        try store.upsert([emsc])
+        _ = try Self.importing(Self.reviewed, into: store)
+        #expect(try store.read { try $0.quake(code: "emsc:20240101_0000102") }?.record.code == "us6000m0xl")
+        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
+        let without = Self.reviewed.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
+            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
+        let summary = try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(without.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        #expect(summary.absent == 1)
+        let event = try store.read { try $0.quake(code: "us6000m0xl") }
+        #expect(event?.record.code == "emsc:20240101_0000102")
+        let reports = try store.read { try $0.reports(ofEvent: "us6000m0xl") }
+        #expect(reports.map(\.code) == ["emsc:20240101_0000102", "us6000m0xl"])
+        #expect(reports.last?.status == "withdrawn")
+        #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.map(\.status) == ["reviewed", "withdrawn"])
+    }
+
     @Test func aDeletedRecordOfAnUnknownReportStoresNothing() throws {
         let store = try TestStore()
         defer { store.remove() }
