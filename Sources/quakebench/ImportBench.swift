@@ -294,7 +294,11 @@ struct ImportBench {
             // would, so that association gives those events back their one report and `report`
             // is as empty as before (left there, every later month into N took the slower path
             // of a store with shared events: session 47's "the store slows with churn").
-            let joined = try tx.connection.prepare("SELECT code FROM report WHERE event <= ? AND agency <> 'usgs'")
+            // (Those in `report`, and any an event's row shows as its preferred report.)
+            let joined = try tx.connection.prepare("""
+                SELECT code FROM report WHERE event <= ?1 AND agency <> 'usgs'
+                UNION ALL SELECT code FROM quake WHERE id <= ?1 AND agencies > 1 AND coalesce(source, 'usgs') <> 'usgs'
+                """)
             try joined.bind(maxID, at: 1)
             var codes: [String] = []
             while try joined.step() { codes.append(joined.text(at: 0)) }
