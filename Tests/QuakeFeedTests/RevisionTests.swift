@@ -77,6 +77,15 @@ import Testing
         #expect(try store.read { try $0.revisions(ofReports: ["us6000m0xl"]) }.count == 3)
     }
 
+    /// EMSC's report of us6000m0xl's earthquake: 3 s and about 7 km from it, one event with it.
+    static func emscReport(status: String) -> QuakeRecord {
+        var emsc = QuakeRecord.fixture("emsc:20240101_0000102", magnitude: 5.0, time: 1_704_133_323_000)
+        emsc.source = "emsc"
+        emsc.status = status
+        (emsc.latitude, emsc.longitude) = (37.35, 142.25)
+        return emsc
+    }
+
     /// The same revisions when USGS's report is the preferred one of an event EMSC reported too:
     /// the event's row is that report (no copy of it in `report`), so its revisions are updates
     /// of the row, and its withdrawal gives the row, with its notes, to EMSC's report.
@@ -84,11 +93,7 @@ import Testing
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_704_134_000))
         let store = try TestStore(clock: clock.clock)
         defer { store.remove() }
-        var emsc = QuakeRecord.fixture("emsc:20240101_0000102", magnitude: 5.0, time: 1_704_133_323_000)
-        emsc.source = "emsc"
-        emsc.status = "automatic"
-        (emsc.latitude, emsc.longitude) = (37.35, 142.25)
-        try store.upsert([emsc])
+        try store.upsert([Self.emscReport(status: "automatic")])
         _ = try Self.importing(Self.first, into: store)
         try store.setNotes("felt in Wajima", code: "emsc:20240101_0000102")
         func event() throws -> StoredQuake? { try store.read { try $0.quake(code: "emsc:20240101_0000102") } }
@@ -130,11 +135,7 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_704_134_000)
         let store = try TestStore(clock: ManualClock(now: now).clock)
         defer { store.remove() }
-        var emsc = QuakeRecord.fixture("emsc:20240101_0000102", magnitude: 5.0, time: 1_704_133_323_000)
-        emsc.source = "emsc"
-        emsc.status = "reviewed"
-        (emsc.latitude, emsc.longitude) = (37.35, 142.25)
-        try store.upsert([emsc])
+        try store.upsert([Self.emscReport(status: "reviewed")])
         _ = try Self.importing(Self.reviewed, into: store)
         #expect(try store.read { try $0.quake(code: "emsc:20240101_0000102") }?.record.code == "us6000m0xl")
         let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
