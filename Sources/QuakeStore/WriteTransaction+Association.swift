@@ -6,11 +6,12 @@ import Foundation
 /// list, its indexes, counts and digest read events as they read quakes. An event of one report
 /// is only its `quake` row (what a single agency's import writes, as before); an event of two or
 /// more keeps its other reports in `report`, and `quake.agencies` says how many. The preferred
-/// report is the row itself, never copied: half the writes of another agency's catalogue joining
-/// one's own (where the copy was 12% of its import into 5M). Every write notes the times where reports came, changed or went (`touched`); before
-/// commit, in the same transaction, ``associate()`` takes each stretch of reports around them
-/// (a *segment*: reports whose times are chained by gaps of at most `Association.window`; no
-/// report associates across a longer gap) and, where two agencies or an event of several meet,
+/// report is the row itself, never copied (the copy was half the writes of another agency's
+/// catalogue joining one's own). Every write notes the times where reports came, changed or went
+/// (`touched`); before commit, in the same transaction, ``associate()`` takes each stretch of
+/// reports around them (a *segment*: reports whose times are chained by gaps of at most
+/// `Association.window`; no report associates across a longer gap) and, where two agencies or
+/// an event of several meet,
 /// computes the segment's events with `Association.events(of:preference:)` from its reports alone
 /// and rewrites the rows that differ. So the store is a function of its reports, whatever the
 /// order they came in, and finding the events near a report is a seek of the time indexes
