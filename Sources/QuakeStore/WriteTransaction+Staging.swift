@@ -16,8 +16,11 @@ import QuakeModel
 /// could see, as the import would have left them: the store is the same, row ids included.
 extension WriteTransaction {
     /// Stages `record` when it is new and lies within a window of another agency's report or of
-    /// an event of several; nil: not staged (`upsert` writes its row).
-    func stageIfJoining(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome? {
+    /// an event of several; nil: not staged (`upsert` writes its row). `joinsNothing` is set when
+    /// the record was looked at and nothing of another agency lies within a window of it: as a
+    /// new row it is an event of its own and changes no other (a report of another agency that
+    /// comes later in the transaction finds it, and is staged).
+    func stageIfJoining(_ record: QuakeRecord, joinsNothing: inout Bool) throws(SQLiteError) -> UpsertOutcome? {
         guard staged.count < StagedReports.limit else { return nil }
         // A store of this agency's reports alone (a month of USGS's into USGS's): nothing to join.
         let agency = Association.agency(of: record)
@@ -28,7 +31,10 @@ extension WriteTransaction {
         try near.bind(agency, at: 3)
         let isNear = try near.step() && near.int64(at: 0) != 0
         near.reset()
-        guard isNear else { return nil }
+        guard isNear else {
+            joinsNothing = true
+            return nil
+        }
         let stored = try held(.storedCode)
         try stored.bind(record.code, at: 1)
         let isStored = try stored.step()

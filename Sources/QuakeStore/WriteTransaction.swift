@@ -157,7 +157,8 @@ extension WriteTransaction {
         if associates, try reportsMayExist(),
            let outcome = try upsertReportOfSharedEvent(record, sharedRowTime: &sharedRowTime) { return outcome }
         // A new report that may join another agency's event waits for association outside `quake`.
-        if stagesReports, let outcome = try stageIfJoining(record) { return outcome }
+        var joinsNothing = false
+        if stagesReports, let outcome = try stageIfJoining(record, joinsNothing: &joinsNothing) { return outcome }
         storedAgencies?.insert(Association.agency(of: record))
         let statement = try heldUpsertStatement()
         try bindUpsert(record, to: statement)
@@ -187,8 +188,10 @@ extension WriteTransaction {
         }
         // A report alone in its event: where it is now is where association looks (where it was,
         // nobody had joined it, so leaving changes nobody's event). A shared event's preferred
-        // report: where its event's other reports are too.
-        if outcome != .unchanged, associates {
+        // report: where its event's other reports are too. A new row with nothing of another
+        // agency near it joins nothing: a month of one agency's reports into a store that holds
+        // others' elsewhere walks nothing (27 ms of the time indexes at 5M).
+        if outcome != .unchanged, associates, !(outcome == .inserted && joinsNothing) {
             touched.add(record.time)
             if let sharedRowTime { touched.add(sharedRowTime) }
         }

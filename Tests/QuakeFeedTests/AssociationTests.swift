@@ -89,6 +89,36 @@ import Testing
         ])
     }
 
+    /// In an import large enough to stage reports, into a store that holds a third agency's
+    /// report elsewhere (so each new report's neighbourhood is looked at): a report with nothing
+    /// of another agency near it is written as a row and left out of association's walk, and the
+    /// other agency's report of the same earthquake that comes after it in the same import still
+    /// joins it; in either order, as a fresh import of both does.
+    @Test(arguments: [false, true])
+    func aReportWithNothingNearIsJoinedByOneThatComesLater(geofonFirst: Bool) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var isc = QuakeRecord.fixture("isc:600000001", time: 1_600_000_000_000)
+        isc.source = "isc"
+        try store.upsert([isc])
+        // 64 reports of a fourth agency a day apart, far from the pair: the import stages after them.
+        let filler = (0..<64).map { i -> QuakeRecord in
+            var r = QuakeRecord.fixture("us\(i)", time: 1_650_000_000_000 + Int64(i) * 86_400_000)
+            r.source = "usgs"
+            return r
+        }
+        let emsc = try Self.records(Self.emsc)[0], geofon = try Self.records(Self.geofon)[0]
+        let records = filler + (geofonFirst ? [geofon, emsc] : [emsc, geofon])
+        let context = try store.container.newBackgroundContext(author: "test")
+        defer { context.close() }
+        var iterator = records.makeIterator()
+        _ = try context.performAndWait { tx in try tx.upsert(from: { iterator.next() }) }
+        let events = try Self.events(store)
+        #expect(events.count == 1 + 64 + 1)
+        #expect(events["emsc:20240101_0000101"] == ["emsc:20240101_0000101", "geofon:gfz2024aaaa"])
+        #expect(events["isc:600000001"] == ["isc:600000001"])
+    }
+
     /// A status is ASCII: any case of `deleted` withdraws, nothing longer or shorter does.
     @Test func aDeletedStatusIsReadInAnyCase() {
         for status in ["deleted", "Deleted", "DELETED", "dElEtEd"] { #expect(WriteTransaction.isDeleted(status), "\(status)") }
