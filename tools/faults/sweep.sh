@@ -29,7 +29,11 @@
 # Usage: tools/faults/sweep.sh [--binary PATH] [--sample K] [--seed S] [--errnos "EIO ENOSPC EINTR"]
 #                              [--only SCENARIO] [--data DIR] [--progress FILE] [--points "N …"]
 #                              [--shard K/M]
-# SCENARIO: import refresh fetch delete config open notes scene.
+# SCENARIO: import associate refresh fetch delete config open notes scene. `associate` imports
+# another agency's reports (FDSN text, `Author` EMSC) of 200 of the base month's quakes, each
+# moved within the association window, so that each joins its USGS event: the import's staging,
+# association and `report` writes; the state compared includes each event's agency count and
+# `report`.
 # --sample K runs K fault points per scenario and errno, chosen by the seed (default: all).
 # --errnos replaces the errnos of every scenario (the browser's default adds KILL).
 # --points "N …" runs those fault points only (the failures of an earlier sweep, run again).
@@ -107,11 +111,23 @@ sqlite3 "$base/quakes.sqlite" "UPDATE quake SET notes = 'felt it' WHERE rowid = 
 "$binary" config autoRefreshInterval 0 --state-dir "$base" > /dev/null || exit 1   # the browser stays offline
 "$binary" list --state-dir "$base" > /dev/null || exit 1   # checkpoints and closes the WAL
 
+# Another agency's reports of 200 of the base month's quakes (`associate`): 2 s later, 0.05° north.
+python3 - "$data/usgs/2.5_month-2019-07-19.geojson" > "$work/other-agency.txt" <<'PY' || exit 1
+import json, sys, datetime
+print("#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType")
+features = sorted(json.load(open(sys.argv[1]))["features"], key=lambda f: f["properties"]["time"])[:200]
+for f in features:
+    p, (lon, lat, depth) = f["properties"], f["geometry"]["coordinates"]
+    t = datetime.datetime.fromtimestamp(p["time"] / 1000 + 2, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3]
+    print(f"e{f['id']}|{t}|{lat + 0.05}|{lon}|{depth}|EMSC|EMSC|||{p['magType']}|{p['mag']}|EMSC|{p['place']}|earthquake")
+PY
+
 # The state a trial leaves: the store's rows, the settings, the pending activities.
 fingerprint() {
     local dir=$1
     {
-        sqlite3 "$dir/quakes.sqlite" "SELECT code, updated, coalesce(notes, '') FROM quake ORDER BY code" 2>&1
+        sqlite3 "$dir/quakes.sqlite" "SELECT code, updated, coalesce(notes, ''), agencies FROM quake ORDER BY code" 2>&1
+        sqlite3 "$dir/quakes.sqlite" "SELECT report.code, quake.code FROM report JOIN quake ON quake.id = report.event ORDER BY 1" 2>&1
         # Whether a fetch is finished: with every quake stored, its last (empty) window may not be.
         sqlite3 "$dir/quakes.sqlite" "SELECT value LIKE '%\"done\":true%' FROM meta WHERE key LIKE 'fetch.%'" 2>&1
         cat "$dir/defaults.plist" 2>/dev/null
@@ -157,6 +173,7 @@ delete_cutoff=$(( $(date -u -d 2019-07-10 +%s) * 1000 ))
 scenario_args() {
     case "$1" in
         import) echo "import $data/usgs/1.0_week-2019-02-16.geojson" ;;
+        associate) echo "import $work/other-agency.txt" ;;
         refresh) echo "refresh all_week" ;;
         delete) echo "delete --before 2019-07-10" ;;
         config) echo "config alertMagnitude 7" ;;
@@ -191,7 +208,7 @@ run_trial() {   # dir, scenario, env...
 
 total_failures=0
 summary=""
-for scenario in import refresh fetch delete config open; do
+for scenario in import associate refresh fetch delete config open; do
     [ -n "$only" ] && [ "$only" != "$scenario" ] && continue
     before=$(fingerprint "$base")
     rm -rf "$work/clean"; cp -a "$base" "$work/clean"
