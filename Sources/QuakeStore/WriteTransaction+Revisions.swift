@@ -150,7 +150,8 @@ extension WriteTransaction {
         guard keepsRevisions, from <= through else { return 0 }
         try materializeAllStaged()
         let floor = minimumMagnitude.map { " AND magnitude >= \($0)" } ?? ""
-        var absent: [(code: String, time: Int64, shared: Bool, sharedRow: Bool)] = []
+        // Where each is: in `report` (a shared event's other report), or a row (of a shared event or not).
+        var absent: [(code: String, time: Int64, inReport: Bool, rowOfShared: Bool)] = []
         // The rows: lone events' reports and shared events' preferred ones.
         let rows = try connection.prepare("""
             SELECT code, time, agencies FROM quake WHERE time BETWEEN ?1 AND ?2 AND coalesce(source, 'usgs') = ?3
@@ -173,7 +174,7 @@ extension WriteTransaction {
         let markRow = try connection.prepare("UPDATE quake SET status = '\(Self.withdrawnStatus)' WHERE code = ?")
         let markShared = try connection.prepare("UPDATE report SET status = '\(Self.withdrawnStatus)' WHERE code = ?")
         for report in absent {
-            if report.shared {
+            if report.inReport {
                 markShared.reset()
                 try markShared.bind(report.code, at: 1)
                 try markShared.step()
@@ -186,7 +187,7 @@ extension WriteTransaction {
                 try markRow.step()
                 changes.record(.update, code: report.code, old: old)
                 // Another of its event's reports may be preferred now.
-                if report.sharedRow { touched.add(report.time) }
+                if report.rowOfShared { touched.add(report.time) }
             }
         }
         return absent.count

@@ -18,6 +18,19 @@ import Testing
         try FeedImporter(container: store.container).run(try FeedReader(source: .bytes(Array(text.utf8)), name: "feed.geojson"))
     }
 
+    /// USGS's hour feed `feed` refreshed into `store`, within its window (`SummaryFeedWindow`).
+    static func refreshingTheHour(_ feed: String, into store: TestStore, now: Date) throws -> ImportSummary {
+        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
+        return try FeedImporter(container: store.container)
+            .run(try FeedReader(source: .bytes(Array(feed.utf8)), name: "all_hour.geojson"), window: window, now: now)
+    }
+
+    /// `feed` without us6000m0xl: another quake in its place, newer than it.
+    static func withoutM0xl(_ feed: String) -> String {
+        feed.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
+            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
+    }
+
     static func revised(_ store: TestStore, _ code: String) throws -> Int64? {
         try store.read { db in try db.scalar("SELECT revised FROM quake WHERE code = ?", [.text(code)]).int64 }
     }
@@ -138,11 +151,7 @@ import Testing
         try store.upsert([Self.emscReport(status: "reviewed")])
         _ = try Self.importing(Self.reviewed, into: store)
         #expect(try store.read { try $0.quake(code: "emsc:20240101_0000102") }?.record.code == "us6000m0xl")
-        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
-        let without = Self.reviewed.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
-            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
-        let summary = try FeedImporter(container: store.container)
-            .run(try FeedReader(source: .bytes(Array(without.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        let summary = try Self.refreshingTheHour(Self.withoutM0xl(Self.reviewed), into: store, now: now)
         #expect(summary.absent == 1)
         let event = try store.read { try $0.quake(code: "us6000m0xl") }
         #expect(event?.record.code == "emsc:20240101_0000102")
@@ -182,12 +191,7 @@ import Testing
         old.source = "usgs"
         try store.upsert([emsc, old])
         _ = try Self.importing(Self.first, into: store)
-        let window = SummaryFeedWindow(url: URL(string: "https://earthquake.usgs.gov/earthquakes/feed/v1.0/summary/all_hour.geojson")!)
-        // The same hour without us6000m0xl (its newest report is later than it).
-        let without = Self.first.replacingOccurrences(of: "6000m0xl", with: "6000zzzz")
-            .replacingOccurrences(of: "\"time\":1704133320000", with: "\"time\":1704133500000")
-        let summary = try FeedImporter(container: store.container)
-            .run(try FeedReader(source: .bytes(Array(without.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        let summary = try Self.refreshingTheHour(Self.withoutM0xl(Self.first), into: store, now: now)
         #expect(summary.absent == 1)
         #expect(summary.sentence.contains("1 no longer in the feed, marked withdrawn"))
         #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "withdrawn")
@@ -197,8 +201,7 @@ import Testing
         #expect(try Self.revised(store, "us6000m0xl") != nil)
 
         // Listed again: current again.
-        let back = try FeedImporter(container: store.container)
-            .run(try FeedReader(source: .bytes(Array(Self.first.utf8)), name: "all_hour.geojson"), window: window, now: now)
+        let back = try Self.refreshingTheHour(Self.first, into: store, now: now)
         #expect(back.absent == 0 && back.updated == 1)
         #expect(try store.read { try $0.quake(code: "us6000m0xl") }?.record.status == "automatic")
     }
