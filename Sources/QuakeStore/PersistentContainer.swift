@@ -310,6 +310,9 @@ public final class PersistentContainer: Sendable {
                 try db.execute(migrations[version])
                 try db.execute("PRAGMA user_version = \(version + 1)")
             }
+            if found >= SearchDigest.schemaVersion, found < Schema.kindsCounted, migrations.count >= Schema.kindsCounted {
+                try SearchDigest.countKinds(db)
+            }
             if found < Schema.regionsGrouped, migrations.count >= Schema.regionsGrouped {
                 try Schema.regroupRegions(db)
                 // The rows it changed, in the digest (rebuilt below for a store without one).

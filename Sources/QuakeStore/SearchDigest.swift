@@ -11,9 +11,11 @@ import Foundation
 ///   the folded place as a text id, the depth bucket, the time, the magnitude; the latitude and
 ///   longitude; the depth, the region as a text id and the kind), zeros for an id no row has. A
 ///   pass reads only the parts it needs.
-/// - `quake_digest_kind(id, magType, source)`: each distinct pair of a row's `magType` (`''`
+/// - `quake_digest_kind(id, magType, source, rows)`: each distinct pair of a row's `magType` (`''`
 ///   for none) and `source` (`'usgs'` for none), ids from 1: the statistics' magnitude types and
-///   agencies (format 4, issue 54). A rebuild fills it; writes add pairs no row had.
+///   agencies (format 4, issue 54). A rebuild fills it; writes add pairs no row had. `rows`
+///   (schema 19) counts the slots of the pair, kept with every slot written; 0 once its rows are
+///   gone (a pair stays until the next rebuild), NULL where not counted.
 /// - `quake_digest_text(id, text)`: the dictionary of folded places and regions, ids from 1 without
 ///   gaps. A search tests each distinct place once, then the scan tests a bit per row. Texts no row
 ///   uses any more stay until the next rebuild; they match nothing a pass takes.
@@ -169,6 +171,7 @@ enum SearchDigest {
                 try db.execute(parts.map { "DELETE FROM \($0);" }.joined() + "DELETE FROM quake_digest_text; DELETE FROM quake_digest_names;")
                 return try markUnheld(db)
             }
+            kinds.count(row.kind, by: 1)
             let id = rows.int64(at: 0)
             if chunk != id / DigestRow.rowsPerChunk {
                 try write()
@@ -181,7 +184,27 @@ enum SearchDigest {
             }
         }
         try write()
+        try kinds.writeCounts()
         try db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('digest', ?)", [.integer(Int64(format))])
+    }
+
+    /// Counts each kind's rows (`quake_digest_kind.rows`) from the slots of a digest of this
+    /// format (a pass over the detail part: 80 MB at 5,000,000 quakes, once, when a store of an
+    /// older schema is opened for writing); a digest of another format or none is left uncounted,
+    /// and its rebuild counts them.
+    static func countKinds(_ db: Connection) throws(SQLiteError) {
+        guard try db.scalar("SELECT value FROM meta WHERE key = 'digest'").int64 == Int64(format) else { return }
+        let kinds = try DigestKinds(db)
+        try db.execute("UPDATE quake_digest_kind SET rows = 0")
+        let details = try db.prepare("SELECT slots FROM \(parts[DigestRow.kindPart])")
+        let size = DigestRow.slotSizes[DigestRow.kindPart]
+        while try details.step() {
+            details.withBlob(at: 0) { slots in
+                guard let base = slots.baseAddress else { return }
+                for index in 0..<(slots.count / size) { kinds.count(DigestRow.kind(inSlotAt: base + index * size), by: 1) }
+            }
+        }
+        try kinds.writeCounts()
     }
 
     /// Recounts `quake_count`: the time, magnitude and depth buckets over the digest in C when it
@@ -311,7 +334,11 @@ enum SearchDigest {
                     }
                     readChunks[part].reset()
                     slots.withUnsafeMutableBytes { buffer in
-                        for (index, row) in pending { row.encode(part: part, into: buffer.baseAddress! + index * DigestRow.slotSizes[part]) }
+                        for (index, row) in pending {
+                            let slot = buffer.baseAddress! + index * DigestRow.slotSizes[part]
+                            if part == DigestRow.kindPart { kinds.count(DigestRow.kind(inSlotAt: UnsafeRawPointer(slot)), by: -1) }
+                            row.encode(part: part, into: slot)
+                        }
                     }
                     putChunks[part].reset()
                     try putChunks[part].bind([.integer(chunk), .blob(slots)])
@@ -320,7 +347,10 @@ enum SearchDigest {
                     addChunks[part].reset()
                     try addChunks[part].bind([.integer(chunk), .integer(DigestRow.rowsPerChunk * Int64(DigestRow.slotSizes[part]))])
                     try addChunks[part].step()
-                    for (index, row) in pending { try writers[part].write(row, slot: index, chunk: chunk) }
+                    for (index, row) in pending {
+                        let replaced = try writers[part].write(row, slot: index, chunk: chunk)
+                        if part == DigestRow.kindPart { kinds.count(replaced, by: -1) }
+                    }
                 }
             }
             pending.removeAll(keepingCapacity: true)
@@ -341,8 +371,10 @@ enum SearchDigest {
                 chunk = id / DigestRow.rowsPerChunk
             }
             pending.append((Int(id % DigestRow.rowsPerChunk), row))
+            kinds.count(row.kind, by: 1)
         }
         try apply()
+        try kinds.writeCounts()
         try db.execute("DELETE FROM quake_digest_dirty")
     }
 
@@ -512,6 +544,18 @@ enum SearchDigest {
             if got != want { found.append("row \(id): table \(want), digest \(got)") }
         }
         for id in digest.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
+        // Each kind's count is its rows' (kept with every slot written; NULL only where not counted).
+        if try db.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted) {
+            var slotsOfKind: [String: Int64] = [:]
+            for slot in digest.values { slotsOfKind[slot.kind, default: 0] += 1 }
+            let counts = try db.prepare("SELECT magType || '/' || source, rows FROM quake_digest_kind")
+            while try counts.step() {
+                let kind = counts.text(at: 0), rows = counts.isNull(at: 1) ? nil : counts.int64(at: 1)
+                let slots = slotsOfKind.removeValue(forKey: kind) ?? 0
+                if rows != slots { found.append("kind \(kind) counts \(rows.map(String.init) ?? "NULL") rows, its slots \(slots)") }
+            }
+            for (kind, slots) in slotsOfKind { found.append("kind \(kind) of \(slots) slots is not in quake_digest_kind") }
+        }
         // The packed names hold the dictionary, id for id.
         var dictionary: [String] = []
         let texts = try db.prepare("SELECT id, text FROM quake_digest_text ORDER BY id")
@@ -568,12 +612,20 @@ final class DigestKinds {
     /// catalogue has a few dozen, and its rows alternate among them (`ml`, `md`, `mb`, …).
     private var seen: [(magType: [UInt8], source: [UInt8], id: UInt32)] = []
     private let insert: Statement
+    /// How many slots of each kind were written less how many were overwritten, since the last
+    /// `writeCounts` (kind 0: an empty slot, not counted).
+    private var counted: [UInt32: Int64] = [:]
+    /// Whether the store's schema counts kinds (`Schema.kindsCounted`; a container opened with
+    /// fewer migrations, as tests of older stores do, does not).
+    private let countsRows: Bool
 
     init(_ connection: Connection) throws(SQLiteError) {
         self.connection = connection
         let known = try connection.prepare("SELECT id, magType, source FROM quake_digest_kind")
         while try known.step() { ids[Self.key(known.text(at: 1), known.text(at: 2))] = UInt32(truncatingIfNeeded: known.int64(at: 0)) }
-        insert = try connection.prepare("INSERT INTO quake_digest_kind (magType, source) VALUES (?, ?)")
+        countsRows = try connection.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted)
+        insert = try connection.prepare(countsRows ? "INSERT INTO quake_digest_kind (magType, source, rows) VALUES (?, ?, 0)"
+                                                   : "INSERT INTO quake_digest_kind (magType, source) VALUES (?, ?)")
     }
 
     private static func key(_ magType: String, _ source: String) -> String { magType + "\u{0}" + source }
@@ -602,5 +654,23 @@ final class DigestKinds {
         }
         if seen.count < Self.seenLimit { seen.append((Array(type.utf8), Array(agency.utf8), id)) }
         return id
+    }
+
+    /// Notes `delta` more slots of `kind` (a slot written, or -1: one overwritten).
+    func count(_ kind: UInt32, by delta: Int64) {
+        guard kind != 0 else { return }
+        counted[kind, default: 0] += delta
+    }
+
+    /// Adds the counts noted to `quake_digest_kind.rows` (an uncounted kind, NULL, stays so).
+    func writeCounts() throws(SQLiteError) {
+        guard countsRows else { return counted.removeAll() }
+        let update = try connection.prepare("UPDATE quake_digest_kind SET rows = rows + ? WHERE id = ?")
+        for (kind, delta) in counted where delta != 0 {
+            update.reset()
+            try update.bind([.integer(delta), .integer(Int64(kind))])
+            try update.step()
+        }
+        counted.removeAll()
     }
 }

@@ -56,15 +56,15 @@ extension WriteTransaction {
     }
 
     /// The agencies of the store's rows, read from the search digest's kinds (each pair of a
-    /// row's magnitude type and agency: a superset once the digest holds every row); nil when
-    /// an event has reports of several or the digest is behind.
+    /// row's magnitude type and agency, with its count of rows: a kind whose rows are gone is
+    /// left out, one not counted kept); nil when an event has reports of several or the digest is behind.
     func agenciesOfStore() throws(SQLiteError) -> Set<String>? {
         guard try !reportsMayExist() else { return nil }
         // An empty store holds no agency, digest or not.
         if try connection.scalar("SELECT EXISTS (SELECT 1 FROM quake)").int64 == 0 { return [] }
         guard try SearchDigest.isCurrent(connection) else { return nil }
         var agencies: Set<String> = []
-        let kinds = try connection.prepare("SELECT DISTINCT source FROM quake_digest_kind")
+        let kinds = try connection.prepare("SELECT DISTINCT source FROM quake_digest_kind WHERE rows IS NULL OR rows > 0")
         while try kinds.step() { agencies.insert(kinds.text(at: 0)) }
         return agencies
     }

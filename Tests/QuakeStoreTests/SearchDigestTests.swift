@@ -435,3 +435,97 @@ import Testing
         }
     }
 }
+
+/// The digest counts each kind's rows (`quake_digest_kind.rows`, schema 19), so that a write
+/// knows which agencies the store holds now: one whose rows are all gone no longer makes every
+/// report of an import look for that agency's reports near it.
+@Suite struct DigestKindCountTests {
+    static let magTypes: [String?] = ["ml", "mb", "mww", nil]
+    static let agencies = ["usgs", "emsc", "geofon"]
+
+    /// A report of `agency`, alone in its hour: agencies a day apart never join one event.
+    static func record(_ code: String, agency: Int, _ random: inout SeededGenerator) -> QuakeRecord {
+        let day = Int64(agency) * 86_400_000 + Int64(random.next(40)) * 1_200_000
+        var record = QuakeRecord.fixture(code, magnitude: Double(random.next(60)) / 10, time: 1_704_067_200_000 + day)
+        record.magType = magTypes[random.next(magTypes.count)]
+        record.source = agencies[agency]
+        return record
+    }
+
+    /// What `WriteTransaction.agenciesOfStore` answers, and the agencies the table holds.
+    static func agencies(_ store: PersistentContainer) throws -> (told: Set<String>?, held: Set<String>) {
+        let context = try store.newBackgroundContext(author: "test")
+        defer { context.close() }
+        let told = try context.performAndWait { tx in try tx.agenciesOfStore() }
+        let held = try store.viewContext.read { db throws in
+            var held: Set<String> = []
+            let rows = try db.prepare("SELECT DISTINCT ifnull(source, 'usgs') FROM quake")
+            while try rows.step() { held.insert(rows.text(at: 0)) }
+            return held
+        }
+        return (told, held)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func eachKindCountsItsRowsThroughWritesUpdatesAndDeletes(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let store = try TestStore()
+        defer { store.remove() }
+        var next = 0
+        for step in 0..<24 {
+            let context = try store.container.newBackgroundContext(author: "test")
+            defer { context.close() }
+            switch random.next(4) {
+            case 0, 1:
+                // New rows of one agency: a few (slots patched) or many (chunks written whole, or a rebuild).
+                let agency = random.next(Self.agencies.count), count = [3, 80, 6_000][random.next(3)]
+                let records = (0..<count).map { _ in
+                    next += 1
+                    return Self.record("\(Self.agencies[agency]):q\(next)", agency: agency, &random)
+                }
+                try store.upsert(records)
+            case 2:
+                // Some rows take another magnitude type: their slots change kind.
+                let agency = random.next(Self.agencies.count)
+                try context.performAndWait { tx in
+                    try tx.connection.execute("""
+                        UPDATE quake SET magType = ?, updated = updated + 1 WHERE id IN (SELECT id FROM quake WHERE ifnull(source, 'usgs') = ? LIMIT 5)
+                        """, [.text(["ml", "mb", "mwr"][random.next(3)]), .text(Self.agencies[agency])])
+                    try SearchDigest.flush(tx.connection)
+                }
+            default:
+                // One agency's rows deleted, all of them.
+                let agency = Self.agencies[random.next(Self.agencies.count)]
+                _ = try context.performAndWait { tx in try tx.deleteQuakes(codePrefix: "\(agency):") }
+            }
+            try store.read { db throws in #expect(try SearchDigest.mismatches(db) == [], "seed \(seed) step \(step)") }
+            let (told, held) = try Self.agencies(store.container)
+            #expect(told == held, "seed \(seed) step \(step)")
+        }
+    }
+
+    @Test func aStoreOfSchema18CountsItsKindsWhenItOpens() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-kind-counts")
+        defer { directory.remove() }
+        var random = SeededGenerator(seed: 9)
+        do {
+            // Schema 18 kept no counts: the EMSC rows' kinds stay after their rows are deleted.
+            let old = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(Schema.kindsCounted - 1)))
+            defer { old.close() }
+            let writer = try old.newBackgroundContext(author: "test")
+            defer { writer.close() }
+            try writer.performAndWait { tx in
+                for i in 0..<300 { _ = try tx.upsert(Self.record("usgs:q\(i)", agency: 0, &random)) }
+                for i in 0..<300 { _ = try tx.upsert(Self.record("emsc:q\(i)", agency: 1, &random)) }
+            }
+            _ = try writer.performAndWait { tx in try tx.deleteQuakes(codePrefix: "emsc:") }
+            #expect(try old.viewContext.read { try $0.scalar("SELECT count(*) FROM quake_digest_kind WHERE source = 'emsc'").int64 } ?? 0 > 0)
+        }
+        let store = try PersistentContainer(directory: directory.url)
+        defer { store.close() }
+        #expect(try store.viewContext.read { try $0.scalar("SELECT count(*) FROM quake_digest_kind WHERE rows IS NULL").int64 } == 0)
+        try store.viewContext.read { db throws in #expect(try SearchDigest.mismatches(db) == []) }
+        let (told, held) = try Self.agencies(store)
+        #expect(told == ["usgs"] && held == ["usgs"])
+    }
+}

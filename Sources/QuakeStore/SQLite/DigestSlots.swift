@@ -19,6 +19,8 @@ struct DigestRow: Equatable {
     var kind: UInt32 = 0
 
     static let rowsPerChunk = Int64(QUAKETUI_DIGEST_CHUNK)
+    /// The part whose slot holds `kind`.
+    static let kindPart = 2
     static let empty = DigestRow(text: 0, depthBucket: 0, time: 0, magnitude: nil, latitude: 0, longitude: 0, depth: nil, region: 0)
 
     /// The bytes of a slot of each part.
@@ -41,6 +43,13 @@ struct DigestRow: Equatable {
         (self.latitude, self.longitude, self.depth, self.region, self.kind) = (latitude, longitude, depth, region, kind)
     }
 
+    /// The kind held in the slot of `kindPart` at `slot` (0: no row).
+    static func kind(inSlotAt slot: UnsafeRawPointer) -> UInt32 {
+        var row = DigestRow.empty.c
+        quaketui_digest_decode(Int32(kindPart), slot.assumingMemoryBound(to: UInt8.self), &row)
+        return row.kind
+    }
+
     /// The row whose slot of each part starts at `slots[part]`.
     init(decoding slots: [UnsafeRawPointer]) {
         var row = DigestRow.empty.c
@@ -60,18 +69,23 @@ final class BlobWriter {
     private var blob: OpaquePointer?
     private var row: Int64?
     private var bytes: [UInt8]
+    private var replaced: [UInt8]
 
     init(_ connection: Connection, table: String, part: Int) {
         self.connection = connection
         self.table = table
         self.part = part
         bytes = [UInt8](repeating: 0, count: DigestRow.slotSizes[part])
+        replaced = bytes
     }
 
     deinit { close() }
 
-    /// Writes `row`'s slot of this part at slot `index` of the BLOB of chunk `chunk`.
-    func write(_ digestRow: DigestRow, slot index: Int, chunk: Int64) throws(SQLiteError) {
+    /// Writes `row`'s slot of this part at slot `index` of the BLOB of chunk `chunk`. Returns the
+    /// kind of the slot it replaced when this part holds kinds (`DigestRow.kindPart`: the kinds'
+    /// counts need it), else 0.
+    @discardableResult
+    func write(_ digestRow: DigestRow, slot index: Int, chunk: Int64) throws(SQLiteError) -> UInt32 {
         if row != chunk {
             let rc: Int32
             if let blob { rc = sqlite3_blob_reopen(blob, chunk) } else {
@@ -80,9 +94,16 @@ final class BlobWriter {
             guard rc == SQLITE_OK else { throw failed(chunk) }
             row = chunk
         }
+        var old: UInt32 = 0
+        if part == DigestRow.kindPart {
+            let rc = replaced.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32($0.count), Int32(index * $0.count)) }
+            guard rc == SQLITE_OK else { throw failed(chunk) }
+            old = replaced.withUnsafeBytes { DigestRow.kind(inSlotAt: $0.baseAddress!) }
+        }
         bytes.withUnsafeMutableBytes { digestRow.encode(part: part, into: $0.baseAddress!) }
         let rc = bytes.withUnsafeBytes { sqlite3_blob_write(blob, $0.baseAddress, Int32($0.count), Int32(index * $0.count)) }
         guard rc == SQLITE_OK else { throw failed(chunk) }
+        return old
     }
 
     private func failed(_ chunk: Int64) -> SQLiteError {
