@@ -76,6 +76,7 @@ import Testing
         var settings = Self.utc
         settings.home = GeoPoint(latitude: 35.68, longitude: 139.69)
         settings.nearRadius = 200
+        settings.homeName = "Shinjuku"
         let model = try Self.makeModel(source, settings: settings)
         defer { model.close() }
         try model.restore(selectedCode: "d1", topCode: nil)
@@ -84,9 +85,10 @@ import Testing
         #expect(model.state.nearHome)
         #expect(model.results.count == 3)  // d0, d1, d2 (181 km); not d3 (362 km)
         #expect(model.state.selectedCode == "d1")
-        #expect(model.state.status.message == "Showing quakes within 200 km of home")
+        // Home by its name (issue 55).
+        #expect(model.state.status.message == "Showing quakes within 200 km of Shinjuku")
         let frame = try model.screenModel(FrameContext(now: 1_700_006_400_000, isLive: true))
-        #expect(frame.header.nearHome == "near home ≤ 200 km")
+        #expect(frame.header.nearHome == "near Shinjuku ≤ 200 km")
         try model.send(.toggleNearHome)
         #expect(!model.state.nearHome)
         #expect(model.results.count == 5)

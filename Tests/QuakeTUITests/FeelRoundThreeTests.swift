@@ -118,7 +118,7 @@ import Testing
         #expect(FilterCommand.parse("sort depth asc", now: 0) == .success(.sort(.depth, ascending: true)))
         #expect(FilterCommand.parse("sort magnitud", now: 0) == .success(.sort(.magnitude, ascending: nil)))
         #expect(FilterCommand.parse("sort mgn", now: 0) == .failure(FilterCommandError("“mgn” is not an order. Did you mean :sort mag? "
-                                                                                         + ":sort takes time, mag, region, depth or distance")) ||
+                                                                                         + ":sort takes time, mag, region, depth, distance or intensity")) ||
                 FilterCommand.parse("sort mgn", now: 0).isFailure)
 
         let model = try MessageLogTests.restoredModel(rows: 24)
@@ -131,6 +131,15 @@ import Testing
         _ = try run("sort mag")
         #expect(model.state.sort == QuakeSortDescriptor(.magnitude))
         #expect(Screen.render(try model.screenModel(Self.context)).lines[0].contains("sort magnitude ↓"))
+        // Without a home, the orders measured from it are refused, the sort kept (`:sort intensity`
+        // showed `sort intensity ↓` over a list in time order).
+        for order in ["intensity", "distance"] {
+            #expect(model.state.settings.home == nil)
+            _ = try run("sort \(order)")
+            #expect(model.state.sort == QuakeSortDescriptor(.magnitude))
+            #expect(model.state.status.message == "Sorting by \(order) needs a home: press @ on a quake to set it there")
+            #expect(model.state.status.isError)
+        }
         _ = try run("help")
         #expect(model.state.helpVisible)
         try model.send(.dismissOverlay)

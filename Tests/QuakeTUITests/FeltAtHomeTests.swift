@@ -95,6 +95,17 @@ import Testing
         #expect(logged == expected)
     }
 
+    /// A quake right under home (hv70260941: 0.5 km deep): its S waves arrive in a tenth of a
+    /// second, said so (it read `S waves ~0 s after the origin`).
+    @Test func sWavesWithinHalfASecondAreSaidToComeUnderASecondAfter() throws {
+        let under = try #require(FeltIntensity(home: Self.aksaray, latitude: Self.aksaray.latitude, longitude: Self.aksaray.longitude,
+                                               depth: 0.5, magnitude: 2.0))
+        #expect(QuakeFormat.feltAtHome(under).hasSuffix(", S waves under a second after the origin"), "\(QuakeFormat.feltAtHome(under))")
+        let near = try #require(FeltIntensity(home: Self.aksaray, latitude: Self.aksaray.latitude, longitude: Self.aksaray.longitude,
+                                              depth: 2.0, magnitude: 2.0))
+        #expect(QuakeFormat.feltAtHome(near).hasSuffix(", S waves ~1 s after the origin"), "\(QuakeFormat.feltAtHome(near))")
+    }
+
     @Test func theFeltColumnAndTheDetailNameHome() {
         let record = Self.issueQuakes[1]
         let line = QuakeLine(code: record.code, magnitude: record.magnitude, place: record.place, time: record.time,
@@ -105,7 +116,14 @@ import Testing
         model.display.homeName = "Aksaray"
         let buffer = Screen.render(model)
         let felt = FeltIntensity(home: Self.aksaray, latitude: record.latitude, longitude: record.longitude, depth: 10, magnitude: 5.6)!
-        #expect(buffer.line(1).contains("felt here ↓"), "\(buffer.line(1))")
+        // Home by its name in the column's header where it fits (`to Aksaray` does not fit the
+        // distance column's nine cells with the sort mark: `to home` stays).
+        #expect(buffer.line(1).contains("at Aksaray ↓") && buffer.line(1).contains(" to home "), "\(buffer.line(1))")
+        model.display.homeName = "Oslo"
+        #expect(Screen.render(model).line(1).contains(" to Oslo ") && Screen.render(model).line(1).contains("at Oslo ↓"))
+        model.display.homeName = nil
+        #expect(Screen.render(model).line(1).contains(" to home ") && Screen.render(model).line(1).contains("felt here ↓"))
+        model.display.homeName = "Aksaray"
         #expect(buffer.line(3).contains(felt.label), "\(buffer.line(3))")
         let rows = DetailView.fields(record, hasNotes: false, display: model.display)
         #expect(rows.contains { $0.0 == "From Aksaray" && $0.1 == "21 km N of Aksaray" })

@@ -61,8 +61,8 @@ extension Screen {
         public var sort: String? { segment { $0.hasPrefix("sort ") } }
         /// `M ≥ 2.5`.
         public var minimumMagnitude: String? { segment { $0.hasPrefix("M ≥ ") } }
-        /// `near home ≤ 300 km`.
-        public var nearHome: String? { segment { $0.hasPrefix("near home") } }
+        /// `near home ≤ 300 km`, `near Aksaray ≤ 300 km`.
+        public var nearHome: String? { segment { $0.hasPrefix("near ") && $0.contains(" ≤ ") } }
         /// The `:` line's filters: `:depth 0-70 · mag 5+`.
         public var filters: String? { segment { $0.hasPrefix(":") } }
         /// The search field: `/tokyo`, with `▏` at the cursor while it has focus.

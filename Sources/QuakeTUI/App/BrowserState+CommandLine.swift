@@ -127,9 +127,9 @@ extension BrowserState {
             self.status.isError = false
             return []
         case .success(.sort(let order, let ascending)):
-            // Distance needs a point to measure from, as `s` skips it without one.
-            if order == .distance, self.settings.home == nil {
-                self.status.message = "Sorting by distance needs a home: press @ on a quake to set it there"
+            // Distance and intensity need a point to measure from, as `s` skips them without one.
+            if order.needsHome, self.settings.home == nil {
+                self.status.message = "Sorting by \(order.rawValue) needs a home: press @ on a quake to set it there"
                 self.status.isError = true
                 return []
             }

@@ -75,8 +75,15 @@ extension BrowserState {
         }
         self.nearHome.toggle()
         let refetch = refetchKeepingSelection()
-        let radius = QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)
-        self.status.message = self.nearHome ? "Showing quakes within \(radius) of home" : "Showing quakes at any distance"
+        self.status.message = self.nearHome ? "Showing quakes \(withinNearRadius)" : "Showing quakes at any distance"
         return refetch
+    }
+
+    /// What home is called on screen: its name, else `home`.
+    var homeLabel: String { QuakeFormat.homeLabel(self.settings.homeName) }
+
+    /// `within 300 km of Aksaray`: what `~` keeps.
+    var withinNearRadius: String {
+        "within \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)) of \(homeLabel)"
     }
 }

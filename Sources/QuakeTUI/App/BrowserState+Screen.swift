@@ -32,7 +32,7 @@ extension BrowserState {
         header.filters = self.filters
         header.newCount = self.live.newCount
         if self.isNearHomeActive {
-            header.nearHome = "near home ≤ \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit))"
+            header.nearHome = "near \(homeLabel) ≤ \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit))"
         }
         header.declustering = self.decluster.label(for: self.listRequest)
         var model = ScreenModel(size: size, header: header, list: listModel(),
@@ -125,8 +125,7 @@ extension BrowserState {
         var parts: [(clause: String, undo: String)] = []
         if !self.searchText.isEmpty { parts.append(("match “\(self.searchText)”", "Esc clears the search")) }
         if self.isNearHomeActive {
-            let radius = QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)
-            parts.append(("lie within \(radius) of home", "~ shows them all"))
+            parts.append(("lie \(withinNearRadius)", "~ shows them all"))
         }
         if !self.filters.isEmpty { parts.append(("pass :\(self.filters.joined(separator: " · "))", ":clear removes the filters")) }
         if let minimum = self.settings.minimumMagnitude { parts.append(("have magnitude \(minimum) or more", "m changes the minimum")) }
@@ -143,7 +142,7 @@ extension BrowserState {
             return "No quakes \(narrowing.map(\.clause).joined(separator: " and ")). \(narrowing.map(\.undo).joined(separator: "; "))."
         }
         if !self.searchText.isEmpty { return "No quakes match “\(self.searchText)”. Esc clears the search." }
-        if self.isNearHomeActive { return "No quakes within \(QuakeFormat.homeDistance(kilometres: self.settings.nearRadius, unit: self.settings.distanceUnit)) of home. ~ shows them all." }
+        if self.isNearHomeActive { return "No quakes \(withinNearRadius). ~ shows them all." }
         if !self.filters.isEmpty {
             return "No quakes pass the filters (\(self.filters.joined(separator: " · "))). :clear removes them."
         }

@@ -152,7 +152,7 @@ public enum FilterCommand: Equatable, Sendable {
         case "sort":
             let words = argument.lowercased().split(separator: " ").map(String.init)
             let directions = ["asc": true, "ascending": true, "desc": false, "descending": false]
-            let orders = "time, mag, region, depth or distance"
+            let orders = "time, mag, region, depth, distance or intensity"
             guard (1...2).contains(words.count) else {
                 return fail("sort takes an order and, if you like, a direction: :sort mag, :sort time asc (\(orders))")
             }

@@ -37,8 +37,8 @@ extension ListView {
         // The type reads as the magnitude's own (`5.4 Mww`), under `mag`.
         case .mark, .notes, .magnitudeType: ""
         case .agencies: "ag"
-        case .distance: "to home"
-        case .felt: "felt here"
+        case .distance: namingHome("to", or: "to home", within: columns.distance, display: display)
+        case .felt: namingHome("at", or: "felt here", within: columns.felt, display: display)
         // The times' zone: `UTC 10:00`, `local 2024-05-06 19:00`.
         case .absolute: display.timeZone == .utc ? "UTC" : "local"
         case .depth: "depth"
@@ -46,6 +46,14 @@ extension ListView {
         case .code: "code"
         case .relative: "time"
         }
+    }
+
+    /// `to Aksaray`: home by its name when it has one and the name fits the column with the sort
+    /// mark after it (` ↓`), else `fallback`.
+    private static func namingHome(_ preposition: String, or fallback: String, within width: Int, display: DisplaySettings) -> String {
+        guard display.homeName != nil else { return fallback }
+        let named = "\(preposition) \(display.homeLabel)"
+        return TextWidth.of(named) + 2 <= width ? named : fallback
     }
 
     static func renderColumnHeaders(_ columns: Columns, sort: SortMark, display: DisplaySettings, in row: Rect,

@@ -32,11 +32,14 @@ extension QuakeFormat {
     }
 
     /// `V moderate (predicted 5.2 ± 0.9), S waves ~6 s after the origin`: the intensity predicted
-    /// at home and, within 1,000 km, when its S waves arrive (an estimate at 3.5 km/s).
+    /// at home and, within 1,000 km, when its S waves arrive (an estimate at 3.5 km/s; `under a
+    /// second` for a quake right under home).
     public static func feltAtHome(_ felt: FeltIntensity) -> String {
         var text = "\(felt.label) (predicted \(String(format: "%.1f", felt.oneDecimal)) ± \(String(format: "%.1f", felt.sigma)))"
         if let seconds = felt.sArrivalSeconds {
-            text += ", S waves ~\(count(Int(seconds.rounded()))) s after the origin"
+            // A quake right under home: its S waves arrive within half a second, not "~0 s" after.
+            text += seconds < 0.5 ? ", S waves under a second after the origin"
+                                  : ", S waves ~\(count(Int(seconds.rounded()))) s after the origin"
         }
         return text
     }
