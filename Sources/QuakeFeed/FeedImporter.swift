@@ -4,7 +4,12 @@ import QuakeStore
 
 /// What one import did: SPEC §6's summary and `quaketui import --json`'s object.
 public struct ImportSummary: Codable, Sendable, Equatable {
+    /// Reports stored that were not stored before: new quakes, and reports that joined a quake
+    /// another agency reported (`joined`).
     public var inserted = 0
+    /// Of `inserted`, the reports that joined a quake another agency reported (stored before, or
+    /// in the same file): the same earthquake, not a new one (issue 53).
+    public var joined = 0
     public var updated = 0
     public var unchanged = 0
     public var skipped = 0
@@ -26,16 +31,30 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// Usable quakes read (not counting skipped ones).
     public var imported: Int { inserted + updated + unchanged + withdrawn }
 
-    /// `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s object is
-    /// as it was for every import that withdrew nothing.
+    /// The quakes the import added: its new reports but those that joined another agency's.
+    public var newQuakes: Int { inserted - joined }
+
+    /// `joined`, `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s
+    /// object is as it was for every import of one agency's reports that withdrew nothing.
     fileprivate enum CodingKeys: String, CodingKey {
-        case inserted, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
+        case inserted, joined, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
     }
 
-    /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`
+    /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`; `new`
+    /// counts the quakes added, and reports that joined a quake another agency reported are said
+    /// apart (`; 2 joined quakes another agency reported`).
     public var sentence: String {
-        "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(inserted)) new, \(CountFormat.grouped(updated)) updated, "
-            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(withdrawnClause)) in \(String(format: "%.2f", seconds)) s"
+        "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(newQuakes)) new, \(CountFormat.grouped(updated)) updated, "
+            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(joinedClause)\(withdrawnClause)) "
+            + "in \(String(format: "%.2f", seconds)) s"
+    }
+
+    private var joinedClause: String { Self.joinedClause(joined: joined) }
+
+    /// `; 2 joined quakes another agency reported` when reports joined another agency's quakes
+    /// (else nothing); `fetch`'s sentence says the same.
+    public static func joinedClause(joined: Int) -> String {
+        joined == 0 ? "" : "; \(CountFormat.grouped(joined)) joined \(joined == 1 ? "a quake" : "quakes") another agency reported"
     }
 
     private var withdrawnClause: String { Self.withdrawnClause(withdrawn: withdrawn, absent: absent) }
@@ -53,6 +72,7 @@ extension ImportSummary {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         inserted = try c.decode(Int.self, forKey: .inserted)
+        joined = try c.decodeIfPresent(Int.self, forKey: .joined) ?? 0
         updated = try c.decode(Int.self, forKey: .updated)
         unchanged = try c.decode(Int.self, forKey: .unchanged)
         skipped = try c.decode(Int.self, forKey: .skipped)
@@ -68,6 +88,7 @@ extension ImportSummary {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(inserted, forKey: .inserted)
+        if joined != 0 { try c.encode(joined, forKey: .joined) }
         try c.encode(updated, forKey: .updated)
         try c.encode(unchanged, forKey: .unchanged)
         try c.encode(skipped, forKey: .skipped)
@@ -159,7 +180,10 @@ public final class FeedImporter: @unchecked Sendable {
         var tookFirst = false
         if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
         var absent = 0
+        // Read once association has decided, as the transaction commits.
+        var transaction: WriteTransaction?
         let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
+            transaction = tx
             let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
                 let next = tookFirst ? try reader.next() : first
@@ -191,6 +215,7 @@ public final class FeedImporter: @unchecked Sendable {
                                     skipped: reader.skippedCount, withdrawn: counts.withdrawn, absent: absent, seconds: Date().timeIntervalSince(start),
                                     skippedReasons: reader.skipped.map(\.description),
                                     format: reader.format.rawValue, notes: reader.notes, sampleReplaced: replaced)
+        summary.joined = transaction?.joinedCount ?? 0
         summary.seconds = Date().timeIntervalSince(start)
         report(summary.imported)
         return summary

@@ -45,12 +45,22 @@ public final class WriteTransaction {
     /// `reportsMayExist()` and `hasWithdrawn()` once read (or set) in this transaction.
     var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?
 
+    /// The largest row id when the transaction began: a row past it holds a report this
+    /// transaction inserted (rows get ids past the largest; a staged report's too).
+    let lastIDBefore: Int64
+
+    /// The reports this transaction inserted that joined a quake another agency reported (one
+    /// stored before, or another report of this transaction), by code, as association decided
+    /// (after it: `joinedCount`). The quakes it added are its inserted reports but these.
+    var joinedCodes: Set<String> = []
+
     /// Reads the store's schema version. Every read in a transaction throws what it meets: after
     /// an I/O error SQLite may have rolled the transaction back itself, and a statement run after
     /// that commits on its own (a fetch whose first read failed wrote its windows one statement
     /// at a time, then said "nothing was changed": issue 57's fault sweep).
     init(connection: Connection) throws(SQLiteError) {
         self.connection = connection
+        lastIDBefore = try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0
         let version = try connection.scalar("PRAGMA user_version").int64 ?? 0
         associates = version >= Int64(Schema.reportsAssociated)
         keepsRevisions = version >= Int64(Schema.revisionsKept)
@@ -336,6 +346,9 @@ extension WriteTransaction {
     static func importCacheKiB(rowsBefore: Int) -> Int {
         rowsBefore >= 100_000 ? 8_192 : defaultCacheKiB
     }
+
+    /// How many inserted reports joined another agency's quake (`joinedCodes`), once association ran.
+    public var joinedCount: Int { joinedCodes.count }
 
     /// The counts of this transaction so far.
     public var counts: UpsertCounts {

@@ -67,6 +67,9 @@ public final class FDSNFetch {
         public var requests: Int
         public var retries: Int
         public var inserted = 0
+        /// Of `inserted`, the reports that joined a quake another agency reported (as `import`
+        /// counts them); nil (left out of the JSON) when none did.
+        public var joined: Int?
         public var updated = 0
         public var unchanged = 0
         public var skipped = 0
@@ -174,7 +177,9 @@ public final class FDSNFetch {
             // passed, another writer waits for the lock, or a window failed (committed before any wait).
             var failure: (error: any Error, url: URL, windowEnd: Int64)?
             do {
+                var transaction: WriteTransaction?
                 try context.performAndWait(importing: true) { tx in
+                    transaction = tx
                     let groupBegan = Date()
                     // max(id) bounds the row count from above in O(log n), as an import's does.
                     let rowsBefore = Int(try tx.connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0)
@@ -231,6 +236,8 @@ public final class FDSNFetch {
                     }
                     try tx.restoreDeferredIndexes()
                 }
+                // Association has decided as the group committed.
+                if let joined = transaction?.joinedCount, joined > 0 { summary.joined = (summary.joined ?? 0) + joined }
                 committed = state
             } catch {
                 throw Self.keeping(committed, error)

@@ -102,9 +102,10 @@ enum FetchCommand {
         if arguments.has("json") { return try printJSON(summary) }
         if let from = summary.resumedFrom { print("resumed an interrupted fetch at \(from)") }
         print("fetched \(CountFormat.quakes(summary.quakes)) in \(CountFormat.count(summary.windows, "window")) from \(summary.source) "
-              + "(\(CountFormat.grouped(summary.inserted)) new, \(CountFormat.grouped(summary.updated)) updated, "
+              + "(\(CountFormat.grouped(summary.inserted - (summary.joined ?? 0))) new, \(CountFormat.grouped(summary.updated)) updated, "
               + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run"
-              + "\(ImportSummary.withdrawnClause(withdrawn: summary.withdrawn))) in \(String(format: "%.2f", summary.seconds)) s")
+              + "\(ImportSummary.joinedClause(joined: summary.joined ?? 0))\(ImportSummary.withdrawnClause(withdrawn: summary.withdrawn))) "
+              + "in \(String(format: "%.2f", summary.seconds)) s")
         if let replaced = summary.sampleReplaced { print(replaced.sentence) }
     }
 
