@@ -33,9 +33,12 @@ enum WatchCommand {
             requests, backing off after failures; of all the processes on a state directory only
             one refreshes at a time (refresh.lock), the others see its quakes arrive. Failures
             are reported on stderr with the wait before the next try, in the browser's words
-            ('; retry 4m'). With --refresh, watch also alerts as the browser does (alertMagnitude, alertRadius around home): each quake
-            once across every pane and process, with 'ALERT …' and a bell on stderr and
-            alertCommand run with the quake's JSON on stdin.
+            ('; retry 4m'). With --refresh, watch also alerts as the browser does (alertMagnitude,
+            alertRadius and alertIntensity around home): each quake once across every pane and
+            process, with 'ALERT …' and a bell on stderr and alertCommand run with the quake's
+            JSON on stdin. Alerts that arrive together are said the one that matters most first,
+            as the browser and 'quaketui status' rank them: the strongest shaking predicted at
+            home, then the highest PAGER level, then the largest magnitude.
 
             --search and the filters are list's (the browser's ':' filters as flags: --mag,
             --depth, --since, --time, --type, --alert, --felt, --intensity, --mag-type; see
@@ -151,18 +154,13 @@ enum WatchCommand {
             if alerts != nil { _ = settings.reload() }
             let rule = AlertRule(settings)
             let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+            // The alerts of what arrived together, with their quakes, said once all are read.
+            var raised: [(alert: AlertRule.Alert, quake: QuakeRecord)] = []
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor, byTime: true, agencyChanges: true) { quake, was in
                     // An event printed again alerts as before: only under a code new since the cursor.
-                    if let alerts, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()), alerts.claim(alert) {
-                        // The bell itself, which the printer's sanitizer would strip, then the sentence.
-                        ringBell()
-                        printError(alert.sentence(miles: miles, homeName: rule.homeName))
-                        if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty {
-                            let json = try QuakeJSON.arrival(quake.record, distanceKm: alert.distance, bearing: alert.bearing,
-                                                             home: home).line()
-                            AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
-                        }
+                    if alerts != nil, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()) {
+                        raised.append((alert, quake.record))
                     }
                     let (admitted, distance) = filter.admits(quake.record)
                     guard admitted else { return }
@@ -178,7 +176,26 @@ enum WatchCommand {
                     }
                 }
             }
+            if let alerts { try say(raised, claimingIn: alerts, settings: settings, rule: rule, home: home, miles: miles) }
             output.flush()
+        }
+    }
+
+    /// Rings, prints and runs `alertCommand` for each of `raised` (the alerts of quakes that
+    /// arrived together) that no other process or pane has claimed: the one that matters most
+    /// first, as the browser's status line and `quaketui status` choose it (`AlertRule.ranked`),
+    /// not in their order of arrival.
+    static func say(_ raised: [(alert: AlertRule.Alert, quake: QuakeRecord)], claimingIn alerts: AlertCommand,
+                    settings: AppStorage, rule: AlertRule, home: GeoPoint?, miles: Bool) throws {
+        let quakes = Dictionary(raised.map { ($0.alert.code, $0.quake) }, uniquingKeysWith: { first, _ in first })
+        for alert in AlertRule.ranked(raised.map(\.alert)) where alerts.claim(alert) {
+            // The bell itself, which the printer's sanitizer would strip, then the sentence.
+            ringBell()
+            printError(alert.sentence(miles: miles, homeName: rule.homeName))
+            if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty, let quake = quakes[alert.code] {
+                let json = try QuakeJSON.arrival(quake, distanceKm: alert.distance, bearing: alert.bearing, home: home).line()
+                AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
+            }
         }
     }
 }

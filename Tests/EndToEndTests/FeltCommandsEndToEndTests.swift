@@ -1,0 +1,38 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// Issue 55 in the commands that need no terminal: `watch --refresh` ranks the alerts of one
+/// refresh as the browser and `status` do.
+@Suite(.waitsOnProcesses) struct FeltCommandsEndToEndTests {
+    typealias F = FeltAtHomeEndToEndTests
+
+    @Test func watchRefreshPrintsTheAlertsOfOneRefreshLedByTheStrongestShaking() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.appending("state")
+        try QuaketuiBinary.config("home", "\(F.home.latitude),\(F.home.longitude)", "--name", "Aksaray", stateDirectory: state)
+        try QuaketuiBinary.config("alertIntensity", "4", stateDirectory: state)
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
+        // One download with both: the M 6.5 off Chile (by magnitude) is the older, so it arrives
+        // first; the M 4.8 7 km from home (by intensity) shakes home more and must lead.
+        let mirror = dir.appending("mirror")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        try HostileInputTests.collection([
+            FeltAlertEndToEndTests.featureBeforeNow("chile", 6.5, northKm: 0, minutesAgo: 3, alert: "green",
+                                                    place: "80 km W of Iquique, Chile", latitude: -20.2, longitude: -70.1),
+            FeltAlertEndToEndTests.featureBeforeNow("near", 4.8, northKm: 7, depth: 5, minutesAgo: 1, place: "7 km N of Aksaray, Turkey"),
+        ]).write(to: mirror.appendingPathComponent("all_day.geojson"), atomically: true, encoding: .utf8)
+        let watch = try QuaketuiBinary.startWatch(["--refresh"], stateDirectory: state, environment: [
+            "QUAKETUI_FEED_BASE_URL": mirror.absoluteString, "QUAKETUI_AUTO_REFRESH_INTERVAL": "1"])
+        defer { watch.kill(); watch.wait() }
+        let alerts = { watch.stderr.split(separator: "\n").filter { $0.hasPrefix("\u{07}ALERT ") }.map { String($0.dropFirst()) } }
+        #expect(eventually(timeout: 20) { alerts().count >= 2 }, "\(watch.stderr)")
+        let near = "ALERT M 4.8 7 km N of Aksaray, Turkey — 7.0 km N of Aksaray, predicted there: "
+            + FeltAlertEndToEndTests.intensityLabel(4.8, northKm: 7, depth: 5)
+        #expect(alerts().first == near, "\(watch.stderr)")
+        #expect(alerts().dropFirst().first?.hasPrefix("ALERT M 6.5 80 km W of Iquique, Chile — ") == true, "\(watch.stderr)")
+        #expect(alerts().dropFirst().first?.hasSuffix(", predicted there: I not felt") == true, "\(watch.stderr)")
+        #expect(alerts().count == 2, "\(watch.stderr)")
+    }
+}
