@@ -48,6 +48,11 @@ import Testing
          "Error: 'north' is not a place; use LAT,LON in decimal degrees, such as 35.68,139.69."),
         (["delete", "--before", "soon"], 64,
          "Error: 'soon' is not a date (2024-01-01, 2024-01-01T12:00:00Z) or a span before now (30d, 12h, 2w, 10y)."),
+        // status --format: a placeholder it does not know is refused, not printed as it is.
+        (["status", "--format", "%m %x"], 64,
+         "Error: --format: '%x' is not a placeholder; use %m, %d, %b, %i, %I, %a, %p, %c or %%."),
+        (["status", "--format", "%m %"], 64,
+         "Error: --format: '%' at the end is not a placeholder; use %m, %d, %b, %i, %I, %a, %p, %c or %%."),
     ]
 
     @Test(arguments: cases.indices)

@@ -29,7 +29,7 @@ enum StatusCommand {
 
             --format takes text with placeholders:
             \(StatusSummary.placeholders.map { "  \($0.0)  \($0.1)" }.joined(separator: "\n"))
-            The default is '\(StatusSummary.defaultFormat(hasHome: true))' with a home, '\(StatusSummary.defaultFormat(hasHome: false))' without.
+            Any other '%' is refused (a usage error). The default is '\(StatusSummary.defaultFormat(hasHome: true))' with a home, '\(StatusSummary.defaultFormat(hasHome: false))' without.
             """,
         options: [
             .init(name: "format", value: "TEXT", help: "The line's layout, with placeholders (see above)."),
@@ -37,7 +37,27 @@ enum StatusCommand {
             CommandSpec.stateDir,
         ])
 
+    /// `--format`'s text, each `%` checked against `StatusSummary.placeholders` (nil without it).
+    /// - Throws: `UsageError` naming the first `%` that is not a placeholder (`%x`, or a `%`
+    ///   that ends the text) and listing the placeholders, rather than printing it as it is.
+    static func format(from arguments: ParsedArguments) throws(UsageError) -> String? {
+        guard let format = arguments.value("format") else { return nil }
+        let known = StatusSummary.placeholders.map(\.0)
+        var characters = format.makeIterator()
+        while let character = characters.next() {
+            guard character == "%" else { continue }
+            let next = characters.next()
+            let placeholder = "%" + (next.map(String.init) ?? "")
+            guard !known.contains(placeholder) else { continue }
+            let what = next == nil ? "'%' at the end" : "'\(SafeText.sanitize(placeholder))'"
+            throw UsageError(message: "--format: \(what) is not a placeholder; use "
+                             + known.dropLast().joined(separator: ", ") + " or " + (known.last ?? "") + ".", command: spec)
+        }
+        return format
+    }
+
     static func run(_ arguments: ParsedArguments) throws {
+        let format = try format(from: arguments)
         var now = Date()
         if let text = arguments.value("at") {
             guard let date = ISO8601DateFormatter().date(from: text) else {
@@ -66,7 +86,7 @@ enum StatusCommand {
         } catch let error as SQLiteError {
             throw StoreError(error, path: path)
         }
-        let line = summary.line(for: quakes, format: arguments.value("format"))
+        let line = summary.line(for: quakes, format: format)
         if !line.isEmpty { print(line) }
     }
 }
