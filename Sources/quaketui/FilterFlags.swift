@@ -34,7 +34,7 @@ enum FilterFlags {
         .init(name: "alert", value: "LEVEL", help: "Only quakes with a PAGER alert of LEVEL or higher: green, yellow, orange or red (as :alert).",
               completion: .values(RowFilter.alertLevels)),
         .init(name: "felt", value: nil, help: "Only quakes with at least one \"Did you feel it?\" report (as :felt)."),
-        .init(name: "intensity", value: "I", help: "Only quakes predicted to be felt at home (or --near) as I or more: 4, 4+, IV (as :intensity)."),
+        .init(name: "intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger, 1–10 or I–X: 4, 4+ and IV say the same (as :intensity)."),
         .init(name: "mag-type", value: "TYPE", help: "Only quakes whose magnitude type is TYPE: ml, mb, mww …; unknown for none (as :magtype)."),
         .init(name: "revised", value: nil, help: "Only quakes one of whose reports its agency revised since it was stored: magnitude, its type, origin time, epicentre, depth or status (as :revised)."),
     ]
@@ -59,7 +59,7 @@ enum FilterFlags {
             throw UsageError(message: "Give either --since or --time, not both: both say when the quakes happened.", command: command)
         }
         if arguments.value("intensity") != nil, arguments.value("min-intensity") != nil {
-            throw UsageError(message: "Give either --intensity or --min-intensity, not both: --min-intensity I is --intensity I+.",
+            throw UsageError(message: "Give either --intensity or --min-intensity, not both: --min-intensity 4 is --intensity 4+.",
                              command: command)
         }
         var filters: [RowFilter] = []

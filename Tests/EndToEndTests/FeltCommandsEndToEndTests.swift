@@ -35,4 +35,30 @@ import Testing
         #expect(alerts().dropFirst().first?.hasSuffix(", predicted there: I not felt") == true, "\(watch.stderr)")
         #expect(alerts().count == 2, "\(watch.stderr)")
     }
+
+    /// The value of `--intensity` and `--min-intensity` is named INTENSITY, not I, which reads
+    /// as intensity I ("felt … as I or more"); the manual and the completions share the table.
+    @Test func theIntensityFlagsNameTheirValueSoTheHelpReadsAsItMeans() throws {
+        let intensity = "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger, 1–10 or I–X: 4, 4+ and IV say the same (as :intensity)."
+        for command in ["list", "stats", "watch"] {
+            let help = try QuaketuiBinary.run(["help", command])
+            #expect(help.option("--intensity <intensity>") == intensity, "\(command): \(help.stdout)")
+            #expect(!help.stdout.contains(" as I or "), "\(command)")
+        }
+        for command in ["list", "stats"] {
+            let help = try QuaketuiBinary.run(["help", command])
+            #expect(help.option("--min-intensity <intensity>")
+                    == "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+.",
+                    "\(command)")
+            #expect(help.lines.contains { $0.contains("[--min-intensity <intensity>]") }, "\(command): the usage line")
+        }
+        let manual = try QuaketuiBinary.run(["--generate-manual"])
+        #expect(manual.lines.contains(".B \\-\\-intensity \\fIintensity\\fR"), "\(manual.stdout)")
+        #expect(manual.lines.contains(".B \\-\\-min-intensity \\fIintensity\\fR"))
+        #expect(!manual.stdout.contains("\\fIi\\fR"))
+        // Both given: the refusal says what --min-intensity is, with a number.
+        let both = try QuaketuiBinary.run(["list", "--intensity", "4", "--min-intensity", "4"])
+        #expect(both.status == 64)
+        #expect(both.errorLines.first == "Error: Give either --intensity or --min-intensity, not both: --min-intensity 4 is --intensity 4+.")
+    }
 }

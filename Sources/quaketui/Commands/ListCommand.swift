@@ -11,7 +11,7 @@ enum ListCommand {
     static let spec = CommandSpec(
         name: "list",
         abstract: "Print the sectioned results (for scripting).",
-        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <i>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--decluster gk|reasenberg] [--json]",
+        usage: ["list [--sort time|magnitude|region|depth|distance|intensity] [--ascending|--descending] [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <intensity>] [--near <lat,lon>] [--radius <km>] [--limit <n>] [--decluster gk|reasenberg] [--json]",
                 "list --scene <id> [--limit <n>] [--json]"],
         discussion: """
             Sections follow the sort: days for time, whole magnitudes for magnitude, regions
@@ -39,7 +39,7 @@ enum ListCommand {
             app setting home ('quaketui config home LAT,LON'); --sort distance, --sort intensity,
             --min-intensity and --radius need one of them. The intensity is the Modified Mercalli
             intensity Allen, Wald & Worden (2012) predict there (a median, without site effects;
-            see the README); --min-intensity I keeps the quakes shown as I or stronger (4 or IV).
+            see the README); --min-intensity 4 (or IV) keeps the quakes shown as IV or stronger.
             --radius KM keeps only quakes within KM kilometres (great-circle) of that point.
             The search matches every word of TEXT in any order ("japan honshu"), each a case-
             and diacritic-insensitive substring of the place ("mexico" finds "México") or
@@ -85,7 +85,7 @@ enum ListCommand {
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
         ] + FilterFlags.options + [
-            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more (1–10 or I–X): --intensity I+."),
+            .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),

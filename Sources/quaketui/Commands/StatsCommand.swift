@@ -12,7 +12,7 @@ enum StatsCommand {
     static let spec = CommandSpec(
         name: "stats",
         abstract: "Print statistics of the quakes list shows: magnitudes (Mc, b-value), days, depths, regions.",
-        usage: ["stats [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <i>] [--radius <km> [--near <lat,lon>]] [--mc maxc|gft90|gft95|mbs] [--decluster gk|reasenberg] [--json]"],
+        usage: ["stats [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <intensity>] [--radius <km> [--near <lat,lon>]] [--mc maxc|gft90|gft95|mbs] [--decluster gk|reasenberg] [--json]"],
         discussion: """
             The quakes are those 'quaketui list' prints with the same search and filters: the
             browser's ':' filters as flags (--mag, --depth, --since, --time, --type, --alert,
@@ -50,7 +50,7 @@ enum StatsCommand {
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
             .init(name: "min-magnitude", value: "M", help: "Only quakes of magnitude M or more."),
         ] + FilterFlags.options + [
-            .init(name: "min-intensity", value: "I", help: "Only quakes predicted to be felt at home as I or more: --intensity I+."),
+            .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
             .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "mc", value: "METHOD", help: "How Mc is estimated: maxc (default), gft90, gft95 or mbs.",
