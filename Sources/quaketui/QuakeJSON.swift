@@ -20,7 +20,8 @@ struct QuakeJSON: Encodable {
     /// From the point the command measures from, when it has one.
     var distanceKm: Double?
     var bearing: Double?
-    /// Home (app storage) or the point given, for `intensityAtHome` and `sArrivalSeconds` (null without one).
+    /// Home (app storage), for `intensityAtHome` and `sArrivalSeconds` (null without one, issue 55),
+    /// never `--near`'s point: the field says where it was predicted.
     var home: GeoPoint?
     /// The event's reports, the preferred first (issue 53): `agencies` and `reports` (`ReportsJSON`);
     /// nil: not written (the alert command's stdin).

@@ -3,7 +3,8 @@ import QuakeTestSupport
 import Testing
 
 /// Issue 55 in the commands that need no terminal: `watch --refresh` ranks the alerts of one
-/// refresh as the browser and `status` do.
+/// refresh as the browser and `status` do; `intensityAtHome` in `list --json` is at home
+/// (`null` without one), whatever `--near` measures distances from; the intensity flags' help.
 @Suite(.waitsOnProcesses) struct FeltCommandsEndToEndTests {
     typealias F = FeltAtHomeEndToEndTests
 
@@ -34,6 +35,38 @@ import Testing
         #expect(alerts().dropFirst().first?.hasPrefix("ALERT M 6.5 80 km W of Iquique, Chile — ") == true, "\(watch.stderr)")
         #expect(alerts().dropFirst().first?.hasSuffix(", predicted there: I not felt") == true, "\(watch.stderr)")
         #expect(alerts().count == 2, "\(watch.stderr)")
+    }
+
+    /// The first quake of `list --json ARGS`.
+    static func listed(_ arguments: [String], in state: URL) throws -> [String: Any] {
+        let list = try QuaketuiBinary.run(["list", "--json"] + arguments, stateDirectory: state)
+        #expect(list.status == 0, "\(list.stderr)")
+        let quakes = (try list.json()["sections"] as? [[String: Any]] ?? []).flatMap { $0["quakes"] as? [[String: Any]] ?? [] }
+        return try #require(quakes.first, "\(list.stdout)")
+    }
+
+    @Test func intensityAtHomeIsAtHomeAndNullWithoutOneWhateverNearMeasuresFrom() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.url
+        try F.importing([F.nearHome("aksaray", 5.6, northKm: 21, minutesAgo: 10, place: "21 km N of Aksaray, Turkey")],
+                        into: state, "one.geojson", folder: state)
+        // No home: --near measures the distance, but nothing is "at home".
+        let noHome = try Self.listed(["--near", "\(F.home.latitude),\(F.home.longitude)"], in: state)
+        #expect(abs((noHome["distanceKm"] as? Double ?? 0) - 21) < 0.1, "\(noHome)")
+        #expect(noHome["intensityAtHome"] is NSNull, "\(noHome)")
+        #expect(noHome["sArrivalSeconds"] is NSNull, "\(noHome)")
+
+        // Home at Aksaray: the same values with --near elsewhere as without it.
+        try QuaketuiBinary.config("home", "\(F.home.latitude),\(F.home.longitude)", "--name", "Aksaray", stateDirectory: state)
+        let atHome = try Self.listed([], in: state)
+        let value = ExpectedResults.intensity(magnitude: 5.6, epicentralKm: 21, depthKm: 10)!
+        #expect(atHome["intensityAtHome"] as? Double == ExpectedResults.shown(value).oneDecimal, "\(atHome)")
+        #expect(atHome["sArrivalSeconds"] as? Double == ((21.0 * 21 + 100).squareRoot() / 3.5 * 10).rounded() / 10, "\(atHome)")
+        let elsewhere = try Self.listed(["--near", "35.68,139.69"], in: state)
+        #expect((elsewhere["distanceKm"] as? Double ?? 0) > 7_000, "\(elsewhere)")
+        #expect(elsewhere["intensityAtHome"] as? Double == atHome["intensityAtHome"] as? Double, "\(elsewhere)")
+        #expect(elsewhere["sArrivalSeconds"] as? Double == atHome["sArrivalSeconds"] as? Double, "\(elsewhere)")
     }
 
     /// The value of `--intensity` and `--min-intensity` is named INTENSITY, not I, which reads

@@ -25,7 +25,7 @@ extension ListCommand {
         let scene = try sceneState(id, in: state, settings: AppSettings(settings),
                                    now: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
         try arguments.requireStore(in: state)
-        try list(scene.request, origin: scene.settings.home, in: state, limit: limit, declustering: nil, arguments: arguments) { container in
+        try list(scene.request, origin: scene.settings.home, home: scene.settings.home, in: state, limit: limit, declustering: nil, arguments: arguments) { container in
             let stored = try container.viewContext.read { try $0.statistics().quakeCount }
             guard stored > 0 else {
                 return "The store is empty. Run 'quaketui refresh' to download the USGS month feed, or 'quaketui import FILE'."

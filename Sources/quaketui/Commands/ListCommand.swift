@@ -70,9 +70,10 @@ enum ListCommand {
             "tsunami","felt","sig","net","url","title","source","intensityAtHome",
             "sArrivalSeconds","agencies","reports"} (null where the quake has no value); with --near or a home, each
             quake also has "distanceKm" (great-circle, km) and "bearing" (degrees clockwise from
-            north, from the point to the epicentre). "intensityAtHome" is the predicted intensity to one decimal (1.0–10.0) and
-            "sArrivalSeconds" when its S waves reach that point (within 1,000 km), both null
-            without a point or a magnitude. "agencies" is how many agencies reported the quake and
+            north, from the point to the epicentre). "intensityAtHome" is the intensity predicted
+            at home (the app setting, wherever --near measures from) to one decimal (1.0–10.0) and
+            "sArrivalSeconds" when its S waves reach home (within 1,000 km), both null without a
+            home or a magnitude. "agencies" is how many agencies reported the quake and
             "reports" their solutions, the preferred one (whose code the quake keeps) first:
             [{"agency","code","time","latitude","longitude","depth","magnitude","magType","status",
             "updated"}].
@@ -188,10 +189,11 @@ enum ListCommand {
     }
 
     /// The request a command line of `list`'s filters asks for, with the app settings it needs
-    /// (time zone, home, distance unit), the state directory and the point distances are measured
-    /// from. The command line is checked before the state directory is touched.
+    /// (time zone, home, distance unit), the state directory, the point distances are measured
+    /// from and home (the app setting, nil when unset). The command line is checked before the
+    /// state directory is touched.
     static func resolvedRequest(_ arguments: ParsedArguments, command: CommandSpec = spec) throws
-        -> (StateDirectory, SectionedFetchRequest, GeoPoint?) {
+        -> (StateDirectory, SectionedFetchRequest, origin: GeoPoint?, home: GeoPoint?) {
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
         // The syntax first, before any file is read (a point stands in for home: --intensity's
         // need of one is said with the others', by distanceOrigin).
@@ -214,7 +216,8 @@ enum ListCommand {
             if let minimumIntensity { request.predicate.rowFilters.append(.intensity(atLeast: minimumIntensity, home: origin)) }
         }
         try arguments.requireStore(in: state)
-        return (state, request, origin)
+        let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
+        return (state, request, origin, home)
     }
 
     /// What `list` says on stderr while the store holds the bundled sample.
@@ -224,15 +227,15 @@ enum ListCommand {
         let limit = try limit(from: arguments)
         if let scene = arguments.value("scene") { return try runScene(scene, arguments, limit: limit) }
         let declustering = try declustering(arguments)
-        let (state, request, origin) = try resolvedRequest(arguments)
-        try list(request, origin: origin, in: state, limit: limit, declustering: declustering, arguments: arguments) { container in
+        let (state, request, origin, home) = try resolvedRequest(arguments)
+        try list(request, origin: origin, home: home, in: state, limit: limit, declustering: declustering, arguments: arguments) { container in
             try emptyResultMessage(container: container, request: request, arguments: arguments)
         }
     }
 
-    /// Prints `request`'s results (the background alone with `declustering`); `whyEmpty` says
-    /// why there are none.
-    static func list(_ request: SectionedFetchRequest, origin: GeoPoint?, in state: StateDirectory, limit: Int,
+    /// Prints `request`'s results (the background alone with `declustering`), distances from
+    /// `origin` and the predicted intensity at `home`; `whyEmpty` says why there are none.
+    static func list(_ request: SectionedFetchRequest, origin: GeoPoint?, home: GeoPoint?, in state: StateDirectory, limit: Int,
                      declustering: Declustering?, arguments: ParsedArguments,
                      whyEmpty: (PersistentContainer) throws -> String) throws {
         let container = try PersistentContainer(readingFrom: state.url)
@@ -248,7 +251,7 @@ enum ListCommand {
         let output = BufferedOutput()
         defer { output.flush() }
         let writer = ListWriter(container: container, limit: limit, timeZone: request.timeZone, origin: origin,
-                                unit: distanceUnit(in: state), output: output)
+                                home: home, unit: distanceUnit(in: state), output: output)
         if let declustering {
             // The kept ids as the list's row filter, as the browser's `:decluster` applies them:
             // one decision of which rows are listed (`QueryPlan`).

@@ -10,8 +10,11 @@ struct ListWriter {
     /// Print at most this many quakes (sections keep their full counts).
     let limit: Int
     let timeZone: TimeZone
-    /// The point of `distanceKm`, `bearing` and the predicted intensity, nil for none.
+    /// The point of `distanceKm` and `bearing` (`--near`, else home), nil for none.
     let origin: GeoPoint?
+    /// Home, the app setting: the point of `intensityAtHome` and `sArrivalSeconds` (issue 55:
+    /// `null` without a home), whatever `--near` measures distances from.
+    let home: GeoPoint?
     /// Depths are shown in the app setting `distanceUnit`, as the browser shows them.
     let unit: DisplaySettings.DistanceUnit
     let output: BufferedOutput
@@ -92,7 +95,7 @@ struct ListWriter {
             }
             let epicentre = GeoPoint(latitude: quake.latitude, longitude: quake.longitude)
             output.writeJSON(try json(QuakeJSON(record: quake, distanceKm: origin?.distance(to: epicentre),
-                                                bearing: origin?.bearing(to: epicentre), home: origin, reports: reports)))
+                                                bearing: origin?.bearing(to: epicentre), home: home, reports: reports)))
         }
         if lastSection >= 0 { output.writeJSON("]}") }
         output.writeJSON("]")

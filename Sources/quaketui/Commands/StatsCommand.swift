@@ -70,7 +70,7 @@ enum StatsCommand {
         }
         let method = try completenessMethod(arguments)
         let declustering = try ListCommand.declustering(arguments, command: spec)
-        let (state, request, _) = try ListCommand.resolvedRequest(arguments, command: spec)
+        let (state, request, _, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
         if let unknown = try FilterFlags.unknownType(in: request.predicate.rowFilters, among: { try container.viewContext.read { db in
