@@ -39,7 +39,8 @@ struct SequenceCommandTests {
         let result = try QuaketuiBinary.run(["sequence", "ci38457511", "--json"], stateDirectory: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         let json = try result.json()
-        #expect(Set(json.keys) == ["mainshock", "radiusKm", "count", "omori", "forecast", "parameters", "warnings"])
+        #expect(Set(json.keys) == ["mainshock", "radiusKm", "count", "mc", "aboveMc", "b", "bError", "omori", "model", "forecast",
+                                   "parameters", "warnings"])
         let main = try #require(rows.first { $0.code == "ci38457511" })
         let mainMagnitude = try #require(main.magnitude)
         let radius = pow(10, -3.22 + 0.69 * mainMagnitude)
@@ -67,6 +68,10 @@ struct SequenceCommandTests {
         #expect(json["parameters"] as? String == "sequence")
         let b = try #require(IndependentMagnitudeMethods.b(tenths, mc: mc)).b
         let a = log10(omori["K"]!) - b * (mainMagnitude - Double(mc) / 10)
+        #expect(json["mc"] as? Double == Double(mc) / 10 && json["aboveMc"] as? Int == times.count)
+        #expect(abs((json["b"] as? Double ?? 0) - b) < 1e-9)
+        let model = try #require(json["model"] as? [String: Double])
+        #expect(abs(model["a"]! - a) < 1e-6 && abs(model["b"]! - b) < 1e-9 && model["p"] == omori["p"] && model["c"] == omori["c"], "\(model)")
 
         let forecast = try #require(json["forecast"] as? [[String: Any]])
         #expect(forecast.map { $0["magnitude"] as? Double } == [5, 5, 5, 6, 6, 6, mainMagnitude, mainMagnitude, mainMagnitude])
@@ -81,7 +86,23 @@ struct SequenceCommandTests {
             #expect(abs((entry["expected"] as! Double) / n - 1) < 1e-9, "\(entry)")
             #expect(abs((entry["probability"] as! Double) / probability - 1) < 1e-9, "\(entry)")
         }
-        #expect(json["warnings"] as? [String] == [])
+        // The aftershocks at or above Mc are ml, mw and mlr: said (the feed's magType, read here).
+        let features = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: SharedData.url(Self.feed))) as? [String: Any])
+        var typeOf: [String: String] = [:]
+        for case let feature as [String: Any] in features["features"] as? [Any] ?? [] {
+            if let id = feature["id"] as? String, let properties = feature["properties"] as? [String: Any] {
+                typeOf[id] = (properties["magType"] as? String)?.lowercased()
+            }
+        }
+        var types: [String: Int] = [:]
+        for quake in aftershocks where quake.magnitude.map(IndependentMagnitudeMethods.tenth).map({ $0 >= mc }) ?? false {
+            types[typeOf[quake.code] ?? "unknown", default: 0] += 1
+        }
+        let shares = types.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.key) \(Int((Double($0.value) * 100 / Double(times.count)).rounded())) %" }.joined(separator: ", ")
+        #expect(types.count == 3)
+        #expect(json["warnings"] as? [String] == ["The aftershocks at or above Mc \(String(format: "%.1f", Double(mc) / 10)) have \(types.count) "
+                                                  + "magnitude types (\(shares)): Mc, the b-value and a forecast from them mix scales that are not one."])
     }
 
     /// A quake with few aftershocks: `omori` is null with a warning, the generic parameters,

@@ -57,6 +57,39 @@ import Testing
         }
     }
 
+    /// Aftershocks at or above Mc of several magnitude types are said to mix scales, with each
+    /// type's share (as `stats` says of a list), and those below Mc do not count; one type alone,
+    /// or types only below Mc, say nothing.
+    @Test func aftershocksOfSeveralMagnitudeTypesAboveMcAreSaidToMixScales() {
+        let now = Self.mainTime + 2 * Self.day
+        // Mc by maximum curvature: 2.7 (the most common tenth, 20 of the 30 at or above it).
+        func sequence(_ typeOf: (Int, Double) -> String?) -> AftershockSequence {
+            let aftershocks = (0 ..< 30).map { index -> AftershockSequence.Aftershock in
+                let magnitude = 2.5 + Double(index % 7) / 10
+                return .init(time: Self.mainTime + Int64(index) * 3_600_000, magnitude: magnitude, magType: typeOf(index, magnitude))
+            }
+            return AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: now, now: now)
+        }
+        let mixed = sequence { index, magnitude in magnitude >= 2.65 ? (index % 5 == 0 ? "Mw" : "ml") : "md" }
+        #expect(mixed.completeness == 2.7)
+        #expect(mixed.warnings.contains("The aftershocks at or above Mc 2.7 have 2 magnitude types (ml 80 %, mw 20 %): "
+                                        + "Mc, the b-value and a forecast from them mix scales that are not one."), "\(mixed.warnings)")
+        #expect(!sequence { _, magnitude in magnitude >= 2.65 ? "ml" : "md" }.warnings.contains { $0.contains("magnitude types") })
+        #expect(!sequence { _, _ in nil }.warnings.contains { $0.contains("magnitude types") })
+        let unknown = sequence { index, _ in index % 2 == 0 ? "ml" : nil }
+        #expect(unknown.warnings.contains { $0.contains("have 2 magnitude types (") && $0.contains("unknown ") }, "\(unknown.warnings)")
+    }
+
+    /// A share is never said to be all when it is not, nor none when it is some (`stats` said
+    /// `usgs 100 %, emsc < 1 %` of 15,604 in 15,610).
+    @Test func aShareNearAllIsNotAll() {
+        #expect(ListComposition.percent(15_604.0 / 15_610) == "> 99 %")
+        #expect(ListComposition.percent(1) == "100 %")
+        #expect(ListComposition.percent(0.994) == "99 %")
+        #expect(ListComposition.percent(3.0 / 15_610) == "< 1 %")
+        #expect(ListComposition.percent(0) == "0 %")
+    }
+
     /// A simulated sequence (Omori times, Gutenberg–Richter magnitudes with b = 1 from M 2.0)
     /// past 100 aftershocks at or above its Mc: its own parameters, `a = log10 K − b (Mm − Mc)`,
     /// and the forecast their closed form.

@@ -36,8 +36,12 @@ public struct AftershockSequence: Sendable, Equatable {
         /// ms since the epoch.
         public var time: Int64
         public var magnitude: Double?
+        /// The magnitude's type (`ml`, `mw`), as the report gives it.
+        public var magType: String?
 
-        public init(time: Int64, magnitude: Double?) { (self.time, self.magnitude) = (time, magnitude) }
+        public init(time: Int64, magnitude: Double?, magType: String? = nil) {
+            (self.time, self.magnitude, self.magType) = (time, magnitude, magType)
+        }
     }
 
     /// Which parameters the forecast uses.
@@ -129,6 +133,10 @@ public struct AftershockSequence: Sendable, Equatable {
                     : "No Omori fit: " + failure.message)
             }
             bValue = MagnitudeFrequency.fit(binned, above: mcTenth).map { ($0.b, $0.bError) }
+            if let mixed = Self.mixedTypes(aftershocks, atOrAbove: mcTenth) {
+                warnings.append("The aftershocks at or above Mc \(mcText) have \(mixed.count) magnitude types (\(ListComposition.shares(mixed))): "
+                                + "Mc, the b-value and a forecast from them mix scales that are not one.")
+            }
         } else {
             warnings.append(aftershocks.isEmpty ? "No Omori fit: no aftershock yet."
                             : "No Omori fit: no aftershock has a usable magnitude, so the sequence has no Mc.")
@@ -159,6 +167,20 @@ public struct AftershockSequence: Sendable, Equatable {
                          probability: model.probability(magnitude: magnitude, mainshock: mainshock.magnitude, from: from, days: span))
             }
         }
+    }
+
+    /// The magnitude types (lower case; `unknown` for none) of the aftershocks at or above the
+    /// tenth `mcTenth`, largest share first, when there are two or more (as `stats` warns: issue 54).
+    static func mixedTypes(_ aftershocks: [Aftershock], atOrAbove mcTenth: Int) -> [(name: String, count: Int)]? {
+        var counts: [String: Int] = [:]
+        for aftershock in aftershocks {
+            guard let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude),
+                  MagnitudeFrequency.usableTenths.contains(tenth), tenth >= mcTenth else { continue }
+            let type = aftershock.magType.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            counts[type.isEmpty ? "unknown" : type, default: 0] += 1
+        }
+        guard counts.count > 1 else { return nil }
+        return counts.map { (name: $0.key, count: $0.value) }.sorted { ($0.count, $1.name) > ($1.count, $0.name) }
     }
 
     public static func == (lhs: AftershockSequence, rhs: AftershockSequence) -> Bool {

@@ -82,8 +82,11 @@ public struct ListComposition: Sendable, Equatable {
         return text
     }
 
-    /// `62 %`, `< 1 %`, `100 %`.
+    /// `62 %`, `< 1 %`, `> 99 %`, `100 %`: a share that is not all is never said to be all (nor
+    /// one that is some, none).
     public static func percent(_ share: Double) -> String {
-        share > 0 && share < 0.005 ? "< 1 %" : "\(Int((share * 100).rounded())) %"
+        if share > 0 && share < 0.005 { return "< 1 %" }
+        if share < 1 && share >= 0.995 { return "> 99 %" }
+        return "\(Int((share * 100).rounded())) %"
     }
 }

@@ -36,13 +36,14 @@ extension Connection {
         _ = try after.step()
         let walksTime = after.int64(at: 0) <= timeWalkLimit
         let sql = walksTime
-            ? "SELECT time, magnitude FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
-            : "SELECT time, magnitude FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
+            ? "SELECT time, magnitude, magType FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
+            : "SELECT time, magnitude, magType FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
         let statement = try prepare(sql)
         try statement.bind([.integer(record.time), .integer(quake.id)])
         var aftershocks: [AftershockSequence.Aftershock] = []
         while try statement.step() {
-            aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1)))
+            aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
+                                     magType: statement.isNull(at: 2) ? nil : statement.text(at: 2)))
         }
         let newest = try prepare("SELECT max(time) FROM quake")
         _ = try newest.step()

@@ -27,10 +27,12 @@ enum SequenceCommand {
             aftershocks at or above its Mc, a fit and a b-value; then with its own (p and c of the
             fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
 
-            --json prints {"mainshock","radiusKm","count","omori":{"K","c","p","KError","cError",
-            "pError"} or null,"forecast":[{"start","days","magnitude","expected","probability"}],
-            "parameters":"generic"|"sequence","warnings":[sentence]}; count is the aftershocks
-            (not the mainshock), K is per day and c in days, start an ISO time.
+            --json prints {"mainshock","radiusKm","count","mc","aboveMc","b","bError","omori":{"K","c",
+            "p","KError","cError","pError"} or null,"model":{"a","b","p","c"},"forecast":[{"start",
+            "days","magnitude","expected","probability"}],"parameters":"generic"|"sequence",
+            "warnings":[sentence]}; count is the aftershocks (not the mainshock), mc, b and bError
+            null when there is none, model the forecast's parameters, K per day and c in days,
+            start an ISO time.
             """,
         options: [CommandSpec.stateDir, CommandSpec.json],
         arguments: [.init(name: "code", help: "The mainshock: a quake code (us7000abcd) or a USGS event page URL.")])
@@ -73,10 +75,21 @@ enum SequenceCommand {
             var expected: Double
             var probability: Double
         }
+        struct Model: Encodable {
+            var a: Double
+            var b: Double
+            var p: Double
+            var c: Double
+        }
         var mainshock: String
         var radiusKm: Double
         var count: Int
+        var mc: Double?
+        var aboveMc: Int
+        var b: Double?
+        var bError: Double?
         var omori: Omori?
+        var model: Model
         var forecast: [Forecast]
         var parameters: String
         var warnings: [String]
@@ -85,6 +98,11 @@ enum SequenceCommand {
             mainshock = sequence.mainshock.code
             radiusKm = sequence.radiusKm
             count = sequence.count
+            mc = sequence.completeness
+            aboveMc = sequence.aboveCompleteness
+            (b, bError) = (sequence.bValue?.b, sequence.bValue?.error)
+            let law = sequence.forecastModel
+            model = Model(a: law.a, b: law.b, p: law.p, c: law.c)
             omori = sequence.omori.map { Omori(K: $0.law.k, c: $0.law.c, p: $0.law.p, KError: $0.kError, cError: $0.cError, pError: $0.pError) }
             forecast = sequence.forecast.map {
                 Forecast(start: ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)), days: $0.days,
@@ -96,12 +114,17 @@ enum SequenceCommand {
 
         /// Every key always, `null` for no fit (synthesized coding would drop it).
         func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey { case mainshock, radiusKm, count, omori, forecast, parameters, warnings }
+            enum Keys: String, CodingKey { case mainshock, radiusKm, count, mc, aboveMc, b, bError, omori, model, forecast, parameters, warnings }
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(mainshock, forKey: .mainshock)
             try container.encode(radiusKm, forKey: .radiusKm)
             try container.encode(count, forKey: .count)
+            try container.encode(mc, forKey: .mc)
+            try container.encode(aboveMc, forKey: .aboveMc)
+            try container.encode(b, forKey: .b)
+            try container.encode(bError, forKey: .bError)
             try container.encode(omori, forKey: .omori)
+            try container.encode(model, forKey: .model)
             try container.encode(forecast, forKey: .forecast)
             try container.encode(parameters, forKey: .parameters)
             try container.encode(warnings, forKey: .warnings)
