@@ -61,6 +61,33 @@ import Testing
         #expect(plan.trimmingCharacters(in: .whitespacesAndNewlines) == "SCAN quake", "plan:\n\(plan)")
     }
 
+    /// Another agency's codes, as `list` prints them (`emsc:20240101_0000072`), are searched as
+    /// codes too: they said `no place contains …` (`open` and `sequence` took them).
+    @Test func anotherAgencysCodeIsSearchedAsACode() throws {
+        let codes = ["emsc:20240101_0000072", "emsc:20240101_0000073", "emsc:20240102_0000001", "iris:958596",
+                     "example.org:2016p858000", "us7000abcd"]
+        let store = try TestStore(codes.enumerated().map { index, code in
+            QuakeRecord.fixture(code, time: 1_704_067_200_000 + Int64(index) * 3_600_000)
+        })
+        defer { store.remove() }
+        func found(_ search: String) throws -> [String] {
+            var request = SectionedFetchRequest(sortDescriptor: .init(.time), timeZone: Self.utc)
+            request.predicate.searchText = search
+            let controller = try FetchedResultsController(container: store.container, request: request)
+            defer { controller.close() }
+            return try controller.rows(in: 0..<controller.count).map(\.code).sorted()
+        }
+        #expect(try found("emsc:20240101_000007") == ["emsc:20240101_0000072", "emsc:20240101_0000073"])
+        #expect(try found("EMSC:20240101_0000072") == ["emsc:20240101_0000072"])
+        #expect(try found("iris:958596") == ["iris:958596"])
+        #expect(try found("example.org:2016p") == ["example.org:2016p858000"])
+        #expect(try found("us7000") == ["us7000abcd"])
+        // Punctuation alone, or without a digit, is no code: places only (none holds it).
+        #expect(try found("emsc:") == [])
+        #expect(QueryPlan.codePrefix(of: "emsc:") == nil && QueryPlan.codePrefix(of: "::1") == nil)
+        #expect(QueryPlan.codePrefix(of: "santa cruz 2") == nil)
+    }
+
     /// A search that looks like a code (letters and digits, no spaces) also finds the quakes whose
     /// code starts with it, through the code's unique index and the trigram index, never a scan of
     /// the table; a search that does not look like one stays on the places.

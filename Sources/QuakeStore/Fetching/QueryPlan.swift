@@ -66,10 +66,14 @@ struct QueryPlan {
     }
 
     /// `folded` when it looks like the start of a quake's code: three or more ASCII letters and
-    /// digits, at least one of each, nothing else (`us7000abcd`, `ci4012`); nil otherwise.
+    /// digits, at least one of each, and the punctuation another agency's codes hold (`:`, `_`,
+    /// `.`, `-`: `emsc:20240101_0000072`, `example.org:2016p858000`), nothing else (`us7000abcd`,
+    /// `ci4012`); nil otherwise.
     static func codePrefix(of folded: String) -> String? {
         let bytes = folded.utf8
-        guard bytes.count >= 3, bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }),
+        let punctuation: Set<UInt8> = [UInt8(ascii: ":"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-")]
+        guard bytes.count >= 3,
+              bytes.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) || punctuation.contains($0) }),
               bytes.contains(where: { (0x30...0x39).contains($0) }), bytes.contains(where: { (0x61...0x7A).contains($0) })
         else { return nil }
         return folded
