@@ -72,7 +72,7 @@ final class CSVParser: RecordParser {
             if terminator == .endOfInput { finished = true }
             if blank { continue }
             if let reason = fields.skipReason() {
-                skips.add(SkippedFeature(index: line, line: line, reason: reason))
+                skips.add(SkippedFeature(line: line, reason: reason))
             } else if let agency {
                 fields.code = FeedAgency.code(fields.code!, agency: agency)
                 var record = fields.makeRecord()

@@ -85,7 +85,7 @@ final class FDSNTextParser: RecordParser {
                 for b in prefix + rest { input.appendScratch(b) }
             }
             if input.scratchOverflowed {
-                skips.add(SkippedFeature(index: line, line: line, reason: "the line is longer than \(input.scratchCapacity) bytes"))
+                skips.add(SkippedFeature(line: line, reason: "the line is longer than \(input.scratchCapacity) bytes"))
                 continue
             }
             let n = input.scratchCount
@@ -143,7 +143,7 @@ final class FDSNTextParser: RecordParser {
 
     private func makeRecord(line: Int, skips: inout SkipLog) -> QuakeRecord? {
         func skip(_ reason: String) -> QuakeRecord? {
-            skips.add(SkippedFeature(index: line, line: line, reason: reason))
+            skips.add(SkippedFeature(line: line, reason: reason))
             return nil
         }
         let id = cell(.id)
@@ -158,9 +158,19 @@ final class FDSNTextParser: RecordParser {
         guard let longitude = Double(cell(.longitude)) else { return skip("Longitude \"\(cell(.longitude))\" is not a number") }
         guard latitude.isFinite, (-90...90).contains(latitude) else { return skip("latitude \(latitude) is outside -90…90") }
         guard longitude.isFinite, (-180...180).contains(longitude) else { return skip("longitude \(longitude) is outside -180…180") }
-        let magnitude = Double(cell(.magnitude)).flatMap { $0.isFinite ? $0 : nil }
-        let depth = Double(cell(.depth)).flatMap { $0.isFinite ? $0 : nil }
-        if let problem = QuakeRecord.magnitudeProblem(magnitude) ?? QuakeRecord.depthProblem(depth) { return skip(problem) }
+        // An empty cell is none; anything else must be a number the store accepts (`1e400`,
+        // `nan` or `abc` were read as none, silently).
+        func number(_ role: Role, _ name: String) -> (value: Double?, problem: String?) {
+            let text = cell(role).trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { return (nil, nil) }
+            guard let value = Double(text) else { return (nil, "\(name) \"\(text)\" is not a number") }
+            return (value, nil)
+        }
+        let (magnitude, magnitudeText) = number(.magnitude, "Magnitude")
+        let (depth, depthText) = number(.depth, "Depth")
+        if let problem = magnitudeText ?? depthText ?? QuakeRecord.magnitudeProblem(magnitude) ?? QuakeRecord.depthProblem(depth) {
+            return skip(problem)
+        }
         let agency: String
         if let decided = self.agency {
             agency = decided

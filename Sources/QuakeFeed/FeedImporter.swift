@@ -19,7 +19,7 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// marked `withdrawn` (`SummaryFeedWindow`, issue 53).
     public var absent = 0
     public var seconds = 0.0
-    /// The first few skipped features: `feature 12 (line 14): no id`.
+    /// The first few skipped features: `feature 12 (line 14): no id`, `line 3: no Time`.
     public var skippedReasons: [String] = []
     /// The format read: `geoJSON`, `geoJSONP`, `csv`, `fdsnText` or `quakeML` (nil: not recorded).
     public var format: String?

@@ -78,8 +78,8 @@ import Testing
         try Data(CatalogueFixtures.everyFeatureSkipped.utf8).write(to: file)
         let result = try QuaketuiBinary.run(["import", file.path], stateDirectory: dir.url)
         #expect(result.status == 1)
-        #expect(result.errorLines == ["Error: \(file.path): all 2 records were skipped, so nothing was imported (feature 0 (line 2): "
-                                      + #"no "time"; feature 1 (line 3): no "time"); check that this is an earthquake catalogue in "#
+        #expect(result.errorLines == ["Error: \(file.path): all 2 records were skipped, so nothing was imported (feature 1 (line 2): "
+                                      + #"no "time"; feature 2 (line 3): no "time"); check that this is an earthquake catalogue in "#
                                       + "a supported format; the store is unchanged."], "\(result.stderr)")
         // (An empty store lists the bundled sample; none of the file's codes may be there.)
         let list = try QuaketuiBinary.run(["list", "--json", "--limit", "100000"], stateDirectory: dir.url)

@@ -30,8 +30,8 @@ import Testing
         #expect(imported.status == 0, "\(imported.stderr)")
         #expect(imported.lines.first?.hasPrefix("imported 1 quake (1 new, 0 updated, 0 unchanged, 2 skipped) in ") == true, "\(imported.stdout)")
         #expect(Array(imported.lines.dropFirst()) == [
-            #"  skipped feature 0 (line 1): "time" -1000000000000000 is outside the supported years 0001…9999"#,
-            #"  skipped feature 1 (line 1): "time" 20000000000000000 is outside the supported years 0001…9999"#,
+            #"  skipped feature 1 (line 1): "time" -1000000000000000 is outside the supported years 0001…9999"#,
+            #"  skipped feature 2 (line 1): "time" 20000000000000000 is outside the supported years 0001…9999"#,
         ], "\(imported.stdout)\(imported.stderr)")
         let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: dir.url.appendingPathComponent("s"))
         #expect(list.status == 0, "\(list.stderr)")

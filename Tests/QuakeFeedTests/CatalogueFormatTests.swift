@@ -36,9 +36,28 @@ import QuakeTestSupport
         let reader = try FeedReader(source: .bytes(Array(CatalogueFixtures.fdsnText12.utf8)), name: "ingv.txt")
         let records = try reader.readAll()
         #expect(records.map(\.code) == ["ingv:37893831"])
-        #expect(records[0].time == 1_709_287_933_450)
-        #expect(reader.skipped.map(\.description) == [#"feature 3 (line 3): Latitude "not a number" is not a number"#])
+        #expect(records[0].time == 1_709_287_933_450 && records[0].magnitude == 2.1 && records[0].magType == "ML")
+        #expect(reader.skipped.map(\.description) == [#"line 3: Latitude "not a number" is not a number"#])
         _ = try check(Array(CatalogueFixtures.fdsnText12.utf8), format: .fdsnText, count: 1)
+    }
+
+    /// A magnitude or depth that is there but no number the store takes skips its record with
+    /// the reason, as GeoJSON's do (`1e400` and `nan` were read as none, silently); an empty
+    /// cell is none.
+    @Test func fdsnTextSkipsAMagnitudeOrDepthThatIsNoUsableNumber() throws {
+        let header = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName\n"
+        func row(_ id: String, depth: String, magnitude: String) -> String {
+            "\(id)|2024-01-01T00:00:00|35|140|\(depth)|EMSC|EMSC|EMSC|\(id)|ml|\(magnitude)|EMSC|JAPAN\n"
+        }
+        let text = header + row("a1", depth: "10", magnitude: "1e400") + row("a2", depth: "10", magnitude: "nan")
+            + row("a3", depth: "NaN", magnitude: "4") + row("a4", depth: "10", magnitude: "big") + row("a5", depth: "", magnitude: "")
+            + row("a6", depth: "12", magnitude: "4.5")
+        let reader = try FeedReader(source: .bytes(Array(text.utf8)), name: "bad.txt")
+        let records = try reader.readAll()
+        #expect(records.map(\.code) == ["emsc:a5", "emsc:a6"])
+        #expect(records[0].magnitude == nil && records[0].depth == nil)
+        #expect(reader.skipped.map(\.description) == ["line 2: magnitude inf is not a finite number", "line 3: magnitude nan is not a finite number",
+                                                      "line 4: depth nan is not a finite number", #"line 5: Magnitude "big" is not a number"#])
     }
 
     @Test func fdsnTextWithoutHeaderUsesTheStandardOrder() throws {

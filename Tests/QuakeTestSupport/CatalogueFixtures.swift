@@ -16,8 +16,8 @@ public enum CatalogueFixtures {
     /// FDSN text, 12 columns (no EventLocationName), INGV style: numeric ids, no time zone.
     public static let fdsnText12 = """
         #EventID|Time|Latitude|Longitude|Depth/Km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor
-        37893831|2024-03-01T10:12:13.450000|42.8|13.1|9.5|SURVEY-INGV|||||ML|2.1|--
-        37893832|2024-03-01T11:00:00.000000|not a number|13.1|9.5|SURVEY-INGV|||||ML|2.1|--
+        37893831|2024-03-01T10:12:13.450000|42.8|13.1|9.5|SURVEY-INGV||||ML|2.1|--
+        37893832|2024-03-01T11:00:00.000000|not a number|13.1|9.5|SURVEY-INGV||||ML|2.1|--
 
         """
 
