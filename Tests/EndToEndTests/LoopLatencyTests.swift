@@ -240,7 +240,8 @@ struct LoopLatencyTests {
 
 
 /// The browser's trace (`QUAKETUI_TRACE`, `FrameTrace`): `key <read ns> <waiting since ns>` and
-/// `frame <ns> <rows>` lines, on CLOCK_MONOTONIC, and `merge <ns>` (how long a merge took).
+/// `frame <ns> <rows> <header row>` lines, on CLOCK_MONOTONIC, and `merge <ns>` (how long a merge
+/// took).
 enum FrameTraceLines {
     static func now() -> Int64 {
         var now = timespec()

@@ -526,8 +526,9 @@ final class BrowserApp {
             return
         }
         lastFrame = frame
-        terminal.present(Screen.render(frame))
-        trace?.frame(rows: model.results.rowsMaterialized)
+        let drawn = Screen.render(frame)
+        terminal.present(drawn)
+        trace?.frame(rows: model.results.rowsMaterialized, drawn: drawn)
     }
 
     // MARK: The outside world

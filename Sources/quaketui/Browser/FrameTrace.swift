@@ -1,8 +1,11 @@
 import Foundation
+import QuakeTUI
 
 /// A trace for the benchmark, off unless `QUAKETUI_TRACE=FILE` is set: one line per frame
-/// presented, `frame <CLOCK_MONOTONIC ns> <rows materialized so far>`, so a driver on a
-/// pseudo-terminal can time launch → first frame and key → frame on the same clock. Tests also
+/// presented, `frame <CLOCK_MONOTONIC ns> <rows materialized so far> <the header row>`, so a
+/// driver on a pseudo-terminal can time launch → first frame and key → frame on the same clock,
+/// and check what the frame says it shows (the header row as drawn, trailing spaces trimmed:
+/// `quaketui │ 1,234 quakes │ sort intensity ↓ │ … scene main`). Tests also
 /// read `key` (a key or mouse event was handled) and `idle` (nothing pending, every scene
 /// change on disk) lines, to wait on conditions rather than sleep.
 ///
@@ -33,8 +36,18 @@ final class FrameTrace {
         try? handle.write(contentsOf: Data("\(name)\n".utf8))
     }
 
-    func frame(rows: Int) {
-        try? handle.write(contentsOf: Data("frame \(Self.now()) \(rows)\n".utf8))
+    /// The time is taken first: reading the header row is not part of the frame's time.
+    func frame(rows: Int, drawn: CellBuffer) {
+        let now = Self.now()
+        try? handle.write(contentsOf: Data("frame \(now) \(rows) \(Self.firstRow(drawn))\n".utf8))
+    }
+
+    /// Row 0 of the frame as text (the header), without the trailing spaces of its bar.
+    private static func firstRow(_ drawn: CellBuffer) -> String {
+        var text = ""
+        for x in 0..<(drawn.height > 0 ? drawn.width : 0) where !drawn[x, 0].isContinuation { text += drawn[x, 0].grapheme }
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     func key(read: Int64, waitingSince: Int64) {
