@@ -130,7 +130,7 @@ enum BrowserRole {
                 try key("near-off", .toggleNearHome)
             }
             for _ in 0..<repetitions where plays("sort") {
-                // With a home: magnitude → region → depth → distance → time.
+                // With a home: magnitude → region → depth → distance → intensity → time.
                 for _ in QuakeSortOrder.allCases {
                     let next = model.state.sort.order.next(hasHome: true)
                     try key("sort-\(next.rawValue)", .nextSortOrder)

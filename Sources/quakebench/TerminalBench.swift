@@ -15,20 +15,44 @@ struct TerminalBench {
     var idleSeconds = 60
     let scene = "bench"
 
-    /// A key's bytes as a terminal sends them, and the row its samples go to (nil: typed to get
-    /// somewhere, not timed).
+    /// A key's bytes as a terminal sends them, the row its samples go to (nil: typed to get
+    /// somewhere, not timed), and what the header row of the key's frame must then say: a
+    /// sequence that no longer does what its rows name (issue 55's intensity sort joined `s`'s
+    /// cycle, and the bench timed it as `s` → time) stops the bench rather than mislabel them.
     struct Step {
         let bytes: String
         let row: String?
-        static func timed(_ bytes: String, _ row: String) -> Step { Step(bytes: bytes, row: row) }
+        var header: HeaderCheck? = nil
+        static func timed(_ bytes: String, _ row: String, header: HeaderCheck? = nil) -> Step {
+            Step(bytes: bytes, row: row, header: header)
+        }
         static func untimed(_ bytes: String) -> Step { Step(bytes: bytes, row: nil) }
+        /// `s` to `order`: its row, `s → ORDER`, and the header's `sort ORDER ↓|↑`.
+        static func sort(_ order: String) -> Step { .timed("s", "s → \(order)", header: .shows("sort \(order) ")) }
+        /// Typed on the command line (`:`), each character untimed; the timed key is its Enter.
+        static func command(_ text: String) -> [Step] { ([":"] + text.map(String.init)).map(untimed) }
+    }
+
+    /// Text the header row must hold, or must not, after a step's frame.
+    enum HeaderCheck {
+        case shows(String)
+        case lacks(String)
+
+        /// Nil when `header` agrees, else what went wrong.
+        func failure(_ header: String) -> String? {
+            switch self {
+            case .shows(let text): header.contains(text) ? nil : "the header does not show “\(text)”"
+            case .lacks(let text): header.contains(text) ? "the header still shows “\(text)”" : nil
+            }
+        }
     }
 
     /// Every key of SPEC §8 that draws a frame (`q` and `Q` end the browser, so they are timed by
-    /// no row), plus `~`, in sequences that leave the browser where they found it: each sequence
-    /// runs `runs` times. The scene starts mid-list with the detail open; home is set, so `s`
-    /// goes through magnitude → region → depth → distance → time and the first distance sort builds its
-    /// table (its sample is that row's worst).
+    /// no row), plus `~` and issue 55's `:intensity 4+`, in sequences that leave the browser
+    /// where they found it: each sequence runs `runs` times. The scene starts mid-list with the
+    /// detail open, sorted by time; home is set, so `s` goes through magnitude → region → depth →
+    /// distance → intensity → time (`QuakeSortOrder.next(hasHome: true)`; each step checks the
+    /// header) and the first distance sort builds its table (its sample is that row's worst).
     static let sequences: [[Step]] = [
         [.untimed("\u{1B}")],  // close the restored detail (Esc's own row is below)
         [.timed("j", "j (next quake)"), .timed("k", "k (previous quake)")],
@@ -42,10 +66,14 @@ struct TerminalBench {
          .timed("\u{1B}", "Esc (close the detail)")],
         [.untimed("/")] + BrowserRole.searchWord.map { .timed(String($0), "search keystroke (/alaska, each letter)") }
             + [.timed("\r", "Enter (keep the search)"), .timed("\u{1B}", "Esc (clear the search)")],
-        [.timed("s", "s → magnitude"), .timed("s", "s → region"), .timed("s", "s → depth"), .timed("s", "s → distance"), .timed("s", "s → time")],
-        [.timed("S", "S (reverse the order)"), .timed("S", "S (reverse the order)")],
+        ["magnitude", "region", "depth", "distance", "intensity", "time"].map(Step.sort),
+        [.timed("S", "S (reverse the order)", header: .shows("sort time ↑")),
+         .timed("S", "S (reverse the order)", header: .shows("sort time ↓"))],
         Array(repeating: .timed("m", "m (each minimum magnitude)"), count: 4),
         [.timed("~", "~ (near home on)"), .timed("~", "~ (near home off)")],
+        // Issue 55's filter by the intensity predicted at home (in time order), then cleared.
+        Step.command("intensity 4+") + [.timed("\r", ":intensity 4+ Enter (filter by intensity at home)", header: .shows(":intensity 4+"))]
+            + Step.command("clear") + [.timed("\r", ":clear Enter (clear the filters)", header: .lacks(":intensity"))],
         [.timed("?", "? (help)"), .timed("\u{1B}", "Esc (close help)")],
         [.timed("e", "e (edit notes)"), .timed("\u{1B}", "Esc (cancel the notes)")],
         [.timed("H", "H (handoff)"), .timed("r", "r (refresh in the background)"), .timed("\u{0C}", "ctrl-l (redraw)")],
@@ -74,7 +102,10 @@ struct TerminalBench {
                 for step in sequence {
                     let sent = monotonicNanoseconds()
                     browser.terminal.type(step.bytes)
-                    let drawn = try browser.nextFrameAfterKey()
+                    let (drawn, header) = try browser.nextFrameAfterKey()
+                    if let failure = step.header?.failure(header) {
+                        throw BenchError("after \(step.row ?? "an untimed key") (\(step.bytes.debugDescription)) \(failure): “\(header)”")
+                    }
                     guard let row = step.row else { continue }
                     if samples[row] == nil { rows.append(row) }
                     samples[row, default: []].append(Double(drawn - sent) / 1e9)
@@ -154,18 +185,19 @@ struct TerminalBench {
         }
 
         /// The time of the first frame presented after the browser handled the key just typed
-        /// (its `key` trace line), waiting up to 10 s.
+        /// (its `key` trace line), and that frame's header row as drawn, waiting up to 10 s.
         ///
         /// Not the first frame after the key's bytes were written: a frame the browser was
         /// drawing when they arrived (a background count of the previous key settling) does not
         /// show the key, and taking it as the key's frame shifts every later key onto the frame
         /// of the key before it (`s` → time was timed by the frame of `s` → distance).
-        func nextFrameAfterKey() throws -> UInt64 {
+        func nextFrameAfterKey() throws -> (time: UInt64, header: String) {
             var handled = false
             return try lines.wait("the browser drew no frame for a key within 10 s (trace \(trace.path))") { parts in
                 if parts.first == "key" { handled = true }
                 guard handled, parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { return nil }
-                return time
+                // `frame <ns> <rows> <header row>` (FrameTrace); the header's words rejoined.
+                return (time, parts.dropFirst(3).joined(separator: " "))
             }
         }
 
