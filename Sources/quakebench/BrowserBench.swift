@@ -74,6 +74,7 @@ struct BrowserBench {
         keys.append(("sort-region", "key→frame: sort → region (s)", sql.regionOrder))
         keys.append(("sort-depth", "key→frame: sort → depth (s)", sql.depthOrder))
         keys.append(("sort-distance", "key→frame: sort → distance (s)", sql.distanceOrder))
+        keys.append(("sort-intensity", "key→frame: sort → intensity (s)", sql.intensityOrder))
         keys.append(("sort-time", "key→frame: sort → time (s)", sql.timeOrder))
         keys.append(("collapse", "key→frame: fold / unfold a day (space)", sql.timeOrder))
         keys.append(("reverse", "key→frame: reverse the order (S)", sql.timeOrderAscending))
@@ -243,6 +244,22 @@ struct PeerSQL {
         let km = BrowserRole.home.mathFunctionsDistanceSQL()
         return ["SELECT (km >= 100) + (km >= 300) + (km >= 1000) + (km >= 3000) AS band, count(*) FROM (SELECT \(km) AS km FROM quake) GROUP BY band;",
                 "SELECT \(columns) FROM quake ORDER BY \(km), id LIMIT \(window) OFFSET \(middle);",
+                detail]
+    }
+
+    /// The intensity sort (issue 55): every row's intensity predicted at home by Allen, Wald &
+    /// Worden (2012) as `FeltIntensity.equation` writes it, with the math functions (no
+    /// magnitude: no intensity, last), whole intensities I–X by `GROUP BY`, strongest first.
+    var intensityOrder: [String] {
+        typealias C = FeltIntensity.Coefficients
+        let km = BrowserRole.home.mathFunctionsDistanceSQL()
+        let r = "sqrt(\(km) * \(km) + coalesce(depth, 0) * coalesce(depth, 0))"
+        let rm = "(\(C.m1) + \(C.m2) * exp(magnitude - 5))"
+        let mmi = "(\(C.c0) + \(C.c1) * magnitude + \(C.c2) * ln(sqrt(r * r + \(rm) * \(rm)))"
+            + " + CASE WHEN r > \(C.hinge) THEN \(C.c4) * ln(r / \(C.hinge)) ELSE 0 END)"
+        let rows = "SELECT id, code, magnitude, place, time, depth, latitude, longitude, notes, \(mmi) AS mmi FROM (SELECT *, \(r) AS r FROM quake)"
+        return ["SELECT max(1, min(10, round(mmi))) AS band, count(*) FROM (\(rows)) GROUP BY band ORDER BY band DESC;",
+                "SELECT code, magnitude, place, time, depth, latitude, longitude, notes IS NOT NULL FROM (\(rows)) ORDER BY mmi IS NULL, mmi DESC, id LIMIT \(window) OFFSET \(middle);",
                 detail]
     }
 
