@@ -50,6 +50,19 @@ extension DownloadLimitTests {
         #expect(requests < 5, "\(requests) requests")
     }
 
+    /// A service that honours `limit` but fills every answer, however small the window, was
+    /// walked a second a request without end (2,697 requests in two minutes with limit 10).
+    @Test func aServiceThatFillsEveryWindowEndsTheFetchAtTheSmallestWindow() throws {
+        let (error, requests, _) = try Self.fetch("always-full")
+        #expect(error?.hasPrefix("The service sent a full page (20 events, limit=20) for 3 windows of one second in a row, the last from ") == true,
+                "\(error ?? "no error")")
+        #expect(error?.hasSuffix("no window is small enough to page it (no catalogue holds that many quakes a second for long), so the "
+                                 + "fetch stops; the windows fetched so far are kept: try a narrower query (a higher --min-magnitude, a "
+                                 + "smaller region) or another --service") == true, "\(error ?? "no error")")
+        // Halving two days down to a second is 18 requests, then the three full seconds.
+        #expect(requests < 30, "\(requests) requests")
+    }
+
     @Test func aServiceThatAnswers500EveryTimeEndsTheFetchAfterTheRetries() throws {
         let (error, requests, base) = try Self.fetch("always-500")
         #expect(error == "The service answered HTTP 500 (Internal Server Error) 9 times in a row for the window from "

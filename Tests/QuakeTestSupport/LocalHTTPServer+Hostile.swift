@@ -13,7 +13,8 @@ import Foundation
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
 /// - `/always-413/…`, `/always-500/…`: every request refused with that status (an FDSN service at
-///   its worst); `/no-limit/…`: FDSN text with twice the `limit` asked for, whatever the window.
+///   its worst); `/no-limit/…`: FDSN text with twice the `limit` asked for, whatever the window;
+///   `/always-full/…`: exactly the `limit` asked for, at the window's start, whatever the window.
 ///   Each mode answers 200 requests, then 404 (a fetch that never ends fails instead of hanging).
 /// - `/reset/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a TCP reset.
 /// - `/empty/…`: 204 No Content.
@@ -78,19 +79,24 @@ extension LocalHTTPServer {
                     self.wfile.flush()
                     sys.stdout.write('sent %s\n' % name)
                     sys.stdout.flush()
-                elif mode in ('always-413', 'always-500', 'no-limit'):
+                elif mode in ('always-413', 'always-500', 'no-limit', 'always-full'):
                     with counting:
                         counted[mode] = counted.get(mode, 0) + 1
                         n = counted[mode]
                     if n > 200:
                         self.send_error(404, 'the test server answers 200 requests of a mode, no more')
-                    elif mode == 'no-limit':
-                        # Every window gets twice the limit asked for: a service that ignores `limit`.
-                        limit = int(urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query).get('limit', ['20'])[0])
+                    elif mode in ('no-limit', 'always-full'):
+                        # no-limit: every window gets twice the limit asked for (a service that
+                        # ignores `limit`); always-full: exactly the limit, at the window's start
+                        # (a service that fills every answer, however small the window).
+                        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                        limit = int(query.get('limit', ['20'])[0])
+                        start = query.get('starttime', ['2024-01-01T00:00:00.000'])[0]
                         lines = ['#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName']
-                        for i in range(2 * limit):
+                        for i in range(2 * limit if mode == 'no-limit' else limit):
                             code = 'nl%d_%d' % (n, i)
-                            lines.append('%s|2024-01-01T00:00:00.000|61|-150|10|us|us|us|%s|ml|2.5|us|Alaska' % (code, code))
+                            time_text = '2024-01-01T00:00:00.000' if mode == 'no-limit' else start
+                            lines.append('%s|%s|61|-150|10|us|us|us|%s|ml|2.5|us|Alaska' % (code, time_text, code))
                         body = ('\n'.join(lines) + '\n').encode()
                         self.send_response(200)
                         self.send_header('Content-Type', 'text/plain')

@@ -98,6 +98,11 @@ public final class FDSNFetch {
     private let note: (String) -> Void
     /// What replacing the bundled sample removed and kept, once a window replaced it.
     private var sampleReplaced: SampleReplacement?
+    /// The smallest windows in a row that came back full (`limit` events in a second).
+    private var fullSmallestWindows = 0
+    /// How many full smallest windows in a row end the fetch: no real catalogue holds `limit`
+    /// events a second for seconds on end, so the service pages nothing (it fills every answer).
+    static let fullSmallestWindowsAtMost = 3
     /// One download helper for every window (60 s stall limit: a service may think long before
     /// it answers a large window).
     private let downloads = DownloadSession(timeout: 60)
@@ -380,7 +385,19 @@ public final class FDSNFetch {
         if read >= limit {
             // Its events stay stored (they are the range's), and its halves are asked for.
             if windowLength > Self.minimumWindow { return .limitReached(partial: counts) }
+            fullSmallestWindows += 1
+            // A service that fills every answer, whatever the window, would be walked a second a
+            // request without end (172,800 requests for two days).
+            if fullSmallestWindows >= Self.fullSmallestWindowsAtMost {
+                return .failed(FDSNFetchError("The service sent a full page (\(limit.formatted()) events, limit=\(limit)) for "
+                    + "\(fullSmallestWindows) windows of one second in a row, the last from \(FDSNQuery.format(start))Z: no window is "
+                    + "small enough to page it (no catalogue holds that many quakes a second for long), so the fetch stops; the "
+                    + "windows fetched so far are kept: try a narrower query (a higher --min-magnitude, a smaller region) or another --service"),
+                               partial: counts)
+            }
             note("more than \(limit) events within one second at \(FDSNQuery.format(windowEnd))Z; the service may have left some out")
+        } else {
+            fullSmallestWindows = 0
         }
         if let replaced = try SampleCatalogue.removeSample(in: tx) { sampleReplaced = replaced }
         next.quakes += read
