@@ -94,7 +94,7 @@ public final class AppStorage: @unchecked Sendable {
         let lock = try FileLock.acquire(state.defaultsLockPath)
         defer { lock.unlock() }
         let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
-                                           what: "defaults.plist")
+                                           what: "defaults.plist", keepingOddEntries: true)
         // Writing over a file that could not be read would replace every other setting.
         if let error = loaded.readError { throw error }
         var root = loaded.root
@@ -127,7 +127,10 @@ public final class AppStorage: @unchecked Sendable {
     /// - Throws: ``SettingsUnreadable`` naming the file and the error.
     public func requireReadable() throws {
         let error = mutex.withLock { lastReadError }
-        if let error { throw SettingsUnreadable(path: path, cause: error.systemMessage ?? error.detail ?? "an I/O error") }
+        if let error {
+            throw SettingsUnreadable(path: path, cause: error.systemMessage ?? error.detail ?? "an I/O error",
+                                     isNoFile: error.code == .unsafeStateFile)
+        }
     }
 
     /// Re-reads the file; returns whether any value changed.
@@ -135,7 +138,7 @@ public final class AppStorage: @unchecked Sendable {
     public func reload() -> Bool {
         let handlers: [@Sendable () -> Void]? = writing.withLock {
             let loaded = PropertyListFile.load(path, limit: AppStorage.maximumFileSize, checks: AppKeys.checks,
-                                               what: "defaults.plist")
+                                               what: "defaults.plist", keepingOddEntries: true)
             mutex.lock()
             defer { mutex.unlock() }
             lastReadError = loaded.readError
@@ -207,11 +210,22 @@ public final class AppStorage: @unchecked Sendable {
 /// `defaults.plist` could not be read, and a command's answer depends on it (``AppStorage/requireReadable()``).
 public struct SettingsUnreadable: Error, CustomStringConvertible, Sendable {
     public let path: String
-    /// The system's word for the failure ("Input/output error").
+    /// The system's word for the failure ("Input/output error"), or what is there instead of a
+    /// file ("a FIFO (named pipe)").
     public let cause: String
+    /// Whether the entry at `path` is no regular file (a directory, a FIFO, a link).
+    public var isNoFile = false
+
+    public init(path: String, cause: String, isNoFile: Bool = false) {
+        (self.path, self.cause, self.isNoFile) = (path, cause, isNoFile)
+    }
 
     public var description: String {
-        "Could not read the settings in \(path) (\(cause)), and the answer depends on them: it is not given with the defaults "
+        if isNoFile {
+            return "Could not read the settings: \(path) is \(cause), not a file, and the answer depends on them: it is not "
+                + "given with the defaults in their place. It is left as it is: remove it (rm -r '\(path)') and set the settings again."
+        }
+        return "Could not read the settings in \(path) (\(cause)), and the answer depends on them: it is not given with the defaults "
             + "in their place. The file is left as it is; run the command again, and if this keeps happening, check the disk."
     }
 }

@@ -31,16 +31,22 @@ enum PropertyListFile {
     /// - A missing file is an empty dictionary, silently.
     /// - An empty, oversized, unparseable or non-dictionary file is *moved* aside as
     ///   `path.corrupt-TIMESTAMP`.
-    /// - A file that cannot be read (an I/O error after retries) is left alone: `readError`.
+    /// - A file that cannot be read (an I/O error after retries) is left alone: `readError`; so
+    ///   is an entry that is no regular file (a directory, a FIFO, a link: `unsafeStateFile`) when
+    ///   `keepingOddEntries` (the settings: nothing can say what they were, and what is there is
+    ///   the user's to remove), else it is moved aside as a corrupt file is (a scene's files).
     /// - A dictionary whose known keys (per `checks`) have wrong-typed values is *copied* aside the
     ///   same way (the other keys stay), and those keys are dropped so they read as defaults.
-    static func load(_ path: String, limit: Int, checks: [KeyCheck], what: String) -> Loaded {
+    static func load(_ path: String, limit: Int, checks: [KeyCheck], what: String, keepingOddEntries: Bool = false) -> Loaded {
         let data: Data?
         do {
             data = try AtomicFile.read(path, limit: limit)
-        } catch let error as QuakeScenesError where error.code == .fileOperationFailed {
+        } catch let error as QuakeScenesError
+                    where error.code == .fileOperationFailed || (keepingOddEntries && error.code == .unsafeStateFile) {
             // An I/O error says nothing about the contents: only a file read whole that does not
-            // parse is corrupt (issue 29). Leave it in place; the next read may well succeed.
+            // parse is corrupt (issue 29). Leave it in place; the next read may well succeed. A
+            // directory or FIFO where the settings belong is not moved either (a read-only command
+            // moved it aside and answered with the defaults, saying nothing): it is named, and stays.
             return Loaded(root: [:], notice: "Could not read \(what): \(error) Using the defaults for now; the file is left as it is.",
                           readError: error)
         } catch {

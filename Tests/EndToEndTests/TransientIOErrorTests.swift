@@ -74,6 +74,36 @@ import Testing
         #expect(try Self.alertMagnitude(dir) == "M 6.5\n")
     }
 
+    /// A directory or a FIFO where defaults.plist belongs: every command that reads the settings
+    /// says so and fails, a save does not replace it, and it stays where it is (the read-only
+    /// commands moved it aside and answered with the defaults, silently).
+    @Test(arguments: ["directory", "FIFO"])
+    func aDirectoryOrFIFOInPlaceOfTheSettingsIsNamedAndLeftAlone(kind: String) throws {
+        let dir = try Self.stateWithSettings()
+        defer { dir.remove() }
+        let defaults = dir.url.appendingPathComponent("defaults.plist").path
+        try FileManager.default.removeItem(atPath: defaults)
+        if kind == "directory" {
+            try FileManager.default.createDirectory(atPath: defaults, withIntermediateDirectories: false)
+        } else {
+            #expect(mkfifo(defaults, 0o600) == 0)
+        }
+        let what = kind == "directory" ? "a directory" : "a FIFO (named pipe)"
+        let sentence = "Error: Could not read the settings: \(defaults) is \(what), not a file, and the answer depends on them: it is "
+            + "not given with the defaults in their place. It is left as it is: remove it (rm -r '\(defaults)') and set the settings again."
+        for arguments in [["config"], ["config", "home"], ["list"], ["list", "--sort", "distance"], ["stats"], ["status"]] {
+            let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
+            #expect(result.status == 1, "\(arguments): \(result.stdout)")
+            #expect(result.stderr == sentence + "\n", "\(arguments): \(result.stderr)")
+            #expect(result.stdout.isEmpty, "\(arguments): \(result.stdout)")
+        }
+        let set = try QuaketuiBinary.run(["config", "home", "1,2"], stateDirectory: dir.url)
+        #expect(set.status == 1, "\(set.stdout)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: defaults, isDirectory: &isDirectory) && isDirectory.boolValue == (kind == "directory"))
+        #expect(filesSetAside(in: dir.path).isEmpty)
+    }
+
     @Test func aLastingReadErrorIsReportedAndTheFileIsNeitherMovedNorOverwritten() throws {
         let dir = try Self.stateWithSettings()
         defer { dir.remove() }
