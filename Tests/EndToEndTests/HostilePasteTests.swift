@@ -140,6 +140,15 @@ struct HostilePasteTests {
         }
         // The `s` after the marker sorted nothing: the same order, the same list.
         #expect(after.header.sort == "sort time ↓" && after.rows == before.rows, "before:\n\(before)\nafter:\n\(after)")
+        // A fake end, then a fake start (issue 57's review: `Q` between them closed the scene):
+        // text too. The status line says the paste was ignored again; nothing else moved.
+        try tmux.send(browser.pane, "a")  // a key of its own: the status line's message goes
+        try tmux.waitForScreen(browser.pane, timeout: 10, "the message gone") { $0.status.message != after.status.message }
+        try browser.tmux.paste(browser.pane, bytes: Array("zz\u{1B}[201~s\u{1B}[200~yy".utf8), through: browser.dir.url)
+        let again = try tmux.waitForScreen(browser.pane, timeout: 10, "the second paste ignored") {
+            $0.status.message == "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
+        }
+        #expect(again.header.sort == "sort time ↓" && again.rows == before.rows, "before:\n\(before)\nafter:\n\(again)")
         // In the search, the whole paste is text: the marker's ESC dropped as a control, the rest kept.
         try tmux.send(browser.pane, "/")
         try browser.tmux.paste(browser.pane, bytes: Array("zz\u{1B}[201~sQ".utf8), through: browser.dir.url)

@@ -96,6 +96,21 @@ import Testing
         }
     }
 
+    /// The help's and the log's `/` find is a field too: a paste goes into it (it said "Paste
+    /// ignored: nothing is being edited").
+    @Test func intoTheFindOfTheHelpAndTheLog() throws {
+        for focus in ["help", "log"] {
+            let model = try BrowserUpdateTests.makeModel(BrowserUpdateTests.makeSource())
+            try model.send(focus == "help" ? .toggleHelp : .toggleMessageLog)
+            try model.send(KeyMap.action(for: .character("/"), in: model.state)!)
+            #expect(model.state.isOverlayFinding, "\(focus)")
+            let message = model.state.status.message
+            try model.send(KeyMap.action(for: .paste("so\nrt"), in: model.state)!)
+            #expect(model.state.overlayFind == "so rt", "\(focus)")
+            #expect(model.state.status.message == message, "\(focus)")
+        }
+    }
+
     @Test(arguments: [
         ("a\r\nb\rc\nd", "a b c d", "a\nb\nc\nd"), ("\u{1B}[31mred\u{1B}[0m", "[31mred[0m", "[31mred[0m"),
         ("tab\there", "tab here", "tab    here"), ("\u{0}\u{7F}\u{85}x\u{9B}", " x", "\nx"), ("東京", "東京", "東京"),

@@ -6,9 +6,14 @@ extension BrowserState {
     static let pasteIgnoredMessage = "Paste ignored: nothing is being edited (/ search, : command line, e notes)"
 
     /// Puts pasted text, whole, into the field that has focus, as `KeyMap` gives focus: the `:`
-    /// line, the notes editor, the search field (one refetch for the whole paste). Under a
-    /// question, the help or the message log, or with no field, it does nothing but say so.
+    /// line, the notes editor, the search field (one refetch for the whole paste), the `/` find of
+    /// the help or the message log. Under a question, the help or the message log not finding, or
+    /// with no field, it does nothing but say so.
     mutating func paste(_ text: String) -> [Effect] {
+        if self.confirmation == nil, self.logVisible || self.helpVisible, self.isOverlayFinding {
+            updateOverlayFind(.overlayFindInput(PastedText.line(text)))
+            return []
+        }
         guard self.confirmation == nil, !self.logVisible, !self.helpVisible else {
             self.status.message = Self.pasteIgnoredMessage
             return []

@@ -14,12 +14,14 @@
 /// A paste ends at the terminal's end marker, and only there. A terminal writes the pasted text
 /// between its markers as it is, so the text may itself hold `ESC [201~` (a fake end). The rule:
 /// an end marker that is followed, in what has been read, by another end marker with no start
-/// marker between them is text, and the paste goes on to the last of them. An end marker that
+/// marker between them, or with text and then a start marker between them (a fake end and a fake
+/// start: no one types between two pastes within one read), is text, and the paste goes on to the
+/// last of them. An end marker that
 /// text follows in the same read, with neither marker after it yet, is *held*: a terminal ends
 /// its write of a paste with the end marker, so text right behind it in one read is most likely
 /// more of the paste, written in pieces (tmux writes as the terminal drains). What is held decides
-/// it as it comes: another end marker first (the held one was text), a start marker (it was the
-/// end), more than ``heldTextLimit`` characters (no one types that much at once: paste text),
+/// it as it comes: another end marker (the held one was text, whether a start marker came
+/// between or not), a start marker right behind it (it was the end), more than ``heldTextLimit`` characters (no one types that much at once: paste text),
 /// or ``heldMilliseconds`` without input (it was the end, and the characters after it are keys,
 /// that late; ``flush()``). For a read cut at its limit just after an end marker, the rest is read
 /// before this is decided. Legitimate input never has two end markers without a start between
@@ -213,24 +215,32 @@ public struct InputDecoder: Sendable {
     private func endMarker(at end: Int, moreAvailable: Bool) -> EndMarker {
         let after = end + Self.pasteEnd.count
         if let next = Self.find(Self.pasteEnd, in: pending, from: after) {
-            return Self.find(Self.pasteStart, in: pending, from: after, before: next) == nil ? .text : .end
+            // A start marker right behind it is a second paste; one with text between is as fake
+            // as the end (`zz ESC[201~ Q ESC[200~ yy` ran Q): no one types between two pastes
+            // within one read.
+            guard let start = Self.find(Self.pasteStart, in: pending, from: after, before: next) else { return .text }
+            return start > after ? .text : .end
         }
         if moreAvailable { return .undecided }
-        guard after < pending.count, Self.find(Self.pasteStart, in: pending, from: after) == nil else { return .end }
+        guard after < pending.count else { return .end }
+        if let start = Self.find(Self.pasteStart, in: pending, from: after) {
+            // Text, then a start marker whose paste has not ended yet: its end decides.
+            return start > after && !ending ? .held : .end
+        }
         if pending.count - after > Self.heldTextLimit { return .text }
         return ending ? .end : .held
     }
 
     /// Whether a read ending at `split` (of `scalars`) would end right after an end marker
-    /// followed by a later one with no start marker between them: the decoder cannot know then
-    /// that the first is text (the limit in the type's comment). Tests and the fuzz target skip
-    /// such splits.
+    /// followed by a later one with no start marker right behind it: the decoder cannot know
+    /// then that the first is text (the limit in the type's comment). Tests and the fuzz target
+    /// skip such splits.
     static func splitsEndMarkers(_ scalars: [Unicode.Scalar], at split: Int) -> Bool {
         var index = 0
         var previousEnd: Int?
         while let end = find(pasteEnd, in: scalars, from: index) {
             if let previousEnd, previousEnd + pasteEnd.count == split,
-               find(pasteStart, in: scalars, from: previousEnd + pasteEnd.count, before: end) == nil {
+               find(pasteStart, in: scalars, from: previousEnd + pasteEnd.count, before: end) != previousEnd + pasteEnd.count {
                 return true
             }
             previousEnd = end
