@@ -82,7 +82,8 @@ struct DistanceListTests {
             (["list", "--radius", "100"], "--radius needs a point: give --near LAT,LON, or set a home with 'quaketui config home LAT,LON'."),
             (["list", "--near", "91,0"],
              "'91,0' is not a place: latitude 91 is out of range (-90…90); use LAT,LON in decimal degrees, such as 35.68,139.69."),
-            (["list", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius; use a positive number of kilometres."),
+            (["list", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius; use a positive number of kilometres, at most 20038."),
+            (["list", "--near", "1,2", "--radius", "20039"], "'20039' is not a radius; use a positive number of kilometres, at most 20038."),
         ] {
             let result = try QuaketuiBinary.run(arguments, stateDirectory: dir.url)
             #expect(result.status == 64, "\(arguments)")

@@ -275,7 +275,7 @@ import Testing
         (["watch", "--near", "1,2"], "--near and --radius go together: --near LAT,LON --radius KM."),
         (["watch", "--near", "95,2", "--radius", "10"],
          "'95,2' is not a place: latitude 95 is out of range (-90…90); use LAT,LON in decimal degrees, such as 35.68,139.69."),
-        (["watch", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius; use a positive number of kilometres."),
+        (["watch", "--near", "1,2", "--radius", "-3"], "'-3' is not a radius; use a positive number of kilometres, at most 20038."),
         (["watch", "--min-magnitude", "big"], "'big' is not a magnitude; use a number such as 4.5."),
         (["config", "alertMagnitude", "x"], "'x' is not a valid alertMagnitude; use a magnitude such as 6."),
         (["config", "home", "91,0"], "'91,0' is not a valid home; use LAT,LON in decimal degrees, such as 35.68,139.69."),

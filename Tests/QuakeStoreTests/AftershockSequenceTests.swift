@@ -80,6 +80,18 @@ import Testing
         #expect(unknown.warnings.contains { $0.contains("have 2 magnitude types (") && $0.contains("unknown ") }, "\(unknown.warnings)")
     }
 
+    /// A log-time bin's days as the table names them: three significant digits, the last bin
+    /// ending where the catalogue does (the bin 12.59–15.85 read `13–16` in a catalogue that
+    /// ends at 12.98 days).
+    @Test func aBinIsNamedByItsEdgesAndTheLastEndsWithTheCatalogue() {
+        #expect(LogTimeBins.bin(of: 12.98) == 51)
+        #expect(SequenceText.binDays(51, endDays: 12.98) == "12.6–13.0")
+        #expect(SequenceText.binDays(51, endDays: 100) == "12.6–15.8")
+        #expect(SequenceText.binDays(40, endDays: 100) == "1.00–1.26")
+        #expect(SequenceText.binDays(0, endDays: 100) == "0–1.26e-04")
+        #expect(SequenceText.significant(15.85) == "16" && SequenceText.significant(0.0123) == "0.012")
+    }
+
     /// A share is never said to be all when it is not, nor none when it is some (`stats` said
     /// `usgs 100 %, emsc < 1 %` of 15,604 in 15,610).
     @Test func aShareNearAllIsNotAll() {

@@ -75,6 +75,9 @@ import Testing
         let equal = MagnitudeFrequency(tenths: [40: 200], count: 200)
         #expect(equal.fit == nil)
         #expect(equal.why == "All 200 quakes with a magnitude are in the bin of M 4.0: no spread, no slope to fit.")
+        // One quake is "the one", and a Mc above every quake is "no quake" (it read "All 1 quake … are", "Only 0 quakes").
+        #expect(MagnitudeFrequency(tenths: [40: 1], count: 1).why == "The one quake with a magnitude is in the bin of M 4.0: no spread, no slope to fit.")
+        #expect(MagnitudeFrequency(tenths: [40: 5, 41: 1], count: 6).why == "No quake at or above Mc 4.2; a b-value needs 50.")
         #expect(MagnitudeBootstrap(equal).bError == nil)
         #expect(MagnitudeFrequency(tenths: [:], count: 3).why == "No quake of the list has a usable magnitude.")
         // A method that finds no Mc says so, rather than falling back to another.

@@ -53,18 +53,25 @@ extension AftershockSequence {
 
 /// Numbers of a forecast as people read them.
 public enum SequenceText {
-    /// Two significant digits: `4.9e-05`, `0.012`, `1.2`, `12`, `1,200`.
-    public static func significant(_ value: Double) -> String {
+    /// Two significant digits (or `digits`): `4.9e-05`, `0.012`, `1.2`, `12`, `1,200`.
+    public static func significant(_ value: Double, digits: Int = 2) -> String {
         guard value.isFinite, value > 0 else { return value == 0 ? "0" : "\(value)" }
-        if value < 0.001 { return String(format: "%.1e", value) }
+        if value < 0.001 { return String(format: "%.\(digits - 1)e", value) }
         let magnitude = Int(log10(value).rounded(.down))
-        if magnitude >= 1 {
-            let unit = pow(10, Double(magnitude - 1))
+        if magnitude >= digits - 1 {
+            let unit = pow(10, Double(magnitude - digits + 1))
             return CountFormat.grouped(Int((value / unit).rounded() * unit))
         }
-        var places = 1 - magnitude
-        if (value * pow(10, Double(places))).rounded() >= 100 { places -= 1 }
+        var places = digits - 1 - magnitude
+        if (value * pow(10, Double(places))).rounded() >= pow(10, Double(digits)) { places -= 1 }
         return String(format: "%.\(max(0, places))f", value)
+    }
+
+    /// A log-time bin's days as a table names them, `12.6–15.8`: three significant digits (two
+    /// put 12.59 and 15.85 at `13–16`), the last bin ending where the catalogue does.
+    public static func binDays(_ bin: Int, endDays: Double) -> String {
+        let edges = LogTimeBins.edges(bin)
+        return significant(edges.from, digits: 3) + "–" + significant(min(edges.to, max(edges.from, endDays)), digits: 3)
     }
 
     /// A probability in per cent, two significant digits, with `< 0.1 %` and `> 99 %` at the ends.

@@ -122,8 +122,9 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         if let failure = method.failure(for: binned) { return failure }
         let counts = binned.counts
         if counts.count == 1 {
-            return "All \(CountFormat.quakes(counts[0])) with a magnitude are in the bin of M "
-                + "\(String(format: "%.1f", Double(binned.lowest) / 10)): no spread, no slope to fit."
+            let bin = "the bin of M \(String(format: "%.1f", Double(binned.lowest) / 10)): no spread, no slope to fit."
+            return counts[0] == 1 ? "The one quake with a magnitude is in \(bin)"
+                                  : "All \(CountFormat.quakes(counts[0])) with a magnitude are in \(bin)"
         }
         guard let mc = completenessTenth else { return nil }
         let mcText = String(format: "%.1f", Double(mc) / 10)
@@ -133,7 +134,8 @@ public struct MagnitudeFrequency: Sendable, Equatable {
         guard n < Self.minimumFitCount else {
             return "The magnitudes at or above Mc \(mcText) do not spread: no slope to fit."
         }
-        return "Only \(CountFormat.quakes(n)) at or above Mc \(mcText); a b-value needs \(Self.minimumFitCount)."
+        return n == 0 ? "No quake at or above Mc \(mcText); a b-value needs \(Self.minimumFitCount)."
+                      : "Only \(CountFormat.quakes(n)) at or above Mc \(mcText); a b-value needs \(Self.minimumFitCount)."
     }
 }
 

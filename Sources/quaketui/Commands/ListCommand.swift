@@ -144,7 +144,7 @@ enum ListCommand {
     }
 
     static func radius(from arguments: ParsedArguments, command: CommandSpec = spec) throws(UsageError) -> Double? {
-        try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: command) { $0 > 0 }
+        try arguments.number("radius", is: "a radius", use: "a positive number of kilometres, at most 20038", command: command) { $0 > 0 && $0 <= 20_038 }
     }
 
     /// The request of the command line's sort, search and filters; `--since` counts back from

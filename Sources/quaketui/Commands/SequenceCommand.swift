@@ -150,10 +150,10 @@ enum SequenceCommand {
         lines.append(forecastTable(sequence).joined(separator: "\n"))
         lines.append("")
         lines.append("Days after        aftershocks      per day")
+        let endDays = Double(sequence.end - main.time) / AftershockSequence.msPerDay
         for (index, count) in sequence.histogram.enumerated() where count > 0 {
-            let edges = LogTimeBins.edges(index)
-            let label = SequenceText.significant(edges.from) + "–" + SequenceText.significant(edges.to)
-            let countText = CountFormat.grouped(count), rate = sequence.rate(in: index ..< index + 1).map(SequenceText.significant) ?? ""
+            let label = SequenceText.binDays(index, endDays: endDays)
+            let countText = CountFormat.grouped(count), rate = sequence.rate(in: index ..< index + 1).map { SequenceText.significant($0) } ?? ""
             lines.append(label.padding(toLength: 16, withPad: " ", startingAt: 0) + "  " + String(repeating: " ", count: max(0, 11 - countText.count))
                          + countText + "  " + String(repeating: " ", count: max(0, 11 - rate.count)) + rate)
         }

@@ -99,7 +99,7 @@ enum WatchCommand {
         case (nil, nil): break
         case (let near?, _?):
             filter.center = try ListCommand.point(near, command: spec)
-            filter.radius = try arguments.number("radius", is: "a radius", use: "a positive number of kilometres", command: spec) { $0 > 0 }
+            filter.radius = try arguments.number("radius", is: "a radius", use: "a positive number of kilometres, at most 20038", command: spec) { $0 > 0 && $0 <= 20_038 }
         default:
             throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
         }
