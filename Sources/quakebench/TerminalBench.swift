@@ -70,7 +70,7 @@ struct TerminalBench {
         [.timed("S", "S (reverse the order)", header: .shows("sort time ↑")),
          .timed("S", "S (reverse the order)", header: .shows("sort time ↓"))],
         Array(repeating: .timed("m", "m (each minimum magnitude)"), count: 4),
-        [.timed("~", "~ (near home on)"), .timed("~", "~ (near home off)")],
+        [.timed("~", "~ (near home on)", header: .shows("near ")), .timed("~", "~ (near home off)", header: .lacks("near "))],
         // Issue 55's filter by the intensity predicted at home (in time order), then cleared.
         Step.command("intensity 4+") + [.timed("\r", ":intensity 4+ Enter (filter by intensity at home)", header: .shows(":intensity 4+"))]
             + Step.command("clear") + [.timed("\r", ":clear Enter (clear the filters)", header: .lacks(":intensity"))],
@@ -78,6 +78,27 @@ struct TerminalBench {
         [.timed("e", "e (edit notes)"), .timed("\u{1B}", "Esc (cancel the notes)")],
         [.timed("H", "H (handoff)"), .timed("r", "r (refresh in the background)"), .timed("\u{0C}", "ctrl-l (redraw)")],
     ]
+
+    /// `/` `Esc` (no search), `:sort time desc`, `:clear` and, when the header says so, `~`:
+    /// untimed, each frame awaited, the header checked.
+    static func startFromTimeOrder(_ browser: Browser) throws {
+        var header = ""
+        for step in [Step.untimed("/"), .untimed("\u{1B}")] + Step.command("sort time desc") + [.untimed("\r")]
+                        + Step.command("clear") + [.untimed("\r")] {
+            browser.terminal.type(step.bytes)
+            header = try browser.nextFrameAfterKey().header
+        }
+        if header.contains("near ") {
+            browser.terminal.type("~")
+            header = try browser.nextFrameAfterKey().header
+        }
+        // At 5M the counts of that whole list take a while: the sequences start once they are
+        // exact (a key typed before would wait for them, and its frame show the list before it).
+        while header.contains("… quakes") { header = try browser.nextHeader() }
+        guard header.contains("sort time ↓"), !header.contains("near "), !header.contains(" :"), !header.contains(" /") else {
+            throw BenchError("the scene did not come back to time order, unfiltered, unsearched: “\(header)”")
+        }
+    }
 
     func run(n: Int) throws -> [Figure] {
         warmPageCache(store)
@@ -97,7 +118,10 @@ struct TerminalBench {
         _ = try browser.nextFrame(after: 0)
         var rows: [String] = []
         var samples: [String: [Double]] = [:]
-        for sequence in Self.sequences {
+        for (index, sequence) in Self.sequences.enumerated() {
+            // After the first (the restored detail closed): a scene another run left may be in
+            // another order, filtered or near home; the sequences start from time order, unfiltered.
+            if index == 1 { try Self.startFromTimeOrder(browser) }
             for _ in 0..<(sequence.contains { $0.row != nil } ? runs : 1) {
                 for step in sequence {
                     let sent = monotonicNanoseconds()
@@ -198,6 +222,14 @@ struct TerminalBench {
                 guard handled, parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { return nil }
                 // `frame <ns> <rows> <header row>` (FrameTrace); the header's words rejoined.
                 return (time, parts.dropFirst(3).joined(separator: " "))
+            }
+        }
+
+        /// The header row of the next frame the browser presents, waiting up to 10 s.
+        func nextHeader() throws -> String {
+            try lines.wait("the browser drew no frame within 10 s (trace \(trace.path))") { parts in
+                guard parts.count >= 2, parts[0] == "frame" else { return nil }
+                return parts.dropFirst(3).joined(separator: " ")
             }
         }
 
