@@ -473,11 +473,12 @@ extension WriteTransaction {
             try setCode.bind([.text("\u{1}moving \(row)"), .integer(row)])
             try setCode.step()
         }
-        // The reports this transaction inserted (rows past the largest id it began with) that
-        // joined a quake: every one in an event with a report stored before, and all but the
-        // preferred one in an event of new reports alone (that one is the new quake).
+        // The reports this transaction inserted (rows from its first inserted id on) that joined
+        // a quake: every one in an event with a report stored before, and all but the preferred
+        // one in an event of new reports alone (that one is the new quake).
+        let firstNewID = firstInsertedID ?? .max
         for event in events {
-            let inserted = event.members.filter { !inReportTable[$0] && oldEvent[$0] > lastIDBefore }
+            let inserted = event.members.filter { !inReportTable[$0] && oldEvent[$0] >= firstNewID }
             for m in inserted {
                 if inserted.count == event.members.count && m == event.preferred {
                     joinedCodes.remove(records[m].code)

@@ -31,7 +31,13 @@ public final class WriteTransaction {
     /// indexed after association).
     var stagesReports = false
     /// The row id the last inserted (or staged) report took.
-    var lastInsertedID: Int64 = 0
+    var lastInsertedID: Int64 = 0 {
+        didSet { if firstInsertedID == nil { firstInsertedID = lastInsertedID } }
+    }
+    /// The row id the transaction's first inserted (or staged) report took: every row past the
+    /// largest id before it, so a row from it on holds a report this transaction inserted (rows
+    /// get ids past the largest; a staged report's too). Nil: none inserted yet.
+    var firstInsertedID: Int64?
     /// Every agency whose rows the store may hold, while no event has two (nil: not known);
     /// `stageIfJoining` skips its seeks when it holds no other agency than a report's.
     var storedAgencies: Set<String>?
@@ -45,10 +51,6 @@ public final class WriteTransaction {
     /// `reportsMayExist()` and `hasWithdrawn()` once read (or set) in this transaction.
     var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?
 
-    /// The largest row id when the transaction began: a row past it holds a report this
-    /// transaction inserted (rows get ids past the largest; a staged report's too).
-    let lastIDBefore: Int64
-
     /// The reports this transaction inserted that joined a quake another agency reported (one
     /// stored before, or another report of this transaction), by code, as association decided
     /// (after it: `joinedCount`). The quakes it added are its inserted reports but these.
@@ -60,7 +62,6 @@ public final class WriteTransaction {
     /// at a time, then said "nothing was changed": issue 57's fault sweep).
     init(connection: Connection) throws(SQLiteError) {
         self.connection = connection
-        lastIDBefore = try connection.scalar("SELECT coalesce(max(id), 0) FROM quake").int64 ?? 0
         let version = try connection.scalar("PRAGMA user_version").int64 ?? 0
         associates = version >= Int64(Schema.reportsAssociated)
         keepsRevisions = version >= Int64(Schema.revisionsKept)

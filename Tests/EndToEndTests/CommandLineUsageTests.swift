@@ -36,7 +36,7 @@ import Testing
         // Issue 57.4: the `:` line's number parser, with the same refusal of what a number cannot hold exactly.
         (["list", "--min-magnitude", "9999999999999999999"], 64, "Error: --min-magnitude: '9999999999999999999' has more digits "
          + "than a number can hold exactly (at most 15 significant digits, and 15 before the point); use a number such as 4.5."),
-        (["list", "--near", "35.68,139.69", "--radius", "1e3"], 64, "Error: '1e3' is not a radius; use a positive number of kilometres."),
+        (["list", "--near", "35.68,139.69", "--radius", "1e3"], 64, "Error: '1e3' is not a radius; use a positive number of kilometres, at most 20038."),
         // Issue 56.12: the spellings the browser and the other commands take, and what is wrong said as such.
         (["fetch", "--service", "emsx"], 64,
          "Error: 'emsx' is not a service quaketui knows (usgs, emsc, iris, ingv, geofon) nor an http(s) URL. Did you mean 'emsc'?"),
