@@ -60,6 +60,29 @@ extension Connection {
         }
     }
 
+    /// The values of `values` stored quakes have, sorted (`eventTypes()`, `magnitudeTypes()`).
+    public func storedValues(_ values: StoredValues) throws(SQLiteError) -> [String] {
+        switch values {
+        case .eventTypes: try eventTypes()
+        case .magnitudeTypes: try magnitudeTypes()
+        }
+    }
+
+    /// The magnitude types stored quakes have, trimmed and lower case (as `:magtype` compares
+    /// them), sorted: from the digest's kinds when it is current and counts them (no pass over
+    /// the rows), else from the rows.
+    public func magnitudeTypes() throws(SQLiteError) -> [String] {
+        var counted = try scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted)
+        if counted { counted = try SearchDigest.isCurrent(self) }
+        let sql = counted
+            ? "SELECT DISTINCT lower(trim(magType)) FROM quake_digest_kind WHERE (rows IS NULL OR rows > 0) AND trim(magType) <> '' ORDER BY 1"
+            : "SELECT DISTINCT lower(trim(magType)) FROM quake WHERE trim(magType) <> '' ORDER BY 1"
+        let statement = try prepare(sql)
+        var types: [String] = []
+        while try statement.step() { types.append(statement.text(at: 0)) }
+        return types
+    }
+
     /// The event types stored quakes have, lower case (ASCII, as `:type` compares them), sorted.
     public func eventTypes() throws(SQLiteError) -> [String] {
         let statement = try prepare("SELECT DISTINCT lower(type) FROM quake WHERE type IS NOT NULL ORDER BY 1")

@@ -73,10 +73,13 @@ enum FilterFlags {
         return filters
     }
 
-    /// Why `--type TYPE` finds nothing when no stored quake has that type, in the `:` line's
-    /// words (`FilterCommand.unknownType`); nil when one has it or there is no `--type`.
-    static func unknownType(in filters: [RowFilter], among types: () throws -> [String]) rethrows -> String? {
-        guard let type = filters.lazy.compactMap({ if case .eventType(let type, _) = $0 { type } else { nil } }).first else { return nil }
-        return FilterCommand.unknownType(type, among: try types()).map { SafeText.sanitize($0.message) }
+    /// Why `--type TYPE` or `--mag-type TYPE` finds nothing when no stored quake has that value,
+    /// in the `:` line's words (`FilterCommand.unknown`); nil when one has it or there is neither.
+    static func unknownValue(in filters: [RowFilter], among stored: (StoredValues) throws -> [String]) rethrows -> String? {
+        for filter in filters {
+            guard let values = StoredValues.checked(by: filter), let value = values.value(of: filter) else { continue }
+            if let error = FilterCommand.unknown(value, of: values, among: try stored(values)) { return SafeText.sanitize(error.message) }
+        }
+        return nil
     }
 }

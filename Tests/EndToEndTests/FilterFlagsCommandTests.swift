@@ -122,18 +122,23 @@ struct FilterFlagsCommandTests {
                 #expect(result.errorLines.first == expected, "\(tool) --\(flag) \(value)")
             }
         }
-        // A type no stored quake has: the : line's sentence, naming the store's types (a fact of the store: status 1).
-        let types = try { () throws -> [String] in
+        // A type or magnitude type no stored quake has: the : line's sentence, naming the store's
+        // (a fact of the store: status 1).
+        func stored(_ values: StoredValues) throws -> [String] {
             let container = try PersistentContainer(readingFrom: dir.url)
             defer { container.close() }
-            return try container.viewContext.read { try $0.eventTypes() }
-        }()
-        let unknown = try #require(FilterCommand.unknownType("volcano", among: types))
-        for tool in ["list", "stats"] {
-            let result = try QuaketuiBinary.run([tool, "--type", "volcano"], stateDirectory: dir.url)
-            #expect(result.status == 1)
-            #expect(result.errorLines.first == "Error: " + unknown.message, "\(tool): \(result.stderr)")
+            return try container.viewContext.read { try $0.storedValues(values) }
         }
+        #expect(try stored(.magnitudeTypes).contains("ml"))
+        for (flag, value, values) in [("--type", "volcano", StoredValues.eventTypes), ("--mag-type", "foo", .magnitudeTypes)] {
+            let unknown = try #require(FilterCommand.unknown(value, of: values, among: try stored(values)))
+            for tool in ["list", "stats"] {
+                let result = try QuaketuiBinary.run([tool, flag, value], stateDirectory: dir.url)
+                #expect(result.status == 1)
+                #expect(result.errorLines.first == "Error: " + unknown.message, "\(tool): \(result.stderr)")
+            }
+        }
+        #expect(try QuaketuiBinary.run(["list", "--mag-type", "unknown"], stateDirectory: dir.url).status == 0)
     }
 
     @Test func listAndWatchPrintTheSameQuakeObject() throws {

@@ -158,8 +158,8 @@ import Testing
         try Self.press([.character(":")] + Self.typing("type xyzzy"), model)
         var expected = model.state
         // Enter asks for the store's types; the answer refuses the line.
-        #expect(try model.send(.runCommand) == [.saveScene, .readEventTypes(command: "type xyzzy")])
-        _ = try model.performReads([.readEventTypes(command: "type xyzzy")])
+        #expect(try model.send(.runCommand) == [.saveScene, .readStoredValues(.eventTypes, command: "type xyzzy")])
+        _ = try model.performReads([.readStoredValues(.eventTypes, command: "type xyzzy")])
         expected.commandLine = nil
         expected.commandHistory = ["type xyzzy"]
         expected.status.message = "No quake has the type “xyzzy”: the store has earthquake, explosion, quarry blast"
@@ -171,6 +171,17 @@ import Testing
         try FilterCommandTests.run("type EXPLOSION", model)
         #expect(model.state.filters == ["type explosion"] && !model.state.status.isError)
         #expect(model.results.count == records.filter { $0.type == "explosion" }.count)
+
+        // A magnitude type no stored quake has is refused the same way (it showed an empty list
+        // with no hint); `unknown` (none given) and a stored one run.
+        let magTypes = Set(records.compactMap { $0.magType?.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }).sorted()
+        try Self.press([.character(":")] + Self.typing("magtype foo"), model)
+        #expect(try model.send(.runCommand) == [.saveScene, .readStoredValues(.magnitudeTypes, command: "magtype foo")])
+        _ = try model.performReads([.readStoredValues(.magnitudeTypes, command: "magtype foo")])
+        #expect(model.state.status.message == "No quake has the magnitude type “foo”: the store has \(magTypes.joined(separator: ", ")) (unknown for none)")
+        #expect(model.state.status.isError && model.state.filters == ["type explosion"])
+        #expect(FilterCommand.unknown("unknown", of: .magnitudeTypes, among: magTypes) == nil)
+        #expect(FilterCommand.unknown(magTypes[0].uppercased(), of: .magnitudeTypes, among: magTypes) == nil)
     }
 
     @Test func aTimeOfOneDateIsThatDayInTheListsZone() throws {

@@ -455,9 +455,9 @@ public final class FetchedResultsController: SortHost {
         }
     }
 
-    /// The event types stored quakes have, lower case (ASCII, as `:type` compares them), sorted.
-    public func eventTypes() throws -> [String] {
-        try context.read { try $0.eventTypes() }
+    /// The values of `values` stored quakes have (`Connection.storedValues`).
+    public func storedValues(_ values: StoredValues) throws -> [String] {
+        try context.read { try $0.storedValues(values) }
     }
 
     /// Where a selection anchored on `code` lands: its own offset if it still matches, else its

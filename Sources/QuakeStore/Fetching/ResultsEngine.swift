@@ -471,7 +471,7 @@ public final class ResultsEngine {
         return current.tableBuilds + spare.tableBuilds
     }
 
-    public func eventTypes() throws -> [String] { try current.eventTypes() }
+    public func storedValues(_ values: StoredValues) throws -> [String] { try current.storedValues(values) }
 
     /// Merges what other processes committed. Commits the history lists are merged change by
     /// change at once when that fits `mergeBudget`, and so is a reload of the plain list, which

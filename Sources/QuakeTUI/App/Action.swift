@@ -52,8 +52,9 @@ public enum Action: Equatable, Sendable {
     case commandEdit(LineEdit)
     /// Tab in the `:` line: completes the command's name (`FilterCommand.complete`).
     case completeCommand
-    /// The result of `Effect.readEventTypes`: the types stored quakes have, for the `:type` line `command`.
-    case eventTypesRead(command: String, types: [String])
+    /// The result of `Effect.readStoredValues`: the values stored quakes have, for the `:type` or
+    /// `:magtype` line `command`.
+    case storedValuesRead(StoredValues, command: String, values: [String])
     /// The answer to the status line's question (`AppState.confirmation`).
     case answer(ConfirmationAnswer)
     /// A save found the quake's notes changed since editing began: `theirs` is what the store holds.
@@ -187,9 +188,9 @@ public enum Effect: Equatable, Sendable {
     /// Read one quake with everything stored about it (the detail view, the notes editor's
     /// starting text); the runtime answers with `Action.detailLoaded`.
     case loadDetail(code: String)
-    /// Read the event types stored quakes have, before running the `:type` line `command`; the
-    /// runtime answers with `Action.eventTypesRead`.
-    case readEventTypes(command: String)
+    /// Read the values stored quakes have (event types, magnitude types), before running the
+    /// `:type` or `:magtype` line `command`; the runtime answers with `Action.storedValuesRead`.
+    case readStoredValues(StoredValues, command: String)
     /// A new quake meets the alert rule: claim it in `alerts.plist` and, if no pane or process
     /// had, ring the terminal bell and run app storage's `alertCommand` with the quake as JSON.
     case alert(AlertRule.Alert)

@@ -88,12 +88,15 @@ extension BrowserState {
                 self.commandHistory.append(line)
                 self.commandHistory.removeFirst(max(0, self.commandHistory.count - Self.commandHistoryLimit))
             }
-            // A type filter waits for the store's types (`Effect.readEventTypes`): one no quake has is refused.
-            if case .success(.filter("type", _, _)) = parse(line) { return [.readEventTypes(command: line)] }
+            // A type or magnitude type filter waits for the store's (`Effect.readStoredValues`):
+            // one no quake has is refused.
+            if case .success(.filter(_, _, let filter)) = parse(line), let values = StoredValues.checked(by: filter) {
+                return [.readStoredValues(values, command: line)]
+            }
             return run(line)
-        case .eventTypesRead(let line, let types):
-            if case .success(.filter("type", _, .eventType(let type, _))) = parse(line),
-               let error = FilterCommand.unknownType(type, among: types) {
+        case .storedValuesRead(let values, let line, let stored):
+            if case .success(.filter(_, _, let filter)) = parse(line), let value = values.value(of: filter),
+               let error = FilterCommand.unknown(value, of: values, among: stored) {
                 self.status.message = error.message
                 self.status.isError = true
                 break

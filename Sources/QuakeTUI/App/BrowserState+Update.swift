@@ -207,7 +207,7 @@ extension BrowserState {
         case .paste(let text): effects += paste(text)
         case .toggleMessageLog, .scrollMessageLog: updateMessageLog(action)
         case .beginCommand, .commandInput, .commandEdit, .commandBackspace, .runCommand, .cancelCommand, .commandHistory,
-             .completeCommand, .eventTypesRead:
+             .completeCommand, .storedValuesRead:
             effects += updateCommandLine(action)
         case .scrollHelp(let delta):
             let maximum = Screen.maximumHelpOffset(for: Size(columns: self.columns, rows: self.rows), finding: self.overlayFind)

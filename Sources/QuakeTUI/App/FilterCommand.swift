@@ -205,12 +205,21 @@ public enum FilterCommand: Equatable, Sendable {
         return rowFilters.map { if case .time = $0 { days } else { $0 } }
     }
 
-    /// Why `:type TYPE` is refused when no stored quake has that type (any case), naming the
-    /// types the store has (`ResultsEngine.eventTypes()`); nil when one has it.
-    public static func unknownType(_ type: String, among types: [String]) -> FilterCommandError? {
-        guard !types.contains(where: { $0.lowercased() == type.lowercased() }) else { return nil }
-        let known = types.isEmpty ? "no stored quake has a type" : "the store has " + types.joined(separator: ", ")
-        return FilterCommandError("No quake has the type “\(type)”: \(known)")
+    /// Why `:type TYPE` or `:magtype TYPE` is refused when no stored quake has that value (any
+    /// case), naming those the store has (`ResultsEngine.storedValues`); nil when one has it.
+    /// `:magtype unknown` (the quakes without one) is never refused.
+    public static func unknown(_ value: String, of values: StoredValues, among stored: [String]) -> FilterCommandError? {
+        let folded = value.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !stored.contains(where: { $0.lowercased() == folded }) else { return nil }
+        switch values {
+        case .eventTypes:
+            let known = stored.isEmpty ? "no stored quake has a type" : "the store has " + stored.joined(separator: ", ")
+            return FilterCommandError("No quake has the type “\(value)”: \(known)")
+        case .magnitudeTypes:
+            guard folded != RowFilter.unknownMagnitudeType else { return nil }
+            let known = stored.isEmpty ? "no stored quake has one" : "the store has " + stored.joined(separator: ", ")
+            return FilterCommandError("No quake has the magnitude type “\(value)”: \(known) (unknown for none)")
+        }
     }
 
     /// The kind of a saved filter text.

@@ -290,7 +290,8 @@ extension BrowserModel {
         try carryOut(effects, { try send($0) }) { effect in
             switch effect {
             case .loadDetail(let code): .answered(.detailLoaded(code: code, try results.quake(code: code)))
-            case .readEventTypes(let command): .answered(.eventTypesRead(command: command, types: try results.eventTypes()))
+            case .readStoredValues(let values, let command):
+                .answered(.storedValuesRead(values, command: command, values: try results.storedValues(values)))
             case .readQuake(let code, let use): .answered(.quakeRead(code: code, try results.quake(code: code), for: use))
             default: .notARead
             }

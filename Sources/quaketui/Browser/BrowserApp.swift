@@ -358,7 +358,7 @@ final class BrowserApp {
                 show("No other pane has shown a quake yet; open one there with Enter, then press H here.", error: false)
             }
         case .redraw: terminal.redraw()
-        case .loadDetail, .readEventTypes, .queryResults, .readRows: break  // performed by the model before any other effect
+        case .loadDetail, .readStoredValues, .queryResults, .readRows: break  // performed by the model before any other effect
         case .openURL(let url):
             switch WebBrowser.open(url, environment: ProcessInfo.processInfo.environment) {
             case .opened(let command):

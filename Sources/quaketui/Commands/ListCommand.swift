@@ -244,8 +244,8 @@ enum ListCommand {
         if isSample { printError(sampleNote) }
         let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }
-        // A type no stored quake has is refused as the `:` line refuses it.
-        if let unknown = try FilterFlags.unknownType(in: request.predicate.rowFilters, among: controller.eventTypes) {
+        // A type or magnitude type no stored quake has is refused as the `:` line refuses it.
+        if let unknown = try FilterFlags.unknownValue(in: request.predicate.rowFilters, among: controller.storedValues) {
             throw CommandError(unknown)
         }
         let output = BufferedOutput()

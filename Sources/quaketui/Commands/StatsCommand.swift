@@ -73,8 +73,8 @@ enum StatsCommand {
         let (state, request, _, _) = try ListCommand.resolvedRequest(arguments, command: spec)
         let container = try PersistentContainer(readingFrom: state.url)
         defer { container.close() }
-        if let unknown = try FilterFlags.unknownType(in: request.predicate.rowFilters, among: { try container.viewContext.read { db in
-            try db.eventTypes() } }) {
+        if let unknown = try FilterFlags.unknownValue(in: request.predicate.rowFilters, among: { values in
+            try container.viewContext.read { db in try db.storedValues(values) } }) {
             throw CommandError(unknown)
         }
         // b-positive over the quakes counted (the background, when declustered), in time order.
