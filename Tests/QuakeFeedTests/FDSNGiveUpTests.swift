@@ -63,6 +63,18 @@ extension DownloadLimitTests {
         #expect(requests < 30, "\(requests) requests")
     }
 
+    /// A connection reset in every answer after the first window stored: asked again as often as a
+    /// dropped connection is, then one sentence that says the windows before are kept, as the
+    /// services' refusals do (it ended "…reset before the whole response came; try again.").
+    @Test func aResetInEveryLaterAnswerEndsTheFetchKeepingTheWindowsBefore() throws {
+        let (error, requests, _) = try Self.fetch("reset-after-1")
+        #expect(error?.contains("was reset before the whole response came") == true, "\(error ?? "no error")")
+        #expect(error?.hasSuffix("asked for 9 times); the windows fetched so far are kept: run the same command again to continue") == true,
+                "\(error ?? "no error")")
+        // The full first window halved, its first half stored, the second asked for 9 times.
+        #expect(requests == 11, "\(requests) requests")
+    }
+
     @Test func aServiceThatAnswers500EveryTimeEndsTheFetchAfterTheRetries() throws {
         let (error, requests, base) = try Self.fetch("always-500")
         #expect(error == "The service answered HTTP 500 (Internal Server Error) 9 times in a row for the window from "

@@ -14,7 +14,9 @@ import Foundation
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
 /// - `/always-413/…`, `/always-500/…`: every request refused with that status (an FDSN service at
 ///   its worst); `/no-limit/…`: FDSN text with twice the `limit` asked for, whatever the window;
-///   `/always-full/…`: exactly the `limit` asked for, at the window's start, whatever the window.
+///   `/always-full/…`: exactly the `limit` asked for, at the window's start, whatever the window;
+///   `/reset-after-1/…`: a full page (`limit` events) for the first window, one event for the
+///   second (its first half), then a reset in the middle of every later answer.
 ///   Each mode answers 200 requests, then 404 (a fetch that never ends fails instead of hanging).
 /// - `/reset/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a TCP reset.
 /// - `/empty/…`: 204 No Content.
@@ -79,12 +81,31 @@ extension LocalHTTPServer {
                     self.wfile.flush()
                     sys.stdout.write('sent %s\n' % name)
                     sys.stdout.flush()
-                elif mode in ('always-413', 'always-500', 'no-limit', 'always-full'):
+                elif mode in ('always-413', 'always-500', 'no-limit', 'always-full', 'reset-after-1'):
                     with counting:
                         counted[mode] = counted.get(mode, 0) + 1
                         n = counted[mode]
                     if n > 200:
                         self.send_error(404, 'the test server answers 200 requests of a mode, no more')
+                    elif mode == 'reset-after-1':
+                        query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                        start = query.get('starttime', ['2024-01-01T00:00:00.000'])[0]
+                        count = int(query.get('limit', ['20'])[0]) if n == 1 else 1
+                        body = ('#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName\n'
+                                + ''.join('ra%d_%d|%s|61|-150|10|us|us|us|ra%d_%d|ml|2.5|us|Alaska\n' % (n, i, start, n, i) for i in range(count))).encode()
+                        self.send_response(200)
+                        self.send_header('Content-Type', 'text/plain')
+                        self.send_header('Content-Length', str(len(body)))
+                        self.end_headers()
+                        if n <= 2:
+                            self.wfile.write(body)
+                        else:
+                            self.wfile.write(body[:len(body) // 2])
+                            self.wfile.flush()
+                            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack('ii', 1, 0))
+                            self.connection.close()
+                            self.close_connection = True
+                            self.wfile = io.BytesIO()
                     elif mode in ('no-limit', 'always-full'):
                         # no-limit: every window gets twice the limit asked for (a service that
                         # ignores `limit`); always-full: exactly the limit, at the window's start

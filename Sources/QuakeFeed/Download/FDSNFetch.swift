@@ -292,6 +292,14 @@ public final class FDSNFetch {
                 sleep(wait)
                 continue
             }
+            // A download that broke every time says so, and that what came before is kept, as
+            // the services' own refusals do.
+            if let feedError, state.windows > 0 {
+                var said = feedError.description
+                while said.hasSuffix(".") { said.removeLast() }
+                throw FDSNFetchError(said + " (the window from \(FDSNQuery.format(state.cursor))Z asked for \(attempts + 1) "
+                    + "\(attempts == 0 ? "time" : "times")); the windows fetched so far are kept: run the same command again to continue")
+            }
             throw Self.keeping(state, error)
         }
         summary.unchanged = max(0, summary.unchanged - askedAgain)
