@@ -158,11 +158,11 @@ final class FDSNTextParser: RecordParser {
         guard let longitude = Double(cell(.longitude)) else { return skip("Longitude \"\(cell(.longitude))\" is not a number") }
         guard latitude.isFinite, (-90...90).contains(latitude) else { return skip("latitude \(latitude) is outside -90…90") }
         guard longitude.isFinite, (-180...180).contains(longitude) else { return skip("longitude \(longitude) is outside -180…180") }
-        // An empty cell is none; anything else must be a number the store accepts (`1e400`,
-        // `nan` or `abc` were read as none, silently).
+        // An empty cell, or `NaN` (how some writers say "unknown"), is none; anything else must
+        // be a number the store accepts (`1e400` or `abc` were read as none, silently).
         func number(_ role: Role, _ name: String) -> (value: Double?, problem: String?) {
             let text = cell(role).trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { return (nil, nil) }
+            if text.isEmpty || text.caseInsensitiveCompare("nan") == .orderedSame { return (nil, nil) }
             guard let value = Double(text) else { return (nil, "\(name) \"\(text)\" is not a number") }
             return (value, nil)
         }
