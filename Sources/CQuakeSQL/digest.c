@@ -87,7 +87,7 @@ void quaketui_digest_decode(int part, const uint8_t *slot, quaketui_digest_row *
     }
 }
 
-// MagnitudeFrequency.tenth(of:): floor(m × 10 + 0.5), the product rounded before the sum (not
+// MagnitudeBin.tenth(of:): floor(m × 10 + 0.5), the product rounded before the sum (not
 // fused into one fma, as Swift computes it), stepped to the bin whose edges, (2t - 1) / 20 and
 // (2t + 1) / 20, hold the magnitude. NaN gives NaN, which every range test below refuses.
 static inline double magnitude_tenth(double magnitude) {
@@ -135,12 +135,14 @@ static inline int64_t time_bucket(int64_t time) {
     return time >= 0 ? time / 900000 : -((899999 - time) / 900000);
 }
 
-// Schema.magnitudeBucket: -1 unknown, 0 below 1, 6 from 6, else the integer part.
+// Schema.magnitudeBucket (MagnitudeBin.whole): -1 unknown, else the whole magnitude as shown,
+// by its tenth: 0 below 1.0 (M 0.95), 6 from 6.0 (M 5.95).
 static inline int64_t magnitude_bucket(double magnitude) {
     if (isnan(magnitude)) return -1;
-    if (magnitude < 1) return 0;
-    if (magnitude >= 6) return 6;
-    return (int64_t)magnitude;
+    double tenth = magnitude_tenth(magnitude);
+    if (tenth < 10) return 0;
+    if (tenth >= 60) return 6;
+    return (int64_t)(tenth / 10);
 }
 
 // Whether row `index` of `chunk` is one the query takes: its place and every filter (not the

@@ -182,7 +182,7 @@ extension Association {
         let km = from.distance(to: to)
         parts.append(km < 0.5 ? "same epicentre" : "\(Int(km.rounded())) km \(GeoPoint.compassPoint(from.bearing(to: to)))")
         func magnitude(_ r: QuakeRecord) -> String {
-            [r.magType, r.magnitude.map { String(format: "%.1f", $0) }].compactMap { $0 }.joined(separator: " ")
+            [r.magType, r.magnitude.map(MagnitudeBin.text)].compactMap { $0 }.joined(separator: " ")
         }
         if report.magnitude != preferred.magnitude || report.magType != preferred.magType {
             parts.append("\(magnitude(report).isEmpty ? "no magnitude" : magnitude(report)) vs \(magnitude(preferred).isEmpty ? "none" : magnitude(preferred))")

@@ -4,7 +4,7 @@ import Foundation
 /// the terms (a superset of what the caller then decides, so that rows that cannot matter are
 /// never turned into records). A plain value: its SQL is in `Connection+Recent.swift`.
 public struct RecentQuakeTerms: Sendable {
-    /// `magnitude >= m`.
+    /// Shown at `m` or more (`MagnitudeBin.isShown`: 2.45 is shown 2.5).
     public var minimumMagnitude: Double?
     /// Within `radiusKm` of `center` (`quaketui_distance`).
     public var near: (center: GeoPoint, radiusKm: Double)?

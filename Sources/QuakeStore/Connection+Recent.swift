@@ -7,7 +7,7 @@ extension RecentQuakeTerms {
             var terms: [String] = [], arguments: [SQLiteValue] = []
             if let minimumMagnitude {
                 terms.append("magnitude >= ?")
-                arguments.append(.real(minimumMagnitude))
+                arguments.append(.real(MagnitudeBin.lowestStored(shownAtLeast: minimumMagnitude)))
             }
             if let near {
                 terms.append("\(near.center.distanceSQL()) <= ?")

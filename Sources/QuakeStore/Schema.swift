@@ -229,7 +229,21 @@ enum Schema {
             UNIQUE (magType, source));
         ALTER TABLE quake_digest_kind ADD COLUMN rows INTEGER;
         """,
+        // 20: a magnitude is sectioned as it is shown, to a tenth rounded half up (`MagnitudeBin`):
+        // `M 3` holds M 2.95 ..< 3.95. The count triggers bucket so; the magnitude counts are
+        // recounted (one pass over the magnitude index).
+        """
+        DROP TRIGGER IF EXISTS quake_count_insert;
+        DROP TRIGGER IF EXISTS quake_count_delete;
+        DROP TRIGGER IF EXISTS quake_count_update;
+        \(countTriggers)
+        \(sectionCountRecount(kinds: [1]))
+        """,
     ]
+
+    /// The schema version from which `quake_count`'s magnitude buckets are the whole magnitudes as
+    /// shown (migration 20); a store before it (read-only, not migrated) counts them by range.
+    static let magnitudesAsShown = 20
 
     /// The schema version from which the digest counts each kind's rows (migration 19).
     static let kindsCounted = 19
@@ -395,9 +409,12 @@ enum Schema {
         "CASE WHEN \(column) >= 0 THEN \(column) / 900000 ELSE -((899999 - \(column)) / 900000) END"
     }
 
-    /// The magnitude section bucket (`SectionKey.bucket`; -1 for unknown) of a column, as SQL.
+    /// The magnitude section bucket (`SectionKey.bucket`; -1 for unknown) of a column, as SQL:
+    /// the whole magnitude as shown, each section from its lowest stored magnitude
+    /// (`MagnitudeBands.lowerEdge`: `M 3` from 2.95; written as the shortest literal of that double).
     static func magnitudeBucket(_ column: String) -> String {
-        "CASE WHEN \(column) IS NULL THEN -1 WHEN \(column) < 1 THEN 0 WHEN \(column) >= 6 THEN 6 ELSE CAST(\(column) AS INTEGER) END"
+        "CASE WHEN \(column) IS NULL THEN -1 "
+            + (1...6).map { "WHEN \(column) < \(MagnitudeBands.lowerEdge($0)) THEN \($0 - 1) " }.joined() + "ELSE 6 END"
     }
 
     /// The depth bucket of a column in km, as SQL: the lower edge of its band as `DepthBands.key`
@@ -441,4 +458,8 @@ extension PersistentContainer {
     /// The SQL that recounts `quake_count` from the `quake` rows, for tools that load a store
     /// outside the app (the benchmark's expert `sqlite3` load must leave the same store behind).
     public static var sectionCountRecountSQL: String { Schema.sectionCountRecount }
+
+    /// The whole magnitude as shown (the section of a magnitude sort) of a column, as SQL, for
+    /// tools that count outside the app (the benchmark's peer).
+    public static func magnitudeSectionSQL(_ column: String) -> String { Schema.magnitudeBucket(column) }
 }

@@ -149,7 +149,8 @@ extension WriteTransaction {
                            minimumMagnitude: Double?) throws(SQLiteError) -> Int {
         guard keepsRevisions, from <= through else { return 0 }
         try materializeAllStaged()
-        let floor = minimumMagnitude.map { " AND magnitude >= \($0)" } ?? ""
+        // As the feed chooses: USGS's M 2.5+ feed lists M 2.45 (`MagnitudeBin`).
+        let floor = minimumMagnitude.map { " AND magnitude >= \(MagnitudeBin.lowestStored(shownAtLeast: $0))" } ?? ""
         // Where each is: in `report` (a shared event's other report), or a row (of a shared event or not).
         var absent: [(code: String, time: Int64, inReport: Bool, rowOfShared: Bool)] = []
         // The rows: lone events' reports and shared events' preferred ones.

@@ -196,8 +196,10 @@ struct PeerSQL {
          detail]
     }
 
-    func minimumMagnitude(_ minimum: Double) -> [String] {
-        ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE magnitude >= \(minimum) GROUP BY d ORDER BY d DESC;",
+    func minimumMagnitude(_ shown: Double) -> [String] {
+        // The quakes shown at the minimum or more, as the browser takes them (`MagnitudeBin`).
+        let minimum = MagnitudeBin.lowestStored(shownAtLeast: shown)
+        return ["SELECT time / 86400000 AS d, count(*) FROM quake WHERE magnitude >= \(minimum) GROUP BY d ORDER BY d DESC;",
          "SELECT count(*) FROM quake WHERE magnitude >= \(minimum) AND time > (SELECT time FROM quake WHERE code = '\(selected)');",
          "SELECT \(columns) FROM quake WHERE magnitude >= \(minimum) ORDER BY time DESC, id DESC LIMIT \(window) OFFSET \(max(0, middle / 4));",
          detail]
@@ -215,7 +217,7 @@ struct PeerSQL {
     }
 
     var magnitudeOrder: [String] {
-        ["SELECT CAST(magnitude AS INT) AS b, count(*) FROM quake GROUP BY b ORDER BY b DESC;",
+        ["SELECT \(PersistentContainer.magnitudeSectionSQL("magnitude")) AS b, count(*) FROM quake GROUP BY b ORDER BY b DESC;",
          "SELECT count(*) FROM quake WHERE magnitude > (SELECT magnitude FROM quake WHERE code = '\(selected)');",
          "SELECT \(columns) FROM quake ORDER BY magnitude DESC, time DESC, id DESC LIMIT \(window) OFFSET \(middle);",
          detail]

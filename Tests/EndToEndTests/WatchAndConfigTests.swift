@@ -25,7 +25,8 @@ import Testing
         let feed = SharedData.url("all_month-2023-04-04.csv")
         #expect(try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url).status == 0)
         let expected = try IndependentParse.expected(for: feed).filter {
-            ($0.magnitude ?? -.infinity) >= minimum && Self.haversine(lat, lon, $0.latitude, $0.longitude) <= radius
+            // The magnitude as shown (1.45 shows 1.5) at the minimum or more.
+            ExpectedResults.isShown($0.magnitude, atLeast: minimum) && Self.haversine(lat, lon, $0.latitude, $0.longitude) <= radius
         }
         #expect(expected.count > 50)
         #expect(watch.waitForOutput(timeout: 30) { $0.split(separator: "\n").count >= expected.count })

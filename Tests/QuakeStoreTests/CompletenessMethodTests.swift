@@ -100,7 +100,7 @@ import Testing
         #expect(mfd.bins.first.map { [$0.from, $0.to] } == [-0.15, -0.05])
         #expect(mfd.bins.reduce(0) { $0 + $1.count } + mfd.unusable == mfd.count)
         #expect(mfd.unusable == 2)
-        #expect(magnitudes.map { MagnitudeFrequency.tenth(of: $0) } == magnitudes.map(IndependentMagnitudeMethods.tenth))
+        #expect(magnitudes.map { MagnitudeBin.tenth(of: $0) } == magnitudes.map(IndependentMagnitudeMethods.tenth))
     }
 
     /// b-positive equals the independent sum on a list in time order, and stays near the true

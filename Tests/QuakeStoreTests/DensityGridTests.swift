@@ -32,7 +32,7 @@ import Testing
     static func expected(_ records: [QuakeRecord], minimumMagnitude: Double?, window: GridWindow) -> Set<DensityGrid.Cell> {
         var cells: [String: DensityGrid.Cell] = [:]
         for record in records {
-            if let minimum = minimumMagnitude, (record.magnitude ?? -.infinity) < minimum { continue }
+            if let minimum = minimumMagnitude, !ExpectedResults.isShown(record.magnitude, atLeast: minimum) { continue }
             guard record.latitude >= window.minimumLatitude, record.latitude <= window.maximumLatitude,
                   window.longitudeRanges.contains(where: { $0.contains(record.longitude) }) else { continue }
             let index = DensityGrid.cellIndex(latitude: record.latitude, longitude: record.longitude, cellDegrees: window.cellDegrees)

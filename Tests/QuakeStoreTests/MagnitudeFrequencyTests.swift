@@ -9,7 +9,7 @@ import Testing
 @Suite struct MagnitudeFrequencyTests {
     /// Binned the way the method says, `floor(M × 10 + 0.5)`: a half tenth goes up, -0.05 to 0.
     @Test func binsRoundHalfUp() {
-        #expect([2.04, 2.05, 2.149, 0.0, -0.05, -0.06, 9.1].map(MagnitudeFrequency.tenth(of:)) == [20, 21, 21, 0, 0, -1, 91])
+        #expect([2.04, 2.05, 2.149, 0.0, -0.05, -0.06, 9.1].map(MagnitudeBin.tenth(of:)) == [20, 21, 21, 0, 0, -1, 91])
     }
 
     /// 60 quakes at or above Mc 2.0 (the fullest bin, 1.8, + 0.2): 30 at 2.0, 20 at 2.1, 10 at
@@ -62,7 +62,7 @@ import Testing
             let beta = 1.0 * log(10.0)
             for _ in 0..<800 {
                 let u = Double.random(in: Double.ulpOfOne..<1, using: &random)
-                tenths[MagnitudeFrequency.tenth(of: 1.95 - log(u) / beta)!, default: 0] += 1
+                tenths[MagnitudeBin.tenth(of: 1.95 - log(u) / beta)!, default: 0] += 1
             }
             let fit = MagnitudeFrequency(tenths: tenths, count: 800).fit
             if let fit, fit.completeness == 2.2, abs(fit.b - 1.0) <= 2 * fit.bError { within += 1 }

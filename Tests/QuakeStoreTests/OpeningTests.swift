@@ -231,6 +231,39 @@ import Testing
         #expect(controller.count == 1)
         #expect(try container.viewContext.read { try $0.scalar("PRAGMA user_version").int64 } == Int64(version))
     }
+
+    /// A read-only store of schema 19 kept its magnitude counts cut at the integers (2.96 in
+    /// `M 2`); read as it is, its magnitude sort still sections as the list shows (2.96 in `M 3`),
+    /// counting from the rows.
+    @Test func aReadOnlyStoreBeforeMagnitudesAsShownSectionsAsShown() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-19")
+        defer { directory.remove() }
+        let older = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(19)))
+        let records: [QuakeRecord] = [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95, 7.1].enumerated().map { index, magnitude in
+            .fixture("q\(index)", magnitude: magnitude, place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
+        }
+        let writer = try older.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            for record in records { _ = try tx.upsert(record) }
+            try tx.connection.execute("""
+                DELETE FROM quake_count WHERE kind = 1;
+                INSERT INTO quake_count (kind, bucket, count)
+                    SELECT 1, max(0, min(6, CAST(floor(magnitude) AS INTEGER))), count(*) FROM quake GROUP BY 2;
+                """)
+        }
+        writer.close()
+        older.close()
+        let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
+        #expect(chmod(path, 0o400) == 0)
+        defer { chmod(path, 0o600) }
+        let container = try PersistentContainer(readingFrom: directory.url)
+        defer { container.close() }
+        let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(sortDescriptor: .init(.magnitude), timeZone: TimeZone(identifier: "UTC")!))
+        defer { controller.close() }
+        let expected = ExpectedResults.sections(records, order: .magnitude, ascending: false, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(controller.sections.map { "\($0.title):\($0.count)" } == expected.map { "\($0.id):\($0.codes.count)" })
+        #expect(controller.sections.map(\.title) == ["M 6+", "M 5", "M 3", "M 2", "M 1", "M <1"])
+    }
 }
 
 /// Issue 29, point 4: "damaged" only once `PRAGMA quick_check` says so.

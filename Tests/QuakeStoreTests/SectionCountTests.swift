@@ -25,7 +25,7 @@ import Testing
             let kept = try rows("SELECT kind, bucket, count FROM quake_count ORDER BY kind, bucket")
             let recounted = try rows("""
                 SELECT 0 AS kind, CAST(floor(time / 900000.0) AS INTEGER) AS bucket, count(*) FROM quake GROUP BY 2
-                UNION ALL SELECT 1, CASE WHEN magnitude IS NULL THEN -1 ELSE max(0, min(6, CAST(floor(magnitude) AS INTEGER))) END, count(*) FROM quake GROUP BY 2
+                UNION ALL SELECT 1, CASE WHEN magnitude IS NULL THEN -1 ELSE max(0, min(6, CAST(floor(floor(magnitude * 10 + 0.5) / 10) AS INTEGER))) END, count(*) FROM quake GROUP BY 2
                 UNION ALL SELECT 2, regionKey, count(*) FROM quake GROUP BY 2
                 UNION ALL SELECT 3, CASE WHEN depth IS NULL THEN -1000000 WHEN depth >= 9900 THEN 9900 WHEN depth < -990 THEN -1000
                     WHEN depth < 100 THEN CAST(floor(depth / 10.0) AS INTEGER) * 10 ELSE CAST(floor(depth / 100.0) AS INTEGER) * 100 END,
@@ -37,7 +37,9 @@ import Testing
     }
 
     static func randomRecord(_ code: String, _ random: inout SeededGenerator) -> QuakeRecord {
-        let magnitudes: [Double?] = [nil, -0.4, 0.2, 0.999, 1.0, 2.5, 4.99, 5.0, 6.0, 7.3]
+        // The whole magnitude as shown (rounded to a tenth, half up): 0.949 is `M <1`, 0.95 `M 1`,
+        // 2.96 `M 3`, 5.95 `M 6+`.
+        let magnitudes: [Double?] = [nil, -0.4, 0.2, 0.949, 0.95, 0.999, 1.0, 2.5, 2.949, 2.96, 4.99, 5.0, 5.949, 5.95, 6.0, 7.3]
         let regions = ["Alaska", "Chile", "Région 3", "Nepal", "Hawaii", "Ölfus, Iceland"]
         // Around the epoch too, so negative times are floored like the Swift calendar does.
         let base: Int64 = random.next(3) == 0 ? -2_000_000_000 : 1_700_000_000_000
@@ -107,7 +109,7 @@ import Testing
                     var record = old
                     record.updated = old.updated + 1 + Int64(random.next(1_000))
                     switch random.next(4) {
-                    case 0: record.magnitude = [nil, -0.2, 0.5, 1.0, 2.49, 2.5, 5.99, 6.0, 8.1][random.next(9)]
+                    case 0: record.magnitude = [nil, -0.2, 0.5, 1.0, 2.49, 2.5, 2.95, 2.94, 5.99, 6.0, 8.1][random.next(11)]
                     case 3: record.depth = Self.depths[random.next(Self.depths.count)]
                     case 1: record.time = old.time + Int64(random.next(2) == 0 ? 1 : 1_800_000) * (random.next(2) == 0 ? 1 : -1)
                     default: record.place = "\(random.next(90)) km S of Village, \(["Alaska", "Peru", "Région 3", "Ölfus, Iceland"][random.next(4)])"
@@ -158,6 +160,47 @@ import Testing
         #expect(kept == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
                          "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
                          "2 text(\"alaska\") 2", "2 text(\"chile\") 1", "3 integer(10) 3"])
+    }
+
+    /// Migration 20 recounts the magnitude sections as shown: a store of schema 19 counted 2.96
+    /// in `M 2` and 5.95 in `M 5`; after it they are in `M 3` and `M 6+`, as the triggers count
+    /// new rows from then on.
+    @Test func migrationRecountsMagnitudesAsShown() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-count-migration-20")
+        defer { directory.remove() }
+        let v19 = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(19)))
+        let writer = try v19.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            for (index, magnitude) in [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95].enumerated() {
+                _ = try tx.upsert(.fixture("q\(index)", magnitude: magnitude, place: "x, Alaska", time: 1_700_000_000_000 + Int64(index)))
+            }
+        }
+        // As schema 19's triggers counted them (this code's triggers wrote the rows above).
+        try writer.performAndWait { tx in
+            try tx.connection.execute("""
+                DELETE FROM quake_count WHERE kind = 1;
+                INSERT INTO quake_count (kind, bucket, count)
+                    SELECT 1, max(0, min(6, CAST(floor(magnitude) AS INTEGER))), count(*) FROM quake GROUP BY 2;
+                """)
+        }
+        writer.close()
+        func magnitudeCounts(_ container: PersistentContainer) throws -> [String] {
+            try container.viewContext.read { db in
+                let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 1 ORDER BY bucket")
+                var rows: [String] = []
+                while try statement.step() { rows.append("\(statement.int64(at: 0)):\(statement.int64(at: 1))") }
+                return rows
+            }
+        }
+        #expect(try magnitudeCounts(v19) == ["0:2", "2:2", "3:1", "5:2"])
+        v19.close()
+        let container = try PersistentContainer(directory: directory.url)
+        defer { container.close() }
+        #expect(try magnitudeCounts(container) == ["0:1", "1:1", "2:1", "3:2", "5:1", "6:1"])
+        let writer20 = try container.newBackgroundContext(author: "test")
+        try writer20.performAndWait { tx in _ = try tx.upsert(.fixture("new", magnitude: 1.96, place: "x, Alaska", time: 1_700_000_001_000)) }
+        writer20.close()
+        #expect(try magnitudeCounts(container) == ["0:1", "1:1", "2:2", "3:2", "5:1", "6:1"])
     }
 
     /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.

@@ -42,7 +42,7 @@ import Testing
     }
 
     /// The same statistics by `GROUP BY`, with `condition` the request's predicate in SQL written
-    /// out by hand. Days are in UTC; regions are merged as Swift strings (canonically equal titles
+    /// out by hand (a minimum magnitude as shown: `M × 10 + 0.5 ≥ 10 × minimum`, 2.45 is 2.5). Days are in UTC; regions are merged as Swift strings (canonically equal titles
     /// are one region, as `String` keys are).
     static func expected(_ db: Connection, where condition: String) throws -> Expected {
         func rows(_ sql: String) throws -> [[SQLiteValue]] {
@@ -124,13 +124,13 @@ import Testing
         try store.upsert(Self.records(count: 3000, spanDays: 40, seed: 32))
         let cases: [(QuakePredicate, String)] = [
             (QuakePredicate(), "1"),
-            (QuakePredicate(minimumMagnitude: 2.5), "magnitude >= 2.5"),
+            (QuakePredicate(minimumMagnitude: 2.5), "magnitude * 10 + 0.5 >= 25"),
             (QuakePredicate(searchText: "apia"), "instr(placeKey, 'apia') > 0"),
             (QuakePredicate(searchText: "Al"), "instr(placeKey, 'al') > 0"),
             (QuakePredicate(rowFilters: [.depth(0...100)]), "depth BETWEEN 0 AND 100"),
             (QuakePredicate(searchText: "ALASKA", minimumMagnitude: 1, rowFilters: [.eventType("explosion", excluded: true)]),
-             "magnitude >= 1 AND instr(placeKey, 'alaska') > 0 AND (type IS NULL OR type <> 'explosion' COLLATE NOCASE)"),
-            (QuakePredicate(minimumMagnitude: 9), "magnitude >= 9"),
+             "magnitude * 10 + 0.5 >= 10 AND instr(placeKey, 'alaska') > 0 AND (type IS NULL OR type <> 'explosion' COLLATE NOCASE)"),
+            (QuakePredicate(minimumMagnitude: 9), "magnitude * 10 + 0.5 >= 90"),
         ]
         try store.read { db in
             for (predicate, condition) in cases {
@@ -157,7 +157,7 @@ import Testing
                 while try statement.step() { details.append(statement.text(at: 3)) }
                 #expect(details.contains { $0.contains("quake_magnitude") } == usesIndex, "M ≥ \(minimum): \(details)")
                 #expect(try db.scalar("SELECT count(*) FROM quake WHERE \(condition)", arguments)
-                        == db.scalar("SELECT count(*) FROM quake WHERE magnitude >= ?", [.real(minimum)]), "M ≥ \(minimum)")
+                        == db.scalar("SELECT count(*) FROM quake WHERE magnitude * 10 + 0.5 >= ?", [.real(minimum * 10)]), "M ≥ \(minimum)")
             }
         }
     }
@@ -187,7 +187,7 @@ import Testing
         defer { store.remove() }
         try store.upsert(Self.records(count: 800, spanDays: 2, seed: 7))
         try store.read { db in
-            for (predicate, condition) in [(QuakePredicate(), "1"), (QuakePredicate(minimumMagnitude: 3), "magnitude >= 3")] {
+            for (predicate, condition) in [(QuakePredicate(), "1"), (QuakePredicate(minimumMagnitude: 3), "magnitude * 10 + 0.5 >= 30")] {
                 let stats = try db.catalogueStatistics(of: SectionedFetchRequest(predicate: predicate, timeZone: Self.utc))
                 #expect(stats.isHourly)
                 Self.check(stats, try Self.expected(db, where: condition), condition)

@@ -183,7 +183,7 @@ import Testing
         ordered.forEach { time, code in
             seen.append(time)
             magnitudes.append(ordered.codes.magnitude(UInt32(code)))
-            #expect(ordered.codes.tenth(UInt32(code)) == Int16(MagnitudeFrequency.tenth(of: magnitudes.last!)!))
+            #expect(ordered.codes.tenth(UInt32(code)) == Int16(MagnitudeBin.tenth(of: magnitudes.last!)!))
         }
         #expect(seen == times.sorted())
         #expect(magnitudes == [5, 2, 1, 4, 0, 3.001])
@@ -220,7 +220,7 @@ import Testing
                 var expected = [Int32](repeating: 0, count: whole.counts.count)
                 let events = try db.catalogueEventsFromRows(plan)
                 for (time, magnitude) in zip(events.times, events.magnitudes) {
-                    guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
+                    guard let tenth = MagnitudeBin.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
                     else { continue }
                     let run = Int64((Double(time) / Double(MagnitudesInTimeOrder.runMilliseconds)).rounded(.down))
                     expected[Int(run - whole.first)] += 1

@@ -59,8 +59,10 @@ import Testing
         }
     }
 
-    @Test(arguments: [(nil, MagnitudeBand.minor), (1.0, .minor), (2.49, .minor), (2.5, .light), (4.49, .light),
-                      (4.5, .strong), (5.99, .strong), (6.0, .major), (9.1, .major)] as [(Double?, MagnitudeBand)])
+    /// By the magnitude as shown: 2.45 shows `2.5` and is light, 2.44 shows `2.4` and is minor.
+    @Test(arguments: [(nil, MagnitudeBand.minor), (1.0, .minor), (2.44, .minor), (2.45, .light), (2.49, .light), (2.5, .light),
+                      (4.44, .light), (4.45, .strong), (4.5, .strong), (5.94, .strong), (5.95, .major), (6.0, .major),
+                      (9.1, .major)] as [(Double?, MagnitudeBand)])
     func bandsOfMagnitudes(magnitude: Double?, band: MagnitudeBand) {
         #expect(MagnitudeBand(magnitude: magnitude) == band)
     }

@@ -104,6 +104,23 @@ public enum ExpectedResults {
         return (tenths / 10, Int(min(10, max(1, value.rounded(.toNearestOrAwayFromZero)))))
     }
 
+    /// The magnitude as the list shows it, in tenths, worked out apart from `MagnitudeBin`: the
+    /// catalogue's digits (the double's shortest decimal text) rounded half up to a tenth in
+    /// decimal arithmetic: 2.95 → 30, 2.9499999999999997 → 29, -0.05 → 0.
+    public static func shownTenths(_ magnitude: Double) -> Int {
+        let scaled = Decimal(string: "\(magnitude)")! * 10 + Decimal(string: "0.5")!
+        var truncated = Decimal(), value = scaled
+        NSDecimalRound(&truncated, &value, 0, .down)
+        if truncated > scaled { truncated -= 1 }
+        return NSDecimalNumber(decimal: truncated).intValue
+    }
+
+    /// Whether `magnitude` is shown at `minimum` or more (`2.47` shows `2.5`: at 2.5 or more).
+    public static func isShown(_ magnitude: Double?, atLeast minimum: Double) -> Bool {
+        guard let magnitude else { return false }
+        return Decimal(shownTenths(magnitude)) / 10 >= Decimal(string: "\(minimum)")!
+    }
+
     /// - Parameters:
     ///   - distanceFrom: the point of a `distance` order (bands `distance-0` … `distance-4` at
     ///     100, 300, 1,000, 3,000 of `kmPerUnit`), and of `within` (a radius in km).
@@ -120,7 +137,7 @@ public enum ExpectedResults {
             distanceFrom == nil ? nil : intensity(magnitude: r.magnitude, epicentralKm: km(r), depthKm: r.depth)
         }
         let matching = records.filter { record in
-            if let minimumMagnitude, (record.magnitude ?? -.infinity) < minimumMagnitude || record.magnitude == nil { return false }
+            if let minimumMagnitude, !isShown(record.magnitude, atLeast: minimumMagnitude) { return false }
             if let within, km(record) > within { return false }
             return words.isEmpty || placeHolds(fold(record.place), words)
         }
@@ -135,7 +152,8 @@ public enum ExpectedResults {
             case .time: return dayFormatter.string(from: Date(timeIntervalSince1970: Double(r.time) / 1000))
             case .magnitude:
                 guard let m = r.magnitude else { return "unknown" }
-                return m >= 6 ? "M 6+" : m < 1 ? "M <1" : "M \(Int(m.rounded(.down)))"
+                let tenths = shownTenths(m)
+                return tenths >= 60 ? "M 6+" : tenths < 10 ? "M <1" : "M \(tenths / 10)"
             case .region: return fold(r.region)
             case .depth:
                 // Written apart from `DepthBins`: the largest edge at or below the depth, edges

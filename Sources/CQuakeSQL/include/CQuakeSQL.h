@@ -330,7 +330,7 @@ int quaketui_time_order_walk(const quaketui_time_order *order, const double *mom
 // The per-kind part of the statistics (DigestComposition.swift) that quaketui_digest_tally gathers
 // beside the counts, for every row it takes, in the chunk's order (ids ascending): the row's kind's
 // slot `kindSlots[kind id]` counted in `kindCounts[slot]`; its magnitude's bin
-// (MagnitudeFrequency.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN … QUAKETUI_USABLE_TENTH_MAX),
+// (MagnitudeBin.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN … QUAKETUI_USABLE_TENTH_MAX),
 // counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]`, and
 // the row put in `order`. `taken` counts the rows; `failed` is set at a kind without a slot (an id
 // of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered. With `kindCounts`

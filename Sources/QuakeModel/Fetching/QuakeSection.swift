@@ -38,10 +38,8 @@ package enum SectionKey: Hashable, Sendable {
     /// A distance band `lowerKm ..< upperKm` from the request's reference (`upperKm` may be infinite).
     case distance(lowerKm: Double, upperKm: Double)
 
-    package static func bucket(of magnitude: Double?) -> Int? {
-        guard let magnitude else { return nil }
-        return Int(max(0, min(6, magnitude.rounded(.down))))
-    }
+    /// The whole magnitude a row is sectioned under, as shown (`MagnitudeBin.whole(of:)`).
+    package static func bucket(of magnitude: Double?) -> Int? { MagnitudeBin.whole(of: magnitude) }
 
     package static func magnitudeTitle(_ bucket: Int?) -> String {
         switch bucket {

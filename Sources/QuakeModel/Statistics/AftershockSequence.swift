@@ -108,7 +108,7 @@ public struct AftershockSequence: Sendable, Equatable {
 
         var tenths: [Int: Int] = [:]
         for aftershock in aftershocks {
-            if let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude) { tenths[tenth, default: 0] += 1 }
+            if let magnitude = aftershock.magnitude, let tenth = MagnitudeBin.tenth(of: magnitude) { tenths[tenth, default: 0] += 1 }
         }
         let binned = BinnedCounts(tenths: tenths)
         let mcTenth = CompletenessMethod.maxc.completenessTenth(of: binned)
@@ -119,7 +119,7 @@ public struct AftershockSequence: Sendable, Equatable {
         var above = 0
         if let mcTenth {
             let times = aftershocks.compactMap { aftershock -> Double? in
-                guard let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude),
+                guard let magnitude = aftershock.magnitude, let tenth = MagnitudeBin.tenth(of: magnitude),
                       MagnitudeFrequency.usableTenths.contains(tenth), tenth >= mcTenth else { return nil }
                 return days(aftershock.time)
             }
@@ -174,7 +174,7 @@ public struct AftershockSequence: Sendable, Equatable {
     static func mixedTypes(_ aftershocks: [Aftershock], atOrAbove mcTenth: Int) -> [(name: String, count: Int)]? {
         var counts: [String: Int] = [:]
         for aftershock in aftershocks {
-            guard let magnitude = aftershock.magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude),
+            guard let magnitude = aftershock.magnitude, let tenth = MagnitudeBin.tenth(of: magnitude),
                   MagnitudeFrequency.usableTenths.contains(tenth), tenth >= mcTenth else { continue }
             let type = aftershock.magType.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             counts[type.isEmpty ? "unknown" : type, default: 0] += 1

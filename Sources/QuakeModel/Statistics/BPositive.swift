@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The details the paper leaves open, as done here:
 /// - the quakes are the list's with a usable magnitude (M −5 … 10), in time order (the earlier
-///   row first on equal times), binned to 0.1 as the histogram (`MagnitudeFrequency.tenth(of:)`);
+///   row first on equal times), binned to 0.1 as the histogram (`MagnitudeBin.tenth(of:)`);
 ///   no `Mc` cut: the differences are the point;
 /// - a difference `m′ = Mᵢ₊₁ − Mᵢ` counts when `m′ ≥ δ` with ``threshold`` δ = 0.2: two bins,
 ///   so that the rounding of either magnitude (±0.05) cannot turn no difference into one;
@@ -37,11 +37,11 @@ public struct BPositive: Sendable, Equatable {
 
     /// Adds the next quake's magnitude in time order; nil or an unusable one is skipped.
     public mutating func add(_ magnitude: Double?) {
-        guard let magnitude, let tenth = MagnitudeFrequency.tenth(of: magnitude) else { return }
+        guard let magnitude, let tenth = MagnitudeBin.tenth(of: magnitude) else { return }
         add(tenth: tenth)
     }
 
-    /// `add(_:)` with the magnitude's bin (`MagnitudeFrequency.tenth(of:)`) found by the caller.
+    /// `add(_:)` with the magnitude's bin (`MagnitudeBin.tenth(of:)`) found by the caller.
     public mutating func add(tenth: Int) {
         guard MagnitudeFrequency.usableTenths.contains(tenth) else { return }
         if let previous, tenth - previous >= Self.thresholdTenths {

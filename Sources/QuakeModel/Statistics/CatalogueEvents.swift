@@ -81,7 +81,7 @@ public struct CatalogueEvents: Sendable, Equatable {
 
     /// `magnitude` when the statistics can bin it (`MagnitudeFrequency.usableTenths`), else nil.
     package static func usable(_ magnitude: Double) -> Double? {
-        guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth) else { return nil }
+        guard let tenth = MagnitudeBin.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth) else { return nil }
         return magnitude
     }
 

@@ -29,10 +29,10 @@ extension CatalogueStatistics {
         /// Whether every count above is zero.
         package var isEmpty = true
 
-        /// The slot of a magnitude's tenth (`MagnitudeFrequency.tenth(of:)`), nil off the slots
+        /// The slot of a magnitude's tenth (`MagnitudeBin.tenth(of:)`), nil off the slots
         /// (and for NaN): what the statistics count as no magnitude.
         package static func tenthSlot(of magnitude: Double) -> Int? {
-            guard let tenth = MagnitudeFrequency.tenth(of: magnitude) else { return nil }
+            guard let tenth = MagnitudeBin.tenth(of: magnitude) else { return nil }
             let slot = tenth &- tenthBase
             return slot >= 0 && slot < tenthSlots ? slot : nil
         }

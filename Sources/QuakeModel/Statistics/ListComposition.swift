@@ -41,7 +41,7 @@ public struct ListComposition: Sendable, Equatable {
         for i in 0 ..< events.count {
             let type = Int(events.types[i])
             typeCounts[type] += 1
-            if !events.magnitudes[i].isNaN, let tenth = MagnitudeFrequency.tenth(of: events.magnitudes[i]) {
+            if !events.magnitudes[i].isNaN, let tenth = MagnitudeBin.tenth(of: events.magnitudes[i]) {
                 typeTenths[type][tenth, default: 0] += 1
             }
             agencyCounts[Int(events.agencies[i])] += 1

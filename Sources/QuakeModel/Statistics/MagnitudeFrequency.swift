@@ -53,30 +53,10 @@ public struct MagnitudeFrequency: Sendable, Equatable {
     /// The quakes of the list without a usable magnitude (none, or outside M −5 … 10).
     public var unusable: Int { count - binned.total }
 
-    /// The bin of magnitude `m`, in whole tenths: `floor(m × 10 + 0.5)`, stepped to the bin
-    /// whose edges (``lowerEdge(_:)``, ``upperEdge(_:)``) hold `m` where the product `m × 10`
-    /// rounds across an edge; nil past what an `Int` holds. The C tally
-    /// (`quaketui_digest_tally`) bins alike.
-    public static func tenth(of magnitude: Double) -> Int? {
-        guard var tenth = Int(exactly: (magnitude * 10 + 0.5).rounded(.down)) else { return nil }
-        if tenth > Int.min + 1, magnitude < lowerEdge(tenth) {
-            tenth -= 1
-        } else if tenth < Int.max - 1, magnitude >= upperEdge(tenth) {
-            tenth += 1
-        }
-        return tenth
-    }
-
-    /// The smallest magnitude of the bin of `tenth` tenths: `(2t − 1) / 20`, the double nearest
-    /// `t/10 − 0.05` (one correctly rounded division).
-    public static func lowerEdge(_ tenth: Int) -> Double { (Double(tenth) * 2 - 1) / 20 }
-    /// The magnitude just past the bin of `tenth` tenths: `(2t + 1) / 20`.
-    public static func upperEdge(_ tenth: Int) -> Double { (Double(tenth) * 2 + 1) / 20 }
-
     /// The bins in magnitude order, as `(from, to, count)`: the bin holds `from ≤ M < to`
     /// (the bin of M 1.1 is 1.05 … 1.15).
     public var bins: [(from: Double, to: Double, count: Int)] {
-        tenths.keys.sorted().map { (Self.lowerEdge($0), Self.upperEdge($0), tenths[$0]!) }
+        tenths.keys.sorted().map { (MagnitudeBin.lowerEdge($0), MagnitudeBin.upperEdge($0), tenths[$0]!) }
     }
 
     /// Quakes at or above each bin, from the largest down: the cumulative curve `N(≥M)`.

@@ -667,7 +667,7 @@ public final class FetchedResultsController: SortHost {
     private static func isSelective(_ db: Connection, minimum: Double?) throws(SQLiteError) -> Bool {
         guard let minimum else { return false }
         let total = try db.keptQuakeCount()
-        let bucket = minimum < 1 ? -1 : Int64(min(6, minimum.rounded(.down)))
+        let bucket = Int64(SectionKey.bucket(of: minimum) ?? -1)
         let atMost = try db.scalar("SELECT coalesce(sum(count), 0) FROM quake_count WHERE kind = 1 AND bucket >= ?",
                                    [.integer(bucket)]).int64 ?? 0
         return atMost * 16 <= Int64(total)

@@ -31,6 +31,8 @@ struct QueryPlan {
     let search: String?
     /// Its words and their other names (nil without a search).
     let placeSearch: PlaceSearch?
+    /// The lowest stored magnitude the request's minimum takes: the first shown at it
+    /// (`MagnitudeBin.lowestStored(shownAtLeast:)`: `m` at 2.5 takes M 2.45, shown `2.5`).
     let minimumMagnitude: Double?
     let filters: [RowFilter]
     /// Whether the search and filters go through the match set; without either every row is a candidate.
@@ -56,7 +58,7 @@ struct QueryPlan {
         placeSearch = PlaceSearch(folded: folded)
         search = placeSearch == nil ? nil : folded
         codePrefix = Self.codePrefix(of: folded)
-        minimumMagnitude = request.predicate.minimumMagnitude
+        minimumMagnitude = request.predicate.minimumMagnitude.map(MagnitudeBin.lowestStored(shownAtLeast:))
         filters = request.predicate.rowFilters
         usesMatchSet = search != nil || !filters.isEmpty
         alertFloors = filters.compactMap { filter in
@@ -310,7 +312,8 @@ struct QueryPlan {
                 // `depth BETWEEN ? AND ?`: NULL never passes.
                 guard let depth = row.depth, range.contains(depth) else { return false }
             case .magnitude(let range):
-                guard let magnitude = row.keys.magnitude, range.contains(magnitude) else { return false }
+                let (low, high) = MagnitudeBin.storedBounds(shown: range)
+                guard let magnitude = row.keys.magnitude, magnitude >= low, magnitude <= high else { return false }
             case .time(let from, let until):
                 guard row.keys.time >= from, until.map({ row.keys.time < $0 }) ?? true else { return false }
             case .eventType(let type, let excluded):

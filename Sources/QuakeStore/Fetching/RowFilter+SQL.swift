@@ -16,7 +16,10 @@ extension RowFilter {
     var sql: (String, [SQLiteValue]) {
         switch self {
         case .depth(let range): return ("depth BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
-        case .magnitude(let range): return ("magnitude BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
+        case .magnitude(let range):
+            // The magnitudes shown within the range (`MagnitudeBin`).
+            let (low, high) = MagnitudeBin.storedBounds(shown: range)
+            return ("magnitude BETWEEN ? AND ?", [.real(low), .real(high)])
         case .time(let from, let until?): return ("time >= ? AND time < ?", [.integer(from), .integer(until)])
         case .time(let from, nil): return ("time >= ?", [.integer(from)])
         case .eventType(let type, false): return ("type = ? COLLATE NOCASE", [.text(type)])

@@ -8,9 +8,9 @@ extension SectionKey {
         switch self {
         case .day(let start, let last): ("time BETWEEN ? AND ?", [.integer(start), .integer(last)])
         case .magnitude(nil): ("magnitude IS NULL", [])
-        case .magnitude(0): ("magnitude < 1", [])
-        case .magnitude(6): ("magnitude >= 6", [])
-        case .magnitude(let k?): ("magnitude >= ? AND magnitude < ?", [.real(Double(k)), .real(Double(k + 1))])
+        case .magnitude(0): ("magnitude < ?", [.real(MagnitudeBands.lowerEdge(1))])
+        case .magnitude(6): ("magnitude >= ?", [.real(MagnitudeBands.lowerEdge(6))])
+        case .magnitude(let k?): ("magnitude >= ? AND magnitude < ?", [.real(MagnitudeBands.lowerEdge(k)), .real(MagnitudeBands.lowerEdge(k + 1))])
         case .region(let key): ("regionKey = ?", [.text(key)])
         case .depth(nil): ("depth IS NULL", [])
         case .depth(let lower?):
@@ -35,7 +35,8 @@ extension SectionKey {
         case .day(let start, let last): return keepsUpper ? ("time <= ?", [.integer(last)]) : ("time >= ?", [.integer(start)])
         case .magnitude(0): return keepsUpper ? rangeSQL : every
         case .magnitude(6): return keepsUpper ? every : rangeSQL
-        case .magnitude(let k?): return keepsUpper ? ("magnitude < ?", [.real(Double(k + 1))]) : ("magnitude >= ?", [.real(Double(k))])
+        case .magnitude(let k?):
+            return keepsUpper ? ("magnitude < ?", [.real(MagnitudeBands.lowerEdge(k + 1))]) : ("magnitude >= ?", [.real(MagnitudeBands.lowerEdge(k))])
         case .depth(let lower?):
             let bounds = DepthBands.bounds(lower)
             return keepsUpper ? ("depth < ?", [.real(bounds.upper)]) : ("depth >= ?", [.real(bounds.lower)])

@@ -174,7 +174,8 @@ struct DigestQuery {
         case .depth(let range):
             (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_DEPTH), range.lowerBound, range.upperBound)
         case .magnitude(let range):
-            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_MAGNITUDE), range.lowerBound, range.upperBound)
+            let (low, high) = MagnitudeBin.storedBounds(shown: range)
+            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_MAGNITUDE), low, high)
         case .time(let from, let until):
             (c.kind, c.from, c.until, c.hasUntil) = (Int32(QUAKETUI_FILTER_TIME), from, until ?? 0, until == nil ? 0 : 1)
         case .near(let center, let radiusKm):

@@ -91,7 +91,7 @@ struct MagnitudesInTimeOrder {
         for start in stride(from: 0, to: rows.count, by: chunk) {
             placing { order in
                 for (time, magnitude) in rows[start ..< min(start + chunk, rows.count)] {
-                    guard let tenth = MagnitudeFrequency.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
+                    guard let tenth = MagnitudeBin.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
                     else { continue }
                     quaketui_time_order_place(order, time, magnitude, Int16(tenth))
                 }
@@ -289,7 +289,7 @@ struct MagnitudeCodes {
     private var otherCodes: [UInt64: UInt32] = [:]
     /// Each code's bin: the hundredths' from their value, the others' as the digest's pass gave it.
     private var tenths: [Int16] = (0 ..< capacity).map { code in
-        guard code < hundredths, let tenth = MagnitudeFrequency.tenth(of: Double(code + lowestHundredth) / 100) else { return .min }
+        guard code < hundredths, let tenth = MagnitudeBin.tenth(of: Double(code + lowestHundredth) / 100) else { return .min }
         return Int16(clamping: tenth)
     }
 

@@ -22,7 +22,7 @@ extension Connection {
             return .failure(SequenceUnavailable("No quake \(code) in the store."))
         }
         let record = quake.record
-        guard let magnitude = record.magnitude, MagnitudeFrequency.tenth(of: magnitude).map(MagnitudeFrequency.usableTenths.contains) == true else {
+        guard let magnitude = record.magnitude, MagnitudeBin.tenth(of: magnitude).map(MagnitudeFrequency.usableTenths.contains) == true else {
             return .failure(SequenceUnavailable("Quake \(code) has no usable magnitude: a sequence's radius comes from its mainshock's magnitude."))
         }
         let mainshock = AftershockSequence.Mainshock(code: record.code, time: record.time, magnitude: magnitude,

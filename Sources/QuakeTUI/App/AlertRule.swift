@@ -71,7 +71,7 @@ public struct AlertRule: Equatable, Sendable {
         /// One line for the status line, its distance as the list writes it and home by its name:
         /// `ALERT M 5.6 12 km NE of Aksaray, Turkey — 21 km N of Aksaray, predicted there: VI strong`.
         public func sentence(miles: Bool, homeName: String?) -> String {
-            var text = "ALERT " + (magnitude.map { String(format: "M %.1f", $0) } ?? "M —") + " "
+            var text = "ALERT " + (magnitude.map { "M " + MagnitudeBin.text($0) } ?? "M —") + " "
                 + QuakeFormat.singleLine(SafeText.sanitize(place))
             if let distance, let bearing {
                 text += " — " + QuakeFormat.fromHome(kilometres: distance, bearing: bearing, unit: miles ? .mi : .km,
@@ -107,7 +107,7 @@ public struct AlertRule: Equatable, Sendable {
             FeltIntensity(home: $0, latitude: quake.latitude, longitude: quake.longitude, depth: quake.depth, magnitude: quake.magnitude)
         }
         let isNear = distance.flatMap { d in radius.map { d <= $0 } } ?? false
-        let isLarge = minimumMagnitude.flatMap { m in quake.magnitude.map { $0 >= m } } ?? false
+        let isLarge = minimumMagnitude.map { MagnitudeBin.isShown(quake.magnitude, atLeast: $0) } ?? false
         let isStrong = minimumTenths.flatMap { t in intensity.map { $0.tenths >= t } } ?? false
         guard isNear || isLarge || isStrong else { return nil }
         return Alert(code: quake.code, magnitude: quake.magnitude, place: quake.place, distance: distance,

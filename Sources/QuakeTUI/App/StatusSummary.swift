@@ -91,7 +91,7 @@ public struct StatusSummary: Sendable {
         while let character = characters.next() {
             guard character == "%" else { out.append(character); continue }
             switch characters.next() {
-            case "m"?: out += quake.magnitude.map { String(format: "M%.1f", $0) } ?? "M?"
+            case "m"?: out += quake.magnitude.map { "M" + MagnitudeBin.text($0) } ?? "M?"
             case "d"?: out += rule.home.map { QuakeFormat.homeDistance(kilometres: $0.distance(to: epicentre), unit: miles ? .mi : .km) } ?? ""
             case "b"?: out += rule.home.map { GeoPoint.compassPoint($0.bearing(to: epicentre)) } ?? ""
             case "i"?: out += felt.map { FeltIntensity.numeral($0.whole) } ?? ""

@@ -1,3 +1,4 @@
+import QuakeModel
 /// How a cell looks, in semantic colour roles the terminal maps to its colour depth.
 ///
 /// Views never pick colour numbers: they say what a cell *is* (`.magnitude(.major)`,
@@ -95,10 +96,15 @@ public enum MagnitudeBand: Int, CaseIterable, Hashable, Sendable, Comparable {
             self = .minor
             return
         }
-        switch magnitude {
-        case ..<2.5: self = .minor
-        case ..<4.5: self = .light
-        case ..<6: self = .strong
+        // By the magnitude as shown (`MagnitudeBin`): M 2.47 shows `2.5` and is light, as M 2.5 is.
+        guard let tenth = MagnitudeBin.tenth(of: magnitude) else {
+            self = magnitude > 0 ? .major : .minor
+            return
+        }
+        switch tenth {
+        case ..<25: self = .minor
+        case ..<45: self = .light
+        case ..<60: self = .strong
         default: self = .major
         }
     }

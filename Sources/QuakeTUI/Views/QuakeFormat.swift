@@ -3,10 +3,11 @@ import QuakeModel
 
 /// Formats quake values for display: magnitudes, times, coordinates, distances.
 public enum QuakeFormat {
-    /// `6.1`, or `—` when unknown (as every other missing field shows).
+    /// `6.1`, or `—` when unknown (as every other missing field shows): to a tenth, rounded half
+    /// up, as every magnitude is shown and tested (`MagnitudeBin`).
     public static func magnitude(_ value: Double?) -> String {
         guard let value else { return "—" }
-        return String(format: "%.1f", value)
+        return MagnitudeBin.text(value)
     }
 
     /// `now`, `42s ago`, `5m ago`, `3h ago`, `2d ago`, `5w ago`, `in 3m` for future times.

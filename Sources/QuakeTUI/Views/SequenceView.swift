@@ -86,7 +86,7 @@ enum SequenceView {
         }
         y += 1
         for magnitude in sequence.forecastMagnitudes where y < area.maxY {
-            buffer.put(String(format: "M ≥ %.1f", magnitude), at: Point(x: area.x, y: y),
+            buffer.put("M ≥ " + QuakeFormat.magnitude(magnitude), at: Point(x: area.x, y: y),
                        style: .role(.magnitude(MagnitudeBand(magnitude: magnitude))), maxWidth: area.width)
             for (index, entry) in sequence.forecast(magnitude: magnitude).enumerated() {
                 let text = TextWidth.pad(SequenceText.significant(entry.expected), to: 8, alignRight: true) + " "

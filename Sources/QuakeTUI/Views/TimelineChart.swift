@@ -32,7 +32,7 @@ enum TimelineChart {
             x += buffer.put("  ◦ moment " + momentText(moment), at: Point(x: x, y: rect.y), style: .role(.warning), maxWidth: rect.maxX - x)
         }
         if !stats.largest.isEmpty {
-            let text = "  ▼ " + stats.largest.map { String(format: "M%.1f", $0.magnitude) }.joined(separator: " ")
+            let text = "  ▼ " + stats.largest.map { "M" + MagnitudeBin.text($0.magnitude) }.joined(separator: " ")
             buffer.put(text, at: Point(x: x, y: rect.y), style: .role(.warning, [.bold]), maxWidth: rect.maxX - x)
         }
         let chart = Rect(x: rect.x + leftGutter, y: rect.y + 1, width: chartWidth, height: rect.height - 2)

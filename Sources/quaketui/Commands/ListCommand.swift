@@ -323,7 +323,7 @@ enum ListCommand {
             advice.append(flags.count == 1 ? "widen or drop --\(flags[0].flag)" : "widen or drop those filters")
         }
         if let minimum = request.predicate.minimumMagnitude {
-            let top = largest.map { String(format: "M %.1f", $0) } ?? "none with a magnitude"
+            let top = largest.map { "M " + MagnitudeBin.text($0) } ?? "none with a magnitude"
             filters.append("--min-magnitude \(minimum.formatted()) (the largest stored is \(top))")
             advice.append("lower --min-magnitude")
         }

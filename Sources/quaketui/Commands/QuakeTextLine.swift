@@ -31,7 +31,7 @@ struct QuakeTextLine {
     /// what the event showed before its agencies changed, at the end.
     func text(_ quake: QuakeRecord, agencies: Int, distance: Double? = nil, bearing: Double? = nil,
               was: EarlierEvent? = nil) -> String {
-        let magnitude = quake.magnitude.map { String(format: "M %4.1f", $0) } ?? "M  ?  "
+        let magnitude = quake.magnitude.map { "M " + String(repeating: " ", count: max(0, 4 - MagnitudeBin.text($0).count)) + MagnitudeBin.text($0) } ?? "M  ?  "
         let type = QuakeFormat.magnitudeType(quake.magType) ?? "—"
         let typeCell = type + String(repeating: " ", count: max(0, QuakeFormat.magnitudeTypeWidth - TextWidth.of(type)))
         let time = formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))

@@ -138,7 +138,7 @@ enum SequenceCommand {
     static func text(_ sequence: AftershockSequence) -> String {
         let main = sequence.mainshock
         let time = ISO8601Format.string(from: Date(timeIntervalSince1970: Double(main.time) / 1000))
-        var lines = [String(format: "Sequence of M %.1f ", main.magnitude) + "\(main.code) · \(time) · \(main.place)"]
+        var lines = ["Sequence of M \(MagnitudeBin.text(main.magnitude)) \(main.code) · \(time) · \(main.place)"]
         lines.append(sequence.radiusLine)
         lines.append(sequence.countLine)
         if let omori = sequence.omoriLine { lines.append(omori + " (Ogata 1983)") }
@@ -170,7 +170,7 @@ enum SequenceCommand {
                 (right(SequenceText.significant($0.expected), 8) + " " + right(SequenceText.percent($0.probability), 7))
                     .padding(toLength: width, withPad: " ", startingAt: 0)
             }
-            lines.append(String(format: "M ≥ %.1f  ", magnitude) + cells.joined())
+            lines.append("M ≥ \(MagnitudeBin.text(magnitude))  " + cells.joined())
         }
         return lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
     }

@@ -80,7 +80,7 @@ enum WatchCommand {
         /// Whether `quake` passes, with its distance from the center when there is one.
         func admits(_ quake: QuakeRecord) -> (Bool, distance: Double?) {
             if let minimumMagnitude {
-                guard let magnitude = quake.magnitude, magnitude >= minimumMagnitude else { return (false, nil) }
+                guard MagnitudeBin.isShown(quake.magnitude, atLeast: minimumMagnitude) else { return (false, nil) }
             }
             if let request, !request.matches(quake) { return (false, nil) }
             guard let center else { return (true, nil) }

@@ -1,6 +1,7 @@
 import QuakeModel
-/// The sections of a `magnitude` sort: one per whole magnitude (`M <1`, `M 1`, …, `M 6+`; bucket
-/// 0 holds the negatives, bucket 6 everything from 6, `SectionKey.bucket`), and `unknown`.
+/// The sections of a `magnitude` sort: one per whole magnitude as shown (`M <1`, `M 1`, …, `M 6+`;
+/// `M 3` holds the quakes shown 3.0 … 3.9, M 2.95 ..< 3.95, `MagnitudeBin`; bucket 0 holds the
+/// negatives, bucket 6 everything shown 6.0 or more, `SectionKey.bucket`), and `unknown`.
 enum MagnitudeBands: BandedColumn {
     static let name = "magnitude"
     static let sectionIdentifier = SectionIdentifier.magnitude
@@ -31,8 +32,11 @@ enum MagnitudeBands: BandedColumn {
 
     static func edges(_ key: SectionKey) -> (lower: Double, upper: Double)? {
         guard let bucket = bucket(key) else { return nil }
-        return (bucket == 0 ? -.greatestFiniteMagnitude : Double(bucket), bucket == 6 ? .greatestFiniteMagnitude : Double(bucket + 1))
+        return (bucket == 0 ? -.greatestFiniteMagnitude : lowerEdge(bucket), bucket == 6 ? .greatestFiniteMagnitude : lowerEdge(bucket + 1))
     }
+
+    /// The lowest stored magnitude of the section of whole magnitude `bucket` (3 → 2.95).
+    static func lowerEdge(_ bucket: Int) -> Double { MagnitudeBin.lowestStored(shownAtLeast: Double(bucket)) }
 
     private static func bucket(_ key: SectionKey) -> Int? {
         guard case .magnitude(let bucket) = key else { preconditionFailure("a magnitude key") }
