@@ -68,7 +68,9 @@ enum DetailView {
     static func fields(_ r: QuakeRecord, hasNotes: Bool, display: DisplaySettings) -> [(String, String, Style)] {
         let zone = display.zone
         func optional(_ value: String?) -> String { value.flatMap { $0.isEmpty ? nil : $0 } ?? "—" }
-        let magnitude = QuakeFormat.magnitude(r.magnitude) + (r.magType.map { " \($0)" } ?? "")
+        // The catalogue's own digits beside the value shown and tested, where they differ.
+        let reported = r.magnitude.flatMap { m in Double(QuakeFormat.magnitude(m)) == m ? nil : "  (reported \(m))" } ?? ""
+        let magnitude = QuakeFormat.magnitude(r.magnitude) + (r.magType.map { " \($0)" } ?? "") + reported
         var rows: [(String, String, Style)] = [
             ("Magnitude", magnitude, MagnitudeBand(magnitude: r.magnitude).style),
             ("Place", r.place.isEmpty ? "—" : PlaceName.displayed(r.place), .plain),
