@@ -184,7 +184,7 @@ extension Association {
         func magnitude(_ r: QuakeRecord) -> String {
             [r.magType, r.magnitude.map(MagnitudeBin.text)].compactMap { $0 }.joined(separator: " ")
         }
-        if report.magnitude != preferred.magnitude || report.magType != preferred.magType {
+        if magnitude(report) != magnitude(preferred) {
             parts.append("\(magnitude(report).isEmpty ? "no magnitude" : magnitude(report)) vs \(magnitude(preferred).isEmpty ? "none" : magnitude(preferred))")
         }
         if let a = report.depth, let b = preferred.depth, (a - b).magnitude >= 0.5 {

@@ -36,6 +36,10 @@ public enum MagnitudeBin {
         return "\(tenth < 0 ? "-" : "")\(abs(tenth) / 10).\(abs(tenth) % 10)"
     }
 
+    /// A minimum as the list applies it, shown: the first tenth it takes (`2.5` → `2.5`,
+    /// `2.44` → `2.5`, which is what a minimum of 2.44 lets through).
+    public static func threshold(_ minimum: Double) -> String { text(lowestStored(shownAtLeast: minimum)) }
+
     /// The whole magnitude a quake is sectioned under (`M 3` holds the quakes shown 3.0 … 3.9,
     /// M 2.95 ..< 3.95), clamped to `0` (`M <1`) … `6` (`M 6+`); nil for no magnitude.
     public static func whole(of magnitude: Double?) -> Int? {

@@ -35,6 +35,15 @@ import Testing
         .init(code: "us7000main", time: mainTime, magnitude: magnitude, latitude: 35.7, longitude: -117.5, place: "Ridgecrest, CA")
     }
 
+    /// A mainshock of M 5.96 shows `6.0`: its forecast row is M 6's, not a second row also
+    /// labelled `M ≥ 6.0`.
+    @Test func aMainshockShownAtSixHasOneRowWithMSix() {
+        let now = Self.mainTime + 2 * Self.day
+        let aftershocks = (0 ..< 30).map { AftershockSequence.Aftershock(time: Self.mainTime + Int64($0) * 3_600_000, magnitude: 2.5) }
+        let sequence = AftershockSequence(mainshock: Self.mainshock(magnitude: 5.96), aftershocks: aftershocks, end: now, now: now)
+        #expect(sequence.forecastMagnitudes == [5, 6])
+    }
+
     /// Fewer than 100 aftershocks at or above Mc: the generic parameters, each of the nine
     /// numbers (M 5, 6 and the mainshock's; 1, 7 and 30 days from now) as the closed form gives.
     @Test func theGenericForecastIsTheClosedForm() throws {

@@ -39,6 +39,10 @@ import Testing
         #expect(MagnitudeBin.lowestStored(shownAtLeast: 3) == 2.95)
         #expect(MagnitudeBin.highestStored(shownAtMost: 5) == 5.05.nextDown)
         #expect(MagnitudeBin.lowestStored(shownAtLeast: .greatestFiniteMagnitude) == .greatestFiniteMagnitude)
+        // A minimum between two tenths is shown as the tenth it lets through first.
+        #expect(MagnitudeBin.threshold(2.44) == "2.5")
+        #expect(MagnitudeBin.threshold(2.5) == "2.5")
+        #expect(MagnitudeBin.threshold(4.45) == "4.5")
         #expect(MagnitudeBin.whole(of: 0.949) == 0)
         #expect(MagnitudeBin.whole(of: 0.95) == 1)
         #expect(MagnitudeBin.whole(of: 5.95) == 6)
@@ -50,6 +54,15 @@ import Testing
         // `:mag 4.01-4.04` lies between two tenths: no magnitude is shown within it.
         let empty = MagnitudeBin.storedBounds(shown: 4.01 ... 4.04)
         #expect(empty.low > empty.high)
+    }
+
+    /// Two agencies' reports that show the same magnitude are not said to differ in it.
+    @Test func reportsShowingOneMagnitudeDoNotDifferInIt() {
+        let preferred = QuakeRecord.fixture("us1", magnitude: 3.04, place: "x", time: 0)
+        var other = QuakeRecord.fixture("nc1", magnitude: 2.96, place: "x", time: 0)
+        #expect(!Association.differences(of: other, from: preferred).contains { $0.contains(" vs ") })
+        other.magnitude = 2.94
+        #expect(Association.differences(of: other, from: preferred).contains("mb 2.9 vs mb 3.0"))
     }
 
     @Test func theTextTheSectionAndTheBinAreTheShownValue() {

@@ -35,6 +35,16 @@ import Testing
         #expect(RevisionFormat.line([Self.automatic, nextDay], zone: zone).hasSuffix("Mww 5.4 reviewed 2024-01-02 19:03 (moved 9 km E, depth 12 km)"))
     }
 
+    /// A revision of the magnitude within one tenth (2.96 → 2.97, both shown `3.0`) reads as
+    /// one: the versions carry the catalogue's digits.
+    @Test func aMagnitudeRevisedWithinItsTenthShowsItsDigits() {
+        var before = Self.automatic, after = Self.automatic
+        (before.magnitude, before.magType) = (2.96, "ml")
+        (after.magnitude, after.magType, after.seen) = (2.97, "ml", 1_704_135_800_000)
+        #expect(RevisionFormat.line([before, after], zone: TimeZone(identifier: "UTC")!)
+            == "ml 2.96 automatic 2024-01-01 18:23 → ml 2.97 automatic 19:03")
+    }
+
     @Test func theReportsTabShowsARevisedReportsVersions() {
         var record = QuakeRecord.fixture("us6000m0xl", magnitude: 5.4, place: "50 km W of Anamizu, Japan",
                                          time: 1_704_133_320_000, updated: 1_704_135_000_000)

@@ -160,7 +160,9 @@ public struct AftershockSequence: Sendable, Equatable {
         let start = max(now, mainshock.time)
         let from = days(start)
         let model = forecastModel
-        forecast = (Self.forecastMagnitudes + [mainshock.magnitude]).flatMap { magnitude in
+        // The mainshock's row at its magnitude as shown (5.96 is `M ≥ 6.0`, one row with M 6).
+        let shownMainshock = MagnitudeBin.tenth(of: mainshock.magnitude).map { Double($0) / 10 } ?? mainshock.magnitude
+        forecast = (Self.forecastMagnitudes + [shownMainshock]).flatMap { magnitude in
             Self.forecastDays.map { span in
                 Forecast(start: start, days: span, magnitude: magnitude,
                          expected: model.expected(magnitude: magnitude, mainshock: mainshock.magnitude, from: from, days: span),

@@ -49,7 +49,7 @@ extension BrowserState {
         if let minimum = self.settings.minimumMagnitude, let quake {
             let magnitude = quake.record.magnitude.map { "M \(QuakeFormat.magnitude($0))" } ?? "of unknown magnitude"
             self.status.message = "Quake \(code) (\(magnitude)) is hidden by the minimum magnitude "
-                + "\(QuakeFormat.magnitude(minimum)), shared by every pane: press m until all magnitudes show"
+                + "\(MagnitudeBin.threshold(minimum)), shared by every pane: press m until all magnitudes show"
         } else {
             self.status.message = "Quake \(code) is not in the store; import or refresh first"
         }

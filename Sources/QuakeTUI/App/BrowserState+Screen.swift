@@ -128,7 +128,7 @@ extension BrowserState {
             parts.append(("lie \(withinNearRadius)", "~ shows them all"))
         }
         if !self.filters.isEmpty { parts.append(("pass :\(self.filters.joined(separator: " · "))", ":clear removes the filters")) }
-        if let minimum = self.settings.minimumMagnitude { parts.append(("have magnitude \(minimum) or more", "m changes the minimum")) }
+        if let minimum = self.settings.minimumMagnitude { parts.append(("have magnitude \(MagnitudeBin.threshold(minimum)) or more", "m changes the minimum")) }
         return parts
     }
 
@@ -147,7 +147,7 @@ extension BrowserState {
             return "No quakes pass the filters (\(self.filters.joined(separator: " · "))). :clear removes them."
         }
         if let minimum = self.settings.minimumMagnitude {
-            return "No quakes of magnitude \(minimum) or more. m changes the filter."
+            return "No quakes of magnitude \(MagnitudeBin.threshold(minimum)) or more. m changes the filter."
         }
         return "No quakes yet. r refreshes from USGS; quaketui import FILE loads a feed."
     }

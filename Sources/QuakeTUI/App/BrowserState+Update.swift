@@ -94,7 +94,7 @@ extension BrowserState {
             self.settings.minimumMagnitude = presets[(index + 1) % presets.count]
             effects += refetchKeepingSelection()
             effects.append(.saveSettings(self.settings))
-            self.status.message = self.settings.minimumMagnitude.map { "Showing magnitude \($0) and up" } ?? "Showing all magnitudes"
+            self.status.message = self.settings.minimumMagnitude.map { "Showing magnitude \(MagnitudeBin.threshold($0)) and up" } ?? "Showing all magnitudes"
         case .setHomeToSelection: effects += setHomeToSelection()
         case .toggleNearHome: effects += toggleNearHome()
         case .beginSearch: self.isSearching = true

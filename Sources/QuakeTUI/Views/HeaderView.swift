@@ -16,7 +16,7 @@ enum HeaderView {
         let total = header.isCountPending ? "… quakes" : CountFormat.quakes(header.count)
         var parts = [total, "sort \(header.sortOrder.rawValue) \(arrow)"]
         if header.newCount > 0 { parts.insert("\(QuakeFormat.count(header.newCount)) new", at: 1) }
-        if let minimum = header.minimumMagnitude { parts.append("M ≥ \(QuakeFormat.magnitude(minimum))") }
+        if let minimum = header.minimumMagnitude { parts.append("M ≥ \(MagnitudeBin.threshold(minimum))") }
         if let near = header.nearHome { parts.append(near) }
         if let declustering = header.declustering { parts.append(declustering) }
         if !header.filters.isEmpty { parts.append(":" + header.filters.joined(separator: " · ")) }

@@ -11,6 +11,10 @@ public enum RevisionFormat {
     public static func line(_ versions: [ReportRevision], zone: TimeZone) -> String {
         var parts: [String] = []
         var previous: ReportRevision?
+        // Versions whose magnitudes show alike but differ (2.96 → 2.97, both `3.0`) carry the
+        // catalogue's digits, so a revision of the magnitude reads as one.
+        let magnitudes = versions.compactMap(\.magnitude)
+        let digits = Set(magnitudes).count > Set(magnitudes.map(MagnitudeBin.text)).count
         for version in versions {
             let stamp = QuakeFormat.absolute(version.shownTime, in: zone, withSeconds: false)
             let sameDay = previous.map { QuakeFormat.absolute($0.shownTime, in: zone, withSeconds: false).prefix(10) == stamp.prefix(10) } ?? false
@@ -20,7 +24,8 @@ public enum RevisionFormat {
                 previous = version
                 continue
             }
-            let magnitude = [version.magType, QuakeFormat.magnitude(version.magnitude)].compactMap { $0 }.joined(separator: " ")
+            let shown = digits ? version.magnitude.map { "\($0)" } ?? QuakeFormat.magnitude(nil) : QuakeFormat.magnitude(version.magnitude)
+            let magnitude = [version.magType, shown].compactMap { $0 }.joined(separator: " ")
             var text = [magnitude, version.status ?? "", time].filter { !$0.isEmpty }.joined(separator: " ")
             if let previous {
                 var moved: [String] = []

@@ -54,7 +54,7 @@ extension ListCommand {
     private static func narrowing(_ scene: AppState) -> String {
         var parts: [String] = []
         if !scene.searchText.isEmpty { parts.append("the search '\(SafeText.sanitize(scene.searchText))'") }
-        if let minimum = scene.settings.minimumMagnitude { parts.append("M \(minimum.formatted()) and up (m)") }
+        if let minimum = scene.settings.minimumMagnitude { parts.append("M \(MagnitudeBin.threshold(minimum)) and up (m)") }
         if !scene.filters.isEmpty { parts.append(scene.filters.map { ":" + SafeText.sanitize($0) }.joined(separator: ", ")) }
         if scene.nearHome { parts.append("near home (~)") }
         return parts.isEmpty ? "it filters nothing" : "it keeps only " + parts.joined(separator: ", ")
