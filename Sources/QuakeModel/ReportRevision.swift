@@ -31,6 +31,13 @@ public struct ReportRevision: Sendable, Hashable {
         self.status = status
     }
 
-    /// The time the version is shown at: when it was seen, else (the first version) its `updated`.
-    public var shownTime: Int64 { seen ?? updated }
+    /// The time the version is shown at: when its agency made it (`updated`), as a seismologist
+    /// reads a catalogue's revisions; a `withdrawn` version, which quaketui writes when a refreshed
+    /// feed no longer lists the report, when that refresh saw it. (A feed of 2014 imported today
+    /// shows its revisions in 2014, not today.)
+    public var shownTime: Int64 { status == Self.withdrawn ? seen ?? updated : updated }
+
+    /// The status quaketui gives a report a refreshed summary feed no longer lists, inside the
+    /// feed's window and above its floor.
+    public static let withdrawn = "withdrawn"
 }

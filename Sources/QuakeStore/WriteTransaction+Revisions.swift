@@ -138,7 +138,7 @@ extension Connection {
 
 extension WriteTransaction {
     /// The status a report gets when the refreshed feed that should list it no longer does.
-    public static let withdrawnStatus = "withdrawn"
+    public static let withdrawnStatus = ReportRevision.withdrawn
 
     /// Marks `withdrawn` every stored report of `agency` with an origin time in `from...through`
     /// and a magnitude of at least `minimumMagnitude` (nil: any) whose code is not in `listed`

@@ -29,10 +29,18 @@ import Testing
     @Test func versionsOnOneLine() {
         let zone = TimeZone(identifier: "UTC")!
         #expect(RevisionFormat.line([Self.automatic, Self.reviewed, Self.deleted], zone: zone)
-            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 19:03 (moved 9 km E, depth 12 km) → deleted 19:13")
+            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12 km) → deleted 18:50")
         var nextDay = Self.reviewed
-        nextDay.seen = 1_704_135_800_000 + 86_400_000
-        #expect(RevisionFormat.line([Self.automatic, nextDay], zone: zone).hasSuffix("Mww 5.4 reviewed 2024-01-02 19:03 (moved 9 km E, depth 12 km)"))
+        nextDay.updated = 1_704_135_000_000 + 86_400_000
+        #expect(RevisionFormat.line([Self.automatic, nextDay], zone: zone).hasSuffix("Mww 5.4 reviewed 2024-01-02 18:50 (moved 9 km E, depth 12 km)"))
+        // Imported years later, the versions still read at their agency's times; quaketui's own
+        // `withdrawn` reads when the refresh that found the report gone ran.
+        var late = Self.reviewed
+        late.seen = 1_704_135_800_000 + 12 * 365 * 86_400_000
+        var withdrawn = late
+        (withdrawn.status, withdrawn.seen) = (ReportRevision.withdrawn, 1_704_135_800_000 + 12 * 365 * 86_400_000 + 60_000)
+        #expect(RevisionFormat.line([Self.automatic, late, withdrawn], zone: zone)
+            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12 km) → Mww 5.4 withdrawn 2035-12-29 19:04")
     }
 
     /// A revision of the magnitude within one tenth (2.96 → 2.97, both shown `3.0`) reads as
@@ -40,9 +48,9 @@ import Testing
     @Test func aMagnitudeRevisedWithinItsTenthShowsItsDigits() {
         var before = Self.automatic, after = Self.automatic
         (before.magnitude, before.magType) = (2.96, "ml")
-        (after.magnitude, after.magType, after.seen) = (2.97, "ml", 1_704_135_800_000)
+        (after.magnitude, after.magType, after.seen, after.updated) = (2.97, "ml", 1_704_135_800_000, 1_704_135_000_000)
         #expect(RevisionFormat.line([before, after], zone: TimeZone(identifier: "UTC")!)
-            == "ml 2.96 automatic 2024-01-01 18:23 → ml 2.97 automatic 19:03")
+            == "ml 2.96 automatic 2024-01-01 18:23 → ml 2.97 automatic 18:50")
     }
 
     @Test func theReportsTabShowsARevisedReportsVersions() {

@@ -3,8 +3,8 @@ import QuakeModel
 
 /// A report's versions on one line (issue 53): `mb 5.1 automatic 19:43 → Mww 5.4 reviewed 20:10
 /// (moved 9 km E, depth 12 km) → deleted 20:20`. Each version shows its magnitude, its type and
-/// status, and the time quaketui saw it (the first version, stored before versions were kept
-/// apart, its agency's `updated` time); what moved is said where it changed: the epicentre
+/// status, and the time its agency made it (`updated`; a `withdrawn` version, quaketui's own, the
+/// time the refresh that found the report gone ran); what moved is said where it changed: the epicentre
 /// (from 1 km), the depth, the origin time. A time on another day than the version before it
 /// carries its date.
 public enum RevisionFormat {
