@@ -27,7 +27,7 @@ enum FetchCommand {
         options: [
             .init(name: "start", value: "TIME", help: "Events on or after this time (default: 30d)."),
             .init(name: "end", value: "TIME", help: "Events on or before this time (default: now)."),
-            .init(name: "min-magnitude", value: "M", help: "Smallest magnitude."),
+            .init(name: "min-magnitude", value: "M", help: "Smallest magnitude, as the service tests it (its stored value)."),
             .init(name: "max-magnitude", value: "M", help: "Largest magnitude."),
             .init(name: "min-depth", value: "KM", help: "Shallowest depth in km."),
             .init(name: "max-depth", value: "KM", help: "Deepest depth in km."),
