@@ -26,7 +26,7 @@ enum FilterFlags {
 
     /// The flags, for `--help`, the manual and the completion scripts.
     static let options: [CommandSpec.Option] = [
-        .init(name: "mag", value: "RANGE", help: "Only quakes of magnitude in RANGE, as shown (to a tenth): 4 (or 4+: 4 and up), 4-6 (as :mag)."),
+        .init(name: "mag", value: "RANGE", help: "Only quakes whose magnitude as shown (to a tenth) is in RANGE: 4 (or 4+: 4 and up), 4-6 (as :mag)."),
         .init(name: "depth", value: "RANGE", help: "Only quakes at a depth in RANGE km: 0-70, 300+ (as :depth)."),
         .init(name: "since", value: "SPAN", help: "Only quakes of the last SPAN: 30m, 24h, 7d or 2w (as :since)."),
         .init(name: "time", value: "DAYS", help: "Only quakes of a day or of FROM..TO (the end excluded) in the timeZone setting: 2025-01-01, 2025-01-01..2025-02-01T06:00 (as :time)."),

@@ -116,6 +116,22 @@ struct FeltAtHomeEndToEndTests {
     /// `status --at` five minutes after it has only that quake in its 24 hours.
     static func placedTime(_ index: Int) -> Int64 { atMs - Int64(index) * 25 * 3_600_000 }
 
+    /// `--at` answers as of that instant: a quake 30 s later is not there yet (without `--at`
+    /// a minute ahead is allowed for an agency's clock); fractional seconds are a time too.
+    @Test func statusAtATimeNamesNothingLater() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.url.appendingPathComponent("s")
+        let later = #"{"type":"Feature","properties":{"mag":4.2,"place":"Later, Turkey","time":\#(Self.atMs + 30_000)},"geometry":{"type":"Point","coordinates":[\#(Self.home.longitude),\#(Self.home.latitude + 0.1),10]},"id":"later"}"#
+        try Self.importing([Self.nearHome("near", 3.1, northKm: 14, minutesAgo: 20, place: "14 km N of Aksaray, Turkey"), later],
+                           into: state, "later.geojson")
+        try QuaketuiBinary.config("home", "\(Self.home.latitude),\(Self.home.longitude)", "--name", "Aksaray", stateDirectory: state)
+        let before = try QuaketuiBinary.run(["status", "--at", Self.at], stateDirectory: state)
+        #expect(before.status == 0 && before.lines == ["M3.1 14 km N · \(Self.numeral(3.1, northKm: 14)) · 20m"], "\(before.stdout)\(before.stderr)")
+        let after = try QuaketuiBinary.run(["status", "--at", "2026-01-01T00:00:30.5Z"], stateDirectory: state)
+        #expect(after.status == 0 && after.lines.first?.hasPrefix("M4.2 ") == true, "\(after.stdout)\(after.stderr)")
+    }
+
     @Test func everyPlaceShowsTheIntensityThatListJSONGives() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -179,6 +179,19 @@ import Testing
             == .success(.filter(kind: "mag", text: "mag 4-4", .magnitude(4...4))))
     }
 
+    /// Magnitudes are shown and tested to a tenth: a range between two tenths holds none and is
+    /// refused, naming the tenths either side, not answered with an empty list.
+    @Test func aRangeBetweenTwoTenthsSaysSo() {
+        #expect(FilterCommand.parse("mag 2.95-2.95", now: Self.now)
+            == .failure(FilterCommandError("mag 2.95-2.95 holds no magnitude as shown: magnitudes are shown and tested to a tenth, "
+                                           + "and the nearest are 2.9 and 3.0 (:mag 3.0-3.0)")))
+        #expect(FilterCommand.parse("mag 4.01-4.04", now: Self.now)
+            == .failure(FilterCommandError("mag 4.01-4.04 holds no magnitude as shown: magnitudes are shown and tested to a tenth, "
+                                           + "and the nearest are 4.0 and 4.1 (:mag 4.1-4.1)")))
+        #expect(FilterCommand.parse("mag 2.95-3", now: Self.now)
+            == .success(.filter(kind: "mag", text: "mag 2.95-3", .magnitude(2.95...3))))
+    }
+
     /// A reversed time range says so, as a reversed magnitude range does (issue 56, point 9: it got
     /// the generic message).
     @Test func aReversedTimeRangeSaysSo() {

@@ -53,6 +53,14 @@ import Testing
             == "ml 2.96 automatic 2024-01-01 18:23 → ml 2.97 automatic 18:50")
     }
 
+    /// A shift of the origin time under a twentieth of a second is said in ms, not `-0.0 s`.
+    @Test func aTinyTimeShiftIsSaidInMilliseconds() {
+        var later = Self.automatic
+        (later.time, later.status, later.updated) = (Self.automatic.time - 30, "reviewed", 1_704_135_000_000)
+        #expect(RevisionFormat.line([Self.automatic, later], zone: TimeZone(identifier: "UTC")!)
+            == "mb 5.1 automatic 2024-01-01 18:23 → mb 5.1 reviewed 18:50 (time -30 ms)")
+    }
+
     @Test func theReportsTabShowsARevisedReportsVersions() {
         var record = QuakeRecord.fixture("us6000m0xl", magnitude: 5.4, place: "50 km W of Anamizu, Japan",
                                          time: 1_704_133_320_000, updated: 1_704_135_000_000)

@@ -83,6 +83,14 @@ public enum FilterCommand: Equatable, Sendable {
             guard let (range, text) = range(argument) ?? (single ? range(argument + "+") : nil) else {
                 return fail("mag takes a magnitude and up, or a range, low-high: \(spell("mag")) 4 (or 4+), \(spell("mag")) 4-6")
             }
+            // Magnitudes are shown and tested to a tenth: a range between two tenths holds none.
+            let bounds = MagnitudeBin.storedBounds(shown: range)
+            guard bounds.low <= bounds.high else {
+                let below = MagnitudeBin.text(MagnitudeBin.lowestStored(shownAtLeast: range.lowerBound).nextDown)
+                let above = MagnitudeBin.threshold(range.lowerBound)
+                return fail("mag \(text) holds no magnitude as shown: magnitudes are shown and tested to a tenth, "
+                            + "and the nearest are \(below) and \(above) (\(spell("mag")) \(above)-\(above))")
+            }
             return .success(.filter(kind: "mag", text: "mag \(text)", .magnitude(range)))
         case "since":
             guard let span = duration(argument) else { return fail("since takes a span: \(spell("since")) 30m, 24h, 7d or 2w") }

@@ -50,10 +50,9 @@ public enum QuakeFormat {
     /// A distance given in km, in the chosen unit: `10.0 km`, `6.2 mi`.
     public static func distance(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
         guard let kilometres else { return "—" }
-        switch unit {
-        case .km: return String(format: "%.1f km", kilometres)
-        case .mi: return String(format: "%.1f mi", kilometres * 0.621_371)
-        }
+        let value = unit == .km ? kilometres : kilometres * 0.621_371
+        // A depth of -0.01 km is `0.0 km`, not `-0.0 km`.
+        return String(format: unit == .km ? "%.1f km" : "%.1f mi", abs(value) < 0.05 ? 0 : value)
     }
 
     /// `1,234`: `CountFormat.grouped`, the one formatter of counts (the command line's too).

@@ -37,7 +37,9 @@ public enum RevisionFormat {
                     moved.append("depth " + (version.depth.map { String(format: "%.0f km", $0) } ?? "unknown"))
                 }
                 if previous.time != version.time {
-                    moved.append(String(format: "time %+.1f s", Double(version.time - previous.time) / 1000))
+                    // Under a tenth of a second in ms (`time -30 ms`, not `time -0.0 s`).
+                    let ms = version.time - previous.time
+                    moved.append(abs(ms) < 50 ? "time \(ms > 0 ? "+" : "")\(ms) ms" : String(format: "time %+.1f s", Double(ms) / 1000))
                 }
                 if !moved.isEmpty { text += " (" + moved.joined(separator: ", ") + ")" }
             }

@@ -59,12 +59,18 @@ enum StatusCommand {
     static func run(_ arguments: ParsedArguments) throws {
         let format = try format(from: arguments)
         var now = Date()
+        // A quake a little after now: an agency's clock ahead of this one's. None at `--at`, which
+        // answers as of that instant.
+        var ahead: Int64 = 60_000
         if let text = arguments.value("at") {
-            guard let date = ISO8601DateFormatter().date(from: text) else {
+            let fractional = ISO8601DateFormatter()
+            fractional.formatOptions.insert(.withFractionalSeconds)
+            guard let date = ISO8601DateFormatter().date(from: text) ?? fractional.date(from: text) else {
                 throw UsageError(message: "'\(SafeText.sanitize(text))' is not a time; use ISO 8601 such as 2026-01-01T00:00:00Z.",
                                  command: spec)
             }
             now = date
+            ahead = 0
         }
         let state = try arguments.existingStateDirectory()
         let settings = try AppStorage(state: state, preparing: false)
@@ -78,8 +84,8 @@ enum StatusCommand {
             defer { db.close() }
             db.setBusyTimeout(milliseconds: 0)
             if try SampleCatalogue.isSample(db) { return }
-            let through = Int64(now.timeIntervalSince1970 * 1000) + 60_000
-            quakes = try db.quakes(from: through - Int64(StatusSummary.alertWindow * 1000) - 60_000, through: through,
+            let at = Int64((now.timeIntervalSince1970 * 1000).rounded())
+            quakes = try db.quakes(from: at - Int64(StatusSummary.alertWindow * 1000), through: at + ahead,
                                    meeting: summary.candidates)
         } catch let error as SQLiteError where error.isBusy {
             return
