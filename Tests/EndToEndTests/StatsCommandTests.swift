@@ -17,8 +17,13 @@ struct StatsCommandTests {
         var bins: [Int: Int] = [:]
         for magnitude in rows.compactMap(\.magnitude) { bins[IndependentMagnitudeMethods.tenth(magnitude), default: 0] += 1 }
         let mc = bins.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first.map { $0.key + 2 }
+        // Every bin from the lowest to the highest, empty ones too.
+        let tenths: [Int] = bins.isEmpty ? [] : Array(bins.keys.min()!...bins.keys.max()!)
+        let binList: [[String: Any]] = tenths.map { t -> [String: Any] in
+            ["from": Double(t * 2 - 1) / 20, "to": Double(t * 2 + 1) / 20, "count": bins[t] ?? 0]
+        }
         var magnitude: [String: Any] = [
-            "bins": bins.keys.sorted().map { ["from": Double($0 * 2 - 1) / 20, "to": Double($0 * 2 + 1) / 20, "count": bins[$0]!] },
+            "bins": binList,
             "completeness": mc.map { Double($0) / 10 } as Any,
             "completenessMethod": "maxc",
             "unusable": rows.filter { $0.magnitude == nil }.count,

@@ -98,6 +98,9 @@ import Testing
             #expect(bin.count == magnitudes.filter { bin.from <= $0 && $0 < bin.to }.count, "\(bin)")
         }
         #expect(mfd.bins.first.map { [$0.from, $0.to] } == [-0.15, -0.05])
+        // Every bin from the lowest to the highest, the empty ones as 0: no gap is left out.
+        #expect(mfd.bins.count == 102 && zip(mfd.bins, mfd.bins.dropFirst()).allSatisfy { $0.to == $1.from })
+        #expect(mfd.bins.filter { $0.count == 0 }.count == 102 - 9)  // 9 bins hold the 12 usable magnitudes
         #expect(mfd.bins.reduce(0) { $0 + $1.count } + mfd.unusable == mfd.count)
         #expect(mfd.unusable == 2)
         #expect(magnitudes.map { MagnitudeBin.tenth(of: $0) } == magnitudes.map(IndependentMagnitudeMethods.tenth))

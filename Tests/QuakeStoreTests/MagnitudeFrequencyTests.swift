@@ -17,7 +17,7 @@ import Testing
     @Test func aSmallCatalogueByHand() throws {
         let mfd = MagnitudeFrequency(tenths: [18: 70, 20: 30, 21: 20, 22: 10], count: 132)
         #expect(mfd.completenessTenth == 20)
-        #expect(mfd.bins.map(\.count) == [70, 30, 20, 10])
+        #expect(mfd.bins.map(\.count) == [70, 0, 30, 20, 10])  // the empty bin of 1.9 too
         #expect(mfd.unusable == 2)
         #expect(mfd.cumulative.map(\.count) == [130, 60, 30, 10])
         let fit = try #require(mfd.fit)

@@ -54,9 +54,11 @@ public struct MagnitudeFrequency: Sendable, Equatable {
     public var unusable: Int { count - binned.total }
 
     /// The bins in magnitude order, as `(from, to, count)`: the bin holds `from ≤ M < to`
-    /// (the bin of M 1.1 is 1.05 … 1.15).
+    /// (the bin of M 1.1 is 1.05 … 1.15); every bin from the lowest to the highest that holds a
+    /// quake, empty ones too (a gap in the distribution is a count of 0, not a missing line).
     public var bins: [(from: Double, to: Double, count: Int)] {
-        tenths.keys.sorted().map { (MagnitudeBin.lowerEdge($0), MagnitudeBin.upperEdge($0), tenths[$0]!) }
+        guard let lowest = tenths.keys.min(), let highest = tenths.keys.max() else { return [] }
+        return (lowest...highest).map { (MagnitudeBin.lowerEdge($0), MagnitudeBin.upperEdge($0), tenths[$0] ?? 0) }
     }
 
     /// Quakes at or above each bin, from the largest down: the cumulative curve `N(≥M)`.
