@@ -70,7 +70,32 @@ public final class ResultsEngine {
     /// idle: `takeResource`, then `give`) so that a distance table is read where it is needed.
     private let counter: LatestReader<FetchedResultsController>
     /// What the count's queue reads: the owner's callback, and the zone a first count opens in.
-    private let shared = LockedValue<(onCounted: (@Sendable (CountAnswer) -> Void)?, timeZone: TimeZone)>((nil, TimeZone(identifier: "UTC")!))
+    private let shared = LockedValue(Shared())
+
+    /// What the count's queue and the owner share.
+    private struct Shared {
+        var onCounted: (@Sendable (CountAnswer) -> Void)?
+        var timeZone = TimeZone(identifier: "UTC")!
+        /// Answers posted while nobody listened (the first count, started while the engine is
+        /// made, can end before its owner sets `onCounted`): handed over when it is set. Only
+        /// the newest count's are kept.
+        var unheard: [CountAnswer] = []
+    }
+
+    /// How many answers wait for `onCounted` (tests).
+    var unheardAnswers: Int { shared.withLock { $0.unheard.count } }
+
+    /// Posts `answer` to `onCounted`, or keeps it until one is set.
+    private static func post(_ answer: CountAnswer, to shared: LockedValue<Shared>) {
+        let listener = shared.withLock { shared -> (@Sendable (CountAnswer) -> Void)? in
+            if shared.onCounted == nil {
+                shared.unheard.removeAll { $0.generation != answer.generation }
+                shared.unheard.append(answer)
+            }
+            return shared.onCounted
+        }
+        listener?(answer)
+    }
     private var provisional: Pending?
     /// A merge over `mergeBudget`, counted again in the background (`catchUp(around:)`): the
     /// count's number and the quake it places. The exact controller answers meanwhile, as of the
@@ -115,7 +140,15 @@ public final class ResultsEngine {
     /// or an exact answer replaced.
     public var onCounted: (@Sendable (CountAnswer) -> Void)? {
         get { shared.withLock { $0.onCounted } }
-        set { shared.withLock { $0.onCounted = newValue } }
+        set {
+            // An answer that came before anyone listened, in order, before any later one.
+            shared.withLock { shared in
+                shared.onCounted = newValue
+                guard let newValue else { return }
+                for answer in shared.unheard { newValue(answer) }
+                shared.unheard = []
+            }
+        }
     }
 
     /// Opens on `request` within `budget` (else provisionally, from the top); the first
@@ -237,7 +270,7 @@ public final class ResultsEngine {
             let offset = try controller.configure(request, anchoring: anchorCode, withinNanoseconds: nil,
                                                   isCancelled: running.isReplaced) { sections in
                 guard !running.isReplaced() else { return }
-                shared.withLock { $0.onCounted }?(.bands(generation: generation, sections: sections))
+                Self.post(.bands(generation: generation, sections: sections), to: shared)
             }
             return (try controller.counted(), offset, ContinuousClock.now - started)
         }, done: { generation, result in
@@ -246,7 +279,7 @@ public final class ResultsEngine {
                 .counted(generation: generation, results: results, anchorOffset: offset, duration: duration)
             case .failure(let error): .failed(generation: generation, error)
             }
-            shared.withLock { $0.onCounted }?(answer)
+            Self.post(answer, to: shared)
         })
     }
 
