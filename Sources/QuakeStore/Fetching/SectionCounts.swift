@@ -39,7 +39,7 @@ struct SectionCounts {
     /// count)` per call of the returned function, then nil.
     static func buckets(_ db: Connection, kind: Int, source: Source,
                                 ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
-        if case .kept = source, kind == 1, try db.scalar("PRAGMA user_version").int64 ?? 0 < Schema.magnitudesAsShown {
+        if case .kept = source, kind == 1, try !db.hasSchema(atLeast: Schema.magnitudesAsShown) {
             // A store before migration 20 (read-only, read as it is) keeps whole magnitudes cut
             // at the integers, not as shown: counted from the rows instead.
             return try buckets(db, kind: kind, source: .matching("1", []), ascending: ascending)

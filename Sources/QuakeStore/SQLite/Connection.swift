@@ -30,6 +30,17 @@ public final class Connection {
     private let deadline = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
     private var hasProgressHandler = false
 
+    /// Whether the store's schema is `version` or newer (`PRAGMA user_version`), remembered once
+    /// true: a store is never migrated back, so a reader on the per-key path asks SQLite only
+    /// while the answer is no (a read-only older store, read as it is).
+    func hasSchema(atLeast version: Int) throws -> Bool {
+        if let known = knownUserVersion, known >= version { return true }
+        let found = Int(try scalar("PRAGMA user_version").int64 ?? 0)
+        knownUserVersion = found
+        return found >= version
+    }
+    private var knownUserVersion: Int?
+
     /// Opens (and with `create`, creates) the database at `path`.
     ///
     /// The corresponding C function is `sqlite3_open_v2`. An open that fails still closes the
