@@ -245,11 +245,7 @@ import Testing
         let writer = try older.newBackgroundContext(author: "test")
         try writer.performAndWait { tx in
             for record in records { _ = try tx.upsert(record) }
-            try tx.connection.execute("""
-                DELETE FROM quake_count WHERE kind = 1;
-                INSERT INTO quake_count (kind, bucket, count)
-                    SELECT 1, max(0, min(6, CAST(floor(magnitude) AS INTEGER))), count(*) FROM quake GROUP BY 2;
-                """)
+            try tx.connection.execute(SectionCountTests.magnitudeCountsOfSchema19)
         }
         writer.close()
         older.close()

@@ -135,6 +135,24 @@ import Testing
         }
     }
 
+    /// `quake_count`'s rows (of `kind`, or of every kind) as `kind bucket count`.
+    static func keptCounts(_ container: PersistentContainer, kind: Int? = nil) throws -> [String] {
+        try container.viewContext.read { db in
+            let statement = try db.prepare("SELECT kind, bucket, count FROM quake_count WHERE \(kind.map { "kind = \($0)" } ?? "1") ORDER BY kind, bucket")
+            var rows: [String] = []
+            while try statement.step() { rows.append("\(statement.int64(at: 0)) \(statement.value(at: 1)) \(statement.int64(at: 2))") }
+            return rows
+        }
+    }
+
+    /// The magnitude counts as schema 19's triggers kept them, cut at the integers (for stores this
+    /// code writes as an older one would have).
+    static let magnitudeCountsOfSchema19 = """
+        DELETE FROM quake_count WHERE kind = 1;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 1, max(0, min(6, CAST(floor(magnitude) AS INTEGER))), count(*) FROM quake GROUP BY 2;
+        """
+
     @Test func migrationCountsAnExistingStore() throws {
         let directory = try TemporaryDirectory(prefix: "quaketui-count-migration")
         defer { directory.remove() }
@@ -151,13 +169,7 @@ import Testing
         v1.close()
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
-        let kept = try container.viewContext.read { db in
-            let statement = try db.prepare("SELECT kind, bucket, count FROM quake_count ORDER BY kind, bucket")
-            var rows: [String] = []
-            while try statement.step() { rows.append("\(statement.int64(at: 0)) \(statement.value(at: 1)) \(statement.int64(at: 2))") }
-            return rows
-        }
-        #expect(kept == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
+        #expect(try Self.keptCounts(container) == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
                          "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
                          "2 text(\"alaska\") 2", "2 text(\"chile\") 1", "3 integer(10) 3"])
     }
@@ -176,20 +188,13 @@ import Testing
             }
         }
         // As schema 19's triggers counted them (this code's triggers wrote the rows above).
-        try writer.performAndWait { tx in
-            try tx.connection.execute("""
-                DELETE FROM quake_count WHERE kind = 1;
-                INSERT INTO quake_count (kind, bucket, count)
-                    SELECT 1, max(0, min(6, CAST(floor(magnitude) AS INTEGER))), count(*) FROM quake GROUP BY 2;
-                """)
-        }
+        try writer.performAndWait { tx in try tx.connection.execute(Self.magnitudeCountsOfSchema19) }
         writer.close()
         func magnitudeCounts(_ container: PersistentContainer) throws -> [String] {
-            try container.viewContext.read { db in
-                let statement = try db.prepare("SELECT bucket, count FROM quake_count WHERE kind = 1 ORDER BY bucket")
-                var rows: [String] = []
-                while try statement.step() { rows.append("\(statement.int64(at: 0)):\(statement.int64(at: 1))") }
-                return rows
+            try Self.keptCounts(container, kind: 1).map { row in
+                // `1 integer(3) 2` → `3:2`
+                let parts = row.split(separator: " ")
+                return "\(parts[1].dropFirst("integer(".count).dropLast()):\(parts[2])"
             }
         }
         #expect(try magnitudeCounts(v19) == ["0:2", "2:2", "3:1", "5:2"])
