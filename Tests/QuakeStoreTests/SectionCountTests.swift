@@ -170,8 +170,8 @@ import Testing
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
         #expect(try Self.keptCounts(container) == ["0 integer(-1) 1", "0 integer(1888888) 1", "0 integer(1888889) 1",
-                         "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
-                         "2 text(\"alaska\") 2", "2 text(\"chile\") 1", "3 integer(10) 3"])
+                                                   "1 integer(-1) 1", "1 integer(4) 1", "1 integer(6) 1",
+                                                   "2 text(\"alaska\") 2", "2 text(\"chile\") 1", "3 integer(10) 3"])
     }
 
     /// Migration 20 recounts the magnitude sections as shown: a store of schema 19 counted 2.96
