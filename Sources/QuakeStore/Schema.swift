@@ -239,11 +239,26 @@ enum Schema {
         \(countTriggers)
         \(sectionCountRecount(kinds: [1]))
         """,
+        // 21: a depth is sectioned as it is shown, to a tenth of a km rounded half up (`DepthBins`):
+        // `10–20 km deep` holds 9.95 ..< 19.95 km. The count triggers bucket so; the depth counts are
+        // recounted (one pass over the depth index); the digest's slots keep each row's band, so its
+        // format changes and opening the store for writing rebuilds it (`SearchDigest.format`).
+        """
+        DROP TRIGGER IF EXISTS quake_count_insert;
+        DROP TRIGGER IF EXISTS quake_count_delete;
+        DROP TRIGGER IF EXISTS quake_count_update;
+        \(countTriggers)
+        \(sectionCountRecount(kinds: [3]))
+        """,
     ]
 
     /// The schema version from which `quake_count`'s magnitude buckets are the whole magnitudes as
     /// shown (migration 20); a store before it (read-only, not migrated) counts them by range.
     static let magnitudesAsShown = 20
+
+    /// The schema version from which `quake_count`'s depth buckets are the bands of the depths as
+    /// shown (migration 21); a store before it (read-only, not migrated) counts them by range.
+    static let depthsAsShown = 21
 
     /// The schema version from which the digest counts each kind's rows (migration 19).
     static let kindsCounted = 19
@@ -418,18 +433,25 @@ enum Schema {
     }
 
     /// The depth bucket of a column in km, as SQL: the lower edge of its band as `DepthBands.key`
-    /// computes it (an integer), `unknownDepth` for NULL. Plain SQL (no math functions: the
-    /// `sqlite3` shell loads the same schema in quakebench): the division truncates toward zero
-    /// and may round onto an edge, so one step down or up lands in the band that holds the depth,
-    /// exactly as `DepthBins.from` does; the outermost bands are open (`DepthBands`).
+    /// computes it (an integer), `unknownDepth` for NULL; the band of the depth as shown, to a tenth
+    /// rounded half up (`DepthBins`), so each band starts at its lowest stored depth, `(20 × edge −
+    /// 1) / 20.0` (10 km: 9.95), the same double as `Tenths.lowerEdge`. Plain SQL (no math
+    /// functions: the `sqlite3` shell loads the same schema in quakebench): the first guess
+    /// truncates toward zero and may round onto an edge, so one step down or up lands in the band
+    /// that holds the depth, exactly as `DepthBins.from` does; the outermost bands are open
+    /// (`DepthBands`).
     static func depthBucket(_ column: String) -> String {
-        let near = "CAST(\(column) / 10 AS INTEGER) * 10", far = "CAST(\(column) / 100 AS INTEGER) * 100"
+        func edge(_ km: String) -> String { "((\(km)) * 20 - 1) / 20.0" }
+        func band(width: Int) -> String {
+            let guess = "CAST((\(column) + 0.05) / \(width) AS INTEGER) * \(width)"
+            return "(CASE WHEN \(column) < \(edge(guess)) THEN \(guess) - \(width) "
+                + "WHEN \(column) >= \(edge("\(guess) + \(width)")) THEN \(guess) + \(width) ELSE \(guess) END)"
+        }
+        let deepest = Int(DepthBands.deepest), highest = Int(DepthBands.highest)
         return """
-            CASE WHEN \(column) IS NULL THEN \(unknownDepth) WHEN \(column) >= \(Int(DepthBands.deepest)) THEN \(Int(DepthBands.deepest)) \
-            WHEN \(column) < \(Int(DepthBins.to(DepthBands.highest))) THEN \(Int(DepthBands.highest)) \
-            WHEN \(column) < 100 THEN (CASE WHEN \(near) > \(column) THEN \(near) - 10 \
-            WHEN \(near) + 10 <= \(column) THEN \(near) + 10 ELSE \(near) END) \
-            ELSE (CASE WHEN \(far) > \(column) THEN \(far) - 100 WHEN \(far) + 100 <= \(column) THEN \(far) + 100 ELSE \(far) END) END
+            CASE WHEN \(column) IS NULL THEN \(unknownDepth) WHEN \(column) >= \(edge("\(deepest)")) THEN \(deepest) \
+            WHEN \(column) < \(edge("\(Int(DepthBins.to(DepthBands.highest)))")) THEN \(highest) \
+            WHEN \(column) < \(edge("100")) THEN \(band(width: 10)) ELSE \(band(width: 100)) END
             """
     }
 

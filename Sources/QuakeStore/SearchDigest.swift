@@ -34,8 +34,9 @@ import Foundation
 /// A reader trusts the digest only in a snapshot where it is complete (`isCurrent`): the digest
 /// and the rows are read in one transaction, so they always agree.
 enum SearchDigest {
-    /// `meta.digest`'s value for this slot format.
-    static let format = 4
+    /// `meta.digest`'s value for this slot format: 5 since a slot's depth band is the band of the
+    /// depth as shown (schema 21, `DepthBins`).
+    static let format = 5
     /// The tables of the parts, in CQuakeSQL's part order.
     static let parts = ["quake_digest", "quake_digest_location", "quake_digest_detail"]
     /// The schema version that adds the digest (the migration's index + 1).

@@ -34,8 +34,9 @@ struct DepthSortEndToEndTests {
         let records = try IndependentParse.distinctRecords(SharedData.url(BrowserTests.feed))
         let depths = records.compactMap(\.depth)
         // The week's shallowest quakes are above sea level (-3.16 km), its deepest at 603.52 km.
-        let shallow = depths.filter { $0 >= -10 && $0 < 0 }.count
-        let deep = depths.filter { $0 >= 600 && $0 < 700 }.count
+        // Bands hold the depths as shown, to a tenth of a km rounded half up (-0.04 km shows `0.0 km`).
+        let shallow = depths.filter { (-100 ..< 0).contains(ExpectedResults.shownTenths($0)) }.count
+        let deep = depths.filter { (6_000 ..< 7_000).contains(ExpectedResults.shownTenths($0)) }.count
         #expect(depths.count == records.count && depths.min()! >= -10 && depths.max()! < 700)
 
         let fixture = try Fixture(columns: Self.columns, rows: 30)

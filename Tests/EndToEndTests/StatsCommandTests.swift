@@ -51,7 +51,11 @@ struct StatsCommandTests {
         var days: [String: Int] = [:], depths: [Double: Int] = [:], regions: [String: Int] = [:]
         for row in rows {
             days[formatter.string(from: Date(timeIntervalSince1970: Double(row.time) / 1000)), default: 0] += 1
-            if let depth = row.depth { depths[depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100, default: 0] += 1 }
+            if let depth = row.depth {
+                // The bin of the depth as shown, in tenths of a km rounded half up: 10 km wide below 100 km.
+                let tenths = Double(ExpectedResults.shownTenths(depth))
+                depths[tenths < 1_000 ? (tenths / 100).rounded(.down) * 10 : (tenths / 1_000).rounded(.down) * 100, default: 0] += 1
+            }
             let last = row.place.split(separator: ",", omittingEmptySubsequences: false).last.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             // USGS's abbreviations (`CA`) are the region of the full name (`California`).
             regions[last.isEmpty ? "Unknown" : Self.documentedRegion(QuakeRecord.spelledOutRegions[last] ?? last), default: 0] += 1

@@ -12,8 +12,8 @@ import Testing
     static let utc = TimeZone(identifier: "UTC")!
     /// Depths at and around every kind of edge, an unknown one, above sea level, and a damaged
     /// feed's (1e300, past every real band).
-    static let depths: [Double?] = [nil, -Double.leastNonzeroMagnitude, -0.0, -3, -995, 0, 9.999, 10, 29.999999999999996, 30, 35.5,
-                                    99.99999999999999, 100, 150, 699, 700, 9_950, 1e300]
+    static let depths: [Double?] = [nil, -Double.leastNonzeroMagnitude, -0.0, -0.06, -3, -995, 0, 9.949, 9.95, 9.999, 10, 29.999999999999996, 30, 35.5,
+                                    99.94, 99.99999999999999, 100, 150, 699, 700, 9_950, 1e300]
 
     static func records(count: Int, seed: UInt64) -> [QuakeRecord] {
         var random = SeededGenerator(seed: seed)
@@ -27,24 +27,51 @@ import Testing
         }
     }
 
-    @Test func depthBinsHoldEveryDepthThatTheirRangeHolds() {
-        var values: [Double] = [-Double.leastNonzeroMagnitude, -0.0, 0, 1e300, -1e300]
-        for edge in stride(from: -100.0, through: 100, by: 10) { values += [edge, edge.nextDown, edge.nextUp] }
-        for edge in stride(from: 100.0, through: 1_000, by: 100) { values += [edge, edge.nextDown, edge.nextUp] }
-        for depth in values {
-            let from = DepthBins.from(depth)
-            #expect(from <= depth && depth < DepthBins.to(from) || DepthBins.to(from) == from, "\(depth) in \(from)")
+    /// Depths as catalogues write them (one to three decimals, above sea level too) and the
+    /// doubles either side of every stored edge of a band (`x0 − 0.05`).
+    static func depthValues() -> [Double] {
+        var random = SeededGenerator(seed: 20_261_205)
+        var values: [Double] = [-Double.leastNonzeroMagnitude, -0.0, 0, -0.05, -0.06, 9.95, 9.96, 99.95, 1e300, -1e300]
+        for _ in 0..<4_000 {
+            let digits = [10.0, 100, 1_000][random.next(3)]
+            values.append(Double(random.next(Int(800 * digits)) - Int(20 * digits)) / digits)
         }
-        // A depth of -0 is in the bin 0 (its title must not read `-0`).
+        for edge in stride(from: -1_000, through: 10_000, by: 10) {
+            let stored = Double(edge * 20 - 1) / 20
+            values += [stored, stored.nextDown, stored.nextUp, Double(edge), Double(edge).nextDown]
+        }
+        return values
+    }
+
+    /// A depth's bin is the bin of the depth as shown, to a tenth rounded half up (`10.0 km` is in
+    /// 10–20 km, whether stored 9.96 or 10.04), and its stored edges hold exactly its depths.
+    @Test func depthBinsHoldTheDepthsShownInThem() {
+        for depth in Self.depthValues() {
+            let from = DepthBins.from(depth)
+            guard abs(depth) < 10_000 else { continue }
+            // Written apart: the shown tenths (`ExpectedResults.shownTenths`), floored to 10 km
+            // (100 km from 100 km).
+            let tenths = ExpectedResults.shownTenths(depth)
+            let width = tenths < 1_000 ? 100 : 1_000
+            let expected = Double((tenths >= 0 ? tenths / width : -((-tenths + width - 1) / width)) * width / 10)
+            #expect(from == expected, "\(depth) km in \(from)")
+            let edges = DepthBins.storedEdges(from)
+            #expect(edges.lower <= depth && depth < edges.upper, "\(depth) within \(edges)")
+        }
+        #expect(DepthBins.from(9.96) == 10 && DepthBins.from(9.949) == 0 && DepthBins.from(99.95) == 100)
+        #expect(DepthBins.storedEdges(10) == (9.95, 19.95))
+        // A depth of -0 is in the bin 0 (its title must not read `-0`); one shown `-0.1` above it.
         #expect(DepthBins.from(-0.0).sign == .plus)
-        #expect(DepthBins.from(-Double.leastNonzeroMagnitude) == -10)
+        #expect(DepthBins.from(-Double.leastNonzeroMagnitude) == 0 && DepthBins.from(-0.05) == 0)
+        #expect(DepthBins.from(-0.06) == -10)
+        #expect(DepthBins.from(1e300) >= 1e300 && DepthBins.to(DepthBins.from(1e300)) == DepthBins.from(1e300))
     }
 
     /// The store counts depths in SQL (`Schema.depthBucket`: `quake_count`'s triggers) and the digest's
     /// slots in Swift (`DepthBands.bucket`): both put every depth in the same band.
     @Test func theBandInSQLIsTheBandInSwift() throws {
-        var values: [Double?] = [nil, -Double.leastNonzeroMagnitude, -0.0, 0, 1e300, -1e300, 9_899.5, 9_900, -990.5, -1_000, 12, 7.33]
-        for edge in stride(from: -1_000.0, through: 10_000, by: 10) { values += [edge, edge.nextDown, edge.nextUp, edge + 0.05] }
+        let values: [Double?] = [nil, 9_899.5, 9_900, 9_899.95, 9_899.95.nextDown, -990.5, -990.05, -990.05.nextDown, -1_000, 12, 7.33]
+            + Self.depthValues()
         let db = try Connection(path: ":memory:")
         defer { db.close() }
         for depth in values {

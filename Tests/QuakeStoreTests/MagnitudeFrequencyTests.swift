@@ -72,7 +72,8 @@ import Testing
     }
 
     @Test func depthBinsAreTenKilometresToAHundredThenAHundred() {
-        #expect([-2.0, 0, 9.99, 10, 99.9, 100, 250, 699].map(DepthBins.from) == [-10, 0, 0, 10, 90, 100, 200, 600])
+        // Of the depth as shown: 9.94 shows `9.9 km`, 9.99 `10.0 km`.
+        #expect([-2.0, 0, 9.94, 9.99, 10, 99.9, 100, 250, 699].map(DepthBins.from) == [-10, 0, 0, 10, 10, 90, 100, 200, 600])
         #expect([-10.0, 90, 100, 600].map(DepthBins.to) == [0, 100, 200, 700])
     }
 }

@@ -260,6 +260,36 @@ import Testing
         #expect(controller.sections.map { "\($0.title):\($0.count)" } == expected.map { "\($0.id):\($0.codes.count)" })
         #expect(controller.sections.map(\.title) == ["M 6+", "M 5", "M 3", "M 2", "M 1", "M <1"])
     }
+
+    /// The depth bands likewise (schema 20, digest format 4: the reader counts by SQL).
+    @Test func aReadOnlyStoreBeforeDepthsAsShownSectionsAsShown() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-20")
+        defer { directory.remove() }
+        let older = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(20)))
+        let records: [QuakeRecord] = [-0.04, 9.949, 9.96, 10, 99.94, 99.96, nil].enumerated().map { index, depth in
+            var record = QuakeRecord.fixture("q\(index)", place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
+            record.depth = depth
+            return record
+        }
+        let writer = try older.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            for record in records { _ = try tx.upsert(record) }
+            try tx.connection.execute(SectionCountTests.depthCountsOfSchema20)
+        }
+        writer.close()
+        older.close()
+        let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
+        #expect(chmod(path, 0o400) == 0)
+        defer { chmod(path, 0o600) }
+        let container = try PersistentContainer(readingFrom: directory.url)
+        defer { container.close() }
+        let utc = TimeZone(identifier: "UTC")!
+        let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(sortDescriptor: .init(.depth, ascending: false), timeZone: utc))
+        defer { controller.close() }
+        let expected = ExpectedResults.sections(records, order: .depth, ascending: false, timeZone: utc)
+        #expect(controller.sections.map { "\($0.id):\($0.count)" } == expected.map { "\($0.id):\($0.codes.count)" })
+        #expect(controller.sections.map(\.title) == ["100–200 km deep", "90–100 km deep", "10–20 km deep", "0–10 km deep", "depth unknown"])
+    }
 }
 
 /// Issue 29, point 4: "damaged" only once `PRAGMA quick_check` says so.

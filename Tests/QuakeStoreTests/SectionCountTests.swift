@@ -208,6 +208,55 @@ import Testing
         #expect(try magnitudeCounts(container) == ["0:1", "1:1", "2:2", "3:2", "5:1", "6:1"])
     }
 
+    /// The depth counts as schema 20's triggers kept them, cut at the stored depth, and the digest
+    /// of that release's slot format (4), for stores this code writes as an older one would have.
+    static let depthCountsOfSchema20 = """
+        DELETE FROM quake_count WHERE kind = 3;
+        INSERT INTO quake_count (kind, bucket, count)
+            SELECT 3, CASE WHEN depth IS NULL THEN -1000000 WHEN depth < 0 THEN -10 WHEN depth < 100 THEN CAST(depth / 10 AS INTEGER) * 10
+                ELSE CAST(depth / 100 AS INTEGER) * 100 END, count(*) FROM quake GROUP BY 2;
+        UPDATE meta SET value = 4 WHERE key = 'digest';
+        """
+
+    /// Migration 21 recounts the depth bands as shown, and the digest, whose slots keep each row's
+    /// band, is rebuilt: the C pass counts the same bands.
+    @Test func migrationRecountsDepthsAsShown() throws {
+        let directory = try TemporaryDirectory(prefix: "quaketui-count-migration-21")
+        defer { directory.remove() }
+        let v20 = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(20)))
+        let writer = try v20.newBackgroundContext(author: "test")
+        try writer.performAndWait { tx in
+            for (index, depth) in [-0.04, 9.949, 9.96, 10, 99.94, 99.96].enumerated() {
+                var record = QuakeRecord.fixture("q\(index)", place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
+                record.depth = depth
+                _ = try tx.upsert(record)
+            }
+        }
+        try writer.performAndWait { tx in try tx.connection.execute(Self.depthCountsOfSchema20) }
+        writer.close()
+        func depthCounts(_ container: PersistentContainer) throws -> [String] {
+            try Self.keptCounts(container, kind: 3).map { row in
+                let parts = row.split(separator: " ")
+                return "\(parts[1].dropFirst("integer(".count).dropLast()):\(parts[2])"
+            }
+        }
+        #expect(try depthCounts(v20) == ["-10:1", "0:2", "10:1", "90:2"])
+        v20.close()
+        let container = try PersistentContainer(directory: directory.url)
+        defer { container.close() }
+        #expect(try depthCounts(container) == ["0:2", "10:2", "90:1", "100:1"])
+        let digest = try container.viewContext.read { db in try SearchDigest.bucketCounts(db, kind: 3) }
+        #expect(digest?.map { "\($0.bucket):\($0.count)" } == ["0:2", "10:2", "90:1", "100:1"])
+        let writer21 = try container.newBackgroundContext(author: "test")
+        try writer21.performAndWait { tx in
+            var record = QuakeRecord.fixture("new", place: "x, Alaska", time: 1_700_000_001_000)
+            record.depth = 19.96
+            _ = try tx.upsert(record)
+        }
+        writer21.close()
+        #expect(try depthCounts(container) == ["0:2", "10:2", "20:1", "90:1", "100:1"])
+    }
+
     /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.
     @Test(arguments: ["UTC", "Asia/Kathmandu", "America/St_Johns", "Australia/Lord_Howe", "America/Los_Angeles"])
     func storedSectionsEqualTheWalkedOnes(zone: String) throws {

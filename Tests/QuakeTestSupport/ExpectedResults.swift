@@ -108,6 +108,8 @@ public enum ExpectedResults {
     /// catalogue's digits (the double's shortest decimal text) rounded half up to a tenth in
     /// decimal arithmetic: 2.95 → 30, 2.9499999999999997 → 29, -0.05 → 0.
     public static func shownTenths(_ magnitude: Double) -> Int {
+        // Below `Decimal`'s smallest exponent (a depth of -5e-324 km): a tenth of 0.
+        if abs(magnitude) < 1e-9 { return 0 }
         let scaled = Decimal(string: "\(magnitude)")! * 10 + Decimal(string: "0.5")!
         var truncated = Decimal(), value = scaled
         NSDecimalRound(&truncated, &value, 0, .down)
@@ -156,15 +158,18 @@ public enum ExpectedResults {
                 return tenths >= 60 ? "M 6+" : tenths < 10 ? "M <1" : "M \(tenths / 10)"
             case .region: return fold(r.region)
             case .depth:
-                // Written apart from `DepthBins`: the largest edge at or below the depth, edges
-                // every 10 km below 100 and every 100 km from 100; one open band from 9,900 km
-                // and one below -990 km.
+                // Written apart from `DepthBins`: the largest edge at or below the depth as shown
+                // (in tenths of a km, `shownTenths`), edges every 10 km below 100 and every 100 km
+                // from 100; one open band from 9,900 km and one below -990 km.
                 guard let d = r.depth else { return "depth-unknown" }
-                if d >= 9_900 { return "depth-9900" }
-                if d < -990 { return "depth--1000" }
-                var edge = 100.0
-                if d < 100 { while edge > d { edge -= 10 } } else { while edge + 100 <= d { edge += 100 } }
-                return "depth-\(Int(edge))"
+                if d >= 10_000 { return "depth-9900" }  // beyond the open bands' edges (and `Decimal`'s range)
+                if d < -1_000 { return "depth--1000" }
+                let t = shownTenths(d)
+                if t >= 99_000 { return "depth-9900" }
+                if t < -9_900 { return "depth--1000" }
+                var edge = 1_000
+                if t < 1_000 { while edge > t { edge -= 100 } } else { while edge + 1_000 <= t { edge += 1_000 } }
+                return "depth-\(edge / 10)"
             case .distance:
                 let units = km(r) / kmPerUnit
                 return "distance-\([100.0, 300, 1_000, 3_000].filter { units >= $0 }.count)"

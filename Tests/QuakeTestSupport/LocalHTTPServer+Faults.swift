@@ -76,9 +76,12 @@ public enum RecentFeed {
         public var place: String
         /// Minutes before now.
         public var minutesAgo: Double
+        /// km.
+        public var depth: Double
 
         public init(_ code: String, magnitude: Double, latitude: Double, longitude: Double, place: String,
-                    minutesAgo: Double = 10) {
+                    minutesAgo: Double = 10, depth: Double = 10) {
+            self.depth = depth
             self.code = code
             self.magnitude = magnitude
             self.latitude = latitude
@@ -96,7 +99,7 @@ public enum RecentFeed {
             {"type":"Feature","id":"\(quake.code)","properties":{"mag":\(quake.magnitude),"place":"\(quake.place)",\
             "time":\(time),"updated":\(time),"magType":"ml","type":"earthquake","status":"reviewed","tsunami":0,\
             "net":"us","ids":",\(quake.code),","sources":",us,","url":"https://earthquake.usgs.gov/earthquakes/eventpage/\(quake.code)","title":"M \(quake.magnitude) - \(quake.place)"},\
-            "geometry":{"type":"Point","coordinates":[\(quake.longitude),\(quake.latitude),10.0]}}
+            "geometry":{"type":"Point","coordinates":[\(quake.longitude),\(quake.latitude),\(quake.depth)]}}
             """
         }
         return #"{"type":"FeatureCollection","metadata":{"generated":0,"title":"test"},"features":["#

@@ -5,10 +5,11 @@
 /// was in the results before a change. A new filter needs its SQL clause here and the same
 /// test in Swift in `QueryPlan` (`QueryPlanAgreementTests` holds the two to the same rows).
 public enum RowFilter: Hashable, Sendable {
-    /// Depth in km within `range`; a quake of unknown depth never matches.
+    /// Depth in km shown within `range` (to a tenth rounded half up, `Tenths`: `:depth 0-10` holds
+    /// 10.04 km, shown `10.0 km`); a quake of unknown depth never matches.
     case depth(ClosedRange<Double>)
-    /// Magnitude within `range` (`:mag 4-6`; `:mag 5+` up to `greatestFiniteMagnitude`); a quake
-    /// of unknown magnitude never matches.
+    /// Magnitude shown within `range` (`:mag 4-6`; `:mag 5+` up to `greatestFiniteMagnitude`;
+    /// `MagnitudeBin`); a quake of unknown magnitude never matches.
     case magnitude(ClosedRange<Double>)
     /// Origin time (ms since the epoch) from `from` (inclusive) to `until` (exclusive; nil: no end).
     case time(from: Int64, until: Int64?)
@@ -42,4 +43,16 @@ public enum RowFilter: Hashable, Sendable {
     /// The set is computed from the list without this filter (`DeclusteredSet`), and travels
     /// with the request as data.
     case declustered(DeclusteredSet)
+}
+
+extension RowFilter {
+    /// The stored values a `.depth` or `.magnitude` filter passes, `low ≤ value ≤ high`: those
+    /// shown within its range (`Tenths.storedBounds(shown:)`). SQL, the C digest and Swift test
+    /// these, so they agree with what the list shows. Nil for the other filters.
+    public var storedBounds: (low: Double, high: Double)? {
+        switch self {
+        case .depth(let range), .magnitude(let range): Tenths.storedBounds(shown: range)
+        default: nil
+        }
+    }
 }

@@ -122,22 +122,35 @@ public struct MagnitudeFrequency: Sendable, Equatable {
 }
 
 /// Depth bins of a list: 10 km wide to 100 km, 100 km wide below (a quake above sea level, at a
-/// negative depth, falls in a 10 km bin above 0).
+/// negative depth, falls in a 10 km bin above 0), of the depth as the list shows it, to a tenth of
+/// a km rounded half up (``Tenths``): `0–10 km` holds the depths shown 0.0 … 9.9 km, stored
+/// -0.05 ..< 9.95 (``storedEdges(_:)``); a depth of 9.96 km, shown `10.0 km`, is in `10–20 km`.
 public enum DepthBins {
-    /// The lower edge of the bin that holds `depth` km: always `from(d) <= d < to(from(d))`,
-    /// as the depth sort's SQL ranges (`depth >= ? AND depth < ?`) test it.
+    /// The lower edge (whole km) of the bin that holds `depth` km as shown. A depth past what a
+    /// tenth holds (9.2e17 km) has a bin of its own hundreds.
     public static func from(_ depth: Double) -> Double {
-        var from = depth < 100 ? (depth / 10).rounded(.down) * 10 : (depth / 100).rounded(.down) * 100
-        // The division rounds (a depth just below an edge can come out on it): step to the bin
-        // that holds it, so the histogram and the depth sort's sections never disagree.
-        if depth < from {
-            from -= from <= 100 ? 10 : 100
-        } else if depth >= to(from) {
-            from = to(from)
+        guard let tenth = Tenths.tenth(of: depth) else { return (depth / 100).rounded(.down) * 100 }
+        // Floored integer divisions of the tenth: exact, and -0.3 km (shown `-0.3`) is in -10 … 0.
+        func floored(_ value: Int, by divisor: Int) -> Int {
+            let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+            return remainder < 0 ? quotient - 1 : quotient
         }
-        return from + 0  // a depth of -0 is in the bin 0, not -0
+        return Double(tenth < 1_000 ? floored(tenth, by: 100) * 10 : floored(tenth, by: 1_000) * 100)
     }
 
     /// The upper edge of the bin that starts at `from`.
     public static func to(_ from: Double) -> Double { from < 100 ? from + 10 : from + 100 }
+
+    /// The stored depths the bin from `from` holds, `lower ..< upper`: those shown from `from` to
+    /// just below `to(from)` (`10` → 9.95 ..< 19.95). `from(d) == f` exactly when `d` is in them,
+    /// as SQL (`Schema.depthBucket`) and the depth sort's ranges test it.
+    public static func storedEdges(_ from: Double) -> (lower: Double, upper: Double) {
+        (storedLowerEdge(from), storedLowerEdge(to(from)))
+    }
+
+    /// The lowest stored depth shown at `edge` km or more, a whole km edge: `(20 × edge − 1) / 20`
+    /// (an edge past 1e15 km is its own).
+    private static func storedLowerEdge(_ edge: Double) -> Double {
+        abs(edge) < 1e15 ? Tenths.lowerEdge(Int(edge) * 10) : edge
+    }
 }

@@ -308,12 +308,11 @@ struct QueryPlan {
         var alerts = 0
         for filter in filters {
             switch filter {
-            case .depth(let range):
-                // `depth BETWEEN ? AND ?`: NULL never passes.
-                guard let depth = row.depth, range.contains(depth) else { return false }
-            case .magnitude(let range):
-                let (low, high) = MagnitudeBin.storedBounds(shown: range)
-                guard let magnitude = row.keys.magnitude, magnitude >= low, magnitude <= high else { return false }
+            case .depth, .magnitude:
+                // `BETWEEN ? AND ?` of the values shown within the range: NULL never passes.
+                let (low, high) = filter.storedBounds!
+                let value = if case .depth = filter { row.depth } else { row.keys.magnitude }
+                guard let value, value >= low, value <= high else { return false }
             case .time(let from, let until):
                 guard row.keys.time >= from, until.map({ row.keys.time < $0 }) ?? true else { return false }
             case .eventType(let type, let excluded):

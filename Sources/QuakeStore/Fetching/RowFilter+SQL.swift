@@ -15,11 +15,11 @@ extension RowFilter {
     /// The `WHERE` term over the `quake` table's columns, with its arguments.
     var sql: (String, [SQLiteValue]) {
         switch self {
-        case .depth(let range): return ("depth BETWEEN ? AND ?", [.real(range.lowerBound), .real(range.upperBound)])
-        case .magnitude(let range):
-            // The magnitudes shown within the range (`MagnitudeBin`).
-            let (low, high) = MagnitudeBin.storedBounds(shown: range)
-            return ("magnitude BETWEEN ? AND ?", [.real(low), .real(high)])
+        case .depth, .magnitude:
+            // The values shown within the range (`storedBounds`).
+            let column = if case .depth = self { "depth" } else { "magnitude" }
+            let (low, high) = storedBounds!
+            return ("\(column) BETWEEN ? AND ?", [.real(low), .real(high)])
         case .time(let from, let until?): return ("time >= ? AND time < ?", [.integer(from), .integer(until)])
         case .time(let from, nil): return ("time >= ?", [.integer(from)])
         case .eventType(let type, false): return ("type = ? COLLATE NOCASE", [.text(type)])

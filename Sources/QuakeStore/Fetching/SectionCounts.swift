@@ -39,9 +39,10 @@ struct SectionCounts {
     /// count)` per call of the returned function, then nil.
     static func buckets(_ db: Connection, kind: Int, source: Source,
                                 ascending: Bool) throws -> () throws -> (SQLiteValue, Int)? {
-        if case .kept = source, kind == 1, try !db.hasSchema(atLeast: Schema.magnitudesAsShown) {
-            // A store before migration 20 (read-only, read as it is) keeps whole magnitudes cut
-            // at the integers, not as shown: counted from the rows instead.
+        let shownSince: Int? = switch kind { case 1: Schema.magnitudesAsShown; case 3: Schema.depthsAsShown; default: nil }
+        if case .kept = source, let shownSince, try !db.hasSchema(atLeast: shownSince) {
+            // A store before migration 20 or 21 (read-only, read as it is) keeps whole magnitudes or
+            // depth bands cut at the stored value, not as shown: counted from the rows instead.
             return try buckets(db, kind: kind, source: .matching("1", []), ascending: ascending)
         }
         let bucket = bucketSQL(kind: kind)

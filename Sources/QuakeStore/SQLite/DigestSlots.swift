@@ -171,11 +171,9 @@ struct DigestQuery {
     private static func cFilter(_ filter: RowFilter) -> quaketui_digest_filter {
         var c = quaketui_digest_filter()
         switch filter {
-        case .depth(let range):
-            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_DEPTH), range.lowerBound, range.upperBound)
-        case .magnitude(let range):
-            let (low, high) = MagnitudeBin.storedBounds(shown: range)
-            (c.kind, c.low, c.high) = (Int32(QUAKETUI_FILTER_MAGNITUDE), low, high)
+        case .depth, .magnitude:
+            let kind = if case .depth = filter { QUAKETUI_FILTER_DEPTH } else { QUAKETUI_FILTER_MAGNITUDE }
+            (c.kind, c.low, c.high) = (Int32(kind), filter.storedBounds!.low, filter.storedBounds!.high)
         case .time(let from, let until):
             (c.kind, c.from, c.until, c.hasUntil) = (Int32(QUAKETUI_FILTER_TIME), from, until ?? 0, until == nil ? 0 : 1)
         case .near(let center, let radiusKm):

@@ -47,12 +47,14 @@ public enum QuakeFormat {
                abs(longitude), longitude >= 0 ? "E" : "W")
     }
 
-    /// A distance given in km, in the chosen unit: `10.0 km`, `6.2 mi`.
+    /// A depth given in km, in the chosen unit: `10.0 km` (to a tenth rounded half up, as its
+    /// band and `:depth` test it: `Tenths`), `6.2 mi`.
     public static func distance(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
         guard let kilometres else { return "—" }
-        let value = unit == .km ? kilometres : kilometres * 0.621_371
-        // A depth of -0.01 km is `0.0 km`, not `-0.0 km`.
-        return String(format: unit == .km ? "%.1f km" : "%.1f mi", abs(value) < 0.05 ? 0 : value)
+        guard unit == .mi else { return Tenths.text(kilometres) + " km" }
+        let miles = kilometres * 0.621_371
+        // A depth of -0.01 km is `0.0 mi`, not `-0.0 mi`.
+        return String(format: "%.1f mi", abs(miles) < 0.05 ? 0 : miles)
     }
 
     /// `1,234`: `CountFormat.grouped`, the one formatter of counts (the command line's too).

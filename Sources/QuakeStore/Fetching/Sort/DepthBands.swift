@@ -2,13 +2,15 @@ import QuakeModel
 import Foundation
 
 /// The sections of a `depth` sort: the bins of the statistics' depth histogram (`DepthBins`,
-/// 10 km wide to 100 km, then 100 km wide), and one section for an unknown depth, which sorts
-/// as the smallest (NULL is smallest in SQLite, so the index `quake_depth` holds it first).
+/// 10 km wide to 100 km, then 100 km wide, of the depth as shown, to a tenth of a km rounded half
+/// up), and one section for an unknown depth, which sorts as the smallest (NULL is smallest in
+/// SQLite, so the index `quake_depth` holds it first).
 ///
-/// A band is keyed by its lower edge in km (`SectionKey.depth(10)` is 10–20 km); its rows are
-/// `depth >= lower AND depth < upper` (`bounds`), which `DepthBins.from` agrees with exactly.
-/// The outermost bands are open: a depth no quake has (a damaged feed's `1e300`) must still
-/// fall in a band whose range is not empty, or counting would never get past it.
+/// A band is keyed by its lower edge in km (`SectionKey.depth(10)` is 10–20 km, the depths shown
+/// 10.0 … 19.9); its rows are `depth >= lower AND depth < upper` over the stored depth (`bounds`:
+/// 9.95 and 19.95), which `DepthBins.from` agrees with exactly. The outermost bands are open: a
+/// depth no quake has (a damaged feed's `1e300`) must still fall in a band whose range is not
+/// empty, or counting would never get past it.
 enum DepthBands {
     /// The lower edge of the deepest band, which holds every depth from it on (the Earth's
     /// radius is 6,371 km).
@@ -29,20 +31,21 @@ enum DepthBands {
         return Int32(lower)
     }
 
-    /// The depths a band holds, `lower ..< upper` (infinite for the outermost bands).
+    /// The stored depths a band holds, `lower ..< upper` (infinite for the outermost bands).
     static func bounds(_ lower: Double) -> (lower: Double, upper: Double) {
-        if lower <= highest { return (-.infinity, DepthBins.to(highest)) }
-        if lower >= deepest { return (deepest, .infinity) }
-        return (lower, DepthBins.to(lower))
+        if lower <= highest { return (-.infinity, DepthBins.storedEdges(highest).upper) }
+        if lower >= deepest { return (DepthBins.storedEdges(deepest).lower, .infinity) }
+        return DepthBins.storedEdges(lower)
     }
 
-    /// The stable identifier (saved with collapsed sections) and title of a band.
+    /// The stable identifier (saved with collapsed sections) and title of a band, in whole km as
+    /// shown.
     static func section(_ lower: Double?) -> (key: SectionKey, id: String, title: String) {
         guard let lower else { return (.depth(nil), "depth-unknown", "depth unknown") }
-        let (from, to) = bounds(lower)
         // `%.0f`, not `Int(_:)`, which traps past its range; `+ 0` makes -0 print as 0.
         func km(_ value: Double) -> String { String(format: "%.0f", value + 0) }
-        let title = from.isInfinite ? "< \(km(to)) km deep" : to.isInfinite ? "≥ \(km(from)) km deep" : "\(km(from))–\(km(to)) km deep"
+        let title = lower <= highest ? "< \(km(DepthBins.to(highest))) km deep"
+            : lower >= deepest ? "≥ \(km(deepest)) km deep" : "\(km(lower))–\(km(DepthBins.to(lower))) km deep"
         return (.depth(lower), "depth-\(km(lower))", title)
     }
 }
