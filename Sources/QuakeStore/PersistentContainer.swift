@@ -49,9 +49,10 @@ public final class PersistentContainer: Sendable {
     /// Opens the store for a command that only reads (`list`, `info`): as ``init(directory:)``,
     /// except that a store file the user made read-only (`chmod 400`) is opened read-only
     /// instead of refused. ``isReadOnly`` tells which; a read-only container's writers fail
-    /// with ``StoreError/Code/readOnlyStore``.
-    public convenience init(readingFrom directory: URL) throws(StoreError) {
-        try self.init(directory: directory, migrations: Schema.migrations, readingOnly: true)
+    /// with ``StoreError/Code/readOnlyStore``. A writable store of an older schema is upgraded, and
+    /// `upgrading` called first, as ``init(directory:upgrading:)`` does.
+    public convenience init(readingFrom directory: URL, upgrading: ((SchemaUpgrade) -> Void)? = nil) throws(StoreError) {
+        try self.init(directory: directory, migrations: Schema.migrations, readingOnly: true, upgrading: upgrading)
     }
 
     /// Whether the store was opened read-only (its file has no owner-write permission).

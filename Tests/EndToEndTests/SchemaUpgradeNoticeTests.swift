@@ -73,6 +73,18 @@ struct SchemaUpgradeNoticeTests {
         let again = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: big)
         #expect(again.status == 0 && again.stderr.isEmpty, "\(again.stderr)")
 
+        // A command that only reads upgrades a writable store too, and says so on stderr alike.
+        let read = dir.appending("read")
+        try Self.writeStore(in: read, version: version - 1, largestID: 150_000)
+        for command in [["info"], ["list", "--limit", "1"]] {
+            let run = try QuaketuiBinary.run(command, stateDirectory: read)
+            #expect(run.status == 0 && !run.stdout.contains("Upgrading"), "\(run.stdout)")
+            let said = command == ["info"]
+                ? ["Upgrading the store (about 150,000 quakes) from schema version \(version - 1) to \(version): once, a few seconds per million quakes…"]
+                : []
+            #expect(run.stderr.split(separator: "\n").map(String.init) == said, "\(command): \(run.stderr)")
+        }
+
         let small = dir.appending("small")
         try Self.writeStore(in: small, version: version - 1, largestID: nil)
         let quiet = try QuaketuiBinary.run(["import", SharedData.url(Self.feed).path], stateDirectory: small)

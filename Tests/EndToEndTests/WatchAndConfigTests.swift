@@ -306,6 +306,11 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         #expect(try QuaketuiBinary.config("home", "-33.92,18.42", "--name", "Cape Town", stateDirectory: dir.url).stdout == "-33.9200,18.4200 (Cape Town)\n")
+        // A threshold between two tenths says which magnitude as shown it lets through first.
+        #expect(try QuaketuiBinary.config("minimumMagnitude", "2.44", stateDirectory: dir.url).stdout == "2.44 (quakes shown 2.5 and up)\n")
+        #expect(try QuaketuiBinary.config("minimumMagnitude", "2.5", stateDirectory: dir.url).stdout == "2.5\n")
+        #expect(try QuaketuiBinary.config("minimumMagnitude", "--unset", stateDirectory: dir.url).stdout == "—\n")
+        #expect(try QuaketuiBinary.config("alertMagnitude", "5.96", stateDirectory: dir.url).stdout == "M 5.96 (quakes shown M 6.0 and up)\n")
         #expect(try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: dir.url).stdout == "M 6\n")
         #expect(try QuaketuiBinary.config("alertRadius", "250", stateDirectory: dir.url).stdout == "250 km\n")
         #expect(try QuaketuiBinary.config("alertCommand", "cat > /tmp/x", stateDirectory: dir.url).stdout == "cat > /tmp/x\n")

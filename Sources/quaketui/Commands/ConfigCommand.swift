@@ -70,10 +70,18 @@ enum ConfigCommand {
     /// A value for an optional key: nil when the text is not one (never "set to none").
     static func some<T>(_ value: T?) -> T?? { value.map { .some($0) } }
 
+    /// A magnitude threshold as set, and the first magnitude as shown it lets through where that
+    /// differs (`2.44 (quakes shown 2.5 and up)`: `MagnitudeBin.threshold`).
+    static func threshold(_ value: Double, prefix: String = "") -> String {
+        let shown = MagnitudeBin.threshold(value)
+        guard Double(shown) != value else { return prefix + value.formatted() }
+        return "\(prefix)\(value.formatted()) (quakes shown \(prefix)\(shown) and up)"
+    }
+
     static let settings: [Setting] = [
         setting(AppKeys.minimumMagnitude, "Hide quakes below this magnitude (default: none).",
                 expected: "a number such as 2.5", parse: { text, _ in some(number(text)) },
-                text: { $0.map { $0.formatted() } ?? "—" }, json: { $0 }),
+                text: { $0.map { threshold($0) } ?? "—" }, json: { $0 }),
         setting(AppKeys.timeZone, "Days and times in utc or local (default local).",
                 expected: "utc or local", names: ["utc", "local"], parse: { text, _ in text }, text: { $0 }, json: { $0 }),
         setting(AppKeys.distanceUnit, "km (default) or mi.", expected: "km or mi", names: ["km", "mi"],
@@ -113,7 +121,7 @@ enum ConfigCommand {
                 text: { "\($0.formatted()) km" }, json: { $0 }),
         setting(AppKeys.alertMagnitude, "A new quake this large or larger alerts (default: none).",
                 expected: "a magnitude such as 6", parse: { text, _ in some(number(text)) },
-                text: { $0.map { "M \($0.formatted())" } ?? "—" }, json: { $0 }),
+                text: { $0.map { threshold($0, prefix: "M ") } ?? "—" }, json: { $0 }),
         setting(AppKeys.alertRadius, "A new quake within this many km of home alerts (default: none).",
                 expected: "a positive number of kilometres, at most 20038", parse: { text, _ in some(number(text)) },
                 text: { $0.map { "\($0.formatted()) km" } ?? "—" }, json: { $0 }),

@@ -45,7 +45,7 @@ enum InfoCommand {
 
     static func run(_ arguments: ParsedArguments) throws {
         let state = try arguments.existingStateDirectory()
-        let container = try PersistentContainer(readingFrom: state.url)
+        let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let (stats, sample, digest) = try container.viewContext.read { db in
             (try db.statistics(), try SampleCatalogue.isSample(db), try db.digestState())

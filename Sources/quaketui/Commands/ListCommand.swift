@@ -238,7 +238,7 @@ enum ListCommand {
     static func list(_ request: SectionedFetchRequest, origin: GeoPoint?, home: GeoPoint?, in state: StateDirectory, limit: Int,
                      declustering: Declustering?, arguments: ParsedArguments,
                      whyEmpty: (PersistentContainer) throws -> String) throws {
-        let container = try PersistentContainer(readingFrom: state.url)
+        let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let isSample = try container.viewContext.read { try SampleCatalogue.isSample($0) }
         if isSample { printError(sampleNote) }

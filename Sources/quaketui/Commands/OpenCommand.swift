@@ -77,7 +77,7 @@ enum OpenCommand {
     /// Looks the code up without creating a store where there is none.
     private static func storeHolds(_ code: String, in state: StateDirectory) throws -> Bool {
         guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return false }
-        let container = try PersistentContainer(readingFrom: state.url)
+        let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         do {
             return try container.viewContext.read { try $0.quake(code: code) } != nil

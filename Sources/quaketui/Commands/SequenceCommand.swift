@@ -43,7 +43,7 @@ enum SequenceCommand {
                              command: spec)
         }
         let state = try arguments.existingStateDirectory()
-        let container = try PersistentContainer(readingFrom: state.url)
+        let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let code = try QuakeCode.parse(target) { code in (try? container.viewContext.read { try $0.quake(code: code) != nil }) ?? false }

@@ -71,7 +71,7 @@ enum StatsCommand {
         let method = try completenessMethod(arguments)
         let declustering = try ListCommand.declustering(arguments, command: spec)
         let (state, request, _, _) = try ListCommand.resolvedRequest(arguments, command: spec)
-        let container = try PersistentContainer(readingFrom: state.url)
+        let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         if let unknown = try FilterFlags.unknownValue(in: request.predicate.rowFilters, among: { values in
             try container.viewContext.read { db in try db.storedValues(values) } }) {
