@@ -84,9 +84,28 @@ import Testing
         TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 60, height: 10), into: &buffer)
         assertSnapshot(buffer, named: "timeline-moment-60x10")
         #expect(buffer.lines[1].hasSuffix("4,800"), "\(buffer.lines[1])")
-        #expect(buffer.text.contains("◦ moment"))
+        // ml and mb taken as Mw: the title says so (cut short at 60 columns, whole at 100).
+        var wide = CellBuffer(size: Size(columns: 100, rows: 10))
+        TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 100, height: 10), into: &wide)
+        #expect(wide.lines[0].contains("◦ moment 4.1e19 N·m (as Mw)  ▼ M7.0"), "\(wide.lines[0])")
         let model = Self.model(columns: 120, rows: 35, StatisticsModel(statistics: stats))
         assertSnapshot(Screen.render(model), named: "stats-types-120x35")
+    }
+
+    /// A list of moment magnitudes alone sums its moment as it is: no `(as Mw)`.
+    @Test func aListOfMomentMagnitudesSaysNothingOfMw() throws {
+        var events = CatalogueEvents()
+        for index in 0 ..< 100 {
+            events.append(id: Int64(index), time: Fixtures.now - 10 * Self.day + Int64(index) * 180_000, latitude: 0, longitude: 0,
+                          depth: 10, magnitude: 5 + Double(index % 10) / 10, type: index % 2 == 0 ? "mww" : "Mwr", agency: "usgs",
+                          region: "Chile")
+        }
+        events.append(id: 100, time: Fixtures.now - Self.day, latitude: 0, longitude: 0, depth: 10, magnitude: nil, type: "ml",
+                      agency: "usgs", region: "Chile")
+        let stats = events.statistics(timeZone: Self.utc).including(events)
+        var buffer = CellBuffer(size: Size(columns: 100, rows: 10))
+        TimelineChart.render(stats, in: Rect(x: 0, y: 0, width: 100, height: 10), into: &buffer)
+        #expect(buffer.lines[0].contains("◦ moment ") && !buffer.lines[0].contains("as Mw"), "\(buffer.lines[0])")
     }
 
     @Test func dotsUntilTheNumbersAreThere() {

@@ -66,6 +66,13 @@ public struct ListComposition: Sendable, Equatable {
         agencies = ordered(agencyNames, agencyCounts, nil)
     }
 
+    /// Whether every magnitude of the list is a moment magnitude (`Mw…`, `AgencyPreference.isMoment`):
+    /// only then is the summed moment `10^(1.5 M + 9.1)` the list's moment, not a moment taken
+    /// as if each magnitude were Mw.
+    public var magnitudesAreMoment: Bool {
+        types.allSatisfy { $0.tenths.isEmpty || AgencyPreference.isMoment($0.name) }
+    }
+
     /// The types of the quakes in bin `tenth` and above, with their counts, most first.
     public func types(atOrAbove tenth: Int) -> [(name: String, count: Int)] {
         types.map { part in (part.name, part.tenths.reduce(0) { $0 + ($1.key >= tenth ? $1.value : 0) }) }

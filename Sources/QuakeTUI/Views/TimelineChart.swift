@@ -29,7 +29,10 @@ enum TimelineChart {
         x += buffer.put("  • cumulative", at: Point(x: x, y: rect.y), style: .role(.header), maxWidth: rect.maxX - x)
         let moment = timeline.totalMoment
         if moment > 0 {
-            x += buffer.put("  ◦ moment " + momentText(moment), at: Point(x: x, y: rect.y), style: .role(.warning), maxWidth: rect.maxX - x)
+            // Other magnitude types are taken as Mw, and the title says so.
+            let asMw = stats.composition?.magnitudesAreMoment == true ? "" : " (as Mw)"
+            x += buffer.put("  ◦ moment " + momentText(moment) + asMw, at: Point(x: x, y: rect.y), style: .role(.warning),
+                            maxWidth: rect.maxX - x)
         }
         if !stats.largest.isEmpty {
             let text = "  ▼ " + stats.largest.map { "M" + MagnitudeBin.text($0.magnitude) }.joined(separator: " ")
