@@ -170,7 +170,7 @@ public struct AgencyPreference: Hashable, Sendable {
 extension Association {
     /// How `report` differs from the event's `preferred` solution, as the Reports tab says it:
     /// the origin time (`+1.2 s`), the epicentre from the preferred one's (`8 km NNE`), the
-    /// magnitude when it differs (`mb 5.1 vs Mww 5.4`) and the depth (`depth 12 vs 10 km`).
+    /// magnitude when it differs (`mb 5.1 vs Mww 5.4`) and the depth as shown, from half a km apart (`depth 12.0 vs 10.0 km`).
     /// Empty for the preferred solution itself.
     public static func differences(of report: QuakeRecord, from preferred: QuakeRecord) -> [String] {
         guard report.code != preferred.code else { return [] }
@@ -187,8 +187,10 @@ extension Association {
         if magnitude(report) != magnitude(preferred) {
             parts.append("\(magnitude(report).isEmpty ? "no magnitude" : magnitude(report)) vs \(magnitude(preferred).isEmpty ? "none" : magnitude(preferred))")
         }
-        if let a = report.depth, let b = preferred.depth, (a - b).magnitude >= 0.5 {
-            parts.append(String(format: "depth %.0f vs %.0f km", a, b))
+        // Depths as shown (`Tenths`), said from half a km apart.
+        if let a = report.depth, let b = preferred.depth, let ta = Tenths.tenth(of: a), let tb = Tenths.tenth(of: b),
+           abs(ta.subtractingReportingOverflow(tb).partialValue) >= 5 {
+            parts.append("depth \(Tenths.text(a)) vs \(Tenths.text(b)) km")
         }
         return parts
     }

@@ -484,4 +484,8 @@ extension PersistentContainer {
     /// The whole magnitude as shown (the section of a magnitude sort) of a column, as SQL, for
     /// tools that count outside the app (the benchmark's peer).
     public static func magnitudeSectionSQL(_ column: String) -> String { Schema.magnitudeBucket(column) }
+
+    /// The depth band as shown (the section of a depth sort, the statistics' depth bin) of a
+    /// column, as SQL, for the same tools.
+    public static func depthSectionSQL(_ column: String) -> String { Schema.depthBucket(column) }
 }

@@ -226,7 +226,7 @@ struct PeerSQL {
     /// The depth sort: bands of the depth as shown (to a tenth rounded half up) counted by `GROUP
     /// BY` (10 km to 100 km, then 100 km), the rank, the window.
     var depthOrder: [String] {
-        ["SELECT CASE WHEN depth < 99.95 THEN CAST((depth + 1000.05) / 10 AS INT) * 10 - 1000 ELSE CAST((depth + 0.05) / 100 AS INT) * 100 END AS b, count(*) FROM quake GROUP BY b ORDER BY b;",
+        ["SELECT \(PersistentContainer.depthSectionSQL("depth")) AS b, count(*) FROM quake GROUP BY b ORDER BY b;",
          "SELECT count(*) FROM quake WHERE depth < (SELECT depth FROM quake WHERE code = '\(selected)');",
          "SELECT \(columns) FROM quake ORDER BY depth ASC, time ASC, id ASC LIMIT \(window) OFFSET \(middle);",
          detail]

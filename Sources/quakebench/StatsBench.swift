@@ -17,7 +17,7 @@ struct StatsBench {
     static let statisticsSQL = [
         "SELECT CAST(magnitude * 10 + 0.5 + 1000 AS INTEGER) - 1000 AS t, count(*) FROM quake WHERE magnitude IS NOT NULL GROUP BY t;",
         "SELECT date(time / 1000, 'unixepoch') AS d, count(*) FROM quake GROUP BY d;",
-        "SELECT CASE WHEN depth < 99.95 THEN CAST((depth + 1000.05) / 10 AS INTEGER) * 10 - 1000 ELSE CAST((depth + 0.05) / 100 AS INTEGER) * 100 END AS b, count(*) FROM quake WHERE depth IS NOT NULL GROUP BY b;",
+        "SELECT \(PersistentContainer.depthSectionSQL("depth")) AS b, count(*) FROM quake WHERE depth IS NOT NULL GROUP BY b;",
         "SELECT region, count(*) AS c FROM quake GROUP BY region ORDER BY c DESC LIMIT 10;",
     ]
     static let densitySQL = [

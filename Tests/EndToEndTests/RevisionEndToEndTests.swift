@@ -55,7 +55,7 @@ struct RevisionEndToEndTests {
         let reports = try fixture.tmux.waitForScreen(again, "the versions") { $0.text.contains("Revisions: ") }
         let line = try #require(reports.textLines.first { $0.contains("Revisions: ") })
         #expect(line.contains("Revisions: mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed "), "\(reports)")
-        #expect(line.contains("(moved 9 km E, depth 12 km)"), "\(reports)")
+        #expect(line.contains("(moved 9 km E, depth 12.0 km)"), "\(reports)")
         try fixture.tmux.send(again, "Escape")
 
         // Its agency deletes it: the import says so, and the quake goes from the list.

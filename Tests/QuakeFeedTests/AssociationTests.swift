@@ -250,7 +250,14 @@ import Testing
         other.magType = "mb"
         other.latitude = Self.north(of: 37.5, by: 8)
         other.depth = 12
-        #expect(Association.differences(of: other, from: preferred) == ["+1.2 s", "8 km N", "mb 5.1 vs Mww 5.4", "depth 12 vs 10 km"])
+        #expect(Association.differences(of: other, from: preferred) == ["+1.2 s", "8 km N", "mb 5.1 vs Mww 5.4", "depth 12.0 vs 10.0 km"])
+        // Depths as shown, from half a km apart: 10.5 against 10.0 is said (not `10 vs 10`), 10.44 is not.
+        var deeper = preferred
+        deeper.code = "nc9"
+        deeper.depth = 10.5
+        #expect(Association.differences(of: deeper, from: preferred).contains("depth 10.5 vs 10.0 km"))
+        deeper.depth = 10.44
+        #expect(!Association.differences(of: deeper, from: preferred).contains { $0.hasPrefix("depth") })
         #expect(Association.differences(of: preferred, from: preferred).isEmpty)
     }
 

@@ -54,16 +54,17 @@ import Testing
         try model.restore(selectedCode: nil, topCode: nil)
         let levels = ["green", "yellow", "orange", "red"]
         let cases: [(String, (QuakeRecord) -> Bool)] = [
-            ("depth 0-70", { $0.depth.map { (0...70).contains($0) } ?? false }),
+            // Depths and magnitudes as shown, in tenths (`ExpectedResults.shownTenths`).
+            ("depth 0-70", { $0.depth.map { (0...700).contains(ExpectedResults.shownTenths($0)) } ?? false }),
             ("since 2d", { $0.time >= Self.now - 2 * Self.day }),
             ("time 2023-11-10..2023-11-12", { $0.time >= 1_699_574_400_000 && $0.time < 1_699_747_200_000 }),
             ("type earthquake", { $0.type?.lowercased() == "earthquake" }),
             ("type !quarry blast", { $0.type != "quarry blast" }),
             ("alert orange", { $0.alert.map { levels.firstIndex(of: $0)! >= 2 } ?? false }),
             ("felt", { ($0.felt ?? 0) > 0 }),
-            ("mag 2-4", { $0.magnitude.map { (2...4).contains($0) } ?? false }),
-            ("mag 5+", { ($0.magnitude ?? -1) >= 5 }),
-            ("depth 100+", { ($0.depth ?? -1) >= 100 }),
+            ("mag 2-4", { $0.magnitude.map { (20...40).contains(ExpectedResults.shownTenths($0)) } ?? false }),
+            ("mag 5+", { $0.magnitude.map { ExpectedResults.shownTenths($0) >= 50 } ?? false }),
+            ("depth 100+", { $0.depth.map { ExpectedResults.shownTenths($0) >= 1_000 } ?? false }),
             ("magtype mww", { $0.magType?.lowercased() == "mww" }),
             ("magtype unknown", { ($0.magType ?? "").isEmpty }),
         ]
@@ -190,6 +191,12 @@ import Testing
                                            + "and the nearest are 4.0 and 4.1 (:mag 4.1-4.1)")))
         #expect(FilterCommand.parse("mag 2.95-3", now: Self.now)
             == .success(.filter(kind: "mag", text: "mag 2.95-3", .magnitude(2.95...3))))
+        // Depths likewise, to a tenth of a km.
+        #expect(FilterCommand.parse("depth 10.01-10.04", now: Self.now)
+            == .failure(FilterCommandError("depth 10.01-10.04 holds no depth as shown: depths are shown and tested to a tenth of a km, "
+                                           + "and the nearest are 10.0 km and 10.1 km (:depth 10.1-10.1)")))
+        #expect(FilterCommand.parse("depth 10.04-10.1", now: Self.now)
+            == .success(.filter(kind: "depth", text: "depth 10.04-10.1", .depth(10.04...10.1))))
     }
 
     /// A reversed time range says so, as a reversed magnitude range does (issue 56, point 9: it got

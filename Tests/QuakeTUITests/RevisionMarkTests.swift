@@ -29,10 +29,10 @@ import Testing
     @Test func versionsOnOneLine() {
         let zone = TimeZone(identifier: "UTC")!
         #expect(RevisionFormat.line([Self.automatic, Self.reviewed, Self.deleted], zone: zone)
-            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12 km) → deleted 18:50")
+            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12.0 km) → deleted 18:50")
         var nextDay = Self.reviewed
         nextDay.updated = 1_704_135_000_000 + 86_400_000
-        #expect(RevisionFormat.line([Self.automatic, nextDay], zone: zone).hasSuffix("Mww 5.4 reviewed 2024-01-02 18:50 (moved 9 km E, depth 12 km)"))
+        #expect(RevisionFormat.line([Self.automatic, nextDay], zone: zone).hasSuffix("Mww 5.4 reviewed 2024-01-02 18:50 (moved 9 km E, depth 12.0 km)"))
         // Imported years later, the versions still read at their agency's times; quaketui's own
         // `withdrawn` reads when the refresh that found the report gone ran.
         var late = Self.reviewed
@@ -40,7 +40,18 @@ import Testing
         var withdrawn = late
         (withdrawn.status, withdrawn.seen) = (ReportRevision.withdrawn, 1_704_135_800_000 + 12 * 365 * 86_400_000 + 60_000)
         #expect(RevisionFormat.line([Self.automatic, late, withdrawn], zone: zone)
-            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12 km) → Mww 5.4 withdrawn 2035-12-29 19:04")
+            == "mb 5.1 automatic 2024-01-01 18:23 → Mww 5.4 reviewed 18:50 (moved 9 km E, depth 12.0 km) → Mww 5.4 withdrawn 2035-12-29 19:04")
+    }
+
+    /// A depth revised is said as shown (10 → 10.5: `depth 10.5 km`, not `%.0f`'s `10 km`), and in
+    /// the catalogue's digits where both versions show alike (10 → 10.04).
+    @Test func aRevisedDepthIsSaidAsShown() {
+        let zone = TimeZone(identifier: "UTC")!
+        var deeper = Self.automatic
+        (deeper.updated, deeper.depth) = (Self.automatic.updated + 60_000, 10.5)
+        #expect(RevisionFormat.line([Self.automatic, deeper], zone: zone).hasSuffix("(depth 10.5 km)"))
+        deeper.depth = 10.04
+        #expect(RevisionFormat.line([Self.automatic, deeper], zone: zone).hasSuffix("(depth 10.04 km)"))
     }
 
     /// A revision of the magnitude within one tenth (2.96 → 2.97, both shown `3.0`) reads as

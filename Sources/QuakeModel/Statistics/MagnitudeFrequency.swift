@@ -121,8 +121,8 @@ public struct MagnitudeFrequency: Sendable, Equatable {
     }
 }
 
-/// Depth bins of a list: 10 km wide to 100 km, 100 km wide below (a quake above sea level, at a
-/// negative depth, falls in a 10 km bin above 0), of the depth as the list shows it, to a tenth of
+/// Depth bins of a list: 10 km wide to 100 km, 100 km wide below (a quake shown above sea level,
+/// at a negative depth, falls in a 10 km bin above 0), of the depth as the list shows it, to a tenth of
 /// a km rounded half up (``Tenths``): `0–10 km` holds the depths shown 0.0 … 9.9 km, stored
 /// -0.05 ..< 9.95 (``storedEdges(_:)``); a depth of 9.96 km, shown `10.0 km`, is in `10–20 km`.
 public enum DepthBins {

@@ -56,6 +56,20 @@ public enum FilterCommand: Equatable, Sendable {
         return common.count > typed.count ? common : nil
     }
 
+    /// Why a range of magnitudes or depths holds nothing as shown, or nil: both are shown and
+    /// tested to a tenth (`Tenths`), so `:mag 4.01-4.04` and `:depth 10.01-10.04` lie between two
+    /// shown values; the error names the nearest ones.
+    static func betweenTenths(_ range: ClosedRange<Double>, name: String, text: String, spelled: String,
+                              unit: String) -> String? {
+        let bounds = Tenths.storedBounds(shown: range)
+        guard bounds.low > bounds.high else { return nil }
+        let below = Tenths.text(Tenths.lowestStored(shownAtLeast: range.lowerBound).nextDown)
+        let above = Tenths.text(Tenths.lowestStored(shownAtLeast: range.lowerBound))
+        let what = name == "mag" ? "magnitude" : "depth"
+        return "\(name) \(text) holds no \(what) as shown: \(what)s are shown and tested to a tenth\(unit.isEmpty ? "" : " of a km"), "
+            + "and the nearest are \(below)\(unit) and \(above)\(unit) (\(spelled) \(above)-\(above))"
+    }
+
     /// Parses one command line; `now` (ms since the epoch) anchors `since`, dates are days in
     /// `timeZone` (the list's), and `:intensity` measures from `home`. The error says what was
     /// wrong and what is accepted, its examples spelled by `spell` (`:depth`, or a command line
@@ -74,6 +88,7 @@ public enum FilterCommand: Equatable, Sendable {
             guard let (range, text) = range(argument) else {
                 return fail("depth takes a range in km, low-high or low+ (and deeper): \(spell("depth")) 0-70, \(spell("depth")) 300+")
             }
+            if let empty = betweenTenths(range, name: name, text: text, spelled: spell(name), unit: " km") { return fail(empty) }
             return .success(.filter(kind: "depth", text: "depth \(text)", .depth(range)))
         case "mag":
             if let inexact = inexact(argument, name: name, example: "a magnitude such as 4.5") { return fail(inexact) }
@@ -83,14 +98,7 @@ public enum FilterCommand: Equatable, Sendable {
             guard let (range, text) = range(argument) ?? (single ? range(argument + "+") : nil) else {
                 return fail("mag takes a magnitude and up, or a range, low-high: \(spell("mag")) 4 (or 4+), \(spell("mag")) 4-6")
             }
-            // Magnitudes are shown and tested to a tenth: a range between two tenths holds none.
-            let bounds = MagnitudeBin.storedBounds(shown: range)
-            guard bounds.low <= bounds.high else {
-                let below = MagnitudeBin.text(MagnitudeBin.lowestStored(shownAtLeast: range.lowerBound).nextDown)
-                let above = MagnitudeBin.threshold(range.lowerBound)
-                return fail("mag \(text) holds no magnitude as shown: magnitudes are shown and tested to a tenth, "
-                            + "and the nearest are \(below) and \(above) (\(spell("mag")) \(above)-\(above))")
-            }
+            if let empty = betweenTenths(range, name: name, text: text, spelled: spell(name), unit: "") { return fail(empty) }
             return .success(.filter(kind: "mag", text: "mag \(text)", .magnitude(range)))
         case "since":
             guard let span = duration(argument) else { return fail("since takes a span: \(spell("since")) 30m, 24h, 7d or 2w") }

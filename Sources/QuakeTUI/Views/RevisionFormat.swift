@@ -2,7 +2,7 @@ import Foundation
 import QuakeModel
 
 /// A report's versions on one line (issue 53): `mb 5.1 automatic 19:43 → Mww 5.4 reviewed 20:10
-/// (moved 9 km E, depth 12 km) → deleted 20:20`. Each version shows its magnitude, its type and
+/// (moved 9 km E, depth 12.0 km) → deleted 20:20`. Each version shows its magnitude, its type and
 /// status, and the time its agency made it (`updated`; a `withdrawn` version, quaketui's own, the
 /// time the refresh that found the report gone ran); what moved is said where it changed: the epicentre
 /// (from 1 km), the depth, the origin time. A time on another day than the version before it
@@ -34,7 +34,9 @@ public enum RevisionFormat {
                 let km = from.distance(to: to)
                 if km >= 1 { moved.append("moved \(Int(km.rounded())) km \(GeoPoint.compassPoint(from.bearing(to: to)))") }
                 if previous.depth != version.depth {
-                    moved.append("depth " + (version.depth.map { String(format: "%.0f km", $0) } ?? "unknown"))
+                    // As shown (`Tenths`); the catalogue's digits where both show alike (10.0 → 10.04).
+                    let alike = previous.depth.map(Tenths.text) == version.depth.map(Tenths.text)
+                    moved.append("depth " + (version.depth.map { (alike ? "\($0)" : Tenths.text($0)) + " km" } ?? "unknown"))
                 }
                 if previous.time != version.time {
                     // Under a tenth of a second in ms (`time -30 ms`, not `time -0.0 s`).
