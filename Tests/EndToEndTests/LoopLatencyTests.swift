@@ -184,8 +184,8 @@ struct LoopLatencyTests {
         // q while the delete, the refresh and the busy loops go on: the process is gone within a second.
         let quitting = try FrameTraceLines.quit(tmux, pane, trace: trace, from: traceRead)
         let overlapped = delete.isRunning
-        log.append(String(format: "q: the process gone %.3f s after send-keys (browser: %.3f s; tmux saw the pane end after %.2f s)",
-                          quitting.gone, quitting.own, quitting.seen))
+        log.append(String(format: "q: the process gone %.3f s after send-keys (browser: %.3f s, then %.3f s to its exit; tmux saw the pane end after %.2f s)",
+                          quitting.gone, quitting.own, quitting.exiting, quitting.seen))
         #expect(overlapped, "the delete ended before the browser did (\(log))")
         #expect(quitting.gone < 1, "q took \(quitting.gone) s from send-keys to the process gone (\(log))")
         #expect(quitting.own < 1, "q took the browser \(quitting.own) s (\(log))")
@@ -255,7 +255,8 @@ enum FrameTraceLines {
     /// browser itself took, from the `key` line of `q` (in the trace from line `first` on) to its
     /// `quit` line; and how long until tmux saw the pane end (`seen`: the pane's shell writing
     /// the status too).
-    static func quit(_ tmux: TmuxSession, _ pane: String, trace: String, from first: Int) throws -> (own: Double, gone: Double, seen: Double) {
+    static func quit(_ tmux: TmuxSession, _ pane: String, trace: String, from first: Int)
+        throws -> (own: Double, gone: Double, seen: Double, exiting: Double) {
         let pid = try tmux.pid(pane)
         try #require(pid > 0, "no browser running in the pane:\n\((try? tmux.capture(pane)) ?? "")")
         let sentAt = now()
@@ -268,7 +269,11 @@ enum FrameTraceLines {
         #expect(try tmux.exitStatus(pane) == 0)
         let taken = keyTimes(trace, from: first, sentAt: sentAt, ending: "quit")
         #expect(taken?.seconds.count == 1, "q read once and the browser ended after it: \(taken.map { "\($0.seconds)" } ?? "no quit line")")
-        return (taken?.seconds.last?.own ?? .infinity, gone, seen)
+        // From the `quit` line to the `exit` line: releasing the app after the browser ended.
+        let lines = ((try? String(contentsOfFile: trace, encoding: .utf8)) ?? "").split(separator: "\n")
+        func last(_ name: String) -> Int64? { lines.last { $0.hasPrefix(name + " ") }.flatMap { Int64($0.dropFirst(name.count + 1)) } }
+        let exiting = last("quit").flatMap { quit in last("exit").map { Double($0 - quit) / 1e9 } } ?? .infinity
+        return (taken?.seconds.last?.own ?? .infinity, gone, seen, exiting)
     }
 
     /// How long each merge of other processes' commits took (`merge <ns>` lines), in seconds.

@@ -17,7 +17,8 @@ import QuakeTUI
 /// From it to the next `frame` is the browser's own time for the key, whatever the terminal
 /// (tmux) took to deliver it (issue 57).
 /// A `merge <ns>` line says how long merging other processes' commits took, frame included;
-/// `quit <ns>` is written when the browser has ended (the terminal restored), last.
+/// `quit <ns>` is written when the browser has ended (the terminal restored); `exit <ns>` just
+/// before the process exits, everything released (`appendExit`), last.
 final class FrameTrace {
     private let handle: FileHandle
 
@@ -29,6 +30,16 @@ final class FrameTrace {
     }
 
     deinit { try? handle.close() }
+
+    /// Appends `exit <ns>` to the trace of `environment` (`QUAKETUI_TRACE`), if there is one.
+    static func appendExit(environment: [String: String]) {
+        guard let path = environment["QUAKETUI_TRACE"], !path.isEmpty else { return }
+        let fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let line = Array("exit \(now())\n".utf8)
+        _ = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
 
     /// Best effort: a line that cannot be written (a full disk) is lost, never fatal (the
     /// legacy `write(_:)` traps on an error).
