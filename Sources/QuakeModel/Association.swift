@@ -170,7 +170,8 @@ public struct AgencyPreference: Hashable, Sendable {
 extension Association {
     /// How `report` differs from the event's `preferred` solution, as the Reports tab says it:
     /// the origin time (`+1.2 s`), the epicentre from the preferred one's (`8 km NNE`), the
-    /// magnitude when it differs (`mb 5.1 vs Mww 5.4`) and the depth as shown, from half a km apart (`depth 12.0 vs 10.0 km`).
+    /// magnitude when it differs (`mb 5.1 vs Mww 5.4`) and the depth as shown, from half a km apart
+    /// (`depth 12.0 vs 10.0 km`).
     /// Empty for the preferred solution itself.
     public static func differences(of report: QuakeRecord, from preferred: QuakeRecord) -> [String] {
         guard report.code != preferred.code else { return [] }

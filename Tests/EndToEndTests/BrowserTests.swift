@@ -24,6 +24,14 @@ struct BrowserTests {
             }
         }
 
+        /// Imports `quakes` (`RecentFeed`'s GeoJSON) into the fixture's store.
+        func importQuakes(_ quakes: [RecentFeed.Quake]) throws {
+            let feed = dir.url.appendingPathComponent("quakes-\(quakes.count).geojson")
+            try Data(RecentFeed.geoJSON(quakes).utf8).write(to: feed)
+            let result = try QuaketuiBinary.run(["import", feed.path], stateDirectory: dir.url)
+            guard result.status == 0 else { throw ChildProcess.ChildError("import failed: \(result.stderr)") }
+        }
+
         @discardableResult
         func launch(scene: String = "a", window: String? = nil) throws -> String {
             let pane = try tmux.start(QuaketuiBinary.url.path, ["--state-dir", dir.path, "--scene", scene],

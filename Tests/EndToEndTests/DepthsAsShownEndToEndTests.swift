@@ -50,10 +50,7 @@ struct DepthsAsShownEndToEndTests {
     @Test func aDepthIsSectionedFilteredAndListedAsItIsShown() throws {
         let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
         defer { fixture.close() }
-        let feed = fixture.dir.url.appendingPathComponent("depths.geojson")
-        try Data(RecentFeed.geoJSON(Self.quakes).utf8).write(to: feed)
-        let imported = try QuaketuiBinary.run(["import", feed.path], stateDirectory: fixture.dir.url)
-        #expect(imported.status == 0, "\(imported.stderr)")
+        try fixture.importQuakes(Self.quakes)
 
         let tmux = fixture.tmux
         let pane = try fixture.launch()

@@ -47,10 +47,7 @@ struct MagnitudesAsShownEndToEndTests {
     @Test func aMagnitudeIsSectionedFilteredAndListedAsItIsShown() throws {
         let fixture = try Fixture(columns: 100, rows: 24, importing: nil)
         defer { fixture.close() }
-        let feed = fixture.dir.url.appendingPathComponent("shown.geojson")
-        try Data(RecentFeed.geoJSON(Self.quakes).utf8).write(to: feed)
-        let imported = try QuaketuiBinary.run(["import", feed.path], stateDirectory: fixture.dir.url)
-        #expect(imported.status == 0, "\(imported.stderr)")
+        try fixture.importQuakes(Self.quakes)
 
         let tmux = fixture.tmux
         let pane = try fixture.launch()

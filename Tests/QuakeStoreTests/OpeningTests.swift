@@ -238,17 +238,8 @@ import Testing
     @Test func aReadOnlyStoreBeforeMagnitudesAsShownSectionsAsShown() throws {
         let directory = try TemporaryDirectory(prefix: "quaketui-readonly-19")
         defer { directory.remove() }
-        let older = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(19)))
-        let records: [QuakeRecord] = [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95, 7.1].enumerated().map { index, magnitude in
-            .fixture("q\(index)", magnitude: magnitude, place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
-        }
-        let writer = try older.newBackgroundContext(author: "test")
-        try writer.performAndWait { tx in
-            for record in records { _ = try tx.upsert(record) }
-            try tx.connection.execute(SectionCountTests.magnitudeCountsOfSchema19)
-        }
-        writer.close()
-        older.close()
+        let records = SectionCountTests.records(magnitudes: [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95, 7.1])
+        try SectionCountTests.olderStore(in: directory.url, schema: 19, records, counted: SectionCountTests.magnitudeCountsOfSchema19).close()
         let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
         #expect(chmod(path, 0o400) == 0)
         defer { chmod(path, 0o600) }
@@ -265,19 +256,8 @@ import Testing
     @Test func aReadOnlyStoreBeforeDepthsAsShownSectionsAsShown() throws {
         let directory = try TemporaryDirectory(prefix: "quaketui-readonly-20")
         defer { directory.remove() }
-        let older = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(20)))
-        let records: [QuakeRecord] = [-0.04, 9.949, 9.96, 10, 99.94, 99.96, nil].enumerated().map { index, depth in
-            var record = QuakeRecord.fixture("q\(index)", place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
-            record.depth = depth
-            return record
-        }
-        let writer = try older.newBackgroundContext(author: "test")
-        try writer.performAndWait { tx in
-            for record in records { _ = try tx.upsert(record) }
-            try tx.connection.execute(SectionCountTests.depthCountsOfSchema20)
-        }
-        writer.close()
-        older.close()
+        let records = SectionCountTests.records(depths: [-0.04, 9.949, 9.96, 10, 99.94, 99.96, nil])
+        try SectionCountTests.olderStore(in: directory.url, schema: 20, records, counted: SectionCountTests.depthCountsOfSchema20).close()
         let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
         #expect(chmod(path, 0o400) == 0)
         defer { chmod(path, 0o600) }

@@ -180,32 +180,51 @@ import Testing
     @Test func migrationRecountsMagnitudesAsShown() throws {
         let directory = try TemporaryDirectory(prefix: "quaketui-count-migration-20")
         defer { directory.remove() }
-        let v19 = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(19)))
-        let writer = try v19.newBackgroundContext(author: "test")
-        try writer.performAndWait { tx in
-            for (index, magnitude) in [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95].enumerated() {
-                _ = try tx.upsert(.fixture("q\(index)", magnitude: magnitude, place: "x, Alaska", time: 1_700_000_000_000 + Int64(index)))
-            }
-        }
-        // As schema 19's triggers counted them (this code's triggers wrote the rows above).
-        try writer.performAndWait { tx in try tx.connection.execute(Self.magnitudeCountsOfSchema19) }
-        writer.close()
-        func magnitudeCounts(_ container: PersistentContainer) throws -> [String] {
-            try Self.keptCounts(container, kind: 1).map { row in
-                // `1 integer(3) 2` → `3:2`
-                let parts = row.split(separator: " ")
-                return "\(parts[1].dropFirst("integer(".count).dropLast()):\(parts[2])"
-            }
-        }
-        #expect(try magnitudeCounts(v19) == ["0:2", "2:2", "3:1", "5:2"])
+        let records = Self.records(magnitudes: [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95])
+        let v19 = try Self.olderStore(in: directory.url, schema: 19, records, counted: Self.magnitudeCountsOfSchema19)
+        #expect(try Self.bucketCounts(v19, kind: 1) == ["0:2", "2:2", "3:1", "5:2"])
         v19.close()
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
-        #expect(try magnitudeCounts(container) == ["0:1", "1:1", "2:1", "3:2", "5:1", "6:1"])
-        let writer20 = try container.newBackgroundContext(author: "test")
-        try writer20.performAndWait { tx in _ = try tx.upsert(.fixture("new", magnitude: 1.96, place: "x, Alaska", time: 1_700_000_001_000)) }
-        writer20.close()
-        #expect(try magnitudeCounts(container) == ["0:1", "1:1", "2:2", "3:2", "5:1", "6:1"])
+        #expect(try Self.bucketCounts(container, kind: 1) == ["0:1", "1:1", "2:1", "3:2", "5:1", "6:1"])
+        try Self.upsert(Self.records(magnitudes: [1.96], code: "new"), into: container)
+        #expect(try Self.bucketCounts(container, kind: 1) == ["0:1", "1:1", "2:2", "3:2", "5:1", "6:1"])
+    }
+
+    /// A store of `schema` (this code's first migrations) holding `records`, its counts then kept
+    /// as that schema's triggers kept them (`counted`: this code's triggers wrote the rows).
+    static func olderStore(in directory: URL, schema: Int, _ records: [QuakeRecord], counted: String) throws -> PersistentContainer {
+        let container = try PersistentContainer(directory: directory, migrations: Array(Schema.migrations.prefix(schema)))
+        try upsert(records, into: container, then: counted)
+        return container
+    }
+
+    static func upsert(_ records: [QuakeRecord], into container: PersistentContainer, then sql: String = "") throws {
+        let writer = try container.newBackgroundContext(author: "test")
+        defer { writer.close() }
+        try writer.performAndWait { tx in
+            for record in records { _ = try tx.upsert(record) }
+            if !sql.isEmpty { try tx.connection.execute(sql) }
+        }
+    }
+
+    /// `quake_count`'s buckets of `kind` as `bucket:count` (`1 integer(3) 2` → `3:2`).
+    static func bucketCounts(_ container: PersistentContainer, kind: Int) throws -> [String] {
+        try keptCounts(container, kind: kind).map { row in
+            let parts = row.split(separator: " ")
+            return "\(parts[1].dropFirst("integer(".count).dropLast()):\(parts[2])"
+        }
+    }
+
+    /// A quake a millisecond apart for each magnitude, or each depth, in Alaska.
+    static func records(magnitudes: [Double?] = [], depths: [Double?] = [], code: String = "q") -> [QuakeRecord] {
+        let count = max(magnitudes.count, depths.count)
+        return (0..<count).map { index in
+            var record = QuakeRecord.fixture("\(code)\(index)", magnitude: index < magnitudes.count ? magnitudes[index] : 2,
+                                             place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
+            if index < depths.count { record.depth = depths[index] }
+            return record
+        }
     }
 
     /// The depth counts as schema 20's triggers kept them, cut at the stored depth, and the digest
@@ -223,38 +242,17 @@ import Testing
     @Test func migrationRecountsDepthsAsShown() throws {
         let directory = try TemporaryDirectory(prefix: "quaketui-count-migration-21")
         defer { directory.remove() }
-        let v20 = try PersistentContainer(directory: directory.url, migrations: Array(Schema.migrations.prefix(20)))
-        let writer = try v20.newBackgroundContext(author: "test")
-        try writer.performAndWait { tx in
-            for (index, depth) in [-0.04, 9.949, 9.96, 10, 99.94, 99.96].enumerated() {
-                var record = QuakeRecord.fixture("q\(index)", place: "x, Alaska", time: 1_700_000_000_000 + Int64(index))
-                record.depth = depth
-                _ = try tx.upsert(record)
-            }
-        }
-        try writer.performAndWait { tx in try tx.connection.execute(Self.depthCountsOfSchema20) }
-        writer.close()
-        func depthCounts(_ container: PersistentContainer) throws -> [String] {
-            try Self.keptCounts(container, kind: 3).map { row in
-                let parts = row.split(separator: " ")
-                return "\(parts[1].dropFirst("integer(".count).dropLast()):\(parts[2])"
-            }
-        }
-        #expect(try depthCounts(v20) == ["-10:1", "0:2", "10:1", "90:2"])
+        let records = Self.records(depths: [-0.04, 9.949, 9.96, 10, 99.94, 99.96])
+        let v20 = try Self.olderStore(in: directory.url, schema: 20, records, counted: Self.depthCountsOfSchema20)
+        #expect(try Self.bucketCounts(v20, kind: 3) == ["-10:1", "0:2", "10:1", "90:2"])
         v20.close()
         let container = try PersistentContainer(directory: directory.url)
         defer { container.close() }
-        #expect(try depthCounts(container) == ["0:2", "10:2", "90:1", "100:1"])
+        #expect(try Self.bucketCounts(container, kind: 3) == ["0:2", "10:2", "90:1", "100:1"])
         let digest = try container.viewContext.read { db in try SearchDigest.bucketCounts(db, kind: 3) }
         #expect(digest?.map { "\($0.bucket):\($0.count)" } == ["0:2", "10:2", "90:1", "100:1"])
-        let writer21 = try container.newBackgroundContext(author: "test")
-        try writer21.performAndWait { tx in
-            var record = QuakeRecord.fixture("new", place: "x, Alaska", time: 1_700_000_001_000)
-            record.depth = 19.96
-            _ = try tx.upsert(record)
-        }
-        writer21.close()
-        #expect(try depthCounts(container) == ["0:2", "10:2", "20:1", "90:1", "100:1"])
+        try Self.upsert(Self.records(depths: [19.96], code: "new"), into: container)
+        #expect(try Self.bucketCounts(container, kind: 3) == ["0:2", "10:2", "20:1", "90:1", "100:1"])
     }
 
     /// Every way of counting gives the walk's sections. Zones whose days start off the hour (+05:45, −03:30, Lord Howe's 30-minute DST) and the usual ones.

@@ -173,7 +173,8 @@ struct DigestQuery {
         switch filter {
         case .depth, .magnitude:
             let kind = if case .depth = filter { QUAKETUI_FILTER_DEPTH } else { QUAKETUI_FILTER_MAGNITUDE }
-            (c.kind, c.low, c.high) = (Int32(kind), filter.storedBounds!.low, filter.storedBounds!.high)
+            let (low, high) = filter.storedBounds!
+            (c.kind, c.low, c.high) = (Int32(kind), low, high)
         case .time(let from, let until):
             (c.kind, c.from, c.until, c.hasUntil) = (Int32(QUAKETUI_FILTER_TIME), from, until ?? 0, until == nil ? 0 : 1)
         case .near(let center, let radiusKm):
