@@ -236,39 +236,37 @@ import Testing
     /// `M 2`); read as it is, its magnitude sort still sections as the list shows (2.96 in `M 3`),
     /// counting from the rows.
     @Test func aReadOnlyStoreBeforeMagnitudesAsShownSectionsAsShown() throws {
-        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-19")
-        defer { directory.remove() }
         let records = SectionCountTests.records(magnitudes: [0.949, 0.95, 2.949, 2.96, 3.0, 5.949, 5.95, 7.1])
-        try SectionCountTests.olderStore(in: directory.url, schema: 19, records, counted: SectionCountTests.magnitudeCountsOfSchema19).close()
-        let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
-        #expect(chmod(path, 0o400) == 0)
-        defer { chmod(path, 0o600) }
-        let container = try PersistentContainer(readingFrom: directory.url)
-        defer { container.close() }
-        let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(sortDescriptor: .init(.magnitude), timeZone: TimeZone(identifier: "UTC")!))
-        defer { controller.close() }
-        let expected = ExpectedResults.sections(records, order: .magnitude, ascending: false, timeZone: TimeZone(identifier: "UTC")!)
-        #expect(controller.sections.map { "\($0.title):\($0.count)" } == expected.map { "\($0.id):\($0.codes.count)" })
-        #expect(controller.sections.map(\.title) == ["M 6+", "M 5", "M 3", "M 2", "M 1", "M <1"])
+        let titles = try Self.readOnlySections(schema: 19, records, counted: SectionCountTests.magnitudeCountsOfSchema19,
+                                               order: .magnitude)
+        #expect(titles == ["M 6+", "M 5", "M 3", "M 2", "M 1", "M <1"])
     }
 
     /// The depth bands likewise (schema 20, digest format 4: the reader counts by SQL).
     @Test func aReadOnlyStoreBeforeDepthsAsShownSectionsAsShown() throws {
-        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-20")
-        defer { directory.remove() }
         let records = SectionCountTests.records(depths: [-0.04, 9.949, 9.96, 10, 99.94, 99.96, nil])
-        try SectionCountTests.olderStore(in: directory.url, schema: 20, records, counted: SectionCountTests.depthCountsOfSchema20).close()
+        let titles = try Self.readOnlySections(schema: 20, records, counted: SectionCountTests.depthCountsOfSchema20, order: .depth)
+        #expect(titles == ["100–200 km deep", "90–100 km deep", "10–20 km deep", "0–10 km deep", "depth unknown"])
+    }
+
+    /// A store of `schema` holding `records` (counts kept as `counted`), made read-only and read
+    /// in `order` descending: its sections are held to `ExpectedResults`; their titles returned.
+    static func readOnlySections(schema: Int, _ records: [QuakeRecord], counted: String, order: QuakeSortOrder) throws -> [String] {
+        let directory = try TemporaryDirectory(prefix: "quaketui-readonly-\(schema)")
+        defer { directory.remove() }
+        try SectionCountTests.olderStore(in: directory.url, schema: schema, records, counted: counted).close()
         let path = directory.url.appendingPathComponent(PersistentContainer.fileName).path
         #expect(chmod(path, 0o400) == 0)
         defer { chmod(path, 0o600) }
         let container = try PersistentContainer(readingFrom: directory.url)
         defer { container.close() }
         let utc = TimeZone(identifier: "UTC")!
-        let controller = try FetchedResultsController(container: container, request: SectionedFetchRequest(sortDescriptor: .init(.depth, ascending: false), timeZone: utc))
+        let request = SectionedFetchRequest(sortDescriptor: .init(order, ascending: false), timeZone: utc)
+        let controller = try FetchedResultsController(container: container, request: request)
         defer { controller.close() }
-        let expected = ExpectedResults.sections(records, order: .depth, ascending: false, timeZone: utc)
+        let expected = ExpectedResults.sections(records, order: order, ascending: false, timeZone: utc)
         #expect(controller.sections.map { "\($0.id):\($0.count)" } == expected.map { "\($0.id):\($0.codes.count)" })
-        #expect(controller.sections.map(\.title) == ["100–200 km deep", "90–100 km deep", "10–20 km deep", "0–10 km deep", "depth unknown"])
+        return controller.sections.map(\.title)
     }
 }
 
