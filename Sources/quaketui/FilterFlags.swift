@@ -24,10 +24,16 @@ enum FilterFlags {
         "--" + (flags.first { $0.command == command }?.flag ?? command)
     }
 
+    /// `--min-magnitude` of `list`, `stats` and `watch` (the browser's `m`): a test of the
+    /// magnitude as shown (`fetch`'s is the service's own).
+    static let minimumMagnitude = CommandSpec.Option(
+        name: "min-magnitude", value: "M",
+        help: "Only quakes shown at magnitude M or more: shown to a tenth (2.45 shows 2.5); an M between tenths takes the next (2.44 is 2.5).")
+
     /// The flags, for `--help`, the manual and the completion scripts.
     static let options: [CommandSpec.Option] = [
         .init(name: "mag", value: "RANGE", help: "Only quakes whose magnitude as shown (to a tenth) is in RANGE: 4 (or 4+: 4 and up), 4-6 (as :mag)."),
-        .init(name: "depth", value: "RANGE", help: "Only quakes at a depth in RANGE km: 0-70, 300+ (as :depth)."),
+        .init(name: "depth", value: "RANGE", help: "Only quakes whose depth as shown (to a tenth of a km) is in RANGE km: 0-70, 300+ (as :depth)."),
         .init(name: "since", value: "SPAN", help: "Only quakes of the last SPAN: 30m, 24h, 7d or 2w (as :since)."),
         .init(name: "time", value: "DAYS", help: "Only quakes of a day or of FROM..TO (the end excluded) in the timeZone setting: 2025-01-01, 2025-01-01..2025-02-01T06:00 (as :time)."),
         .init(name: "type", value: "TYPE", help: "Only quakes of event type TYPE (earthquake, quarry blast …); !TYPE hides them instead (as :type)."),

@@ -73,7 +73,7 @@ import Testing
         #expect(QuakeFormat.count(12) == "12")
         #expect(QuakeFormat.relative(Fixtures.now - 90_000, now: Fixtures.now) == "1m ago")
         #expect(QuakeFormat.relative(Fixtures.now + 3 * Fixtures.hour, now: Fixtures.now) == "in 3h")
-        #expect(QuakeFormat.distance(kilometres: 10, unit: .mi) == "6.2 mi")
+        #expect(QuakeFormat.depth(kilometres: 10, unit: .mi) == "6.2 mi")
         #expect(QuakeFormat.coordinates(latitude: -33.5, longitude: -70.25) == "33.50°S 70.25°W")
         let tokyo = Fixtures.display.localTimeZone
         #expect(QuakeFormat.absolute(Fixtures.now, in: tokyo) == "2024-05-06 21:00:00 GMT+9")

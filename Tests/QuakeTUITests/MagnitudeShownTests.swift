@@ -23,8 +23,8 @@ import Testing
 
     /// A depth of -0.01 km (the feeds' above-sea-level depths) shows `0.0 km`, not `-0.0 km`.
     @Test func aDepthThatRoundsToZeroHasNoSign() {
-        #expect(QuakeFormat.distance(kilometres: -0.01, unit: .km) == "0.0 km")
-        #expect(QuakeFormat.distance(kilometres: -0.01, unit: .mi) == "0.0 mi")
-        #expect(QuakeFormat.distance(kilometres: -0.06, unit: .km) == "-0.1 km")
+        #expect(QuakeFormat.depth(kilometres: -0.01, unit: .km) == "0.0 km")
+        #expect(QuakeFormat.depth(kilometres: -0.01, unit: .mi) == "0.0 mi")
+        #expect(QuakeFormat.depth(kilometres: -0.06, unit: .km) == "-0.1 km")
     }
 }

@@ -43,7 +43,7 @@ enum DetailView {
             let head = [r.sourceName.padding(toLength: 7, withPad: " ", startingAt: 0), magnitude,
                         QuakeFormat.absolute(r.time, in: display.zone),
                         QuakeFormat.coordinates(latitude: r.latitude, longitude: r.longitude),
-                        QuakeFormat.distance(kilometres: r.depth, unit: display.distanceUnit),
+                        QuakeFormat.depth(kilometres: r.depth, unit: display.distanceUnit),
                         r.status ?? "—", index == 0 ? "preferred" : ""].filter { !$0.isEmpty }.joined(separator: "  ")
             lines.append((head, index == 0 ? Style.plain.with([.bold]) : .plain))
             let differences = Association.differences(of: r, from: preferred)
@@ -78,7 +78,7 @@ enum DetailView {
              .plain),
             ("Updated", QuakeFormat.absolute(r.updated, in: zone), .role(.dim)),
             ("Location", QuakeFormat.coordinates(latitude: r.latitude, longitude: r.longitude), .plain),
-            ("Depth", QuakeFormat.distance(kilometres: r.depth, unit: display.distanceUnit), .plain),
+            ("Depth", QuakeFormat.depth(kilometres: r.depth, unit: display.distanceUnit), .plain),
             ("Code", r.code, .role(.accent)),
             ("Source", r.sourceName, .plain),
             ("Status", optional(r.status), .plain),

@@ -253,7 +253,7 @@ enum ListView {
             let time = QuakeFormat.absolute(quake.time, in: display.zone, withSeconds: false)
             return (columns.absolute == 5 ? String(time.suffix(5)) : time, .role(.dim))
         case .depth:
-            return (QuakeFormat.distance(kilometres: quake.depth, unit: display.distanceUnit), .role(.dim))
+            return (QuakeFormat.depth(kilometres: quake.depth, unit: display.distanceUnit), .role(.dim))
         case .location:
             let location = quake.latitude.flatMap { lat in
                 quake.longitude.map { QuakeFormat.coordinates(latitude: lat, longitude: $0) }

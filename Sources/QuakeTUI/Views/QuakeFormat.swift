@@ -1,7 +1,7 @@
 import Foundation
 import QuakeModel
 
-/// Formats quake values for display: magnitudes, times, coordinates, distances.
+/// Formats quake values for display: magnitudes, times, coordinates, depths.
 public enum QuakeFormat {
     /// `6.1`, or `—` when unknown (as every other missing field shows): to a tenth, rounded half
     /// up, as every magnitude is shown and tested (`MagnitudeBin`).
@@ -49,7 +49,7 @@ public enum QuakeFormat {
 
     /// A depth given in km, in the chosen unit: `10.0 km` (to a tenth rounded half up, as its
     /// band and `:depth` test it: `Tenths`), `6.2 mi`.
-    public static func distance(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
+    public static func depth(kilometres: Double?, unit: DisplaySettings.DistanceUnit) -> String {
         guard let kilometres else { return "—" }
         guard unit == .mi else { return Tenths.text(kilometres) + " km" }
         let miles = kilometres * 0.621_371

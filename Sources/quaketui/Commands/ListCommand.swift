@@ -84,7 +84,7 @@ enum ListCommand {
             .init(name: "ascending", value: nil, help: "Oldest, smallest or A first."),
             .init(name: "descending", value: nil, help: "Newest, largest or Z first."),
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
-            .init(name: "min-magnitude", value: "M", help: "Only quakes shown at magnitude M or more: shown to a tenth (2.45 shows 2.5); an M between tenths takes the next (2.44 is 2.5)."),
+            FilterFlags.minimumMagnitude,
         ] + FilterFlags.options + [
             .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),

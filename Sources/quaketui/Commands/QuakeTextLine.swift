@@ -35,7 +35,7 @@ struct QuakeTextLine {
         let type = QuakeFormat.magnitudeType(quake.magType) ?? "—"
         let typeCell = type + String(repeating: " ", count: max(0, QuakeFormat.magnitudeTypeWidth - TextWidth.of(type)))
         let time = formatter.string(from: Date(timeIntervalSince1970: Double(quake.time) / 1000))
-        let depth = QuakeFormat.distance(kilometres: quake.depth, unit: unit)
+        let depth = QuakeFormat.depth(kilometres: quake.depth, unit: unit)
         let place = quake.place.isEmpty ? "(no place)" : SafeText.sanitize(PlaceName.displayed(quake.place))
         var text = "\(magnitude) \(typeCell)  \(time)  "
             + String(repeating: " ", count: max(0, 9 - depth.count)) + "\(depth)  \(place)"

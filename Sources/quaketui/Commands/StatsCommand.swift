@@ -48,7 +48,7 @@ enum StatsCommand {
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
-            .init(name: "min-magnitude", value: "M", help: "Only quakes shown at magnitude M or more: shown to a tenth (2.45 shows 2.5); an M between tenths takes the next (2.44 is 2.5)."),
+            FilterFlags.minimumMagnitude,
         ] + FilterFlags.options + [
             .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
             .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),

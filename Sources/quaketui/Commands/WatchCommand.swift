@@ -60,7 +60,7 @@ enum WatchCommand {
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
-            .init(name: "min-magnitude", value: "M", help: "Only quakes shown at magnitude M or more: shown to a tenth (2.45 shows 2.5); an M between tenths takes the next (2.44 is 2.5)."),
+            FilterFlags.minimumMagnitude,
         ] + FilterFlags.options + [
             .init(name: "near", value: "LAT,LON", help: "Only quakes within --radius of this point (decimal degrees)."),
             .init(name: "radius", value: "KM", help: "With --near: the radius in kilometres."),
