@@ -61,6 +61,8 @@ struct FeatureFields {
     var quality: String?
     /// Whether the feature lists ComCat's associated `ids` (a ComCat event, whatever its id looks like).
     var hasComCatIDs = false
+    /// ComCat's `ids` value (`,nn00743603,us6000a6su,nn00743624,`): the codes that name this event.
+    var ids: String?
 
     /// Why a required field is unusable, when it is present but wrong.
     var idProblem: String?
@@ -138,8 +140,11 @@ protocol RecordParser: AnyObject {
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord?
     /// Decisions about the feed as a whole the user should hear about (see ``FeedReader/notes``).
     var notes: [String] { get }
+    /// The other codes ComCat's features listed (see ``FeedReader/comCatAliases``).
+    var comCatAliases: ComCatAliases { get }
 }
 
 extension RecordParser {
     var notes: [String] { [] }
+    var comCatAliases: ComCatAliases { ComCatAliases() }
 }

@@ -10,6 +10,9 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// Of `inserted`, the reports that joined a quake another agency reported (stored before, or
     /// in the same file): the same earthquake, not a new one (issue 53).
     public var joined = 0
+    /// Quakes stored before that this import found to be another event's under ComCat's `ids`
+    /// (a code ComCat merged into another event): merged into that event, their notes with it.
+    public var merged = 0
     public var updated = 0
     public var unchanged = 0
     public var skipped = 0
@@ -34,10 +37,10 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// The quakes the import added: its new reports but those that joined another agency's.
     public var newQuakes: Int { inserted - joined }
 
-    /// `joined`, `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s
+    /// `joined`, `merged`, `withdrawn` and `absent` are in the JSON only when not zero: `import --json`'s
     /// object is as it was for every import of one agency's reports that withdrew nothing.
     fileprivate enum CodingKeys: String, CodingKey {
-        case inserted, joined, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
+        case inserted, joined, merged, updated, unchanged, skipped, withdrawn, absent, seconds, skippedReasons, format, notes, sampleReplaced
     }
 
     /// `imported 9,412 quakes (9,100 new, 300 updated, 12 unchanged, 2 skipped) in 0.41 s`; `new`
@@ -45,7 +48,7 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// apart (`; 2 joined quakes another agency reported`).
     public var sentence: String {
         "imported \(CountFormat.quakes(imported)) (\(CountFormat.grouped(newQuakes)) new, \(CountFormat.grouped(updated)) updated, "
-            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(joinedClause)\(withdrawnClause)) "
+            + "\(CountFormat.grouped(unchanged)) unchanged, \(CountFormat.grouped(skipped)) skipped\(joinedClause)\(Self.mergedClause(merged: merged))\(withdrawnClause)) "
             + "in \(String(format: "%.2f", seconds)) s"
     }
 
@@ -55,6 +58,13 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// (else nothing); `fetch`'s sentence says the same.
     public static func joinedClause(joined: Int) -> String {
         joined == 0 ? "" : "; \(CountFormat.grouped(joined)) joined \(joined == 1 ? "a quake" : "quakes") another agency reported"
+    }
+
+    /// `; 1 stored quake merged into the event ComCat lists it under` when ComCat's `ids` merged
+    /// stored quakes into another event (else nothing); `fetch`'s sentence says the same.
+    public static func mergedClause(merged: Int) -> String {
+        merged == 0 ? "" : "; \(CountFormat.count(merged, "stored quake")) merged into "
+            + (merged == 1 ? "the event ComCat lists it under" : "the events ComCat lists them under")
     }
 
     private var withdrawnClause: String { Self.withdrawnClause(withdrawn: withdrawn, absent: absent) }
@@ -73,6 +83,7 @@ extension ImportSummary {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         inserted = try c.decode(Int.self, forKey: .inserted)
         joined = try c.decodeIfPresent(Int.self, forKey: .joined) ?? 0
+        merged = try c.decodeIfPresent(Int.self, forKey: .merged) ?? 0
         updated = try c.decode(Int.self, forKey: .updated)
         unchanged = try c.decode(Int.self, forKey: .unchanged)
         skipped = try c.decode(Int.self, forKey: .skipped)
@@ -89,6 +100,7 @@ extension ImportSummary {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(inserted, forKey: .inserted)
         if joined != 0 { try c.encode(joined, forKey: .joined) }
+        if merged != 0 { try c.encode(merged, forKey: .merged) }
         try c.encode(updated, forKey: .updated)
         try c.encode(unchanged, forKey: .unchanged)
         try c.encode(skipped, forKey: .skipped)
@@ -184,7 +196,7 @@ public final class FeedImporter: @unchecked Sendable {
         var transaction: WriteTransaction?
         let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
             transaction = tx
-            let counts = try tx.upsert(from: { () throws -> QuakeRecord? in
+            _ = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
                 let next = tookFirst ? try reader.next() : first
                 tookFirst = true
@@ -196,6 +208,9 @@ public final class FeedImporter: @unchecked Sendable {
                 }
                 return record
             }, progress: { counts in report(counts.inserted + counts.updated + counts.unchanged) })
+            // One earthquake ComCat published under two codes, then merged, is one quake.
+            try tx.mergeComCatAliases(reader.comCatAliases)
+            let counts = tx.counts
             // A file whose every record was skipped is not a success that stored nothing.
             if counts.inserted + counts.updated + counts.unchanged + counts.withdrawn == 0, reader.skippedCount > 0 {
                 throw FeedError.everyRecordSkipped(name: reader.name, count: reader.skippedCount, first: reader.skipped)
@@ -216,6 +231,7 @@ public final class FeedImporter: @unchecked Sendable {
                                     skippedReasons: reader.skipped.map(\.description),
                                     format: reader.format.rawValue, notes: reader.notes, sampleReplaced: replaced)
         summary.joined = transaction?.joinedCount ?? 0
+        summary.merged = transaction?.mergedCount ?? 0
         summary.seconds = Date().timeIntervalSince(start)
         report(summary.imported)
         return summary

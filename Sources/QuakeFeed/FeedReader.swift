@@ -92,6 +92,11 @@ public final class FeedReader {
         return notes
     }
 
+    /// The other codes ComCat's features listed in their `ids`, and when the feed was generated:
+    /// what ``FeedImporter`` merges with ``WriteTransaction/mergeComCatAliases(_:)``. Complete
+    /// once ``next()`` has returned nil; empty for every format but ComCat's GeoJSON.
+    public var comCatAliases: ComCatAliases { parser.comCatAliases }
+
     private let counter: CountingStream
     private let input: ByteInput
     private let parser: any RecordParser

@@ -211,9 +211,21 @@ final class GeoJSONParser: RecordParser {
         if fields.place == nil { fields.place = fields.region ?? fields.locality }
         if let depth = fields.propertyDepth { fields.depth = depth }
         if fields.status == nil, let quality = fields.quality { fields.status = Self.status(ofGeoNetQuality: quality) }
+        if source == "usgs", let ids = fields.ids, let code = fields.code {
+            for other in ComCatAliases.others(inIDs: ids, of: code) {
+                aliases.append(ComCatAliases.Alias(alias: other, code: code))
+            }
+        }
         var record = fields.makeRecord()
         record.source = source
         return record
+    }
+
+    /// The other codes ComCat's features listed in their `ids`, with when the feed was generated.
+    private var aliases: [ComCatAliases.Alias] = []
+
+    var comCatAliases: ComCatAliases {
+        ComCatAliases(aliases: aliases, generated: generated.map { Int64(Self.unit(ofGenerated: $0) == .seconds ? $0 * 1000 : $0) })
     }
 
     /// The agency of the feed's features, decided from its first usable one.
@@ -289,7 +301,7 @@ final class GeoJSONParser: RecordParser {
             first = false
             let key = try memberName(c)
             c = try input.nextToken("after a member name")
-            if keys.lookup(key) == .metadata, c == openBrace, timeUnit == .undecided {
+            if keys.lookup(key) == .metadata, c == openBrace {
                 input.pos &+= 1
                 try forEachMember("in \"metadata\"") { (key, c) throws(FeedError) in
                     if keys.lookup(key) == .generated, let n = try number(c) {
@@ -473,7 +485,13 @@ final class GeoJSONParser: RecordParser {
             case .quality: fields.quality = try string(c, &fields, "quality", intern: true)
             case .ids:
                 fields.hasComCatIDs = c == quote
-                try input.skipValueFast()
+                if c == quote {
+                    input.pos &+= 1
+                    // Over-long ids say nothing usable; the feature stays.
+                    fields.ids = try input.readString()
+                } else {
+                    try input.skipValueFast()
+                }
             case .type: fields.type = try string(c, &fields, "type", intern: true)
             case .status: fields.status = try string(c, &fields, "status", intern: true)
             case .magType: fields.magType = try string(c, &fields, "magType", intern: true)

@@ -41,6 +41,14 @@ struct ChangeTracker {
         }
     }
 
+    /// Counts an insert of this transaction that a delete took back as an unchanged record: an
+    /// older view of a stored event (``WriteTransaction/mergeComCatAliases(_:)``).
+    mutating func takeBackInsert() {
+        inserted -= 1
+        deleted -= 1
+        unchanged += 1
+    }
+
     /// Lists a change of a row for readers without counting it: the event rows association
     /// rewrites (the reports it moved were counted as they came), with how many agencies had
     /// reported the event before (`agencies`, the row's count as association found it).

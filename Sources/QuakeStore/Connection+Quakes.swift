@@ -92,8 +92,21 @@ extension Connection {
     }
 
     /// One quake (event) by code, with its notes, or nil. Any of an event's reports' codes names
-    /// it (issue 53): the event keeps its preferred report's code, the others find it too.
+    /// it (issue 53): the event keeps its preferred report's code, the others find it too; so
+    /// does a code ComCat merged into it (`WriteTransaction+Aliases.swift`).
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
+        if let quake = try quake(reportCode: code) { return quake }
+        guard try hasTable("quake_alias") else { return nil }
+        let alias = try cachedStatement("SELECT code FROM quake_alias WHERE alias = ?")
+        try alias.bind(code, at: 1)
+        guard try alias.step() else { return nil }
+        let event = alias.text(at: 0)
+        alias.reset()
+        return try quake(reportCode: event)
+    }
+
+    /// The event one of whose reports has the code `code`.
+    private func quake(reportCode code: String) throws(SQLiteError) -> StoredQuake? {
         let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
         try statement.bind(code, at: 1)
         if try statement.step() { return StoredQuake(statement) }
@@ -105,8 +118,11 @@ extension Connection {
     }
 
     /// Whether the store has schema 14's `report` table (a read-only store may be older).
-    func hasReportTable() throws(SQLiteError) -> Bool {
-        try cachedScalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'report'").int64 == 1
+    func hasReportTable() throws(SQLiteError) -> Bool { try hasTable("report") }
+
+    /// Whether the store has the table `name` (a read-only store may be older than it).
+    func hasTable(_ name: String) throws(SQLiteError) -> Bool {
+        try cachedScalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]).int64 == 1
     }
 
     /// The reports of the event whose code is `code` (any of its reports' codes): the preferred

@@ -250,6 +250,17 @@ enum Schema {
         \(countTriggers)
         \(sectionCountRecount(kinds: [3]))
         """,
+        // 22: the codes ComCat lists among another event's `ids` (`WriteTransaction+Aliases.swift`):
+        // each with the event it names and when the download that said so was generated, so that
+        // a newer download decides over an older one whatever order they were imported in.
+        """
+        CREATE TABLE quake_alias (
+            alias TEXT PRIMARY KEY,          -- a code ComCat lists among the ids of the event `code`
+            code TEXT NOT NULL,              -- that event's code (the feature's id)
+            generated INTEGER                -- ms: when the download that said so was generated; NULL: it did not say
+        ) WITHOUT ROWID;
+        CREATE INDEX quake_alias_code ON quake_alias(code);
+        """,
     ]
 
     /// The schema version from which `quake_count`'s magnitude buckets are the whole magnitudes as
@@ -259,6 +270,9 @@ enum Schema {
     /// The schema version from which `quake_count`'s depth buckets are the bands of the depths as
     /// shown (migration 21); a store before it (read-only, not migrated) counts them by range.
     static let depthsAsShown = 21
+
+    /// The schema version from which the store keeps ComCat's aliases (migration 22).
+    static let aliasesKept = 22
 
     /// The schema version from which the digest counts each kind's rows (migration 19).
     static let kindsCounted = 19

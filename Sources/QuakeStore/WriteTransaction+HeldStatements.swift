@@ -8,7 +8,7 @@ import QuakeModel
 extension WriteTransaction {
     enum HeldStatement: Int, CaseIterable {
         case rowsByTime, rowByID, reportsByTime, reportsByEvent, setCode, writeRow, setCount, insertRow
-        case putReport, dropReport, extendDown, extendUp, walk, near, storedCode, maxID
+        case putReport, dropReport, extendDown, extendUp, walk, near, storedCode, maxID, alias
 
         var sql: String {
             switch self {
@@ -28,6 +28,7 @@ extension WriteTransaction {
             case .near: WriteTransaction.nearAnotherAgencySQL
             case .storedCode: "SELECT 1 FROM quake WHERE code = ?"
             case .maxID: "SELECT coalesce(max(id), 0) FROM quake"
+            case .alias: "SELECT code, generated FROM quake_alias WHERE alias = ?"
             }
         }
     }

@@ -49,7 +49,13 @@ public final class WriteTransaction {
     /// Whether the store keeps revisions (schema 15, `WriteTransaction+Revisions.swift`).
     let keepsRevisions: Bool
     /// `reportsMayExist()` and `hasWithdrawn()` once read (or set) in this transaction.
-    var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?
+    var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?, knownHasAliases: Bool?
+    /// Whether the store keeps ComCat's aliases (schema 22, `WriteTransaction+Aliases.swift`).
+    let keepsAliases: Bool
+    /// The codes upserted since the last ``mergeComCatAliases(_:)`` that were aliases.
+    var listedAliases: [String] = []
+    /// Stored quakes merged into another event by ComCat's aliases in this transaction.
+    public internal(set) var mergedCount = 0
 
     /// The reports this transaction inserted that joined a quake another agency reported (one
     /// stored before, or another report of this transaction), by code, as association decided
@@ -65,6 +71,7 @@ public final class WriteTransaction {
         let version = try connection.scalar("PRAGMA user_version").int64 ?? 0
         associates = version >= Int64(Schema.reportsAssociated)
         keepsRevisions = version >= Int64(Schema.revisionsKept)
+        keepsAliases = version >= Int64(Schema.aliasesKept)
     }
 
     /// Whether `report` may hold a row (an event of several agencies): read once per transaction,
@@ -160,6 +167,8 @@ extension WriteTransaction {
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
         // A report staged earlier in this import is written first, then treated as a row.
         if staged.count > 0 { try materializeStaged(code: record.code) }
+        // A code ComCat lists under another event: decided with the download's aliases.
+        if try hasAliases(), try isAlias(record.code) { listedAliases.append(record.code) }
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
         if keepsRevisions, let status = record.status, Self.isDeleted(status) { return try withdraw(record) }
         // A report of an event of several agencies lives in `report`, or is the event's row (its
@@ -427,9 +436,10 @@ extension WriteTransaction {
     /// - Returns: false when no quake has that code.
     @discardableResult
     public func setNotes(_ text: String, forCode reportCode: String) throws(SQLiteError) -> Bool {
-        // Notes belong to the event: any of its reports' codes names it.
+        // Notes belong to the event: any of its reports' codes names it, and a code ComCat merged into it.
         try materializeStaged(code: reportCode)
-        let code = associates ? try eventCode(ofReport: reportCode) ?? reportCode : reportCode
+        var code = associates ? try eventCode(ofReport: reportCode) ?? reportCode : reportCode
+        if keepsAliases, code == reportCode, try hasAliases(), let event = try connection.quake(code: reportCode) { code = event.record.code }
         let old = try oldKeys(code: code)
         try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
         guard connection.changes > 0 else { return false }

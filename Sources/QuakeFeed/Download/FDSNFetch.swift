@@ -70,6 +70,9 @@ public final class FDSNFetch {
         /// Of `inserted`, the reports that joined a quake another agency reported (as `import`
         /// counts them); nil (left out of the JSON) when none did.
         public var joined: Int?
+        /// Quakes stored before that ComCat's `ids` merged into another event (as `import`
+        /// counts them); nil (left out of the JSON) when none were.
+        public var merged: Int?
         public var updated = 0
         public var unchanged = 0
         public var skipped = 0
@@ -243,6 +246,7 @@ public final class FDSNFetch {
                 }
                 // Association has decided as the group committed.
                 if let joined = transaction?.joinedCount, joined > 0 { summary.joined = (summary.joined ?? 0) + joined }
+                if let merged = transaction?.mergedCount, merged > 0 { summary.merged = (summary.merged ?? 0) + merged }
                 committed = state
             } catch {
                 throw Self.keeping(committed, error)
@@ -373,6 +377,8 @@ public final class FDSNFetch {
             if let replaced = try SampleCatalogue.removeSample(in: tx) { sampleReplaced = replaced }
             return .failed(error, partial: windowCounts())
         }
+        // One earthquake ComCat published under two codes, then merged, is one quake.
+        try tx.mergeComCatAliases(reader.comCatAliases)
         let counts = windowCounts()
         let stored = Self.stored(counts)
         // A window whose every record was skipped is not a success that stored nothing.

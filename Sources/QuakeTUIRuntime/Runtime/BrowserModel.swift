@@ -236,7 +236,15 @@ public final class BrowserModel {
         // The anchor first: a provisional window may be re-read around it.
         let anchor = query.step == .locate ? nil : try query.anchor.flatMap { try results.anchor(code: $0) }
         var located: [String: Int] = [:]
-        for code in query.locate { located[code] = try results.offset(ofCode: code) }
+        for code in query.locate {
+            var offset = try results.offset(ofCode: code)
+            // A code that names its event otherwise (another agency's report in it, a code ComCat
+            // merged into it) finds the event's row.
+            if offset == nil, let event = try results.quake(code: code)?.record.code, event != code {
+                offset = try results.offset(ofCode: event)
+            }
+            located[code] = offset
+        }
         generation += 1
         return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor, located: located)
     }

@@ -101,10 +101,11 @@ enum FetchCommand {
         bar.finish()
         if arguments.has("json") { return try printJSON(summary) }
         if let from = summary.resumedFrom { print("resumed an interrupted fetch at \(from)") }
+        let clauses = ImportSummary.joinedClause(joined: summary.joined ?? 0) + ImportSummary.mergedClause(merged: summary.merged ?? 0)
+            + ImportSummary.withdrawnClause(withdrawn: summary.withdrawn)
         print("fetched \(CountFormat.quakes(summary.quakes)) in \(CountFormat.count(summary.windows, "window")) from \(summary.source) "
               + "(\(CountFormat.grouped(summary.inserted - (summary.joined ?? 0))) new, \(CountFormat.grouped(summary.updated)) updated, "
-              + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run"
-              + "\(ImportSummary.joinedClause(joined: summary.joined ?? 0))\(ImportSummary.withdrawnClause(withdrawn: summary.withdrawn))) "
+              + "\(CountFormat.grouped(summary.unchanged)) unchanged, \(CountFormat.grouped(summary.skipped)) skipped this run\(clauses)) "
               + "in \(String(format: "%.2f", summary.seconds)) s")
         if let replaced = summary.sampleReplaced { print(replaced.sentence) }
     }

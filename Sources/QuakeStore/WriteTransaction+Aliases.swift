@@ -1,0 +1,131 @@
+import QuakeModel
+/// One earthquake that ComCat published under two codes, then merged (``ComCatAliases``).
+///
+/// **The rule.** A ComCat feature lists in its `ids` every code that names its event. Each
+/// other code is kept in `quake_alias` with the event's code and the time the download was
+/// generated. A stored quake whose code is an alias is merged into the event it names: its
+/// notes go to that event, and the quake goes (a change every browser shows). A newer download
+/// decides over an older one, whichever was imported first:
+///
+/// - an older download's record of an alias is an older view of the event it was merged into,
+///   counted as unchanged and not stored;
+/// - a newer download that lists the alias as an event of its own takes the alias back (ComCat
+///   split them, or made it the preferred code again), and stores it; the table keeps that the
+///   code is an event as of that download (a row naming itself), so an older download's alias
+///   of it is not taken again;
+/// - a download that does not say when it was generated (a CSV, a file without
+///   `metadata.generated`) is older than every one that does.
+///
+/// So importing `all_week-2020-06-10` (which lists `us6000a6su` among the ids of `nn00743624`)
+/// and the FDSN query of the week before (which still has `us6000a6su` apart) leaves one quake,
+/// `nn00743624`, in either order. Any code names its event: `Connection.quake(code:)` follows
+/// an alias.
+extension WriteTransaction {
+    /// Applies what a download said about its events' other codes: keeps its aliases, merges the
+    /// stored quakes they name into their events, and decides the records of this download that
+    /// are aliases (see above). Call it after the download's records are upserted, before the commit.
+    /// - Returns: how many quakes stored before were merged into another.
+    @discardableResult
+    public func mergeComCatAliases(_ download: ComCatAliases) throws(SQLiteError) -> Int {
+        guard keepsAliases else { return 0 }
+        let listed = listedAliases
+        listedAliases = []
+        guard !download.aliases.isEmpty || !listed.isEmpty else { return 0 }
+        let generated = download.generated
+        var merging: [String] = []
+        for pair in download.aliases where pair.alias != pair.code {
+            // A newer download said otherwise.
+            if let held = try alias(pair.alias), ComCatAliases.isNewer(held.generated, than: generated) { continue }
+            var event = pair.code
+            if let held = try alias(pair.code), held.code != pair.code {
+                // The feature itself was merged into another event since: that event is this one.
+                if ComCatAliases.isNewer(held.generated, than: generated) { event = held.code } else { try keepAsEvent(pair.code, generated) }
+            }
+            guard event != pair.alias else { continue }
+            try setAlias(pair.alias, event: event, generated: generated)
+            // Codes that named the alias name its event now: the table stays one step deep.
+            try connection.execute("UPDATE quake_alias SET code = ? WHERE code = ? AND alias <> code", [.text(event), .text(pair.alias)])
+            merging.append(pair.alias)
+        }
+        // Records of this download whose code was an alias before it: an older view of the event
+        // it names, or (this download newer) an event again.
+        for code in listed {
+            guard let held = try alias(code), held.code != code else { continue }
+            if ComCatAliases.isNewer(generated, than: held.generated) { try keepAsEvent(code, generated) } else { merging.append(code) }
+        }
+        var merged = 0
+        for code in merging {
+            if try merge(code) { merged += 1 }
+        }
+        mergedCount += merged
+        return merged
+    }
+
+    /// Whether `code` is an alias (read per upserted record while the store keeps any).
+    func isAlias(_ code: String) throws(SQLiteError) -> Bool {
+        let statement = try held(.alias)
+        try statement.bind(code, at: 1)
+        defer { statement.reset() }
+        return try statement.step()
+    }
+
+    /// Whether the store keeps any alias: read once per transaction.
+    func hasAliases() throws(SQLiteError) -> Bool {
+        if let known = knownHasAliases { return known }
+        var has = false
+        if keepsAliases { has = try connection.scalar("SELECT EXISTS (SELECT 1 FROM quake_alias)").int64 != 0 }
+        knownHasAliases = has
+        return has
+    }
+
+    /// The event `code` is an alias of, and when the download that said so was generated.
+    private func alias(_ code: String) throws(SQLiteError) -> (code: String, generated: Int64?)? {
+        let statement = try held(.alias)
+        try statement.bind(code, at: 1)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return (statement.text(at: 0), statement.isNull(at: 1) ? nil : statement.int64(at: 1))
+    }
+
+    private func setAlias(_ alias: String, event: String, generated: Int64?) throws(SQLiteError) {
+        try connection.execute("INSERT OR REPLACE INTO quake_alias (alias, code, generated) VALUES (?, ?, ?)",
+                               [.text(alias), .text(event), generated.map { .integer($0) } ?? .null])
+        knownHasAliases = true
+    }
+
+    /// Keeps that a download generated at `generated` lists `code` as an event of its own (a row
+    /// naming itself), so that an older download's alias of it is not taken again.
+    private func keepAsEvent(_ code: String, _ generated: Int64?) throws(SQLiteError) {
+        try setAlias(code, event: code, generated: generated)
+    }
+
+    /// Merges the stored quake `code` into the event its alias names: a lone event's notes go to
+    /// that event, and the quake goes. A record of this transaction (an older view of the event)
+    /// is counted as unchanged, not as new. False: nothing stored under `code`, or no event to
+    /// merge it into (it stays until one is stored), or the record was this transaction's.
+    private func merge(_ code: String) throws(SQLiteError) -> Bool {
+        guard let target = try alias(code)?.code else { return false }
+        try materializeStaged(code: code)
+        let row = try connection.cachedStatement("SELECT id, notes, agencies FROM quake WHERE code = ?")
+        try row.bind(code, at: 1)
+        let stored: (id: Int64, notes: String, agencies: Int64)? = try row.step()
+            ? (row.int64(at: 0), row.isNull(at: 1) ? "" : row.text(at: 1), row.int64(at: 2)) : nil
+        row.reset()
+        if stored == nil {
+            // A report of an event of several, or nothing stored under the code.
+            guard try reportsMayExist(), try eventCode(ofReport: code) != nil else { return false }
+        }
+        guard let event = try connection.quake(code: target), event.record.code != code else { return false }
+        // An event of several keeps its notes with the report that goes on in it.
+        if let stored, !stored.notes.isEmpty, stored.agencies == 1 {
+            let kept = event.notes ?? ""
+            try setNotes(kept.isEmpty ? stored.notes : kept + "\n\n" + stored.notes, forCode: event.record.code)
+        }
+        guard try deleteQuake(code: code) else { return false }
+        if let stored, stored.id >= (firstInsertedID ?? .max) {
+            changes.takeBackInsert()
+            return false
+        }
+        return true
+    }
+}

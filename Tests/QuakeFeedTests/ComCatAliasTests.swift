@@ -1,0 +1,208 @@
+import Foundation
+import QuakeFeed
+import QuakeModel
+@testable import QuakeStore
+import QuakeTestSupport
+import Testing
+
+/// One earthquake ComCat published under two codes, then merged, is one quake
+/// (`WriteTransaction+Aliases.swift`). Fixtures are GeoJSON written from the USGS feed format
+/// (https://earthquake.usgs.gov/earthquakes/feed/v1.0/geojson.php): a feature's `ids` lists
+/// every code of its event, `metadata.generated` says when the download was made.
+@Suite struct ComCatAliasTests {
+    /// A download generated at `generated` (ms; nil: no metadata) of `features`.
+    static func download(generated: Int64?, _ features: [String]) -> String {
+        let metadata = generated.map { #""metadata":{"generated":\#($0),"title":"USGS Earthquakes","status":200,"count":\#(features.count)},"# } ?? ""
+        return #"{"type":"FeatureCollection",\#(metadata)"features":[\#(features.joined(separator: ","))]}"#
+    }
+
+    /// A ComCat feature `code` listing `ids` (its own code among them), M `magnitude`, near 38.16°N 117.89°W.
+    static func feature(_ code: String, ids: [String], magnitude: Double = 2.6, time: Int64 = 1_591_385_507_778,
+                        updated: Int64 = 1_591_409_778_453, longitude: Double = -117.896) -> String {
+        let net = String(code.prefix(2))
+        return #"{"type":"Feature","properties":{"mag":\#(magnitude),"place":"31 km SE of Mina, Nevada","time":\#(time),"#
+            + #""updated":\#(updated),"status":"reviewed","net":"\#(net)","code":"\#(code.dropFirst(2))","#
+            + #""ids":",\#(ids.joined(separator: ",")),","sources":",\#(net),","magType":"ml","type":"earthquake"},"#
+            + #""geometry":{"type":"Point","coordinates":[\#(longitude),38.1576,5.1]},"id":"\#(code)"}"#
+    }
+
+    static func importing(_ text: String, into store: TestStore, name: String = "download.geojson") throws -> ImportSummary {
+        try FeedImporter(container: store.container).run(try FeedReader(source: .bytes(Array(text.utf8)), name: name))
+    }
+
+    static func codes(_ store: TestStore) throws -> Set<String> {
+        try store.read { db in
+            var codes: Set<String> = []
+            let rows = try db.prepare("SELECT code FROM quake")
+            while try rows.step() { codes.insert(rows.text(at: 0)) }
+            return codes
+        }
+    }
+
+    /// The download made first: two events apart. The one made later: `nn00743624` lists `us6000a6su`.
+    static let apart = download(generated: 1_591_761_945_000, [
+        feature("nn00743624", ids: ["nn00743624"]),
+        feature("us6000a6su", ids: ["nn00743603", "us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, updated: 1_591_394_087_040,
+                longitude: -117.8903),
+    ])
+    static let merged = download(generated: 1_591_762_834_000, [
+        feature("nn00743624", ids: ["nn00743603", "us6000a6su", "nn00743624"]),
+    ])
+
+    @Test func theReaderListsEachOtherCodeWithWhenTheDownloadWasGenerated() throws {
+        let reader = try FeedReader(source: .bytes(Array(Self.merged.utf8)), name: "merged.geojson")
+        _ = try reader.readAll()
+        #expect(reader.comCatAliases == ComCatAliases(aliases: [
+            .init(alias: "nn00743603", code: "nn00743624"), .init(alias: "us6000a6su", code: "nn00743624"),
+        ], generated: 1_591_762_834_000))
+        // `generated` in seconds, as some feeds write it, is read as such.
+        let seconds = Self.merged.replacingOccurrences(of: "1591762834000", with: "1591762834")
+        let inSeconds = try FeedReader(source: .bytes(Array(seconds.utf8)), name: "s.geojson")
+        _ = try inSeconds.readAll()
+        #expect(inSeconds.comCatAliases.generated == 1_591_762_834_000)
+        // Another agency's feed lists none: its ids are not ComCat's.
+        let emsc = Self.merged.replacingOccurrences(of: #""net":"nn""#, with: #""net":"nn","source_catalog":"EMSC-RTS""#)
+        let other = try FeedReader(source: .bytes(Array(emsc.utf8)), name: "emsc.geojson")
+        _ = try other.readAll()
+        #expect(other.comCatAliases.aliases.isEmpty)
+    }
+
+    @Test(arguments: [false, true])
+    func theMergedDownloadDecidesInEitherOrder(mergedFirst: Bool) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        if mergedFirst {
+            _ = try Self.importing(Self.merged, into: store)
+            let older = try Self.importing(Self.apart, into: store)
+            // The older download's record of the merged code is an older view of the event.
+            #expect(older.inserted == 0 && older.unchanged == 2 && older.merged == 0)
+        } else {
+            _ = try Self.importing(Self.apart, into: store)
+            let newer = try Self.importing(Self.merged, into: store)
+            #expect(newer.merged == 1 && newer.inserted == 0)
+            #expect(newer.sentence.contains("; 1 stored quake merged into the event ComCat lists it under"))
+        }
+        #expect(try Self.codes(store) == ["nn00743624"])
+        // Any of the event's codes names it.
+        #expect(try store.read { try $0.quake(code: "us6000a6su")?.record.code } == "nn00743624")
+        #expect(try store.read { try $0.quake(code: "nn00743603")?.record.code } == "nn00743624")
+        #expect(try store.read { try $0.quakeCount() } == 1)
+    }
+
+    @Test func notesGoToTheEventTheyWereMergedInto() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(Self.apart, into: store)
+        try store.setNotes("felt in Mina", code: "us6000a6su")
+        _ = try Self.importing(Self.merged, into: store)
+        #expect(try store.read { try $0.quake(code: "nn00743624")?.notes } == "felt in Mina")
+
+        // Both had notes: both are kept, the event's first.
+        let both = try TestStore()
+        defer { both.remove() }
+        _ = try Self.importing(Self.apart, into: both)
+        try both.setNotes("felt in Mina", code: "us6000a6su")
+        try both.setNotes("swarm", code: "nn00743624")
+        _ = try Self.importing(Self.merged, into: both)
+        #expect(try both.read { try $0.quake(code: "nn00743624")?.notes } == "swarm\n\nfelt in Mina")
+    }
+
+    @Test func aNewerDownloadThatListsTheCodeApartSplitsThemForGood() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(Self.merged, into: store)
+        // ComCat split them again.
+        let split = Self.download(generated: 1_591_800_000_000, [
+            Self.feature("nn00743624", ids: ["nn00743624"]),
+            Self.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+        ])
+        let summary = try Self.importing(split, into: store)
+        #expect(summary.inserted == 1 && summary.merged == 0)
+        #expect(try Self.codes(store) == ["nn00743624", "us6000a6su"])
+        // The download that merged them, older, imported again does not merge them again.
+        _ = try Self.importing(Self.merged, into: store)
+        #expect(try Self.codes(store) == ["nn00743624", "us6000a6su"])
+    }
+
+    @Test func aNewerDownloadThatPrefersTheOtherCodeKeepsThatOne() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(Self.merged, into: store)
+        try store.setNotes("swarm", code: "nn00743624")
+        let swapped = Self.download(generated: 1_591_800_000_000, [
+            Self.feature("us6000a6su", ids: ["us6000a6su", "nn00743624", "nn00743603"], magnitude: 2.5),
+        ])
+        let summary = try Self.importing(swapped, into: store)
+        #expect(summary.merged == 1)
+        #expect(try Self.codes(store) == ["us6000a6su"])
+        #expect(try store.read { try $0.quake(code: "nn00743624")?.record.code } == "us6000a6su")
+        #expect(try store.read { try $0.quake(code: "us6000a6su")?.notes } == "swarm")
+        // The first download, older, imported again changes nothing.
+        let again = try Self.importing(Self.merged, into: store)
+        #expect(again.inserted == 0 && again.merged == 0)
+        #expect(try Self.codes(store) == ["us6000a6su"])
+    }
+
+    @Test func aDownloadThatDoesNotSayWhenItWasMadeDoesNotUndoAMerge() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(Self.merged, into: store)
+        let undated = Self.download(generated: nil, [
+            Self.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+        ])
+        let summary = try Self.importing(undated, into: store)
+        #expect(summary.inserted == 0 && summary.unchanged == 1)
+        #expect(try Self.codes(store) == ["nn00743624"])
+    }
+
+    /// A merged code that was the preferred report of an event another agency reported too: the
+    /// event goes on with the other agency's report, and the code ComCat kept joins it.
+    @Test func aMergedCodeLeavesTheEventItSharedWithAnotherAgency() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(Self.apart, into: store)
+        let emsc = "#EventID|Time|Latitude|Longitude|Depth/km|Author|Catalog|Contributor|ContributorID|MagType|Magnitude|MagAuthor|EventLocationName|EventType\n"
+            + "20200605_0000200|2020-06-05T19:31:47.70|38.160|-117.890|5.0|EMSC||||ML|2.5|EMSC|NEVADA|earthquake\n"
+        _ = try Self.importing(emsc, into: store, name: "emsc.txt")
+        _ = try Self.importing(Self.merged, into: store)
+        let codes = try Self.codes(store)
+        let events = try store.read { db in try codes.map { try db.reports(ofEvent: $0).map(\.code).sorted() } }
+        #expect(events == [["emsc:20200605_0000200", "nn00743624"]])
+    }
+
+    /// The real pair: `all_week-2020-06-10` lists `us6000a6su` among the ids of `nn00743624`; the
+    /// FDSN query of the week, generated 15 minutes before it, still has them apart. The quakes
+    /// stored are each file's features but the codes the newer file lists under another event,
+    /// in either order (read independently here with JSONSerialization).
+    @Test(.enabled(if: SharedData.isAvailable), arguments: [false, true])
+    func theRealFeedsAreOneQuakePerEventInEitherOrder(weekFirst: Bool) throws {
+        let names = ["fdsn_query-m2.5-2020-06-03_to_06-10.geojson", "all_week-2020-06-10.geojson"]
+        var features: [String: Int64] = [:]   // code → the newest file listing it as a feature
+        var listedUnder: [String: (event: String, generated: Int64)] = [:]
+        for name in names {
+            let json = try JSONSerialization.jsonObject(with: Data(contentsOf: SharedData.url(name))) as! [String: Any]
+            let generated = ((json["metadata"] as! [String: Any])["generated"] as! NSNumber).int64Value
+            for feature in json["features"] as! [[String: Any]] {
+                let code = feature["id"] as! String
+                features[code] = max(features[code] ?? .min, generated)
+                let ids = ((feature["properties"] as! [String: Any])["ids"] as? String ?? "").split(separator: ",").map(String.init)
+                for id in ids where id != code && generated >= listedUnder[id]?.generated ?? .min {
+                    listedUnder[id] = (code, generated)
+                }
+            }
+        }
+        let expected = Set(features.keys.filter { code in
+            guard let under = listedUnder[code] else { return true }
+            return features[code]! > under.generated
+        })
+        #expect(features.count - expected.count == 1)
+
+        let store = try TestStore()
+        defer { store.remove() }
+        for name in weekFirst ? names.reversed() : names {
+            _ = try FeedImporter(container: store.container).run(try FeedReader(path: SharedData.url(name).path))
+        }
+        #expect(try Self.codes(store) == expected)
+        #expect(try store.read { try $0.quake(code: "us6000a6su")?.record.code } == "nn00743624")
+    }
+}
