@@ -21,6 +21,10 @@ struct SchemaUpgradeNoticeTests {
             let copied = columns.map { $0 == "id" ? "\(largestID)" : $0 == "code" ? "'big' || code" : $0 }
             try db.execute("INSERT INTO quake (\(columns.joined(separator: ", "))) SELECT \(copied.joined(separator: ", ")) FROM quake LIMIT 1")
         }
+        // Schema 22 added ComCat's aliases.
+        if version < 22 {
+            try db.execute("DROP TABLE quake_alias")
+        }
         // Schema 19 added the digest's count of each kind's rows.
         if version < 19 {
             try db.execute("ALTER TABLE quake_digest_kind DROP COLUMN rows")
