@@ -6,26 +6,8 @@ import QuakeTestSupport
 import Testing
 
 /// One earthquake ComCat published under two codes, then merged, is one quake
-/// (`WriteTransaction+Aliases.swift`). Fixtures are GeoJSON written from the USGS feed format
-/// (https://earthquake.usgs.gov/earthquakes/feed/v1.0/geojson.php): a feature's `ids` lists
-/// every code of its event, `metadata.generated` says when the download was made.
+/// (`WriteTransaction+Aliases.swift`), on `ComCatFixture`'s downloads and on the real pair.
 @Suite struct ComCatAliasTests {
-    /// A download generated at `generated` (ms; nil: no metadata) of `features`.
-    static func download(generated: Int64?, _ features: [String]) -> String {
-        let metadata = generated.map { #""metadata":{"generated":\#($0),"title":"USGS Earthquakes","status":200,"count":\#(features.count)},"# } ?? ""
-        return #"{"type":"FeatureCollection",\#(metadata)"features":[\#(features.joined(separator: ","))]}"#
-    }
-
-    /// A ComCat feature `code` listing `ids` (its own code among them), M `magnitude`, near 38.16°N 117.89°W.
-    static func feature(_ code: String, ids: [String], magnitude: Double = 2.6, time: Int64 = 1_591_385_507_778,
-                        updated: Int64 = 1_591_409_778_453, longitude: Double = -117.896) -> String {
-        let net = String(code.prefix(2))
-        return #"{"type":"Feature","properties":{"mag":\#(magnitude),"place":"31 km SE of Mina, Nevada","time":\#(time),"#
-            + #""updated":\#(updated),"status":"reviewed","net":"\#(net)","code":"\#(code.dropFirst(2))","#
-            + #""ids":",\#(ids.joined(separator: ",")),","sources":",\#(net),","magType":"ml","type":"earthquake"},"#
-            + #""geometry":{"type":"Point","coordinates":[\#(longitude),38.1576,5.1]},"id":"\#(code)"}"#
-    }
-
     static func importing(_ text: String, into store: TestStore, name: String = "download.geojson") throws -> ImportSummary {
         try FeedImporter(container: store.container).run(try FeedReader(source: .bytes(Array(text.utf8)), name: name))
     }
@@ -39,15 +21,8 @@ import Testing
         }
     }
 
-    /// The download made first: two events apart. The one made later: `nn00743624` lists `us6000a6su`.
-    static let apart = download(generated: 1_591_761_945_000, [
-        feature("nn00743624", ids: ["nn00743624"]),
-        feature("us6000a6su", ids: ["nn00743603", "us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, updated: 1_591_394_087_040,
-                longitude: -117.8903),
-    ])
-    static let merged = download(generated: 1_591_762_834_000, [
-        feature("nn00743624", ids: ["nn00743603", "us6000a6su", "nn00743624"]),
-    ])
+    static let apart = ComCatFixture.apart
+    static let merged = ComCatFixture.merged
 
     @Test func theReaderListsEachOtherCodeWithWhenTheDownloadWasGenerated() throws {
         let reader = try FeedReader(source: .bytes(Array(Self.merged.utf8)), name: "merged.geojson")
@@ -112,9 +87,9 @@ import Testing
         defer { store.remove() }
         _ = try Self.importing(Self.merged, into: store)
         // ComCat split them again.
-        let split = Self.download(generated: 1_591_800_000_000, [
-            Self.feature("nn00743624", ids: ["nn00743624"]),
-            Self.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+        let split = ComCatFixture.download(generated: 1_591_800_000_000, [
+            ComCatFixture.feature("nn00743624", ids: ["nn00743624"]),
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
         ])
         let summary = try Self.importing(split, into: store)
         #expect(summary.inserted == 1 && summary.merged == 0)
@@ -129,8 +104,8 @@ import Testing
         defer { store.remove() }
         _ = try Self.importing(Self.merged, into: store)
         try store.setNotes("swarm", code: "nn00743624")
-        let swapped = Self.download(generated: 1_591_800_000_000, [
-            Self.feature("us6000a6su", ids: ["us6000a6su", "nn00743624", "nn00743603"], magnitude: 2.5),
+        let swapped = ComCatFixture.download(generated: 1_591_800_000_000, [
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su", "nn00743624", "nn00743603"], magnitude: 2.5),
         ])
         let summary = try Self.importing(swapped, into: store)
         #expect(summary.merged == 1)
@@ -147,8 +122,8 @@ import Testing
         let store = try TestStore()
         defer { store.remove() }
         _ = try Self.importing(Self.merged, into: store)
-        let undated = Self.download(generated: nil, [
-            Self.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+        let undated = ComCatFixture.download(generated: nil, [
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
         ])
         let summary = try Self.importing(undated, into: store)
         #expect(summary.inserted == 0 && summary.unchanged == 1)

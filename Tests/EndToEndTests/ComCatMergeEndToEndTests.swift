@@ -1,0 +1,47 @@
+import Foundation
+import QuakeTestSupport
+import Testing
+
+/// A browser open while another process imports the download in which ComCat merged two codes:
+/// the merged quake leaves the list and the counts at once, and `open` with its code shows the
+/// quake it was merged into (`WriteTransaction+Aliases.swift`).
+@Suite(.waitsOnProcesses, .enabled(if: TmuxSession.isAvailable, "needs tmux (bash .ci/run installs it)"))
+struct ComCatMergeEndToEndTests {
+    typealias Fixture = BrowserTests.Fixture
+
+    /// The list as sections and `magnitude code` rows.
+    static func lines(_ screen: Screen) -> [String] {
+        screen.rows.map { row in
+            row.section.map { "§ \($0.title) (\($0.count))" }
+                ?? "\(row.magnitude ?? "?") \(row.columns.first { $0 == "nn00743624" || $0 == "us6000a6su" } ?? "no code")"
+        }
+    }
+
+    static func importing(_ text: String, named name: String, into fixture: Fixture) throws {
+        let file = fixture.dir.url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        let result = try QuaketuiBinary.run(["import", file.path], stateDirectory: fixture.dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test func aCodeComCatMergedLeavesTheOpenListAndNamesItsQuake() throws {
+        let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
+        defer { fixture.close() }
+        try Self.importing(ComCatFixture.apart, named: "apart.geojson", into: fixture)
+        let tmux = fixture.tmux
+        let pane = try fixture.launch()
+        var screen = try tmux.waitForScreen(pane, "both codes") { $0.header.count == "2 quakes" && $0.isSettled }
+        #expect(Self.lines(screen) == ["§ Friday, 5 June 2020 (2)", "2.6 nn00743624", "2.5 us6000a6su"], "\(screen)")
+
+        try Self.importing(ComCatFixture.merged, named: "merged.geojson", into: fixture)
+        screen = try tmux.waitForScreen(pane, "the merge") { $0.header.count == "1 quake" && $0.isSettled }
+        #expect(Self.lines(screen) == ["§ Friday, 5 June 2020 (1)", "2.6 nn00743624"], "\(screen)")
+
+        // The merged code still names the quake.
+        let open = try QuaketuiBinary.run(["open", "us6000a6su", "--scene", "a"], stateDirectory: fixture.dir.url)
+        #expect(open.status == 0, "\(open.stderr)")
+        screen = try tmux.waitForScreen(pane, "the detail") { $0.detailPane?.contains { $0.contains("nn00743624") } == true }
+        let code = screen.detailPane?.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Code ") }
+        #expect(code?.split(separator: " ").last == "nn00743624", "\(screen)")
+    }
+}
