@@ -487,8 +487,8 @@ final class GeoJSONParser: RecordParser {
                 fields.hasComCatIDs = c == quote
                 if c == quote {
                     input.pos &+= 1
-                    // Over-long ids say nothing usable; the feature stays.
-                    fields.ids = try input.readString()
+                    // One code (the feature's own) or over-long ids say nothing usable; the feature stays.
+                    fields.ids = try input.readCommaListOfSeveral()
                 } else {
                     try input.skipValueFast()
                 }

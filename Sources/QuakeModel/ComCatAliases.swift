@@ -1,5 +1,3 @@
-import Foundation
-
 /// What one ComCat download says about the codes that name one earthquake.
 ///
 /// ComCat (USGS's catalogue) gives an event the ids of every network that reported it: the
@@ -43,16 +41,22 @@ public struct ComCatAliases: Sendable, Equatable {
     }
 
     /// The codes in a ComCat `ids` value (`,nn00743603,us6000a6su,nn00743624,`) other than
-    /// `code` itself, each once, in order.
+    /// `code` itself, each once, in order; spaces and tabs around a code are not part of it.
     public static func others(inIDs ids: String, of code: String) -> [String] {
-        // The usual feature lists its own id alone (`,us7000abcd,`).
-        if ids.utf8.count <= code.utf8.count + 2, ids.contains(code) { return [] }
-        var seen: [Substring] = []
-        for id in ids.split(separator: ",", omittingEmptySubsequences: true) {
-            let trimmed = id.trimmingCharacters(in: .whitespaces)
-            guard !trimmed.isEmpty, trimmed != code, !seen.contains(Substring(trimmed)) else { continue }
-            seen.append(Substring(trimmed))
+        var others: [String] = []
+        var utf8 = ids.utf8[...]
+        // Byte by byte: Foundation's trimming was a sixth of parsing a feed of ComCat events.
+        while !utf8.isEmpty {
+            let end = utf8.firstIndex(of: UInt8(ascii: ",")) ?? utf8.endIndex
+            var item = utf8[utf8.startIndex..<end]
+            while let first = item.first, first == 0x20 || first == 0x09 { item = item.dropFirst() }
+            while let last = item.last, last == 0x20 || last == 0x09 { item = item.dropLast() }
+            if !item.isEmpty, !item.elementsEqual(code.utf8) {
+                let other = String(Substring(item))
+                if !others.contains(other) { others.append(other) }
+            }
+            utf8 = end == utf8.endIndex ? utf8[end...] : utf8[utf8.index(after: end)...]
         }
-        return seen.map(String.init)
+        return others
     }
 }

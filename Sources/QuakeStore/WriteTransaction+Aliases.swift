@@ -32,30 +32,40 @@ extension WriteTransaction {
         listedAliases = []
         guard !download.aliases.isEmpty || !listed.isEmpty else { return 0 }
         let generated = download.generated
-        var merging: [String] = []
+        var merged = 0
+        // The feature's own alias row, read once for its several ids (they come together).
+        var feature: (code: String, held: (code: String, generated: Int64?)?)?
         for pair in download.aliases where pair.alias != pair.code {
             // A newer download said otherwise.
             if let held = try alias(pair.alias), ComCatAliases.isNewer(held.generated, than: generated) { continue }
             var event = pair.code
-            if let held = try alias(pair.code), held.code != pair.code {
+            if feature?.code != pair.code { feature = (pair.code, try alias(pair.code)) }
+            if let held = feature?.held, held.code != pair.code {
                 // The feature itself was merged into another event since: that event is this one.
-                if ComCatAliases.isNewer(held.generated, than: generated) { event = held.code } else { try keepAsEvent(pair.code, generated) }
+                if ComCatAliases.isNewer(held.generated, than: generated) {
+                    event = held.code
+                } else {
+                    try keepAsEvent(pair.code, generated)
+                    feature?.held = (pair.code, generated)
+                }
             }
             guard event != pair.alias else { continue }
             try setAlias(pair.alias, event: event, generated: generated)
             // Codes that named the alias name its event now: the table stays one step deep.
-            try connection.execute("UPDATE quake_alias SET code = ? WHERE code = ? AND alias <> code", [.text(event), .text(pair.alias)])
-            merging.append(pair.alias)
+            let rename = try held(.renameAliases)
+            try rename.bind([.text(event), .text(pair.alias)])
+            while try rename.step() {}
+            if try merge(pair.alias, into: event) { merged += 1 }
         }
         // Records of this download whose code was an alias before it: an older view of the event
         // it names, or (this download newer) an event again.
         for code in listed {
             guard let held = try alias(code), held.code != code else { continue }
-            if ComCatAliases.isNewer(generated, than: held.generated) { try keepAsEvent(code, generated) } else { merging.append(code) }
-        }
-        var merged = 0
-        for code in merging {
-            if try merge(code) { merged += 1 }
+            if ComCatAliases.isNewer(generated, than: held.generated) {
+                try keepAsEvent(code, generated)
+            } else if try merge(code, into: held.code) {
+                merged += 1
+            }
         }
         mergedCount += merged
         return merged
@@ -88,8 +98,9 @@ extension WriteTransaction {
     }
 
     private func setAlias(_ alias: String, event: String, generated: Int64?) throws(SQLiteError) {
-        try connection.execute("INSERT OR REPLACE INTO quake_alias (alias, code, generated) VALUES (?, ?, ?)",
-                               [.text(alias), .text(event), generated.map { .integer($0) } ?? .null])
+        let statement = try held(.setAlias)
+        try statement.bind([.text(alias), .text(event), generated.map { .integer($0) } ?? .null])
+        while try statement.step() {}
         knownHasAliases = true
     }
 
@@ -99,14 +110,13 @@ extension WriteTransaction {
         try setAlias(code, event: code, generated: generated)
     }
 
-    /// Merges the stored quake `code` into the event its alias names: a lone event's notes go to
+    /// Merges the stored quake `code` into the event `target` (its alias names): a lone event's notes go to
     /// that event, and the quake goes. A record of this transaction (an older view of the event)
     /// is counted as unchanged, not as new. False: nothing stored under `code`, or no event to
     /// merge it into (it stays until one is stored), or the record was this transaction's.
-    private func merge(_ code: String) throws(SQLiteError) -> Bool {
-        guard let target = try alias(code)?.code else { return false }
+    private func merge(_ code: String, into target: String) throws(SQLiteError) -> Bool {
         try materializeStaged(code: code)
-        let row = try connection.cachedStatement("SELECT id, notes, agencies FROM quake WHERE code = ?")
+        let row = try held(.aliasedRow)
         try row.bind(code, at: 1)
         let stored: (id: Int64, notes: String, agencies: Int64)? = try row.step()
             ? (row.int64(at: 0), row.isNull(at: 1) ? "" : row.text(at: 1), row.int64(at: 2)) : nil

@@ -8,7 +8,8 @@ import QuakeModel
 extension WriteTransaction {
     enum HeldStatement: Int, CaseIterable {
         case rowsByTime, rowByID, reportsByTime, reportsByEvent, setCode, writeRow, setCount, insertRow
-        case putReport, dropReport, extendDown, extendUp, walk, near, storedCode, maxID, alias
+        case putReport, dropReport, extendDown, extendUp, walk, near, storedCode, maxID
+        case alias, setAlias, renameAliases, aliasedRow
 
         var sql: String {
             switch self {
@@ -29,6 +30,9 @@ extension WriteTransaction {
             case .storedCode: "SELECT 1 FROM quake WHERE code = ?"
             case .maxID: "SELECT coalesce(max(id), 0) FROM quake"
             case .alias: "SELECT code, generated FROM quake_alias WHERE alias = ?"
+            case .setAlias: "INSERT OR REPLACE INTO quake_alias (alias, code, generated) VALUES (?, ?, ?)"
+            case .renameAliases: "UPDATE quake_alias SET code = ?1 WHERE code = ?2 AND alias <> code"
+            case .aliasedRow: "SELECT id, notes, agencies FROM quake WHERE code = ?"
             }
         }
     }

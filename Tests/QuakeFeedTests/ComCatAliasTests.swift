@@ -42,6 +42,22 @@ import Testing
         #expect(other.comCatAliases.aliases.isEmpty)
     }
 
+    /// `ids` as ComCat writes it (between commas), and as a hand-made file may: no outer commas,
+    /// spaces, the own code repeated, an escape.
+    @Test(arguments: [
+        (",us1,", [String]()), ("us1", []), ("", []), (",,", []),
+        (",ci2,us1,", ["ci2"]), ("us1,ci2", ["ci2"]), (" ci2 , us1 ,nn3", ["ci2", "nn3"]), (",ci2,ci2,us1,us1,", ["ci2"]),
+        (#",ci2,us1,"#, ["ci2"]),
+    ])
+    func idsAreReadHoweverTheyAreWritten(ids: String, others: [String]) throws {
+        let text = ComCatFixture.download(generated: 1_600_000_000_000, [ComCatFixture.feature("us1", ids: ["X"])])
+            .replacingOccurrences(of: #"",X,""#, with: "\"\(ids)\"")
+        let reader = try FeedReader(source: .bytes(Array(text.utf8)), name: "ids.geojson")
+        #expect(try reader.readAll().map(\.code) == ["us1"])
+        #expect(reader.comCatAliases.aliases.map(\.alias) == others)
+        #expect(reader.comCatAliases.aliases.allSatisfy { $0.code == "us1" })
+    }
+
     @Test(arguments: [false, true])
     func theMergedDownloadDecidesInEitherOrder(mergedFirst: Bool) throws {
         let store = try TestStore()
