@@ -225,7 +225,9 @@ final class GeoJSONParser: RecordParser {
     private var aliases: [ComCatAliases.Alias] = []
 
     var comCatAliases: ComCatAliases {
-        ComCatAliases(aliases: aliases, generated: generated.map { Int64(Self.unit(ofGenerated: $0) == .seconds ? $0 * 1000 : $0) })
+        // A `generated` out of the 64-bit range of milliseconds says nothing.
+        let ms = generated.map { Self.unit(ofGenerated: $0) == .seconds ? $0 * 1000 : $0 }.flatMap { $0 < 9.2e18 ? Int64($0) : nil }
+        return ComCatAliases(aliases: aliases, generated: ms)
     }
 
     /// The agency of the feed's features, decided from its first usable one.

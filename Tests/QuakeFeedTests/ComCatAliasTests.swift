@@ -35,6 +35,11 @@ import Testing
         let inSeconds = try FeedReader(source: .bytes(Array(seconds.utf8)), name: "s.geojson")
         _ = try inSeconds.readAll()
         #expect(inSeconds.comCatAliases.generated == 1_591_762_834_000)
+        // A `generated` past the range of milliseconds says nothing (and does not trap).
+        let huge = Self.merged.replacingOccurrences(of: "1591762834000", with: "1e300")
+        let inHuge = try FeedReader(source: .bytes(Array(huge.utf8)), name: "huge.geojson")
+        _ = try inHuge.readAll()
+        #expect(inHuge.comCatAliases.generated == nil && inHuge.comCatAliases.aliases.count == 2)
         // Another agency's feed lists none: its ids are not ComCat's.
         let emsc = Self.merged.replacingOccurrences(of: #""net":"nn""#, with: #""net":"nn","source_catalog":"EMSC-RTS""#)
         let other = try FeedReader(source: .bytes(Array(emsc.utf8)), name: "emsc.geojson")
