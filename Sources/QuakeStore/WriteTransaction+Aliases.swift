@@ -14,7 +14,11 @@ import QuakeModel
 ///   code is an event as of that download (a row naming itself), so an older download's alias
 ///   of it is not taken again;
 /// - a download that does not say when it was generated (a CSV, a file without
-///   `metadata.generated`) is older than every one that does.
+///   `metadata.generated`) is older than every one that does; of two as old, the alias stands.
+///
+/// A split is only known once the code was an alias: a newer download imported *before* an older
+/// one that merged the code leaves nothing that says so (the store does not keep when each quake
+/// was last listed), and the older merge merges it.
 ///
 /// So importing `all_week-2020-06-10` (which lists `us6000a6su` among the ids of `nn00743624`)
 /// and the FDSN query of the week before (which still has `us6000a6su` apart) leaves one quake,
@@ -41,12 +45,14 @@ extension WriteTransaction {
             var event = pair.code
             if feature?.code != pair.code { feature = (pair.code, try alias(pair.code)) }
             if let held = feature?.held, held.code != pair.code {
-                // The feature itself was merged into another event since: that event is this one.
-                if ComCatAliases.isNewer(held.generated, than: generated) {
-                    event = held.code
-                } else {
+                if ComCatAliases.isNewer(generated, than: held.generated) {
+                    // This download, newer, lists the feature as an event.
                     try keepAsEvent(pair.code, generated)
                     feature?.held = (pair.code, generated)
+                } else {
+                    // The feature was merged into another event by a download as new or newer
+                    // (as for the records below): that event is this one.
+                    event = held.code
                 }
             }
             guard event != pair.alias else { continue }
@@ -112,8 +118,9 @@ extension WriteTransaction {
 
     /// Merges the stored quake `code` into the event `target` (its alias names): a lone event's notes go to
     /// that event, and the quake goes. A record of this transaction (an older view of the event)
-    /// is counted as unchanged, not as new. False: nothing stored under `code`, or no event to
-    /// merge it into (it stays until one is stored), or the record was this transaction's.
+    /// is counted as unchanged, not as new. True when a quake stored before goes; false: nothing
+    /// stored under `code`, no event to merge it into (it stays until one is stored), a report of
+    /// an event of several (the event stays), or the record was this transaction's.
     private func merge(_ code: String, into target: String) throws(SQLiteError) -> Bool {
         try materializeStaged(code: code)
         let row = try held(.aliasedRow)
@@ -132,7 +139,9 @@ extension WriteTransaction {
             try setNotes(kept.isEmpty ? stored.notes : kept + "\n\n" + stored.notes, forCode: event.record.code)
         }
         guard try deleteQuake(code: code) else { return false }
-        if let stored, stored.id >= (firstInsertedID ?? .max) {
+        // A report of an event of several is no quake of its own: the event stays.
+        guard let stored else { return false }
+        if stored.id >= (firstInsertedID ?? .max) {
             changes.takeBackInsert()
             return false
         }

@@ -151,6 +151,22 @@ import Testing
         #expect(try Self.codes(store) == ["nn00743624"])
     }
 
+    /// Of two undated downloads, the later one does not undo the first's merge, whatever its own
+    /// feature's `ids` list (a record of the merged code is an older view of its event).
+    @Test(arguments: [["nn00743624"], ["nn00743624", "ci0000000x"]])
+    func anUndatedDownloadDoesNotUndoAnUndatedMerge(ids: [String]) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        _ = try Self.importing(ComCatFixture.download(generated: nil, [
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su", "nn00743624"]),
+        ]), into: store)
+        let again = try Self.importing(ComCatFixture.download(generated: nil, [
+            ComCatFixture.feature("nn00743624", ids: ids, time: 1_591_385_507_668),
+        ]), into: store)
+        #expect(again.inserted == 0 && again.unchanged == 1)
+        #expect(try Self.codes(store) == ["us6000a6su"])
+    }
+
     /// A merged code that was the preferred report of an event another agency reported too: the
     /// event goes on with the other agency's report, and the code ComCat kept joins it.
     @Test func aMergedCodeLeavesTheEventItSharedWithAnotherAgency() throws {
