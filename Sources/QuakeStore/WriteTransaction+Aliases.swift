@@ -16,9 +16,10 @@ import QuakeModel
 /// - a download that does not say when it was generated (a CSV, a file without
 ///   `metadata.generated`) is older than every one that does; of two as old, the alias stands.
 ///
-/// A split is only known once the code was an alias: a newer download imported *before* an older
-/// one that merged the code leaves nothing that says so (the store does not keep when each quake
-/// was last listed), and the older merge merges it.
+/// A newer download imported *before* an older one that merged the code is known by the record it
+/// stored: one updated after the older download was generated comes from a newer download, which
+/// listed it as an event. One not updated since leaves nothing that says so (the store does not
+/// keep when each quake was last listed), and the older merge merges it.
 ///
 /// So importing `all_week-2020-06-10` (which lists `us6000a6su` among the ids of `nn00743624`)
 /// and the FDSN query of the week before (which still has `us6000a6su` apart) leaves one quake,
@@ -56,12 +57,19 @@ extension WriteTransaction {
                 }
             }
             guard event != pair.alias else { continue }
+            // A stored record of the alias updated after this download was generated comes from a
+            // newer download, which listed it as an event of its own: this merge is older than that.
+            let stored = try storedRow(pair.alias)
+            if let generated, let stored, stored.updated > generated {
+                try keepAsEvent(pair.alias, stored.updated)
+                continue
+            }
             try setAlias(pair.alias, event: event, generated: generated)
             // Codes that named the alias name its event now: the table stays one step deep.
             let rename = try held(.renameAliases)
             try rename.bind([.text(event), .text(pair.alias)])
             while try rename.step() {}
-            if try merge(pair.alias, into: event) { merged += 1 }
+            if try merge(pair.alias, into: event, stored: stored) { merged += 1 }
         }
         // Records of this download whose code was an alias before it: an older view of the event
         // it names, or (this download newer) an event again.
@@ -69,7 +77,7 @@ extension WriteTransaction {
             guard let held = try alias(code), held.code != code else { continue }
             if ComCatAliases.isNewer(generated, than: held.generated) {
                 try keepAsEvent(code, generated)
-            } else if try merge(code, into: held.code) {
+            } else if try merge(code, into: held.code, stored: storedRow(code)) {
                 merged += 1
             }
         }
@@ -116,18 +124,28 @@ extension WriteTransaction {
         try setAlias(code, event: code, generated: generated)
     }
 
-    /// Merges the stored quake `code` into the event `target` (its alias names): a lone event's notes go to
+    /// What merging reads of the row stored under a code.
+    struct StoredRow {
+        var id: Int64, notes: String, agencies: Int64, updated: Int64
+    }
+
+    /// The row stored under `code` (a staged report's written first), nil when there is none.
+    private func storedRow(_ code: String) throws(SQLiteError) -> StoredRow? {
+        try materializeStaged(code: code)
+        let row = try held(.aliasedRow)
+        try row.bind(code, at: 1)
+        defer { row.reset() }
+        guard try row.step() else { return nil }
+        return StoredRow(id: row.int64(at: 0), notes: row.isNull(at: 1) ? "" : row.text(at: 1), agencies: row.int64(at: 2),
+                         updated: row.int64(at: 3))
+    }
+
+    /// Merges the stored quake `code` (its row `stored`) into the event `target` (its alias names): a lone event's notes go to
     /// that event, and the quake goes. A record of this transaction (an older view of the event)
     /// is counted as unchanged, not as new. True when a quake stored before goes; false: nothing
     /// stored under `code`, no event to merge it into (it stays until one is stored), a report of
     /// an event of several (the event stays), or the record was this transaction's.
-    private func merge(_ code: String, into target: String) throws(SQLiteError) -> Bool {
-        try materializeStaged(code: code)
-        let row = try held(.aliasedRow)
-        try row.bind(code, at: 1)
-        let stored: (id: Int64, notes: String, agencies: Int64)? = try row.step()
-            ? (row.int64(at: 0), row.isNull(at: 1) ? "" : row.text(at: 1), row.int64(at: 2)) : nil
-        row.reset()
+    private func merge(_ code: String, into target: String, stored: StoredRow?) throws(SQLiteError) -> Bool {
         if stored == nil {
             // A report of an event of several, or nothing stored under the code.
             guard try reportsMayExist(), try eventCode(ofReport: code) != nil else { return false }

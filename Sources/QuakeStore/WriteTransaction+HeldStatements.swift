@@ -32,7 +32,7 @@ extension WriteTransaction {
             case .alias: "SELECT code, generated FROM quake_alias WHERE alias = ?"
             case .setAlias: "INSERT OR REPLACE INTO quake_alias (alias, code, generated) VALUES (?, ?, ?)"
             case .renameAliases: "UPDATE quake_alias SET code = ?1 WHERE code = ?2 AND alias <> code"
-            case .aliasedRow: "SELECT id, notes, agencies FROM quake WHERE code = ?"
+            case .aliasedRow: "SELECT id, notes, agencies, updated FROM quake WHERE code = ?"
             }
         }
     }

@@ -120,6 +120,27 @@ import Testing
         #expect(try Self.codes(store) == ["nn00743624", "us6000a6su"])
     }
 
+    /// The split imported first: its record of the code, updated after the older download was
+    /// generated, says a newer download listed it as an event, and the older merge does not take it.
+    /// Not updated since, nothing says so and the older merge merges it (README).
+    @Test(arguments: [true, false])
+    func aSplitImportedBeforeTheOlderMerge(updatedSince: Bool) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let split = ComCatFixture.download(generated: 1_591_800_000_000, [
+            ComCatFixture.feature("nn00743624", ids: ["nn00743624"]),
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668,
+                                  updated: updatedSince ? 1_591_790_000_000 : 1_591_394_087_040, longitude: -117.8903),
+        ])
+        _ = try Self.importing(split, into: store)
+        let older = try Self.importing(Self.merged, into: store)
+        #expect(older.merged == (updatedSince ? 0 : 1))
+        #expect(try Self.codes(store) == (updatedSince ? ["nn00743624", "us6000a6su"] : ["nn00743624"]))
+        // Then the merged download again, or the split: nothing changes.
+        _ = try Self.importing(Self.merged, into: store)
+        #expect(try Self.codes(store) == (updatedSince ? ["nn00743624", "us6000a6su"] : ["nn00743624"]))
+    }
+
     @Test func aNewerDownloadThatPrefersTheOtherCodeKeepsThatOne() throws {
         let store = try TestStore()
         defer { store.remove() }
