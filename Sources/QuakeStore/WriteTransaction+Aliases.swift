@@ -85,7 +85,8 @@ extension WriteTransaction {
         return merged
     }
 
-    /// Whether `code` is an alias (read per upserted record while the store keeps any).
+    /// Whether `code` has a row: an alias, or a code kept as an event of its own (read per upserted
+    /// record while the store keeps any).
     func isAlias(_ code: String) throws(SQLiteError) -> Bool {
         let statement = try held(.alias)
         try statement.bind(code, at: 1)

@@ -52,7 +52,7 @@ public final class WriteTransaction {
     var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?, knownHasAliases: Bool?
     /// Whether the store keeps ComCat's aliases (schema 22, `WriteTransaction+Aliases.swift`).
     let keepsAliases: Bool
-    /// The codes upserted since the last ``mergeComCatAliases(_:)`` that were aliases.
+    /// The codes upserted since the last ``mergeComCatAliases(_:)`` that have a row in `quake_alias`.
     var listedAliases: [String] = []
     /// Stored quakes merged into another event by ComCat's aliases in this transaction.
     public internal(set) var mergedCount = 0
