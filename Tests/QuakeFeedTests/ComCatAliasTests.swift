@@ -101,6 +101,11 @@ import Testing
         try both.setNotes("swarm", code: "nn00743624")
         _ = try Self.importing(Self.merged, into: both)
         #expect(try both.read { try $0.quake(code: "nn00743624")?.notes } == "swarm\n\nfelt in Mina")
+
+        // Notes saved under the merged code afterwards (a scene's unsaved draft) go to the event.
+        try both.setNotes("aftershock of a swarm", code: "us6000a6su")
+        #expect(try both.read { try $0.quake(code: "nn00743624")?.notes } == "aftershock of a swarm")
+        #expect(try Self.codes(both) == ["nn00743624"])
     }
 
     @Test func aNewerDownloadThatListsTheCodeApartSplitsThemForGood() throws {
