@@ -13,7 +13,7 @@ struct ComCatMergeEndToEndTests {
     static func lines(_ screen: Screen) -> [String] {
         screen.rows.map { row in
             row.section.map { "§ \($0.title) (\($0.count))" }
-                ?? "\(row.magnitude ?? "?") \(row.columns.first { $0 == "nn00743624" || $0 == "us6000a6su" } ?? "no code")"
+                ?? "\(row.magnitude ?? "?") \(row.columns.first { $0.range(of: "^[a-z]{2}[0-9a-z]{8}$", options: .regularExpression) != nil } ?? "no code")"
         }
     }
 
@@ -43,5 +43,34 @@ struct ComCatMergeEndToEndTests {
         screen = try tmux.waitForScreen(pane, "the detail") { $0.detailPane?.contains { $0.contains("nn00743624") } == true }
         let code = screen.detailPane?.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Code ") }
         #expect(code?.split(separator: " ").last == "nn00743624", "\(screen)")
+    }
+
+    /// A scene left on the quake a later download merges away comes back on the quake it was merged
+    /// into, not on the row that took its place (`ci0000000z`, ten minutes before it).
+    @Test func aSceneLeftOnAMergedQuakeComesBackOnItsEvent() throws {
+        let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
+        defer { fixture.close() }
+        try Self.importing(ComCatFixture.download(generated: 1_591_761_945_000, [
+            ComCatFixture.feature("nn00743624", ids: ["nn00743624"]),
+            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+            ComCatFixture.feature("ci0000000z", ids: ["ci0000000z"], magnitude: 1.5, time: 1_591_384_907_668, longitude: -117.5),
+        ]), named: "three.geojson", into: fixture)
+        let tmux = fixture.tmux
+        var pane = try fixture.launch()
+        try tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
+        try tmux.send(pane, "j")
+        let left = try tmux.waitForStyledScreen(pane, "us6000a6su selected") { $0.selectedRow?.words.contains("us6000a6su") == true }
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 0, "\(left)")
+
+        try Self.importing(ComCatFixture.merged, named: "merged.geojson", into: fixture)
+        pane = try fixture.launch()
+        let back = try tmux.waitForScreen(pane, "the relaunch") { $0.header.count == "2 quakes" && $0.isSettled }
+        #expect(Self.lines(back) == ["§ Friday, 5 June 2020 (2)", "2.6 nn00743624", "1.5 ci0000000z"], "\(back)")
+        // Enter opens the selected quake: the one us6000a6su was merged into.
+        try tmux.send(pane, "Enter")
+        let detail = try tmux.waitForScreen(pane, "the detail") { $0.detailPane != nil }
+        let code = detail.detailPane?.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Code ") }
+        #expect(code?.split(separator: " ").last == "nn00743624", "\(detail)")
     }
 }

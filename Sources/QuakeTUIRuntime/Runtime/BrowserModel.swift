@@ -113,18 +113,22 @@ public final class BrowserModel {
     /// after finding the saved quakes in the results. No effects: nothing needs saving.
     public func restore(_ saved: AppState.RestoredSelection, size: Size? = nil) throws {
         try results.setCollapsedSections(state.collapsedSections)
-        var found = ResultsQuery(step: .locate, anchor: saved.selectedCode, collapsed: state.collapsedSections,
-                                 purpose: .keepSelection(line: saved.selectionLine ?? 0))
+        var saved = saved
         var anchor: Int?
         var isStored = true
         if let code = saved.selectedCode {
             if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
                 isStored = try results.quake(code: code) != nil
             } else {
+                // A quake merged into another since (ComCat's ids) is that event's row now: the
+                // code names the event, whose row has its own.
+                if let event = try results.quake(code: code)?.record.code, event != code { saved.selectedCode = event }
                 // The anchor first: a provisional window may be re-read around it.
-                anchor = try results.anchor(code: code)
+                anchor = try results.anchor(code: saved.selectedCode ?? code)
             }
         }
+        var found = ResultsQuery(step: .locate, anchor: saved.selectedCode, collapsed: state.collapsedSections,
+                                 purpose: .keepSelection(line: saved.selectionLine ?? 0))
         var located: [String: Int] = [:]
         if saved.selectedCode != nil, saved.selectionLine == nil, let top = saved.topCode {
             found.locate = [top]
