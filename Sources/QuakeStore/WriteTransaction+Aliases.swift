@@ -87,12 +87,7 @@ extension WriteTransaction {
 
     /// Whether `code` has a row: an alias, or a code kept as an event of its own (read per upserted
     /// record while the store keeps any).
-    func isAlias(_ code: String) throws(SQLiteError) -> Bool {
-        let statement = try held(.alias)
-        try statement.bind(code, at: 1)
-        defer { statement.reset() }
-        return try statement.step()
-    }
+    func isAlias(_ code: String) throws(SQLiteError) -> Bool { try alias(code) != nil }
 
     /// Whether the store keeps any alias: read once per transaction.
     func hasAliases() throws(SQLiteError) -> Bool {

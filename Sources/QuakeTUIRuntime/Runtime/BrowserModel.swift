@@ -120,9 +120,8 @@ public final class BrowserModel {
             if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
                 isStored = try results.quake(code: code) != nil
             } else {
-                // A quake merged into another since (ComCat's ids) is that event's row now: the
-                // code names the event, whose row has its own.
-                if let event = try results.quake(code: code)?.record.code, event != code { saved.selectedCode = event }
+                // A quake merged into another since (ComCat's ids) is that event's row now.
+                if let event = try eventCode(naming: code) { saved.selectedCode = event }
                 // The anchor first: a provisional window may be re-read around it.
                 anchor = try results.anchor(code: saved.selectedCode ?? code)
             }
@@ -138,6 +137,13 @@ public final class BrowserModel {
         let answer = ResultsAnswer(query: found, snapshot: results.snapshot(generation: generation),
                                    anchor: anchor, located: located)
         _ = try run(state.restore(saved, size: size, found: answer, selectedIsStored: isStored))
+    }
+
+    /// The code of the event `code` names when that is not a row of its own: another agency's
+    /// report in the event, or a code ComCat merged into it (`Connection.quake(code:)`).
+    private func eventCode(naming code: String) throws -> String? {
+        guard let event = try results.quake(code: code)?.record.code, event != code else { return nil }
+        return event
     }
 
     // MARK: The frame
@@ -242,11 +248,7 @@ public final class BrowserModel {
         var located: [String: Int] = [:]
         for code in query.locate {
             var offset = try results.offset(ofCode: code)
-            // A code that names its event otherwise (another agency's report in it, a code ComCat
-            // merged into it) finds the event's row.
-            if offset == nil, let event = try results.quake(code: code)?.record.code, event != code {
-                offset = try results.offset(ofCode: event)
-            }
+            if offset == nil, let event = try eventCode(naming: code) { offset = try results.offset(ofCode: event) }
             located[code] = offset
         }
         generation += 1
