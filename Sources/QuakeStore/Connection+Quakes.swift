@@ -95,26 +95,37 @@ extension Connection {
     /// it (issue 53): the event keeps its preferred report's code, the others find it too; so
     /// does a code ComCat merged into it (`WriteTransaction+Aliases.swift`).
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
-        if let quake = try quake(reportCode: code) { return quake }
+        guard let id = try eventID(naming: code) else { return nil }
+        let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE id = ?")
+        try statement.bind(id, at: 1)
+        return try statement.step() ? StoredQuake(statement) : nil
+    }
+
+    /// The code of the event `code` names (as `quake(code:)` finds it): `code` itself for an
+    /// event's row, else the row's code of the event it is a report of or was merged into.
+    public func eventCode(naming code: String) throws(SQLiteError) -> String? {
+        guard let id = try eventID(naming: code) else { return nil }
+        return try cachedScalar("SELECT code FROM quake WHERE id = ?", [.integer(id)]).string
+    }
+
+    /// The `quake.id` of the event `code` names: its row, the event of its report, or the event
+    /// of the code ComCat merged it into.
+    private func eventID(naming code: String) throws(SQLiteError) -> Int64? {
+        if let id = try eventID(reportCode: code) { return id }
         guard try hasTable("quake_alias") else { return nil }
         let alias = try cachedStatement("SELECT code FROM quake_alias WHERE alias = ?")
         try alias.bind(code, at: 1)
         guard try alias.step() else { return nil }
         let event = alias.text(at: 0)
         alias.reset()
-        return try quake(reportCode: event)
+        return try eventID(reportCode: event)
     }
 
-    /// The event one of whose reports has the code `code`.
-    private func quake(reportCode code: String) throws(SQLiteError) -> StoredQuake? {
-        let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
-        try statement.bind(code, at: 1)
-        if try statement.step() { return StoredQuake(statement) }
+    /// The `quake.id` of the event one of whose reports has the code `code`.
+    private func eventID(reportCode code: String) throws(SQLiteError) -> Int64? {
+        if let id = try cachedScalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64 { return id }
         guard try hasReportTable() else { return nil }
-        let report = try cachedStatement(
-            "SELECT \(StoredQuake.columns) FROM quake WHERE id = (SELECT event FROM report WHERE code = ?)")
-        try report.bind(code, at: 1)
-        return try report.step() ? StoredQuake(report) : nil
+        return try cachedScalar("SELECT event FROM report WHERE code = ?", [.text(code)]).int64
     }
 
     /// Whether the store has schema 14's `report` table (a read-only store may be older).

@@ -40,21 +40,43 @@ struct ComCatMergeEndToEndTests {
         // The merged code still names the quake.
         let open = try QuaketuiBinary.run(["open", "us6000a6su", "--scene", "a"], stateDirectory: fixture.dir.url)
         #expect(open.status == 0, "\(open.stderr)")
-        screen = try tmux.waitForScreen(pane, "the detail") { $0.detailPane?.contains { $0.contains("nn00743624") } == true }
-        let code = screen.detailPane?.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Code ") }
-        #expect(code?.split(separator: " ").last == "nn00743624", "\(screen)")
+        screen = try tmux.waitForScreen(pane, "the detail") { $0.detailField("Code") == "nn00743624" }
     }
+
+    /// A browser showing the quake another process then merges away follows it to the quake it was
+    /// merged into: the selection and the open detail, not the row that takes its place.
+    @Test func aQuakeMergedWhileSelectedTakesTheSelectionToItsEvent() throws {
+        let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
+        defer { fixture.close() }
+        try Self.importing(Self.threeApart, named: "three.geojson", into: fixture)
+        let tmux = fixture.tmux
+        let pane = try fixture.launch()
+        try tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
+        try tmux.send(pane, "j")
+        try tmux.waitForStyledScreen(pane, "us6000a6su selected") { $0.selectedRow?.words.contains("us6000a6su") == true }
+        try tmux.send(pane, "Enter")
+        try tmux.waitForScreen(pane, "its detail") { $0.detailField("Code") == "us6000a6su" }
+
+        try Self.importing(ComCatFixture.merged, named: "merged.geojson", into: fixture)
+        let merged = try tmux.waitForStyledScreen(pane, "the merge") { $0.header.count == "2 quakes" && $0.isSettled }
+        // The list beside the detail has no code column: nn00743624 is the M2.6, ci0000000z the M1.5.
+        #expect(merged.selectedRow?.magnitude == "2.6", "\(merged)")
+        #expect(merged.detailField("Code") == "nn00743624", "\(merged)")
+    }
+
+    /// `nn00743624`, `us6000a6su` and `ci0000000z` (ten minutes before them), each listed alone.
+    static let threeApart = ComCatFixture.download(generated: 1_591_761_945_000, [
+        ComCatFixture.feature("nn00743624", ids: ["nn00743624"]),
+        ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
+        ComCatFixture.feature("ci0000000z", ids: ["ci0000000z"], magnitude: 1.5, time: 1_591_384_907_668, longitude: -117.5),
+    ])
 
     /// A scene left on the quake a later download merges away comes back on the quake it was merged
     /// into, not on the row that took its place (`ci0000000z`, ten minutes before it).
     @Test func aSceneLeftOnAMergedQuakeComesBackOnItsEvent() throws {
         let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
         defer { fixture.close() }
-        try Self.importing(ComCatFixture.download(generated: 1_591_761_945_000, [
-            ComCatFixture.feature("nn00743624", ids: ["nn00743624"]),
-            ComCatFixture.feature("us6000a6su", ids: ["us6000a6su"], magnitude: 2.5, time: 1_591_385_507_668, longitude: -117.8903),
-            ComCatFixture.feature("ci0000000z", ids: ["ci0000000z"], magnitude: 1.5, time: 1_591_384_907_668, longitude: -117.5),
-        ]), named: "three.geojson", into: fixture)
+        try Self.importing(Self.threeApart, named: "three.geojson", into: fixture)
         let tmux = fixture.tmux
         var pane = try fixture.launch()
         try tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
@@ -70,7 +92,6 @@ struct ComCatMergeEndToEndTests {
         // Enter opens the selected quake: the one us6000a6su was merged into.
         try tmux.send(pane, "Enter")
         let detail = try tmux.waitForScreen(pane, "the detail") { $0.detailPane != nil }
-        let code = detail.detailPane?.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("Code ") }
-        #expect(code?.split(separator: " ").last == "nn00743624", "\(detail)")
+        #expect(detail.detailField("Code") == "nn00743624", "\(detail)")
     }
 }

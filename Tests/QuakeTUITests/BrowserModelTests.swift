@@ -1,6 +1,6 @@
 import Foundation
 import QuakeModel
-import QuakeStore
+@testable import QuakeStore
 @testable import QuakeTUI
 @testable import QuakeTUIRuntime
 import QuakeTestSupport
@@ -128,6 +128,59 @@ import Testing
         try source.delete(code: "q13")
         try model.send(.storeChanged)
         #expect(model.state.selectedCode == "q12")
+    }
+
+    /// Another process merges the selected quake into another (ComCat listed its code among the
+    /// other's ids): the selection follows it to the quake it was merged into, not to the
+    /// neighbour that takes its place, and the open detail reads that quake.
+    @Test func aSelectedQuakeMergedElsewhereTakesTheSelectionToItsEvent() throws {
+        let source = Self.makeSource()
+        defer { source.close() }
+        let model = try Self.makeModel(source)
+        defer { model.close() }
+        try model.restore(selectedCode: "q13", topCode: nil)
+        try model.send(.openDetail)
+        let writer = try source.store.container.newBackgroundContext(author: "other")
+        defer { writer.close() }
+        let merged = try writer.performAndWait { tx in
+            try tx.mergeComCatAliases(ComCatAliases(aliases: [.init(alias: "q13", code: "q21")], generated: 1_800_000_000_000))
+        }
+        #expect(merged == 1)
+        let effects = try model.send(.storeChanged)
+        #expect(model.results.count == 14)
+        #expect(model.state.selectedCode == "q21")
+        #expect(effects.contains(.loadDetail(code: "q21")), "\(effects)")
+        // A quake deleted outright still hands the selection to its neighbour.
+        try model.restore(selectedCode: "q12", topCode: nil)
+        try source.delete(code: "q12")
+        try model.send(.storeChanged)
+        #expect(model.state.selectedCode == "q11")
+    }
+
+    /// The same when the store is slow: the list in magnitude order, the merge over its budget is
+    /// counted again in the background (as in a section holding half of 5,000,000 quakes), and the
+    /// count's answer takes the selection to the quake it was merged into, in another section.
+    @Test func aSelectedQuakeMergedElsewhereWhileCountsArePendingGoesToItsEvent() throws {
+        let source = Self.makeSource()
+        defer { source.close() }
+        let (model, counts) = try source.provisionalModel(AppState(sceneID: "t", settings: Self.utc, columns: 80, rows: 12))
+        try model.restore(selectedCode: "q13", topCode: nil)
+        counts.goProvisional()
+        try model.send(.nextSortOrder)
+        try counts.settle(model)
+        #expect(model.state.selectedCode == "q13" && model.state.sort.order != .time)
+        let writer = try source.store.container.newBackgroundContext(author: "other")
+        defer { writer.close() }
+        try writer.performAndWait { tx in
+            _ = try tx.mergeComCatAliases(ComCatAliases(aliases: [.init(alias: "q13", code: "q21")], generated: 1_800_000_000_000))
+        }
+        model.results.mergeBudget = .seconds(10)
+        model.results.digestCountedSection = 0  // every section's place counted over the digest: over budget
+        try model.send(.storeChanged)
+        #expect(model.results.pendingCount != nil)
+        while model.results.pendingCount != nil { #expect(try counts.actOnCount(model, waiting: true)) }
+        #expect(model.results.count == 14)
+        #expect(model.state.selectedCode == "q21")
     }
 
     @Test func notesEditingProducesASaveAndSurvivesAsADraft() throws {

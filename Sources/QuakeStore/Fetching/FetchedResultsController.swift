@@ -444,6 +444,12 @@ public final class FetchedResultsController: SortHost {
         }
     }
 
+    /// The code of the event row `code` names (`Connection.eventCode(naming:)`), on this
+    /// controller's connection.
+    public func eventCode(naming code: String) throws -> String? {
+        try context.read { db in try db.eventCode(naming: code) }
+    }
+
     /// One quake with everything stored about it (for a detail view), read on this controller's connection.
     public func quake(code: String) throws -> StoredQuake? {
         try context.read { db in

@@ -497,6 +497,10 @@ public final class ResultsEngine {
 
     public func quake(code: String) throws -> StoredQuake? { try current.quake(code: code) }
 
+    /// The code of the event row `code` names: itself, or the event it is a report of or was
+    /// merged into (`Connection.eventCode(naming:)`).
+    public func eventCode(naming code: String) throws -> String? { try current.eventCode(naming: code) }
+
     /// How many distance tables the two controllers have built, with no count running (tests).
     var tableBuilds: Int {
         guard let spare = counter.takeResource() else { return current.tableBuilds }

@@ -91,7 +91,7 @@ public final class BrowserModel {
             try results.setCollapsedSections(state.collapsedSections)
             guard let settlement = try results.settle(answer) else { return nil }
             let code = state.selectedCode
-            let anchor = try code.flatMap { try results.anchor(code: $0) }
+            let anchor = try code.flatMap { try anchorOffset(of: $0) }
             generation += 1
             action = .resultsSettled(SettledResults(count: count, snapshot: results.snapshot(generation: generation),
                                                     anchorCode: code, anchor: anchor, withinBudget: settlement.withinBudget))
@@ -118,7 +118,7 @@ public final class BrowserModel {
         var isStored = true
         if let code = saved.selectedCode {
             if let id = saved.selectedSection, results.sections.contains(where: { $0.id == id }) {
-                isStored = try results.quake(code: code) != nil
+                isStored = try results.eventCode(naming: code) != nil
             } else {
                 // A quake merged into another since (ComCat's ids) is that event's row now.
                 if let event = try eventCode(naming: code) { saved.selectedCode = event }
@@ -140,10 +140,17 @@ public final class BrowserModel {
     }
 
     /// The code of the event `code` names when that is not a row of its own: another agency's
-    /// report in the event, or a code ComCat merged into it (`Connection.quake(code:)`).
+    /// report in the event, or a code ComCat merged into it (`Connection.eventCode(naming:)`).
     private func eventCode(naming code: String) throws -> String? {
-        guard let event = try results.quake(code: code)?.record.code, event != code else { return nil }
+        guard let event = try results.eventCode(naming: code), event != code else { return nil }
         return event
+    }
+
+    /// Where the selected quake `code` lands now: its row; the row of the event it names when it
+    /// is no row of its own any more (another process merged it into a ComCat event, or made
+    /// another agency's report the event's shown one); else its nearest neighbour's.
+    private func anchorOffset(of code: String) throws -> Int? {
+        try results.anchor(code: eventCode(naming: code) ?? code)
     }
 
     // MARK: The frame
@@ -244,7 +251,7 @@ public final class BrowserModel {
         // Nothing changed: the results as shown, rows and all.
         guard changed else { return ResultsAnswer(query: query, snapshot: state.results, changed: false) }
         // The anchor first: a provisional window may be re-read around it.
-        let anchor = query.step == .locate ? nil : try query.anchor.flatMap { try results.anchor(code: $0) }
+        let anchor = query.step == .locate ? nil : try query.anchor.flatMap { try anchorOffset(of: $0) }
         var located: [String: Int] = [:]
         for code in query.locate {
             var offset = try results.offset(ofCode: code)
@@ -261,7 +268,7 @@ public final class BrowserModel {
     private func resume(_ request: SectionedFetchRequest, _ query: ResultsQuery) throws -> ResultsAnswer {
         if results.request != request { try results.configure(request, tryingExactly: query.triesExactly) }
         try? results.setCollapsedSections(query.collapsed)
-        let anchor = query.anchor.flatMap { try? results.anchor(code: $0) }
+        let anchor = query.anchor.flatMap { try? anchorOffset(of: $0) }
         generation += 1
         return ResultsAnswer(query: query, snapshot: results.snapshot(generation: generation), anchor: anchor)
     }
