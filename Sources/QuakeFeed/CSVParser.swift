@@ -55,6 +55,17 @@ final class CSVParser: RecordParser {
         }
     }
 
+    /// USGS's CSV has none of GeoJSON's PAGER, DYFI and web fields; the legacy header has no
+    /// `status`, and a file may leave out other columns.
+    var absentFields: QuakeRecord.Fields {
+        var absent = QuakeRecord.Fields.summaryOnly
+        for (role, field) in [(Role.status, QuakeRecord.Fields.status), (.type, .type), (.net, .net),
+                              (.magType, .magType), (.depth, .depth)] where !roles.contains(role) {
+            absent.insert(field)
+        }
+        return absent
+    }
+
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
         while !finished {
             let line = input.line

@@ -62,7 +62,13 @@ final class FDSNTextParser: RecordParser {
         self.input = input
         self.agency = agency
         self.firstCell = firstCell
+        absentFields = QuakeRecord.Fields.summaryOnly.union(agency == "usgs" ? .status : [.status, .net])
     }
+
+    /// FDSN text has no review status and none of GeoJSON's PAGER, DYFI and web fields; only
+    /// USGS's names a network (its contributor). Fixed at `init`: a reader running ahead on
+    /// another thread decides the file's agency from its first row.
+    let absentFields: QuakeRecord.Fields
 
     /// Whether the file named no agency, so its codes are ``FeedAgency/neutral``'s.
     private var unattributed = false

@@ -142,9 +142,12 @@ protocol RecordParser: AnyObject {
     var notes: [String] { get }
     /// The other codes ComCat's features listed (see ``FeedReader/comCatAliases``).
     var comCatAliases: ComCatAliases { get }
+    /// The optional fields the format has no place for (see ``FeedReader/absentFields``).
+    var absentFields: QuakeRecord.Fields { get }
 }
 
 extension RecordParser {
     var notes: [String] { [] }
     var comCatAliases: ComCatAliases { ComCatAliases() }
+    var absentFields: QuakeRecord.Fields { [] }
 }

@@ -196,6 +196,7 @@ public final class FeedImporter: @unchecked Sendable {
         var transaction: WriteTransaction?
         let (counts, replaced) = try context.performAndWait(importing: true) { tx -> (UpsertCounts, SampleReplacement?) in
             transaction = tx
+            tx.keptFields = reader.absentFields  // known once the first record is read
             _ = try tx.upsert(from: { () throws -> QuakeRecord? in
                 if self.isCancelled { throw StoreError(.cancelled, path: self.context.storePathForErrors) }
                 let next = tookFirst ? try reader.next() : first

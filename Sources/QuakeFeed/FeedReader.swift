@@ -97,6 +97,11 @@ public final class FeedReader {
     /// once ``next()`` has returned nil; empty for every format but ComCat's GeoJSON.
     public var comCatAliases: ComCatAliases { parser.comCatAliases }
 
+    /// The optional fields this feed's format has no place for (a CSV has no `felt`): its records
+    /// have them nil, which says nothing, so an update keeps what is stored for them
+    /// (``WriteTransaction/keptFields``). Known once the header is read.
+    public var absentFields: QuakeRecord.Fields { parser.absentFields }
+
     private let counter: CountingStream
     private let input: ByteInput
     private let parser: any RecordParser

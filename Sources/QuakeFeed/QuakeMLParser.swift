@@ -37,6 +37,9 @@ import QuakeStore
 final class QuakeMLParser: RecordParser {
     static let maximumCandidates = 256
 
+    /// QuakeML has none of USGS GeoJSON's PAGER, DYFI and web fields.
+    var absentFields: QuakeRecord.Fields { .summaryOnly }
+
     private enum Name: UInt8 {
         case other, quakeml, eventParameters, event, origin, magnitude, description, text, type
         case preferredOriginID, preferredMagnitudeID, time, latitude, longitude, depth, value, mag

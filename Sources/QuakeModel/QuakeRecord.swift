@@ -68,6 +68,30 @@ public struct QuakeRecord: Sendable, Hashable {
         self.source = source
     }
 
+    /// Optional fields a feed format may not carry at all: USGS CSV has no `felt`, `alert`, `sig`,
+    /// `tsunami`, `url` or `title`; FDSN text no `status` either. A record of such a feed has
+    /// them nil without saying they are unknown, so an update keeps what the store holds for them
+    /// (`WriteTransaction.upsert`): the CSV of a snapshot after its GeoJSON loses nothing.
+    public struct Fields: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt16
+        public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+        public static let status = Fields(rawValue: 1 << 0)
+        public static let type = Fields(rawValue: 1 << 1)
+        public static let tsunami = Fields(rawValue: 1 << 2)
+        public static let felt = Fields(rawValue: 1 << 3)
+        public static let alert = Fields(rawValue: 1 << 4)
+        public static let sig = Fields(rawValue: 1 << 5)
+        public static let net = Fields(rawValue: 1 << 6)
+        public static let url = Fields(rawValue: 1 << 7)
+        public static let title = Fields(rawValue: 1 << 8)
+        public static let magType = Fields(rawValue: 1 << 9)
+        public static let depth = Fields(rawValue: 1 << 10)
+
+        /// What only USGS's GeoJSON carries: its PAGER, DYFI and web fields.
+        public static let summaryOnly: Fields = [.tsunami, .felt, .alert, .sig, .url, .title]
+    }
+
     /// The region section key: the last comma-separated part of `place`, trimmed
     /// ("105 km WNW of Höfn, Iceland" → "Iceland"); a place without a comma is its own region,
     /// and an empty place has the region "Unknown". The abbreviations USGS writes for a US state

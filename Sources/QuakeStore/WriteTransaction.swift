@@ -52,6 +52,9 @@ public final class WriteTransaction {
     var knownReportsMayExist: Bool?, knownHasWithdrawn: Bool?, knownHasAliases: Bool?
     /// Whether the store keeps ComCat's aliases (schema 22, `WriteTransaction+Aliases.swift`).
     let keepsAliases: Bool
+    /// The optional fields the records upserted now have no place for in their feed's format
+    /// (`FeedReader.absentFields`): an update keeps what the store holds for them.
+    public var keptFields: QuakeRecord.Fields = []
     /// The codes upserted since the last ``mergeComCatAliases(_:)`` that have a row in `quake_alias`.
     var listedAliases: [String] = []
     /// Stored quakes merged into another event by ComCat's aliases in this transaction.
@@ -167,6 +170,9 @@ extension WriteTransaction {
     public func upsert(_ record: QuakeRecord) throws(SQLiteError) -> UpsertOutcome {
         // A report staged earlier in this import is written first, then treated as a row.
         if staged.count > 0 { try materializeStaged(code: record.code) }
+        // Fields its feed has no place for are the stored report's (a CSV after its GeoJSON).
+        var record = record
+        if !keptFields.isEmpty { try fillKeptFields(of: &record) }
         // A code ComCat lists under another event: decided with the download's aliases.
         if try hasAliases(), try isAlias(record.code) { listedAliases.append(record.code) }
         // A report its agency deleted goes, keeping its versions (`WriteTransaction+Revisions.swift`).
@@ -439,13 +445,31 @@ extension WriteTransaction {
         // Notes belong to the event: any of its reports' codes names it, and a code ComCat merged into it.
         try materializeStaged(code: reportCode)
         var code = associates ? try eventCode(ofReport: reportCode) ?? reportCode : reportCode
-        if keepsAliases, code == reportCode, try hasAliases(), let event = try connection.quake(code: reportCode) { code = event.record.code }
+        if keepsAliases, code == reportCode, try hasAliases(), let event = try connection.eventCode(naming: reportCode) { code = event }
         let old = try oldKeys(code: code)
         try connection.execute("UPDATE quake SET notes = ? WHERE code = ?", [text.isEmpty ? .null : .text(text), .text(code)])
         guard connection.changes > 0 else { return false }
         changes.record(.update, code: code, old: old)
         return true
     }
+
+    /// Sets `record`'s `keptFields` to those of the stored report of its code (an event's row,
+    /// or another report of its event), if there is one. Reads only those columns: a CSV month
+    /// re-imported pays one index lookup a row.
+    func fillKeptFields(of record: inout QuakeRecord) throws(SQLiteError) {
+        let row = try connection.cachedStatement("SELECT \(Self.fillableColumns) FROM quake WHERE code = ?")
+        defer { row.reset() }
+        try row.bind(record.code, at: 1)
+        if try row.step() { return record.fill(keptFields, from: row) }
+        guard try reportsMayExist() else { return }
+        let report = try connection.cachedStatement("SELECT \(Self.fillableColumns) FROM report WHERE code = ?")
+        defer { report.reset() }
+        try report.bind(record.code, at: 1)
+        if try report.step() { record.fill(keptFields, from: report) }
+    }
+
+    /// The columns of `QuakeRecord.Fields`, in `fill(_:from:)`'s order.
+    static let fillableColumns = "status, type, tsunami, felt, alert, sig, net, url, title, magType, depth"
 
     func oldKeys(code: String) throws(SQLiteError) -> RowKeys? {
         // Held after the first lookup, like the upsert: an import asks once per row.
@@ -502,5 +526,22 @@ public struct UpsertCounts: Sendable, Equatable, Codable {
         self.unchanged = unchanged
         self.deleted = deleted
         self.withdrawn = withdrawn
+    }
+}
+
+extension QuakeRecord {
+    /// Takes `fields` from a row of `WriteTransaction.fillableColumns`.
+    mutating func fill(_ fields: Fields, from s: Statement) {
+        if fields.contains(.status) { status = s.optionalText(at: 0) }
+        if fields.contains(.type) { type = s.optionalText(at: 1) }
+        if fields.contains(.tsunami) { tsunami = s.optionalInt(at: 2) }
+        if fields.contains(.felt) { felt = s.optionalInt(at: 3) }
+        if fields.contains(.alert) { alert = s.optionalText(at: 4) }
+        if fields.contains(.sig) { sig = s.optionalInt(at: 5) }
+        if fields.contains(.net) { net = s.optionalText(at: 6) }
+        if fields.contains(.url) { url = s.optionalText(at: 7) }
+        if fields.contains(.title) { title = s.optionalText(at: 8) }
+        if fields.contains(.magType) { magType = s.optionalText(at: 9) }
+        if fields.contains(.depth) { depth = s.optionalDouble(at: 10) }
     }
 }

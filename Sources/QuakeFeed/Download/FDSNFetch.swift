@@ -366,6 +366,8 @@ public final class FDSNFetch {
         }
         // Parse on the second core while this thread steps the inserts, as an import does.
         reader.startReadingAhead()
+        tx.keptFields = reader.absentFields
+        defer { tx.keptFields = [] }
         do {
             _ = try tx.upsert(from: { try reader.next() }, keepingPartialInput: true, progress: { _ in
                 progress(Self.stored(windowCounts()))
