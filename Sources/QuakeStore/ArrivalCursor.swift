@@ -19,7 +19,7 @@ extension Connection {
     /// cursor: past that, or for a bulk transaction (or history purged since the cursor), the
     /// codes are not listed (in memory: a scene left before a `fetch` of decades would list
     /// millions), so then every row whose id is above the cursor's counts
-    /// (SQLite gives a new row a larger id than any stored one); a quake reported either way is
+    /// (a new row's id is larger than any given before: `WriteTransaction+RowIDs.swift`); a quake reported either way is
     /// reported once. `byTime` sorts the row scan in SQL (any size) and the named codes in memory
     /// (at most what the history lists), and merges the two.
     public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil, byTime: Bool = false,

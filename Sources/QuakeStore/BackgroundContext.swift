@@ -93,6 +93,7 @@ public final class BackgroundContext: @unchecked Sendable {
                 try transaction.associate()
                 try transaction.finishDeferredRowIndexing()
                 try SearchDigest.flush(connection)
+                try transaction.keepRowIDFloor()
                 try transaction.recordHistory(author: author, at: purge.clock.now())
                 return result
             }

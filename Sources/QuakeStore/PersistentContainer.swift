@@ -330,6 +330,7 @@ public final class PersistentContainer: Sendable {
                     transaction.markBulk()
                     try transaction.associate()
                     try SearchDigest.flush(db)
+                    try transaction.keepRowIDFloor()
                 }
             }
             if found >= Schema.reportsAssociated, found < Schema.localNetworkDefault, migrations.count >= Schema.localNetworkDefault,
@@ -342,6 +343,7 @@ public final class PersistentContainer: Sendable {
                 transaction.markBulk()
                 try transaction.associate()
                 try SearchDigest.flush(db)
+                try transaction.keepRowIDFloor()
             }
         }
     }

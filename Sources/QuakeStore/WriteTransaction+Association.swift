@@ -211,6 +211,7 @@ extension WriteTransaction {
     private func delete(_ gone: Set<Int64>) throws(SQLiteError) {
         // A staged report's row was never written: it is only no longer there.
         let ids = gone.filter { !staged.remove(id: $0) }.sorted()
+        if !ids.isEmpty { try willDeleteRows() }
         var start = 0
         while start < ids.count {
             let chunk = ids[start..<min(ids.count, start + Self.goneBatch)]
@@ -520,7 +521,7 @@ extension WriteTransaction {
                 let notes = extraNotes[e]?.joined(separator: "\n")
                 insertRow.reset()
                 try bindEventRow(preferred, agencies: agencies, notes: notes, to: insertRow)
-                try insertRow.bind(staged.isEmpty ? .null : .integer(try nextRowID()), at: 25)
+                try insertRow.bind(try newRowID(), at: 25)
                 try insertRow.step()
                 rowOfEvent[e] = connection.lastInsertRowID
                 pendingRowIndexing?.noteInserted(id: connection.lastInsertRowID)

@@ -69,12 +69,13 @@ extension WriteTransaction {
         return agencies
     }
 
-    /// The id SQLite gives a new row (the largest plus one), counting the staged reports' rows.
+    /// The id a new row takes: past the largest stored, the staged reports' rows and the ids
+    /// given before (`WriteTransaction+RowIDs.swift`).
     func nextRowID() throws(SQLiteError) -> Int64 {
         let maxID = try held(.maxID)
         let stored = try maxID.step() ? maxID.int64(at: 0) : 0
         maxID.reset()
-        return max(stored, staged.maxPresentID ?? 0) + 1
+        return max(stored, staged.maxPresentID ?? 0, try rowIDFloorValue()) + 1
     }
 
     /// Writes the row of the staged report `code`, if one is staged.

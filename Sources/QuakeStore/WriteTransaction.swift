@@ -55,6 +55,8 @@ public final class WriteTransaction {
     /// The optional fields the records upserted now have no place for in their feed's format
     /// (`FeedReader.absentFields`): an update keeps what the store holds for them.
     public var keptFields: QuakeRecord.Fields = []
+    /// The ids given before, which a new row must pass (`WriteTransaction+RowIDs.swift`).
+    var rowIDFloor = RowIDFloor()
     /// The codes upserted since the last ``mergeComCatAliases(_:)`` that have a row in `quake_alias`.
     var listedAliases: [String] = []
     /// Stored quakes merged into another event by ComCat's aliases in this transaction.
@@ -189,7 +191,7 @@ extension WriteTransaction {
         let statement = try heldUpsertStatement()
         try bindUpsert(record, to: statement)
         // Rows of staged reports are not in the table yet: a new row takes the id after theirs.
-        try statement.bind(staged.isEmpty ? .null : .integer(try nextRowID()), at: 23)
+        try statement.bind(try newRowID(), at: 23)
         // While changes are listed one by one, remember where the row was for readers' diffs.
         let old = changes.isTrackingCodes ? try oldKeys(code: record.code) : nil
         let rowidBefore = connection.lastInsertRowID
@@ -405,6 +407,7 @@ extension WriteTransaction {
 
     private func deleteQuakes(where condition: String, _ arguments: [SQLiteValue]) throws(SQLiteError) -> Int {
         try materializeAllStaged()
+        try willDeleteRows()
         let statement = try connection.prepare(
             "DELETE FROM quake WHERE \(condition) RETURNING code, \(RowKeys.columns)\(associates ? ", agencies" : "")")
         try statement.bind(arguments)
@@ -430,6 +433,7 @@ extension WriteTransaction {
         // A report of an event of several agencies: association rewrites the event without it.
         try materializeStaged(code: code)
         if associates, try deleteReportOfSharedEvent(code: code) { return true }
+        try willDeleteRows()
         let statement = try connection.prepare("DELETE FROM quake WHERE code = ? RETURNING \(RowKeys.columns)")
         try statement.bind(code, at: 1)
         guard try statement.step() else { return false }

@@ -87,6 +87,21 @@ struct AwaySummaryEndToEndTests {
     }
 
     /// An alert among what arrived takes the status line first; the summary waits in `L`.
+    /// The store emptied (`delete --all`) and filled again while the pane was away: what arrived
+    /// is new all the same (new rows never take the ids of rows deleted before).
+    @Test func aStoreEmptiedAndFilledAgainWhileAwayStillSaysWhatArrived() throws {
+        let pane = try Self.pane("away-emptied")
+        defer { pane.close() }
+        try RestoreWalkEndToEndTests.end(pane, quitting: false)
+        let since = try Self.lookedTime(pane)
+        let deleted = try QuaketuiBinary.run(["delete", "--all", "--yes"], stateDirectory: pane.dir.url)
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        try F.importing(Self.arrivals, into: pane.dir.url, "away.geojson", folder: pane.dir.url)
+        try pane.launch()
+        let screen = try pane.tmux.waitForScreen(pane.target, timeout: 20, "the summary") { $0.status.message == Self.summary(since: since) }
+        #expect(screen.header.new == "3 new" && screen.header.count == "3 quakes", "\(screen.header)")
+    }
+
     @Test func anAlertAmongWhatArrivedSpeaksFirstAndTheSummaryWaitsInTheLog() throws {
         let pane = try Self.pane("away-alert")
         defer { pane.close() }

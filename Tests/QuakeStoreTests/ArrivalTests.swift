@@ -123,6 +123,36 @@ import Testing
         #expect(try arrivals(store, after: next).0.isEmpty)
     }
 
+    /// The store emptied and filled again after a cursor (`delete --all`, then an import): the
+    /// new rows take ids above every id given before, so the row scan finds them; a row of
+    /// the largest id deleted in the same transaction as an insert does not lend its id either.
+    @Test(arguments: [10, 10_050])
+    func aStoreEmptiedAndFilledAgainHasItsNewQuakesAsArrivals(_ count: Int) throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        try store.upsert((0..<20).map { .fixture("old\($0)") })
+        let cursor = try store.read { try $0.arrivalCursor() }
+        let context = try store.container.newBackgroundContext(author: "delete")
+        defer { context.close() }
+        _ = try context.performAndWait { try $0.deleteQuakes(codePrefix: "") }
+        #expect(try store.read { try $0.arrivalCursor().maxID } == 0)
+        let new = (0..<count).map { QuakeRecord.fixture("new\($0)", time: 1_700_000_000_000 + Int64($0)) }
+        try store.upsert(new)
+        let (codes, next) = try arrivals(store, after: cursor)
+        #expect(Set(codes) == Set(new.map(\.code)) && codes.count == count)
+        #expect(try store.read { try $0.quake(code: "new0")?.id } == cursor.maxID + 1)
+        #expect(try arrivals(store, after: next).0.isEmpty)
+
+        // The newest row deleted and another inserted in one transaction: past the deleted id.
+        let last = try #require(try store.read { try $0.arrivalCursor() })
+        _ = try context.performAndWait { tx in
+            _ = try tx.deleteQuake(code: "new\(count - 1)")
+            _ = try tx.upsert(.fixture("again"))
+        }
+        #expect(try store.read { try $0.quake(code: "again")?.id } == last.maxID + 1)
+        #expect(try arrivals(store, after: last).0 == ["again"])
+    }
+
     @Test func purgedHistoryFallsBackToRowIDs() throws {
         let store = try TestStore()
         defer { store.remove() }
