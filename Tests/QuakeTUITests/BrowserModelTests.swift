@@ -183,6 +183,22 @@ import Testing
         #expect(model.state.selectedCode == "q21")
     }
 
+    /// A search that matched nothing, cleared: the cursor comes back on the first quake, not
+    /// on the expanded header above it, which no key selects (and which `Enter` would fold).
+    @Test func aSearchThatMatchedNothingClearedSelectsTheFirstQuake() throws {
+        let source = Self.makeSource()
+        defer { source.close() }
+        let model = try Self.makeModel(source)
+        defer { model.close() }
+        try model.restore(selectedCode: "q13", topCode: nil)
+        for action in [Action.beginSearch, .searchInput("zzzz"), .commitSearch] { try model.send(action) }
+        #expect(model.results.count == 0 && model.state.selectedCode == nil)
+        try model.send(.cancelSearch)
+        #expect(model.results.count == 15)
+        #expect(model.layout.line(at: model.state.cursorLine) == .row(section: 0, offset: 0))
+        #expect(model.state.selectedCode == "q24" && model.state.selectedSection == nil)
+    }
+
     @Test func notesEditingProducesASaveAndSurvivesAsADraft() throws {
         let source = Self.makeSource()
         defer { source.close() }

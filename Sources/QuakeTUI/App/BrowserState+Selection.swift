@@ -245,7 +245,9 @@ extension BrowserState {
         } else if self.selectedCode != nil, let offset {
             moveCursor(toOffset: offset)
         } else {
-            clampCursor()
+            // No quake to stay on (none was selected, or none matched): the nearest quake, never
+            // an expanded section's header, which no key selects.
+            self.cursorLine = selectableLine(from: self.cursorLine, direction: 1)
         }
         self.topLine = self.cursorLine - screenRow
         clampScroll()
