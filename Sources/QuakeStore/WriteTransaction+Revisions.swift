@@ -81,6 +81,7 @@ extension WriteTransaction {
     /// Stamps this transaction's versions with the time it was seen and its events with its
     /// history token (both found through partial indexes: nothing to do costs two seeks).
     func stampRevisions(token: Int64, at date: Date) throws(SQLiteError) {
+        try markEventsHoldingRevisedReports()
         let seen = try connection.cachedStatement("UPDATE revision SET seen = ? WHERE seen = -1")
         try seen.bind(Int64(date.timeIntervalSince1970 * 1000), at: 1)
         try seen.step()
@@ -89,6 +90,26 @@ extension WriteTransaction {
         try revised.bind(token, at: 1)
         try revised.step()
         revised.reset()
+    }
+
+    /// The mark goes with the revised report, after association: a report revised into another
+    /// event (moved out of the one it was in) marks the event that holds it now, and an event
+    /// the triggers marked that no longer holds a revised report is not marked for it. (A
+    /// withdrawal marks the event its report left on purpose: such a transaction keeps its marks.)
+    private func markEventsHoldingRevisedReports() throws(SQLiteError) {
+        let pending = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM revision WHERE seen = -1)")
+        defer { pending.reset() }
+        guard try pending.step(), pending.int64(at: 0) == 1 else { return }
+        let reports = associates ? try reportsMayExist() : false
+        let holders = reports
+            ? "SELECT quake.id FROM revision JOIN quake USING (code) WHERE seen = -1 UNION SELECT report.event FROM revision JOIN report USING (code) WHERE seen = -1"
+            : "SELECT quake.id FROM revision JOIN quake USING (code) WHERE seen = -1"
+        try connection.execute("UPDATE quake SET revised = -1 WHERE id IN (\(holders)) AND revised IS NOT -1")
+        guard withdrawnCount == 0 else { return }
+        let revisedReport = reports
+            ? "EXISTS (SELECT 1 FROM revision WHERE code = quake.code) OR EXISTS (SELECT 1 FROM report JOIN revision USING (code) WHERE report.event = quake.id)"
+            : "EXISTS (SELECT 1 FROM revision WHERE code = quake.code)"
+        try connection.execute("UPDATE quake SET revised = NULL WHERE revised = -1 AND NOT (\(revisedReport))")
     }
 }
 

@@ -99,6 +99,27 @@ import Testing
         return emsc
     }
 
+    /// EMSC revises its report of an event USGS reported too, moving it 31 s later: association
+    /// takes it out into an event of its own. The revision marks that event (`◆`, `:revised`),
+    /// not USGS's, whose own report never changed.
+    @Test func aRevisedReportThatLeavesItsEventTakesTheMarkWithIt() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let usgs = QuakeRecord.fixture("us6000m0xl", magnitude: 7.5, time: 1_704_133_320_000, updated: 1_704_133_400_000)
+        var emsc = QuakeRecord.fixture("emsc:20240101_0000001", magnitude: 7.4, time: 1_704_133_322_500, updated: 1_704_133_500_000)
+        emsc.source = "emsc"
+        (emsc.latitude, emsc.longitude) = (usgs.latitude, usgs.longitude)
+        try store.upsert([usgs, emsc])
+        #expect(try store.read { try $0.reports(ofEvent: "us6000m0xl") }.count == 2)
+        emsc.time += 31_000
+        emsc.updated += 60_000
+        try store.upsert([emsc])
+        #expect(try store.read { try $0.quake(code: "emsc:20240101_0000001")?.record.code } == "emsc:20240101_0000001")
+        #expect(try Self.revised(store, "emsc:20240101_0000001") != nil)
+        #expect(try Self.revised(store, "us6000m0xl") == nil)
+        #expect(try store.read { try $0.codesRevised(after: .zero, limit: 10) } == ["emsc:20240101_0000001"])
+    }
+
     /// The same revisions when USGS's report is the preferred one of an event EMSC reported too:
     /// the event's row is that report (no copy of it in `report`), so its revisions are updates
     /// of the row, and its withdrawal gives the row, with its notes, to EMSC's report.
