@@ -288,6 +288,30 @@ import Testing
         #expect(try Self.counts(model).status == nil)
     }
 
+    /// `:clear` with the search and `m` still narrowing the list: the report says they apply,
+    /// so its count is not read as the store's.
+    @Test func noFiltersNamesWhatStillNarrowsTheList() throws {
+        let (source, records) = try FilterCommandTests.makeSource()
+        defer { source.close() }
+        let model = try BrowserModelTests.makeModel(source, rows: 24)
+        defer { model.close() }
+        model.state.now = Date(timeIntervalSince1970: Double(FilterCommandTests.now) / 1000)
+        try model.restore(selectedCode: nil, topCode: nil)
+        try FilterCommandTests.run("clear", model)
+        #expect(try Self.counts(model).status == "No filters: \(CountFormat.quakes(records.count))")
+        try model.send(.cycleMinimumMagnitude)
+        let minimum = try #require(model.state.settings.minimumMagnitude)
+        try FilterCommandTests.run("clear", model)
+        let shown = "M ≥ \(MagnitudeBin.threshold(minimum))"
+        #expect(try Self.counts(model).status == "No filters: \(CountFormat.quakes(model.results.count)) (\(shown) still applies)")
+        try model.send(.beginSearch)
+        try model.send(.searchInput("place"))
+        try model.send(.commitSearch)
+        try FilterCommandTests.run("clear", model)
+        #expect(try Self.counts(model).status
+                    == "No filters: \(CountFormat.quakes(model.results.count)) (\(shown) and /place still apply)")
+    }
+
     @Test func aMessageFromOutsideIsNotOverwrittenByTheReport() throws {
         let (model, counts, source, _) = try Self.filteredWhileCounting()
         defer { source.close() }

@@ -161,8 +161,15 @@ extension BrowserState {
     /// results until a key clears it (`StatusState.filterReport`).
     mutating func reportFilters() {
         let count = results.countedTotal.map(CountFormat.quakes) ?? "counting…"
+        // Without filters the count is not the store's when the search, `m` or near-home narrow it.
+        var narrowing: [String] = []
+        if let minimum = self.settings.minimumMagnitude { narrowing.append("M ≥ \(MagnitudeBin.threshold(minimum))") }
+        if !self.searchText.isEmpty { narrowing.append("/\(self.searchText)") }
+        if self.isNearHomeActive { narrowing.append("near home") }
+        let still = narrowing.isEmpty ? ""
+            : " (\(narrowing.joined(separator: " and ")) still appl\(narrowing.count == 1 ? "ies" : "y"))"
         let report = self.filters.isEmpty
-            ? "No filters: \(count)"
+            ? "No filters: \(count)\(still)"
             : "Filters \(self.filters.joined(separator: " · ")): \(count); :clear removes them"
         self.status.message = report
         self.status.filterReport = report
