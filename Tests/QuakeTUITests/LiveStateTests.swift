@@ -101,9 +101,12 @@ import Testing
 
         try source.delete(code: "n1")
         try model.send(.storeChanged)
+        #expect(model.state.status.message == "New quake 1 of 1")  // nothing said yet about the new quakes
         gone.removed = ["n1"]
         try model.send(.quakesArrived(gone))
         #expect(model.state.live.newCodes.isEmpty && model.state.live.newCount == 0)
+        // `New quake 1 of 1` counted a quake no longer there: it goes with it.
+        #expect(model.state.status.message == nil)
         try model.send(.nextNewQuake)
         #expect(model.state.status.message == "No new quakes; they are marked ● here as they arrive")
     }

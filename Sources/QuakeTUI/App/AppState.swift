@@ -78,6 +78,9 @@ public struct StatusState: Equatable, Sendable {
     /// the status line still says it, every answer of the results says it again, so that its count
     /// is the header's (pending while the list is counted, then exact).
     public var filterReport: String?
+    /// `n`'s `New quake 3 of 12` last put on the status line: new quakes arriving or deleted
+    /// while it is still there take it away (it counted the new quakes of then).
+    public var newQuakeReport: String?
     /// Unread notices from the background (a failed save, a file set aside), newest first:
     /// shown before `message`, which a refresh's result or an alert replaces without touching
     /// them; the next key press clears them with the message.

@@ -15,6 +15,14 @@ extension BrowserState {
             return []
         }
         let isLaunch = self.live.readThrough == nil
+        let newBefore = (self.live.newCodes, self.live.newTotal)
+        defer {
+            // `New quake 3 of 12` counted the new quakes of then: not the ones there are now.
+            if (self.live.newCodes, self.live.newTotal) != newBefore, let report = self.status.newQuakeReport,
+               self.status.message == report {
+                self.status.message = nil
+            }
+        }
         if let revised = arrivals.revised { self.live.revisedCodes = revised }
         // Quakes deleted since: no longer marked, nor counted.
         self.live.newCodes.subtract(arrivals.removed)
@@ -105,6 +113,7 @@ extension BrowserState {
             self.live.isOverflowing ? " marked (\(CountFormat.grouped(self.live.newTotal)) new)" : ""
         }
         self.status.message = "New quake \(CountFormat.grouped(found.position)) of \(CountFormat.grouped(found.count))\(marked)"
+        self.status.newQuakeReport = self.status.message
         self.status.isError = false
     }
 }
