@@ -9,8 +9,9 @@ import QuakeStore
 ///   latitude (`geometry.coordinates[0]` and `[1]`). A feature without one of these, or with
 ///   one of the wrong type (an `id` that is a number, `coordinates` that is a string), is
 ///   skipped with a reason; the rest of the file is still read.
-/// - **Optional fields of the wrong type become nil** (`"sig": "449"` in the legacy 2012
-///   feed, a string `mag`): the quake is still worth showing, and the store keeps what it can.
+/// - **An optional number written as a string is that number** (`"sig": "449"` in the legacy
+///   2012 feed, `"mag": "5.0"`); **other optional fields of the wrong type become nil** (a
+///   `mag` of `"strong"`): the quake is still worth showing, and the store keeps what it can.
 ///   An `updated` that is missing or not a number falls back to `time`; a `place` that is
 ///   null, missing or not a string becomes `""`.
 /// - **Out-of-range values skip the feature**: a latitude outside −90…90, a longitude outside

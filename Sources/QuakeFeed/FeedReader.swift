@@ -30,7 +30,8 @@ import QuakeStore
 ///   −180…180, or a non-finite number such as `1e400` in `mag`, `depth`, `time` or
 ///   `updated` — is **skipped** and counted (``skipped``, ``skippedCount``), with its 0-based
 ///   index in `features` (CSV: its 1-based line) and a reason. Reading goes on.
-/// - An **optional field of the wrong type becomes nil** (`"sig": "449"` in the legacy feed);
+/// - An **optional number written as a string** is read as the number (`"sig": "449"` in the
+///   legacy feed); an **optional field of any other wrong type becomes nil**;
 ///   `place` null/missing → `""`; `updated` missing → `time`; `depth` missing → nil.
 /// - **Duplicate codes** inside one file are all yielded, in file order; the store's upsert
 ///   de-duplicates them (the newer `updated` wins), so the reader keeps no memory per code.

@@ -437,7 +437,7 @@ final class GeoJSONParser: RecordParser {
         try forEachMember("in \"properties\"") { (key, c) throws(FeedError) in
             switch keys.lookup(key) {
             case .mag:
-                fields.magnitude = try number(c)?.double
+                fields.magnitude = try numeric(c, &fields, "mag")?.double
             case .place:
                 fields.place = try string(c, &fields, "place")
             case .time:
@@ -474,14 +474,14 @@ final class GeoJSONParser: RecordParser {
             case .flynnRegion: fields.region = try string(c, &fields, "flynn_region")
             case .unid: fields.unid = try string(c, &fields, "unid")
             case .magtype: if fields.magType == nil { fields.magType = try string(c, &fields, "magtype", intern: true) } else { try input.skipValue() }
-            case .depth: fields.propertyDepth = try number(c).map(\.double).flatMap { $0.isFinite ? $0 : nil }
+            case .depth: fields.propertyDepth = try numeric(c, &fields, "depth").map(\.double).flatMap { $0.isFinite ? $0 : nil }
             case .sourceCatalog:
                 fields.isEMSC = true
                 try input.skipValue()
             case .publicID: fields.publicID = try string(c, &fields, "publicID")
             case .magnitude:
                 // GeoNet's name for `mag` (a feed with both keeps `mag`).
-                let value = try number(c)?.double
+                let value = try numeric(c, &fields, "magnitude")?.double
                 if fields.magnitude == nil { fields.magnitude = value }
             case .locality: fields.locality = try string(c, &fields, "locality")
             case .quality: fields.quality = try string(c, &fields, "quality", intern: true)
@@ -501,9 +501,9 @@ final class GeoJSONParser: RecordParser {
             case .url: fields.url = try string(c, &fields, "url")
             case .title: fields.title = try string(c, &fields, "title")
             case .alert: fields.alert = try string(c, &fields, "alert", intern: true)
-            case .tsunami: fields.tsunami = try number(c).flatMap(FeatureFields.integer)
-            case .felt: fields.felt = try number(c).flatMap(FeatureFields.integer)
-            case .sig: fields.sig = try number(c).flatMap(FeatureFields.integer)
+            case .tsunami: fields.tsunami = try numeric(c, &fields, "tsunami").flatMap(FeatureFields.integer)
+            case .felt: fields.felt = try numeric(c, &fields, "felt").flatMap(FeatureFields.integer)
+            case .sig: fields.sig = try numeric(c, &fields, "sig").flatMap(FeatureFields.integer)
             default: try input.skipValueFast()
             }
         }
@@ -582,6 +582,21 @@ final class GeoJSONParser: RecordParser {
         if (c &- 0x30) < 10 || c == UInt8(ascii: "-") { return try input.readNumber() }
         try input.skipValue()
         return nil
+    }
+
+    /// An optional property's number: a number, or a string that is one whole (the legacy 2012
+    /// feed writes `"sig":"449"`); nil (consumed) for null, other text or any other type.
+    private func numeric(_ c: UInt8, _ fields: inout FeatureFields, _ name: StaticString) throws(FeedError) -> JSONNumber? {
+        guard c == quote else { return try number(c) }
+        guard let text = try string(c, &fields, name) else { return nil }
+        var bytes = Array(text.utf8)
+        while let last = bytes.last, last == UInt8(ascii: " ") { bytes.removeLast() }
+        let start = bytes.firstIndex { $0 != UInt8(ascii: " ") } ?? bytes.count
+        return bytes[start...].withUnsafeBufferPointer { buffer -> JSONNumber? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            let (number, length) = scanJSONNumber(base, buffer.count)
+            return length == buffer.count ? number : nil
+        }
     }
 
     /// A string value at pos, or nil (consumed) for null or any other type. An over-long string

@@ -42,15 +42,24 @@ import QuakeTestSupport
         #expect(reader.skipped.allSatisfy { $0.line == 1 })
     }
 
+    /// A number written as a string is that number (the legacy feed's `"sig":"449"`); any other
+    /// wrong type, or text that is not one whole number, is nil.
     @Test func optionalFieldsOfTheWrongTypeBecomeNil() throws {
         let properties = #""mag":"4.5","place":null,"time":1700000000000,"sig":"449","felt":2.0,"#
             + #""tsunami":0.5,"alert":7,"status":["reviewed"],"net":"us","url":{"a":1},"title":"M 4.5","#
             + #""magType":"mww","type":"earthquake""#
         let record = try #require(try Feed.read(Feed.collection([Feed.feature(properties: properties,
                                                                               coordinates: "[1,2]")])).first)
-        #expect(record.magnitude == nil)
+        #expect(record.magnitude == 4.5)
         #expect(record.place == "")
-        #expect(record.sig == nil)
+        #expect(record.sig == 449)
+        for (text, magnitude) in [(#""strong""#, nil), (#""4.5 ml""#, nil), (#""""#, nil), (#"" -1.25 ""#, -1.25), (#""1e400""#, nil),
+                                  (#"true"#, nil), (#"[4.5]"#, nil)] as [(String, Double?)] {
+            let odd = try Feed.read(Feed.collection([Feed.feature(properties: #""mag":\#(text),"time":1700000000000"#,
+                                                                  coordinates: "[1,2]")]))
+            #expect(odd.count == (text == #""1e400""# ? 0 : 1), "\(text)")  // 1e400 as a number is out of range: skipped
+            #expect(odd.first?.magnitude == magnitude, "\(text)")
+        }
         #expect(record.felt == 2)
         #expect(record.tsunami == nil)
         #expect(record.alert == nil && record.status == nil && record.url == nil)

@@ -90,8 +90,9 @@ struct RealFeedTests {
         let reader = try FeedReader(path: SharedData.url("legacy2012_geojsonp-2012-09-20.geojsonp").path)
         let records = try reader.readAll()
         #expect(records.count == 288)
-        // `sig` is a string there: an optional field of the wrong type becomes nil.
-        #expect(records.allSatisfy { $0.sig == nil })
+        // `sig` is a string there, holding the number: read as the number.
+        #expect(records.first?.sig == 449)
+        #expect(records.allSatisfy { $0.sig != nil })
         #expect(records.first?.status == "REVIEWED")
         #expect(records.first?.felt == 2)
         // No `updated`: it equals `time`.
