@@ -48,12 +48,8 @@ struct ComCatMergeEndToEndTests {
     @Test func aQuakeMergedWhileSelectedTakesTheSelectionToItsEvent() throws {
         let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
         defer { fixture.close() }
-        try Self.importing(Self.threeApart, named: "three.geojson", into: fixture)
         let tmux = fixture.tmux
-        let pane = try fixture.launch()
-        try tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
-        try tmux.send(pane, "j")
-        try tmux.waitForStyledScreen(pane, "us6000a6su selected") { $0.selectedRow?.words.contains("us6000a6su") == true }
+        let (pane, _) = try Self.launchSelectingTheCodeToBeMerged(fixture)
         try tmux.send(pane, "Enter")
         try tmux.waitForScreen(pane, "its detail") { $0.detailField("Code") == "us6000a6su" }
 
@@ -62,6 +58,16 @@ struct ComCatMergeEndToEndTests {
         // The list beside the detail has no code column: nn00743624 is the M2.6, ci0000000z the M1.5.
         #expect(merged.selectedRow?.magnitude == "2.6", "\(merged)")
         #expect(merged.detailField("Code") == "nn00743624", "\(merged)")
+    }
+
+    /// A browser on `threeApart`, `us6000a6su` selected.
+    static func launchSelectingTheCodeToBeMerged(_ fixture: Fixture) throws -> (pane: String, screen: Screen) {
+        try Self.importing(Self.threeApart, named: "three.geojson", into: fixture)
+        let pane = try fixture.launch()
+        try fixture.tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
+        try fixture.tmux.send(pane, "j")
+        let screen = try fixture.tmux.waitForStyledScreen(pane, "us6000a6su selected") { $0.selectedRow?.words.contains("us6000a6su") == true }
+        return (pane, screen)
     }
 
     /// `nn00743624`, `us6000a6su` and `ci0000000z` (ten minutes before them), each listed alone.
@@ -76,12 +82,8 @@ struct ComCatMergeEndToEndTests {
     @Test func aSceneLeftOnAMergedQuakeComesBackOnItsEvent() throws {
         let fixture = try Fixture(columns: 120, rows: 24, importing: nil)
         defer { fixture.close() }
-        try Self.importing(Self.threeApart, named: "three.geojson", into: fixture)
         let tmux = fixture.tmux
-        var pane = try fixture.launch()
-        try tmux.waitForScreen(pane, "three quakes") { $0.header.count == "3 quakes" && $0.isSettled }
-        try tmux.send(pane, "j")
-        let left = try tmux.waitForStyledScreen(pane, "us6000a6su selected") { $0.selectedRow?.words.contains("us6000a6su") == true }
+        var (pane, left) = try Self.launchSelectingTheCodeToBeMerged(fixture)
         try tmux.send(pane, "q")
         #expect(try tmux.waitForExit(pane) == 0, "\(left)")
 
