@@ -39,8 +39,13 @@ struct SequenceCommandTests {
         let result = try QuaketuiBinary.run(["sequence", "ci38457511", "--json"], stateDirectory: dir.url)
         #expect(result.status == 0, "\(result.stderr)")
         let json = try result.json()
-        #expect(Set(json.keys) == ["mainshock", "radiusKm", "count", "mc", "aboveMc", "b", "bError", "omori", "model", "forecast",
+        #expect(Set(json.keys) == ["mainshock", "radiusKm", "count", "end", "mc", "aboveMc", "b", "bError", "omori", "model", "forecast",
                                    "parameters", "warnings"])
+        // One catalogue: the window ends at its newest quake, nothing said.
+        let ending = try #require(json["end"] as? [String: Any])
+        #expect(ending["by"] as? String == "catalogue"
+                && ending["time"] as? String == IndependentParse.isoString(milliseconds: rows.map(\.time).max()!))
+        #expect(ending["gapDays"] is NSNull && ending["largerQuake"] is NSNull && ending["note"] is NSNull)
         let main = try #require(rows.first { $0.code == "ci38457511" })
         let mainMagnitude = try #require(main.magnitude)
         let radius = pow(10, -3.22 + 0.69 * mainMagnitude)
@@ -136,6 +141,63 @@ struct SequenceCommandTests {
         #expect(table.lines.filter { $0.hasPrefix("Warning: ") } == warnings.map { "Warning: " + $0 }, "\(table.stdout)")
         #expect(table.lines.filter { $0.hasPrefix("with ") } == ["with generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"],
                 "\(table.stdout)")
+    }
+
+    /// The 2019 month and a 2025 day in one store: six years of no data are not six years of
+    /// no aftershocks. The sequence reads as the month alone gives it (count, Mc, fit) and says
+    /// where and why it ends.
+    @Test func aSecondCatalogueYearsLaterLeavesTheSequenceAsTheFirstGivesIt() throws {
+        let (dir, rows) = try Self.imported()
+        defer { dir.remove() }
+        let alone = try QuaketuiBinary.run(["sequence", "ci38457511", "--json"], stateDirectory: dir.url).json()
+        let later = SharedData.url("1.0_day-2025-07-27.geojson")
+        #expect(try QuaketuiBinary.run(["import", later.path], stateDirectory: dir.url).status == 0)
+        let both = try QuaketuiBinary.run(["sequence", "ci38457511", "--json"], stateDirectory: dir.url).json()
+        for key in ["count", "mc", "aboveMc", "b", "bError", "radiusKm"] {
+            #expect("\(both[key] ?? "nil")" == "\(alone[key] ?? "nil")", "\(key)")
+        }
+        #expect(both["omori"] as? [String: Double] == alone["omori"] as? [String: Double])
+        #expect(both["count"] as? Int == 1_413)
+        let newest = rows.map(\.time).max()!
+        let first2025 = try IndependentParse.expected(for: later).map(\.time).min()!
+        let end = try #require(both["end"] as? [String: Any])
+        #expect(end["by"] as? String == "gap" && end["time"] as? String == IndependentParse.isoString(milliseconds: newest))
+        #expect(abs((end["gapDays"] as? Double ?? 0) - Double(first2025 - newest) / 86_400_000) < 1e-9)
+        let note = "The sequence ends 2019-07-19 02:52 UTC: no quake is stored for 6.0 years after that, too long for the store's "
+            + "rate to be chance, so the count and the fit end there."
+        #expect(end["note"] as? String == note)
+        let table = try QuaketuiBinary.run(["sequence", "ci38457511"], stateDirectory: dir.url)
+        #expect(table.lines.contains(note), "\(table.stdout)")
+        #expect(table.lines.contains("Omori K 239 ± 20/day · c 0.170 ± 0.040 d · p 1.114 ± 0.055 (Ogata 1983)"), "\(table.stdout)")
+    }
+
+    /// The M 6.4 of 4 July 2019 is the M 7.1's foreshock: its sequence ends at the M 7.1, the
+    /// fit (recomputed here) over the 34 hours between them.
+    @Test func aForeshocksSequenceEndsAtTheLargerQuake() throws {
+        let (dir, rows) = try Self.imported()
+        defer { dir.remove() }
+        let result = try QuaketuiBinary.run(["sequence", "ci38443183", "--json"], stateDirectory: dir.url)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try result.json()
+        let main = try #require(rows.first { $0.code == "ci38443183" })
+        let larger = try #require(rows.first { $0.code == "ci38457511" })
+        let radius = pow(10, -3.22 + 0.69 * main.magnitude!)
+        let aftershocks = rows.filter { $0.code != main.code && $0.time >= main.time && $0.time < larger.time && Self.distance(main, $0) <= radius }
+        #expect(json["count"] as? Int == aftershocks.count)
+        let end = try #require(json["end"] as? [String: Any])
+        #expect(end["by"] as? String == "largerQuake" && end["largerQuake"] as? String == "ci38457511")
+        #expect(end["time"] as? String == IndependentParse.isoString(milliseconds: larger.time))
+        #expect(end["note"] as? String == "The sequence ends at the M 7.1 of 2019-07-06 03:19 UTC, a larger quake: its own sequence is `sequence ci38457511`.")
+        let tenths = aftershocks.compactMap(\.magnitude).map(IndependentMagnitudeMethods.tenth)
+        let mc = try #require(IndependentMagnitudeMethods.maxc(tenths))
+        let day = 86_400_000.0
+        let times = aftershocks.filter { $0.magnitude.map(IndependentMagnitudeMethods.tenth).map { $0 >= mc } ?? false }
+            .map { Double($0.time - main.time) / day }
+        let fit = IndependentOmori.fit(times, end: Double(larger.time - main.time) / day)
+        let omori = try #require(json["omori"] as? [String: Double])
+        #expect(abs(omori["p"]! - fit.p) < 1e-4 && abs(log(omori["c"]!) - log(fit.c)) < 1e-3 && abs(omori["K"]! / fit.k - 1) < 1e-3,
+                "\(omori) vs \(fit)")
+        #expect(omori["p"]! < 1.5, "\(omori)")
     }
 
     @Test func aCodeNotStoredIsARuntimeErrorAndNoCodeAUsageError() throws {

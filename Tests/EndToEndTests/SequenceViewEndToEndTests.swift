@@ -46,16 +46,26 @@ struct SequenceViewEndToEndTests {
         #expect(Self.view(restored) == view)
         #expect(restored.listPane == shown.listPane)
 
-        // Live: a quake imported by another process within the radius joins the open sequence.
+        // Live: a quake imported by another process within the radius, in the month the store
+        // covers (the 2019-07-10 of its feed), joins the open sequence.
         let feed = fixture.dir.url.appendingPathComponent("new.geojson")
         try Data(RecentFeed.geoJSON([.init("ci99999999", magnitude: 3.1, latitude: 35.75, longitude: -117.58,
-                                                place: "12 km NE of Ridgecrest, CA")]).utf8).write(to: feed)
+                                                place: "12 km NE of Ridgecrest, CA")],
+                                    now: Date(timeIntervalSince1970: 1_562_760_000)).utf8).write(to: feed)
         let imported = try QuaketuiBinary.run(["import", feed.path], stateDirectory: fixture.dir.url)
         #expect(imported.status == 0, "\(imported.stderr)")
         let count = try #require(view.first { $0.hasSuffix(" at or above") })
         #expect(count.hasPrefix("1,413 aftershocks · "), "\(count)")
         try fixture.tmux.waitForScreen(relaunched, timeout: 20, "the new aftershock counted") {
             $0.detailPane?.contains { $0.hasPrefix("1,414 aftershocks · ") } == true
+        }
+
+        // A day of 2025 imported: the view says the sequence ends where the 2019 month does.
+        let later = try QuaketuiBinary.run(["import", SharedData.url("1.0_day-2025-07-27.geojson").path], stateDirectory: fixture.dir.url)
+        #expect(later.status == 0, "\(later.stderr)")
+        try fixture.tmux.waitForScreen(relaunched, timeout: 20, "the gap said") {
+            $0.detailPane?.contains { $0.hasPrefix("The sequence ends 2019-07-19 02:52 UTC: no quake is stored") } == true
+                && $0.detailPane?.contains { $0.hasPrefix("1,414 aftershocks · ") } == true
         }
 
         // `Esc` closes it, and that too is kept.

@@ -144,6 +144,97 @@ import Testing
         }
     }
 
+    /// Aftershocks at `times` (days), their magnitudes Gutenberg–Richter with b = 1 from M 2.0, at most M 5.
+    static func aftershocks(_ times: [Double], seed: UInt64) -> [AftershockSequence.Aftershock] {
+        var random = SeededGenerator(seed: seed)
+        return times.map { t in
+            let magnitude = min(5, ((2.0 - log10(Double.random(in: Double.ulpOfOne ..< 1, using: &random))) * 10).rounded() / 10)
+            return AftershockSequence.Aftershock(time: Self.mainTime + Int64(t * Double(Self.day)), magnitude: magnitude)
+        }
+    }
+
+    /// The days after the mainshock of `aftershocks` at or above `mc` (binned, as the fit reads them).
+    static func days(_ aftershocks: [AftershockSequence.Aftershock], atOrAbove mc: Double) -> [Double] {
+        aftershocks.filter { $0.magnitude! >= mc - 0.05 }.map { Double($0.time - Self.mainTime) / Double(Self.day) }
+    }
+
+    /// A quake within the radius larger than the mainshock (as shown) ends its sequence: the
+    /// count, the histogram and the fit stop at its time, and a sentence names it. One shown
+    /// at the mainshock's magnitude (7.14 beside 7.1) does not.
+    @Test func aLargerQuakeEndsTheSequenceAtItsTime() throws {
+        let times = IndependentOmori.simulate(k: 60, c: 0.05, p: 1.1, days: 20, seed: 7)
+        let larger = Self.mainTime + 3 * Self.day + 3_600_000
+        var aftershocks = Self.aftershocks(times, seed: 7)
+        aftershocks.append(.init(time: Self.mainTime + Self.day, magnitude: 6.44, code: "same"))     // shown 6.4: not larger
+        aftershocks.append(.init(time: larger, magnitude: 6.46, code: "ci38457511"))                 // shown 6.5
+        aftershocks.append(.init(time: larger + Self.day, magnitude: 7.0, code: "later"))
+        let end = Self.mainTime + 20 * Self.day
+        let sequence = AftershockSequence(mainshock: Self.mainshock(magnitude: 6.4), aftershocks: aftershocks, end: end, now: end)
+        let before = aftershocks.filter { $0.time < larger }
+        #expect(sequence.count == before.count)
+        #expect(sequence.end == larger)
+        #expect(sequence.ending == .largerQuake(code: "ci38457511", time: larger, magnitude: 6.46))
+        #expect(sequence.endNote == "The sequence ends at the M 6.5 of 2023-11-17 23:13 UTC, a larger quake: its own sequence is `sequence ci38457511`.")
+        let omori = try #require(sequence.omori)
+        let mc = try #require(sequence.completeness)
+        #expect(omori == (try OmoriFit.fit(Self.days(before, atOrAbove: mc), to: 3 + 1.0 / 24).get()))
+        #expect(sequence.histogram.reduce(0, +) == before.count)
+        // Nothing larger: the store's newest quake, no sentence.
+        let alone = AftershockSequence(mainshock: Self.mainshock(magnitude: 7.1), aftershocks: aftershocks, end: end, now: end)
+        #expect(alone.ending == .catalogue && alone.end == end && alone.count == aftershocks.count && alone.endNote == nil)
+    }
+
+    /// A gap in the store's coverage ends the sequence at its last quake before it: the quakes
+    /// after are not counted and the fit ends there. The earliest of the gap and a larger
+    /// quake ends it.
+    @Test func aGapInTheStoresCoverageEndsTheSequence() throws {
+        let times = IndependentOmori.simulate(k: 60, c: 0.05, p: 1.1, days: 13, seed: 8)
+        var aftershocks = Self.aftershocks(times, seed: 8)
+        let covered = aftershocks
+        let last = Self.mainTime + 13 * Self.day
+        let gap = CatalogueCoverage.Gap(from: last, to: last + 2_199 * Self.day)
+        aftershocks += [.init(time: gap.to, magnitude: 3.0), .init(time: gap.to + 1_000, magnitude: 7.5, code: "after")]
+        let sequence = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: gap.to + 1_000, coverageGap: gap, now: gap.to)
+        #expect(sequence.count == times.count)
+        #expect(sequence.end == last && sequence.ending == .coverageGap(gap))
+        #expect(sequence.endNote == "The sequence ends 2023-11-27 22:13 UTC: no quake is stored for 6.0 years after that, "
+                + "too long for the store's rate to be chance, so the count and the fit end there.")
+        let omori = try #require(sequence.omori)
+        #expect(omori == (try OmoriFit.fit(Self.days(covered, atOrAbove: try #require(sequence.completeness)), to: 13).get()))
+        // Without the gap, as before: every quake to the store's newest.
+        let unaware = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: gap.to + 1_000, now: gap.to)
+        #expect(unaware.ending == .largerQuake(code: "after", time: gap.to + 1_000, magnitude: 7.5) && unaware.count == times.count + 1)
+        // A larger quake before the gap ends it first.
+        let larger = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks + [.init(time: Self.mainTime + 2 * Self.day, magnitude: 7.2)],
+                                        end: gap.to + 1_000, coverageGap: gap, now: gap.to)
+        #expect(larger.ending == .largerQuake(code: nil, time: Self.mainTime + 2 * Self.day, magnitude: 7.2))
+        #expect(larger.endNote == "The sequence ends at the M 7.2 of 2023-11-16 22:13 UTC, a larger quake: the quakes from it on are its own sequence.")
+    }
+
+    /// The store ends a sequence at the first gap in its coverage: a sequence's month beside a
+    /// single quake six years on, in its radius, reads as the month alone would, with the gap.
+    @Test func theStoresCoverageGapEndsTheSequence() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 3)
+        var records = [QuakeRecord.fixture("main", magnitude: 7.1, time: Self.mainTime)]
+        for index in 0 ..< 400 {
+            records.append(.fixture("q\(index)", magnitude: Double(Int.random(in: 25 ... 45, using: &random)) / 10,
+                                    time: Self.mainTime + Int64.random(in: 1 ... 30 * Self.day, using: &random)))
+        }
+        for index in records.indices { (records[index].latitude, records[index].longitude) = (35.7, -117.5) }
+        try store.upsert(records)
+        let month = try store.read { try $0.aftershockSequence(of: "main", now: Self.mainTime + 40 * Self.day) }.get()
+        #expect(month.ending == .catalogue)
+        let newest = records.map(\.time).max()!
+        var later = QuakeRecord.fixture("later", magnitude: 3, time: newest + 2_199 * Self.day)
+        (later.latitude, later.longitude) = (35.7, -117.5)
+        try store.upsert([later])
+        let both = try store.read { try $0.aftershockSequence(of: "main", now: Self.mainTime + 40 * Self.day) }.get()
+        #expect(both.ending == .coverageGap(.init(from: newest, to: later.time)))
+        #expect(both.count == month.count && both.end == month.end && both.omori == month.omori && both.histogram == month.histogram)
+    }
+
     /// The log-time bins hold what their edges say.
     @Test func theLogTimeBinsHoldTheirEdges() {
         for days in [0.0, 1e-5, 1.2e-4, 0.01, 0.5, 1, 1.01, 9.99, 10, 365.25, 3_000] {

@@ -154,6 +154,18 @@ import Testing
         #expect(buffer.text.contains("a fit needs 50"))
     }
 
+    /// A sequence ended by a gap in the store's coverage says so, wrapped to the pane.
+    @Test func aSequenceEndedByAGapSaysSoInFull() {
+        let main = AftershockSequence.Mainshock(code: "f23", time: BrowserUpdateTests.start, magnitude: 7.1, latitude: 35.77,
+                                                longitude: -117.6, place: "2019 Ridgecrest Earthquake Sequence")
+        let last = BrowserUpdateTests.start + 13 * Self.day
+        let sequence = AftershockSequence(mainshock: main, aftershocks: (1 ... 30).map { .init(time: BrowserUpdateTests.start + Int64($0) * 3_600_000, magnitude: 3) },
+                                          end: last + 2_199 * Self.day, coverageGap: .init(from: last, to: last + 2_199 * Self.day), now: last)
+        let buffer = Screen.render(Self.screen(columns: 80, rows: 30, SequenceModel(mainshock: "f23", sequence: sequence)))
+        let said = buffer.lines.map { $0.trimmingCharacters(in: .whitespaces) }.drop { !$0.hasPrefix("The sequence ends ") }.prefix(3)
+        #expect(said.joined(separator: " ").hasPrefix(sequence.endNote!), "\(buffer.text)")
+    }
+
     @Test func dotsUntilTheSequenceIsThere() {
         let buffer = Screen.render(Self.screen(columns: 80, rows: 24, SequenceModel(mainshock: "f23", sequence: nil, isPending: true)))
         #expect(buffer.lines.contains { $0.contains("Sequence of f23  …") })

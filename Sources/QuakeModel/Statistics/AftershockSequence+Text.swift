@@ -17,6 +17,30 @@ extension AftershockSequence {
         return line
     }
 
+    /// Where the window ends and why, when it ends before the store's newest quake: `The
+    /// sequence ends 2019-07-19 00:41 UTC: no quake is stored for 6.0 years after that, …` or
+    /// `The sequence ends at the M 7.1 of 2019-07-06 03:19 UTC, a larger quake: …`; nil otherwise.
+    public var endNote: String? {
+        switch ending {
+        case .catalogue: return nil
+        case .coverageGap(let gap):
+            return "The sequence ends \(SequenceText.minute(gap.from)): no quake is stored for \(SequenceText.duration(gap.to - gap.from)) "
+                + "after that, too long for the store's rate to be chance, so the count and the fit end there."
+        case .largerQuake(let code, let time, let magnitude):
+            return "The sequence ends at the M \(MagnitudeBin.text(magnitude)) of \(SequenceText.minute(time)), a larger quake: "
+                + (code.map { "its own sequence is `sequence \($0)`." } ?? "the quakes from it on are its own sequence.")
+        }
+    }
+
+    /// `catalogue`, `gap` or `largerQuake`: what ended the window, as `--json` names it.
+    public var endingName: String {
+        switch ending {
+        case .catalogue: "catalogue"
+        case .coverageGap: "gap"
+        case .largerQuake: "largerQuake"
+        }
+    }
+
     /// `Omori K 61 ± 7.2/day · c 0.052 ± 0.011 d · p 1.10 ± 0.032`, nil without a fit.
     public var omoriLine: String? {
         guard let omori else { return nil }
@@ -83,6 +107,24 @@ public enum SequenceText {
 
     /// A power of ten of days or a rate on an axis: `0.001`, `1`, `1000`.
     public static func decade(_ value: Double) -> String { String(format: "%g", value) }
+
+    /// `2019-07-06 03:19 UTC`: a time (ms since the epoch) to the minute, in UTC.
+    public static func minute(_ time: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
+        return formatter.string(from: Date(timeIntervalSince1970: (Double(time) / 1000).rounded(.down)))
+    }
+
+    /// A span of `ms` as people say it: `6.0 years`, `3.2 days`, `5.1 hours`, `42 minutes`.
+    public static func duration(_ ms: Int64) -> String {
+        let days = Double(ms) / 86_400_000
+        if days >= 365.25 { return String(format: "%.1f years", days / 365.25) }
+        if days >= 1 { return String(format: "%.1f days", days) }
+        if days * 24 >= 1 { return String(format: "%.1f hours", days * 24) }
+        return String(format: "%.0f minutes", days * 1_440)
+    }
 
     /// `1 day`, `7 days`, `30 days`.
     public static func days(_ days: Double) -> String {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// The sequence after a mainshock (issue 54): the quakes within ``SequenceRadius`` of its
-/// epicentre from its time on, their rate on a log-time axis, the modified Omori law fitted to
+/// epicentre from its time until its window ends (``Ending``: the store's newest quake, the
+/// first gap in the store's coverage, or the first larger quake), their rate on a log-time axis, the modified Omori law fitted to
 /// those at or above the sequence's `Mc` (``OmoriFit``), and the Reasenberg & Jones (1989)
 /// forecast from `now`: generic parameters until the sequence has ``ownParametersCount``
 /// aftershocks at or above `Mc`, a fit and a b-value, its own from then on.
@@ -10,7 +11,7 @@ import Foundation
 /// `quaketui sequence` and the browser's view say the same.
 ///
 /// ```swift
-/// let sequence = AftershockSequence(mainshock: main, aftershocks: rows, end: newest, now: now)
+/// let sequence = AftershockSequence(mainshock: main, aftershocks: rows, end: newest, coverageGap: gap, now: now)
 /// sequence.omori?.law.p          // nil (and `warnings` says why) until 50 quakes at or above Mc
 /// sequence.parameters            // .generic or .sequence
 /// sequence.forecast              // M ≥ 5, ≥ 6 and ≥ the mainshock over the next 1, 7, 30 days
@@ -38,10 +39,26 @@ public struct AftershockSequence: Sendable, Equatable {
         public var magnitude: Double?
         /// The magnitude's type (`ml`, `mw`), as the report gives it.
         public var magType: String?
+        /// The quake's code, named when it is larger than the mainshock and ends the sequence.
+        public var code: String?
 
-        public init(time: Int64, magnitude: Double?, magType: String? = nil) {
-            (self.time, self.magnitude, self.magType) = (time, magnitude, magType)
+        public init(time: Int64, magnitude: Double?, magType: String? = nil, code: String? = nil) {
+            (self.time, self.magnitude, self.magType, self.code) = (time, magnitude, magType, code)
         }
+    }
+
+    /// Where the sequence's window, and so its count, histogram and Omori fit, ends: the
+    /// earliest of the store's newest quake, the first gap in its coverage after the mainshock
+    /// (``CatalogueCoverage``), and the first larger quake within the radius.
+    public enum Ending: Sendable, Equatable {
+        /// The store's newest quake: the catalogue's end, not the clock's.
+        case catalogue
+        /// The last quake before a gap in the store's coverage (``CatalogueCoverage``): after
+        /// it the store holds no catalogue to count aftershocks in.
+        case coverageGap(CatalogueCoverage.Gap)
+        /// A quake within the radius larger than the mainshock (as shown, to a tenth): the
+        /// quakes from it on are its sequence, not this one's (the mainshock was a foreshock).
+        case largerQuake(code: String?, time: Int64, magnitude: Double)
     }
 
     /// Which parameters the forecast uses.
@@ -74,11 +91,11 @@ public struct AftershockSequence: Sendable, Equatable {
 
     public let mainshock: Mainshock
     public let radiusKm: Double
-    /// The aftershocks (the mainshock not among them).
+    /// The aftershocks in the window (the mainshock not among them).
     public let count: Int
-    /// ms since the epoch: the end of the catalogue (the newest quake in the store), where the
-    /// fit's observation window ends.
+    /// ms since the epoch: where the window and the fit's observation period end (``ending`` says why).
     public let end: Int64
+    public let ending: Ending
     /// The sequence's `Mc` by maximum curvature + 0.2 (as `stats`' default), nil without a
     /// usable magnitude.
     public let completeness: Double?
@@ -97,12 +114,17 @@ public struct AftershockSequence: Sendable, Equatable {
     /// Sentences: why there is no fit, why the generic parameters still hold past 100.
     public let warnings: [String]
 
-    public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, now: Int64) {
+    /// The sequence of `mainshock` from `aftershocks` (every quake within its radius from its
+    /// time on), in a store whose newest quake is at `end` and whose coverage ends at
+    /// `coverageGap` (``CatalogueCoverage``, nil for none), with the forecast from `now`.
+    public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, coverageGap: CatalogueCoverage.Gap? = nil, now: Int64) {
         self.mainshock = mainshock
         radiusKm = SequenceRadius.kilometres(magnitude: mainshock.magnitude)
+        let window = Self.window(mainshock, aftershocks, end: end, coverageGap: coverageGap)
+        let aftershocks = window.aftershocks
+        (self.end, ending) = (window.end, window.ending)
+        let end = window.end
         count = aftershocks.count
-        let end = max(end, aftershocks.map(\.time).max() ?? end, mainshock.time)
-        self.end = end
         let days = { (time: Int64) in Double(time - mainshock.time) / Self.msPerDay }
         histogram = LogTimeBins.counts(aftershocks.map { days($0.time) }, end: days(end))
 
@@ -171,6 +193,28 @@ public struct AftershockSequence: Sendable, Equatable {
         }
     }
 
+    /// The window: the aftershocks up to the coverage's end (the newest quake, or the last
+    /// before `coverageGap`), then before the first of them larger than the mainshock, as shown
+    /// to a tenth (in time order; on equal times, the first given).
+    static func window(_ mainshock: Mainshock, _ aftershocks: [Aftershock], end: Int64,
+                       coverageGap: CatalogueCoverage.Gap?) -> (aftershocks: [Aftershock], end: Int64, ending: Ending) {
+        var covered = aftershocks
+        var end = max(end, mainshock.time)
+        var ending = Ending.catalogue
+        if let coverageGap, coverageGap.from >= mainshock.time {
+            covered = aftershocks.filter { $0.time <= coverageGap.from }
+            (end, ending) = (coverageGap.from, .coverageGap(coverageGap))
+        }
+        end = max(end, covered.map(\.time).max() ?? end)
+        let mainTenth = MagnitudeBin.tenth(of: mainshock.magnitude) ?? Int.max
+        let larger = covered.indices.filter { index in
+            covered[index].magnitude.flatMap(MagnitudeBin.tenth(of:)).map { $0 > mainTenth } ?? false
+        }.min { (covered[$0].time, $0) < (covered[$1].time, $1) }
+        guard let larger, let magnitude = covered[larger].magnitude else { return (covered, end, ending) }
+        let quake = covered[larger]
+        return (covered.filter { $0.time < quake.time }, quake.time, .largerQuake(code: quake.code, time: quake.time, magnitude: magnitude))
+    }
+
     /// The magnitude types (lower case; `unknown` for none) of the aftershocks at or above the
     /// tenth `mcTenth`, largest share first, when there are two or more (as `stats` warns: issue 54).
     static func mixedTypes(_ aftershocks: [Aftershock], atOrAbove mcTenth: Int) -> [(name: String, count: Int)]? {
@@ -186,7 +230,7 @@ public struct AftershockSequence: Sendable, Equatable {
     }
 
     public static func == (lhs: AftershockSequence, rhs: AftershockSequence) -> Bool {
-        lhs.mainshock == rhs.mainshock && lhs.count == rhs.count && lhs.end == rhs.end && lhs.completeness == rhs.completeness
+        lhs.mainshock == rhs.mainshock && lhs.count == rhs.count && lhs.end == rhs.end && lhs.ending == rhs.ending && lhs.completeness == rhs.completeness
             && lhs.omori == rhs.omori && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
             && lhs.forecast == rhs.forecast && lhs.histogram == rhs.histogram && lhs.warnings == rhs.warnings
     }

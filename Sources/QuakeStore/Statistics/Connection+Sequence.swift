@@ -11,7 +11,9 @@ extension Connection {
     /// The sequence after the quake `code` (``AftershockSequence``) as of `now` (ms since the
     /// epoch): every quake but it whose time is at or after its time and whose epicentre is
     /// within ``SequenceRadius`` of its own (the exact haversine, after an indexed time range or
-    /// bounding box). `.failure` when the store has no such quake or it has no magnitude.
+    /// bounding box), up to the store's newest quake or the first gap in its coverage
+    /// (`coverageGap(from:)`); `AftershockSequence` ends it at a larger quake. `.failure` when the
+    /// store has no such quake or it has no magnitude.
     public func aftershockSequence(of code: String, now: Int64) throws(SQLiteError) -> Result<AftershockSequence, SequenceUnavailable> {
         try aftershockSequence(of: code, now: now, timeWalkLimit: Self.sequenceTimeWalkLimit)
     }
@@ -36,18 +38,19 @@ extension Connection {
         _ = try after.step()
         let walksTime = after.int64(at: 0) <= timeWalkLimit
         let sql = walksTime
-            ? "SELECT time, magnitude, magType FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
-            : "SELECT time, magnitude, magType FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
+            ? "SELECT time, magnitude, magType, code FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
+            : "SELECT time, magnitude, magType, code FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
         let statement = try prepare(sql)
         try statement.bind([.integer(record.time), .integer(quake.id)])
         var aftershocks: [AftershockSequence.Aftershock] = []
         while try statement.step() {
             aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
-                                     magType: statement.isNull(at: 2) ? nil : statement.text(at: 2)))
+                                     magType: statement.isNull(at: 2) ? nil : statement.text(at: 2), code: statement.text(at: 3)))
         }
         let newest = try prepare("SELECT max(time) FROM quake")
         _ = try newest.step()
         let end = newest.isNull(at: 0) ? record.time : newest.int64(at: 0)
-        return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, now: now))
+        let gap = try coverageGap(from: record.time)
+        return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, coverageGap: gap, now: now))
     }
 }

@@ -56,6 +56,13 @@ enum SequenceView {
         line(QuakeFormat.absolute(main.time, in: display.zone) + " · " + SafeText.sanitize(main.place), .role(.dim))
         line(sequence.radiusLine, .plain)
         line(sequence.countLine, .plain)
+        // Where the window ends, wrapped: the figures above and below hold only up to there.
+        if let note = sequence.endNote {
+            let characters = Array(note)
+            for wrapped in NotesView.wrap(characters, width: area.width) {
+                line(String(characters[wrapped.range]).trimmingCharacters(in: .whitespaces), .role(.warning))
+            }
+        }
         if let omori = sequence.omoriLine { line(omori, .role(.accent)) }
         for warning in sequence.warnings { line(warning, .role(.warning)) }
         let chartHeight = area.maxY - y - forecastRows

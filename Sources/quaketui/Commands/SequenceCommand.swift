@@ -16,10 +16,14 @@ enum SequenceCommand {
             the mainshock's time whose epicentre lies within L km of its own, L the surface rupture
             length of Wells & Coppersmith (1994, all slip types), log10 L = -3.22 + 0.69 M, and
             never less than 10 km. Its Mc is maximum curvature + 0.2 over the aftershocks'
-            magnitudes. With 50 or more at or above Mc, the modified Omori law
-            K / (t + c)^p (t in days) is fitted to their times by maximum likelihood from the
-            mainshock to the newest quake in the store, with the errors of K, c and p from the
-            inverse Fisher information (Ogata 1983). The forecast (Reasenberg & Jones 1989) gives,
+            magnitudes. The window ends at the newest quake in the store, or earlier, said in a
+            line: at the first gap between stored quakes after the mainshock far too long for the
+            store's rate to be chance (a Poisson process at the rate of the rest of the store
+            would have one so long with a chance below 1e-20), or at the first larger quake
+            within the radius, whose own sequence the later quakes are. With 50 or more at or
+            above Mc, the modified Omori law K / (t + c)^p (t in days) is fitted to their times
+            by maximum likelihood from the mainshock to the window's end, with the errors of K,
+            c and p from the inverse Fisher information (Ogata 1983). The forecast (Reasenberg & Jones 1989) gives,
             from now, the number of aftershocks of M 5, 6 and the mainshock's magnitude or more
             expected in the next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of
             (t + c)^-p, and the probability of at least one, 1 - exp(-N): with the generic
@@ -27,12 +31,14 @@ enum SequenceCommand {
             aftershocks at or above its Mc, a fit and a b-value; then with its own (p and c of the
             fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
 
-            --json prints {"mainshock","radiusKm","count","mc","aboveMc","b","bError","omori":{"K","c",
-            "p","KError","cError","pError"} or null,"model":{"a","b","p","c"},"forecast":[{"start",
-            "days","magnitude","expected","probability"}],"parameters":"generic"|"sequence",
-            "warnings":[sentence]}; count is the aftershocks (not the mainshock), mc, b and bError
-            null when there is none, model the forecast's parameters, K per day and c in days,
-            start an ISO time.
+            --json prints {"mainshock","radiusKm","count","end":{"time","by","gapDays","largerQuake",
+            "note"},"mc","aboveMc","b","bError","omori":{"K","c","p","KError","cError","pError"} or
+            null,"model":{"a","b","p","c"},"forecast":[{"start","days","magnitude","expected",
+            "probability"}],"parameters":"generic"|"sequence","warnings":[sentence]}; count is the
+            aftershocks in the window (not the mainshock), end its end (an ISO time), by
+            "catalogue", "gap" or "largerQuake", gapDays, largerQuake (a code) and note (the
+            sentence) null where they do not apply, mc, b and bError null when there is none,
+            model the forecast's parameters, K per day and c in days, start an ISO time.
             """,
         options: [CommandSpec.stateDir, CommandSpec.json],
         arguments: [.init(name: "code", help: "The mainshock: a quake code (us7000abcd) or a USGS event page URL.")])
@@ -75,6 +81,24 @@ enum SequenceCommand {
             var expected: Double
             var probability: Double
         }
+        struct End: Encodable {
+            var time: String
+            var by: String
+            var gapDays: Double?
+            var largerQuake: String?
+            var note: String?
+
+            /// Every key always, `null` where it does not apply.
+            func encode(to encoder: Encoder) throws {
+                enum Keys: String, CodingKey { case time, by, gapDays, largerQuake, note }
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(time, forKey: .time)
+                try container.encode(by, forKey: .by)
+                try container.encode(gapDays, forKey: .gapDays)
+                try container.encode(largerQuake, forKey: .largerQuake)
+                try container.encode(note, forKey: .note)
+            }
+        }
         struct Model: Encodable {
             var a: Double
             var b: Double
@@ -84,6 +108,7 @@ enum SequenceCommand {
         var mainshock: String
         var radiusKm: Double
         var count: Int
+        var end: End
         var mc: Double?
         var aboveMc: Int
         var b: Double?
@@ -98,6 +123,14 @@ enum SequenceCommand {
             mainshock = sequence.mainshock.code
             radiusKm = sequence.radiusKm
             count = sequence.count
+            var gapDays: Double?, larger: String?
+            switch sequence.ending {
+            case .catalogue: break
+            case .coverageGap(let gap): gapDays = gap.days
+            case .largerQuake(let code, _, _): larger = code
+            }
+            end = End(time: ISO8601Format.string(from: Date(timeIntervalSince1970: Double(sequence.end) / 1000)), by: sequence.endingName,
+                      gapDays: gapDays, largerQuake: larger, note: sequence.endNote)
             mc = sequence.completeness
             aboveMc = sequence.aboveCompleteness
             (b, bError) = (sequence.bValue?.b, sequence.bValue?.error)
@@ -114,11 +147,12 @@ enum SequenceCommand {
 
         /// Every key always, `null` for no fit (synthesized coding would drop it).
         func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey { case mainshock, radiusKm, count, mc, aboveMc, b, bError, omori, model, forecast, parameters, warnings }
+            enum Keys: String, CodingKey { case mainshock, radiusKm, count, end, mc, aboveMc, b, bError, omori, model, forecast, parameters, warnings }
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(mainshock, forKey: .mainshock)
             try container.encode(radiusKm, forKey: .radiusKm)
             try container.encode(count, forKey: .count)
+            try container.encode(end, forKey: .end)
             try container.encode(mc, forKey: .mc)
             try container.encode(aboveMc, forKey: .aboveMc)
             try container.encode(b, forKey: .b)
@@ -141,6 +175,7 @@ enum SequenceCommand {
         var lines = ["Sequence of M \(MagnitudeBin.text(main.magnitude)) \(main.code) · \(time) · \(main.place)"]
         lines.append(sequence.radiusLine)
         lines.append(sequence.countLine)
+        if let note = sequence.endNote { lines.append(note) }
         if let omori = sequence.omoriLine { lines.append(omori + " (Ogata 1983)") }
         lines += sequence.warnings.map { "Warning: \($0)" }
         lines.append("")

@@ -1,0 +1,79 @@
+import Foundation
+import QuakeModel
+
+extension Connection {
+    /// The first gap between consecutive stored quakes, from the quake at `start` (ms since the
+    /// epoch) on, that is too long for the store's own rate to be chance
+    /// (``CatalogueCoverage``); nil when the store covers everything from `start` to its newest quake.
+    ///
+    /// The store's count is the sum of its 15-minute time buckets (`quake_count`, kept in every
+    /// write's transaction). When the longest chance gap is 15 minutes or more, no gap inside a
+    /// bucket can exceed it: the walk reads the buckets in order and looks at the quakes only
+    /// around two non-empty buckets far enough apart. Otherwise (a store denser than about four
+    /// thousand quakes a day) it steps along the time index, each step to the newest quake within
+    /// the longest chance gap of the last.
+    public func coverageGap(from start: Int64) throws(SQLiteError) -> CatalogueCoverage.Gap? {
+        let count = try scalar("SELECT sum(count) FROM quake_count WHERE kind = 0").int64 ?? 0
+        guard let oldest = try scalar("SELECT min(time) FROM quake").int64,
+              let newest = try scalar("SELECT max(time) FROM quake").int64, newest > start else { return nil }
+        // A store edited by hand can hold times at Int64's ends: their span saturates.
+        let span = newest.subtractingReportingOverflow(oldest)
+        guard let longest = CatalogueCoverage.longestChanceGap(count: Int(count), span: span.overflow ? .max : span.partialValue)
+        else { return nil }
+        let next = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time > ? ORDER BY time LIMIT 1")
+        /// The first quake after `time`, nil after the newest.
+        func first(after time: Int64) throws(SQLiteError) -> Int64? {
+            next.reset()
+            try next.bind(time, at: 1)
+            return try next.step() ? next.int64(at: 0) : nil
+        }
+        let bucket = 900_000 as Int64
+        if longest < bucket {
+            let within = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time > ? AND time <= ? ORDER BY time DESC LIMIT 1")
+            var last = start
+            while true {
+                within.reset()
+                try within.bind(last, at: 1)
+                try within.bind(last > Int64.max - longest ? Int64.max : last + longest, at: 2)
+                if try within.step() {
+                    last = within.int64(at: 0)
+                    continue
+                }
+                guard let after = try first(after: last) else { return nil }
+                return CatalogueCoverage.Gap(from: last, to: after)
+            }
+        }
+        let buckets = try prepare("""
+            SELECT bucket FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket >= ? ORDER BY bucket
+            """)
+        try buckets.bind(Self.floorDivide(start, bucket), at: 1)
+        let latest = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? ORDER BY time DESC LIMIT 1")
+        var previous: Int64?
+        while try buckets.step() {
+            let current = buckets.int64(at: 0)
+            defer { previous = current }
+            // The most two buckets' quakes can be apart is (current − previous + 1) buckets less 1 ms.
+            guard let previous, (Double(current) - Double(previous) + 1) * Double(bucket) - 1 > Double(longest) else { continue }
+            latest.reset()
+            try latest.bind(max(start, Self.bucketStart(previous)), at: 1)
+            try latest.bind(Self.bucketStart(previous + 1), at: 2)
+            guard try latest.step() else { continue }
+            let last = latest.int64(at: 0)
+            if let after = try first(after: last), Double(after) - Double(last) > Double(longest) {
+                return CatalogueCoverage.Gap(from: last, to: after)
+            }
+        }
+        return nil
+    }
+
+    /// The first ms of the 15-minute bucket `bucket`, saturating at Int64's ends.
+    private static func bucketStart(_ bucket: Int64) -> Int64 {
+        let (start, overflow) = bucket.multipliedReportingOverflow(by: 900_000)
+        return overflow ? (bucket < 0 ? .min : .max) : start
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? quotient - 1 : quotient
+    }
+}
