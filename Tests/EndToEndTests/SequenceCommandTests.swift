@@ -139,7 +139,8 @@ struct SequenceCommandTests {
         // The table says the same in words.
         let table = try QuaketuiBinary.run(["sequence", main.code], stateDirectory: dir.url)
         #expect(table.lines.filter { $0.hasPrefix("Warning: ") } == warnings.map { "Warning: " + $0 }, "\(table.stdout)")
-        #expect(table.lines.filter { $0.hasPrefix("with ") } == ["with generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"],
+        #expect(table.lines.filter { $0.hasPrefix("with ") }
+                == ["with Reasenberg & Jones's (1989) generic California parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"],
                 "\(table.stdout)")
     }
 

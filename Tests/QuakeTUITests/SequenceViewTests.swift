@@ -150,7 +150,10 @@ import Testing
         let model = Self.screen(columns: 80, rows: 24, SequenceModel(mainshock: "f23", sequence: Self.sequence(count: 30)))
         let buffer = Screen.render(model)
         assertSnapshot(buffer, named: "sequence-generic-80x24")
-        #expect(buffer.text.contains("generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"))
+        // The title names Reasenberg & Jones; the line names them again where it has room.
+        #expect(buffer.text.contains("generic California parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"))
+        let wide = Screen.render(Self.screen(columns: 200, rows: 30, SequenceModel(mainshock: "f23", sequence: Self.sequence(count: 30))))
+        #expect(wide.text.contains("Reasenberg & Jones's (1989) generic California parameters: a -1.67 b 0.91 p 1.08 c 0.050 d"))
         #expect(buffer.text.contains("a fit needs 50"))
     }
 

@@ -48,10 +48,16 @@ extension AftershockSequence {
             + UncertaintyFormat.string(omori.law.c, omori.cError) + " d · p " + UncertaintyFormat.string(omori.law.p, omori.pError)
     }
 
-    /// `generic parameters: a -1.67 b 0.91 p 1.08 c 0.050 d`, or the sequence's own.
-    public var parametersLine: String {
+    /// `Reasenberg & Jones's (1989) generic California parameters: a -1.67 b 0.91 p 1.08 c 0.050 d`,
+    /// or `the sequence's own parameters: …`.
+    public var parametersLine: String { parametersLine(naming: true) }
+
+    /// ``parametersLine``, the generic ones named without their authors when `naming` is false
+    /// (`generic California parameters: …`, under a title that names them).
+    public func parametersLine(naming: Bool) -> String {
         let model = forecastModel
-        let which = parameters == .generic ? "generic parameters" : "the sequence's own parameters"
+        let which = parameters == .sequence ? "the sequence's own parameters"
+            : (naming ? "Reasenberg & Jones's (1989) generic California parameters" : "generic California parameters")
         return which + String(format: ": a %.2f b %.2f p %.2f c %@ d", model.a, model.b, model.p, SequenceText.significant(model.c))
     }
 

@@ -82,7 +82,9 @@ enum SequenceView {
                    style: .role(.header, [.bold]), maxWidth: area.width)
         y += 1
         guard y < area.maxY else { return }
-        buffer.put(sequence.parametersLine, at: Point(x: area.x, y: y), style: .role(.dim), maxWidth: area.width)
+        // The generic parameters' authors are in the title above: named again where the line has room.
+        let parameters = TextWidth.of(sequence.parametersLine) <= area.width ? sequence.parametersLine : sequence.parametersLine(naming: false)
+        buffer.put(parameters, at: Point(x: area.x, y: y), style: .role(.dim), maxWidth: area.width)
         y += 1
         let label = 9
         let cell = max(17, min(20, (area.width - label) / AftershockSequence.forecastDays.count))

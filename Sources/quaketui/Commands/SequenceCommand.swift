@@ -26,10 +26,10 @@ enum SequenceCommand {
             c and p from the inverse Fisher information (Ogata 1983). The forecast (Reasenberg & Jones 1989) gives,
             from now, the number of aftershocks of M 5, 6 and the mainshock's magnitude or more
             expected in the next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of
-            (t + c)^-p, and the probability of at least one, 1 - exp(-N): with the generic
-            parameters a = -1.67, b = 0.91, p = 1.08, c = 0.05 days until the sequence has 100
-            aftershocks at or above its Mc, a fit and a b-value; then with its own (p and c of the
-            fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
+            (t + c)^-p, and the probability of at least one, 1 - exp(-N): with Reasenberg &
+            Jones's (1989) generic California parameters a = -1.67, b = 0.91, p = 1.08, c = 0.05
+            days until the sequence has 100 aftershocks at or above its Mc, a fit and a b-value;
+            then with its own (p and c of the fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
 
             --json prints {"mainshock","radiusKm","count","end":{"time","by","gapDays","largerQuake",
             "note"},"mc","aboveMc","b","bError","omori":{"K","c","p","KError","cError","pError"} or
