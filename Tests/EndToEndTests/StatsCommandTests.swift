@@ -17,6 +17,7 @@ struct StatsCommandTests {
         var bins: [Int: Int] = [:]
         for magnitude in rows.compactMap(\.magnitude) { bins[IndependentMagnitudeMethods.tenth(magnitude), default: 0] += 1 }
         let mc = bins.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.first.map { $0.key + 2 }
+            .flatMap { $0 <= bins.keys.max()! ? $0 : nil }
         // Every bin from the lowest to the highest, empty ones too.
         let tenths: [Int] = bins.isEmpty ? [] : Array(bins.keys.min()!...bins.keys.max()!)
         let binList: [[String: Any]] = tenths.map { t -> [String: Any] in

@@ -84,6 +84,24 @@ struct StatsMethodsCommandTests {
                 "\(typo.stderr)")
     }
 
+    /// The M 4.5+ month cut to the bin of M 4.5: every quake in one bin, so no Mc (maximum
+    /// curvature would put it at 4.7, above them all), for the list and for each type alike, and
+    /// the sentence why.
+    @Test func oneBinGivesNoMcForTheListNorItsTypes() throws {
+        let feed = SharedData.url("4.5_month-2014-04-01.geojson")
+        let rows = try IndependentParse.expected(for: feed)
+        let inBin = rows.filter { $0.magnitude.map(IndependentMagnitudeMethods.tenth) == 45 }
+        let json = try Self.stats(feed, ["--mag", "4.5-4.5"])
+        #expect(json["count"] as? Int == inBin.count)
+        let magnitude = try #require(json["magnitude"] as? [String: Any])
+        #expect(magnitude["completeness"] is NSNull && magnitude["bValue"] is NSNull)
+        let types = try #require(magnitude["types"] as? [[String: Any]])
+        #expect(!types.isEmpty && types.allSatisfy { $0["completeness"] is NSNull })
+        let warnings = try #require(json["warnings"] as? [String])
+        #expect(warnings.first == "All \(inBin.count) quakes with a magnitude are in the bin of M 4.5: no spread, so no Mc by maximum curvature "
+                + "and no slope to fit.", "\(warnings)")
+    }
+
     /// 200 quakes all of M 4.0: no b-value (null) and a sentence saying why, never b 8.69.
     @Test func quakesOfOneMagnitudeGiveNoFitAndSayWhy() throws {
         let dir = try TemporaryDirectory()
@@ -97,7 +115,8 @@ struct StatsMethodsCommandTests {
         let magnitude = try #require(json["magnitude"] as? [String: Any])
         #expect(magnitude["bValue"] is NSNull && magnitude["bValueError"] is NSNull && magnitude["bValuePositive"] is NSNull)
         let warnings = try #require(json["warnings"] as? [String])
-        #expect(warnings == ["All 200 quakes with a magnitude are in the bin of M 4.0: no spread, no slope to fit.",
+        #expect(magnitude["completeness"] is NSNull)
+        #expect(warnings == ["All 200 quakes with a magnitude are in the bin of M 4.0: no spread, so no Mc by maximum curvature and no slope to fit.",
                              "No b-positive: 0 of the successive magnitude differences are 0.2 or more; it needs 50."], "\(warnings)")
     }
 }

@@ -52,6 +52,8 @@ struct StatsMixCommandTests {
             #expect(entry["count"] as? Int == own.count, "\(name)")
             let tenths = own.compactMap(\.quake.magnitude).map(IndependentMagnitudeMethods.tenth)
             let mc = IndependentMagnitudeMethods.mc(tenths, "maxc")
+            // Mc by the list's rule, with or without a b-value.
+            #expect(entry["completeness"] as? Double == mc.map { Double($0) / 10 }, "\(name)")
             if let mc, let fit = IndependentMagnitudeMethods.b(tenths, mc: mc), fit.n >= 50 {
                 #expect(abs((entry["bValue"] as? Double ?? .nan) - fit.b) < 1e-9, "\(name)")
                 #expect(abs((entry["bValueError"] as? Double ?? .nan) - fit.sigma) < 1e-9, "\(name)")

@@ -60,8 +60,9 @@ import Testing
 
     /// Maximum curvature takes the lower of two equally full bins, then adds 0.2.
     @Test func maxcTakesTheLowerBinOnATieAndAddsTwoTenths() {
-        let mfd = MagnitudeFrequency(tenths: [18: 40, 19: 70, 20: 70, 21: 50, 22: 35, 23: 25, 24: 18, 25: 12], count: 320)
-        #expect(mfd.completenessTenth == IndependentMagnitudeMethods.maxc(Array(repeating: 19, count: 70) + Array(repeating: 20, count: 70)))
+        let tenths = [18: 40, 19: 70, 20: 70, 21: 50, 22: 35, 23: 25, 24: 18, 25: 12]
+        let mfd = MagnitudeFrequency(tenths: tenths, count: 320)
+        #expect(mfd.completenessTenth == IndependentMagnitudeMethods.maxc(tenths.flatMap { Array(repeating: $0.key, count: $0.value) }))
         #expect(mfd.completenessTenth == 21)
         #expect(MagnitudeFrequency(tenths: [30: 9, 31: 9, 32: 9], count: 27).completenessTenth == 32)
     }
@@ -74,10 +75,17 @@ import Testing
         #expect(few.why == "Only 49 quakes at or above Mc 2.2; a b-value needs 50.")
         let equal = MagnitudeFrequency(tenths: [40: 200], count: 200)
         #expect(equal.fit == nil)
-        #expect(equal.why == "All 200 quakes with a magnitude are in the bin of M 4.0: no spread, no slope to fit.")
-        // One quake is "the one", and a Mc above every quake is "no quake" (it read "All 1 quake … are", "Only 0 quakes").
-        #expect(MagnitudeFrequency(tenths: [40: 1], count: 1).why == "The one quake with a magnitude is in the bin of M 4.0: no spread, no slope to fit.")
-        #expect(MagnitudeFrequency(tenths: [40: 5, 41: 1], count: 6).why == "No quake at or above Mc 4.2; a b-value needs 50.")
+        #expect(equal.completenessTenth == nil)
+        #expect(equal.why == "All 200 quakes with a magnitude are in the bin of M 4.0: no spread, so no Mc by maximum curvature and no slope to fit.")
+        // One quake is "the one" (it read "All 1 quake … are").
+        #expect(MagnitudeFrequency(tenths: [40: 1], count: 1).why
+                == "The one quake with a magnitude is in the bin of M 4.0: no spread, so no Mc by maximum curvature and no slope to fit.")
+        // An Mc above every quake is none (it read "Mc 4.2", "Only 0 quakes").
+        let top = MagnitudeFrequency(tenths: [40: 5, 41: 1], count: 6)
+        #expect(top.completenessTenth == nil)
+        #expect(top.why == "No Mc by maxc: the fullest bin is M 4.0, so Mc would be M 4.2, above every quake (the largest is M 4.1).")
+        // At the largest, it is one.
+        #expect(MagnitudeFrequency(tenths: [40: 5, 41: 1, 42: 1], count: 7).completenessTenth == 42)
         #expect(MagnitudeBootstrap(equal).bError == nil)
         #expect(MagnitudeFrequency(tenths: [:], count: 3).why == "No quake of the list has a usable magnitude.")
         // A method that finds no Mc says so, rather than falling back to another.

@@ -48,7 +48,7 @@ import Testing
         #expect(far.why == "No quake of the list has a usable magnitude.")
         let one = MagnitudeFrequency(tenths: [40: 60, 45: 0], count: 60)
         #expect(one.fit == nil)
-        #expect(one.why?.hasSuffix("no spread, no slope to fit.") == true, "\(one.why ?? "nil")")
+        #expect(one.why?.hasSuffix("no spread, so no Mc by maximum curvature and no slope to fit.") == true, "\(one.why ?? "nil")")
     }
 
     /// Catalogues drawn for b = 1.0 above 2.0 (continuous magnitudes from 1.95 up, then

@@ -19,7 +19,9 @@ public enum IndependentMagnitudeMethods {
         var counts: [Int: Int] = [:]
         for t in tenths { counts[t, default: 0] += 1 }
         guard let top = counts.values.max() else { return nil }
-        return counts.filter { $0.value == top }.keys.min()! + 2
+        // The fullest bin + 0.2, none above the largest magnitude (every one in one bin, say).
+        let mc = counts.filter { $0.value == top }.keys.min()! + 2
+        return mc <= counts.keys.max()! ? mc : nil
     }
 
     public static func gft(_ tenths: [Int], level: Double) -> Int? { Bins(tenths).gft(level: level) }

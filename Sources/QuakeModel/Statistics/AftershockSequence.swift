@@ -159,6 +159,9 @@ public struct AftershockSequence: Sendable, Equatable {
                 warnings.append("The aftershocks at or above Mc \(mcText) have \(mixed.count) magnitude types (\(ListComposition.shares(mixed))): "
                                 + "Mc, the b-value and a forecast from them mix scales that are not one.")
             }
+        } else if !binned.isEmpty, let failure = CompletenessMethod.maxc.failure(for: binned) {
+            // Magnitudes, but no Mc from them (all in one bin, or Mc above every one).
+            warnings.append("No Omori fit: the sequence has no Mc. " + failure)
         } else {
             warnings.append(aftershocks.isEmpty ? "No Omori fit: no aftershock yet."
                             : "No Omori fit: no aftershock has a usable magnitude, so the sequence has no Mc.")

@@ -12,7 +12,9 @@ import Foundation
 /// ```
 public enum CompletenessMethod: String, CaseIterable, Sendable, Equatable {
     /// Maximum curvature with the +0.2 correction (Woessner & Wiemer 2005): the most populated
-    /// bin (the lower magnitude on a tie), plus two bins.
+    /// bin (the lower magnitude on a tie), plus two bins. None when that is above the highest
+    /// populated bin (every magnitude in one bin, or the fullest at the top): a curvature needs
+    /// bins above it, and an `Mc` above every quake is not a completeness of any.
     case maxc
     /// Goodness of fit at 90 % (Wiemer & Wyss 2000): the lowest trial `Mc` at which the
     /// Gutenberg–Richter law fitted above it explains at least 90 % of the observed cumulative
@@ -33,11 +35,15 @@ public enum CompletenessMethod: String, CaseIterable, Sendable, Equatable {
     public static let stabilityWindow = 5
 
     /// The method's `Mc` in whole tenths, nil when the method finds none (no magnitude; for
-    /// `gft` no trial reaching its level; for `mbs` no stable trial). ``failure(for:)`` says why.
+    /// `maxc` an `Mc` above every quake; for `gft` no trial reaching its level; for `mbs` no
+    /// stable trial): one rule for a list, each of its magnitude types and a sequence.
+    /// ``failure(for:)`` says why.
     public func completenessTenth(of counts: BinnedCounts) -> Int? {
         guard !counts.isEmpty else { return nil }
         switch self {
-        case .maxc: return counts.fullestTenth + 2
+        case .maxc:
+            let mc = counts.fullestTenth + 2
+            return mc <= counts.lowest + counts.counts.count - 1 ? mc : nil
         case .gft90: return goodnessOfFit(counts, level: 90)
         case .gft95: return goodnessOfFit(counts, level: 95)
         case .mbs: return stability(counts)
@@ -53,7 +59,16 @@ public enum CompletenessMethod: String, CaseIterable, Sendable, Equatable {
                 + "\(Self.minimumFitCount) or more at or above it."
         }
         switch self {
-        case .maxc: return nil
+        case .maxc:
+            let fullest = String(format: "%.1f", Double(counts.fullestTenth) / 10)
+            if counts.counts.count == 1 {
+                let bin = "the bin of M \(fullest): no spread, so no Mc by maximum curvature and no slope to fit."
+                return counts.counts[0] == 1 ? "The one quake with a magnitude is in \(bin)"
+                                             : "All \(CountFormat.quakes(counts.counts[0])) with a magnitude are in \(bin)"
+            }
+            return "No Mc by maxc: the fullest bin is M \(fullest), so Mc would be M "
+                + String(format: "%.1f", Double(counts.fullestTenth + 2) / 10) + ", above every quake (the largest is M "
+                + String(format: "%.1f", Double(counts.lowest + counts.counts.count - 1) / 10) + ")."
         case .gft90, .gft95:
             return "No Mc by \(rawValue): no trial Mc with \(Self.minimumFitCount) quakes or more above it has a "
                 + "Gutenberg–Richter fit explaining \(self == .gft90 ? 90 : 95) % of the counts."

@@ -14,8 +14,9 @@ import Foundation
 /// - its error by Shi & Bolt (1982): `σ_b = 2.30 b² √(Σ(Mᵢ − mean)² / (n(n − 1)))`;
 /// - `a = log10(n) + b·Mc`, with `n` the quakes at or above `Mc`.
 ///
-/// With fewer than ``minimumFitCount`` quakes at or above `Mc`, or all of them in one bin (no
-/// spread), there is no fit: `fit` is nil and `why` says so.
+/// With no `Mc` (the method cannot give one: ``CompletenessMethod``), fewer than
+/// ``minimumFitCount`` quakes at or above it, or all of them in one bin (no spread), there is
+/// no fit: `fit` is nil and `why` says so.
 ///
 /// ```swift
 /// let mfd = MagnitudeFrequency(tenths: [25: 120, 26: 98, 27: 80], count: 310)

@@ -21,7 +21,7 @@ enum StatsCommand {
             Quakes without a magnitude, or with one outside M -5 to 10, are counted as having
             no usable magnitude. Mc, the magnitude of completeness, is estimated by --mc:
             maxc (the default: the most populated bin, the lower on a tie, + 0.2; Woessner &
-            Wiemer 2005), gft90 and gft95 (goodness of fit, Wiemer & Wyss 2000) or mbs (b-value
+            Wiemer 2005; none when that is above every quake), gft90 and gft95 (goodness of fit, Wiemer & Wyss 2000) or mbs (b-value
             stability, Cao & Gao 2002). Above it, b = log10(e) / (mean M - (Mc - 0.05))
             (Aki 1965, Utsu 1966), its error 2.30 b^2 sqrt(sum (M - mean)^2 / (n (n - 1)))
             (Shi & Bolt 1982), and a = log10(n) + b Mc, with n the quakes at or above Mc; with
@@ -210,9 +210,11 @@ enum StatsCommand {
                                   bValuePositive: magnitudes.positive?.value?.b,
                                   aValue: fit?.a, n: fit?.n,
                                   types: (magnitudes.composition?.types ?? []).map { part in
-                                      let typeFit = part.frequency(mfd.method).fit
+                                      // Mc by the list's rule: given wherever the method gives one, b or no b.
+                                      let typeMFD = part.frequency(mfd.method), typeFit = typeMFD.fit
                                       return MagnitudeType(type: part.name, count: part.count, share: part.share,
-                                                           completeness: typeFit?.completeness, bValue: typeFit?.b, bValueError: typeFit?.bError)
+                                                           completeness: typeMFD.completenessTenth.map { Double($0) / 10 },
+                                                           bValue: typeFit?.b, bValueError: typeFit?.bError)
                                   })
             daily = statistics.daily.map { Day(day: $0.day, count: $0.count) }
             depth = Depth(bins: statistics.depthBins.map { Bin(from: $0.from, to: $0.to, count: $0.count) })
