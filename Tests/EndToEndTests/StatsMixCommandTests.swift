@@ -35,6 +35,21 @@ struct StatsMixCommandTests {
         return try result.json()
     }
 
+    /// The 2019 M 2.5+ month declustered (Gardner & Knopoff): its background's Mc, printed, is
+    /// at the upper of its two modes, and the warning says so of that Mc (it said maximum
+    /// curvature puts Mc at the lower mode); undeclustered, Mc is at the lower one.
+    @Test func theTwoModesWarningSaysWhereThePrintedMcIs() throws {
+        let feed = SharedData.url("2.5_month-2019-07-19.geojson")
+        for (arguments, side) in [(["stats", "--decluster", "gk"], "above"), (["stats"], "below")] {
+            let json = try Self.run(feed, arguments)
+            let mc = try #require((json["magnitude"] as? [String: Any])?["completeness"] as? Double)
+            let warnings = try #require(json["warnings"] as? [String])
+            let modes = try #require(warnings.first { $0.hasPrefix("The magnitudes have two modes") }, "\(warnings)")
+            #expect(modes.contains(String(format: "(Mc %.1f by maxc is \(side) the valley near M ", mc)), "\(modes)")
+            #expect(!modes.contains("lower mode)"), "\(modes)")
+        }
+    }
+
     /// The month of every network: both warnings, and each type's count and fit as computed here
     /// from the file's own rows of that type.
     @Test func theMixedMonthWarnsAndFitsEachType() throws {

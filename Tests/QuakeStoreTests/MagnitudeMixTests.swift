@@ -65,6 +65,35 @@ import Testing
         #expect(fit.warnings.suffix(2) == fit.mixWarnings)
     }
 
+    /// The two-modes warning says where the Mc computed lies: with the lower mode when the local
+    /// catalogue is the larger (maxc at its peak), with the upper when the global one is, and
+    /// nothing of an Mc where the method gives none.
+    @Test(arguments: [(20_000, 3_000, "below"), (3_000, 20_000, "above")])
+    func theTwoModesWarningSaysWhereTheMcComputedLies(local: Int, global: Int, side: String) throws {
+        var random = SeededGenerator(seed: 55)
+        let ml = Self.draw(b: 1.0, floor: 0.45, ramp: 1.0, count: local, using: &random)
+        let mb = Self.draw(b: 1.0, floor: 3.45, ramp: 4.2, count: global, using: &random)
+        let events = Self.events([("ml", ml), ("mb", mb)], seed: 2)
+        let statistics = events.statistics(timeZone: TimeZone(identifier: "UTC")!).including(events)
+        let modes = try #require(Bimodality(statistics.magnitudes.binned))
+        let mc = try #require(IndependentMagnitudeMethods.maxc((ml + mb).map(IndependentMagnitudeMethods.tenth)))
+        #expect(side == "below" ? mc < modes.valley : mc > modes.valley, "Mc \(mc), valley \(modes.valley)")
+        let valley = String(format: "the valley near M %.1f", Double(modes.valley) / 10)
+        let said = String(format: "(Mc %.1f by maxc is ", Double(mc) / 10) + (side == "below"
+            ? "below \(valley), with the lower mode: the fit runs over both catalogues)"
+            : "above \(valley), with the upper mode: the fit leaves out the lower mode's quakes)")
+        let warning = try #require(MagnitudeFit(statistics.magnitudes, composition: statistics.composition).mixWarnings.last)
+        #expect(warning.contains("describe neither " + said + ". Narrow the list"), "\(warning)")
+        #expect(!warning.contains("maximum curvature puts"))
+        // gft95 on the same list: its own Mc, or none and no word of one.
+        let gft = MagnitudeFit(statistics.magnitudes.using(.gft95), composition: statistics.composition).mixWarnings.last ?? ""
+        if let gftMc = statistics.magnitudes.using(.gft95).completenessTenth {
+            #expect(gft.contains(String(format: "(Mc %.1f by gft95 is ", Double(gftMc) / 10)), "\(gft)")
+        } else {
+            #expect(gft.contains("describe neither. Narrow"), "\(gft)")
+        }
+    }
+
     /// One Gutenberg–Richter distribution with its detection ramp, of b 0.8 … 1.5 and 500 to
     /// 50,000 quakes, never has two modes, and one type warns of no mix.
     @Test(arguments: [0.8, 1.0, 1.5], [500, 5_000, 50_000])

@@ -5,8 +5,9 @@ import Foundation
 ///   (`ml`, `mb`, `mww` … are different scales with different completeness; a b-value over a mix
 ///   of them is not a b-value): every type with its share, and the way to fit one;
 /// - **two modes**: the distribution of the whole list is bimodal (`Bimodality`): the list mixes
-///   catalogues of different completeness, and maximum curvature underestimates `Mc` on such a
-///   list (Woessner & Wiemer 2005).
+///   catalogues of different completeness, and one `Mc` describes neither (Woessner & Wiemer
+///   2005). Where the `Mc` computed lies, below the valley between the modes (the fit runs over
+///   both catalogues) or above it (the fit leaves the lower one out), is said of that `Mc`.
 ///
 /// ```swift
 /// MagnitudeMixWarnings.warnings(mfd, composition)   // [] or sentences
@@ -26,9 +27,21 @@ public enum MagnitudeMixWarnings {
         if let modes = Bimodality(mfd.binned) {
             warnings.append("The magnitudes have two modes, near M \(String(format: "%.1f", Double(modes.modes.low) / 10)) "
                             + "and M \(String(format: "%.1f", Double(modes.modes.high) / 10)): the list mixes catalogues of "
-                            + "different completeness, so one Mc and b describe neither (maximum curvature puts Mc at the "
-                            + "lower mode). Narrow the list (--mag-type, --min-magnitude, a region) before reading the fit.")
+                            + "different completeness, so one Mc and b describe neither\(mcSide(mfd, modes)). Narrow the list "
+                            + "(--mag-type, --min-magnitude, a region) before reading the fit.")
         }
         return warnings
+    }
+
+    /// ` (Mc 1.4 by maxc is below the valley near M 2.9, with the lower mode: the fit runs over
+    /// both catalogues)`, or above it with the upper mode, leaving the lower mode's quakes out;
+    /// empty without an `Mc`.
+    static func mcSide(_ mfd: MagnitudeFrequency, _ modes: Bimodality) -> String {
+        guard let mc = mfd.completenessTenth else { return "" }
+        let said = String(format: " (Mc %.1f by %@ is ", Double(mc) / 10, mfd.method.rawValue)
+        let valley = String(format: "the valley near M %.1f", Double(modes.valley) / 10)
+        if mc < modes.valley { return said + "below \(valley), with the lower mode: the fit runs over both catalogues)" }
+        if mc == modes.valley { return said + "at \(valley): the fit runs over both catalogues)" }
+        return said + "above \(valley), with the upper mode: the fit leaves out the lower mode's quakes)"
     }
 }
