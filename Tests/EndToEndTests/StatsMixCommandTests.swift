@@ -58,6 +58,10 @@ struct StatsMixCommandTests {
         let warnings = try #require(json["warnings"] as? [String])
         #expect(warnings.contains { $0.hasPrefix("The fit mixes ") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("The magnitudes have two modes") }, "\(warnings)")
+        // b-positive's own: the types of every usable magnitude (Alaska's ml beside global mb …).
+        let usable = rows.filter { $0.quake.magnitude.map { (-5.0 ... 10).contains($0) } ?? false }
+        let typeCounts = Dictionary(grouping: usable, by: \.type).mapValues(\.count).sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+        #expect(warnings.contains { $0.hasPrefix("b-positive mixes \(typeCounts.count) magnitude types (\(typeCounts[0].key) ") }, "\(warnings)")
         let magnitude = try #require(json["magnitude"] as? [String: Any])
         let types = try #require(magnitude["types"] as? [[String: Any]])
         #expect(types.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == rows.count)

@@ -94,6 +94,33 @@ import Testing
         }
     }
 
+    /// b-positive takes every magnitude: a list whose magnitudes at or above Mc are all mb, but
+    /// which holds ml below, has a fit of one type (no warning) and a b-positive of two (its own
+    /// warning, the shares counted here over every magnitude); one type alone warns of neither.
+    @Test func bPositiveWarnsOfTheTypesOfEveryMagnitudeItUses() throws {
+        var random = SeededGenerator(seed: 56)
+        let ml = Self.draw(b: 1.0, floor: 0.45, ramp: 1.0, count: 3_000, using: &random).map { min($0, 2.9) }
+        let mb = Self.draw(b: 1.0, floor: 3.45, ramp: 4.2, count: 20_000, using: &random)
+        let events = Self.events([("ml", ml), ("mb", mb)], seed: 3)
+        let statistics = events.statistics(timeZone: TimeZone(identifier: "UTC")!).including(events)
+        let positive = events.bPositive
+        #expect(positive.value != nil)
+        let fit = MagnitudeFit(statistics.magnitudes, positive: positive, composition: statistics.composition)
+        let mc = try #require(fit.mfd.fit?.completeness)
+        #expect(mc > 3, "\(mc)")
+        #expect(!fit.warnings.contains { $0.hasPrefix("The fit mixes ") }, "\(fit.warnings)")
+        let share = { (count: Int) in "\(Int((Double(count) * 100 / 23_000).rounded())) %" }
+        #expect(fit.warnings.contains("b-positive mixes 2 magnitude types (mb \(share(20_000)), ml \(share(3_000))): it takes every magnitude, "
+                                      + "with no Mc cut, and a difference between two scales is no difference of magnitude. "
+                                      + "Fit one type alone with --mag-type TYPE."), "\(fit.warnings)")
+        let one = Self.events([("mb", mb)], seed: 3)
+        let oneStatistics = one.statistics(timeZone: TimeZone(identifier: "UTC")!).including(one)
+        #expect(!MagnitudeFit(oneStatistics.magnitudes, positive: one.bPositive, composition: oneStatistics.composition).warnings
+            .contains { $0.hasPrefix("b-positive mixes") })
+        // Without a b-positive (the browser's view), nothing.
+        #expect(!MagnitudeFit(statistics.magnitudes, composition: statistics.composition).warnings.contains { $0.hasPrefix("b-positive mixes") })
+    }
+
     /// One Gutenberg–Richter distribution with its detection ramp, of b 0.8 … 1.5 and 500 to
     /// 50,000 quakes, never has two modes, and one type warns of no mix.
     @Test(arguments: [0.8, 1.0, 1.5], [500, 5_000, 50_000])

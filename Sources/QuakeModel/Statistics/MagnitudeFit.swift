@@ -25,8 +25,11 @@ public struct MagnitudeFit: Sendable, Equatable {
         self.composition = composition
     }
 
-    /// The warnings of what the list mixes (`MagnitudeMixWarnings`).
-    public var mixWarnings: [String] { MagnitudeMixWarnings.warnings(mfd, composition) }
+    /// The warnings of what the list mixes (`MagnitudeMixWarnings`): the fit's types, two modes,
+    /// and b-positive's types (over every magnitude it uses).
+    public var mixWarnings: [String] {
+        MagnitudeMixWarnings.warnings(mfd, composition) + [MagnitudeMixWarnings.positiveWarning(positive, composition)].compactMap { $0 }
+    }
 
     /// `Mc 2.4 (maxc), bootstrap σ 0.061`, `b 0.952 ± 0.031 (Shi–Bolt), ± 0.028 (bootstrap of 200)`, … or
     /// nothing where there is no fit (`warnings` says why).

@@ -9,6 +9,10 @@ import Foundation
 ///   2005). Where the `Mc` computed lies, below the valley between the modes (the fit runs over
 ///   both catalogues) or above it (the fit leaves the lower one out), is said of that `Mc`.
 ///
+/// - **b-positive mixes types**: b-positive takes every usable magnitude, with no `Mc` cut, so
+///   its types are counted over all of them: a difference between an `ml` and an `mb` is no
+///   difference of magnitude.
+///
 /// ```swift
 /// MagnitudeMixWarnings.warnings(mfd, composition)   // [] or sentences
 /// ```
@@ -31,6 +35,24 @@ public enum MagnitudeMixWarnings {
                             + "(--mag-type, --min-magnitude, a region) before reading the fit.")
         }
         return warnings
+    }
+
+    /// The warning of a b-positive over several magnitude types, counted over every usable
+    /// magnitude (what it uses); nil without an estimate or with one type.
+    public static func positiveWarning(_ positive: BPositive?, _ composition: ListComposition?) -> String? {
+        guard positive?.value != nil, let composition else { return nil }
+        let usable = MagnitudeFrequency.usableTenths
+        var types: [(name: String, count: Int)] = []
+        for part in composition.types {
+            var count = 0
+            for (tenth, quakes) in part.tenths where usable.contains(tenth) { count += quakes }
+            if count > 0 { types.append((part.name, count)) }
+        }
+        types.sort { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
+        guard types.count > 1 else { return nil }
+        return "b-positive mixes \(types.count) magnitude types (\(ListComposition.shares(types))): it takes every magnitude, "
+            + "with no Mc cut, and a difference between two scales is no difference of magnitude. "
+            + "Fit one type alone with --mag-type TYPE."
     }
 
     /// ` (Mc 1.4 by maxc is below the valley near M 2.9, with the lower mode: the fit runs over

@@ -32,7 +32,8 @@ enum StatsCommand {
             the app setting timeZone; depths are binned by 10 km to 100 km, then by 100 km.
 
             stats names the magnitude types and agencies of the quakes with their shares, fits
-            each type alone, and warns when the fit mixes types or the magnitudes have two modes.
+            each type alone, and warns when the fit mixes types, the magnitudes have two modes, or
+            b-positive (over every magnitude) mixes types.
             --mag-type T keeps only the quakes of type T (as list does). --decluster gk
             (Gardner & Knopoff 1974 windows) or reasenberg (Reasenberg 1985) counts the
             background alone and says how many dependent quakes it removed.
