@@ -13,7 +13,8 @@ extension Connection {
     /// thousand quakes a day) it steps along the time index, each step to the newest quake within
     /// the longest chance gap of the last.
     public func coverageGap(from start: Int64) throws(SQLiteError) -> CatalogueCoverage.Gap? {
-        let count = try scalar("SELECT sum(count) FROM quake_count WHERE kind = 0").int64 ?? 0
+        // The magnitude buckets' counts: a few rows, where the time buckets are one a quarter hour.
+        let count = try keptQuakeCount()
         guard let oldest = try scalar("SELECT min(time) FROM quake").int64,
               let newest = try scalar("SELECT max(time) FROM quake").int64, newest > start else { return nil }
         // A store edited by hand can hold times at Int64's ends: their span saturates.
@@ -43,17 +44,20 @@ extension Connection {
                 return CatalogueCoverage.Gap(from: last, to: after)
             }
         }
+        // Consecutive non-empty buckets whose quakes may be further apart than `longest`: at most
+        // (current − previous + 1) buckets less 1 ms. SQLite pairs them (`lag`), so only those
+        // pairs come back to be looked at.
         let buckets = try prepare("""
-            SELECT bucket FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket >= ? ORDER BY bucket
+            SELECT previous, bucket FROM (
+                SELECT bucket, lag(bucket) OVER (ORDER BY bucket) AS previous FROM quake_count
+                WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket >= ?1)
+            WHERE previous IS NOT NULL AND (bucket - previous + 1.0) * \(bucket) - 1 > ?2
             """)
         try buckets.bind(Self.floorDivide(start, bucket), at: 1)
+        try buckets.bind(longest, at: 2)
         let latest = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? ORDER BY time DESC LIMIT 1")
-        var previous: Int64?
         while try buckets.step() {
-            let current = buckets.int64(at: 0)
-            defer { previous = current }
-            // The most two buckets' quakes can be apart is (current − previous + 1) buckets less 1 ms.
-            guard let previous, (Double(current) - Double(previous) + 1) * Double(bucket) - 1 > Double(longest) else { continue }
+            let previous = buckets.int64(at: 0)
             latest.reset()
             try latest.bind(max(start, Self.bucketStart(previous)), at: 1)
             try latest.bind(Self.bucketStart(previous + 1), at: 2)
