@@ -188,7 +188,7 @@ struct SequenceCommandTests {
         let end = try #require(json["end"] as? [String: Any])
         #expect(end["by"] as? String == "largerQuake" && end["largerQuake"] as? String == "ci38457511")
         #expect(end["time"] as? String == IndependentParse.isoString(milliseconds: larger.time))
-        #expect(end["note"] as? String == "The sequence ends at the M 7.1 of 2019-07-06 03:19 UTC, a larger quake: its own sequence is `sequence ci38457511`.")
+        #expect(end["note"] as? String == "The sequence ends at the M 7.1 of 2019-07-06 03:19 UTC, a larger quake: its own sequence is `sequence ci38457511`, and its forecast, not this one's, is the one to read.")
         let tenths = aftershocks.compactMap(\.magnitude).map(IndependentMagnitudeMethods.tenth)
         let mc = try #require(IndependentMagnitudeMethods.maxc(tenths))
         let day = 86_400_000.0

@@ -174,7 +174,7 @@ import Testing
         #expect(sequence.count == before.count)
         #expect(sequence.end == larger)
         #expect(sequence.ending == .largerQuake(code: "ci38457511", time: larger, magnitude: 6.46))
-        #expect(sequence.endNote == "The sequence ends at the M 6.5 of 2023-11-17 23:13 UTC, a larger quake: its own sequence is `sequence ci38457511`.")
+        #expect(sequence.endNote == "The sequence ends at the M 6.5 of 2023-11-17 23:13 UTC, a larger quake: its own sequence is `sequence ci38457511`, and its forecast, not this one's, is the one to read.")
         let omori = try #require(sequence.omori)
         let mc = try #require(sequence.completeness)
         #expect(omori == (try OmoriFit.fit(Self.days(before, atOrAbove: mc), to: 3 + 1.0 / 24).get()))
@@ -208,7 +208,7 @@ import Testing
         let larger = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks + [.init(time: Self.mainTime + 2 * Self.day, magnitude: 7.2)],
                                         end: gap.to + 1_000, coverageGap: gap, now: gap.to)
         #expect(larger.ending == .largerQuake(code: nil, time: Self.mainTime + 2 * Self.day, magnitude: 7.2))
-        #expect(larger.endNote == "The sequence ends at the M 7.2 of 2023-11-16 22:13 UTC, a larger quake: the quakes from it on are its own sequence.")
+        #expect(larger.endNote == "The sequence ends at the M 7.2 of 2023-11-16 22:13 UTC, a larger quake: the quakes from it on are its own sequence, and its forecast, not this one's, is the one to read.")
     }
 
     /// The store ends a sequence at the first gap in its coverage: a sequence's month beside a

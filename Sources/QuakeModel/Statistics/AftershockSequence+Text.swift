@@ -28,7 +28,8 @@ extension AftershockSequence {
                 + "after that, too long for the store's rate to be chance, so the count and the fit end there."
         case .largerQuake(let code, let time, let magnitude):
             return "The sequence ends at the M \(MagnitudeBin.text(magnitude)) of \(SequenceText.minute(time)), a larger quake: "
-                + (code.map { "its own sequence is `sequence \($0)`." } ?? "the quakes from it on are its own sequence.")
+                + (code.map { "its own sequence is `sequence \($0)`" } ?? "the quakes from it on are its own sequence")
+                + ", and its forecast, not this one's, is the one to read."
         }
     }
 
