@@ -302,14 +302,14 @@ import Testing
         try model.send(.cycleMinimumMagnitude)
         let minimum = try #require(model.state.settings.minimumMagnitude)
         try FilterCommandTests.run("clear", model)
-        let shown = "M ≥ \(MagnitudeBin.threshold(minimum))"
-        #expect(try Self.counts(model).status == "No filters: \(CountFormat.quakes(model.results.count)) (\(shown) still applies)")
+        let shown = "have magnitude \(MagnitudeBin.threshold(minimum)) or more"
+        #expect(try Self.counts(model).status == "No filters: \(CountFormat.quakes(model.results.count)); the list still shows only quakes that \(shown)")
         try model.send(.beginSearch)
         try model.send(.searchInput("place"))
         try model.send(.commitSearch)
         try FilterCommandTests.run("clear", model)
         #expect(try Self.counts(model).status
-                    == "No filters: \(CountFormat.quakes(model.results.count)) (\(shown) and /place still apply)")
+                    == "No filters: \(CountFormat.quakes(model.results.count)); the list still shows only quakes that match “place” and \(shown)")
     }
 
     @Test func aMessageFromOutsideIsNotOverwrittenByTheReport() throws {

@@ -162,12 +162,8 @@ extension BrowserState {
     mutating func reportFilters() {
         let count = results.countedTotal.map(CountFormat.quakes) ?? "counting…"
         // Without filters the count is not the store's when the search, `m` or near-home narrow it.
-        var narrowing: [String] = []
-        if let minimum = self.settings.minimumMagnitude { narrowing.append("M ≥ \(MagnitudeBin.threshold(minimum))") }
-        if !self.searchText.isEmpty { narrowing.append("/\(self.searchText)") }
-        if self.isNearHomeActive { narrowing.append("near home") }
-        let still = narrowing.isEmpty ? ""
-            : " (\(narrowing.joined(separator: " and ")) still appl\(narrowing.count == 1 ? "ies" : "y"))"
+        let clauses = narrowing.map(\.clause)
+        let still = clauses.isEmpty ? "" : "; the list still shows only quakes that \(clauses.joined(separator: " and "))"
         let report = self.filters.isEmpty
             ? "No filters: \(count)\(still)"
             : "Filters \(self.filters.joined(separator: " · ")): \(count); :clear removes them"
