@@ -95,35 +95,43 @@ extension Connection {
     /// it (issue 53): the event keeps its preferred report's code, the others find it too; so
     /// does a code ComCat merged into it (`WriteTransaction+Aliases.swift`).
     public func quake(code: String) throws(SQLiteError) -> StoredQuake? {
-        guard let id = try eventID(naming: code) else { return nil }
-        let statement = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE id = ?")
-        try statement.bind(id, at: 1)
-        return try statement.step() ? StoredQuake(statement) : nil
+        // Most codes are an event's row: one lookup.
+        let row = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE code = ?")
+        defer { row.reset() }
+        try row.bind(code, at: 1)
+        if try row.step() { return StoredQuake(row) }
+        guard let id = try eventID(namingOther: code) else { return nil }
+        let event = try cachedStatement("SELECT \(StoredQuake.columns) FROM quake WHERE id = ?")
+        defer { event.reset() }
+        try event.bind(id, at: 1)
+        return try event.step() ? StoredQuake(event) : nil
     }
 
     /// The code of the event `code` names (as `quake(code:)` finds it): `code` itself for an
     /// event's row, else the row's code of the event it is a report of or was merged into.
     public func eventCode(naming code: String) throws(SQLiteError) -> String? {
-        guard let id = try eventID(naming: code) else { return nil }
+        if try cachedScalar("SELECT 1 FROM quake WHERE code = ?", [.text(code)]) != .null { return code }
+        guard let id = try eventID(namingOther: code) else { return nil }
         return try cachedScalar("SELECT code FROM quake WHERE id = ?", [.integer(id)]).string
     }
 
-    /// The `quake.id` of the event `code` names: its row, the event of its report, or the event
-    /// of the code ComCat merged it into.
-    private func eventID(naming code: String) throws(SQLiteError) -> Int64? {
-        if let id = try eventID(reportCode: code) { return id }
+    /// The `quake.id` of the event a code that is no event's row names: the event of its report,
+    /// or the event of the code ComCat merged it into.
+    private func eventID(namingOther code: String) throws(SQLiteError) -> Int64? {
+        if let id = try eventID(ofReport: code) { return id }
         guard try hasTable("quake_alias") else { return nil }
         let alias = try cachedStatement("SELECT code FROM quake_alias WHERE alias = ?")
+        defer { alias.reset() }
         try alias.bind(code, at: 1)
         guard try alias.step() else { return nil }
         let event = alias.text(at: 0)
         alias.reset()
-        return try eventID(reportCode: event)
+        if let id = try cachedScalar("SELECT id FROM quake WHERE code = ?", [.text(event)]).int64 { return id }
+        return try eventID(ofReport: event)
     }
 
-    /// The `quake.id` of the event one of whose reports has the code `code`.
-    private func eventID(reportCode code: String) throws(SQLiteError) -> Int64? {
-        if let id = try cachedScalar("SELECT id FROM quake WHERE code = ?", [.text(code)]).int64 { return id }
+    /// The `quake.id` of the event whose other report has the code `code` (schema 14's `report`).
+    private func eventID(ofReport code: String) throws(SQLiteError) -> Int64? {
         guard try hasReportTable() else { return nil }
         return try cachedScalar("SELECT event FROM report WHERE code = ?", [.text(code)]).int64
     }
