@@ -1,5 +1,5 @@
 import QuakeModel
-/// The statements association and staging run once or more per segment or report, held by the
+/// The statements association, staging and the upsert's lookups run once or more per segment or report, held by the
 /// transaction: `Connection.cachedStatement` hashes the SQL text at every call, and a month of
 /// another agency's reports into 1,000,000 quakes made ~150,000 such calls (2% of its time,
 /// perf, 2026-12-03). They are kept in an array by case: a dictionary's lookup was a third of
@@ -9,7 +9,7 @@ extension WriteTransaction {
     enum HeldStatement: Int, CaseIterable {
         case rowsByTime, rowByID, reportsByTime, reportsByEvent, setCode, writeRow, setCount, insertRow
         case putReport, dropReport, extendDown, extendUp, walk, near, storedCode, maxID
-        case alias, setAlias, renameAliases, aliasedRow
+        case alias, setAlias, renameAliases, aliasedRow, keptFields, keptReportFields
 
         var sql: String {
             switch self {
@@ -33,6 +33,8 @@ extension WriteTransaction {
             case .setAlias: "INSERT OR REPLACE INTO quake_alias (alias, code, generated) VALUES (?, ?, ?)"
             case .renameAliases: "UPDATE quake_alias SET code = ?1 WHERE code = ?2 AND alias <> code"
             case .aliasedRow: "SELECT id, notes, agencies, updated FROM quake WHERE code = ?"
+            case .keptFields: "SELECT \(WriteTransaction.fillableColumns) FROM quake WHERE code = ?"
+            case .keptReportFields: "SELECT \(WriteTransaction.fillableColumns) FROM report WHERE code = ?"
             }
         }
     }

@@ -461,12 +461,12 @@ extension WriteTransaction {
     /// or another report of its event), if there is one. Reads only those columns: a CSV month
     /// re-imported pays one index lookup a row.
     func fillKeptFields(of record: inout QuakeRecord) throws(SQLiteError) {
-        let row = try connection.cachedStatement("SELECT \(Self.fillableColumns) FROM quake WHERE code = ?")
+        let row = try held(.keptFields)
         defer { row.reset() }
         try row.bind(record.code, at: 1)
         if try row.step() { return record.fill(keptFields, from: row) }
         guard try reportsMayExist() else { return }
-        let report = try connection.cachedStatement("SELECT \(Self.fillableColumns) FROM report WHERE code = ?")
+        let report = try held(.keptReportFields)
         defer { report.reset() }
         try report.bind(record.code, at: 1)
         if try report.step() { record.fill(keptFields, from: report) }
