@@ -14,6 +14,8 @@ public enum SampleCatalogue {
     static let sourceKey = "source"
     /// The process (`StoreOrigin.current`) whose import replaced the sample.
     static let replacedByKey = "sample.replacedBy"
+    /// The largest row id that process's commits had stored (`replacement(_:)`).
+    static let replacedThroughKey = "sample.replacedThroughID"
 
     /// Imports the sample into `container` if, and only if, the store is new: it has no quakes
     /// and has never committed a change (history token 0). A store emptied by `delete --all`
@@ -63,26 +65,37 @@ public enum SampleCatalogue {
     }
 
     /// Removes the sample rows and the label, inside the transaction that imports real data,
-    /// and notes which process that is: everything it commits is the first real download.
+    /// and notes which process that is: everything it commits is the first real download. Called
+    /// once a transaction of an import or a fetch window has stored its rows: in that process's
+    /// later transactions too, it notes how far their rows go (`replacement(_:)`).
     ///
     /// A sample quake with the user's notes stays, as an ordinary quake: nothing the user wrote
     /// is deleted without being asked (issue 31).
     /// - Returns: what was removed and kept, or nil when the store did not hold the sample.
     @discardableResult
     public static func removeSample(in tx: WriteTransaction) throws -> SampleReplacement? {
-        guard try isSample(tx.connection) else { return nil }
-        let removed = try tx.deleteQuakes(codePrefix: codePrefix, keepingNotes: true)
-        let kept = try tx.connection.scalar("SELECT count(*) FROM quake WHERE substr(code, 1, length(?1)) = ?1",
-                                            [.text(codePrefix)]).int64 ?? 0
-        try tx.connection.setMetaValue(nil, for: sourceKey)
-        try tx.connection.setMetaValue(StoreOrigin.current, for: replacedByKey)
-        return SampleReplacement(removed: removed, keptWithNotes: Int(kept))
+        var replacement: SampleReplacement?
+        if try isSample(tx.connection) {
+            let removed = try tx.deleteQuakes(codePrefix: codePrefix, keepingNotes: true)
+            let kept = try tx.connection.scalar("SELECT count(*) FROM quake WHERE substr(code, 1, length(?1)) = ?1",
+                                                [.text(codePrefix)]).int64 ?? 0
+            try tx.connection.setMetaValue(nil, for: sourceKey)
+            try tx.connection.setMetaValue(StoreOrigin.current, for: replacedByKey)
+            replacement = SampleReplacement(removed: removed, keptWithNotes: Int(kept))
+        }
+        if try tx.connection.metaValue(replacedByKey) == StoreOrigin.current {
+            let through = try tx.connection.scalar("SELECT max(id) FROM quake").int64 ?? 0
+            try tx.connection.setMetaValue(String(through), for: replacedThroughKey)
+        }
+        return replacement
     }
 
-    /// The process whose import replaced the sample, if one did: what it commits (every window of
-    /// a `fetch`, not only the first) is the first real download, which marks nothing new.
-    public static func replacingOrigin(_ db: Connection) throws -> String? {
-        try db.metaValue(replacedByKey)
+    /// The first real download, when one replaced the sample: its process (every window of a
+    /// `fetch`, not only the first), and the largest row id its commits stored. What it stored
+    /// marks nothing new (`Connection.forEachArrival(after:excluding:)`).
+    public static func replacement(_ db: Connection) throws -> ExcludedWrites? {
+        guard let origin = try db.metaValue(replacedByKey) else { return nil }
+        return ExcludedWrites(origin: origin, rowsThroughID: try db.metaValue(replacedThroughKey).flatMap { Int64($0) } ?? 0)
     }
 }
 

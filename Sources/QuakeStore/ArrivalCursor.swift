@@ -1,4 +1,18 @@
 import QuakeModel
+
+/// Writes that mark nothing new: one process's commits (the download that replaced the bundled
+/// sample, `SampleCatalogue.replacement`) and the rows they stored, every id up to
+/// `rowsThroughID`. A row scan (past the listed changes) starts above that id, so those rows are
+/// not counted there either.
+public struct ExcludedWrites: Sendable, Equatable {
+    public var origin: String
+    public var rowsThroughID: Int64
+
+    public init(origin: String, rowsThroughID: Int64) {
+        (self.origin, self.rowsThroughID) = (origin, rowsThroughID)
+    }
+}
+
 extension Connection {
     /// The most changes after a cursor whose codes `forEachArrival` lists (a few hundred KB);
     /// past it the rows above the cursor's id are scanned instead. 25 months imported after a
@@ -12,8 +26,8 @@ extension Connection {
 
     /// Calls `body` once for every quake inserted after `cursor` that is still stored, oldest
     /// commit first (or, `byTime`, oldest quake first), and returns the cursor to pass next time.
-    /// Transactions `excludingOrigin` committed are passed over (their rows still move the
-    /// cursor on).
+    /// Transactions `excluding`'s origin committed are passed over (their rows still move the
+    /// cursor on), and so are the rows they stored when the rows are scanned.
     ///
     /// Exact transactions name their inserted codes, up to `listingAtMost` changes after the
     /// cursor: past that, or for a bulk transaction (or history purged since the cursor), the
@@ -22,10 +36,10 @@ extension Connection {
     /// (a new row's id is larger than any given before: `WriteTransaction+RowIDs.swift`); a quake reported either way is
     /// reported once. `byTime` sorts the row scan in SQL (any size) and the named codes in memory
     /// (at most what the history lists), and merges the two.
-    public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil, byTime: Bool = false,
+    public func forEachArrival(after cursor: ArrivalCursor, excluding excluded: ExcludedWrites? = nil, byTime: Bool = false,
                                listingAtMost limit: Int = Connection.maxListedArrivals,
                                _ body: (StoredQuake) throws -> Void) throws -> ArrivalCursor {
-        try forEachArrival(after: cursor, excludingOrigin: excludingOrigin, byTime: byTime, listingAtMost: limit,
+        try forEachArrival(after: cursor, excluding: excluded, byTime: byTime, listingAtMost: limit,
                            agencyChanges: false) { quake, _ in try body(quake) }
     }
 
@@ -34,7 +48,7 @@ extension Connection {
     /// one left: the count differs, or the event shows another report's code), with what it
     /// showed then (`EarlierEvent`); an arrival has none. From the history's listed changes
     /// (`HistoryChange.oldAgencies`): the changes a row scan stands for are arrivals only.
-    public func forEachArrival(after cursor: ArrivalCursor, excludingOrigin: String? = nil, byTime: Bool = false,
+    public func forEachArrival(after cursor: ArrivalCursor, excluding excluded: ExcludedWrites? = nil, byTime: Bool = false,
                                listingAtMost limit: Int = Connection.maxListedArrivals, agencyChanges: Bool,
                                _ body: (StoredQuake, EarlierEvent?) throws -> Void) throws -> ArrivalCursor {
         let now = try arrivalCursor()
@@ -42,7 +56,7 @@ extension Connection {
         var codes: [String] = []
         var needsRowScan = false
         var changes = ListedChanges()
-        switch try history(after: cursor.token, excludingOrigin: excludingOrigin, listingAtMost: limit) {
+        switch try history(after: cursor.token, excludingOrigin: excluded?.origin, listingAtMost: limit) {
         case .expired:
             needsRowScan = true
         case .transactions(let transactions, _):
@@ -64,8 +78,10 @@ extension Connection {
             inserted ? try changes.earlier(ofArrival: quake, on: self)
                 : try changes.earlier(ofUpdated: quake, on: self, cursor: cursor)
         }
-        // Whether the row scan reports `quake` (a row inserted above the cursor's id).
-        func scanned(_ quake: StoredQuake) -> Bool { needsRowScan && quake.id > cursor.maxID && quake.id <= now.maxID }
+        // The rows the row scan reports: inserted above the cursor's id, and above the excluded
+        // writes' rows.
+        let scanFloor = max(cursor.maxID, excluded?.rowsThroughID ?? 0)
+        func scanned(_ quake: StoredQuake) -> Bool { needsRowScan && quake.id > scanFloor && quake.id <= now.maxID }
         // Named quakes the row scan does not reach (a reused id at or below the cursor's), in order.
         var listed: [(quake: StoredQuake, earlier: EarlierEvent?)] = []
         var seen = Set<String>(), seenIDs = Set<Int64>()
@@ -93,7 +109,7 @@ extension Connection {
         if needsRowScan {
             let order = byTime ? "time, code" : "id"
             let statement = try prepare("SELECT \(StoredQuake.columns) FROM quake WHERE id > ? AND id <= ? ORDER BY \(order)")
-            try statement.bind(cursor.maxID, at: 1)
+            try statement.bind(scanFloor, at: 1)
             try statement.bind(now.maxID, at: 2)
             while try statement.step() {
                 let quake = StoredQuake(statement)

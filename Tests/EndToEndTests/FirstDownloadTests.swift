@@ -43,6 +43,37 @@ struct FirstDownloadTests {
         #expect(screen.header.badges.allSatisfy { $0 != "sample data" }, "\(screen.header)")
         #expect(screen.quakeRows.allSatisfy { !$0.isNew }, "\(screen)")
     }
+
+    /// A scene that last looked at the sample, relaunched after the download that replaced it and
+    /// an import of more than `Connection.maxListedArrivals` quakes: only that import is new. (The
+    /// new rows past the listed changes are counted by id, from above the replacing download's.)
+    @Test(.timeLimit(.minutes(3)))
+    func aRelaunchAfterTheSampleWasReplacedCountsOnlyWhatCameAfterIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let state = dir.appending("state")
+        let first = dir.appending("first.txt"), second = dir.appending("second.txt")
+        try GeneratedCatalogue(count: 3_000, start: 1_672_531_200_000, days: 200, seed: 5).write(to: first)
+        try GeneratedCatalogue(count: 10_500, start: 1_704_067_200_000, days: 200, seed: 6).write(to: second)
+        let text = try String(contentsOf: second, encoding: .utf8)
+        try text.replacingOccurrences(of: "tc0", with: "td0").write(to: second, atomically: false, encoding: .utf8)
+        let tmux = try TmuxSession(columns: 120, rows: 20)
+        defer { tmux.close() }
+        let arguments = ["--state-dir", state.path, "--scene", "s"], environment = ["QUAKETUI_FEED_BASE_URL": "http://127.0.0.1:9/"]
+        let pane = try tmux.start(QuaketuiBinary.url.path, arguments, environment: environment, window: "s")
+        try tmux.waitForScreen(pane, timeout: 20, "the sample") { $0.header.badges.first == "sample data" }
+        try tmux.send(pane, "q")
+        #expect(try tmux.waitForExit(pane) == 0)
+
+        for file in [first, second] {
+            let imported = try QuaketuiBinary.run(["import", file.path], stateDirectory: state)
+            #expect(imported.status == 0, "\(imported.stderr)")
+        }
+        let again = try tmux.start(QuaketuiBinary.url.path, arguments, environment: environment, window: "again")
+        // The new quakes are counted after the first frame, in the background.
+        let screen = try tmux.waitForScreen(again, timeout: 20, "the new quakes counted") { $0.header.new != nil }
+        #expect(screen.header.segments == ["quaketui", "13,500 quakes", "10,500 new", "sort time ↓"], "\(screen.header)")
+    }
 }
 
 /// What the benchmark measures is what a user gets (issue 33): the store `fetch` builds window

@@ -67,7 +67,7 @@ final class LiveMonitor {
         var looked: (quakes: [QuakeRecord], count: Int)?
         if let sinceLooked {
             var since: (quakes: [QuakeRecord], count: Int) = ([], 0)
-            _ = try db.forEachArrival(after: sinceLooked, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
+            _ = try db.forEachArrival(after: sinceLooked, excluding: try SampleCatalogue.replacement(db)) { quake in
                 if since.quakes.count < LiveState.maximumTracked { since.quakes.append(quake.record) }
                 since.count += 1
             }
@@ -79,7 +79,7 @@ final class LiveMonitor {
         var quakes: [QuakeRecord] = []
         var count = 0
         var firstID: Int64?
-        let next = try db.forEachArrival(after: cursor, excludingOrigin: try SampleCatalogue.replacingOrigin(db)) { quake in
+        let next = try db.forEachArrival(after: cursor, excluding: try SampleCatalogue.replacement(db)) { quake in
             if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) }
             count += 1
             firstID = min(firstID ?? quake.id, quake.id)
