@@ -148,6 +148,12 @@ struct LiveBrowserTests {
         #expect(object["place"] as? String == "Close to Tokyo, Japan" && object["bearing"] as? Double == 39)
         let distance = WatchAndConfigTests.haversine(Self.homeLatitude, Self.homeLongitude, 35.1, 139.1)
         #expect(abs((object["distanceKm"] as? Double ?? 0) - distance) <= 0.051, "\(object)")
+        // Otherwise exactly watch --json's object (this watch has no --near): the reports, and
+        // home's predicted intensity and S-wave time.
+        let watched = try #require(printed.first { $0["code"] as? String == "lt0004" })
+        #expect(object["intensityAtHome"] is Double, "\(object)")
+        let rest = object.filter { $0.key != "distanceKm" && $0.key != "bearing" }
+        #expect(NSDictionary(dictionary: rest) == NSDictionary(dictionary: watched), "command: \(object)\nwatch: \(watched)")
         let bells = try panes.map { try fixture.tmux.format($0, "#{window_bell_flag}") }
         #expect(bells.filter { $0 == "1" }.count == 1, "one bell across the panes: \(bells)")
         let ledger = try propertyList(at: fixture.state.appendingPathComponent("alerts.plist"))

@@ -102,7 +102,7 @@ final class LiveMonitor {
         guard alerts.claim(alert) else { return false }
         guard let command = appStorage.value(for: AppKeys.alertCommand), !command.isEmpty else { return true }
         do {
-            guard let json = try AlertCommand.json(alert, container: container) else { return true }
+            guard let json = try AlertCommand.json(alert, home: AlertRule(appStorage).home, container: container) else { return true }
             AlertCommand.run(command, json: json, code: alert.code) { inbox.post(.showMessage($0, isError: true)) }
         } catch {
             inbox.post(.showMessage("The alert command was not run: \(error)", isError: true))

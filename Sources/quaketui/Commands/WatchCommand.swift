@@ -155,12 +155,12 @@ enum WatchCommand {
             let rule = AlertRule(settings)
             let home = settings.value(for: AppKeys.home).map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) }
             // The alerts of what arrived together, with their quakes, said once all are read.
-            var raised: [(alert: AlertRule.Alert, quake: QuakeRecord)] = []
+            var raised: [AlertRule.Alert] = []
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor, byTime: true, agencyChanges: true) { quake, was in
                     // An event printed again alerts as before: only under a code new since the cursor.
                     if alerts != nil, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()) {
-                        raised.append((alert, quake.record))
+                        raised.append(alert)
                     }
                     let (admitted, distance) = filter.admits(quake.record)
                     guard admitted else { return }
@@ -176,7 +176,7 @@ enum WatchCommand {
                     }
                 }
             }
-            if let alerts { try say(raised, claimingIn: alerts, settings: settings, rule: rule, home: home, miles: miles) }
+            if let alerts { try say(raised, claimingIn: alerts, settings: settings, rule: rule, home: home, miles: miles, container: container) }
             output.flush()
         }
     }
@@ -185,15 +185,14 @@ enum WatchCommand {
     /// arrived together) that no other process or pane has claimed: the one that matters most
     /// first, as the browser's status line and `quaketui status` choose it (`AlertRule.ranked`),
     /// not in their order of arrival.
-    static func say(_ raised: [(alert: AlertRule.Alert, quake: QuakeRecord)], claimingIn alerts: AlertCommand,
-                    settings: AppStorage, rule: AlertRule, home: GeoPoint?, miles: Bool) throws {
-        let quakes = Dictionary(raised.map { ($0.alert.code, $0.quake) }, uniquingKeysWith: { first, _ in first })
-        for alert in AlertRule.ranked(raised.map(\.alert)) where alerts.claim(alert) {
+    static func say(_ raised: [AlertRule.Alert], claimingIn alerts: AlertCommand, settings: AppStorage, rule: AlertRule,
+                    home: GeoPoint?, miles: Bool, container: PersistentContainer) throws {
+        for alert in AlertRule.ranked(raised) where alerts.claim(alert) {
             // The bell itself, which the printer's sanitizer would strip, then the sentence.
             ringBell()
             printError(alert.sentence(miles: miles, homeName: rule.homeName))
-            if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty, let quake = quakes[alert.code] {
-                let json = try QuakeJSON.arrival(quake, distanceKm: alert.distance, bearing: alert.bearing, home: home).line()
+            if let command = settings.value(for: AppKeys.alertCommand), !command.isEmpty,
+               let json = try AlertCommand.json(alert, home: home, container: container) {
                 AlertCommand.run(command, json: json, code: alert.code) { printError($0) }
             }
         }

@@ -23,10 +23,15 @@ struct AlertCommand: Sendable {
         (try? ledger.claim(alert.code)) ?? false
     }
 
-    /// The quake as the command reads it: `watch --json`'s object, one line.
-    static func json(_ alert: AlertRule.Alert, container: PersistentContainer) throws -> String? {
-        guard let quake = try container.viewContext.read({ try $0.quake(code: alert.code) }) else { return nil }
-        return try QuakeJSON.arrival(quake.record, distanceKm: alert.distance, bearing: alert.bearing).line()
+    /// The quake as the command reads it: `watch --json`'s object, one line, with its reports and
+    /// what it predicts at `home`, and the alert's distance and bearing from home.
+    static func json(_ alert: AlertRule.Alert, home: GeoPoint?, container: PersistentContainer) throws -> String? {
+        let read = try container.viewContext.read { db -> (QuakeRecord, [QuakeRecord])? in
+            guard let quake = try db.quake(code: alert.code) else { return nil }
+            return (quake.record, try db.reports(ofEvent: quake.record.code))
+        }
+        guard let (quake, reports) = read else { return nil }
+        return try QuakeJSON.arrival(quake, distanceKm: alert.distance, bearing: alert.bearing, home: home, reports: reports).line()
     }
 
     /// Runs `/bin/sh -c command` with `json` on stdin, in the background; its output is
