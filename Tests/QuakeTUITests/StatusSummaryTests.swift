@@ -48,5 +48,11 @@ import Testing
         var hostile = quake
         hostile.place = "bad\u{1B}[31mplace\nnext"
         #expect(!summary.render(hostile, format: "%p").contains("\u{1B}"))
+        // tmux reads `#[…]` in a status line as a style and `#(…)` as a command: a feed's text
+        // reaches it as text (`##` shows one `#`); the user's own format keeps its styles.
+        var styled = quake
+        styled.place = "#[fg=red,reverse]TMUX#(touch /tmp/x)"
+        styled.code = "a#b"
+        #expect(summary.render(styled, format: "#[bold]%m %p %c") == "#[bold]M4.4 ##[fg=red,reverse]TMUX##(touch /tmp/x) a##b")
     }
 }

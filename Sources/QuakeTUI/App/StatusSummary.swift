@@ -97,8 +97,8 @@ public struct StatusSummary: Sendable {
             case "i"?: out += felt.map { FeltIntensity.numeral($0.whole) } ?? ""
             case "I"?: out += felt?.label ?? ""
             case "a"?: out += Self.age(seconds: age(quake))
-            case "p"?: out += quake.place
-            case "c"?: out += quake.code
+            case "p"?: out += Self.tmuxText(quake.place)
+            case "c"?: out += Self.tmuxText(quake.code)
             case "%"?: out += "%"
             case let other?: out += "%" + String(other)
             case nil: out += "%"
@@ -107,6 +107,10 @@ public struct StatusSummary: Sendable {
         // One line, no control bytes (a place from a feed reaches the status bar as text only).
         return QuakeFormat.singleLine(out)
     }
+
+    /// A feed's text as tmux shows it in a status line: each `#` doubled, so that a place cannot
+    /// style the line (`#[…]`) or name a command (`#(…)`); tmux shows `##` as one `#`.
+    static func tmuxText(_ text: String) -> String { text.replacingOccurrences(of: "#", with: "##") }
 
     /// Seconds from the quake's origin to `now`.
     func age(_ quake: QuakeRecord) -> TimeInterval { now.timeIntervalSince1970 - Double(quake.time) / 1000 }

@@ -29,7 +29,8 @@ enum StatusCommand {
 
             --format takes text with placeholders:
             \(StatusSummary.placeholders.map { "  \($0.0)  \($0.1)" }.joined(separator: "\n"))
-            Any other '%' is refused (a usage error). The default is '\(StatusSummary.defaultFormat(hasHome: true))' with a home, '\(StatusSummary.defaultFormat(hasHome: false))' without.
+            A '#' in a place or code is doubled (tmux shows '##' as '#'), so a feed's text
+            cannot style the line. Any other '%' is refused (a usage error). The default is '\(StatusSummary.defaultFormat(hasHome: true))' with a home, '\(StatusSummary.defaultFormat(hasHome: false))' without.
             """,
         options: [
             .init(name: "format", value: "TEXT", help: "The line's layout, with placeholders (see above)."),
