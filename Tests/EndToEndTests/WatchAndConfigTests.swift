@@ -311,6 +311,8 @@ import Testing
         #expect(try QuaketuiBinary.config("minimumMagnitude", "2.5", stateDirectory: dir.url).stdout == "2.5\n")
         #expect(try QuaketuiBinary.config("minimumMagnitude", "--unset", stateDirectory: dir.url).stdout == "—\n")
         #expect(try QuaketuiBinary.config("alertMagnitude", "5.96", stateDirectory: dir.url).stdout == "M 5.96 (quakes shown M 6.0 and up)\n")
+        #expect(try QuaketuiBinary.config("alertIntensity", "4.55", stateDirectory: dir.url).stdout == "4.55 (predicted 4.6 and up)\n")
+        #expect(try QuaketuiBinary.config("alertIntensity", "4.5", stateDirectory: dir.url).stdout == "4.5\n")
         #expect(try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: dir.url).stdout == "M 6\n")
         #expect(try QuaketuiBinary.config("alertRadius", "250", stateDirectory: dir.url).stdout == "250 km\n")
         #expect(try QuaketuiBinary.config("alertCommand", "cat > /tmp/x", stateDirectory: dir.url).stdout == "cat > /tmp/x\n")

@@ -72,6 +72,11 @@ import Testing
         let exact = AlertRule(home: Self.aksaray, minimumIntensity: felt.oneDecimal)
         let above = AlertRule(home: Self.aksaray, minimumIntensity: felt.oneDecimal + 0.1)
         #expect(exact.alert(for: small, now: Self.now) != nil && above.alert(for: small, now: Self.now) == nil)
+        // Between two tenths: the predicted value must be at least the setting (4.55 takes 4.6, not 4.5).
+        let between = AlertRule(home: Self.aksaray, minimumIntensity: felt.oneDecimal + 0.05)
+        let justBelow = AlertRule(home: Self.aksaray, minimumIntensity: felt.oneDecimal - 0.05)
+        #expect(between.alert(for: small, now: Self.now) == nil && justBelow.alert(for: small, now: Self.now) != nil)
+        #expect(AlertRule.tenths(atLeast: 4.55) == 46 && AlertRule.tenths(atLeast: 4.5) == 45 && AlertRule.tenths(atLeast: 4.3) == 43)
     }
 
     /// Through the browser: the lead on the status line, the others in the message log (`L`).

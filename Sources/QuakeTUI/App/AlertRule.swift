@@ -40,7 +40,11 @@ public struct AlertRule: Equatable, Sendable {
     }
 
     /// `alertIntensity` in tenths (4.5 → 45), the way `FeltIntensity.tenths` is compared.
-    var minimumTenths: Int? { minimumIntensity.map { Int(($0 * 10).rounded()) } }
+    var minimumTenths: Int? { minimumIntensity.map(Self.tenths(atLeast:)) }
+
+    /// The lowest intensity in tenths that is at least `minimum` (4.5 → 45, 4.55 → 46: an
+    /// intensity is predicted to one decimal, and 4.5 is less than 4.55).
+    public static func tenths(atLeast minimum: Double) -> Int { Int((minimum * 10 - 1e-9).rounded(.up)) }
 
     /// Why a quake alerts.
     public struct Alert: Equatable, Sendable {

@@ -78,6 +78,12 @@ enum ConfigCommand {
         return "\(prefix)\(value.formatted()) (quakes shown \(prefix)\(shown) and up)"
     }
 
+    /// `alertIntensity` as it applies: `4.5`, or `4.55 (predicted 4.6 and up)`.
+    static func intensityThreshold(_ value: Double) -> String {
+        let shown = String(format: "%.1f", Double(AlertRule.tenths(atLeast: value)) / 10)
+        return Double(shown) == value ? shown : "\(value.formatted()) (predicted \(shown) and up)"
+    }
+
     static let settings: [Setting] = [
         setting(AppKeys.minimumMagnitude, "Hide quakes below this magnitude (default: none).",
                 expected: "a number such as 2.5", parse: { text, _ in some(number(text)) },
@@ -127,7 +133,7 @@ enum ConfigCommand {
                 text: { $0.map { "\($0.formatted()) km" } ?? "—" }, json: { $0 }),
         setting(AppKeys.alertIntensity, "A new quake predicted to be felt at home this strongly alerts: MMI 1-10, one decimal (default: none).",
                 expected: "a Modified Mercalli intensity from 1 to 10, such as 4.5", parse: { text, _ in some(number(text)) },
-                text: { $0.map { String(format: "%.1f", $0) } ?? "—" }, json: { $0 }),
+                text: { $0.map(intensityThreshold) ?? "—" }, json: { $0 }),
         setting(AppKeys.agencyPreference, "Whose solution a quake several agencies reported shows, after reviewed before automatic: agencies by commas; local-network is the local network in its own region.",
                 expected: "agencies separated by commas, such as local-network,usgs,emsc,isc", names: [],
                 parse: { text, _ in AgencyPreference(parsing: text).map { some($0.text) } ?? nil },
