@@ -27,6 +27,26 @@ struct FeltAlertEndToEndTests {
         return F.numeral(magnitude, northKm: northKm, depth: depth) + " " + words[whole - 1]
     }
 
+    /// One import of more quakes than a read keeps (`LiveState.maximumTracked`, 5,000), oldest
+    /// first as FDSN text and CSV come: the newest quake, past the kept ones, alerts too.
+    @Test func aQuakePastTheFirstFiveThousandOfABulkImportAlertsToo() throws {
+        let pane = try BrowserPane(columns: 150, rows: 40, scene: "bulk")
+        defer { pane.close() }
+        _ = try pane.settle()
+        let state = pane.dir.url
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
+        let small = (0..<6_000).map { i in
+            Self.featureBeforeNow("bulk\(i)", 2.0, northKm: 0, minutesAgo: 50 - Int64(i / 200), place: "Off Chile", latitude: -33, longitude: -72)
+        }
+        let first = Self.featureBeforeNow("bulkold", 6.9, northKm: 0, minutesAgo: 55, place: "Near Iquique, Chile", latitude: -20.2, longitude: -70.1)
+        let last = Self.featureBeforeNow("bulknew", 6.8, northKm: 0, minutesAgo: 1, place: "Off Valparaiso, Chile", latitude: -33, longitude: -72)
+        try F.importing([first] + small + [last], into: state, "bulk.geojson", folder: state)
+        let lead = "ALERT M 6.9 Near Iquique, Chile"
+        let screen = try pane.tmux.waitForScreen(pane.target, timeout: 30, "the alerts") { $0.status.message?.hasPrefix(lead) == true }
+        #expect(screen.status.message == lead + " (+1 more: L, n)", "\(screen.status)")
+        #expect(Set(try propertyList(at: state.appendingPathComponent("alerts.plist")).keys) == ["bulkold", "bulknew"])
+    }
+
     @Test func alertsByIntensityAloneAndSeveralAtOnceLedByTheStrongestShaking() throws {
         let pane = try BrowserPane(columns: 150, rows: 40, scene: "felt")
         defer { pane.close() }

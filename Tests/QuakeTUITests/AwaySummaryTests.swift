@@ -198,6 +198,36 @@ import Testing
         #expect(state.live.lookedReadStart == nil)
     }
 
+    /// A bulk import past the quakes a read keeps (`LiveState.maximumTracked`): the runtime keeps
+    /// those past them that alert, and sums their largest and those near home, so the summary and
+    /// the alerts are of every quake that arrived, and `n` says it walks the marked ones.
+    @Test func pastTheQuakesAReadKeepsTheSummaryAndTheAlertsStillHoldEveryQuake() {
+        var settings = AppSettings(timeZone: .utc)
+        settings.home = Self.home
+        let app = AppState(sceneID: "p", settings: settings, columns: 80, rows: 12)
+        var state = BrowserState(app: app, results: PureUpdateTests.snapshot(app.request, [("day1", ["a1"])], generation: 1))
+        let mark = Self.t0.addingTimeInterval(-3_600)
+        _ = state.update(.resize(columns: 80, rows: 12), at: mark)
+        state.live.seen = Self.cursor(12)
+        state.live.looked = LiveState.Looked(cursor: Self.cursor(12), time: mark)
+        let rule = AlertRule(minimumMagnitude: 6, home: Self.home)
+        // Kept: Chile; past it, read and counted: Vanuatu (it alerts, the largest) and the quake near home.
+        var arrivals = Self.arrivals([Self.chile], through: 18, rule: rule, at: Self.t0)
+        arrivals.count = 3
+        for quake in [Self.vanuatu, Self.nearby] { arrivals.untracked.add(quake, rule: rule, now: Self.t0, nearRadius: settings.nearRadius) }
+        #expect(arrivals.untracked.alerting == [Self.vanuatu])
+        let effects = state.update(.quakesArrived(arrivals), at: Self.t0)
+        #expect(effects.compactMap { if case .alert(let alert) = $0 { alert.code } else { nil } } == ["v1"])
+        let line = "Since 21:13: 3 new, largest M 6.1 Vanuatu, 1 near home (\(Self.nearbyNumeral))"
+        #expect(state.messageLog.entries.map(\.text).contains(line), "\(state.messageLog.entries.map(\.text))")
+        #expect(state.status.message?.hasPrefix("ALERT M 6.1 95 km W of Port-Olry, Vanuatu") == true, "\(state.status)")
+        #expect(state.live.walk == LiveState.Walk(codes: ["c1"], since: mark, count: 3))
+        #expect(state.live.newTotal == 3 && state.live.newCodes == ["c1"])
+        // `n` walks the one marked, and says how many came.
+        _ = state.jumpToNewQuake(FoundAmong(offset: 0, position: 1, count: 1))
+        #expect(state.status.message == "New quake 1 of 1 marked since 21:13 (3 new)")
+    }
+
     @Test func aRelaunchWithNothingNewSaysNothingAndAnOldSceneFileStartsItsMark() {
         let app = AppState(sceneID: "p", settings: AppSettings(timeZone: .utc), columns: 80, rows: 12)
         let base = BrowserState(app: app, results: PureUpdateTests.snapshot(app.request, [("day1", ["a1"])], generation: 1))

@@ -38,10 +38,12 @@ public struct AwaySummary: Equatable, Sendable {
 
     /// Takes in arrived `quakes` (of `count` in all: a bulk import lists only the first ones).
     /// Near home means within `nearRadius` km of `home` (the `~` filter's radius).
-    public mutating func add(_ quakes: some Sequence<QuakeRecord>, count: Int, home: GeoPoint?, nearRadius: Double) {
+    /// `keepingCodes: false` keeps none (the quakes past those a read keeps, `UntrackedArrivals`).
+    public mutating func add(_ quakes: some Sequence<QuakeRecord>, count: Int, home: GeoPoint?, nearRadius: Double,
+                             keepingCodes: Bool = true) {
         self.count += count
         for quake in quakes {
-            if codes.count < LiveState.maximumTracked { codes.append(quake.code) }
+            if keepingCodes, codes.count < LiveState.maximumTracked { codes.append(quake.code) }
             if let magnitude = quake.magnitude, magnitude > (largestMagnitude ?? -.infinity) {
                 // The region as the list shows the place (a name in capitals title-cased).
                 largest = (magnitude, QuakeFormat.singleLine(QuakeRecord.region(ofPlace: PlaceName.displayed(quake.place))))
@@ -54,6 +56,14 @@ public struct AwaySummary: Equatable, Sendable {
                 strongestNearHome = max(strongestNearHome ?? felt.whole, felt.whole)
             }
         }
+    }
+
+    /// Takes in the largest and those near home of `other`, quakes that came after the ones
+    /// added (past those a read keeps: `UntrackedArrivals.summary`), already counted.
+    public mutating func add(untracked other: AwaySummary) {
+        if let theirs = other.largest, theirs.magnitude > (largestMagnitude ?? -.infinity) { largest = theirs }
+        nearHome += other.nearHome
+        if let strongest = other.strongestNearHome { strongestNearHome = max(strongestNearHome ?? strongest, strongest) }
     }
 
     /// Quakes deleted since they arrived are no longer counted, nor walked.

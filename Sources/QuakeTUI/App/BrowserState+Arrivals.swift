@@ -29,6 +29,13 @@ extension BrowserState {
         self.live.newTotal -= arrivals.removed.count
         var effects: [Effect] = []
         var alerts: [AlertRule.Alert] = []
+        // An alert this scene has shown (before a relaunch, say) is not shown again.
+        func check(_ quake: QuakeRecord) {
+            guard !self.live.alerted.contains(quake.code), let alert = arrivals.rule.alert(for: quake, now: arrivals.now) else { return }
+            alerts.append(alert)
+            effects.append(.alert(alert))
+            self.live.alerted.append(quake.code)
+        }
         for quake in arrivals.quakes where !self.live.newCodes.contains(quake.code) {
             // Once some are counted but not marked, later ones are not marked either: the count
             // of rows from the first new one is then what holds them all.
@@ -36,13 +43,10 @@ extension BrowserState {
                 self.live.newCodes.insert(quake.code)
             }
             self.live.newTotal += 1
-            // An alert this scene has shown (before a relaunch, say) is not shown again.
-            if !self.live.alerted.contains(quake.code), let alert = arrivals.rule.alert(for: quake, now: arrivals.now) {
-                alerts.append(alert)
-                effects.append(.alert(alert))
-                self.live.alerted.append(quake.code)
-            }
+            check(quake)
         }
+        // Past the quakes a read keeps, those that alert (counted in `count`, not marked).
+        for quake in arrivals.untracked.alerting { check(quake) }
         self.live.newTotal += arrivals.count - arrivals.quakes.count
         if let first = arrivals.firstID { self.live.firstNewID = min(self.live.firstNewID ?? first, first) }
         if let total = arrivals.recountedTotal { self.live.newTotal = total }
@@ -108,7 +112,9 @@ extension BrowserState {
         // Past the marked ones (a bulk import), `n` walks those and says how many are new in all;
         // after a summary, the quakes since the time it counted from.
         let marked = if let walk = self.live.walk, !walk.codes.isEmpty {
-            " since " + AwaySummary.time(walk.since, now: self.now, timeZone: self.settings.resolvedTimeZone)
+            (walk.count > walk.codes.count ? " marked" : "")
+                + " since " + AwaySummary.time(walk.since, now: self.now, timeZone: self.settings.resolvedTimeZone)
+                + (walk.count > walk.codes.count ? " (\(CountFormat.grouped(walk.count)) new)" : "")
         } else {
             self.live.isOverflowing ? " marked (\(CountFormat.grouped(self.live.newTotal)) new)" : ""
         }

@@ -47,8 +47,11 @@ extension BrowserState {
     /// focus, the mark moves on. A walk after a summary takes in what arrives after it.
     mutating func noteArrivals(_ arrivals: QuakeArrivals, alerts: [AlertRule.Alert], isLaunch: Bool) {
         if var walk = self.live.walk {
+            let before = walk.codes.count
             walk.codes.removeAll { arrivals.removed.contains($0) }
+            walk.count -= before - walk.codes.count
             for quake in arrivals.quakes where walk.codes.count < LiveState.maximumTracked { walk.codes.append(quake.code) }
+            walk.count = max(walk.codes.count, walk.count + arrivals.count)
             self.live.walk = walk
         }
         self.live.away?.remove(arrivals.removed)
@@ -58,12 +61,15 @@ extension BrowserState {
             var away = AwaySummary(since: looked.time)
             let since = arrivals.sinceLooked ?? (arrivals.quakes, arrivals.count)
             away.add(since.quakes, count: since.count, home: self.settings.home, nearRadius: self.settings.nearRadius)
-            let codes = Set(away.codes)
+            let untracked = arrivals.sinceLooked == nil ? arrivals.untracked : arrivals.untrackedSinceLooked
+            away.add(untracked: untracked.summary)
+            let codes = Set(away.codes).union(untracked.alerting.map(\.code))
             away.alerts = alerts.filter { codes.contains($0.code) }
             self.live.away = away
             comeBack()
         } else if !self.live.hasFocus, var away = self.live.away {
             away.add(arrivals.quakes, count: arrivals.count, home: self.settings.home, nearRadius: self.settings.nearRadius)
+            away.add(untracked: arrivals.untracked.summary)
             away.alerts += alerts
             self.live.away = away
         } else {
@@ -82,7 +88,7 @@ extension BrowserState {
         guard let away = self.live.away,
               let sentence = away.sentence(homeName: self.settings.homeName, now: self.now, timeZone: self.settings.resolvedTimeZone)
         else { return }
-        self.live.walk = away.codes.isEmpty ? nil : LiveState.Walk(codes: away.codes, since: away.since)
+        self.live.walk = away.codes.isEmpty ? nil : LiveState.Walk(codes: away.codes, since: away.since, count: away.count)
         let ranked = AlertRule.ranked(away.alerts)
         if let lead = ranked.first {
             // The alerts were logged as they came: the summary joins them, the lead speaks again.

@@ -84,6 +84,12 @@ public struct LiveState: Equatable, Sendable {
     public struct Walk: Equatable, Sendable {
         public var codes: [String]
         public var since: Date
+        /// How many arrived since (more than `codes` after a bulk import).
+        public var count: Int
+
+        public init(codes: [String], since: Date, count: Int? = nil) {
+            (self.codes, self.since, self.count) = (codes, since, max(count ?? codes.count, codes.count))
+        }
     }
 
     /// At a process's first read of arrivals (a relaunch), where the quakes that came while no one
@@ -130,6 +136,10 @@ public struct QuakeArrivals: Equatable, Sendable {
         get { lookedQuakes.map { ($0, lookedCount) } }
         set { (lookedQuakes, lookedCount) = (newValue?.quakes, newValue?.count ?? 0) }
     }
+    /// The quakes past `quakes` (counted in `count`): those that alert, and their summary.
+    public var untracked = UntrackedArrivals()
+    /// The same of `sinceLooked`'s quakes.
+    public var untrackedSinceLooked = UntrackedArrivals()
     /// The events revised after the scene's `seen` mark (`LiveState.Tracking.revisedAfter`), at
     /// most `LiveState.maximumTracked`; nil when not read.
     public var revised: Set<String>?
@@ -146,6 +156,25 @@ public struct QuakeArrivals: Equatable, Sendable {
         self.cursor = cursor
         self.rule = rule
         self.now = now
+    }
+}
+
+/// The quakes of a read past the first `LiveState.maximumTracked` it keeps (`QuakeArrivals.quakes`),
+/// which it counts: as the runtime reads them, those that alert by the rule are kept, and the
+/// largest and those near home summed (`AwaySummary`), so that no alert and no line of the away
+/// summary depends on where in a bulk import a quake came.
+public struct UntrackedArrivals: Equatable, Sendable {
+    /// Those that alert (the update checks them as it checks `quakes`), at most `maximumTracked`.
+    public var alerting: [QuakeRecord] = []
+    /// Their largest and those near home (its count and codes unused).
+    public var summary = AwaySummary(since: Date(timeIntervalSince1970: 0))
+
+    public init() {}
+
+    /// Takes in one more quake past the kept ones.
+    public mutating func add(_ quake: QuakeRecord, rule: AlertRule, now: Date, nearRadius: Double) {
+        if alerting.count < LiveState.maximumTracked, rule.alert(for: quake, now: now) != nil { alerting.append(quake) }
+        summary.add(CollectionOfOne(quake), count: 0, home: rule.home, nearRadius: nearRadius, keepingCodes: false)
     }
 }
 

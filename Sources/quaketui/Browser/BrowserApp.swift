@@ -584,7 +584,7 @@ final class BrowserApp {
         let arrivals: QuakeArrivals
         do {
             arrivals = try live.arrivals(after: model.state.live.readThrough ?? model.state.live.seen, tracking: model.state.live.tracking,
-                                         sinceLooked: model.state.live.lookedReadStart)
+                                         sinceLooked: model.state.live.lookedReadStart, nearRadius: model.state.settings.nearRadius)
         } catch {
             show(BrowserModel.arrivalsFailure(error))
             return
@@ -609,10 +609,10 @@ final class BrowserApp {
             return
         }
         arrivalsReading = true
-        let live = model.state.live, rule = AlertRule(appStorage), inbox = inbox
+        let live = model.state.live, rule = AlertRule(appStorage), nearRadius = model.state.settings.nearRadius, inbox = inbox
         reader.submit(generation: 0, { db in
             try LiveMonitor.arrivals(in: db, after: live.readThrough ?? live.seen, tracking: live.tracking,
-                                     sinceLooked: live.lookedReadStart, rule: rule)
+                                     sinceLooked: live.lookedReadStart, rule: rule, nearRadius: nearRadius)
         }) { _, result in inbox.post(.arrivals(result)) }
     }
 

@@ -51,37 +51,47 @@ final class LiveMonitor {
     ///
     /// With `sinceLooked` (a relaunch: `LiveState.lookedReadStart`), the quakes inserted after it
     /// are read too, for what arrived while the scene was away.
-    func arrivals(after cursor: ArrivalCursor?, tracking: LiveState.Tracking, sinceLooked: ArrivalCursor? = nil) throws -> QuakeArrivals {
+    func arrivals(after cursor: ArrivalCursor?, tracking: LiveState.Tracking, sinceLooked: ArrivalCursor? = nil,
+                  nearRadius: Double) throws -> QuakeArrivals {
         let rule = AlertRule(appStorage)
         return try container.viewContext.read { db in
-            try Self.arrivals(in: db, after: cursor, tracking: tracking, sinceLooked: sinceLooked, rule: rule)
+            try Self.arrivals(in: db, after: cursor, tracking: tracking, sinceLooked: sinceLooked, rule: rule, nearRadius: nearRadius)
         }
     }
 
     /// `arrivals(after:tracking:sinceLooked:)` in the caller's read of `db` (a background
     /// reader's, after a commit: 300 new quakes at 5,000,000 took 7 ms of the loop), with the
-    /// alert settings `rule`.
+    /// alert settings `rule` and the scene's `nearRadius` (for the away summary).
     nonisolated static func arrivals(in db: Connection, after cursor: ArrivalCursor?, tracking: LiveState.Tracking,
-                                     sinceLooked: ArrivalCursor?, rule: AlertRule) throws -> QuakeArrivals {
-        guard let cursor else { return QuakeArrivals(quakes: [], cursor: try db.arrivalCursor(), rule: rule, now: Date()) }
-        var looked: (quakes: [QuakeRecord], count: Int)?
-        if let sinceLooked {
-            var since: (quakes: [QuakeRecord], count: Int) = ([], 0)
-            _ = try db.forEachArrival(after: sinceLooked, excluding: try SampleCatalogue.replacement(db)) { quake in
-                if since.quakes.count < LiveState.maximumTracked { since.quakes.append(quake.record) }
-                since.count += 1
+                                     sinceLooked: ArrivalCursor?, rule: AlertRule, nearRadius: Double) throws -> QuakeArrivals {
+        let now = Date()
+        guard let cursor else { return QuakeArrivals(quakes: [], cursor: try db.arrivalCursor(), rule: rule, now: now) }
+        let excluded = try SampleCatalogue.replacement(db)
+        /// The first `maximumTracked` quakes kept, all counted, those past them taken in by `untracked`.
+        struct Read {
+            var quakes: [QuakeRecord] = [], count = 0, untracked = UntrackedArrivals()
+            mutating func take(_ quake: QuakeRecord, rule: AlertRule, now: Date, nearRadius: Double) {
+                if quakes.count < LiveState.maximumTracked {
+                    quakes.append(quake)
+                } else {
+                    untracked.add(quake, rule: rule, now: now, nearRadius: nearRadius)
+                }
+                count += 1
             }
+        }
+        var looked: Read?
+        if let sinceLooked {
+            var since = Read()
+            _ = try db.forEachArrival(after: sinceLooked, excluding: excluded) { since.take($0.record, rule: rule, now: now, nearRadius: nearRadius) }
             looked = since
         }
         let revised = try tracking.revisedAfter.map { try db.codesRevised(after: $0, limit: LiveState.maximumTracked) }
         let deletedSince = try db.mayHaveDeletedRows(after: cursor.token)
         let removed = deletedSince ? try db.codesNotStored(tracking.newCodes) : []
-        var quakes: [QuakeRecord] = []
-        var count = 0
+        var read = Read()
         var firstID: Int64?
-        let next = try db.forEachArrival(after: cursor, excluding: try SampleCatalogue.replacement(db)) { quake in
-            if quakes.count < LiveState.maximumTracked { quakes.append(quake.record) }
-            count += 1
+        let next = try db.forEachArrival(after: cursor, excluding: excluded) { quake in
+            read.take(quake.record, rule: rule, now: now, nearRadius: nearRadius)
             firstID = min(firstID ?? quake.id, quake.id)
         }
         // More are new than marked: a delete may have removed some that were only counted.
@@ -89,9 +99,11 @@ final class LiveMonitor {
         if deletedSince, let first = tracking.firstNewID {
             recounted = try db.rowCount(fromID: min(first, firstID ?? first))
         }
-        var arrivals = QuakeArrivals(quakes: quakes, count: count, firstID: firstID, removed: removed, recountedTotal: recounted,
-                                     cursor: next, rule: rule, now: Date())
-        arrivals.sinceLooked = looked
+        var arrivals = QuakeArrivals(quakes: read.quakes, count: read.count, firstID: firstID, removed: removed,
+                                     recountedTotal: recounted, cursor: next, rule: rule, now: now)
+        arrivals.untracked = read.untracked
+        arrivals.sinceLooked = looked.map { ($0.quakes, $0.count) }
+        arrivals.untrackedSinceLooked = looked?.untracked ?? UntrackedArrivals()
         arrivals.revised = revised
         return arrivals
     }
