@@ -22,6 +22,8 @@ final class CSVParser: RecordParser {
     private let input: ByteInput
     private var roles: [Role] = []
     private var finished = false
+    /// The input ended inside a row (`next`): said again by every later call.
+    private var truncation: FeedError?
     private var fields = FeatureFields()
     /// The agency the caller named (`import --agency`); nil is USGS, whose format this is.
     private let agency: String?
@@ -67,6 +69,7 @@ final class CSVParser: RecordParser {
     }
 
     func next(skips: inout SkipLog) throws(FeedError) -> QuakeRecord? {
+        if let truncation { throw truncation }
         while !finished {
             let line = input.line
             fields.reset()
@@ -80,7 +83,15 @@ final class CSVParser: RecordParser {
                 if role != .ignore { assign(role) }
                 column &+= 1
             }
-            if terminator == .endOfInput { finished = true }
+            if terminator == .endOfInput {
+                finished = true
+                // A last row without its newline and short of the header's columns was cut off
+                // (a download that stopped): its cells may be cut too, so nothing of it is read.
+                if !blank, column < roles.count {
+                    truncation = input.unexpectedEnd("after \(column) of the header's \(roles.count) columns")
+                    throw truncation!
+                }
+            }
             if blank { continue }
             if let reason = fields.skipReason() {
                 skips.add(SkippedFeature(line: line, reason: reason))

@@ -53,6 +53,35 @@ struct RealFeedTests {
         #expect(throws: FeedError.self) { _ = try reader.next() }
     }
 
+    /// A CSV download cut inside a row (as a stopped download leaves it) fails at its end, and
+    /// every later call says so again; one whose last row lacks only its newline reads whole.
+    @Test func aCSVCutInsideARowFailsAtTheEndOfTheFile() throws {
+        let url = SharedData.url("all_month-2025-06-05.csv")
+        let whole = try Data(contentsOf: url)
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let lines = whole.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // Cut at several places inside rows: in the first field, in `id`, in `place`, just after a comma.
+        let tenthComma = lines[1_000].indices.filter { lines[1_000][$0] == UInt8(ascii: ",") }[9] - lines[1_000].startIndex
+        for (row, keep) in [(152, 3), (152, 40), (400, 150), (1_000, tenthComma + 1)] {
+            let bytes = Data(lines[0 ..< row].joined(separator: [UInt8(ascii: "\n")])) + Data([UInt8(ascii: "\n")]) + Data(lines[row].prefix(keep))
+            let file = dir.appending("cut-\(row)-\(keep).csv")
+            try bytes.write(to: file)
+            let reader = try FeedReader(path: file.path)
+            var count = 0
+            let error = #expect(throws: FeedError.self) { while try reader.next() != nil { count += 1 } }
+            #expect(error?.code == .unexpectedEnd, "\(String(describing: error))")
+            #expect(error?.line == row + 1 && error?.offset == Int64(bytes.count), "\(String(describing: error))")
+            #expect(error?.description.hasSuffix("the file looks truncated — download it again.") == true)
+            #expect(count == row - 1, "the whole rows before the cut")
+            #expect(throws: FeedError.self) { _ = try reader.next() }
+        }
+        // Whole rows without the final newline: read whole.
+        let last = dir.appending("no-final-newline.csv")
+        try Data(lines[0 ..< 200].joined(separator: [UInt8(ascii: "\n")])).write(to: last)
+        #expect(try FeedReader(path: last.path).readAll().count == 199)
+    }
+
     @Test func escapedPlacesDecodeToTheSameTextAsRawUTF8() throws {
         let records = try FeedReader(path: SharedData.url("all_week-2020-06-10.geojson").path).readAll()
         let nonASCII = records.filter { $0.place.unicodeScalars.contains { $0.value > 0x7F } }
