@@ -20,11 +20,14 @@ public struct AlertLedger: Sendable {
     /// Claims `code` for this process; true if no process had claimed it before.
     /// The read-modify-write runs under `.alerts.lock`, and the file is replaced atomically.
     /// - Throws: ``QuakeScenesError`` when the lock or the file cannot be written.
-    public func claim(_ code: String, now: Date = Date()) throws -> Bool {
+    /// A quake ComCat merged into another event (`aliases`: the codes it lists for it) has
+    /// alerted when any of them has: a network's quake that USGS publishes again under its own
+    /// code does not alert twice.
+    public func claim(_ code: String, aliases: [String] = [], now: Date = Date()) throws -> Bool {
         let lock = try FileLock.acquire(state.alertsLockPath)
         defer { lock.unlock() }
         var claims = load()
-        guard claims[code] == nil else { return false }
+        guard claims[code] == nil, !aliases.contains(where: { claims[$0] != nil }) else { return false }
         claims = claims.filter { now.timeIntervalSince($0.value) < Self.retention }
         claims[code] = now
         let root = claims.mapValues { PropertyListItem.date($0) }

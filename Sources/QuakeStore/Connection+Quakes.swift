@@ -115,6 +115,18 @@ extension Connection {
         return try cachedScalar("SELECT code FROM quake WHERE id = ?", [.integer(id)]).string
     }
 
+    /// The other codes ComCat lists for the event `code` (`quake_alias`, from its `ids`): the
+    /// codes it was published under before it was merged into this one.
+    public func aliases(ofEvent code: String) throws(SQLiteError) -> [String] {
+        guard try hasTable("quake_alias") else { return [] }
+        let statement = try cachedStatement("SELECT alias FROM quake_alias WHERE code = ? ORDER BY alias")
+        defer { statement.reset() }
+        try statement.bind(code, at: 1)
+        var aliases: [String] = []
+        while try statement.step() { aliases.append(statement.text(at: 0)) }
+        return aliases
+    }
+
     /// The `quake.id` of the event a code that is no event's row names: the event of its report,
     /// or the event of the code ComCat merged it into.
     private func eventID(namingOther code: String) throws(SQLiteError) -> Int64? {

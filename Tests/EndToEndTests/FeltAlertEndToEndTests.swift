@@ -47,6 +47,30 @@ struct FeltAlertEndToEndTests {
         #expect(Set(try propertyList(at: state.appendingPathComponent("alerts.plist")).keys) == ["bulkold", "bulknew"])
     }
 
+    /// A network's quake that alerted, published again by USGS under its own code with the
+    /// first among its `ids` (ComCat's handover): one quake, one alert.
+    @Test func aQuakeComCatMergedUnderANewCodeDoesNotAlertAgain() throws {
+        let pane = try BrowserPane(columns: 150, rows: 40, scene: "merged")
+        defer { pane.close() }
+        _ = try pane.settle()
+        let state = pane.dir.url
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
+        func feature(_ id: String, _ magnitude: Double, ids: String, updatedMinutesAgo: Int64) -> String {
+            let updated = F.atMs - updatedMinutesAgo * 60_000 - (F.atMs - Int64(Date().timeIntervalSince1970 * 1000))
+            return Self.featureBeforeNow(id, magnitude, northKm: 0, minutesAgo: 5, place: "Alias test, Alaska", latitude: 61.5, longitude: -150)
+                .replacingOccurrences(of: #""place":"#, with: #""ids":"\#(ids)","updated":\#(updated),"place":"#)
+        }
+        try F.importing([feature("ak0250001", 6.2, ids: ",ak0250001,", updatedMinutesAgo: 4)], into: state, "network.geojson", folder: state)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the alert") { $0.status.message?.hasPrefix("ALERT M 6.2 Alias test") == true }
+        try pane.send(.keys(["Escape", "g"]))
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the quake at the top") { $0.quakeRows.first?.words.contains("ak0250001") == true }
+        try F.importing([feature("us7000zz01", 6.4, ids: ",ak0250001,us7000zz01,", updatedMinutesAgo: 2)], into: state, "usgs.geojson", folder: state)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the merged event") { $0.quakeRows.first?.words.contains("us7000zz01") == true }
+        let after = Screen(try pane.settle())
+        #expect(after.status.message?.hasPrefix("ALERT") != true, "\(after.status)")
+        #expect(Set(try propertyList(at: state.appendingPathComponent("alerts.plist")).keys) == ["ak0250001"])
+    }
+
     @Test func alertsByIntensityAloneAndSeveralAtOnceLedByTheStrongestShaking() throws {
         let pane = try BrowserPane(columns: 150, rows: 40, scene: "felt")
         defer { pane.close() }

@@ -59,6 +59,9 @@ public struct AlertRule: Equatable, Sendable {
         public var intensity: FeltIntensity?
         /// The PAGER level (`green` … `red`), as the feed spells it.
         public var pagerLevel: String?
+        /// The other codes ComCat lists for the quake (`QuakeArrivals.aliases`): it has alerted
+        /// if one of them has.
+        public var aliases: [String] = []
 
         public init(code: String, magnitude: Double?, place: String, distance: Double? = nil, bearing: Double? = nil,
                     isNearHome: Bool = false, intensity: FeltIntensity? = nil, pagerLevel: String? = nil) {

@@ -29,9 +29,13 @@ extension BrowserState {
         self.live.newTotal -= arrivals.removed.count
         var effects: [Effect] = []
         var alerts: [AlertRule.Alert] = []
-        // An alert this scene has shown (before a relaunch, say) is not shown again.
+        // An alert this scene has shown (before a relaunch, say, or under another code ComCat
+        // merged into this one) is not shown again.
         func check(_ quake: QuakeRecord) {
-            guard !self.live.alerted.contains(quake.code), let alert = arrivals.rule.alert(for: quake, now: arrivals.now) else { return }
+            let aliases = arrivals.aliases[quake.code] ?? []
+            guard !self.live.alerted.contains(quake.code), !aliases.contains(where: self.live.alerted.contains),
+                  var alert = arrivals.rule.alert(for: quake, now: arrivals.now) else { return }
+            alert.aliases = aliases
             alerts.append(alert)
             effects.append(.alert(alert))
             self.live.alerted.append(quake.code)

@@ -138,6 +138,9 @@ public struct QuakeArrivals: Equatable, Sendable {
     }
     /// The quakes past `quakes` (counted in `count`): those that alert, and their summary.
     public var untracked = UntrackedArrivals()
+    /// For the quakes that alert and that ComCat lists under other codes too, those codes
+    /// (`Connection.aliases(ofEvent:)`): a quake that alerted under one does not alert again.
+    public var aliases: [String: [String]] = [:]
     /// The same of `sinceLooked`'s quakes.
     public var untrackedSinceLooked = UntrackedArrivals()
     /// The events revised after the scene's `seen` mark (`LiveState.Tracking.revisedAfter`), at

@@ -90,9 +90,14 @@ final class LiveMonitor {
         let removed = deletedSince ? try db.codesNotStored(tracking.newCodes) : []
         var read = Read()
         var firstID: Int64?
+        var aliases: [String: [String]] = [:]
         let next = try db.forEachArrival(after: cursor, excluding: excluded) { quake in
             read.take(quake.record, rule: rule, now: now, nearRadius: nearRadius)
             firstID = min(firstID ?? quake.id, quake.id)
+            if rule.alert(for: quake.record, now: now) != nil {
+                let codes = try db.aliases(ofEvent: quake.record.code)
+                if !codes.isEmpty { aliases[quake.record.code] = codes }
+            }
         }
         // More are new than marked: a delete may have removed some that were only counted.
         var recounted: Int?
@@ -102,6 +107,7 @@ final class LiveMonitor {
         var arrivals = QuakeArrivals(quakes: read.quakes, count: read.count, firstID: firstID, removed: removed,
                                      recountedTotal: recounted, cursor: next, rule: rule, now: now)
         arrivals.untracked = read.untracked
+        arrivals.aliases = aliases
         arrivals.sinceLooked = looked.map { ($0.quakes, $0.count) }
         arrivals.untrackedSinceLooked = looked?.untracked ?? UntrackedArrivals()
         arrivals.revised = revised

@@ -159,7 +159,8 @@ enum WatchCommand {
             cursor = try container.viewContext.read { db in
                 try db.forEachArrival(after: cursor, byTime: true, agencyChanges: true) { quake, was in
                     // An event printed again alerts as before: only under a code new since the cursor.
-                    if alerts != nil, was?.code != quake.record.code, let alert = rule.alert(for: quake.record, now: Date()) {
+                    if alerts != nil, was?.code != quake.record.code, var alert = rule.alert(for: quake.record, now: Date()) {
+                        alert.aliases = try db.aliases(ofEvent: quake.record.code)
                         raised.append(alert)
                     }
                     let (admitted, distance) = filter.admits(quake.record)

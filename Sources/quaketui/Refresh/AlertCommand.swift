@@ -20,7 +20,7 @@ struct AlertCommand: Sendable {
 
     /// True if no other pane or process had alerted for this quake (this one rings and runs).
     func claim(_ alert: AlertRule.Alert) -> Bool {
-        (try? ledger.claim(alert.code)) ?? false
+        (try? ledger.claim(alert.code, aliases: alert.aliases)) ?? false
     }
 
     /// The quake as the command reads it: `watch --json`'s object, one line, with its reports and
