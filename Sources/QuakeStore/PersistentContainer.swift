@@ -183,15 +183,42 @@ public final class PersistentContainer: Sendable {
     /// Closes the view context. Background contexts are closed by their owners.
     public func close() { viewContext.close() }
 
-    static func openConnection(path: String, readOnly: Bool = false) throws(SQLiteError) -> Connection {
+    /// A read-only connection to the store at `path`, as a command that only reads opens it (a
+    /// store in a directory it cannot write too), waiting `busyMilliseconds` at most on a lock.
+    public static func openReader(path: String, busyMilliseconds: Int32) throws(SQLiteError) -> Connection {
+        try openConnection(path: path, readOnly: true, busyMilliseconds: busyMilliseconds)
+    }
+
+    static func openConnection(path: String, readOnly: Bool = false, busyMilliseconds: Int32 = busyTimeout) throws(SQLiteError) -> Connection {
         let connection = try Connection(path: path, readOnly: readOnly, create: false)
         do {
             if readOnly {
-                connection.setBusyTimeout(milliseconds: busyTimeout)
+                connection.setBusyTimeout(milliseconds: busyMilliseconds)
                 _ = try connection.scalar("PRAGMA user_version")
                 return connection
             }
             try configure(connection)
+        } catch {
+            connection.close()
+            if readOnly, let immutable = try openImmutable(path: path) {
+                immutable.setBusyTimeout(milliseconds: busyMilliseconds)
+                return immutable
+            }
+            throw error
+        }
+        return connection
+    }
+
+    /// A read-only store in a directory this process cannot write (`chmod -R a-w`, another
+    /// user's): SQLite cannot make the WAL index a WAL store is read through (`-shm`). When none
+    /// exists, no process holds the store open and none can (it could not make one either), so
+    /// the file is read as it is, immutable. Nil otherwise.
+    private static func openImmutable(path: String) throws(SQLiteError) -> Connection? {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) != 0, access(path + "-shm", F_OK) != 0 else { return nil }
+        let connection = try Connection(path: path, create: false, immutable: true)
+        do {
+            _ = try connection.scalar("PRAGMA user_version")
         } catch {
             connection.close()
             throw error

@@ -47,4 +47,44 @@ import Testing
         #expect(try QuaketuiBinary.run(["--state-dir", state.path, "scenes"]).status == 0)
         #expect(try QuaketuiBinary.run(["--state-dir", state.path, "config"]).status == 0)
     }
+
+    /// A state directory the user cannot write (another user's, or `chmod -R a-w`): the commands
+    /// that only read answer as they do on a writable one (SQLite cannot make the WAL index
+    /// there, so the store is read as a file no one can change). Run as `nobody` through
+    /// `setpriv`, since root may write anything.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"),
+          .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
+    func theReadingCommandsAnswerInADirectoryTheUserCannotWrite() throws {
+        let dir = try TemporaryDirectory()
+        defer {
+            _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", dir.url.path])
+            dir.remove()
+        }
+        let state = dir.appending("state")
+        let imported = try QuaketuiBinary.run(["--state-dir", state.path, "import", SharedData.url("all_hour-2017-12-03.geojson").path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        _ = try QuaketuiBinary.config("home", "40.3,-121.2", stateDirectory: state)
+        let commands = [["list", "--limit", "3"], ["info", "--json"], ["stats", "--json"],
+                        ["status", "--at", "2017-12-03T23:30:00Z", "--format", "%m %c %d"]]
+        let writable = try commands.map { try QuaketuiBinary.run(["--state-dir", state.path] + $0) }
+        for result in writable { #expect(result.status == 0, "\(result.stderr)") }
+        #expect(writable[3].stdout == "M1.9 nc72934355 79 km\n", "\(writable[3].stdout)")
+        // As a store no process holds open is left: no WAL index (a reader may leave an empty
+        // one behind; with it, SQLite reads through it).
+        let wal = state.path + "/quakes.sqlite-wal"
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+        #expect(walSize == 0, "every commit checked back into the store")
+        for file in [wal, state.path + "/quakes.sqlite-shm"] { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try ChildProcess.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "a+rX,a-w", dir.url.path]).status == 0)
+        for (command, expected) in zip(commands, writable) {
+            let asNobody = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                                ["--reuid=65534", "--regid=65534", "--clear-groups", QuaketuiBinary.url.path,
+                                                 "--state-dir", state.path] + command)
+            #expect(asNobody.status == 0 && asNobody.stderr.isEmpty, "\(command): \(asNobody.stderr)")
+            // `info` names the WAL's size, which the writable run may have left behind.
+            if command[0] != "info" { #expect(asNobody.stdout == expected.stdout, "\(command)") }
+            else { #expect(try JSONSerialization.jsonObject(with: Data(asNobody.stdout.utf8)) is [String: Any]) }
+        }
+        #expect(!FileManager.default.fileExists(atPath: state.path + "/quakes.sqlite-shm"), "nothing written there")
+    }
 }

@@ -46,14 +46,25 @@ public final class Connection {
     /// The corresponding C function is `sqlite3_open_v2`. An open that fails still closes the
     /// handle SQLite allocated, then throws.
     /// - Throws: `SQLiteError`, e.g. `SQLITE_CANTOPEN` when the directory is not writable.
-    public init(path: String, readOnly: Bool = false, create: Bool = true) throws(SQLiteError) {
+    ///
+    /// `immutable` (read-only) opens the file as one no process can change (SQLite's
+    /// `immutable=1`): no locks, no WAL index. For a store in a directory this process cannot
+    /// write, where no other process holds it open (`PersistentContainer.openConnection`).
+    public init(path: String, readOnly: Bool = false, create: Bool = true, immutable: Bool = false) throws(SQLiteError) {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        if readOnly { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if readOnly || immutable { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
+        if create && !readOnly && !immutable { flags |= SQLITE_OPEN_CREATE }
         var db: OpaquePointer?
         _ = Self.configureOnce
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            let escaped = path.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "?", with: "%3f")
+                .replacingOccurrences(of: "#", with: "%23")
+            name = "file:" + escaped + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             let code = db.map { sqlite3_extended_errcode($0) } ?? rc

@@ -81,9 +81,8 @@ enum StatusCommand {
         let quakes: [QuakeRecord]
         do {
             // Read-only, and no busy timeout: a lock held that instant is a blank line, not a wait.
-            let db = try Connection(path: path, readOnly: true, create: false)
+            let db = try PersistentContainer.openReader(path: path, busyMilliseconds: 0)
             defer { db.close() }
-            db.setBusyTimeout(milliseconds: 0)
             if try SampleCatalogue.isSample(db) { return }
             let at = Int64((now.timeIntervalSince1970 * 1000).rounded())
             quakes = try db.quakes(from: at - Int64(StatusSummary.alertWindow * 1000), through: at + ahead,
