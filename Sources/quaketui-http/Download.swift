@@ -10,7 +10,8 @@ import FoundationNetworking
 final class Downloader {
     private let limits: Limits
     private let parent: pid_t
-    private let queue = OperationQueue()
+    /// The delegate queue: a few chunks of a body at most wait in it for the pipe.
+    private let queue = BoundedDelegateQueue(bound: 8)
     private let relay = Relay()
     private let session: URLSession
 
@@ -22,7 +23,6 @@ final class Downloader {
         configuration.timeoutIntervalForRequest = limits.stall + 1
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        queue.maxConcurrentOperationCount = 1
         session = URLSession(configuration: configuration, delegate: relay, delegateQueue: queue)
     }
 
@@ -82,6 +82,10 @@ final class Download: @unchecked Sendable {
     /// The response's `Content-Encoding` when it is not `identity`.
     private var encoding: String?
     private var lastProgress: (bytes: Int64, at: DispatchTime)
+    /// Seconds the download waited for the reader (chunks waiting for the pipe), and when the
+    /// watchdog last looked.
+    private var readerWait: Double = 0
+    private var lastCheck: DispatchTime
     private(set) var failed = false
     /// The most curl writes per callback (`CURL_MAX_WRITE_SIZE`): a bound on one queued chunk.
     private static let chunkBound: Int64 = 16 * 1024
@@ -92,6 +96,7 @@ final class Download: @unchecked Sendable {
         self.parent = parent
         self.queue = queue
         lastProgress = (0, start)
+        lastCheck = start
     }
 
     func run(headers: [(String, String)], in session: URLSession) -> Int32 {
@@ -120,8 +125,8 @@ final class Download: @unchecked Sendable {
 
         meter.scan()
         let wire = meter.totals
-        // Chunks waiting for the pipe: the reader is the bottleneck, not the server (curl may
-        // even have the whole response already), so neither the stall nor the deadline runs.
+        // Chunks waiting for the pipe: the reader is the bottleneck, not the server, so neither
+        // the stall nor the deadline runs (and the deadline does not count that time).
         let queued = Int64(queue.operationCount)
         lock.lock()
         let decoded = delivered, encoding = encoding, head = wroteHead
@@ -130,8 +135,12 @@ final class Download: @unchecked Sendable {
         let now = DispatchTime.now()
         if progress != lastProgress.bytes || queued > 0 { lastProgress = (progress, now) }
         let idle = Double(now.uptimeNanoseconds - lastProgress.at.uptimeNanoseconds) / 1e9
+        // The network waits for the reader while chunks wait (curl reads no more than the
+        // delegate queue holds): that time is the reader's, not the server's.
+        if queued > 0 { readerWait += Double(now.uptimeNanoseconds - lastCheck.uptimeNanoseconds) / 1e9 }
+        lastCheck = now
         lock.unlock()
-        let elapsed = Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let elapsed = Double(now.uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 - readerWait
         let stall = Limits.seconds(limits.stall)
         if idle > limits.stall {
             Self.exit(head ? "cannot download: \(host) sent nothing for \(stall) (timed out)"
@@ -233,7 +242,8 @@ final class Download: @unchecked Sendable {
         // `.transferReady`, which takes its curl handle off the multi handle, and `resume()` adds
         // the handle back: curl starts the transfer again, and the body on stdout was no longer
         // the server's (a refresh under load failed to parse it mid-file, in the stress run).
-        // The chunks wait for this serial queue instead, in this process: one response at most.
+        // The chunks wait for this serial queue instead, a few at most (`BoundedDelegateQueue`
+        // holds curl's write callback while it is full): the server waits on TCP, not in memory.
     }
 
     func completed(_ error: Error?) {

@@ -9,6 +9,8 @@ import Foundation
 ///   `trickling the head of NAME` when it begins.
 /// - `/gzip-bomb/…`: `Content-Encoding: gzip` over 10 GiB of JSON whitespace inside
 ///   `{"type":"FeatureCollection","features":[`, about 10 MB on the wire (1000:1).
+/// - `/endless/…`: a 200 `application/json` head without a length, then GeoJSON features as
+///   fast as the connection takes them, never ending (the body of an uncompressed flood).
 /// - `/file/NAME`: `directory/NAME` as it is, then `sent NAME` in the log once it is all written.
 /// - `/gzip/NAME`: `directory/NAME` sent with `Content-Encoding: gzip` (a well-behaved server).
 /// - `/gzip-twice/NAME`: `directory/NAME` gzipped, then sent with `Content-Encoding: gzip`.
@@ -74,6 +76,16 @@ extension LocalHTTPServer {
                     self.wfile.write(first)
                     for _ in range(10 * 1024):
                         self.wfile.write(again)
+                elif mode == 'endless':
+                    self.head()
+                    self.wfile.write(b'{"type":"FeatureCollection","features":[')
+                    feature = ('{"type":"Feature","properties":{"mag":2.5,"place":"Alaska","time":1700000000000,'
+                               '"updated":1700000000000,"type":"earthquake"},"geometry":{"type":"Point",'
+                               '"coordinates":[-150,61,10]},"id":"ak%d"},')
+                    n = 0
+                    while True:
+                        self.wfile.write(''.join(feature % (n + i) for i in range(2000)).encode())
+                        n += 2000
                 elif mode == 'file':
                     body = open(os.path.join(directory, name), 'rb').read()
                     self.head(length=len(body))

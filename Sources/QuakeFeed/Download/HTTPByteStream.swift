@@ -3,7 +3,8 @@ import Foundation
 /// Streams an HTTP(S) response body into a `FeedReader`: the download and the import run at
 /// once. The download itself runs in the `quaketui-http` helper (see `HTTPHelperProcess`), the
 /// one executable that links FoundationNetworking, so no other process loads libcurl and its
-/// TLS libraries; what the import has not read yet waits in the helper, not here.
+/// TLS libraries; what the import has not read yet waits in the helper (a few chunks, then the
+/// server waits on TCP), not here.
 ///
 /// ```swift
 /// let stream = try HTTPByteStream(url: url, timeout: 30)
