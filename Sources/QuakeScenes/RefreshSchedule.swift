@@ -21,8 +21,10 @@ public struct RefreshSchedule: Equatable, Sendable {
         case throttled(retryAfter: TimeInterval?)
     }
 
-    /// The status after an attempt that ended with `outcome` at `now` (`error` for the status line).
-    public func record(_ outcome: Outcome, error: String? = nil, at now: Date, in status: RefreshStatus) -> RefreshStatus {
+    /// The status after an attempt that ended with `outcome` at `now` (`error`, the sentence, for
+    /// the log; `errorKind`, its `FailureKind.token`, for the status line's words).
+    public func record(_ outcome: Outcome, error: String? = nil, errorKind: String? = nil, at now: Date,
+                       in status: RefreshStatus) -> RefreshStatus {
         var status = status
         status.lastAttempt = now
         switch outcome {
@@ -30,10 +32,12 @@ public struct RefreshSchedule: Equatable, Sendable {
             status.failures = 0
             status.lastSuccess = now
             status.lastError = nil
+            status.lastErrorKind = nil
             status.nextDue = now.addingTimeInterval(interval)
         case .failed, .throttled:
             status.failures += 1
             status.lastError = error
+            status.lastErrorKind = errorKind
             let exponent = Double(min(status.failures - 1, 20))
             var delay = min(interval * pow(2, exponent), maximumBackOff)
             if case .throttled(let retryAfter?) = outcome { delay = max(delay, retryAfter) }

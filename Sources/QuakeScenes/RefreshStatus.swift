@@ -4,7 +4,8 @@ import Foundation
 /// pane's status line can say it, whichever process refreshes.
 ///
 /// Keys: `feed` (String), `lastAttempt`, `lastSuccess`, `nextDue` (Date), `failures` (Int),
-/// `lastError` (String), `etag`, `lastModified` (String: the validators of the last response,
+/// `lastError` (String), `lastErrorKind` (String: its kind, a `FailureKind` token such as
+/// `timedOut` or `http 503`, for the status line's words), `etag`, `lastModified` (String: the validators of the last response,
 /// sent back as `If-None-Match` / `If-Modified-Since`), `pid` (Int: the refreshing process).
 public struct RefreshStatus: Equatable, Sendable {
     public var feed: String?
@@ -13,6 +14,8 @@ public struct RefreshStatus: Equatable, Sendable {
     public var nextDue: Date?
     public var failures = 0
     public var lastError: String?
+    /// The kind of `lastError` as `FailureKind.token` (QuakeModel's); nil when none is known.
+    public var lastErrorKind: String?
     /// What the last import said besides its counts, when it withdrew reports (issue 53: reports
     /// deleted by their agency, or no longer in the feed): its summary, for the message log (`L`).
     public var lastNotice: String?
@@ -31,6 +34,7 @@ public struct RefreshStatus: Equatable, Sendable {
         nextDue = date("nextDue")
         if case .int(let n)? = root["failures"] { failures = max(0, n) }
         lastError = string("lastError")
+        lastErrorKind = string("lastErrorKind")
         lastNotice = string("lastNotice")
         etag = string("etag")
         lastModified = string("lastModified")
@@ -44,6 +48,7 @@ public struct RefreshStatus: Equatable, Sendable {
         root["lastSuccess"] = lastSuccess.map(PropertyListItem.date)
         root["nextDue"] = nextDue.map(PropertyListItem.date)
         root["lastError"] = lastError.map(PropertyListItem.string)
+        root["lastErrorKind"] = lastErrorKind.map(PropertyListItem.string)
         root["lastNotice"] = lastNotice.map(PropertyListItem.string)
         root["etag"] = etag.map(PropertyListItem.string)
         root["lastModified"] = lastModified.map(PropertyListItem.string)

@@ -144,12 +144,12 @@ final class Download: @unchecked Sendable {
         let stall = Limits.seconds(limits.stall)
         if idle > limits.stall {
             Self.exit(head ? "cannot download: \(host) sent nothing for \(stall) (timed out)"
-                           : "cannot download: \(host) did not answer within \(stall) (timed out)", timedOut: true)
+                           : "cannot download: \(host) did not answer within \(stall) (timed out)", kind: .timedOut)
         }
         if queued == 0, elapsed > limits.deadline(after: progress) {
             Self.exit("cannot download: \(host) is too slow: \(Self.size(progress)) in \(Limits.seconds(elapsed.rounded())), "
                       + "under the \(Int(limits.minimumRate) / 1024) KiB/s a download must average after its first "
-                      + "\(Limits.seconds(limits.deadline(after: 0))) (timed out)", timedOut: true)
+                      + "\(Limits.seconds(limits.deadline(after: 0))) (timed out)", kind: .timedOut)
         }
         if let encoding {
             // Chunks curl decoded that still wait on the delegate queue count too: a slow reader
@@ -162,18 +162,18 @@ final class Download: @unchecked Sendable {
         guard limits.isBomb(decoded: decoded, wire: wire) else { return }
         Self.exit("the answer from \(host) (Content-Encoding: \(encoding)) inflates to more than \(limits.maximumRatio)× "
                   + "its size plus \(limits.allowance >> 20) MiB (\(decoded >> 20) MiB from \(wire >> 10) KiB so far): "
-                  + "a decompression bomb, not a feed; QUAKETUI_MAX_INFLATION_RATIO=N raises the ratio")
+                  + "a decompression bomb, not a feed; QUAKETUI_MAX_INFLATION_RATIO=N raises the ratio", kind: .badFeed)
     }
 
-    /// Ends the process: with a message, `{"error":…}` on stderr (with `"timedOut":true` for
-    /// a stalled or too slow server, which `fetch` asks again only once) and status 1.
-    static func exit(_ message: String?, timedOut: Bool = false) -> Never {
-        if let message { Standard.write(Data((json(errorLine(message, timedOut: timedOut)) + "\n").utf8), to: STDERR_FILENO) }
+    /// Ends the process: with a message, `{"error":…,"kind":…}` on stderr and status 1.
+    static func exit(_ message: String?, kind: FailureKind? = nil) -> Never {
+        if let message { Standard.write(Data((json(errorLine(message, kind: kind)) + "\n").utf8), to: STDERR_FILENO) }
         _exit(1)
     }
 
-    static func errorLine(_ message: String, timedOut: Bool) -> [String: Any] {
-        timedOut ? ["error": message, "timedOut": true] : ["error": message]
+    /// `{"error":"…","kind":"timedOut"}`: the sentence, and its kind when one is known.
+    static func errorLine(_ message: String, kind: FailureKind?) -> [String: Any] {
+        kind.map { ["error": message, "kind": $0.rawValue] } ?? ["error": message]
     }
 
     private static func size(_ bytes: Int64) -> String {
@@ -224,7 +224,7 @@ final class Download: @unchecked Sendable {
             if before == 0, data.starts(with: [0x1F, 0x8B]) {
                 // Two layers would multiply the two limits; one layer of compression is read.
                 Self.exit("the answer from \(host) is compressed twice (gzip data sent with Content-Encoding: \(encoding)); "
-                          + "quaketui reads one layer of compression")
+                          + "quaketui reads one layer of compression", kind: .badFeed)
             }
             if decoded > limits.allowance {
                 if !meter.isMeasuring { meter.scan() }
@@ -249,7 +249,8 @@ final class Download: @unchecked Sendable {
     func completed(_ error: Error?) {
         if let error, !failed {
             failed = true
-            let line = Self.errorLine(describe(error), timedOut: (error as NSError).code == NSURLErrorTimedOut)
+            let (message, kind) = describe(error)
+            let line = Self.errorLine(message, kind: kind)
             if wroteHead {
                 Standard.write(Data((Self.json(line) + "\n").utf8), to: STDERR_FILENO)
             } else {
@@ -270,29 +271,35 @@ final class Download: @unchecked Sendable {
             .map { String(decoding: $0, as: UTF8.self) } ?? "{\"error\":\"the download failed\"}"
     }
 
-    /// One sentence for what went wrong, in the words `quaketui` shows.
-    func describe(_ error: Error) -> String {
+    /// One sentence for what went wrong, in the words `quaketui` shows, and its kind.
+    func describe(_ error: Error) -> (String, FailureKind?) {
         let nsError = error as NSError
-        guard nsError.domain == NSURLErrorDomain else { return "the download failed: \(error)" }
+        guard nsError.domain == NSURLErrorDomain else { return ("the download failed: \(error)", nil) }
         switch nsError.code {
         case NSURLErrorNotConnectedToInternet:
-            return "cannot download: no network connection (offline?)"
+            return ("cannot download: no network connection (offline?)", .offline)
         case NSURLErrorNetworkConnectionLost:
             // curl's "recv failure" (a TCP reset, a dropped connection): the network was there (issue 57).
-            return "cannot download: the connection to \(host) was reset before the whole response came; try again"
+            return ("cannot download: the connection to \(host) was reset before the whole response came; try again", .reset)
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed:
-            return "cannot download: the host \(host) could not be found (offline or DNS failure?)"
+            return ("cannot download: the host \(host) could not be found (offline or DNS failure?)", .dns)
         case NSURLErrorCannotConnectToHost:
-            return "cannot download: \(host) refused the connection"
+            return ("cannot download: \(host) refused the connection", .refused)
         case NSURLErrorTimedOut:
-            return "cannot download: \(host) sent nothing for \(Limits.seconds(limits.stall)) (timed out)"
+            return ("cannot download: \(host) sent nothing for \(Limits.seconds(limits.stall)) (timed out)", .timedOut)
         case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasBadDate,
              NSURLErrorServerCertificateNotYetValid, NSURLErrorServerCertificateHasUnknownRoot:
-            return "cannot download: the secure (TLS) connection to \(host) failed"
+            return ("cannot download: the secure (TLS) connection to \(host) failed", .tls)
         case NSURLErrorCancelled:
-            return "the download was cancelled"
+            return ("the download was cancelled", nil)
         default:
-            return "cannot download from \(host): \(nsError.localizedDescription)"
+            return ("cannot download from \(host): \(nsError.localizedDescription)", nil)
         }
     }
+}
+
+/// The kinds of failure the helper names in its error line (`"kind"`): `quaketui` reads them as
+/// its `FailureKind` (the same tokens), so the status line's words never depend on the sentence.
+enum FailureKind: String {
+    case offline, dns, refused, reset, timedOut, tls, badFeed
 }

@@ -14,7 +14,9 @@
 // backpressure). The line is either the response head,
 //     {"status":200,"headers":{"etag":"…","last-modified":"…","retry-after":"…","content-length":"…"}}
 // (header names lower-cased), or why no response came,
-//     {"error":"cannot download: no network connection (offline?)"}
+//     {"error":"cannot download: no network connection (offline?)","kind":"offline"}
+// (`kind`, when known: offline, dns, refused, reset, timedOut, tls or badFeed; quaketui's
+// status line words the failure from it, the sentence goes to its log).
 // Exit status: 0 when the whole body was written, 1 when the download failed (before the head,
 // or mid-body: then the error line goes to stderr, as it does for every limit the watchdog
 // enforces), 64 for a bad command line.

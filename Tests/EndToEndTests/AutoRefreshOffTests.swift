@@ -15,7 +15,7 @@ struct AutoRefreshOffTests {
         let now = Date()
         let status: [String: Any] = ["feed": "all_hour", "failures": 1, "lastAttempt": now.addingTimeInterval(-600),
                                      "nextDue": now.addingTimeInterval(-300),
-                                     "lastError": "The server at 127.0.0.1 refused the connection."]
+                                     "lastError": "The server at 127.0.0.1 refused the connection.", "lastErrorKind": "refused"]
         try PropertyListSerialization.data(fromPropertyList: status, format: .xml, options: 0)
             .write(to: state.appendingPathComponent("refresh.plist"))
         let tmux = try TmuxSession(columns: 200, rows: 20)

@@ -58,10 +58,10 @@ import Testing
         try model.restore(selectedCode: nil, topCode: nil)
         try model.send(.sampleChanged(true))
         try model.send(.refreshFinished(message: "Refresh of all_day failed: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
-                                        failed: true, at: Date()))
+                                        failed: true, at: Date(), kind: .dnsFailure))
         for _ in 0..<8 { try model.send(.moveDown) }
         try model.send(.refreshFinished(message: "Refresh of all_day failed: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
-                                        failed: true, at: Date()))
+                                        failed: true, at: Date(), kind: .dnsFailure))
         #expect(model.state.status.message == "still offline — showing the bundled sample · r retries")
 
         // Another process: the sample deleted and a catalogue fetched, in one transaction.

@@ -167,24 +167,29 @@ import Testing
         #expect(success?.wordings == ["refreshed 2m ago · next 2m", "↻ 2m ago · 2m", "↻ 2m ago"] && success?.isError == false)
         for _ in 0..<3 {
             status = RefreshSchedule(interval: 300).record(.failed, error: "the server answered HTTP 500 (Internal Server Error) for http://x/all_day.geojson",
-                                                          at: now, in: status)
+                                                          errorKind: FailureKind.http(500).token, at: now, in: status)
         }
         let failure = RefreshStatusText.make(status, now: 1_700_000_000_000)
         #expect(failure?.wordings == ["refresh failed 3× (HTTP 500) · retry 20m", "refresh failed (HTTP 500) · retry 20m",
                                       "refresh failed · retry 20m", "✗ · retry 20m"])
         #expect(failure?.isError == true)
-        let reasons = [
-            "cannot download: 127.0.0.1 refused the connection": "server down",
-            "cannot download: the host feeds.invalid could not be found (offline or DNS failure?)": "DNS failure",
-            "cannot download: no network connection (offline?)": "offline",
-            "cannot download: x did not answer in time": "timed out",
-            "http://x/all_day.geojson:1:4097: the feed ends in the middle of a string": "bad feed",
-            "the server answered HTTP 503": "HTTP 503",
-            "HTTP 4": "bad feed",
-            "the server answered HTTP 40x, then HTTP 429 for http://x": "HTTP 429",
-            "HTTP/1.1 is spoken by HTTP 2": "bad feed",
+        // The words come from the kind kept beside the sentence, never from the sentence.
+        let words: [FailureKind: String] = [
+            .http(503): "HTTP 503", .serverDown: "server down", .dnsFailure: "DNS failure", .offline: "offline",
+            .timedOut: "timed out", .tlsFailure: "TLS failure", .connectionReset: "connection reset",
+            .noSuchFile: "no such file", .badFeed: "bad feed",
         ]
-        for (error, reason) in reasons { #expect(RefreshStatusText.shortReason(error) == reason, "\(error)") }
+        for (kind, text) in words {
+            #expect(FailureKind(token: kind.token) == kind)
+            var failed = status
+            failed.lastErrorKind = kind.token
+            #expect(RefreshStatusText.make(failed, now: 1_700_000_000_000)?.text == "refresh failed 3× (\(text)) · retry 20m")
+        }
+        // A file from before the kind was kept: no reason rather than a guess.
+        var unknown = status
+        unknown.lastErrorKind = nil
+        #expect(RefreshStatusText.make(unknown, now: 1_700_000_000_000)?.text == "refresh failed 3× · retry 20m")
+        #expect(FailureKind(token: "HTTP 4") == nil && FailureKind(token: "http x") == nil)
         // A message on the status line leaves the refresh its shortest wording.
         #expect(RefreshStatusText.wording(failure!, width: 200, isLive: true, hints: nil) == "✗ · retry 20m")
         #expect(RefreshStatusText.wording(failure!, width: 200, isLive: true, hints: [KeyHint("?", "help")])

@@ -116,29 +116,29 @@ import Testing
     /// real data `r` offline says as little (`offline · L why`), not a sentence cut at the edge.
     @Test(arguments: [
         ("Refresh of all_month failed: cannot download: the host earthquake.usgs.gov could not be found (offline or DNS failure?)",
-         "offline — showing the bundled sample · r retries", "offline · L why"),
+         FailureKind.dnsFailure, "offline — showing the bundled sample · r retries", "offline · L why"),
         ("Refresh of all_month failed: the server answered HTTP 503 (Service Unavailable)",
-         "HTTP 503 — showing the bundled sample · r retries", "refresh failed: HTTP 503 · L why"),
+         FailureKind.http(503), "HTTP 503 — showing the bundled sample · r retries", "refresh failed: HTTP 503 · L why"),
     ])
-    func aFailedRefreshSaysItInAFewWordsAndLogsTheSentence(whole: String, short: String, real: String) throws {
+    func aFailedRefreshSaysItInAFewWordsAndLogsTheSentence(whole: String, kind: FailureKind, short: String, real: String) throws {
         let model = try Self.restoredModel(rows: 24)
         func statusLine(_ left: String) -> String {
             let left = " \(left)  ? help"
             return left + String(repeating: " ", count: 80 - left.count - 6) + "● live"
         }
         try model.send(.sampleChanged(true))
-        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date(), kind: kind))
         #expect(model.state.status.message == short && model.state.status.offline)
         #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine(short))
         #expect(model.state.messageLog.entries.map(\.text) == [whole])
         // `r` again, failing again: the line says it is the same state, again.
         try model.send(.refresh)
-        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date(), kind: kind))
         #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine("still " + short))
         // Real data (no sample): as few words, and `L` for the sentence.
         try model.send(.sampleChanged(false))
         try model.send(.refresh)
-        try model.send(.refreshFinished(message: whole, failed: true, at: Date()))
+        try model.send(.refreshFinished(message: whole, failed: true, at: Date(), kind: kind))
         #expect(Screen.render(try model.screenModel(Self.context)).lines.last! == statusLine(real))
         #expect(model.state.messageLog.entries.map(\.text) == [whole, whole, whole])
     }

@@ -4,6 +4,7 @@ import Foundation
 /// picks the behaviour, the rest of the path (a feed name, an FDSN query) is ignored.
 ///
 /// - `/stall/…`: a 200 head, then silence (the connection stays open).
+/// - `/silent/…`: no answer at all: the request is read, and nothing is sent (the connection stays open).
 /// - `/trickle/…`: a 200 head, then the start of a FeatureCollection and one space every 0.1 s.
 /// - `/trickle-head/NAME`: the status line and headers one byte every 0.1 s; the log says
 ///   `trickling the head of NAME` when it begins.
@@ -48,7 +49,9 @@ extension LocalHTTPServer {
                 sys.stdout.flush()
                 mode = 'gzip' if mode == 'keep-gzip' else 'file'
             try:
-                if mode == 'stall':
+                if mode == 'silent':
+                    time.sleep(3600)  # the hostile behaviour itself: a server that never answers
+                elif mode == 'stall':
                     self.head()
                     time.sleep(3600)  # the hostile behaviour itself: a server that never sends a byte
                 elif mode == 'trickle':

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 
 /// Streams an HTTP(S) response body into a `FeedReader`: the download and the import run at
 /// once. The download itself runs in the `quaketui-http` helper (see `HTTPHelperProcess`), the
@@ -86,7 +87,7 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
         do {
             return try helper.read(into: target)
         } catch {
-            throw DownloadFailure(message: "\(error)", timedOut: (error as? HTTPHelperProcess.Failure)?.timedOut ?? false)
+            throw DownloadFailure(message: "\(error)", kind: (error as? HTTPHelperProcess.Failure)?.kind)
         }
     }
 
@@ -117,18 +118,16 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
         }
     }
 
+    /// A download that broke off mid-body, in the helper's words and of the kind it named.
     struct DownloadFailure: Error, CustomStringConvertible {
         let message: String
-        var timedOut = false
+        var kind: FailureKind?
         var description: String { message }
     }
 
     /// Whether `error` (from opening or reading a download) is the helper giving up on a
     /// stalled or too slow server, rather than a refusal or a broken connection.
-    public static func isTimeout(_ error: FeedError) -> Bool {
-        (error.underlyingError as? HTTPHelperProcess.Failure)?.timedOut
-            ?? (error.underlyingError as? DownloadFailure)?.timedOut ?? false
-    }
+    public static func isTimeout(_ error: FeedError) -> Bool { error.kind == .timedOut }
 
     /// One sentence for what went wrong with the download.
     static func describe(_ error: Error, url: URL) -> String {

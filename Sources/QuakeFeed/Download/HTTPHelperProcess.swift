@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,8 +27,8 @@ final class HTTPHelperProcess {
     /// Why no response came, in the helper's words ("cannot download: no network connection (offline?)").
     struct Failure: Error, CustomStringConvertible {
         let message: String
-        /// The helper gave up on a stalled or too slow server (`"timedOut":true` in its line).
-        var timedOut = false
+        /// The kind the helper named (`"kind"` in its line): `.timedOut` for a stalled or too slow server.
+        var kind: FailureKind?
         /// The helper ended without a word (killed, or gone before the request).
         var helperGone = false
         var description: String { message }
@@ -307,7 +308,7 @@ final class HTTPHelperProcess {
 
     private static func failure(_ line: [String: Any]) -> Failure? {
         guard let message = line["error"] as? String else { return nil }
-        return Failure(message: message, timedOut: (line["timedOut"] as? NSNumber)?.boolValue ?? false)
+        return Failure(message: message, kind: (line["kind"] as? String).flatMap(FailureKind.init(token:)))
     }
 
     /// What the helper wrote on stderr (one short line at most).

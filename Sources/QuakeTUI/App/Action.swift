@@ -69,7 +69,9 @@ public enum Action: Equatable, Sendable {
     case storeChanged
     case settingsChanged(AppSettings)
     case refreshProgress(fraction: Double?, label: String)
-    case refreshFinished(message: String, failed: Bool, at: Date)
+    /// `r`'s refresh ended: its message (the sentence, for the log), and for a failure its kind
+    /// (nil when none is known), which decides the status line's few words.
+    case refreshFinished(message: String, failed: Bool, at: Date, kind: FailureKind? = nil)
     case notesSaved(code: String)
     case continueActivity(code: String)
     case showMessage(String, isError: Bool)

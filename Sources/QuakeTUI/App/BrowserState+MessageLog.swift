@@ -13,7 +13,7 @@ extension BrowserState {
             return
         }
         // A refresh's result is logged whole, also when the status line says it in a few words.
-        if case .refreshFinished(let whole, _, _) = action {
+        if case .refreshFinished(let whole, _, _, _) = action {
             self.messageLog.append(whole, isError: self.status.isError, at: self.now)
             return
         }

@@ -178,7 +178,7 @@ extension BrowserState {
         case .refreshProgress(let fraction, let label):
             self.status.progress = fraction
             self.status.progressLabel = label
-        case .refreshFinished(let message, let failed, let date):
+        case .refreshFinished(let message, let failed, let date, let kind):
             self.status.isRefreshing = false
             self.status.progress = nil
             self.status.progressLabel = nil
@@ -187,8 +187,8 @@ extension BrowserState {
             self.status.offline = failed && self.isSample
             // A few words that fit (on the sample: a new user, offline); the log keeps the sentence.
             self.status.message = !failed ? message
-                : self.status.offline ? RefreshStatusText.sampleShown(after: message, again: wasOffline)
-                : RefreshStatusText.refreshFailed(after: message)
+                : self.status.offline ? RefreshStatusText.sampleShown(kind: kind, again: wasOffline)
+                : RefreshStatusText.refreshFailed(after: message, kind: kind)
             if !failed { self.status.lastRefresh = date }
         case .handoff: effects.append(.continueHandoff)
         case .openInBrowser: effects += openSelectedQuake()

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeModel
 import QuakeScenes
 
 /// The automatic refresh on the status line, from `refresh.plist` (so every pane says the same,
@@ -38,7 +39,9 @@ public enum RefreshStatusText {
         }
         if status.failures > 0 {
             let times = status.failures > 1 ? " \(status.failures)×" : ""
-            let reason = status.lastError.map { " (\(shortReason($0)))" } ?? ""
+            // The kind the failure was given where it happened (`lastErrorKind`); none is known for
+            // a file from before it was kept: the reason is left out, `L` has the sentence.
+            let reason = status.lastErrorKind.flatMap(FailureKind.init(token:)).map { " (\($0.words))" } ?? ""
             let retry = isPolling ? (next.isEmpty ? "" : " · retry \(next)") : " · auto-refresh off"
             return StatusRefresh(text: "refresh failed\(times)\(reason)\(retry)",
                                  shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)",
@@ -79,56 +82,26 @@ public enum RefreshStatusText {
 
     /// What the status line says when a refresh failed while the store holds the bundled sample
     /// (a new user, most likely offline): `offline — showing the bundled sample · r retries`, or
-    /// `HTTP 500 — …` when the network answered. The whole `message` goes to the log.
-    public static func sampleShown(after message: String, again: Bool = false) -> String {
-        let reason = shortReason(message)
+    /// `HTTP 500 — …` when the network answered. The whole message goes to the log.
+    public static func sampleShown(kind: FailureKind?, again: Bool = false) -> String {
         // A second failure in a row says so: `r` that fails again must change what the line shows.
-        return (again ? "still " : "") + (transportReasons.contains(reason) ? "offline" : reason) + sampleSuffix
+        let reason = kind.map { $0.isUnreachable ? "offline" : $0.words } ?? "refresh failed"
+        return (again ? "still " : "") + reason + sampleSuffix
     }
 
     /// How the sample's failure line ends: it goes when the sample does.
     public static let sampleSuffix = " — showing the bundled sample · r retries"
 
-    /// The short reasons that mean the network was not reached: to a user, offline.
-    static let transportReasons = ["DNS failure", "offline", "server down", "timed out", "TLS failure"]
-
     /// What the status line says when `r` failed on real data (issue 56.15): as little as the
     /// sample's line, `offline · L why` or `refresh failed: HTTP 503 · L why`, where the network
-    /// or the server is the cause; any other failure (a broken feed, a missing file) says its
-    /// sentence. The log keeps the sentence either way.
-    public static func refreshFailed(after message: String) -> String {
-        let reason = shortReason(message)
-        if transportReasons.contains(reason) { return "offline · L why" }
-        if httpStatus(in: message) != nil { return "refresh failed: \(reason) · L why" }
-        return message
-    }
-
-    /// A few words for a refresh error (the full sentence is `lastError` in `refresh.plist`, and
-    /// `watch --refresh` prints it):
-    /// `HTTP 500`, `server down`, `DNS failure`, `offline`, `timed out`, `bad feed`.
-    public static func shortReason(_ error: String) -> String {
-        if let status = httpStatus(in: error) { return status }
-        if error.contains("refused the connection") { return "server down" }
-        if error.contains("could not be found") { return "DNS failure" }
-        if error.contains("no network") { return "offline" }
-        if error.contains("did not answer in time") { return "timed out" }
-        if error.contains("TLS") { return "TLS failure" }
-        if error.contains("No such file") || error.contains("does not exist") { return "no such file" }
-        return "bad feed"
-    }
-
-    /// The first `HTTP ` and three digits in `error` (a plain scan: a regular expression costs
-    /// the first frame of a launch that shows a failed refresh 2 ms to compile).
-    static func httpStatus(in error: String) -> String? {
-        let bytes = Array(error.utf8)
-        let prefix = Array("HTTP ".utf8)
-        guard bytes.count >= prefix.count + 3 else { return nil }
-        for start in 0...(bytes.count - prefix.count - 3) where bytes[start..<start + prefix.count].elementsEqual(prefix) {
-            let digits = bytes[(start + prefix.count)..<(start + prefix.count + 3)]
-            if digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-                return String(decoding: bytes[start..<(start + prefix.count + 3)], as: UTF8.self)
-            }
+    /// or the server is the cause (`FailureKind.isUnreachable`: offline, DNS, refused, timed out,
+    /// TLS); any other failure (a broken feed, a missing file) says its sentence, `message`. The
+    /// log keeps the sentence either way.
+    public static func refreshFailed(after message: String, kind: FailureKind?) -> String {
+        switch kind {
+        case let kind? where kind.isUnreachable: "offline · L why"
+        case .http?: "refresh failed: \(kind!.words) · L why"
+        default: message
         }
-        return nil
     }
 }

@@ -689,7 +689,8 @@ final class BrowserApp {
                 // The status line is short: the feed name says where, the error says why.
                 var reason = "\(error)"
                 if reason.hasPrefix(url.absoluteString + ": ") { reason.removeFirst(url.absoluteString.count + 2) }
-                inbox.post(.refreshFinished(message: "Refresh of \(feed) failed: \(reason)", failed: true, at: Date()))
+                inbox.post(.refreshFinished(message: "Refresh of \(feed) failed: \(reason)", failed: true, at: Date(),
+                                            kind: (error as? FeedError)?.kind))
             }
         }
     }

@@ -130,6 +130,7 @@ final class AutoRefresher: @unchecked Sendable {
         let url = FeedLocation.summaryFeedURL(feed, environment: environment)
         let outcome: RefreshSchedule.Outcome
         var reason: String?
+        var kind: FailureKind?
         do {
             let result = try download(url, status: status)
             outcome = result.imported ? .imported : .notModified
@@ -143,13 +144,14 @@ final class AutoRefresher: @unchecked Sendable {
                 outcome = .failed
             }
             reason = failure.message
+            kind = failure.kind
         } catch {
             outcome = .failed
             reason = "\(error)"
         }
         // Stopped by a quit: no answer of the server's to record.
         guard !inFlight.isAborted else { return }
-        status = schedule.record(outcome, error: reason, at: now(), in: status)
+        status = schedule.record(outcome, error: reason, errorKind: kind?.token, at: now(), in: status)
         try? statusFile.save(status)
         onStatus?(status)
     }
