@@ -119,6 +119,31 @@ import Testing
         #expect(eventually(timeout: 5) { (niceness() ?? 0) >= max(10, own) }, "the helper runs at nice \(niceness() ?? -99)")
     }
 
+    /// The helper gets its stdin, stdout and stderr and no other descriptor of its parent's, even
+    /// one opened without close-on-exec (the browser's terminal, /dev/pts/N, reached it as fd 20).
+    @Test func theHelperInheritsNoOtherDescriptor() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let marker = dir.appending("not-for-the-helper")
+        try Data().write(to: marker)
+        let inherited = open(marker.path, O_RDONLY)  // no O_CLOEXEC, as a terminal opened by curses
+        try #require(inherited >= 0)
+        defer { close(inherited) }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/stall/feed.geojson")), timeout: 5)
+        defer { stream.close() }
+        let helper = try #require(Self.helpers().first, "no quaketui-http child")
+        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper)/fd")
+        let targets = fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(helper)/fd/\($0)") }
+        #expect(!targets.contains(marker.path), "the helper holds \(targets)")
+        // Its stdin is the request socket and its stdout and stderr pipes, from this process.
+        for fd in ["0", "1", "2"] {
+            let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(helper)/fd/\(fd)")
+            #expect(target.hasPrefix(fd == "0" ? "socket:" : "pipe:"), "fd \(fd) is \(target)")
+        }
+    }
+
     /// This process's `quaketui-http` children that still run (this suite runs its tests one at
     /// a time, and is the only one of its target that downloads).
     static func helpers() -> [pid_t] {

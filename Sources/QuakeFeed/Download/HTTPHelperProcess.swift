@@ -253,7 +253,8 @@ final class HTTPHelperProcess {
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("quaketui-http").path
     }
 
-    /// Starts the helper with a socket for its stdin (requests), pipes for stdout and stderr.
+    /// Starts the helper with a socket for its stdin (requests), pipes for stdout and stderr, and
+    /// no other descriptor of this process's.
     /// - Returns: its pid, the request socket, its stdout and its stderr.
     private static func spawn(_ arguments: [String]) throws -> (pid_t, Int32, Int32, Int32) {
         var out: [Int32] = [0, 0], err: [Int32] = [0, 0], requests: [Int32] = [0, 0]
@@ -276,6 +277,13 @@ final class HTTPHelperProcess {
         posix_spawn_file_actions_adddup2(&actions, requests[1], 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        // Nothing else: descriptors this process opened without close-on-exec (the browser's
+        // terminal, /dev/pts/N) must not reach the helper. `posix_spawn_file_actions_addclosefrom_np`
+        // does not import into Swift, so each open one is closed; a close of a descriptor that is
+        // closed by then is no error to posix_spawn (glibc fails only for one out of range).
+        for fd in Self.openDescriptors() where fd > 2 && !(out + err + requests).contains(fd) {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
         // No blocked signals and default handlers in the child, whatever thread starts it.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -299,6 +307,11 @@ final class HTTPHelperProcess {
                           + "reinstall quaketui so that quaketui-http sits beside it, or set QUAKETUI_HTTP_HELPER")
         }
         return (pid, requests[0], out[0], err[0])
+    }
+
+    /// This process's open file descriptors (`/proc/self/fd`).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap { Int32($0) }
     }
 
     /// The helper's `{"error":"…"}` line (from stderr) as a failure; nil for anything else.
