@@ -47,6 +47,9 @@ final class QuakeMLParser: RecordParser {
         case seiscomp, modificationTime
     }
 
+    /// `<html>` as a root element, in the spellings pages use.
+    private static let htmlRoots: Set<UInt64> = Set(["html", "HTML", "Html"].map(xmlNameHash))
+
     private static let names: [UInt64: Name] = {
         let all: [(String, Name)] = [
             ("quakeml", .quakeml), ("eventParameters", .eventParameters), ("event", .event), ("origin", .origin),
@@ -231,8 +234,13 @@ final class QuakeMLParser: RecordParser {
         }
         let root = Self.names[hash]
         guard root == .quakeml || root == .seiscomp else {
-            throw input.error(.unknownFormat, "the XML document's root element is neither <quakeml> nor SeisComP's <seiscomp>, so it is not QuakeML or SC3ML",
-                              at: start, hint: FeedReader.formatHint)
+            // A login page of a captive portal, or a server's error page, sent with status 200.
+            if Self.htmlRoots.contains(hash) {
+                throw input.error(.unknownFormat, "this is an HTML page (a Wi-Fi login page or a server's error page?), not a "
+                                  + "catalogue; nothing was changed", at: start, hint: FeedReader.formatHint)
+            }
+            throw input.error(.unknownFormat, "the XML document's root element is neither <quakeml> nor SeisComP's <seiscomp>, so it is "
+                              + "not QuakeML or SC3ML; nothing was changed", at: start, hint: FeedReader.formatHint)
         }
         if root == .seiscomp {
             sc3mlVersion = ""

@@ -100,7 +100,13 @@ import QuakeTestSupport
     @Test func htmlIsNotQuakeML() {
         let error = Feed.error("<!DOCTYPE html>\n<html><body>Service unavailable</body></html>", name: "page.xml")
         #expect(error?.code == .unknownFormat)
-        #expect(error?.description.hasPrefix("page.xml:2:1: the XML document's root element is neither <quakeml> nor SeisComP's <seiscomp>") == true)
+        // A captive portal's login page says what it is, and that the import changed nothing.
+        #expect(error?.description.hasPrefix("page.xml:2:1: this is an HTML page (a Wi-Fi login page or a server's error page?), "
+                                             + "not a catalogue; nothing was changed; expected a USGS GeoJSON") == true, "\(String(describing: error))")
+        let other = Feed.error("<?xml version=\"1.0\"?>\n<rss><channel/></rss>", name: "feed.xml")
+        #expect(other?.description.hasPrefix("feed.xml:2:1: the XML document's root element is neither <quakeml> nor SeisComP's "
+                                             + "<seiscomp>, so it is not QuakeML or SC3ML; nothing was changed; expected") == true,
+                "\(String(describing: other))")
     }
 
     @Test func mismatchedEndTagIsASyntaxError() {

@@ -35,7 +35,7 @@ import QuakeTestSupport
         Case(label: "binary garbage", text: "\u{89}PNG\r\n\u{1A}\n", code: .unknownFormat, line: 1, column: 1,
              says: "starts with byte 0xC2"),
         Case(label: "HTML error page", text: "<!DOCTYPE html><html>", code: .unknownFormat, line: 1, column: 1,
-             says: "root element is neither <quakeml> nor SeisComP's <seiscomp>, so it is not QuakeML or SC3ML"),
+             says: "this is an HTML page (a Wi-Fi login page or a server's error page?), not a catalogue; nothing was changed"),
         Case(label: "QuakeML tag with '=' where an attribute name belongs",
              text: "<q:quakeml xmlns:q=\"http://quakeml.org/xmlns/quakeml/1.2\">\n<eventParameters =\"x\">", code: .syntax,
              line: 2, column: 18, says: "expected an attribute name or '>', found '='"),
