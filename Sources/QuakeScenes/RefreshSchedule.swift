@@ -27,6 +27,7 @@ public struct RefreshSchedule: Equatable, Sendable {
                        in status: RefreshStatus) -> RefreshStatus {
         var status = status
         status.lastAttempt = now
+        status.attemptStarted = nil
         switch outcome {
         case .imported, .notModified:
             status.failures = 0

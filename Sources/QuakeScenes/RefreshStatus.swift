@@ -6,7 +6,8 @@ import Foundation
 /// Keys: `feed` (String), `lastAttempt`, `lastSuccess`, `nextDue` (Date), `failures` (Int),
 /// `lastError` (String), `lastErrorKind` (String: its kind, a `FailureKind` token such as
 /// `timedOut` or `http 503`, for the status line's words), `etag`, `lastModified` (String: the validators of the last response,
-/// sent back as `If-None-Match` / `If-Modified-Since`), `pid` (Int: the refreshing process).
+/// sent back as `If-None-Match` / `If-Modified-Since`), `pid` (Int: the refreshing process),
+/// `attemptStarted` (Date: an attempt of `pid`'s is running since then; gone once it ends).
 public struct RefreshStatus: Equatable, Sendable {
     public var feed: String?
     public var lastAttempt: Date?
@@ -22,8 +23,16 @@ public struct RefreshStatus: Equatable, Sendable {
     public var etag: String?
     public var lastModified: String?
     public var pid: Int32?
+    /// When the attempt running now began; nil between attempts.
+    public var attemptStarted: Date?
 
     public init() {}
+
+    /// Whether an attempt is running now: begun, not ended, by a process that still runs (one
+    /// killed mid-download leaves `attemptStarted` behind).
+    public var isAttemptRunning: Bool {
+        attemptStarted != nil && pid.map(ProcessLiveness.isAlive) == true
+    }
 
     init(_ root: [String: PropertyListItem]) {
         func string(_ key: String) -> String? { if case .string(let v)? = root[key] { v } else { nil } }
@@ -39,6 +48,7 @@ public struct RefreshStatus: Equatable, Sendable {
         etag = string("etag")
         lastModified = string("lastModified")
         if case .int(let n)? = root["pid"] { pid = Int32(truncatingIfNeeded: n) }
+        attemptStarted = date("attemptStarted")
     }
 
     var root: [String: PropertyListItem] {
@@ -53,6 +63,7 @@ public struct RefreshStatus: Equatable, Sendable {
         root["etag"] = etag.map(PropertyListItem.string)
         root["lastModified"] = lastModified.map(PropertyListItem.string)
         root["pid"] = pid.map { PropertyListItem.int(Int($0)) }
+        root["attemptStarted"] = attemptStarted.map(PropertyListItem.date)
         return root
     }
 }

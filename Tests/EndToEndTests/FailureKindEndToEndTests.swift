@@ -56,6 +56,11 @@ import Testing
             "QUAKETUI_HTTP_STALL_TIMEOUT": "1", "QUAKETUI_STATE_DIR": state.path])
         defer { watcher.kill(); watcher.wait() }
         let file = RefreshStatusFile(state: StateDirectory(path: state.path))
+        if c.mode == "silent" {
+            // While the download waits, every pane says a refresh is running.
+            #expect(eventually(timeout: 30) { file.load().isAttemptRunning }, "\(watcher.stderr)")
+            #expect(RefreshStatusText.make(file.load(), now: Int64(Date().timeIntervalSince1970 * 1000))?.text == "refreshing")
+        }
         #expect(eventually(timeout: 60) { file.load().failures >= 1 }, "\(watcher.stderr)")
         let status = file.load()
         #expect(status.lastError?.contains(c.says) == true, "\(status.lastError ?? "no lastError")")

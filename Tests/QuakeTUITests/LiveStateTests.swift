@@ -158,13 +158,51 @@ import Testing
                 && model.state.status.message == "Marked 40 new quakes seen")
     }
 
+    /// While the automatic refresh downloads, the status line says so where it would say when
+    /// the next one is due; an attempt whose process is gone (killed mid-download) does not count.
+    @Test func aRunningRefreshSaysRefreshing() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        var status = RefreshSchedule(interval: 60).record(.failed, error: "…", errorKind: FailureKind.timedOut.token,
+                                                          at: now.addingTimeInterval(-120), in: RefreshStatus())
+        status.pid = getpid()
+        #expect(RefreshStatusText.make(status, now: 1_700_000_000_000)?.text == "refresh failed (timed out) · retry due")
+        status.attemptStarted = now
+        #expect(RefreshStatusText.make(status, now: 1_700_000_000_000)?.wordings
+                == ["refresh failed (timed out) · refreshing", "refresh failed (timed out) · refreshing",
+                    "refresh failed · refreshing", "✗ · refreshing"])
+        var fine = RefreshSchedule(interval: 60).record(.imported, at: now.addingTimeInterval(-120), in: RefreshStatus())
+        fine.pid = getpid()
+        fine.attemptStarted = now
+        #expect(RefreshStatusText.make(fine, now: 1_700_000_000_000)?.text == "refreshed 2m ago · refreshing")
+        #expect(RefreshStatusText.make(RefreshStatus(), now: 1_700_000_000_000) == nil)
+        var first = RefreshStatus()
+        first.pid = getpid()
+        first.attemptStarted = now
+        #expect(RefreshStatusText.make(first, now: 1_700_000_000_000)?.text == "refreshing")
+        status.pid = Int32.max  // no such process
+        #expect(RefreshStatusText.make(status, now: 1_700_000_000_000)?.text == "refresh failed (timed out) · retry due")
+    }
+
+    /// A 503 with `Retry-After: 120`, shown a moment later, says `retry 2m`, not `1m`: a wait is
+    /// never said sooner than it is.
+    @Test func aWaitIsNeverSaidSoonerThanItIs() {
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let status = RefreshSchedule(interval: 60).record(.throttled(retryAfter: 120), error: "the server answered HTTP 503",
+                                                          errorKind: FailureKind.http(503).token, at: now, in: RefreshStatus())
+        #expect(RefreshStatusText.make(status, now: 1_700_000_000_500)?.text == "refresh failed (HTTP 503) · retry 2m")
+        #expect([59.0, 60, 60.5, 119.5, 3599, 3600, 3601, 86_399].map { RefreshStatusText.duration($0, roundingUp: true) }
+                == ["<1m", "1m", "2m", "2m", "1h", "1h", "2h", "1d"])
+        #expect([59.0, 60, 119.5, 3599, 3601].map { RefreshStatusText.duration($0) } == ["<1m", "1m", "1m", "59m", "1h"])
+    }
+
     @Test func theRefreshStatusHasAWordingForEveryWidth() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)
         var status = RefreshStatus()
         #expect(RefreshStatusText.make(status, now: 1_700_000_000_000) == nil, "never refreshed: nothing to say")
         status = RefreshSchedule(interval: 300).record(.notModified, at: now.addingTimeInterval(-130), in: status)
         let success = RefreshStatusText.make(status, now: 1_700_000_000_000)
-        #expect(success?.wordings == ["refreshed 2m ago · next 2m", "↻ 2m ago · 2m", "↻ 2m ago"] && success?.isError == false)
+        // 2m 10s ago, the next in 2m 50s: the age rounds down, the wait up (never sooner than the truth).
+        #expect(success?.wordings == ["refreshed 2m ago · next 3m", "↻ 2m ago · 3m", "↻ 2m ago"] && success?.isError == false)
         for _ in 0..<3 {
             status = RefreshSchedule(interval: 300).record(.failed, error: "the server answered HTTP 500 (Internal Server Error) for http://x/all_day.geojson",
                                                           errorKind: FailureKind.http(500).token, at: now, in: status)

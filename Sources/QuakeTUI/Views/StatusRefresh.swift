@@ -27,22 +27,26 @@ public enum RefreshStatusText {
     /// With polling off (`autoRefreshInterval` 0) no next time is promised: the text says
     /// `auto-refresh off` where it would say `next 3m` or `retry due` (a stale `nextDue` in
     /// `refresh.plist` is never due again).
+    /// While an attempt runs (`RefreshStatus.isAttemptRunning`), `refreshing` takes the place of
+    /// the next time: `refreshed 2m ago · refreshing`, `refresh failed (timed out) · refreshing`.
     public static func make(_ status: RefreshStatus?, now: Int64, isPolling: Bool = true) -> StatusRefresh? {
+        let running = status?.isAttemptRunning == true
         guard let status, let attempt = status.lastAttempt else {
+            if running { return StatusRefresh(text: "refreshing", shorter: ["↻ …"], isError: false) }
             return isPolling ? nil : StatusRefresh(text: "auto-refresh off", shorter: ["↻ off"], isError: false)
         }
         let nowDate = Date(timeIntervalSince1970: Double(now) / 1000)
         var next = ""
         if let due = status.nextDue, isPolling {
             let wait = due.timeIntervalSince(nowDate)
-            next = wait > 0 ? duration(wait) : "due"
+            next = wait > 0 ? duration(wait, roundingUp: true) : "due"
         }
         if status.failures > 0 {
             let times = status.failures > 1 ? " \(status.failures)×" : ""
             // The kind the failure was given where it happened (`lastErrorKind`); none is known for
             // a file from before it was kept: the reason is left out, `L` has the sentence.
             let reason = status.lastErrorKind.flatMap(FailureKind.init(token:)).map { " (\($0.words))" } ?? ""
-            let retry = isPolling ? (next.isEmpty ? "" : " · retry \(next)") : " · auto-refresh off"
+            let retry = running ? " · refreshing" : isPolling ? (next.isEmpty ? "" : " · retry \(next)") : " · auto-refresh off"
             return StatusRefresh(text: "refresh failed\(times)\(reason)\(retry)",
                                  shorter: ["refresh failed\(reason)\(retry)", "refresh failed\(retry)",
                                            "✗" + (isPolling ? retry : " · off")],
@@ -51,8 +55,8 @@ public enum RefreshStatusText {
         let success = status.lastSuccess ?? attempt
         let ago = nowDate.timeIntervalSince(success)
         let when = ago < 60 ? "just now" : "\(duration(ago)) ago"
-        let after = isPolling ? (next.isEmpty ? "" : " · next \(next)") : " · auto-refresh off"
-        let shortAfter = isPolling ? (next.isEmpty ? "" : " · \(next)") : " · off"
+        let after = running ? " · refreshing" : isPolling ? (next.isEmpty ? "" : " · next \(next)") : " · auto-refresh off"
+        let shortAfter = running ? " · ↻" : isPolling ? (next.isEmpty ? "" : " · \(next)") : " · off"
         return StatusRefresh(text: "refreshed \(when)" + after, shorter: ["↻ \(when)" + shortAfter, "↻ \(when)"], isError: false)
     }
 
@@ -70,13 +74,16 @@ public enum RefreshStatusText {
         return refresh.wordings.first { TextWidth.of($0) + 2 <= budget } ?? refresh.wordings.last!
     }
 
-    /// `<1m`, `4m`, `2h`, `3d`: minutes are enough, the clock redraws every 15 s.
-    public static func duration(_ seconds: TimeInterval) -> String {
+    /// `<1m`, `4m`, `2h`, `3d`: minutes are enough, the clock redraws every 15 s. An age
+    /// (`2m ago`) rounds down; a wait (`next 3m`, `retry 2m`) rounds up with `roundingUp`, so it
+    /// never says sooner than the truth (`Retry-After: 120`, shown a moment later, is `2m`).
+    public static func duration(_ seconds: TimeInterval, roundingUp: Bool = false) -> String {
+        func count(_ unit: TimeInterval) -> Int { Int(roundingUp ? (seconds / unit).rounded(.up) : seconds / unit) }
         switch seconds {
-        case ..<60: "<1m"
-        case ..<3600: "\(Int(seconds / 60))m"
-        case ..<86_400: "\(Int(seconds / 3600))h"
-        default: "\(Int(seconds / 86_400))d"
+        case ..<60: return "<1m"
+        case ..<3600: return count(60) < 60 ? "\(count(60))m" : "1h"
+        case ..<86_400: return count(3600) < 24 ? "\(count(3600))h" : "1d"
+        default: return "\(count(86_400))d"
         }
     }
 

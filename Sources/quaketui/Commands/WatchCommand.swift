@@ -137,7 +137,7 @@ enum WatchCommand {
             auto.start { status in
                 guard let error = status.lastError, status.failures > 0 else { return }
                 // The browser's words for the same wait (`retry 4m`), not a timestamp.
-                let next = status.nextDue.map { "; retry " + RefreshStatusText.duration(max(0, $0.timeIntervalSinceNow)) } ?? ""
+                let next = status.nextDue.map { "; retry " + RefreshStatusText.duration(max(0, $0.timeIntervalSinceNow), roundingUp: true) } ?? ""
                 printError("Refresh of \(status.feed ?? "the feed") failed: \(error)\(next)")
             }
             refresher = auto

@@ -127,6 +127,9 @@ final class AutoRefresher: @unchecked Sendable {
         }
         status.feed = feed
         status.pid = getpid()
+        // Every pane's status line says a refresh is running (`refreshing`) until it ends.
+        status.attemptStarted = now()
+        try? statusFile.save(status)
         let url = FeedLocation.summaryFeedURL(feed, environment: environment)
         let outcome: RefreshSchedule.Outcome
         var reason: String?
@@ -149,8 +152,12 @@ final class AutoRefresher: @unchecked Sendable {
             outcome = .failed
             reason = "\(error)"
         }
-        // Stopped by a quit: no answer of the server's to record.
-        guard !inFlight.isAborted else { return }
+        // Stopped by a quit: no answer of the server's to record, and no attempt running.
+        guard !inFlight.isAborted else {
+            status.attemptStarted = nil
+            try? statusFile.save(status)
+            return
+        }
         status = schedule.record(outcome, error: reason, errorKind: kind?.token, at: now(), in: status)
         try? statusFile.save(status)
         onStatus?(status)
