@@ -81,6 +81,8 @@ final class Download: @unchecked Sendable {
     private var delivered: Int64 = 0
     /// The response's `Content-Encoding` when it is not `identity`.
     private var encoding: String?
+    /// The body's `Content-Length` when it is not encoded (then it counts what is delivered).
+    private var announced: Int64?
     private var lastProgress: (bytes: Int64, at: DispatchTime)
     /// Seconds the download waited for the reader (chunks waiting for the pipe), and when the
     /// watchdog last looked.
@@ -206,6 +208,7 @@ final class Download: @unchecked Sendable {
         meter.scan()
         lock.lock()
         encoding = coding
+        announced = coding == nil && response.expectedContentLength > 0 ? response.expectedContentLength : nil
         lock.unlock()
         writeLine(head)
         lock.lock()
@@ -275,6 +278,15 @@ final class Download: @unchecked Sendable {
     func describe(_ error: Error) -> (String, FailureKind?) {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return ("the download failed: \(error)", nil) }
+        lock.lock()
+        let got = delivered, length = announced
+        lock.unlock()
+        // curl's "transfer closed with N bytes remaining" comes as an unknown error: a body shorter
+        // than its Content-Length is a truncated answer, whatever the code.
+        if let length, got < length, ![NSURLErrorTimedOut, NSURLErrorNetworkConnectionLost, NSURLErrorCancelled].contains(nsError.code) {
+            return ("cannot download: \(host) ended its answer after \(Self.size(got)) of the \(Self.size(length)) it announced "
+                    + "(truncated); try again", .badFeed)
+        }
         switch nsError.code {
         case NSURLErrorNotConnectedToInternet:
             return ("cannot download: no network connection (offline?)", .offline)

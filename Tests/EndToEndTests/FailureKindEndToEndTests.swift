@@ -9,8 +9,9 @@ import Testing
 /// The status line's few words for a failed refresh come from the kind the failure was given
 /// where it happened, never from its sentence: here the real helper fails against local servers
 /// (one that never answers, one that goes silent after its head, one that trickles, a closed
-/// port, a reset), and the words and the sentence are checked together. A timeout once showed
-/// as `(bad feed)`: the words were guessed from text the helper no longer wrote.
+/// port, a reset, a body shorter than its length, a 500), and the words and the sentence are
+/// checked together. A timeout once showed as `(bad feed)`: the words were guessed from text
+/// the helper no longer wrote.
 @Suite(.waitsOnProcesses) struct FailureKindEndToEndTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var mode: String
@@ -28,6 +29,7 @@ import Testing
         Case(mode: "trickle", says: "is too slow", kind: .timedOut, key: "offline · L why"),
         Case(mode: "refused", says: "refused the connection", kind: .serverDown, key: "offline · L why"),
         Case(mode: "reset", says: "was reset before the whole response came", kind: .connectionReset, key: ""),
+        Case(mode: "truncated", says: "ended its answer after", kind: .badFeed, key: ""),
         Case(mode: "always-500", says: "HTTP 500", kind: .http(500), key: "refresh failed: HTTP 500 · L why"),
     ]
 

@@ -16,6 +16,7 @@ import Testing
         status.nextDue = Self.nowDate.addingTimeInterval(-300)
         status.failures = 2
         status.lastError = "The server refused the connection."
+        status.lastErrorKind = "refused"
         #expect(RefreshStatusText.make(status, now: Self.now)?.text == "refresh failed 2× (server down) · retry due")
         #expect(RefreshStatusText.make(status, now: Self.now, isPolling: false) == StatusRefresh(
             text: "refresh failed 2× (server down) · auto-refresh off",

@@ -22,6 +22,7 @@ import Foundation
 ///   second (its first half), then a reset in the middle of every later answer.
 ///   Each mode answers 200 requests, then 404 (a fetch that never ends fails instead of hanging).
 /// - `/reset/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a TCP reset.
+/// - `/truncated/NAME`: a 200 head with the whole length, half of `directory/NAME`, then a close.
 /// - `/empty/…`: 204 No Content.
 /// - `/keep/NAME`, `/keep-gzip/NAME`: as `/file/` and `/gzip/`, over HTTP/1.1 with the connection
 ///   kept open for the next request; the log says `keep PORT NAME` (the client's port).
@@ -147,6 +148,12 @@ extension LocalHTTPServer {
                         self.send_header('Content-Length', str(len(body)))
                         self.end_headers()
                         self.wfile.write(body)
+                elif mode == 'truncated':
+                    body = open(os.path.join(directory, name), 'rb').read()
+                    self.head(length=len(body))
+                    self.wfile.write(body[:len(body) // 2])
+                    self.wfile.flush()
+                    self.close_connection = True
                 elif mode == 'reset':
                     body = open(os.path.join(directory, name), 'rb').read()
                     self.head(length=len(body))
