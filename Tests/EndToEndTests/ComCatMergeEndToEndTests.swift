@@ -40,7 +40,10 @@ struct ComCatMergeEndToEndTests {
         // The merged code still names the quake.
         let open = try QuaketuiBinary.run(["open", "us6000a6su", "--scene", "a"], stateDirectory: fixture.dir.url)
         #expect(open.status == 0, "\(open.stderr)")
+        #expect(open.stdout.hasPrefix("sent us6000a6su (the quake nn00743624) to scene a, open in process "), "\(open.stdout)")
         screen = try tmux.waitForScreen(pane, "the detail") { $0.detailField("Code") == "nn00743624" }
+        let json = try QuaketuiBinary.run(["open", "us6000a6su", "--scene", "a", "--json"], stateDirectory: fixture.dir.url)
+        #expect(try json.json()["event"] as? String == "nn00743624" && json.json()["inStore"] as? Bool == true, "\(json.stdout)")
     }
 
     /// A browser showing the quake another process then merges away follows it to the quake it was

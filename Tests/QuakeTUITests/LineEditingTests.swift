@@ -197,8 +197,13 @@ import Testing
         else { Issue.record("2024-03-31 refused"); return }
         #expect(until - from == 23 * 3_600_000)
         guard case .failure(let error) = FilterCommand.parse("time 2024-13-01", now: 0) else { Issue.record("accepted"); return }
-        #expect(error.message == "time takes a day or FROM..TO (the end excluded), in the list's time zone: "
+        #expect(error.message == "2024-13-01 has no month 13; time takes a day or FROM..TO (the end excluded), in the list's time zone: "
                 + ":time 2025-01-01, :time 2025-01-01..2025-02-01")
+        guard case .failure(let leap) = FilterCommand.parse("time 2024-01-01..2023-02-29", now: 0) else { Issue.record("accepted"); return }
+        #expect(leap.message.hasPrefix("2023-02-29: February 2023 has 28 days; time takes"), "\(leap.message)")
+        guard case .failure(let other) = FilterCommand.parse("time yesterday", now: 0) else { Issue.record("accepted"); return }
+        #expect(other.message.hasPrefix("time takes a day"), "\(other.message)")
+        #expect(FilterCommand.impossibleDay("2024-02-29") == nil && FilterCommand.impossibleDay("2025-04-31") == "2025-04-31: April 2025 has 30 days")
     }
 
     /// Issue 57.1: a one-line field holds `LineEditor.capacity` characters; a longer paste keeps

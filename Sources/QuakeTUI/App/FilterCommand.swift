@@ -114,7 +114,9 @@ public enum FilterCommand: Equatable, Sendable {
                             + " (\(spell("time")) \(from == until ? parts[0] + "..<a later time>" : parts[1] + ".." + parts[0]))")
             }
             guard parts.count == 2, let from = date(parts[0], in: timeZone), let until = date(parts[1], in: timeZone), from < until else {
-                return fail("time takes a day or FROM..TO (the end excluded), in the list's time zone: "
+                // A day that looks like one but is none says which part is wrong.
+                let wrong = parts.lazy.compactMap(Self.impossibleDay).first.map { $0 + "; " } ?? ""
+                return fail(wrong + "time takes a day or FROM..TO (the end excluded), in the list's time zone: "
                             + "\(spell("time")) 2025-01-01, \(spell("time")) 2025-01-01..2025-02-01")
             }
             return .success(.filter(kind: "time", text: "time \(parts[0])..\(parts[1])", .time(from: from, until: until)))
@@ -319,10 +321,26 @@ public enum FilterCommand: Equatable, Sendable {
         }
         return nil
     }
+
+    /// Why `text`, shaped as a day (`2025-13-01`), is no day: `2025-13-01 has no month 13`,
+    /// `2025-02-30: February 2025 has 28 days`; nil for anything else.
+    static func impossibleDay(_ text: String) -> String? {
+        let fields = text.prefix(10).split(separator: "-")
+        guard text.count >= 10, fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
+              let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else { return nil }
+        let day10 = String(text.prefix(10))
+        guard (1...12).contains(month) else { return "\(day10) has no month \(month)" }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        calendar.locale = Locale(identifier: "en_US_POSIX")
+        guard let first = calendar.date(from: DateComponents(year: year, month: month, day: 1)),
+              let days = calendar.range(of: .day, in: .month, for: first)?.count, !(1...days).contains(day) else { return nil }
+        let name = calendar.standaloneMonthSymbols[month - 1]
+        return "\(day10): \(name) \(year) has \(days) days"
+    }
 }
 
 /// Why a command line was refused, as one sentence that says what is accepted.
 public struct FilterCommandError: Error, Equatable, Sendable {
     public var message: String
-    public init(_ message: String) { self.message = message }
-}
+    public init(_ message: String) { self.message = message }}

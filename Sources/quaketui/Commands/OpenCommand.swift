@@ -41,6 +41,9 @@ enum OpenCommand {
         var pid: Int32?
         /// Whether the store holds the quake now.
         var inStore: Bool
+        /// The code of the event `code` names, when that is another (a report of it, or a code
+        /// ComCat merged into it): what the browser shows.
+        var event: String?
     }
 
     static func run(_ arguments: ParsedArguments) throws {
@@ -63,24 +66,32 @@ enum OpenCommand {
         let summary = try ActivityCenter(state: state).open(target, in: identity.id, isStored: isStored)
         // The activity is sent: from here on a failure is a warning, never exit 1 (issue 29).
         var inStore = true
+        var event: String?
         do {
-            inStore = try storeHolds(summary.code, in: state)
+            event = try storedEvent(summary.code, in: state)
+            inStore = event != nil
         } catch {
             printError("Warning: sent \(summary.code), but could not look it up in the store: \(ErrorPresenter.report(error, storePath: state.storeURL.path).message)")
         }
         let report = Report(code: summary.code, scene: summary.scene, isOpen: summary.isOpen, pid: summary.pid,
-                            inStore: inStore)
+                            inStore: inStore, event: event == summary.code ? nil : event)
         if arguments.has("json") { return try printJSON(report) }
         print(sentence(report))
     }
 
     /// Looks the code up without creating a store where there is none.
     private static func storeHolds(_ code: String, in state: StateDirectory) throws -> Bool {
-        guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return false }
+        try storedEvent(code, in: state) != nil
+    }
+
+    /// The code of the event `code` names in the store (nil: none), without creating a store
+    /// where there is none.
+    private static func storedEvent(_ code: String, in state: StateDirectory) throws -> String? {
+        guard FileManager.default.fileExists(atPath: state.storeURL.path) else { return nil }
         let container = try PersistentContainer(readingFrom: state.url, upgrading: SchemaUpgrade.say)
         defer { container.close() }
         do {
-            return try container.viewContext.read { try $0.quake(code: code) } != nil
+            return try container.viewContext.read { try $0.eventCode(naming: code) }
         } catch let error as SQLiteError {
             throw StoreError(error, path: state.storeURL.path)
         }
@@ -88,7 +99,7 @@ enum OpenCommand {
 
     /// e.g. "sent us7000abcd to scene main, open in process 4242: it shows the quake within a second."
     static func sentence(_ report: Report) -> String {
-        var text = "sent \(report.code) to scene \(report.scene)"
+        var text = "sent \(report.code)" + (report.event.map { " (the quake \($0))" } ?? "") + " to scene \(report.scene)"
         if report.isOpen {
             text += ", open in " + (report.pid.map { "process \($0)" } ?? "another process")
                 + ": it shows the quake within a second"
