@@ -71,6 +71,37 @@ struct FeltAlertEndToEndTests {
         #expect(Set(try propertyList(at: state.appendingPathComponent("alerts.plist")).keys) == ["ak0250001"])
     }
 
+    /// A quake revised upwards into the alert's range (USGS raising a magnitude) alerts once.
+    @Test func aQuakeRevisedIntoTheRangeAlertsOnce() throws {
+        let pane = try BrowserPane(columns: 150, rows: 40, scene: "revised")
+        defer { pane.close() }
+        _ = try pane.settle()
+        let state = pane.dir.url
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
+        func version(_ magnitude: Double, updatedMinutesAgo: Int64) -> String {
+            let updated = Int64(Date().timeIntervalSince1970 * 1000) - updatedMinutesAgo * 60_000
+            return Self.featureBeforeNow("us0001rev", magnitude, northKm: 0, minutesAgo: 10, place: "Revised test, Chile", latitude: -30, longitude: -71)
+                .replacingOccurrences(of: #""place":"#, with: #""updated":\#(updated),"place":"#)
+        }
+        try F.importing([version(4.5, updatedMinutesAgo: 9)], into: state, "first.geojson", folder: state)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the new quake") { $0.header.new == "1 new" }
+        try pane.send(.keys(["g"]))
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the quake") { $0.quakeRows.first?.words.contains("4.5") == true }
+        #expect(Screen(try pane.settle()).status.message?.hasPrefix("ALERT") != true)
+        try F.importing([version(6.8, updatedMinutesAgo: 1)], into: state, "revised.geojson", folder: state)
+        let screen = try pane.tmux.waitForScreen(pane.target, timeout: 20, "the alert") { $0.status.message?.hasPrefix("ALERT") == true }
+        #expect(screen.status.message == "ALERT M 6.8 Revised test, Chile", "\(screen.status)")
+        #expect(Set(try propertyList(at: state.appendingPathComponent("alerts.plist")).keys) == ["us0001rev"])
+        // Revised again, still in range: no second alert (the first stays on the status line).
+        try F.importing([version(6.9, updatedMinutesAgo: 0)], into: state, "again.geojson", folder: state)
+        try pane.tmux.waitForScreen(pane.target, timeout: 20, "the second revision") { $0.quakeRows.first?.words.contains("6.9") == true }
+        let last = Screen(try pane.settle())
+        #expect(last.status.message == "ALERT M 6.8 Revised test, Chile", "\(last.status)")
+        try pane.send(.keys(["L"]))
+        let entries = Screen(try pane.settle()).overlay?.entries ?? []
+        #expect(entries.filter { $0.hasPrefix("ALERT") } == ["ALERT M 6.8 Revised test, Chile"], "\(entries)")
+    }
+
     @Test func alertsByIntensityAloneAndSeveralAtOnceLedByTheStrongestShaking() throws {
         let pane = try BrowserPane(columns: 150, rows: 40, scene: "felt")
         defer { pane.close() }

@@ -167,7 +167,8 @@ public struct QuakeArrivals: Equatable, Sendable {
 /// largest and those near home summed (`AwaySummary`), so that no alert and no line of the away
 /// summary depends on where in a bulk import a quake came.
 public struct UntrackedArrivals: Equatable, Sendable {
-    /// Those that alert (the update checks them as it checks `quakes`), at most `maximumTracked`.
+    /// Those that alert (the update checks them as it checks `quakes`), at most `maximumTracked`;
+    /// the runtime adds the quakes revised since its last read that alert now (a magnitude raised).
     public var alerting: [QuakeRecord] = []
     /// Their largest and those near home (its count and codes unused).
     public var summary = AwaySummary(since: Date(timeIntervalSince1970: 0))

@@ -99,6 +99,18 @@ final class LiveMonitor {
                 if !codes.isEmpty { aliases[quake.record.code] = codes }
             }
         }
+        // A quake revised since the last read (a magnitude raised) that now meets the rule alerts
+        // as a new one does, once (the scene and alerts.plist remember it).
+        var revisedAlerting: [QuakeRecord] = []
+        if cursor.token < next.token {
+            for code in try db.codesRevised(after: cursor.token, limit: LiveState.maximumTracked).sorted()
+            where revisedAlerting.count < LiveState.maximumTracked {
+                guard let quake = try db.quake(code: code)?.record, rule.alert(for: quake, now: now) != nil else { continue }
+                revisedAlerting.append(quake)
+                let codes = try db.aliases(ofEvent: code)
+                if !codes.isEmpty { aliases[code] = codes }
+            }
+        }
         // More are new than marked: a delete may have removed some that were only counted.
         var recounted: Int?
         if deletedSince, let first = tracking.firstNewID {
@@ -107,6 +119,7 @@ final class LiveMonitor {
         var arrivals = QuakeArrivals(quakes: read.quakes, count: read.count, firstID: firstID, removed: removed,
                                      recountedTotal: recounted, cursor: next, rule: rule, now: now)
         arrivals.untracked = read.untracked
+        arrivals.untracked.alerting += revisedAlerting
         arrivals.aliases = aliases
         arrivals.sinceLooked = looked.map { ($0.quakes, $0.count) }
         arrivals.untrackedSinceLooked = looked?.untracked ?? UntrackedArrivals()
