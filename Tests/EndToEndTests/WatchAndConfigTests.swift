@@ -305,6 +305,10 @@ import Testing
     @Test func configSetsReadsAndUnsetsAppStorage() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
+        // A threshold from home, set before any home: kept, and said to wait for one.
+        let early = try QuaketuiBinary.config("alertRadius", "100", stateDirectory: dir.url)
+        #expect(early.stdout == "100 km\n" && early.stderr == "Note: alertRadius alerts only once a home is set: quaketui config home LAT,LON --name NAME.\n",
+                "\(early.stderr)")
         #expect(try QuaketuiBinary.config("home", "-33.92,18.42", "--name", "Cape Town", stateDirectory: dir.url).stdout == "-33.9200,18.4200 (Cape Town)\n")
         // A threshold between two tenths says which magnitude as shown it lets through first.
         #expect(try QuaketuiBinary.config("minimumMagnitude", "2.44", stateDirectory: dir.url).stdout == "2.44 (quakes shown 2.5 and up)\n")

@@ -175,6 +175,10 @@ enum ConfigCommand {
         guard let setting else { return try list(storage, json: arguments.has("json")) }
         if let value {
             try setting.write(storage, value, arguments)
+            // A threshold measured from home does nothing without one: said, not refused (home may come next).
+            if [AppKeys.alertRadius.name, AppKeys.alertIntensity.name].contains(setting.name), storage.value(for: AppKeys.home) == nil {
+                printError("Note: \(setting.name) alerts only once a home is set: quaketui config home LAT,LON --name NAME.")
+            }
         } else if arguments.has("unset") {
             try setting.unset(storage)
         }
