@@ -55,7 +55,8 @@ import Testing
     @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"), "needs root and setpriv"),
           .enabled(if: SharedData.isAvailable, "needs ../shared/data/usgs"))
     func theReadingCommandsAnswerInADirectoryTheUserCannotWrite() throws {
-        let dir = try TemporaryDirectory()
+        // In /tmp, which `nobody` may enter ($TMPDIR may be private to this user, as in .ci/run).
+        let dir = try TemporaryDirectory(in: URL(fileURLWithPath: "/tmp"))
         defer {
             _ = try? ChildProcess.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "u+w", dir.url.path])
             dir.remove()

@@ -10,8 +10,10 @@ public struct TemporaryDirectory: Sendable {
     public let url: URL
     public var path: String { url.path }
 
-    public init(prefix: String = "quaketui-test") throws {
-        let base = FileManager.default.temporaryDirectory
+    /// Under `base` when given (a directory every user may enter, for a test that runs a child
+    /// as another user: the system temp dir may be private to this one).
+    public init(prefix: String = "quaketui-test", in base: URL? = nil) throws {
+        let base = base ?? FileManager.default.temporaryDirectory
         url = base.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
