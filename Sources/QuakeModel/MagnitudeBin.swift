@@ -19,6 +19,17 @@ public enum MagnitudeBin {
     /// `6.1`, `-0.3`, `0.0`: the magnitude as every view and command shows it (its bin).
     public static func text(_ magnitude: Double) -> String { Tenths.text(magnitude) }
 
+    /// A bin's edges as a table labels them: `4.45–4.55`; with a negative edge, `−5.05 to −4.95`
+    /// and `−0.05 to 0.05` (a true minus, and words where a dash beside a minus would read as
+    /// `-5.05–-4.95`).
+    public static func rangeText(from lower: Double, to upper: Double) -> String {
+        func edge(_ value: Double) -> String {
+            let text = String(format: "%.2f", abs(value))
+            return value < 0 && text != "0.00" ? "−" + text : text
+        }
+        return lower < 0 || upper < 0 ? edge(lower) + " to " + edge(upper) : edge(lower) + "–" + edge(upper)
+    }
+
     /// A minimum as the list applies it, shown: the first tenth it takes (`2.5` → `2.5`,
     /// `2.44` → `2.5`, which is what a minimum of 2.44 lets through).
     public static func threshold(_ minimum: Double) -> String { text(lowestStored(shownAtLeast: minimum)) }

@@ -245,7 +245,7 @@ enum StatsCommand {
             lines += typeTable(composition, method: mfd.method)
         }
         lines.append("")
-        lines += table("Magnitude", mfd.bins.map { (String(format: "%.2f–%.2f", $0.from, $0.to), $0.count) }
+        lines += table("Magnitude", mfd.bins.map { (MagnitudeBin.rangeText(from: $0.from, to: $0.to), $0.count) }
                        + (mfd.unusable > 0 ? [("none", mfd.unusable)] : []))
         lines.append("")
         let zone = statistics.timeZone.identifier == "UTC" ? "UTC" : "local time"
