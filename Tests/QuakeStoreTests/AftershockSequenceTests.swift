@@ -11,16 +11,108 @@ import Testing
     static let day: Int64 = 86_400_000
     static let mainTime: Int64 = 1_700_000_000_000
 
-    /// `log10 L = −3.22 + 0.69 M` km, never under 10 km.
+    /// `log10 L = −3.22 + 0.69 M` km, never under 10 km, up to M 8.1 (Wells & Coppersmith's data).
     @Test func theRadiusIsTheSurfaceRuptureLength() {
         #expect(abs(SequenceRadius.kilometres(magnitude: 7) - 40.738_027_780_411_26) < 1e-9)
         #expect(abs(SequenceRadius.kilometres(magnitude: 8) - 199.526_231_496_887_9) < 1e-9)
-        #expect(abs(SequenceRadius.kilometres(magnitude: 9) - 977.237_220_955_810_5) < 1e-8)
+        #expect(SequenceRadius.choice(magnitude: 8.1).method == .wellsCoppersmith)
         // 10^(−3.22 + 0.69 × 6.1) = 9.75 km: the floor (from M 6.12 up, the length).
         #expect(SequenceRadius.kilometres(magnitude: 6.1) == 10)
         #expect(abs(SequenceRadius.kilometres(magnitude: 6.2) - pow(10, 1.058)) < 1e-9)
         #expect(SequenceRadius.kilometres(magnitude: 4) == 10)
         #expect(abs(SequenceRadius.kilometres(magnitude: 6.5) - pow(10, 1.265)) < 1e-9)
+    }
+
+    /// Above M 8.1, where Wells & Coppersmith's data end, Strasser et al.'s (2010) interface
+    /// length `log10 L = −2.477 + 0.585 M`, never less than Wells & Coppersmith's at M 8.1
+    /// (10^(−3.22 + 5.589) = 233.9 km), so the radius grows with the magnitude; M 9.5 is past the
+    /// M 9.4 of Strasser's data, and the line says so. (Wells & Coppersmith at M 9.5: 2,163 km.)
+    @Test func aboveMagnitude8Point1TheRadiusIsStrassersInterfaceLength() {
+        let top = pow(10, -3.22 + 0.69 * 8.1)
+        #expect(abs(top - 233.883_724_1) < 1e-6)
+        for magnitude in [8.15, 8.2, 8.25] {
+            let choice = SequenceRadius.choice(magnitude: magnitude)
+            #expect(pow(10, -2.477 + 0.585 * magnitude) < top)
+            #expect(choice.method == .wellsCoppersmithTop && abs(choice.km - top) < 1e-9, "M \(magnitude): \(choice)")
+        }
+        for magnitude in [8.3, 8.8, 9.0, 9.5] {
+            let choice = SequenceRadius.choice(magnitude: magnitude)
+            #expect(choice.method == .strasserInterface && abs(choice.km - pow(10, -2.477 + 0.585 * magnitude)) < 1e-9, "M \(magnitude): \(choice)")
+        }
+        #expect(abs(SequenceRadius.kilometres(magnitude: 9.5) - 1_203.6) < 0.05)
+        let radii = stride(from: 5.0, through: 9.6, by: 0.01).map { SequenceRadius.kilometres(magnitude: $0) }
+        #expect(zip(radii, radii.dropFirst()).allSatisfy { $0 <= $1 })
+        let now = Self.mainTime + Self.day
+        func sequence(_ magnitude: Double) -> AftershockSequence {
+            AftershockSequence(mainshock: Self.mainshock(magnitude: magnitude), aftershocks: [], end: now, now: now)
+        }
+        #expect(sequence(9.5).radiusLine == "Radius 1203.6 km (Strasser et al. 2010 subduction-interface rupture length: M 9.5 is above "
+                + "Wells & Coppersmith's M 8.1, and above the M 9.4 of Strasser's data too: extrapolated)")
+        #expect(sequence(9.0).radiusLine == "Radius 613.8 km (Strasser et al. 2010 subduction-interface rupture length: M 9.0 is above "
+                + "Wells & Coppersmith's M 8.1)")
+        #expect(sequence(8.2).radiusLine == "Radius 233.9 km (Wells & Coppersmith 1994 rupture length at M 8.1, the top of their data; "
+                + "M 8.2 is above it, and Strasser et al. 2010's subduction-interface length is less)")
+        #expect(sequence(7.1).radiusLine == "Radius 47.8 km (Wells & Coppersmith 1994 rupture length)" && sequence(7.1).radiusNote == nil)
+        #expect(sequence(5).radiusLine == "Radius 10.0 km (the least; Wells & Coppersmith 1994 give less)")
+    }
+
+    /// The forecast starts at the clock's now only when the store covers time up to now: the
+    /// time from its newest quake to now, as one more gap, is not one a Poisson process at the
+    /// store's rate ((N − 1) gaps over its span) has among its N gaps with a chance below 1e-20.
+    /// Otherwise it starts where the window ends, and a sentence says so.
+    @Test func theForecastStartsNowOnlyWhenTheStoreReachesNow() throws {
+        let aftershocks = (0 ..< 30).map { AftershockSequence.Aftershock(time: Self.mainTime + Int64($0) * 3_600_000, magnitude: 2.5) }
+        let oldest = Self.mainTime - 30 * Self.day, newest = Self.mainTime + 29 * 3_600_000
+        let count = 1_000
+        // Solved here: N e^(−λ g) = 1e-20 with λ = (N − 1) / (now − oldest − g), g = now − newest.
+        func chance(now: Int64) -> Double {
+            let g = Double(now - newest), rate = Double(count - 1) / Double(newest - oldest)
+            return Double(count) * exp(-rate * g)
+        }
+        func sequence(now: Int64) -> AftershockSequence {
+            AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: newest, storeCount: count, storeOldest: oldest, now: now)
+        }
+        let soon = newest + Self.day / 2, late = newest + 2 * Self.day
+        #expect(chance(now: soon) > 1e-20 && chance(now: late) < 1e-20)
+        let covered = sequence(now: soon)
+        #expect(covered.forecastStart == .now && covered.forecast.allSatisfy { $0.start == soon } && covered.forecastStartNote == nil)
+        let stale = sequence(now: late)
+        #expect(stale.forecastStart == .dataEnd && stale.forecast.allSatisfy { $0.start == newest } && stale.forecast.count == 9)
+        #expect(stale.forecastStartNote == "The forecast starts 2023-11-16 03:13 UTC, where the sequence's data end, 2.0 days before now: "
+                + "the store does not cover time up to now (nothing is stored after its newest quake for far too long for its rate to be chance), "
+                + "so these are the numbers expected then, not now.")
+        // From the data's end: t1 is the window's end in days.
+        let t1 = Double(newest - Self.mainTime) / Double(Self.day)
+        for entry in stale.forecast {
+            let expected = Self.closedForm(a: -1.67, b: 0.91, p: 1.08, c: 0.05, mainshock: 7.1, magnitude: entry.magnitude, from: t1, days: entry.days)
+            #expect(abs(entry.expected / expected.expected - 1) < 1e-12)
+        }
+        // A store of one quake has no rate: a later clock is not covered.
+        let alone = AftershockSequence(mainshock: Self.mainshock(), aftershocks: [], end: Self.mainTime, storeCount: 1, storeOldest: Self.mainTime,
+                                       now: Self.mainTime + 1_000)
+        #expect(alone.forecastStart == .dataEnd)
+    }
+
+    /// A sequence ended by a larger quake has no forecast of its own: the larger quake's is the
+    /// one to read, and a warning says so.
+    @Test func aSequenceEndedByALargerQuakeHasNoForecast() {
+        let larger = Self.mainTime + 3 * Self.day
+        let aftershocks = (0 ..< 30).map { AftershockSequence.Aftershock(time: Self.mainTime + Int64($0) * 3_600_000, magnitude: 2.5) }
+            + [.init(time: larger, magnitude: 7.3, code: "us7000big")]
+        let sequence = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks, end: larger, now: larger)
+        #expect(sequence.forecast.isEmpty && sequence.forecastStart == nil && sequence.forecastMagnitudes.isEmpty)
+        #expect(sequence.warnings.last == "No forecast: this quake was a foreshock of the M 7.3 of 2023-11-17 22:13 UTC; "
+                + "that quake's sequence and forecast are the ones to read (`sequence us7000big`).")
+    }
+
+    /// A parameter whose error is larger than its value is said not to be resolved.
+    @Test func aParameterWithAnErrorLargerThanItselfIsSaidUnresolved() {
+        let fit = OmoriFit(law: OmoriLaw(k: 120, c: 0.003, p: 1.1), kError: 10, cError: 0.0049, pError: 0.05,
+                           background: .init(rate: 0.01, error: 0.02), logLikelihood: (0, 2), n: 100)
+        #expect(AftershockSequence.unresolved(fit) == [
+            "The Omori fit's c (0.0030 ± 0.0049 d) is not resolved by the data: its error is larger than its value.",
+            "The Omori fit's μ (0.010 ± 0.020/day) is not resolved by the data: its error is larger than its value.",
+        ])
     }
 
     /// `N = 10^(a + b (Mm − M)) ((t2 + c)^(1−p) − (t1 + c)^(1−p)) / (1 − p)`, `P = 1 − e^−N`.
@@ -174,7 +266,7 @@ import Testing
         #expect(sequence.count == before.count)
         #expect(sequence.end == larger)
         #expect(sequence.ending == .largerQuake(code: "ci38457511", time: larger, magnitude: 6.46))
-        #expect(sequence.endNote == "The sequence ends at the M 6.5 of 2023-11-17 23:13 UTC, a larger quake: its own sequence is `sequence ci38457511`, and its forecast, not this one's, is the one to read.")
+        #expect(sequence.endNote == "The sequence ends at the M 6.5 of 2023-11-17 23:13 UTC, a larger quake: its own sequence is `sequence ci38457511`, and its forecast is the one to read: this one gives none.")
         let omori = try #require(sequence.omori)
         let mc = try #require(sequence.completeness)
         #expect(omori == (try OmoriFit.fit(Self.days(before, atOrAbove: mc), to: 3 + 1.0 / 24).get()))
@@ -208,7 +300,7 @@ import Testing
         let larger = AftershockSequence(mainshock: Self.mainshock(), aftershocks: aftershocks + [.init(time: Self.mainTime + 2 * Self.day, magnitude: 7.2)],
                                         end: gap.to + 1_000, coverageGap: gap, now: gap.to)
         #expect(larger.ending == .largerQuake(code: nil, time: Self.mainTime + 2 * Self.day, magnitude: 7.2))
-        #expect(larger.endNote == "The sequence ends at the M 7.2 of 2023-11-16 22:13 UTC, a larger quake: the quakes from it on are its own sequence, and its forecast, not this one's, is the one to read.")
+        #expect(larger.endNote == "The sequence ends at the M 7.2 of 2023-11-16 22:13 UTC, a larger quake: the quakes from it on are its own sequence, and its forecast is the one to read: this one gives none.")
     }
 
     /// The store ends a sequence at the first gap in its coverage: a sequence's month beside a
@@ -227,6 +319,11 @@ import Testing
         let month = try store.read { try $0.aftershockSequence(of: "main", now: Self.mainTime + 40 * Self.day) }.get()
         #expect(month.ending == .catalogue)
         let newest = records.map(\.time).max()!
+        // The store's 401 quakes over 30 days: ten days after the newest is a gap (the forecast
+        // starts at the data's end), an hour is not (it starts now).
+        #expect(month.forecastStart == .dataEnd && month.forecast.first?.start == newest)
+        let recent = try store.read { try $0.aftershockSequence(of: "main", now: newest + 3_600_000) }.get()
+        #expect(recent.forecastStart == .now && recent.forecast.first?.start == newest + 3_600_000)
         var later = QuakeRecord.fixture("later", magnitude: 3, time: newest + 2_199 * Self.day)
         (later.latitude, later.longitude) = (35.7, -117.5)
         try store.upsert([later])

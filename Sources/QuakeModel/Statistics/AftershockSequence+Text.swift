@@ -3,11 +3,34 @@ import Foundation
 /// How `quaketui sequence` and the browser's sequence view (`A`) write a sequence's numbers:
 /// one place, so both say the same.
 extension AftershockSequence {
-    /// `Radius 40.7 km (Wells & Coppersmith 1994 rupture length)`, or the floor's reason.
+    /// `Radius 40.7 km (Wells & Coppersmith 1994 rupture length)`, the floor's reason, or the
+    /// scaling used above Wells & Coppersmith's data and whether the magnitude is past its own.
     public var radiusLine: String {
-        let floor = radiusKm == SequenceRadius.minimumKm && pow(10, -3.22 + 0.69 * mainshock.magnitude) < SequenceRadius.minimumKm
-        return String(format: "Radius %.1f km", radiusKm)
-            + (floor ? " (the least; Wells & Coppersmith 1994 give less)" : " (Wells & Coppersmith 1994 rupture length)")
+        String(format: "Radius %.1f km", radiusKm) + " (" + radiusMethodText + ")"
+    }
+
+    /// What the radius is, in words: `Wells & Coppersmith 1994 rupture length`, ….
+    public var radiusMethodText: String {
+        let magnitude = MagnitudeBin.text(mainshock.magnitude)
+        switch radiusMethod {
+        case .wellsCoppersmith: return "Wells & Coppersmith 1994 rupture length"
+        case .minimum: return "the least; Wells & Coppersmith 1994 give less"
+        case .wellsCoppersmithTop:
+            return "Wells & Coppersmith 1994 rupture length at M 8.1, the top of their data; M \(magnitude) is above it, "
+                + "and Strasser et al. 2010's subduction-interface length is less"
+        case .strasserInterface:
+            return "Strasser et al. 2010 subduction-interface rupture length: M \(magnitude) is above Wells & Coppersmith's M 8.1"
+                + (mainshock.magnitude > SequenceRadius.strasserTop ? ", and above the M 9.4 of Strasser's data too: extrapolated" : "")
+        }
+    }
+
+    /// A sentence when the mainshock's magnitude is outside the range the radius's scaling was
+    /// fitted to (`--json`'s `radiusNote`); nil within it.
+    public var radiusNote: String? {
+        switch radiusMethod {
+        case .wellsCoppersmith, .minimum: return nil
+        case .wellsCoppersmithTop, .strasserInterface: return "The radius is the " + radiusMethodText + "."
+        }
     }
 
     /// `312 aftershocks · Mc 2.2 · 201 at or above`.
@@ -29,7 +52,7 @@ extension AftershockSequence {
         case .largerQuake(let code, let time, let magnitude):
             return "The sequence ends at the M \(MagnitudeBin.text(magnitude)) of \(SequenceText.minute(time)), a larger quake: "
                 + (code.map { "its own sequence is `sequence \($0)`" } ?? "the quakes from it on are its own sequence")
-                + ", and its forecast, not this one's, is the one to read."
+                + ", and its forecast is the one to read: this one gives none."
         }
     }
 
@@ -42,11 +65,46 @@ extension AftershockSequence {
         }
     }
 
-    /// `Omori K 61 ± 7.2/day · c 0.052 ± 0.011 d · p 1.10 ± 0.032`, nil without a fit.
+    /// `Omori K 61 ± 7.2/day · c 0.052 ± 0.011 d · p 1.10 ± 0.032` (the aftershocks' rate,
+    /// beside any background: ``backgroundLine``), nil without a fit.
     public var omoriLine: String? {
         guard let omori else { return nil }
         return "Omori K " + UncertaintyFormat.string(omori.law.k, omori.kError) + "/day · c "
             + UncertaintyFormat.string(omori.law.c, omori.cError) + " d · p " + UncertaintyFormat.string(omori.law.p, omori.pError)
+    }
+
+    /// `Background μ 0.062 ± 0.013/day at or above Mc: AIC prefers it (Akaike 1974; by 21.5)`, or
+    /// `No background: AIC prefers the Omori law alone (Akaike 1974; by 2.0)`: the model chosen
+    /// and by how much its AIC is lower; nil without a fit.
+    public var backgroundLine: String? {
+        guard let omori else { return nil }
+        let gain = omori.aicGainOfBackground
+        guard let background = omori.background else {
+            return "No background: AIC prefers the Omori law alone (Akaike 1974; by " + String(format: "%.1f", -gain) + ")"
+        }
+        return "Background μ " + UncertaintyFormat.string(background.rate, background.error) + "/day at or above Mc: AIC prefers it (Akaike 1974; by "
+            + String(format: "%.1f", gain) + ")"
+    }
+
+    /// The sentence beside a forecast whose sequence has a background: the numbers are the
+    /// aftershocks' alone. nil without a background.
+    public var forecastBackgroundNote: String? {
+        guard let background = omori?.background, let mc = completeness, !forecast.isEmpty else { return nil }
+        return "The numbers are aftershocks only: the background of " + SequenceText.significant(background.rate)
+            + String(format: " a day at or above Mc %.1f comes besides.", mc)
+    }
+
+    /// Where the forecast starts, as the table's title says it: `from 2026-12-02T09:59:50.903Z`
+    /// or `from 2019-07-19T02:52:…Z, where the data end, 7.4 years before now`; nil without one.
+    public var forecastStartNote: String? {
+        guard let start = forecast.first?.start, let forecastStart else { return nil }
+        switch forecastStart {
+        case .now: return nil
+        case .dataEnd:
+            return "The forecast starts " + SequenceText.minute(start) + ", where the sequence's data end, "
+                + SequenceText.duration(now - start) + " before now: the store does not cover time up to now (nothing is stored "
+                + "after its newest quake for far too long for its rate to be chance), so these are the numbers expected then, not now."
+        }
     }
 
     /// `Reasenberg & Jones's (1989) generic California parameters: a -1.67 b 0.91 p 1.08 c 0.050 d`,

@@ -61,6 +61,16 @@ public struct AftershockSequence: Sendable, Equatable {
         case largerQuake(code: String?, time: Int64, magnitude: Double)
     }
 
+    /// Where the forecast starts.
+    public enum ForecastStart: String, Sendable, Equatable {
+        /// At `now`: the store covers time up to now (``CatalogueCoverage/reachesNow(count:oldest:newest:now:)``).
+        case now
+        /// Where the window ends: the time from the store's newest quake to now is a gap in its
+        /// coverage, so the store cannot say what has happened since, and a forecast from now
+        /// would be of a sequence it has not seen for that long.
+        case dataEnd
+    }
+
     /// Which parameters the forecast uses.
     public enum Parameters: String, Sendable, Equatable {
         /// Reasenberg & Jones's generic California values (``ReasenbergJones/generic``).
@@ -91,6 +101,8 @@ public struct AftershockSequence: Sendable, Equatable {
 
     public let mainshock: Mainshock
     public let radiusKm: Double
+    /// The scaling that gave ``radiusKm``.
+    public let radiusMethod: SequenceRadius.Method
     /// The aftershocks in the window (the mainshock not among them).
     public let count: Int
     /// ms since the epoch: where the window and the fit's observation period end (``ending`` says why).
@@ -108,18 +120,29 @@ public struct AftershockSequence: Sendable, Equatable {
     public let parameters: Parameters
     /// The forecast's `a`, `b`, `p` and `c`.
     public let forecastModel: ReasenbergJones
+    /// Empty when the window ends at a larger quake: its sequence's forecast is the one to read.
     public let forecast: [Forecast]
+    /// Where the forecast starts; nil when there is none (a larger quake ends the window).
+    public let forecastStart: ForecastStart?
+    /// ms since the epoch: the clock's time the sequence was computed at.
+    public let now: Int64
     /// Aftershocks per log-time bin (``LogTimeBins``), from the first bin to the one `end` is in.
     public let histogram: [Int]
     /// Sentences: why there is no fit, why the generic parameters still hold past 100.
     public let warnings: [String]
 
     /// The sequence of `mainshock` from `aftershocks` (every quake within its radius from its
-    /// time on), in a store whose newest quake is at `end` and whose coverage ends at
-    /// `coverageGap` (``CatalogueCoverage``, nil for none), with the forecast from `now`.
-    public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, coverageGap: CatalogueCoverage.Gap? = nil, now: Int64) {
+    /// time on), in a store of `storeCount` quakes from `storeOldest` to `end` (its newest)
+    /// whose coverage ends at `coverageGap` (``CatalogueCoverage``, nil for none), computed at
+    /// the clock's `now`. The forecast starts at `now` when the store covers time up to it
+    /// (``CatalogueCoverage/reachesNow(count:oldest:newest:now:)``), else where the window ends;
+    /// there is none when a larger quake ends the window.
+    public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, coverageGap: CatalogueCoverage.Gap? = nil,
+                storeCount: Int = 0, storeOldest: Int64? = nil, now: Int64) {
         self.mainshock = mainshock
-        radiusKm = SequenceRadius.kilometres(magnitude: mainshock.magnitude)
+        self.now = now
+        (radiusKm, radiusMethod) = SequenceRadius.choice(magnitude: mainshock.magnitude)
+        let storeNewest = end
         let window = Self.window(mainshock, aftershocks, end: end, coverageGap: coverageGap)
         let aftershocks = window.aftershocks
         (self.end, ending) = (window.end, window.ending)
@@ -148,7 +171,9 @@ public struct AftershockSequence: Sendable, Equatable {
             above = times.count
             let mcText = String(format: "%.1f", Double(mcTenth) / 10)
             switch OmoriFit.fit(times, to: days(end)) {
-            case .success(let fit): omori = fit
+            case .success(let fit):
+                omori = fit
+                warnings += Self.unresolved(fit)
             case .failure(let failure):
                 warnings.append(times.count < OmoriFit.minimumCount
                     ? "No Omori fit: \(CountFormat.quakes(times.count)) at or above the sequence's Mc \(mcText); a fit needs \(OmoriFit.minimumCount)."
@@ -181,8 +206,19 @@ public struct AftershockSequence: Sendable, Equatable {
                 warnings.append("The forecast keeps the generic parameters: the sequence's own Omori fit could not be made.")
             }
         }
+        let start: Int64
+        if case .largerQuake(let code, let time, let magnitude) = ending {
+            warnings.append("No forecast: this quake was a foreshock of the M \(MagnitudeBin.text(magnitude)) of \(SequenceText.minute(time)); "
+                            + "that quake's sequence and forecast are the ones to read" + (code.map { " (`sequence \($0)`)." } ?? "."))
+            self.warnings = warnings
+            (forecast, forecastStart) = ([], nil)
+            return
+        } else if CatalogueCoverage.reachesNow(count: storeCount, oldest: storeOldest ?? storeNewest, newest: storeNewest, now: now) {
+            (start, forecastStart) = (max(now, mainshock.time), .now)
+        } else {
+            (start, forecastStart) = (end, .dataEnd)
+        }
         self.warnings = warnings
-        let start = max(now, mainshock.time)
         let from = days(start)
         let model = forecastModel
         // The mainshock's row at its magnitude as shown (5.96 is `M ≥ 6.0`, one row with M 6).
@@ -218,6 +254,17 @@ public struct AftershockSequence: Sendable, Equatable {
         return (covered.filter { $0.time < quake.time }, quake.time, .largerQuake(code: quake.code, time: quake.time, magnitude: magnitude))
     }
 
+    /// Sentences for the fit's parameters whose standard error is larger than their value: the
+    /// data do not resolve them (zero is within one error).
+    static func unresolved(_ fit: OmoriFit) -> [String] {
+        var items: [(name: String, value: Double, error: Double, unit: String)] = [
+            ("K", fit.law.k, fit.kError, "/day"), ("c", fit.law.c, fit.cError, " d"), ("p", fit.law.p, fit.pError, "")]
+        if let background = fit.background { items.append(("μ", background.rate, background.error, "/day")) }
+        return items.filter { $0.error > abs($0.value) }.map {
+            "The Omori fit's \($0.name) (\(UncertaintyFormat.string($0.value, $0.error))\($0.unit)) is not resolved by the data: its error is larger than its value."
+        }
+    }
+
     /// The magnitude types (lower case; `unknown` for none) of the aftershocks at or above the
     /// tenth `mcTenth`, largest share first, when there are two or more (as `stats` warns: issue 54).
     static func mixedTypes(_ aftershocks: [Aftershock], atOrAbove mcTenth: Int) -> [(name: String, count: Int)]? {
@@ -233,7 +280,8 @@ public struct AftershockSequence: Sendable, Equatable {
     }
 
     public static func == (lhs: AftershockSequence, rhs: AftershockSequence) -> Bool {
-        lhs.mainshock == rhs.mainshock && lhs.count == rhs.count && lhs.end == rhs.end && lhs.ending == rhs.ending && lhs.completeness == rhs.completeness
+        lhs.mainshock == rhs.mainshock && lhs.radiusKm == rhs.radiusKm && lhs.radiusMethod == rhs.radiusMethod
+            && lhs.forecastStart == rhs.forecastStart && lhs.now == rhs.now && lhs.count == rhs.count && lhs.end == rhs.end && lhs.ending == rhs.ending && lhs.completeness == rhs.completeness
             && lhs.omori == rhs.omori && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
             && lhs.forecast == rhs.forecast && lhs.histogram == rhs.histogram && lhs.warnings == rhs.warnings
     }

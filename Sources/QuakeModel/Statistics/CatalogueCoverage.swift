@@ -49,6 +49,23 @@ public enum CatalogueCoverage {
         return Int64(longest.rounded(.down))
     }
 
+    /// Whether a store of `count` quakes from `oldest` to `newest` (ms since the epoch) covers
+    /// time up to `now`: the time from its newest quake to `now` is taken as one more gap, and
+    /// tested by the rule above (``longestChanceGap(count:span:)`` of the store with `now` as
+    /// one more point: the rate is its `N − 1` gaps over its span, the gaps `N`). A `now` at or
+    /// before the newest quake is covered; with fewer than two quakes there is no rate to judge
+    /// by, and a later `now` is not.
+    ///
+    /// ```swift
+    /// CatalogueCoverage.reachesNow(count: 3_278, oldest: june, newest: july19, now: years later)   // false
+    /// ```
+    public static func reachesNow(count: Int, oldest: Int64, newest: Int64, now: Int64) -> Bool {
+        guard now > newest else { return true }
+        let span = now.subtractingReportingOverflow(oldest)
+        guard count >= 2, let longest = longestChanceGap(count: count + 1, span: span.overflow ? .max : span.partialValue) else { return false }
+        return now - newest <= longest
+    }
+
     /// The first gap longer than `longest` ms between consecutive `times` (in order) from
     /// `start` on: what the store's walk finds, stated plainly (the tests' reference).
     public static func firstGap(in times: [Int64], from start: Int64, longerThan longest: Int64) -> Gap? {

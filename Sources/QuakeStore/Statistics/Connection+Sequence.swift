@@ -12,7 +12,8 @@ extension Connection {
     /// epoch): every quake but it whose time is at or after its time and whose epicentre is
     /// within ``SequenceRadius`` of its own (the exact haversine, after an indexed time range or
     /// bounding box), up to the store's newest quake or the first gap in its coverage
-    /// (`coverageGap(from:)`); `AftershockSequence` ends it at a larger quake. `.failure` when the
+    /// (`coverageGap(from:)`); `AftershockSequence` ends it at a larger quake, and starts the
+    /// forecast at `now` only when the store covers time up to it (its count and span go in). `.failure` when the
     /// store has no such quake or it has no magnitude.
     public func aftershockSequence(of code: String, now: Int64) throws(SQLiteError) -> Result<AftershockSequence, SequenceUnavailable> {
         try aftershockSequence(of: code, now: now, timeWalkLimit: Self.sequenceTimeWalkLimit)
@@ -47,10 +48,14 @@ extension Connection {
             aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
                                      magType: statement.isNull(at: 2) ? nil : statement.text(at: 2), code: statement.text(at: 3)))
         }
-        let newest = try prepare("SELECT max(time) FROM quake")
-        _ = try newest.step()
-        let end = newest.isNull(at: 0) ? record.time : newest.int64(at: 0)
+        let span = try prepare("SELECT min(time), max(time) FROM quake")
+        _ = try span.step()
+        let end = span.isNull(at: 1) ? record.time : span.int64(at: 1)
+        let oldest = span.isNull(at: 0) ? record.time : span.int64(at: 0)
         let gap = try coverageGap(from: record.time)
-        return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, coverageGap: gap, now: now))
+        // The count `coverageGap` judges by (the kept counts), so the forecast's rule is its rule.
+        let count = try keptQuakeCount()
+        return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, coverageGap: gap,
+                                           storeCount: count, storeOldest: oldest, now: now))
     }
 }

@@ -64,7 +64,15 @@ enum SequenceView {
             }
         }
         if let omori = sequence.omoriLine { line(omori, .role(.accent)) }
+        if let background = sequence.backgroundLine { line(background, .role(.accent)) }
         for warning in sequence.warnings { line(warning, .role(.warning)) }
+        // Where the forecast starts when not now, wrapped: its numbers are of then.
+        for note in [sequence.forecastStartNote, sequence.forecastBackgroundNote].compactMap({ $0 }) {
+            let characters = Array(note)
+            for wrapped in NotesView.wrap(characters, width: area.width) {
+                line(String(characters[wrapped.range]).trimmingCharacters(in: .whitespaces), .role(.warning))
+            }
+        }
         let chartHeight = area.maxY - y - forecastRows
         if chartHeight >= 4 {
             renderChart(sequence, in: Rect(x: area.x, y: y, width: area.width, height: chartHeight), into: &buffer)
@@ -73,13 +81,23 @@ enum SequenceView {
         renderForecast(sequence, zone: display.zone, from: &y, in: area, into: &buffer)
     }
 
-    /// `Forecast from 2024-05-06 09:41:07 UTC (Reasenberg & Jones 1989)`, the parameters, then
+    /// `Forecast from 2024-05-06 09:41:07 UTC (Reasenberg & Jones 1989)` (`· data's end` when the
+    /// store does not reach now, `· aftershocks only` beside a background, where they fit:
+    /// sentences above the chart say so in full), the parameters, then
     /// `          next 1 day       next 7 days      next 30 days` and a row per magnitude: the
-    /// number expected and the chance of one or more.
+    /// number expected and the chance of one or more. Nothing when there is no forecast (a
+    /// larger quake ends the sequence: the warnings say so).
     static func renderForecast(_ sequence: AftershockSequence, zone: TimeZone, from y: inout Int, in area: Rect, into buffer: inout CellBuffer) {
         guard y < area.maxY, let start = sequence.forecast.first?.start else { return }
-        buffer.put("Forecast from \(QuakeFormat.absolute(start, in: zone)) (Reasenberg & Jones 1989)", at: Point(x: area.x, y: y),
-                   style: .role(.header, [.bold]), maxWidth: area.width)
+        // The data's end and the background are said above the chart in full; the title marks
+        // them where it has room, its authors first.
+        var title = "Forecast from \(QuakeFormat.absolute(start, in: zone)) (Reasenberg & Jones 1989)"
+        for mark in [sequence.forecastStart == .dataEnd ? " · data's end" : "", sequence.omori?.background == nil ? "" : " · aftershocks only"]
+        where !mark.isEmpty && TextWidth.of(title + mark) <= area.width {
+            title += mark
+        }
+        buffer.put(title, at: Point(x: area.x, y: y), style: .role(sequence.forecastStart == .dataEnd ? .warning : .header, [.bold]),
+                   maxWidth: area.width)
         y += 1
         guard y < area.maxY else { return }
         // The generic parameters' authors are in the title above: named again where the line has room.
@@ -133,12 +151,12 @@ enum SequenceView {
         }
         let rates: [Double?] = (0 ..< chart.width).map { sequence.rate(in: span($0)) }
         let fitted: [Double?] = (0 ..< chart.width).map { column in
-            guard let law = sequence.omori?.law else { return nil }
+            guard let omori = sequence.omori else { return nil }
             let range = span(column)
             guard !range.isEmpty else { return nil }
             let (from, to) = (LogTimeBins.edges(range.lowerBound).from, LogTimeBins.edges(range.upperBound - 1).to)
-            // The fitted number of quakes at or above Mc in the span, per day.
-            return law.expected(from: from, to: to) / (to - from)
+            // The fitted number of quakes at or above Mc in the span (with any background), per day.
+            return omori.expected(from: from, to: to) / (to - from)
         }
         let shown = rates.compactMap { $0 }
         guard let highest = shown.max(), let lowest = shown.min() else { return }

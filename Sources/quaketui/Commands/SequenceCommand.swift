@@ -73,6 +73,23 @@ enum SequenceCommand {
             var KError: Double
             var cError: Double
             var pError: Double
+            /// The background rate a day and its error; null when AIC chose the Omori law alone.
+            var mu: Double?
+            var muError: Double?
+
+            /// Every key always, `null` for no background.
+            func encode(to encoder: Encoder) throws {
+                enum Keys: String, CodingKey { case K, c, p, KError, cError, pError, mu, muError }
+                var container = encoder.container(keyedBy: Keys.self)
+                try container.encode(K, forKey: .K)
+                try container.encode(c, forKey: .c)
+                try container.encode(p, forKey: .p)
+                try container.encode(KError, forKey: .KError)
+                try container.encode(cError, forKey: .cError)
+                try container.encode(pError, forKey: .pError)
+                try container.encode(mu, forKey: .mu)
+                try container.encode(muError, forKey: .muError)
+            }
         }
         struct Forecast: Encodable {
             var start: String
@@ -107,6 +124,8 @@ enum SequenceCommand {
         }
         var mainshock: String
         var radiusKm: Double
+        var radiusMethod: String
+        var radiusNote: String?
         var count: Int
         var end: End
         var mc: Double?
@@ -116,12 +135,16 @@ enum SequenceCommand {
         var omori: Omori?
         var model: Model
         var forecast: [Forecast]
+        var forecastFrom: String?
+        var forecastNote: String?
         var parameters: String
         var warnings: [String]
 
         init(_ sequence: AftershockSequence) {
             mainshock = sequence.mainshock.code
             radiusKm = sequence.radiusKm
+            radiusMethod = sequence.radiusMethod.rawValue
+            radiusNote = sequence.radiusNote
             count = sequence.count
             var gapDays: Double?, larger: String?
             switch sequence.ending {
@@ -136,21 +159,32 @@ enum SequenceCommand {
             (b, bError) = (sequence.bValue?.b, sequence.bValue?.error)
             let law = sequence.forecastModel
             model = Model(a: law.a, b: law.b, p: law.p, c: law.c)
-            omori = sequence.omori.map { Omori(K: $0.law.k, c: $0.law.c, p: $0.law.p, KError: $0.kError, cError: $0.cError, pError: $0.pError) }
+            omori = sequence.omori.map {
+                Omori(K: $0.law.k, c: $0.law.c, p: $0.law.p, KError: $0.kError, cError: $0.cError, pError: $0.pError,
+                      mu: $0.background?.rate, muError: $0.background?.error)
+            }
             forecast = sequence.forecast.map {
                 Forecast(start: ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)), days: $0.days,
                          magnitude: $0.magnitude, expected: $0.expected, probability: $0.probability)
             }
+            forecastFrom = sequence.forecastStart?.rawValue
+            forecastNote = [sequence.forecastStartNote, sequence.forecastBackgroundNote].compactMap { $0 }.joined(separator: " ")
+            if forecastNote?.isEmpty == true { forecastNote = nil }
             parameters = sequence.parameters.rawValue
             warnings = sequence.warnings
         }
 
         /// Every key always, `null` for no fit (synthesized coding would drop it).
         func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey { case mainshock, radiusKm, count, end, mc, aboveMc, b, bError, omori, model, forecast, parameters, warnings }
+            enum Keys: String, CodingKey {
+                case mainshock, radiusKm, radiusMethod, radiusNote, count, end, mc, aboveMc, b, bError, omori, model, forecast, forecastFrom,
+                     forecastNote, parameters, warnings
+            }
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(mainshock, forKey: .mainshock)
             try container.encode(radiusKm, forKey: .radiusKm)
+            try container.encode(radiusMethod, forKey: .radiusMethod)
+            try container.encode(radiusNote, forKey: .radiusNote)
             try container.encode(count, forKey: .count)
             try container.encode(end, forKey: .end)
             try container.encode(mc, forKey: .mc)
@@ -160,6 +194,8 @@ enum SequenceCommand {
             try container.encode(omori, forKey: .omori)
             try container.encode(model, forKey: .model)
             try container.encode(forecast, forKey: .forecast)
+            try container.encode(forecastFrom, forKey: .forecastFrom)
+            try container.encode(forecastNote, forKey: .forecastNote)
             try container.encode(parameters, forKey: .parameters)
             try container.encode(warnings, forKey: .warnings)
         }
@@ -177,13 +213,19 @@ enum SequenceCommand {
         lines.append(sequence.countLine)
         if let note = sequence.endNote { lines.append(note) }
         if let omori = sequence.omoriLine { lines.append(omori + " (Ogata 1983)") }
+        if let background = sequence.backgroundLine { lines.append(background) }
         lines += sequence.warnings.map { "Warning: \($0)" }
         lines.append("")
-        let start = sequence.forecast.first.map { ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)) } ?? ""
-        lines.append("Forecast (Reasenberg & Jones 1989) from \(start): the number expected (the chance of one or more)")
-        lines.append("with " + sequence.parametersLine)
-        lines.append(forecastTable(sequence).joined(separator: "\n"))
-        lines.append("")
+        if let first = sequence.forecast.first {
+            let start = ISO8601Format.string(from: Date(timeIntervalSince1970: Double(first.start) / 1000))
+            let whence = sequence.forecastStart == .dataEnd ? ", where the data end, \(SequenceText.duration(sequence.now - first.start)) before now" : ""
+            lines.append("Forecast (Reasenberg & Jones 1989) from \(start)\(whence): the number expected (the chance of one or more)")
+            lines.append("with " + sequence.parametersLine)
+            lines.append(forecastTable(sequence).joined(separator: "\n"))
+            if let note = sequence.forecastStartNote { lines.append(note) }
+            if let note = sequence.forecastBackgroundNote { lines.append(note) }
+            lines.append("")
+        }
         lines.append("Days after        aftershocks      per day")
         let endDays = Double(sequence.end - main.time) / AftershockSequence.msPerDay
         for (index, count) in sequence.histogram.enumerated() where count > 0 {
