@@ -13,32 +13,46 @@ enum SequenceCommand {
         usage: ["sequence <code>|<event-url> [--json]"],
         discussion: """
             The sequence is every quake of the store (whatever the browser's filters) at or after
-            the mainshock's time whose epicentre lies within L km of its own, L the surface rupture
-            length of Wells & Coppersmith (1994, all slip types), log10 L = -3.22 + 0.69 M, and
-            never less than 10 km. Its Mc is maximum curvature + 0.2 over the aftershocks'
-            magnitudes. The window ends at the newest quake in the store, or earlier, said in a
-            line: at the first gap between stored quakes after the mainshock far too long for the
-            store's rate to be chance (a Poisson process at the rate of the rest of the store
-            would have one so long with a chance below 1e-20), or at the first larger quake
-            within the radius, whose own sequence the later quakes are. With 50 or more at or
-            above Mc, the modified Omori law K / (t + c)^p (t in days) is fitted to their times
-            by maximum likelihood from the mainshock to the window's end, with the errors of K,
-            c and p from the inverse Fisher information (Ogata 1983). The forecast (Reasenberg & Jones 1989) gives,
-            from now, the number of aftershocks of M 5, 6 and the mainshock's magnitude or more
-            expected in the next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of
-            (t + c)^-p, and the probability of at least one, 1 - exp(-N): with Reasenberg &
-            Jones's (1989) generic California parameters a = -1.67, b = 0.91, p = 1.08, c = 0.05
-            days until the sequence has 100 aftershocks at or above its Mc, a fit and a b-value;
-            then with its own (p and c of the fit, b by Aki-Utsu above Mc, a = log10 K - b (Mm - Mc)).
+            the mainshock's time whose epicentre lies within L km of its own: up to M 8.1 the
+            surface rupture length of Wells & Coppersmith (1994, all slip types),
+            log10 L = -3.22 + 0.69 M, never less than 10 km; above M 8.1 (past their data) the
+            subduction-interface length of Strasser et al. (2010), log10 L = -2.477 + 0.585 M,
+            never less than Wells & Coppersmith's at M 8.1. Its Mc is maximum curvature + 0.2
+            over the aftershocks' magnitudes. The window ends at the newest quake in the store
+            (counted), or earlier, said in a line: at the last quake before the first gap between
+            stored quakes after the mainshock far too long for the store's rate to be chance (a
+            Poisson process at the rate of the rest of the store would have one so long with a
+            chance below 1e-20), or at the first larger quake within the radius (not counted),
+            whose own sequence the later quakes are. With 50 or more at or above Mc, the modified
+            Omori law K / (t + c)^p (t in days) is fitted to their times by maximum likelihood
+            from the mainshock to the window's end, alone and with a constant background mu
+            beside it, and the one with the lower AIC (Akaike 1974) is kept; the errors of K, c,
+            p (and mu) are from the inverse Fisher information (Ogata 1983). The forecast
+            (Reasenberg & Jones 1989) of aftershocks (a background is not in it) gives the
+            number of aftershocks of M 5, 6 and the mainshock's magnitude or more expected in the
+            next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of (t + c)^-p, and
+            the probability of at least one, 1 - exp(-N): from now when the store covers time up
+            to now (the time since its newest quake is not a gap by the rule above), else from
+            where the window ends, said in a line; none when a larger quake ends the window. It
+            uses Reasenberg & Jones's (1989) generic California parameters a = -1.67, b = 0.91,
+            p = 1.08, c = 0.05 days until the sequence has 100 aftershocks at or above its Mc, a
+            fit and a b-value; then its own (p and c of the fit, b by Aki-Utsu above Mc,
+            a = log10 K - b (Mm - Mc)).
 
-            --json prints {"mainshock","radiusKm","count","end":{"time","by","gapDays","largerQuake",
-            "note"},"mc","aboveMc","b","bError","omori":{"K","c","p","KError","cError","pError"} or
-            null,"model":{"a","b","p","c"},"forecast":[{"start","days","magnitude","expected",
-            "probability"}],"parameters":"generic"|"sequence","warnings":[sentence]}; count is the
+            --json prints {"mainshock","radiusKm","radiusMethod","radiusNote","count","end":{"time",
+            "by","gapDays","largerQuake","note"},"mc","aboveMc","b","bError","omori":{"K","c","p",
+            "KError","cError","pError","mu","muError"} or null,"model":{"a","b","p","c"},
+            "forecast":[{"start","days","magnitude","expected","probability"}],"forecastFrom",
+            "forecastNote","parameters":"generic"|"sequence","warnings":[sentence]}; count is the
             aftershocks in the window (not the mainshock), end its end (an ISO time), by
             "catalogue", "gap" or "largerQuake", gapDays, largerQuake (a code) and note (the
-            sentence) null where they do not apply, mc, b and bError null when there is none,
-            model the forecast's parameters, K per day and c in days, start an ISO time.
+            sentence) null where they do not apply, radiusMethod "wellsCoppersmith", "minimum",
+            "wellsCoppersmithTop" or "strasserInterface" and radiusNote a sentence when the
+            magnitude is past Wells & Coppersmith's data, mc, b and bError null when there is
+            none, mu and muError null when AIC keeps the Omori law alone, model the forecast's
+            parameters, K per day and c in days, start an ISO time, forecastFrom "now" or
+            "dataEnd" (null and forecast [] when a larger quake ends the window), forecastNote
+            the sentences printed under the forecast or null.
             """,
         options: [CommandSpec.stateDir, CommandSpec.json],
         arguments: [.init(name: "code", help: "The mainshock: a quake code (us7000abcd) or a USGS event page URL.")])
