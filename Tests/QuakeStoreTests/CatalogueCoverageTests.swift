@@ -105,4 +105,32 @@ import Testing
             if !holed { #expect(expected == nil) }
         }
     }
+
+    /// Where the time the store covers before a quake starts (`coverageStart`): the later of the
+    /// earliest time asked about and the oldest quake, moved on past every gap ending before the
+    /// quake, a gap across the earliest time included. 300 daily quakes, a 400-day hole (a gap:
+    /// the longest chance one is 85 days), 200 daily quakes.
+    @Test func theCoverageBeforeAQuakeStartsAfterItsLastGap() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        let start: Int64 = 1_600_000_000_000
+        let times = (0 ..< 300).map { start + Int64($0) * Self.day } + (0 ..< 200).map { start + Int64(700 + $0) * Self.day }
+        try store.upsert(times.enumerated().map { QuakeRecord.fixture("q\($0.offset)", time: $0.element) })
+        let longest = try #require(CatalogueCoverage.longestChanceGap(count: times.count, span: times.last! - times.first!))
+        #expect(longest > 80 * Self.day && longest < 90 * Self.day)
+        let last = times.last!, afterHole = start + 700 * Self.day
+        func coverageStart(before time: Int64, notBefore earliest: Int64) throws -> (Int64, Bool) {
+            let found = try store.read { try $0.coverageStart(before: time, notBefore: earliest) }
+            return (found.time, found.afterGap)
+        }
+        // The year before the last quake reaches into the hole: coverage starts after it.
+        #expect(try coverageStart(before: last, notBefore: last - 365 * Self.day) == (afterHole, true))
+        // Asked from inside the hole: the gap across it counts.
+        #expect(try coverageStart(before: last, notBefore: start + 400 * Self.day) == (afterHole, true))
+        // Before the hole: the earliest time asked, or the oldest quake.
+        #expect(try coverageStart(before: start + 299 * Self.day, notBefore: start + 10 * Self.day) == (start + 10 * Self.day, false))
+        #expect(try coverageStart(before: start + 299 * Self.day, notBefore: start - 50 * Self.day) == (start, false))
+        // After the hole, from after it: no gap.
+        #expect(try coverageStart(before: last, notBefore: afterHole + Self.day) == (afterHole + Self.day, false))
+    }
 }

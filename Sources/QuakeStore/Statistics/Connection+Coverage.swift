@@ -70,6 +70,29 @@ extension Connection {
         return nil
     }
 
+    /// Where the time the store covers before `time` (ms since the epoch) starts, looking back no
+    /// further than `earliest`: the later of `earliest` and the store's oldest quake, moved on
+    /// past every coverage gap (``coverageGap(from:)``) that ends at or before `time`; and whether
+    /// it is a gap's end. Walked forward from the last quake at or before `earliest`, so a gap
+    /// across `earliest` counts.
+    ///
+    /// ```swift
+    /// let start = try db.coverageStart(before: main.time, notBefore: main.time - year)   // (june19, false)
+    /// ```
+    public func coverageStart(before time: Int64, notBefore earliest: Int64) throws(SQLiteError) -> (time: Int64, afterGap: Bool) {
+        guard let oldest = try scalar("SELECT min(time) FROM quake").int64 else { return (time, false) }
+        var start = (time: max(earliest, oldest), afterGap: false)
+        let anchor = try prepare("SELECT max(time) FROM quake INDEXED BY quake_time WHERE time <= ?")
+        try anchor.bind(start.time, at: 1)
+        _ = try anchor.step()
+        var from = anchor.isNull(at: 0) ? oldest : anchor.int64(at: 0)
+        while from < time, let gap = try coverageGap(from: from), gap.to <= time {
+            if gap.to > start.time { start = (gap.to, true) }
+            from = gap.to
+        }
+        return start
+    }
+
     /// The first ms of the 15-minute bucket `bucket`, saturating at Int64's ends.
     private static func bucketStart(_ bucket: Int64) -> Int64 {
         let (start, overflow) = bucket.multipliedReportingOverflow(by: 900_000)
