@@ -108,10 +108,9 @@ import Testing
     /// A parameter whose error is larger than its value is said not to be resolved.
     @Test func aParameterWithAnErrorLargerThanItselfIsSaidUnresolved() {
         let fit = OmoriFit(law: OmoriLaw(k: 120, c: 0.003, p: 1.1), kError: 10, cError: 0.0049, pError: 0.05,
-                           background: .init(rate: 0.01, error: 0.02), logLikelihood: (0, 2), n: 100)
+                           background: .init(rate: 0.01, error: 0.01), n: 100)
         #expect(AftershockSequence.unresolved(fit) == [
             "The Omori fit's c (0.0030 ± 0.0049 d) is not resolved by the data: its error is larger than its value.",
-            "The Omori fit's μ (0.010 ± 0.020/day) is not resolved by the data: its error is larger than its value.",
         ])
     }
 
@@ -332,6 +331,56 @@ import Testing
         #expect(both.count == month.count && both.end == month.end && both.omori == month.omori && both.histogram == month.histogram)
     }
 
+    /// The store reads the background's year: the quakes within the radius (by a brute-force
+    /// haversine here) in the 365.25 days before the mainshock, at or above the sequence's Mc;
+    /// with less than a year stored before it, none and the sentence.
+    @Test func theStoreMeasuresTheBackgroundInTheYearBefore() throws {
+        let store = try TestStore()
+        defer { store.remove() }
+        var random = SeededGenerator(seed: 11)
+        var records = [QuakeRecord.fixture("main", magnitude: 7.1, time: Self.mainTime)]
+        (records[0].latitude, records[0].longitude) = (35.7, -117.5)
+        func place(_ record: inout QuakeRecord) {
+            (record.latitude, record.longitude) = (35.7 + Double.random(in: -0.6 ... 0.6, using: &random),
+                                                   -117.5 + Double.random(in: -0.7 ... 0.7, using: &random))
+        }
+        // Omori aftershocks, a third of them at M 2.5 (the fullest bin: Mc 2.7), none 2 above Mc.
+        for (index, t) in IndependentOmori.simulate(k: 50, c: 0.05, p: 1.1, days: 30, seed: 12).enumerated() {
+            let magnitude = index % 3 == 0 ? 2.5 : Double(Int.random(in: 26 ... 45, using: &random)) / 10
+            var record = QuakeRecord.fixture("a\(index)", magnitude: magnitude, time: Self.mainTime + 1 + Int64(t * Double(Self.day)))
+            (record.latitude, record.longitude) = (35.7, -117.5)
+            records.append(record)
+        }
+        for index in 0 ..< 600 {
+            var record = QuakeRecord.fixture("b\(index)", magnitude: Double(Int.random(in: 25 ... 45, using: &random)) / 10,
+                                             time: Self.mainTime - Int64.random(in: 1 ... 400 * Self.day, using: &random))
+            place(&record)
+            records.append(record)
+        }
+        try store.upsert(records)
+        let sequence = try store.read { try $0.aftershockSequence(of: "main", now: Self.mainTime + 40 * Self.day) }.get()
+        let mc = try #require(sequence.completeness)
+        let main = GeoPoint(latitude: 35.7, longitude: -117.5)
+        let year = Self.mainTime - Int64((365.25 * Double(Self.day)).rounded())
+        let expected = records.filter {
+            $0.code.hasPrefix("b") && $0.time >= year && $0.magnitude! >= mc - 0.05
+                && main.distance(to: GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) <= sequence.radiusKm
+        }.count
+        let background = try #require(try? sequence.background?.get())
+        #expect(background.count == expected && background.inRadius == expected && expected > 50)
+        #expect(sequence.omori?.background == .init(rate: Double(expected) / 365.25, error: Double(expected).squareRoot() / 365.25))
+        // The quakes more than a year back removed: the store holds less than a year before.
+        let shorter = try TestStore()
+        defer { shorter.remove() }
+        try shorter.upsert(records.filter { $0.time >= Self.mainTime - 200 * Self.day })
+        let without = try shorter.read { try $0.aftershockSequence(of: "main", now: Self.mainTime + 40 * Self.day) }.get()
+        let oldest = records.filter { $0.time >= Self.mainTime - 200 * Self.day }.map(\.time).min()!
+        #expect(without.background == .failure(.init("No background term: the store covers "
+                                                     + SequenceText.duration(Self.mainTime - oldest) + " before the mainshock; "
+                                                     + "a background needs the 365 days before it, all covered.")))
+        #expect(without.omori?.background == nil)
+    }
+
     /// The log-time bins hold what their edges say.
     @Test func theLogTimeBinsHoldTheirEdges() {
         for days in [0.0, 1e-5, 1.2e-4, 0.01, 0.5, 1, 1.01, 9.99, 10, 365.25, 3_000] {
@@ -357,6 +406,14 @@ import Testing
             record.longitude = -117.5 + Double.random(in: -0.8 ... 0.8, using: &random)
             records.append(record)
         }
+        // A year and more before, for the background's read (both ways too).
+        for index in 0 ..< 300 {
+            var record = QuakeRecord.fixture("b\(index)", magnitude: Double(Int.random(in: 10 ... 50, using: &random)) / 10,
+                                             time: Self.mainTime - Int64.random(in: 5 * Self.day ... 400 * Self.day, using: &random))
+            record.latitude = 35.7 + Double.random(in: -0.8 ... 0.8, using: &random)
+            record.longitude = -117.5 + Double.random(in: -0.8 ... 0.8, using: &random)
+            records.append(record)
+        }
         try store.upsert(records)
         let now = Self.mainTime + 40 * Self.day
         let radius = SequenceRadius.kilometres(magnitude: 7.1)
@@ -369,8 +426,13 @@ import Testing
         let expected = AftershockSequence(mainshock: .init(code: "main", time: Self.mainTime, magnitude: 7.1, latitude: 35.7, longitude: -117.5,
                                                            place: records[0].place),
                                           aftershocks: kept.map { .init(time: $0.time, magnitude: $0.magnitude) },
-                                          end: records.map(\.time).max()!, now: now)
+                                          end: records.map(\.time).max()!, storeCount: records.count, storeOldest: records.map(\.time).min()!,
+                                          before: records.dropFirst().filter {
+                                              $0.time < Self.mainTime && centre.distance(to: GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) <= radius
+                                          }.map { .init(time: $0.time, magnitude: $0.magnitude, latitude: $0.latitude, longitude: $0.longitude) },
+                                          coveredFrom: records.map(\.time).min()!, now: now)
         #expect(sequence == expected)
+        #expect((try? sequence.background?.get())?.inRadius ?? 0 > 10, "\(String(describing: sequence.background))")
         #expect(sequence.count == kept.count)
         #expect(abs(sequence.radiusKm - radius) < 1e-12)
     }

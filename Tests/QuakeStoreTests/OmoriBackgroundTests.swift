@@ -3,100 +3,154 @@ import Foundation
 import QuakeTestSupport
 import Testing
 
-/// The Omori law with a constant background, `λ(t) = μ + K (t + c)^−p`, and Akaike's choice
-/// between it and the law alone: catalogues drawn from known parameters (the aftershocks by
-/// time rescaling, the background by exponential gaps, superposed), and every number held to
-/// what this test computes its own way (the log-likelihood written out, central differences,
-/// the Fisher information by the trapezoid rule).
+/// The Omori law beside a background measured in the year before the mainshock and held fixed,
+/// `λ(t) = μ + K (t + c)^−p`: seeded catalogues with a known background before and after a
+/// mainshock and Omori aftershocks, every number held to what this test computes its own way
+/// (the log-likelihood written out, central differences, the Fisher information by the trapezoid
+/// rule, the background counted from the drawn times) or to the truth drawn.
 @Suite struct OmoriBackgroundTests {
-    static let truth = (k: 50.0, c: 0.05, p: 1.1, mu: 1.0)
-    static let days = 100.0
+    static let day = 86_400_000.0
+    static let mainTime: Int64 = 1_700_000_000_000
+    /// Truth of every quake drawn, whatever its magnitude: μ a day, K, c, p.
+    static let truth = (mu: 2.0, k: 100.0, c: 0.05, p: 1.1)
+    static let days = 60.0
+    /// Magnitudes: Gutenberg–Richter with b = 1 from 2.95, cut at 4.45 (so no quake is 2 above
+    /// Mc and no earlier sequence is left out). Mc is then about 3.0 (the fullest bin) + 0.2, and
+    /// the share at or above an Mc `m` (M ≥ m − 0.05) is `(10^−(m − 3) − 10^−1.5) / (1 − 10^−1.5)`.
+    static func share(atOrAbove mc: Double) -> Double { (pow(10, -(mc - 3)) - pow(10, -1.5)) / (1 - pow(10, -1.5)) }
 
-    static func draw(mu: Double, seed: UInt64, k: Double = truth.k, c: Double = truth.c, p: Double = truth.p,
-                     days: Double = days) -> [Double] {
-        let aftershocks = IndependentOmori.simulate(k: k, c: c, p: p, days: days, seed: seed)
-        let background = mu > 0 ? IndependentOmori.simulateBackground(rate: mu, days: days, seed: seed &+ 7_919) : []
-        return (aftershocks + background).sorted()
+    static func mainshock() -> AftershockSequence.Mainshock {
+        .init(code: "main", time: mainTime, magnitude: 7.1, latitude: 35.7, longitude: -117.5, place: "Ridgecrest, CA")
     }
 
-    /// The fit is the maximum of the log-likelihood written out here: each parameter's central
-    /// difference is nil within a thousandth of its error's worth, any step of half an error
-    /// lowers it; the errors are the independent Fisher information's; and the choice is AIC's
-    /// from the two maxima, the one without a background found by the test's own search.
-    @Test func theFitWithABackgroundIsTheMaximumAnIndependentLikelihoodHas() throws {
-        let times = Self.draw(mu: Self.truth.mu, seed: 21)
-        let fit = try OmoriFit.fit(times, to: Self.days).get()
-        let background = try #require(fit.background, "AIC chose the law alone for μ = 1")
-        let estimate = [fit.law.k, fit.law.c, fit.law.p, background.rate]
-        let errors = [fit.kError, fit.cError, fit.pError, background.error]
-        func logL(_ x: [Double]) -> Double { IndependentOmori.logLikelihood(times, k: x[0], c: x[1], p: x[2], mu: x[3], end: Self.days) }
+    /// A catalogue: the background at μ a day for 400 days before the mainshock and `days` after
+    /// it, the aftershocks beside it, magnitudes as above, epicentres within 40 km (the radius is
+    /// 47.8 km).
+    static func draw(seed: UInt64, mu: Double = truth.mu) -> (before: [SequenceBackground.Quake], after: [AftershockSequence.Aftershock]) {
+        var random = SeededGenerator(seed: seed &* 7_919 &+ 13)
+        func magnitude() -> Double { 2.95 - log10(1 - Double.random(in: 0 ..< 1, using: &random) * (1 - pow(10, -1.5))) }
+        func place() -> (Double, Double) {
+            let r = 40 * Double.random(in: 0 ... 1, using: &random).squareRoot(), angle = Double.random(in: 0 ..< 2 * .pi, using: &random)
+            return (35.7 + r * cos(angle) / 111.2, -117.5 + r * sin(angle) / (111.2 * cos(35.7 * .pi / 180)))
+        }
+        let before = IndependentOmori.simulateBackground(rate: mu, days: 400, seed: seed &+ 1).map { t -> SequenceBackground.Quake in
+            let (latitude, longitude) = place()
+            return .init(time: mainTime - Int64((t * day).rounded(.up)), magnitude: magnitude(), latitude: latitude, longitude: longitude)
+        }
+        let times = (IndependentOmori.simulate(k: truth.k, c: truth.c, p: truth.p, days: days, seed: seed &+ 2)
+            + IndependentOmori.simulateBackground(rate: mu, days: days, seed: seed &+ 3)).sorted()
+        let after = times.map { AftershockSequence.Aftershock(time: mainTime + Int64(($0 * day).rounded()), magnitude: magnitude()) }
+        return (before, after)
+    }
+
+    static func sequence(_ drawn: (before: [SequenceBackground.Quake], after: [AftershockSequence.Aftershock]),
+                         coveredFrom: Int64) -> AftershockSequence {
+        let end = mainTime + Int64(days * day)
+        return AftershockSequence(mainshock: mainshock(), aftershocks: drawn.after, end: end, before: drawn.before,
+                                  coveredFrom: coveredFrom, now: end)
+    }
+
+    /// The times at or above `mc`, in days.
+    static func times(_ after: [AftershockSequence.Aftershock], atOrAbove mc: Double) -> [Double] {
+        after.filter { $0.magnitude! >= mc - 0.05 }.map { Double($0.time - mainTime) / day }
+    }
+
+    /// The fit with μ fixed is the maximum of the log-likelihood written out here over K, c, p:
+    /// each central difference is nil within a thousandth of its error's worth, any step of half
+    /// an error lowers it; the errors are the trapezoid Fisher information's with μ in λ.
+    @Test func theFitBesideAFixedBackgroundIsTheMaximumOfAnIndependentLikelihood() throws {
+        let times = (IndependentOmori.simulate(k: 50, c: 0.05, p: 1.1, days: 100, seed: 21)
+            + IndependentOmori.simulateBackground(rate: 1, days: 100, seed: 7_940)).sorted()
+        let fit = try OmoriFit.fit(times, to: 100, background: .init(rate: 1, error: 0.05)).get()
+        #expect(fit.background == .init(rate: 1, error: 0.05))
+        let estimate = [fit.law.k, fit.law.c, fit.law.p]
+        let errors = [fit.kError, fit.cError, fit.pError]
+        func logL(_ x: [Double]) -> Double { IndependentOmori.logLikelihood(times, k: x[0], c: x[1], p: x[2], mu: 1, end: 100) }
         let top = logL(estimate)
-        for index in 0 ..< 4 {
+        for index in 0 ..< 3 {
             var up = estimate, down = estimate
             let h = errors[index] * 1e-3
-            up[index] += h
-            down[index] -= h
-            // The slope times an error: the change of ln L over one error, about nil at a maximum.
+            (up[index], down[index]) = (up[index] + h, down[index] - h)
             #expect(abs((logL(up) - logL(down)) / (2 * h) * errors[index]) < 1e-3, "∂/∂θ\(index)")
-            up[index] += errors[index] / 2 - h
-            down[index] -= errors[index] / 2 - h
+            (up[index], down[index]) = (estimate[index] + errors[index] / 2, estimate[index] - errors[index] / 2)
             #expect(logL(up) < top && logL(down) < top, "θ\(index) ± half an error")
         }
-        let independent = IndependentOmori.errors(k: estimate[0], c: estimate[1], p: estimate[2], mu: estimate[3], end: Self.days)
-        for index in 0 ..< 4 { #expect(abs(errors[index] / independent[index] - 1) < 1e-3, "error \(index): \(errors) vs \(independent)") }
-        #expect(abs(fit.logLikelihood.with - top) < 1e-6)
-        let without = IndependentOmori.logLikelihoodWithoutBackground(times, end: Self.days)
-        #expect(abs(fit.logLikelihood.without - without) < 1e-6)
-        // AIC = 2k − 2 ln L: 8 − 2 ln L₄ below 6 − 2 ln L₃.
-        #expect(8 - 2 * top < 6 - 2 * without)
-        #expect(abs(fit.aicGainOfBackground - ((6 - 2 * without) - (8 - 2 * top))) < 1e-6)
-        #expect(abs(fit.expected(from: 0, to: Self.days) - Double(times.count)) < 1e-6 * Double(times.count))
+        let independent = IndependentOmori.errors(k: estimate[0], c: estimate[1], p: estimate[2], mu: 1, end: 100)
+        for index in 0 ..< 3 { #expect(abs(errors[index] / independent[index] - 1) < 1e-3, "error \(index): \(errors) vs \(independent)") }
     }
 
-    /// The stated errors mean what they say: over 40 draws with μ = 1 a day beside K 50, c 0.05,
-    /// p 1.1 for 100 days (about 460 quakes), the truth is within two standard errors in at least
-    /// 34 (fewer has a chance under 2 % when the errors are right), and AIC chooses the
-    /// background in at least 38 (it adds about 100 quakes the law alone cannot fit).
-    @Test func withABackgroundTheTruthIsWithinTwoErrorsAndAICChoosesIt() throws {
-        var covered = [0, 0, 0, 0], chosen = 0
-        for seed in 0 ..< 40 {
-            let fit = try OmoriFit.fit(Self.draw(mu: Self.truth.mu, seed: UInt64(3_000 + seed)), to: Self.days).get()
-            guard let background = fit.background else { continue }
-            chosen += 1
-            if abs(fit.law.k - Self.truth.k) <= 2 * fit.kError { covered[0] += 1 }
-            if abs(fit.law.c - Self.truth.c) <= 2 * fit.cError { covered[1] += 1 }
-            if abs(fit.law.p - Self.truth.p) <= 2 * fit.pError { covered[2] += 1 }
-            if abs(background.rate - Self.truth.mu) <= 2 * background.error { covered[3] += 1 }
+    /// The whole sequence from a drawn catalogue: the background counted in the year before (as
+    /// counted here from the drawn times), and over 40 draws the truth at or above Mc (μ, K times
+    /// the share at or above Mc; c, p) within two stated errors in at least 34 of 40 for each (fewer
+    /// has a chance under 2 % when the errors are right).
+    @Test func aBackgroundMeasuredBeforeTheMainshockAndTheFitBesideItHoldTheTruth() throws {
+        var covered = [0, 0, 0, 0]
+        let draws = 40
+        for seed in 0 ..< UInt64(draws) {
+            let drawn = Self.draw(seed: 500 + seed)
+            let sequence = Self.sequence(drawn, coveredFrom: Self.mainTime - 400 * Int64(Self.day))
+            let mc = try #require(sequence.completeness)
+            #expect(mc >= 3.2 && mc <= 3.4, "seed \(seed): Mc \(mc)")
+            let background = try #require(try? sequence.background?.get())
+            let year = Self.mainTime - Int64((365.25 * Self.day).rounded())
+            let counted = drawn.before.filter { $0.time >= year && $0.magnitude! >= mc - 0.05 }.count
+            #expect(background.count == counted && background.inRadius == counted && background.days == 365.25)
+            let omori = try #require(sequence.omori, "seed \(seed): \(sequence.warnings)")
+            #expect(omori.background?.rate == Double(counted) / 365.25 && omori.background?.error == Double(counted).squareRoot() / 365.25)
+            let mu = Self.truth.mu * Self.share(atOrAbove: mc), k = Self.truth.k * Self.share(atOrAbove: mc)
+            if abs(background.rate - mu) <= 2 * background.error { covered[0] += 1 }
+            if abs(omori.law.k - k) <= 2 * omori.kError { covered[1] += 1 }
+            if abs(omori.law.c - Self.truth.c) <= 2 * omori.cError { covered[2] += 1 }
+            if abs(omori.law.p - Self.truth.p) <= 2 * omori.pError { covered[3] += 1 }
         }
-        #expect(chosen >= 38, "AIC chose the background in \(chosen) of 40")
-        #expect(covered.allSatisfy { $0 >= 34 }, "truth within two errors (K, c, p, μ): \(covered) of \(chosen)")
+        #expect(covered.allSatisfy { $0 >= 34 }, "truth within two errors (μ, K, c, p): \(covered) of \(draws)")
     }
 
-    /// Without a background (μ = 0: K 100, c 0.05, p 1.08 for 30 days), AIC keeps the Omori law
-    /// alone in most draws. The likelihood-ratio statistic of μ on its boundary is half χ²₀, half
-    /// χ²₁, so AIC (which takes μ when the statistic passes 2) takes it in about 8 %: 3 of 40 on
-    /// average, and 9 or more with a chance under 1 %.
-    @Test func withoutABackgroundAICMostlyKeepsTheLawAlone() throws {
-        var chosen = 0
-        for seed in 0 ..< 40 {
-            let fit = try OmoriFit.fit(Self.draw(mu: 0, seed: UInt64(1_000 + seed), k: 100, c: 0.05, p: 1.08, days: 30), to: 30).get()
-            if fit.background != nil { chosen += 1 }
-            #expect(fit.logLikelihood.with >= fit.logLikelihood.without)
-        }
-        #expect(chosen <= 8, "AIC chose a background in \(chosen) of 40 draws without one")
+    /// A store that does not cover the year before the mainshock gives no background: one
+    /// sentence says why, and the fit is the law alone, with the figures it gives without one
+    /// (the test's own maximum).
+    @Test func withoutTheYearBeforeTheFitIsTheLawAlone() throws {
+        let drawn = Self.draw(seed: 77)
+        let sequence = Self.sequence(drawn, coveredFrom: Self.mainTime - 100 * Int64(Self.day))
+        #expect(sequence.background == .failure(.init("No background term: the store covers 100.0 days before the mainshock; "
+                                                      + "a background needs the 365 days before it, all covered.")))
+        #expect(sequence.backgroundLine == "No background term: the store covers 100.0 days before the mainshock; "
+                + "a background needs the 365 days before it, all covered.")
+        let omori = try #require(sequence.omori)
+        #expect(omori.background == nil && sequence.forecastBackgroundNote == nil)
+        let times = Self.times(drawn.after, atOrAbove: try #require(sequence.completeness))
+        #expect(omori == (try OmoriFit.fit(times, to: Self.days).get()))
+        let independent = IndependentOmori.fit(times, end: Self.days)
+        #expect(abs(omori.law.p - independent.p) < 1e-4 && abs(log(omori.law.c) - log(independent.c)) < 1e-3
+                && abs(omori.law.k / independent.k - 1) < 1e-3, "\(omori.law) vs \(independent)")
+        // A gap's end is said as such.
+        let afterGap = AftershockSequence(mainshock: Self.mainshock(), aftershocks: drawn.after, end: Self.mainTime + Int64(Self.days * Self.day),
+                                          before: drawn.before, coveredFrom: Self.mainTime - 3 * Int64(Self.day) / 2, coveredAfterGap: true,
+                                          now: Self.mainTime)
+        #expect(afterGap.backgroundLine == "No background term: the store covers 1.5 days before the mainshock (after a gap in its coverage); "
+                + "a background needs the 365 days before it, all covered.")
     }
 
-    /// Where AIC keeps the law alone, the fit is the one without a background, as it was
-    /// (`mu` null): the same K, c, p and errors as a fit that never looked at a background.
-    @Test func whenTheLawAloneIsChosenItsFiguresAreTheLawsAlone() throws {
-        for seed in UInt64(1_000) ..< 1_010 {
-            let times = Self.draw(mu: 0, seed: seed, k: 100, c: 0.05, p: 1.08, days: 30)
-            let fit = try OmoriFit.fit(times, to: 30).get()
-            guard fit.background == nil else { continue }
-            let independent = IndependentOmori.fit(times, end: 30)
-            #expect(abs(fit.law.p - independent.p) < 1e-5 && abs(fit.law.k / independent.k - 1) < 1e-4)
-            let errors = IndependentOmori.errors(k: fit.law.k, c: fit.law.c, p: fit.law.p, end: 30)
-            #expect(abs(fit.pError / errors[2] - 1) < 1e-3 && abs(fit.kError / errors[0] - 1) < 1e-3)
+    /// The year's quakes in the sequence of an earlier quake 2 or more above Mc (within its own
+    /// radius, after it, smaller) are not counted; the earlier quake is, and so are quakes beyond
+    /// its radius and the sequence of a quake less than 2 above Mc.
+    @Test func anEarlierLargerSequenceIsNotCounted() throws {
+        let main = Self.mainshock()
+        func quake(_ daysBefore: Double, _ magnitude: Double, east km: Double) -> SequenceBackground.Quake {
+            .init(time: Self.mainTime - Int64(daysBefore * Self.day), magnitude: magnitude, latitude: 35.7,
+                  longitude: -117.5 + km / (111.2 * cos(35.7 * .pi / 180)))
         }
+        // Mc 3.2: an M 5.3 (radius 10 km) 200 days before, 12 quakes 3 km from it after it, 5 at 25 km
+        // from it; an M 4.9 with 6 quakes 2 km from it after it; 2 before the M 5.3 beside it; one
+        // 400 days before (outside the year).
+        var quakes = [quake(200, 5.3, east: -20)]
+        quakes += (0 ..< 12).map { quake(199 - Double($0), 3.4, east: -17) }
+        quakes += (0 ..< 5).map { quake(150 - Double($0), 3.6, east: 5) }
+        quakes += [quake(100, 4.9, east: 20)] + (0 ..< 6).map { quake(99 - Double($0), 3.3, east: 22) }
+        quakes += [quake(250, 3.5, east: -20), quake(240, 3.2, east: -19), quake(400, 3.5, east: 0), quake(10, 3.1, east: 0)]
+        let measured = try SequenceBackground.measure(mainshock: main, quakes: quakes, coveredFrom: Self.mainTime - 500 * Int64(Self.day),
+                                                      mcTenth: 32).get()
+        #expect(measured.inRadius == 1 + 12 + 5 + 7 + 2 && measured.count == measured.inRadius - 12)
+        #expect(abs(measured.rate - 15 / 365.25) < 1e-15 && abs(measured.error - 15.0.squareRoot() / 365.25) < 1e-15)
     }
 }

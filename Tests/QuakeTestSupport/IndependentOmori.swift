@@ -107,17 +107,11 @@ public enum IndependentOmori {
         return times.reduce(0) { $0 + log(mu + k * pow($1 + c, -p)) } - mu * end - k * integral
     }
 
-    /// The largest log-likelihood without a background, from the test's own maximum (``fit(_:end:)``).
-    public static func logLikelihoodWithoutBackground(_ times: [Double], end: Double) -> Double {
-        let fit = fit(times, end: end)
-        return logLikelihood(times, k: fit.k, c: fit.c, p: fit.p, mu: 0, end: end)
-    }
-
-    /// The standard errors of K, c, p, μ of `μ + K (t + c)^−p` on `[0, T]`: the expected Fisher
-    /// information by the trapezoid rule on 200,000 points log-spaced in t, inverted by
-    /// Gauss–Jordan elimination with the largest pivot.
+    /// The standard errors of K, c, p of `μ + K (t + c)^−p` on `[0, T]` with `μ` fixed (not a
+    /// parameter): the expected Fisher information by the trapezoid rule on 200,000 points
+    /// log-spaced in t, `λ` with `μ` in it, inverted by Gauss–Jordan elimination with the largest pivot.
     public static func errors(k: Double, c: Double, p: Double, mu: Double, end: Double) -> [Double] {
-        var j = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+        var j = [[Double]](repeating: [0, 0, 0], count: 3)
         let steps = 200_000
         let (lo, hi) = (log(c), log(end + c))
         var previous: [[Double]]?
@@ -125,26 +119,26 @@ public enum IndependentOmori {
         for i in 0 ... steps {
             let t = exp(lo + (hi - lo) * Double(i) / Double(steps)) - c
             let lambda = mu + k * pow(t + c, -p)
-            let g = [pow(t + c, -p), -p * k * pow(t + c, -p - 1), -k * pow(t + c, -p) * log(t + c), 1]
+            let g = [pow(t + c, -p), -p * k * pow(t + c, -p - 1), -k * pow(t + c, -p) * log(t + c)]
             let row = g.map { a in g.map { b in a * b / lambda } }
             if let previous {
                 let width = t - previousT
-                for a in 0 ..< 4 { for b in 0 ..< 4 { j[a][b] += (previous[a][b] + row[a][b]) / 2 * width } }
+                for a in 0 ..< 3 { for b in 0 ..< 3 { j[a][b] += (previous[a][b] + row[a][b]) / 2 * width } }
             }
             previous = row
             previousT = t
         }
-        var m = j.enumerated().map { index, row in row + (0 ..< 4).map { $0 == index ? 1.0 : 0.0 } }
-        for column in 0 ..< 4 {
-            let pivotRow = (column ..< 4).max { abs(m[$0][column]) < abs(m[$1][column]) }!
+        var m = j.enumerated().map { index, row in row + (0 ..< 3).map { $0 == index ? 1.0 : 0.0 } }
+        for column in 0 ..< 3 {
+            let pivotRow = (column ..< 3).max { abs(m[$0][column]) < abs(m[$1][column]) }!
             m.swapAt(column, pivotRow)
             let pivot = m[column][column]
             m[column] = m[column].map { $0 / pivot }
-            for other in 0 ..< 4 where other != column {
+            for other in 0 ..< 3 where other != column {
                 let factor = m[other][column]
                 m[other] = zip(m[other], m[column]).map { $0 - factor * $1 }
             }
         }
-        return (0 ..< 4).map { m[$0][4 + $0].squareRoot() }
+        return (0 ..< 3).map { m[$0][3 + $0].squareRoot() }
     }
 }

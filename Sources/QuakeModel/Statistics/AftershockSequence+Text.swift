@@ -73,23 +73,32 @@ extension AftershockSequence {
             + UncertaintyFormat.string(omori.law.c, omori.cError) + " d · p " + UncertaintyFormat.string(omori.law.p, omori.pError)
     }
 
-    /// `Background μ 0.062 ± 0.013/day at or above Mc: AIC prefers it (Akaike 1974; by 21.5)`, or
-    /// `No background: AIC prefers the Omori law alone (Akaike 1974; by 2.0)`: the model chosen
-    /// and by how much its AIC is lower; nil without a fit.
+    /// The background beside the fit and how it was measured, in one line: `Background μ 0.058 ±
+    /// 0.013/day, fixed: 21 quakes at or above Mc 4.7 within the radius in the year before the
+    /// mainshock (3 more in the sequences of earlier M 6.7+ quakes, not counted)`, or why there is none
+    /// (``SequenceBackground/Unmeasured``); nil when no fit was tried (fewer than 50 at or above `Mc`).
     public var backgroundLine: String? {
-        guard let omori else { return nil }
-        let gain = omori.aicGainOfBackground
-        guard let background = omori.background else {
-            return "No background: AIC prefers the Omori law alone (Akaike 1974; by " + String(format: "%.1f", -gain) + ")"
+        guard aboveCompleteness >= OmoriFit.minimumCount, let background else { return nil }
+        switch background {
+        case .failure(let unmeasured): return unmeasured.message
+        case .success(let measured):
+            let mc = completeness.map { String(format: "%.1f", $0) } ?? ""
+            let others = measured.inRadius - measured.count
+            let head = String(format: "%.1f", Double(MagnitudeBin.tenth(of: completeness ?? 0) ?? 0) / 10 + Double(SequenceBackground.headAboveMc) / 10)
+            let notCounted = others > 0 ? " (\(CountFormat.grouped(others)) more in the sequences of earlier M \(head)+ quakes, not counted)" : ""
+            guard measured.count > 0 else {
+                return "Background μ 0/day: no quake at or above Mc \(mc) within the radius in the year before the mainshock" + notCounted
+            }
+            return "Background μ " + UncertaintyFormat.string(measured.rate, measured.error) + "/day, fixed: "
+                + (measured.count == 1 ? "1 quake" : "\(CountFormat.grouped(measured.count)) quakes")
+                + " at or above Mc \(mc) within the radius in the year before the mainshock" + notCounted
         }
-        return "Background μ " + UncertaintyFormat.string(background.rate, background.error) + "/day at or above Mc: AIC prefers it (Akaike 1974; by "
-            + String(format: "%.1f", gain) + ")"
     }
 
     /// The sentence beside a forecast whose sequence has a background: the numbers are the
     /// aftershocks' alone. nil without a background.
     public var forecastBackgroundNote: String? {
-        guard let background = omori?.background, let mc = completeness, !forecast.isEmpty else { return nil }
+        guard let background = omori?.background, background.rate > 0, let mc = completeness, !forecast.isEmpty else { return nil }
         return "The numbers are aftershocks only: the background of " + SequenceText.significant(background.rate)
             + String(format: " a day at or above Mc %.1f comes besides.", mc)
     }

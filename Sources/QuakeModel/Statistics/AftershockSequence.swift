@@ -113,8 +113,12 @@ public struct AftershockSequence: Sendable, Equatable {
     public let completeness: Double?
     /// Aftershocks at or above `completeness`.
     public let aboveCompleteness: Int
-    /// The Omori fit of the aftershocks at or above `Mc`; nil when it cannot be made (`warnings` says why).
+    /// The Omori fit of the aftershocks at or above `Mc`, beside the measured background when
+    /// there is one; nil when it cannot be made (`warnings` says why).
     public let omori: OmoriFit?
+    /// The background rate measured in the year before the mainshock (``SequenceBackground``),
+    /// or why there is none; nil without an `Mc`.
+    public let background: Result<SequenceBackground, SequenceBackground.Unmeasured>?
     /// The sequence's b-value above `Mc` (Aki–Utsu, Shi–Bolt error), nil with fewer than 50.
     public let bValue: (b: Double, error: Double)?
     public let parameters: Parameters
@@ -136,9 +140,13 @@ public struct AftershockSequence: Sendable, Equatable {
     /// whose coverage ends at `coverageGap` (``CatalogueCoverage``, nil for none), computed at
     /// the clock's `now`. The forecast starts at `now` when the store covers time up to it
     /// (``CatalogueCoverage/reachesNow(count:oldest:newest:now:)``), else where the window ends;
-    /// there is none when a larger quake ends the window.
+    /// there is none when a larger quake ends the window. The background is measured from
+    /// `before` (the quakes within the radius in the year before the mainshock) when the store
+    /// covers time from `coveredFrom` (nil: not before the mainshock; `coveredAfterGap` when that
+    /// is the end of a gap in its coverage) through that year (``SequenceBackground``).
     public init(mainshock: Mainshock, aftershocks: [Aftershock], end: Int64, coverageGap: CatalogueCoverage.Gap? = nil,
-                storeCount: Int = 0, storeOldest: Int64? = nil, now: Int64) {
+                storeCount: Int = 0, storeOldest: Int64? = nil, before: [SequenceBackground.Quake] = [], coveredFrom: Int64? = nil,
+                coveredAfterGap: Bool = false, now: Int64) {
         self.mainshock = mainshock
         self.now = now
         (radiusKm, radiusMethod) = SequenceRadius.choice(magnitude: mainshock.magnitude)
@@ -160,6 +168,7 @@ public struct AftershockSequence: Sendable, Equatable {
         completeness = mcTenth.map { Double($0) / 10 }
         var warnings: [String] = []
         var omori: OmoriFit?
+        var background: Result<SequenceBackground, SequenceBackground.Unmeasured>?
         var bValue: (b: Double, error: Double)?
         var above = 0
         if let mcTenth {
@@ -170,7 +179,11 @@ public struct AftershockSequence: Sendable, Equatable {
             }
             above = times.count
             let mcText = String(format: "%.1f", Double(mcTenth) / 10)
-            switch OmoriFit.fit(times, to: days(end)) {
+            let measured = SequenceBackground.measure(mainshock: mainshock, quakes: before, coveredFrom: coveredFrom ?? mainshock.time,
+                                                      afterGap: coveredAfterGap, mcTenth: mcTenth)
+            background = measured
+            let fixed = (try? measured.get()).map { OmoriFit.Background(rate: $0.rate, error: $0.error) }
+            switch OmoriFit.fit(times, to: days(end), background: fixed) {
             case .success(let fit):
                 omori = fit
                 warnings += Self.unresolved(fit)
@@ -193,6 +206,7 @@ public struct AftershockSequence: Sendable, Equatable {
         }
         aboveCompleteness = above
         self.omori = omori
+        self.background = background
         self.bValue = bValue
         if above >= Self.ownParametersCount, let omori, let bValue, let mc = completeness {
             parameters = .sequence
@@ -255,11 +269,11 @@ public struct AftershockSequence: Sendable, Equatable {
     }
 
     /// Sentences for the fit's parameters whose standard error is larger than their value: the
-    /// data do not resolve them (zero is within one error).
+    /// data do not resolve them (zero is within one error). The background is measured, not
+    /// fitted (its Poisson error is at most its value).
     static func unresolved(_ fit: OmoriFit) -> [String] {
-        var items: [(name: String, value: Double, error: Double, unit: String)] = [
+        let items: [(name: String, value: Double, error: Double, unit: String)] = [
             ("K", fit.law.k, fit.kError, "/day"), ("c", fit.law.c, fit.cError, " d"), ("p", fit.law.p, fit.pError, "")]
-        if let background = fit.background { items.append(("μ", background.rate, background.error, "/day")) }
         return items.filter { $0.error > abs($0.value) }.map {
             "The Omori fit's \($0.name) (\(UncertaintyFormat.string($0.value, $0.error))\($0.unit)) is not resolved by the data: its error is larger than its value."
         }
@@ -282,7 +296,7 @@ public struct AftershockSequence: Sendable, Equatable {
     public static func == (lhs: AftershockSequence, rhs: AftershockSequence) -> Bool {
         lhs.mainshock == rhs.mainshock && lhs.radiusKm == rhs.radiusKm && lhs.radiusMethod == rhs.radiusMethod
             && lhs.forecastStart == rhs.forecastStart && lhs.now == rhs.now && lhs.count == rhs.count && lhs.end == rhs.end && lhs.ending == rhs.ending && lhs.completeness == rhs.completeness
-            && lhs.omori == rhs.omori && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
+            && lhs.omori == rhs.omori && lhs.background == rhs.background && lhs.bValue?.b == rhs.bValue?.b && lhs.bValue?.error == rhs.bValue?.error
             && lhs.forecast == rhs.forecast && lhs.histogram == rhs.histogram && lhs.warnings == rhs.warnings
     }
 }

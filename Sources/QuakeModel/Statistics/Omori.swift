@@ -40,56 +40,57 @@ public struct OmoriLaw: Sendable, Equatable {
     }
 }
 
-/// The modified Omori law fitted to aftershock times by maximum likelihood (Ogata 1983), with
-/// or without a constant background rate, the one Akaike's information criterion prefers, and
-/// the standard errors of its parameters from the inverse of the Fisher information.
+/// The modified Omori law fitted to aftershock times by maximum likelihood (Ogata 1983), alone or
+/// beside a constant background rate measured before the mainshock and held fixed, with the
+/// standard errors of `K`, `c` and `p` from the inverse of the Fisher information.
 ///
 /// The times `tᵢ` (days after the mainshock) of the `N` aftershocks in `[S, T]` are a
-/// non-homogeneous Poisson process of rate `λ(t) = K (t + c)^−p` (no background) or
-/// `λ(t) = μ + K (t + c)^−p` (a background `μ` a day: the ordinary seismicity of the region,
-/// which a long window otherwise fits as aftershocks). Its log-likelihood is
+/// non-homogeneous Poisson process of rate `λ(t) = K (t + c)^−p`, or `λ(t) = μ + K (t + c)^−p`
+/// with a background `μ` a day given (``SequenceBackground``: the rate of the region's quakes in
+/// the year before the mainshock, not a parameter of the fit). Its log-likelihood is
 /// `ln L = Σ ln λ(tᵢ) − ∫ from S to T of λ dt` (Ogata 1983, eq. 5).
 ///
 /// - Without a background, `ln L = N ln K − p Σ ln(tᵢ + c) − K A(c, p)`,
 ///   `A = ∫ from S to T of (t + c)^−p dt`, largest over `K` at `K = N / A`; `c` and `p` maximise
 ///   what is left, `N ln(N / A) − N − p Σ ln(tᵢ + c)`, found by Nelder–Mead over `(ln c, p)` from
 ///   the generic `c = 0.05`, `p = 1.08` and polished until neither moves by 1e-10.
-/// - With one, at its maximum over `μ` and `K` the rate integrates to `N` (`μ (T − S) + K A = N`),
-///   so `μ = N (1 − w) / (T − S)`, `K = N w / A` for a share `w` of aftershocks in `[0, 1]`, and
-///   `ln L = N ln N − N + Σ ln((1 − w) / (T − S) + w (tᵢ + c)^−p / A)`, concave in `w`: its
-///   maximum is found by Newton's method inside a bisection bracket, and `(ln c, p)` by
-///   Nelder–Mead from the answer without a background (so it is never worse) and from the generic.
-/// - The model with a background is chosen when its AIC, `2 k − 2 ln L` with `k = 4` against 3
-///   (Akaike 1974; as Ogata 1983 compares Omori models), is lower: when it raises `ln L` by more
-///   than 1.
+/// - With `μ` fixed, `ln L = Σ ln(μ + K gᵢ) − μ (T − S) − K A`, `gᵢ = (tᵢ + c)^−p`, is concave in
+///   `K`; its slope `Σ gᵢ / (μ + K gᵢ) − A` falls from `K = 0` and is negative past `N / A`, so
+///   Newton's method inside a bisection bracket finds `K` at each `(c, p)`, and Nelder–Mead
+///   `(ln c, p)` as above, from the answer without a background and from the generic start.
+///   A `μ` of 0 (no quake in the year before) is the law alone.
 ///
 /// `c` is searched within ``cRange`` and `p` within ``pRange``: a maximum on their edge means the
 /// times do not determine it, and there is no fit.
 ///
 /// The errors are the square roots of the diagonal of `J⁻¹`, `J` the Fisher information at the
 /// estimate, `Jᵢⱼ = ∫ from S to T of (∂λ/∂θᵢ)(∂λ/∂θⱼ) / λ dt` (Ogata 1983, eq. 8) over `K`, `c`,
-/// `p` (and `μ` with a background), integrated over `u = ln(t + c)` by Gauss–Legendre (64 panels
-/// of 8 points).
+/// `p` (`λ` with the background, which has no error here: it is not fitted), integrated over
+/// `u = ln(t + c)` by Gauss–Legendre (64 panels of 8 points).
 public struct OmoriFit: Sendable, Equatable {
     /// The aftershocks' rate: `K`, `c`, `p` (without the background).
     public let law: OmoriLaw
     public let kError: Double
     public let cError: Double
     public let pError: Double
-    /// The background rate, a day, and its standard error, when the model with one is chosen;
-    /// nil when the Omori law alone is.
+    /// The background rate a day held fixed beside the law, and its error as measured; nil
+    /// when the law was fitted alone.
     public let background: Background?
-    /// The largest log-likelihood of each model: without a background and with one (which is
-    /// never less). Akaike's criterion chose between them (``prefersBackground(_:)``).
-    public let logLikelihood: (without: Double, with: Double)
     /// The aftershocks fitted.
     public let n: Int
 
     /// A constant background rate beside the aftershocks' (quakes a day, at or above `Mc` as the
-    /// fitted times are).
+    /// fitted times are), measured before the mainshock (``SequenceBackground``).
     public struct Background: Sendable, Equatable {
         public let rate: Double
+        /// The measurement's standard error; the fit takes `rate` as exact.
         public let error: Double
+
+        public init(rate: Double, error: Double) { (self.rate, self.error) = (rate, error) }
+    }
+
+    public init(law: OmoriLaw, kError: Double, cError: Double, pError: Double, background: Background? = nil, n: Int) {
+        (self.law, self.kError, self.cError, self.pError, self.background, self.n) = (law, kError, cError, pError, background, n)
     }
 
     /// The fewest aftershocks a fit is made from. Three parameters from fewer leave `c` and `p`
@@ -102,27 +103,14 @@ public struct OmoriFit: Sendable, Equatable {
     /// Where `p` is searched.
     public static let pRange = 0.2 ... 3.0
 
-    /// The AIC of the model without a background less the AIC of the one with it:
-    /// `(2·3 − 2 ln L₃) − (2·4 − 2 ln L₄)`. Positive: the background is chosen.
-    public var aicGainOfBackground: Double { 2 * (logLikelihood.with - logLikelihood.without) - 2 }
-
-    /// Akaike's choice (Akaike 1974): the model with a background when its AIC is lower, that
-    /// is when it raises the log-likelihood by more than one for its one more parameter.
-    public static func prefersBackground(_ without: Double, _ with: Double) -> Bool { 2 * 4 - 2 * with < 2 * 3 - 2 * without }
-
     /// The fitted rate of all the quakes fitted (aftershocks and background) from `t1` to `t2`
     /// days: the number expected.
     public func expected(from t1: Double, to t2: Double) -> Double { law.expected(from: t1, to: t2) + (background?.rate ?? 0) * (t2 - t1) }
 
-    public static func == (lhs: OmoriFit, rhs: OmoriFit) -> Bool {
-        lhs.law == rhs.law && lhs.kError == rhs.kError && lhs.cError == rhs.cError && lhs.pError == rhs.pError
-            && lhs.background == rhs.background && lhs.logLikelihood.without == rhs.logLikelihood.without
-            && lhs.logLikelihood.with == rhs.logLikelihood.with && lhs.n == rhs.n
-    }
-
-    /// Fits the times `times` (days after the mainshock, within `start ... end`); `.failure`
-    /// with a sentence when no fit can be made.
-    public static func fit(_ times: [Double], from start: Double = 0, to end: Double) -> Result<OmoriFit, FitFailure> {
+    /// Fits the times `times` (days after the mainshock, within `start ... end`), beside the
+    /// fixed `background` when one is given; `.failure` with a sentence when no fit can be made.
+    public static func fit(_ times: [Double], from start: Double = 0, to end: Double,
+                           background: Background? = nil) -> Result<OmoriFit, FitFailure> {
         let inside = times.filter { $0 >= start && $0 <= end }
         guard inside.count >= minimumCount else {
             return .failure(FitFailure("Only \(CountFormat.quakes(inside.count)) to fit the Omori law to; a fit needs \(minimumCount)."))
@@ -141,36 +129,12 @@ public struct OmoriFit: Sendable, Equatable {
             for t in inside { logs += log(t + c) }
             return -(n * log(n / a) - n - p * logs)
         }
-        let best = polished(cost, from: NelderMead.minimise(cost, from: [log(0.05), 1.08], steps: [1.0, 0.2]))
-        guard cost(best).isFinite else { return .failure(FitFailure("The Omori fit does not fit these times.")) }
-        let withoutLogL = -cost(best)
-        // With a background: from the answer without one (never worse) and from the generic start.
-        let background = BackgroundProfile(times: inside, start: start, end: end)
-        let fromBest = polished(background.cost, from: NelderMead.minimise(background.cost, from: best, steps: [0.5, 0.1]))
-        let fromGeneric = polished(background.cost, from: NelderMead.minimise(background.cost, from: [log(0.05), 1.08], steps: [1.0, 0.2]))
-        let withBest = background.cost(fromGeneric) < background.cost(fromBest) ? fromGeneric : fromBest
-        let withLogL = max(withoutLogL, -background.cost(withBest))
-        let logLikelihood = (without: withoutLogL, with: withLogL)
-        if prefersBackground(withoutLogL, withLogL) {
-            let c = exp(withBest[0]), p = withBest[1]
-            let share = background.share(c: c, p: p)
-            if let failure = edgeFailure(c: c, p: p) { return .failure(failure) }
-            guard share > 0 else {
-                return .failure(FitFailure("The times show no decay: a constant rate alone fits them better than any Omori law (Akaike's criterion)."))
-            }
-            let a = OmoriLaw.integral(from: start, to: end, c: c, p: p)
-            let law = OmoriLaw(k: n * share / a, c: c, p: p)
-            let mu = n * (1 - share) / (end - start)
-            guard let covariance = FisherInformation.omori(law, background: mu, from: start, to: end).inverse,
-                  (0 ..< 4).allSatisfy({ covariance[$0][$0] > 0 }) else {
-                return .failure(FitFailure("The Omori fit's Fisher information cannot be inverted: its errors are unknown."))
-            }
-            return .success(OmoriFit(law: law, kError: covariance[0][0].squareRoot(), cError: covariance[1][1].squareRoot(),
-                                     pError: covariance[2][2].squareRoot(),
-                                     background: Background(rate: mu, error: covariance[3][3].squareRoot()),
-                                     logLikelihood: logLikelihood, n: inside.count))
+        let alone = polished(cost, from: NelderMead.minimise(cost, from: [log(0.05), 1.08], steps: [1.0, 0.2]))
+        guard cost(alone).isFinite else { return .failure(FitFailure("The Omori fit does not fit these times.")) }
+        if let background, background.rate > 0 {
+            return fit(inside, from: start, to: end, background: background, startingFrom: alone)
         }
-        let c = exp(best[0]), p = best[1]
+        let c = exp(alone[0]), p = alone[1]
         if let failure = edgeFailure(c: c, p: p) { return .failure(failure) }
         let k = n / OmoriLaw.integral(from: start, to: end, c: c, p: p)
         let law = OmoriLaw(k: k, c: c, p: p)
@@ -179,7 +143,30 @@ public struct OmoriFit: Sendable, Equatable {
             return .failure(FitFailure("The Omori fit's Fisher information cannot be inverted: its errors are unknown."))
         }
         return .success(OmoriFit(law: law, kError: covariance[0][0].squareRoot(), cError: covariance[1][1].squareRoot(),
-                                 pError: covariance[2][2].squareRoot(), background: nil, logLikelihood: logLikelihood, n: inside.count))
+                                 pError: covariance[2][2].squareRoot(), background: background, n: inside.count))
+    }
+
+    /// The fit beside a fixed background of `background.rate` > 0 a day (``BackgroundProfile``).
+    static func fit(_ inside: [Double], from start: Double, to end: Double, background: Background,
+                    startingFrom alone: [Double]) -> Result<OmoriFit, FitFailure> {
+        let profile = BackgroundProfile(times: inside, start: start, end: end, mu: background.rate)
+        let fromAlone = polished(profile.cost, from: NelderMead.minimise(profile.cost, from: alone, steps: [0.5, 0.1]))
+        let fromGeneric = polished(profile.cost, from: NelderMead.minimise(profile.cost, from: [log(0.05), 1.08], steps: [1.0, 0.2]))
+        let best = profile.cost(fromGeneric) < profile.cost(fromAlone) ? fromGeneric : fromAlone
+        let c = exp(best[0]), p = best[1]
+        guard let maximum = profile.maximum(c: c, p: p) else { return .failure(FitFailure("The Omori fit does not fit these times.")) }
+        guard maximum.k > 0 else {
+            return .failure(FitFailure("The times show no decay above the background of " + SequenceText.significant(background.rate)
+                                       + " a day: the background alone fits them as well as any Omori law."))
+        }
+        if let failure = edgeFailure(c: c, p: p) { return .failure(failure) }
+        let law = OmoriLaw(k: maximum.k, c: c, p: p)
+        guard let covariance = FisherInformation.omori(law, background: background.rate, from: start, to: end).inverse,
+              (0 ..< 3).allSatisfy({ covariance[$0][$0] > 0 }) else {
+            return .failure(FitFailure("The Omori fit's Fisher information cannot be inverted: its errors are unknown."))
+        }
+        return .success(OmoriFit(law: law, kError: covariance[0][0].squareRoot(), cError: covariance[1][1].squareRoot(),
+                                 pError: covariance[2][2].squareRoot(), background: background, n: inside.count))
     }
 
     /// Nelder–Mead restarted from its own answer until it stays: a simplex can stall on a ridge.
@@ -244,12 +231,9 @@ struct FisherInformation {
         return FisherInformation(matrix: sums)
     }
 
-    /// The inverse, nil when the matrix is singular: by cofactors for 3 × 3 (nil when the
-    /// determinant is not a positive finite number), else by Gauss–Jordan elimination with
-    /// partial pivoting.
+    /// The inverse by cofactors, nil when the determinant is not a positive finite number.
     var inverse: [[Double]]? {
         let m = matrix
-        guard m.count == 3 else { return Self.gaussJordanInverse(m) }
         func cofactor(_ i: Int, _ j: Int) -> Double {
             let rows = [0, 1, 2].filter { $0 != i }, columns = [0, 1, 2].filter { $0 != j }
             let minor = m[rows[0]][columns[0]] * m[rows[1]][columns[1]] - m[rows[0]][columns[1]] * m[rows[1]][columns[0]]
@@ -258,26 +242,6 @@ struct FisherInformation {
         let determinant = (0 ..< 3).reduce(0.0) { $0 + m[0][$1] * cofactor(0, $1) }
         guard determinant.isFinite, determinant > 0 else { return nil }
         return (0 ..< 3).map { i in (0 ..< 3).map { j in cofactor(j, i) / determinant } }
-    }
-
-    /// `m⁻¹` by Gauss–Jordan elimination on `[m | I]`, the largest pivot of each column first;
-    /// nil when a pivot is not a finite number above 1e-300 or an entry comes out non-finite.
-    static func gaussJordanInverse(_ m: [[Double]]) -> [[Double]]? {
-        let size = m.count
-        var rows = m.enumerated().map { index, row in row + (0 ..< size).map { $0 == index ? 1.0 : 0.0 } }
-        for column in 0 ..< size {
-            guard let pivotRow = (column ..< size).max(by: { abs(rows[$0][column]) < abs(rows[$1][column]) }) else { return nil }
-            rows.swapAt(column, pivotRow)
-            let pivot = rows[column][column]
-            guard pivot.isFinite, abs(pivot) > 1e-300 else { return nil }
-            rows[column] = rows[column].map { $0 / pivot }
-            for other in 0 ..< size where other != column {
-                let factor = rows[other][column]
-                if factor != 0 { rows[other] = zip(rows[other], rows[column]).map { $0 - factor * $1 } }
-            }
-        }
-        let inverse = rows.map { Array($0[size...]) }
-        return inverse.allSatisfy({ $0.allSatisfy(\.isFinite) }) ? inverse : nil
     }
 }
 

@@ -13,7 +13,9 @@ extension Connection {
     /// within ``SequenceRadius`` of its own (the exact haversine, after an indexed time range or
     /// bounding box), up to the store's newest quake or the first gap in its coverage
     /// (`coverageGap(from:)`); `AftershockSequence` ends it at a larger quake, and starts the
-    /// forecast at `now` only when the store covers time up to it (its count and span go in). `.failure` when the
+    /// forecast at `now` only when the store covers time up to it (its count and span go in). The
+    /// quakes within the radius in the year before the mainshock, and where the store's coverage
+    /// before it starts (`coverageStart(before:notBefore:)`), give the background. `.failure` when the
     /// store has no such quake or it has no magnitude.
     public func aftershockSequence(of code: String, now: Int64) throws(SQLiteError) -> Result<AftershockSequence, SequenceUnavailable> {
         try aftershockSequence(of: code, now: now, timeWalkLimit: Self.sequenceTimeWalkLimit)
@@ -55,7 +57,35 @@ extension Connection {
         let gap = try coverageGap(from: record.time)
         // The count `coverageGap` judges by (the kept counts), so the forecast's rule is its rule.
         let count = try keptQuakeCount()
+        // The background's year: read only when the store covers all of it.
+        let yearStart = record.time - Int64((SequenceBackground.spanDays * AftershockSequence.msPerDay).rounded())
+        let covered = try coverageStart(before: record.time, notBefore: yearStart)
+        let before = covered.time <= yearStart
+            ? try quakes(within: radius, of: centre, from: yearStart, before: record.time, excluding: quake.id, timeWalkLimit: timeWalkLimit) : []
         return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, coverageGap: gap,
-                                           storeCount: count, storeOldest: oldest, now: now))
+                                           storeCount: count, storeOldest: oldest, before: before, coveredFrom: covered.time,
+                                           coveredAfterGap: covered.afterGap, now: now))
+    }
+
+    /// The quakes but `id` from `start` to before `end` (ms since the epoch) whose epicentre is
+    /// within `radius` km of `centre`: by the time index when at most `timeWalkLimit` quakes are
+    /// in that time, else by the location index's bounding box.
+    func quakes(within radius: Double, of centre: GeoPoint, from start: Int64, before end: Int64, excluding id: Int64,
+                timeWalkLimit: Int) throws(SQLiteError) -> [SequenceBackground.Quake] {
+        let inTime = try prepare("SELECT count(*) FROM (SELECT 1 FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? LIMIT \(timeWalkLimit + 1))")
+        try inTime.bind([.integer(start), .integer(end)])
+        _ = try inTime.step()
+        let distance = "\(centre.distanceSQL()) <= \(radius.sqlLiteral)"
+        let sql = inTime.int64(at: 0) <= timeWalkLimit
+            ? "SELECT time, magnitude, latitude, longitude FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? AND id != ? AND \(distance)"
+            : "SELECT time, magnitude, latitude, longitude FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND +time < ? AND id != ? AND \(distance)"
+        let statement = try prepare(sql)
+        try statement.bind([.integer(start), .integer(end), .integer(id)])
+        var quakes: [SequenceBackground.Quake] = []
+        while try statement.step() {
+            quakes.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
+                                latitude: statement.double(at: 2), longitude: statement.double(at: 3)))
+        }
+        return quakes
     }
 }

@@ -92,7 +92,7 @@ enum SequenceView {
         // The data's end and the background are said above the chart in full; the title marks
         // them where it has room, its authors first.
         var title = "Forecast from \(QuakeFormat.absolute(start, in: zone)) (Reasenberg & Jones 1989)"
-        for mark in [sequence.forecastStart == .dataEnd ? " · data's end" : "", sequence.omori?.background == nil ? "" : " · aftershocks only"]
+        for mark in [sequence.forecastStart == .dataEnd ? " · data's end" : "", (sequence.omori?.background?.rate ?? 0) == 0 ? "" : " · aftershocks only"]
         where !mark.isEmpty && TextWidth.of(title + mark) <= area.width {
             title += mark
         }

@@ -25,9 +25,11 @@ enum SequenceCommand {
             chance below 1e-20), or at the first larger quake within the radius (not counted),
             whose own sequence the later quakes are. With 50 or more at or above Mc, the modified
             Omori law K / (t + c)^p (t in days) is fitted to their times by maximum likelihood
-            from the mainshock to the window's end, alone and with a constant background mu
-            beside it, and the one with the lower AIC (Akaike 1974) is kept; the errors of K, c,
-            p (and mu) are from the inverse Fisher information (Ogata 1983). The forecast
+            from the mainshock to the window's end, beside a constant background mu held fixed
+            when the store covers the year before the mainshock: mu = N / T, N the quakes at or
+            above Mc within the radius in that year (less those in the sequence of an earlier
+            quake 2 or more above Mc), error sqrt(N) / T; else alone, said in a line. The errors
+            of K, c and p are from the inverse Fisher information (Ogata 1983). The forecast
             (Reasenberg & Jones 1989) of aftershocks (a background is not in it) gives the
             number of aftershocks of M 5, 6 and the mainshock's magnitude or more expected in the
             next 1, 7 and 30 days, N = 10^(a + b (Mm - M)) times the integral of (t + c)^-p, and
@@ -41,7 +43,8 @@ enum SequenceCommand {
 
             --json prints {"mainshock","radiusKm","radiusMethod","radiusNote","count","end":{"time",
             "by","gapDays","largerQuake","note"},"mc","aboveMc","b","bError","omori":{"K","c","p",
-            "KError","cError","pError","mu","muError"} or null,"model":{"a","b","p","c"},
+            "KError","cError","pError","mu","muError"} or null,"background":{"from","to","days",
+            "count","notCounted"} or null,"backgroundNote","model":{"a","b","p","c"},
             "forecast":[{"start","days","magnitude","expected","probability"}],"forecastFrom",
             "forecastNote","parameters":"generic"|"sequence","warnings":[sentence]}; count is the
             aftershocks in the window (not the mainshock), end its end (an ISO time), by
@@ -49,7 +52,8 @@ enum SequenceCommand {
             sentence) null where they do not apply, radiusMethod "wellsCoppersmith", "minimum",
             "wellsCoppersmithTop" or "strasserInterface" and radiusNote a sentence when the
             magnitude is past Wells & Coppersmith's data, mc, b and bError null when there is
-            none, mu and muError null when AIC keeps the Omori law alone, model the forecast's
+            none, mu and muError null without a background (backgroundNote says why; background
+            the year it was counted in and the quakes counted and not), model the forecast's
             parameters, K per day and c in days, start an ISO time, forecastFrom "now" or
             "dataEnd" (null and forecast [] when a larger quake ends the window), forecastNote
             the sentences printed under the forecast or null.
@@ -87,7 +91,8 @@ enum SequenceCommand {
             var KError: Double
             var cError: Double
             var pError: Double
-            /// The background rate a day and its error; null when AIC chose the Omori law alone.
+            /// The background rate a day held fixed in the fit and its Poisson error; null when the
+            /// law was fitted alone.
             var mu: Double?
             var muError: Double?
 
@@ -104,6 +109,17 @@ enum SequenceCommand {
                 try container.encode(mu, forKey: .mu)
                 try container.encode(muError, forKey: .muError)
             }
+        }
+        /// The span before the mainshock the background was counted in, and the counts.
+        struct Background: Encodable {
+            var from: String
+            var to: String
+            var days: Double
+            /// The quakes counted (`mu` is count / days).
+            var count: Int
+            /// Quakes at or above Mc within the radius in the span in the sequence of an earlier
+            /// quake 2 or more above Mc, not counted.
+            var notCounted: Int
         }
         struct Forecast: Encodable {
             var start: String
@@ -147,6 +163,10 @@ enum SequenceCommand {
         var b: Double?
         var bError: Double?
         var omori: Omori?
+        /// How `omori.mu` was measured: the span before the mainshock and the counts; null without one.
+        var background: Background?
+        /// The table's line: the background and how it was measured, or why there is none.
+        var backgroundNote: String?
         var model: Model
         var forecast: [Forecast]
         var forecastFrom: String?
@@ -177,6 +197,10 @@ enum SequenceCommand {
                 Omori(K: $0.law.k, c: $0.law.c, p: $0.law.p, KError: $0.kError, cError: $0.cError, pError: $0.pError,
                       mu: $0.background?.rate, muError: $0.background?.error)
             }
+            backgroundNote = sequence.backgroundLine
+            background = backgroundNote == nil ? nil : (try? sequence.background?.get()).map {
+                Background(from: Self.iso($0.from), to: Self.iso($0.to), days: $0.days, count: $0.count, notCounted: $0.inRadius - $0.count)
+            }
             forecast = sequence.forecast.map {
                 Forecast(start: ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)), days: $0.days,
                          magnitude: $0.magnitude, expected: $0.expected, probability: $0.probability)
@@ -188,10 +212,14 @@ enum SequenceCommand {
             warnings = sequence.warnings
         }
 
+        /// ms since the epoch as an ISO time.
+        static func iso(_ time: Int64) -> String { ISO8601Format.string(from: Date(timeIntervalSince1970: Double(time) / 1000)) }
+
         /// Every key always, `null` for no fit (synthesized coding would drop it).
         func encode(to encoder: Encoder) throws {
             enum Keys: String, CodingKey {
-                case mainshock, radiusKm, radiusMethod, radiusNote, count, end, mc, aboveMc, b, bError, omori, model, forecast, forecastFrom,
+                case mainshock, radiusKm, radiusMethod, radiusNote, count, end, mc, aboveMc, b, bError, omori, background, backgroundNote, model,
+                     forecast, forecastFrom,
                      forecastNote, parameters, warnings
             }
             var container = encoder.container(keyedBy: Keys.self)
@@ -206,6 +234,8 @@ enum SequenceCommand {
             try container.encode(b, forKey: .b)
             try container.encode(bError, forKey: .bError)
             try container.encode(omori, forKey: .omori)
+            try container.encode(background, forKey: .background)
+            try container.encode(backgroundNote, forKey: .backgroundNote)
             try container.encode(model, forKey: .model)
             try container.encode(forecast, forKey: .forecast)
             try container.encode(forecastFrom, forKey: .forecastFrom)
