@@ -145,14 +145,14 @@ import Testing
         defer { dir.remove() }
         for call in ["open", "fsync", "rename"] {
             let points = try FaultShim.countCalls(calls: [call], path: dir.url.path, in: dir.url) { env in
-                _ = try QuaketuiBinary.run(["config", "alertRadius", "300"], stateDirectory: dir.url, environment: env)
+                _ = try QuaketuiBinary.run(["config", "nearRadius", "300"], stateDirectory: dir.url, environment: env)
             }
             #expect(points > 0, "\(call)")
             for nth in 1...max(1, points) {
                 let env = try FaultShim.environment(calls: [call], path: dir.url.path, nth: nth, errno: "EINTR")
-                let set = try QuaketuiBinary.run(["config", "alertRadius", "\(300 + nth)"], stateDirectory: dir.url, environment: env)
+                let set = try QuaketuiBinary.run(["config", "nearRadius", "\(300 + nth)"], stateDirectory: dir.url, environment: env)
                 #expect(set.status == 0 && set.stderr.isEmpty, "\(call) #\(nth): \(set.stderr)")
-                let read = try QuaketuiBinary.run(["config", "alertRadius"], stateDirectory: dir.url)
+                let read = try QuaketuiBinary.run(["config", "nearRadius"], stateDirectory: dir.url)
                 #expect(read.lines == ["\(300 + nth) km"], "\(call) #\(nth): \(read.stdout)")
             }
         }
