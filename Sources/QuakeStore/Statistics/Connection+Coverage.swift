@@ -12,7 +12,10 @@ extension Connection {
     /// around two non-empty buckets far enough apart. Otherwise (a store denser than about four
     /// thousand quakes a day) it steps along the time index, each step to the newest quake within
     /// the longest chance gap of the last.
-    public func coverageGap(from start: Int64) throws(SQLiteError) -> CatalogueCoverage.Gap? {
+    ///
+    /// `through` (ms) stops the walk at the first gap that starts after it: what a caller
+    /// interested in the time before a quake reads (`coverageStart`), not the rest of the store.
+    public func coverageGap(from start: Int64, through end: Int64 = .max) throws(SQLiteError) -> CatalogueCoverage.Gap? {
         // The magnitude buckets' counts: a few rows, where the time buckets are one a quarter hour.
         let count = try keptQuakeCount()
         guard let oldest = try scalar("SELECT min(time) FROM quake").int64,
@@ -32,7 +35,7 @@ extension Connection {
         if longest < bucket {
             let within = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time > ? AND time <= ? ORDER BY time DESC LIMIT 1")
             var last = start
-            while true {
+            while last <= end {
                 within.reset()
                 try within.bind(last, at: 1)
                 try within.bind(last > Int64.max - longest ? Int64.max : last + longest, at: 2)
@@ -43,6 +46,7 @@ extension Connection {
                 guard let after = try first(after: last) else { return nil }
                 return CatalogueCoverage.Gap(from: last, to: after)
             }
+            return nil
         }
         // Consecutive non-empty buckets whose quakes may be further apart than `longest`: at most
         // (current − previous + 1) buckets less 1 ms. SQLite pairs them (`lag`), so only those
@@ -50,11 +54,15 @@ extension Connection {
         let buckets = try prepare("""
             SELECT previous, bucket FROM (
                 SELECT bucket, lag(bucket) OVER (ORDER BY bucket) AS previous FROM quake_count
-                WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket >= ?1)
+                WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket >= ?1 AND bucket <= ?3)
             WHERE previous IS NOT NULL AND (bucket - previous + 1.0) * \(bucket) - 1 > ?2
             """)
         try buckets.bind(Self.floorDivide(start, bucket), at: 1)
         try buckets.bind(longest, at: 2)
+        // Through `end`'s bucket and the first non-empty one after it (a gap across `end`).
+        let following = try prepare("SELECT bucket FROM quake_count WHERE kind = 0 AND typeof(bucket) = 'integer' AND bucket > ? ORDER BY bucket LIMIT 1")
+        try following.bind(Self.floorDivide(end, bucket), at: 1)
+        try buckets.bind(try following.step() ? following.int64(at: 0) : Int64.max, at: 3)
         let latest = try prepare("SELECT time FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? ORDER BY time DESC LIMIT 1")
         while try buckets.step() {
             let previous = buckets.int64(at: 0)
@@ -86,7 +94,7 @@ extension Connection {
         try anchor.bind(start.time, at: 1)
         _ = try anchor.step()
         var from = anchor.isNull(at: 0) ? oldest : anchor.int64(at: 0)
-        while from < time, let gap = try coverageGap(from: from), gap.to <= time {
+        while from < time, let gap = try coverageGap(from: from, through: time), gap.to <= time {
             if gap.to > start.time { start = (gap.to, true) }
             from = gap.to
         }

@@ -50,10 +50,9 @@ extension Connection {
             aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
                                      magType: statement.isNull(at: 2) ? nil : statement.text(at: 2), code: statement.text(at: 3)))
         }
-        let span = try prepare("SELECT min(time), max(time) FROM quake")
-        _ = try span.step()
-        let end = span.isNull(at: 1) ? record.time : span.int64(at: 1)
-        let oldest = span.isNull(at: 0) ? record.time : span.int64(at: 0)
+        // Apart: SQLite answers `min` or `max` alone from the index's end, both together by a scan.
+        let end = try scalar("SELECT max(time) FROM quake").int64 ?? record.time
+        let oldest = try scalar("SELECT min(time) FROM quake").int64 ?? record.time
         let gap = try coverageGap(from: record.time)
         // The count `coverageGap` judges by (the kept counts), so the forecast's rule is its rule.
         let count = try keptQuakeCount()

@@ -102,7 +102,7 @@ final class LiveMonitor {
         // A quake revised since the last read (a magnitude raised) that now meets the rule alerts
         // as a new one does, once (the scene and alerts.plist remember it).
         var revisedAlerting: [QuakeRecord] = []
-        if cursor.token < next.token {
+        if rule.isEnabled, cursor.token < next.token {
             for code in try db.codesRevised(after: cursor.token, limit: LiveState.maximumTracked).sorted()
             where revisedAlerting.count < LiveState.maximumTracked {
                 guard let quake = try db.quake(code: code)?.record, rule.alert(for: quake, now: now) != nil else { continue }
