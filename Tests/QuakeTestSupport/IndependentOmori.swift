@@ -74,9 +74,16 @@ public enum IndependentOmori {
             previousT = t
         }
         j[1][0] = j[0][1]; j[2][0] = j[0][2]; j[2][1] = j[1][2]
-        // Gauss–Jordan on [J | I].
+        return inverseDiagonalRoots(j)
+    }
+
+    /// The square roots of the diagonal of `j`'s inverse (3 × 3): Gauss–Jordan on [J | I], the
+    /// largest pivot of each column first.
+    static func inverseDiagonalRoots(_ j: [[Double]]) -> [Double] {
         var m = j.enumerated().map { index, row in row + (0 ..< 3).map { $0 == index ? 1.0 : 0.0 } }
         for column in 0 ..< 3 {
+            let pivotRow = (column ..< 3).max { abs(m[$0][column]) < abs(m[$1][column]) }!
+            m.swapAt(column, pivotRow)
             let pivot = m[column][column]
             m[column] = m[column].map { $0 / pivot }
             for other in 0 ..< 3 where other != column {
@@ -86,7 +93,6 @@ public enum IndependentOmori {
         }
         return (0 ..< 3).map { m[$0][3 + $0].squareRoot() }
     }
-
 
     /// Times of a homogeneous Poisson process of `rate` a day on `[0, T]`: exponential gaps
     /// (the inverse transform of their distribution) summed until past `T`.
@@ -128,17 +134,6 @@ public enum IndependentOmori {
             previous = row
             previousT = t
         }
-        var m = j.enumerated().map { index, row in row + (0 ..< 3).map { $0 == index ? 1.0 : 0.0 } }
-        for column in 0 ..< 3 {
-            let pivotRow = (column ..< 3).max { abs(m[$0][column]) < abs(m[$1][column]) }!
-            m.swapAt(column, pivotRow)
-            let pivot = m[column][column]
-            m[column] = m[column].map { $0 / pivot }
-            for other in 0 ..< 3 where other != column {
-                let factor = m[other][column]
-                m[other] = zip(m[other], m[column]).map { $0 - factor * $1 }
-            }
-        }
-        return (0 ..< 3).map { m[$0][3 + $0].squareRoot() }
+        return inverseDiagonalRoots(j)
     }
 }
