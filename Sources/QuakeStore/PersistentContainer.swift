@@ -74,7 +74,10 @@ public final class PersistentContainer: Sendable {
         var info = stat()
         let existed = stat(path, &info) == 0
         // The mode bits, not access(2): root may write anything, but a user's `chmod 400` still means "do not".
-        isReadOnly = existed && info.st_mode & S_IWUSR == 0
+        // A command that only reads also reads a store this process may not write (another
+        // user's, or in a directory it cannot write) as read-only.
+        let mayNotWrite = access(path, W_OK) != 0 || access(directory.path, W_OK) != 0
+        isReadOnly = existed && (info.st_mode & S_IWUSR == 0 || (readingOnly && mayNotWrite))
         if isReadOnly {
             guard readingOnly else { throw StoreError(.readOnlyStore, path: path) }
             viewContext = try Self.mappingErrors(path) {

@@ -76,15 +76,18 @@ import Testing
         let walSize = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
         #expect(walSize == 0, "every commit checked back into the store")
         for file in [wal, state.path + "/quakes.sqlite-shm"] { try? FileManager.default.removeItem(atPath: file) }
-        #expect(try ChildProcess.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", "a+rX,a-w", dir.url.path]).status == 0)
-        for (command, expected) in zip(commands, writable) {
-            let asNobody = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                                ["--reuid=65534", "--regid=65534", "--clear-groups", QuaketuiBinary.url.path,
-                                                 "--state-dir", state.path] + command)
-            #expect(asNobody.status == 0 && asNobody.stderr.isEmpty, "\(command): \(asNobody.stderr)")
-            // `info` names the WAL's size, which the writable run may have left behind.
-            if command[0] != "info" { #expect(asNobody.stdout == expected.stdout, "\(command)") }
-            else { #expect(try JSONSerialization.jsonObject(with: Data(asNobody.stdout.utf8)) is [String: Any]) }
+        // Another user's store (root's, 644 in a 755 directory), then the same made read-only.
+        for mode in ["a+rX", "a+rX,a-w"] {
+            #expect(try ChildProcess.run(URL(fileURLWithPath: "/bin/chmod"), ["-R", mode, dir.url.path]).status == 0)
+            for (command, expected) in zip(commands, writable) {
+                let asNobody = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                                    ["--reuid=65534", "--regid=65534", "--clear-groups", QuaketuiBinary.url.path,
+                                                     "--state-dir", state.path] + command)
+                #expect(asNobody.status == 0 && asNobody.stderr.isEmpty, "\(mode) \(command): \(asNobody.stderr)")
+                // `info` names the WAL's size, which the writable run may have left behind.
+                if command[0] != "info" { #expect(asNobody.stdout == expected.stdout, "\(mode) \(command)") }
+                else { #expect(try JSONSerialization.jsonObject(with: Data(asNobody.stdout.utf8)) is [String: Any]) }
+            }
         }
         #expect(!FileManager.default.fileExists(atPath: state.path + "/quakes.sqlite-shm"), "nothing written there")
     }
