@@ -27,14 +27,29 @@ struct FeltAlertEndToEndTests {
         return F.numeral(magnitude, northKm: northKm, depth: depth) + " " + words[whole - 1]
     }
 
+    /// A pane where a quake of M 6 or more alerts.
+    static func paneAlertingFromM6(_ scene: String) throws -> BrowserPane {
+        let pane = try BrowserPane(columns: 150, rows: 40, scene: scene)
+        _ = try pane.settle()
+        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: pane.dir.url)
+        return pane
+    }
+
+    /// A version of quake `id` of 10 minutes ago, published `updatedMinutesAgo`, with ComCat's `ids`.
+    static func version(_ id: String, _ magnitude: Double, place: String, latitude: Double, longitude: Double,
+                        updatedMinutesAgo: Int64, ids: String? = nil) -> String {
+        let updated = Int64(Date().timeIntervalSince1970 * 1000) - updatedMinutesAgo * 60_000
+        let idsField = ids.map { #""ids":"\#($0)","# } ?? ""
+        return featureBeforeNow(id, magnitude, northKm: 0, minutesAgo: 10, place: place, latitude: latitude, longitude: longitude)
+            .replacingOccurrences(of: #""place":"#, with: idsField + #""updated":\#(updated),"place":"#)
+    }
+
     /// One import of more quakes than a read keeps (`LiveState.maximumTracked`, 5,000), oldest
     /// first as FDSN text and CSV come: the newest quake, past the kept ones, alerts too.
     @Test func aQuakePastTheFirstFiveThousandOfABulkImportAlertsToo() throws {
-        let pane = try BrowserPane(columns: 150, rows: 40, scene: "bulk")
+        let pane = try Self.paneAlertingFromM6("bulk")
         defer { pane.close() }
-        _ = try pane.settle()
         let state = pane.dir.url
-        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
         let small = (0..<6_000).map { i in
             Self.featureBeforeNow("bulk\(i)", 2.0, northKm: 0, minutesAgo: 50 - Int64(i / 200), place: "Off Chile", latitude: -33, longitude: -72)
         }
@@ -50,15 +65,12 @@ struct FeltAlertEndToEndTests {
     /// A network's quake that alerted, published again by USGS under its own code with the
     /// first among its `ids` (ComCat's handover): one quake, one alert.
     @Test func aQuakeComCatMergedUnderANewCodeDoesNotAlertAgain() throws {
-        let pane = try BrowserPane(columns: 150, rows: 40, scene: "merged")
+        let pane = try Self.paneAlertingFromM6("merged")
         defer { pane.close() }
-        _ = try pane.settle()
         let state = pane.dir.url
-        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
         func feature(_ id: String, _ magnitude: Double, ids: String, updatedMinutesAgo: Int64) -> String {
-            let updated = F.atMs - updatedMinutesAgo * 60_000 - (F.atMs - Int64(Date().timeIntervalSince1970 * 1000))
-            return Self.featureBeforeNow(id, magnitude, northKm: 0, minutesAgo: 5, place: "Alias test, Alaska", latitude: 61.5, longitude: -150)
-                .replacingOccurrences(of: #""place":"#, with: #""ids":"\#(ids)","updated":\#(updated),"place":"#)
+            Self.version(id, magnitude, place: "Alias test, Alaska", latitude: 61.5, longitude: -150,
+                         updatedMinutesAgo: updatedMinutesAgo, ids: ids)
         }
         try F.importing([feature("ak0250001", 6.2, ids: ",ak0250001,", updatedMinutesAgo: 4)], into: state, "network.geojson", folder: state)
         try pane.tmux.waitForScreen(pane.target, timeout: 20, "the alert") { $0.status.message?.hasPrefix("ALERT M 6.2 Alias test") == true }
@@ -73,15 +85,12 @@ struct FeltAlertEndToEndTests {
 
     /// A quake revised upwards into the alert's range (USGS raising a magnitude) alerts once.
     @Test func aQuakeRevisedIntoTheRangeAlertsOnce() throws {
-        let pane = try BrowserPane(columns: 150, rows: 40, scene: "revised")
+        let pane = try Self.paneAlertingFromM6("revised")
         defer { pane.close() }
-        _ = try pane.settle()
         let state = pane.dir.url
-        try QuaketuiBinary.config("alertMagnitude", "6", stateDirectory: state)
         func version(_ magnitude: Double, updatedMinutesAgo: Int64) -> String {
-            let updated = Int64(Date().timeIntervalSince1970 * 1000) - updatedMinutesAgo * 60_000
-            return Self.featureBeforeNow("us0001rev", magnitude, northKm: 0, minutesAgo: 10, place: "Revised test, Chile", latitude: -30, longitude: -71)
-                .replacingOccurrences(of: #""place":"#, with: #""updated":\#(updated),"place":"#)
+            Self.version("us0001rev", magnitude, place: "Revised test, Chile", latitude: -30, longitude: -71,
+                         updatedMinutesAgo: updatedMinutesAgo)
         }
         try F.importing([version(4.5, updatedMinutesAgo: 9)], into: state, "first.geojson", folder: state)
         try pane.tmux.waitForScreen(pane.target, timeout: 20, "the new quake") { $0.header.new == "1 new" }
