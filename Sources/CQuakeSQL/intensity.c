@@ -15,6 +15,8 @@
 #endif
 
 double quaketui_intensity_value(double magnitude, double hypocentralKm) {
+    // FeltIntensity.Coefficients.nearest: a nearer quake is predicted as at 6 km.
+    if (hypocentralKm <= 6.0) hypocentralKm = 6.0;
     double rm = -0.209 + 2.042 * exp(magnitude - 5);
     double mmi = 2.085 + 1.428 * magnitude + -1.402 * log(sqrt(hypocentralKm * hypocentralKm + rm * rm));
     if (hypocentralKm > 50.0) mmi = mmi + 0.078 * log(hypocentralKm / 50.0);

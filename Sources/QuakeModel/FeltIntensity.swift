@@ -11,10 +11,11 @@ import Foundation
 /// with c0 = 2.085, c1 = 1.428, c2 = −1.402, c4 = 0.078, m1 = −0.209, m2 = 2.042, M the
 /// magnitude and R the hypocentral distance in km: √(epicentral² + depth²), the epicentral
 /// distance being `GeoPoint.distance(to:)` and an unknown depth taken as 0 (the largest
-/// prediction). Its uncertainty is the model's standard deviation in intensity units,
-/// σ = s1 + s2 / (1 + (R / s3)²) with s1 = 0.82, s2 = 0.37, s3 = 22.9 (the hypocentral model's;
-/// checked against OpenQuake's `AllenEtAl2012Rhypo` and ETH's Matlab `fct_GMPE_Allen2012`, which
-/// agree on form and values; the paper's table itself was not at hand: README, "Felt at home").
+/// prediction), and R taken as 6 km where it is less (`Coefficients.nearest`). Its uncertainty
+/// is the model's standard deviation in intensity units, σ = s1 + s2 / (1 + (R / s3)²) with
+/// s1 = 0.82, s2 = 0.37, s3 = 22.9 (the hypocentral model's; checked against OpenQuake's
+/// `AllenEtAl2012Rhypo` and ETH's Matlab `fct_GMPE_Allen2012`, which agree on form and values;
+/// the paper's table itself was not at hand: README, "Felt at home").
 ///
 /// *Predicted* means the median intensity on average ground at that distance: no site effect
 /// (soft soil shakes more), no rupture extent or directivity, and one σ either side holds about
@@ -35,8 +36,7 @@ import Foundation
 /// felt?.oneDecimal       // 6.3
 /// ```
 public struct FeltIntensity: Hashable, Sendable {
-    /// The equation's value, unrounded and unclamped (may be below 1, or infinite for a quake
-    /// of magnitude ≈ 2.72 exactly at home, where Rm is 0).
+    /// The equation's value, unrounded and unclamped (may be below 1).
     public let value: Double
     /// The hypocentral distance R in km.
     public let hypocentralKm: Double
@@ -47,6 +47,12 @@ public struct FeltIntensity: Hashable, Sendable {
         public static let m1 = -0.209, m2 = 2.042
         /// The distance past which the far-field term applies, km.
         public static let hinge = 50.0
+        /// The least hypocentral distance the equation is evaluated at, km: a nearer quake is
+        /// predicted as at 6 km, as ETH's implementation of the model does ("results are not
+        /// reliable for distances ≤ 6 km": Landtwing 2012, `fct_GMPE_Allen2012`). Nearer, the
+        /// equation leaves the distances its data hold: an M 2.3 0.3 km from home gave VII, and
+        /// an M 2.72 under home, where Rm is 0, an infinite intensity.
+        public static let nearest = 6.0
         /// σ = s1 + s2 / (1 + (R / s3)²).
         public static let s1 = 0.82, s2 = 0.37, s3 = 22.9
     }
@@ -77,8 +83,9 @@ public struct FeltIntensity: Hashable, Sendable {
     }
 
     /// The equation, term by term in `quaketui_intensity`'s order.
-    public static func equation(magnitude m: Double, hypocentralKm r: Double) -> Double {
+    public static func equation(magnitude m: Double, hypocentralKm distance: Double) -> Double {
         typealias C = Coefficients
+        let r = distance <= C.nearest ? C.nearest : distance
         let rm = C.m1 + C.m2 * exp(m - 5)
         var mmi = C.c0 + C.c1 * m + C.c2 * log(sqrt(r * r + rm * rm))
         if r > C.hinge { mmi = mmi + C.c4 * log(r / C.hinge) }
@@ -115,10 +122,10 @@ public struct FeltIntensity: Hashable, Sendable {
     /// `VI strong`.
     public var label: String { Self.label(whole) }
 
-    /// The standard deviation at this distance, in intensity units.
+    /// The standard deviation at this distance (6 km at least, as the equation), in intensity units.
     public var sigma: Double {
         typealias C = Coefficients
-        let x = hypocentralKm / C.s3
+        let x = (hypocentralKm <= C.nearest ? C.nearest : hypocentralKm) / C.s3
         return C.s1 + C.s2 / (1 + x * x)
     }
 

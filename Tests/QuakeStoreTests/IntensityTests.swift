@@ -35,21 +35,27 @@ import Testing
         let underHome = FeltIntensity(magnitude: 6, hypocentralKm: 10)
         #expect(abs(underHome.value - 7.248807863969799) < 1e-12)
         #expect(underHome.label == "VII very strong" && underHome.oneDecimal == 7.2)
-        // σ at R = 0 is s1 + s2 = 1.19; far away it tends to s1 = 0.82.
-        #expect(abs(FeltIntensity(magnitude: 5, hypocentralKm: 0).sigma - 1.19) < 1e-12)
+        // Nearer than 6 km, the model is evaluated at 6 km (ETH's fct_GMPE_Allen2012): an M 2.3
+        // 0.3 km from home, Rm = −0.209 + 2.042·e^−2.7 = −0.0718…, is 2.085 + 3.2844 −
+        // 1.402·ln √(36 + 0.00516) = 2.8573 → III weak, not the VII the equation gives at 0.3 km.
+        let nearHome = FeltIntensity(magnitude: 2.3, hypocentralKm: 0.3)
+        #expect(abs(nearHome.value - 2.8573) < 1e-4 && nearHome.label == "III weak")
+        #expect(nearHome.value == FeltIntensity(magnitude: 2.3, hypocentralKm: 6).value && nearHome.hypocentralKm == 0.3)
+        // σ at 6 km and nearer is s1 + s2 / (1 + (6 / 22.9)²) = 1.1662…; far away it tends to s1 = 0.82.
+        #expect(abs(FeltIntensity(magnitude: 5, hypocentralKm: 0).sigma - (0.82 + 0.37 / (1 + pow(6 / 22.9, 2)))) < 1e-12)
         #expect(abs(FeltIntensity(magnitude: 5, hypocentralKm: 5_000).sigma - 0.82) < 1e-4)
         // The S waves: R / 3.5 km/s within 1,000 km, none past it.
         #expect(FeltIntensity(magnitude: 5, hypocentralKm: 21).sArrivalSeconds == 6.0)
         #expect(FeltIntensity(magnitude: 5, hypocentralKm: 1_000).sArrivalSeconds == 285.7)
         #expect(FeltIntensity(magnitude: 5, hypocentralKm: 1_000.1).sArrivalSeconds == nil)
         // Clamped: a great far quake is I (its value is below 0); the equation saturates for
-        // great quakes (M 9.5 at 5 km: VIII), and reaches X only where Rm vanishes under home
-        // (M = 5 + ln(0.209 / 2.042) ≈ 2.72 at R = 0, where ln 0 makes it infinite).
+        // great quakes (M 9.5 at 5 km: VIII). Where Rm vanishes (M = 5 + ln(0.209 / 2.042) ≈ 2.72)
+        // under home, ln 0 made it infinite, X; at 6 km it is III.
         #expect(FeltIntensity(magnitude: 6.4, hypocentralKm: 12_488).value < 0)
         #expect(FeltIntensity(magnitude: 6.4, hypocentralKm: 12_488).label == "I not felt")
         #expect(FeltIntensity(magnitude: 9.5, hypocentralKm: 5).label == "VIII severe")
         let singular = FeltIntensity(magnitude: 5 + log(0.209 / 2.042), hypocentralKm: 0)
-        #expect(singular.value > 10 && singular.label == "X extreme" && singular.oneDecimal == 10.0)
+        #expect(singular.value.isFinite && singular.label == "III weak")
     }
 
     /// A quake placed where the paper's equation gives `value` (`ExpectedResults.latitude`), and
@@ -77,13 +83,14 @@ import Testing
         // Past the 50 km hinge.
         .init(code: "r346", magnitude: 5.0, depth: 10, value: 3.46, oneDecimal: 3.5, whole: 3, label: "III weak"),
         .init(code: "r648", magnitude: 7.0, depth: 15, value: 6.48, oneDecimal: 6.5, whole: 6, label: "VI strong"),
-        // I and II either side of 1.5; IX and X either side of 9.5 (M 3 almost under home).
+        // I and II either side of 1.5; VII and VIII either side of 7.5, and 8.1 (M 7 near home:
+        // at 6 km and nearer, 8.19; the model reaches IX for no magnitude, 8.34 at M 9.5).
         .init(code: "r147", magnitude: 2.5, depth: 5, value: 1.47, oneDecimal: 1.5, whole: 1, label: "I not felt"),
         .init(code: "r15001", magnitude: 2.5, depth: 5, value: 1.5001, oneDecimal: 1.5, whole: 2, label: "II weak"),
-        .init(code: "r947", magnitude: 3.0, depth: 0, value: 9.47, oneDecimal: 9.5, whole: 9, label: "IX violent"),
-        .init(code: "r95001", magnitude: 3.0, depth: 0, value: 9.5001, oneDecimal: 9.5, whole: 10, label: "X extreme"),
-        // Clamped: above 10, and below 1 (far away).
-        .init(code: "r1004", magnitude: 3.0, depth: 0, value: 10.04, oneDecimal: 10.0, whole: 10, label: "X extreme"),
+        .init(code: "r747", magnitude: 7.0, depth: 0, value: 7.47, oneDecimal: 7.5, whole: 7, label: "VII very strong"),
+        .init(code: "r75001", magnitude: 7.0, depth: 0, value: 7.5001, oneDecimal: 7.5, whole: 8, label: "VIII severe"),
+        .init(code: "r810", magnitude: 7.0, depth: 0, value: 8.1, oneDecimal: 8.1, whole: 8, label: "VIII severe"),
+        // Clamped below 1 (far away).
         .init(code: "r04", magnitude: 6.4, depth: 10, value: 0.4, oneDecimal: 1.0, whole: 1, label: "I not felt"),
     ]
 
@@ -154,7 +161,7 @@ import Testing
             #expect(Set(records.filter(filtered.matches).map(\.code)) == expected, ":intensity \(whole)+, tested in Swift")
         }
         // `alertIntensity` compares to one decimal: 4.5 takes the 4.45–4.499 quakes, 1.0 all.
-        for tenths in [10, 15, 45, 46, 95, 100] {
+        for tenths in [10, 15, 45, 46, 75, 81, 82, 100] {
             let terms = RecentQuakeTerms(intensity: (origin, tenths))
             let codes = Set(try store.read { try $0.quakes(from: 0, through: .max, meeting: terms) }.map(\.code))
             let expected = Set(Self.roundings.filter { Int(($0.oneDecimal * 10).rounded()) >= tenths }.map(\.code))

@@ -60,11 +60,13 @@ public enum ExpectedResults {
     /// The Modified Mercalli intensity Allen, Wald & Worden (2012) predict (hypocentral model,
     /// J. Seismol. 16:409–433, equation 1 and table 2), written apart from `FeltIntensity` from
     /// the paper's form: ln as log base e through `Foundation.log`, the two distance terms as
-    /// one expression, R = √(Δ² + h²) with Δ from `kilometres`. Nil without a magnitude.
+    /// one expression, R = √(Δ² + h²) with Δ from `kilometres`, and no nearer than 6 km (ETH's
+    /// `fct_GMPE_Allen2012`: "all distances <= 6km will be set equal to 6km"). Nil without a
+    /// magnitude.
     public static func intensity(magnitude: Double?, epicentralKm: Double, depthKm: Double?) -> Double? {
         guard let m = magnitude else { return nil }
         let h = depthKm ?? 0
-        let r = (epicentralKm * epicentralKm + h * h).squareRoot()
+        let r = max(6, (epicentralKm * epicentralKm + h * h).squareRoot())
         let rm = -0.209 + 2.042 * exp(m - 5)
         let far = r > 50 ? 0.078 * log(r / 50) : 0
         return 2.085 + 1.428 * m - 1.402 * log((r * r + rm * rm).squareRoot()) + far
