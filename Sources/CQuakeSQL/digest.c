@@ -374,47 +374,6 @@ __attribute__((always_inline)) static inline int compose_row(quaketui_compositio
     return 1;
 }
 
-void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                             quaketui_composition *composition) {
-    pthread_once(&hundredths_once, fill_hundredths);
-    if (!chunk->details) composition->failed = 1;
-    if (composition->failed) return;
-    quaketui_time_order *order = composition->order;
-    run_cursor cursor = {-1, 0, 0};
-    int64_t taken = 0;
-    for (int64_t index = 0; index < chunk->count; index++) {
-        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
-        double magnitude = load_f64(slot + 16);
-        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
-        int32_t hundredth = hundredth_code(magnitude);
-        if (!compose_row(composition, order, &cursor, chunk->details + index * DETAIL_SLOT, (int64_t)load_u64(slot + 8),
-                         magnitude, hundredth, tenth_of(magnitude, hundredth), &taken)) {
-            composition->failed = 1;
-            break;
-        }
-    }
-    if (order) close_run(order, &cursor);
-    composition->taken += taken;
-}
-
-int64_t quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
-                                  int64_t runCount, int32_t *counts) {
-    pthread_once(&hundredths_once, fill_hundredths);
-    int64_t counted = 0;
-    for (int64_t index = 0; index < chunk->count; index++) {
-        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
-        double magnitude = load_f64(slot + 16);
-        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
-        double t = tenth_of(magnitude, hundredth_code(magnitude));
-        if (!(t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX)) continue;
-        int64_t run = run_of((int64_t)load_u64(slot + 8)) - first;
-        if (run < 0 || run >= runCount || counts[run] == INT32_MAX) return -1;
-        counts[run]++;
-        counted++;
-    }
-    return counted;
-}
-
 int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t from,
                               quaketui_tally *tally, int64_t *tenths, int64_t *depths,
                               uint32_t *regions, int64_t regionCount, quaketui_digest_row *row,

@@ -53,16 +53,8 @@ import Testing
             for request in requests {
                 let plan = QueryPlan(request)
                 if digestAnswers {
-                    // Gathered beside the counts (a second connection), with them, or after them:
-                    // the same numbers.
-                    let beside = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .beside)
-                    #expect(beside != nil, "the digest answers", sourceLocation: sourceLocation)
-                    for pass in [TimeOrderPass.withCounts, .afterCounts] {
-                        let other = try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: pass)
-                        #expect(other?.0 == beside?.0 && other?.0.composition == beside?.0.composition
-                                && other?.0.dayMoments == beside?.0.dayMoments && other?.0.hourMoments == beside?.0.hourMoments
-                                && other?.1 == beside?.1, "\(pass)", sourceLocation: sourceLocation)
-                    }
+                    #expect(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone) != nil, "the digest answers",
+                            sourceLocation: sourceLocation)
                 }
                 var counted: CatalogueStatistics?
                 let (statistics, positive) = try db.catalogueSummary(of: request, partial: { counted = $0 })
@@ -200,61 +192,6 @@ import Testing
         #expect(TimeRunRoom(buckets: [(0, 1), (2 * Int64(TimeRunRoom.maximumRuns), 1)]) == nil)
         #expect(TimeRunRoom(buckets: [(0, Int64(Int32.max) - 1), (1, 2)]) == nil)
         #expect(TimeRunRoom(buckets: [])?.total == 0)
-    }
-
-    /// A narrow list's room is its own rows with a usable magnitude, run by run (counted in a
-    /// pass over the digest); a list of more than half the rows (its sample of chunks says so)
-    /// and the whole list take the store's count of each run.
-    @Test func aNarrowListsRoomIsItsRows() throws {
-        let store = try TestStore(Self.records(count: 40_000, seed: 5))
-        defer { store.remove() }
-        try store.read { (db: Connection) throws -> Void in
-            let whole = try #require(try TimeRunRoom.read(db))
-            var narrow = 0, broad = 0
-            let requests = Self.requests + [1.0, 5.0, 6.0].map { SectionedFetchRequest(predicate: QuakePredicate(minimumMagnitude: $0)) }
-            for request in requests {
-                let plan = QueryPlan(request)
-                let query = try #require(try SearchDigest.query(db, plan: plan, countingKind: nil))
-                let room = try #require(try TimeRunRoom.read(db, for: query))
-                #expect(room.first == whole.first && room.counts.count == whole.counts.count)
-                var expected = [Int32](repeating: 0, count: whole.counts.count)
-                let events = try db.catalogueEventsFromRows(plan)
-                for (time, magnitude) in zip(events.times, events.magnitudes) {
-                    guard let tenth = MagnitudeBin.tenth(of: magnitude), MagnitudeFrequency.usableTenths.contains(tenth)
-                    else { continue }
-                    let run = Int64((Double(time) / Double(MagnitudesInTimeOrder.runMilliseconds)).rounded(.down))
-                    expected[Int(run - whole.first)] += 1
-                }
-                let share = Double(expected.reduce(0, +)) / Double(whole.total)
-                if query.takesEveryRow || share > 0.6 {
-                    #expect(room.counts == whole.counts && room.total == whole.total, "\(request.predicate)")
-                    broad += 1
-                } else if share < 0.4 {
-                    #expect(room.counts == expected && room.total == Int(expected.reduce(0, +)), "\(request.predicate)")
-                    narrow += 1
-                }
-            }
-            #expect(narrow >= 3 && broad >= 3, "\(narrow) narrow, \(broad) broad")
-        }
-    }
-
-    /// A commit lands between this connection's snapshot and the second one's: that one sees
-    /// another store, so the composition is gathered on this one, and every number is of this
-    /// snapshot (`TimeOrderPass.beside`).
-    @Test func aCommitBetweenTheTwoConnectionsIsNotCounted() throws {
-        let store = try TestStore(Self.records(count: 600, seed: 11))
-        defer { store.remove() }
-        let request = Self.requests[0], plan = QueryPlan(request)
-        try store.read { (db: Connection) throws -> Void in
-            let before = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .withCounts))
-            try store.delete(code: "d5")
-            let beside = try #require(try db.catalogueSummaryFromDigest(plan, timeZone: request.timeZone, placing: .beside))
-            #expect(beside.0 == before.0 && beside.0.composition == before.0.composition && beside.1 == before.1)
-            #expect(beside.0.composition?.count == 600)
-        }
-        try store.read { (db: Connection) throws -> Void in
-            #expect(try db.catalogueSummary(of: request).0.composition?.count == 599)
-        }
     }
 
     /// Under three days the moments are per hour too.

@@ -295,12 +295,6 @@ typedef struct {
 // Puts one row with a usable magnitude (its bin `tenth`) in `order`.
 void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth);
 
-// Counts in `counts[run]` (0 ..< runCount, from the run `first`) each row of `chunk` that `query`
-// takes with a usable magnitude, as the composition would place it: the exact room of a list's
-// runs. Returns how many it counted; -1 at a row outside the runs (or a count that would overflow).
-int64_t quaketui_time_order_count(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query, int64_t first,
-                                  int64_t runCount, int32_t *counts);
-
 // A walk over the rows of an order whose runs are sorted (MagnitudesInTimeOrder.sortRuns), in time
 // order: the seismic moment summed per day and per hour (CatalogueStatistics.MomentSums, the same
 // additions in the same order) and b-positive's differences (BPositive). `run` and `position` are
@@ -333,8 +327,7 @@ int quaketui_time_order_walk(const quaketui_time_order *order, const double *mom
 // (MagnitudeBin.tenth(of:)), when usable (QUAKETUI_USABLE_TENTH_MIN … QUAKETUI_USABLE_TENTH_MAX),
 // counted in `kindTenths[slot * QUAKETUI_USABLE_TENTHS + tenth - QUAKETUI_USABLE_TENTH_MIN]`, and
 // the row put in `order`. `taken` counts the rows; `failed` is set at a kind without a slot (an id
-// of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered. With `kindCounts`
-// NULL no kind is counted, with `order` NULL no row placed: two passes can share the work.
+// of `kindSlotCount` or more, or a slot below 0), and nothing more is gathered.
 #define QUAKETUI_USABLE_TENTH_MIN (-50)
 #define QUAKETUI_USABLE_TENTH_MAX 100
 #define QUAKETUI_USABLE_TENTHS 151  // QUAKETUI_USABLE_TENTH_MAX - QUAKETUI_USABLE_TENTH_MIN + 1
@@ -346,12 +339,6 @@ typedef struct {
     int64_t taken;
     int failed;
 } quaketui_composition;
-
-// The composition alone of every row of `chunk` (with part 2) that `query` takes, the minimum
-// magnitude included: what quaketui_digest_tally gathers beside its counts, for a pass that
-// counts on another thread.
-void quaketui_digest_compose(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
-                             quaketui_composition *composition);
 
 // Counts the rows of `chunk` (with part 2) from `from` that `query` takes, the minimum magnitude
 // included: in `tally`, in `tenths` (QUAKETUI_TALLY_TENTHS) and `depths` (QUAKETUI_TALLY_DEPTHS)

@@ -16,48 +16,29 @@ struct DigestColumns {
 extension Connection {
     /// `catalogueSummary(of:)` without declustering (`catalogueStatistics(of:)` with the list's
     /// types, agencies, moments per day and hour, and b-positive) in one pass over the digest: it
-    /// counts, and puts each row's magnitude in its run of time (`MagnitudesInTimeOrder`; a
-    /// narrow list's runs are counted first where that is not this pass, `TimeRunRoom`); the
-    /// counts go to `partial` at once (the view shows them while the runs are sorted and
-    /// walked). Every number equals what the rows read in time order give (`CatalogueEvents`,
-    /// `ListComposition(_:)`, `including(_:)`, `BPositive`); nil where the digest cannot answer.
-    ///
-    /// The counting pass counts the types, agencies and bins too; where the time order is made is
-    /// `placing`'s (`TimeOrderPass`): by default beside the counts, on a second connection and
-    /// thread, for a store in a file.
-    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone, placing pass: TimeOrderPass = .beside,
+    /// counts, counts the types, agencies and bins, and puts each row's magnitude in its run of
+    /// time (`MagnitudesInTimeOrder`, in the store's room); the counts go to `partial` at once (the
+    /// view shows them while the runs are sorted and walked). Every number equals what the rows
+    /// read in time order give (`CatalogueEvents`, `ListComposition(_:)`, `including(_:)`,
+    /// `BPositive`); nil where the digest cannot answer.
+    func catalogueSummaryFromDigest(_ plan: QueryPlan, timeZone: TimeZone,
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let kindNames = try digestKindNames()
-        let helper = pass == .beside ? TimeOrderThread.start(path: path, query: query, token: try currentHistoryToken()) : nil
-        defer { helper?.cancel() }
-        // The kinds are counted in the counting pass; the time order there too, beside it on a
-        // second connection, or after it.
-        let placesHere = helper == nil && pass != .afterCounts
-        var room: TimeRunRoom?
-        if placesHere { room = try TimeRunRoom.read(self) }
-        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: room.flatMap(MagnitudesInTimeOrder.init))
-        if placesHere && reader.ordered == nil { return nil }
+        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
+        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
         let counts = try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
         guard !reader.anyFailed else { return nil }
         partial?(counts)
-        var ordered: MagnitudesInTimeOrder?
-        if placesHere {
-            reader.sortRuns()
-            ordered = reader.ordered
-        } else {
-            // Made here after all where the second connection could not.
-            ordered = helper?.result()
-            if ordered == nil { ordered = try timeOrder(query) }
-        }
-        guard let ordered else { return nil }
+        reader.sortRuns()
+        let ordered = reader.ordered
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
         var typeIndex: [String: Int32] = [:], agencyIndex: [String: Int32] = [:]
         var typeNames: [String] = [], agencyNames: [String] = []
         var typeCounts: [Int] = [], typeTenths: [[Int: Int]] = [], agencyCounts: [Int] = []
-        for (slot, kind) in (reader.kinds ?? []).enumerated() where reader.kindCounts[slot] > 0 {
+        for (slot, kind) in reader.kinds.enumerated() where reader.kindCounts[slot] > 0 {
             guard let names = kindNames[kind] else { return nil }
             let type = Int(CatalogueEvents.intern(names.type, &typeIndex, &typeNames))
             let agency = Int(CatalogueEvents.intern(names.agency, &agencyIndex, &agencyNames))
@@ -76,23 +57,6 @@ extension Connection {
         var moments = counts.momentSums()
         ordered.walk(&moments, &positive)
         return (counts.including(composition, moments: moments), positive)
-    }
-
-    /// The usable magnitudes of the rows `query` takes in time order, gathered in one pass over
-    /// the digest, its runs sorted; nil where the digest cannot hold them (`MagnitudesInTimeOrder`).
-    fileprivate func timeOrder(_ query: DigestQuery) throws(SQLiteError) -> MagnitudesInTimeOrder? {
-        guard let room = try TimeRunRoom.read(self, for: query), let empty = MagnitudesInTimeOrder(room) else { return nil }
-        let reader = DigestCompositionReader(kinds: nil, ordered: empty)
-        let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
-        while try chunks.step() {
-            try stopIfDue()
-            DigestChunk.with(chunks) { chunk, _ in
-                query.withC { query in reader.composing { composition in composition.map { quaketui_digest_compose(chunk, query, $0) } } }
-            }
-        }
-        guard !reader.anyFailed else { return nil }
-        reader.sortRuns()
-        return reader.ordered
     }
 
     /// `catalogueEvents(of:)` from the digest: the same events (ids, times, epicentres, depths,
@@ -222,11 +186,11 @@ final class DigestColumnReader {
 }
 
 /// The rows' counts per kind and per kind and usable bin, and those with a usable magnitude placed
-/// in time order (`quaketui_composition`): what `catalogueSummaryFromDigest`'s passes gather beside
-/// the counts, chunk by chunk; either part alone where two passes share the work.
+/// in time order (`quaketui_composition`): what `catalogueSummaryFromDigest`'s pass gathers beside
+/// the counts, chunk by chunk.
 final class DigestCompositionReader {
-    /// The kinds by slot (nil: no kind counted), and each kind id's slot (-1: none).
-    let kinds: [UInt32]?
+    /// The kinds by slot, and each kind id's slot (-1: none).
+    let kinds: [UInt32]
     private var slots: [Int32]
     /// Rows per kind slot, and per kind slot and usable bin (`MagnitudeFrequency.usableTenths`).
     private(set) var kindCounts: [Int64], kindTenths: [Int64]
@@ -234,117 +198,47 @@ final class DigestCompositionReader {
     private(set) var taken = 0
     /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
     private(set) var failed = false
-    /// The rows taken with a usable magnitude, placed in their runs of time (nil: none placed).
-    private(set) var ordered: MagnitudesInTimeOrder?
+    /// The rows taken with a usable magnitude, placed in their runs of time.
+    private(set) var ordered: MagnitudesInTimeOrder
 
     /// The bins the C pass counts, `QUAKETUI_USABLE_TENTH_MIN` … `QUAKETUI_USABLE_TENTH_MAX`, and
     /// how many: `MagnitudeFrequency.usableTenths` (a test holds them equal).
     static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
     static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
 
-    init(kinds: [UInt32]?, ordered: MagnitudesInTimeOrder?) {
+    init(kinds: [UInt32], ordered: MagnitudesInTimeOrder) {
         self.kinds = kinds
         self.ordered = ordered
-        let all = kinds ?? []
-        slots = [Int32](repeating: -1, count: Int(all.max().map { $0 + 1 } ?? 0))
-        for (slot, kind) in all.enumerated() { slots[Int(kind)] = Int32(slot) }
+        slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
+        for (slot, kind) in kinds.enumerated() { slots[Int(kind)] = Int32(slot) }
         // One slot at least, so that C is given somewhere to count (it counts kinds where it is).
-        kindCounts = [Int64](repeating: 0, count: max(1, all.count))
-        kindTenths = [Int64](repeating: 0, count: max(1, all.count) * MagnitudeFrequency.usableTenths.count)
+        kindCounts = [Int64](repeating: 0, count: max(1, kinds.count))
+        kindTenths = [Int64](repeating: 0, count: max(1, kinds.count) * MagnitudeFrequency.usableTenths.count)
     }
 
     /// Whether a part failed: a kind without a slot, or a row its run had no room for.
-    var anyFailed: Bool { failed || ordered?.failed == true }
+    var anyFailed: Bool { failed || ordered.failed }
 
     /// Lets `body` gather up to a chunk's rows into the C view of the reader (nil once it failed).
     func composing(_ body: (UnsafeMutablePointer<quaketui_composition>?) -> Void) {
         guard !failed else { return body(nil) }
         var composition = quaketui_composition()
-        func run(_ order: UnsafeMutablePointer<quaketui_time_order>?) {
+        ordered.placing { order in
             slots.withUnsafeBufferPointer { s in kindCounts.withUnsafeMutableBufferPointer { c in
                 kindTenths.withUnsafeMutableBufferPointer { k in
-                    let counting = kinds != nil
                     composition = quaketui_composition(kindSlots: s.baseAddress, kindSlotCount: Int64(s.count),
-                                                       kindCounts: counting ? c.baseAddress : nil,
-                                                       kindTenths: counting ? k.baseAddress : nil, order: order,
+                                                       kindCounts: c.baseAddress, kindTenths: k.baseAddress, order: order,
                                                        taken: 0, failed: 0)
                     body(&composition)
                 }
             } }
         }
-        if ordered != nil { ordered!.placing { run($0) } } else { run(nil) }
         taken += Int(composition.taken)
         failed = composition.failed != 0
     }
 
     /// Sorts each run of the rows placed (`MagnitudesInTimeOrder.sortRuns`).
-    func sortRuns() { ordered?.sortRuns() }
-}
-
-/// Where `catalogueSummaryFromDigest` puts the list's magnitudes in time order (what the moments
-/// and b-positive walk); the types, agencies and bins are counted in the counting pass.
-enum TimeOrderPass {
-    /// In the counting pass itself, row by row (a store in memory: one connection).
-    case withCounts
-    /// On a second connection and thread while this one counts (`TimeOrderThread`): the summary
-    /// then takes about the longer of the two instead of their sum; `afterCounts` where that
-    /// connection does not see this one's snapshot (a commit came between) or cannot open.
-    case beside
-    /// In a second pass on this connection, after the counts.
-    case afterCounts
-}
-
-/// The time order of a pass over the digest gathered on a second connection to the store and a
-/// thread of its own (`Connection.timeOrder`), while the caller's connection counts. The
-/// second connection reads only where it sees the caller's snapshot: the same persistent history
-/// token (every commit moves it). Cancelled, it stops at its next chunk; its connection and memory
-/// are its own, so the caller need not wait for it.
-final class TimeOrderThread: @unchecked Sendable {
-    // @unchecked: `answer` is written by the thread before `done` is signalled, and read after.
-    private let done = DispatchSemaphore(value: 0)
-    private let stopped = LockedValue(false)
-    private var answer: MagnitudesInTimeOrder?
-
-    /// Starts putting `query`'s rows in time order from the store at `path`, as of history `token`.
-    static func start(path: String, query: DigestQuery, token: HistoryToken) -> TimeOrderThread? {
-        guard !path.isEmpty, !path.hasPrefix(":memory:"), !path.hasPrefix("file::memory:") else { return nil }
-        let helper = TimeOrderThread()
-        let work = UncheckedBox((path, query))
-        let thread = Thread { helper.run(path: work.value.0, query: work.value.1, token: token) }
-        thread.name = "quaketui-statistics"
-        thread.start()
-        return helper
-    }
-
-    private func run(path: String, query: DigestQuery, token: HistoryToken) {
-        defer { done.signal() }
-        guard let db = try? Connection(path: path, create: false) else { return }
-        defer { db.close() }
-        answer = try? db.withCancellation({ [stopped] in stopped.withLock { $0 } }) {
-            try db.execute("PRAGMA query_only = 1")
-            try db.execute("PRAGMA main.cache_size = -\(ViewContext.cacheKiB)")
-            return try db.transaction(.deferred) {
-                guard try db.currentHistoryToken() == token else { return nil }
-                return try db.timeOrder(query)
-            }
-        }
-    }
-
-    /// The rows in time order, their runs sorted; nil where the second connection could not (no
-    /// such snapshot, an error, cancelled): the caller puts them in order then.
-    func result() -> MagnitudesInTimeOrder? {
-        done.wait()
-        return answer
-    }
-
-    /// Stops the pass at its next chunk.
-    func cancel() { stopped.withLock { $0 = true } }
-}
-
-/// A value handed to another thread that only it then uses.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+    func sortRuns() { ordered.sortRuns() }
 }
 
 /// The positions of `times` in time order, the lower position (id) first on equal times; nil when

@@ -7,10 +7,10 @@ import QuakeModel
 /// and hour and b-positive walk (`catalogueSummaryFromDigest`, issue 52).
 ///
 /// A pass over the digest places each row as it reads it (in id order, in C:
-/// `quaketui_time_order_place`) in the room of its run of 30 minutes (`TimeRunRoom`): the whole
-/// list's (and a broad list's) is the store's count of the run, a narrow list's its own rows
-/// there, counted in a pass before. Each run is then put in order by its milliseconds, keeping id order on equal ones
-/// (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
+/// `quaketui_time_order_place`) in the room of its run of 30 minutes (`TimeRunRoom`): the store's
+/// count of the run, which holds every list's rows there (the pages a narrower list does not
+/// reach are never written). Each run is then put in order by its milliseconds, keeping id order
+/// on equal ones (`sortRuns`). A row is its milliseconds within its run (21 bits) and its magnitude's code (11
 /// bits, `MagnitudeCodes`). Reading the rows' times and magnitudes whole and sorting their
 /// positions took 22 bytes a row: 150 MB at 5,000,000 quakes, with the statistics view open.
 struct MagnitudesInTimeOrder {
@@ -196,8 +196,8 @@ struct MagnitudesInTimeOrder {
 }
 
 /// How many rows each 30-minute run of time (`MagnitudesInTimeOrder`) can hold: the store's quakes
-/// in it, the sum of the two 15-minute buckets `quake_count` keeps (kind 0) — every list's rows
-/// are among them — or a list's own (`read(_:for:)`). Runs with no quake hold none.
+/// in it, the sum of the two 15-minute buckets `quake_count` keeps (kind 0): every list's rows
+/// are among them. Runs with no quake hold none.
 struct TimeRunRoom {
     /// Runs spanned at most (about 239 years); a wider store's lists are read by their rows.
     static let maximumRuns = 1 << 22
@@ -230,50 +230,6 @@ struct TimeRunRoom {
         var buckets: [(bucket: Int64, count: Int64)] = []
         while try statement.step() { buckets.append((statement.int64(at: 0), statement.int64(at: 1))) }
         return TimeRunRoom(buckets: buckets)
-    }
-
-    /// The room `query`'s rows need: the store's where it takes every row, or more than half of
-    /// them; else exactly its rows with a usable magnitude per run, counted in a pass over the
-    /// digest that matches without placing (C: `quaketui_time_order_count`). A list of a tenth
-    /// of the store then holds a tenth of the store's room: 2 MB instead of 20 at 5,000,000
-    /// quakes. Every 16th chunk is counted first: where it says the list takes more than half the
-    /// rows, the pass would cost more time (80 ms at 5M, on the thread that ends the statistics)
-    /// than the memory it saves is worth. nil where the store's runs cannot hold the rows (the
-    /// caller reads them instead).
-    static func read(_ db: Connection, for query: DigestQuery) throws(SQLiteError) -> TimeRunRoom? {
-        guard let store = try read(db) else { return nil }
-        guard !query.takesEveryRow else { return store }
-        var room = TimeRunRoom(first: store.first, counts: Array(repeating: 0, count: store.counts.count))
-        guard let sample = try room.count(db, query, "WHERE k.chunk % 16 = 0") else { return nil }
-        guard sample.counted * 2 <= sample.rows else { return store }
-        guard let rest = try room.count(db, query, "WHERE k.chunk % 16 != 0") else { return nil }
-        room.total = sample.counted + rest.counted
-        return room
-    }
-
-    /// Counts into `counts` the rows `query` takes with a usable magnitude in the chunks
-    /// `condition` keeps; how many it counted, among how many rows; nil at a row outside the runs.
-    private mutating func count(_ db: Connection, _ query: DigestQuery, _ condition: String) throws(SQLiteError) -> (counted: Int, rows: Int)? {
-        var rows = 0, counted = 0
-        let chunks = try SearchDigest.chunks(db, locations: query.needsLocations, details: query.needsDetails, condition)
-        while counted >= 0, try chunks.step() {
-            try db.stopIfDue()
-            let first = first
-            DigestChunk.with(chunks) { chunk, count in
-                rows += count
-                query.withC { query in
-                    counts.withUnsafeMutableBufferPointer { counts in
-                        let added = quaketui_time_order_count(chunk, query, first, Int64(counts.count), counts.baseAddress)
-                        counted = added < 0 ? -1 : counted + Int(added)
-                    }
-                }
-            }
-        }
-        return counted >= 0 ? (counted, rows) : nil
-    }
-
-    private init(first: Int64, counts: [Int32]) {
-        (self.first, self.counts) = (first, counts)
     }
 }
 
