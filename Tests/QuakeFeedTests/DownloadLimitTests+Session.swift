@@ -5,7 +5,8 @@ import Testing
 
 /// One `quaketui-http` for a run of downloads (a fetch's windows): every body arrives whole
 /// and in order through the frames, and a helper that broke or was left mid-body is replaced.
-/// In the (serialized) suite of the download limits: both count this process's helpers.
+/// Each test finds its helper by its stream's or session's process id: other suites of the
+/// process download too.
 extension DownloadLimitTests {
     /// Bytes that look like the frames themselves ("0\n", "1f\n") and every byte value.
     static func body(_ size: Int, seed: UInt64) -> [UInt8] {
@@ -40,7 +41,7 @@ extension DownloadLimitTests {
                 #expect(stream.statusCode == 200)
                 #expect(try Self.readAll(stream) == Self.body(size, seed: UInt64(index + 1)), "round \(round), \(size) bytes")
                 stream.close()
-                helpers.formUnion(Self.helpers())
+                helpers.formUnion([session.helperProcessID].compactMap { $0 })
             }
             // A gzip-encoded answer, an empty one (204, closed unread as a fetch does) and an error
             // status (whose body is read for its reason) in between.
@@ -70,10 +71,10 @@ extension DownloadLimitTests {
         let partial = try HTTPByteStream(url: bigURL, session: session)
         var chunk = [UInt8](repeating: 0, count: 1_000)
         _ = try chunk.withUnsafeMutableBytes { try partial.read(into: $0) }
-        let first = try #require(Self.helpers().first)
+        let first = try #require(session.helperProcessID)
         partial.close()
         #expect(try Self.readAll(try HTTPByteStream(url: smallURL, session: session)) == small)
-        let second = try #require(Self.helpers().first)
+        let second = try #require(session.helperProcessID)
         #expect(second != first)
 
         // Killed from outside between downloads (perhaps still exiting when the request goes
@@ -85,7 +86,7 @@ extension DownloadLimitTests {
         // Killed mid-body: the read fails (the fetch asks for the window again), then all is well.
         let broken = try HTTPByteStream(url: bigURL, session: session)
         _ = try chunk.withUnsafeMutableBytes { try broken.read(into: $0) }
-        kill(try #require(Self.helpers().first), SIGKILL)
+        kill(try #require(session.helperProcessID), SIGKILL)
         #expect(throws: (any Error).self) { _ = try Self.readAll(broken) }
         #expect(try Self.readAll(try HTTPByteStream(url: smallURL, session: session)) == small)
     }
@@ -126,7 +127,7 @@ extension DownloadLimitTests {
         let server = try LocalHTTPServer(hostileIn: dir.url)
         defer { server.stop() }
         let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/file/one")))
-        let helper = try #require(Self.helpers().first)
+        let helper = stream.helperProcessID
         #expect(try Self.readAll(stream) == Self.body(2_000_000, seed: 3))
         #expect(ChildProcess.isGone(helper))
     }

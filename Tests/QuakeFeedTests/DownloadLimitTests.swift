@@ -1,5 +1,5 @@
 import Foundation
-import QuakeFeed
+@testable import QuakeFeed
 import QuakeTestSupport
 import Testing
 
@@ -21,7 +21,7 @@ import Testing
         let stream = try HTTPByteStream(url: url, timeout: stall)
         defer { stream.close() }
         // Nothing read yet: the helper must not give up while its chunks wait for us.
-        let helper = try #require(Self.helpers().first, "no quaketui-http child for \(url)")
+        let helper = stream.helperProcessID
         #expect(!eventually(timeout: stall * 5) { ChildProcess.isGone(helper) }, "the helper gave up on a slow reader")
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -45,7 +45,7 @@ import Testing
         defer { server.stop() }
         let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/endless/all_day.geojson")), timeout: 30)
         defer { stream.close() }
-        let helper = try #require(Self.helpers().first, "no quaketui-http child")
+        let helper = stream.helperProcessID
         // The server's body, as `LocalHTTPServer+Hostile.swift` writes it.
         var expected = Array(#"{"type":"FeatureCollection","features":["#.utf8)
         for n in 0..<40_000 {
@@ -107,7 +107,7 @@ import Testing
         defer { server.stop() }
         let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/stall/feed.geojson")), timeout: 5)
         defer { stream.close() }
-        let helper = try #require(Self.helpers().first, "no quaketui-http child")
+        let helper = stream.helperProcessID
         // /proc/PID/stat: the niceness is the 19th field, the 17th after the command's ")".
         func niceness() -> Int? {
             guard let stat = try? String(contentsOfFile: "/proc/\(helper)/stat", encoding: .utf8),
@@ -133,7 +133,7 @@ import Testing
         defer { server.stop() }
         let stream = try HTTPByteStream(url: try #require(URL(string: "\(server.baseURL)/stall/feed.geojson")), timeout: 5)
         defer { stream.close() }
-        let helper = try #require(Self.helpers().first, "no quaketui-http child")
+        let helper = stream.helperProcessID
         let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper)/fd")
         let targets = fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(helper)/fd/\($0)") }
         #expect(!targets.contains(marker.path), "the helper holds \(targets)")
@@ -141,15 +141,6 @@ import Testing
         for fd in ["0", "1", "2"] {
             let target = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(helper)/fd/\(fd)")
             #expect(target.hasPrefix(fd == "0" ? "socket:" : "pipe:"), "fd \(fd) is \(target)")
-        }
-    }
-
-    /// This process's `quaketui-http` children that still run (this suite runs its tests one at
-    /// a time, and is the only one of its target that downloads).
-    static func helpers() -> [pid_t] {
-        ChildProcess.children(of: getpid()).filter { pid in
-            let line = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
-            return !ChildProcess.isGone(pid) && String(decoding: line.prefix { $0 != 0 }, as: UTF8.self).hasSuffix("quaketui-http")
         }
     }
 }

@@ -15,6 +15,9 @@ final class DownloadSession: @unchecked Sendable {
         self.timeout = timeout
     }
 
+    /// The running helper's process id, nil before the first download (tests).
+    var helperProcessID: pid_t? { lock.withLock { helper?.processID } }
+
     /// Asks for `url` and waits for the response head; the body is read from the helper.
     /// - Throws: `HTTPHelperProcess.Failure` for a transport error or a helper that cannot start.
     func begin(url: URL, headers: [(String, String)]) throws -> (HTTPHelperProcess, HTTPHelperProcess.Head) {

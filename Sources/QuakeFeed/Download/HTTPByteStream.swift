@@ -16,6 +16,8 @@ public final class HTTPByteStream: FeedByteStream, @unchecked Sendable {
     private let lock = NSLock()
     private let helper: HTTPHelperProcess
     public let url: URL
+    /// The process id of the helper that downloads it (tests).
+    var helperProcessID: pid_t { helper.processID }
     /// The HTTP status of the response (200, 204, 304, …).
     public let statusCode: Int
     /// The response headers, names lower-cased (`etag`, `last-modified`, `retry-after`, …).

@@ -47,6 +47,8 @@ final class HTTPHelperProcess {
     /// The helper executable, for the message when it gives no answer.
     private let path: String
     private let pid: pid_t
+    /// The helper's process id (tests find their own helper by it, not among every child).
+    var processID: pid_t { pid }
     /// The request socket (its stdin), -1 once closed: no more requests.
     private var input: Int32
     private let output: Int32
