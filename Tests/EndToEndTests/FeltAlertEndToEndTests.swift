@@ -122,7 +122,7 @@ struct FeltAlertEndToEndTests {
         try F.importing([Self.featureBeforeNow("small", 4.2, northKm: 6, depth: 5, minutesAgo: 2, place: "6 km N of Aksaray, Turkey"),
                          Self.featureBeforeNow("large", 7.5, northKm: 0, minutesAgo: 3, place: "Off Chile", latitude: -33, longitude: -72)],
                         into: state, "first.geojson", folder: state)
-        let small = "ALERT M 4.2 6 km N of Aksaray, Turkey — 6.0 km N of Aksaray, predicted there: \(Self.intensityLabel(4.2, northKm: 6, depth: 5))"
+        let small = "ALERT M 4.2 6.0 km N of Aksaray, predicted there: \(Self.intensityLabel(4.2, northKm: 6, depth: 5)) — 6 km N of Aksaray, Turkey"
         try pane.tmux.waitForScreen(pane.target, timeout: 20, "the intensity alert") { $0.status.message == small }
 
         // Three at once with alertMagnitude 5 too: the M 5.6 next to home leads the M 6.4 off Chile.
@@ -133,7 +133,7 @@ struct FeltAlertEndToEndTests {
                          Self.featureBeforeNow("aksaray", 5.6, northKm: 21, minutesAgo: 1, alert: "orange", place: "21 km N of Aksaray, Turkey"),
                          Self.featureBeforeNow("minor", 3.1, northKm: 14, minutesAgo: 1, place: "14 km N of Aksaray, Turkey")],
                         into: state, "second.geojson", folder: state)
-        let lead = "ALERT M 5.6 21 km N of Aksaray, Turkey — 21 km N of Aksaray, predicted there: \(Self.intensityLabel(5.6, northKm: 21))"
+        let lead = "ALERT M 5.6 21 km N of Aksaray, predicted there: \(Self.intensityLabel(5.6, northKm: 21)) — 21 km N of Aksaray, Turkey"
         let screen = try pane.tmux.waitForScreen(pane.target, timeout: 20, "the lead alert") {
             $0.status.message?.hasPrefix(lead) == true
         }
@@ -144,7 +144,7 @@ struct FeltAlertEndToEndTests {
         let entries = Screen(log).overlay?.entries ?? []
         // The lead first (newest), then the Chile quake with its distance as the list writes it.
         #expect(entries.first?.hasPrefix(lead) == true, "\(entries)")
-        #expect(entries.dropFirst().first == "ALERT M 6.4 80 km W of Iquique, Chile — 12,587 km W of Aksaray, predicted there: "
-                + Self.intensityLabel(6.4, northKm: 12_587), "\(entries)")
+        #expect(entries.dropFirst().first == "ALERT M 6.4 12,587 km W of Aksaray, predicted there: "
+                + Self.intensityLabel(6.4, northKm: 12_587) + " — 80 km W of Iquique, Chile", "\(entries)")
     }
 }

@@ -137,7 +137,7 @@ struct LiveBrowserTests {
         // command once, with the quake as watch --json's object plus distance and bearing.
         for pane in panes {
             try fixture.tmux.waitForScreen(pane, timeout: 10, "the alert") {
-                $0.status.message == "ALERT M 2.0 Close to Tokyo, Japan — 14 km NE of home, predicted there: I not felt"
+                $0.status.message == "ALERT M 2.0 14 km NE of home, predicted there: I not felt — Close to Tokyo, Japan"
             }
         }
         #expect(eventually(timeout: 10) { ((try? String(contentsOf: alerts, encoding: .utf8)) ?? "").hasSuffix("\n") })

@@ -26,7 +26,7 @@ import Testing
         let near = rule.alert(for: Self.quake(3.1, 35.9, 140.1), now: Self.now)
         #expect(near?.isNearHome == true)
         #expect(near.map { abs($0.distance! - tokyo.distance(to: GeoPoint(latitude: 35.9, longitude: 140.1))) < 1e-9 } == true)
-        #expect(near?.sentence(miles: false, homeName: "Tokyo") == "ALERT M 3.1 Somewhere — 44 km ENE of Tokyo, predicted there: I not felt")
+        #expect(near?.sentence(miles: false, homeName: "Tokyo") == "ALERT M 3.1 44 km ENE of Tokyo, predicted there: I not felt — Somewhere")
         let large = rule.alert(for: Self.quake(6.0, -20, -70), now: Self.now)
         #expect(large?.isNearHome == false)
         #expect(rule.alert(for: Self.quake(5.9, -20, -70), now: Self.now) == nil, "small and far")

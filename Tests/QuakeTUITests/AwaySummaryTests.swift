@@ -220,11 +220,12 @@ import Testing
         #expect(effects.compactMap { if case .alert(let alert) = $0 { alert.code } else { nil } } == ["v1"])
         let line = "Since 21:13: 3 new, largest M 6.1 Vanuatu, 1 near home (\(Self.nearbyNumeral))"
         #expect(state.messageLog.entries.map(\.text).contains(line), "\(state.messageLog.entries.map(\.text))")
-        #expect(state.status.message?.hasPrefix("ALERT M 6.1 95 km W of Port-Olry, Vanuatu") == true, "\(state.status)")
+        #expect(state.status.message?.hasPrefix("ALERT M 6.1 ") == true
+                && state.status.message?.hasSuffix(" — 95 km W of Port-Olry, Vanuatu") == true, "\(state.status)")
         #expect(state.live.walk == LiveState.Walk(codes: ["c1"], since: mark, count: 3))
         #expect(state.live.newTotal == 3 && state.live.newCodes == ["c1"])
         // `n` walks the one marked, and says how many came.
-        _ = state.jumpToNewQuake(FoundAmong(offset: 0, position: 1, count: 1))
+        state.jumpToNewQuake(FoundAmong(offset: 0, position: 1, count: 1))
         #expect(state.status.message == "New quake 1 of 1 marked since 21:13 (3 new)")
     }
 

@@ -75,17 +75,16 @@ public struct AlertRule: Equatable, Sendable {
             self.pagerLevel = pagerLevel
         }
 
-        /// One line for the status line, its distance as the list writes it and home by its name:
-        /// `ALERT M 5.6 12 km NE of Aksaray, Turkey — 21 km N of Aksaray, predicted there: VI strong`.
+        /// One line for the status line, its distance as the list writes it and home by its name,
+        /// what it means at home before the quake's place (a narrow pane cuts the end):
+        /// `ALERT M 5.6 21 km N of Aksaray, predicted there: VI strong — 12 km NE of Aksaray, Turkey`.
         public func sentence(miles: Bool, homeName: String?) -> String {
             var text = "ALERT " + (magnitude.map { "M " + MagnitudeBin.text($0) } ?? "M —") + " "
-                + QuakeFormat.singleLine(SafeText.sanitize(place))
-            if let distance, let bearing {
-                text += " — " + QuakeFormat.fromHome(kilometres: distance, bearing: bearing, unit: miles ? .mi : .km,
-                                                     homeName: homeName)
-                if let intensity { text += ", predicted there: \(intensity.label)" }
-            }
-            return text
+            let place = QuakeFormat.singleLine(SafeText.sanitize(place))
+            guard let distance, let bearing else { return text + place }
+            text += QuakeFormat.fromHome(kilometres: distance, bearing: bearing, unit: miles ? .mi : .km, homeName: homeName)
+            if let intensity { text += ", predicted there: \(intensity.label)" }
+            return text + " — " + place
         }
 
         /// The PAGER level's rank, 1 (green) to 4 (red); 0 for none or another word.
