@@ -54,6 +54,35 @@ import Testing
         #expect(frame.display.home == GeoPoint(latitude: 35.68, longitude: 139.69))
     }
 
+    /// A home named with `config home NAME …` is not lost to one key: `@` asks, `n` keeps it (name
+    /// and place), `y` replaces it and drops the name.
+    @Test func atAsksBeforeReplacingANamedHome() throws {
+        let source = Self.makeSource()
+        defer { source.close() }
+        var settings = Self.utc
+        (settings.home, settings.homeName) = (GeoPoint(latitude: 38.37, longitude: 34.03), "Aksaray")
+        let model = try Self.makeModel(source, settings: settings)
+        defer { model.close() }
+        try model.restore(selectedCode: "d2", topCode: nil)
+        #expect(try model.performReads(model.send(.setHomeToSelection)) == [])
+        var asked = model.state
+        #expect(asked.confirmation == .replaceNamedHome(name: "Aksaray", code: "d2", home: GeoPoint(latitude: 35.68, longitude: 141.69)))
+        #expect(asked.status.message == "Replace home Aksaray by the epicentre of d2, and drop its name? y replaces it, n or Esc keeps it")
+        #expect(asked.settings == settings)
+        // n keeps it all.
+        #expect(try model.send(.answer(.no)) == [])
+        asked.confirmation = nil
+        asked.status = model.state.status
+        asked.messageLog = model.state.messageLog
+        #expect(model.state == asked && model.state.status.message == "Home is still Aksaray")
+        // y replaces it: the epicentre, no name, saved.
+        _ = try model.performReads(model.send(.setHomeToSelection))
+        #expect(try model.send(.answer(.yes)) == [.saveHome(GeoPoint(latitude: 35.68, longitude: 141.69))])
+        #expect(model.state.confirmation == nil && model.state.settings.homeName == nil
+                && model.state.settings.home == GeoPoint(latitude: 35.68, longitude: 141.69))
+        #expect(model.state.status.message?.hasPrefix("Home set to 35.68°N 141.69°E (the epicentre of d2)") == true)
+    }
+
     @Test func tildeWithoutHomeSaysHowToSetOne() throws {
         let source = Self.makeSource()
         defer { source.close() }

@@ -9,6 +9,9 @@ public enum Confirmation: Equatable, Sendable {
     /// `ctrl-s` found the quake's notes changed in the store since editing began (another pane
     /// saved): keep mine, theirs (`theirs` is what the store holds now), or both?
     case notesConflict(code: String, theirs: String)
+    /// `@` on a quake while home has a name (`config home NAME …`): replace that home by the
+    /// quake's epicentre, losing the name?
+    case replaceNamedHome(name: String, code: String, home: GeoPoint)
 
     /// The status line's question, with the keys that answer it.
     public var question: String {
@@ -18,6 +21,9 @@ public enum Confirmation: Equatable, Sendable {
         case .notesConflict(let code, _):
             "The notes of \(code) changed in another pane since you began: m keeps mine, t keeps theirs, "
                 + "b keeps both (theirs, then mine), Esc goes back to editing"
+        case .replaceNamedHome(let name, let code, _):
+            "Replace home \(QuakeFormat.homeLabel(name)) by the epicentre of \(code), and drop its name? "
+                + "y replaces it, n or Esc keeps it"
         }
     }
 }
@@ -61,7 +67,7 @@ extension BrowserState {
         ask(.notesConflict(code: code, theirs: theirs))
     }
 
-    private mutating func ask(_ confirmation: Confirmation) {
+    mutating func ask(_ confirmation: Confirmation) {
         self.confirmation = confirmation
         self.status.message = confirmation.question
         self.status.isError = true
@@ -88,6 +94,10 @@ extension BrowserState {
         case (.notesConflict(let code, _), .keepTheirs):
             if self.editor?.code == code { self.editor = nil }
             self.status.message = "Kept the notes saved in the other pane; yours were discarded"
+        case (.replaceNamedHome(_, let code, let home), .yes):
+            return replaceHome(with: home, epicentreOf: code)
+        case (.replaceNamedHome(let name, _, _), _):
+            self.status.message = "Home is still \(QuakeFormat.homeLabel(name))"
         default:
             break
         }

@@ -36,8 +36,9 @@ extension AppState {
 }
 
 extension BrowserState {
-    /// `@`: home becomes the selected quake's epicentre (replacing any home), here at once and
-    /// in every pane through app storage, once the quake is read (`Effect.readQuake`).
+    /// `@`: home becomes the selected quake's epicentre (replacing any home; a named one after a
+    /// question), here at once and in every pane through app storage, once the quake is read
+    /// (`Effect.readQuake`).
     mutating func setHomeToSelection() -> [Effect] {
         guard let code = self.selectedCode else {
             selectAQuakeForHome()
@@ -58,8 +59,18 @@ extension BrowserState {
             return []
         }
         let home = GeoPoint(latitude: quake.record.latitude, longitude: quake.record.longitude)
+        // A named home was set on purpose (`config home NAME …`): one key does not lose it unasked.
+        if let name = self.settings.homeName, !name.isEmpty {
+            ask(.replaceNamedHome(name: name, code: code, home: home))
+            return []
+        }
+        return replaceHome(with: home, epicentreOf: code)
+    }
+
+    /// Home moved to `home`, the epicentre of `code`, without a name (the name was of the old home).
+    mutating func replaceHome(with home: GeoPoint, epicentreOf code: String) -> [Effect] {
         self.settings.home = home
-        self.settings.homeName = nil  // the name was of the old home; `@` saves the new one without one
+        self.settings.homeName = nil
         let refetch = refetchKeepingSelection()
         self.status.message = "Home set to \(QuakeFormat.coordinates(latitude: home.latitude, longitude: home.longitude))"
             + " (the epicentre of \(code)); distances, ~ and the distance sort measure from there"
