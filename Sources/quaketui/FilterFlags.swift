@@ -30,6 +30,12 @@ enum FilterFlags {
         name: "min-magnitude", value: "M",
         help: "Only quakes shown at magnitude M or more: shown to a tenth (2.45 shows 2.5); an M between tenths takes the next (2.44 is 2.5).")
 
+    /// `--min-intensity` of `list`, `stats` and `watch`: `--intensity INTENSITY+` by another name
+    /// (`ListCommand.minimumIntensity(from:)`).
+    static let minimumIntensity = CommandSpec.Option(
+        name: "min-intensity", value: "INTENSITY",
+        help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+.")
+
     /// The flags, for `--help`, the manual and the completion scripts.
     static let options: [CommandSpec.Option] = [
         .init(name: "mag", value: "RANGE", help: "Only quakes whose magnitude as shown (to a tenth) is in RANGE: 4 (or 4+: 4 and up), 4-6 (as :mag)."),

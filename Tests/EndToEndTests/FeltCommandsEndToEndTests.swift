@@ -24,17 +24,26 @@ import Testing
                                                     place: "80 km W of Iquique, Chile", latitude: -20.2, longitude: -70.1),
             FeltAlertEndToEndTests.featureBeforeNow("near", 4.8, northKm: 7, depth: 5, minutesAgo: 1, place: "7 km N of Aksaray, Turkey"),
         ]).write(to: mirror.appendingPathComponent("all_day.geojson"), atomically: true, encoding: .utf8)
+        // Another watcher keeps only what shakes home at II or more: the near quake, not Chile's.
+        let felt = try QuaketuiBinary.startWatch(["--min-intensity", "2", "--json"], stateDirectory: state)
+        defer { felt.kill(); felt.wait() }
         let watch = try QuaketuiBinary.startWatch(["--refresh"], stateDirectory: state, environment: [
             "QUAKETUI_FEED_BASE_URL": mirror.absoluteString, "QUAKETUI_AUTO_REFRESH_INTERVAL": "1"])
         defer { watch.kill(); watch.wait() }
         let alerts = { watch.stderr.split(separator: "\n").filter { $0.hasPrefix("\u{07}ALERT ") }.map { String($0.dropFirst()) } }
         #expect(eventually(timeout: 20) { alerts().count >= 2 }, "\(watch.stderr)")
-        let near = "ALERT M 4.8 7 km N of Aksaray, Turkey — 7.0 km N of Aksaray, predicted there: "
-            + FeltAlertEndToEndTests.intensityLabel(4.8, northKm: 7, depth: 5)
+        let near = "ALERT M 4.8 7.0 km N of Aksaray, predicted there: "
+            + FeltAlertEndToEndTests.intensityLabel(4.8, northKm: 7, depth: 5) + " — 7 km N of Aksaray, Turkey"
         #expect(alerts().first == near, "\(watch.stderr)")
-        #expect(alerts().dropFirst().first?.hasPrefix("ALERT M 6.5 80 km W of Iquique, Chile — ") == true, "\(watch.stderr)")
-        #expect(alerts().dropFirst().first?.hasSuffix(", predicted there: I not felt") == true, "\(watch.stderr)")
+        #expect(alerts().dropFirst().first?.hasPrefix("ALERT M 6.5 ") == true, "\(watch.stderr)")
+        #expect(alerts().dropFirst().first?.hasSuffix(" W of Aksaray, predicted there: I not felt — 80 km W of Iquique, Chile") == true,
+                "\(watch.stderr)")
         #expect(alerts().count == 2, "\(watch.stderr)")
+        let feltCodes = { felt.stdout.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["code"] as? String
+        } }
+        #expect(eventually(timeout: 20) { !feltCodes().isEmpty }, "\(felt.stdout) \(felt.stderr)")
+        #expect(feltCodes().count == 1 && feltCodes().first?.hasSuffix("near") == true, "\(felt.stdout)")
     }
 
     /// The first quake of `list --json ARGS`.
@@ -78,7 +87,7 @@ import Testing
             #expect(help.option("--intensity <intensity>") == intensity, "\(command): \(help.stdout)")
             #expect(!help.stdout.contains(" as I or "), "\(command)")
         }
-        for command in ["list", "stats"] {
+        for command in ["list", "stats", "watch"] {
             let help = try QuaketuiBinary.run(["help", command])
             #expect(help.option("--min-intensity <intensity>")
                     == "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+.",

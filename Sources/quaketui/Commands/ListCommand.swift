@@ -86,7 +86,7 @@ enum ListCommand {
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT (or another name of that place), or whose code starts with it."),
             FilterFlags.minimumMagnitude,
         ] + FilterFlags.options + [
-            .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
+            FilterFlags.minimumIntensity,
             .init(name: "near", value: "LAT,LON", help: "Measure distances from this point (decimal degrees) instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "limit", value: "N", help: "Print at most N quakes (sections keep their full counts)."),

@@ -51,7 +51,7 @@ enum StatsCommand {
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
             FilterFlags.minimumMagnitude,
         ] + FilterFlags.options + [
-            .init(name: "min-intensity", value: "INTENSITY", help: "Only quakes predicted to be felt at home (or --near) at INTENSITY or stronger (1–10 or I–X): --intensity INTENSITY+."),
+            FilterFlags.minimumIntensity,
             .init(name: "near", value: "LAT,LON", help: "With --radius (required): measure from this point instead of home."),
             .init(name: "radius", value: "KM", help: "Only quakes within KM kilometres of --near (or of home)."),
             .init(name: "mc", value: "METHOD", help: "How Mc is estimated: maxc (default), gft90, gft95 or mbs.",

@@ -11,7 +11,7 @@ enum WatchCommand {
     static let spec = CommandSpec(
         name: "watch",
         abstract: "Print quakes as they arrive in the store (one line each, or NDJSON).",
-        usage: ["watch [--search <text>] [<filters>] [--min-magnitude <m>] [--near <lat,lon> --radius <km>] [--refresh] [--json]"],
+        usage: ["watch [--search <text>] [<filters>] [--min-magnitude <m>] [--min-intensity <intensity>] [--near <lat,lon> --radius <km>] [--refresh] [--json]"],
         discussion: """
             Runs until interrupted (ctrl-c) and prints every quake that any process adds to the
             store from now on — 'quaketui import', 'refresh', 'fetch', or a browser's automatic
@@ -41,9 +41,10 @@ enum WatchCommand {
             home, then the highest PAGER level, then the largest magnitude.
 
             --search and the filters are list's (the browser's ':' filters as flags: --mag,
-            --depth, --since, --time, --type, --alert, --felt, --intensity, --mag-type; see
-            'quaketui list --help'): watch prints only the arriving quakes that list would list
-            with them. --since counts back from when watch started.
+            --depth, --since, --time, --type, --alert, --felt, --intensity, --mag-type, and
+            --min-intensity I for --intensity I+; see 'quaketui list --help'): watch prints only
+            the arriving quakes that list would list with them. --since counts back from when
+            watch started.
 
             A line is list's: MAGNITUDE TYPE  TIME  DEPTH  PLACE  [CODE], then '2 ag' when
             several agencies reported the quake (see 'quaketui list --help'); with --near, the
@@ -60,7 +61,7 @@ enum WatchCommand {
             """,
         options: [
             .init(name: "search", value: "TEXT", help: "Only quakes whose place holds every word of TEXT, as list --search."),
-            FilterFlags.minimumMagnitude,
+            FilterFlags.minimumMagnitude, FilterFlags.minimumIntensity,
         ] + FilterFlags.options + [
             .init(name: "near", value: "LAT,LON", help: "Only quakes within --radius of this point (decimal degrees)."),
             .init(name: "radius", value: "KM", help: "With --near: the radius in kilometres."),
@@ -103,7 +104,14 @@ enum WatchCommand {
         default:
             throw UsageError(message: "--near and --radius go together: --near LAT,LON --radius KM.", command: spec)
         }
-        let rowFilters = try FilterFlags.rowFilters(arguments, now: now, timeZone: timeZone, home: filter.center ?? home, command: spec)
+        var rowFilters = try FilterFlags.rowFilters(arguments, now: now, timeZone: timeZone, home: filter.center ?? home, command: spec)
+        if let whole = try ListCommand.minimumIntensity(from: arguments, command: spec) {
+            guard let point = filter.center ?? home else {
+                throw UsageError(message: "--min-intensity needs a point: give --near LAT,LON --radius KM, or set a home with 'quaketui config home LAT,LON'.",
+                                 command: spec)
+            }
+            rowFilters.append(.intensity(atLeast: whole, home: point))
+        }
         if let search = arguments.value("search") ?? (rowFilters.isEmpty ? nil : "") {
             filter.request = SectionedFetchRequest(predicate: QuakePredicate(searchText: search, rowFilters: rowFilters))
         }
