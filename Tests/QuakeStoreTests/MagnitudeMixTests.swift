@@ -21,7 +21,9 @@ import Testing
         return magnitudes
     }
 
-    static func events(_ parts: [(type: String, magnitudes: [Double])], seed: UInt64) -> CatalogueEvents {
+    /// The quakes of `parts` at random times over 30 days, each part's from its agency (`ci` by default).
+    static func events(_ parts: [(type: String, magnitudes: [Double])], seed: UInt64,
+                       agencies: [String: String] = [:]) -> CatalogueEvents {
         var random = SeededGenerator(seed: seed)
         var all: [(Int64, Double, String)] = []
         for part in parts {
@@ -31,7 +33,7 @@ import Testing
         var events = CatalogueEvents()
         for (index, quake) in all.enumerated() {
             events.append(id: Int64(index), time: quake.0, latitude: 0, longitude: 0, depth: 10, magnitude: quake.1,
-                          type: quake.2, agency: index % 4 == 0 ? "emsc" : "usgs", region: "")
+                          type: quake.2, agency: agencies[quake.2] ?? "ci", region: "")
         }
         return events
     }
@@ -40,13 +42,14 @@ import Testing
         var random = SeededGenerator(seed: 54)
         let ml = Self.draw(b: 1.0, floor: 0.45, ramp: 1.0, count: 20_000, using: &random)
         let mb = Self.draw(b: 1.5, floor: 3.45, ramp: 4.2, count: 3_000, using: &random)
-        let events = Self.events([("ml", ml), ("mb", mb)], seed: 1)
+        let events = Self.events([("ml", ml), ("mb", mb)], seed: 1, agencies: ["mb": "us"])
         let composition = ListComposition(events)
         #expect(composition.types.map(\.name) == ["ml", "mb"])
         #expect(composition.types.map(\.count) == [20_000, 3_000])
         #expect(abs(composition.types[1].share - 3_000.0 / 23_000) < 1e-12)
-        #expect(composition.agencies.map(\.name) == ["usgs", "emsc"])
-        #expect(composition.agencies.map(\.count) == [17_250, 5_750])
+        #expect(composition.agencies.map(\.name) == ["ci", "us"])
+        #expect(composition.agencies.map(\.count) == [20_000, 3_000])
+        #expect(composition.types.map(\.agencyCounts) == [["ci": 20_000], ["us": 3_000]])
         for (part, truth, magnitudes) in [(composition.types[0], 1.0, ml), (composition.types[1], 1.5, mb)] {
             let tenths = magnitudes.map(IndependentMagnitudeMethods.tenth)
             let mc = try #require(IndependentMagnitudeMethods.mc(tenths, "maxc"))
@@ -63,6 +66,28 @@ import Testing
         let modes = try #require(Bimodality(statistics.magnitudes.binned))
         #expect((8 ... 12).contains(modes.modes.low) && (40 ... 46).contains(modes.modes.high), "\(modes.modes)")
         #expect(fit.warnings.suffix(2) == fit.mixWarnings)
+    }
+
+    /// One type from several networks (ComCat's md of nc and hv): its fit, the list's once the
+    /// list is of that type alone, is said to mix them where the others hold 5 % of it or more.
+    @Test func oneTypeFromSeveralAgenciesWarnsOfItsNetworks() throws {
+        var random = SeededGenerator(seed: 57)
+        let md = Self.draw(b: 1.0, floor: 0.45, ramp: 1.0, count: 10_000, using: &random)
+        func warnings(hawaii share: Int) -> [String] {
+            var events = CatalogueEvents()
+            for (index, m) in md.enumerated() {
+                events.append(id: Int64(index), time: Int64(index) * 60_000, latitude: 0, longitude: 0, depth: 10, magnitude: m,
+                              type: "md", agency: index % 100 < share ? "hv" : "nc", region: "")
+            }
+            let statistics = events.statistics(timeZone: TimeZone(identifier: "UTC")!).including(events)
+            #expect(statistics.composition?.types.first?.agencyCounts == ["nc": 10_000 - share * 100, "hv": share * 100].filter { $0.value > 0 })
+            return MagnitudeFit(statistics.magnitudes, composition: statistics.composition).mixWarnings
+        }
+        #expect(warnings(hawaii: 30) == ["md comes from 2 agencies (nc 70 %, hv 30 %): each network's md may differ in calibration "
+                                         + "and in the magnitude it detects down to, so one Mc and b of md may describe none of them. "
+                                         + "Narrow the list to one network's region (--search, --near) before reading its fit."])
+        #expect(warnings(hawaii: 5).count == 1)
+        #expect(warnings(hawaii: 4).isEmpty && warnings(hawaii: 0).isEmpty)
     }
 
     /// The two-modes warning says where the Mc computed lies: with the lower mode when the local

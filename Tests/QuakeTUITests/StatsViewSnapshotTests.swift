@@ -149,4 +149,16 @@ import Testing
         let wide = ScreenLayout(Self.model(columns: 120, rows: 30, StatisticsModel(statistics: nil)))
         #expect(wide.list != nil && wide.detail != nil && wide.tabBar == nil)
     }
+
+    /// Once the list is of one type (`:magtype md`), a fit over several networks' md says so and
+    /// what narrows it, instead of `:magtype`, which the list has already.
+    @Test func aFitOfOneTypeFromSeveralNetworksSaysSo() {
+        var events = CatalogueEvents()
+        for index in 0 ..< 2_000 {
+            events.append(id: Int64(index), time: Fixtures.now - Int64(2_000 - index) * 60_000, latitude: 0, longitude: 0, depth: 10,
+                          magnitude: 1.0 + Double(index % 25) / 10, type: "md", agency: index % 10 < 3 ? "hv" : "nc", region: "Hawaii")
+        }
+        let stats = events.statistics(timeZone: Self.utc).including(events)
+        #expect(StatsView.mixWarning(stats, method: .maxc) == "Warning: its md comes from 2 agencies (nc 70 %, hv 30 %); a region fits one network")
+    }
 }

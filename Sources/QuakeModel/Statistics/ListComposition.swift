@@ -21,6 +21,14 @@ public struct ListComposition: Sendable, Equatable {
         public let share: Double
         /// Quakes per 0.1 bin (whole tenths), for a magnitude type; empty for an agency.
         public let tenths: [Int: Int]
+        /// Quakes per agency, for a magnitude type (the agency of each quake's preferred report);
+        /// empty for an agency.
+        public let agencyCounts: [String: Int]
+
+        /// `agencyCounts`, most first (equal counts: by name).
+        public var agencies: [(name: String, count: Int)] {
+            agencyCounts.map { ($0.key, $0.value) }.sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+        }
 
         /// The type's distribution and fit with `Mc` by `method`.
         public func frequency(_ method: CompletenessMethod = .maxc) -> MagnitudeFrequency {
@@ -38,32 +46,39 @@ public struct ListComposition: Sendable, Equatable {
         var typeCounts = [Int](repeating: 0, count: events.typeNames.count)
         var typeTenths = [[Int: Int]](repeating: [:], count: events.typeNames.count)
         var agencyCounts = [Int](repeating: 0, count: events.agencyNames.count)
+        var typeAgencies = [[Int: Int]](repeating: [:], count: events.typeNames.count)
         for i in 0 ..< events.count {
-            let type = Int(events.types[i])
+            let type = Int(events.types[i]), agency = Int(events.agencies[i])
             typeCounts[type] += 1
             if !events.magnitudes[i].isNaN, let tenth = MagnitudeBin.tenth(of: events.magnitudes[i]) {
                 typeTenths[type][tenth, default: 0] += 1
             }
-            agencyCounts[Int(events.agencies[i])] += 1
+            agencyCounts[agency] += 1
+            typeAgencies[type][agency, default: 0] += 1
         }
         self.init(count: events.count, typeNames: events.typeNames, typeCounts: typeCounts, typeTenths: typeTenths,
-                  agencyNames: events.agencyNames, agencyCounts: agencyCounts)
+                  agencyNames: events.agencyNames, agencyCounts: agencyCounts, typeAgencies: typeAgencies)
     }
 
     /// The composition of `count` quakes counted by the caller: per magnitude type (distinct
     /// names, as ``CatalogueEvents`` interns them) its quakes and their usable magnitudes' tenths,
-    /// per agency its quakes. The pass over the store's digest counts so, without the rows.
+    /// per agency its quakes, and per type its quakes per agency (by index into `agencyNames`).
+    /// The pass over the store's digest counts so, without the rows.
     package init(count: Int, typeNames: [String], typeCounts: [Int], typeTenths: [[Int: Int]],
-                 agencyNames: [String], agencyCounts: [Int]) {
+                 agencyNames: [String], agencyCounts: [Int], typeAgencies: [[Int: Int]]) {
         self.count = count
         let total = max(1, count)
-        func ordered(_ names: [String], _ counts: [Int], _ tenths: [[Int: Int]]?) -> [Part] {
+        func ordered(_ names: [String], _ counts: [Int], _ tenths: [[Int: Int]]?, _ agencies: [[Int: Int]]?) -> [Part] {
             names.indices.filter { counts[$0] > 0 }
-                .map { Part(name: names[$0], count: counts[$0], share: Double(counts[$0]) / Double(total), tenths: tenths?[$0] ?? [:]) }
+                .map { index in
+                    let byAgency = agencies.map { Dictionary(uniqueKeysWithValues: $0[index].map { (agencyNames[$0.key], $0.value) }) }
+                    return Part(name: names[index], count: counts[index], share: Double(counts[index]) / Double(total),
+                                tenths: tenths?[index] ?? [:], agencyCounts: byAgency ?? [:])
+                }
                 .sorted { $0.count != $1.count ? $0.count > $1.count : $0.name < $1.name }
         }
-        types = ordered(typeNames, typeCounts, typeTenths)
-        agencies = ordered(agencyNames, agencyCounts, nil)
+        types = ordered(typeNames, typeCounts, typeTenths, typeAgencies)
+        agencies = ordered(agencyNames, agencyCounts, nil, nil)
     }
 
     /// Whether every magnitude of the list is a moment magnitude (`Mw…`, `AgencyPreference.isMoment`):

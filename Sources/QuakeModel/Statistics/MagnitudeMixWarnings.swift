@@ -12,6 +12,11 @@ import Foundation
 /// - **b-positive mixes types**: b-positive takes every usable magnitude, with no `Mc` cut, so
 ///   its types are counted over all of them: a difference between an `ml` and an `mb` is no
 ///   difference of magnitude.
+/// - **one type, several agencies**: a type with a fit of its own (the list's, once the list is
+///   of one type) whose quakes come from agencies other than its main one for 5 % or more: each
+///   network computes its `md` or `ml` its own way and detects down to its own magnitude, so one
+///   `Mc` and b may describe none of them. The agency is the preferred report's (`usgs`, `emsc`):
+///   ComCat's own networks are one agency here.
 ///
 /// ```swift
 /// MagnitudeMixWarnings.warnings(mfd, composition)   // [] or sentences
@@ -28,6 +33,15 @@ public enum MagnitudeMixWarnings {
                                 + "or fit one alone with --mag-type TYPE (:magtype TYPE in the browser).")
             }
         }
+        if let composition {
+            for part in composition.types {
+                guard let agencies = severalAgencies(part), part.frequency(mfd.method).fit != nil else { continue }
+                warnings.append("\(part.name) comes from \(agencies.count) agencies (\(ListComposition.shares(agencies))): each "
+                                + "network's \(part.name) may differ in calibration and in the magnitude it detects down to, so one "
+                                + "Mc and b of \(part.name) may describe none of them. Narrow the list to one network's region "
+                                + "(--search, --near) before reading its fit.")
+            }
+        }
         if let modes = Bimodality(mfd.binned) {
             warnings.append("The magnitudes have two modes, near M \(String(format: "%.1f", Double(modes.modes.low) / 10)) "
                             + "and M \(String(format: "%.1f", Double(modes.modes.high) / 10)): the list mixes catalogues of "
@@ -35,6 +49,14 @@ public enum MagnitudeMixWarnings {
                             + "(--mag-type, --min-magnitude, a region) before reading the fit.")
         }
         return warnings
+    }
+
+    /// The agencies of magnitude type `part` (most first) where those besides its main one hold
+    /// 5 % of its quakes or more; nil otherwise.
+    public static func severalAgencies(_ part: ListComposition.Part) -> [(name: String, count: Int)]? {
+        let agencies = part.agencies
+        guard let main = agencies.first, agencies.count > 1, (part.count - main.count) * 20 >= part.count else { return nil }
+        return agencies
     }
 
     /// The warning of a b-positive over several magnitude types, counted over every usable

@@ -37,21 +37,23 @@ extension Connection {
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
         var typeIndex: [String: Int32] = [:], agencyIndex: [String: Int32] = [:]
         var typeNames: [String] = [], agencyNames: [String] = []
-        var typeCounts: [Int] = [], typeTenths: [[Int: Int]] = [], agencyCounts: [Int] = []
+        var typeCounts: [Int] = [], typeTenths: [[Int: Int]] = [], agencyCounts: [Int] = [], typeAgencies: [[Int: Int]] = []
         for (slot, kind) in reader.kinds.enumerated() where reader.kindCounts[slot] > 0 {
             guard let names = kindNames[kind] else { return nil }
             let type = Int(CatalogueEvents.intern(names.type, &typeIndex, &typeNames))
             let agency = Int(CatalogueEvents.intern(names.agency, &agencyIndex, &agencyNames))
-            if type == typeCounts.count { typeCounts.append(0); typeTenths.append([:]) }
+            if type == typeCounts.count { typeCounts.append(0); typeTenths.append([:]); typeAgencies.append([:]) }
             if agency == agencyCounts.count { agencyCounts.append(0) }
             typeCounts[type] += Int(reader.kindCounts[slot])
             agencyCounts[agency] += Int(reader.kindCounts[slot])
+            typeAgencies[type][agency, default: 0] += Int(reader.kindCounts[slot])
             for bin in 0 ..< width where reader.kindTenths[slot * width + bin] > 0 {
                 typeTenths[type][bin + tenthRange.lowerBound, default: 0] += Int(reader.kindTenths[slot * width + bin])
             }
         }
         let composition = ListComposition(count: reader.taken, typeNames: typeNames, typeCounts: typeCounts,
-                                          typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts)
+                                          typeTenths: typeTenths, agencyNames: agencyNames, agencyCounts: agencyCounts,
+                                          typeAgencies: typeAgencies)
         // The moments and b-positive in time order, each code's moment and bin looked up.
         var positive = BPositive()
         var moments = counts.momentSums()

@@ -111,19 +111,27 @@ enum StatsView {
     }
 
     /// `Warning: the fit mixes 9 magnitude types · two modes (M 1.2, M 4.4); :magtype TYPE fits one`,
-    /// nil when the list mixes nothing (`MagnitudeMixWarnings` says it in full in `stats`).
+    /// or, once the fit is of one type, `Warning: its ml comes from 2 agencies (emsc 70 %, usgs
+    /// 30 %); a region fits one network`; nil when the list mixes nothing (`MagnitudeMixWarnings` says it
+    /// in full in `stats`).
     static func mixWarning(_ stats: CatalogueStatistics, method: CompletenessMethod) -> String? {
         let mfd = stats.magnitudes.using(method)
-        var parts: [String] = []
+        var parts: [String] = [], advice = ":magtype TYPE fits one type"
         if let fit = mfd.fit, let composition = stats.composition {
             let mixed = composition.types(atOrAbove: Int((fit.completeness * 10).rounded()))
-            if mixed.count > 1 { parts.append("the fit mixes \(mixed.count) magnitude types") }
+            if mixed.count > 1 {
+                parts.append("the fit mixes \(mixed.count) magnitude types")
+            } else if let type = mixed.first, let part = composition.types.first(where: { $0.name == type.name }),
+                      let agencies = MagnitudeMixWarnings.severalAgencies(part) {
+                parts.append("its \(type.name) comes from \(agencies.count) agencies (\(ListComposition.shares(agencies, limit: 3)))")
+                advice = "a region fits one network"
+            }
         }
         if let modes = Bimodality(mfd.binned) {
             parts.append(String(format: "two modes (M %.1f, M %.1f)", Double(modes.modes.low) / 10, Double(modes.modes.high) / 10))
         }
         guard !parts.isEmpty else { return nil }
-        return "Warning: " + parts.joined(separator: " · ") + "; :magtype TYPE fits one type"
+        return "Warning: " + parts.joined(separator: " · ") + "; " + advice
     }
 
     /// Rows for the magnitude chart, the timeline and the two lists below, for `rows` in all.
