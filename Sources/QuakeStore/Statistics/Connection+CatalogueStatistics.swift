@@ -76,24 +76,24 @@ extension Connection {
             return ""
         }
         var statistics = CatalogueStatistics(timeZone: timeZone)
-        // A count per text of the store (places too: half a million at 5M): 32 bits each.
-        var regions = [UInt32](repeating: 0, count: Int(query.textCount))
+        // A count per text of the store (places too: half a million at 5M), pages never written unmapped.
+        let regions = TextTally(texts: Int(query.textCount))
         let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
         while try chunks.step() {
             try stopIfDue()  // a newer job's cancellation, between chunks scanned in C
             DigestChunk.with(chunks) { chunk, rows in
                 query.withC { query in
                     guard let reader else {
-                        return statistics.add(chunk, query, count: Int64(rows), regions: &regions, composition: nil, title: text)
+                        return statistics.add(chunk, query, count: Int64(rows), regions: regions, composition: nil, title: text)
                     }
                     reader.composing { composition in
-                        statistics.add(chunk, query, count: Int64(rows), regions: &regions, composition: composition, title: text)
+                        statistics.add(chunk, query, count: Int64(rows), regions: regions, composition: composition, title: text)
                     }
                 }
             }
         }
         var titled: [String: Int] = [:]
-        for (id, count) in regions.enumerated() where count > 0 { titled[text(UInt32(id)), default: 0] += Int(count) }
+        regions.forEachCounted { id, count in titled[text(id), default: 0] += count }
         if let failure { throw failure }
         statistics.addRegionCounts(titled)
         statistics.settle()
