@@ -33,5 +33,8 @@ import Testing
         let lines = list.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first?.hasSuffix(" (1,234)") == true, "\(list.stdout)")
         #expect(list.lines.last == "… 1,233 more (of 1,234); raise --limit to see them.", "\(list.stdout)")
+        // `--limit 0`: the count alone, no blank line before it.
+        let none = try QuaketuiBinary.run(["list", "--limit", "0"], stateDirectory: store.directory.url, environment: ["TZ": "UTC"])
+        #expect(none.status == 0 && none.stdout == "… 1,234 more (of 1,234); raise --limit to see them.\n", "\(none.stdout.debugDescription)")
     }
 }

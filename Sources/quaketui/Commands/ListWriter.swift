@@ -74,7 +74,9 @@ struct ListWriter {
             output.write("  " + line.text(quake, agencies: row.agencies) + "\n")
         }
         if limit < rows.total {
-            output.write("\n… \(CountFormat.grouped(rows.total - limit)) more (of \(CountFormat.grouped(rows.total))); raise --limit to see them.\n")
+            // After the quakes, a blank line; with none (`--limit 0`), the count alone.
+            output.write((lastSection >= 0 ? "\n" : "")
+                         + "… \(CountFormat.grouped(rows.total - limit)) more (of \(CountFormat.grouped(rows.total))); raise --limit to see them.\n")
         }
     }
 
