@@ -134,3 +134,21 @@ enum Output {
         exit(ExitCode.failure.rawValue)
     }
 }
+
+/// An optional field of a `--json` object written as `null` when it has no value: synthesized
+/// `Encodable` leaves a nil out, and every key of `stats` and `sequence`'s objects is always there.
+///
+/// ```swift
+/// struct Fit: Encodable { @NullIfNone var b: Double? }   // {"b":null}
+/// ```
+@propertyWrapper
+struct NullIfNone<Value: Encodable>: Encodable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}

@@ -46,8 +46,8 @@ struct QuakeJSON: Encodable {
         try c.encode(record.magnitude, forKey: .magnitude)  // null when unknown, not omitted
         try c.encode(record.magType, forKey: .magType)
         try c.encode(record.place, forKey: .place)
-        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.time) / 1000)), forKey: .time)
-        try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.updated) / 1000)), forKey: .updated)
+        try c.encode(ISO8601Format.string(milliseconds: record.time), forKey: .time)
+        try c.encode(ISO8601Format.string(milliseconds: record.updated), forKey: .updated)
         try c.encode(record.depth, forKey: .depth)
         try c.encode(record.latitude, forKey: .latitude)
         try c.encode(record.longitude, forKey: .longitude)

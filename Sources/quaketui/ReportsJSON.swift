@@ -19,14 +19,14 @@ struct ReportsJSON {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(Association.agency(of: record), forKey: .agency)
             try c.encode(record.code, forKey: .code)
-            try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.time) / 1000)), forKey: .time)
+            try c.encode(ISO8601Format.string(milliseconds: record.time), forKey: .time)
             try c.encode(record.latitude, forKey: .latitude)
             try c.encode(record.longitude, forKey: .longitude)
             try c.encode(record.depth, forKey: .depth)  // null, not omitted
             try c.encode(record.magnitude, forKey: .magnitude)
             try c.encode(record.magType, forKey: .magType)
             try c.encode(record.status, forKey: .status)
-            try c.encode(ISO8601Format.string(from: Date(timeIntervalSince1970: Double(record.updated) / 1000)), forKey: .updated)
+            try c.encode(ISO8601Format.string(milliseconds: record.updated), forKey: .updated)
         }
     }
 

@@ -364,4 +364,9 @@ enum ISO8601Format {
         defer { lock.unlock() }
         return formatter.string(from: date)
     }
+
+    /// A stored time (ms since the epoch).
+    static func string(milliseconds: Int64) -> String {
+        string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
 }

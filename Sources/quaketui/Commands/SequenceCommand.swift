@@ -93,22 +93,8 @@ enum SequenceCommand {
             var pError: Double
             /// The background rate a day held fixed in the fit and its Poisson error; null when the
             /// law was fitted alone.
-            var mu: Double?
-            var muError: Double?
-
-            /// Every key always, `null` for no background.
-            func encode(to encoder: Encoder) throws {
-                enum Keys: String, CodingKey { case K, c, p, KError, cError, pError, mu, muError }
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(K, forKey: .K)
-                try container.encode(c, forKey: .c)
-                try container.encode(p, forKey: .p)
-                try container.encode(KError, forKey: .KError)
-                try container.encode(cError, forKey: .cError)
-                try container.encode(pError, forKey: .pError)
-                try container.encode(mu, forKey: .mu)
-                try container.encode(muError, forKey: .muError)
-            }
+            @NullIfNone var mu: Double?
+            @NullIfNone var muError: Double?
         }
         /// The span before the mainshock the background was counted in, and the counts.
         struct Background: Encodable {
@@ -131,20 +117,9 @@ enum SequenceCommand {
         struct End: Encodable {
             var time: String
             var by: String
-            var gapDays: Double?
-            var largerQuake: String?
-            var note: String?
-
-            /// Every key always, `null` where it does not apply.
-            func encode(to encoder: Encoder) throws {
-                enum Keys: String, CodingKey { case time, by, gapDays, largerQuake, note }
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(time, forKey: .time)
-                try container.encode(by, forKey: .by)
-                try container.encode(gapDays, forKey: .gapDays)
-                try container.encode(largerQuake, forKey: .largerQuake)
-                try container.encode(note, forKey: .note)
-            }
+            @NullIfNone var gapDays: Double?
+            @NullIfNone var largerQuake: String?
+            @NullIfNone var note: String?
         }
         struct Model: Encodable {
             var a: Double
@@ -155,22 +130,22 @@ enum SequenceCommand {
         var mainshock: String
         var radiusKm: Double
         var radiusMethod: String
-        var radiusNote: String?
+        @NullIfNone var radiusNote: String?
         var count: Int
         var end: End
-        var mc: Double?
+        @NullIfNone var mc: Double?
         var aboveMc: Int
-        var b: Double?
-        var bError: Double?
-        var omori: Omori?
+        @NullIfNone var b: Double?
+        @NullIfNone var bError: Double?
+        @NullIfNone var omori: Omori?
         /// How `omori.mu` was measured: the span before the mainshock and the counts; null without one.
-        var background: Background?
+        @NullIfNone var background: Background?
         /// The table's line: the background and how it was measured, or why there is none.
-        var backgroundNote: String?
+        @NullIfNone var backgroundNote: String?
         var model: Model
         var forecast: [Forecast]
-        var forecastFrom: String?
-        var forecastNote: String?
+        @NullIfNone var forecastFrom: String?
+        @NullIfNone var forecastNote: String?
         var parameters: String
         var warnings: [String]
 
@@ -186,7 +161,7 @@ enum SequenceCommand {
             case .coverageGap(let gap): gapDays = gap.days
             case .largerQuake(let code, _, _): larger = code
             }
-            end = End(time: ISO8601Format.string(from: Date(timeIntervalSince1970: Double(sequence.end) / 1000)), by: sequence.endingName,
+            end = End(time: ISO8601Format.string(milliseconds: sequence.end), by: sequence.endingName,
                       gapDays: gapDays, largerQuake: larger, note: sequence.endNote)
             mc = sequence.completeness
             aboveMc = sequence.aboveCompleteness
@@ -198,50 +173,19 @@ enum SequenceCommand {
                       mu: $0.background?.rate, muError: $0.background?.error)
             }
             backgroundNote = sequence.backgroundLine
-            background = backgroundNote == nil ? nil : (try? sequence.background?.get()).map {
-                Background(from: Self.iso($0.from), to: Self.iso($0.to), days: $0.days, count: $0.count, notCounted: $0.inRadius - $0.count)
+            background = sequence.backgroundLine == nil ? nil : (try? sequence.background?.get()).map {
+                Background(from: ISO8601Format.string(milliseconds: $0.from), to: ISO8601Format.string(milliseconds: $0.to),
+                           days: $0.days, count: $0.count, notCounted: $0.inRadius - $0.count)
             }
             forecast = sequence.forecast.map {
-                Forecast(start: ISO8601Format.string(from: Date(timeIntervalSince1970: Double($0.start) / 1000)), days: $0.days,
+                Forecast(start: ISO8601Format.string(milliseconds: $0.start), days: $0.days,
                          magnitude: $0.magnitude, expected: $0.expected, probability: $0.probability)
             }
             forecastFrom = sequence.forecastStart?.rawValue
-            forecastNote = [sequence.forecastStartNote, sequence.forecastBackgroundNote].compactMap { $0 }.joined(separator: " ")
-            if forecastNote?.isEmpty == true { forecastNote = nil }
+            let notes = [sequence.forecastStartNote, sequence.forecastBackgroundNote].compactMap { $0 }
+            forecastNote = notes.isEmpty ? nil : notes.joined(separator: " ")
             parameters = sequence.parameters.rawValue
             warnings = sequence.warnings
-        }
-
-        /// ms since the epoch as an ISO time.
-        static func iso(_ time: Int64) -> String { ISO8601Format.string(from: Date(timeIntervalSince1970: Double(time) / 1000)) }
-
-        /// Every key always, `null` for no fit (synthesized coding would drop it).
-        func encode(to encoder: Encoder) throws {
-            enum Keys: String, CodingKey {
-                case mainshock, radiusKm, radiusMethod, radiusNote, count, end, mc, aboveMc, b, bError, omori, background, backgroundNote, model,
-                     forecast, forecastFrom,
-                     forecastNote, parameters, warnings
-            }
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(mainshock, forKey: .mainshock)
-            try container.encode(radiusKm, forKey: .radiusKm)
-            try container.encode(radiusMethod, forKey: .radiusMethod)
-            try container.encode(radiusNote, forKey: .radiusNote)
-            try container.encode(count, forKey: .count)
-            try container.encode(end, forKey: .end)
-            try container.encode(mc, forKey: .mc)
-            try container.encode(aboveMc, forKey: .aboveMc)
-            try container.encode(b, forKey: .b)
-            try container.encode(bError, forKey: .bError)
-            try container.encode(omori, forKey: .omori)
-            try container.encode(background, forKey: .background)
-            try container.encode(backgroundNote, forKey: .backgroundNote)
-            try container.encode(model, forKey: .model)
-            try container.encode(forecast, forKey: .forecast)
-            try container.encode(forecastFrom, forKey: .forecastFrom)
-            try container.encode(forecastNote, forKey: .forecastNote)
-            try container.encode(parameters, forKey: .parameters)
-            try container.encode(warnings, forKey: .warnings)
         }
     }
 
@@ -251,7 +195,7 @@ enum SequenceCommand {
     /// warnings, then the aftershocks per day in each log-time bin that has any.
     static func text(_ sequence: AftershockSequence) -> String {
         let main = sequence.mainshock
-        let time = ISO8601Format.string(from: Date(timeIntervalSince1970: Double(main.time) / 1000))
+        let time = ISO8601Format.string(milliseconds: main.time)
         var lines = ["Sequence of M \(MagnitudeBin.text(main.magnitude)) \(main.code) · \(time) · \(main.place)"]
         lines.append(sequence.radiusLine)
         lines.append(sequence.countLine)
@@ -261,7 +205,7 @@ enum SequenceCommand {
         lines += sequence.warnings.map { "Warning: \($0)" }
         lines.append("")
         if let first = sequence.forecast.first {
-            let start = ISO8601Format.string(from: Date(timeIntervalSince1970: Double(first.start) / 1000))
+            let start = ISO8601Format.string(milliseconds: first.start)
             let whence = sequence.forecastStart == .dataEnd ? ", where the data end, \(SequenceText.duration(sequence.now - first.start)) before now" : ""
             lines.append("Forecast (Reasenberg & Jones 1989) from \(start)\(whence): the number expected (the chance of one or more)")
             lines.append("with " + sequence.parametersLine)

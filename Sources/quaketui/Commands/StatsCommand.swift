@@ -114,59 +114,26 @@ enum StatsCommand {
         struct Magnitude: Encodable {
             var bins: [Bin]
             var unusable: Int
-            var completeness: Double?
+            @NullIfNone var completeness: Double?
             var completenessMethod: String
-            var completenessError: Double?
-            var bValue: Double?
-            var bValueError: Double?
-            var bValueBootstrapError: Double?
+            @NullIfNone var completenessError: Double?
+            @NullIfNone var bValue: Double?
+            @NullIfNone var bValueError: Double?
+            @NullIfNone var bValueBootstrapError: Double?
             var bootstrapSamples: Int
-            var bValuePositive: Double?
-            var aValue: Double?
-            var n: Int?
+            @NullIfNone var bValuePositive: Double?
+            @NullIfNone var aValue: Double?
+            @NullIfNone var n: Int?
             var types: [MagnitudeType]
-
-            /// Every key always, `null` where there is no fit (synthesized coding would drop it).
-            func encode(to encoder: Encoder) throws {
-                enum Keys: String, CodingKey {
-                    case bins, unusable, completeness, completenessMethod, completenessError, bValue, bValueError
-                    case bValueBootstrapError, bootstrapSamples, bValuePositive, aValue, n, types
-                }
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(bins, forKey: .bins)
-                try container.encode(unusable, forKey: .unusable)
-                try container.encode(completeness, forKey: .completeness)
-                try container.encode(completenessMethod, forKey: .completenessMethod)
-                try container.encode(completenessError, forKey: .completenessError)
-                try container.encode(bValue, forKey: .bValue)
-                try container.encode(bValueError, forKey: .bValueError)
-                try container.encode(bValueBootstrapError, forKey: .bValueBootstrapError)
-                try container.encode(bootstrapSamples, forKey: .bootstrapSamples)
-                try container.encode(bValuePositive, forKey: .bValuePositive)
-                try container.encode(aValue, forKey: .aValue)
-                try container.encode(n, forKey: .n)
-                try container.encode(types, forKey: .types)
-            }
         }
         /// One magnitude type's share and fit (`null`s where it has none).
         struct MagnitudeType: Encodable {
             var type: String
             var count: Int
             var share: Double
-            var completeness: Double?
-            var bValue: Double?
-            var bValueError: Double?
-
-            func encode(to encoder: Encoder) throws {
-                enum Keys: String, CodingKey { case type, count, share, completeness, bValue, bValueError }
-                var container = encoder.container(keyedBy: Keys.self)
-                try container.encode(type, forKey: .type)
-                try container.encode(count, forKey: .count)
-                try container.encode(share, forKey: .share)
-                try container.encode(completeness, forKey: .completeness)
-                try container.encode(bValue, forKey: .bValue)
-                try container.encode(bValueError, forKey: .bValueError)
-            }
+            @NullIfNone var completeness: Double?
+            @NullIfNone var bValue: Double?
+            @NullIfNone var bValueError: Double?
         }
         struct Agency: Encodable {
             var agency: String
