@@ -34,21 +34,11 @@ extension Connection {
                                                      latitude: record.latitude, longitude: record.longitude, place: record.place)
         let centre = GeoPoint(latitude: record.latitude, longitude: record.longitude)
         let radius = SequenceRadius.kilometres(magnitude: magnitude)
-        let distance = "\(centre.distanceSQL()) <= \(radius.sqlLiteral)"
-        // Which index narrows more: a few rows after the time (a recent mainshock) or the box.
-        let after = try prepare("SELECT count(*) FROM (SELECT 1 FROM quake INDEXED BY quake_time WHERE time >= ? LIMIT \(timeWalkLimit + 1))")
-        try after.bind(record.time, at: 1)
-        _ = try after.step()
-        let walksTime = after.int64(at: 0) <= timeWalkLimit
-        let sql = walksTime
-            ? "SELECT time, magnitude, magType, code FROM quake INDEXED BY quake_time WHERE time >= ? AND id != ? AND \(distance)"
-            : "SELECT time, magnitude, magType, code FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND id != ? AND \(distance)"
-        let statement = try prepare(sql)
-        try statement.bind([.integer(record.time), .integer(quake.id)])
         var aftershocks: [AftershockSequence.Aftershock] = []
-        while try statement.step() {
-            aftershocks.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
-                                     magType: statement.isNull(at: 2) ? nil : statement.text(at: 2), code: statement.text(at: 3)))
+        try eachQuake(within: radius, of: centre, from: record.time, excluding: quake.id, timeWalkLimit: timeWalkLimit,
+                      columns: "time, magnitude, magType, code") { row in
+            aftershocks.append(.init(time: row.int64(at: 0), magnitude: row.optionalDouble(at: 1),
+                                     magType: row.isNull(at: 2) ? nil : row.text(at: 2), code: row.text(at: 3)))
         }
         // Apart: SQLite answers `min` or `max` alone from the index's end, both together by a scan.
         let end = try scalar("SELECT max(time) FROM quake").int64 ?? record.time
@@ -59,32 +49,35 @@ extension Connection {
         // The background's year: read only when the store covers all of it.
         let yearStart = record.time - Int64((SequenceBackground.spanDays * AftershockSequence.msPerDay).rounded())
         let covered = try coverageStart(before: record.time, notBefore: yearStart)
-        let before = covered.time <= yearStart
-            ? try quakes(within: radius, of: centre, from: yearStart, before: record.time, excluding: quake.id, timeWalkLimit: timeWalkLimit) : []
+        var before: [SequenceBackground.Quake] = []
+        if covered.time <= yearStart {
+            try eachQuake(within: radius, of: centre, from: yearStart, through: record.time - 1, excluding: quake.id,
+                          timeWalkLimit: timeWalkLimit, columns: "time, magnitude, latitude, longitude") { row in
+                before.append(.init(time: row.int64(at: 0), magnitude: row.optionalDouble(at: 1),
+                                    latitude: row.double(at: 2), longitude: row.double(at: 3)))
+            }
+        }
         return .success(AftershockSequence(mainshock: mainshock, aftershocks: aftershocks, end: end, coverageGap: gap,
                                            storeCount: count, storeOldest: oldest, before: before, coveredFrom: covered.time,
                                            coveredAfterGap: covered.afterGap, now: now))
     }
 
-    /// The quakes but `id` from `start` to before `end` (ms since the epoch) whose epicentre is
-    /// within `radius` km of `centre`: by the time index when at most `timeWalkLimit` quakes are
-    /// in that time, else by the location index's bounding box.
-    func quakes(within radius: Double, of centre: GeoPoint, from start: Int64, before end: Int64, excluding id: Int64,
-                timeWalkLimit: Int) throws(SQLiteError) -> [SequenceBackground.Quake] {
-        let inTime = try prepare("SELECT count(*) FROM (SELECT 1 FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? LIMIT \(timeWalkLimit + 1))")
+    /// `columns` of every quake but `id` from `start` through `end` (ms since the epoch) whose
+    /// epicentre is within `radius` km of `centre`, each row handed to `row`: by the time index
+    /// when at most `timeWalkLimit` quakes are in that time (a recent mainshock), else by the
+    /// location index's bounding box, whichever narrows more.
+    func eachQuake(within radius: Double, of centre: GeoPoint, from start: Int64, through end: Int64 = .max, excluding id: Int64,
+                   timeWalkLimit: Int, columns: String, _ row: (Statement) -> Void) throws(SQLiteError) {
+        let inTime = try prepare("SELECT count(*) FROM (SELECT 1 FROM quake INDEXED BY quake_time WHERE time >= ? AND time <= ? LIMIT \(timeWalkLimit + 1))")
         try inTime.bind([.integer(start), .integer(end)])
         _ = try inTime.step()
         let distance = "\(centre.distanceSQL()) <= \(radius.sqlLiteral)"
         let sql = inTime.int64(at: 0) <= timeWalkLimit
-            ? "SELECT time, magnitude, latitude, longitude FROM quake INDEXED BY quake_time WHERE time >= ? AND time < ? AND id != ? AND \(distance)"
-            : "SELECT time, magnitude, latitude, longitude FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND +time < ? AND id != ? AND \(distance)"
+            ? "SELECT \(columns) FROM quake INDEXED BY quake_time WHERE time >= ? AND time <= ? AND id != ? AND \(distance)"
+            : "SELECT \(columns) FROM quake INDEXED BY quake_location WHERE \(centre.boundingBoxSQL(radiusKm: radius)) AND +time >= ? AND +time <= ? AND id != ? AND \(distance)"
         let statement = try prepare(sql)
         try statement.bind([.integer(start), .integer(end), .integer(id)])
-        var quakes: [SequenceBackground.Quake] = []
-        while try statement.step() {
-            quakes.append(.init(time: statement.int64(at: 0), magnitude: statement.optionalDouble(at: 1),
-                                latitude: statement.double(at: 2), longitude: statement.double(at: 3)))
-        }
-        return quakes
+        while try statement.step() { row(statement) }
     }
+
 }
