@@ -301,16 +301,20 @@ static inline int depth_slot(int32_t band) {
     return -1;
 }
 
-// The run rows are being placed in, its end and the end of its room: kept in locals while a pass
-// places rows of one run after another, and written back to `ends` when the run changes (run -1:
-// none).
+// The run rows are being placed in, its start, its end, the end of its room and its state: kept in
+// locals while a pass places rows of one run after another, and written back to `ends` and
+// `states` when the run changes (run -1: none).
 typedef struct {
     int64_t run;
-    int32_t end, limit;
+    int32_t start, end, limit;
+    uint32_t state;
 } run_cursor;
 
 static inline void close_run(quaketui_time_order *order, run_cursor *cursor) {
-    if (cursor->run >= 0) order->ends[cursor->run] = cursor->end;
+    if (cursor->run >= 0) {
+        order->ends[cursor->run] = cursor->end;
+        order->states[cursor->run] = cursor->state;
+    }
     cursor->run = -1;
 }
 
@@ -331,7 +335,7 @@ __attribute__((always_inline)) static inline void place_coded(quaketui_time_orde
     if (run != cursor->run) {
         close_run(order, cursor);
         if (run < 0 || run >= order->runCount) { order->failed = 1; return; }
-        *cursor = (run_cursor){run, order->ends[run], order->starts[run + 1]};
+        *cursor = (run_cursor){run, order->starts[run], order->ends[run], order->starts[run + 1], order->states[run]};
     }
     if (milliseconds >= QUAKETUI_RUN_MS || cursor->end >= cursor->limit) { order->failed = 1; return; }
     int32_t position = cursor->end++;
@@ -346,14 +350,51 @@ __attribute__((always_inline)) static inline void place_coded(quaketui_time_orde
         order->deferredTenths[order->deferredCount] = tenth;
         order->deferredCount++;
     }
-    order->rows[position] = (uint32_t)milliseconds << QUAKETUI_CODE_BITS | code;
+    // The run's shape so far, from this row's milliseconds against the last row's.
+    uint32_t ms = (uint32_t)milliseconds, state = cursor->state, tie = 0;
+    if (position == cursor->start) {
+        state = ms;  // QUAKETUI_RUN_FLAT
+    } else {
+        uint32_t shape = state >> QUAKETUI_RUN_SHAPE_SHIFT, last = state & ((1u << QUAKETUI_RUN_MS_BITS) - 1);
+        if (ms == last) {
+            tie = QUAKETUI_ROW_TIE;
+        } else if (shape != QUAKETUI_RUN_MIXED) {
+            uint32_t way = ms > last ? QUAKETUI_RUN_RISING : QUAKETUI_RUN_FALLING;
+            shape = shape == QUAKETUI_RUN_FLAT || shape == way ? way : QUAKETUI_RUN_MIXED;
+        }
+        state = shape << QUAKETUI_RUN_SHAPE_SHIFT | ms;
+    }
+    cursor->state = state;
+    order->rows[position] = (uint16_t)(code | tie);
 }
 
 void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth) {
     pthread_once(&hundredths_once, fill_hundredths);
-    run_cursor cursor = {-1, 0, 0};
+    run_cursor cursor = {-1, 0, 0, 0, 0};
     place_coded(order, &cursor, time, magnitude, hundredth_code(magnitude), tenth);
     close_run(order, &cursor);
+}
+
+void quaketui_time_order_fill(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                              quaketui_time_order *order) {
+    pthread_once(&hundredths_once, fill_hundredths);
+    for (int64_t index = 0; index < chunk->count && !order->failed; index++) {
+        const uint8_t *slot = chunk->keys + index * KEY_SLOT;
+        double magnitude = load_f64(slot + 16);
+        // The rows quaketui_digest_tally places (compose_row): taken, with a usable bin.
+        if (!takes_row(chunk, index, query) || !passes_magnitude(magnitude, query)) continue;
+        double t = tenth_of(magnitude, hundredth_code(magnitude));
+        if (!(t >= QUAKETUI_USABLE_TENTH_MIN && t <= QUAKETUI_USABLE_TENTH_MAX)) continue;
+        int64_t time = (int64_t)load_u64(slot + 8), run = run_of(time);
+        uint64_t milliseconds = (uint64_t)time - (uint64_t)run * QUAKETUI_RUN_MS;
+        run -= order->first;
+        if (run < 0 || run >= order->runCount) { order->failed = 1; return; }
+        uint32_t state = order->states[run];
+        if (order->starts[run] == order->ends[run] || !(state & QUAKETUI_RUN_MARKED)) continue;
+        uint32_t mark = state & ~QUAKETUI_RUN_MARKED;
+        if ((int64_t)mark >= order->markCount || order->markEnds[mark] >= order->markStarts[mark + 1]) { order->failed = 1; return; }
+        order->milliseconds[order->markEnds[mark]++] = (uint32_t)milliseconds;
+    }
 }
 
 // The composition's part of a row taken (quaketui_composition): `detail` its part 2, `magnitude`
@@ -386,7 +427,7 @@ int64_t quaketui_digest_tally(const quaketui_digest_chunk *chunk, const quaketui
     int64_t dayCount = tally->dayCount, hourCount = tally->hourCount, taken = 0;
     const int64_t dayStart = tally->hasDay ? tally->dayStart : INT64_MAX, dayEnd = tally->hasDay ? tally->dayEnd : INT64_MIN;
     quaketui_time_order *order = composition ? composition->order : NULL;
-    run_cursor cursor = {-1, 0, 0};
+    run_cursor cursor = {-1, 0, 0, 0, 0};
     int64_t index = from;
     for (; index < chunk->count; index++) {
         const uint8_t *slot = chunk->keys + index * KEY_SLOT;
@@ -464,10 +505,16 @@ int quaketui_time_order_walk(const quaketui_time_order *order, const double *mom
     for (; run < order->runCount; run++) {
         // The run's start, wrapping as MagnitudesInTimeOrder.forEach's `&*` does.
         uint64_t base = (uint64_t)(order->first + run) * QUAKETUI_RUN_MS;
-        if (position < order->starts[run]) position = order->starts[run];
-        for (int64_t end = order->ends[run]; position < end; position++) {
-            uint32_t row = order->rows[position], code = row & mask;
-            int64_t time = (int64_t)(base + (row >> QUAKETUI_CODE_BITS));
+        int64_t start = order->starts[run], end = order->ends[run];
+        if (position < start) position = start;
+        if (position >= end) continue;
+        // A marked run's rows at their milliseconds; any other lies in one day and hour: at its start.
+        uint32_t state = order->states[run];
+        const uint32_t *milliseconds = NULL;
+        if (state & QUAKETUI_RUN_MARKED) milliseconds = order->milliseconds + order->markStarts[state & ~QUAKETUI_RUN_MARKED];
+        for (; position < end; position++) {
+            uint32_t code = order->rows[position] & mask;
+            int64_t time = (int64_t)(base + (milliseconds ? milliseconds[position - start] : 0));
             // BPositive.add(tenth:): every row placed has a usable bin.
             int64_t tenth = tenths[code], difference = tenth - previous;
             if (hasPrevious && difference >= 2) {

@@ -169,6 +169,9 @@ import Testing
         // Whole magnitudes, and one in thousandths (coded in Swift, not in C).
         ordered.place(times: times, magnitudes: times.indices.map { Double($0) + ($0 == 3 ? 0.001 : 0) })
         #expect(!ordered.failed)
+        // Each run rising or falling (run -1 placed newest first): no milliseconds needed in UTC.
+        let marks = ordered.markRuns(timeZone: Self.utc, dayRange: CatalogueStatistics(timeZone: Self.utc).dayRange(of:))
+        #expect(!marks)
         ordered.sortRuns()
         var seen: [Int64] = []
         var magnitudes: [Double] = []
@@ -177,7 +180,8 @@ import Testing
             magnitudes.append(ordered.codes.magnitude(UInt32(code)))
             #expect(ordered.codes.tenth(UInt32(code)) == Int16(MagnitudeBin.tenth(of: magnitudes.last!)!))
         }
-        #expect(seen == times.sorted())
+        // An unmarked run's rows are given at its start: the day and hour they are counted in.
+        #expect(seen == times.sorted().map { $0 - (($0 % run) + run) % run })
         #expect(magnitudes == [5, 2, 1, 4, 0, 3.001])
         // A third row in run 2, which the store counts two in.
         var crowded = try #require(MagnitudesInTimeOrder(room))
@@ -192,6 +196,70 @@ import Testing
         #expect(TimeRunRoom(buckets: [(0, 1), (2 * Int64(TimeRunRoom.maximumRuns), 1)]) == nil)
         #expect(TimeRunRoom(buckets: [(0, Int64(Int32.max) - 1), (1, 2)]) == nil)
         #expect(TimeRunRoom(buckets: [])?.total == 0)
+    }
+
+    /// A run is marked, its rows' milliseconds read again, only when it is in no order or a day
+    /// starts inside it: rising, falling and equal times need none in a zone whose days start on
+    /// a half hour; Kathmandu's start at 18:15 UTC, and Kolkata's at local mean time until 1906.
+    @Test func onlyRunsInNoOrderOrSplitByADayAreMarked() throws {
+        let run = MagnitudesInTimeOrder.runMilliseconds, day = 48 * run
+        let start = 1_700_006_400_000 - 1_700_006_400_000 % day  // a UTC midnight
+        // Runs 0 (rising), 1 (falling, a tie), 2 (one time), 3 (in no order); 36 holds 18:00–18:30 UTC.
+        let times = [start + 5, start + 9, start + run + 9, start + run + 9, start + run + 2, start + 2 * run + 1,
+                     start + 2 * run + 1, start + 3 * run + 5, start + 3 * run + 1, start + 3 * run + 7,
+                     start + 36 * run + 100]
+        let buckets = Dictionary(grouping: times) { $0 / (run / 2) }.map { (bucket: $0.key, count: Int64($0.value.count)) }
+        let room = try #require(TimeRunRoom(buckets: buckets.sorted { $0.bucket < $1.bucket }))
+        func marked(in zone: String) throws -> [Int64] {
+            var ordered = try #require(MagnitudesInTimeOrder(room))
+            ordered.place(times: times, magnitudes: times.map { _ in 2 })
+            let timeZone = try #require(TimeZone(identifier: zone))
+            _ = ordered.markRuns(timeZone: timeZone, dayRange: CatalogueStatistics(timeZone: timeZone).dayRange(of:))
+            return ordered.markedRuns.map { Int64($0) + room.first - start / run }
+        }
+        #expect(try marked(in: "UTC") == [3])
+        #expect(try marked(in: "Asia/Kathmandu") == [3, 36])
+        let kolkata = try #require(TimeZone(identifier: "Asia/Kolkata"))
+        let year: Int64 = 365 * 86_400_000
+        #expect(!MagnitudesInTimeOrder.daysStartOnRunEdges(kolkata, from: -70 * year, to: -65 * year))  // 1900–1905
+        #expect(MagnitudesInTimeOrder.daysStartOnRunEdges(kolkata, from: 0, to: 50 * year))
+        #expect(MagnitudesInTimeOrder.daysStartOnRunEdges(try #require(TimeZone(identifier: "Europe/Berlin")), from: 0, to: 50 * year))
+        #expect(!MagnitudesInTimeOrder.daysStartOnRunEdges(try #require(TimeZone(identifier: "Asia/Kathmandu")), from: 0, to: 50 * year))
+    }
+
+    /// A feed imported newest first, then quakes that came late into runs it filled: the late
+    /// runs are in no order; local mean time splits runs by day (Kolkata before 1906). The same
+    /// numbers as the rows'.
+    @Test func lateQuakesAndLocalMeanTimeGiveTheRowsNumbers() throws {
+        // About eight quakes a run of 30 minutes, newest first.
+        var records = Self.records(count: 1_200, seed: 21).map { record in
+            var record = record
+            record.time = 1_700_000_000_000 + (record.time - 1_700_000_000_000) / 20
+            record.updated = record.time
+            return record
+        }.sorted { $0.time > $1.time }
+        let late = records.indices.filter { $0 % 7 == 3 }.map { records[$0] }
+        records = records.enumerated().filter { $0.offset % 7 != 3 }.map(\.element) + late
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try Self.expectDigestEqualsRows(store)
+        let old = Self.records(count: 600, seed: 22).map { record in
+            var record = record
+            record.time = record.time - 1_700_000_000_000 - 2_200_000_000_000  // 1900–1905
+            record.updated = record.time
+            return record
+        }
+        let early = try TestStore(old)
+        defer { early.remove() }
+        try early.read { (db: Connection) throws -> Void in
+            let kolkata = TimeZone(identifier: "Asia/Kolkata")!
+            let request = SectionedFetchRequest(timeZone: kolkata)
+            let (statistics, positive) = try db.catalogueSummary(of: request)
+            let events = try db.catalogueEventsFromRows(QueryPlan(request))
+            #expect(try db.catalogueSummaryFromDigest(QueryPlan(request), timeZone: kolkata) != nil)
+            #expect(statistics == (try db.catalogueStatistics(of: request)).including(events))
+            #expect(positive == events.bPositive)
+        }
     }
 
     /// Under three days the moments are per hour too.

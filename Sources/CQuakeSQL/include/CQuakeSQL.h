@@ -269,31 +269,57 @@ typedef struct quaketui_tally {
 
 
 // Where the composition (quaketui_composition) puts each row with a usable magnitude in time order
-// (MagnitudesInTimeOrder in DigestTimeOrder.swift): in run `floor(time / QUAKETUI_RUN_MS) - first`
-// (0 ..< runCount), at `ends[run]`, which then grows, never to `starts[run + 1]`; as its
-// milliseconds within the run shifted left by QUAKETUI_CODE_BITS, or'ed with its magnitude's
-// code: `round(m × 100) + 510` for a magnitude in hundredths from -5.10 (QUAKETUI_HUNDREDTHS
-// of them); any other magnitude is given code 0 and its position, magnitude and bin added to
-// `deferred…` (room for a chunk's rows; `deferredCount` counts them) for the caller to code.
-// A row outside the runs, or past its run's room, sets `failed`.
+// (MagnitudesInTimeOrder in DigestTimeOrder.swift), in two bytes: in run
+// `floor(time / QUAKETUI_RUN_MS) - first` (0 ..< runCount), at `ends[run]`, which then grows, never
+// to `starts[run + 1]`; as its magnitude's code, `round(m × 100) + 510` for a magnitude in
+// hundredths from -5.10 (QUAKETUI_HUNDREDTHS of them), or'ed with QUAKETUI_ROW_TIE when its
+// milliseconds equal the row placed before it in the run. Any other magnitude is given code 0 and
+// its position, magnitude and bin added to `deferred…` (room for a chunk's rows; `deferredCount`
+// counts them) for the caller to code. A row outside the runs, or past its run's room, sets `failed`.
+//
+// The milliseconds are not kept: `states[run]` keeps the last row's (the low QUAKETUI_RUN_MS_BITS)
+// and the run's shape so far (QUAKETUI_RUN_SHAPE_SHIFT up): rows at one millisecond, rising,
+// falling or mixed. A run rising or falling is put in order without them; the caller marks the
+// others (and those a day starts inside), `states[run] = QUAKETUI_RUN_MARKED | mark`, and
+// quaketui_time_order_fill gives their rows' milliseconds, in `milliseconds`, at
+// `markStarts[mark]` … `markStarts[mark + 1]`, `markEnds[mark]` counting them.
 #define QUAKETUI_RUN_MS 1800000
 #define QUAKETUI_CODE_BITS 11
+#define QUAKETUI_ROW_TIE (1u << QUAKETUI_CODE_BITS)
+#define QUAKETUI_RUN_MS_BITS 21
+#define QUAKETUI_RUN_SHAPE_SHIFT 21
+#define QUAKETUI_RUN_FLAT 0u
+#define QUAKETUI_RUN_RISING 1u
+#define QUAKETUI_RUN_FALLING 2u
+#define QUAKETUI_RUN_MIXED 3u
+#define QUAKETUI_RUN_MARKED 0x80000000u
 #define QUAKETUI_LOWEST_HUNDREDTH (-510)
 #define QUAKETUI_HUNDREDTHS 1521
 typedef struct {
     int64_t first, runCount;
     const int32_t *starts;
     int32_t *ends;
-    uint32_t *rows;
+    uint16_t *rows;
+    uint32_t *states;
     int32_t *deferred;
     double *deferredMagnitudes;
     int16_t *deferredTenths;
     int64_t deferredCount;
     int failed;
+    int64_t markCount;
+    const int32_t *markStarts;
+    int32_t *markEnds;
+    uint32_t *milliseconds;
 } quaketui_time_order;
 
 // Puts one row with a usable magnitude (its bin `tenth`) in `order`.
 void quaketui_time_order_place(quaketui_time_order *order, int64_t time, double magnitude, int16_t tenth);
+
+// The milliseconds of the rows of `chunk` that `query` takes with a usable magnitude and that lie
+// in a marked run, in the order quaketui_digest_tally placed them (a second pass over the digest,
+// for the marked runs only). Sets `failed` at a row outside the runs or past its mark's room.
+void quaketui_time_order_fill(const quaketui_digest_chunk *chunk, const quaketui_digest_query *query,
+                              quaketui_time_order *order);
 
 // A walk over the rows of an order whose runs are sorted (MagnitudesInTimeOrder.sortRuns), in time
 // order: the seismic moment summed per day and per hour (CatalogueStatistics.MomentSums, the same

@@ -103,7 +103,7 @@ extension CatalogueStatistics {
     }
 
     /// The start and end (ms) of the day of `time` in `timeZone`, as `days` counts it.
-    func dayRange(of time: Int64) -> (start: Int64, end: Int64) {
+    package func dayRange(of time: Int64) -> (start: Int64, end: Int64) {
         let start = calendar.startOfDay(for: Date(timeIntervalSince1970: Double(time) / 1000))
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         func milliseconds(_ date: Date) -> Int64 {

@@ -25,13 +25,23 @@ extension Connection {
                                     partial: ((CatalogueStatistics) -> Void)? = nil) throws(SQLiteError) -> (CatalogueStatistics, BPositive)? {
         guard let query = try SearchDigest.query(self, plan: plan, countingKind: nil) else { return nil }
         let kindNames = try digestKindNames()
-        guard let room = try TimeRunRoom.read(self), let empty = MagnitudesInTimeOrder(room) else { return nil }
-        let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), ordered: empty)
+        guard let room = try TimeRunRoom.read(self),
+              let reader = DigestCompositionReader(kinds: kindNames.keys.sorted(), room: room) else { return nil }
         let counts = try catalogueStatistics(digest: query, timeZone: timeZone, composing: reader)
         guard !reader.anyFailed else { return nil }
         partial?(counts)
+        // The runs that need their rows' milliseconds read them in a second pass (most stores: none).
+        if reader.markRuns(timeZone: timeZone, dayRange: counts.dayRange(of:)) {
+            let chunks = try SearchDigest.chunks(self, locations: query.needsLocations, details: true)
+            while try chunks.step() {
+                try stopIfDue()
+                DigestChunk.with(chunks) { chunk, _ in
+                    query.withC { query in reader.fillingMarks { order in quaketui_time_order_fill(chunk, query, order) } }
+                }
+            }
+        }
         reader.sortRuns()
-        let ordered = reader.ordered
+        guard !reader.anyFailed else { return nil }
         // The composition, counted per kind, then per type and agency name (its parts are ordered
         // by count and name, so the order names are met in does not matter).
         let tenthRange = MagnitudeFrequency.usableTenths, width = tenthRange.count
@@ -57,7 +67,7 @@ extension Connection {
         // The moments and b-positive in time order, each code's moment and bin looked up.
         var positive = BPositive()
         var moments = counts.momentSums()
-        ordered.walk(&moments, &positive)
+        reader.walk(&moments, &positive)
         return (counts.including(composition, moments: moments), positive)
     }
 
@@ -201,14 +211,17 @@ final class DigestCompositionReader {
     /// A row of a kind not among `kinds` was met (none: the digest and the table are of one snapshot).
     private(set) var failed = false
     /// The rows taken with a usable magnitude, placed in their runs of time.
-    private(set) var ordered: MagnitudesInTimeOrder
+    private var ordered: MagnitudesInTimeOrder
 
     /// The bins the C pass counts, `QUAKETUI_USABLE_TENTH_MIN` … `QUAKETUI_USABLE_TENTH_MAX`, and
     /// how many: `MagnitudeFrequency.usableTenths` (a test holds them equal).
     static let cTenths = Int(QUAKETUI_USABLE_TENTH_MIN) ... Int(QUAKETUI_USABLE_TENTH_MAX)
     static let cTenthCount = Int(QUAKETUI_USABLE_TENTHS)
 
-    init(kinds: [UInt32], ordered: MagnitudesInTimeOrder) {
+    /// nil when `room` holds too many rows to address (`MagnitudesInTimeOrder`).
+    init?(kinds: [UInt32], room: TimeRunRoom) {
+        // Made here, never copied: a copy of the rows (10 MB at 5M) would be one more.
+        guard let ordered = MagnitudesInTimeOrder(room) else { return nil }
         self.kinds = kinds
         self.ordered = ordered
         slots = [Int32](repeating: -1, count: Int(kinds.max().map { $0 + 1 } ?? 0))
@@ -239,8 +252,19 @@ final class DigestCompositionReader {
         failed = composition.failed != 0
     }
 
+    /// Marks the runs whose rows' milliseconds a second pass must give (`MagnitudesInTimeOrder.markRuns`).
+    func markRuns(timeZone: TimeZone, dayRange: (Int64) -> (start: Int64, end: Int64)) -> Bool {
+        ordered.markRuns(timeZone: timeZone, dayRange: dayRange)
+    }
+
+    /// Lets `body` give the marked runs' milliseconds, a chunk at a time (`fillingMarks`).
+    func fillingMarks(_ body: (UnsafeMutablePointer<quaketui_time_order>) -> Void) { ordered.fillingMarks(body) }
+
     /// Sorts each run of the rows placed (`MagnitudesInTimeOrder.sortRuns`).
     func sortRuns() { ordered.sortRuns() }
+
+    /// Walks the rows in time order (`MagnitudesInTimeOrder.walk`), in place.
+    func walk(_ sums: inout CatalogueStatistics.MomentSums, _ positive: inout BPositive) { ordered.walk(&sums, &positive) }
 }
 
 /// The positions of `times` in time order, the lower position (id) first on equal times; nil when
