@@ -625,9 +625,25 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
     return count;
 }
 
+int64_t quaketui_digest_mark_endings(const uint8_t *blob, int64_t length, int64_t firstId,
+                                     const uint8_t *ending, int64_t endingLength,
+                                     uint64_t *bits, int64_t bitCount) {
+    int64_t count, used;
+    const uint8_t *ends, *text;
+    if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
+    int64_t start = 0;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t end = load_u32(ends + 4 * i);
+        if (endingLength <= end - start && (endingLength == 0 || memcmp(text + end - endingLength, ending, (size_t)endingLength) == 0))
+            set_bit(bits, bitCount, firstId + i);
+        start = end;
+    }
+    return count;
+}
+
 int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t firstId,
-                                   const uint8_t *const *needles, const int64_t *needleLengths, int needleCount,
-                                   uint64_t *bits, int64_t bitCount) {
+                                   const uint8_t *const *needles, const int64_t *needleLengths, const int32_t *atEnds,
+                                   int needleCount, uint64_t *bits, int64_t bitCount) {
     int64_t count, used;
     const uint8_t *ends, *text;
     if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
@@ -637,8 +653,10 @@ int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t 
         if (id < bitCount && (bits[id >> 6] >> (id & 63)) & 1) {
             int found = 0;
             for (int k = 0; k < needleCount && !found; k++) {
-                found = needleLengths[k] <= end - start
-                    && memmem(text + start, (size_t)(end - start), needles[k], (size_t)needleLengths[k]) != NULL;
+                if (needleLengths[k] > end - start) continue;
+                found = atEnds && atEnds[k]
+                    ? memcmp(text + end - needleLengths[k], needles[k], (size_t)needleLengths[k]) == 0
+                    : memmem(text + start, (size_t)(end - start), needles[k], (size_t)needleLengths[k]) != NULL;
             }
             if (!found) bits[id >> 6] &= ~(UINT64_C(1) << (id & 63));
         }

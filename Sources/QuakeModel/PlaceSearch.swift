@@ -3,20 +3,27 @@ import Foundation
 /// What a search of places asks, decided once from its text: every word, in any order
 /// (`japan honshu` finds "Near East Coast of Honshu, Japan"), each as a substring of the folded
 /// place or as one of the other names of the same place (`PlaceSpellings`: `sumatra` finds
-/// "Southern Sumatera, Indonesia"). The text is literal: whitespace separates words, and nothing
-/// else (quotes, `*`, `AND`, `(`) is syntax.
+/// "Southern Sumatera, Indonesia"), or, for a word of a US state's or Mexico's name, as the
+/// postal code USGS ends a place with (`california` finds "3 km W of Cobb, CA": the place read
+/// as the region its section shows, `QuakeRecord.spelledOutRegions`). The text is literal:
+/// whitespace separates words, and nothing else (quotes, `*`, `AND`, `(`) is syntax.
 ///
-/// `QueryPlan` turns it into every form a reader needs (SQL's `instr`, FTS5's trigram query,
-/// the digest's pass in C, the test on one row here), so they all decide alike.
+/// `QueryPlan` turns it into every form a reader needs (SQL's `instr` and `substr`, FTS5's
+/// trigram query, the digest's pass in C, the test on one row here), so they all decide alike.
 ///
 /// ```swift
 /// PlaceSearch(folded: "sumatra japan")!.words  // [["sumatra", "sumatera"], ["japan"]]
+/// PlaceSearch(folded: "nevada")!.endings       // [[", nv"]]
 /// ```
 public struct PlaceSearch: Hashable, Sendable {
     /// Each word's alternatives, the word first; a place matches when it holds one of each.
     public let words: [[String]]
+    /// Each word's endings: a place that ends with one matches the word too (`, ca` for
+    /// `california` or `calif`; none for most words).
+    public let endings: [[String]]
     /// The same as UTF-8 bytes, for the per-row test (no allocation a row).
     package let bytes: [[[UInt8]]]
+    package let endingBytes: [[[UInt8]]]
 
     /// The search of `folded` (folded with `TextFolding`, trimmed); nil when it has no word.
     public init?(folded: String) {
@@ -27,21 +34,33 @@ public struct PlaceSearch: Hashable, Sendable {
         }
         guard !words.isEmpty else { return nil }
         self.words = words
+        endings = words.map { PlaceSpellings.endings(of: $0[0]) }
         bytes = words.map { $0.map { Array($0.utf8) } }
+        endingBytes = endings.map { $0.map { Array($0.utf8) } }
     }
 
-    /// Whether `place` (folded UTF-8) holds one alternative of every word: SQL's
-    /// `instr(placeKey, ?) > 0`, each alternative found by `memchr` on its first byte and
-    /// `memcmp` of the rest. SQLite's `instr` steps through text a character at a time; a valid
-    /// UTF-8 word never starts on a continuation byte, so testing every byte finds the same.
+    /// Whether `place` (folded UTF-8) holds one alternative of every word or ends with one of its
+    /// endings: SQL's `instr(placeKey, ?) > 0` and `substr(placeKey, -n) = ?`, each alternative
+    /// found by `memchr` on its first byte and `memcmp` of the rest. SQLite's `instr` steps
+    /// through text a character at a time; a valid UTF-8 word never starts on a continuation
+    /// byte, so testing every byte finds the same (and an ASCII ending is the last characters).
     public func matches(_ place: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { alternatives in alternatives.contains { Self.contains(place, $0) } }
+        bytes.indices.allSatisfy { word in
+            bytes[word].contains { Self.contains(place, $0) } || endingBytes[word].contains { Self.endsWith(place, $0) }
+        }
     }
 
     /// `matches` on a folded place.
     public func matches(_ place: String) -> Bool {
         var place = place
         return place.withUTF8 { matches(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Whether `text` ends with `ending` byte for byte.
+    package static func endsWith(_ text: UnsafeRawBufferPointer, _ ending: [UInt8]) -> Bool {
+        guard ending.count <= text.count else { return false }
+        guard let base = text.baseAddress, !ending.isEmpty else { return true }
+        return ending.withUnsafeBytes { memcmp(base + (text.count - ending.count), $0.baseAddress!, ending.count) == 0 }
     }
 
     /// Whether `haystack` holds `needle` byte for byte (true for an empty needle).
@@ -61,9 +80,12 @@ public struct PlaceSearch: Hashable, Sendable {
     }
 
     /// The words FTS5's trigram index can answer (three characters or more, every alternative
-    /// too, no control character), and the rest.
-    package var indexedWords: [[String]] { words.filter(Self.isIndexable) }
-    package var shortWords: [[String]] { words.filter { !Self.isIndexable($0) } }
+    /// too, no control character), by their place in `words`.
+    package var indexedWords: [Int] { words.indices.filter { Self.isIndexable(words[$0]) } }
+
+    /// The words the rows FTS5 finds are tested on again: those it cannot answer, and those with
+    /// endings (FTS5 finds `, ca` anywhere in a place; only at its end does it match).
+    package var wordsTestedAfterIndex: [Int] { words.indices.filter { !Self.isIndexable(words[$0]) || !endings[$0].isEmpty } }
 
     private static func isIndexable(_ alternatives: [String]) -> Bool {
         alternatives.allSatisfy { name in
@@ -71,19 +93,27 @@ public struct PlaceSearch: Hashable, Sendable {
         }
     }
 
-    /// The FTS5 query of the indexed words (nil without one): each word's alternatives as quoted
-    /// phrases joined by OR, the words joined by AND (https://www.sqlite.org/fts5.html#full_text_query_syntax).
+    /// The FTS5 query of the indexed words (nil without one): each word's alternatives and
+    /// endings as quoted phrases joined by OR, the words joined by AND
+    /// (https://www.sqlite.org/fts5.html#full_text_query_syntax).
     package var ftsQuery: String? {
         let indexed = indexedWords
         guard !indexed.isEmpty else { return nil }
-        return indexed.map { alternatives in
-            "(" + alternatives.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " OR ") + ")"
+        return indexed.map { word in
+            "(" + (words[word] + endings[word]).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+                .joined(separator: " OR ") + ")"
         }.joined(separator: " AND ")
+    }
+
+    /// A word's names and endings as bytes, for a pass over the digest.
+    package struct WordBytes {
+        package let names: [[UInt8]], endings: [[UInt8]]
     }
 
     /// The word a pass over the digest marks first, the one least likely to match (the longest
     /// of the words: `honshu` before `near`), then the others to keep among its matches.
-    package var wordsByRarity: [[[UInt8]]] {
-        bytes.enumerated().sorted { ($0.element[0].count, -$0.offset) > ($1.element[0].count, -$1.offset) }.map(\.element)
+    package var wordsByRarity: [WordBytes] {
+        bytes.indices.sorted { (bytes[$0][0].count, -$0) > (bytes[$1][0].count, -$1) }
+            .map { WordBytes(names: bytes[$0], endings: endingBytes[$0]) }
     }
 }

@@ -44,4 +44,19 @@ public enum PlaceSpellings {
         }
         return names
     }
+
+    /// The places' endings a search word also matches: `, ` and the postal code USGS ends a
+    /// place with (`QuakeRecord.spelledOutRegions`: "…, CA", "…, NV", "…, MX") for each name that
+    /// holds `word` (`calif` and `california` find ", ca"), so that a place is searched as the
+    /// region its section shows. A word of fewer than three characters has none, as for
+    /// `otherNames(of:)`.
+    public static func endings(of word: String) -> [String] {
+        guard word.unicodeScalars.count >= 3 else { return [] }
+        return spelledOutEndings.filter { $0.name.contains(word) }.map(\.ending)
+    }
+
+    /// Each region's folded name and its ending, in the order of its code.
+    private static let spelledOutEndings: [(name: String, ending: String)] = QuakeRecord.spelledOutRegions
+        .sorted { $0.key < $1.key }
+        .map { (TextFolding.fold($0.value), ", " + TextFolding.fold($0.key)) }
 }

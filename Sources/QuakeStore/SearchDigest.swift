@@ -424,8 +424,9 @@ enum SearchDigest {
         var query = DigestQuery(matchingTexts: nil, textCount: textCount, minimumMagnitude: plan.minimumMagnitude,
                                 countKind: countingKind, filters: plan.filters)
         guard let search = plan.placeSearch else { return query }
-        // The rarest word marks its texts (each of its names a sweep of `memmem`), then each other
-        // word keeps those among them that hold one of its names.
+        // The rarest word marks its texts (each of its names a sweep of `memmem`, each ending a
+        // test of each text's end), then each other word keeps those among them that hold one of
+        // its names or end with one of its endings.
         let words = search.wordsByRarity
         var matching = [UInt64](repeating: 0, count: Int(textCount / 64) + 1)
         // Every id below textCount must be read, chunk after chunk: a chunk missing or not of
@@ -437,12 +438,17 @@ enum SearchDigest {
             guard first == covered else { return nil }
             let count = names.withBlob(at: 1) { blob -> Int64? in
                 var held: Int64?
-                for name in words[0] {
+                for name in words[0].names {
                     held = name.withUnsafeBytes { DigestNames.mark(blob, firstID: first, containing: $0, in: &matching, below: textCount) }
                     if held == nil { return nil }
                 }
+                for ending in words[0].endings {
+                    held = ending.withUnsafeBytes { DigestNames.mark(blob, firstID: first, endingWith: $0, in: &matching, below: textCount) }
+                    if held == nil { return nil }
+                }
                 for word in words.dropFirst() {
-                    held = DigestNames.keep(blob, firstID: first, containingOneOf: word, in: &matching, below: textCount)
+                    held = DigestNames.keep(blob, firstID: first, containingOneOf: word.names, orEndingWithOneOf: word.endings,
+                                            in: &matching, below: textCount)
                     if held == nil { return nil }
                 }
                 return held

@@ -231,14 +231,20 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
                                     const uint8_t *needle, int64_t needleLength,
                                     uint64_t *bits, int64_t bitCount);
 
+// quaketui_digest_match_names for an ending (PlaceSearch.endings, ", ca"): sets the bit of each
+// text that ends with `ending` byte for byte.
+int64_t quaketui_digest_mark_endings(const uint8_t *blob, int64_t length, int64_t firstId,
+                                     const uint8_t *ending, int64_t endingLength,
+                                     uint64_t *bits, int64_t bitCount);
+
 // The other words of a search (PlaceSearch): clears the bit of each id of the BLOB (the shape
-// quaketui_digest_match_names reads) whose text contains none of the `needleCount` needles
-// (needles[k], needleLengths[k] bytes; each non-empty), leaving every other bit as it is. Only the
-// texts whose bit is set are read. Returns the number of ids the BLOB holds, or -1 when it is not
-// of that shape.
+// quaketui_digest_match_names reads) whose text matches none of the `needleCount` needles
+// (needles[k], needleLengths[k] bytes; each non-empty): contains it, or, where atEnds[k] is not
+// 0, ends with it. Every other bit is left as it is; only the texts whose bit is set are read.
+// Returns the number of ids the BLOB holds, or -1 when it is not of that shape.
 int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t firstId,
-                                   const uint8_t *const *needles, const int64_t *needleLengths, int needleCount,
-                                   uint64_t *bits, int64_t bitCount);
+                                   const uint8_t *const *needles, const int64_t *needleLengths, const int32_t *atEnds,
+                                   int needleCount, uint64_t *bits, int64_t bitCount);
 
 // Adds the id of every row of `chunk` that `query` takes to `set`, and counts those passing the
 // minimum magnitude in `buckets` by `countKind`. Returns 0, or quaketui_idset_insert's error.

@@ -95,19 +95,23 @@ struct QueryPlan {
     /// The search as a `WHERE` term over `quake` (its folded place holds every word, or its code
     /// starts with it); nil without a search.
     var searchTerm: (String, [SQLiteValue])? {
-        guard let placeSearch, let (placeTerm, placeArgs) = Self.placeTerm(placeSearch.words) else { return nil }
+        guard let placeSearch, let (placeTerm, placeArgs) = Self.placeTerm(placeSearch, words: Array(placeSearch.words.indices))
+        else { return nil }
         guard let (codeTerm, codeArgs) = codeRange else { return (placeTerm, placeArgs) }
         return ("(\(placeTerm) OR (\(codeTerm)))", placeArgs + codeArgs)
     }
 
-    /// `words` as one SQL term over `placeKey`: each word, one of its alternatives (`instr`
-    /// compares bytes and has no pattern syntax, so any text is literal, NUL included).
-    static func placeTerm(_ words: [[String]], column: String = "placeKey") -> (String, [SQLiteValue])? {
+    /// `search`'s `words` (by their place) as one SQL term over `placeKey`: each word, one of its
+    /// alternatives held (`instr` compares bytes and has no pattern syntax, so any text is
+    /// literal, NUL included) or one of its endings at the end (`substr` counts characters from
+    /// the end; an ending is ASCII, so its characters are its bytes).
+    static func placeTerm(_ search: PlaceSearch, words: [Int], column: String = "placeKey") -> (String, [SQLiteValue])? {
         guard !words.isEmpty else { return nil }
         var arguments: [SQLiteValue] = []
-        let terms = words.map { alternatives in
-            arguments += alternatives.map { .text($0) }
-            let tests = alternatives.map { _ in "instr(\(column), ?) > 0" }
+        let terms = words.map { word in
+            arguments += (search.words[word] + search.endings[word]).map { .text($0) }
+            let tests = search.words[word].map { _ in "instr(\(column), ?) > 0" }
+                + search.endings[word].map { "substr(\(column), -\($0.unicodeScalars.count)) = ?" }
             return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"
         }
         return (terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")", arguments)
@@ -216,7 +220,7 @@ struct QueryPlan {
         var (filters, filterArgs) = filterClause
         guard let placeSearch, let query = placeSearch.ftsQuery else { return nil }  // matchSetScan answers those
         let phrase = query
-        if let (shortTerm, shortArgs) = Self.placeTerm(placeSearch.shortWords, column: "quake.placeKey") {
+        if let (shortTerm, shortArgs) = Self.placeTerm(placeSearch, words: placeSearch.wordsTestedAfterIndex, column: "quake.placeKey") {
             filters = " AND \(shortTerm)" + filters
             filterArgs = shortArgs + filterArgs
         }

@@ -335,11 +335,26 @@ enum DigestNames {
         return count >= 0 ? count : nil
     }
 
-    /// Clears the bit of each id whose text in `blob` holds none of `needles`
-    /// (`quaketui_digest_keep_names`): the other words of a search, among the first word's
-    /// matches. Returns how many ids the chunk holds, or nil for a BLOB not of its shape.
-    static func keep(_ blob: UnsafeRawBufferPointer, firstID: Int64, containingOneOf needles: [[UInt8]],
+    /// Sets the bit of each id below `textCount` whose text in `blob` ends with `ending`
+    /// (`quaketui_digest_mark_endings`). Returns how many ids the chunk holds, or nil for a BLOB
+    /// not of its shape.
+    static func mark(_ blob: UnsafeRawBufferPointer, firstID: Int64, endingWith ending: UnsafeRawBufferPointer,
                      in bits: inout [UInt64], below textCount: Int64) -> Int64? {
+        let count = bits.withUnsafeMutableBufferPointer { bits in
+            quaketui_digest_mark_endings(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), firstID,
+                                         ending.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(ending.count),
+                                         bits.baseAddress, min(textCount, Int64(bits.count) * 64))
+        }
+        return count >= 0 ? count : nil
+    }
+
+    /// Clears the bit of each id whose text in `blob` holds none of `needles` and ends with none
+    /// of `endings` (`quaketui_digest_keep_names`): the other words of a search, among the first
+    /// word's matches. Returns how many ids the chunk holds, or nil for a BLOB not of its shape.
+    static func keep(_ blob: UnsafeRawBufferPointer, firstID: Int64, containingOneOf names: [[UInt8]],
+                     orEndingWithOneOf endings: [[UInt8]] = [], in bits: inout [UInt64], below textCount: Int64) -> Int64? {
+        let needles = names + endings
+        let atEnds = names.map { _ in Int32(0) } + endings.map { _ in Int32(1) }
         let lengths = needles.map { Int64($0.count) }
         // The needles' storage stays put while the C call reads it (one allocation a call).
         let joined = needles.flatMap { $0 }
@@ -352,7 +367,8 @@ enum DigestNames {
             }
             return bits.withUnsafeMutableBufferPointer { bits in
                 quaketui_digest_keep_names(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), firstID,
-                                           pointers, lengths, Int32(needles.count), bits.baseAddress, min(textCount, Int64(bits.count) * 64))
+                                           pointers, lengths, atEnds, Int32(needles.count), bits.baseAddress,
+                                           min(textCount, Int64(bits.count) * 64))
             }
         }
         return count >= 0 ? count : nil
