@@ -596,11 +596,23 @@ static bool read_names(const uint8_t *blob, int64_t length, int64_t *count, cons
 }
 
 int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t firstId,
-                                    const uint8_t *needle, int64_t needleLength,
+                                    const uint8_t *needle, int64_t needleLength, int atEnd,
                                     uint64_t *bits, int64_t bitCount) {
     int64_t count, used;
     const uint8_t *ends, *text;
     if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
+    if (atEnd) {
+        // Each text's last bytes.
+        int64_t start = 0;
+        for (int64_t i = 0; i < count; i++) {
+            int64_t end = load_u32(ends + 4 * i);
+            if (needleLength <= end - start
+                && (needleLength == 0 || memcmp(text + end - needleLength, needle, (size_t)needleLength) == 0))
+                set_bit(bits, bitCount, firstId + i);
+            start = end;
+        }
+        return count;
+    }
     if (needleLength == 0) {
         for (int64_t i = 0; i < count; i++) set_bit(bits, bitCount, firstId + i);
         return count;
@@ -621,22 +633,6 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
         } else {
             from = at + 1;
         }
-    }
-    return count;
-}
-
-int64_t quaketui_digest_mark_endings(const uint8_t *blob, int64_t length, int64_t firstId,
-                                     const uint8_t *ending, int64_t endingLength,
-                                     uint64_t *bits, int64_t bitCount) {
-    int64_t count, used;
-    const uint8_t *ends, *text;
-    if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
-    int64_t start = 0;
-    for (int64_t i = 0; i < count; i++) {
-        int64_t end = load_u32(ends + 4 * i);
-        if (endingLength <= end - start && (endingLength == 0 || memcmp(text + end - endingLength, ending, (size_t)endingLength) == 0))
-            set_bit(bits, bitCount, firstId + i);
-        start = end;
     }
     return count;
 }

@@ -438,12 +438,10 @@ enum SearchDigest {
             guard first == covered else { return nil }
             let count = names.withBlob(at: 1) { blob -> Int64? in
                 var held: Int64?
-                for name in words[0].names {
-                    held = name.withUnsafeBytes { DigestNames.mark(blob, firstID: first, containing: $0, in: &matching, below: textCount) }
-                    if held == nil { return nil }
-                }
-                for ending in words[0].endings {
-                    held = ending.withUnsafeBytes { DigestNames.mark(blob, firstID: first, endingWith: $0, in: &matching, below: textCount) }
+                for (needle, atEnd) in words[0].names.map({ ($0, false) }) + words[0].endings.map({ ($0, true) }) {
+                    held = needle.withUnsafeBytes {
+                        DigestNames.mark(blob, firstID: first, matching: $0, atEnd: atEnd, in: &matching, below: textCount)
+                    }
                     if held == nil { return nil }
                 }
                 for word in words.dropFirst() {

@@ -402,7 +402,7 @@ import Testing
         #expect(blob.withUnsafeBytes(DigestNames.decode) == texts)
         var bits = [UInt64](repeating: 0, count: 1)
         let count = blob.withUnsafeBytes { blob in
-            Array("a".utf8).withUnsafeBytes { DigestNames.mark(blob, firstID: 0, containing: $0, in: &bits, below: 64) }
+            Array("a".utf8).withUnsafeBytes { DigestNames.mark(blob, firstID: 0, matching: $0, in: &bits, below: 64) }
         }
         #expect(count == 6)
         #expect(bits[0] == 0b01_1010)  // ids 1, 3 and 4 hold "a"; the empty ones and "nul…" do not
@@ -411,7 +411,7 @@ import Testing
             #expect(cut.withUnsafeBytes(DigestNames.decode) == nil, "\(length) bytes")
             var none = [UInt64](repeating: 0, count: 1)
             let marked = cut.withUnsafeBytes { cut in
-                Array("a".utf8).withUnsafeBytes { DigestNames.mark(cut, firstID: 0, containing: $0, in: &none, below: 64) }
+                Array("a".utf8).withUnsafeBytes { DigestNames.mark(cut, firstID: 0, matching: $0, in: &none, below: 64) }
             }
             #expect(marked == nil, "\(length) bytes")
         }

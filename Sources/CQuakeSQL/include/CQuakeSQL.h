@@ -224,18 +224,12 @@ typedef struct quaketui_digest_chunk {
 // ids chunk * QUAKETUI_DIGEST_CHUNK ..< (chunk + 1) * QUAKETUI_DIGEST_CHUNK in one BLOB, a u32 count
 // of ids, that many u32 end offsets into the bytes after them, then the texts one after another
 // (little-endian; an id without a text is an empty one). Sets the bit of id `firstId + i` in `bits`
-// for each text i that contains `needle` byte for byte (every text when the needle is empty; ids
-// at or past `bitCount` are left out). Returns the number of ids the BLOB holds, or -1 when it is
-// not of this shape.
+// for each text i that contains `needle` byte for byte, or, when `atEnd` is not 0, ends with it
+// (PlaceSearch.endings, ", ca") (every text when the needle is empty; ids at or past `bitCount`
+// are left out). Returns the number of ids the BLOB holds, or -1 when it is not of this shape.
 int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t firstId,
-                                    const uint8_t *needle, int64_t needleLength,
+                                    const uint8_t *needle, int64_t needleLength, int atEnd,
                                     uint64_t *bits, int64_t bitCount);
-
-// quaketui_digest_match_names for an ending (PlaceSearch.endings, ", ca"): sets the bit of each
-// text that ends with `ending` byte for byte.
-int64_t quaketui_digest_mark_endings(const uint8_t *blob, int64_t length, int64_t firstId,
-                                     const uint8_t *ending, int64_t endingLength,
-                                     uint64_t *bits, int64_t bitCount);
 
 // The other words of a search (PlaceSearch): clears the bit of each id of the BLOB (the shape
 // quaketui_digest_match_names reads) whose text matches none of the `needleCount` needles

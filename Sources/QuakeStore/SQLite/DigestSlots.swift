@@ -323,27 +323,14 @@ enum DigestNames {
     }
 
     /// Sets the bit of each id below `textCount` whose text in `blob` (one chunk, its first id
-    /// `firstID`) contains `needle` (`quaketui_digest_match_names`). Returns how many ids the
-    /// chunk holds, or nil for a BLOB not of its shape.
-    static func mark(_ blob: UnsafeRawBufferPointer, firstID: Int64, containing needle: UnsafeRawBufferPointer,
+    /// `firstID`) contains `needle`, or ends with it when `atEnd` (`quaketui_digest_match_names`).
+    /// Returns how many ids the chunk holds, or nil for a BLOB not of its shape.
+    static func mark(_ blob: UnsafeRawBufferPointer, firstID: Int64, matching needle: UnsafeRawBufferPointer, atEnd: Bool = false,
                      in bits: inout [UInt64], below textCount: Int64) -> Int64? {
         let count = bits.withUnsafeMutableBufferPointer { bits in
             quaketui_digest_match_names(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), firstID,
                                         needle.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(needle.count),
-                                        bits.baseAddress, min(textCount, Int64(bits.count) * 64))
-        }
-        return count >= 0 ? count : nil
-    }
-
-    /// Sets the bit of each id below `textCount` whose text in `blob` ends with `ending`
-    /// (`quaketui_digest_mark_endings`). Returns how many ids the chunk holds, or nil for a BLOB
-    /// not of its shape.
-    static func mark(_ blob: UnsafeRawBufferPointer, firstID: Int64, endingWith ending: UnsafeRawBufferPointer,
-                     in bits: inout [UInt64], below textCount: Int64) -> Int64? {
-        let count = bits.withUnsafeMutableBufferPointer { bits in
-            quaketui_digest_mark_endings(blob.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(blob.count), firstID,
-                                         ending.baseAddress?.assumingMemoryBound(to: UInt8.self), Int64(ending.count),
-                                         bits.baseAddress, min(textCount, Int64(bits.count) * 64))
+                                        atEnd ? 1 : 0, bits.baseAddress, min(textCount, Int64(bits.count) * 64))
         }
         return count >= 0 ? count : nil
     }
