@@ -143,15 +143,15 @@ struct MagnitudesInTimeOrder {
         func placed(_ index: Int) -> Bool { ends[index] > starts[index] }
         guard let firstPlaced = ends.indices.first(where: placed), let lastPlaced = ends.indices.last(where: placed)
         else { return false }
-        let daysOnEdges = Self.daysStartOnRunEdges(timeZone, from: (first + Int64(firstPlaced)) * run,
-                                                   to: (first + Int64(lastPlaced) + 1) * run)
+        let daysOnEdges = Self.daysStartOnRunEdges(timeZone, from: (first &+ Int64(firstPlaced)) &* run,
+                                                   to: (first &+ Int64(lastPlaced) &+ 1) &* run)
         var day: (start: Int64, end: Int64)?
         for index in firstPlaced ... lastPlaced where placed(index) {
-            let base = (first + Int64(index)) * run
+            let base = (first &+ Int64(index)) &* run
             var straddles = false
             if !daysOnEdges {
                 if day == nil || base < day!.start || base >= day!.end { day = dayRange(base) }
-                straddles = day!.start > base || day!.end < base + run
+                straddles = day!.start > base || day!.end < base &+ run
             }
             if straddles || states[index] >> shapeShift == QUAKETUI_RUN_MIXED { marked.append(Int32(index)) }
 
