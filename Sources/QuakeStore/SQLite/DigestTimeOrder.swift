@@ -205,7 +205,7 @@ struct MagnitudesInTimeOrder {
                 rows[start ..< end].reverse()
                 var group = start
                 for i in start ..< end where rows[i] & tie == 0 {
-                    rows[group ... i].reverse()
+                    if i > group { rows[group ... i].reverse() }
                     group = i + 1
                 }
             }
