@@ -201,9 +201,10 @@ final class BrowserApp {
                     mergePace.merged(at: mergeBegan, took: took)
                     trace?.event("merge \(Int64(took * 1e9))")
                 }
-                // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses nothing.
+                // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses
+                // nothing, and no view waits for a background answer (the screen is final).
                 if !changed, !settled, let trace, session.storage.isFlushed, model.results.pendingCount == nil,
-                   !mergePace.isPending, !arrivalsReading {
+                   !mergePace.isPending, !arrivalsReading, !model.state.awaitsBackgroundAnswer {
                     trace.event("idle")
                     settled = true
                 }
