@@ -339,7 +339,7 @@ enum DigestNames {
     /// of `endings` (`quaketui_digest_keep_names`): the other words of a search, among the first
     /// word's matches. Returns how many ids the chunk holds, or nil for a BLOB not of its shape.
     static func keep(_ blob: UnsafeRawBufferPointer, firstID: Int64, containingOneOf names: [[UInt8]],
-                     orEndingWithOneOf endings: [[UInt8]] = [], in bits: inout [UInt64], below textCount: Int64) -> Int64? {
+                     orEndingWithOneOf endings: [[UInt8]], in bits: inout [UInt64], below textCount: Int64) -> Int64? {
         let needles = names + endings
         let atEnds = names.map { _ in Int32(0) } + endings.map { _ in Int32(1) }
         let lengths = needles.map { Int64($0.count) }
