@@ -16,11 +16,6 @@ extension BrowserState {
         self.map.grid = grid
     }
 
-    /// Whether a view on screen waits for its background answer, drawn meanwhile with ` …`: the
-    /// map's density, the statistics, the sequence. The runtime's trace says `idle` only without
-    /// one (tests take the screen then).
-    public var awaitsBackgroundAnswer: Bool { self.map.isPending || self.statistics.isPending || self.sequence.isPending }
-
     /// Whether the Map tab is on screen (its quake's row read or not).
     var showsMapTab: Bool { self.detailPresented && self.detailTab == .map }
 

@@ -75,3 +75,10 @@ extension KeyMap {
         action(for: keys, in: state.app)
     }
 }
+
+extension BrowserState {
+    /// Whether a view on screen waits for its background answer, drawn meanwhile with ` …`: the
+    /// map's density, the statistics, the sequence. The runtime's trace says `idle` only without
+    /// one (tests take the screen then).
+    public var awaitsBackgroundAnswer: Bool { self.map.isPending || self.statistics.isPending || self.sequence.isPending }
+}
