@@ -223,6 +223,11 @@ final class Download: @unchecked Sendable {
         delivered += Int64(data.count)
         let decoded = delivered, encoding = encoding
         lock.unlock()
+        if decoded > limits.maximumBytes {
+            Self.exit("the answer from \(host) is larger than \(Self.size(limits.maximumBytes)), the most a download may bring "
+                      + "(stopped after \(Self.size(decoded))): QUAKETUI_MAX_DOWNLOAD_MIB=N raises it, or download the file "
+                      + "and import it from disk", kind: .badFeed)
+        }
         if let encoding {
             if before == 0, data.starts(with: [0x1F, 0x8B]) {
                 // Two layers would multiply the two limits; one layer of compression is read.

@@ -4,10 +4,10 @@
 // standard output:
 //
 //     quaketui-http [--timeout SECONDS] [--parent PID] [--max-inflation-ratio N] [--inflation-allowance BYTES]
-//                   [--user-agent TEXT] [--header 'Name: value']... (URL | --session)
+//                   [--max-bytes BYTES] [--user-agent TEXT] [--header 'Name: value']... (URL | --session)
 //
-// `--timeout` is the stall limit (30 s): see `Limits` for it, the deadline and the inflation
-// limit. `--parent` is the process that reads the output (default: the one that started us);
+// `--timeout` is the stall limit (30 s): see `Limits` for it, the deadline, the inflation limit
+// and the size limit (`--max-bytes`, 1 GiB). `--parent` is the process that reads the output (default: the one that started us);
 // when it is gone, or it closed the pipe, the helper exits within a quarter of a second.
 //
 // stdout: one JSON line, then the body's bytes as they arrive (a pipe: the reader's pace is the
@@ -67,7 +67,7 @@ enum Standard {
 
 func usage(_ message: String) -> Never {
     Standard.write(Data(("quaketui-http: \(message)\nusage: quaketui-http [--timeout S] [--parent PID] [--max-inflation-ratio N] "
-                         + "[--inflation-allowance BYTES] [--user-agent TEXT] [--header 'Name: value']... (URL | --session)\n").utf8),
+                         + "[--inflation-allowance BYTES] [--max-bytes BYTES] [--user-agent TEXT] [--header 'Name: value']... (URL | --session)\n").utf8),
                    to: STDERR_FILENO)
     exit(64)
 }
@@ -98,6 +98,10 @@ while !arguments.isEmpty {
     case "--max-inflation-ratio", "--inflation-allowance":
         guard let text = arguments.first, let value = Int64(text), value >= 0 else { usage("\(argument) takes a number") }
         if argument == "--inflation-allowance" { limits.allowance = value } else { limits.maximumRatio = max(1, value) }
+        arguments.removeFirst()
+    case "--max-bytes":
+        guard let text = arguments.first, let value = Int64(text), value > 0 else { usage("--max-bytes takes a number of bytes") }
+        limits.maximumBytes = value
         arguments.removeFirst()
     case "--user-agent":
         guard let text = arguments.first else { usage("--user-agent takes a value") }

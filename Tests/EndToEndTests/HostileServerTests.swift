@@ -41,6 +41,29 @@ import Testing
         #expect(result.seconds < 30, "took \(result.seconds) s")
     }
 
+    /// A server that sends valid features forever, as fast as they are taken, stops at the size
+    /// limit (here 4 MiB, by `QUAKETUI_MAX_DOWNLOAD_MIB`; 1 GiB by default) instead of filling the
+    /// disk: exit 1, the one sentence, and nothing imported (the import is one transaction).
+    @Test func anEndlessBodyStopsAtTheSizeLimit() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let server = try LocalHTTPServer(hostileIn: dir.url)
+        defer { server.stop() }
+        let state = dir.appending("state")
+        let result = try Self.run(["import", "\(server.baseURL)/endless/all_day.geojson"], state: state,
+                                  environment: ["QUAKETUI_MAX_DOWNLOAD_MIB": "4"], timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.errorLines.count == 1, "\(result.stderr)")
+        #expect(try result.errorLines.first?.wholeMatch(of: Regex("Error: " + NSRegularExpression.escapedPattern(for: server.baseURL)
+            + #"/endless/all_day\.geojson:\d+:\d+: read failed: the answer from 127\.0\.0\.1 is larger than 4 MiB, the most a "#
+            + #"download may bring \(stopped after 4 MiB\): QUAKETUI_MAX_DOWNLOAD_MIB=N raises it, or download the file and "#
+            + #"import it from disk\."#)) != nil, "\(result.stderr)")
+        #expect(result.seconds < 30, "took \(result.seconds) s")
+        let list = try QuaketuiBinary.run(["list", "--json"], stateDirectory: state)
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(try list.json()["total"] as? Int == 0, "\(list.stdout.prefix(300))")
+    }
+
     /// A gzip file sent with `Content-Encoding: gzip` would pass two limits one after the other
     /// (100 × 100): it is refused; one layer of encoding is read as before.
     @Test func aFeedEncodedOnceImportsAndEncodedTwiceIsRefused() throws {

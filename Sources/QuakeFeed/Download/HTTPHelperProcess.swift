@@ -69,8 +69,18 @@ final class HTTPHelperProcess {
         (pid, input, output, errors) = try Self.spawn([
             path, "--timeout", String(stall), "--parent", String(getpid()),
             "--max-inflation-ratio", String(FeedReader.maximumInflationRatio),
-            "--inflation-allowance", String(FeedReader.inflationAllowance), "--session",
+            "--inflation-allowance", String(FeedReader.inflationAllowance),
+            "--max-bytes", String(Self.maximumBytes(environment: environment)), "--session",
         ])
+    }
+
+    /// The most one download may bring, decoded: 1 GiB, or `QUAKETUI_MAX_DOWNLOAD_MIB=N` MiB. A
+    /// server that sends forever fails the download there instead of filling the disk; no real
+    /// feed or FDSN answer comes near it (a month of the world from USGS is about 10 MB).
+    static func maximumBytes(environment: [String: String]) -> Int64 {
+        let mebibytes = environment["QUAKETUI_MAX_DOWNLOAD_MIB"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil } ?? 1024
+        let (bytes, overflow) = mebibytes.multipliedReportingOverflow(by: 1 << 20)
+        return overflow ? .max : bytes
     }
 
     deinit {
