@@ -595,6 +595,13 @@ static bool read_names(const uint8_t *blob, int64_t length, int64_t *count, cons
     return true;
 }
 
+// Where `text[start ..< end]` ends once the spaces after it are left aside: a place's end, as
+// SQL's rtrim takes it (`…, NV ` ends with `, nv`).
+static inline int64_t end_before_spaces(const uint8_t *text, int64_t start, int64_t end) {
+    while (end > start && text[end - 1] == ' ') end--;
+    return end;
+}
+
 int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t firstId,
                                     const uint8_t *needle, int64_t needleLength, int atEnd,
                                     uint64_t *bits, int64_t bitCount) {
@@ -602,14 +609,14 @@ int64_t quaketui_digest_match_names(const uint8_t *blob, int64_t length, int64_t
     const uint8_t *ends, *text;
     if (!read_names(blob, length, &count, &ends, &text, &used)) return -1;
     if (atEnd) {
-        // Each text's last bytes.
+        // Each text's last bytes, spaces after them aside.
         int64_t start = 0;
         for (int64_t i = 0; i < count; i++) {
-            int64_t end = load_u32(ends + 4 * i);
+            int64_t next = load_u32(ends + 4 * i), end = end_before_spaces(text, start, next);
             if (needleLength <= end - start
                 && (needleLength == 0 || memcmp(text + end - needleLength, needle, (size_t)needleLength) == 0))
                 set_bit(bits, bitCount, firstId + i);
-            start = end;
+            start = next;
         }
         return count;
     }
@@ -648,10 +655,12 @@ int64_t quaketui_digest_keep_names(const uint8_t *blob, int64_t length, int64_t 
         int64_t end = load_u32(ends + 4 * i), id = firstId + i;
         if (id < bitCount && (bits[id >> 6] >> (id & 63)) & 1) {
             int found = 0;
+            int64_t trimmed = end_before_spaces(text, start, end);
             for (int k = 0; k < needleCount && !found; k++) {
-                if (needleLengths[k] > end - start) continue;
-                found = atEnds && atEnds[k]
-                    ? memcmp(text + end - needleLengths[k], needles[k], (size_t)needleLengths[k]) == 0
+                int atEnd = atEnds && atEnds[k];
+                if (needleLengths[k] > (atEnd ? trimmed : end) - start) continue;
+                found = atEnd
+                    ? memcmp(text + trimmed - needleLengths[k], needles[k], (size_t)needleLengths[k]) == 0
                     : memmem(text + start, (size_t)(end - start), needles[k], (size_t)needleLengths[k]) != NULL;
             }
             if (!found) bits[id >> 6] &= ~(UINT64_C(1) << (id & 63));

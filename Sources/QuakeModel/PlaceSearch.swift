@@ -40,7 +40,7 @@ public struct PlaceSearch: Hashable, Sendable {
     }
 
     /// Whether `place` (folded UTF-8) holds one alternative of every word or ends with one of its
-    /// endings: SQL's `instr(placeKey, ?) > 0` and `substr(placeKey, -n) = ?`, each alternative
+    /// endings: SQL's `instr(placeKey, ?) > 0` and `substr(rtrim(placeKey), -n) = ?`, each alternative
     /// found by `memchr` on its first byte and `memcmp` of the rest. SQLite's `instr` steps
     /// through text a character at a time; a valid UTF-8 word never starts on a continuation
     /// byte, so testing every byte finds the same (and an ASCII ending is the last characters).
@@ -56,11 +56,13 @@ public struct PlaceSearch: Hashable, Sendable {
         return place.withUTF8 { matches(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Whether `text` ends with `ending` byte for byte.
+    /// Whether `text` ends with `ending` byte for byte, spaces after it aside (SQL's `rtrim`).
     package static func endsWith(_ text: UnsafeRawBufferPointer, _ ending: [UInt8]) -> Bool {
-        guard ending.count <= text.count else { return false }
+        var end = text.count
+        while end > 0 && text[end - 1] == 0x20 { end -= 1 }
+        guard ending.count <= end else { return false }
         guard let base = text.baseAddress, !ending.isEmpty else { return true }
-        return ending.withUnsafeBytes { memcmp(base + (text.count - ending.count), $0.baseAddress!, ending.count) == 0 }
+        return ending.withUnsafeBytes { memcmp(base + (end - ending.count), $0.baseAddress!, ending.count) == 0 }
     }
 
     /// Whether `haystack` holds `needle` byte for byte (true for an empty needle).

@@ -109,7 +109,7 @@ import Testing
         "NEAR EAST COAST OF HONSHU, JAPAN", "Honshu region", "Sea of Japan", "Hokkaido, Japan region",
         "SOUTHERN SUMATERA, INDONESIA", "Northern Sumatra, Indonesia", "WESTERN TURKEY", "12 km N of Sındırgı, Türkiye",
         "Myanmar-China border region", "BURMA", "Java Sea", "JAWA, INDONESIA",
-        "6km NW of The Geysers, CA", "20km SW of Primm, NV", "22 km SE of Mina, Nevada", "Central California",
+        "6km NW of The Geysers, CA", "20km SW of Primm, NV", "22 km SE of Mina, Nevada", "Central California", "8 km E of Beatty, NV  ",
         "5 km N of Cayman Brac, Cayman Islands", "Mexicali, B.C., MX", "10 km S of Socorro, New Mexico",
     ]
 
@@ -132,10 +132,11 @@ import Testing
         // A state's postal code at the end of a place reads as the state (its region); only there.
         ("california", ["6km NW of The Geysers, CA", "Central California"]),
         ("calif", ["6km NW of The Geysers, CA", "Central California"]),
-        ("nevada", ["20km SW of Primm, NV", "22 km SE of Mina, Nevada"]),
+        ("nevada", ["20km SW of Primm, NV", "22 km SE of Mina, Nevada", "8 km E of Beatty, NV  "]),
         ("mexico", ["Mexicali, B.C., MX", "10 km S of Socorro, New Mexico"]),
         ("new mexico", ["10 km S of Socorro, New Mexico"]),
         ("primm nevada", ["20km SW of Primm, NV"]),
+        ("beatty nevada", ["8 km E of Beatty, NV  "]),
         ("geysers calif", ["6km NW of The Geysers, CA"]),
         ("cayman", ["5 km N of Cayman Brac, Cayman Islands"]),
         ("ca", ["6km NW of The Geysers, CA", "Central California", "5 km N of Cayman Brac, Cayman Islands", "Mexicali, B.C., MX"]),

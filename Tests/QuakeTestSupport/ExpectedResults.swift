@@ -45,11 +45,12 @@ public enum ExpectedResults {
 
     /// Whether a folded place holds one name of every word (every place, without words), or, for
     /// a word (three characters or more) of a US state's or Mexico's name, ends with its postal
-    /// code after a comma, as USGS writes "…, CA" (`QuakeRecord.spelledOutRegions`).
+    /// code after a comma, as USGS writes "…, CA" (`QuakeRecord.spelledOutRegions`), spaces
+    /// after it aside.
     public static func placeHolds(_ place: String, _ words: [[String]]) -> Bool {
         words.allSatisfy { names in
             names.contains { place.contains($0) } || names[0].count >= 3 && QuakeRecord.spelledOutRegions.contains { code, name in
-                place.hasSuffix(", " + code.lowercased()) && name.lowercased().contains(names[0])
+                String(place.reversed().drop { $0 == " " }.reversed()).hasSuffix(", " + code.lowercased()) && name.lowercased().contains(names[0])
             }
         }
     }

@@ -103,15 +103,15 @@ struct QueryPlan {
 
     /// `search`'s `words` (by their place) as one SQL term over `placeKey`: each word, one of its
     /// alternatives held (`instr` compares bytes and has no pattern syntax, so any text is
-    /// literal, NUL included) or one of its endings at the end (`substr` counts characters from
-    /// the end; an ending is ASCII, so its characters are its bytes).
+    /// literal, NUL included) or one of its endings at the end, spaces after it aside (`substr`
+    /// counts characters from the end; an ending is ASCII, so its characters are its bytes).
     static func placeTerm(_ search: PlaceSearch, words: [Int], column: String = "placeKey") -> (String, [SQLiteValue])? {
         guard !words.isEmpty else { return nil }
         var arguments: [SQLiteValue] = []
         let terms = words.map { word in
             arguments += (search.words[word] + search.endings[word]).map { .text($0) }
             let tests = search.words[word].map { _ in "instr(\(column), ?) > 0" }
-                + search.endings[word].map { "substr(\(column), -\($0.unicodeScalars.count)) = ?" }
+                + search.endings[word].map { "substr(rtrim(\(column)), -\($0.unicodeScalars.count)) = ?" }
             return tests.count == 1 ? tests[0] : "(" + tests.joined(separator: " OR ") + ")"
         }
         return (terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " AND ") + ")", arguments)
