@@ -261,6 +261,19 @@ enum Schema {
         ) WITHOUT ROWID;
         CREATE INDEX quake_alias_code ON quake_alias(code);
         """,
+        // 23: the statistics name ComCat's contributing networks as its agencies (`ak`, `ci`, `nc`,
+        // `us`, …: an ML of one network is not another's), so the digest's kinds keep a row's
+        // network beside its magnitude type and agency (`SearchDigest.network`). The table is made
+        // anew and the digest set aside, so opening the store for writing rebuilds it in today's
+        // format (`SearchDigest.isStale`) and fills the kinds.
+        """
+        DROP TABLE IF EXISTS quake_digest_kind;
+        CREATE TABLE quake_digest_kind (id INTEGER PRIMARY KEY, magType TEXT NOT NULL, source TEXT NOT NULL,
+            network TEXT NOT NULL DEFAULT '', rows INTEGER, UNIQUE (magType, source, network));
+        DROP TRIGGER IF EXISTS quake_digest_update;
+        \(SearchDigest.triggers)
+        DELETE FROM meta WHERE key = 'digest';
+        """,
     ]
 
     /// The schema version from which `quake_count`'s magnitude buckets are the whole magnitudes as
@@ -276,6 +289,9 @@ enum Schema {
 
     /// The schema version from which the digest counts each kind's rows (migration 19).
     static let kindsCounted = 19
+
+    /// The schema version from which the digest's kinds keep ComCat's networks (migration 23).
+    static let networksKept = 23
 
     /// The schema version whose stores chose their events' preferred reports under today's
     /// default `agencyPreference` (migration 16).
@@ -370,8 +386,8 @@ enum Schema {
     /// the copies of shared events' preferred reports (18), which every reader skips beside the row,
     /// (a store nobody may write has none to list), respell abbreviated regions (7), which such a
     /// store, never written since, holds consistently in their old spelling, and add the digest
-    /// (8), without which a reader uses SQL, and regroup the regions (13), which such a store holds
-    /// consistently as they were derived before. A store
+    /// (8) or its kinds' networks (23), without which a reader uses SQL, and regroup the regions
+    /// (13), which such a store holds consistently as they were derived before. A store
     /// the user made read-only (`chmod 400`) cannot be migrated, and is read as it is.
     static let oldestReadableVersion = 4
 

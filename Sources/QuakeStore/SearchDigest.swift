@@ -11,11 +11,12 @@ import Foundation
 ///   the folded place as a text id, the depth bucket, the time, the magnitude; the latitude and
 ///   longitude; the depth, the region as a text id and the kind), zeros for an id no row has. A
 ///   pass reads only the parts it needs.
-/// - `quake_digest_kind(id, magType, source, rows)`: each distinct pair of a row's `magType` (`''`
-///   for none) and `source` (`'usgs'` for none), ids from 1: the statistics' magnitude types and
-///   agencies (format 4, issue 54). A rebuild fills it; writes add pairs no row had. `rows`
-///   (schema 19) counts the slots of the pair, kept with every slot written; 0 once its rows are
-///   gone (a pair stays until the next rebuild), NULL where not counted.
+/// - `quake_digest_kind(id, magType, source, network, rows)`: each distinct kind of row: its
+///   `magType` (`''` for none), `source` (`'usgs'` for none) and, for ComCat's rows, the network
+///   that contributed it (`network`, schema 23; `''` for any other agency), ids from 1: the
+///   statistics' magnitude types and agencies (format 4, issue 54). A rebuild fills it; writes add
+///   kinds no row had. `rows` (schema 19) counts the slots of the kind, kept with every slot
+///   written; 0 once its rows are gone (a kind stays until the next rebuild), NULL where not counted.
 /// - `quake_digest_text(id, text)`: the dictionary of folded places and regions, ids from 1 without
 ///   gaps. A search tests each distinct place once, then the scan tests a bit per row. Texts no row
 ///   uses any more stay until the next rebuild; they match nothing a pass takes.
@@ -34,9 +35,9 @@ import Foundation
 /// A reader trusts the digest only in a snapshot where it is complete (`isCurrent`): the digest
 /// and the rows are read in one transaction, so they always agree.
 enum SearchDigest {
-    /// `meta.digest`'s value for this slot format: 5 since a slot's depth band is the band of the
-    /// depth as shown (schema 21, `DepthBins`).
-    static let format = 5
+    /// `meta.digest`'s value for this slot format: 6 since a slot's kind names ComCat's network
+    /// (schema 23); 5 since its depth band was the band of the depth as shown (schema 21, `DepthBins`).
+    static let format = 6
     /// The tables of the parts, in CQuakeSQL's part order.
     static let parts = ["quake_digest", "quake_digest_location", "quake_digest_detail"]
     /// The schema version that adds the digest (the migration's index + 1).
@@ -66,11 +67,11 @@ enum SearchDigest {
             INSERT INTO quake_digest_dirty (id) VALUES (old.id) ON CONFLICT (id) DO NOTHING;
         END;
         CREATE TRIGGER IF NOT EXISTS quake_digest_update AFTER UPDATE OF id, placeKey, time, magnitude, depth, latitude, longitude, region,
-                magType, source ON quake
+                magType, source, net ON quake
             WHEN old.id IS NOT new.id OR old.placeKey IS NOT new.placeKey OR old.time IS NOT new.time
                 OR old.magnitude IS NOT new.magnitude OR old.depth IS NOT new.depth OR old.latitude IS NOT new.latitude
                 OR old.longitude IS NOT new.longitude OR old.region IS NOT new.region
-                OR old.magType IS NOT new.magType OR old.source IS NOT new.source BEGIN
+                OR old.magType IS NOT new.magType OR old.source IS NOT new.source OR old.net IS NOT new.net BEGIN
             INSERT INTO quake_digest_dirty (id) VALUES (old.id), (new.id) ON CONFLICT (id) DO NOTHING;
         END;
         """
@@ -105,11 +106,23 @@ enum SearchDigest {
     /// A row's slot columns, after its id (column 0, which each statement names: the row's, or the
     /// dirty list's for a row that may be gone) and `FROM quake q` joined to its place's text `t`
     /// and its region's `r`: place id, time, magnitude, latitude, longitude, depth, region id, and
-    /// the place and region, whose storage classes `row` checks with the others'. The depth's band
-    /// and the checks are made in Swift: as SQL expressions they took 0.9 s a million rows of a rebuild.
+    /// the place and region, whose storage classes `row` checks with the others', then the kind's
+    /// type, agency and network. The depth's band and the checks are made in Swift: as SQL
+    /// expressions they took 0.9 s a million rows of a rebuild.
     private static let slotColumns = """
-        t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region, ifnull(q.magType, ''), ifnull(q.source, 'usgs')
+        t.id, q.time, q.magnitude, q.latitude, q.longitude, q.depth, r.id, q.placeKey, q.region, ifnull(q.magType, ''), ifnull(q.source, 'usgs'),
+        \(network("q"))
         """
+
+    /// The network a row of `table` names for the statistics, as SQL: for ComCat's rows (agency
+    /// `usgs`) the network that contributed it, lower-cased (`ak`, `ci`, `nc`, `us`: ComCat merges
+    /// some twenty, each with its own local magnitudes), `''` for any other agency's or without one.
+    static func network(_ table: String) -> String {
+        "CASE WHEN ifnull(\(table).source, 'usgs') = 'usgs' THEN lower(ifnull(\(table).net, '')) ELSE '' END"
+    }
+
+    /// The agency the statistics name: a row's network where it has one (`network`), else its agency.
+    static func statisticsAgency(source: String, network: String) -> String { network.isEmpty ? source : network }
 
     /// The row of a `slotColumns` statement's current row; nil for one the slots cannot hold (a
     /// time stored as text compares unlike any integer in SQL, a place stored as a BLOB unlike text).
@@ -128,7 +141,7 @@ enum SearchDigest {
         return DigestRow(text: UInt32(truncatingIfNeeded: s.int64(at: 1)), depthBucket: DepthBands.bucket(of: depth),
                          time: s.int64(at: 2), magnitude: s.optionalDouble(at: 3), latitude: s.double(at: 4),
                          longitude: s.double(at: 5), depth: depth, region: UInt32(truncatingIfNeeded: s.int64(at: 7)),
-                         kind: try kinds.id(s, magType: 10, source: 11))
+                         kind: try kinds.id(s, magType: 10, source: 11, network: 12))
     }
 
     /// Builds the digest anew from the table (a bulk load, the migration, a write of too many rows
@@ -501,7 +514,8 @@ enum SearchDigest {
         var texts: [UInt32: String] = [:], kindNames: [UInt32: String] = [:]
         let text = try db.prepare("SELECT id, text FROM quake_digest_text")
         while try text.step() { texts[UInt32(text.int64(at: 0))] = text.text(at: 1) }
-        let kind = try db.prepare("SELECT id, magType || '/' || source FROM quake_digest_kind")
+        let kindText = try kindName(db)
+        let kind = try db.prepare("SELECT id, \(kindText) FROM quake_digest_kind")
         while try kind.step() { kindNames[UInt32(kind.int64(at: 0))] = kind.text(at: 1) }
         var result: [Int64: (place: String, region: String, kind: String, row: DigestRow)] = [:]
         let chunks = try db.prepare("""
@@ -528,13 +542,26 @@ enum SearchDigest {
         return result
     }
 
+    /// Whether the store's kinds keep networks (`Schema.networksKept`; a container opened with
+    /// fewer migrations, as tests of older stores do, does not).
+    static func keepsNetworks(_ db: Connection) throws(SQLiteError) -> Bool {
+        try db.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.networksKept)
+    }
+
+    /// A kind as one text, `type/agency/network`, as SQL over `quake_digest_kind` (for tests).
+    private static func kindName(_ db: Connection) throws(SQLiteError) -> String {
+        try "magType || '/' || source || '/' || " + (keepsNetworks(db) ? "network" : "''")
+    }
+
     /// What differs between the digest and the table (empty when they agree), as readable lines,
     /// for tests that hold the digest to the table after writes and faults.
     static func mismatches(_ db: Connection) throws(SQLiteError) -> [String] {
         guard let digest = try rows(db) else { return ["no current digest"] }
+        let (kindText, networkText) = (try kindName(db), try keepsNetworks(db) ? network("quake") : "''")
         let table = try db.prepare("""
             SELECT id, placeKey, region, \(Schema.depthBucket("depth")), time, magnitude, latitude, longitude, depth,
-                ifnull(magType, '') || '/' || ifnull(source, 'usgs') FROM quake ORDER BY id
+                ifnull(magType, '') || '/' || ifnull(source, 'usgs') || '/' || \(networkText)
+            FROM quake ORDER BY id
             """)
         func text(_ value: Double?) -> String { value.map { "\($0)" } ?? "nil" }
         var found: [String] = [], seen = Set<Int64>()
@@ -553,7 +580,7 @@ enum SearchDigest {
         if try db.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted) {
             var slotsOfKind: [String: Int64] = [:]
             for slot in digest.values { slotsOfKind[slot.kind, default: 0] += 1 }
-            let counts = try db.prepare("SELECT magType || '/' || source, rows FROM quake_digest_kind")
+            let counts = try db.prepare("SELECT \(kindText), rows FROM quake_digest_kind")
             while try counts.step() {
                 let kind = counts.text(at: 0), rows = counts.isNull(at: 1) ? nil : counts.int64(at: 1)
                 let slots = slotsOfKind.removeValue(forKey: kind) ?? 0
@@ -607,15 +634,15 @@ extension Connection {
     public func digestState() throws(SQLiteError) -> DigestState { try SearchDigest.state(self) }
 }
 
-/// The ids of `quake_digest_kind` (`SearchDigest`): each (magType, source) pair a row has, added
-/// when first met. A write meets a few hundred pairs at most; consecutive rows mostly share one,
-/// so the last pair is compared byte for byte before the dictionary is asked.
+/// The ids of `quake_digest_kind` (`SearchDigest`): each kind (magType, source, network) a row
+/// has, added when first met. A write meets a few hundred at most; consecutive rows mostly share
+/// one, so the last kinds are compared byte for byte before the dictionary is asked.
 final class DigestKinds {
     private let connection: Connection
     private var ids: [String: UInt32] = [:]
     /// The pairs seen, as bytes, compared with a row's columns without making a string: a
     /// catalogue has a few dozen, and its rows alternate among them (`ml`, `md`, `mb`, …).
-    private var seen: [(magType: [UInt8], source: [UInt8], id: UInt32)] = []
+    private var seen: [(magType: [UInt8], source: [UInt8], network: [UInt8], id: UInt32)] = []
     private let insert: Statement
     /// How many slots of each kind were written less how many were overwritten, since the last
     /// `writeCounts` (kind 0: an empty slot, not counted).
@@ -623,42 +650,61 @@ final class DigestKinds {
     /// Whether the store's schema counts kinds (`Schema.kindsCounted`; a container opened with
     /// fewer migrations, as tests of older stores do, does not).
     private let countsRows: Bool
+    /// Whether the kinds keep networks (`Schema.networksKept`); without, every network is `''`.
+    private let keepsNetworks: Bool
 
     init(_ connection: Connection) throws(SQLiteError) {
         self.connection = connection
-        let known = try connection.prepare("SELECT id, magType, source FROM quake_digest_kind")
-        while try known.step() { ids[Self.key(known.text(at: 1), known.text(at: 2))] = UInt32(truncatingIfNeeded: known.int64(at: 0)) }
+        keepsNetworks = try SearchDigest.keepsNetworks(connection)
+        let known = try connection.prepare("SELECT id, magType, source, \(keepsNetworks ? "network" : "''") FROM quake_digest_kind")
+        while try known.step() {
+            ids[Self.key(known.text(at: 1), known.text(at: 2), known.text(at: 3))] = UInt32(truncatingIfNeeded: known.int64(at: 0))
+        }
         countsRows = try connection.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted)
-        insert = try connection.prepare(countsRows ? "INSERT INTO quake_digest_kind (magType, source, rows) VALUES (?, ?, 0)"
-                                                   : "INSERT INTO quake_digest_kind (magType, source) VALUES (?, ?)")
+        let columns = "magType, source" + (keepsNetworks ? ", network" : "") + (countsRows ? ", rows" : "")
+        let values = "?, ?" + (keepsNetworks ? ", ?" : "") + (countsRows ? ", 0" : "")
+        insert = try connection.prepare("INSERT INTO quake_digest_kind (\(columns)) VALUES (\(values))")
     }
 
-    private static func key(_ magType: String, _ source: String) -> String { magType + "\u{0}" + source }
+    private static func key(_ magType: String, _ source: String, _ network: String) -> String {
+        magType + "\u{0}" + source + "\u{0}" + network
+    }
 
     /// How many pairs are compared byte by byte before the dictionary.
     private static let seenLimit = 64
 
-    /// The id of the pair in columns `magType` and `source` of `s`'s row, added when new.
-    func id(_ s: Statement, magType: Int32, source: Int32) throws(SQLiteError) -> UInt32 {
+    /// The id of the kind in columns `magType`, `source` and `network` of `s`'s row, added when new.
+    func id(_ s: Statement, magType: Int32, source: Int32, network: Int32) throws(SQLiteError) -> UInt32 {
+        let networkColumn = keepsNetworks ? network : nil
         let found = s.withText(at: magType) { type in
             s.withText(at: source) { agency in
-                seen.first { type.elementsEqual($0.magType) && agency.elementsEqual($0.source) }?.id
+                Self.withText(s, at: networkColumn) { net in
+                    seen.first { type.elementsEqual($0.magType) && agency.elementsEqual($0.source) && net.elementsEqual($0.network) }?.id
+                }
             }
         }
         if let found { return found }
-        let (type, agency) = (s.text(at: magType), s.text(at: source))
+        let (type, agency, net) = (s.text(at: magType), s.text(at: source), networkColumn.map { s.text(at: $0) } ?? "")
         let id: UInt32
-        if let known = ids[Self.key(type, agency)] {
+        if let known = ids[Self.key(type, agency, net)] {
             id = known
         } else {
             insert.reset()
-            try insert.bind([.text(type), .text(agency)])
+            var values: [SQLiteValue] = [.text(type), .text(agency)]
+            if keepsNetworks { values.append(.text(net)) }
+            try insert.bind(values)
             try insert.step()
             id = UInt32(truncatingIfNeeded: connection.lastInsertRowID)
-            ids[Self.key(type, agency)] = id
+            ids[Self.key(type, agency, net)] = id
         }
-        if seen.count < Self.seenLimit { seen.append((Array(type.utf8), Array(agency.utf8), id)) }
+        if seen.count < Self.seenLimit { seen.append((Array(type.utf8), Array(agency.utf8), Array(net.utf8), id)) }
         return id
+    }
+
+    /// `body` with column `column`'s text, or with no bytes when there is no column.
+    private static func withText<T>(_ s: Statement, at column: Int32?, _ body: (UnsafeRawBufferPointer) -> T) -> T {
+        guard let column else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return s.withText(at: column, body)
     }
 
     /// Notes `delta` more slots of `kind` (a slot written, or -1: one overwritten).

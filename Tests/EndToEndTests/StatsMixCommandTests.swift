@@ -12,17 +12,18 @@ struct StatsMixCommandTests {
     static let mixed = SharedData.url("all_month-2023-04-04.csv")
     static let large = SharedData.url("4.5_month-2014-04-01.geojson")
 
-    /// The CSV's rows as (code, time, latitude, longitude, depth, magnitude, magType), read here.
-    static func rows(_ url: URL) throws -> [(code: String, quake: IndependentDeclustering.Quake, type: String)] {
+    /// The CSV's rows as (code, time, latitude, longitude, depth, magnitude, magType, net), read here.
+    static func rows(_ url: URL) throws -> [(code: String, quake: IndependentDeclustering.Quake, type: String, net: String)] {
         let table = IndependentParse.csvRows(Array(try Data(contentsOf: url)))
         let header = table[0]
         func column(_ name: String) -> Int { header.firstIndex(of: name)! }
         let (time, lat, lon, depth, mag, type, id) = (column("time"), column("latitude"), column("longitude"), column("depth"),
                                                        column("mag"), column("magType"), column("id"))
+        let net = column("net")
         return table.dropFirst().filter { $0.count == header.count }.map { row in
             (row[id], IndependentDeclustering.Quake(time: IndependentParse.isoMilliseconds(row[time])!, latitude: Double(row[lat])!,
                                                     longitude: Double(row[lon])!, depth: Double(row[depth]), magnitude: Double(row[mag])),
-             row[type].lowercased())
+             row[type].lowercased(), row[net].lowercased())
         }
     }
 
@@ -82,8 +83,20 @@ struct StatsMixCommandTests {
             }
         }
         #expect(types.map { $0["type"] as? String }.prefix(3) == ["ml", "md", "mb"])
+        // ComCat's agencies are its contributing networks, the file's `net` column.
         let agencies = try #require(json["agencies"] as? [[String: Any]])
-        #expect(agencies.count == 1 && agencies[0]["agency"] as? String == "usgs" && agencies[0]["count"] as? Int == rows.count)
+        let networks = Dictionary(grouping: rows, by: { $0.net.isEmpty ? "usgs" : $0.net }).mapValues(\.count)
+        #expect(networks.count > 5, "\(networks)")
+        #expect(Dictionary(uniqueKeysWithValues: agencies.map { ($0["agency"] as? String ?? "?", $0["count"] as? Int ?? -1) }) == networks)
+        // Every type that two networks share for 5 % or more is warned about.
+        let shared = Set(rows.map(\.type)).filter { type in
+            let counts = Dictionary(grouping: rows.filter { $0.type == type }, by: \.net).mapValues(\.count).values.sorted(by: >)
+            return counts.count > 1 && (counts.dropFirst().reduce(0, +)) * 20 >= counts.reduce(0, +)
+        }
+        let fitted = Set(types.filter { !($0["bValue"] is NSNull) }.compactMap { $0["type"] as? String })
+        for type in shared.intersection(fitted) {
+            #expect(warnings.contains { $0.hasPrefix("\(type) comes from ") }, "\(type): \(warnings)")
+        }
         #expect(json["declustered"] == nil)
     }
 

@@ -7,12 +7,14 @@ import Testing
 /// The statistics' types, agencies, moments and b-positive, and declustering's events, from the
 /// digest (issue 54, point 7) equal, number for number, what reading every row in time order gives
 /// (`catalogueEvents`, `including(_:)`, `CatalogueEvents.bPositive`): on a seeded store with
-/// mixed magnitude types (spelt in several cases, none, blank), agencies, equal times and
-/// quakes without a magnitude, for the whole list and filtered and searched ones, and again after
-/// writes that change a quake's magnitude type or agency alone.
+/// mixed magnitude types (spelt in several cases, none, blank), agencies and ComCat's networks,
+/// equal times and quakes without a magnitude, for the whole list and filtered and searched ones,
+/// and again after writes that change a quake's magnitude type, agency or network alone.
 @Suite struct StatisticsDigestTests {
     static let types: [String?] = ["ml", "ML", "Ml ", "mb", "mww", "Mww", nil, "", "md", "mb_lg"]
     static let agencies: [String?] = [nil, "usgs", "emsc", "isc"]
+    /// ComCat's contributing networks as feeds spell them (a net on another agency's row is not one).
+    static let networks: [String?] = [nil, "", "ci", "nc", "AK", "us"]
 
     static func records(count: Int, seed: UInt64) -> [QuakeRecord] {
         var rng = SeededGenerator(seed: seed)
@@ -28,6 +30,7 @@ import Testing
                                place: place, time: time, updated: time,
                                latitude: Double.random(in: -60...60, using: &rng), longitude: Double.random(in: -180...180, using: &rng),
                                depth: Double(Int.random(in: 0...700, using: &rng)),
+                               net: networks[Int.random(in: 0..<networks.count, using: &rng)],
                                source: agencies[Int.random(in: 0..<agencies.count, using: &rng)])
         }
         // Stored in an order unlike time's, so ids and times disagree.
@@ -276,16 +279,21 @@ import Testing
         try store.read { (db: Connection) throws -> Void in #expect(try !db.catalogueSummary(of: Self.requests[0]).0.hourMoments.isEmpty) }
     }
 
-    /// A revision that changes a quake's magnitude type or agency alone (its magnitude, place and
-    /// time as they were) is in the digest's next pass: the digest's update trigger lists both.
-    @Test func aTypeOrAgencyChangedAloneIsCounted() throws {
+    /// A revision that changes a quake's magnitude type, agency or network alone (its magnitude,
+    /// place and time as they were) is in the digest's next pass: the digest's update trigger lists
+    /// all three.
+    @Test func aTypeAgencyOrNetworkChangedAloneIsCounted() throws {
         let records = Self.records(count: 500, seed: 3)
         let store = try TestStore(records)
         defer { store.remove() }
-        var revised = Array(records.prefix(40))
+        var revised = Array(records.prefix(60))
         for index in revised.indices {
             revised[index].updated += 1
-            if index % 2 == 0 { revised[index].magType = "mwr" } else { revised[index].source = "gcmt" }
+            switch index % 3 {
+            case 0: revised[index].magType = "mwr"
+            case 1: revised[index].source = "gcmt"
+            default: (revised[index].source, revised[index].net) = ("usgs", "uu")
+            }
         }
         try store.upsert(revised)
         try Self.expectDigestEqualsRows(store)
@@ -293,6 +301,35 @@ import Testing
             let composition = try #require(try db.catalogueSummary(of: Self.requests[0]).0.composition)
             #expect(composition.types.contains { $0.name == "mwr" && $0.count == 20 })
             #expect(composition.agencies.contains { $0.name == "gcmt" && $0.count == 20 })
+            #expect(composition.agencies.contains { $0.name == "uu" && $0.count == 20 })
+        }
+    }
+
+    /// ComCat's rows are named by the network that contributed them (lower-cased), another
+    /// agency's by the agency (a `net` it gives is not ComCat's), a ComCat row without one `usgs`;
+    /// a type from two networks is a type from two agencies, which the statistics warn about.
+    @Test func comCatsNetworksAreItsAgencies() throws {
+        func quake(_ code: String, _ net: String?, source: String?, at minute: Int64) -> QuakeRecord {
+            QuakeRecord(code: code, magnitude: 2.5, magType: "ml", place: "3 km W of Cobb, CA", time: 1_700_000_000_000 + minute * 60_000,
+                        updated: 1, latitude: 38.8, longitude: -122.7, depth: 5, net: net, source: source)
+        }
+        let records = (0..<6).map { quake("c\($0)", "CI", source: nil, at: Int64($0)) }
+            + (0..<3).map { quake("n\($0)", "nc", source: "usgs", at: 10 + Int64($0)) }
+            + (0..<2).map { quake("e\($0)", "nc", source: "emsc", at: 20 + Int64($0)) }
+            + [quake("u0", nil, source: nil, at: 30)]
+        let store = try TestStore(records)
+        defer { store.remove() }
+        try store.read { (db: Connection) throws -> Void in
+            try SearchDigestTests.expectCurrentAndEqual(db)
+            let plan = QueryPlan(Self.requests[0])
+            for events in [try db.catalogueEventsFromRows(plan), try #require(try db.catalogueEventsFromDigest(plan))] {
+                #expect(Dictionary(grouping: events.agencies.map { events.agencyNames[Int($0)] }, by: { $0 }).mapValues(\.count)
+                        == ["ci": 6, "nc": 3, "emsc": 2, "usgs": 1])
+            }
+            let composition = try #require(try db.catalogueSummary(of: Self.requests[0]).0.composition)
+            let ml = try #require(composition.types.first { $0.name == "ml" })
+            #expect(ml.agencyCounts == ["ci": 6, "nc": 3, "emsc": 2, "usgs": 1])
+            #expect(MagnitudeMixWarnings.severalAgencies(ml)?.map(\.name) == ["ci", "nc", "emsc", "usgs"])
         }
     }
 

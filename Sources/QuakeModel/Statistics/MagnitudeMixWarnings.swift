@@ -15,8 +15,8 @@ import Foundation
 /// - **one type, several agencies**: a type with a fit of its own (the list's, once the list is
 ///   of one type) whose quakes come from agencies other than its main one for 5 % or more: each
 ///   network computes its `md` or `ml` its own way and detects down to its own magnitude, so one
-///   `Mc` and b may describe none of them. The agency is the preferred report's (`usgs`, `emsc`):
-///   ComCat's own networks are one agency here.
+///   `Mc` and b may describe none of them. The agency is the preferred report's (`emsc`, `isc`),
+///   or for ComCat's rows the network that contributed it (`ak`, `ci`, `nc`, `us`).
 ///
 /// ```swift
 /// MagnitudeMixWarnings.warnings(mfd, composition)   // [] or sentences

@@ -281,13 +281,15 @@ private func timeOrder(_ times: [Int64]) -> [Int32]? {
 }
 
 extension Connection {
-    /// Each digest kind's magnitude type (as `CatalogueEvents` names it) and agency, by its id in
-    /// `quake_digest_kind`.
+    /// Each digest kind's magnitude type (as `CatalogueEvents` names it) and agency (ComCat's
+    /// network where it has one: `SearchDigest.statisticsAgency`), by its id in `quake_digest_kind`.
     fileprivate func digestKindNames() throws(SQLiteError) -> [UInt32: (type: String, agency: String)] {
         var names: [UInt32: (type: String, agency: String)] = [:]
-        let kinds = try prepare("SELECT id, magType, source FROM quake_digest_kind")
+        let network = try SearchDigest.keepsNetworks(self) ? "network" : "''"
+        let kinds = try prepare("SELECT id, magType, source, \(network) FROM quake_digest_kind")
         while try kinds.step() {
-            names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] = (CatalogueEvents.typeName(kinds.text(at: 1)), kinds.text(at: 2))
+            names[UInt32(truncatingIfNeeded: kinds.int64(at: 0))] =
+                (CatalogueEvents.typeName(kinds.text(at: 1)), SearchDigest.statisticsAgency(source: kinds.text(at: 2), network: kinds.text(at: 3)))
         }
         return names
     }

@@ -5,7 +5,8 @@ extension Connection {
     /// Every quake `request` matches as columns, in time order (the earlier row first on equal
     /// times), in one pass over its rows by the time index: what declustering, the magnitude
     /// types and agencies and the moment per day read (issue 54). A row's agency is its
-    /// `source` (NULL is USGS, as every reader takes it).
+    /// `source` (NULL is USGS, as every reader takes it), or for ComCat's rows the network that
+    /// contributed it (`SearchDigest.network`).
     /// A pass over the digest gives them where it answers the request (`catalogueEventsFromDigest`:
     /// 7 s of SQL at 1,000,000 quakes); the rows otherwise (`catalogueEventsFromRows`).
     public func catalogueEvents(of request: SectionedFetchRequest) throws(SQLiteError) -> CatalogueEvents {
@@ -19,7 +20,8 @@ extension Connection {
         // `+magnitude`: the planner walks the time index, not the magnitude one.
         let (condition, arguments) = plan.rowWhere(magnitude: .never)
         let statement = try prepare("""
-            SELECT id, time, latitude, longitude, depth, magnitude, magType, ifnull(source, 'usgs'), region
+            SELECT id, time, latitude, longitude, depth, magnitude, magType, ifnull(source, 'usgs'), region,
+                \(SearchDigest.network("quake"))
             FROM quake WHERE \(condition) ORDER BY time, id
             """)
         try statement.bind(arguments)
@@ -31,7 +33,8 @@ extension Connection {
             events.append(id: statement.int64(at: 0), time: statement.int64(at: 1), latitude: statement.double(at: 2),
                           longitude: statement.double(at: 3), depth: statement.isNull(at: 4) ? nil : statement.double(at: 4),
                           magnitude: statement.isNull(at: 5) ? nil : statement.double(at: 5), type: statement.optionalText(at: 6),
-                          agency: statement.text(at: 7), region: statement.text(at: 8))
+                          agency: SearchDigest.statisticsAgency(source: statement.text(at: 7), network: statement.text(at: 9)),
+                          region: statement.text(at: 8))
         }
         return events
     }
