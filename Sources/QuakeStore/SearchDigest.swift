@@ -640,7 +640,7 @@ extension Connection {
 final class DigestKinds {
     private let connection: Connection
     private var ids: [String: UInt32] = [:]
-    /// The pairs seen, as bytes, compared with a row's columns without making a string: a
+    /// The kinds seen, as bytes, compared with a row's columns without making a string: a
     /// catalogue has a few dozen, and its rows alternate among them (`ml`, `md`, `mb`, …).
     private var seen: [(magType: [UInt8], source: [UInt8], network: [UInt8], id: UInt32)] = []
     private let insert: Statement
@@ -670,7 +670,7 @@ final class DigestKinds {
         magType + "\u{0}" + source + "\u{0}" + network
     }
 
-    /// How many pairs are compared byte by byte before the dictionary.
+    /// How many kinds are compared byte by byte before the dictionary.
     private static let seenLimit = 64
 
     /// The id of the kind in columns `magType`, `source` and `network` of `s`'s row, added when new.

@@ -7,8 +7,9 @@
 //                   [--max-bytes BYTES] [--user-agent TEXT] [--header 'Name: value']... (URL | --session)
 //
 // `--timeout` is the stall limit (30 s): see `Limits` for it, the deadline, the inflation limit
-// and the size limit (`--max-bytes`, 1 GiB). `--parent` is the process that reads the output (default: the one that started us);
-// when it is gone, or it closed the pipe, the helper exits within a quarter of a second.
+// and the size limit (`--max-bytes`, 1 GiB). `--parent` is the process that reads the output
+// (default: the one that started us); when it is gone, or it closed the pipe, the helper exits
+// within a quarter of a second.
 //
 // stdout: one JSON line, then the body's bytes as they arrive (a pipe: the reader's pace is the
 // backpressure). The line is either the response head,

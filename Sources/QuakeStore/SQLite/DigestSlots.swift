@@ -15,7 +15,7 @@ struct DigestRow: Equatable {
     var depth: Double?
     /// The region's id in `quake_digest_text`.
     var region: UInt32
-    /// The (magType, source) pair's id in `quake_digest_kind`.
+    /// The kind's id in `quake_digest_kind` (magType, source, network).
     var kind: UInt32 = 0
 
     static let rowsPerChunk = Int64(QUAKETUI_DIGEST_CHUNK)
