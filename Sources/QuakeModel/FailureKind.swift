@@ -27,7 +27,8 @@ public enum FailureKind: Sendable, Equatable, Hashable {
     case connectionReset
     /// A `file://` mirror's file does not exist.
     case noSuchFile
-    /// The body is not a feed: truncated, malformed, not a catalogue (an HTML page), a bomb.
+    /// The body is not a feed: truncated, malformed, not a catalogue (an HTML page), a bomb, or
+    /// past the size a download may bring (`QUAKETUI_MAX_DOWNLOAD_MIB`); its sentence says which.
     case badFeed
 
     /// The status line's words: `HTTP 503`, `server down`, `timed out`, …
