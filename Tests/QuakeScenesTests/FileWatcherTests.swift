@@ -45,7 +45,9 @@ import Testing
         let dir = try TemporaryDirectory(prefix: "watcher")
         defer { dir.remove() }
         let path = dir.path + "/defaults.plist"
-        try Data("old contents".utf8).write(to: URL(fileURLWithPath: path))
+        var first = try InPlaceFile(path, truncating: true)
+        try first.write("old contents")
+        first.close()
         let seen = Collected<String>()
         let events = try #require(Self.ownEvents)
         let watcher = FileWatcher(path: path, watching: .kernelEvents(fallback: .seconds(3600)), events: events) {
@@ -61,16 +63,15 @@ import Testing
         other.start()
         defer { other.stop() }
 
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: Data("new ".utf8))
+        var handle = try InPlaceFile(path, truncating: true)
+        try handle.write("new ")
         // Events come in order: once the marker's change is heard, the truncation and the
         // half write before it have been heard too, had the watcher listened to them.
         try Data("1".utf8).write(to: dir.appending("marker"), options: .atomic)
         #expect(eventually(timeout: 20) { marker.value == 1 })
         #expect(seen.values.isEmpty, "reported while half-written: \(seen.values)")
-        try handle.write(contentsOf: Data("contents".utf8))
-        try handle.close()
+        try handle.write("contents")
+        handle.close()
         #expect(eventually(timeout: 20) { !seen.values.isEmpty })
         #expect(seen.values == ["new contents"])
     }
@@ -141,5 +142,29 @@ import Testing
         try AppStorage(state: state).set("utc", for: AppKeys.timeZone)
         #expect(eventually(timeout: 20) { seen.value == 1 })
         #expect(watching.value(for: AppKeys.timeZone) == "utc")
+    }
+}
+
+/// A file written in place, as an editor or `echo … >` does, through a descriptor no child
+/// process inherits. Foundation's writes open without `O_CLOEXEC`: a process another test
+/// spawned while one was open kept the file open, and its exit seconds later closed it for the
+/// last time, a real "closed after writing" that the watcher rightly reported, with the file
+/// half-written by then (how the in-place test failed twice in `.ci/run`).
+private struct InPlaceFile {
+    private var descriptor: Int32
+
+    init(_ path: String, truncating: Bool) throws {
+        descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (truncating ? O_TRUNC : 0), 0o644)
+        guard descriptor >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    }
+
+    func write(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.write(descriptor, bytes, bytes.count) == bytes.count else { throw CocoaError(.fileWriteUnknown) }
+    }
+
+    mutating func close() {
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        descriptor = -1
     }
 }
