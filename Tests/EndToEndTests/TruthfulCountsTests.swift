@@ -56,7 +56,51 @@ struct TruthfulCountsTests {
             let pending = "\(step.report): counting…" + (step.report == "No filters" ? "" : "; :clear removes them")
             #expect(seen.allSatisfy { $0 == settled || $0 == pending }, "\(Set(seen))")
         }
+
+        // New quakes from another process, in depth order: their merge is over its budget at a
+        // million rows (a band of them), so the list stays as it was while it is counted again,
+        // and the header's `N new` waits for that count too.
+        try tmux.send(pane, ":")
+        try tmux.send(pane, "clear", literal: true)
+        try tmux.send(pane, "Enter")
+        for sort in ["sort magnitude ↓", "sort region ↑", "sort depth ↑"] {
+            try tmux.send(pane, "s")
+            try tmux.waitForScreen(pane, timeout: 120, sort) { $0.header.sort == sort && $0.header.count == "1,000,000 quakes" }
+        }
+        var (total, new) = (quakes, 0)
+        let untrue = try Self.untrueHeaders(importing: 300, prefix: "deep-", into: store.directory.url, total: &total, new: &new,
+                                            on: pane, of: tmux)
+        #expect(untrue == nil, "\(untrue ?? "")")
         try tmux.send(pane, "q")
+    }
+
+    /// Imports `count` new quakes from another process while `pane` is captured as fast as
+    /// tmux allows, until its header says the new `total` and `new`; returns what it said beside
+    /// the header before (`total` quakes, `new` of them new) and the one after, if anything (a
+    /// total still being counted, `… quakes`, says nothing untrue).
+    static func untrueHeaders(importing count: Int, prefix: String, into state: URL, total: inout Int, new: inout Int,
+                              on pane: String, of tmux: TmuxSession) throws -> String? {
+        let feed = state.appendingPathComponent("\(prefix)arrivals.geojson")
+        try writeOldFeed(count, prefix: prefix, to: feed)
+        func header(_ total: Int, _ new: Int) -> String {
+            "\(CountFormat.quakes(total)) | " + (new == 0 ? "-" : "\(CountFormat.grouped(new)) new")
+        }
+        let before = header(total, new)
+        total += count
+        new += count
+        let after = header(total, new)
+        let importer = try ChildProcess(QuaketuiBinary.url, ["import", "--state-dir", state.path, feed.path])
+        var seen: Set<String> = []
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            let screen = try tmux.screen(pane).header
+            let shown = "\(screen.count ?? "-") | \(screen.new ?? "-")"
+            seen.insert(shown)
+            if shown == after { break }
+        }
+        #expect(importer.wait() == 0)
+        let untrue = seen.filter { $0 != before && $0 != after && !$0.hasPrefix("… quakes") }
+        return untrue.isEmpty && seen.contains(after) ? nil : "beside \(before) and \(after), the pane showed \(seen.sorted())"
     }
 
     /// A feed of `count` quakes in 2020, older than every generated one (2023 on), so that
@@ -132,6 +176,35 @@ struct TruthfulCountsTests {
         try tmux.send(pane, "n")
         screen = try tmux.waitForScreen(pane, timeout: 30, "n's answer") { $0.status.message?.hasPrefix("No new quakes") == true }
         #expect(screen.status.message == "No new quakes; they are marked ● here as they arrive")
+        try tmux.send(pane, "q")
+    }
+
+    /// Another process imports new quakes while the pane is watched as closely as tmux allows:
+    /// every frame's header says the list's total and the new quakes of the same commit, the
+    /// total before the import with none new, or the total after it with all of them new (or
+    /// the total still being counted), never quakes in the total and not yet in `N new`, nor
+    /// the other way round. Also with every merge over its budget (`QUAKETUI_MERGE_BUDGET_MS=0`,
+    /// depth order): the list is then exact as of before while it is counted again, and so is
+    /// `N new`.
+    @Test(arguments: ["4", "0"]) func theHeadersTotalAndItsNewQuakesChangeTogether(mergeBudget: String) throws {
+        let loaded = try LoadedStore()
+        defer { loaded.close() }
+        let (state, tmux) = (loaded.state, loaded.tmux)
+        let pane = try loaded.launch(scene: "w", environment: ["QUAKETUI_MERGE_BUDGET_MS": mergeBudget])
+        if mergeBudget == "0" {
+            // In depth order a merge moves rows within bands: more than a few steps, so every
+            // merge is counted again in the background (time order's reload reads kept counts).
+            for sort in ["sort magnitude ↓", "sort region ↑", "sort depth ↑"] {
+                try tmux.send(pane, "s")
+                try tmux.waitForScreen(pane, timeout: 30, sort) { $0.header.sort == sort }
+            }
+        }
+        var total = 2_000, new = 0
+        for (round, count) in [6_000, 300, 2_500].enumerated() {
+            let untrue = try Self.untrueHeaders(importing: count, prefix: "r\(round)-", into: state, total: &total, new: &new,
+                                                on: pane, of: tmux)
+            #expect(untrue == nil, "round \(round): \(untrue ?? "")")
+        }
         try tmux.send(pane, "q")
     }
 

@@ -25,6 +25,9 @@ public struct ResultsSnapshot: Equatable, Sendable {
     /// before a merge that was over its budget, the count catching up with it; nil when none.
     /// A count's answer names it (`SettledResults`).
     public var pendingCount: Int?
+    /// Whether these are exact results as of the commits before a merge that was over its
+    /// budget, while the count catching up with it runs (`pendingCount`, not provisional).
+    public var isCatchingUp: Bool { pendingCount != nil && !isProvisional }
     /// Counts up with every snapshot the runtime takes: rows read for an older one are dropped.
     public var generation: Int
     /// The rows read for this snapshot so far (those on screen, and a margin).

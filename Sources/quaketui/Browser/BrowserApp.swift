@@ -53,6 +53,14 @@ final class BrowserApp {
     private var arrivalsReading = false
     /// A commit came while a read ran: read again once its answer is in.
     private var arrivalsAgain = false
+    /// An arrivals answer kept back while the list catches up with the commits it read (a
+    /// merge over its budget, counted again in the background, the list exact as of before):
+    /// taken in once the count is, so that the header's total and its `N new`, and the rows and
+    /// their ● marks, say the same commit. No other read starts meanwhile.
+    private var arrivalsKept: Result<QuakeArrivals, any Error>?
+    /// Whether a frame waits for the arrivals read after a commit, for the same reason: the rows
+    /// a commit brought are drawn with their marks and counted in `N new`.
+    private var arrivalsWait = ArrivalsWait()
     /// The automatic refresh, new-quake marks and alerts (issue 13).
     private var live: LiveMonitor?
     private var lastFrame: ScreenModel?
@@ -130,6 +138,7 @@ final class BrowserApp {
             var lastDraw = Date()
             var lastTerminalCheck = Date()
             var settled = false
+            var drawPending = false
             while !isDone {
                 var changed = false
                 // Block until something happens: a key, a posted action, a signal, the clock, a
@@ -138,6 +147,7 @@ final class BrowserApp {
                 var timeout = max(0, untilClock)
                 if trace != nil, !settled { timeout = min(timeout, Self.flushCheckMilliseconds) }
                 if let untilMerge = mergePace.milliseconds(untilDueAt: Self.monotonicSeconds()) { timeout = min(timeout, untilMerge) }
+                if let untilDraw = arrivalsWait.milliseconds(untilDrawAt: Self.monotonicSeconds()) { timeout = min(timeout, untilDraw) }
                 var tookKey = false
                 // A key typed while the loop was busy is taken first, without waiting; else the
                 // loop waits. Either way the terminal knows since when the key can have waited.
@@ -163,6 +173,11 @@ final class BrowserApp {
                     case .counted(let answer): try takeCount(answer, terminal)
                     case .arrivals(let result): try takeArrivals(result, terminal)
                     }
+                    changed = true
+                }
+                // The list has caught up with the commits the kept arrivals read (or moved on).
+                if let kept = arrivalsKept, !model.state.results.isCatchingUp, !isDone {
+                    try takeArrivals(kept, terminal)
                     changed = true
                 }
                 if isDone { break }
@@ -191,10 +206,14 @@ final class BrowserApp {
                         try handle(&hangUp, terminal)
                     }
                 }
-                if changed || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
+                drawPending = drawPending || changed
+                let marksBehind = (arrivalsReading && arrivalsKept == nil) || mergePace.isPending
+                if !arrivalsWait.holdsFrame(at: Self.monotonicSeconds(), marksBehind: marksBehind, afterKey: tookKey),
+                   drawPending || Date().timeIntervalSince(lastDraw) > Self.clockRedrawSeconds {
                     try draw(terminal)
                     lastDraw = Date()
                     settled = false
+                    drawPending = false
                 }
                 if let mergeBegan {
                     let took = Self.monotonicSeconds() - mergeBegan
@@ -203,7 +222,7 @@ final class BrowserApp {
                 }
                 // For tests: nothing left to do and the scene is on disk, so a kill -9 now loses
                 // nothing, and no view waits for a background answer (the screen is final).
-                if !changed, !settled, let trace, session.storage.isFlushed, model.results.pendingCount == nil,
+                if !changed, !drawPending, !settled, let trace, session.storage.isFlushed, model.results.pendingCount == nil,
                    !mergePace.isPending, !arrivalsReading, !model.state.awaitsBackgroundAnswer {
                     trace.event("idle")
                     settled = true
@@ -617,8 +636,14 @@ final class BrowserApp {
         }) { _, result in inbox.post(.arrivals(result)) }
     }
 
-    /// Takes in the arrivals `readArrivals` read, and reads again if a commit came meanwhile.
+    /// Takes in the arrivals `readArrivals` read (or keeps them, `arrivalsKept`, while the list
+    /// catches up with their commits), and reads again if a commit came meanwhile.
     private func takeArrivals(_ result: Result<QuakeArrivals, any Error>, _ terminal: Terminal) throws {
+        if model.state.results.isCatchingUp {
+            arrivalsKept = result
+            return
+        }
+        arrivalsKept = nil
         arrivalsReading = false
         switch result {
         case .success(let arrivals): try send(.quakesArrived(arrivals), terminal)
