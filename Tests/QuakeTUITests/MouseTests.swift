@@ -86,7 +86,7 @@ import Testing
         let frame = try model.screenModel(RestoreWalkTests.context)
         let click = try #require(Key.decodeAfterEscape("[<0;240;9M"))
         guard case .click(let x, let y) = click else { Issue.record("not a click: \(click)"); return }
-        let action = try #require(model.action(forClickAt: x, y, in: frame))
+        let action = try #require(KeyMap.action(forClickAt: x, y, in: frame))
         #expect(action == .selectLine(6))  // row 9 of the screen is the 7th line of the list (below the column headers)
         try model.send(action)
         #expect(model.state.cursorLine == 6 && model.state.selectionLine == 6)

@@ -95,6 +95,6 @@ import Testing
         // A click on the sticky header selects that header.
         try model.send(.scroll(lines: 3))
         let scrolled = try model.screenModel(context)
-        #expect(model.action(forClickAt: 2, 1, in: scrolled) == .selectLine(0))
+        #expect(KeyMap.action(forClickAt: 2, 1, in: scrolled) == .selectLine(0))
     }
 }

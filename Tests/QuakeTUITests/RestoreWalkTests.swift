@@ -94,7 +94,7 @@ import Testing
             try live.restore(AppState.RestoredSelection(), size: size)
             for key in keys {
                 let action = if case .click(let x, let y) = key {
-                    live.action(forClickAt: x, y, in: try live.screenModel(Self.context))
+                    KeyMap.action(forClickAt: x, y, in: try live.screenModel(Self.context))
                 } else {
                     KeyMap.action(for: key, in: live.state)
                 }

@@ -34,18 +34,4 @@ extension BrowserState {
         }
         return []
     }
-
-    /// Says on the status line that a one-line field took only part of what was typed or pasted
-    /// (`LineEditor.capacity`); nothing when all of it fitted.
-    static let commandLineField = "The : line"
-    static let notesField = "The notes editor"
-
-    mutating func sayLeftOut(_ count: Int, from source: String, field: String, capacity: Int = LineEditor.capacity) {
-        guard count > 0 else { return }
-        self.status.message = "\(field) holds at most \(CountFormat.grouped(capacity)) characters: "
-            + "\(CountFormat.grouped(count)) \(source) \(count == 1 ? "character" : "characters") left out"
-        // The `:` line covers the status line: it says so in place of its hints.
-        let message = self.status.message
-        if field == Self.commandLineField { self.commandLine?.notice = message }
-    }
 }

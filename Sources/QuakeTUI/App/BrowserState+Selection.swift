@@ -10,6 +10,16 @@ extension BrowserState {
         layout = DisplayLayout(sections: results.sections, sectionStarts: results.sectionStarts, collapsed: self.collapsedSections)
     }
 
+    /// Lines the list shows, as `ScreenLayout` lays the screen out; with the detail covering a
+    /// narrow terminal, the height the list will have when it comes back.
+    public var listHeight: Int {
+        let size = Size(columns: self.columns, rows: self.rows)
+        let headers = self.showsColumnHeaders
+        let covered = self.detailPresented || self.statistics.isPresented || self.sequence.isPresented
+        let rows = ScreenLayout(size: size, detailPresented: covered, columnHeaders: headers).listRows
+        return max(1, rows > 0 ? rows : ScreenLayout(size: size, detailPresented: false, columnHeaders: headers).listRows)
+    }
+
     mutating func moveCursor(by delta: Int) { moveCursor(to: self.cursorLine + delta) }
 
     mutating func moveCursor(to line: Int) {

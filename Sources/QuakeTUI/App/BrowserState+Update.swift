@@ -346,6 +346,20 @@ extension BrowserState {
     /// What a key bound to nothing says: `h does nothing here; ? lists the keys`.
     static func unboundKeyMessage(_ name: String) -> String { "\(name) does nothing here; ? lists the keys" }
 
+    static let commandLineField = "The : line"
+    static let notesField = "The notes editor"
+
+    /// Says on the status line that a field took only part of what was typed or pasted
+    /// (`LineEditor.capacity`, `NotesEditor.capacity`); nothing when all of it fitted.
+    mutating func sayLeftOut(_ count: Int, from source: String, field: String, capacity: Int = LineEditor.capacity) {
+        guard count > 0 else { return }
+        self.status.message = "\(field) holds at most \(CountFormat.grouped(capacity)) characters: "
+            + "\(CountFormat.grouped(count)) \(source) \(count == 1 ? "character" : "characters") left out"
+        // The `:` line covers the status line: it says so in place of its hints.
+        let message = self.status.message
+        if field == Self.commandLineField { self.commandLine?.notice = message }
+    }
+
     private func sceneKeysChanged(from before: AppState) -> Bool { before.sceneValues != self.app.sceneValues }
 
     /// The awaited query could not be answered (`Action.resultsFailed`): the scene state goes

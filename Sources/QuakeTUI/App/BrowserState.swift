@@ -81,4 +81,17 @@ extension BrowserState {
     /// map's density, the statistics, the sequence. The runtime's trace says `idle` only without
     /// one (tests take the screen then).
     public var awaitsBackgroundAnswer: Bool { self.map.isPending || self.statistics.isPending || self.sequence.isPending }
+
+    /// What narrows the list, as a user would name it: the search, the near-home radius, the `:`
+    /// filters and the minimum magnitude, each as a clause of "quakes that …" and what undoes it.
+    var narrowing: [(clause: String, undo: String)] {
+        var parts: [(clause: String, undo: String)] = []
+        if !self.searchText.isEmpty { parts.append(("match “\(self.searchText)”", "Esc clears the search")) }
+        if self.isNearHomeActive {
+            parts.append(("lie \(withinNearRadius)", "~ shows them all"))
+        }
+        if !self.filters.isEmpty { parts.append(("pass :\(self.filters.joined(separator: " · "))", ":clear removes the filters")) }
+        if let minimum = self.settings.minimumMagnitude { parts.append(("have magnitude \(MagnitudeBin.threshold(minimum)) or more", "m changes the minimum")) }
+        return parts
+    }
 }

@@ -96,7 +96,7 @@ public enum KeyTable {
                    .bind("q", to: .quit), .bind("Q", to: .closeScene)),
         // ctrl-z never reaches the table: the terminal stops the process on SIGTSTP.
         KeyBinding(.always, help: ("ctrl-l  ctrl-z", "redraw / suspend (fg returns)"), .bind(.control("l"), to: .redraw)),
-        // Clicks need the frame they land on: the runtime hit-tests them (`BrowserModel.action(forClickAt:in:)`).
+        // Clicks need the frame they land on: `KeyMap.action(forClickAt:_:in:)` hit-tests them.
         KeyBinding(.list, help: ("mouse", "click selects, wheel scrolls, click a tab"),
                    .bind(.wheelUp, to: .scroll(lines: -wheelLines)), .bind(.wheelDown, to: .scroll(lines: wheelLines))),
 
@@ -201,8 +201,7 @@ extension Key {
 /// KeyMap.action(for: .character("j"), in: state)  // .moveDown in the list, .scrollHelp(1) over help
 /// ```
 ///
-/// Mouse clicks need the frame they land on; the runtime hit-tests them with
-/// `BrowserModel.action(forClickAt:in:)`.
+/// Mouse clicks need the frame they land on: `action(forClickAt:_:in:)` hit-tests them.
 public enum KeyMap {
     public static func action(for key: Key, in state: AppState) -> Action? {
         for mode in modes(for: state) {
@@ -231,6 +230,18 @@ public enum KeyMap {
             taken += 1
         }
         return (.searchInput(text), taken)
+    }
+
+    /// The action for a left click at a cell of `frame` (the frame last drawn).
+    public static func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
+        switch Screen.hitTest(frame, x: x, y: y) {
+        case .listLine(let index):
+            // A click on the sticky header selects that header, scrolled back into place.
+            if index == 0, let header = frame.list.stickyHeaderLine { .selectLine(header) }
+            else { .selectLine(frame.list.firstLineIndex + index) }
+        case .tab(let tab): .selectTab(tab)
+        default: nil
+        }
     }
 
     /// The modes that read keys in `state`, top first: `always`, then the overlay, question or

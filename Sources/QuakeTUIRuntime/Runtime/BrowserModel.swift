@@ -162,10 +162,6 @@ public final class BrowserModel {
         return state.screenModel(context)
     }
 
-    public func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
-        state.action(forClickAt: x, y, in: frame)
-    }
-
     public var pendingReads: [Effect] { state.pendingReads }
 
     /// The computations the restored state is waiting for (the statistics view or the Map tab

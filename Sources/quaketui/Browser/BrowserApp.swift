@@ -294,7 +294,7 @@ final class BrowserApp {
         }
         let action: Action?, taken: Int
         if case .click(let x, let y) = key, let frame = lastFrame {
-            (action, taken) = (model.action(forClickAt: x, y, in: frame), 1)
+            (action, taken) = (KeyMap.action(forClickAt: x, y, in: frame), 1)
         } else {
             (action, taken) = KeyMap.action(for: keys, in: model.state)
         }
