@@ -66,16 +66,6 @@ public struct BrowserState: Equatable, Sendable {
     }
 }
 
-extension KeyMap {
-    /// The action `key` means in the browser's scene state.
-    public static func action(for key: Key, in state: BrowserState) -> Action? { action(for: key, in: state.app) }
-
-    /// The action the first of `keys` means in the browser's scene state, and how many it takes.
-    public static func action(for keys: ArraySlice<Key>, in state: BrowserState) -> (action: Action?, keys: Int) {
-        action(for: keys, in: state.app)
-    }
-}
-
 extension BrowserState {
     /// Whether a view on screen waits for its background answer, drawn meanwhile with ` …`: the
     /// map's density, the statistics, the sequence. The runtime's trace says `idle` only without

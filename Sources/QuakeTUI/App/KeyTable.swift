@@ -232,6 +232,14 @@ public enum KeyMap {
         return (.searchInput(text), taken)
     }
 
+    /// The action `key` means in the browser's scene state.
+    public static func action(for key: Key, in state: BrowserState) -> Action? { action(for: key, in: state.app) }
+
+    /// The action the first of `keys` means in the browser's scene state, and how many it takes.
+    public static func action(for keys: ArraySlice<Key>, in state: BrowserState) -> (action: Action?, keys: Int) {
+        action(for: keys, in: state.app)
+    }
+
     /// The action for a left click at a cell of `frame` (the frame last drawn).
     public static func action(forClickAt x: Int, _ y: Int, in frame: ScreenModel) -> Action? {
         switch Screen.hitTest(frame, x: x, y: y) {
