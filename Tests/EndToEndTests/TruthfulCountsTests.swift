@@ -82,13 +82,13 @@ struct TruthfulCountsTests {
                               on pane: String, of tmux: TmuxSession) throws -> String? {
         let feed = state.appendingPathComponent("\(prefix)arrivals.geojson")
         try writeOldFeed(count, prefix: prefix, to: feed)
-        func header(_ total: Int, _ new: Int) -> String {
+        func counts(_ total: Int, _ new: Int) -> String {
             "\(CountFormat.quakes(total)) | " + (new == 0 ? "-" : "\(CountFormat.grouped(new)) new")
         }
-        let before = header(total, new)
+        let before = counts(total, new)
         total += count
         new += count
-        let after = header(total, new)
+        let after = counts(total, new)
         let importer = try ChildProcess(QuaketuiBinary.url, ["import", "--state-dir", state.path, feed.path])
         var seen: Set<String> = []
         let deadline = Date().addingTimeInterval(120)
