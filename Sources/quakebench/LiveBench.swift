@@ -129,6 +129,62 @@ struct LiveBench {
         ]
     }
 
+    /// The same writer, its commits 250 ms apart, beside the real `quaketui` on a pty (a scene
+    /// of its own: the whole list in time order), whose frames the trace gives with their header rows: a commit's latency
+    /// is the first frame at or after it whose header counts it, in the total and in `N new`
+    /// (the browser holds a merge's frame until the arrivals read after it is in). Frames whose
+    /// total and `N new` disagree are counted and reported.
+    func runOnPTY(n: Int) throws -> [Figure] {
+        log("live changes on a pty N=\(n.formatted()) ×\(commits)")
+        let maxID = try ImportBench.maxID(store)
+        defer { _ = try? ImportBench.deleteRows(after: maxID, in: store) }
+        let browser = try TerminalBench.Browser(TerminalBench(store: store, quaketui: quaketui, runs: 1), scene: "live-pty")
+        var quit = false
+        defer { if !quit { try? browser.quit() } }
+        /// The header's total and new quakes (0 without `N new`), from `… │ 1,000,040 quakes │ 3 new │ …`.
+        func counts(_ header: String) -> (total: Int, new: Int)? {
+            let segments = header.split(separator: "│").map { $0.trimmingCharacters(in: .whitespaces) }
+            func number(_ suffix: String) -> Int? {
+                segments.first { $0.hasSuffix(suffix) }.flatMap { Int($0.dropLast(suffix.count).replacingOccurrences(of: ",", with: "")) }
+            }
+            return number(" quakes").map { ($0, number(" new") ?? 0) }
+        }
+        // The launch's last frame, once the browser is idle: the store watched, the arrivals read.
+        guard let launched = try browser.lastFrameBeforeIdle(), let initial = counts(launched.header) else {
+            throw BenchError("the browser's launch drew no header with a count")
+        }
+        // Commits a quarter of a second apart: each after a quiet spell, merged at once (a stream
+        // of them is merged once every 0.1 s at least, `MergePace`, which the rows above time).
+        let writer = try Measured.run([quakebench, "--role", "writer", store.path, String(commits / 2), "250"])
+        guard writer.status == 0 else { throw BenchError("writer failed (exit \(writer.status)): \(writer.stdout.prefix(300))") }
+        let commitTimes = writer.stdout.split(separator: "\n").compactMap { line in line.split(separator: " ").last.flatMap { UInt64($0) } }
+        var frames: [(time: UInt64, total: Int, new: Int)] = []
+        let target = (total: initial.total + commitTimes.count, new: initial.new + commitTimes.count)
+        while frames.last.map({ $0.total < target.total || $0.new < target.new }) ?? true {
+            let frame = try browser.nextFrameWithHeader()
+            guard let shown = counts(frame.header) else { continue }
+            frames.append((frame.time, shown.total, shown.new))
+        }
+        try browser.quit()
+        quit = true
+        var latencies: [Double] = []
+        for (index, committed) in commitTimes.enumerated() {
+            if let frame = frames.first(where: { $0.time >= committed && $0.total >= initial.total + index + 1 && $0.new >= initial.new + index + 1 }) {
+                latencies.append(Double(frame.time - committed) / 1e9)
+            }
+        }
+        let lost = commitTimes.count - latencies.count
+        let disagreeing = frames.filter { $0.total - initial.total != $0.new - initial.new }.count
+        let note = "\(disagreeing) of \(frames.count) frames with a total and `N new` that disagree"
+            + (lost > 0 ? "; \(lost) of \(commitTimes.count) commits never reached a frame" : "")
+        return [
+            Figure(name: "live change in another process → frame, real quaketui on a pty (marks read)", n: n,
+                   ours: latencies.median, ourMax: latencies.maximum, samples: latencies.count, unit: "s",
+                   target: "≤ 50 ms, totals and marks agree", met: lost == 0 && disagreeing == 0 && latencies.median <= 0.05,
+                   note: note),
+        ]
+    }
+
     /// A browser model on the benchmark screen, at the top of the list.
     static func browserModel(scene: String, container: PersistentContainer) throws -> BrowserModel {
         let model = try BrowserModel(state: AppState(sceneID: scene, settings: AppSettings(timeZone: .utc),
@@ -141,9 +197,9 @@ struct LiveBench {
         return model
     }
 
-    /// The writer role: COUNT single-quake commits 40 ms apart, each newer than everything
-    /// stored; prints `CODE <CLOCK_MONOTONIC ns after the commit>` per commit.
-    static func writer(store: URL, count: Int) throws {
+    /// The writer role: COUNT single-quake commits `milliseconds` apart, each newer than
+    /// everything stored; prints `CODE <CLOCK_MONOTONIC ns after the commit>` per commit.
+    static func writer(store: URL, count: Int, milliseconds: Int = 40) throws {
         let container = try PersistentContainer(directory: store)
         defer { container.close() }
         let context = try container.newBackgroundContext(author: "quakebench")
@@ -157,7 +213,7 @@ struct LiveBench {
                                           updated: base, latitude: 0, longitude: 0))
             }
             output += "\(code) \(monotonicNanoseconds())\n"
-            usleep(40_000)
+            usleep(UInt32(milliseconds) * 1000)
         }
         print(output, terminator: "")
     }

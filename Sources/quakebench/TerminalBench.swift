@@ -187,14 +187,15 @@ struct TerminalBench {
         /// what the browser did around a slow frame); else a temporary file, removed at `quit`.
         private static let keptTraces = ProcessInfo.processInfo.environment["QUAKEBENCH_KEEP_TRACES"].map { URL(fileURLWithPath: $0) }
 
-        /// `environment` adds to (or replaces) the offline feed mirror and the trace.
-        init(_ bench: TerminalBench, environment: [String: String] = [:]) throws {
+        /// `environment` adds to (or replaces) the offline feed mirror and the trace; `scene`
+        /// replaces the bench's (`bench`).
+        init(_ bench: TerminalBench, scene: String? = nil, environment: [String: String] = [:]) throws {
             let directory = Self.keptTraces ?? FileManager.default.temporaryDirectory
             trace = directory.appendingPathComponent("quakebench-trace-\(UUID().uuidString)")
             if Self.keptTraces != nil { log("trace of this browser: \(trace.path)") }
             lines = TraceLines(trace)
             terminal = try PseudoTerminal(
-                [bench.quaketui, "--state-dir", bench.store.path, "--scene", bench.scene],
+                [bench.quaketui, "--state-dir", bench.store.path, "--scene", scene ?? bench.scene],
                 columns: BenchScreen.size.columns, rows: BenchScreen.size.rows,
                 environment: ["QUAKETUI_TRACE": trace.path, "QUAKETUI_FEED_BASE_URL": "file:///nonexistent-quakebench"]
                     .merging(environment) { $1 })
@@ -227,9 +228,26 @@ struct TerminalBench {
 
         /// The header row of the next frame the browser presents, waiting up to 10 s.
         func nextHeader() throws -> String {
+            try nextFrameWithHeader().header
+        }
+
+        /// The time and header row of the last frame presented before the browser's trace says
+        /// `idle` (nothing left to do, the scene on disk), waiting up to 10 s; nil: none since the last wait.
+        func lastFrameBeforeIdle() throws -> (time: UInt64, header: String)? {
+            var last: (time: UInt64, header: String)?
+            return try lines.wait("the browser did not settle within 10 s (trace \(trace.path))") { parts in
+                if parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) {
+                    last = (time, parts.dropFirst(3).joined(separator: " "))
+                }
+                return parts.first == "idle" ? .some(last) : nil
+            }
+        }
+
+        /// The time and header row of the next frame the browser presents, waiting up to 10 s.
+        func nextFrameWithHeader() throws -> (time: UInt64, header: String) {
             try lines.wait("the browser drew no frame within 10 s (trace \(trace.path))") { parts in
-                guard parts.count >= 2, parts[0] == "frame" else { return nil }
-                return parts.dropFirst(3).joined(separator: " ")
+                guard parts.count >= 2, parts[0] == "frame", let time = UInt64(parts[1]) else { return nil }
+                return (time, parts.dropFirst(3).joined(separator: " "))
             }
         }
 

@@ -16,7 +16,8 @@ if arguments.first == "--role", arguments.count >= 2 {
     do {
         switch arguments[1] {
         case "writer" where arguments.count >= 4:
-            try LiveBench.writer(store: URL(fileURLWithPath: arguments[2]), count: Int(arguments[3]) ?? 20)
+            try LiveBench.writer(store: URL(fileURLWithPath: arguments[2]), count: Int(arguments[3]) ?? 20,
+                                 milliseconds: arguments.count > 4 ? Int(arguments[4]) ?? 40 : 40)
         case "sort-key" where arguments.count >= 4:
             try SortKeyRole.run(stateDirectory: arguments[2], code: arguments[3], repetitions: Int(option("--repetitions") ?? "") ?? 3)
         case "browser" where arguments.count >= 4:
@@ -187,6 +188,7 @@ do {
                 let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                                      monthFile: monthFile, monthRuns: quick ? 1 : 3)
                 figures += try live.run(n: n)
+                figures += try live.runOnPTY(n: n)
                 figures += try live.runMonth(n: n)
             } else if terminalOnly {
                 figures += try terminalFigures(store, n)
@@ -219,6 +221,7 @@ do {
         let live = LiveBench(store: store, commits: quick ? 10 : 40, quakebench: quakebench, quaketui: quaketui,
                              monthFile: monthFile, monthRuns: quick ? 1 : 3)
         figures += try live.run(n: n)
+        figures += try live.runOnPTY(n: n)
         figures += try live.runMonth(n: n)
         // Last: it works on copies of the store, and at 5M a copy is ~3 GB.
         figures += try deleteFigures(store, n)
