@@ -202,6 +202,9 @@ def cells(run, first_run):
     live = run.row("live change in another process → frame")
     add(f"{live['ours']} (p95 {run.row('live change → frame (p95)')['ours']})", "—",
         run.met("live change in another process → frame"))
+    pty = "live change in another process → frame, real quaketui on a pty (marks read)"
+    agree = re.search(r"(\d+ of \d+ frames[^)]*)", run.row(pty)["peer"])
+    add(run.one(pty), agree.group(1) if agree else "—", run.met(pty))
     simple("month import in another process → frame", peer_text="—")
     for figure in ["auto-refresh, unchanged feed (304): key→frame while polling", "auto-refresh, changed feed: key→frame during the refresh"]:
         r = run.row(figure)
@@ -258,6 +261,7 @@ LABELS = [
     ("the sequence view (`A`) after the largest quake", "≤ 250 ms"),
     ("`quaketui status` (issue 55)", "≤ 50 ms"),
     ("live change in another process → frame", "≤ 50 ms"),
+    ("live change in another process → frame, the real `quaketui` on a pty: the quake in the header's total and in its `N new`", "≤ 50 ms, the two agree"),
     ("a month imported in another process → frame", "≤ 250 ms, selection kept"),
     ("auto-refresh, unchanged feed (304): key → frame while polling", "≤ 16 ms, none delayed"),
     ("auto-refresh, changed feed: key → frame during the refresh (the list sorted by depth: its costliest merge)", "≤ 16 ms, none delayed"),
