@@ -72,7 +72,7 @@ extension Connection {
     /// them), sorted: from the digest's kinds when it is current and counts them (no pass over
     /// the rows), else from the rows.
     public func magnitudeTypes() throws(SQLiteError) -> [String] {
-        var counted = try scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted)
+        var counted = try hasSchema(Schema.kindsCounted)
         if counted { counted = try SearchDigest.isCurrent(self) }
         let sql = counted
             ? "SELECT DISTINCT lower(trim(magType)) FROM quake_digest_kind WHERE (rows IS NULL OR rows > 0) AND trim(magType) <> '' ORDER BY 1"

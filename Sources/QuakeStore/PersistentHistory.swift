@@ -117,7 +117,7 @@ extension Connection {
             var changes: [HistoryChange] = []
             if !isBulk, listing {
                 if preparedChanges == nil {
-                    let listsAgencies = try scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.agencyChangesListed)
+                    let listsAgencies = try hasSchema(Schema.agencyChangesListed)
                     preparedChanges = try prepare(
                         "SELECT code, kind, oldId, oldTime, oldMagnitude, oldRegionKey, oldPlaceKey, oldDepth, \(listsAgencies ? "oldAgencies" : "NULL") FROM history_change WHERE token = ?")
                 }

@@ -519,3 +519,12 @@ extension PersistentContainer {
     /// column, as SQL, for the same tools.
     public static func depthSectionSQL(_ column: String) -> String { Schema.depthBucket(column) }
 }
+
+extension Connection {
+    /// Whether the store's schema is `version` or later (`PRAGMA user_version`): what a reader asks
+    /// before it uses a table or column that migration added, as a store read as it is, or a
+    /// container opened with fewer migrations (tests of older stores), may lack it.
+    func hasSchema(_ version: Int) throws(SQLiteError) -> Bool {
+        try scalar("PRAGMA user_version").int64 ?? 0 >= Int64(version)
+    }
+}

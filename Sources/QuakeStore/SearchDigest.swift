@@ -78,7 +78,7 @@ enum SearchDigest {
 
     /// Whether the store has the digest's tables (a store of an older schema read as it is does not).
     static func exists(_ db: Connection) throws(SQLiteError) -> Bool {
-        try db.scalar("PRAGMA user_version").int64 ?? 0 >= schemaVersion
+        try db.hasSchema(schemaVersion)
     }
 
     /// Whether this snapshot's digest holds every row as the table does.
@@ -545,7 +545,7 @@ enum SearchDigest {
     /// Whether the store's kinds keep networks (`Schema.networksKept`; a container opened with
     /// fewer migrations, as tests of older stores do, does not).
     static func keepsNetworks(_ db: Connection) throws(SQLiteError) -> Bool {
-        try db.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.networksKept)
+        try db.hasSchema(Schema.networksKept)
     }
 
     /// A kind as one text, `type/agency/network`, as SQL over `quake_digest_kind` (for tests).
@@ -577,7 +577,7 @@ enum SearchDigest {
         }
         for id in digest.keys where !seen.contains(id) { found.append("slot \(id) has no row") }
         // Each kind's count is its rows' (kept with every slot written; NULL only where not counted).
-        if try db.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted) {
+        if try db.hasSchema(Schema.kindsCounted) {
             var slotsOfKind: [String: Int64] = [:]
             for slot in digest.values { slotsOfKind[slot.kind, default: 0] += 1 }
             let counts = try db.prepare("SELECT \(kindText), rows FROM quake_digest_kind")
@@ -660,7 +660,7 @@ final class DigestKinds {
         while try known.step() {
             ids[Self.key(known.text(at: 1), known.text(at: 2), known.text(at: 3))] = UInt32(truncatingIfNeeded: known.int64(at: 0))
         }
-        countsRows = try connection.scalar("PRAGMA user_version").int64 ?? 0 >= Int64(Schema.kindsCounted)
+        countsRows = try connection.hasSchema(Schema.kindsCounted)
         let columns = "magType, source" + (keepsNetworks ? ", network" : "") + (countsRows ? ", rows" : "")
         let values = "?, ?" + (keepsNetworks ? ", ?" : "") + (countsRows ? ", 0" : "")
         insert = try connection.prepare("INSERT INTO quake_digest_kind (\(columns)) VALUES (\(values))")

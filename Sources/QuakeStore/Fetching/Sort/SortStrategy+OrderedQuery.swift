@@ -49,7 +49,7 @@ extension SortStrategy {
     /// (its index leads with the order's key, this store's does not lead with the block yet, the
     /// table is empty or spans more blocks than a statement merges).
     private func runs(_ db: Connection) throws -> ClosedRange<Int64>? {
-        guard let since = blockLedSince, try db.scalar("PRAGMA user_version").int64 ?? 0 >= since,
+        guard let since = blockLedSince, try db.hasSchema(since),
               let blocks = try IDBlocks.range(db), blocks.count <= IDBlocks.mostMerged else { return nil }
         return blocks
     }
